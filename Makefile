@@ -1,0 +1,39 @@
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-dev
+
+.PHONY: demo test lint bench golden clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	touch $(STAMP)
+
+## demo: build the example design into gen/ and run the example application
+demo: $(STAMP)
+	$(BIN)/toolgen build examples/design -o gen/
+	$(BIN)/python examples/app.py
+
+## test: the whole suite (unit, property, golden, end-to-end) and lint of the generated code
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+## lint: ruff and mypy over toolgen's own code
+lint: $(STAMP)
+	$(BIN)/ruff check toolgen tests bench examples
+	$(BIN)/mypy toolgen
+
+## bench: benchmarks against peers; results go to bench/RESULTS.md
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+## golden: regenerate the reviewed golden files under tests/cases/*/expected
+golden: $(STAMP)
+	$(BIN)/python -m tests.regen_golden
+
+clean:
+	rm -rf $(VENV) gen dist build
