@@ -1,0 +1,3 @@
+"""toolgen: provider bindings for LLM tools, generated from canonical JSON Schema."""
+
+__version__ = "0.1.0"

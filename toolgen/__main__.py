@@ -1,0 +1,3 @@
+from toolgen.cli import main
+
+main()

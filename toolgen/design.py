@@ -1,0 +1,267 @@
+"""Loading a design folder (DESIGN.md §3) into a bundled, meta-validated :class:`Design`."""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from toolgen import pointer as jp
+from toolgen.bundle import Bundler, Documents, Location
+from toolgen.diagnostics import DESIGN, Diagnostic, Level
+from toolgen.model import Config, Contract, ContractKind, Design, ProviderOptions
+from toolgen.sources import SCHEMA_SUFFIXES, load_document
+
+CONFIG_FILE = "toolgen.toml"
+
+#: folder -> (contract kind, key holding the schema, the other keys a file may carry)
+CONTRACT_FOLDERS: dict[str, tuple[ContractKind, str, frozenset[str]]] = {
+    "tools": ("tool", "parameters", frozenset({"name", "description", "examples", "providers"})),
+    "outputs": ("output", "schema", frozenset({"name", "description", "examples", "providers"})),
+}
+DEFS_FOLDER = "defs"
+ENVELOPES_FOLDER = "envelopes"
+
+_META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+
+
+def design_files(root: Path) -> list[str]:
+    """Every schema file of the design, relative and sorted (so input order never matters)."""
+    found = []
+    for folder in (*CONTRACT_FOLDERS, DEFS_FOLDER):
+        base = root / folder
+        if base.is_dir():
+            found += [
+                p.relative_to(root).as_posix()
+                for p in base.rglob("*")
+                if p.is_file() and p.suffix.lower() in SCHEMA_SUFFIXES
+            ]
+    return sorted(found)
+
+
+def design_hash(root: Path, files: list[str]) -> str:
+    digest = hashlib.sha256()
+    for relative in sorted([*files, CONFIG_FILE, *_envelope_files(root)]):
+        path = root / relative
+        if path.is_file():
+            digest.update(relative.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _envelope_files(root: Path) -> list[str]:
+    base = root / ENVELOPES_FOLDER
+    if not base.is_dir():
+        return []
+    return sorted(p.relative_to(root).as_posix() for p in base.rglob("*.json") if p.is_file())
+
+
+def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, list[Diagnostic]]:
+    path = root / CONFIG_FILE
+    if not path.is_file():
+        return Config(), []
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        return Config(), [Diagnostic(CONFIG_FILE, "", DESIGN, "PARSE_ERROR", str(error))]
+    diagnostics: list[Diagnostic] = []
+
+    def problem(pointer: str, code: str, message: str) -> None:
+        diagnostics.append(Diagnostic(CONFIG_FILE, pointer, DESIGN, code, message))
+
+    for key in sorted(set(data) - {"toolgen", "providers"}):
+        problem(jp.join("", key), "UNKNOWN_FIELD", f"unknown table {key!r} (expected [toolgen] or [providers.NAME])")
+    section = data.get("toolgen", {})
+    providers: tuple[str, ...] | None = None
+    for key in sorted(set(section) - {"providers"}):
+        problem(jp.join("/toolgen", key), "UNKNOWN_FIELD", f"unknown setting {key!r}")
+    if "providers" in section:
+        value = section["providers"]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            problem("/toolgen/providers", "INVALID_CONFIG", "providers must be a list of provider names")
+        else:
+            for name in value:
+                if name not in known_providers:
+                    problem("/toolgen/providers", "UNKNOWN_PROVIDER",
+                            f"unknown provider {name!r}; toolgen supports {', '.join(known_providers)}")
+            providers = tuple(v for v in value if v in known_providers)
+    options: dict[str, ProviderOptions] = {}
+    for name, table in data.get("providers", {}).items():
+        pointer = jp.join("/providers", name)
+        if name not in known_providers:
+            problem(pointer, "UNKNOWN_PROVIDER", f"unknown provider {name!r}")
+            continue
+        for key in sorted(set(table) - {"optional_nullable"}):
+            problem(jp.join(pointer, key), "UNKNOWN_FIELD", f"unknown setting {key!r}")
+        level = table.get("optional_nullable", "warning")
+        if level not in ("warning", "error"):
+            problem(jp.join(pointer, "optional_nullable"), "INVALID_CONFIG", "optional_nullable must be 'warning' or 'error'")
+            level = "warning"
+        options[name] = ProviderOptions(optional_nullable=level)
+    return Config(providers=providers, options=options), diagnostics
+
+
+def _meta_validate(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
+    return [
+        Diagnostic(file, jp.join(pointer, *error.absolute_path), DESIGN, "INVALID_SCHEMA",
+                   f"not a valid JSON Schema 2020-12: {error.message}")
+        for error in sorted(_META.iter_errors(schema), key=lambda e: list(map(str, e.absolute_path)))
+    ]
+
+
+def _read_contract(file: str, document: Any) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
+    """The checked fields of a tool or output file (name defaults to the file's stem)."""
+    kind, schema_key, other_keys = CONTRACT_FOLDERS[file.split("/", 1)[0]]
+    if not isinstance(document, dict):
+        return None, [Diagnostic(file, "", DESIGN, "INVALID_FILE", f"a {kind} file must be a mapping")]
+    diagnostics = [
+        Diagnostic(file, jp.join("", key), DESIGN, "UNKNOWN_FIELD",
+                   f"unknown field {key!r} in a {kind} file (expected {', '.join(sorted(other_keys | {schema_key}))})")
+        for key in document
+        if key not in other_keys | {schema_key}
+    ]
+
+    def expect(key: str, check: Any, what: str) -> None:
+        if key in document and not check(document[key]):
+            diagnostics.append(Diagnostic(file, jp.join("", key), DESIGN, "INVALID_FIELD", f"{key} must be {what}"))
+
+    expect("name", lambda v: isinstance(v, str) and v.strip() == v and v != "", "a non-empty string without surrounding spaces")
+    expect("description", lambda v: isinstance(v, str), "a string")
+    expect("examples", lambda v: isinstance(v, list), "a list of example payloads")
+    expect("providers", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), "a list of provider names")
+    if schema_key not in document:
+        diagnostics.append(Diagnostic(file, "", DESIGN, "MISSING_FIELD", f"a {kind} file needs {schema_key!r}"))
+    if any(d.level is Level.ERROR for d in diagnostics):
+        return None, diagnostics
+    stem = file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return {
+        "kind": kind,
+        "name": document.get("name", stem),
+        "description": document.get("description", ""),
+        "schema_pointer": "/" + schema_key,
+        "examples": tuple(document.get("examples", ())),
+        "providers": tuple(document["providers"]) if "providers" in document else None,
+    }, diagnostics
+
+
+def load_design(root: Path, known_providers: tuple[str, ...]) -> tuple[Design | None, list[Diagnostic]]:
+    """Read, bundle and validate ``root``; None when an error stops the design from being used."""
+    root = Path(root)
+    if not root.is_dir():
+        return None, [Diagnostic(str(root), "", DESIGN, "NO_DESIGN", "not a folder")]
+    files = design_files(root)
+    diagnostics: list[Diagnostic] = []
+    config, found = load_config(root, known_providers)
+    diagnostics += found
+
+    values: dict[str, Any] = {}
+    for relative in files:
+        value, found = load_document(root / relative, relative)
+        diagnostics += found
+        if not found:
+            values[relative] = value
+
+    contract_files = [f for f in files if f.split("/", 1)[0] in CONTRACT_FOLDERS]
+    if not contract_files:
+        diagnostics.append(Diagnostic(".", "", DESIGN, "EMPTY_DESIGN", "no tools/ or outputs/ files with a .yaml, .yml or .json name"))
+
+    fields: dict[str, dict[str, Any]] = {}
+    for file in contract_files:
+        if file not in values:
+            continue
+        info, found = _read_contract(file, values[file])
+        diagnostics += found
+        if info is None:
+            continue
+        if info["providers"] is not None:
+            for name in info["providers"]:
+                if name not in known_providers:
+                    diagnostics.append(Diagnostic(file, "/providers", DESIGN, "UNKNOWN_PROVIDER", f"unknown provider {name!r}"))
+        found = _meta_validate(values[file][info["schema_pointer"][1:]], file, info["schema_pointer"])
+        diagnostics += found
+        if not found:
+            fields[file] = info
+    for file in files:
+        if file.startswith(DEFS_FOLDER + "/") and file in values:
+            diagnostics += _meta_validate(values[file], file, "")
+
+    seen: dict[tuple[str, str], str] = {}
+    for file, info in fields.items():
+        key = (info["kind"], info["name"])
+        if key in seen:
+            diagnostics.append(Diagnostic(file, "/name", DESIGN, "DUPLICATE_NAME",
+                                          f"{info['kind']} {info['name']!r} is also defined in {seen[key]}"))
+        else:
+            seen[key] = file
+
+    def resource_pointer(file: str) -> str:
+        info = fields.get(file)
+        if info is not None:
+            return str(info["schema_pointer"])
+        folder = file.split("/", 1)[0]
+        return "/" + CONTRACT_FOLDERS[folder][1] if folder in CONTRACT_FOLDERS else ""
+
+    roots: list[Location] = [(file, info["schema_pointer"]) for file, info in fields.items()]
+    bundled, shared, found = Bundler(Documents(values, resource_pointer)).bundle(roots)
+    diagnostics += found
+
+    contracts: list[Contract] = []
+    for (file, info), (schema, used) in zip(fields.items(), bundled, strict=True):
+        contract = Contract(
+            kind=info["kind"], name=info["name"], description=info["description"], schema=schema,
+            file=file, pointer=info["schema_pointer"], examples=info["examples"],
+            providers=info["providers"], shared=used,
+        )
+        diagnostics += _check_examples(contract)
+        contracts.append(contract)
+
+    envelopes, found = _load_envelopes(root)
+    diagnostics += found
+    if any(d.level is Level.ERROR for d in diagnostics):
+        return None, diagnostics
+    by_name = sorted(contracts, key=lambda c: c.name)
+    design = Design(
+        root=str(root),
+        tools=tuple(c for c in by_name if c.kind == "tool"),
+        outputs=tuple(c for c in by_name if c.kind == "output"),
+        shared=dict(sorted(shared.items())),
+        config=config,
+        hash=design_hash(root, files),
+        envelopes=envelopes,
+    )
+    return design, diagnostics
+
+
+def _check_examples(contract: Contract) -> list[Diagnostic]:
+    if not contract.examples:
+        return []
+    try:
+        validator = Draft202012Validator(contract.schema)
+        diagnostics = []
+        for index, example in enumerate(contract.examples):
+            error = next(iter(sorted(validator.iter_errors(example), key=lambda e: list(map(str, e.absolute_path)))), None)
+            if error is not None:
+                where = "".join(f"[{p!r}]" for p in error.absolute_path) or "the payload"
+                diagnostics.append(Diagnostic(contract.file, jp.join("/examples", index), DESIGN, "INVALID_EXAMPLE",
+                                              f"example does not match {contract.pointer[1:]}: at {where}: {error.message}"))
+        return diagnostics
+    except Exception as error:  # a broken reference surfaces here too; it already has its own diagnostic
+        return [Diagnostic(contract.file, "/examples", DESIGN, "INVALID_EXAMPLE", f"examples could not be checked: {error}")]
+
+
+def _load_envelopes(root: Path) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """Envelope schema overrides from ``design/envelopes/<provider>/<surface>.json``."""
+    envelopes: dict[str, Any] = {}
+    diagnostics: list[Diagnostic] = []
+    for relative in _envelope_files(root):
+        value, found = load_document(root / relative, relative)
+        diagnostics += found
+        if found:
+            continue
+        found = _meta_validate(value, relative, "")
+        diagnostics += found
+        if not found:
+            envelopes[relative[len(ENVELOPES_FOLDER) + 1:-len(".json")]] = value
+    return envelopes, diagnostics

@@ -1,0 +1,87 @@
+"""The intermediate model between loading and the provider stages: a typed, bundled, validated design."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from toolgen import pointer as jp
+
+ContractKind = Literal["tool", "output"]
+
+
+@dataclass(frozen=True)
+class SharedDef:
+    """A schema from ``defs/`` (or another file) that contracts reference across files.
+
+    ``name`` is its key under ``$defs`` in every bundled contract that uses it, unique in the design.
+    ``schema`` is bundled too: its own references point at ``#/$defs/<name>`` of other shared defs.
+    """
+
+    name: str
+    file: str
+    pointer: str
+    schema: Any
+
+
+@dataclass(frozen=True)
+class Contract:
+    """A tool (its parameters) or a structured output (its schema), canonical and bundled.
+
+    ``schema`` is self-contained: every reference is local (``#...``); shared definitions used by
+    the contract are copied under ``$defs`` with their design-wide name (listed in ``shared``).
+    """
+
+    kind: ContractKind
+    name: str
+    description: str
+    schema: Any
+    file: str
+    pointer: str
+    examples: tuple[Any, ...] = ()
+    providers: tuple[str, ...] | None = None
+    shared: dict[str, SharedDef] = field(default_factory=dict)
+
+    def locate(self, schema_pointer: str) -> tuple[str, str]:
+        """The design file and the pointer inside it where a node of ``schema`` was authored."""
+        tokens = jp.split(schema_pointer)
+        if len(tokens) >= 2 and tokens[0] == "$defs" and tokens[1] in self.shared:
+            origin = self.shared[tokens[1]]
+            return origin.file, jp.join(origin.pointer, *tokens[2:])
+        return self.file, self.pointer + schema_pointer
+
+    def emitted_for(self, provider: str) -> bool:
+        return self.providers is None or provider in self.providers
+
+
+@dataclass(frozen=True)
+class ProviderOptions:
+    """Per-provider settings from ``toolgen.toml`` (``[providers.NAME]``)."""
+
+    optional_nullable: Literal["warning", "error"] = "warning"
+
+
+@dataclass(frozen=True)
+class Config:
+    providers: tuple[str, ...] | None = None
+    options: dict[str, ProviderOptions] = field(default_factory=dict)
+
+    def options_for(self, provider: str) -> ProviderOptions:
+        return self.options.get(provider, ProviderOptions())
+
+
+@dataclass(frozen=True)
+class Design:
+    """Everything a build needs from ``design/``; tools and outputs sorted by canonical name."""
+
+    root: str
+    tools: tuple[Contract, ...]
+    outputs: tuple[Contract, ...]
+    shared: dict[str, SharedDef]
+    config: Config
+    hash: str
+    envelopes: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def contracts(self) -> tuple[Contract, ...]:
+        return self.tools + self.outputs
