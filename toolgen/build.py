@@ -1,0 +1,51 @@
+"""The build: design folder in, map of output files (or diagnostics) out. Nothing here writes files."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from toolgen.design import load_design
+from toolgen.diagnostics import Diagnostic, has_errors
+from toolgen.model import Design
+from toolgen.package import render_package
+from toolgen.projection import ProviderProjection, project_design
+from toolgen.providers import PROFILES, PROVIDER_NAMES
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    files: dict[str, str]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    design: Design | None = None
+    projections: tuple[ProviderProjection, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not has_errors(self.diagnostics)
+
+
+def select_providers(design: Design, requested: Sequence[str] = ()) -> tuple[str, ...]:
+    """``--provider`` wins, then ``toolgen.toml``, then every provider toolgen supports."""
+    chosen = tuple(requested) or design.config.providers or PROVIDER_NAMES
+    return tuple(name for name in PROVIDER_NAMES if name in chosen)
+
+
+def analyze(design_root: Path, providers: Sequence[str] = ()) -> BuildResult:
+    """Load and project, without rendering: what ``validate`` and ``show`` need."""
+    design, diagnostics = load_design(Path(design_root), PROVIDER_NAMES)
+    if design is None:
+        return BuildResult({}, diagnostics)
+    projections = tuple(project_design(design, PROFILES[name]) for name in select_providers(design, providers))
+    for projection in projections:
+        diagnostics += projection.diagnostics
+    return BuildResult({}, diagnostics, design, projections)
+
+
+def build(design_root: Path, providers: Sequence[str] = ()) -> BuildResult:
+    analysis = analyze(design_root, providers)
+    if not analysis.ok or analysis.design is None:
+        return analysis
+    files = render_package(analysis.design, list(analysis.projections)).with_manifest(analysis.design)
+    return BuildResult(files, analysis.diagnostics, analysis.design, analysis.projections)

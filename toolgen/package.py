@@ -1,0 +1,92 @@
+"""Assembling the generated package: the map of every output file, rendered in memory."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+from toolgen import __version__
+from toolgen.model import Design
+from toolgen.projection import ProviderProjection
+from toolgen.templating import format_python, header, render
+
+MANIFEST = ".toolgen-manifest.json"
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+@dataclass(frozen=True)
+class PackageFiles:
+    """Relative POSIX path -> file content, for one build."""
+
+    files: dict[str, str]
+
+    def with_manifest(self, design: Design) -> dict[str, str]:
+        files = dict(sorted(self.files.items()))
+        manifest = {
+            "toolgen_version": __version__,
+            "design_hash": design.hash,
+            "files": {path: hashlib.sha256(text.encode()).hexdigest() for path, text in files.items()},
+        }
+        files[MANIFEST] = _json(manifest)
+        return files
+
+
+def _provider_module(design: Design, projection: ProviderProjection) -> str:
+    tools = [p for p in projection.tools if p.schema is not None]
+    outputs = [p for p in projection.outputs if p.schema is not None]
+    source = render(
+        projection.profile.template,
+        header=header(design.hash),
+        title=projection.profile.title,
+        tools=tuple(p.contract.name for p in tools),
+        outputs=tuple(p.contract.name for p in outputs),
+        provider_names={p.contract.name: p.provider_name for p in tools},
+        canonical_names={p.provider_name: p.contract.name for p in tools},
+        output_provider_names={p.contract.name: p.provider_name for p in outputs},
+        output_canonical_names={p.provider_name: p.contract.name for p in outputs},
+        descriptions={p.contract.name: p.contract.description for p in tools},
+        output_descriptions={p.contract.name: p.contract.description for p in outputs},
+        parameters={p.contract.name: p.schema for p in tools},
+        output_schemas={p.contract.name: p.schema for p in outputs},
+    )
+    return format_python(source)
+
+
+def _schema_files(projection: ProviderProjection) -> dict[str, str]:
+    """The projections as JSON, for consumers that are not Python."""
+    base = PurePosixPath("schemas") / projection.profile.name
+    files: dict[str, str] = {}
+    for folder, contracts in (("tools", projection.tools), ("outputs", projection.outputs)):
+        for p in contracts:
+            if p.schema is not None:
+                files[str(base / folder / f"{p.provider_name}.json")] = _json(p.schema)
+    files[str(base / "names.json")] = _json({
+        "tools": projection.name_map("tool"),
+        "outputs": projection.name_map("output"),
+    })
+    return files
+
+
+def render_package(design: Design, projections: list[ProviderProjection]) -> PackageFiles:
+    providers = tuple(p.profile.name for p in projections)
+    files: dict[str, str] = {}
+    files["__init__.py"] = format_python(render(
+        "package_init.py.j2",
+        header=header(design.hash),
+        version=__version__,
+        design_hash=design.hash,
+        providers=providers,
+        tools=tuple(c.name for c in design.tools),
+        outputs=tuple(c.name for c in design.outputs),
+        submodules=tuple(sorted(providers)),
+    ))
+    for projection in projections:
+        files[f"{projection.profile.name}.py"] = _provider_module(design, projection)
+        files.update(_schema_files(projection))
+    return PackageFiles(files)

@@ -1,0 +1,302 @@
+"""The provider projection: one walk over a canonical schema, steered by a provider profile.
+
+For every node the profile's table decides which keywords stay, which go (the canonical validation
+keeps enforcing them) and which reject the contract. Objects are closed and made all-required, and
+each canonically optional member is written the provider's way (OpenAI: nullable).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolgen import pointer as jp
+from toolgen import walker
+from toolgen.diagnostics import Diagnostic, Level
+from toolgen.limits import check_limits
+from toolgen.model import Contract, ProviderOptions
+from toolgen.nullability import NullOracle
+from toolgen.providers.base import Profile
+
+#: Keywords that only describe; when a ``$ref`` target and the referencing site both carry one,
+#: the site wins.
+ANNOTATIONS = frozenset({"title", "description", "$comment", "default", "examples", "example", "deprecated"})
+_STRUCTURAL = frozenset({"$defs", "definitions"})
+_UNION = ("anyOf", "oneOf")
+NULL_SCHEMA: dict[str, Any] = {"type": "null"}
+
+
+def _types(node: dict[str, Any]) -> list[Any]:
+    value = node.get("type")
+    return value if isinstance(value, list) else [] if value is None else [value]
+
+
+def is_object_schema(node: Any) -> bool:
+    return isinstance(node, dict) and ("object" in _types(node) or ("type" not in node and "properties" in node))
+
+
+def make_nullable(node: dict[str, Any]) -> dict[str, Any]:
+    """``node`` that also accepts null: type gains "null", enum gains null, anyOf gains a null branch,
+    and a ``$ref`` or ``const`` is wrapped in ``anyOf: [node, {"type": "null"}]``."""
+    if "$ref" in node or "const" in node or ("anyOf" not in node and "type" not in node and "enum" not in node):
+        return {"anyOf": [node, dict(NULL_SCHEMA)]}
+    result = dict(node)
+    if "anyOf" in result:
+        result["anyOf"] = [*result["anyOf"], dict(NULL_SCHEMA)]
+        return result
+    if "type" in result:
+        types = _types(result)
+        result["type"] = [*types, "null"] if "null" not in types else types
+    if "enum" in result and None not in result["enum"]:
+        result["enum"] = [*result["enum"], None]
+    return result
+
+
+@dataclass(frozen=True)
+class ProjectedContract:
+    """A contract as one provider receives it; ``schema`` is None when the provider cannot take it."""
+
+    contract: Contract
+    provider_name: str
+    schema: Any | None
+
+
+@dataclass
+class _Projector:
+    contract: Contract
+    profile: Profile
+    options: ProviderOptions
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.oracle = NullOracle(self.contract.schema)
+
+    # -- reporting ---------------------------------------------------------------------------
+
+    def report(self, pointer: str, code: str, message: str, level: Level = Level.ERROR) -> None:
+        file, where = self.contract.locate(pointer)
+        self.diagnostics.append(Diagnostic(file, where, self.profile.name, code, message, level))
+
+    def error_count(self) -> int:
+        return sum(d.level is Level.ERROR for d in self.diagnostics)
+
+    # -- the walk ---------------------------------------------------------------------------
+
+    def project(self) -> Any | None:
+        root = self._normalize(self.contract.schema, "", root=True)
+        if root is not None:
+            self._check_root(root)
+        projected = self._node(root if root is not None else {}, "", root=True)
+        for pointer, code, message in check_limits(projected, self.profile.limits):
+            self.report(pointer, code, message)
+        limit = self.profile.limits.description
+        if limit is not None and len(self.contract.description) > limit:
+            file = self.contract.file
+            self.diagnostics.append(Diagnostic(file, "/description", self.profile.name, "LIMIT_DESCRIPTION",
+                                               f"description of {len(self.contract.description):,} characters exceeds the limit of {limit:,}"))
+        return None if self.error_count() else projected
+
+    def _check_root(self, root: Any) -> None:
+        if not isinstance(root, dict):
+            return
+        if any(k in root for k in _UNION) and not self.profile.root_union:
+            keyword = next(k for k in _UNION if k in root)
+            self.report(jp.join("", keyword), "ROOT_UNION",
+                        f"the root must be one object schema, not {keyword}; wrap the union in a property")
+        types = _types(root)
+        if types and types != ["object"]:
+            self.report("/type", "NON_OBJECT_ROOT", f"the root must be an object schema, not {types if len(types) > 1 else types[0]!r}")
+
+    def _node(self, node: Any, pointer: str, *, root: bool = False) -> Any:
+        """The projection of one (normalized or raw) canonical node."""
+        errors_before = self.error_count()
+        if not root:
+            normalized = self._normalize(node, pointer, root=False)
+            if normalized is None:
+                return {}
+            node = normalized
+        result: dict[str, Any] = {}
+        for keyword, value in node.items():
+            verdict = self.profile.verdict(keyword)
+            if verdict == "reject":
+                self.report(jp.join(pointer, keyword), self.profile.reject[keyword],
+                            f"{keyword!r} cannot be expressed in {self.profile.title}")
+            elif verdict == "keep" and keyword != "additionalProperties":
+                if keyword == "format" and value not in self.profile.formats:
+                    continue
+                result[keyword] = value
+        result = walker.map_children(result, pointer, self._child)
+        if root or is_object_schema(node):
+            result = self._close(result, node, pointer, root=root)
+        elif "array" in _types(result) and "items" not in result:
+            self.report(pointer, "ARRAY_WITHOUT_ITEMS",
+                        f"an array without items accepts any elements; {self.profile.title} needs an items schema")
+        if not any(k in result for k in ("type", "enum", "const", "anyOf", "$ref")) and self.error_count() == errors_before:
+            self.report(pointer, "UNCONSTRAINED_SCHEMA",
+                        f"this schema accepts any value; {self.profile.title} needs a type for every value")
+        return result
+
+    def _child(self, child: walker.Child) -> Any:
+        return self._node(child.schema, child.pointer)
+
+    def _normalize(self, node: Any, pointer: str, *, root: bool) -> dict[str, Any] | None:
+        """Rewrite the forms the provider lacks into equivalent ones it has: a ``$ref`` with
+        siblings is inlined, a one-element ``allOf`` merged, ``oneOf`` folded into ``anyOf``."""
+        if node is True:
+            return {}
+        if node is False:
+            self.report(pointer, "FALSE_SCHEMA", "a schema that accepts nothing cannot be expressed")
+            return None
+        seen: set[str] = set()
+        while True:
+            ref = node.get("$ref")
+            if isinstance(ref, str) and (root or set(node) - {"$ref"} - _STRUCTURAL):
+                if ref in seen:
+                    self.report(jp.join(pointer, "$ref"), "REF_CYCLE", f"$ref {ref!r} refers to itself")
+                    return None
+                seen.add(ref)
+                target = self._resolve(ref, pointer)
+                if target is None:
+                    return None
+                node = self._merge(target, {k: v for k, v in node.items() if k != "$ref"}, jp.join(pointer, "$ref"))
+                continue
+            all_of = node.get("allOf")
+            if isinstance(all_of, list):
+                rest = {k: v for k, v in node.items() if k != "allOf"}
+                if len(all_of) == 1 and isinstance(all_of[0], dict):
+                    node = self._merge(all_of[0], rest, jp.join(pointer, "allOf"))
+                    continue
+                self.report(jp.join(pointer, "allOf"), "UNSUPPORTED_ALL_OF",
+                            f"allOf with {len(all_of)} schemas cannot be expressed in {self.profile.title}")
+                node = rest
+            if "oneOf" in node:
+                if "anyOf" in node:
+                    self.report(jp.join(pointer, "oneOf"), "UNSUPPORTED_ONE_OF", "oneOf beside anyOf cannot be folded")
+                    return None
+                node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
+            return node
+
+    def _resolve(self, ref: str, pointer: str) -> dict[str, Any] | None:
+        try:
+            target = jp.resolve(self.contract.schema, jp.unescape_uri(ref.partition("#")[2]))
+        except (KeyError, ValueError):
+            self.report(jp.join(pointer, "$ref"), "REF_NOT_FOUND", f"$ref {ref!r} does not resolve")
+            return None
+        if isinstance(target, bool):
+            return {} if target else None
+        return dict(target)
+
+    def _merge(self, base: dict[str, Any], site: dict[str, Any], pointer: str) -> dict[str, Any]:
+        """``base`` with the keywords of ``site`` added; a keyword both give differently is an error
+        unless it only describes (then the site's wins)."""
+        merged = dict(base)
+        for keyword, value in site.items():
+            if keyword in merged and merged[keyword] != value and keyword not in ANNOTATIONS | _STRUCTURAL:
+                self.report(pointer, "CONFLICTING_KEYWORDS",
+                            f"{keyword!r} is given both here and in the schema it merges with, differently")
+                continue
+            merged[keyword] = value
+        return merged
+
+    def _close(self, result: dict[str, Any], canonical: dict[str, Any], pointer: str, *, root: bool) -> dict[str, Any]:
+        """Close an object: no additional members, every member required, optionals the provider's way."""
+        extra = canonical.get("additionalProperties", None)
+        if extra is not None and extra is not False:
+            if extra is True or extra == {}:
+                self.report(jp.join(pointer, "additionalProperties"), "OPEN_OBJECT",
+                            f"an open object cannot be expressed in {self.profile.title}: its members must all be declared")
+            else:
+                self.report(jp.join(pointer, "additionalProperties"), "MAP_OBJECT",
+                            f"a map (additionalProperties with a schema) cannot be expressed in {self.profile.title}")
+            return result
+        if extra is None and "properties" not in canonical and not root:
+            self.report(pointer, "OPEN_OBJECT",
+                        "an object without properties accepts any members; closing it would forbid them all "
+                        "(declare its properties, or set additionalProperties: false if it must be empty)")
+            return result
+        properties: dict[str, Any] = dict(result.get("properties") or {})
+        required = canonical.get("required") or []
+        for name in required:
+            if name not in properties:
+                self.report(jp.join(pointer, "required"), "REQUIRED_WITHOUT_PROPERTY",
+                            f"required member {name!r} has no schema under properties")
+        canonical_properties = canonical.get("properties") or {}
+        for name in properties:
+            if name in required:
+                continue
+            member_pointer = jp.join(pointer, "properties", name)
+            if self.oracle.accepts_null(canonical_properties[name]):
+                level = Level.ERROR if self.options.optional_nullable == "error" else Level.WARNING
+                self.report(member_pointer, "OPTIONAL_NULLABLE",
+                            "optional and accepts null: strict mode cannot tell an absent member from null, "
+                            "so the inverse keeps null", level)
+            elif self.profile.optional_style == "nullable":
+                properties[name] = make_nullable(properties[name])
+        closed = dict(result)
+        if "type" not in closed:
+            closed = {"type": "object", **closed}
+        closed["properties"] = properties
+        if self.profile.optional_style == "nullable":
+            closed["required"] = list(properties)
+        elif required:
+            closed["required"] = [name for name in properties if name in required]
+        closed["additionalProperties"] = False
+        return closed
+
+
+def project_contract(contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str) -> tuple[ProjectedContract, list[Diagnostic]]:
+    projector = _Projector(contract, profile, options)
+    schema = projector.project()
+    return ProjectedContract(contract, provider_name, schema), projector.diagnostics
+
+
+@dataclass(frozen=True)
+class ProviderProjection:
+    """Every contract of a design as one provider receives it, with the name maps."""
+
+    profile: Profile
+    tools: tuple[ProjectedContract, ...]
+    outputs: tuple[ProjectedContract, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+    def name_map(self, kind: str) -> dict[str, str]:
+        """canonical name -> provider name, for tools or outputs."""
+        contracts = self.tools if kind == "tool" else self.outputs
+        return {p.contract.name: p.provider_name for p in contracts}
+
+
+def _name_diagnostics(contracts: list[Contract], names: dict[str, str], profile: Profile) -> list[Diagnostic]:
+    """Two contracts whose provider names are equal, or equal but for case (files of the same name
+    on a case-insensitive disk), are a build error."""
+    diagnostics = []
+    by_folded: dict[str, list[Contract]] = {}
+    for contract in contracts:
+        by_folded.setdefault(names[contract.name].casefold(), []).append(contract)
+    for group in by_folded.values():
+        for contract in group[1:] if len(group) > 1 else []:
+            first = group[0]
+            same = names[first.name] == names[contract.name]
+            code = "NAME_COLLISION" if same else "CASE_COLLISION"
+            relation = "is also" if same else "differs only by case from"
+            diagnostics.append(Diagnostic(
+                contract.file, "/name", profile.name, code,
+                f"{contract.kind} {contract.name!r} becomes {names[contract.name]!r}, which {relation} "
+                f"the name of {first.name!r} ({first.file}); rename one of them"))
+    return diagnostics
+
+
+def project_design(design: Any, profile: Profile) -> ProviderProjection:
+    from toolgen.names import provider_name
+
+    options = design.config.options_for(profile.name)
+    diagnostics: list[Diagnostic] = []
+    projected: dict[str, list[ProjectedContract]] = {"tool": [], "output": []}
+    for kind, contracts in (("tool", design.tools), ("output", design.outputs)):
+        chosen = [c for c in contracts if c.emitted_for(profile.name)]
+        names = {c.name: provider_name(c.name, profile.names) for c in chosen}
+        diagnostics += _name_diagnostics(chosen, names, profile)
+        for contract in chosen:
+            result, found = project_contract(contract, profile, options, names[contract.name])
+            projected[kind].append(result)
+            diagnostics += found
+    return ProviderProjection(profile, tuple(projected["tool"]), tuple(projected["output"]), tuple(diagnostics))

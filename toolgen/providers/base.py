@@ -1,0 +1,62 @@
+"""What a provider profile is: a table of rules that the shared projection applies."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Documented size limits of a provider's schema grammar; None where the provider states none."""
+
+    properties: int | None = None  # object properties across the whole schema
+    nesting: int | None = None  # levels of nested data (the root object is level 1)
+    enum_values: int | None = None  # enum values across the whole schema
+    total_chars: int | None = None  # property names, definition names, enum and const values
+    large_string_enum: tuple[int, int] | None = None  # (values, chars): more values must stay under chars
+    description: int | None = None  # a tool's or output's description
+
+
+@dataclass(frozen=True)
+class NameRule:
+    """What a tool or output name may look like on the wire."""
+
+    allowed: str  # a regex character class of allowed characters
+    max_length: int
+
+    def is_valid(self, name: str) -> bool:
+        return 0 < len(name) <= self.max_length and re.fullmatch(f"{self.allowed}+", name) is not None
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One provider's subset of JSON Schema.
+
+    A keyword of the canonical schema is kept, dropped (the canonical validation keeps enforcing it,
+    so the projection is only looser), or rejected with a stable code. Keywords the table does not
+    name are annotations in 2020-12 and are dropped.
+    """
+
+    name: str
+    title: str
+    keep: frozenset[str]
+    drop: frozenset[str]
+    reject: dict[str, str]
+    formats: frozenset[str]
+    limits: Limits
+    names: NameRule
+    optional_style: Literal["nullable", "omit"] = "nullable"
+    close_objects: bool = True
+    type_arrays: bool = True  # accepts "type": ["string", "null"]
+    root_union: bool = False
+    template: str = "openai.py.j2"  # the generated module's template
+    notes: tuple[str, ...] = field(default=())
+
+    def verdict(self, keyword: str) -> Literal["keep", "drop", "reject"]:
+        if keyword in self.reject:
+            return "reject"
+        if keyword in self.keep:
+            return "keep"
+        return "drop"

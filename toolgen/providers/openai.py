@@ -1,0 +1,67 @@
+"""OpenAI strict mode (Chat Completions and Responses API): function parameters and json_schema outputs.
+
+Source: OpenAI Structured Outputs guide, "Supported schemas", and openai-python's
+shared_params/function_definition.py and responses/function_tool_param.py; verified against
+../shared/PROVIDERS.md on 2026-12-02. Where a fact is unconfirmed the profile takes the safe side:
+``oneOf`` is folded into ``anyOf`` (looser), ``minLength``/``maxLength`` and ``default`` are dropped.
+"""
+
+from toolgen.providers.base import Limits, NameRule, Profile
+
+KEEP = frozenset({
+    "type", "enum", "const", "anyOf", "description", "title", "$ref", "$defs", "definitions",
+    "properties", "required", "additionalProperties", "items",
+    "pattern", "format",
+    "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+    "minItems", "maxItems",
+})  # fmt: skip
+
+# Refused by strict mode; the canonical validation after the inverse enforces them.
+DROP = frozenset({
+    "$schema", "$id", "$comment", "$anchor", "default", "examples", "example", "deprecated",
+    "readOnly", "writeOnly", "minLength", "maxLength", "uniqueItems", "minProperties",
+    "maxProperties", "contentEncoding", "contentMediaType", "contentSchema",
+    "contains", "minContains", "maxContains",
+})  # fmt: skip
+
+# Not representable: a looser projection would let the model write what the contract forbids
+# in ways the inverse cannot undo, or would close what the contract leaves open.
+REJECT = {
+    "not": "UNSUPPORTED_NOT",
+    "if": "UNSUPPORTED_CONDITIONAL",
+    "then": "UNSUPPORTED_CONDITIONAL",
+    "else": "UNSUPPORTED_CONDITIONAL",
+    "patternProperties": "UNSUPPORTED_PATTERN_PROPERTIES",
+    "propertyNames": "UNSUPPORTED_PROPERTY_NAMES",
+    "dependentSchemas": "UNSUPPORTED_DEPENDENT",
+    "dependentRequired": "UNSUPPORTED_DEPENDENT",
+    "unevaluatedProperties": "UNSUPPORTED_UNEVALUATED",
+    "unevaluatedItems": "UNSUPPORTED_UNEVALUATED",
+    "prefixItems": "UNSUPPORTED_TUPLE",
+    "additionalItems": "UNSUPPORTED_TUPLE",
+    "$dynamicRef": "UNSUPPORTED_REF",
+    "$dynamicAnchor": "UNSUPPORTED_REF",
+}
+
+FORMATS = frozenset({
+    "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
+})  # fmt: skip
+
+OPENAI = Profile(
+    name="openai",
+    title="OpenAI strict mode",
+    keep=KEEP,
+    drop=DROP,
+    reject=REJECT,
+    formats=FORMATS,
+    limits=Limits(
+        properties=5_000,
+        nesting=10,
+        enum_values=1_000,
+        total_chars=120_000,
+        large_string_enum=(250, 15_000),
+        description=1_024,
+    ),
+    names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
+    optional_style="nullable",
+)
