@@ -1,0 +1,236 @@
+"""Pydantic v2 models of the canonical contracts, written by datamodel-code-generator in-process.
+
+Layout of what :func:`generate_models` returns (paths relative to OUT)::
+
+    models/__init__.py          lazy registry: model_for(kind, name), classes by attribute on first use
+    models/_base.py             CanonicalModel: strict, open by default, serialises by alias
+    models/_shared.py           one class per shared definition (design/defs), imported where used
+    models/tools/<module>.py    one module per tool: its parameters model and nested classes
+    models/outputs/<module>.py  one module per structured output
+    _decode.py                  ToolCall, decode_tool_call(), decode_output()
+
+One generator call per contract (and one for the shared definitions): a contract's module is only
+imported when that contract is used, so a package of 1,000 tools imports in constant time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+from datamodel_code_generator import generate
+
+from toolgen.diagnostics import Diagnostic, Level
+from toolgen.model import Contract, Design
+from toolgen.modelgen import naming, prepare
+from toolgen.modelgen.imports import rewrite_imports
+from toolgen.templating import format_python, render
+
+PROVIDER = "models"  # the provider slot of the diagnostics of this stage
+
+#: datamodel-code-generator options, each with the reason it is set.
+GENERATOR_OPTIONS: dict[str, Any] = {
+    "input_file_type": "jsonschema",
+    "output_model_type": "pydantic_v2.BaseModel",
+    "target_python_version": "3.11",
+    # MISSING is importable from pydantic itself from 2.14 (no experimental import, no warning).
+    "target_pydantic_version": "2.14",
+    # An optional member that is absent stays absent: `x: T | MISSING = MISSING`, and
+    # model_dump() leaves it out, so a payload dumps back to itself.
+    "use_missing_sentinel": True,
+    # Constraints as Annotated[..., Field(ge=...)]: readable, and mypy sees the plain type.
+    "use_annotated": True,
+    "field_constraints": True,
+    # enum/const as Literal[...]: the value is the payload's value, not an Enum member.
+    "enum_field_as_literal": "all",
+    # Descriptions become class docstrings and attribute docstrings.
+    "use_schema_description": True,
+    "use_field_description": True,
+    # Strictness, extra members and alias handling live in one base class (models/_base.py);
+    # additionalProperties: false still writes extra='forbid' on the closed models.
+    "base_class": prepare.BASE_CLASS,
+    # Deterministic output: no timestamp, no command line; black runs afterwards (toolgen's own).
+    "disable_timestamp": True,
+    "formatters": [],
+    "use_double_quotes": True,
+    "custom_file_header": "#",
+}
+
+_CLASS_DEF = re.compile(r"^class (\w+)\(", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class ModelsOutput:
+    files: dict[str, str]
+    classes: dict[tuple[str, str], tuple[str, str]]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Planned:
+    contract: Contract
+    folder: str  # "tools" or "outputs"
+    module: str
+    class_name: str
+
+
+def _plan(design: Design) -> tuple[list[_Planned], dict[str, str]]:
+    """Class and module names for every contract and shared definition, in a stable order.
+
+    Classes share one namespace (tools first, then outputs, then shared definitions) so that
+    ``from OUT.models import X`` is never ambiguous; modules are unique per folder.
+    """
+    classes = naming.Namespace()
+    planned: list[_Planned] = []
+    for folder, kind_suffix, contracts in (
+        ("tools", "Tool", design.tools),
+        ("outputs", "Output", design.outputs),
+    ):
+        modules = naming.Namespace()
+        for contract in contracts:
+            wanted = naming.class_name(contract.name)
+            planned.append(
+                _Planned(
+                    contract,
+                    folder,
+                    modules.claim(naming.module_name(contract.name)),
+                    classes.claim(wanted, alternative=wanted + kind_suffix),
+                )
+            )
+    shared: dict[str, str] = {}
+    for name in design.shared:  # already sorted by name
+        wanted = naming.class_name(name)
+        shared[name] = classes.claim(wanted, alternative=wanted + "Def")
+    return planned, shared
+
+
+def _run_generator(schema: Any, class_name: str) -> str:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = generate(json.dumps(schema), class_name=class_name, **GENERATOR_OPTIONS)
+    if not isinstance(result, str):  # a single input always gives a single module
+        raise TypeError(f"datamodel-code-generator returned {type(result).__name__}")
+    return result
+
+
+def _notes_to_diagnostics(
+    notes: list[prepare.Note], locate: Any, code: str = "MODEL_CONSTRAINT_DROPPED"
+) -> list[Diagnostic]:
+    found = []
+    for pointer, message in notes:
+        file, where = locate(pointer)
+        found.append(Diagnostic(file, where, PROVIDER, code, message, Level.WARNING))
+    return found
+
+
+def _fallback_module(header: str, class_name: str, description: str, reason: str) -> str:
+    return format_python(
+        render(
+            "models_fallback.py.j2",
+            header=header,
+            class_name=class_name,
+            description=description,
+            reason=reason,
+        )
+    )
+
+
+def _contract_module(
+    plan: _Planned, shared_classes: dict[str, str], header: str
+) -> tuple[str, str, list[Diagnostic]]:
+    """The source of one contract's module and the name of its root class."""
+    contract = plan.contract
+    notes: list[prepare.Note] = []
+    used = {name: shared_classes[name] for name in contract.shared}
+    schema = prepare.contract_schema(contract.schema, contract.description, used, notes)
+    diagnostics = _notes_to_diagnostics(notes, contract.locate)
+    package = f"models.{plan.folder}"
+    try:
+        source = _run_generator(schema, plan.class_name)
+        if plan.class_name not in _CLASS_DEF.findall(source):
+            raise ValueError(f"the generator did not write class {plan.class_name}")
+        return format_python(rewrite_imports(source, package, header)), plan.class_name, diagnostics
+    except Exception as error:  # the generator's failures on a schema are design findings
+        reason = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+        diagnostics.append(
+            Diagnostic(contract.file, contract.pointer, PROVIDER, "MODEL_NOT_GENERATED",
+                       f"no typed model for {contract.kind} {contract.name!r} "
+                       f"(datamodel-code-generator failed: {reason}); "
+                       "its model accepts any object", Level.WARNING)
+        )
+        return (
+            _fallback_module(header, plan.class_name, contract.description, reason),
+            plan.class_name,
+            diagnostics,
+        )
+
+
+def _shared_module(design: Design, shared_classes: dict[str, str], header: str) -> tuple[str, list[Diagnostic]]:
+    diagnostics: list[Diagnostic] = []
+    defs: dict[str, Any] = {}
+    for name, definition in design.shared.items():
+        notes: list[prepare.Note] = []
+        schema = prepare.prepare(prepare.rename_refs(definition.schema, shared_classes), notes)
+        if schema is True:
+            schema = {}
+        defs[shared_classes[name]] = schema
+        diagnostics += _notes_to_diagnostics(
+            notes, lambda p, d=definition: (d.file, d.pointer + p)
+        )
+    root = "ToolgenSharedRoot"
+    source = _run_generator({"$defs": defs}, root)
+    # The generator writes a root model for the (empty) root schema; only the definitions matter.
+    source = re.sub(rf"\nclass {root}\(RootModel\[Any\]\):\n    root: Any\n", "\n", source)
+    missing = sorted(set(defs) - set(_CLASS_DEF.findall(source)))
+    for cls in missing:
+        name = next(n for n, c in shared_classes.items() if c == cls)
+        definition = design.shared[name]
+        diagnostics.append(
+            Diagnostic(definition.file, definition.pointer, PROVIDER, "MODEL_NOT_GENERATED",
+                       f"the generator wrote no class {cls} for shared definition {name!r}")
+        )
+    return format_python(rewrite_imports(source, "models", header)), diagnostics
+
+
+def generate_models(design: Design, header: str) -> ModelsOutput:
+    """Every model file of the generated package, the class of each contract, and diagnostics."""
+    planned, shared_classes = _plan(design)
+    files: dict[str, str] = {}
+    classes: dict[tuple[str, str], tuple[str, str]] = {}
+    diagnostics: list[Diagnostic] = []
+    if design.shared:
+        files["models/_shared.py"], found = _shared_module(design, shared_classes, header)
+        diagnostics += found
+    for plan in planned:
+        source, class_name, found = _contract_module(plan, shared_classes, header)
+        files[f"models/{plan.folder}/{plan.module}.py"] = source
+        classes[(plan.contract.kind, plan.contract.name)] = (
+            f".models.{plan.folder}.{plan.module}", class_name
+        )
+        diagnostics += found
+    for folder, kind in (("tools", "tool"), ("outputs", "output")):
+        files[f"models/{folder}/__init__.py"] = format_python(
+            render("models_subpackage.py.j2", header=header, kind=kind)
+        )
+    registry = [
+        {"kind": kind, "name": name, "module": module[len(".models"):], "class_name": cls}
+        for (kind, name), (module, cls) in classes.items()
+    ]
+    exported = sorted(
+        [(e["class_name"], e["module"]) for e in registry]
+        + [(cls, "._shared") for cls in shared_classes.values()]
+    )
+    by_module: dict[str, list[str]] = {}
+    for cls, module in exported:
+        by_module.setdefault(module, []).append(cls)
+    type_imports = sorted(by_module.items(), key=lambda item: item[0].lower())
+    files["models/__init__.py"] = format_python(
+        render("models_init.py.j2", header=header, registry=registry, exported=exported,
+               type_imports=type_imports)
+    )
+    files["models/_base.py"] = format_python(render("models_base.py.j2", header=header))
+    files["_decode.py"] = format_python(render("_decode.py.j2", header=header))
+    return ModelsOutput(dict(sorted(files.items())), classes, diagnostics)
