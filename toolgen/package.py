@@ -9,6 +9,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from toolgen import __version__
+from toolgen.limits import measure
 from toolgen.model import Design
 from toolgen.projection import ProviderProjection
 from toolgen.templating import format_python, header, render
@@ -37,6 +38,11 @@ class PackageFiles:
         return files
 
 
+def _sizes(schema: Any) -> tuple[int, int]:
+    stats = measure(schema)
+    return stats.optional, stats.unions
+
+
 def _provider_module(design: Design, projection: ProviderProjection) -> str:
     tools = [p for p in projection.tools if p.schema is not None]
     outputs = [p for p in projection.outputs if p.schema is not None]
@@ -54,6 +60,9 @@ def _provider_module(design: Design, projection: ProviderProjection) -> str:
         output_descriptions={p.contract.name: p.contract.description for p in outputs},
         parameters={p.contract.name: p.schema for p in tools},
         output_schemas={p.contract.name: p.schema for p in outputs},
+        apis=projection.profile.apis,
+        limits=projection.profile.limits,
+        sizes={p.contract.name: _sizes(p.schema) for p in tools},
     )
     return format_python(source)
 

@@ -13,7 +13,7 @@ from typing import Any
 from toolgen import pointer as jp
 from toolgen import walker
 from toolgen.diagnostics import Diagnostic, Level
-from toolgen.limits import check_limits
+from toolgen.limits import check_limits, recursive_refs
 from toolgen.model import Contract, ProviderOptions
 from toolgen.nullability import NullOracle
 from toolgen.providers.base import Profile
@@ -35,21 +35,41 @@ def is_object_schema(node: Any) -> bool:
     return isinstance(node, dict) and ("object" in _types(node) or ("type" not in node and "properties" in node))
 
 
-def make_nullable(node: dict[str, Any]) -> dict[str, Any]:
+def make_nullable(node: dict[str, Any], *, type_arrays: bool = True) -> dict[str, Any]:
     """``node`` that also accepts null: type gains "null", enum gains null, anyOf gains a null branch,
-    and a ``$ref`` or ``const`` is wrapped in ``anyOf: [node, {"type": "null"}]``."""
-    if "$ref" in node or "const" in node or ("anyOf" not in node and "type" not in node and "enum" not in node):
+    and a ``$ref`` or ``const`` is wrapped in ``anyOf: [node, {"type": "null"}]``. Without type lists
+    (``type_arrays=False``) every node but an anyOf is wrapped."""
+    if "anyOf" in node:
+        return {**node, "anyOf": [*node["anyOf"], dict(NULL_SCHEMA)]}
+    wrap = "$ref" in node or "const" in node or ("type" not in node and "enum" not in node)
+    if wrap or not type_arrays:
         return {"anyOf": [node, dict(NULL_SCHEMA)]}
     result = dict(node)
-    if "anyOf" in result:
-        result["anyOf"] = [*result["anyOf"], dict(NULL_SCHEMA)]
-        return result
     if "type" in result:
         types = _types(result)
         result["type"] = [*types, "null"] if "null" not in types else types
     if "enum" in result and None not in result["enum"]:
         result["enum"] = [*result["enum"], None]
     return result
+
+
+def split_type_list(node: dict[str, Any]) -> dict[str, Any] | None:
+    """``{"type": [X, "null"], ...}`` written as ``{"anyOf": [{"type": X, ...}, {"type": "null"}]}``
+    for providers without type lists; None when the list has more than one non-null type."""
+    types = _types(node)
+    if not isinstance(node.get("type"), list):
+        return node
+    others = [t for t in types if t != "null"]
+    if len(others) > 1:
+        return None
+    if len(others) == len(types):
+        return {**node, "type": others[0]}
+    outer = {k: v for k, v in node.items() if k in ("title", "description")}
+    inner = {k: v for k, v in node.items() if k not in outer}
+    inner["type"] = others[0]
+    if isinstance(inner.get("enum"), list):
+        inner["enum"] = [v for v in inner["enum"] if v is not None]
+    return {**outer, "anyOf": [inner, dict(NULL_SCHEMA)]}
 
 
 @dataclass(frozen=True)
@@ -87,6 +107,10 @@ class _Projector:
         if root is not None:
             self._check_root(root)
         projected = self._node(root if root is not None else {}, "", root=True)
+        if not self.profile.recursion:
+            for pointer in recursive_refs(projected):
+                self.report(pointer, "UNSUPPORTED_RECURSION",
+                            f"a recursive schema cannot be expressed in {self.profile.title}")
         for pointer, code, message in check_limits(projected, self.profile.limits):
             self.report(pointer, code, message)
         limit = self.profile.limits.description
@@ -124,6 +148,8 @@ class _Projector:
             elif verdict == "keep" and keyword != "additionalProperties":
                 if keyword == "format" and value not in self.profile.formats:
                     continue
+                if keyword in self.profile.keep_if and not self.profile.keep_if[keyword](value):
+                    continue
                 result[keyword] = value
         result = walker.map_children(result, pointer, self._child)
         if root or is_object_schema(node):
@@ -134,6 +160,13 @@ class _Projector:
         if not any(k in result for k in ("type", "enum", "const", "anyOf", "$ref")) and self.error_count() == errors_before:
             self.report(pointer, "UNCONSTRAINED_SCHEMA",
                         f"this schema accepts any value; {self.profile.title} needs a type for every value")
+        if not self.profile.type_arrays:
+            split = split_type_list(result)
+            if split is None:
+                self.report(jp.join(pointer, "type"), "UNSUPPORTED_TYPE_LIST",
+                            f"a list of several types cannot be expressed in {self.profile.title}; use anyOf")
+            else:
+                result = split
         return result
 
     def _child(self, child: walker.Child) -> Any:
@@ -231,7 +264,7 @@ class _Projector:
                             "optional and accepts null: strict mode cannot tell an absent member from null, "
                             "so the inverse keeps null", level)
             elif self.profile.optional_style == "nullable":
-                properties[name] = make_nullable(properties[name])
+                properties[name] = make_nullable(properties[name], type_arrays=self.profile.type_arrays)
         closed = dict(result)
         if "type" not in closed:
             closed = {"type": "object", **closed}

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 
 @dataclass(frozen=True)
@@ -17,6 +18,9 @@ class Limits:
     total_chars: int | None = None  # property names, definition names, enum and const values
     large_string_enum: tuple[int, int] | None = None  # (values, chars): more values must stay under chars
     description: int | None = None  # a tool's or output's description
+    any_of_branches: int | None = None  # branches of one anyOf
+    optional_members: int | None = None  # members left out of required, across the schema
+    union_members: int | None = None  # schemas with anyOf or a type list, across the schema
 
 
 @dataclass(frozen=True)
@@ -47,12 +51,15 @@ class Profile:
     formats: frozenset[str]
     limits: Limits
     names: NameRule
+    # A kept keyword whose value fails its test here is dropped instead (the projection gets looser).
+    keep_if: dict[str, Callable[[Any], bool]] = field(default_factory=dict)
+    # "nullable": optional members are required and accept null; "omit": they stay optional.
     optional_style: Literal["nullable", "omit"] = "nullable"
-    close_objects: bool = True
-    type_arrays: bool = True  # accepts "type": ["string", "null"]
+    type_arrays: bool = True  # accepts "type": ["string", "null"]; else nullable is written with anyOf
+    recursion: bool = True  # accepts a $ref that leads back to itself
     root_union: bool = False
     template: str = "openai.py.j2"  # the generated module's template
-    notes: tuple[str, ...] = field(default=())
+    apis: tuple[str, ...] = ("chat",)  # request shapes the generated module offers
 
     def verdict(self, keyword: str) -> Literal["keep", "drop", "reject"]:
         if keyword in self.reject:

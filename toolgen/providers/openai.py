@@ -64,4 +64,5 @@ OPENAI = Profile(
     ),
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
     optional_style="nullable",
+    apis=("chat", "responses"),
 )

@@ -1,0 +1,77 @@
+"""Anthropic Messages API: strict tool use (``input_schema``) and JSON outputs (``output_config.format``).
+
+Source: ../shared/PROVIDERS.md, "Anthropic" (docs "strict tool use", "structured outputs";
+anthropic-sdk-python types/tool_param.py). Strict mode needs ``additionalProperties: false`` on every
+object but lets optional members stay optional, so the projection adds no nulls and the inverse is
+the identity. Verified on 2026-12-02. Safe-side choices: names at most 64 characters (older errors
+showed 64, newer docs 128); a ``pattern`` with backreferences, lookaround or ``\\b`` is dropped
+(support is disputed); recursive schemas are rejected.
+"""
+
+import re
+from typing import Any
+
+from toolgen.providers.base import Limits, NameRule, Profile
+
+KEEP = frozenset({
+    "type", "enum", "const", "anyOf", "description", "title", "$ref", "$defs", "definitions",
+    "properties", "required", "additionalProperties", "items", "minItems", "pattern", "format",
+})  # fmt: skip
+
+# Not supported in strict mode; the canonical validation after decoding enforces them.
+DROP = frozenset({
+    "$schema", "$id", "$comment", "$anchor", "default", "examples", "example", "deprecated",
+    "readOnly", "writeOnly", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+    "multipleOf", "minLength", "maxLength", "maxItems", "uniqueItems", "minProperties",
+    "maxProperties", "contentEncoding", "contentMediaType", "contentSchema",
+    "contains", "minContains", "maxContains",
+})  # fmt: skip
+
+REJECT = {
+    "not": "UNSUPPORTED_NOT",
+    "if": "UNSUPPORTED_CONDITIONAL",
+    "then": "UNSUPPORTED_CONDITIONAL",
+    "else": "UNSUPPORTED_CONDITIONAL",
+    "patternProperties": "UNSUPPORTED_PATTERN_PROPERTIES",
+    "propertyNames": "UNSUPPORTED_PROPERTY_NAMES",
+    "dependentSchemas": "UNSUPPORTED_DEPENDENT",
+    "dependentRequired": "UNSUPPORTED_DEPENDENT",
+    "unevaluatedProperties": "UNSUPPORTED_UNEVALUATED",
+    "unevaluatedItems": "UNSUPPORTED_UNEVALUATED",
+    "prefixItems": "UNSUPPORTED_TUPLE",
+    "additionalItems": "UNSUPPORTED_TUPLE",
+    "$dynamicRef": "UNSUPPORTED_REF",
+    "$dynamicAnchor": "UNSUPPORTED_REF",
+}
+
+FORMATS = frozenset({
+    "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid",
+})  # fmt: skip
+
+_COMPLEX_PATTERN = re.compile(r"\\[1-9]|\\k<|\(\?[=!<]|\\b|\\B")
+
+
+def _simple_pattern(pattern: Any) -> bool:
+    return isinstance(pattern, str) and _COMPLEX_PATTERN.search(pattern) is None
+
+
+ANTHROPIC = Profile(
+    name="anthropic",
+    title="Anthropic strict tool use",
+    keep=KEEP,
+    drop=DROP,
+    reject=REJECT,
+    formats=FORMATS,
+    keep_if={
+        "minItems": lambda value: value in (0, 1),
+        "pattern": _simple_pattern,
+    },
+    # 24 optional and 16 union-typed members are limits across all strict tools of one request;
+    # one schema over them can never be sent.
+    limits=Limits(optional_members=24, union_members=16),
+    names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
+    optional_style="omit",
+    recursion=False,
+    template="anthropic.py.j2",
+    apis=("messages",),
+)
