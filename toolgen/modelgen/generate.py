@@ -26,7 +26,7 @@ from datamodel_code_generator import generate
 from toolgen.diagnostics import Diagnostic, Level
 from toolgen.model import Contract, Design
 from toolgen.modelgen import naming, prepare
-from toolgen.modelgen.imports import rewrite_imports
+from toolgen.modelgen.imports import name_order, rewrite_imports
 from toolgen.templating import format_python, render
 
 PROVIDER = "models"  # the provider slot of the diagnostics of this stage
@@ -60,6 +60,17 @@ GENERATOR_OPTIONS: dict[str, Any] = {
 }
 
 _CLASS_DEF = re.compile(r"^class (\w+)\(", re.MULTILINE)
+_ROOT_MODEL_DEF = re.compile(r"^(class \w+\(RootModel\[.*\]\):\n)(?!    model_config)", re.MULTILINE)
+_ROOT_CONFIG_IMPORT = f"from {prepare.PLACEHOLDER_PACKAGE}.models._base import ROOT_MODEL_CONFIG\n"
+
+
+def _strict_root_models(source: str) -> str:
+    """Root models do not inherit CanonicalModel's config (no option for their base class):
+    give each the same strictness, or a nested ``RootModel[int]`` would accept ``"5"``."""
+    if not _ROOT_MODEL_DEF.search(source):
+        return source
+    source = _ROOT_MODEL_DEF.sub(r"\1    model_config = ROOT_MODEL_CONFIG\n", source)
+    return _ROOT_CONFIG_IMPORT + source
 
 
 @dataclass(frozen=True)
@@ -152,7 +163,8 @@ def _contract_module(
         source = _run_generator(schema, plan.class_name)
         if plan.class_name not in _CLASS_DEF.findall(source):
             raise ValueError(f"the generator did not write class {plan.class_name}")
-        return format_python(rewrite_imports(source, package, header)), plan.class_name, diagnostics
+        source = rewrite_imports(_strict_root_models(source), package, header)
+        return format_python(source), plan.class_name, diagnostics
     except Exception as error:  # the generator's failures on a schema are design findings
         reason = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
         diagnostics.append(
@@ -192,7 +204,7 @@ def _shared_module(design: Design, shared_classes: dict[str, str], header: str) 
             Diagnostic(definition.file, definition.pointer, PROVIDER, "MODEL_NOT_GENERATED",
                        f"the generator wrote no class {cls} for shared definition {name!r}")
         )
-    return format_python(rewrite_imports(source, "models", header)), diagnostics
+    return format_python(rewrite_imports(_strict_root_models(source), "models", header)), diagnostics
 
 
 def generate_models(design: Design, header: str) -> ModelsOutput:
@@ -221,7 +233,8 @@ def generate_models(design: Design, header: str) -> ModelsOutput:
     ]
     exported = sorted(
         [(e["class_name"], e["module"]) for e in registry]
-        + [(cls, "._shared") for cls in shared_classes.values()]
+        + [(cls, "._shared") for cls in shared_classes.values()],
+        key=lambda item: name_order(item[0]),
     )
     by_module: dict[str, list[str]] = {}
     for cls, module in exported:

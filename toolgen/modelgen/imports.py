@@ -30,7 +30,7 @@ def relative_module(target: str, package: str) -> str:
     return dots + ".".join(target_parts[common:])
 
 
-def _name_key(name: str) -> tuple[int, str]:
+def name_order(name: str) -> tuple[int, str]:
     """isort's order-by-type: CONSTANTS, then Classes, then everything else."""
     if name.isupper() and len(name) > 1:
         return 0, name
@@ -84,7 +84,7 @@ def rewrite_imports(source: str, package: str, header: str) -> str:
         names = {n for n in all_names if n.split(" as ")[-1] in used}
         if not names:
             continue
-        ordered = ", ".join(sorted(names, key=_name_key))
+        ordered = ", ".join(sorted(names, key=name_order))
         dotted = f"{'.' * level}{module}"
         sections.setdefault(_section(module, level), []).append(
             (dotted, f"from {dotted} import {ordered}")

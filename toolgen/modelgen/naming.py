@@ -33,7 +33,7 @@ def words(name: str) -> list[str]:
 
 def class_name(name: str, *, fallback: str = "Model") -> str:
     """CamelCase of ``name``, safe as a class name (``billing.refund`` -> ``BillingRefund``)."""
-    candidate = "".join(w[:1].upper() + w[1:] for w in words(name)) or fallback
+    candidate = "".join(w[:1].upper() + w[1:] for w in words(name)) or "Unnamed"
     if candidate[0].isdigit():
         candidate = fallback + candidate
     if candidate in _RESERVED or candidate in _GENERATED_MODULE_NAMES:
