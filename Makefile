@@ -33,7 +33,7 @@ bench: $(STAMP)
 
 ## golden: regenerate the reviewed golden files under tests/cases/*/expected
 golden: $(STAMP)
-	$(BIN)/python -m tests.regen_golden
+	$(BIN)/python -m tests.golden
 
 clean:
 	rm -rf $(VENV) gen dist build

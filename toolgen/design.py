@@ -133,7 +133,8 @@ def _read_contract(file: str, document: Any) -> tuple[dict[str, Any] | None, lis
     expect("providers", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), "a list of provider names")
     if schema_key not in document:
         diagnostics.append(Diagnostic(file, "", DESIGN, "MISSING_FIELD", f"a {kind} file needs {schema_key!r}"))
-    if any(d.level is Level.ERROR for d in diagnostics):
+    # An unknown field is reported but does not stop the schema from being checked.
+    if any(d.code != "UNKNOWN_FIELD" for d in diagnostics):
         return None, diagnostics
     stem = file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     return {
@@ -147,7 +148,11 @@ def _read_contract(file: str, document: Any) -> tuple[dict[str, Any] | None, lis
 
 
 def load_design(root: Path, known_providers: tuple[str, ...]) -> tuple[Design | None, list[Diagnostic]]:
-    """Read, bundle and validate ``root``; None when an error stops the design from being used."""
+    """Read, bundle and validate ``root``.
+
+    The design holds every contract that loaded cleanly; the diagnostics say what did not (a build
+    with any error diagnostic writes nothing). None only when ``root`` is not a folder.
+    """
     root = Path(root)
     if not root.is_dir():
         return None, [Diagnostic(str(root), "", DESIGN, "NO_DESIGN", "not a folder")]
@@ -207,6 +212,9 @@ def load_design(root: Path, known_providers: tuple[str, ...]) -> tuple[Design | 
     bundled, shared, found = Bundler(Documents(values, resource_pointer)).bundle(roots)
     diagnostics += found
 
+    # A contract whose file (or a file it references) has an error is reported, not built; the
+    # others still go through the providers so that one run reports every problem.
+    broken = {d.file for d in diagnostics if d.level is Level.ERROR}
     contracts: list[Contract] = []
     for (file, info), (schema, used) in zip(fields.items(), bundled, strict=True):
         contract = Contract(
@@ -214,13 +222,13 @@ def load_design(root: Path, known_providers: tuple[str, ...]) -> tuple[Design | 
             file=file, pointer=info["schema_pointer"], examples=info["examples"],
             providers=info["providers"], shared=used,
         )
+        if file in broken or any(s.file in broken for s in used.values()):
+            continue
         diagnostics += _check_examples(contract)
         contracts.append(contract)
 
     envelopes, found = _load_envelopes(root)
     diagnostics += found
-    if any(d.level is Level.ERROR for d in diagnostics):
-        return None, diagnostics
     by_name = sorted(contracts, key=lambda c: c.name)
     design = Design(
         root=str(root),

@@ -90,10 +90,16 @@ class _Projector:
 
     def __post_init__(self) -> None:
         self.oracle = NullOracle(self.contract.schema)
+        self.errored: set[str] = set()  # schema pointers that have an error
+
+    def has_error_within(self, pointer: str) -> bool:
+        return any(p == pointer or p.startswith(pointer + "/") for p in self.errored)
 
     # -- reporting ---------------------------------------------------------------------------
 
     def report(self, pointer: str, code: str, message: str, level: Level = Level.ERROR) -> None:
+        if level is Level.ERROR:
+            self.errored.add(pointer)
         file, where = self.contract.locate(pointer)
         self.diagnostics.append(Diagnostic(file, where, self.profile.name, code, message, level))
 
@@ -231,6 +237,18 @@ class _Projector:
             merged[keyword] = value
         return merged
 
+    def _optional_member(self, projected: Any, canonical: Any, pointer: str) -> Any:
+        """An optional member written as a required one that accepts null, unless it accepts null
+        already: then absent and null cannot be told apart (reported; the inverse keeps null)."""
+        if not self.oracle.accepts_null(canonical):
+            return make_nullable(projected, type_arrays=self.profile.type_arrays)
+        if not self.has_error_within(pointer):
+            level = Level.ERROR if self.options.optional_nullable == "error" else Level.WARNING
+            self.report(pointer, "OPTIONAL_NULLABLE",
+                        "optional and accepts null: strict mode cannot tell an absent member from null, "
+                        "so the inverse keeps null", level)
+        return projected
+
     def _close(self, result: dict[str, Any], canonical: dict[str, Any], pointer: str, *, root: bool) -> dict[str, Any]:
         """Close an object: no additional members, every member required, optionals the provider's way."""
         extra = canonical.get("additionalProperties", None)
@@ -243,6 +261,8 @@ class _Projector:
                             f"a map (additionalProperties with a schema) cannot be expressed in {self.profile.title}")
             return result
         if extra is None and "properties" not in canonical and not root:
+            if self.has_error_within(pointer):  # e.g. patternProperties, already reported
+                return result
             self.report(pointer, "OPEN_OBJECT",
                         "an object without properties accepts any members; closing it would forbid them all "
                         "(declare its properties, or set additionalProperties: false if it must be empty)")
@@ -254,17 +274,11 @@ class _Projector:
                 self.report(jp.join(pointer, "required"), "REQUIRED_WITHOUT_PROPERTY",
                             f"required member {name!r} has no schema under properties")
         canonical_properties = canonical.get("properties") or {}
-        for name in properties:
-            if name in required:
-                continue
-            member_pointer = jp.join(pointer, "properties", name)
-            if self.oracle.accepts_null(canonical_properties[name]):
-                level = Level.ERROR if self.options.optional_nullable == "error" else Level.WARNING
-                self.report(member_pointer, "OPTIONAL_NULLABLE",
-                            "optional and accepts null: strict mode cannot tell an absent member from null, "
-                            "so the inverse keeps null", level)
-            elif self.profile.optional_style == "nullable":
-                properties[name] = make_nullable(properties[name], type_arrays=self.profile.type_arrays)
+        if self.profile.optional_style == "nullable":
+            for name in properties:
+                if name not in required:
+                    properties[name] = self._optional_member(properties[name], canonical_properties[name],
+                                                             jp.join(pointer, "properties", name))
         closed = dict(result)
         if "type" not in closed:
             closed = {"type": "object", **closed}
