@@ -25,7 +25,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "design"
 #: OUT/_decode.py relies on: PayloadError(tool=, call_id=, location=, message=).
 RUNTIME_STANDIN = '''\
 class PayloadError(ValueError):
-    def __init__(self, *, tool, call_id, location, message):
+    def __init__(self, *, tool: str, call_id: str | None, location: str, message: str) -> None:
         super().__init__(f"{tool} (call {call_id}) at {location}: {message}")
         self.tool = tool
         self.call_id = call_id
