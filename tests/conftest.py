@@ -1,0 +1,175 @@
+"""Shared fixtures of toolgen's tests: design folders written from dicts, the corpus, the CLI.
+
+Helpers are fixtures (never imported from this module), so test folders with their own
+conftest.py do not clash with this one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO.parent / "shared" / "corpus"
+EXAMPLE_DESIGN = REPO / "examples" / "design"
+
+# The source tree's toolgen must be importable even when the editable install is missing, and
+# the test helpers (strict_checker) whatever pytest's import mode.
+for _path in (REPO, REPO / "tests"):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+FileValue = str | bytes | Mapping[str, Any] | Sequence[Any] | bool | int | float | None
+
+
+def write_design(root: Path, files: Mapping[str, FileValue]) -> Path:
+    """Write a design folder: ``{"tools/a.yaml": {...}, "defs/m.json": {...}, "toolgen.toml": "..."}``.
+
+    A str or bytes value is written as it is; any other value is dumped as JSON for ``.json``
+    names and as YAML (keys in authored order) otherwise.
+    """
+    root.mkdir(parents=True, exist_ok=True)
+    for relative, value in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(value, bytes):
+            path.write_bytes(value)
+        elif isinstance(value, str):
+            path.write_text(value, encoding="utf-8")
+        elif relative.endswith(".json"):
+            path.write_text(json.dumps(value, indent=2, ensure_ascii=False), encoding="utf-8")
+        else:
+            path.write_text(yaml.safe_dump(value, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return root
+
+
+def tool_file(name: str, parameters: Any, description: str = "A tool.", **extra: Any) -> dict[str, Any]:
+    """The content of a ``tools/NAME.yaml`` file."""
+    return {"name": name, "description": description, "parameters": parameters, **extra}
+
+
+def output_file(name: str, schema: Any, description: str = "An output.", **extra: Any) -> dict[str, Any]:
+    """The content of an ``outputs/NAME.yaml`` file."""
+    return {"name": name, "description": description, "schema": schema, **extra}
+
+
+@pytest.fixture
+def make_design(tmp_path: Path) -> Callable[..., Path]:
+    """``make_design(files, name="design")``: a design folder under tmp_path (see write_design)."""
+
+    def make(files: Mapping[str, FileValue], name: str = "design") -> Path:
+        return write_design(tmp_path / name, files)
+
+    return make
+
+
+@pytest.fixture
+def tool() -> Callable[..., dict[str, Any]]:
+    return tool_file
+
+
+@pytest.fixture
+def output() -> Callable[..., dict[str, Any]]:
+    return output_file
+
+
+@pytest.fixture
+def project_one(tmp_path: Path) -> Callable[..., tuple[Any, list[Any]]]:
+    """``project_one(parameters, **tool_fields)``: the OpenAI projection of a one-tool design,
+    through the real loading path, as (projected schema or None, every diagnostic of the run).
+
+    The tool lives in ``tools/t.yaml`` (so diagnostics point at ``/parameters/...`` of that file).
+    """
+    from toolgen.build import analyze
+
+    counter = iter(range(1_000_000))
+
+    def project(parameters: Any, *, extra_files: Mapping[str, FileValue] | None = None,
+                **fields: Any) -> tuple[Any, list[Any]]:
+        fields.setdefault("name", "t")
+        fields.setdefault("description", "A tool.")
+        root = write_design(tmp_path / f"design{next(counter)}",
+                            {"tools/t.json": {**fields, "parameters": parameters}, **(extra_files or {})})
+        result = analyze(root, ("openai",))
+        if not result.projections:
+            return None, list(result.diagnostics)
+        projected = result.projections[0].tools[0].schema
+        return projected, list(result.diagnostics)
+
+    return project
+
+
+@pytest.fixture(scope="session")
+def corpus_dir() -> Path:
+    """The shared real-world corpus (``<repo>/../shared/corpus``); skips when absent."""
+    if not (CORPUS / "tools").is_dir():
+        pytest.skip(f"the shared corpus is not at {CORPUS}")
+    return CORPUS
+
+
+@pytest.fixture(scope="session")
+def example_design() -> Path:
+    """The example design of the repository; skips while it has no tools."""
+    if not any((EXAMPLE_DESIGN / "tools").glob("*.*")):
+        pytest.skip(f"no example design at {EXAMPLE_DESIGN}")
+    return EXAMPLE_DESIGN
+
+
+def toolgen_env(**extra: str) -> dict[str, str]:
+    """The environment of a ``python -m toolgen`` subprocess that uses the source tree."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["PYTHONPATH"] = str(REPO)
+    env.update(extra)
+    return env
+
+
+@pytest.fixture
+def run_toolgen() -> Callable[..., subprocess.CompletedProcess[str]]:
+    """``run_toolgen(*args, cwd=None, env=None)``: ``python -m toolgen ARGS`` in a subprocess."""
+
+    def run(*args: str | Path, cwd: Path | None = None, env: Mapping[str, str] | None = None,
+            timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "toolgen", *map(str, args)],
+            cwd=cwd, env=toolgen_env(**(env or {})), capture_output=True, text=True, timeout=timeout,
+        )
+
+    return run
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` (relative POSIX path -> bytes), ``__pycache__`` excluded."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+@pytest.fixture
+def read_tree() -> Callable[[Path], dict[str, bytes]]:
+    return tree
+
+
+@pytest.fixture
+def cli() -> Iterator[Callable[..., Any]]:
+    """``cli(*args)``: the click command run in-process (CliRunner); result has exit_code,
+    stdout and stderr kept apart."""
+    from click.testing import CliRunner
+
+    from toolgen.cli import main
+
+    runner = CliRunner()
+
+    def invoke(*args: str | Path) -> Any:
+        return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+    yield invoke

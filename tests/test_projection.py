@@ -1,0 +1,670 @@
+"""The OpenAI strict projection, rule by rule (issue 2, requirement 3).
+
+Every case goes through the real loading path (a one-tool design in ``tools/t.json``), so the
+diagnostics carry the design file, the JSON pointer inside it, the provider and a stable code.
+Every projection that succeeds must also pass the independent strict-mode checker.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from strict_checker import assert_strict, violations
+
+FILE = "tools/t.json"
+
+S = {"type": "string"}
+CLOSED_EMPTY = {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
+
+
+def obj(properties: dict[str, Any], required: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+    """A canonical object (open: the projection must close it)."""
+    node: dict[str, Any] = {"type": "object", "properties": properties}
+    if required is not None:
+        node["required"] = required
+    node.update(extra)
+    return node
+
+
+def closed(properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """The projected form of an object: closed, every member required."""
+    return {"type": "object", "properties": properties, "required": list(properties),
+            "additionalProperties": False, **extra}
+
+
+def errors(diagnostics: list[Any]) -> list[Any]:
+    return [d for d in diagnostics if d.level == "error"]
+
+
+def accepts(schema: Any, root: Any, value: Any) -> bool:
+    """jsonschema's verdict on ``value`` against ``schema``, a subschema of ``root`` (refs resolve)."""
+    return Draft202012Validator(root).evolve(schema=schema).is_valid(value)
+
+
+# --------------------------------------------------------------------------------------------
+# Accepted schemas: the exact projection
+# --------------------------------------------------------------------------------------------
+
+ACCEPTED: dict[str, tuple[Any, Any]] = {
+    # seed: an empty schema (a tool without parameters) becomes a closed empty object
+    "empty schema": ({}, CLOSED_EMPTY),
+    "true schema": (True, CLOSED_EMPTY),
+    "bare object root": ({"type": "object"}, CLOSED_EMPTY),
+    "empty properties": ({"type": "object", "properties": {}}, CLOSED_EMPTY),
+    # seed: annotations stripped, title/description kept
+    "annotations stripped": (
+        {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://example.com/t",
+         "$comment": "internal", "title": "T", "description": "Root.", "type": "object",
+         "properties": {"a": {"type": "string", "default": "x", "examples": ["y"], "example": "z",
+                              "$comment": "c", "title": "A", "description": "An a."}},
+         "required": ["a"], "examples": [{"a": "q"}], "default": {"a": "x"}},
+        {"title": "T", "description": "Root.", "type": "object",
+         "properties": {"a": {"type": "string", "title": "A", "description": "An a."}},
+         "required": ["a"], "additionalProperties": False},
+    ),
+    # seed: optional -> nullable, required in authored property order whatever order `required` has
+    "optional nullable, required authored": (
+        obj({"b": S, "a": {"type": "integer"}, "c": {"type": "boolean"}}, ["b", "c"]),
+        closed({"b": S, "a": {"type": ["integer", "null"]}, "c": {"type": "boolean"}}),
+    ),
+    "optional nullable, required sorted": (
+        obj({"b": S, "a": {"type": "integer"}, "c": {"type": "boolean"}}, ["c", "b"]),
+        closed({"b": S, "a": {"type": ["integer", "null"]}, "c": {"type": "boolean"}}),
+    ),
+    "all optional": (
+        obj({"x": S, "y": {"type": "number"}}),
+        closed({"x": {"type": ["string", "null"]}, "y": {"type": ["number", "null"]}}),
+    ),
+    # nullable forms
+    "nullable: type list gains null": (
+        obj({"a": {"type": ["string", "integer"]}}),
+        closed({"a": {"type": ["string", "integer", "null"]}}),
+    ),
+    "nullable: enum gains null (with type)": (
+        obj({"a": {"type": "string", "enum": ["x", "y"]}}),
+        closed({"a": {"type": ["string", "null"], "enum": ["x", "y", None]}}),
+    ),
+    "nullable: enum gains null (no type)": (
+        obj({"a": {"enum": ["x", 1]}}),
+        closed({"a": {"enum": ["x", 1, None]}}),
+    ),
+    "nullable: anyOf gains a null branch": (
+        obj({"a": {"anyOf": [S, {"type": "integer"}]}}),
+        closed({"a": {"anyOf": [S, {"type": "integer"}, {"type": "null"}]}}),
+    ),
+    "nullable: const wrapped": (
+        obj({"a": {"const": "fixed"}}),
+        closed({"a": {"anyOf": [{"const": "fixed"}, {"type": "null"}]}}),
+    ),
+    "nullable: $ref wrapped": (
+        {**obj({"a": {"$ref": "#/$defs/D"}}), "$defs": {"D": S}},
+        {**closed({"a": {"anyOf": [{"$ref": "#/$defs/D"}, {"type": "null"}]}}), "$defs": {"D": S}},
+    ),
+    "nullable: nested object gains null": (
+        obj({"o": obj({"x": S}, ["x"])}),
+        closed({"o": {**closed({"x": S}), "type": ["object", "null"]}}),
+    ),
+    "required members stay as they are": (
+        obj({"a": S, "b": {"const": 1}, "c": {"enum": [1, 2]}}, ["a", "b", "c"]),
+        closed({"a": S, "b": {"const": 1}, "c": {"enum": [1, 2]}}),
+    ),
+    # objects given only by properties are closed too
+    "untyped object closed": (
+        obj({"o": {"properties": {"x": S}, "required": ["x"]}}, ["o"]),
+        closed({"o": closed({"x": S})}),
+    ),
+    "untyped root closed": (
+        {"properties": {"x": S}, "required": ["x"]},
+        closed({"x": S}),
+    ),
+    # seed: nested objects and array items closed
+    "nested objects and items closed": (
+        obj({"list": {"type": "array", "items": obj({"n": {"type": "integer"}, "m": S}, ["n"]),
+                      "minItems": 1, "maxItems": 5},
+             "o": obj({"deep": obj({"z": S}, ["z"])}, ["deep"])}, ["list", "o"]),
+        closed({"list": {"type": "array",
+                         "items": closed({"n": {"type": "integer"}, "m": {"type": ["string", "null"]}}),
+                         "minItems": 1, "maxItems": 5},
+                "o": closed({"deep": closed({"z": S})})}),
+    ),
+    "explicitly closed object stays closed": (
+        obj({"o": obj({"x": S}, ["x"], additionalProperties=False)}, ["o"]),
+        closed({"o": closed({"x": S})}),
+    ),
+    "closed object without properties": (
+        obj({"o": {"type": "object", "additionalProperties": False}}, ["o"]),
+        closed({"o": CLOSED_EMPTY}),
+    ),
+    # seed: $defs closed, optional refs wrapped
+    "$defs closed, optional refs wrapped": (
+        {**obj({"req": {"$ref": "#/$defs/Item"}, "opt": {"$ref": "#/$defs/Item"}}, ["req"]),
+         "$defs": {"Item": obj({"id": {"type": "integer"}, "tag": S}, ["id"])}},
+        {**closed({"req": {"$ref": "#/$defs/Item"},
+                   "opt": {"anyOf": [{"$ref": "#/$defs/Item"}, {"type": "null"}]}}),
+         "$defs": {"Item": closed({"id": {"type": "integer"}, "tag": {"type": ["string", "null"]}})}},
+    ),
+    "recursive $defs kept as references": (
+        {**obj({"root": {"$ref": "#/$defs/Node"}}, ["root"]),
+         "$defs": {"Node": obj({"value": S, "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+                               ["value", "children"])}},
+        {**closed({"root": {"$ref": "#/$defs/Node"}}),
+         "$defs": {"Node": closed({"value": S, "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}})}},
+    ),
+    # seed: oneOf folded into anyOf
+    "oneOf folded": (
+        obj({"v": {"oneOf": [S, {"type": "integer"}]}}, ["v"]),
+        closed({"v": {"anyOf": [S, {"type": "integer"}]}}),
+    ),
+    "oneOf folded, optional": (
+        obj({"v": {"oneOf": [obj({"k": {"const": "a"}}, ["k"]), obj({"k": {"const": "b"}}, ["k"])]}}),
+        closed({"v": {"anyOf": [closed({"k": {"const": "a"}}), closed({"k": {"const": "b"}}),
+                                {"type": "null"}]}}),
+    ),
+    # a one-element allOf collapses
+    "one-element allOf collapsed": (
+        obj({"a": {"allOf": [{"type": "string", "pattern": "^x"}], "description": "site"}}, ["a"]),
+        closed({"a": {"type": "string", "pattern": "^x", "description": "site"}}),
+    ),
+    "one-element allOf of a $ref": (
+        {**obj({"a": {"allOf": [{"$ref": "#/$defs/D"}], "description": "site"}}, ["a"]),
+         "$defs": {"D": {"type": "integer", "description": "def"}}},
+        {**closed({"a": {"type": "integer", "description": "site"}}),
+         "$defs": {"D": {"type": "integer", "description": "def"}}},
+    ),
+    # a $ref with siblings is unravelled; a bare $ref stays
+    "$ref with siblings unravelled": (
+        {**obj({"a": {"$ref": "#/$defs/Money", "description": "Amount."}, "b": {"$ref": "#/$defs/Money"}},
+               ["a", "b"]),
+         "$defs": {"Money": obj({"cents": {"type": "integer"}}, ["cents"], description="Money.")}},
+        {**closed({"a": closed({"cents": {"type": "integer"}}, description="Amount."),
+                   "b": {"$ref": "#/$defs/Money"}}),
+         "$defs": {"Money": closed({"cents": {"type": "integer"}}, description="Money.")}},
+    ),
+    # formats: the supported ones stay, the others go (the canonical validation keeps them)
+    "formats": (
+        obj({f: {"type": "string", "format": f} for f in
+             ("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid")}
+            | {"u": {"type": "string", "format": "uri"}, "i": {"type": "integer", "format": "int64"}},
+            ["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid", "u", "i"]),
+        closed({f: {"type": "string", "format": f} for f in
+                ("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid")}
+               | {"u": S, "i": {"type": "integer"}}),
+    ),
+    # supported constraints are kept
+    "constraints kept": (
+        obj({"s": {"type": "string", "pattern": "^[a-z]+$"},
+             "n": {"type": "number", "minimum": 0, "maximum": 10, "multipleOf": 0.5},
+             "e": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 100},
+             "l": {"type": "array", "items": S, "minItems": 1, "maxItems": 3}},
+            ["s", "n", "e", "l"]),
+        closed({"s": {"type": "string", "pattern": "^[a-z]+$"},
+                "n": {"type": "number", "minimum": 0, "maximum": 10, "multipleOf": 0.5},
+                "e": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 100},
+                "l": {"type": "array", "items": S, "minItems": 1, "maxItems": 3}}),
+    ),
+    # seed: properties named like keywords are names, never keywords
+    "keyword-named properties": (
+        obj({"default": {"type": "string", "default": "d"},
+             "type": {"type": "string", "enum": ["a", "b"]},
+             "$ref": {"type": "string"},
+             "properties": obj({"items": S, "anyOf": {"type": "integer"}}, ["items", "anyOf"]),
+             "format": {"type": "string", "format": "uri"},
+             "$schema": S, "$id": S, "$comment": S, "examples": S, "additionalProperties": S,
+             "not": S, "allOf": S, "required": S, "description": S, "title": S, "$defs": S},
+            ["default", "type", "$ref", "properties", "format", "$schema", "$id", "$comment",
+             "examples", "additionalProperties", "not", "allOf", "required", "description", "title",
+             "$defs"]),
+        closed({"default": S, "type": {"type": "string", "enum": ["a", "b"]}, "$ref": S,
+                "properties": closed({"items": S, "anyOf": {"type": "integer"}}), "format": S,
+                "$schema": S, "$id": S, "$comment": S, "examples": S, "additionalProperties": S,
+                "not": S, "allOf": S, "required": S, "description": S, "title": S, "$defs": S}),
+    ),
+    # seed: large integers stay exact
+    "large integers kept": (
+        obj({"n": {"type": "integer", "minimum": 9007199254740993, "maximum": 18446744073709551617},
+             "e": {"enum": [9007199254740993, 9007199254740995]}, "c": {"const": 9007199254740993}},
+            ["n", "e", "c"]),
+        closed({"n": {"type": "integer", "minimum": 9007199254740993, "maximum": 18446744073709551617},
+                "e": {"enum": [9007199254740993, 9007199254740995]}, "c": {"const": 9007199254740993}}),
+    ),
+    # keywords the canonical validation keeps enforcing are dropped (the projection is looser)
+    "dropped constraints": (
+        obj({"s": {"type": "string", "minLength": 1, "maxLength": 5},
+             "l": {"type": "array", "items": S, "uniqueItems": True},
+             "o": obj({"x": S}, ["x"], minProperties=1), "d": {"type": "string", "deprecated": True}},
+            ["s", "l", "o", "d"]),
+        closed({"s": S, "l": {"type": "array", "items": S}, "o": closed({"x": S}), "d": S}),
+    ),
+}
+
+
+@pytest.mark.parametrize("canonical, expected", ACCEPTED.values(), ids=ACCEPTED.keys())
+def test_projection(project_one, canonical, expected):
+    before = copy.deepcopy(canonical)
+    projected, diagnostics = project_one(canonical)
+    assert errors(diagnostics) == []
+    assert projected == expected
+    assert canonical == before  # the input is never mutated
+    assert_strict(projected)
+
+
+@pytest.mark.parametrize("canonical, expected", ACCEPTED.values(), ids=ACCEPTED.keys())
+def test_property_order_is_authored(project_one, canonical, expected):
+    projected, _ = project_one(canonical)
+
+    def orders(node: Any) -> list[list[str]]:
+        if isinstance(node, dict):
+            found = [list(node["properties"])] if isinstance(node.get("properties"), dict) else []
+            for key, value in node.items():
+                if key == "properties" and isinstance(value, dict):
+                    found += [o for v in value.values() for o in orders(v)]
+                elif key != "enum" and key != "const":
+                    found += orders(value)
+            return found
+        if isinstance(node, list):
+            return [o for v in node for o in orders(v)]
+        return []
+
+    assert orders(projected) == orders(expected)
+    # `required` follows the property order too
+    for node in _objects(projected):
+        assert node["required"] == list(node["properties"])
+
+
+def _objects(node: Any) -> list[dict[str, Any]]:
+    found = []
+    if isinstance(node, dict):
+        if isinstance(node.get("properties"), dict) and node.get("additionalProperties") is False:
+            found.append(node)
+        for key, value in node.items():
+            if key in ("enum", "const"):
+                continue
+            if key == "properties" and isinstance(value, dict):
+                for sub in value.values():
+                    found += _objects(sub)
+            else:
+                found += _objects(value)
+    elif isinstance(node, list):
+        for sub in node:
+            found += _objects(sub)
+    return found
+
+
+# --------------------------------------------------------------------------------------------
+# Nullability: an optional member accepts null in the projection unless it already did
+# --------------------------------------------------------------------------------------------
+
+NULLABLE_CASES: dict[str, Any] = {
+    "type": S,
+    "type list": {"type": ["integer", "boolean"]},
+    "enum": {"enum": ["a", "b"]},
+    "typed enum": {"type": "string", "enum": ["a", "b"]},
+    "const": {"const": 3},
+    "anyOf": {"anyOf": [S, {"type": "integer"}]},
+    "type beside anyOf": {"type": "string", "anyOf": [{"type": "string", "pattern": "^a"},
+                                                      {"type": "string", "pattern": "^b"}]},
+    "enum beside anyOf": {"enum": ["a", "b", 1], "anyOf": [S, {"type": "integer"}]},
+    "oneOf": {"oneOf": [S, {"type": "integer"}]},
+    "$ref": {"$ref": "#/$defs/D"},
+    "$ref with description": {"$ref": "#/$defs/D", "description": "site"},
+    "object": obj({"x": S}, ["x"]),
+    "array": {"type": "array", "items": S},
+    "allOf of one": {"allOf": [S]},
+}
+
+
+@pytest.mark.parametrize("member", NULLABLE_CASES.values(), ids=NULLABLE_CASES.keys())
+def test_optional_members_accept_null(project_one, member):
+    canonical = {**obj({"m": member}), "$defs": {"D": {"type": "string", "enum": ["x"]}}}
+    projected, diagnostics = project_one(canonical)
+    assert errors(diagnostics) == []
+    assert_strict(projected)
+    assert projected["required"] == ["m"]
+    schema = projected["properties"]["m"]
+    assert accepts(schema, projected, None), schema
+    # ... and still accepts what the canonical member accepts, and rejects what it rejects
+    for value in ("a", "b", "x", 1, 3, True, {"x": "s"}, ["s"], 2.5):
+        canonical_verdict = accepts(member, canonical, value)
+        if canonical_verdict:
+            assert accepts(schema, projected, value), value
+
+
+ALREADY_NULLABLE: dict[str, Any] = {
+    "type list with null": {"type": ["string", "null"]},
+    "type null": {"type": "null"},
+    "enum with null": {"enum": ["a", None]},
+    "anyOf with a null branch": {"anyOf": [S, {"type": "null"}]},
+    "const null": {"const": None},
+    "$ref to a nullable definition": {"$ref": "#/$defs/N"},
+    "oneOf with null": {"oneOf": [S, {"type": "null"}]},
+}
+
+
+@pytest.mark.parametrize("member", ALREADY_NULLABLE.values(), ids=ALREADY_NULLABLE.keys())
+def test_optional_member_that_accepts_null_is_left_alone_with_a_warning(project_one, member):
+    canonical = {**obj({"m": member}), "$defs": {"N": {"type": ["integer", "null"]}}}
+    projected, diagnostics = project_one(canonical)
+    assert errors(diagnostics) == []
+    expected = {"anyOf": member["oneOf"]} if "oneOf" in member else member
+    assert projected["properties"]["m"] == expected  # not wrapped a second time
+    assert [(d.file, d.pointer, d.provider, d.code, d.level) for d in diagnostics] == [
+        (FILE, "/parameters/properties/m", "openai", "OPTIONAL_NULLABLE", "warning")]
+
+
+def test_optional_nullable_can_be_made_an_error(project_one):
+    toml = '[providers.openai]\noptional_nullable = "error"\n'
+    projected, diagnostics = project_one(obj({"m": {"type": ["string", "null"]}}),
+                                         extra_files={"toolgen.toml": toml})
+    assert projected is None
+    assert [(d.pointer, d.code, d.level) for d in diagnostics] == [
+        ("/parameters/properties/m", "OPTIONAL_NULLABLE", "error")]
+
+
+# --------------------------------------------------------------------------------------------
+# Rejections: what strict mode cannot represent, each with its file, pointer, provider and code
+# --------------------------------------------------------------------------------------------
+
+def _deep(levels: int) -> dict[str, Any]:
+    """An object whose data nests ``levels`` levels deep (the root object is level 1)."""
+    node: dict[str, Any] = S
+    for _ in range(levels - 1):
+        node = obj({"n": node}, ["n"])
+    return node
+
+
+def _deep_pointer(levels: int) -> str:
+    return "/parameters" + "/properties/n" * (levels - 1)
+
+
+REJECTED: dict[str, tuple[Any, list[tuple[str, str]]]] = {
+    "string root": ({"type": "string"}, [("/parameters/type", "NON_OBJECT_ROOT")]),
+    "nullable object root": ({"type": ["object", "null"], "properties": {}}, [("/parameters/type", "NON_OBJECT_ROOT")]),
+    "array root": ({"type": "array", "items": S}, [("/parameters/type", "NON_OBJECT_ROOT")]),
+    "const root": ({"const": "x"}, [("/parameters/const", "NON_OBJECT_ROOT")]),
+    "enum root": ({"enum": [1, 2]}, [("/parameters/enum", "NON_OBJECT_ROOT")]),
+    "anyOf root": ({"anyOf": [obj({"a": S}), obj({"b": S})]}, [("/parameters/anyOf", "ROOT_UNION")]),
+    "oneOf root": ({"oneOf": [obj({"a": S}), obj({"b": S})]}, [("/parameters/oneOf", "ROOT_UNION")]),
+    "open nested object": (obj({"o": {"type": "object"}}, ["o"]), [("/parameters/properties/o", "OPEN_OBJECT")]),
+    "additionalProperties true": (
+        obj({"o": obj({"x": S}, additionalProperties=True)}, ["o"]),
+        [("/parameters/properties/o/additionalProperties", "OPEN_OBJECT")]),
+    "additionalProperties empty schema": (
+        obj({"o": obj({"x": S}, additionalProperties={})}, ["o"]),
+        [("/parameters/properties/o/additionalProperties", "OPEN_OBJECT")]),
+    "open root": (obj({"x": S}, additionalProperties=True), [("/parameters/additionalProperties", "OPEN_OBJECT")]),
+    "map-style additionalProperties": (
+        obj({"tags": {"type": "object", "additionalProperties": S}}, ["tags"]),
+        [("/parameters/properties/tags/additionalProperties", "MAP_OBJECT")]),
+    "patternProperties": (
+        obj({"o": obj({}, patternProperties={"^x": S}, additionalProperties=False)}, ["o"]),
+        [("/parameters/properties/o/patternProperties", "UNSUPPORTED_PATTERN_PROPERTIES")]),
+    "propertyNames": (
+        obj({"o": obj({"a": S}, propertyNames={"pattern": "^a"})}, ["o"]),
+        [("/parameters/properties/o/propertyNames", "UNSUPPORTED_PROPERTY_NAMES")]),
+    "not": (obj({"a": {"type": "string", "not": {"const": "x"}}}, ["a"]),
+            [("/parameters/properties/a/not", "UNSUPPORTED_NOT")]),
+    "if/then/else": (
+        obj({"a": S, "b": S}, ["a"], **{"if": {"required": ["a"]}, "then": {"required": ["b"]},
+                                        "else": {"required": []}}),
+        [("/parameters/else", "UNSUPPORTED_CONDITIONAL"), ("/parameters/if", "UNSUPPORTED_CONDITIONAL"),
+         ("/parameters/then", "UNSUPPORTED_CONDITIONAL")]),
+    "dependentRequired": (obj({"a": S, "b": S}, dependentRequired={"a": ["b"]}),
+                          [("/parameters/dependentRequired", "UNSUPPORTED_DEPENDENT")]),
+    "dependentSchemas": (obj({"a": S, "b": S}, dependentSchemas={"a": {"required": ["b"]}}),
+                         [("/parameters/dependentSchemas", "UNSUPPORTED_DEPENDENT")]),
+    "multi-branch allOf": (
+        obj({"a": {"allOf": [obj({"x": S}), obj({"y": S})]}}, ["a"]),
+        [("/parameters/properties/a/allOf", "UNSUPPORTED_ALL_OF")]),
+    "prefixItems": (obj({"pair": {"type": "array", "prefixItems": [S, S]}}, ["pair"]),
+                    [("/parameters/properties/pair/prefixItems", "UNSUPPORTED_TUPLE")]),
+    "unevaluatedProperties": (obj({"a": S}, unevaluatedProperties=False),
+                              [("/parameters/unevaluatedProperties", "UNSUPPORTED_UNEVALUATED")]),
+    "unevaluatedItems": (obj({"l": {"type": "array", "items": S, "unevaluatedItems": False}}, ["l"]),
+                         [("/parameters/properties/l/unevaluatedItems", "UNSUPPORTED_UNEVALUATED")]),
+    "rejection inside $defs": (
+        {**obj({"a": {"$ref": "#/$defs/D"}}, ["a"]), "$defs": {"D": {"type": "string", "not": {"const": ""}}}},
+        [("/parameters/$defs/D/not", "UNSUPPORTED_NOT")]),
+    "rejection inside items": (
+        obj({"l": {"type": "array", "items": {"type": "object", "additionalProperties": S}}}, ["l"]),
+        [("/parameters/properties/l/items/additionalProperties", "MAP_OBJECT")]),
+    "rejection inside anyOf": (
+        obj({"u": {"anyOf": [S, {"type": "object"}]}}, ["u"]),
+        [("/parameters/properties/u/anyOf/1", "OPEN_OBJECT")]),
+    "rejection under a keyword-named property": (
+        obj({"not": {"type": "object", "additionalProperties": True}}, ["not"]),
+        [("/parameters/properties/not/additionalProperties", "OPEN_OBJECT")]),
+    # documented limits
+    "11 levels of nesting": (_deep(11), [(_deep_pointer(11), "LIMIT_NESTING")]),
+    "nesting counted through a $ref": (
+        {**obj({"a": {"$ref": "#/$defs/Deep"}}, ["a"]), "$defs": {"Deep": _deep(10)}},
+        [("/parameters/$defs/Deep" + "/properties/n" * 9, "LIMIT_NESTING")]),
+    "5,001 properties": (obj({f"p{i}": S for i in range(5_001)}, [f"p{i}" for i in range(5_001)]),
+                         [("/parameters", "LIMIT_PROPERTIES")]),
+    "1,001 enum values": (obj({"e": {"enum": list(range(1_001))}}, ["e"]), [("/parameters", "LIMIT_ENUM_VALUES")]),
+    "120,001 characters": (
+        obj({"e": {"enum": [f"{i:0480d}" for i in range(250)]}}, ["e"]), [("/parameters", "LIMIT_TOTAL_CHARS")]),
+    "large string enum": (
+        obj({"e": {"enum": [f"{i:060d}" for i in range(251)]}}, ["e"]),
+        [("/parameters/properties/e/enum", "LIMIT_STRING_ENUM")]),
+}
+
+
+@pytest.mark.parametrize("canonical, expected", REJECTED.values(), ids=REJECTED.keys())
+def test_rejection(project_one, canonical, expected):
+    projected, diagnostics = project_one(canonical)
+    assert projected is None
+    found = sorted((d.pointer, d.code) for d in errors(diagnostics))
+    assert found == sorted(expected), [d.format() for d in diagnostics]
+    for d in errors(diagnostics):
+        assert (d.file, d.provider) == (FILE, "openai")
+        assert d.message
+
+
+@pytest.mark.parametrize("canonical, expected", REJECTED.values(), ids=REJECTED.keys())
+def test_strict_checker_agrees_with_rejections(canonical, expected):
+    """The independent checker refuses what a naive projection (close, require all) would send."""
+
+    def naive(node: Any) -> Any:
+        if isinstance(node, list):
+            return [naive(v) for v in node]
+        if not isinstance(node, dict):
+            return node
+        result = {}
+        for key, value in node.items():
+            if key == "properties":
+                result[key] = {name: naive(sub) for name, sub in value.items()}
+            elif key in ("enum", "const", "required"):
+                result[key] = value
+            else:
+                result[key] = naive(value)
+        if "properties" in result:
+            result["required"] = list(result["properties"])
+            result.setdefault("additionalProperties", False)
+        return result
+
+    assert violations(naive(canonical)), "the checker should refuse this schema"
+
+
+LIMITS_ACCEPTED: dict[str, Any] = {
+    "10 levels of nesting": _deep(10),
+    "10 levels through a $ref": {**obj({"a": {"$ref": "#/$defs/Deep"}}, ["a"]), "$defs": {"Deep": _deep(9)}},
+    "5,000 properties": obj({f"p{i}": S for i in range(5_000)}, [f"p{i}" for i in range(5_000)]),
+    "1,000 enum values": obj({"e": {"enum": list(range(1_000))}}, ["e"]),
+    "120,000 characters": obj({"e": {"enum": [f"{i:0480d}" for i in range(249)] + ["y" * 479]}}, ["e"]),
+    "string enum of 251 values in 15,000 characters": obj({"e": {"enum": [f"{i:059d}" for i in range(251)]}}, ["e"]),
+    "string enum of 250 long values": obj({"e": {"enum": [f"{i:070d}" for i in range(250)]}}, ["e"]),
+}
+
+
+@pytest.mark.parametrize("canonical", LIMITS_ACCEPTED.values(), ids=LIMITS_ACCEPTED.keys())
+def test_at_the_limit(project_one, canonical):
+    projected, diagnostics = project_one(canonical)
+    assert errors(diagnostics) == [], [d.format() for d in diagnostics]
+    assert_strict(projected)
+
+
+def test_an_optional_enum_counts_its_added_null(project_one):
+    """1,000 canonical values plus the null that makes the member optional: 1,001 on the wire."""
+    projected, diagnostics = project_one(obj({"e": {"enum": list(range(1_000))}}))
+    assert projected is None
+    assert [(d.pointer, d.code) for d in errors(diagnostics)] == [("/parameters", "LIMIT_ENUM_VALUES")]
+
+
+def test_description_limit(project_one):
+    projected, diagnostics = project_one({}, description="d" * 1_025)
+    assert projected is None
+    assert [(d.file, d.pointer, d.provider, d.code) for d in errors(diagnostics)] == [
+        (FILE, "/description", "openai", "LIMIT_DESCRIPTION")]
+    projected, diagnostics = project_one({}, description="d" * 1_024)
+    assert projected == CLOSED_EMPTY
+
+
+def test_every_rejection_is_reported_together(project_one):
+    canonical = obj({"a": {"not": S}, "b": {"type": "object"}, "c": {"patternProperties": {"x": S}}}, ["a", "b", "c"])
+    projected, diagnostics = project_one(canonical)
+    assert projected is None
+    assert sorted((d.pointer, d.code) for d in errors(diagnostics)) == [
+        ("/parameters/properties/a/not", "UNSUPPORTED_NOT"),
+        ("/parameters/properties/b", "OPEN_OBJECT"),
+        ("/parameters/properties/c/patternProperties", "UNSUPPORTED_PATTERN_PROPERTIES"),
+    ]
+
+
+def test_pointer_escapes_property_names(project_one):
+    projected, diagnostics = project_one(obj({"a/b~c": {"type": "object"}}, ["a/b~c"]))
+    assert [(d.pointer, d.code) for d in errors(diagnostics)] == [("/parameters/properties/a~1b~0c", "OPEN_OBJECT")]
+
+
+def test_rejection_in_a_shared_definition_points_into_its_file(make_design, tool):
+    from toolgen.build import analyze
+
+    root = make_design({
+        "tools/a.yaml": tool("a", obj({"m": {"$ref": "../defs/common.yaml#/$defs/Bad"}}, ["m"])),
+        "defs/common.yaml": {"$defs": {"Bad": {"type": "object", "additionalProperties": S}}},
+    })
+    result = analyze(root, ("openai",))
+    assert [(d.file, d.pointer, d.provider, d.code) for d in errors(result.diagnostics)] == [
+        ("defs/common.yaml", "/$defs/Bad/additionalProperties", "openai", "MAP_OBJECT")]
+
+
+# --------------------------------------------------------------------------------------------
+# Large integers reach the written schema files and the generated module exactly
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("suffix", ["json", "yaml"])
+def test_large_integers_survive_the_build(make_design, suffix):
+    from toolgen.build import build
+
+    big = 9007199254740993
+    text = (json.dumps if suffix == "json" else _yaml)(
+        {"name": "big", "description": "d",
+         "parameters": {"type": "object", "properties": {"n": {"type": "integer", "maximum": big},
+                                                         "c": {"const": big}},
+                        "required": ["n", "c"]},
+         "examples": [{"n": 1, "c": big}]})
+    root = make_design({f"tools/big.{suffix}": text})
+    result = build(root, ("openai",))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    written = json.loads(result.files["schemas/openai/tools/big.json"])
+    assert written["properties"]["n"]["maximum"] == big
+    assert written["properties"]["c"]["const"] == big
+    assert "9007199254740993" in result.files["schemas/openai/tools/big.json"]
+    assert "9007199254740993" in result.files["openai.py"]
+    assert "9007199254740992" not in result.files["openai.py"]
+
+
+def _yaml(value: Any) -> str:
+    import yaml
+
+    return yaml.safe_dump(value, sort_keys=False)
+
+
+# --------------------------------------------------------------------------------------------
+# Names: provider names sanitised, shortened with a hash, collisions are errors, both maps emitted
+# --------------------------------------------------------------------------------------------
+
+NAMES = {
+    "billing.refund": "billing_refund",
+    "get_weather": "get_weather",
+    "Get-Weather-2": "Get-Weather-2",
+    "ns:tool name": "ns_tool_name",
+    "café": "caf_",
+    "a/b\\c": "a_b_c",
+}
+
+
+@pytest.mark.parametrize("canonical, wire", NAMES.items(), ids=NAMES.keys())
+def test_provider_names(make_design, tool, canonical, wire):
+    from toolgen.build import build
+
+    root = make_design({"tools/t.yaml": tool(canonical, {})})
+    result = build(root, ("openai",))
+    assert result.ok
+    names = json.loads(result.files["schemas/openai/names.json"])
+    assert names["tools"] == {canonical: wire}
+    assert f"schemas/openai/tools/{wire}.json" in result.files
+
+
+def test_long_names_are_cut_with_a_hash(make_design, tool):
+    from toolgen.build import build
+
+    long_a = "namespace." + "a" * 80 + ".first"
+    long_b = "namespace." + "a" * 80 + ".second"
+    root = make_design({"tools/a.yaml": tool(long_a, {}), "tools/b.yaml": tool(long_b, {})})
+    result = build(root, ("openai",))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    names = json.loads(result.files["schemas/openai/names.json"])["tools"]
+    wire_a, wire_b = names[long_a], names[long_b]
+    for wire in (wire_a, wire_b):
+        assert violations({"type": "object", "properties": {}, "required": [], "additionalProperties": False},
+                          name=wire) == []
+        assert len(wire) == 64
+        assert wire.startswith("namespace_aaaa")
+    assert wire_a != wire_b
+    # stable: the same canonical name always gives the same wire name
+    again = build(root, ("openai",))
+    assert json.loads(again.files["schemas/openai/names.json"])["tools"][long_a] == wire_a
+
+
+@pytest.mark.parametrize("first, second, code", [
+    ("billing.refund", "billing_refund", "NAME_COLLISION"),
+    ("a b", "a_b", "NAME_COLLISION"),
+    ("Refund", "refund", "CASE_COLLISION"),
+])
+def test_name_collisions_are_errors(make_design, tool, first, second, code):
+    from toolgen.build import build
+
+    root = make_design({"tools/one.yaml": tool(first, {}), "tools/two.yaml": tool(second, {})})
+    result = build(root, ("openai",))
+    assert not result.ok
+    assert result.files == {}
+    found = [(d.provider, d.code, d.pointer) for d in errors(result.diagnostics)]
+    assert found == [("openai", code, "/name")]
+    assert {d.file for d in errors(result.diagnostics)} <= {"tools/one.yaml", "tools/two.yaml"}
+
+
+def test_output_names_are_sanitised_and_mapped(make_design, tool, output):
+    from toolgen.build import build
+
+    root = make_design({"tools/t.yaml": tool("support.lookup", {}),
+                        "outputs/o.yaml": output("support.triage", obj({"x": S}, ["x"]))})
+    result = build(root, ("openai",))
+    assert result.ok
+    names = json.loads(result.files["schemas/openai/names.json"])
+    assert names == {"tools": {"support.lookup": "support_lookup"}, "outputs": {"support.triage": "support_triage"}}
+    module = result.files["openai.py"]
+    namespace: dict[str, Any] = {}
+    exec(compile(module, "openai.py", "exec"), namespace)  # noqa: S102 - our own generated code
+    assert namespace["PROVIDER_NAMES"] == {"support.lookup": "support_lookup"}
+    assert namespace["CANONICAL_NAMES"] == {"support_lookup": "support.lookup"}
+    definition = namespace["tool_definition"]("support.lookup")
+    assert definition["function"]["name"] == "support_lookup"
+    assert definition["function"]["strict"] is True
+    assert_strict(definition["function"]["parameters"], name="support_lookup")
+    fmt = namespace["response_format"]("support.triage")
+    assert fmt["json_schema"]["name"] == "support_triage"
+    assert_strict(fmt["json_schema"]["schema"], name="support_triage")
