@@ -109,7 +109,8 @@ def corpus_tools(limit: int) -> list[dict[str, Any]]:
             tool = json.loads(line)
             schema = tool.get("parameters")
             if (
-                not isinstance(schema, dict)
+                not isinstance(tool.get("name"), str)
+                or not isinstance(schema, dict)
                 or schema.get("type") != "object"
                 or tool["name"] in seen
                 or any(True for _ in _META.iter_errors(schema))
