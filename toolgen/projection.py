@@ -39,9 +39,10 @@ def make_nullable(node: dict[str, Any], *, type_arrays: bool = True) -> dict[str
     """``node`` that also accepts null: type gains "null", enum gains null, anyOf gains a null branch,
     and a ``$ref`` or ``const`` is wrapped in ``anyOf: [node, {"type": "null"}]``. Without type lists
     (``type_arrays=False``) every node but an anyOf is wrapped."""
-    if "anyOf" in node:
+    # An anyOf beside type/enum/const/$ref is an intersection: a null branch alone would not let null in.
+    if "anyOf" in node and not any(k in node for k in ("type", "enum", "const", "$ref")):
         return {**node, "anyOf": [*node["anyOf"], dict(NULL_SCHEMA)]}
-    wrap = "$ref" in node or "const" in node or ("type" not in node and "enum" not in node)
+    wrap = "$ref" in node or "const" in node or "anyOf" in node or ("type" not in node and "enum" not in node)
     if wrap or not type_arrays:
         return {"anyOf": [node, dict(NULL_SCHEMA)]}
     result = dict(node)
@@ -111,7 +112,7 @@ class _Projector:
     def project(self) -> Any | None:
         root = self._normalize(self.contract.schema, "", root=True)
         if root is not None:
-            self._check_root(root)
+            self._check_root(root, self.contract.schema)
         projected = self._node(root if root is not None else {}, "", root=True)
         if not self.profile.recursion:
             for pointer in recursive_refs(projected):
@@ -126,16 +127,24 @@ class _Projector:
                                                f"description of {len(self.contract.description):,} characters exceeds the limit of {limit:,}"))
         return None if self.error_count() else projected
 
-    def _check_root(self, root: Any) -> None:
+    def _check_root(self, root: Any, authored: Any) -> None:
         if not isinstance(root, dict):
             return
         if any(k in root for k in _UNION) and not self.profile.root_union:
             keyword = next(k for k in _UNION if k in root)
+            if isinstance(authored, dict) and keyword not in authored and "oneOf" in authored:
+                keyword = "oneOf"  # folded into anyOf by _normalize; point at what was written
             self.report(jp.join("", keyword), "ROOT_UNION",
                         f"the root must be one object schema, not {keyword}; wrap the union in a property")
         types = _types(root)
         if types and types != ["object"]:
             self.report("/type", "NON_OBJECT_ROOT", f"the root must be an object schema, not {types if len(types) > 1 else types[0]!r}")
+        elif not types and "properties" not in root:
+            # An untyped enum or const root accepts no object the projection could close.
+            for keyword in ("enum", "const"):
+                if keyword in root:
+                    self.report(jp.join("", keyword), "NON_OBJECT_ROOT",
+                                f"the root must be an object schema, not {keyword}")
 
     def _node(self, node: Any, pointer: str, *, root: bool = False) -> Any:
         """The projection of one (normalized or raw) canonical node."""
@@ -160,7 +169,7 @@ class _Projector:
         result = walker.map_children(result, pointer, self._child)
         if root or is_object_schema(node):
             result = self._close(result, node, pointer, root=root)
-        elif "array" in _types(result) and "items" not in result:
+        elif "array" in _types(result) and "items" not in result and not self.has_error_within(pointer):
             self.report(pointer, "ARRAY_WITHOUT_ITEMS",
                         f"an array without items accepts any elements; {self.profile.title} needs an items schema")
         if not any(k in result for k in ("type", "enum", "const", "anyOf", "$ref")) and self.error_count() == errors_before:
