@@ -19,22 +19,55 @@ def _value_chars(value: Any) -> int:
     return len(value) if isinstance(value, str) else len(json.dumps(value))
 
 
-def _nesting(pointer: str) -> int:
-    """Levels of data nesting at ``pointer``; a definition starts again at the root level."""
-    tokens = jp.split(pointer)
-    if len(tokens) >= 2 and tokens[0] in ("$defs", "definitions"):
-        tokens = tokens[2:]
-    level, index = 1, 0
-    while index < len(tokens):
-        if tokens[index] in ("properties", "$defs", "definitions"):
-            level += tokens[index] == "properties"
-            index += 2
-        elif tokens[index] in ("anyOf", "oneOf", "allOf", "prefixItems"):
-            index += 2
-        else:
-            level += tokens[index] in _DATA_LEVEL
-            index += 1
-    return level
+def _deepest(schema: Any) -> tuple[str, int]:
+    """The deepest data level of ``schema`` (the root is level 1) and a pointer to it.
+
+    A ``$ref`` counts at the level where it is used: its target's depth adds to the depth of the
+    reference (recursion is allowed and counted once). Definitions nobody references count from
+    level 1.
+    """
+    heights: dict[str, tuple[int, str]] = {}
+    in_progress: set[str] = set()
+
+    def height(node: Any, pointer: str) -> tuple[int, str]:
+        """Levels below ``node`` and the pointer of the deepest node."""
+        best = (0, pointer)
+        if not isinstance(node, dict):
+            return best
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#"):
+            target = jp.unescape_uri(ref[1:])
+            if target not in heights and target not in in_progress:
+                try:
+                    resolved = jp.resolve(schema, target)
+                except (KeyError, ValueError):
+                    resolved = None
+                in_progress.add(target)
+                heights[target] = height(resolved, target)
+                in_progress.discard(target)
+            best = max(best, heights.get(target, best), key=lambda h: h[0])
+        for child in walker.children(node, pointer):
+            if child.keyword in ("$defs", "definitions"):
+                continue
+            below, where = height(child.schema, child.pointer)
+            step = int(child.keyword in _DATA_LEVEL)
+            if below + step > best[0]:
+                best = (below + step, where)
+        return best
+
+    in_progress.add("")
+    deepest, where = height(schema, "")
+    heights[""] = (deepest, where)
+    result = (where, deepest + 1)
+    for node, pointer in walker.walk(schema):
+        for defs in ("$defs", "definitions"):
+            if isinstance(node, dict) and isinstance(node.get(defs), dict):
+                for name, sub in node[defs].items():
+                    def_pointer = jp.join(pointer, defs, name)
+                    below, where = heights.get(def_pointer) or height(sub, def_pointer)
+                    if below + 1 > result[1]:
+                        result = (where, below + 1)
+    return result
 
 
 @dataclass
@@ -50,13 +83,10 @@ class SchemaStats:
 
 
 def measure(schema: Any) -> SchemaStats:
-    stats = SchemaStats()
+    stats = SchemaStats(deepest=_deepest(schema))
     for node, pointer in walker.walk(schema):
         if not isinstance(node, dict):
             continue
-        level = _nesting(pointer)
-        if level > stats.deepest[1]:
-            stats.deepest = (pointer, level)
         if isinstance(node.get("properties"), dict):
             stats.properties += len(node["properties"])
             stats.chars += sum(len(name) for name in node["properties"])
