@@ -437,6 +437,17 @@ REJECTED: dict[str, tuple[Any, list[tuple[str, str]]]] = {
     "rejection under a keyword-named property": (
         obj({"not": {"type": "object", "additionalProperties": True}}, ["not"]),
         [("/parameters/properties/not/additionalProperties", "OPEN_OBJECT")]),
+    "array without items": (obj({"l": {"type": "array"}}, ["l"]), [("/parameters/properties/l", "ARRAY_WITHOUT_ITEMS")]),
+    "untyped member": (obj({"any": {"description": "anything"}}, ["any"]),
+                       [("/parameters/properties/any", "UNCONSTRAINED_SCHEMA")]),
+    "false schema": (obj({"never": False}, ["never"]), [("/parameters/properties/never", "FALSE_SCHEMA")]),
+    "oneOf beside anyOf": (obj({"u": {"oneOf": [S, {"type": "integer"}], "anyOf": [S, {"type": "number"}]}}, ["u"]),
+                           [("/parameters/properties/u/oneOf", "UNSUPPORTED_ONE_OF")]),
+    "required member without a schema": (obj({"a": S}, ["a", "ghost"]),
+                                         [("/parameters/required", "REQUIRED_WITHOUT_PROPERTY")]),
+    "$ref sibling conflicting with its target": (
+        {**obj({"a": {"$ref": "#/$defs/D", "type": "integer"}}, ["a"]), "$defs": {"D": S}},
+        [("/parameters/properties/a/$ref", "CONFLICTING_KEYWORDS")]),
     # documented limits
     "11 levels of nesting": (_deep(11), [(_deep_pointer(11), "LIMIT_NESTING")]),
     "nesting counted through a $ref": (
