@@ -493,7 +493,7 @@ def test_strict_checker_agrees_with_rejections(canonical, expected):
             else:
                 result[key] = naive(value)
         if "properties" in result:
-            result["required"] = list(result["properties"])
+            result["required"] = list(dict.fromkeys([*result.get("required", []), *result["properties"]]))
             result.setdefault("additionalProperties", False)
         return result
 
