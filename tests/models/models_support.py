@@ -5,8 +5,6 @@ from __future__ import annotations
 import importlib
 import itertools
 import json
-import sys
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any

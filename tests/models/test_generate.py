@@ -6,9 +6,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from models_support import EXAMPLES, load, materialize, write_design
 from pydantic import ValidationError
 
-from models_support import EXAMPLES, load, materialize, write_design
 from toolgen.modelgen import generate_models
 from toolgen.modelgen.naming import Namespace, class_name, module_name
 from toolgen.templating import header

@@ -2,7 +2,7 @@
 
 Layout of what :func:`generate_models` returns (paths relative to OUT)::
 
-    models/__init__.py          lazy registry: model_for(kind, name), classes by attribute on first use
+    models/__init__.py          lazy registry: model_for(kind, name), classes on first use
     models/_base.py             CanonicalModel: strict, open by default, serialises by alias
     models/_shared.py           one class per shared definition (design/defs), imported where used
     models/tools/<module>.py    one module per tool: its parameters model and nested classes
@@ -60,7 +60,9 @@ GENERATOR_OPTIONS: dict[str, Any] = {
 }
 
 _CLASS_DEF = re.compile(r"^class (\w+)\(", re.MULTILINE)
-_ROOT_MODEL_DEF = re.compile(r"^(class \w+\(RootModel\[.*\]\):\n)(?!    model_config)", re.MULTILINE)
+_ROOT_MODEL_DEF = re.compile(
+    r"^(class \w+\(RootModel\[.*\]\):\n)(?!    model_config)", re.MULTILINE
+)
 _ROOT_CONFIG_IMPORT = f"from {prepare.PLACEHOLDER_PACKAGE}.models._base import ROOT_MODEL_CONFIG\n"
 
 
@@ -180,7 +182,9 @@ def _contract_module(
         )
 
 
-def _shared_module(design: Design, shared_classes: dict[str, str], header: str) -> tuple[str, list[Diagnostic]]:
+def _shared_module(
+    design: Design, shared_classes: dict[str, str], header: str
+) -> tuple[str, list[Diagnostic]]:
     diagnostics: list[Diagnostic] = []
     defs: dict[str, Any] = {}
     for name, definition in design.shared.items():
@@ -204,7 +208,8 @@ def _shared_module(design: Design, shared_classes: dict[str, str], header: str) 
             Diagnostic(definition.file, definition.pointer, PROVIDER, "MODEL_NOT_GENERATED",
                        f"the generator wrote no class {cls} for shared definition {name!r}")
         )
-    return format_python(rewrite_imports(_strict_root_models(source), "models", header)), diagnostics
+    source = rewrite_imports(_strict_root_models(source), "models", header)
+    return format_python(source), diagnostics
 
 
 def generate_models(design: Design, header: str) -> ModelsOutput:

@@ -99,8 +99,8 @@ def rewrite_imports(source: str, package: str, header: str) -> str:
 
 
 def _module_key(item: tuple[str, str]) -> tuple[bool, int, str]:
-    """isort order inside a section: ``import x`` before ``from x import`` (force-sort off), by module;
-    relative imports furthest first (``..`` before ``.``)."""
+    """isort order inside a section: ``import x`` before ``from x import`` (force-sort off),
+    by module; relative imports furthest first (``..`` before ``.``)."""
     module, line = item
     dots = len(module) - len(module.lstrip("."))
     return line.startswith("from "), -dots, module.lower()

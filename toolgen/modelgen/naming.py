@@ -53,12 +53,12 @@ def module_name(name: str, *, fallback: str = "m") -> str:
 
 @dataclass
 class Namespace:
-    """Hands out collision-free names; compare case-insensitively (module files on macOS/Windows)."""
+    """Hands out collision-free names, compared case-insensitively (macOS/Windows files)."""
 
     taken: set[str] = field(default_factory=set)
 
     def claim(self, wanted: str, *, alternative: str | None = None) -> str:
-        """``wanted``, else ``alternative`` (e.g. with a kind suffix), else ``wanted2``, ``wanted3`` ..."""
+        """``wanted``, else ``alternative`` (a kind suffix), else ``wanted2``, ``wanted3`` ..."""
         for candidate in (wanted, alternative):
             if candidate is not None and candidate.lower() not in self.taken:
                 self.taken.add(candidate.lower())

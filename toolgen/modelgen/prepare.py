@@ -1,14 +1,14 @@
 """Canonical schema -> the schema handed to datamodel-code-generator.
 
 The generator reads JSON Schema with Python habits; these rewrites keep canonical semantics in the
-models it writes. Each rule is one small function over one node; the shared walker does the recursion.
+models it writes. The rules apply to one node at a time; the shared walker does the recursion.
 
 * ``default`` is dropped: an absent member stays absent (MISSING), never filled in.
-* ``format`` becomes a ``pattern`` for the formats in :data:`FORMAT_PATTERNS` (so it is enforced with
+* ``format`` becomes a ``pattern`` for the formats in :data:`FORMAT_PATTERNS` (enforced with
   no extra run-time package and the value stays the string it was), and is dropped otherwise (the
   generator would map ``email`` to ``EmailStr``, ``date-time`` to ``datetime``, changing the dump).
 * ``number`` also admits ``integer``, so ``5`` stays ``5`` (and a large integer stays exact).
-* a ``pattern`` Python's ``re`` cannot compile is dropped with a warning (the model would not import).
+* a ``pattern`` Python's ``re`` cannot compile is dropped with a warning (else no import).
 * a shared definition under ``$defs`` is marked with ``x-python-import``: the generator imports the
   one shared class instead of writing a copy into every contract's module.
 """
@@ -22,7 +22,7 @@ from toolgen import pointer as jp
 from toolgen import walker
 
 #: JSON Schema formats enforced by the models, as unanchored Python regular expressions (ASCII).
-#: Formats not listed are annotations only, as in JSON Schema 2020-12's format-annotation vocabulary.
+#: Formats not listed are annotations only (JSON Schema 2020-12's format-annotation vocabulary).
 FORMAT_PATTERNS: dict[str, str] = {
     "date-time": (
         r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt ]"
@@ -36,7 +36,8 @@ FORMAT_PATTERNS: dict[str, str] = {
     ),
     "email": r"[^@\s]+@[^@\s]+",
     "uuid": r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
-    "ipv4": r"(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])",
+    "ipv4": r"(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\.){3}"
+    r"(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])",
     "uri": r"[A-Za-z][A-Za-z0-9+.\-]*:\S*",
 }
 
@@ -51,7 +52,7 @@ Note = tuple[str, str]
 
 
 def format_pattern(fmt: str, pattern: str | None) -> str:
-    """One regular expression for ``format`` and, when there is one, the schema's own ``pattern``."""
+    """One regular expression for ``format`` and, when there is one, the schema's ``pattern``."""
     anchored = rf"\A(?:{FORMAT_PATTERNS[fmt]})\Z"
     if pattern is None:
         return anchored
@@ -71,8 +72,10 @@ def _rewrite_node(node: dict[str, Any], pointer: str, notes: list[Note]) -> dict
     node.pop("default", None)
     pattern = node.get("pattern")
     if isinstance(pattern, str) and not _compiles(pattern):
-        notes.append((jp.join(pointer, "pattern"),
-                      "this pattern is not a Python regular expression; the model does not enforce it"))
+        notes.append((
+            jp.join(pointer, "pattern"),
+            "this pattern is not a Python regular expression; the model does not enforce it",
+        ))
         del node["pattern"]
         pattern = None
     fmt = node.pop("format", None)
@@ -112,7 +115,7 @@ def rename_refs(schema: Any, names: dict[str, str]) -> Any:
 def contract_schema(
     schema: Any, description: str, shared_classes: dict[str, str], notes: list[Note]
 ) -> Any:
-    """The schema of one contract for the generator: prepared, shared ``$defs`` marked as imports."""
+    """The schema of one contract for the generator: prepared, shared ``$defs`` as imports."""
     prepared = prepare(schema, notes)
     if not isinstance(prepared, dict):
         return prepared
