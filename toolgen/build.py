@@ -47,5 +47,6 @@ def build(design_root: Path, providers: Sequence[str] = ()) -> BuildResult:
     analysis = analyze(design_root, providers)
     if not analysis.ok or analysis.design is None:
         return analysis
-    files = render_package(analysis.design, list(analysis.projections)).with_manifest(analysis.design)
-    return BuildResult(files, analysis.diagnostics, analysis.design, analysis.projections)
+    package = render_package(analysis.design, list(analysis.projections))
+    diagnostics = analysis.diagnostics + package.diagnostics
+    return BuildResult(package.with_manifest(analysis.design), diagnostics, analysis.design, analysis.projections)

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
 from toolgen import __version__
+from toolgen.diagnostics import Diagnostic
 from toolgen.limits import measure
 from toolgen.model import Design
+from toolgen.modelgen import generate_models
 from toolgen.projection import ProviderProjection
 from toolgen.templating import format_python, header, render
 
@@ -23,9 +25,10 @@ def _json(value: Any) -> str:
 
 @dataclass(frozen=True)
 class PackageFiles:
-    """Relative POSIX path -> file content, for one build."""
+    """Relative POSIX path -> file content, for one build, and what the rendering stages reported."""
 
     files: dict[str, str]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def with_manifest(self, design: Design) -> dict[str, str]:
         files = dict(sorted(self.files.items()))
@@ -93,9 +96,11 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
         providers=providers,
         tools=tuple(c.name for c in design.tools),
         outputs=tuple(c.name for c in design.outputs),
-        submodules=tuple(sorted(providers)),
+        submodules=tuple(sorted((*providers, "models"))),
     ))
+    models = generate_models(design, header(design.hash))
+    files.update(models.files)
     for projection in projections:
         files[f"{projection.profile.name}.py"] = _provider_module(design, projection)
         files.update(_schema_files(projection))
-    return PackageFiles(files)
+    return PackageFiles(files, models.diagnostics)

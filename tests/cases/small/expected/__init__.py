@@ -16,7 +16,7 @@ PROVIDERS: tuple[str, ...] = ("openai", "anthropic", "groq", "cerebras")
 TOOLS: tuple[str, ...] = ("maps.route", "ping")
 OUTPUTS: tuple[str, ...] = ("route_summary",)
 
-_SUBMODULES = frozenset(("anthropic", "cerebras", "groq", "openai"))
+_SUBMODULES = frozenset(("anthropic", "cerebras", "groq", "models", "openai"))
 
 
 def __getattr__(name: str) -> ModuleType:
