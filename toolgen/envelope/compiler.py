@@ -1,0 +1,526 @@
+"""Compiles an envelope schema (a JSON Schema 2020-12 subset) into straight-line Python validators.
+
+Each surface becomes two functions. ``validate_<surface>`` is the fast path: plain subscripts and
+``type(x) is`` tests, no paths, no enumerate; a missing member surfaces as KeyError and any other
+mismatch as ``_Mismatch``. Only then ``_explain_<surface>`` runs: the same checks in the same order,
+written with ``.get`` and indices, returning the SchemaDriftError of the first mismatch. Successful
+calls (nearly all of them) never pay for paths.
+
+The subset: ``type`` (one name), ``properties``, ``required``, ``items``, ``minItems``, ``enum`` and
+``const`` (strings), ``anyOf`` only as ``[S, {"type": "null"}]``, local ``$ref`` (inlined; no
+recursion) and discriminated unions written as
+``allOf: [{"if": {"properties": {D: {"const": V}}, "required": [D]}, "then": S}, ...]`` beside a
+required string property D: a known variant is checked against S, an unknown one passes.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from toolgen import pointer as jp
+from toolgen.envelope.emitter import LineEmitter
+from toolgen.envelope.errors import EnvelopeSchemaError
+from toolgen.envelope.statements import Bind, If, Line, Loop, Statement, guard, write
+
+#: Keywords that never change a decision.
+ANNOTATIONS = frozenset({"$schema", "$id", "$comment", "$defs", "title", "description", "examples"})
+
+#: For each JSON type, the condition that holds when the value named by the argument is NOT of it.
+#: bool is not a number and NaN or an infinity is not a number (unlike in jsonschema).
+NOT_OF_TYPE: dict[str, Callable[[str], str]] = {
+    "object": lambda v: f"type({v}) is not dict",
+    "array": lambda v: f"type({v}) is not list",
+    "string": lambda v: f"type({v}) is not str",
+    "boolean": lambda v: f"type({v}) is not bool",
+    "null": lambda v: f"{v} is not None",
+    "integer": lambda v: f"type({v}) is not int and not (type({v}) is float and {v}.is_integer())",
+    "number": lambda v: f"type({v}) is not int and not (type({v}) is float and isfinite({v}))",
+}
+#: Types whose test reads the value once, so the fast path can test ``parent["key"]`` in place.
+_SINGLE_READ_TYPES = frozenset({"object", "array", "string", "boolean", "null"})
+
+
+class Mode(enum.Enum):
+    FAST = "fast"
+    EXPLAIN = "explain"
+
+
+@dataclass(frozen=True)
+class At:
+    """Where the compiler stands: the Python expression of the value and how it was reached."""
+
+    value: str
+    path: tuple[str, ...]  # Python expressions of the data path (keys as repr, indices as names)
+    pointer: str  # JSON pointer of the schema node, for EnvelopeSchemaError
+    known: str | None = None  # JSON type already established by an enclosing check
+    nullable: bool = False
+
+
+def tuple_expression(items: tuple[str, ...] | list[str]) -> str:
+    """A tuple display of expressions, without black's magic trailing comma when it can."""
+    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+
+def validator_names(surface: str) -> tuple[str, str]:
+    return f"validate_{surface}", f"_explain_{surface}"
+
+
+def api_constant(surface: str) -> str:
+    return f"_{surface.upper()}"
+
+
+class SurfaceCompiler:
+    """The statements checking one surface's schema, for one mode."""
+
+    #: keyword -> method, in the order the checks run
+    KEYWORDS: dict[str, str] = {
+        "type": "_type",
+        "const": "_const",
+        "enum": "_enum",
+        "minItems": "_min_items",
+        "items": "_items",
+        "properties": "_properties",
+        "required": "_required",
+        "allOf": "_all_of",
+    }
+    STRUCTURAL = frozenset({"$ref", "anyOf"})
+
+    def __init__(
+        self, provider: str, surface: str, schema: Any, mode: Mode, constants: dict[str, str]
+    ) -> None:
+        self.provider = provider
+        self.surface = surface
+        self.root = schema
+        self.mode = mode
+        self.constants = constants  # shared by every surface of the module: name -> expression
+        self.imports: set[str] = set()  # names the statements use from outside the module
+        self._names: dict[str, tuple[str, ...]] = {}  # local name -> data path and kind it holds
+        self._tokens: dict[str, tuple[str, ...]] = {}  # local name -> its data path
+        self._expanding: list[str] = []
+
+    # -- entry point -------------------------------------------------------------------------
+
+    def compile(self) -> list[Statement]:
+        if self.describe(self.root, "") != "object":
+            raise self.error("", 'the root of an envelope schema must be {"type": "object"}')
+        return self.node(self.root, At("data", (), ""))
+
+    def node(self, schema: Any, at: At) -> list[Statement]:
+        if schema is True:
+            return []
+        if not isinstance(schema, dict):
+            raise self.error(at.pointer, "a schema must be an object or true here")
+        unsupported = sorted(set(schema) - set(self.KEYWORDS) - self.STRUCTURAL - ANNOTATIONS)
+        if unsupported:
+            raise self.error(
+                jp.join(at.pointer, unsupported[0]),
+                f"keyword {unsupported[0]!r} is not supported in envelope schemas "
+                f"(supported: {', '.join([*self.KEYWORDS, *sorted(self.STRUCTURAL)])})",
+            )
+        if "$ref" in schema:
+            return self._ref(schema, at)
+        if "anyOf" in schema:
+            return self._any_of(schema, at)
+        out: list[Statement] = []
+        for keyword, method in self.KEYWORDS.items():
+            if keyword in schema:
+                out += getattr(self, method)(schema, at)
+                if keyword == "type":
+                    at = replace(at, known=schema["type"])
+        return out
+
+    # -- structural keywords -------------------------------------------------------------------
+
+    def _ref(self, schema: dict[str, Any], at: At) -> list[Statement]:
+        """``{"$ref": "#/$defs/Usage"}``: the target's checks, inlined here."""
+        target_pointer = self.ref_pointer(schema, at.pointer)
+        if target_pointer in self._expanding:
+            raise self.error(
+                jp.join(at.pointer, "$ref"), "recursive $ref is not supported in envelope schemas"
+            )
+        self._expanding.append(target_pointer)
+        try:
+            return self.node(
+                self.resolve(target_pointer, at.pointer), replace(at, pointer=target_pointer)
+            )
+        finally:
+            self._expanding.pop()
+
+    def _any_of(self, schema: dict[str, Any], at: At) -> list[Statement]:
+        """``{"anyOf": [{"type": "string"}, {"type": "null"}]}``: null, or the other branch."""
+        inner = self._nullable_inner(schema, at.pointer)
+        body = self.node(inner, replace(at, nullable=True, pointer=jp.join(at.pointer, "anyOf")))
+        return guard(f"{at.value} is not None", body)
+
+    # -- keywords --------------------------------------------------------------------------------
+
+    def _type(self, schema: dict[str, Any], at: At) -> list[Statement]:
+        """``{"type": "string"}``"""
+        name = schema["type"]
+        if not isinstance(name, str) or name not in NOT_OF_TYPE:
+            raise self.error(
+                jp.join(at.pointer, "type"),
+                'type must be one type name; write a nullable value as anyOf [S, {"type": "null"}]',
+            )
+        if at.known == name:
+            return []
+        if name == "number":
+            self.imports.add("isfinite")
+        return self._fail(NOT_OF_TYPE[name](at.value), at, name)
+
+    def _const(self, schema: dict[str, Any], at: At) -> list[Statement]:
+        """``{"const": "chat.completion"}`` (strings only)"""
+        value = schema["const"]
+        if not isinstance(value, str):
+            raise self.error(
+                jp.join(at.pointer, "const"), "const must be a string in envelope schemas"
+            )
+        return self._fail(f"{at.value} != {value!r}", at, json.dumps(value))
+
+    def _enum(self, schema: dict[str, Any], at: At) -> list[Statement]:
+        """``{"enum": ["end_turn", "tool_use"]}`` (strings only; the set is a module constant)"""
+        values = schema["enum"]
+        if not values or not all(isinstance(v, str) for v in values):
+            raise self.error(
+                jp.join(at.pointer, "enum"), "enum must list strings in envelope schemas"
+            )
+        constant = self._constant(
+            at.value, "VALUES", f"frozenset({tuple_expression([repr(v) for v in values])})"
+        )
+        expected = "one of " + ", ".join(json.dumps(v) for v in values)
+        return self._fail(
+            f"type({at.value}) is not str or {at.value} not in {constant}", at, expected
+        )
+
+    def _min_items(self, schema: dict[str, Any], at: At) -> list[Statement]:
+        """``{"type": "array", "minItems": 1}``: drift at the first missing index (``x[0]``)."""
+        self._needs(at, "array", "minItems")
+        count = schema["minItems"]
+        if not count:
+            return []
+        missing_at = replace(at, path=(*at.path, f"len({at.value})"), nullable=False)
+        expected = self.describe(schema.get("items", True), jp.join(at.pointer, "items"))
+        return self._fail(f"len({at.value}) < {count!r}", missing_at, expected, actual="MISSING")
+
+    def _items(self, schema: dict[str, Any], at: At) -> list[Statement]:
+        """``{"type": "array", "items": {"$ref": "#/$defs/Choice"}}``"""
+        self._needs(at, "array", "items")
+        item = self._var(at.value, "item", "item")
+        index = self._var(at.value, "index", "index")
+        body = self.node(schema["items"], At(item, (*at.path, index), jp.join(at.pointer, "items")))
+        if not body:
+            return []
+        return [Loop(item, index if self.mode is Mode.EXPLAIN else None, at.value, tuple(body))]
+
+    def _properties(self, schema: dict[str, Any], at: At) -> list[Statement]:
+        """``{"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}``"""
+        self._needs(at, "object", "properties")
+        required = set(schema.get("required", ()))
+        discriminator = self._discriminator(schema)
+        out: list[Statement] = []
+        for key, child in schema["properties"].items():
+            pointer = jp.join(at.pointer, "properties", key)
+            out += self._member(key, child, key in required, at, pointer, bind=key == discriminator)
+        return out
+
+    @staticmethod
+    def _discriminator(schema: dict[str, Any]) -> str | None:
+        """The discriminator of a union beside ``properties`` (checked in full by ``_all_of``)."""
+        try:
+            (key,) = schema["allOf"][0]["if"]["properties"]
+        except (KeyError, IndexError, TypeError, ValueError):
+            return None
+        return str(key)
+
+    def _required(self, schema: dict[str, Any], at: At) -> list[Statement]:
+        """``{"type": "object", "required": ["id"]}`` for names without a ``properties`` entry"""
+        self._needs(at, "object", "required")
+        declared = schema.get("properties", {})
+        out: list[Statement] = []
+        for key in schema["required"]:
+            if key not in declared:
+                missing_at = replace(at, path=(*at.path, repr(key)), nullable=False)
+                out += self._fail(
+                    f"{key!r} not in {at.value}", missing_at, "value", actual="MISSING"
+                )
+        return out
+
+    def _all_of(self, schema: dict[str, Any], at: At) -> list[Statement]:
+        """A discriminated union; only the case whose constant the discriminator holds applies::
+
+        {"type": "object", "required": ["type"], "properties": {"type": {"type": "string"}},
+         "allOf": [{"if": {"properties": {"type": {"const": "function"}}, "required": ["type"]},
+                    "then": {"$ref": "#/$defs/FunctionToolCall"}}]}
+        """
+        self._needs(at, "object", "allOf")
+        discriminator, cases = self._union_cases(schema, at.pointer)
+        bodies: dict[tuple[Statement, ...], list[str]] = {}
+        for position, (value, then) in enumerate(cases):
+            pointer = jp.join(at.pointer, "allOf", position, "then")
+            body = tuple(
+                self.node(then, replace(at, known="object", nullable=False, pointer=pointer))
+            )
+            if body:
+                bodies.setdefault(body, []).append(value)
+        if not bodies:
+            return []
+        tag = self._var(at.value, discriminator, "member")  # bound by _properties
+        arms = []
+        for body, values in bodies.items():
+            if len(values) == 1:
+                arms.append((f"{tag} == {values[0]!r}", body))
+            else:
+                arms.append((f"{tag} in ({', '.join(map(repr, values))})", body))
+        return [If(tuple(arms))]
+
+    # -- members ---------------------------------------------------------------------------------
+
+    def _member(
+        self, key: str, child: Any, required: bool, at: At, pointer: str, bind: bool
+    ) -> list[Statement]:
+        path = (*at.path, repr(key))
+        name = self._var(at.value, key, "member")
+        if self.mode is Mode.EXPLAIN:
+            body = self.node(child, At(name, path, pointer))
+            bind_get = Bind(name, f"{at.value}.get({key!r}, MISSING)")
+            if not required:
+                return [bind_get, *guard(f"{name} is not MISSING", body)] if body else []
+            missing = self._fail(
+                f"{name} is MISSING", At(name, path, pointer), self.describe(child, pointer)
+            )
+            if body and isinstance(body[0], If) and body[0].arms[0][1] == missing[0].arms[0][1]:  # type: ignore[union-attr]
+                missing = []  # the first check already rejects MISSING with the same drift
+            return [bind_get, *missing, *body]
+        subscript = f"{at.value}[{key!r}]"
+        if not bind and self._reads_once(child, pointer):
+            body = self.node(child, At(subscript, path, pointer))
+            bound: list[Statement] = []
+        else:
+            body = self.node(child, At(name, path, pointer))
+            bound = [Bind(name, subscript)]
+        if not required:
+            return guard(f"{key!r} in {at.value}", [*bound, *body]) if body else []
+        if not body:  # present, any value
+            return self._fail(f"{key!r} not in {at.value}", At(name, path, pointer), "value")
+        return [*bound, *body]
+
+    def _reads_once(self, schema: Any, pointer: str) -> bool:
+        schema, pointer = self.follow_refs(schema, pointer)
+        return (
+            isinstance(schema, dict)
+            and set(schema) - ANNOTATIONS == {"type"}
+            and schema["type"] in _SINGLE_READ_TYPES
+        )
+
+    # -- helpers -----------------------------------------------------------------------------------
+
+    def _fail(
+        self, condition: str, at: At, expected: str, actual: str | None = None
+    ) -> list[Statement]:
+        if at.nullable:
+            expected += " or null"
+        if self.mode is Mode.FAST:
+            return guard(condition, [Line("raise _Mismatch")])
+        path = tuple_expression(at.path)
+        found = actual or at.value
+        return guard(
+            condition,
+            [Line(f"return _drift({api_constant(self.surface)}, {path}, {expected!r}, {found})")],
+        )
+
+    def _needs(self, at: At, json_type: str, keyword: str) -> None:
+        if at.known != json_type:
+            raise self.error(
+                jp.join(at.pointer, keyword), f'{keyword} needs {{"type": "{json_type}"}} beside it'
+            )
+
+    def _var(self, parent: str, token: str, kind: str) -> str:
+        """A local name from the last three steps of the data path, unique within the function."""
+        tokens = (*self._tokens.get(parent, (parent,)), token)
+        base = "_".join(re.sub(r"\W", "_", t, flags=re.ASCII) for t in tokens[-3:])
+        owner = (*tokens, kind)
+        name, counter = base, 1
+        while self._names.setdefault(name, owner) != owner:
+            counter += 1
+            name = f"{base}_{counter}"
+        self._tokens[name] = tokens
+        return name
+
+    def _constant(self, value_name: str, kind: str, expression: str) -> str:
+        stem = value_name.removeprefix("data").upper()
+        base = f"_{self.surface.upper()}{stem}_{kind}"
+        name, counter = base, 1
+        while self.constants.setdefault(name, expression) != expression:
+            counter += 1
+            name = f"{base}_{counter}"
+        return name
+
+    def _union_cases(
+        self, schema: dict[str, Any], pointer: str
+    ) -> tuple[str, list[tuple[str, Any]]]:
+        form = (
+            "allOf is supported only as discriminator cases: "
+            '[{"if": {"properties": {D: {"const": V}}, '
+            '"required": [D]}, "then": S}, ...] beside a required string property D'
+        )
+        entries = schema["allOf"]
+        discriminator: str | None = None
+        cases: list[tuple[str, Any]] = []
+        for position, entry in enumerate(entries):
+            entry_pointer = jp.join(pointer, "allOf", position)
+            condition = entry.get("if") if isinstance(entry, dict) else None
+            if (
+                not isinstance(condition, dict)
+                or set(entry) - ANNOTATIONS != {"if", "then"}
+                or set(condition) - ANNOTATIONS != {"properties", "required"}
+                or len(condition["properties"]) != 1
+            ):
+                raise self.error(entry_pointer, form)
+            ((key, test),) = condition["properties"].items()
+            if (
+                condition["required"] != [key]
+                or not isinstance(test, dict)
+                or set(test) - ANNOTATIONS != {"const"}
+                or not isinstance(test["const"], str)
+                or discriminator not in (None, key)
+            ):
+                raise self.error(entry_pointer, form)
+            if any(test["const"] == value for value, _ in cases):
+                raise self.error(entry_pointer, f"the case {test['const']!r} is listed twice")
+            discriminator = key
+            cases.append((test["const"], entry["then"]))
+        if discriminator is None:
+            raise self.error(jp.join(pointer, "allOf"), form)
+        declared = schema.get("properties", {}).get(discriminator)
+        if (
+            discriminator not in schema.get("required", ())
+            or self.describe(declared, pointer) != "string"
+        ):
+            raise self.error(jp.join(pointer, "allOf"), form)
+        return discriminator, cases
+
+    def _nullable_inner(self, schema: dict[str, Any], pointer: str) -> Any:
+        branches = schema["anyOf"]
+        siblings = set(schema) - ANNOTATIONS - {"anyOf"}
+        nulls = [b for b in branches if isinstance(b, dict) and b == {"type": "null"}]
+        if siblings or len(branches) != 2 or len(nulls) != 1:
+            raise self.error(
+                jp.join(pointer, "anyOf"),
+                'anyOf is supported only as [S, {"type": "null"}] (a nullable value), '
+                "alone in its schema",
+            )
+        return next(b for b in branches if b is not nulls[0])
+
+    def ref_pointer(self, schema: dict[str, Any], pointer: str) -> str:
+        ref = schema["$ref"]
+        if set(schema) - ANNOTATIONS != {"$ref"}:
+            raise self.error(pointer, "$ref must stand alone in envelope schemas")
+        if not isinstance(ref, str) or not ref.startswith("#"):
+            raise self.error(
+                jp.join(pointer, "$ref"), "only local references (#/...) are supported"
+            )
+        return jp.unescape_uri(ref[1:])
+
+    def follow_refs(self, schema: Any, pointer: str) -> tuple[Any, str]:
+        """The schema a chain of plain ``$ref`` nodes leads to, and its pointer."""
+        seen = set()
+        while isinstance(schema, dict) and set(schema) - ANNOTATIONS == {"$ref"}:
+            pointer = self.ref_pointer(schema, pointer)
+            if pointer in seen:
+                raise self.error(pointer, "recursive $ref is not supported in envelope schemas")
+            seen.add(pointer)
+            schema = self.resolve(pointer, pointer)
+        return schema, pointer
+
+    def resolve(self, target: str, pointer: str) -> Any:
+        try:
+            return jp.resolve(self.root, target)
+        except (KeyError, ValueError):
+            raise self.error(
+                jp.join(pointer, "$ref"), f"reference #{target} does not resolve"
+            ) from None
+
+    def describe(self, schema: Any, pointer: str) -> str:
+        """The expected-type text of a schema: ``string``, ``object or null``, ``"message"``..."""
+        if not isinstance(schema, dict):
+            return "value"
+        if set(schema) - ANNOTATIONS == {"$ref"}:
+            target = self.ref_pointer(schema, pointer)
+            if target in self._expanding:
+                return "value"
+            self._expanding.append(target)
+            try:
+                return self.describe(self.resolve(target, pointer), target)
+            finally:
+                self._expanding.pop()
+        if "anyOf" in schema:
+            return self.describe(self._nullable_inner(schema, pointer), pointer) + " or null"
+        if isinstance(schema.get("const"), str):
+            return json.dumps(schema["const"])
+        if isinstance(schema.get("enum"), list):
+            return "one of " + ", ".join(json.dumps(v) for v in schema["enum"])
+        if isinstance(schema.get("type"), str):
+            return str(schema["type"])
+        return "value"
+
+    def error(self, pointer: str, message: str) -> EnvelopeSchemaError:
+        return EnvelopeSchemaError(self.provider, self.surface, pointer, message)
+
+
+def compile_surface(
+    provider: str, surface: str, schema: Any, constants: dict[str, str], imports: set[str]
+) -> str:
+    """The source of ``validate_<surface>`` and ``_explain_<surface>`` (unformatted).
+
+    ``constants`` collects the module-level constants the functions use (name -> expression) and
+    ``imports`` the names they need from the standard library or ``_runtime``.
+    """
+    fast_compiler = SurfaceCompiler(provider, surface, schema, Mode.FAST, constants)
+    fast = fast_compiler.compile()
+    explain = SurfaceCompiler(provider, surface, schema, Mode.EXPLAIN, constants).compile()
+    imports |= fast_compiler.imports | {"Any", "MISSING", "SchemaDriftError"}
+    public, explaining = validator_names(surface)
+    emitter = LineEmitter()
+    with emitter.block(f"def {public}(data: object) -> dict[str, Any]:"):
+        emitter.lines(
+            docstring(
+                f"Check a {provider} {surface} envelope (the fields toolgen reads).",
+                "Returns ``data``; raises SchemaDriftError at the first mismatch.",
+            )
+        )
+        with emitter.block("try:"):
+            write(emitter, fast)
+            emitter.line("return data")
+        with emitter.block("except (KeyError, _Mismatch):"):
+            emitter.line(f"raise {explaining}(data) from None")
+    emitter.line()
+    emitter.line()
+    with emitter.block(f"def {explaining}(data: object) -> SchemaDriftError:"):
+        emitter.lines(
+            docstring("The drift error of the first mismatch, once the fast path failed.")
+        )
+        write(emitter, explain)
+        emitter.line(
+            f"raise AssertionError({('toolgen bug: the validators of ' + surface + ' disagree')!r})"
+        )
+    return emitter.source()
+
+
+def docstring(summary: str, *body: str) -> list[str]:
+    """The lines of a triple-quoted docstring; toolgen writes its text from names only."""
+    for text in (summary, *body):
+        if '"""' in text or "\\" in text or not text.isprintable():
+            raise ValueError("docstring text must be plain lines")
+    if not body:
+        return ['"""' + summary + '"""']
+    return ['"""' + summary, "", *body, '"""']
+
+
+def check_schema(provider: str, surface: str, schema: Any) -> None:
+    """Raise EnvelopeSchemaError unless ``schema`` is inside the compiled subset."""
+    SurfaceCompiler(provider, surface, schema, Mode.FAST, {}).compile()

@@ -1,0 +1,121 @@
+"""The statements a compiled validator is made of, and how they are written out.
+
+The compiler builds a small tree (bind, if/elif, for, plain line); writing it out folds an ``if``
+whose whole body is another ``if`` into one condition and merges neighbouring arms with equal
+bodies, so the generated code is what ruff's SIM102/SIM114 ask for without a post-pass on text.
+Every multi-arm ``If`` the compiler builds switches on one discriminator value, so its arms are
+mutually exclusive and folding an arm's inner condition into it keeps the meaning.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from toolgen.envelope.emitter import LineEmitter
+
+
+@dataclass(frozen=True)
+class Line:
+    text: str
+
+
+@dataclass(frozen=True)
+class Bind:
+    name: str
+    expr: str
+
+
+@dataclass(frozen=True)
+class Loop:
+    item: str
+    index: str | None
+    iterable: str
+    body: tuple[Statement, ...]
+
+
+@dataclass(frozen=True)
+class If:
+    arms: tuple[tuple[str, tuple[Statement, ...]], ...]
+
+
+Statement: TypeAlias = Line | Bind | Loop | If
+
+
+def guard(condition: str, body: list[Statement] | tuple[Statement, ...]) -> list[Statement]:
+    """``if condition:`` around ``body``; nothing when the body is empty."""
+    return [If(((condition, tuple(body)),))] if body else []
+
+
+def conjunction(left: str, right: str) -> str:
+    return f"{_parenthesized(left, ' or ')} and {_parenthesized(right, ' or ')}"
+
+
+def disjunction(left: str, right: str) -> str:
+    return f"{_parenthesized(left, ' and ', ' or ')} or {_parenthesized(right, ' and ', ' or ')}"
+
+
+def _parenthesized(condition: str, *operators: str) -> str:
+    # Conditions are built here from names and repr() values, so a string constant holding " or "
+    # only costs a redundant pair of parentheses.
+    return f"({condition})" if any(op in condition for op in operators) else condition
+
+
+def simplify(statements: tuple[Statement, ...] | list[Statement]) -> list[Statement]:
+    out: list[Statement] = []
+    for statement in statements:
+        if isinstance(statement, Loop):
+            out.append(
+                Loop(
+                    statement.item,
+                    statement.index,
+                    statement.iterable,
+                    tuple(simplify(statement.body)),
+                )
+            )
+        elif isinstance(statement, If):
+            simplified = _simplify_if(statement)
+            if simplified is not None:
+                out.append(simplified)
+        else:
+            out.append(statement)
+    return out
+
+
+def _simplify_if(statement: If) -> If | None:
+    arms: list[tuple[str, tuple[Statement, ...]]] = []
+    for condition, body in statement.arms:
+        inner = tuple(simplify(body))
+        while len(inner) == 1 and isinstance(inner[0], If) and len(inner[0].arms) == 1:
+            nested_condition, inner = inner[0].arms[0]
+            condition = conjunction(condition, nested_condition)
+        if not inner:
+            continue
+        if arms and arms[-1][1] == inner:
+            arms[-1] = (disjunction(arms[-1][0], condition), inner)
+        else:
+            arms.append((condition, inner))
+    return If(tuple(arms)) if arms else None
+
+
+def write(emitter: LineEmitter, statements: list[Statement] | tuple[Statement, ...]) -> None:
+    for statement in simplify(statements):
+        _write_one(emitter, statement)
+
+
+def _write_one(emitter: LineEmitter, statement: Statement) -> None:
+    if isinstance(statement, Line):
+        emitter.line(statement.text)
+    elif isinstance(statement, Bind):
+        emitter.line(f"{statement.name} = {statement.expr}")
+    elif isinstance(statement, Loop):
+        target = f"{statement.index}, {statement.item}" if statement.index else statement.item
+        iterable = f"enumerate({statement.iterable})" if statement.index else statement.iterable
+        with emitter.block(f"for {target} in {iterable}:"):
+            for inner in statement.body:
+                _write_one(emitter, inner)
+    else:
+        for position, (condition, body) in enumerate(statement.arms):
+            with emitter.block(f"{'if' if position == 0 else 'elif'} {condition}:"):
+                for inner in body:
+                    _write_one(emitter, inner)
