@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +19,15 @@ class _JsonSafeLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: i
     """A YAML loader that yields only JSON values: no timestamps, no duplicate keys."""
 
 
-# YAML 1.1 would turn 2024-01-01 into a date object, which is not JSON; keep it a string.
+# YAML 1.1 would turn 2024-01-01 into a date object, which is not JSON; keep it a string. It would
+# also read on/off/yes/no (a property called ``on``, an enum of ``[yes, no]``) as booleans: like
+# YAML 1.2 and JSON, only true and false are.
+_BOOL = "tag:yaml.org,2002:bool"
 _JsonSafeLoader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    first: [(tag, regexp) for tag, regexp in resolvers if tag not in ("tag:yaml.org,2002:timestamp", _BOOL)]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
+_JsonSafeLoader.add_implicit_resolver(_BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
 
 
 class DuplicateKeyError(ValueError):
@@ -53,11 +59,29 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _check_finite(value: Any) -> None:
+    """JSON has no infinities or NaN (YAML's .inf and .nan): they could not be written back."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{value} is not a JSON value (JSON numbers are finite)")
+    if isinstance(value, dict):
+        for item in value.values():
+            _check_finite(item)
+    elif isinstance(value, list):
+        for item in value:
+            _check_finite(item)
+
+
 def parse(text: str, suffix: str) -> Any:
     """Parse design text; raises ValueError (with a readable message) on bad input."""
     if suffix == ".json":
-        return json.loads(text, object_pairs_hook=_no_duplicates)
-    return yaml.load(text, Loader=_JsonSafeLoader)  # noqa: S506 - a safe loader
+        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    value = yaml.load(text, Loader=_JsonSafeLoader)  # noqa: S506 - a safe loader
+    _check_finite(value)
+    return value
 
 
 def load_document(path: Path, relative: str) -> tuple[Any, list[Diagnostic]]:
