@@ -40,8 +40,9 @@ class _Ref:
     """One ``$ref`` found in a schema: where it is written and what it designates."""
 
     where: Location  # the ``$ref`` keyword itself
-    local: bool  # stays as written (a reference inside the same resource)
+    local: bool  # stays a reference inside the same resource
     target: Location | None  # None when the reference is broken (a diagnostic says why)
+    local_form: str | None = None  # a local reference spelled with its own file name, as "#..."
 
 
 def _classify(ref: Any, base_file: str, where: Location, docs: Documents) -> tuple[_Ref, list[Diagnostic]]:
@@ -69,7 +70,9 @@ def _classify(ref: Any, base_file: str, where: Location, docs: Documents) -> tup
         docs.resolve(target)
     except KeyError:
         return broken("REF_NOT_FOUND", f"$ref {ref!r}: nothing at {fragment or '#'} in {target_file}")
-    return _Ref(where, uri == "" or target_file == base_file, target), []
+    if uri and target_file == base_file:  # "t.yaml#/$defs/X" inside t.yaml is "#/$defs/X"
+        return _Ref(where, True, target, "#" + ref.partition("#")[2]), []
+    return _Ref(where, uri == "", target), []
 
 
 def _refs_in(location: Location, docs: Documents, *, local_is_shared: bool) -> tuple[list[_Ref], list[Diagnostic]]:
@@ -169,6 +172,7 @@ class Bundler:
         for root, refs in zip(roots, root_refs, strict=True):
             external = [r for r in refs if not r.local and r.target]
             replacements = {r.where[1]: f"#/$defs/{jp.escape(names[r.target])}" for r in external if r.target}
+            replacements.update({r.where[1]: r.local_form for r in refs if r.local and r.local_form})
             schema = _rewrite(self.docs.resolve(root), root, replacements)
             used = self._closure([names[r.target] for r in external if r.target], target_refs, names)
             if used:
