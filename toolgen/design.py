@@ -74,6 +74,14 @@ def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, l
     for key in sorted(set(data) - {"toolgen", "providers"}):
         problem(jp.join("", key), "UNKNOWN_FIELD", f"unknown table {key!r} (expected [toolgen] or [providers.NAME])")
     section = data.get("toolgen", {})
+    if not isinstance(section, dict):
+        problem("/toolgen", "INVALID_CONFIG", "toolgen must be a table: [toolgen]")
+        section = {}
+    tables = data.get("providers", {})
+    if not isinstance(tables, dict):
+        problem("/providers", "INVALID_CONFIG",
+                "providers must be tables [providers.NAME]; the list of providers goes under [toolgen]")
+        tables = {}
     providers: tuple[str, ...] | None = None
     for key in sorted(set(section) - {"providers"}):
         problem(jp.join("/toolgen", key), "UNKNOWN_FIELD", f"unknown setting {key!r}")
@@ -88,10 +96,13 @@ def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, l
                             f"unknown provider {name!r}; toolgen supports {', '.join(known_providers)}")
             providers = tuple(v for v in value if v in known_providers)
     options: dict[str, ProviderOptions] = {}
-    for name, table in data.get("providers", {}).items():
+    for name, table in tables.items():
         pointer = jp.join("/providers", name)
         if name not in known_providers:
             problem(pointer, "UNKNOWN_PROVIDER", f"unknown provider {name!r}")
+            continue
+        if not isinstance(table, dict):
+            problem(pointer, "INVALID_CONFIG", f"providers.{name} must be a table: [providers.{name}]")
             continue
         for key in sorted(set(table) - {"optional_nullable"}):
             problem(jp.join(pointer, key), "UNKNOWN_FIELD", f"unknown setting {key!r}")
