@@ -1,0 +1,831 @@
+"""The canonicalizer compiler: canonical schema + projection -> straight-line Python
+(``OUT/_canonical.py``).
+
+Two stages. ``_Planner`` reads each (canonical, projected) pair once, through the same views as the
+reference inverse (``views``), into a small plan: per object the members whose null goes and the
+members to descend into, per array the plan of its items, per union its branches with their
+projected forms, and ``$ref`` targets as named functions (recursion becomes a call). A fixed point
+then finds which plans can change a dict or a list at all; the rest emit nothing.
+
+``_ModuleCompiler`` writes the plans out with a line emitter that indents as a context manager.
+A union's branch test is compiled too (``_Checks``): one function per projected branch that
+decides exactly as jsonschema on that (tolerant) branch, keyword by keyword from a table. Values
+reach the source only through ``repr``; constants are hoisted and shared; names come from
+``toolgen.names.python_identifier``. Nothing in the output walks a schema at run time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolgen.canonical.views import (
+    Unresolvable,
+    aligned_branches,
+    canonical_view,
+    must_be_present,
+    projected_member,
+    projected_view,
+    ref_pointer,
+    resolve,
+    strip_nullable,
+    union_branches,
+)
+from toolgen.model import Contract, Design
+from toolgen.names import python_identifier
+from toolgen.nullability import NullOracle
+from toolgen.projection import ProviderProjection
+from toolgen.templating import format_python, render
+
+_LINE_LENGTH = 100
+
+
+class CompileError(Exception):
+    """A projected schema uses a keyword the branch-test compiler does not know (a toolgen bug:
+    every keyword a provider profile keeps must have a method here)."""
+
+
+# -- the line emitter ------------------------------------------------------------------------
+
+
+class Emitter:
+    """Lines of Python; ``with emitter.block("if x"):`` writes ``if x:`` and indents its body."""
+
+    def __init__(self, *, merge_nested_ifs: bool = False) -> None:
+        self.lines: list[str] = []
+        self._level = 0
+        self._names: set[str] = set()
+        self._merge = merge_nested_ifs
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self._level + text)
+
+    @contextlib.contextmanager
+    def block(self, head: str) -> Iterator[None]:
+        self.line(head + ":")
+        self._level += 1
+        start = len(self.lines)
+        try:
+            yield
+        finally:
+            if len(self.lines) == start:
+                self.line("pass")
+            self._level -= 1
+            if self._merge:
+                self._merge_nested_if(start)
+
+    def _merge_nested_if(self, start: int) -> None:
+        """``if a:`` whose whole body is ``if b:`` becomes ``if a and b:`` (only for code
+        without ``else`` branches, where the two are the same)."""
+        outer, body = self.lines[start - 1], self.lines[start:]
+        indent = "    " * self._level
+        inner = indent + "    "
+        if not (outer.startswith(indent + "if ") and body and body[0].startswith(inner + "if ")):
+            return
+        if any(not line.startswith(inner + "    ") for line in body[1:]):
+            return
+
+        def condition(line: str) -> str:
+            test = line.strip()[len("if ") : -1]
+            return f"({test})" if " or " in test else test
+
+        merged = f"{indent}if {condition(outer)} and {condition(body[0])}:"
+        self.lines[start - 1 :] = [merged, *(line[4:] for line in body[1:])]
+
+    def fresh(self, hint: str) -> str:
+        """A local variable name derived from ``hint`` (a member name, or what the value is)."""
+        name = python_identifier(hint, reserved=frozenset(self._names | {"value"}))
+        self._names.add(name)
+        return name
+
+    def source(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+class Constants:
+    """Module-level constants, hoisted and shared: one name per distinct expression."""
+
+    def __init__(self) -> None:
+        self._names: dict[str, str] = {}
+        self.lines: list[str] = []
+
+    def add(self, prefix: str, expression: str) -> str:
+        name = self._names.get(expression)
+        if name is None:
+            name = f"_{prefix}_{len(self._names) + 1}"
+            self._names[expression] = name
+            self.lines.append(f"{name} = {expression}")
+        return name
+
+    def names(self, values: list[str]) -> str:
+        """A frozenset of member names, in authored order in the source."""
+        return self.add("NAMES", f"frozenset({tuple(values)!r})")
+
+
+# -- plans -----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Context:
+    """One contract: its canonical and projected roots and their null oracles."""
+
+    contract: Contract
+    canonical: Any
+    projected: Any
+    canonical_nulls: NullOracle
+    projected_nulls: NullOracle
+    accepts_null_cache: dict[int, bool] = field(default_factory=dict)
+
+    def accepts_null(self, schema: Any) -> bool:
+        key = id(schema)
+        if key not in self.accepts_null_cache:
+            self.accepts_null_cache[key] = self.canonical_nulls.accepts_null(schema)
+        return self.accepts_null_cache[key]
+
+    def function_key(self, pointer: str, prefix: str) -> tuple[str, ...]:
+        """Functions of shared definitions are the same in every contract that uses them."""
+        parts = pointer.split("/")
+        if len(parts) == 3 and parts[1] == "$defs" and parts[2] in self.contract.shared:
+            return (prefix, "shared", parts[2])
+        return (prefix, self.contract.kind, self.contract.name, pointer)
+
+    def function_hint(self, pointer: str) -> str:
+        parts = pointer.split("/")
+        if len(parts) == 3 and parts[1] == "$defs" and parts[2] in self.contract.shared:
+            return f"def {parts[2]}"
+        return f"{self.contract.kind} {self.contract.name} {pointer}"
+
+
+@dataclass
+class _Member:
+    name: str
+    drop_null: bool  # optional and its canonical schema does not accept null
+    child: _Plan
+
+
+@dataclass
+class _Branch:
+    plan: _Plan
+    form: Any  # the projected branch (None when the projection has no counterpart)
+    context: _Context
+
+
+@dataclass
+class _Plan:
+    """The inverse at one node: a call, or facets applied in order (object or array, then union)."""
+
+    call: str | None = None  # the function of a $ref target
+    members: list[_Member] = field(default_factory=list)
+    items: _Plan | None = None
+    branches: list[_Branch] = field(default_factory=list)
+
+
+@dataclass
+class _Function:
+    name: str
+    plan: _Plan
+
+
+class _Planner:
+    """Canonical + projected schema -> plans, one function per root and per ``$ref`` target."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.functions: dict[tuple[str, ...], _Function] = {}
+        self._names = names
+
+    def name(self, hint: str) -> str:
+        name = "_" + python_identifier(hint, reserved=frozenset(n.lstrip("_") for n in self._names))
+        self._names.add(name)
+        return name
+
+    def root(self, context: _Context) -> str:
+        key = ("canon", "root", context.contract.kind, context.contract.name)
+        function = _Function(self.name(f"{context.contract.kind} {context.contract.name}"), _Plan())
+        self.functions[key] = function
+        function.plan = self.plan(context.canonical, context.projected, context, root=True)
+        return function.name
+
+    def plan(
+        self, canonical: Any, projected: Any, context: _Context, *, root: bool = False
+    ) -> _Plan:
+        view = canonical_view(canonical, context.canonical, follow_bare=root)
+        if isinstance(view.get("$ref"), str):
+            return self.reference(view["$ref"], context)
+        pview = projected_view(projected, context.projected)
+        plan = _Plan()
+        properties = view.get("properties")
+        if isinstance(properties, dict):
+            required = view.get("required")
+            required = required if isinstance(required, list) else []
+            for name, schema in properties.items():
+                drop_null = name not in required and not context.accepts_null(schema)
+                member = projected_member(pview, name)
+                if drop_null:
+                    member_view = canonical_view(schema, context.canonical, follow_bare=False)
+                    member = strip_nullable(member_view, member)
+                plan.members.append(_Member(name, drop_null, self.plan(schema, member, context)))
+        items = view.get("items")
+        if isinstance(items, dict | bool):
+            plan.items = self.plan(
+                items, pview.get("items") if pview is not None else None, context
+            )
+        branches = union_branches(view)
+        if branches is not None:
+            forms = aligned_branches(pview, len(branches))
+            for index, branch in enumerate(branches):
+                form = forms[index] if forms is not None else None
+                plan.branches.append(_Branch(self.plan(branch, form, context), form, context))
+        return plan
+
+    def reference(self, ref: str, context: _Context) -> _Plan:
+        """A call to the function of a bare ``$ref`` target (chains followed, as the reference)."""
+        seen: set[str] = set()
+        while True:
+            if ref in seen:
+                return _Plan()
+            seen.add(ref)
+            try:
+                target = resolve(context.canonical, ref)
+            except Unresolvable:
+                return _Plan()
+            view = canonical_view(target, context.canonical, follow_bare=False)
+            if not isinstance(view.get("$ref"), str):
+                break
+            ref = view["$ref"]
+        pointer = ref_pointer(ref)
+        key = context.function_key(pointer, "canon")
+        if key not in self.functions:
+            function = _Function(self.name(context.function_hint(pointer)), _Plan())
+            self.functions[key] = function
+            try:
+                projected = resolve(context.projected, ref)
+            except Unresolvable:
+                projected = None
+            function.plan = self.plan(target, projected, context)
+        return _Plan(call=self.functions[key].name)
+
+
+_DICT = frozenset({"dict"})
+_LIST = frozenset({"list"})
+_BOTH = _DICT | _LIST
+
+
+def _kinds(plan: _Plan, known: dict[str, frozenset[str]]) -> frozenset[str]:
+    """The kinds of value (dict, list) a plan can change, given those of the functions."""
+    if plan.call is not None:
+        return known.get(plan.call, frozenset())
+    found = _own_kinds(plan, known)
+    for branch in plan.branches:
+        found |= _kinds(branch.plan, known)
+    return found
+
+
+def _own_kinds(plan: _Plan, known: dict[str, frozenset[str]]) -> frozenset[str]:
+    """What the object and array facets of a plan (not its union) can change."""
+    found: frozenset[str] = frozenset()
+    if any(m.drop_null or _kinds(m.child, known) for m in plan.members):
+        found |= _DICT
+    if plan.items is not None and _kinds(plan.items, known):
+        found |= _LIST
+    return found
+
+
+def _changes(plans: dict[str, _Plan]) -> dict[str, frozenset[str]]:
+    """For each function, the kinds of value its plan can change: a least fixed point, so
+    recursion alone never counts as a change."""
+    known: dict[str, frozenset[str]] = dict.fromkeys(plans, frozenset())
+    changed = True
+    while changed:
+        changed = False
+        for name, plan in plans.items():
+            now = _kinds(plan, known)
+            if now != known[name]:
+                known[name] = now
+                changed = True
+    return known
+
+
+# -- branch tests ----------------------------------------------------------------------------
+
+
+def _type_test(name: str, variable: str) -> str:
+    """jsonschema's draft 2020-12 type checker, as an expression."""
+    tests = {
+        "object": f"isinstance({variable}, dict)",
+        "array": f"isinstance({variable}, list)",
+        "string": f"isinstance({variable}, str)",
+        "boolean": f"isinstance({variable}, bool)",
+        "null": f"{variable} is None",
+        "number": f"_is_number({variable})",
+        "integer": f"_is_integer({variable})",
+    }
+    if name not in tests:
+        raise CompileError(f"unknown type {name!r}")
+    return tests[name]
+
+
+_ANNOTATIONS = frozenset(
+    {
+        "description",
+        "title",
+        "$comment",
+        "$defs",
+        "definitions",
+        "format",
+        "examples",
+        "default",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+    }
+)
+_OBJECT = ("properties", "required", "additionalProperties")
+_ARRAY = ("items", "minItems", "maxItems")
+_NUMBER = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+_COMPARISONS = {"minimum": "<", "maximum": ">", "exclusiveMinimum": "<=", "exclusiveMaximum": ">="}
+
+
+class _Checks:
+    """Compiled branch tests: ``def _admits_...(value) -> bool`` that decides as jsonschema does
+    on the tolerant projected form (absent counts as null). One method per keyword group."""
+
+    def __init__(self, constants: Constants, names: Callable[[str], str]) -> None:
+        self.constants = constants
+        self._name = names
+        self.functions: list[str] = []
+        self._by_body: dict[str, str] = {}
+        self._by_ref: dict[tuple[str, ...], str] = {}
+        self.uses_re = False
+
+    def function(self, form: Any, context: _Context, hint: str) -> str:
+        """The name of a function testing ``form`` (deduplicated by body)."""
+        emitter = Emitter(merge_nested_ifs=True)
+        self.node(form, "value", context, emitter)
+        emitter.line("return True")
+        body = emitter.source()
+        name = self._by_body.get(body)
+        if name is None:
+            name = self._name(f"{hint} {len(self._by_body) + 1}")
+            self._by_body[body] = name
+            self._define(name, body)
+        return name
+
+    def _define(self, name: str, body: str) -> None:
+        statements = body.splitlines()
+        if (
+            len(statements) >= 3
+            and statements[-3].startswith("if ")
+            and statements[-2:] == ["    return False", "return True"]
+        ):
+            statements[-3:] = [f"return not ({statements[-3][len('if '):-1]})"]
+        lines = [f"def {name}(value: Any) -> bool:"]
+        lines += ["    " + line if line else line for line in statements]
+        self.functions.append("\n".join(lines) + "\n")
+
+    def reference(self, ref: str, context: _Context) -> str:
+        pointer = ref_pointer(ref)
+        key = context.function_key(pointer, "valid")
+        name = self._by_ref.get(key)
+        if name is None:
+            name = self._name("valid " + context.function_hint(pointer))
+            self._by_ref[key] = name
+            try:
+                target = resolve(context.projected, ref)
+            except Unresolvable as error:
+                raise CompileError(f"$ref {ref!r} does not resolve in the projection") from error
+            emitter = Emitter(merge_nested_ifs=True)
+            self.node(target, "value", context, emitter)
+            emitter.line("return True")
+            self._define(name, emitter.source())
+        return name
+
+    # -- keywords ------------------------------------------------------------------------------
+
+    def node(self, form: Any, variable: str, context: _Context, out: Emitter) -> None:
+        """Statements that ``return False`` unless ``variable`` is valid under ``form``."""
+        if form is True:
+            return
+        if form is False or not isinstance(form, dict):
+            out.line("return False")
+            return
+        unknown = (
+            set(form)
+            - _ANNOTATIONS
+            - {"type", "enum", "const", "anyOf", "$ref", "pattern", *_OBJECT, *_ARRAY, *_NUMBER}
+        )
+        if unknown:
+            raise CompileError(f"cannot compile a branch test with {sorted(unknown)}")
+        types = form.get("type")
+        types = [types] if isinstance(types, str) else types if isinstance(types, list) else None
+        if "$ref" in form:
+            with out.block(f"if not {self.reference(form['$ref'], context)}({variable})"):
+                out.line("return False")
+        if types is not None:
+            self.type(types, variable, out)
+        if "enum" in form:
+            self.enum(form["enum"], variable, out)
+        if "const" in form:
+            self.const(form["const"], variable, out)
+        self.guarded(
+            types,
+            "object",
+            f"isinstance({variable}, dict)",
+            _OBJECT,
+            form,
+            out,
+            lambda: self.object(form, variable, context, out),
+        )
+        self.guarded(
+            types,
+            "array",
+            f"isinstance({variable}, list)",
+            _ARRAY,
+            form,
+            out,
+            lambda: self.array(form, variable, context, out),
+        )
+        self.guarded(
+            types,
+            "string",
+            f"isinstance({variable}, str)",
+            ("pattern",),
+            form,
+            out,
+            lambda: self.pattern(form["pattern"], variable, out),
+        )
+        self.guarded(
+            types,
+            "number",
+            f"_is_number({variable})",
+            _NUMBER,
+            form,
+            out,
+            lambda: self.number(form, variable, out),
+        )
+        if "anyOf" in form:
+            self.any_of(form["anyOf"], variable, context, out)
+
+    @staticmethod
+    def guarded(
+        types: list[Any] | None,
+        kind: str,
+        test: str,
+        keywords: tuple[str, ...],
+        form: dict[str, Any],
+        out: Emitter,
+        emit: Callable[[], None],
+    ) -> None:
+        """Keywords that apply to one kind of value only: under a type test, unless ``type``
+        already allows nothing else."""
+        if not any(k in form for k in keywords):
+            return
+        only = types is not None and (
+            set(types) <= {"integer", "number"} if kind == "number" else types == [kind]
+        )
+        if only:
+            emit()
+            return
+        with out.block(f"if {test}"):
+            emit()
+
+    def type(self, types: list[Any], variable: str, out: Emitter) -> None:
+        """``{"type": ["string", "null"]}``"""
+        tests = [_type_test(t, variable) for t in types]
+        test = tests[0] if len(tests) == 1 else f"({' or '.join(tests) or 'False'})"
+        with out.block(f"if not {test}"):
+            out.line("return False")
+
+    def enum(self, values: Any, variable: str, out: Emitter) -> None:
+        """``{"enum": ["a", "b", null]}``: strings by set membership, anything else as jsonschema
+        compares (``True`` is not ``1``, ``1`` is ``1.0``)."""
+        if not isinstance(values, list):
+            raise CompileError("enum must be a list")
+        strings = [v for v in values if isinstance(v, str)]
+        others = [v for v in values if not isinstance(v, str)]
+        tests = []
+        if strings:
+            names = self.constants.add("STRINGS", f"frozenset({tuple(strings)!r})")
+            tests.append(f"(isinstance({variable}, str) and {variable} in {names})")
+        if others == [None]:
+            tests.append(f"{variable} is None")
+        elif others:
+            tests.append(
+                f"_in_enum({variable}, {self.constants.add('VALUES', repr(tuple(others)))})"
+            )
+        with out.block(f"if not ({' or '.join(tests) or 'False'})"):
+            out.line("return False")
+
+    def const(self, value: Any, variable: str, out: Emitter) -> None:
+        """``{"const": "active"}``"""
+        if value is None:
+            test = f"{variable} is None"
+        elif isinstance(value, str):
+            test = f"{variable} == {self.constants.add('CONST', repr(value))}"
+        else:
+            test = f"_equal({variable}, {self.constants.add('CONST', repr(value))})"
+        with out.block(f"if not ({test})"):
+            out.line("return False")
+
+    def object(self, form: dict[str, Any], variable: str, context: _Context, out: Emitter) -> None:
+        """``{"properties": {...}, "required": [...], "additionalProperties": false}``; required
+        keeps only the members that do not accept null (absent counts as null)."""
+        properties = form.get("properties", {})
+        if not isinstance(properties, dict):
+            raise CompileError("properties must be an object")
+        extra = form.get("additionalProperties", True)
+        if extra is False:
+            names = self.constants.names(list(properties))
+            with out.block(f"if not {variable}.keys() <= {names}"):
+                out.line("return False")
+        elif extra is not True:
+            raise CompileError("additionalProperties with a schema")
+        must = must_be_present(form, context.projected_nulls)
+        if must:
+            names = self.constants.names(must)
+            with out.block(f"if not {variable}.keys() >= {names}"):
+                out.line("return False")
+        for name, schema in properties.items():
+            if schema is True or schema == {}:
+                continue
+            member = out.fresh(name if isinstance(name, str) else "member")
+            key = repr(name)
+            if name in must:
+                out.line(f"{member} = {variable}[{key}]")
+                self.node(schema, member, context, out)
+                continue
+            out.line(f"{member} = {variable}.get({key}, _ABSENT)")
+            with out.block(f"if {member} is not _ABSENT"):
+                self.node(schema, member, context, out)
+
+    def array(self, form: dict[str, Any], variable: str, context: _Context, out: Emitter) -> None:
+        """``{"items": {...}, "minItems": 1, "maxItems": 5}``"""
+        if "minItems" in form:
+            with out.block(f"if len({variable}) < {form['minItems']!r}"):
+                out.line("return False")
+        if "maxItems" in form:
+            with out.block(f"if len({variable}) > {form['maxItems']!r}"):
+                out.line("return False")
+        items = form.get("items", True)
+        if isinstance(items, list):
+            raise CompileError("items as a list")
+        if items is not True and items != {}:
+            element = out.fresh("item")
+            with out.block(f"for {element} in {variable}"):
+                self.node(items, element, context, out)
+
+    def pattern(self, pattern: Any, variable: str, out: Emitter) -> None:
+        """``{"pattern": "^[A-Z]{2}$"}``: ``re.search``, as jsonschema."""
+        if not isinstance(pattern, str):
+            raise CompileError("pattern must be a string")
+        self.uses_re = True
+        compiled = self.constants.add("PATTERN", f"re.compile({pattern!r})")
+        with out.block(f"if {compiled}.search({variable}) is None"):
+            out.line("return False")
+
+    def number(self, form: dict[str, Any], variable: str, out: Emitter) -> None:
+        """``{"minimum": 1, "exclusiveMaximum": 10, "multipleOf": 0.5}``"""
+        for keyword, operator in _COMPARISONS.items():
+            if keyword in form:
+                with out.block(f"if {variable} {operator} {form[keyword]!r}"):
+                    out.line("return False")
+        if "multipleOf" in form:
+            with out.block(f"if not _multiple_of({variable}, {form['multipleOf']!r})"):
+                out.line("return False")
+
+    def any_of(self, branches: Any, variable: str, context: _Context, out: Emitter) -> None:
+        """``{"anyOf": [...]}``: one function per branch."""
+        if not isinstance(branches, list):
+            raise CompileError("anyOf must be a list")
+        names = [self.function(b, context, "admits") for b in branches]
+        with out.block(f"if not ({' or '.join(f'{n}({variable})' for n in names) or 'False'})"):
+            out.line("return False")
+
+
+# -- the inverse functions -------------------------------------------------------------------
+
+
+def _isinstance(variable: str, kinds: frozenset[str]) -> str:
+    if kinds == _BOTH:
+        return f"isinstance({variable}, (dict, list))"
+    return f"isinstance({variable}, {next(iter(kinds))})"
+
+
+class _ModuleCompiler:
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.constants = Constants()
+        self.planner = _Planner(self.names)
+        self.checks = _Checks(self.constants, self.planner.name)
+        self.roots: dict[str, dict[str, str]] = {"tool": {}, "output": {}}
+        self.functions: list[str] = []
+        self._changes: dict[str, frozenset[str]] = {}
+        self._branches = 0
+
+    def add(self, contract: Contract, projected: Any) -> None:
+        context = _Context(
+            contract, contract.schema, projected, NullOracle(contract.schema), NullOracle(projected)
+        )
+        self.roots[contract.kind][contract.name] = self.planner.root(context)
+
+    def kinds(self, plan: _Plan) -> frozenset[str]:
+        return _kinds(plan, self._changes)
+
+    def compile(self) -> None:
+        functions = {f.name: f.plan for f in self.planner.functions.values()}
+        self._changes = _changes(functions)
+        roots = {name for names in self.roots.values() for name in names.values()}
+        for function in list(self.planner.functions.values()):
+            if function.name in roots or self._changes[function.name]:
+                self.function(function.name, function.plan)
+
+    def function(self, name: str, plan: _Plan) -> None:
+        out = Emitter()
+        with out.block(f"def {name}(value: Any) -> Any"):
+            self.node(plan, "value", out, lambda new: out.line(f"return {new}"))
+            out.line("return value")
+        self.functions.append(out.source())
+
+    # -- one node -------------------------------------------------------------------------------
+
+    def node(
+        self,
+        plan: _Plan,
+        source: str,
+        out: Emitter,
+        on_change: Callable[[str], None],
+        keyword: str = "if",
+    ) -> None:
+        """Statements that compute the inverse of ``source`` and hand a changed result to
+        ``on_change`` (never called when nothing changes: copy on write)."""
+        kinds = self.kinds(plan)
+        if not kinds:
+            return
+        with out.block(f"{keyword} {_isinstance(source, kinds)}"):
+            result = out.fresh(f"new {source}")
+            if plan.call is not None:
+                out.line(f"{result} = {plan.call}({source})")
+            else:
+                out.line(f"{result} = {source}")
+                self.facets(plan, source, result, kinds, out)
+            with out.block(f"if {result} is not {source}"):
+                on_change(result)
+
+    def facets(
+        self, plan: _Plan, source: str, result: str, kinds: frozenset[str], out: Emitter
+    ) -> None:
+        own = _own_kinds(plan, self._changes)
+        if "dict" in own:
+            with self._only(source, "dict", kinds, out):
+                self.members(plan.members, source, result, out)
+        if "list" in own:
+            with self._only(source, "list", kinds, out):
+                self.items(plan.items, source, result, out)  # type: ignore[arg-type]
+        union = frozenset().union(*(self.kinds(b.plan) for b in plan.branches))
+        if union:
+            if union >= kinds:
+                self.union(plan.branches, result, out)
+            else:
+                with out.block(f"if {_isinstance(result, union)}"):
+                    self.union(plan.branches, result, out)
+
+    @contextlib.contextmanager
+    def _only(self, source: str, kind: str, kinds: frozenset[str], out: Emitter) -> Iterator[None]:
+        if kinds == frozenset({kind}):
+            yield
+        else:
+            with out.block(f"if isinstance({source}, {kind})"):
+                yield
+
+    @staticmethod
+    def _copy(source: str, result: str, kind: str, out: Emitter) -> None:
+        with out.block(f"if {result} is {source}"):
+            out.line(f"{result} = {kind}({source})")
+
+    def members(self, members: list[_Member], source: str, result: str, out: Emitter) -> None:
+        """An object: each null the projection added goes; members with work inside are entered."""
+        for member in members:
+            key = repr(member.name)
+            child = self.kinds(member.child)
+            if not member.drop_null and not child:
+                continue
+            if not child:
+                with out.block(f"if {source}.get({key}, _ABSENT) is None"):
+                    self._copy(source, result, "dict", out)
+                    out.line(f"del {result}[{key}]")
+                continue
+            variable = out.fresh(member.name if isinstance(member.name, str) else "member")
+            keyword = "if"
+            if member.drop_null:
+                keyword = "elif"
+                out.line(f"{variable} = {source}.get({key}, _ABSENT)")
+                with out.block(f"if {variable} is None"):
+                    self._copy(source, result, "dict", out)
+                    out.line(f"del {result}[{key}]")
+            else:
+                out.line(f"{variable} = {source}.get({key})")
+
+            def replace(new: str, key: str = key) -> None:
+                self._copy(source, result, "dict", out)
+                out.line(f"{result}[{key}] = {new}")
+
+            self.node(member.child, variable, out, replace, keyword)
+
+    def items(self, items: _Plan, source: str, result: str, out: Emitter) -> None:
+        """An array: elements are never removed, only replaced by their inverse."""
+        index = out.fresh(f"{source} index")
+        element = out.fresh(f"{source} item")
+
+        def replace(new: str) -> None:
+            self._copy(source, result, "list", out)
+            out.line(f"{result}[{index}] = {new}")
+
+        with out.block(f"for {index}, {element} in enumerate({source})"):
+            self.node(items, element, out, replace)
+
+    def union(self, branches: list[_Branch], result: str, out: Emitter) -> None:
+        """The first branch whose projected form admits the value; else every branch in turn."""
+        calls = [self.branch_function(b) if self.kinds(b.plan) else None for b in branches]
+        fallback = result
+        for call in calls:
+            if call is not None:
+                fallback = f"{call}({fallback})"
+        arms: list[tuple[list[str], str]] = []
+        for branch, call in zip(branches, calls, strict=True):
+            if branch.form is None:
+                continue  # no projected form: never admitted
+            test = f"{self.checks.function(branch.form, branch.context, 'admits')}({result})"
+            action = f"{call}({result})" if call is not None else result
+            if arms and arms[-1][1] == action:
+                arms[-1][0].append(test)
+            else:
+                arms.append(([test], action))
+        while arms and arms[-1][1] == fallback:
+            arms.pop()
+        if not arms:
+            if fallback != result:
+                out.line(f"{result} = {fallback}")
+            return
+        for position, (tests, action) in enumerate(arms):
+            keyword = "if" if position == 0 else "elif"
+            with out.block(f"{keyword} {' or '.join(tests)}"):
+                if action != result:
+                    out.line(f"{result} = {action}")
+        if fallback != result:
+            with out.block("else"):
+                out.line(f"{result} = {fallback}")
+
+    def branch_function(self, branch: _Branch) -> str:
+        if branch.plan.call is not None:
+            return branch.plan.call
+        self._branches += 1
+        name = self.planner.name(f"branch {self._branches}")
+        self.function(name, branch.plan)
+        return name
+
+
+# -- the module ------------------------------------------------------------------------------
+
+
+_LONG_LINE = re.compile(r"^(?P<code>.*\S)\s*$")
+
+
+def _mark_long_lines(source: str) -> str:
+    """Black cannot split a long string constant; such lines get ``# noqa: E501``."""
+    lines = []
+    for line in source.splitlines():
+        if len(line) > _LINE_LENGTH and not line.lstrip().startswith("#") and "# noqa" not in line:
+            line = f"{line}  # noqa: E501"
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def compile_contracts(contracts: list[tuple[Contract, Any]]) -> dict[str, Any]:
+    """The parts of ``_canonical.py`` for (contract, projected schema) pairs, in the given order."""
+    compiler = _ModuleCompiler()
+    for contract, projected in contracts:
+        compiler.add(contract, projected)
+    compiler.compile()
+    return {
+        "constants": compiler.constants.lines,
+        "functions": [*compiler.checks.functions, *compiler.functions],
+        "tools": compiler.roots["tool"],
+        "outputs": compiler.roots["output"],
+        "uses_re": compiler.checks.uses_re,
+    }
+
+
+def render_canonical_module(design: Design, projection: ProviderProjection, header: str) -> str:
+    """The black-formatted source of ``OUT/_canonical.py``: one canonicalizer per projected tool
+    and output, keyed by canonical name in ``TOOL_CANONICALIZERS`` and ``OUTPUT_CANONICALIZERS``."""
+    del design  # the projection carries every contract; kept for the integrator's signature
+    pairs = [
+        (p.contract, p.schema)
+        for p in (*projection.tools, *projection.outputs)
+        if p.schema is not None
+    ]
+    parts = compile_contracts(pairs)
+    source = render("_canonical.py.j2", header=header, provider=projection.profile.name, **parts)
+    return _mark_long_lines(format_python(source))
