@@ -1,0 +1,99 @@
+"""The generated package written to a folder, and the recorded envelopes of ../shared/corpus."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolgen.envelope import (
+    ENVELOPE_PROVIDERS,
+    load_envelope_schemas,
+    render_envelope_module,
+    render_runtime,
+)
+from toolgen.templating import header
+
+CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus"
+ENVELOPES = CORPUS / "envelopes"
+PACKAGE = "toolgen_envelope_test_out"
+
+#: corpus folder -> (provider, surface); streams are read event by event
+BODIES = {
+    "openai/chat-completions": ("openai", "chat_completion"),
+    "openai/responses": ("openai", "response"),
+    "groq/chat-completions": ("groq", "chat_completion"),
+    "cerebras/chat-completions": ("cerebras", "chat_completion"),
+    "anthropic/messages": ("anthropic", "message"),
+}
+STREAMS = {
+    "openai/chat-completions-stream": ("openai", "chat_completion_chunk"),
+    "openai/chat-completions-stream-chunks": ("openai", "chat_completion_chunk"),
+    "openai/responses-stream": ("openai", "response_stream_event"),
+    "openai/responses-stream-chunks": ("openai", "response_stream_event"),
+    "groq/chat-completions-stream": ("groq", "chat_completion_chunk"),
+    "groq/chat-completions-stream-chunks": ("groq", "chat_completion_chunk"),
+    "anthropic/messages-stream": ("anthropic", "message_stream_event"),
+    "anthropic/messages-stream-chunks": ("anthropic", "message_stream_event"),
+}
+
+
+def write_package(folder: Path, overrides: dict[str, Any] | None = None) -> dict[str, str]:
+    """Render ``_runtime.py`` and every ``_envelopes_<provider>.py`` into ``folder``; name -> source."""
+    head = header("0" * 64)
+    files = {"__init__.py": "", "_runtime.py": render_runtime(head)}
+    for provider in ENVELOPE_PROVIDERS:
+        schemas = load_envelope_schemas(provider, overrides or {})
+        files[f"_envelopes_{provider}.py"] = render_envelope_module(provider, schemas, head)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, source in files.items():
+        (folder / name).write_text(source, encoding="utf-8")
+    return files
+
+
+def require_corpus() -> None:
+    if not ENVELOPES.is_dir():
+        pytest.skip(f"corpus not found at {ENVELOPES} (the shared folder beside the repo)")
+
+
+def bodies(folder: str) -> list[tuple[str, Any]]:
+    require_corpus()
+    return [
+        (p.name, json.loads(p.read_text())) for p in sorted((ENVELOPES / folder).glob("*.json"))
+    ]
+
+
+def stream_events(folder: str) -> list[tuple[str, list[Any]]]:
+    """Per stream file, its event payloads: SSE ``data:`` lines (not ``[DONE]``, not ``event: error``)
+    or one JSON value per line; lines that are not JSON (a few hand-made fixtures) are left out."""
+    require_corpus()
+    streams = []
+    for path in sorted((ENVELOPES / folder).iterdir()):
+        events: list[Any] = []
+        if path.suffix == ".txt":
+            event_name = None
+            for line in path.read_text().splitlines():
+                if line.startswith("event:"):
+                    event_name = line[6:].strip()
+                elif line.startswith("data:"):
+                    payload = line[5:].strip()
+                    if payload != "[DONE]" and event_name != "error":
+                        events += _json_or_nothing(payload)
+                elif not line.strip():
+                    event_name = None
+        elif path.suffix == ".jsonl":
+            for line in path.read_text().splitlines():
+                events += _json_or_nothing(line)
+        else:
+            continue
+        streams.append((path.name, events))
+    return streams
+
+
+def _json_or_nothing(text: str) -> list[Any]:
+    try:
+        return [json.loads(text)] if text.strip() else []
+    except ValueError:
+        return []

@@ -1,0 +1,150 @@
+"""Every recorded success body and stream event passes, and the stream decoders rebuild tool calls."""
+
+from __future__ import annotations
+
+import json
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tests.envelope.support import BODIES, STREAMS, bodies, stream_events
+
+pytestmark = pytest.mark.corpus
+
+
+class Names(dict[str, str]):
+    """Every provider name maps to itself: the corpus tools are not in a design."""
+
+    def __missing__(self, key: str) -> str:
+        return key
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        return key
+
+
+NAMES = Names()
+
+
+@pytest.mark.parametrize("folder", sorted(BODIES))
+def test_recorded_bodies_pass(folder: str, modules: dict[str, ModuleType]) -> None:
+    provider, surface = BODIES[folder]
+    validate = getattr(modules[provider], f"validate_{surface}")
+    found = bodies(folder)
+    assert found
+    for name, body in found:
+        assert validate(body) is body, name
+
+
+@pytest.mark.parametrize("folder", sorted(STREAMS))
+def test_recorded_stream_events_pass(folder: str, modules: dict[str, ModuleType]) -> None:
+    provider, surface = STREAMS[folder]
+    validate = getattr(modules[provider], f"validate_{surface}")
+    streams = stream_events(folder)
+    assert streams
+    for name, events in streams:
+        for event in events:
+            validate(event), name
+
+
+@pytest.mark.parametrize("folder", sorted(BODIES))
+def test_tool_calls_of_recorded_bodies(folder: str, modules: dict[str, ModuleType]) -> None:
+    provider, surface = BODIES[folder]
+    parse = getattr(modules[provider], f"parse_{surface}_tool_calls")
+    seen = 0
+    for name, body in bodies(folder):
+        calls = parse(body, canonical_names=NAMES)
+        expected = _expected_calls(surface, body)
+        assert [(c.id, c.name, c.arguments) for c in calls] == expected, name
+        seen += len(calls)
+    assert seen or folder == "cerebras/chat-completions"
+
+
+def _expected_calls(surface: str, body: dict[str, Any]) -> list[tuple[str, str, Any]]:
+    if surface == "chat_completion":
+        message = body["choices"][0]["message"]
+        return [
+            (c["id"], c["function"]["name"], json.loads(c["function"]["arguments"]))
+            for c in message.get("tool_calls") or ()
+            if c["type"] == "function"
+        ]
+    if surface == "response":
+        return [
+            (i["call_id"], i["name"], json.loads(i["arguments"]))
+            for i in body["output"]
+            if i["type"] == "function_call"
+        ]
+    return [(b["id"], b["name"], b["input"]) for b in body["content"] if b["type"] == "tool_use"]
+
+
+ACCUMULATORS = {
+    "chat_completion_chunk": "ChatCompletionToolCallStream",
+    "response_stream_event": "ResponseToolCallStream",
+    "message_stream_event": "MessageToolCallStream",
+}
+
+
+@pytest.mark.parametrize("folder", sorted(STREAMS))
+def test_stream_accumulators_rebuild_tool_calls(
+    folder: str, modules: dict[str, ModuleType]
+) -> None:
+    provider, surface = STREAMS[folder]
+    streams = stream_events(folder)
+    for name, events in streams:
+        accumulator = getattr(modules[provider], ACCUMULATORS[surface])()
+        for event in events:
+            accumulator.add(event)
+        calls = accumulator.tool_calls(canonical_names=NAMES)
+        expected = _reference_join(surface, events)
+        assert [(c.id, c.name, c.raw_arguments) for c in calls] == expected, name
+        for call in calls:
+            assert call.arguments == (json.loads(call.raw_arguments) if call.raw_arguments else {})
+
+
+def _reference_join(surface: str, events: list[Any]) -> list[tuple[str, str, str]]:
+    """An independent join of the fragments (and, for Responses, the completed response's calls)."""
+    calls: dict[int, dict[str, Any]] = {}
+    if surface == "chat_completion_chunk":
+        for chunk in events:
+            for choice in chunk.get("choices", ()):
+                for delta in choice["delta"].get("tool_calls") or ():
+                    call = calls.setdefault(delta["index"], {"id": None, "name": None, "args": ""})
+                    call["id"] = call["id"] or delta.get("id")
+                    function = delta.get("function") or {}
+                    call["name"] = call["name"] or function.get("name")
+                    call["args"] += function.get("arguments") or ""
+    elif surface == "response_stream_event":
+        completed = [e["response"] for e in events if e["type"] == "response.completed"]
+        if completed:  # some recordings hold several streams: the last one counts
+            return [
+                (i["call_id"], i["name"], i["arguments"])
+                for i in completed[-1]["output"]
+                if i["type"] == "function_call"
+            ]
+        for event in events:
+            if (
+                event["type"] == "response.output_item.done"
+                and event["item"]["type"] == "function_call"
+            ):
+                item = event["item"]
+                calls[event["output_index"]] = {
+                    "id": item["call_id"],
+                    "name": item["name"],
+                    "args": item["arguments"],
+                }
+    else:
+        for event in events:
+            if event["type"] == "message_start":
+                calls.clear()
+            elif (
+                event["type"] == "content_block_start"
+                and event["content_block"]["type"] == "tool_use"
+            ):
+                block = event["content_block"]
+                calls[event["index"]] = {"id": block["id"], "name": block["name"], "args": ""}
+            elif event["type"] == "content_block_delta" and event["index"] in calls:
+                calls[event["index"]]["args"] += event["delta"].get("partial_json", "")
+        for call in calls.values():
+            if not call["args"].strip():
+                call["args"] = "{}"
+    return [(c["id"], c["name"], c["args"]) for _, c in sorted(calls.items())]
