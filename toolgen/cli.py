@@ -122,6 +122,11 @@ def show_command(design: Path, name: str, provider: str, output_format: str) -> 
         sys.exit(EXIT_DESIGN)
     projection = result.projections[0]
     found = [p for p in (*projection.tools, *projection.outputs) if p.contract.name == name]
+    if not found and not result.ok:
+        # NAME may be a contract whose file (or a file it references) did not load: a design error.
+        _report(result.diagnostics, output_format)
+        click.echo(f"toolgen: no tool or output named {name!r} loaded; the design has errors", err=True)
+        sys.exit(EXIT_DESIGN)
     if not found:
         known = ", ".join(sorted(c.name for c in result.design.contracts))
         click.echo(f"toolgen: no tool or output named {name!r} for {provider}; known: {known}", err=True)
