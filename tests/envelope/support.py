@@ -97,3 +97,64 @@ def _json_or_nothing(text: str) -> list[Any]:
         return [json.loads(text)] if text.strip() else []
     except ValueError:
         return []
+
+
+Path_ = tuple[str | int, ...]
+
+
+def format_path(path: Path_) -> str:
+    """The generated code's path text (``choices[0].message``), written independently here."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    return text
+
+
+def covered(root: Any, schema: Any, value: Any, path: Path_ = ()) -> list[tuple[Path_, Any]]:
+    """The paths in ``value`` that ``schema`` describes, each with its (ref-resolved) schema."""
+    schema = _resolve(root, schema)
+    if not isinstance(schema, dict):
+        return []
+    if "anyOf" in schema:
+        if value is None:
+            return []
+        inner = next(b for b in schema["anyOf"] if b != {"type": "null"})
+        return covered(root, inner, value, path)
+    found: list[tuple[Path_, Any]] = []
+    if isinstance(value, dict):
+        for key, child in schema.get("properties", {}).items():
+            if key in value:
+                found.append(((*path, key), _resolve(root, child)))
+                found += covered(root, child, value[key], (*path, key))
+        for case in schema.get("allOf", ()):
+            ((key, test),) = case["if"]["properties"].items()
+            if value.get(key) == test["const"]:
+                found += covered(root, case["then"], value, path)
+    elif isinstance(value, list) and "items" in schema:
+        for index, item in enumerate(value[:2]):
+            found += covered(root, schema["items"], item, (*path, index))
+    return found
+
+
+def _resolve(root: Any, schema: Any) -> Any:
+    while isinstance(schema, dict) and "$ref" in schema:
+        node = root
+        for token in schema["$ref"][2:].split("/"):
+            node = node[token]
+        schema = node
+    return schema
+
+
+def parent_of(document: Any, path: Path_) -> Any:
+    node = document
+    for part in path[:-1]:
+        node = node[part]
+    return node
+
+
+def spread(items: list[Any], count: int) -> list[Any]:
+    """At most ``count`` items taken evenly from ``items`` (deterministic)."""
+    if len(items) <= count:
+        return items
+    step = len(items) / count
+    return [items[int(i * step)] for i in range(count)]
