@@ -82,11 +82,37 @@ def compare(out: Path, files: dict[str, str]) -> list[Difference]:
     return differences
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, owned by someone else
+        return True
+    return True
+
+
+def _recover(out: Path) -> None:
+    """Clean up after a build that was killed: its staging tree goes; if it died between moving
+    the previous tree aside and moving the new one in, the previous tree comes back."""
+    prefix = f".{out.name}.toolgen-"
+    for leftover in sorted(out.parent.glob(prefix + "*")):
+        kind, _, pid = leftover.name[len(prefix):].partition("-")
+        if kind not in ("new", "old") or not pid.isdigit() or _alive(int(pid)):
+            continue
+        if kind == "old" and not out.exists() and (leftover / MANIFEST).is_file():
+            os.replace(leftover, out)
+        else:
+            shutil.rmtree(leftover, ignore_errors=True)
+
+
 def write_package(out: Path, files: dict[str, str]) -> None:
     """Replace ``out`` with ``files`` atomically: the new tree is written beside it and renamed in;
     the previous tree stays whole until then, and files toolgen did not write are carried over."""
     check_paths(files)
     out = out.absolute()
+    if out.parent.is_dir():
+        _recover(out)
     owned = _ensure_ours(out)
     foreign = _foreign_files(out, owned) if out.exists() else []
     out.parent.mkdir(parents=True, exist_ok=True)
