@@ -1,0 +1,336 @@
+"""Writing OUT (issue 2, requirements 6 and 7): all or nothing, only into folders toolgen owns,
+stale files removed, no path outside OUT, and design strings that cannot become code."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from toolgen.build import build
+from toolgen.package import MANIFEST
+from toolgen.writer import OutputError, check_paths, compare, write_package
+
+S = {"type": "string"}
+
+
+def siblings(out: Path) -> list[str]:
+    """What the writer left beside OUT (staging or old trees of a failed run)."""
+    return sorted(p.name for p in out.parent.iterdir() if p.name.startswith(f".{out.name}."))
+
+
+# --------------------------------------------------------------------------------------------
+# Ownership, manifest, stale files
+# --------------------------------------------------------------------------------------------
+
+def test_writes_files_and_a_manifest(tmp_path, read_tree):
+    out = tmp_path / "gen"
+    files = {"__init__.py": "A = 1\n", "sub/x.json": "{}\n"}
+    write_package(out, {**files, MANIFEST: json.dumps({"files": {p: "" for p in files}})})
+    assert read_tree(out) == {**{p: t.encode() for p, t in files.items()},
+                              MANIFEST: json.dumps({"files": {p: "" for p in files}}).encode()}
+    assert siblings(out) == []
+
+
+def test_build_manifest_lists_every_file_with_its_hash(make_design, tool):
+    import hashlib
+
+    result = build(make_design({"tools/t.yaml": tool("t", {})}), ("openai",))
+    manifest = json.loads(result.files[MANIFEST])
+    assert set(manifest["files"]) == set(result.files) - {MANIFEST}
+    for path, digest in manifest["files"].items():
+        assert hashlib.sha256(result.files[path].encode()).hexdigest() == digest
+    assert manifest["design_hash"] == result.design.hash
+
+
+def test_an_empty_existing_folder_is_fine(tmp_path):
+    out = tmp_path / "gen"
+    out.mkdir()
+    write_package(out, {"a.py": "", MANIFEST: '{"files": {"a.py": ""}}'})
+    assert (out / "a.py").exists()
+
+
+def test_refuses_a_non_empty_folder_without_a_manifest(tmp_path, read_tree):
+    out = tmp_path / "src"
+    out.mkdir()
+    (out / "keep.py").write_text("mine")
+    with pytest.raises(OutputError, match="manifest"):
+        write_package(out, {"a.py": "", MANIFEST: '{"files": {"a.py": ""}}'})
+    assert read_tree(out) == {"keep.py": b"mine"}
+    assert siblings(out) == []
+
+
+def test_refuses_a_folder_whose_manifest_is_not_toolgens(tmp_path):
+    out = tmp_path / "gen"
+    out.mkdir()
+    (out / MANIFEST).write_text("not json")
+    (out / "x.py").write_text("")
+    with pytest.raises(OutputError):
+        write_package(out, {"a.py": "", MANIFEST: '{"files": {"a.py": ""}}'})
+
+
+def test_removes_files_the_design_no_longer_produces(make_design, tool, tmp_path, read_tree):
+    out = tmp_path / "gen"
+    design = make_design({"tools/a.yaml": tool("a", {}), "tools/b.yaml": tool("b", {})})
+    first = build(design, ("openai",))
+    write_package(out, first.files)
+    assert (out / "schemas/openai/tools/b.json").exists()
+    (design / "tools/b.yaml").unlink()
+    second = build(design, ("openai",))
+    write_package(out, second.files)
+    assert read_tree(out) == {p: t.encode() for p, t in second.files.items()}
+    assert compare(out, second.files) == []
+
+
+def test_keeps_files_the_user_added(make_design, tool, tmp_path):
+    out = tmp_path / "gen"
+    result = build(make_design({"tools/a.yaml": tool("a", {})}), ("openai",))
+    write_package(out, result.files)
+    (out / "NOTES.md").write_text("mine")
+    write_package(out, result.files)
+    assert (out / "NOTES.md").read_text() == "mine"
+
+
+# --------------------------------------------------------------------------------------------
+# All or nothing
+# --------------------------------------------------------------------------------------------
+
+def test_a_failure_halfway_leaves_the_previous_output(tmp_path, read_tree, monkeypatch):
+    out = tmp_path / "gen"
+    old = {f"m{i}.py": f"OLD = {i}\n" for i in range(5)}
+    write_package(out, {**old, MANIFEST: json.dumps({"files": dict.fromkeys(old, "")})})
+    before = read_tree(out)
+
+    new = {f"m{i}.py": f"NEW = {i}\n" for i in range(10)}
+    real_write = Path.write_bytes
+    written = []
+
+    def failing_write(self: Path, data: bytes) -> int:
+        if len(written) == 4:
+            raise OSError(28, "No space left on device")
+        written.append(self)
+        return real_write(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", failing_write)
+    with pytest.raises(OSError):
+        write_package(out, {**new, MANIFEST: json.dumps({"files": dict.fromkeys(new, "")})})
+    monkeypatch.undo()
+    assert written, "the writer did not go through Path.write_bytes; the test must fail it elsewhere"
+    assert read_tree(out) == before
+    assert siblings(out) == []
+
+
+def test_a_failure_while_swapping_leaves_the_previous_output(tmp_path, read_tree, monkeypatch):
+    out = tmp_path / "gen"
+    write_package(out, {"a.py": "OLD\n", MANIFEST: '{"files": {"a.py": ""}}'})
+    before = read_tree(out)
+    real_replace = os.replace
+
+    def failing_replace(src, dst):
+        if Path(dst) == out.absolute() and "toolgen-new" in Path(src).name:  # the new tree moving in
+            raise OSError(1, "Operation not permitted")
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    with pytest.raises(OSError):
+        write_package(out, {"a.py": "NEW\n", MANIFEST: '{"files": {"a.py": ""}}'})
+    monkeypatch.undo()
+    assert read_tree(out) == before
+    assert siblings(out) == []
+
+
+_SLOW_WRITER = textwrap.dedent("""
+    import json, sys, time
+    from pathlib import Path
+    import toolgen.writer as writer
+
+    real = Path.write_bytes
+    def slow(self, data):
+        print("writing", flush=True)
+        time.sleep(0.2)
+        return real(self, data)
+    Path.write_bytes = slow
+    files = {f"m{i}.py": "NEW\\n" for i in range(50)}
+    files[".toolgen-manifest.json"] = json.dumps({"files": dict.fromkeys(files, "")})
+    writer.write_package(Path(sys.argv[1]), files)
+""")
+
+
+def test_a_killed_build_leaves_the_previous_output(tmp_path, read_tree):
+    out = tmp_path / "gen"
+    write_package(out, {"a.py": "OLD\n", MANIFEST: '{"files": {"a.py": ""}}'})
+    before = read_tree(out)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1])
+    process = subprocess.Popen([sys.executable, "-c", _SLOW_WRITER, str(out)], env=env,
+                               stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    for _ in range(3):  # a few files are being written
+        assert process.stdout.readline().strip() == "writing"
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+    assert read_tree(out) == before
+
+    # the next build cleans up after the killed one and writes normally
+    write_package(out, {"b.py": "NEXT\n", MANIFEST: '{"files": {"b.py": ""}}'})
+    assert read_tree(out) == {"b.py": b"NEXT\n", MANIFEST: b'{"files": {"b.py": ""}}'}
+    assert siblings(out) == []
+
+
+def test_compare_reports_missing_changed_and_stale(tmp_path):
+    out = tmp_path / "gen"
+    write_package(out, {"a.py": "A\n", "b.py": "B\n", MANIFEST: '{"files": {"a.py": "", "b.py": ""}}'})
+    differences = compare(out, {"a.py": "A2\n", "c.py": "C\n", MANIFEST: '{"files": {"a.py": "", "c.py": ""}}'})
+    assert [(d.path, d.change) for d in differences] == [
+        (MANIFEST, "changed"), ("a.py", "changed"), ("c.py", "missing"), ("b.py", "stale")]
+
+
+# --------------------------------------------------------------------------------------------
+# Paths never leave OUT
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("paths", [
+    ["../escape.py"],
+    ["a/../../escape.py"],
+    ["/etc/passwd"],
+    ["a/./b.py"],
+    ["a\\..\\b.py"],
+    [""],
+    ["Models.py", "models.py"],
+    ["schemas/openai/tools/A.json", "schemas/openai/tools/a.json"],
+])
+def test_paths_that_would_leave_out_are_refused(tmp_path, paths):
+    files = dict.fromkeys(paths, "x")
+    with pytest.raises(OutputError):
+        check_paths(files)
+    out = tmp_path / "gen"
+    with pytest.raises(OutputError):
+        write_package(out, files)
+    assert not out.exists()
+    assert not (tmp_path / "escape.py").exists()
+
+
+@pytest.mark.parametrize("name", ["../../escape", "/etc/passwd", "..", "a/../../b", "CON", "x\x00y", ". a"])
+def test_hostile_contract_names_become_safe_file_names(make_design, tool, name, tmp_path):
+    result = build(make_design({"tools/t.yaml": tool(name, {})}), ("openai",))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    check_paths(result.files)
+    out = tmp_path / "gen"
+    write_package(out, result.files)
+    for path in out.rglob("*"):
+        assert path.resolve().is_relative_to(out.resolve())
+    assert {p.name for p in tmp_path.iterdir()} == {"design", "gen"}
+
+
+def test_tool_names_that_differ_by_case_are_a_diagnostic_not_a_clobbered_file(make_design, tool):
+    result = build(make_design({"tools/a.yaml": tool("Lookup", {}), "tools/b.yaml": tool("lookup", {})}), ("openai",))
+    assert not result.ok
+    assert [d.code for d in result.diagnostics if d.level == "error"] == ["CASE_COLLISION"]
+
+
+# --------------------------------------------------------------------------------------------
+# Hostile design strings reach generated code only as literals
+# --------------------------------------------------------------------------------------------
+
+HOSTILE = [
+    'quote " and \' apostrophe',
+    'triple """ and \'\'\' quotes',
+    "back\\slash \\n \\x00 \\u1234 \\",
+    "{{ 7 * 7 }} {% for x in y %}{% endfor %} {# c #}",
+    'new\nline\r\n\tand """; import os; os.system("echo pwned") #',
+    '"""; import os; """',
+    "'''; import os; '''",
+    "\x00 nul \u2028 line separator \ud7ff",
+    "}}{{",
+    "${x} %(x)s {0} %s",
+]
+
+
+def _hostile_design(make_design, tool, output):
+    properties = {}
+    for index, text in enumerate(HOSTILE):
+        properties[f"p{index}"] = {"type": "string", "description": text, "title": text, "enum": [text, "plain"]}
+        properties[f"{text} name {index}"] = {"type": "string", "pattern": "^" + re.escape(text)}
+    parameters = {"type": "object", "properties": properties, "required": list(properties)}
+    return make_design({
+        "tools/h.json": tool('evil""" tool\'\'\' {{x}}\n"; import os', parameters, description="\n".join(HOSTILE)),
+        "outputs/o.json": output("out {% raw %}", parameters, description=HOSTILE[4]),
+    })
+
+
+def test_hostile_strings_are_literals_in_generated_code(make_design, tool, output, tmp_path):
+    design = _hostile_design(make_design, tool, output)
+    result = build(design, ("openai",))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    for path, text in result.files.items():
+        if not path.endswith(".py"):
+            continue
+        tree = ast.parse(text, filename=path)  # valid Python whatever the strings
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name | ast.Attribute):
+                name = node.id if isinstance(node, ast.Name) else node.attr
+                assert name not in ("os", "system", "pwned"), (path, ast.unparse(node))
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names = {alias.name for alias in node.names}
+                assert "os" not in names and getattr(node, "module", None) != "os", (path, ast.unparse(node))
+
+    out = tmp_path / "gen"
+    write_package(out, result.files)
+    # The generated module gives back exactly the hostile strings.
+    probe = textwrap.dedent(f"""
+        import json, sys
+        sys.path.insert(0, {str(tmp_path)!r})
+        from gen import openai as m
+        name = m.TOOLS[0]
+        d = m.tool_definition(name)
+        props = d["function"]["parameters"]["properties"]
+        print(json.dumps({{"name": name, "description": d["function"]["description"],
+                          "props": props, "output": m.response_format(m.OUTPUTS[0])}}))
+    """)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=env,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    assert got["name"] == 'evil""" tool\'\'\' {{x}}\n"; import os'
+    assert got["description"] == "\n".join(HOSTILE)
+    for index, text in enumerate(HOSTILE):
+        assert got["props"][f"p{index}"]["description"] == text
+        assert got["props"][f"p{index}"]["title"] == text
+        assert got["props"][f"p{index}"]["enum"] == [text, "plain"]
+        assert got["props"][f"{text} name {index}"]["pattern"] == "^" + re.escape(text)
+    assert got["output"]["json_schema"]["description"] == HOSTILE[4]
+
+
+def test_hostile_strings_in_schema_files_are_json(make_design, tool, output):
+    result = build(_hostile_design(make_design, tool, output), ("openai",))
+    names = json.loads(result.files["schemas/openai/names.json"])
+    assert list(names["tools"]) == ['evil""" tool\'\'\' {{x}}\n"; import os']
+    wire = names["tools"]['evil""" tool\'\'\' {{x}}\n"; import os']
+    schema = json.loads(result.files[f"schemas/openai/tools/{wire}.json"])
+    assert schema["properties"]["p3"]["description"] == HOSTILE[3]
+
+
+def test_generated_code_does_not_run_design_strings(make_design, tool, output, tmp_path):
+    """Importing the package must not execute anything a design string says."""
+    marker = tmp_path / "pwned"
+    text = f'"""\nimport pathlib; pathlib.Path({str(marker)!r}).write_text("x")\n"""'
+    design = make_design({"tools/t.json": tool("t" + text, {"type": "object", "properties": {
+        "a": {"type": "string", "description": text, "enum": [text]}}, "required": ["a"]}, description=text)})
+    result = build(design, ("openai",))
+    assert result.ok
+    write_package(tmp_path / "gen", result.files)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    probe = f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import gen; from gen import openai; "
+    probe += "openai.tool_definitions(); import gen.models" if (tmp_path / "gen/models").exists() else "openai.tool_definitions()"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert not marker.exists()
