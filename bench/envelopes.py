@@ -1,0 +1,324 @@
+"""Envelope validators benchmark: the compiled validators against their peers, side by side.
+
+Contenders, all checking the same envelope schema (toolgen/envelopes/<provider>/<surface>.json) on
+the recorded success bodies of ../shared/corpus/envelopes:
+  * toolgen's compiled ``validate_<surface>`` (generated into a temporary package),
+  * a hand-written function checking the same fields with bare ``type(...) is`` tests
+    (the practical limit for pure Python),
+  * fastjsonschema's compiled code, jsonschema's Draft202012Validator (``is_valid``),
+  * the provider SDK's Pydantic model (``openai.types.chat.ChatCompletion.model_validate``,
+    ``anthropic.types.Message.model_validate``).
+Each round runs every contender once over all bodies, in a shuffled order (interleaved, one
+process); the report gives min and median per contender over the rounds, as ratios to the
+hand-written check.
+
+    python -m bench.envelopes    # writes the "## Envelope validators" section of bench/RESULTS.md
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import platform
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+import fastjsonschema  # noqa: E402
+from jsonschema import Draft202012Validator  # noqa: E402
+
+from toolgen.envelope import (  # noqa: E402
+    load_envelope_schemas,
+    render_envelope_module,
+    render_runtime,
+)  # noqa: E402
+from toolgen.templating import header  # noqa: E402
+
+CORPUS = REPO.parent / "shared" / "corpus" / "envelopes"
+RESULTS = REPO / "bench" / "RESULTS.md"
+COMMAND = "python -m bench.envelopes"
+ROUNDS = 25
+
+
+class Invalid(Exception):
+    pass
+
+
+def hand_chat_completion(d: Any) -> Any:
+    """The OpenAI chat completion envelope, written by hand: what a careful engineer would write."""
+    try:
+        if (
+            type(d) is not dict
+            or type(d["id"]) is not str
+            or d["object"] != "chat.completion"
+            or type(d["created"]) is not int
+            or type(d["model"]) is not str
+        ):
+            raise Invalid
+        choices = d["choices"]
+        if type(choices) is not list or not choices:
+            raise Invalid
+        for choice in choices:
+            if (
+                type(choice) is not dict
+                or type(choice["index"]) is not int
+                or type(choice["finish_reason"]) is not str
+            ):
+                raise Invalid
+            message = choice["message"]
+            if type(message) is not dict or type(message["role"]) is not str:
+                raise Invalid
+            content = message["content"]
+            if content is not None and type(content) is not str:
+                raise Invalid
+            if "refusal" in message:
+                refusal = message["refusal"]
+                if refusal is not None and type(refusal) is not str:
+                    raise Invalid
+            if "tool_calls" in message:
+                calls = message["tool_calls"]
+                if type(calls) is not list:
+                    raise Invalid
+                for call in calls:
+                    if type(call) is not dict:
+                        raise Invalid
+                    kind = call["type"]
+                    if type(kind) is not str:
+                        raise Invalid
+                    if kind == "function":
+                        function = call["function"]
+                        if (
+                            type(call["id"]) is not str
+                            or type(function) is not dict
+                            or type(function["name"]) is not str
+                            or type(function["arguments"]) is not str
+                        ):
+                            raise Invalid
+        usage = d["usage"]
+        if (
+            type(usage) is not dict
+            or type(usage["prompt_tokens"]) is not int
+            or type(usage["completion_tokens"]) is not int
+            or type(usage["total_tokens"]) is not int
+        ):
+            raise Invalid
+        if "prompt_tokens_details" in usage:
+            details = usage["prompt_tokens_details"]
+            if type(details) is not dict:
+                raise Invalid
+            if "cached_tokens" in details and type(details["cached_tokens"]) is not int:
+                raise Invalid
+        if "completion_tokens_details" in usage:
+            details = usage["completion_tokens_details"]
+            if type(details) is not dict:
+                raise Invalid
+            if "reasoning_tokens" in details and type(details["reasoning_tokens"]) is not int:
+                raise Invalid
+    except KeyError:
+        raise Invalid from None
+    return d
+
+
+def hand_message(d: Any) -> Any:
+    """The Anthropic message envelope, written by hand."""
+    try:
+        if (
+            type(d) is not dict
+            or type(d["id"]) is not str
+            or d["type"] != "message"
+            or d["role"] != "assistant"
+            or type(d["model"]) is not str
+        ):
+            raise Invalid
+        content = d["content"]
+        if type(content) is not list:
+            raise Invalid
+        for block in content:
+            if type(block) is not dict:
+                raise Invalid
+            kind = block["type"]
+            if type(kind) is not str:
+                raise Invalid
+            if kind == "text":
+                if type(block["text"]) is not str:
+                    raise Invalid
+            elif kind == "tool_use":
+                if (
+                    type(block["id"]) is not str
+                    or type(block["name"]) is not str
+                    or type(block["input"]) is not dict
+                ):
+                    raise Invalid
+            elif kind == "thinking":
+                if type(block["thinking"]) is not str:
+                    raise Invalid
+                if "signature" in block and type(block["signature"]) is not str:
+                    raise Invalid
+        if type(d["stop_reason"]) is not str:
+            raise Invalid
+        if "stop_sequence" in d:
+            stop = d["stop_sequence"]
+            if stop is not None and type(stop) is not str:
+                raise Invalid
+        usage = d["usage"]
+        if (
+            type(usage) is not dict
+            or type(usage["input_tokens"]) is not int
+            or type(usage["output_tokens"]) is not int
+        ):
+            raise Invalid
+        for key in ("cache_creation_input_tokens", "cache_read_input_tokens"):
+            if key in usage and type(usage[key]) is not int:
+                raise Invalid
+    except KeyError:
+        raise Invalid from None
+    return d
+
+
+def generated_modules(providers: tuple[str, ...]) -> dict[str, Any]:
+    """The generated envelope modules of ``providers``, written to a temporary package."""
+    folder = Path(tempfile.mkdtemp(prefix="toolgen-bench-")) / "bench_envelopes_out"
+    folder.mkdir()
+    head = header("0" * 64)
+    (folder / "__init__.py").write_text("")
+    (folder / "_runtime.py").write_text(render_runtime(head))
+    for provider in providers:
+        schemas = load_envelope_schemas(provider, {})
+        source = render_envelope_module(provider, schemas, head)
+        (folder / f"_envelopes_{provider}.py").write_text(source)
+    sys.path.insert(0, str(folder.parent))
+    return {p: importlib.import_module(f"bench_envelopes_out._envelopes_{p}") for p in providers}
+
+
+def contenders(provider: str, surface: str, module: Any) -> dict[str, Callable[[Any], Any]]:
+    schema = load_envelope_schemas(provider, {})[surface]
+    if provider == "openai":
+        from openai.types.chat import ChatCompletion
+
+        sdk_name, sdk = "openai ChatCompletion.model_validate", ChatCompletion.model_validate
+        hand = hand_chat_completion
+    else:
+        from anthropic.types import Message
+
+        sdk_name, sdk = "anthropic Message.model_validate", Message.model_validate
+        hand = hand_message
+    return {
+        "hand-written type(...) is": hand,
+        "toolgen compiled": getattr(module, f"validate_{surface}"),
+        "fastjsonschema": fastjsonschema.compile(schema),
+        sdk_name: sdk,
+        "jsonschema Draft202012Validator": Draft202012Validator(schema).is_valid,
+    }
+
+
+def accepted_by_all(bodies: list[Any], functions: dict[str, Callable[[Any], Any]]) -> list[Any]:
+    """The bodies every contender accepts (the SDK models reject some recorded content blocks)."""
+    kept = []
+    for body in bodies:
+        try:
+            if all(function(body) is not False for function in functions.values()):
+                kept.append(body)
+        except Exception:
+            continue
+    return kept
+
+
+def measure(
+    bodies: list[Any], functions: dict[str, Callable[[Any], Any]]
+) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {name: [] for name in functions}
+    order = list(functions)
+    shuffle = random.Random(0)
+    for _ in range(ROUNDS):
+        shuffle.shuffle(order)
+        for name in order:
+            function = functions[name]
+            start = time.perf_counter()
+            for body in bodies:
+                function(body)
+            times[name].append(time.perf_counter() - start)
+    return times
+
+
+def report(
+    title: str, recorded: int, bodies: list[Any], times: dict[str, list[float]]
+) -> list[str]:
+    hand = "hand-written type(...) is"
+    hand_min, hand_median = min(times[hand]), statistics.median(times[hand])
+    lines = [
+        f"### {title}: {len(bodies)} recorded bodies"
+        + (
+            f" ({recorded - len(bodies)} more rejected by the SDK model left out)"
+            if recorded > len(bodies)
+            else ""
+        ),
+        "",
+        "| contender | µs per body (min) | µs per body (median) | × hand-written (min) "
+        "| × hand-written (median) |",
+        "|---|---|---|---|---|",
+    ]
+    for name, series in times.items():
+        low, mid = min(series), statistics.median(series)
+        lines.append(
+            f"| {name} | {low / len(bodies) * 1e6:.2f} | {mid / len(bodies) * 1e6:.2f} "
+            f"| {low / hand_min:.2f} | {mid / hand_median:.2f} |"
+        )
+    compiled = times["toolgen compiled"]
+    lines += [
+        "",
+        f"toolgen compiled / hand-written: {min(compiled) / hand_min:.2f} (min), "
+        f"{statistics.median(compiled) / hand_median:.2f} (median).",
+        "",
+    ]
+    return lines
+
+
+def load(folder: str) -> list[Any]:
+    return [json.loads(p.read_text()) for p in sorted((CORPUS / folder).glob("*.json"))]
+
+
+def main() -> None:
+    if not CORPUS.is_dir():
+        raise SystemExit(f"corpus not found at {CORPUS}")
+    lines = [
+        "## Envelope validators",
+        "",
+        f"Command: `{COMMAND}` ({ROUNDS} rounds, contenders interleaved in a shuffled order each "
+        f"round, same envelope schema for every contender; Python {platform.python_version()}).",
+        "",
+    ]
+    modules = generated_modules(("openai", "anthropic"))
+    for title, provider, surface, folder in (
+        ("OpenAI chat completion", "openai", "chat_completion", "openai/chat-completions"),
+        ("Anthropic message", "anthropic", "message", "anthropic/messages"),
+    ):
+        functions = contenders(provider, surface, modules[provider])
+        recorded = load(folder)
+        bodies = accepted_by_all(recorded, functions)
+        lines += report(title, len(recorded), bodies, measure(bodies, functions))
+    section = "\n".join(lines)
+    print(section)
+    _write_section(section)
+
+
+def _write_section(section: str) -> None:
+    text = RESULTS.read_text(encoding="utf-8") if RESULTS.is_file() else "# Benchmark results\n"
+    pattern = re.compile(r"^## Envelope validators\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
+    if pattern.search(text):
+        text = pattern.sub(lambda _: section + "\n", text)
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    RESULTS.write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
