@@ -156,6 +156,9 @@ class _Projector:
             node = normalized
         result: dict[str, Any] = {}
         for keyword, value in node.items():
+            if keyword == "oneOf":  # folded into anyOf below, after its branches are projected
+                result[keyword] = value
+                continue
             verdict = self.profile.verdict(keyword)
             if verdict == "reject":
                 self.report(jp.join(pointer, keyword), self.profile.reject[keyword],
@@ -167,6 +170,8 @@ class _Projector:
                     continue
                 result[keyword] = value
         result = walker.map_children(result, pointer, self._child)
+        if "oneOf" in result:
+            result = {("anyOf" if k == "oneOf" else k): v for k, v in result.items()}
         if root or is_object_schema(node):
             result = self._close(result, node, pointer, root=root)
         elif "array" in _types(result) and "items" not in result and not self.has_error_within(pointer):
@@ -217,11 +222,11 @@ class _Projector:
                 self.report(jp.join(pointer, "allOf"), "UNSUPPORTED_ALL_OF",
                             f"allOf with {len(all_of)} schemas cannot be expressed in {self.profile.title}")
                 node = rest
-            if "oneOf" in node:
-                if "anyOf" in node:
-                    self.report(jp.join(pointer, "oneOf"), "UNSUPPORTED_ONE_OF", "oneOf beside anyOf cannot be folded")
-                    return None
-                node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
+            if "oneOf" in node and "anyOf" in node:
+                self.report(jp.join(pointer, "oneOf"), "UNSUPPORTED_ONE_OF", "oneOf beside anyOf cannot be folded")
+                return None
+            # oneOf stays oneOf here (its branches are walked, and reported, under the authored
+            # keyword); _node writes the projected branches as anyOf.
             return node
 
     def _resolve(self, ref: str, pointer: str) -> dict[str, Any] | None:
