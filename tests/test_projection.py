@@ -679,3 +679,22 @@ def test_output_names_are_sanitised_and_mapped(make_design, tool, output):
     fmt = namespace["response_format"]("support.triage")
     assert fmt["json_schema"]["name"] == "support_triage"
     assert_strict(fmt["json_schema"]["schema"], name="support_triage")
+
+
+def test_pointer_inside_a_folded_one_of_is_the_authored_one(project_one):
+    canonical = obj({"u": {"oneOf": [obj({"v": {"description": "any"}}, ["v"]), S]}}, ["u"])
+    projected, diagnostics = project_one(canonical)
+    assert [(d.pointer, d.code) for d in errors(diagnostics)] == [
+        ("/parameters/properties/u/oneOf/0/properties/v", "UNCONSTRAINED_SCHEMA")]
+
+
+@pytest.mark.xfail(strict=True, reason="known bug: after merging a one-element allOf or a $ref with "
+                   "siblings, nested diagnostics point at the merge site, a location absent from the file")
+@pytest.mark.parametrize("member, pointer", [
+    ({"allOf": [obj({"x": {"not": S}}, ["x"])], "description": "d"}, "/parameters/properties/a/allOf/0/properties/x/not"),
+    ({"$ref": "#/$defs/M", "description": "d"}, "/parameters/$defs/M/properties/x/not"),
+])
+def test_pointer_inside_a_merged_schema_exists_in_the_file(project_one, member, pointer):
+    canonical = {**obj({"a": member}, ["a"]), "$defs": {"M": obj({"x": {"not": S}}, ["x"])}}
+    _, diagnostics = project_one(canonical)
+    assert {d.pointer for d in errors(diagnostics)} <= {pointer, "/parameters/$defs/M/properties/x/not"}

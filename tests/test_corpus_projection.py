@@ -1,0 +1,165 @@
+"""Every real-world tool of the corpus (../shared/corpus/tools) and every contract of the example
+design either projects to a schema that the independent strict-mode checker accepts, or is
+rejected with a diagnostic that names the provider, a stable code and a pointer that exists.
+
+BFCL writes Python type names (``dict``, ``float``, ``tuple`` ...); the test also projects a copy
+with the JSON Schema names a user porting those tools would write, so the 3,469 BFCL tools test the
+projection and not only the meta-validation. All ~3,900 tools are projected (no sampling).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from strict_checker import violations
+
+from toolgen import pointer as jp
+from toolgen.build import analyze
+from toolgen.model import Contract, ProviderOptions
+from toolgen.names import provider_name
+from toolgen.projection import project_contract
+from toolgen.providers import PROFILES
+
+pytestmark = pytest.mark.corpus
+
+OPENAI = PROFILES["openai"]
+META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+
+#: BFCL's type names and what they mean in JSON Schema (None: any value, so no type).
+BFCL_TYPES: dict[str, str | None] = {
+    "dict": "object", "HashMap": "object", "float": "number", "double": "number", "long": "integer",
+    "String": "string", "char": "string", "Array": "array", "ArrayList": "array", "tuple": "array",
+    "Boolean": "boolean", "any": None, "": None,
+}
+_MAPS = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
+_ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames")
+_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+
+
+def json_schema_types(node: Any) -> Any:
+    """A copy of a BFCL schema with JSON Schema type names (keyword-driven: names stay names)."""
+    if not isinstance(node, dict):
+        return node
+    result = {}
+    for key, value in node.items():
+        if key == "type" and isinstance(value, str) and value in BFCL_TYPES:
+            if BFCL_TYPES[value] is not None:
+                result[key] = BFCL_TYPES[value]
+        elif key in _MAPS and isinstance(value, dict):
+            result[key] = {name: json_schema_types(sub) for name, sub in value.items()}
+        elif key in _ONE:
+            result[key] = json_schema_types(value)
+        elif key in _LISTS and isinstance(value, list):
+            result[key] = [json_schema_types(sub) for sub in value]
+        else:
+            result[key] = value
+    return result
+
+
+def corpus_tools(corpus: Path) -> list[tuple[str, dict[str, Any]]]:
+    tools = []
+    for path in sorted((corpus / "tools").glob("*.jsonl")):
+        if path.name.endswith(".sources.jsonl"):
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            record = json.loads(line)
+            record["name"] = record.get("name") or f"{path.stem}_{number}"  # output schemas have none
+            tools.append((f"{path.stem}:{number}", record))
+            if path.name.startswith("bfcl"):
+                tools.append((f"{path.stem}:{number}:json-types",
+                              {**record, "parameters": json_schema_types(record["parameters"])}))
+    return tools
+
+
+def check(name: str, description: str, parameters: Any) -> tuple[str, list[str]]:
+    """("projected" | "rejected" | "invalid", problems with how that happened)."""
+    if not META.is_valid(parameters):
+        return "invalid", []  # loading reports INVALID_SCHEMA (checked on a sample below)
+    contract = Contract(kind="tool", name=name, description=description or "", schema=parameters,
+                        file="tools/t.json", pointer="/parameters")
+    wire = provider_name(name, OPENAI.names)
+    projected, diagnostics = project_contract(contract, OPENAI, ProviderOptions(), wire)
+    errors = [d for d in diagnostics if d.level == "error"]
+    problems = []
+    if projected.schema is not None:
+        if errors:
+            problems.append(f"projected despite errors {[d.code for d in errors]}")
+        problems += [f"{p or '/'}: {rule}: {message}" for p, rule, message in
+                     violations(projected.schema, name=wire, description=description or "")]
+        return "projected", problems
+    if not errors:
+        problems.append("no schema and no error diagnostic")
+    document = {"parameters": parameters, "description": description, "name": name}
+    for d in errors:
+        if d.provider != "openai" or not d.code.isupper() or not d.message:
+            problems.append(f"bad diagnostic {d}")
+        try:
+            jp.resolve(document, d.pointer)
+        except (KeyError, ValueError):
+            if not d.pointer.startswith("/parameters/") or d.code != "REQUIRED_WITHOUT_PROPERTY":
+                problems.append(f"pointer {d.pointer!r} of {d.code} does not exist")
+    return "rejected", problems
+
+
+def test_corpus_tools_project_to_strict_schemas_or_are_rejected(corpus_dir):
+    tools = corpus_tools(corpus_dir)
+    assert len(tools) > 3_800
+    outcomes: Counter[str] = Counter()
+    failures = []
+    for label, record in tools:
+        outcome, problems = check(record["name"], record.get("description") or "", record["parameters"])
+        outcomes[outcome] += 1
+        if problems:
+            failures.append(f"{label} {record['name']}: " + "; ".join(problems[:3]))
+    assert not failures, f"{len(failures)} tools:\n" + "\n".join(failures[:40])
+    # The corpus is mostly plain tools: most of them must come through.
+    assert outcomes["projected"] > 3_000, outcomes
+
+
+def test_raw_bfcl_types_are_rejected_by_loading(corpus_dir, make_design):
+    """What the test above calls "invalid" really is a loading diagnostic (a sample, via the CLI path)."""
+    lines = (corpus_dir / "tools" / "bfcl_functions.jsonl").read_text(encoding="utf-8").splitlines()[:5]
+    files = {f"tools/t{i}.json": {**{k: v for k, v in json.loads(line).items() if k in ("name", "description",
+                                                                                      "parameters")},
+                                  "name": f"t{i}"}
+             for i, line in enumerate(lines)}
+    result = analyze(make_design(files), ("openai",))
+    assert {d.file for d in result.diagnostics if d.code == "INVALID_SCHEMA"} == set(files)
+
+
+def test_a_sample_of_the_corpus_through_the_whole_build(corpus_dir, make_design):
+    """The in-memory check above agrees with the real loading path (files, bundling, names)."""
+    tools = [t for t in corpus_tools(corpus_dir) if not t[0].startswith("bfcl") or t[0].endswith("json-types")]
+    sample = tools[:: max(1, len(tools) // 60)]
+    files = {}
+    for index, (_, record) in enumerate(sample):
+        files[f"tools/t{index}.json"] = {"name": f"t{index}.{record['name']}", "description": record.get("description") or "",
+                                         "parameters": record["parameters"]}
+    result = analyze(make_design(files), ("openai",))
+    projection = result.projections[0]
+    by_file = {p.contract.file: p for p in projection.tools}
+    for index, (label, record) in enumerate(sample):
+        file = f"tools/t{index}.json"
+        outcome, _ = check(f"t{index}.{record['name']}", record.get("description") or "", record["parameters"])
+        if outcome == "projected":
+            assert by_file[file].schema is not None, label
+            assert violations(by_file[file].schema) == []
+        elif outcome == "rejected":
+            assert by_file[file].schema is None, label
+            assert any(d.file == file and d.provider == "openai" for d in result.diagnostics), label
+
+
+def test_example_design_projects_to_strict_schemas(example_design):
+    result = analyze(example_design, ("openai",))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    projection = result.projections[0]
+    assert projection.tools
+    for projected in (*projection.tools, *projection.outputs):
+        assert projected.schema is not None, projected.contract.name
+        found = violations(projected.schema, name=projected.provider_name, description=projected.contract.description)
+        assert found == [], (projected.contract.name, found)
