@@ -41,7 +41,7 @@ STREAMS = {
 
 
 def write_package(folder: Path, overrides: dict[str, Any] | None = None) -> dict[str, str]:
-    """Render ``_runtime.py`` and every ``_envelopes_<provider>.py`` into ``folder``; name -> source."""
+    """Render ``_runtime.py`` and every ``_envelopes_<provider>.py`` into ``folder``."""
     head = header("0" * 64)
     files = {"__init__.py": "", "_runtime.py": render_runtime(head)}
     for provider in ENVELOPE_PROVIDERS:
@@ -66,8 +66,11 @@ def bodies(folder: str) -> list[tuple[str, Any]]:
 
 
 def stream_events(folder: str) -> list[tuple[str, list[Any]]]:
-    """Per stream file, its event payloads: SSE ``data:`` lines (not ``[DONE]``, not ``event: error``)
-    or one JSON value per line; lines that are not JSON (a few hand-made fixtures) are left out."""
+    """Per stream file, its event payloads.
+
+    SSE ``data:`` lines (not ``[DONE]``, not those of ``event: error``) or one JSON value per line;
+    lines that are not JSON (a few hand-made fixtures) are left out.
+    """
     require_corpus()
     streams = []
     for path in sorted((ENVELOPES / folder).iterdir()):

@@ -1,4 +1,4 @@
-"""Every recorded success body and stream event passes, and the stream decoders rebuild tool calls."""
+"""Every recorded success body and stream event passes; the stream decoders rebuild tool calls."""
 
 from __future__ import annotations
 

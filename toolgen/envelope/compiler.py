@@ -314,6 +314,7 @@ class SurfaceCompiler:
         return (
             isinstance(schema, dict)
             and set(schema) - ANNOTATIONS == {"type"}
+            and isinstance(schema["type"], str)
             and schema["type"] in _SINGLE_READ_TYPES
         )
 
