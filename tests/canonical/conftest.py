@@ -1,0 +1,77 @@
+"""Fixtures of the canonicalizer tests: compiled modules of the example design, the hard cases
+and a deterministic corpus sample (session-scoped: each is compiled and imported once)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.canonical import hard_cases
+from tests.canonical.support import (
+    CORPUS_TOOLS,
+    REPO,
+    Compiled,
+    compile_projection,
+    corpus_contracts,
+    load_and_project,
+    projection_of,
+)
+
+EXAMPLE_DESIGN = REPO / "examples" / "design"
+_PACKAGES = itertools.count(1)
+
+
+def _package() -> str:
+    return f"toolgen_canonical_test_{next(_PACKAGES)}"
+
+
+def write_files(root: Path, files: dict[str, object]) -> Path:
+    for relative, value in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if relative.endswith(".json"):
+            path.write_text(json.dumps(value, indent=2, ensure_ascii=False), encoding="utf-8")
+        elif isinstance(value, str):
+            path.write_text(value, encoding="utf-8")
+        else:
+            path.write_text(yaml.safe_dump(value, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="session")
+def hard_design(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_files(tmp_path_factory.mktemp("hard") / "design", hard_cases.design_files())
+
+
+@pytest.fixture(scope="session")
+def hard(hard_design: Path, tmp_path_factory: pytest.TempPathFactory) -> Compiled:
+    design, projection = load_and_project(hard_design)
+    return compile_projection(design, projection, tmp_path_factory.mktemp("hard_out"), _package())
+
+
+@pytest.fixture(scope="session")
+def example(tmp_path_factory: pytest.TempPathFactory) -> Compiled:
+    if not any((EXAMPLE_DESIGN / "tools").glob("*.*")):
+        pytest.skip(f"no example design at {EXAMPLE_DESIGN}")
+    design, projection = load_and_project(EXAMPLE_DESIGN)
+    return compile_projection(design, projection, tmp_path_factory.mktemp("example_out"), _package())
+
+
+@pytest.fixture(scope="session")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Compiled:
+    """Every corpus tool that projects, compiled into one module."""
+    if not CORPUS_TOOLS.is_dir():
+        pytest.skip(f"the shared corpus is not at {CORPUS_TOOLS}")
+    contracts = [contract for contract, _ in corpus_contracts()]
+    design, _ = load_and_project(EXAMPLE_DESIGN) if EXAMPLE_DESIGN.is_dir() else (None, None)
+    projection = projection_of(contracts)
+    from toolgen.model import Config, Design
+
+    corpus_design = Design(str(CORPUS_TOOLS), tuple(contracts), (), {}, Config(), "corpus" * 8)
+    del design
+    return compile_projection(corpus_design, projection, tmp_path_factory.mktemp("corpus_out"),
+                              _package())

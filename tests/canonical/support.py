@@ -1,0 +1,398 @@
+"""Helpers of the canonicalizer tests: compiling designs, strategies for canonical and projected
+instances, the provider's ``fill``, and the relaxed canonical schema of the soundness law."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from toolgen import walker
+from toolgen.canonical.compiler import render_canonical_module
+from toolgen.canonical.reference import reference_for
+from toolgen.canonical.views import Unresolvable, canonical_view, ref_pointer, resolve
+from toolgen.design import load_design
+from toolgen.model import Contract, Design, ProviderOptions
+from toolgen.projection import ProjectedContract, ProviderProjection, project_contract, project_design
+from toolgen.providers import PROFILES
+from toolgen.templating import header
+
+OPENAI = PROFILES["openai"]
+REPO = Path(__file__).resolve().parents[2]
+CORPUS_TOOLS = REPO.parent / "shared" / "corpus" / "tools"
+EXAMPLE_DESIGN = REPO / "examples" / "design"
+
+
+# -- compiling ---------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Case:
+    """One projected contract with both inverses."""
+
+    key: str  # "tool:name" or "output:name"
+    contract: Contract
+    projected: Any
+    compiled: Callable[[Any], Any]
+
+    def reference(self, payload: Any) -> Any:
+        return reference_for(self.contract.schema, self.projected)(payload)
+
+    def __repr__(self) -> str:  # hypothesis and pytest ids
+        return self.key
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # hypothesis' own printer
+        printer.text(repr(self))
+
+
+@dataclass(eq=False)
+class Compiled:
+    source: str
+    module: ModuleType
+    cases: list[Case]
+
+    def __repr__(self) -> str:
+        return f"<compiled {self.module.__name__}: {len(self.cases)} contracts>"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # hypothesis' own printer
+        printer.text(repr(self))
+
+
+def import_source(source: str, folder: Path, package: str) -> ModuleType:
+    """``source`` as ``<package>._canonical`` (a relative-import-only module in its package)."""
+    root = folder / package
+    root.mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "_canonical.py").write_text(source, encoding="utf-8")
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+    return importlib.import_module(f"{package}._canonical")
+
+
+def compile_projection(design: Design, projection: ProviderProjection, folder: Path,
+                       package: str) -> Compiled:
+    source = render_canonical_module(design, projection, header(design.hash))
+    module = import_source(source, folder, package)
+    cases = []
+    for kind, table, contracts in (("tool", module.TOOL_CANONICALIZERS, projection.tools),
+                                   ("output", module.OUTPUT_CANONICALIZERS, projection.outputs)):
+        for projected in contracts:
+            if projected.schema is not None:
+                name = projected.contract.name
+                cases.append(Case(f"{kind}:{name}", projected.contract, projected.schema, table[name]))
+    return Compiled(source, module, cases)
+
+
+def example_keys() -> list[str]:
+    """The contracts of the example design (for parametrizing; empty when it is absent)."""
+    design, _ = load_design(EXAMPLE_DESIGN, ("openai",))
+    if design is None:
+        return []
+    return sorted(f"{c.kind}:{c.name}" for c in design.contracts)
+
+
+def load_and_project(root: Path) -> tuple[Design, ProviderProjection]:
+    design, diagnostics = load_design(root, ("openai",))
+    assert design is not None, diagnostics
+    return design, project_design(design, OPENAI)
+
+
+def projection_of(contracts: list[Contract]) -> ProviderProjection:
+    projected = []
+    for contract in contracts:
+        result, _ = project_contract(contract, OPENAI, ProviderOptions(), contract.name)
+        projected.append(result)
+    return ProviderProjection(OPENAI, tuple(projected), (), ())
+
+
+def corpus_contracts() -> list[tuple[Contract, str]]:
+    """Every corpus tool that meta-validates and projects, sorted, with a reason for the rest."""
+    found = []
+    for path in sorted(CORPUS_TOOLS.glob("*.jsonl")):
+        if path.name.endswith(".sources.jsonl"):
+            continue
+        for line_number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            record = json.loads(line)
+            schema = record.get("parameters")
+            if not isinstance(schema, dict):
+                continue
+            try:
+                Draft202012Validator.check_schema(schema)  # BFCL's "type": "dict" fails here
+            except Exception:  # noqa: BLE001 - any meta-validation failure: not a 2020-12 schema
+                continue
+            name = f"{path.stem}.{line_number}.{record.get('name') or 'output'}"
+            contract = Contract("tool", name, record.get("description") or "", schema,
+                                f"{path.name}:{line_number}", "/parameters")
+            try:
+                result, _ = project_contract(contract, OPENAI, ProviderOptions(), "t")
+            except RecursionError:
+                continue  # a projection bug (recursive $ref with siblings): see test_findings
+            if result.schema is not None:
+                found.append((contract, name))
+    return found
+
+
+def sample(items: list[Any], count: int) -> list[Any]:
+    """A deterministic, evenly spread sample."""
+    if len(items) <= count:
+        return list(items)
+    step = len(items) / count
+    return [items[int(i * step)] for i in range(count)]
+
+
+# -- schema transforms ---------------------------------------------------------------------------
+
+
+def transform(schema: Any, rule: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
+    """``rule`` applied to every dict node of ``schema``, bottom up, through the shared walker."""
+
+    def visit(node: Any, pointer: str) -> Any:
+        node = walker.map_children(node, pointer, lambda child: visit(child.schema, child.pointer))
+        return rule(node) if isinstance(node, dict) else node
+
+    return visit(schema, "")
+
+
+def closed(schema: Any) -> Any:
+    """The canonical schema with the objects the projection closes silently (those that declare
+    properties, and the root) closed: the domain of the completeness and identity laws."""
+
+    def close(node: dict[str, Any]) -> dict[str, Any]:
+        if isinstance(node.get("properties"), dict) and "additionalProperties" not in node:
+            return {**node, "additionalProperties": False}
+        return node
+
+    result = transform(schema, close)
+    if isinstance(result, dict) and "additionalProperties" not in result:
+        result = {**result, "additionalProperties": False}
+    return result
+
+
+def relaxed(schema: Any) -> Any:
+    """The canonical schema without what the projection drops on purpose (the canonical
+    validation reports those) and with oneOf read as anyOf (the projection folds it)."""
+
+    def relax(node: dict[str, Any]) -> dict[str, Any]:
+        node = {k: v for k, v in node.items() if k not in OPENAI.drop}
+        if "oneOf" in node and "anyOf" not in node:
+            node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
+        return node
+
+    return transform(schema, relax)
+
+
+def is_recursive(schema: Any) -> bool:
+    """Does a ``$ref`` chain of ``schema`` come back to where it started?"""
+
+    def refs(node: Any) -> set[str]:
+        return {n["$ref"] for n, _ in walker.walk(node) if isinstance(n, dict)
+                and isinstance(n.get("$ref"), str)}
+
+    graph: dict[str, set[str]] = {}
+    pending = list(refs(schema))
+    while pending:
+        ref = pending.pop()
+        if ref in graph:
+            continue
+        try:
+            graph[ref] = refs(resolve(schema, ref))
+        except Unresolvable:
+            graph[ref] = set()
+        pending += graph[ref]
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        for nxt in graph.get(start, ()):
+            if nxt == goal or (nxt not in seen and reaches(nxt, goal, seen | {nxt})):
+                return True
+        return False
+
+    return any(reaches(ref, ref, set()) for ref in graph) or any(ref_pointer(r) == "" for r in graph)
+
+
+# -- strategies --------------------------------------------------------------------------------
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.floats(-2, 2, allow_nan=False),
+                     st.text(max_size=3))
+
+
+def instances(schema: Any) -> st.SearchStrategy[Any]:
+    """Instances of a root schema: hypothesis-jsonschema where it works, else our own strategy
+    (recursive schemas, 2020-12-only keywords), filtered by jsonschema either way."""
+    validator = Draft202012Validator(schema)
+    if not is_recursive(schema):
+        try:
+            from hypothesis_jsonschema import from_schema
+
+            strategy = from_schema(schema)
+            strategy.validate()
+            return strategy.filter(validator.is_valid)
+        except Exception:  # noqa: BLE001 - hypothesis-jsonschema's many refusals
+            pass
+    return _Own(schema).node(schema, 4, root=True).filter(validator.is_valid)
+
+
+class _Own:
+    """A small generator for the subset toolgen projects, bounded in depth (recursion)."""
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self.validator = Draft202012Validator(root)
+
+    def node(self, node: Any, depth: int, *, root: bool = False) -> st.SearchStrategy[Any]:
+        if depth <= 0 and isinstance(node, dict) and self.validator.evolve(schema=node).is_valid(None):
+            return st.none()  # the way out of a recursion the projection made all-required
+        view = canonical_view(node, self.root, follow_bare=True)
+        if node is True or view == {}:
+            return _SCALARS
+        if "const" in view:
+            return st.just(view["const"])
+        if isinstance(view.get("enum"), list) and view["enum"]:
+            return st.sampled_from(view["enum"])
+        branches = view.get("anyOf")
+        if isinstance(branches, list) and branches:
+            return st.one_of([self.node(b, depth) for b in branches])
+        types = view.get("type")
+        types = [types] if isinstance(types, str) else types or (
+            ["object"] if "properties" in view else ["string"])
+        return st.one_of([self.typed(t, view, depth) for t in types])
+
+    def typed(self, kind: str, view: dict[str, Any], depth: int) -> st.SearchStrategy[Any]:
+        if kind == "null":
+            return st.none()
+        if kind == "boolean":
+            return st.booleans()
+        if kind in ("integer", "number"):
+            low, high = view.get("minimum"), view.get("maximum")
+            low = low if low is not None else view.get("exclusiveMinimum")
+            high = high if high is not None else view.get("exclusiveMaximum")
+            ints = st.integers(int(low) if low is not None else -100,
+                               int(high) if high is not None else 100)
+            if kind == "integer":
+                return ints
+            return st.one_of(ints, st.floats(low if low is not None else -100.0,
+                                             high if high is not None else 100.0,
+                                             allow_nan=False))
+        if kind == "string":
+            pattern = view.get("pattern")
+            return st.from_regex(pattern) if isinstance(pattern, str) else st.text(max_size=8)
+        if kind == "array":
+            items = view.get("items", True)
+            least = view.get("minItems", 0)
+            most = max(least, min(view.get("maxItems", 3), 3 if depth > 0 else 0))
+            if most == 0:
+                return st.just([])
+            return st.lists(self.node(items, depth - 1), min_size=least, max_size=most)
+        if kind == "object":
+            properties = view.get("properties") or {}
+            required = view.get("required") or []
+            must = {n: self.node(s, depth - 1) for n, s in properties.items() if n in required}
+            may = {n: self.node(s, depth - 1) for n, s in properties.items()
+                   if n not in required and depth > 0}
+            return st.fixed_dictionaries(must, optional=may)
+        return _SCALARS
+
+
+def json_values() -> st.SearchStrategy[Any]:
+    """Any JSON value, small."""
+    return st.recursive(_SCALARS, lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=3), inner, max_size=3)),
+        max_leaves=8)
+
+
+def mutated(data: st.DataObject, value: Any, member_names: list[str]) -> Any:
+    """``value`` with some parts broken: nulls everywhere, wrong types, extra members."""
+    choice = data.draw(st.integers(0, 9))
+    if choice == 0:
+        return data.draw(json_values())
+    if choice == 1:
+        return None
+    if isinstance(value, dict):
+        result = {k: mutated(data, v, member_names) for k, v in value.items()}
+        if choice == 2:
+            result = dict.fromkeys(result)
+        elif choice == 3:
+            result[data.draw(st.sampled_from(member_names or ["extra"]))] = data.draw(json_values())
+        elif choice == 4 and result:
+            del result[data.draw(st.sampled_from(sorted(result)))]
+        return result
+    if isinstance(value, list):
+        result_list = [mutated(data, v, member_names) for v in value]
+        if choice == 2:
+            result_list.append(None)
+        return result_list
+    return value
+
+
+def member_names(schema: Any) -> list[str]:
+    """Every property name declared anywhere in ``schema`` (for extra members that look real)."""
+    names: set[str] = set()
+    for node, _ in walker.walk(schema):
+        if isinstance(node, dict) and isinstance(node.get("properties"), dict):
+            names.update(node["properties"])
+    return sorted(names)
+
+
+# -- the provider's fill ----------------------------------------------------------------------
+
+
+class Filler:
+    """How the provider writes a canonical instance: every absent member of an object written as
+    null. Also the expected inverse: absent again, except members that are optional *and* accept
+    null (OPTIONAL_NULLABLE), which come back as null — the stated exception of the law."""
+
+    def __init__(self, canonical: Any) -> None:
+        self.root = canonical
+        self.validator = Draft202012Validator(canonical)
+
+    def __call__(self, value: Any) -> tuple[Any, Any]:
+        return self.fill(value, self.root, root=True)
+
+    def fill(self, value: Any, node: Any, *, root: bool = False) -> tuple[Any, Any]:
+        view = canonical_view(node, self.root, follow_bare=True)
+        filled, expected = value, value
+        properties = view.get("properties")
+        if isinstance(value, dict) and isinstance(properties, dict):
+            filled, expected = {}, {}
+            required = view.get("required") or []
+            for name, schema in properties.items():
+                if name in value:
+                    filled[name], expected[name] = self.fill(value[name], schema)
+                else:
+                    filled[name] = None
+                    if name not in required and self.accepts_null(schema):
+                        expected[name] = None
+            for name in value:
+                if name not in properties:
+                    filled[name] = expected[name] = value[name]
+        elif isinstance(value, list) and isinstance(view.get("items"), dict):
+            pairs = [self.fill(v, view["items"]) for v in value]
+            filled, expected = [f for f, _ in pairs], [e for _, e in pairs]
+        branches = view.get("anyOf")
+        if isinstance(branches, list):
+            for branch in branches:
+                if self.validator.evolve(schema=branch).is_valid(value):
+                    filled, _ = self.fill(filled, branch)
+                    _, expected = self.fill(expected, branch)
+                    break
+        return filled, expected
+
+    def accepts_null(self, schema: Any) -> bool:
+        return schema is True or (isinstance(schema, dict)
+                                  and self.validator.evolve(schema=schema).is_valid(None))
+
+
+def projected_validator(case: Case) -> Draft202012Validator:
+    return Draft202012Validator(case.projected)
+
+
+__all__ = ["Case", "Compiled", "Filler", "ProjectedContract", "closed", "compile_projection",
+           "corpus_contracts", "instances", "is_recursive", "json_values", "load_and_project",
+           "member_names", "mutated", "projection_of", "relaxed", "sample"]
