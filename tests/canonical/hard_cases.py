@@ -100,6 +100,8 @@ TOOLS: dict[str, dict[str, Any]] = {
     }, ["required_null"], **{"$defs": {"P": obj({"q": STR})}}),
     "numbers": obj({
         "big": INT, "ratio": NUM, "bounded": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
+        "banded": {"type": "integer", "anyOf": [{"type": "integer", "minimum": 5},
+                                                {"type": "integer", "maximum": 1}]},
     }),
 }
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from toolgen.canonical.views import (
     Unresolvable,
+    align,
     aligned_branches,
     canonical_view,
     must_be_present,
@@ -214,7 +215,7 @@ class _Planner:
         view = canonical_view(canonical, context.canonical, follow_bare=root)
         if isinstance(view.get("$ref"), str):
             return self.reference(view["$ref"], context)
-        pview = projected_view(projected, context.projected)
+        pview = align(view, projected_view(projected, context.projected), context.projected)
         plan = _Plan()
         properties = view.get("properties")
         if isinstance(properties, dict):
@@ -359,6 +360,8 @@ class _Checks:
         self._by_body: dict[str, str] = {}
         self._by_ref: dict[tuple[str, ...], str] = {}
         self.uses_re = False
+        #: every test function: name -> (the projected form it tests, the projected root)
+        self.forms: dict[str, tuple[Any, Any]] = {}
 
     def function(self, form: Any, context: _Context, hint: str) -> str:
         """The name of a function testing ``form`` (deduplicated by body)."""
@@ -370,6 +373,7 @@ class _Checks:
         if name is None:
             name = self._name(f"{hint} {len(self._by_body) + 1}")
             self._by_body[body] = name
+            self.forms[name] = (form, context.projected)
             self._define(name, body)
         return name
 
@@ -396,6 +400,7 @@ class _Checks:
                 target = resolve(context.projected, ref)
             except Unresolvable as error:
                 raise CompileError(f"$ref {ref!r} does not resolve in the projection") from error
+            self.forms[name] = (target, context.projected)
             emitter = Emitter(merge_nested_ifs=True)
             self.node(target, "value", context, emitter)
             emitter.line("return True")
@@ -814,6 +819,7 @@ def compile_contracts(contracts: list[tuple[Contract, Any]]) -> dict[str, Any]:
         "tools": compiler.roots["tool"],
         "outputs": compiler.roots["output"],
         "uses_re": compiler.checks.uses_re,
+        "checks": compiler.checks.forms,
     }
 
 

@@ -27,6 +27,7 @@ from jsonschema import Draft202012Validator
 from toolgen.canonical import text as json_text
 from toolgen.canonical.views import (
     Unresolvable,
+    align,
     aligned_branches,
     canonical_view,
     projected_member,
@@ -72,7 +73,9 @@ class ReferenceInverse:
             except Unresolvable:
                 return value
             view = canonical_view(target, self.canonical, follow_bare=False)
-        pview = projected_view(projected, self.projected) if self.projected is not None else None
+        pview = None
+        if self.projected is not None:
+            pview = align(view, projected_view(projected, self.projected), self.projected)
         result = value
         if isinstance(value, dict) and isinstance(view.get("properties"), dict):
             result = self._object(value, view, pview)

@@ -92,21 +92,45 @@ def projected_view(node: Any, root: Any) -> dict[str, Any] | None:
 
 
 def strip_nullable(view: dict[str, Any], projected: Any) -> Any:
-    """The projected member before the projection made it nullable (``make_nullable`` undone),
-    given the canonical view of the member (``follow_bare=False``)."""
+    """The projected member before the projection made it nullable, given the canonical view of
+    the member (``follow_bare=False``): ``anyOf: [X, {"type": "null"}]`` unwrapped to X, or the
+    null branch appended to a union dropped (a null added to ``type`` or ``enum`` can stay: it
+    changes nothing for a value that is not null)."""
     if not isinstance(projected, dict):
         return projected
-    has_type = "type" in view or is_object_schema(view)
-    wrapped = (
-        "$ref" in view or "const" in view or not (has_type or "anyOf" in view or "enum" in view)
-    )
     branches = projected.get("anyOf")
     if not isinstance(branches, list) or not branches or branches[-1] != NULL_SCHEMA:
         return projected
-    if wrapped and set(projected) == {"anyOf"} and len(branches) == 2:
+    union = view.get("anyOf")
+    pure_union = (
+        isinstance(union, list)
+        and not any(k in view for k in ("type", "enum", "const", "$ref"))
+        and not is_object_schema(view)
+    )
+    wrapped = set(projected) == {"anyOf"} and len(branches) == 2
+    if wrapped and not (pure_union and isinstance(union, list) and len(union) == 1):
         return branches[0]
-    if not wrapped and "anyOf" in view:
+    if isinstance(union, list):
         return {**projected, "anyOf": branches[:-1]}
+    return projected
+
+
+def align(
+    view: dict[str, Any], projected: dict[str, Any] | None, root: Any
+) -> dict[str, Any] | None:
+    """The projected counterpart of a canonical view that is not a union, when the projection
+    wrote it as ``anyOf: [X, {"type": "null"}]`` (a nullable wrapper, or a type list split for a
+    provider without type lists): X."""
+    if projected is None or "anyOf" in view:
+        return projected
+    branches = projected.get("anyOf")
+    if (
+        isinstance(branches, list)
+        and len(branches) == 2
+        and branches[1] == NULL_SCHEMA
+        and set(projected) <= {"anyOf", "title", "description"}
+    ):
+        return projected_view(branches[0], root)
     return projected
 
 
