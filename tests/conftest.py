@@ -31,7 +31,7 @@ FileValue = str | bytes | Mapping[str, Any] | Sequence[Any] | bool | int | float
 
 
 def write_design(root: Path, files: Mapping[str, FileValue]) -> Path:
-    """Write a design folder: ``{"tools/a.yaml": {...}, "defs/m.json": {...}, "toolgen.toml": "..."}``.
+    """Write a design folder from ``{"tools/a.yaml": {...}, "toolgen.toml": "..."}``.
 
     A str or bytes value is written as it is; any other value is dumped as JSON for ``.json``
     names and as YAML (keys in authored order) otherwise.
@@ -47,16 +47,22 @@ def write_design(root: Path, files: Mapping[str, FileValue]) -> Path:
         elif relative.endswith(".json"):
             path.write_text(json.dumps(value, indent=2, ensure_ascii=False), encoding="utf-8")
         else:
-            path.write_text(yaml.safe_dump(value, sort_keys=False, allow_unicode=True), encoding="utf-8")
+            path.write_text(
+                yaml.safe_dump(value, sort_keys=False, allow_unicode=True), encoding="utf-8"
+            )
     return root
 
 
-def tool_file(name: str, parameters: Any, description: str = "A tool.", **extra: Any) -> dict[str, Any]:
+def tool_file(
+    name: str, parameters: Any, description: str = "A tool.", **extra: Any
+) -> dict[str, Any]:
     """The content of a ``tools/NAME.yaml`` file."""
     return {"name": name, "description": description, "parameters": parameters, **extra}
 
 
-def output_file(name: str, schema: Any, description: str = "An output.", **extra: Any) -> dict[str, Any]:
+def output_file(
+    name: str, schema: Any, description: str = "An output.", **extra: Any
+) -> dict[str, Any]:
     """The content of an ``outputs/NAME.yaml`` file."""
     return {"name": name, "description": description, "schema": schema, **extra}
 
@@ -92,12 +98,15 @@ def project_one(tmp_path: Path) -> Callable[..., tuple[Any, list[Any]]]:
 
     counter = iter(range(1_000_000))
 
-    def project(parameters: Any, *, extra_files: Mapping[str, FileValue] | None = None,
-                **fields: Any) -> tuple[Any, list[Any]]:
+    def project(
+        parameters: Any, *, extra_files: Mapping[str, FileValue] | None = None, **fields: Any
+    ) -> tuple[Any, list[Any]]:
         fields.setdefault("name", "t")
         fields.setdefault("description", "A tool.")
-        root = write_design(tmp_path / f"design{next(counter)}",
-                            {"tools/t.json": {**fields, "parameters": parameters}, **(extra_files or {})})
+        root = write_design(
+            tmp_path / f"design{next(counter)}",
+            {"tools/t.json": {**fields, "parameters": parameters}, **(extra_files or {})},
+        )
         result = analyze(root, ("openai",))
         if not result.projections:
             return None, list(result.diagnostics)
@@ -135,11 +144,19 @@ def toolgen_env(**extra: str) -> dict[str, str]:
 def run_toolgen() -> Callable[..., subprocess.CompletedProcess[str]]:
     """``run_toolgen(*args, cwd=None, env=None)``: ``python -m toolgen ARGS`` in a subprocess."""
 
-    def run(*args: str | Path, cwd: Path | None = None, env: Mapping[str, str] | None = None,
-            timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    def run(
+        *args: str | Path,
+        cwd: Path | None = None,
+        env: Mapping[str, str] | None = None,
+        timeout: float = 120,
+    ) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "-m", "toolgen", *map(str, args)],
-            cwd=cwd, env=toolgen_env(**(env or {})), capture_output=True, text=True, timeout=timeout,
+            cwd=cwd,
+            env=toolgen_env(**(env or {})),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
         )
 
     return run

@@ -1,8 +1,8 @@
 """An independent oracle of OpenAI strict mode (../shared/PROVIDERS.md, "OpenAI ... strict mode").
 
-``violations(schema)`` lists, as ``(pointer, rule, message)``, everything in a *projected* schema that
-strict mode would refuse. It is written from the provider facts alone and imports nothing from
-toolgen, so a bug in the projection cannot hide itself here.
+``violations(schema)`` lists, as ``(pointer, rule, message)``, everything in a *projected*
+schema that strict mode would refuse. It is written from the provider facts alone and imports
+nothing from toolgen, so a bug in the projection cannot hide itself here.
 
 Rules:
 - the root is an object schema (``type: "object"``), never a union (anyOf/oneOf/allOf) or a $ref;
@@ -42,7 +42,9 @@ SUPPORTED_KEYWORDS = frozenset({
     "definitions",
 })  # fmt: skip
 
-FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"})
+FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+)
 TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 
@@ -107,7 +109,11 @@ class _Checker:
             return
         for keyword in node:
             if keyword not in SUPPORTED_KEYWORDS:
-                self.add(f"{pointer}/{_esc(keyword)}", "unsupported-keyword", f"{keyword!r} is not supported")
+                self.add(
+                    f"{pointer}/{_esc(keyword)}",
+                    "unsupported-keyword",
+                    f"{keyword!r} is not supported",
+                )
         if not any(k in node for k in ("type", "enum", "const", "anyOf", "$ref")):
             self.add(pointer, "untyped", "a schema needs type, enum, const, anyOf or $ref")
         if "$ref" in node:
@@ -119,7 +125,11 @@ class _Checker:
         if isinstance(node.get("type"), list) and len(set(map(str, types))) != len(types):
             self.add(f"{pointer}/type", "bad-type", "repeated type")
         if "format" in node and node["format"] not in FORMATS:
-            self.add(f"{pointer}/format", "unsupported-format", f"format {node['format']!r} is not supported")
+            self.add(
+                f"{pointer}/format",
+                "unsupported-format",
+                f"format {node['format']!r} is not supported",
+            )
         if "enum" in node:
             self.enum(node["enum"], f"{pointer}/enum")
         if "const" in node:
@@ -131,7 +141,12 @@ class _Checker:
             else:
                 for index, branch in enumerate(branches):
                     self.schema(branch, f"{pointer}/anyOf/{index}")
-        if "object" in types or "properties" in node or "additionalProperties" in node or "required" in node:
+        if (
+            "object" in types
+            or "properties" in node
+            or "additionalProperties" in node
+            or "required" in node
+        ):
             self.object(node, pointer, types)
         if "array" in types or "items" in node:
             self.array(node, pointer, types)
@@ -151,7 +166,9 @@ class _Checker:
             self.add(pointer, "ref-with-siblings", f"$ref has sibling keywords {siblings}")
         ref = node["$ref"]
         if not isinstance(ref, str) or _resolve(self.root, ref) is None:
-            self.add(f"{pointer}/$ref", "bad-ref", f"$ref {ref!r} is not a local reference that resolves")
+            self.add(
+                f"{pointer}/$ref", "bad-ref", f"$ref {ref!r} is not a local reference that resolves"
+            )
 
     def enum(self, values: Any, pointer: str) -> None:
         if not isinstance(values, list) or not values:
@@ -161,10 +178,17 @@ class _Checker:
         strings = [v for v in values if v is not None]
         total = sum(_chars(v) for v in strings)
         self.chars += total
-        if (len(values) > LARGE_ENUM_VALUES and all(isinstance(v, str) for v in strings)
-                and total > LARGE_ENUM_CHARS):
-            self.add(pointer, "limit-string-enum",
-                     f"a string enum of {len(values)} values has {total} characters (at most {LARGE_ENUM_CHARS})")
+        if (
+            len(values) > LARGE_ENUM_VALUES
+            and all(isinstance(v, str) for v in strings)
+            and total > LARGE_ENUM_CHARS
+        ):
+            self.add(
+                pointer,
+                "limit-string-enum",
+                f"a string enum of {len(values)} values has {total} characters "
+                f"(at most {LARGE_ENUM_CHARS})",
+            )
 
     def object(self, node: dict[str, Any], pointer: str, types: list[Any]) -> None:
         if "object" not in types:
@@ -174,7 +198,11 @@ class _Checker:
             self.add(pointer, "object-without-properties", "object schema missing properties")
             properties = {}
         if node.get("additionalProperties") is not False:
-            self.add(pointer, "open-object", "'additionalProperties' is required to be supplied and to be false")
+            self.add(
+                pointer,
+                "open-object",
+                "'additionalProperties' is required to be supplied and to be false",
+            )
         required = node.get("required")
         if not isinstance(required, list):
             self.add(pointer, "required-missing", "'required' is required to be supplied")
@@ -184,7 +212,11 @@ class _Checker:
             self.add(f"{pointer}/required", "required-incomplete", f"'required' misses {missing}")
         unknown = [name for name in required if name not in properties]
         if unknown:
-            self.add(f"{pointer}/required", "required-unknown", f"'required' names no property: {unknown}")
+            self.add(
+                f"{pointer}/required",
+                "required-unknown",
+                f"'required' names no property: {unknown}",
+            )
         if len(set(map(str, required))) != len(required):
             self.add(f"{pointer}/required", "required-repeated", "'required' repeats a name")
         self.properties += len(properties)
@@ -205,7 +237,7 @@ class _Checker:
     # -- nesting ------------------------------------------------------------------------------
 
     def depth(self, node: Any, level: int, stack: tuple[str, ...]) -> tuple[int, str]:
-        """The deepest data level under ``node`` (at ``level``), following non-recursive references."""
+        """The deepest data level under ``node`` (at ``level``), through non-recursive refs."""
         if not isinstance(node, dict):
             return level, ""
         best = (level, "")
@@ -230,7 +262,9 @@ class _Checker:
         return best
 
 
-def violations(schema: Any, *, name: str | None = None, description: str | None = None) -> list[Violation]:
+def violations(
+    schema: Any, *, name: str | None = None, description: str | None = None
+) -> list[Violation]:
     """Everything OpenAI strict mode refuses in ``schema`` (a tool's parameters or an output's
     schema), and in its ``name`` and ``description`` when given."""
     checker = _Checker(schema)
@@ -242,23 +276,41 @@ def violations(schema: Any, *, name: str | None = None, description: str | None 
         checker.add("", "root-not-object", "the root must be an object schema")
         return checker.found
     if any(k in schema for k in ("anyOf", "oneOf", "allOf", "$ref")):
-        checker.add("", "root-union", "the root must be one object schema, not a union or reference")
+        checker.add(
+            "", "root-union", "the root must be one object schema, not a union or reference"
+        )
     if _types(schema) != ["object"]:
-        checker.add("", "root-not-object", f"the root must have type 'object', not {schema.get('type')!r}")
+        checker.add(
+            "", "root-not-object", f"the root must have type 'object', not {schema.get('type')!r}"
+        )
     checker.schema(schema, "")
     level, where = checker.depth(schema, 1, ("",))
     if level > MAX_NESTING:
-        checker.add(where, "limit-nesting", f"{level} levels of nesting exceeds limit of {MAX_NESTING}")
+        checker.add(
+            where, "limit-nesting", f"{level} levels of nesting exceeds limit of {MAX_NESTING}"
+        )
     if checker.properties > MAX_PROPERTIES:
-        checker.add("", "limit-properties", f"{checker.properties} properties (at most {MAX_PROPERTIES})")
+        checker.add(
+            "", "limit-properties", f"{checker.properties} properties (at most {MAX_PROPERTIES})"
+        )
     if checker.enum_values > MAX_ENUM_VALUES:
-        checker.add("", "limit-enum-values", f"{checker.enum_values} enum values (at most {MAX_ENUM_VALUES})")
+        checker.add(
+            "",
+            "limit-enum-values",
+            f"{checker.enum_values} enum values (at most {MAX_ENUM_VALUES})",
+        )
     if checker.chars > MAX_CHARS:
-        checker.add("", "limit-chars", f"{checker.chars} characters of names and values (at most {MAX_CHARS})")
+        checker.add(
+            "",
+            "limit-chars",
+            f"{checker.chars} characters of names and values (at most {MAX_CHARS})",
+        )
     return checker.found
 
 
 def assert_strict(schema: Any, **context: Any) -> None:
     """Fail with every violation listed."""
     found = violations(schema, **context)
-    assert not found, "not valid in OpenAI strict mode:\n" + "\n".join(f"  {p or '/'}: {r}: {m}" for p, r, m in found)
+    assert not found, "not valid in OpenAI strict mode:\n" + "\n".join(
+        f"  {p or '/'}: {r}: {m}" for p, r, m in found
+    )

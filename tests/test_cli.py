@@ -11,29 +11,50 @@ import pytest
 from toolgen import __version__
 
 S = {"type": "string"}
-GOOD = {"type": "object", "properties": {"city": S, "days": {"type": "integer"}}, "required": ["city"]}
-LINE = re.compile(r"^(?P<file>[^:]+):(?P<pointer>[^:]*): (?P<provider>[a-z]+): (?P<code>[A-Z_]+) (?P<message>.+)$")
+GOOD = {
+    "type": "object",
+    "properties": {"city": S, "days": {"type": "integer"}},
+    "required": ["city"],
+}
+LINE = re.compile(
+    r"^(?P<file>[^:]+):(?P<pointer>[^:]*): (?P<provider>[a-z]+): (?P<code>[A-Z_]+) (?P<message>.+)$"
+)
 
 
 @pytest.fixture
 def good_design(make_design, tool, output):
-    return make_design({
-        "tools/forecast.yaml": tool("weather.forecast", GOOD),
-        "outputs/summary.yaml": output("summary", {"type": "object", "properties": {"text": S}, "required": ["text"]}),
-        "toolgen.toml": '[toolgen]\nproviders = ["openai"]\n',
-    })
+    return make_design(
+        {
+            "tools/forecast.yaml": tool("weather.forecast", GOOD),
+            "outputs/summary.yaml": output(
+                "summary", {"type": "object", "properties": {"text": S}, "required": ["text"]}
+            ),
+            "toolgen.toml": '[toolgen]\nproviders = ["openai"]\n',
+        }
+    )
 
 
 @pytest.fixture
 def bad_design(make_design, tool):
     """Errors in three files, from loading and from the projection."""
-    return make_design({
-        "tools/b.yaml": tool("b", {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": S}}}),
-        "tools/a.yaml": tool("a", {"type": "strng"}),
-        "tools/c.yaml": tool("c", {"type": "object", "properties": {"x": {"not": S}}, "required": ["x"]}),
-        "tools/ok.yaml": tool("ok", GOOD),
-        "toolgen.toml": '[toolgen]\nproviders = ["openai"]\n',
-    }, name="bad")
+    return make_design(
+        {
+            "tools/b.yaml": tool(
+                "b",
+                {
+                    "type": "object",
+                    "properties": {"m": {"type": "object", "additionalProperties": S}},
+                },
+            ),
+            "tools/a.yaml": tool("a", {"type": "strng"}),
+            "tools/c.yaml": tool(
+                "c", {"type": "object", "properties": {"x": {"not": S}}, "required": ["x"]}
+            ),
+            "tools/ok.yaml": tool("ok", GOOD),
+            "toolgen.toml": '[toolgen]\nproviders = ["openai"]\n',
+        },
+        name="bad",
+    )
 
 
 def diagnostic_lines(text: str) -> list[re.Match[str]]:
@@ -46,6 +67,7 @@ def diagnostic_lines(text: str) -> list[re.Match[str]]:
 # build
 # --------------------------------------------------------------------------------------------
 
+
 def test_build_succeeds(cli, good_design, tmp_path):
     out = tmp_path / "gen"
     result = cli("build", good_design, "-o", out)
@@ -53,7 +75,9 @@ def test_build_succeeds(cli, good_design, tmp_path):
     assert (out / "openai.py").is_file()
     assert (out / ".toolgen-manifest.json").is_file()
     assert json.loads((out / "schemas/openai/names.json").read_text()) == {
-        "tools": {"weather.forecast": "weather_forecast"}, "outputs": {"summary": "summary"}}
+        "tools": {"weather.forecast": "weather_forecast"},
+        "outputs": {"summary": "summary"},
+    }
     assert result.stdout == ""
     assert "wrote" in result.stderr
 
@@ -73,7 +97,9 @@ def test_build_with_design_errors_exits_1_and_writes_nothing(cli, bad_design, tm
     assert "build failed" in result.stderr
 
 
-def test_build_errors_leave_the_previous_output_alone(cli, good_design, bad_design, tmp_path, read_tree):
+def test_build_errors_leave_the_previous_output_alone(
+    cli, good_design, bad_design, tmp_path, read_tree
+):
     out = tmp_path / "gen"
     assert cli("build", good_design, "-o", out).exit_code == 0
     before = read_tree(out)
@@ -96,7 +122,13 @@ def test_json_format(cli, bad_design, tmp_path):
     listed = json.loads(result.stdout)
     assert [(d["file"], d["pointer"], d["provider"], d["code"], d["level"]) for d in listed] == [
         ("tools/a.yaml", "/parameters/type", "design", "INVALID_SCHEMA", "error"),
-        ("tools/b.yaml", "/parameters/properties/m/additionalProperties", "openai", "MAP_OBJECT", "error"),
+        (
+            "tools/b.yaml",
+            "/parameters/properties/m/additionalProperties",
+            "openai",
+            "MAP_OBJECT",
+            "error",
+        ),
         ("tools/c.yaml", "/parameters/properties/x/not", "openai", "UNSUPPORTED_NOT", "error"),
     ]
     assert all(d["message"] for d in listed)
@@ -111,7 +143,13 @@ def test_json_format_with_no_diagnostics(cli, good_design):
 
 
 def test_warnings_do_not_fail_the_build(cli, make_design, tool, tmp_path):
-    design = make_design({"tools/t.yaml": tool("t", {"type": "object", "properties": {"n": {"type": ["string", "null"]}}})})
+    design = make_design(
+        {
+            "tools/t.yaml": tool(
+                "t", {"type": "object", "properties": {"n": {"type": ["string", "null"]}}}
+            )
+        }
+    )
     result = cli("build", design, "-o", tmp_path / "gen", "--provider", "openai")
     assert result.exit_code == 0
     [line] = diagnostic_lines(result.stderr)
@@ -130,6 +168,7 @@ def test_provider_option_selects_providers(cli, make_design, tool, tmp_path):
 # build --check
 # --------------------------------------------------------------------------------------------
 
+
 def test_check_up_to_date(cli, good_design, tmp_path, read_tree):
     out = tmp_path / "gen"
     assert cli("build", good_design, "-o", out).exit_code == 0
@@ -140,11 +179,14 @@ def test_check_up_to_date(cli, good_design, tmp_path, read_tree):
     assert read_tree(out) == before
 
 
-def test_check_out_of_date_lists_the_files_and_writes_nothing(cli, good_design, tool, tmp_path, read_tree):
+def test_check_out_of_date_lists_the_files_and_writes_nothing(
+    cli, good_design, tool, tmp_path, read_tree
+):
     out = tmp_path / "gen"
     assert cli("build", good_design, "-o", out).exit_code == 0
     (good_design / "tools/forecast.yaml").write_text(
-        json.dumps(tool("weather.forecast", {**GOOD, "required": ["city", "days"]})))
+        json.dumps(tool("weather.forecast", {**GOOD, "required": ["city", "days"]}))
+    )
     (good_design / "outputs/summary.yaml").unlink()
     (out / "openai.py").write_text("# edited by hand\n")
     before = read_tree(out)
@@ -173,6 +215,7 @@ def test_check_with_design_errors(cli, bad_design, tmp_path):
 # --------------------------------------------------------------------------------------------
 # validate and show
 # --------------------------------------------------------------------------------------------
+
 
 def test_validate(cli, good_design, bad_design, tmp_path):
     ok = cli("validate", good_design)
@@ -222,19 +265,23 @@ def test_show_unknown_name(cli, good_design):
 # usage errors and --version
 # --------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("args", [
-    ("build",),
-    ("build", "{design}"),  # no -o
-    ("build", "{missing}", "-o", "{out}"),
-    ("build", "{design}", "-o", "{out}", "--provider", "nobody"),
-    ("build", "{design}", "-o", "{out}", "--format", "xml"),
-    ("build", "{design}", "-o", "{out}", "--frobnicate"),
-    ("validate",),
-    ("validate", "{missing}"),
-    ("show", "{design}", "weather.forecast"),  # no --provider
-    ("show", "{design}"),
-    ("deploy", "{design}"),
-])
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("build",),
+        ("build", "{design}"),  # no -o
+        ("build", "{missing}", "-o", "{out}"),
+        ("build", "{design}", "-o", "{out}", "--provider", "nobody"),
+        ("build", "{design}", "-o", "{out}", "--format", "xml"),
+        ("build", "{design}", "-o", "{out}", "--frobnicate"),
+        ("validate",),
+        ("validate", "{missing}"),
+        ("show", "{design}", "weather.forecast"),  # no --provider
+        ("show", "{design}"),
+        ("deploy", "{design}"),
+    ],
+)
 def test_usage_errors_exit_2(cli, good_design, tmp_path, args):
     values = {"design": good_design, "missing": tmp_path / "missing", "out": tmp_path / "gen"}
     result = cli(*(a.format(**values) for a in args))

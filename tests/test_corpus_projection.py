@@ -32,9 +32,19 @@ META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 
 #: BFCL's type names and what they mean in JSON Schema (None: any value, so no type).
 BFCL_TYPES: dict[str, str | None] = {
-    "dict": "object", "HashMap": "object", "float": "number", "double": "number", "long": "integer",
-    "String": "string", "char": "string", "Array": "array", "ArrayList": "array", "tuple": "array",
-    "Boolean": "boolean", "any": None, "": None,
+    "dict": "object",
+    "HashMap": "object",
+    "float": "number",
+    "double": "number",
+    "long": "integer",
+    "String": "string",
+    "char": "string",
+    "Array": "array",
+    "ArrayList": "array",
+    "tuple": "array",
+    "Boolean": "boolean",
+    "any": None,
+    "": None,
 }
 _MAPS = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
 _ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames")
@@ -68,11 +78,17 @@ def corpus_tools(corpus: Path) -> list[tuple[str, dict[str, Any]]]:
             continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             record = json.loads(line)
-            record["name"] = record.get("name") or f"{path.stem}_{number}"  # output schemas have none
+            record["name"] = (
+                record.get("name") or f"{path.stem}_{number}"
+            )  # output schemas have none
             tools.append((f"{path.stem}:{number}", record))
             if path.name.startswith("bfcl"):
-                tools.append((f"{path.stem}:{number}:json-types",
-                              {**record, "parameters": json_schema_types(record["parameters"])}))
+                tools.append(
+                    (
+                        f"{path.stem}:{number}:json-types",
+                        {**record, "parameters": json_schema_types(record["parameters"])},
+                    )
+                )
     return tools
 
 
@@ -80,8 +96,14 @@ def check(name: str, description: str, parameters: Any) -> tuple[str, list[str]]
     """("projected" | "rejected" | "invalid", problems with how that happened)."""
     if not META.is_valid(parameters):
         return "invalid", []  # loading reports INVALID_SCHEMA (checked on a sample below)
-    contract = Contract(kind="tool", name=name, description=description or "", schema=parameters,
-                        file="tools/t.json", pointer="/parameters")
+    contract = Contract(
+        kind="tool",
+        name=name,
+        description=description or "",
+        schema=parameters,
+        file="tools/t.json",
+        pointer="/parameters",
+    )
     wire = provider_name(name, OPENAI.names)
     projected, diagnostics = project_contract(contract, OPENAI, ProviderOptions(), wire)
     errors = [d for d in diagnostics if d.level == "error"]
@@ -89,8 +111,12 @@ def check(name: str, description: str, parameters: Any) -> tuple[str, list[str]]
     if projected.schema is not None:
         if errors:
             problems.append(f"projected despite errors {[d.code for d in errors]}")
-        problems += [f"{p or '/'}: {rule}: {message}" for p, rule, message in
-                     violations(projected.schema, name=wire, description=description or "")]
+        problems += [
+            f"{p or '/'}: {rule}: {message}"
+            for p, rule, message in violations(
+                projected.schema, name=wire, description=description or ""
+            )
+        ]
         return "projected", problems
     if not errors:
         problems.append("no schema and no error diagnostic")
@@ -112,7 +138,9 @@ def test_corpus_tools_project_to_strict_schemas_or_are_rejected(corpus_dir):
     outcomes: Counter[str] = Counter()
     failures = []
     for label, record in tools:
-        outcome, problems = check(record["name"], record.get("description") or "", record["parameters"])
+        outcome, problems = check(
+            record["name"], record.get("description") or "", record["parameters"]
+        )
         outcomes[outcome] += 1
         if problems:
             failures.append(f"{label} {record['name']}: " + "; ".join(problems[:3]))
@@ -122,30 +150,48 @@ def test_corpus_tools_project_to_strict_schemas_or_are_rejected(corpus_dir):
 
 
 def test_raw_bfcl_types_are_rejected_by_loading(corpus_dir, make_design):
-    """What the test above calls "invalid" really is a loading diagnostic (a sample, via the CLI path)."""
-    lines = (corpus_dir / "tools" / "bfcl_functions.jsonl").read_text(encoding="utf-8").splitlines()[:5]
-    files = {f"tools/t{i}.json": {**{k: v for k, v in json.loads(line).items() if k in ("name", "description",
-                                                                                      "parameters")},
-                                  "name": f"t{i}"}
-             for i, line in enumerate(lines)}
+    """What the test above calls "invalid" is a loading diagnostic (a sample, real path)."""
+    lines = (
+        (corpus_dir / "tools" / "bfcl_functions.jsonl").read_text(encoding="utf-8").splitlines()[:5]
+    )
+    files = {
+        f"tools/t{i}.json": {
+            **{
+                k: v
+                for k, v in json.loads(line).items()
+                if k in ("name", "description", "parameters")
+            },
+            "name": f"t{i}",
+        }
+        for i, line in enumerate(lines)
+    }
     result = analyze(make_design(files), ("openai",))
     assert {d.file for d in result.diagnostics if d.code == "INVALID_SCHEMA"} == set(files)
 
 
 def test_a_sample_of_the_corpus_through_the_whole_build(corpus_dir, make_design):
     """The in-memory check above agrees with the real loading path (files, bundling, names)."""
-    tools = [t for t in corpus_tools(corpus_dir) if not t[0].startswith("bfcl") or t[0].endswith("json-types")]
+    tools = [
+        t
+        for t in corpus_tools(corpus_dir)
+        if not t[0].startswith("bfcl") or t[0].endswith("json-types")
+    ]
     sample = tools[:: max(1, len(tools) // 60)]
     files = {}
     for index, (_, record) in enumerate(sample):
-        files[f"tools/t{index}.json"] = {"name": f"t{index}.{record['name']}", "description": record.get("description") or "",
-                                         "parameters": record["parameters"]}
+        files[f"tools/t{index}.json"] = {
+            "name": f"t{index}.{record['name']}",
+            "description": record.get("description") or "",
+            "parameters": record["parameters"],
+        }
     result = analyze(make_design(files), ("openai",))
     projection = result.projections[0]
     by_file = {p.contract.file: p for p in projection.tools}
     for index, (label, record) in enumerate(sample):
         file = f"tools/t{index}.json"
-        outcome, _ = check(f"t{index}.{record['name']}", record.get("description") or "", record["parameters"])
+        outcome, _ = check(
+            f"t{index}.{record['name']}", record.get("description") or "", record["parameters"]
+        )
         if outcome == "projected":
             assert by_file[file].schema is not None, label
             assert violations(by_file[file].schema) == []
@@ -161,5 +207,9 @@ def test_example_design_projects_to_strict_schemas(example_design):
     assert projection.tools
     for projected in (*projection.tools, *projection.outputs):
         assert projected.schema is not None, projected.contract.name
-        found = violations(projected.schema, name=projected.provider_name, description=projected.contract.description)
+        found = violations(
+            projected.schema,
+            name=projected.provider_name,
+            description=projected.contract.description,
+        )
         assert found == [], (projected.contract.name, found)

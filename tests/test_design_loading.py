@@ -36,16 +36,19 @@ def obj(properties: dict[str, Any], required: list[str] | None = None) -> dict[s
 # Folders and formats
 # --------------------------------------------------------------------------------------------
 
+
 def test_tools_outputs_and_defs_in_yaml_and_json(make_design, tool, output):
-    root = make_design({
-        "tools/b.yaml": tool("b.second", obj({"x": S}, ["x"])),
-        "tools/a.json": tool("a.first", obj({"y": {"type": "integer"}})),
-        "tools/nested/c.yml": tool("c.third", {}),
-        "outputs/report.yaml": output("report", obj({"text": S}, ["text"])),
-        "defs/unused.yaml": {"$defs": {"Unused": S}},
-        "README.md": "not a design file",
-        "tools/notes.txt": "ignored: not .yaml/.yml/.json",
-    })
+    root = make_design(
+        {
+            "tools/b.yaml": tool("b.second", obj({"x": S}, ["x"])),
+            "tools/a.json": tool("a.first", obj({"y": {"type": "integer"}})),
+            "tools/nested/c.yml": tool("c.third", {}),
+            "outputs/report.yaml": output("report", obj({"text": S}, ["text"])),
+            "defs/unused.yaml": {"$defs": {"Unused": S}},
+            "README.md": "not a design file",
+            "tools/notes.txt": "ignored: not .yaml/.yml/.json",
+        }
+    )
     design, diagnostics = load(root)
     assert diagnostics == []
     assert [c.name for c in design.tools] == ["a.first", "b.second", "c.third"]  # sorted by name
@@ -85,26 +88,32 @@ parameters:
 
 @pytest.mark.parametrize("value", [".inf", "-.inf", ".nan"])
 def test_yaml_values_outside_json_are_diagnostics(make_design, value):
-    text = f"name: t\nparameters:\n  type: object\n  properties:\n    n: {{type: number, maximum: {value}}}\n"
+    text = "name: t\nparameters:\n  type: object\n  properties:\n"
+    text += f"    n: {{type: number, maximum: {value}}}\n"
     design, diagnostics = load(make_design({"tools/t.yaml": text}))
     assert has_errors(diagnostics)
-    assert [(d.file, d.code) for d in diagnostics if d.level == "error"] == [("tools/t.yaml", "PARSE_ERROR")]
+    assert [(d.file, d.code) for d in diagnostics if d.level == "error"] == [
+        ("tools/t.yaml", "PARSE_ERROR")
+    ]
 
 
-@pytest.mark.parametrize("relative, text, code", [
-    ("tools/t.yaml", "name: t\nparameters: {type: object\n", "PARSE_ERROR"),
-    ("tools/t.json", '{"name": "t", "parameters": {}', "PARSE_ERROR"),
-    ("tools/t.yaml", "name: t\nname: u\nparameters: {}\n", "PARSE_ERROR"),
-    ("tools/t.json", '{"name": "t", "name": "u", "parameters": {}}', "PARSE_ERROR"),
-    ("tools/t.yaml", "- a list\n", "INVALID_FILE"),
-    ("tools/t.yaml", "name: t\n", "MISSING_FIELD"),
-    ("tools/t.yaml", "name: t\nparameters: {}\nparamters: {}\n", "UNKNOWN_FIELD"),
-    ("tools/t.yaml", "name: 3\nparameters: {}\n", "INVALID_FIELD"),
-    ("tools/t.yaml", "name: ''\nparameters: {}\n", "INVALID_FIELD"),
-    ("tools/t.yaml", "name: t\ndescription: [a]\nparameters: {}\n", "INVALID_FIELD"),
-    ("tools/t.yaml", "name: t\nexamples: {}\nparameters: {}\n", "INVALID_FIELD"),
-    ("outputs/o.yaml", "name: o\nparameters: {}\n", "UNKNOWN_FIELD"),
-])
+@pytest.mark.parametrize(
+    "relative, text, code",
+    [
+        ("tools/t.yaml", "name: t\nparameters: {type: object\n", "PARSE_ERROR"),
+        ("tools/t.json", '{"name": "t", "parameters": {}', "PARSE_ERROR"),
+        ("tools/t.yaml", "name: t\nname: u\nparameters: {}\n", "PARSE_ERROR"),
+        ("tools/t.json", '{"name": "t", "name": "u", "parameters": {}}', "PARSE_ERROR"),
+        ("tools/t.yaml", "- a list\n", "INVALID_FILE"),
+        ("tools/t.yaml", "name: t\n", "MISSING_FIELD"),
+        ("tools/t.yaml", "name: t\nparameters: {}\nparamters: {}\n", "UNKNOWN_FIELD"),
+        ("tools/t.yaml", "name: 3\nparameters: {}\n", "INVALID_FIELD"),
+        ("tools/t.yaml", "name: ''\nparameters: {}\n", "INVALID_FIELD"),
+        ("tools/t.yaml", "name: t\ndescription: [a]\nparameters: {}\n", "INVALID_FIELD"),
+        ("tools/t.yaml", "name: t\nexamples: {}\nparameters: {}\n", "INVALID_FIELD"),
+        ("outputs/o.yaml", "name: o\nparameters: {}\n", "UNKNOWN_FIELD"),
+    ],
+)
 def test_bad_files_are_diagnostics(make_design, relative, text, code):
     design, diagnostics = load(make_design({relative: text}))
     assert has_errors(diagnostics)
@@ -131,23 +140,29 @@ def test_not_a_folder(tmp_path):
 
 
 def test_duplicate_names(make_design, tool):
-    design, diagnostics = load(make_design({"tools/a.yaml": tool("same", {}), "tools/b.yaml": tool("same", {})}))
+    design, diagnostics = load(
+        make_design({"tools/a.yaml": tool("same", {}), "tools/b.yaml": tool("same", {})})
+    )
     assert has_errors(diagnostics)
     assert found(diagnostics) == [("tools/b.yaml", "/name", "DUPLICATE_NAME")]
 
 
 def test_a_tool_and_an_output_may_share_a_name(make_design, tool, output):
-    design, diagnostics = load(make_design({"tools/a.yaml": tool("same", {}), "outputs/a.yaml": output("same", {})}))
+    design, diagnostics = load(
+        make_design({"tools/a.yaml": tool("same", {}), "outputs/a.yaml": output("same", {})})
+    )
     assert diagnostics == []
 
 
 def test_every_problem_is_reported_together_in_a_stable_order(make_design, tool):
-    root = make_design({
-        "tools/c.yaml": "name: c\nparameters: {type: object\n",
-        "tools/a.yaml": tool("a", {"type": "strng"}),
-        "tools/b.yaml": tool("b", obj({"m": {"$ref": "../defs/nope.yaml"}}), examples=[1]),
-        "toolgen.toml": "[toolgen]\nproviders = ['nobody']\n",
-    })
+    root = make_design(
+        {
+            "tools/c.yaml": "name: c\nparameters: {type: object\n",
+            "tools/a.yaml": tool("a", {"type": "strng"}),
+            "tools/b.yaml": tool("b", obj({"m": {"$ref": "../defs/nope.yaml"}}), examples=[1]),
+            "toolgen.toml": "[toolgen]\nproviders = ['nobody']\n",
+        }
+    )
     first = analyze(root)
     second = analyze(root)
     assert first.diagnostics == second.diagnostics
@@ -155,12 +170,18 @@ def test_every_problem_is_reported_together_in_a_stable_order(make_design, tool)
 
     listed = sort_diagnostics(first.diagnostics)
     assert [d.file for d in listed] == sorted(d.file for d in listed)
-    assert {d.file for d in listed} == {"tools/a.yaml", "tools/b.yaml", "tools/c.yaml", "toolgen.toml"}
+    assert {d.file for d in listed} == {
+        "tools/a.yaml",
+        "tools/b.yaml",
+        "tools/c.yaml",
+        "toolgen.toml",
+    }
 
 
 # --------------------------------------------------------------------------------------------
 # toolgen.toml
 # --------------------------------------------------------------------------------------------
+
 
 def test_config(make_design, tool):
     toml = '[toolgen]\nproviders = ["openai"]\n\n[providers.openai]\noptional_nullable = "error"\n'
@@ -170,20 +191,27 @@ def test_config(make_design, tool):
     assert design.config.options_for("openai").optional_nullable == "error"
 
 
-@pytest.mark.parametrize("toml, pointer, code", [
-    ("[toolgen\n", "", "PARSE_ERROR"),
-    ("[toolgen]\nproviders = ['nobody']\n", "/toolgen/providers", "UNKNOWN_PROVIDER"),
-    ("[toolgen]\nproviders = 'openai'\n", "/toolgen/providers", "INVALID_CONFIG"),
-    ("[toolgen]\nprovider = ['openai']\n", "/toolgen/provider", "UNKNOWN_FIELD"),
-    ("[tolgen]\nproviders = ['openai']\n", "/tolgen", "UNKNOWN_FIELD"),
-    ("[providers.openai]\noptional_nullable = 'sometimes'\n", "/providers/openai/optional_nullable", "INVALID_CONFIG"),
-    ("[providers.openai]\nstrict = false\n", "/providers/openai/strict", "UNKNOWN_FIELD"),
-    ("[providers.nobody]\n", "/providers/nobody", "UNKNOWN_PROVIDER"),
-    # the usual slip: the providers list at the top level instead of under [toolgen]
-    ("providers = ['openai']\n", "/providers", "INVALID_CONFIG"),
-    ("toolgen = 1\n", "/toolgen", "INVALID_CONFIG"),
-    ("[providers]\nopenai = 1\n", "/providers/openai", "INVALID_CONFIG"),
-])
+@pytest.mark.parametrize(
+    "toml, pointer, code",
+    [
+        ("[toolgen\n", "", "PARSE_ERROR"),
+        ("[toolgen]\nproviders = ['nobody']\n", "/toolgen/providers", "UNKNOWN_PROVIDER"),
+        ("[toolgen]\nproviders = 'openai'\n", "/toolgen/providers", "INVALID_CONFIG"),
+        ("[toolgen]\nprovider = ['openai']\n", "/toolgen/provider", "UNKNOWN_FIELD"),
+        ("[tolgen]\nproviders = ['openai']\n", "/tolgen", "UNKNOWN_FIELD"),
+        (
+            "[providers.openai]\noptional_nullable = 'sometimes'\n",
+            "/providers/openai/optional_nullable",
+            "INVALID_CONFIG",
+        ),
+        ("[providers.openai]\nstrict = false\n", "/providers/openai/strict", "UNKNOWN_FIELD"),
+        ("[providers.nobody]\n", "/providers/nobody", "UNKNOWN_PROVIDER"),
+        # the usual slip: the providers list at the top level instead of under [toolgen]
+        ("providers = ['openai']\n", "/providers", "INVALID_CONFIG"),
+        ("toolgen = 1\n", "/toolgen", "INVALID_CONFIG"),
+        ("[providers]\nopenai = 1\n", "/providers/openai", "INVALID_CONFIG"),
+    ],
+)
 def test_bad_config_is_a_diagnostic(make_design, tool, toml, pointer, code):
     design, diagnostics = load(make_design({"tools/t.yaml": tool("t", {}), "toolgen.toml": toml}))
     assert has_errors(diagnostics)
@@ -194,20 +222,35 @@ def test_bad_config_is_a_diagnostic(make_design, tool, toml, pointer, code):
 # Relative $ref across files, bundled into local $defs
 # --------------------------------------------------------------------------------------------
 
-MONEY = {"$defs": {
-    "Money": {"type": "object", "properties": {"cents": {"type": "integer"}, "currency": {"$ref": "#/$defs/Currency"}},
-              "required": ["cents", "currency"]},
-    "Currency": {"type": "string", "pattern": "^[A-Z]{3}$"},
-}}
+MONEY = {
+    "$defs": {
+        "Money": {
+            "type": "object",
+            "properties": {"cents": {"type": "integer"}, "currency": {"$ref": "#/$defs/Currency"}},
+            "required": ["cents", "currency"],
+        },
+        "Currency": {"type": "string", "pattern": "^[A-Z]{3}$"},
+    }
+}
 
 
 def test_references_across_files_become_local_defs(make_design, tool):
-    root = make_design({
-        "tools/refund.yaml": tool("refund", obj({"amount": {"$ref": "../defs/money.yaml#/$defs/Money"},
-                                                 "fee": {"$ref": "../defs/money.yaml#/$defs/Money"}}, ["amount"])),
-        "tools/other.yaml": tool("other", obj({"x": S}, ["x"])),
-        "defs/money.yaml": MONEY,
-    })
+    root = make_design(
+        {
+            "tools/refund.yaml": tool(
+                "refund",
+                obj(
+                    {
+                        "amount": {"$ref": "../defs/money.yaml#/$defs/Money"},
+                        "fee": {"$ref": "../defs/money.yaml#/$defs/Money"},
+                    },
+                    ["amount"],
+                ),
+            ),
+            "tools/other.yaml": tool("other", obj({"x": S}, ["x"])),
+            "defs/money.yaml": MONEY,
+        }
+    )
     design, diagnostics = load(root)
     assert diagnostics == []
     refund = next(c for c in design.tools if c.name == "refund")
@@ -223,20 +266,24 @@ def test_references_across_files_become_local_defs(make_design, tool):
     assert result.ok
     projected = next(p for p in result.projections[0].tools if p.contract.name == "refund").schema
     assert_strict(projected)
-    assert projected["properties"]["fee"] == {"anyOf": [{"$ref": "#/$defs/Money"}, {"type": "null"}]}
+    assert projected["properties"]["fee"] == {
+        "anyOf": [{"$ref": "#/$defs/Money"}, {"type": "null"}]
+    }
 
 
 def test_reference_to_a_whole_file(make_design, tool):
-    root = make_design({
-        "tools/t.yaml": tool("t", obj({"c": {"$ref": "../defs/currency.json"}}, ["c"])),
-        "defs/currency.json": {"type": "string", "enum": ["EUR", "USD"]},
-    })
+    root = make_design(
+        {
+            "tools/t.yaml": tool("t", obj({"c": {"$ref": "../defs/currency.json"}}, ["c"])),
+            "defs/currency.json": {"type": "string", "enum": ["EUR", "USD"]},
+        }
+    )
     design, diagnostics = load(root)
     assert diagnostics == []
     schema = design.tools[0].schema
     ref = schema["properties"]["c"]["$ref"]
     assert ref.startswith("#/$defs/")
-    assert schema["$defs"][ref[len("#/$defs/"):]] == {"type": "string", "enum": ["EUR", "USD"]}
+    assert schema["$defs"][ref[len("#/$defs/") :]] == {"type": "string", "enum": ["EUR", "USD"]}
 
 
 def test_reference_to_its_own_file_by_name(make_design, tool):
@@ -254,10 +301,14 @@ def test_reference_to_its_own_file_by_name(make_design, tool):
 
 
 def test_reference_into_another_tool(make_design, tool):
-    root = make_design({
-        "tools/a.yaml": tool("a", {**obj({"x": {"$ref": "#/$defs/Shared"}}, ["x"]), "$defs": {"Shared": S}}),
-        "tools/b.yaml": tool("b", obj({"y": {"$ref": "a.yaml#/$defs/Shared"}}, ["y"])),
-    })
+    root = make_design(
+        {
+            "tools/a.yaml": tool(
+                "a", {**obj({"x": {"$ref": "#/$defs/Shared"}}, ["x"]), "$defs": {"Shared": S}}
+            ),
+            "tools/b.yaml": tool("b", obj({"y": {"$ref": "a.yaml#/$defs/Shared"}}, ["y"])),
+        }
+    )
     design, diagnostics = load(root)
     assert diagnostics == []
     b = next(c for c in design.tools if c.name == "b")
@@ -266,12 +317,21 @@ def test_reference_into_another_tool(make_design, tool):
 
 
 def test_cycles_through_files(make_design, tool):
-    root = make_design({
-        "tools/tree.yaml": tool("tree", obj({"root": {"$ref": "../defs/a.yaml#/$defs/A"}}, ["root"]),
-                                examples=[{"root": {"b": {"a": {"b": {}}}}}]),
-        "defs/a.yaml": {"$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "b.yaml#/$defs/B"}}}}},
-        "defs/b.yaml": {"$defs": {"B": {"type": "object", "properties": {"a": {"$ref": "a.yaml#/$defs/A"}}}}},
-    })
+    root = make_design(
+        {
+            "tools/tree.yaml": tool(
+                "tree",
+                obj({"root": {"$ref": "../defs/a.yaml#/$defs/A"}}, ["root"]),
+                examples=[{"root": {"b": {"a": {"b": {}}}}}],
+            ),
+            "defs/a.yaml": {
+                "$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "b.yaml#/$defs/B"}}}}
+            },
+            "defs/b.yaml": {
+                "$defs": {"B": {"type": "object", "properties": {"a": {"$ref": "a.yaml#/$defs/A"}}}}
+            },
+        }
+    )
     design, diagnostics = load(root)
     assert diagnostics == []
     schema = design.tools[0].schema
@@ -284,12 +344,22 @@ def test_cycles_through_files(make_design, tool):
 
 
 def test_same_definition_name_in_two_files(make_design, tool):
-    root = make_design({
-        "tools/t.yaml": tool("t", obj({"a": {"$ref": "../defs/one.yaml#/$defs/Item"},
-                                       "b": {"$ref": "../defs/two.yaml#/$defs/Item"}}, ["a", "b"])),
-        "defs/one.yaml": {"$defs": {"Item": S}},
-        "defs/two.yaml": {"$defs": {"Item": {"type": "integer"}}},
-    })
+    root = make_design(
+        {
+            "tools/t.yaml": tool(
+                "t",
+                obj(
+                    {
+                        "a": {"$ref": "../defs/one.yaml#/$defs/Item"},
+                        "b": {"$ref": "../defs/two.yaml#/$defs/Item"},
+                    },
+                    ["a", "b"],
+                ),
+            ),
+            "defs/one.yaml": {"$defs": {"Item": S}},
+            "defs/two.yaml": {"$defs": {"Item": {"type": "integer"}}},
+        }
+    )
     design, diagnostics = load(root)
     assert diagnostics == []
     schema = design.tools[0].schema
@@ -304,51 +374,77 @@ def test_same_definition_name_in_two_files(make_design, tool):
     assert_strict(result.projections[0].tools[0].schema)
 
 
-@pytest.mark.parametrize("ref, code", [
-    ("../defs/missing.yaml#/$defs/X", "REF_FILE_NOT_FOUND"),
-    ("../defs/money.yaml#/$defs/Nope", "REF_NOT_FOUND"),
-    ("#/$defs/Nope", "REF_NOT_FOUND"),
-    ("../../outside.yaml", "REF_OUTSIDE_DESIGN"),
-    ("https://example.com/schema.json", "UNSUPPORTED_REF"),
-    ("/etc/schema.json", "UNSUPPORTED_REF"),
-    ("#anchor", "UNSUPPORTED_REF"),
-])
+@pytest.mark.parametrize(
+    "ref, code",
+    [
+        ("../defs/missing.yaml#/$defs/X", "REF_FILE_NOT_FOUND"),
+        ("../defs/money.yaml#/$defs/Nope", "REF_NOT_FOUND"),
+        ("#/$defs/Nope", "REF_NOT_FOUND"),
+        ("../../outside.yaml", "REF_OUTSIDE_DESIGN"),
+        ("https://example.com/schema.json", "UNSUPPORTED_REF"),
+        ("/etc/schema.json", "UNSUPPORTED_REF"),
+        ("#anchor", "UNSUPPORTED_REF"),
+    ],
+)
 def test_broken_references_are_diagnostics(make_design, tool, ref, code):
-    root = make_design({"tools/t.yaml": tool("t", obj({"m": {"$ref": ref}}, ["m"])), "defs/money.yaml": MONEY})
+    root = make_design(
+        {"tools/t.yaml": tool("t", obj({"m": {"$ref": ref}}, ["m"])), "defs/money.yaml": MONEY}
+    )
     design, diagnostics = load(root)
     assert has_errors(diagnostics)
     assert found(diagnostics) == [("tools/t.yaml", "/parameters/properties/m/$ref", code)]
 
 
 def test_broken_reference_inside_a_shared_definition(make_design, tool):
-    root = make_design({
-        "tools/t.yaml": tool("t", obj({"m": {"$ref": "../defs/a.yaml#/$defs/A"}}, ["m"])),
-        "defs/a.yaml": {"$defs": {"A": {"type": "object", "properties": {"x": {"$ref": "gone.yaml"}}}}},
-    })
+    root = make_design(
+        {
+            "tools/t.yaml": tool("t", obj({"m": {"$ref": "../defs/a.yaml#/$defs/A"}}, ["m"])),
+            "defs/a.yaml": {
+                "$defs": {"A": {"type": "object", "properties": {"x": {"$ref": "gone.yaml"}}}}
+            },
+        }
+    )
     design, diagnostics = load(root)
     assert has_errors(diagnostics)
-    assert found(diagnostics) == [("defs/a.yaml", "/$defs/A/properties/x/$ref", "REF_FILE_NOT_FOUND")]
+    assert found(diagnostics) == [
+        ("defs/a.yaml", "/$defs/A/properties/x/$ref", "REF_FILE_NOT_FOUND")
+    ]
 
 
 def test_a_property_named_ref_is_not_a_reference(make_design, tool):
-    root = make_design({"tools/t.yaml": tool("t", obj({"$ref": {"type": "string", "description": "../nope.yaml"}},
-                                                       ["$ref"]))})
+    root = make_design(
+        {
+            "tools/t.yaml": tool(
+                "t", obj({"$ref": {"type": "string", "description": "../nope.yaml"}}, ["$ref"])
+            )
+        }
+    )
     design, diagnostics = load(root)
     assert diagnostics == []
-    assert design.tools[0].schema["properties"]["$ref"] == {"type": "string", "description": "../nope.yaml"}
+    assert design.tools[0].schema["properties"]["$ref"] == {
+        "type": "string",
+        "description": "../nope.yaml",
+    }
 
 
 # --------------------------------------------------------------------------------------------
 # Meta-validation and examples
 # --------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("parameters, pointer", [
-    ({"type": "strng"}, "/parameters/type"),
-    ({"type": "object", "properties": []}, "/parameters/properties"),
-    ({"type": "object", "required": "a"}, "/parameters/required"),
-    ({"type": "object", "properties": {"a": {"minimum": "0"}}}, "/parameters/properties/a/minimum"),
-    (3, "/parameters"),
-])
+
+@pytest.mark.parametrize(
+    "parameters, pointer",
+    [
+        ({"type": "strng"}, "/parameters/type"),
+        ({"type": "object", "properties": []}, "/parameters/properties"),
+        ({"type": "object", "required": "a"}, "/parameters/required"),
+        (
+            {"type": "object", "properties": {"a": {"minimum": "0"}}},
+            "/parameters/properties/a/minimum",
+        ),
+        (3, "/parameters"),
+    ],
+)
 def test_meta_validation(make_design, tool, parameters, pointer):
     design, diagnostics = load(make_design({"tools/t.yaml": tool("t", parameters)}))
     assert has_errors(diagnostics)
@@ -356,7 +452,9 @@ def test_meta_validation(make_design, tool, parameters, pointer):
 
 
 def test_meta_validation_of_shared_definitions(make_design, tool):
-    root = make_design({"tools/t.yaml": tool("t", {}), "defs/bad.yaml": {"$defs": {"X": {"type": 12}}}})
+    root = make_design(
+        {"tools/t.yaml": tool("t", {}), "defs/bad.yaml": {"$defs": {"X": {"type": 12}}}}
+    )
     design, diagnostics = load(root)
     assert has_errors(diagnostics)
     assert ("defs/bad.yaml", "/$defs/X/type", "INVALID_SCHEMA") in found(diagnostics)
@@ -364,22 +462,37 @@ def test_meta_validation_of_shared_definitions(make_design, tool):
 
 def test_examples_are_checked_against_the_parameters(make_design, tool):
     parameters = obj({"amount": {"$ref": "../defs/money.yaml#/$defs/Money"}, "note": S}, ["amount"])
-    good = [{"amount": {"cents": 5, "currency": "EUR"}}, {"amount": {"cents": 0, "currency": "USD"}, "note": "n"}]
-    root = make_design({"tools/t.yaml": tool("t", parameters, examples=good), "defs/money.yaml": MONEY})
+    good = [
+        {"amount": {"cents": 5, "currency": "EUR"}},
+        {"amount": {"cents": 0, "currency": "USD"}, "note": "n"},
+    ]
+    root = make_design(
+        {"tools/t.yaml": tool("t", parameters, examples=good), "defs/money.yaml": MONEY}
+    )
     design, diagnostics = load(root)
     assert diagnostics == []
     assert design.tools[0].examples == tuple(good)
 
     bad = [good[0], {"amount": {"cents": 5, "currency": "euro"}}, {"note": "no amount"}]
-    root = make_design({"tools/t.yaml": tool("t", parameters, examples=bad), "defs/money.yaml": MONEY}, name="bad")
+    root = make_design(
+        {"tools/t.yaml": tool("t", parameters, examples=bad), "defs/money.yaml": MONEY}, name="bad"
+    )
     design, diagnostics = load(root)
     assert has_errors(diagnostics)
-    assert found(diagnostics) == [("tools/t.yaml", "/examples/1", "INVALID_EXAMPLE"),
-                                  ("tools/t.yaml", "/examples/2", "INVALID_EXAMPLE")]
+    assert found(diagnostics) == [
+        ("tools/t.yaml", "/examples/1", "INVALID_EXAMPLE"),
+        ("tools/t.yaml", "/examples/2", "INVALID_EXAMPLE"),
+    ]
 
 
 def test_output_examples_are_checked(make_design, output):
-    root = make_design({"outputs/o.yaml": output("o", obj({"n": {"type": "integer"}}, ["n"]), examples=[{"n": "x"}])})
+    root = make_design(
+        {
+            "outputs/o.yaml": output(
+                "o", obj({"n": {"type": "integer"}}, ["n"]), examples=[{"n": "x"}]
+            )
+        }
+    )
     design, diagnostics = load(root)
     assert has_errors(diagnostics)
     assert found(diagnostics) == [("outputs/o.yaml", "/examples/0", "INVALID_EXAMPLE")]
@@ -389,11 +502,14 @@ def test_output_examples_are_checked(make_design, output):
 # Per-contract provider restriction
 # --------------------------------------------------------------------------------------------
 
+
 def test_providers_field_restricts_where_a_tool_is_emitted(make_design, tool):
     others = [p for p in PROVIDER_NAMES if p != "openai"]
     if not others:
         pytest.skip("only one provider profile exists")
-    root = make_design({"tools/a.yaml": tool("a", {}, providers=[others[0]]), "tools/b.yaml": tool("b", {})})
+    root = make_design(
+        {"tools/a.yaml": tool("a", {}, providers=[others[0]]), "tools/b.yaml": tool("b", {})}
+    )
     result = analyze(root, ("openai",))
     assert result.ok
     assert [p.contract.name for p in result.projections[0].tools] == ["b"]

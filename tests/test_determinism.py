@@ -19,23 +19,43 @@ def _files(tool, output):
     """A design that exercises every map toolgen writes: several tools and outputs, shared defs,
     sets of names whose order depends on hashing if anything iterates a set."""
     files = {
-        "defs/money.yaml": {"$defs": {"Money": {"type": "object", "properties": {"cents": {"type": "integer"},
-                                                                                 "currency": {"$ref": "#/$defs/Cur"}},
-                                                "required": ["cents", "currency"]},
-                                      "Cur": {"type": "string", "enum": ["EUR", "USD", "GBP"]}}},
+        "defs/money.yaml": {
+            "$defs": {
+                "Money": {
+                    "type": "object",
+                    "properties": {
+                        "cents": {"type": "integer"},
+                        "currency": {"$ref": "#/$defs/Cur"},
+                    },
+                    "required": ["cents", "currency"],
+                },
+                "Cur": {"type": "string", "enum": ["EUR", "USD", "GBP"]},
+            }
+        },
         "defs/tags.json": {"$defs": {"Tag": {"type": "string", "pattern": "^[a-z]+$"}}},
         "toolgen.toml": '[toolgen]\nproviders = ["openai"]\n',
     }
     for index, name in enumerate(["zeta.z", "alpha", "mid.point", "b", "ns.deep.name", "émoji_✓"]):
-        files[f"tools/{index}_{name.replace('.', '_')}.yaml"] = tool(name, {
-            "type": "object",
-            "properties": {"z": S, "a": {"$ref": "../defs/money.yaml#/$defs/Money"},
-                           "m": {"type": "array", "items": {"$ref": "../defs/tags.json#/$defs/Tag"}},
-                           "k": {"oneOf": [S, {"type": "integer"}]}},
-            "required": ["z"],
-        }, examples=[{"z": "x", "a": {"cents": 1, "currency": "EUR"}}])
-    files["outputs/report.yaml"] = output("report", {"type": "object", "properties": {"text": S, "n": {"type": "integer"}}})
-    files["outputs/alpha.yaml"] = output("alpha.out", {"type": "object", "properties": {"b": S, "a": S}, "required": ["b"]})
+        files[f"tools/{index}_{name.replace('.', '_')}.yaml"] = tool(
+            name,
+            {
+                "type": "object",
+                "properties": {
+                    "z": S,
+                    "a": {"$ref": "../defs/money.yaml#/$defs/Money"},
+                    "m": {"type": "array", "items": {"$ref": "../defs/tags.json#/$defs/Tag"}},
+                    "k": {"oneOf": [S, {"type": "integer"}]},
+                },
+                "required": ["z"],
+            },
+            examples=[{"z": "x", "a": {"cents": 1, "currency": "EUR"}}],
+        )
+    files["outputs/report.yaml"] = output(
+        "report", {"type": "object", "properties": {"text": S, "n": {"type": "integer"}}}
+    )
+    files["outputs/alpha.yaml"] = output(
+        "alpha.out", {"type": "object", "properties": {"b": S, "a": S}, "required": ["b"]}
+    )
     return files
 
 
@@ -60,7 +80,9 @@ def test_authored_property_order_is_kept(make_design, tool, output):
 
 
 @pytest.mark.slow
-def test_byte_identical_across_hash_seeds(make_design, tool, output, tmp_path, run_toolgen, read_tree):
+def test_byte_identical_across_hash_seeds(
+    make_design, tool, output, tmp_path, run_toolgen, read_tree
+):
     design = make_design(_files(tool, output))
     trees = []
     for seed in ("0", "1", "12345", "random"):
@@ -84,7 +106,9 @@ def test_no_absolute_paths_or_timestamps_in_the_output(make_design, tool, output
     assert str(datetime.date.today()) not in text
 
 
-def test_rebuilding_into_the_same_folder_changes_nothing(make_design, tool, output, tmp_path, cli, read_tree):
+def test_rebuilding_into_the_same_folder_changes_nothing(
+    make_design, tool, output, tmp_path, cli, read_tree
+):
     design = make_design(_files(tool, output))
     out = tmp_path / "gen"
     assert cli("build", design, "-o", out).exit_code == 0

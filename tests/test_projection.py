@@ -21,7 +21,9 @@ S = {"type": "string"}
 CLOSED_EMPTY = {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
 
 
-def obj(properties: dict[str, Any], required: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+def obj(
+    properties: dict[str, Any], required: list[str] | None = None, **extra: Any
+) -> dict[str, Any]:
     """A canonical object (open: the projection must close it)."""
     node: dict[str, Any] = {"type": "object", "properties": properties}
     if required is not None:
@@ -32,8 +34,13 @@ def obj(properties: dict[str, Any], required: list[str] | None = None, **extra: 
 
 def closed(properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
     """The projected form of an object: closed, every member required."""
-    return {"type": "object", "properties": properties, "required": list(properties),
-            "additionalProperties": False, **extra}
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+        **extra,
+    }
 
 
 def errors(diagnostics: list[Any]) -> list[Any]:
@@ -41,7 +48,7 @@ def errors(diagnostics: list[Any]) -> list[Any]:
 
 
 def accepts(schema: Any, root: Any, value: Any) -> bool:
-    """jsonschema's verdict on ``value`` against ``schema``, a subschema of ``root`` (refs resolve)."""
+    """jsonschema's verdict on ``value`` against ``schema``, a subschema of ``root``."""
     return Draft202012Validator(root).evolve(schema=schema).is_valid(value)
 
 
@@ -57,14 +64,36 @@ ACCEPTED: dict[str, tuple[Any, Any]] = {
     "empty properties": ({"type": "object", "properties": {}}, CLOSED_EMPTY),
     # seed: annotations stripped, title/description kept
     "annotations stripped": (
-        {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://example.com/t",
-         "$comment": "internal", "title": "T", "description": "Root.", "type": "object",
-         "properties": {"a": {"type": "string", "default": "x", "examples": ["y"], "example": "z",
-                              "$comment": "c", "title": "A", "description": "An a."}},
-         "required": ["a"], "examples": [{"a": "q"}], "default": {"a": "x"}},
-        {"title": "T", "description": "Root.", "type": "object",
-         "properties": {"a": {"type": "string", "title": "A", "description": "An a."}},
-         "required": ["a"], "additionalProperties": False},
+        {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://example.com/t",
+            "$comment": "internal",
+            "title": "T",
+            "description": "Root.",
+            "type": "object",
+            "properties": {
+                "a": {
+                    "type": "string",
+                    "default": "x",
+                    "examples": ["y"],
+                    "example": "z",
+                    "$comment": "c",
+                    "title": "A",
+                    "description": "An a.",
+                }
+            },
+            "required": ["a"],
+            "examples": [{"a": "q"}],
+            "default": {"a": "x"},
+        },
+        {
+            "title": "T",
+            "description": "Root.",
+            "type": "object",
+            "properties": {"a": {"type": "string", "title": "A", "description": "An a."}},
+            "required": ["a"],
+            "additionalProperties": False,
+        },
     ),
     # seed: optional -> nullable, required in authored property order whatever order `required` has
     "optional nullable, required authored": (
@@ -123,13 +152,29 @@ ACCEPTED: dict[str, tuple[Any, Any]] = {
     ),
     # seed: nested objects and array items closed
     "nested objects and items closed": (
-        obj({"list": {"type": "array", "items": obj({"n": {"type": "integer"}, "m": S}, ["n"]),
-                      "minItems": 1, "maxItems": 5},
-             "o": obj({"deep": obj({"z": S}, ["z"])}, ["deep"])}, ["list", "o"]),
-        closed({"list": {"type": "array",
-                         "items": closed({"n": {"type": "integer"}, "m": {"type": ["string", "null"]}}),
-                         "minItems": 1, "maxItems": 5},
-                "o": closed({"deep": closed({"z": S})})}),
+        obj(
+            {
+                "list": {
+                    "type": "array",
+                    "items": obj({"n": {"type": "integer"}, "m": S}, ["n"]),
+                    "minItems": 1,
+                    "maxItems": 5,
+                },
+                "o": obj({"deep": obj({"z": S}, ["z"])}, ["deep"]),
+            },
+            ["list", "o"],
+        ),
+        closed(
+            {
+                "list": {
+                    "type": "array",
+                    "items": closed({"n": {"type": "integer"}, "m": {"type": ["string", "null"]}}),
+                    "minItems": 1,
+                    "maxItems": 5,
+                },
+                "o": closed({"deep": closed({"z": S})}),
+            }
+        ),
     ),
     "explicitly closed object stays closed": (
         obj({"o": obj({"x": S}, ["x"], additionalProperties=False)}, ["o"]),
@@ -141,18 +186,40 @@ ACCEPTED: dict[str, tuple[Any, Any]] = {
     ),
     # seed: $defs closed, optional refs wrapped
     "$defs closed, optional refs wrapped": (
-        {**obj({"req": {"$ref": "#/$defs/Item"}, "opt": {"$ref": "#/$defs/Item"}}, ["req"]),
-         "$defs": {"Item": obj({"id": {"type": "integer"}, "tag": S}, ["id"])}},
-        {**closed({"req": {"$ref": "#/$defs/Item"},
-                   "opt": {"anyOf": [{"$ref": "#/$defs/Item"}, {"type": "null"}]}}),
-         "$defs": {"Item": closed({"id": {"type": "integer"}, "tag": {"type": ["string", "null"]}})}},
+        {
+            **obj({"req": {"$ref": "#/$defs/Item"}, "opt": {"$ref": "#/$defs/Item"}}, ["req"]),
+            "$defs": {"Item": obj({"id": {"type": "integer"}, "tag": S}, ["id"])},
+        },
+        {
+            **closed(
+                {
+                    "req": {"$ref": "#/$defs/Item"},
+                    "opt": {"anyOf": [{"$ref": "#/$defs/Item"}, {"type": "null"}]},
+                }
+            ),
+            "$defs": {
+                "Item": closed({"id": {"type": "integer"}, "tag": {"type": ["string", "null"]}})
+            },
+        },
     ),
     "recursive $defs kept as references": (
-        {**obj({"root": {"$ref": "#/$defs/Node"}}, ["root"]),
-         "$defs": {"Node": obj({"value": S, "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
-                               ["value", "children"])}},
-        {**closed({"root": {"$ref": "#/$defs/Node"}}),
-         "$defs": {"Node": closed({"value": S, "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}})}},
+        {
+            **obj({"root": {"$ref": "#/$defs/Node"}}, ["root"]),
+            "$defs": {
+                "Node": obj(
+                    {"value": S, "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+                    ["value", "children"],
+                )
+            },
+        },
+        {
+            **closed({"root": {"$ref": "#/$defs/Node"}}),
+            "$defs": {
+                "Node": closed(
+                    {"value": S, "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}
+                )
+            },
+        },
     ),
     # seed: oneOf folded into anyOf
     "oneOf folded": (
@@ -160,9 +227,20 @@ ACCEPTED: dict[str, tuple[Any, Any]] = {
         closed({"v": {"anyOf": [S, {"type": "integer"}]}}),
     ),
     "oneOf folded, optional": (
-        obj({"v": {"oneOf": [obj({"k": {"const": "a"}}, ["k"]), obj({"k": {"const": "b"}}, ["k"])]}}),
-        closed({"v": {"anyOf": [closed({"k": {"const": "a"}}), closed({"k": {"const": "b"}}),
-                                {"type": "null"}]}}),
+        obj(
+            {"v": {"oneOf": [obj({"k": {"const": "a"}}, ["k"]), obj({"k": {"const": "b"}}, ["k"])]}}
+        ),
+        closed(
+            {
+                "v": {
+                    "anyOf": [
+                        closed({"k": {"const": "a"}}),
+                        closed({"k": {"const": "b"}}),
+                        {"type": "null"},
+                    ]
+                }
+            }
+        ),
     ),
     # a one-element allOf collapses
     "one-element allOf collapsed": (
@@ -170,73 +248,210 @@ ACCEPTED: dict[str, tuple[Any, Any]] = {
         closed({"a": {"type": "string", "pattern": "^x", "description": "site"}}),
     ),
     "one-element allOf of a $ref": (
-        {**obj({"a": {"allOf": [{"$ref": "#/$defs/D"}], "description": "site"}}, ["a"]),
-         "$defs": {"D": {"type": "integer", "description": "def"}}},
-        {**closed({"a": {"type": "integer", "description": "site"}}),
-         "$defs": {"D": {"type": "integer", "description": "def"}}},
+        {
+            **obj({"a": {"allOf": [{"$ref": "#/$defs/D"}], "description": "site"}}, ["a"]),
+            "$defs": {"D": {"type": "integer", "description": "def"}},
+        },
+        {
+            **closed({"a": {"type": "integer", "description": "site"}}),
+            "$defs": {"D": {"type": "integer", "description": "def"}},
+        },
     ),
     # a $ref with siblings is unravelled; a bare $ref stays
     "$ref with siblings unravelled": (
-        {**obj({"a": {"$ref": "#/$defs/Money", "description": "Amount."}, "b": {"$ref": "#/$defs/Money"}},
-               ["a", "b"]),
-         "$defs": {"Money": obj({"cents": {"type": "integer"}}, ["cents"], description="Money.")}},
-        {**closed({"a": closed({"cents": {"type": "integer"}}, description="Amount."),
-                   "b": {"$ref": "#/$defs/Money"}}),
-         "$defs": {"Money": closed({"cents": {"type": "integer"}}, description="Money.")}},
+        {
+            **obj(
+                {
+                    "a": {"$ref": "#/$defs/Money", "description": "Amount."},
+                    "b": {"$ref": "#/$defs/Money"},
+                },
+                ["a", "b"],
+            ),
+            "$defs": {
+                "Money": obj({"cents": {"type": "integer"}}, ["cents"], description="Money.")
+            },
+        },
+        {
+            **closed(
+                {
+                    "a": closed({"cents": {"type": "integer"}}, description="Amount."),
+                    "b": {"$ref": "#/$defs/Money"},
+                }
+            ),
+            "$defs": {"Money": closed({"cents": {"type": "integer"}}, description="Money.")},
+        },
     ),
     # formats: the supported ones stay, the others go (the canonical validation keeps them)
     "formats": (
-        obj({f: {"type": "string", "format": f} for f in
-             ("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid")}
-            | {"u": {"type": "string", "format": "uri"}, "i": {"type": "integer", "format": "int64"}},
-            ["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid", "u", "i"]),
-        closed({f: {"type": "string", "format": f} for f in
-                ("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid")}
-               | {"u": S, "i": {"type": "integer"}}),
+        obj(
+            {
+                f: {"type": "string", "format": f}
+                for f in (
+                    "date-time",
+                    "time",
+                    "date",
+                    "duration",
+                    "email",
+                    "hostname",
+                    "ipv4",
+                    "ipv6",
+                    "uuid",
+                )
+            }
+            | {
+                "u": {"type": "string", "format": "uri"},
+                "i": {"type": "integer", "format": "int64"},
+            },
+            [
+                "date-time",
+                "time",
+                "date",
+                "duration",
+                "email",
+                "hostname",
+                "ipv4",
+                "ipv6",
+                "uuid",
+                "u",
+                "i",
+            ],
+        ),
+        closed(
+            {
+                f: {"type": "string", "format": f}
+                for f in (
+                    "date-time",
+                    "time",
+                    "date",
+                    "duration",
+                    "email",
+                    "hostname",
+                    "ipv4",
+                    "ipv6",
+                    "uuid",
+                )
+            }
+            | {"u": S, "i": {"type": "integer"}}
+        ),
     ),
     # supported constraints are kept
     "constraints kept": (
-        obj({"s": {"type": "string", "pattern": "^[a-z]+$"},
-             "n": {"type": "number", "minimum": 0, "maximum": 10, "multipleOf": 0.5},
-             "e": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 100},
-             "l": {"type": "array", "items": S, "minItems": 1, "maxItems": 3}},
-            ["s", "n", "e", "l"]),
-        closed({"s": {"type": "string", "pattern": "^[a-z]+$"},
+        obj(
+            {
+                "s": {"type": "string", "pattern": "^[a-z]+$"},
                 "n": {"type": "number", "minimum": 0, "maximum": 10, "multipleOf": 0.5},
                 "e": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 100},
-                "l": {"type": "array", "items": S, "minItems": 1, "maxItems": 3}}),
+                "l": {"type": "array", "items": S, "minItems": 1, "maxItems": 3},
+            },
+            ["s", "n", "e", "l"],
+        ),
+        closed(
+            {
+                "s": {"type": "string", "pattern": "^[a-z]+$"},
+                "n": {"type": "number", "minimum": 0, "maximum": 10, "multipleOf": 0.5},
+                "e": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 100},
+                "l": {"type": "array", "items": S, "minItems": 1, "maxItems": 3},
+            }
+        ),
     ),
     # seed: properties named like keywords are names, never keywords
     "keyword-named properties": (
-        obj({"default": {"type": "string", "default": "d"},
-             "type": {"type": "string", "enum": ["a", "b"]},
-             "$ref": {"type": "string"},
-             "properties": obj({"items": S, "anyOf": {"type": "integer"}}, ["items", "anyOf"]),
-             "format": {"type": "string", "format": "uri"},
-             "$schema": S, "$id": S, "$comment": S, "examples": S, "additionalProperties": S,
-             "not": S, "allOf": S, "required": S, "description": S, "title": S, "$defs": S},
-            ["default", "type", "$ref", "properties", "format", "$schema", "$id", "$comment",
-             "examples", "additionalProperties", "not", "allOf", "required", "description", "title",
-             "$defs"]),
-        closed({"default": S, "type": {"type": "string", "enum": ["a", "b"]}, "$ref": S,
-                "properties": closed({"items": S, "anyOf": {"type": "integer"}}), "format": S,
-                "$schema": S, "$id": S, "$comment": S, "examples": S, "additionalProperties": S,
-                "not": S, "allOf": S, "required": S, "description": S, "title": S, "$defs": S}),
+        obj(
+            {
+                "default": {"type": "string", "default": "d"},
+                "type": {"type": "string", "enum": ["a", "b"]},
+                "$ref": {"type": "string"},
+                "properties": obj({"items": S, "anyOf": {"type": "integer"}}, ["items", "anyOf"]),
+                "format": {"type": "string", "format": "uri"},
+                "$schema": S,
+                "$id": S,
+                "$comment": S,
+                "examples": S,
+                "additionalProperties": S,
+                "not": S,
+                "allOf": S,
+                "required": S,
+                "description": S,
+                "title": S,
+                "$defs": S,
+            },
+            [
+                "default",
+                "type",
+                "$ref",
+                "properties",
+                "format",
+                "$schema",
+                "$id",
+                "$comment",
+                "examples",
+                "additionalProperties",
+                "not",
+                "allOf",
+                "required",
+                "description",
+                "title",
+                "$defs",
+            ],
+        ),
+        closed(
+            {
+                "default": S,
+                "type": {"type": "string", "enum": ["a", "b"]},
+                "$ref": S,
+                "properties": closed({"items": S, "anyOf": {"type": "integer"}}),
+                "format": S,
+                "$schema": S,
+                "$id": S,
+                "$comment": S,
+                "examples": S,
+                "additionalProperties": S,
+                "not": S,
+                "allOf": S,
+                "required": S,
+                "description": S,
+                "title": S,
+                "$defs": S,
+            }
+        ),
     ),
     # seed: large integers stay exact
     "large integers kept": (
-        obj({"n": {"type": "integer", "minimum": 9007199254740993, "maximum": 18446744073709551617},
-             "e": {"enum": [9007199254740993, 9007199254740995]}, "c": {"const": 9007199254740993}},
-            ["n", "e", "c"]),
-        closed({"n": {"type": "integer", "minimum": 9007199254740993, "maximum": 18446744073709551617},
-                "e": {"enum": [9007199254740993, 9007199254740995]}, "c": {"const": 9007199254740993}}),
+        obj(
+            {
+                "n": {
+                    "type": "integer",
+                    "minimum": 9007199254740993,
+                    "maximum": 18446744073709551617,
+                },
+                "e": {"enum": [9007199254740993, 9007199254740995]},
+                "c": {"const": 9007199254740993},
+            },
+            ["n", "e", "c"],
+        ),
+        closed(
+            {
+                "n": {
+                    "type": "integer",
+                    "minimum": 9007199254740993,
+                    "maximum": 18446744073709551617,
+                },
+                "e": {"enum": [9007199254740993, 9007199254740995]},
+                "c": {"const": 9007199254740993},
+            }
+        ),
     ),
     # keywords the canonical validation keeps enforcing are dropped (the projection is looser)
     "dropped constraints": (
-        obj({"s": {"type": "string", "minLength": 1, "maxLength": 5},
-             "l": {"type": "array", "items": S, "uniqueItems": True},
-             "o": obj({"x": S}, ["x"], minProperties=1), "d": {"type": "string", "deprecated": True}},
-            ["s", "l", "o", "d"]),
+        obj(
+            {
+                "s": {"type": "string", "minLength": 1, "maxLength": 5},
+                "l": {"type": "array", "items": S, "uniqueItems": True},
+                "o": obj({"x": S}, ["x"], minProperties=1),
+                "d": {"type": "string", "deprecated": True},
+            },
+            ["s", "l", "o", "d"],
+        ),
         closed({"s": S, "l": {"type": "array", "items": S}, "o": closed({"x": S}), "d": S}),
     ),
 }
@@ -305,8 +520,10 @@ NULLABLE_CASES: dict[str, Any] = {
     "typed enum": {"type": "string", "enum": ["a", "b"]},
     "const": {"const": 3},
     "anyOf": {"anyOf": [S, {"type": "integer"}]},
-    "type beside anyOf": {"type": "string", "anyOf": [{"type": "string", "pattern": "^a"},
-                                                      {"type": "string", "pattern": "^b"}]},
+    "type beside anyOf": {
+        "type": "string",
+        "anyOf": [{"type": "string", "pattern": "^a"}, {"type": "string", "pattern": "^b"}],
+    },
     "enum beside anyOf": {"enum": ["a", "b", 1], "anyOf": [S, {"type": "integer"}]},
     "oneOf": {"oneOf": [S, {"type": "integer"}]},
     "$ref": {"$ref": "#/$defs/D"},
@@ -352,21 +569,25 @@ def test_optional_member_that_accepts_null_is_left_alone_with_a_warning(project_
     expected = {"anyOf": member["oneOf"]} if "oneOf" in member else member
     assert projected["properties"]["m"] == expected  # not wrapped a second time
     assert [(d.file, d.pointer, d.provider, d.code, d.level) for d in diagnostics] == [
-        (FILE, "/parameters/properties/m", "openai", "OPTIONAL_NULLABLE", "warning")]
+        (FILE, "/parameters/properties/m", "openai", "OPTIONAL_NULLABLE", "warning")
+    ]
 
 
 def test_optional_nullable_can_be_made_an_error(project_one):
     toml = '[providers.openai]\noptional_nullable = "error"\n'
-    projected, diagnostics = project_one(obj({"m": {"type": ["string", "null"]}}),
-                                         extra_files={"toolgen.toml": toml})
+    projected, diagnostics = project_one(
+        obj({"m": {"type": ["string", "null"]}}), extra_files={"toolgen.toml": toml}
+    )
     assert projected is None
     assert [(d.pointer, d.code, d.level) for d in diagnostics] == [
-        ("/parameters/properties/m", "OPTIONAL_NULLABLE", "error")]
+        ("/parameters/properties/m", "OPTIONAL_NULLABLE", "error")
+    ]
 
 
 # --------------------------------------------------------------------------------------------
 # Rejections: what strict mode cannot represent, each with its file, pointer, provider and code
 # --------------------------------------------------------------------------------------------
+
 
 def _deep(levels: int) -> dict[str, Any]:
     """An object whose data nests ``levels`` levels deep (the root object is level 1)."""
@@ -382,85 +603,156 @@ def _deep_pointer(levels: int) -> str:
 
 REJECTED: dict[str, tuple[Any, list[tuple[str, str]]]] = {
     "string root": ({"type": "string"}, [("/parameters/type", "NON_OBJECT_ROOT")]),
-    "nullable object root": ({"type": ["object", "null"], "properties": {}}, [("/parameters/type", "NON_OBJECT_ROOT")]),
+    "nullable object root": (
+        {"type": ["object", "null"], "properties": {}},
+        [("/parameters/type", "NON_OBJECT_ROOT")],
+    ),
     "array root": ({"type": "array", "items": S}, [("/parameters/type", "NON_OBJECT_ROOT")]),
     "const root": ({"const": "x"}, [("/parameters/const", "NON_OBJECT_ROOT")]),
     "enum root": ({"enum": [1, 2]}, [("/parameters/enum", "NON_OBJECT_ROOT")]),
-    "anyOf root": ({"anyOf": [obj({"a": S}), obj({"b": S})]}, [("/parameters/anyOf", "ROOT_UNION")]),
-    "oneOf root": ({"oneOf": [obj({"a": S}), obj({"b": S})]}, [("/parameters/oneOf", "ROOT_UNION")]),
-    "open nested object": (obj({"o": {"type": "object"}}, ["o"]), [("/parameters/properties/o", "OPEN_OBJECT")]),
+    "anyOf root": (
+        {"anyOf": [obj({"a": S}), obj({"b": S})]},
+        [("/parameters/anyOf", "ROOT_UNION")],
+    ),
+    "oneOf root": (
+        {"oneOf": [obj({"a": S}), obj({"b": S})]},
+        [("/parameters/oneOf", "ROOT_UNION")],
+    ),
+    "open nested object": (
+        obj({"o": {"type": "object"}}, ["o"]),
+        [("/parameters/properties/o", "OPEN_OBJECT")],
+    ),
     "additionalProperties true": (
         obj({"o": obj({"x": S}, additionalProperties=True)}, ["o"]),
-        [("/parameters/properties/o/additionalProperties", "OPEN_OBJECT")]),
+        [("/parameters/properties/o/additionalProperties", "OPEN_OBJECT")],
+    ),
     "additionalProperties empty schema": (
         obj({"o": obj({"x": S}, additionalProperties={})}, ["o"]),
-        [("/parameters/properties/o/additionalProperties", "OPEN_OBJECT")]),
-    "open root": (obj({"x": S}, additionalProperties=True), [("/parameters/additionalProperties", "OPEN_OBJECT")]),
+        [("/parameters/properties/o/additionalProperties", "OPEN_OBJECT")],
+    ),
+    "open root": (
+        obj({"x": S}, additionalProperties=True),
+        [("/parameters/additionalProperties", "OPEN_OBJECT")],
+    ),
     "map-style additionalProperties": (
         obj({"tags": {"type": "object", "additionalProperties": S}}, ["tags"]),
-        [("/parameters/properties/tags/additionalProperties", "MAP_OBJECT")]),
+        [("/parameters/properties/tags/additionalProperties", "MAP_OBJECT")],
+    ),
     "patternProperties": (
         obj({"o": obj({}, patternProperties={"^x": S}, additionalProperties=False)}, ["o"]),
-        [("/parameters/properties/o/patternProperties", "UNSUPPORTED_PATTERN_PROPERTIES")]),
+        [("/parameters/properties/o/patternProperties", "UNSUPPORTED_PATTERN_PROPERTIES")],
+    ),
     "propertyNames": (
         obj({"o": obj({"a": S}, propertyNames={"pattern": "^a"})}, ["o"]),
-        [("/parameters/properties/o/propertyNames", "UNSUPPORTED_PROPERTY_NAMES")]),
-    "not": (obj({"a": {"type": "string", "not": {"const": "x"}}}, ["a"]),
-            [("/parameters/properties/a/not", "UNSUPPORTED_NOT")]),
+        [("/parameters/properties/o/propertyNames", "UNSUPPORTED_PROPERTY_NAMES")],
+    ),
+    "not": (
+        obj({"a": {"type": "string", "not": {"const": "x"}}}, ["a"]),
+        [("/parameters/properties/a/not", "UNSUPPORTED_NOT")],
+    ),
     "if/then/else": (
-        obj({"a": S, "b": S}, ["a"], **{"if": {"required": ["a"]}, "then": {"required": ["b"]},
-                                        "else": {"required": []}}),
-        [("/parameters/else", "UNSUPPORTED_CONDITIONAL"), ("/parameters/if", "UNSUPPORTED_CONDITIONAL"),
-         ("/parameters/then", "UNSUPPORTED_CONDITIONAL")]),
-    "dependentRequired": (obj({"a": S, "b": S}, dependentRequired={"a": ["b"]}),
-                          [("/parameters/dependentRequired", "UNSUPPORTED_DEPENDENT")]),
-    "dependentSchemas": (obj({"a": S, "b": S}, dependentSchemas={"a": {"required": ["b"]}}),
-                         [("/parameters/dependentSchemas", "UNSUPPORTED_DEPENDENT")]),
+        obj(
+            {"a": S, "b": S},
+            ["a"],
+            **{"if": {"required": ["a"]}, "then": {"required": ["b"]}, "else": {"required": []}},
+        ),
+        [
+            ("/parameters/else", "UNSUPPORTED_CONDITIONAL"),
+            ("/parameters/if", "UNSUPPORTED_CONDITIONAL"),
+            ("/parameters/then", "UNSUPPORTED_CONDITIONAL"),
+        ],
+    ),
+    "dependentRequired": (
+        obj({"a": S, "b": S}, dependentRequired={"a": ["b"]}),
+        [("/parameters/dependentRequired", "UNSUPPORTED_DEPENDENT")],
+    ),
+    "dependentSchemas": (
+        obj({"a": S, "b": S}, dependentSchemas={"a": {"required": ["b"]}}),
+        [("/parameters/dependentSchemas", "UNSUPPORTED_DEPENDENT")],
+    ),
     "multi-branch allOf": (
         obj({"a": {"allOf": [obj({"x": S}), obj({"y": S})]}}, ["a"]),
-        [("/parameters/properties/a/allOf", "UNSUPPORTED_ALL_OF")]),
-    "prefixItems": (obj({"pair": {"type": "array", "prefixItems": [S, S]}}, ["pair"]),
-                    [("/parameters/properties/pair/prefixItems", "UNSUPPORTED_TUPLE")]),
-    "unevaluatedProperties": (obj({"a": S}, unevaluatedProperties=False),
-                              [("/parameters/unevaluatedProperties", "UNSUPPORTED_UNEVALUATED")]),
-    "unevaluatedItems": (obj({"l": {"type": "array", "items": S, "unevaluatedItems": False}}, ["l"]),
-                         [("/parameters/properties/l/unevaluatedItems", "UNSUPPORTED_UNEVALUATED")]),
+        [("/parameters/properties/a/allOf", "UNSUPPORTED_ALL_OF")],
+    ),
+    "prefixItems": (
+        obj({"pair": {"type": "array", "prefixItems": [S, S]}}, ["pair"]),
+        [("/parameters/properties/pair/prefixItems", "UNSUPPORTED_TUPLE")],
+    ),
+    "unevaluatedProperties": (
+        obj({"a": S}, unevaluatedProperties=False),
+        [("/parameters/unevaluatedProperties", "UNSUPPORTED_UNEVALUATED")],
+    ),
+    "unevaluatedItems": (
+        obj({"l": {"type": "array", "items": S, "unevaluatedItems": False}}, ["l"]),
+        [("/parameters/properties/l/unevaluatedItems", "UNSUPPORTED_UNEVALUATED")],
+    ),
     "rejection inside $defs": (
-        {**obj({"a": {"$ref": "#/$defs/D"}}, ["a"]), "$defs": {"D": {"type": "string", "not": {"const": ""}}}},
-        [("/parameters/$defs/D/not", "UNSUPPORTED_NOT")]),
+        {
+            **obj({"a": {"$ref": "#/$defs/D"}}, ["a"]),
+            "$defs": {"D": {"type": "string", "not": {"const": ""}}},
+        },
+        [("/parameters/$defs/D/not", "UNSUPPORTED_NOT")],
+    ),
     "rejection inside items": (
-        obj({"l": {"type": "array", "items": {"type": "object", "additionalProperties": S}}}, ["l"]),
-        [("/parameters/properties/l/items/additionalProperties", "MAP_OBJECT")]),
+        obj(
+            {"l": {"type": "array", "items": {"type": "object", "additionalProperties": S}}}, ["l"]
+        ),
+        [("/parameters/properties/l/items/additionalProperties", "MAP_OBJECT")],
+    ),
     "rejection inside anyOf": (
         obj({"u": {"anyOf": [S, {"type": "object"}]}}, ["u"]),
-        [("/parameters/properties/u/anyOf/1", "OPEN_OBJECT")]),
+        [("/parameters/properties/u/anyOf/1", "OPEN_OBJECT")],
+    ),
     "rejection under a keyword-named property": (
         obj({"not": {"type": "object", "additionalProperties": True}}, ["not"]),
-        [("/parameters/properties/not/additionalProperties", "OPEN_OBJECT")]),
-    "array without items": (obj({"l": {"type": "array"}}, ["l"]), [("/parameters/properties/l", "ARRAY_WITHOUT_ITEMS")]),
-    "untyped member": (obj({"any": {"description": "anything"}}, ["any"]),
-                       [("/parameters/properties/any", "UNCONSTRAINED_SCHEMA")]),
-    "false schema": (obj({"never": False}, ["never"]), [("/parameters/properties/never", "FALSE_SCHEMA")]),
-    "oneOf beside anyOf": (obj({"u": {"oneOf": [S, {"type": "integer"}], "anyOf": [S, {"type": "number"}]}}, ["u"]),
-                           [("/parameters/properties/u/oneOf", "UNSUPPORTED_ONE_OF")]),
-    "required member without a schema": (obj({"a": S}, ["a", "ghost"]),
-                                         [("/parameters/required", "REQUIRED_WITHOUT_PROPERTY")]),
+        [("/parameters/properties/not/additionalProperties", "OPEN_OBJECT")],
+    ),
+    "array without items": (
+        obj({"l": {"type": "array"}}, ["l"]),
+        [("/parameters/properties/l", "ARRAY_WITHOUT_ITEMS")],
+    ),
+    "untyped member": (
+        obj({"any": {"description": "anything"}}, ["any"]),
+        [("/parameters/properties/any", "UNCONSTRAINED_SCHEMA")],
+    ),
+    "false schema": (
+        obj({"never": False}, ["never"]),
+        [("/parameters/properties/never", "FALSE_SCHEMA")],
+    ),
+    "oneOf beside anyOf": (
+        obj({"u": {"oneOf": [S, {"type": "integer"}], "anyOf": [S, {"type": "number"}]}}, ["u"]),
+        [("/parameters/properties/u/oneOf", "UNSUPPORTED_ONE_OF")],
+    ),
+    "required member without a schema": (
+        obj({"a": S}, ["a", "ghost"]),
+        [("/parameters/required", "REQUIRED_WITHOUT_PROPERTY")],
+    ),
     "$ref sibling conflicting with its target": (
         {**obj({"a": {"$ref": "#/$defs/D", "type": "integer"}}, ["a"]), "$defs": {"D": S}},
-        [("/parameters/properties/a/$ref", "CONFLICTING_KEYWORDS")]),
+        [("/parameters/properties/a/$ref", "CONFLICTING_KEYWORDS")],
+    ),
     # documented limits
     "11 levels of nesting": (_deep(11), [(_deep_pointer(11), "LIMIT_NESTING")]),
     "nesting counted through a $ref": (
         {**obj({"a": {"$ref": "#/$defs/Deep"}}, ["a"]), "$defs": {"Deep": _deep(10)}},
-        [("/parameters/$defs/Deep" + "/properties/n" * 9, "LIMIT_NESTING")]),
-    "5,001 properties": (obj({f"p{i}": S for i in range(5_001)}, [f"p{i}" for i in range(5_001)]),
-                         [("/parameters", "LIMIT_PROPERTIES")]),
-    "1,001 enum values": (obj({"e": {"enum": list(range(1_001))}}, ["e"]), [("/parameters", "LIMIT_ENUM_VALUES")]),
+        [("/parameters/$defs/Deep" + "/properties/n" * 9, "LIMIT_NESTING")],
+    ),
+    "5,001 properties": (
+        obj({f"p{i}": S for i in range(5_001)}, [f"p{i}" for i in range(5_001)]),
+        [("/parameters", "LIMIT_PROPERTIES")],
+    ),
+    "1,001 enum values": (
+        obj({"e": {"enum": list(range(1_001))}}, ["e"]),
+        [("/parameters", "LIMIT_ENUM_VALUES")],
+    ),
     "120,001 characters": (
-        obj({"e": {"enum": [f"{i:0480d}" for i in range(250)]}}, ["e"]), [("/parameters", "LIMIT_TOTAL_CHARS")]),
+        obj({"e": {"enum": [f"{i:0480d}" for i in range(250)]}}, ["e"]),
+        [("/parameters", "LIMIT_TOTAL_CHARS")],
+    ),
     "large string enum": (
         obj({"e": {"enum": [f"{i:060d}" for i in range(251)]}}, ["e"]),
-        [("/parameters/properties/e/enum", "LIMIT_STRING_ENUM")]),
+        [("/parameters/properties/e/enum", "LIMIT_STRING_ENUM")],
+    ),
 }
 
 
@@ -493,7 +785,9 @@ def test_strict_checker_agrees_with_rejections(canonical, expected):
             else:
                 result[key] = naive(value)
         if "properties" in result:
-            result["required"] = list(dict.fromkeys([*result.get("required", []), *result["properties"]]))
+            result["required"] = list(
+                dict.fromkeys([*result.get("required", []), *result["properties"]])
+            )
             result.setdefault("additionalProperties", False)
         return result
 
@@ -502,12 +796,21 @@ def test_strict_checker_agrees_with_rejections(canonical, expected):
 
 LIMITS_ACCEPTED: dict[str, Any] = {
     "10 levels of nesting": _deep(10),
-    "10 levels through a $ref": {**obj({"a": {"$ref": "#/$defs/Deep"}}, ["a"]), "$defs": {"Deep": _deep(9)}},
+    "10 levels through a $ref": {
+        **obj({"a": {"$ref": "#/$defs/Deep"}}, ["a"]),
+        "$defs": {"Deep": _deep(9)},
+    },
     "5,000 properties": obj({f"p{i}": S for i in range(5_000)}, [f"p{i}" for i in range(5_000)]),
     "1,000 enum values": obj({"e": {"enum": list(range(1_000))}}, ["e"]),
-    "120,000 characters": obj({"e": {"enum": [f"{i:0480d}" for i in range(249)] + ["y" * 479]}}, ["e"]),
-    "string enum of 251 values in 15,000 characters": obj({"e": {"enum": [f"{i:059d}" for i in range(251)]}}, ["e"]),
-    "string enum of 250 long values": obj({"e": {"enum": [f"{i:070d}" for i in range(250)]}}, ["e"]),
+    "120,000 characters": obj(
+        {"e": {"enum": [f"{i:0480d}" for i in range(249)] + ["y" * 479]}}, ["e"]
+    ),
+    "string enum of 251 values in 15,000 characters": obj(
+        {"e": {"enum": [f"{i:059d}" for i in range(251)]}}, ["e"]
+    ),
+    "string enum of 250 long values": obj(
+        {"e": {"enum": [f"{i:070d}" for i in range(250)]}}, ["e"]
+    ),
 }
 
 
@@ -522,20 +825,26 @@ def test_an_optional_enum_counts_its_added_null(project_one):
     """1,000 canonical values plus the null that makes the member optional: 1,001 on the wire."""
     projected, diagnostics = project_one(obj({"e": {"enum": list(range(1_000))}}))
     assert projected is None
-    assert [(d.pointer, d.code) for d in errors(diagnostics)] == [("/parameters", "LIMIT_ENUM_VALUES")]
+    assert [(d.pointer, d.code) for d in errors(diagnostics)] == [
+        ("/parameters", "LIMIT_ENUM_VALUES")
+    ]
 
 
 def test_description_limit(project_one):
     projected, diagnostics = project_one({}, description="d" * 1_025)
     assert projected is None
     assert [(d.file, d.pointer, d.provider, d.code) for d in errors(diagnostics)] == [
-        (FILE, "/description", "openai", "LIMIT_DESCRIPTION")]
+        (FILE, "/description", "openai", "LIMIT_DESCRIPTION")
+    ]
     projected, diagnostics = project_one({}, description="d" * 1_024)
     assert projected == CLOSED_EMPTY
 
 
 def test_every_rejection_is_reported_together(project_one):
-    canonical = obj({"a": {"not": S}, "b": {"type": "object"}, "c": {"patternProperties": {"x": S}}}, ["a", "b", "c"])
+    canonical = obj(
+        {"a": {"not": S}, "b": {"type": "object"}, "c": {"patternProperties": {"x": S}}},
+        ["a", "b", "c"],
+    )
     projected, diagnostics = project_one(canonical)
     assert projected is None
     assert sorted((d.pointer, d.code) for d in errors(diagnostics)) == [
@@ -547,24 +856,32 @@ def test_every_rejection_is_reported_together(project_one):
 
 def test_pointer_escapes_property_names(project_one):
     projected, diagnostics = project_one(obj({"a/b~c": {"type": "object"}}, ["a/b~c"]))
-    assert [(d.pointer, d.code) for d in errors(diagnostics)] == [("/parameters/properties/a~1b~0c", "OPEN_OBJECT")]
+    assert [(d.pointer, d.code) for d in errors(diagnostics)] == [
+        ("/parameters/properties/a~1b~0c", "OPEN_OBJECT")
+    ]
 
 
 def test_rejection_in_a_shared_definition_points_into_its_file(make_design, tool):
     from toolgen.build import analyze
 
-    root = make_design({
-        "tools/a.yaml": tool("a", obj({"m": {"$ref": "../defs/common.yaml#/$defs/Bad"}}, ["m"])),
-        "defs/common.yaml": {"$defs": {"Bad": {"type": "object", "additionalProperties": S}}},
-    })
+    root = make_design(
+        {
+            "tools/a.yaml": tool(
+                "a", obj({"m": {"$ref": "../defs/common.yaml#/$defs/Bad"}}, ["m"])
+            ),
+            "defs/common.yaml": {"$defs": {"Bad": {"type": "object", "additionalProperties": S}}},
+        }
+    )
     result = analyze(root, ("openai",))
     assert [(d.file, d.pointer, d.provider, d.code) for d in errors(result.diagnostics)] == [
-        ("defs/common.yaml", "/$defs/Bad/additionalProperties", "openai", "MAP_OBJECT")]
+        ("defs/common.yaml", "/$defs/Bad/additionalProperties", "openai", "MAP_OBJECT")
+    ]
 
 
 # --------------------------------------------------------------------------------------------
 # Large integers reach the written schema files and the generated module exactly
 # --------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("suffix", ["json", "yaml"])
 def test_large_integers_survive_the_build(make_design, suffix):
@@ -572,11 +889,17 @@ def test_large_integers_survive_the_build(make_design, suffix):
 
     big = 9007199254740993
     text = (json.dumps if suffix == "json" else _yaml)(
-        {"name": "big", "description": "d",
-         "parameters": {"type": "object", "properties": {"n": {"type": "integer", "maximum": big},
-                                                         "c": {"const": big}},
-                        "required": ["n", "c"]},
-         "examples": [{"n": 1, "c": big}]})
+        {
+            "name": "big",
+            "description": "d",
+            "parameters": {
+                "type": "object",
+                "properties": {"n": {"type": "integer", "maximum": big}, "c": {"const": big}},
+                "required": ["n", "c"],
+            },
+            "examples": [{"n": 1, "c": big}],
+        }
+    )
     root = make_design({f"tools/big.{suffix}": text})
     result = build(root, ("openai",))
     assert result.ok, [d.format() for d in result.diagnostics]
@@ -631,8 +954,13 @@ def test_long_names_are_cut_with_a_hash(make_design, tool):
     names = json.loads(result.files["schemas/openai/names.json"])["tools"]
     wire_a, wire_b = names[long_a], names[long_b]
     for wire in (wire_a, wire_b):
-        assert violations({"type": "object", "properties": {}, "required": [], "additionalProperties": False},
-                          name=wire) == []
+        assert (
+            violations(
+                {"type": "object", "properties": {}, "required": [], "additionalProperties": False},
+                name=wire,
+            )
+            == []
+        )
         assert len(wire) == 64
         assert wire.startswith("namespace_aaaa")
     assert wire_a != wire_b
@@ -641,11 +969,14 @@ def test_long_names_are_cut_with_a_hash(make_design, tool):
     assert json.loads(again.files["schemas/openai/names.json"])["tools"][long_a] == wire_a
 
 
-@pytest.mark.parametrize("first, second, code", [
-    ("billing.refund", "billing_refund", "NAME_COLLISION"),
-    ("a b", "a_b", "NAME_COLLISION"),
-    ("Refund", "refund", "CASE_COLLISION"),
-])
+@pytest.mark.parametrize(
+    "first, second, code",
+    [
+        ("billing.refund", "billing_refund", "NAME_COLLISION"),
+        ("a b", "a_b", "NAME_COLLISION"),
+        ("Refund", "refund", "CASE_COLLISION"),
+    ],
+)
 def test_name_collisions_are_errors(make_design, tool, first, second, code):
     from toolgen.build import build
 
@@ -661,12 +992,19 @@ def test_name_collisions_are_errors(make_design, tool, first, second, code):
 def test_output_names_are_sanitised_and_mapped(make_design, tool, output):
     from toolgen.build import build
 
-    root = make_design({"tools/t.yaml": tool("support.lookup", {}),
-                        "outputs/o.yaml": output("support.triage", obj({"x": S}, ["x"]))})
+    root = make_design(
+        {
+            "tools/t.yaml": tool("support.lookup", {}),
+            "outputs/o.yaml": output("support.triage", obj({"x": S}, ["x"])),
+        }
+    )
     result = build(root, ("openai",))
     assert result.ok
     names = json.loads(result.files["schemas/openai/names.json"])
-    assert names == {"tools": {"support.lookup": "support_lookup"}, "outputs": {"support.triage": "support_triage"}}
+    assert names == {
+        "tools": {"support.lookup": "support_lookup"},
+        "outputs": {"support.triage": "support_triage"},
+    }
     module = result.files["openai.py"]
     namespace: dict[str, Any] = {}
     exec(compile(module, "openai.py", "exec"), namespace)  # noqa: S102 - our own generated code
@@ -685,16 +1023,29 @@ def test_pointer_inside_a_folded_one_of_is_the_authored_one(project_one):
     canonical = obj({"u": {"oneOf": [obj({"v": {"description": "any"}}, ["v"]), S]}}, ["u"])
     projected, diagnostics = project_one(canonical)
     assert [(d.pointer, d.code) for d in errors(diagnostics)] == [
-        ("/parameters/properties/u/oneOf/0/properties/v", "UNCONSTRAINED_SCHEMA")]
+        ("/parameters/properties/u/oneOf/0/properties/v", "UNCONSTRAINED_SCHEMA")
+    ]
 
 
-@pytest.mark.xfail(strict=True, reason="known bug: after merging a one-element allOf or a $ref with "
-                   "siblings, nested diagnostics point at the merge site, a location absent from the file")
-@pytest.mark.parametrize("member, pointer", [
-    ({"allOf": [obj({"x": {"not": S}}, ["x"])], "description": "d"}, "/parameters/properties/a/allOf/0/properties/x/not"),
-    ({"$ref": "#/$defs/M", "description": "d"}, "/parameters/$defs/M/properties/x/not"),
-])
+@pytest.mark.xfail(
+    strict=True,
+    reason="known bug: after merging a one-element allOf or a $ref with "
+    "siblings, nested diagnostics point at the merge site, a location absent from the file",
+)
+@pytest.mark.parametrize(
+    "member, pointer",
+    [
+        (
+            {"allOf": [obj({"x": {"not": S}}, ["x"])], "description": "d"},
+            "/parameters/properties/a/allOf/0/properties/x/not",
+        ),
+        ({"$ref": "#/$defs/M", "description": "d"}, "/parameters/$defs/M/properties/x/not"),
+    ],
+)
 def test_pointer_inside_a_merged_schema_exists_in_the_file(project_one, member, pointer):
     canonical = {**obj({"a": member}, ["a"]), "$defs": {"M": obj({"x": {"not": S}}, ["x"])}}
     _, diagnostics = project_one(canonical)
-    assert {d.pointer for d in errors(diagnostics)} <= {pointer, "/parameters/$defs/M/properties/x/not"}
+    assert {d.pointer for d in errors(diagnostics)} <= {
+        pointer,
+        "/parameters/$defs/M/properties/x/not",
+    }

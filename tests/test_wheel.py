@@ -48,9 +48,21 @@ def installed(tmp_path_factory) -> Path:
         shutil.copytree(REPO / folder, source / folder, ignore=ignore)
     dist = work / "dist"
     built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
-         "-w", str(dist), str(source)],
-        capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-w",
+            str(dist),
+            str(source),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert built.returncode == 0, built.stdout + built.stderr
     [wheel] = dist.glob("toolgen-*.whl")
@@ -60,21 +72,48 @@ def installed(tmp_path_factory) -> Path:
     assert not any(n.startswith("templates/") for n in names)
     site = work / "site"
     done = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--target", str(site), str(wheel)],
-        capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "--no-index",
+            "--target",
+            str(site),
+            str(wheel),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     return site
 
 
 def run_installed(site: Path, *args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(cwd)}  # no PYTHONPATH: the source tree is not importable
-    return subprocess.run([sys.executable, "-c", _RUN, str(site), *map(str, args)],
-                          cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(cwd),
+    }  # no PYTHONPATH: the source tree is not importable
+    return subprocess.run(
+        [sys.executable, "-c", _RUN, str(site), *map(str, args)],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_the_installed_wheel_builds_a_design(installed, make_design, tool, tmp_path):
-    design = make_design({"tools/t.yaml": tool("weather.get", {"type": "object", "properties": {"city": {"type": "string"}}})})
+    design = make_design(
+        {
+            "tools/t.yaml": tool(
+                "weather.get", {"type": "object", "properties": {"city": {"type": "string"}}}
+            )
+        }
+    )
     clean = tmp_path / "elsewhere"
     clean.mkdir()
     out = tmp_path / "gen"

@@ -31,12 +31,15 @@ def siblings(out: Path) -> list[str]:
 # Ownership, manifest, stale files
 # --------------------------------------------------------------------------------------------
 
+
 def test_writes_files_and_a_manifest(tmp_path, read_tree):
     out = tmp_path / "gen"
     files = {"__init__.py": "A = 1\n", "sub/x.json": "{}\n"}
     write_package(out, {**files, MANIFEST: json.dumps({"files": {p: "" for p in files}})})
-    assert read_tree(out) == {**{p: t.encode() for p, t in files.items()},
-                              MANIFEST: json.dumps({"files": {p: "" for p in files}}).encode()}
+    assert read_tree(out) == {
+        **{p: t.encode() for p, t in files.items()},
+        MANIFEST: json.dumps({"files": {p: "" for p in files}}).encode(),
+    }
     assert siblings(out) == []
 
 
@@ -103,6 +106,7 @@ def test_keeps_files_the_user_added(make_design, tool, tmp_path):
 # All or nothing
 # --------------------------------------------------------------------------------------------
 
+
 def test_a_failure_halfway_leaves_the_previous_output(tmp_path, read_tree, monkeypatch):
     out = tmp_path / "gen"
     old = {f"m{i}.py": f"OLD = {i}\n" for i in range(5)}
@@ -123,7 +127,9 @@ def test_a_failure_halfway_leaves_the_previous_output(tmp_path, read_tree, monke
     with pytest.raises(OSError):
         write_package(out, {**new, MANIFEST: json.dumps({"files": dict.fromkeys(new, "")})})
     monkeypatch.undo()
-    assert written, "the writer did not go through Path.write_bytes; the test must fail it elsewhere"
+    assert written, (
+        "the writer did not go through Path.write_bytes; the test must fail it elsewhere"
+    )
     assert read_tree(out) == before
     assert siblings(out) == []
 
@@ -135,7 +141,9 @@ def test_a_failure_while_swapping_leaves_the_previous_output(tmp_path, read_tree
     real_replace = os.replace
 
     def failing_replace(src, dst):
-        if Path(dst) == out.absolute() and "toolgen-new" in Path(src).name:  # the new tree moving in
+        if (
+            Path(dst) == out.absolute() and "toolgen-new" in Path(src).name
+        ):  # the new tree moving in
             raise OSError(1, "Operation not permitted")
         return real_replace(src, dst)
 
@@ -170,8 +178,9 @@ def test_a_killed_build_leaves_the_previous_output(tmp_path, read_tree):
     before = read_tree(out)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1])
-    process = subprocess.Popen([sys.executable, "-c", _SLOW_WRITER, str(out)], env=env,
-                               stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-c", _SLOW_WRITER, str(out)], env=env, stdout=subprocess.PIPE, text=True
+    )
     assert process.stdout is not None
     for _ in range(3):  # a few files are being written
         assert process.stdout.readline().strip() == "writing"
@@ -187,26 +196,38 @@ def test_a_killed_build_leaves_the_previous_output(tmp_path, read_tree):
 
 def test_compare_reports_missing_changed_and_stale(tmp_path):
     out = tmp_path / "gen"
-    write_package(out, {"a.py": "A\n", "b.py": "B\n", MANIFEST: '{"files": {"a.py": "", "b.py": ""}}'})
-    differences = compare(out, {"a.py": "A2\n", "c.py": "C\n", MANIFEST: '{"files": {"a.py": "", "c.py": ""}}'})
+    write_package(
+        out, {"a.py": "A\n", "b.py": "B\n", MANIFEST: '{"files": {"a.py": "", "b.py": ""}}'}
+    )
+    differences = compare(
+        out, {"a.py": "A2\n", "c.py": "C\n", MANIFEST: '{"files": {"a.py": "", "c.py": ""}}'}
+    )
     assert [(d.path, d.change) for d in differences] == [
-        (MANIFEST, "changed"), ("a.py", "changed"), ("c.py", "missing"), ("b.py", "stale")]
+        (MANIFEST, "changed"),
+        ("a.py", "changed"),
+        ("c.py", "missing"),
+        ("b.py", "stale"),
+    ]
 
 
 # --------------------------------------------------------------------------------------------
 # Paths never leave OUT
 # --------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("paths", [
-    ["../escape.py"],
-    ["a/../../escape.py"],
-    ["/etc/passwd"],
-    ["a/./b.py"],
-    ["a\\..\\b.py"],
-    [""],
-    ["Models.py", "models.py"],
-    ["schemas/openai/tools/A.json", "schemas/openai/tools/a.json"],
-])
+
+@pytest.mark.parametrize(
+    "paths",
+    [
+        ["../escape.py"],
+        ["a/../../escape.py"],
+        ["/etc/passwd"],
+        ["a/./b.py"],
+        ["a\\..\\b.py"],
+        [""],
+        ["Models.py", "models.py"],
+        ["schemas/openai/tools/A.json", "schemas/openai/tools/a.json"],
+    ],
+)
 def test_paths_that_would_leave_out_are_refused(tmp_path, paths):
     files = dict.fromkeys(paths, "x")
     with pytest.raises(OutputError):
@@ -218,7 +239,9 @@ def test_paths_that_would_leave_out_are_refused(tmp_path, paths):
     assert not (tmp_path / "escape.py").exists()
 
 
-@pytest.mark.parametrize("name", ["../../escape", "/etc/passwd", "..", "a/../../b", "CON", "x\x00y", ". a"])
+@pytest.mark.parametrize(
+    "name", ["../../escape", "/etc/passwd", "..", "a/../../b", "CON", "x\x00y", ". a"]
+)
 def test_hostile_contract_names_become_safe_file_names(make_design, tool, name, tmp_path):
     result = build(make_design({"tools/t.yaml": tool(name, {})}), ("openai",))
     assert result.ok, [d.format() for d in result.diagnostics]
@@ -231,7 +254,10 @@ def test_hostile_contract_names_become_safe_file_names(make_design, tool, name, 
 
 
 def test_tool_names_that_differ_by_case_are_a_diagnostic_not_a_clobbered_file(make_design, tool):
-    result = build(make_design({"tools/a.yaml": tool("Lookup", {}), "tools/b.yaml": tool("lookup", {})}), ("openai",))
+    result = build(
+        make_design({"tools/a.yaml": tool("Lookup", {}), "tools/b.yaml": tool("lookup", {})}),
+        ("openai",),
+    )
     assert not result.ok
     assert [d.code for d in result.diagnostics if d.level == "error"] == ["CASE_COLLISION"]
 
@@ -241,8 +267,8 @@ def test_tool_names_that_differ_by_case_are_a_diagnostic_not_a_clobbered_file(ma
 # --------------------------------------------------------------------------------------------
 
 HOSTILE = [
-    'quote " and \' apostrophe',
-    'triple """ and \'\'\' quotes',
+    "quote \" and ' apostrophe",
+    "triple \"\"\" and ''' quotes",
     "back\\slash \\n \\x00 \\u1234 \\",
     "{{ 7 * 7 }} {% for x in y %}{% endfor %} {# c #}",
     'new\nline\r\n\tand """; import os; os.system("echo pwned") #',
@@ -257,13 +283,22 @@ HOSTILE = [
 def _hostile_design(make_design, tool, output):
     properties = {}
     for index, text in enumerate(HOSTILE):
-        properties[f"p{index}"] = {"type": "string", "description": text, "title": text, "enum": [text, "plain"]}
+        properties[f"p{index}"] = {
+            "type": "string",
+            "description": text,
+            "title": text,
+            "enum": [text, "plain"],
+        }
         properties[f"{text} name {index}"] = {"type": "string", "pattern": "^" + re.escape(text)}
     parameters = {"type": "object", "properties": properties, "required": list(properties)}
-    return make_design({
-        "tools/h.json": tool('evil""" tool\'\'\' {{x}}\n"; import os', parameters, description="\n".join(HOSTILE)),
-        "outputs/o.json": output("out {% raw %}", parameters, description=HOSTILE[4]),
-    })
+    return make_design(
+        {
+            "tools/h.json": tool(
+                'evil""" tool\'\'\' {{x}}\n"; import os', parameters, description="\n".join(HOSTILE)
+            ),
+            "outputs/o.json": output("out {% raw %}", parameters, description=HOSTILE[4]),
+        }
+    )
 
 
 def test_hostile_strings_are_literals_in_generated_code(make_design, tool, output, tmp_path):
@@ -280,7 +315,10 @@ def test_hostile_strings_are_literals_in_generated_code(make_design, tool, outpu
                 assert name not in ("os", "system", "pwned"), (path, ast.unparse(node))
             if isinstance(node, ast.Import | ast.ImportFrom):
                 names = {alias.name for alias in node.names}
-                assert "os" not in names and getattr(node, "module", None) != "os", (path, ast.unparse(node))
+                assert "os" not in names and getattr(node, "module", None) != "os", (
+                    path,
+                    ast.unparse(node),
+                )
 
     out = tmp_path / "gen"
     write_package(out, result.files)
@@ -296,8 +334,14 @@ def test_hostile_strings_are_literals_in_generated_code(make_design, tool, outpu
                           "props": props, "output": m.response_format(m.OUTPUTS[0])}}))
     """)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=env,
-                          timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
     assert got["name"] == 'evil""" tool\'\'\' {{x}}\n"; import os'
@@ -323,14 +367,33 @@ def test_generated_code_does_not_run_design_strings(make_design, tool, output, t
     """Importing the package must not execute anything a design string says."""
     marker = tmp_path / "pwned"
     text = f'"""\nimport pathlib; pathlib.Path({str(marker)!r}).write_text("x")\n"""'
-    design = make_design({"tools/t.json": tool("t" + text, {"type": "object", "properties": {
-        "a": {"type": "string", "description": text, "enum": [text]}}, "required": ["a"]}, description=text)})
+    design = make_design(
+        {
+            "tools/t.json": tool(
+                "t" + text,
+                {
+                    "type": "object",
+                    "properties": {"a": {"type": "string", "description": text, "enum": [text]}},
+                    "required": ["a"],
+                },
+                description=text,
+            )
+        }
+    )
     result = build(design, ("openai",))
     assert result.ok
     write_package(tmp_path / "gen", result.files)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    probe = f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import gen; from gen import openai; "
-    probe += "openai.tool_definitions(); import gen.models" if (tmp_path / "gen/models").exists() else "openai.tool_definitions()"
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60)
+    probe = (
+        f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import gen; from gen import openai; "
+    )
+    probe += (
+        "openai.tool_definitions(); import gen.models"
+        if (tmp_path / "gen/models").exists()
+        else "openai.tool_definitions()"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert not marker.exists()
