@@ -84,7 +84,7 @@ class SchemaStats:
 
 def measure(schema: Any) -> SchemaStats:
     stats = SchemaStats(deepest=_deepest(schema))
-    for node, pointer in walker.walk(schema):
+    for node, _pointer in walker.walk(schema):
         if not isinstance(node, dict):
             continue
         if isinstance(node.get("properties"), dict):
