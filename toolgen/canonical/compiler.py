@@ -384,7 +384,11 @@ class _Checks:
             and statements[-3].startswith("if ")
             and statements[-2:] == ["    return False", "return True"]
         ):
-            statements[-3:] = [f"return not ({statements[-3][len('if '):-1]})"]
+            test = statements[-3][len("if ") : -1]
+            # every test the checks emit is one expression: "not X" negated is X
+            statements[-3:] = [
+                f"return {test[4:]}" if test.startswith("not ") else f"return not ({test})"
+            ]
         lines = [f"def {name}(value: Any) -> bool:"]
         lines += ["    " + line if line else line for line in statements]
         self.functions.append("\n".join(lines) + "\n")
@@ -526,12 +530,12 @@ class _Checks:
     def const(self, value: Any, variable: str, out: Emitter) -> None:
         """``{"const": "active"}``"""
         if value is None:
-            test = f"{variable} is None"
+            failed = f"{variable} is not None"
         elif isinstance(value, str):
-            test = f"{variable} == {self.constants.add('CONST', repr(value))}"
+            failed = f"{variable} != {self.constants.add('CONST', repr(value))}"
         else:
-            test = f"_equal({variable}, {self.constants.add('CONST', repr(value))})"
-        with out.block(f"if not ({test})"):
+            failed = f"not _equal({variable}, {self.constants.add('CONST', repr(value))})"
+        with out.block(f"if {failed}"):
             out.line("return False")
 
     def object(self, form: dict[str, Any], variable: str, context: _Context, out: Emitter) -> None:
