@@ -190,3 +190,32 @@ def cli() -> Iterator[Callable[..., Any]]:
         return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
 
     yield invoke
+
+
+@pytest.fixture
+def import_package(tmp_path: Path) -> Iterator[Callable[[Mapping[str, str]], Any]]:
+    """Write a build's file map as a uniquely named package under tmp_path and import it."""
+    import importlib
+    import itertools
+    import sys
+
+    counter = itertools.count()
+    imported: list[str] = []
+
+    def load(files: Mapping[str, str]) -> Any:
+        name = f"toolgen_built_{tmp_path.name}_{next(counter)}".replace("-", "_")
+        for relative, text in files.items():
+            target = tmp_path / "packages" / name / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        imported.append(name)
+        return importlib.import_module(name)
+
+    sys.path.insert(0, str(tmp_path / "packages"))
+    try:
+        yield load
+    finally:
+        sys.path.remove(str(tmp_path / "packages"))
+        for name in imported:
+            for module in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+                del sys.modules[module]

@@ -989,7 +989,7 @@ def test_name_collisions_are_errors(make_design, tool, first, second, code):
     assert {d.file for d in errors(result.diagnostics)} <= {"tools/one.yaml", "tools/two.yaml"}
 
 
-def test_output_names_are_sanitised_and_mapped(make_design, tool, output):
+def test_output_names_are_sanitised_and_mapped(make_design, tool, output, import_package):
     from toolgen.build import build
 
     root = make_design(
@@ -1005,9 +1005,7 @@ def test_output_names_are_sanitised_and_mapped(make_design, tool, output):
         "tools": {"support.lookup": "support_lookup"},
         "outputs": {"support.triage": "support_triage"},
     }
-    module = result.files["openai.py"]
-    namespace: dict[str, Any] = {}
-    exec(compile(module, "openai.py", "exec"), namespace)  # noqa: S102 - our own generated code
+    namespace = vars(import_package(result.files).openai)
     assert namespace["PROVIDER_NAMES"] == {"support.lookup": "support_lookup"}
     assert namespace["CANONICAL_NAMES"] == {"support_lookup": "support.lookup"}
     definition = namespace["tool_definition"]("support.lookup")
@@ -1049,3 +1047,22 @@ def test_pointer_inside_a_merged_schema_exists_in_the_file(project_one, member, 
         pointer,
         "/parameters/$defs/M/properties/x/not",
     }
+
+
+def test_recursive_ref_with_a_description_is_projected(project_one):
+    """Inlining a $ref with siblings must stop where it recurses (it used to never end)."""
+    node = obj({"kids": {"type": "array", "items": {"$ref": "#/$defs/N", "description": "a child"}}}, ["kids"])
+    canonical = {**obj({"root": {"$ref": "#/$defs/N", "description": "the root"}}, ["root"]), "$defs": {"N": node}}
+    projected, diagnostics = project_one(canonical)
+    assert errors(diagnostics) == []
+    assert_strict(projected)
+    assert projected["$defs"]["N"]["properties"]["kids"]["items"]["description"] == "a child"
+    assert projected["properties"]["root"]["description"] == "the root"
+
+
+def test_recursive_ref_with_a_constraint_beside_it_is_rejected(project_one):
+    node = obj({"kids": {"type": "array", "items": {"$ref": "#/$defs/N", "required": ["kids"]}}}, ["kids"])
+    canonical = {**obj({"root": {"$ref": "#/$defs/N"}}, ["root"]), "$defs": {"N": node}}
+    projected, diagnostics = project_one(canonical)
+    assert projected is None
+    assert {d.code for d in errors(diagnostics)} == {"UNSUPPORTED_RECURSIVE_REF"}

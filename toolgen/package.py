@@ -13,7 +13,10 @@ from toolgen.diagnostics import Diagnostic
 from toolgen.limits import measure
 from toolgen.model import Design
 from toolgen.modelgen import generate_models
-from toolgen.projection import ProviderProjection
+from toolgen.canonical.compiler import render_canonical_module
+from toolgen.design import ENVELOPES_FOLDER
+from toolgen.envelope import EnvelopeSchemaError, load_envelope_schemas, render_envelope_module, render_runtime
+from toolgen.projection import ProjectedContract, ProviderProjection
 from toolgen.templating import format_python, header, render
 
 MANIFEST = ".toolgen-manifest.json"
@@ -46,7 +49,7 @@ def _sizes(schema: Any) -> tuple[int, int]:
     return stats.optional, stats.unions
 
 
-def _provider_module(design: Design, projection: ProviderProjection) -> str:
+def _provider_module(design: Design, projection: ProviderProjection, surfaces: list[str]) -> str:
     tools = [p for p in projection.tools if p.schema is not None]
     outputs = [p for p in projection.outputs if p.schema is not None]
     source = render(
@@ -63,7 +66,11 @@ def _provider_module(design: Design, projection: ProviderProjection) -> str:
         output_descriptions={p.contract.name: p.contract.description for p in outputs},
         parameters={p.contract.name: p.schema for p in tools},
         output_schemas={p.contract.name: p.schema for p in outputs},
+        provider=projection.profile.name,
         apis=projection.profile.apis,
+        decoders=projection.profile.decoders,
+        nullable=projection.profile.optional_style == "nullable",
+        surfaces=surfaces,
         limits=projection.profile.limits,
         sizes={p.contract.name: _sizes(p.schema) for p in tools},
     )
@@ -100,7 +107,50 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
     ))
     models = generate_models(design, header(design.hash))
     files.update(models.files)
+    diagnostics = list(models.diagnostics)
+    files["_runtime.py"] = render_runtime(header(design.hash))
+    canonical = _canonical_module(design, projections)
+    if canonical is not None:
+        files["_canonical.py"] = canonical
     for projection in projections:
-        files[f"{projection.profile.name}.py"] = _provider_module(design, projection)
+        name = projection.profile.name
+        schemas, found = _envelope_schemas(design, name)
+        diagnostics += found
+        if found:
+            continue
+        files[f"_envelopes_{name}.py"] = render_envelope_module(name, schemas, header(design.hash))
+        files[f"{name}.py"] = _provider_module(design, projection, list(schemas))
         files.update(_schema_files(projection))
-    return PackageFiles(files, models.diagnostics)
+    return PackageFiles(files, diagnostics)
+
+
+def _envelope_schemas(design: Design, provider: str) -> tuple[dict[str, Any], list[Diagnostic]]:
+    overrides = {key: value for key, value in design.envelopes.items() if key.split("/", 1)[0] == provider}
+    try:
+        return load_envelope_schemas(provider, overrides), []
+    except EnvelopeSchemaError as error:
+        file = f"{ENVELOPES_FOLDER}/{provider}/{error.surface}.json"
+        return {}, [Diagnostic(file, error.pointer, provider, "INVALID_ENVELOPE", error.message)]
+
+
+def _canonical_module(design: Design, projections: list[ProviderProjection]) -> str | None:
+    """One ``_canonical.py`` serves every provider that makes optionals nullable: the inverse of a
+    contract depends only on its canonical schema and on which values its projection admits, and
+    those providers' projections of one contract admit the same values. Each contract is compiled
+    from the first such projection that accepts it."""
+    nullable = [p for p in projections if p.profile.optional_style == "nullable"]
+    if not nullable:
+        return None
+    chosen: dict[tuple[str, str], ProjectedContract] = {}
+    for projection in nullable:
+        for projected in (*projection.tools, *projection.outputs):
+            key = (projected.contract.kind, projected.contract.name)
+            if projected.schema is not None and key not in chosen:
+                chosen[key] = projected
+    merged = ProviderProjection(
+        nullable[0].profile,
+        tuple(p for p in chosen.values() if p.contract.kind == "tool"),
+        tuple(p for p in chosen.values() if p.contract.kind == "output"),
+        (),
+    )
+    return render_canonical_module(design, merged, header(design.hash))

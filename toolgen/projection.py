@@ -92,6 +92,7 @@ class _Projector:
     def __post_init__(self) -> None:
         self.oracle = NullOracle(self.contract.schema)
         self.errored: set[str] = set()  # schema pointers that have an error
+        self.inlining: list[str] = []  # the $ref targets being inlined around the current node
 
     def has_error_within(self, pointer: str) -> bool:
         return any(p == pointer or p.startswith(pointer + "/") for p in self.errored)
@@ -110,10 +111,11 @@ class _Projector:
     # -- the walk ---------------------------------------------------------------------------
 
     def project(self) -> Any | None:
-        root = self._normalize(self.contract.schema, "", root=True)
+        root = self._normalize(self.contract.schema, "", root=True, inlined=self.inlining)
         if root is not None:
             self._check_root(root, self.contract.schema)
         projected = self._node(root if root is not None else {}, "", root=True)
+        self.inlining.clear()
         if not self.profile.recursion:
             for pointer in recursive_refs(projected):
                 self.report(pointer, "UNSUPPORTED_RECURSION",
@@ -149,11 +151,19 @@ class _Projector:
     def _node(self, node: Any, pointer: str, *, root: bool = False) -> Any:
         """The projection of one (normalized or raw) canonical node."""
         errors_before = self.error_count()
+        inlined: list[str] = []
         if not root:
-            normalized = self._normalize(node, pointer, root=False)
+            normalized = self._normalize(node, pointer, root=False, inlined=inlined)
             if normalized is None:
                 return {}
             node = normalized
+        self.inlining.extend(inlined)
+        try:
+            return self._project_node(node, pointer, root=root, errors_before=errors_before)
+        finally:
+            del self.inlining[len(self.inlining) - len(inlined):]
+
+    def _project_node(self, node: dict[str, Any], pointer: str, *, root: bool, errors_before: int) -> Any:
         result: dict[str, Any] = {}
         for keyword, value in node.items():
             if keyword == "oneOf":  # folded into anyOf below, after its branches are projected
@@ -192,7 +202,7 @@ class _Projector:
     def _child(self, child: walker.Child) -> Any:
         return self._node(child.schema, child.pointer)
 
-    def _normalize(self, node: Any, pointer: str, *, root: bool) -> dict[str, Any] | None:
+    def _normalize(self, node: Any, pointer: str, *, root: bool, inlined: list[str]) -> dict[str, Any] | None:
         """Rewrite the forms the provider lacks into equivalent ones it has: a ``$ref`` with
         siblings is inlined, a one-element ``allOf`` merged, ``oneOf`` folded into ``anyOf``."""
         if node is True:
@@ -204,10 +214,19 @@ class _Projector:
         while True:
             ref = node.get("$ref")
             if isinstance(ref, str) and (root or set(node) - {"$ref"} - _STRUCTURAL):
+                if ref in self.inlining:
+                    # Recursion through a $ref with siblings: inlining again would never end. Only
+                    # annotations may go (the reference stays); anything else cannot be expressed.
+                    if set(node) - {"$ref"} - _STRUCTURAL - ANNOTATIONS:
+                        self.report(jp.join(pointer, "$ref"), "UNSUPPORTED_RECURSIVE_REF",
+                                    f"$ref {ref!r} leads back to itself and has sibling keywords")
+                        return None
+                    return {"$ref": ref}
                 if ref in seen:
                     self.report(jp.join(pointer, "$ref"), "REF_CYCLE", f"$ref {ref!r} refers to itself")
                     return None
                 seen.add(ref)
+                inlined.append(ref)
                 target = self._resolve(ref, pointer)
                 if target is None:
                     return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,17 @@ def templates_dir() -> Path:
     if packaged.is_dir():
         return packaged
     return Path(__file__).parent.parent / "templates"
+
+
+def export_order(names: Iterable[str]) -> list[str]:
+    """``__all__`` in the order ruff's RUF022 expects: CONSTANTS, then Classes, then the rest."""
+
+    def key(name: str) -> tuple[int, str]:
+        if name.isupper() or (name.upper() == name and "_" in name):
+            return (0, name)
+        return (1 if name[:1].isupper() else 2, name)
+
+    return sorted(set(names), key=key)
 
 
 def py_literal(value: Any) -> str:
@@ -41,6 +53,7 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["py"] = py_literal
+    env.filters["export_order"] = export_order
     env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False)
     return env
 

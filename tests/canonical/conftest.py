@@ -38,7 +38,9 @@ def write_files(root: Path, files: dict[str, object]) -> Path:
         elif isinstance(value, str):
             path.write_text(value, encoding="utf-8")
         else:
-            path.write_text(yaml.safe_dump(value, sort_keys=False, allow_unicode=True), encoding="utf-8")
+            path.write_text(
+                yaml.safe_dump(value, sort_keys=False, allow_unicode=True), encoding="utf-8"
+            )
     return root
 
 
@@ -58,7 +60,9 @@ def example(tmp_path_factory: pytest.TempPathFactory) -> Compiled:
     if not any((EXAMPLE_DESIGN / "tools").glob("*.*")):
         pytest.skip(f"no example design at {EXAMPLE_DESIGN}")
     design, projection = load_and_project(EXAMPLE_DESIGN)
-    return compile_projection(design, projection, tmp_path_factory.mktemp("example_out"), _package())
+    return compile_projection(
+        design, projection, tmp_path_factory.mktemp("example_out"), _package()
+    )
 
 
 @pytest.fixture(scope="session")
@@ -73,5 +77,6 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Compiled:
 
     corpus_design = Design(str(CORPUS_TOOLS), tuple(contracts), (), {}, Config(), "corpus" * 8)
     del design
-    return compile_projection(corpus_design, projection, tmp_path_factory.mktemp("corpus_out"),
-                              _package())
+    return compile_projection(
+        corpus_design, projection, tmp_path_factory.mktemp("corpus_out"), _package()
+    )

@@ -9,7 +9,9 @@ INT: dict[str, Any] = {"type": "integer"}
 NUM: dict[str, Any] = {"type": "number"}
 
 
-def obj(properties: dict[str, Any], required: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+def obj(
+    properties: dict[str, Any], required: list[str] | None = None, **extra: Any
+) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
         schema["required"] = required
@@ -17,112 +19,205 @@ def obj(properties: dict[str, Any], required: list[str] | None = None, **extra: 
 
 
 TOOLS: dict[str, dict[str, Any]] = {
-    "nested.optional_objects": obj({
-        "a": obj({"b": obj({"c": STR, "d": INT}, ["c"]), "e": STR}),
-        "f": STR,
-    }, ["f"]),
-    "optional.arrays_of_optional_objects": obj({
-        "rows": {"type": "array", "items": obj({"x": INT, "y": {"type": "array", "items": obj({"z": STR})}}, ["x"])},
-        "matrix": {"type": "array", "items": {"type": "array", "items": obj({"v": NUM})}},
-    }),
-    "optional.refs": obj({
-        "home": {"$ref": "#/$defs/Place"},
-        "work": {"$ref": "../defs/place.yaml#/$defs/SharedPlace"},
-        "labelled": {"$ref": "#/$defs/Place", "description": "a $ref with a sibling (inlined)"},
-        "wrapped": {"allOf": [{"$ref": "#/$defs/Place"}], "description": "one-element allOf"},
-    }, [], **{"$defs": {"Place": obj({"city": STR, "zip": STR}, ["city"])}}),
-    "optional.const": obj({
-        "mode": {"const": "fast"},
-        "answer": {"const": 42},
-        "flag": {"const": True},
-        "obj_const": {"const": {"k": None}},
-        "kind": {"const": "x"},
-    }, ["kind"]),
-    "enums": obj({
-        "plain": {"enum": ["a", "b"]},
-        "typed": {"type": "string", "enum": ["a", "b"]},
-        "with_null": {"enum": ["a", None]},
-        "required_with_null": {"enum": ["a", None]},
-        "mixed": {"enum": [1, "1", True, None, 1.5]},
-    }, ["required_with_null"]),
-    "unions.shared_names": obj({
-        "filter": {"anyOf": [
-            obj({"field": STR, "equals": STR, "boost": NUM}, ["field", "equals"]),
-            obj({"field": STR, "gte": NUM, "boost": {"type": ["number", "null"]}}, ["field", "gte", "boost"]),
-        ]},
-        "choice": {"oneOf": [
-            obj({"kind": {"const": "a"}, "note": STR}, ["kind"]),
-            obj({"kind": {"const": "b"}, "note": STR, "extra": INT}, ["kind", "note"]),
-        ]},
-        "shape": {"anyOf": [
-            obj({"w": {"type": "integer", "minimum": 10}, "h": INT}, ["w"]),
-            obj({"w": {"type": "integer", "maximum": 9}, "h": STR}, ["w"]),
-            {"type": "array", "items": obj({"w": INT, "tag": {"type": "string", "pattern": "^t"}})},
-            STR,
-        ]},
-        "nested_union": {"anyOf": [
-            {"anyOf": [obj({"p": INT, "q": INT}, ["p"]), obj({"r": INT}, ["r"])]},
-            {"type": "integer", "multipleOf": 2},
-        ]},
-    }),
-    "all_of": obj({
-        "merged": {"allOf": [obj({"m": STR, "n": STR}, ["m"])], "description": "merged"},
-    }),
-    "trees.recursive": obj({
-        "root": {"$ref": "#/$defs/Node"},
-        "forest": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
-    }, [], **{"$defs": {
-        "Node": obj({
-            "label": STR,
-            "weight": NUM,
-            "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
-            "next": {"$ref": "#/$defs/Node"},
-            "other": {"$ref": "#/$defs/Other"},
-        }, ["label"]),
-        "Other": obj({"back": {"$ref": "#/$defs/Node"}, "tag": STR}),
-    }}),
+    "nested.optional_objects": obj(
+        {
+            "a": obj({"b": obj({"c": STR, "d": INT}, ["c"]), "e": STR}),
+            "f": STR,
+        },
+        ["f"],
+    ),
+    "optional.arrays_of_optional_objects": obj(
+        {
+            "rows": {
+                "type": "array",
+                "items": obj({"x": INT, "y": {"type": "array", "items": obj({"z": STR})}}, ["x"]),
+            },
+            "matrix": {"type": "array", "items": {"type": "array", "items": obj({"v": NUM})}},
+        }
+    ),
+    "optional.refs": obj(
+        {
+            "home": {"$ref": "#/$defs/Place"},
+            "work": {"$ref": "../defs/place.yaml#/$defs/SharedPlace"},
+            "labelled": {"$ref": "#/$defs/Place", "description": "a $ref with a sibling (inlined)"},
+            "wrapped": {"allOf": [{"$ref": "#/$defs/Place"}], "description": "one-element allOf"},
+        },
+        [],
+        **{"$defs": {"Place": obj({"city": STR, "zip": STR}, ["city"])}},
+    ),
+    "optional.const": obj(
+        {
+            "mode": {"const": "fast"},
+            "answer": {"const": 42},
+            "flag": {"const": True},
+            "obj_const": {"const": {"k": None}},
+            "kind": {"const": "x"},
+        },
+        ["kind"],
+    ),
+    "enums": obj(
+        {
+            "plain": {"enum": ["a", "b"]},
+            "typed": {"type": "string", "enum": ["a", "b"]},
+            "with_null": {"enum": ["a", None]},
+            "required_with_null": {"enum": ["a", None]},
+            "mixed": {"enum": [1, "1", True, None, 1.5]},
+        },
+        ["required_with_null"],
+    ),
+    "unions.shared_names": obj(
+        {
+            "filter": {
+                "anyOf": [
+                    obj({"field": STR, "equals": STR, "boost": NUM}, ["field", "equals"]),
+                    obj(
+                        {"field": STR, "gte": NUM, "boost": {"type": ["number", "null"]}},
+                        ["field", "gte", "boost"],
+                    ),
+                ]
+            },
+            "choice": {
+                "oneOf": [
+                    obj({"kind": {"const": "a"}, "note": STR}, ["kind"]),
+                    obj({"kind": {"const": "b"}, "note": STR, "extra": INT}, ["kind", "note"]),
+                ]
+            },
+            "shape": {
+                "anyOf": [
+                    obj({"w": {"type": "integer", "minimum": 10}, "h": INT}, ["w"]),
+                    obj({"w": {"type": "integer", "maximum": 9}, "h": STR}, ["w"]),
+                    {
+                        "type": "array",
+                        "items": obj({"w": INT, "tag": {"type": "string", "pattern": "^t"}}),
+                    },
+                    STR,
+                ]
+            },
+            "nested_union": {
+                "anyOf": [
+                    {"anyOf": [obj({"p": INT, "q": INT}, ["p"]), obj({"r": INT}, ["r"])]},
+                    {"type": "integer", "multipleOf": 2},
+                ]
+            },
+        }
+    ),
+    "all_of": obj(
+        {
+            "merged": {"allOf": [obj({"m": STR, "n": STR}, ["m"])], "description": "merged"},
+        }
+    ),
+    "trees.recursive": obj(
+        {
+            "root": {"$ref": "#/$defs/Node"},
+            "forest": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+        },
+        [],
+        **{
+            "$defs": {
+                "Node": obj(
+                    {
+                        "label": STR,
+                        "weight": NUM,
+                        "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+                        "next": {"$ref": "#/$defs/Node"},
+                        "other": {"$ref": "#/$defs/Other"},
+                    },
+                    ["label"],
+                ),
+                "Other": obj({"back": {"$ref": "#/$defs/Node"}, "tag": STR}),
+            }
+        },
+    ),
     "trees.root_recursion": obj({"name": STR, "sub": {"$ref": "#"}}, ["name"]),
-    "keyword_named": obj({
-        "type": STR, "properties": obj({"required": STR}), "$ref": STR, "default": INT,
-        "anyOf": STR, "items": {"type": "array", "items": STR}, "null": {"type": "null"},
-        "None": STR, "class": STR, "def": obj({"value": STR}), "value": STR, "new_value": STR,
-        "result": STR, "_ABSENT": STR, "json": STR, "re": STR, "isinstance": STR, "dict": STR,
-        "with \"quotes\" and \\": STR, "": STR, "1st": STR,
-    }, ["type"]),
-    "unicode.名前": obj({
-        "名前": STR, "ñame": obj({"émoji🎉": STR}), "Ünïcode": {"type": "array", "items": STR},
-    }, ["名前"]),
-    "optional_nullable": obj({
-        "maybe": {"type": ["string", "null"]},
-        "maybe_ref": {"anyOf": [{"$ref": "#/$defs/P"}, {"type": "null"}]},
-        "required_null": {"type": ["integer", "null"]},
-        "plain": STR,
-    }, ["required_null"], **{"$defs": {"P": obj({"q": STR})}}),
-    "numbers": obj({
-        "big": INT, "ratio": NUM, "bounded": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
-        "banded": {"type": "integer", "anyOf": [{"type": "integer", "minimum": 5},
-                                                {"type": "integer", "maximum": 1}]},
-    }),
+    "keyword_named": obj(
+        {
+            "type": STR,
+            "properties": obj({"required": STR}),
+            "$ref": STR,
+            "default": INT,
+            "anyOf": STR,
+            "items": {"type": "array", "items": STR},
+            "null": {"type": "null"},
+            "None": STR,
+            "class": STR,
+            "def": obj({"value": STR}),
+            "value": STR,
+            "new_value": STR,
+            "result": STR,
+            "_ABSENT": STR,
+            "json": STR,
+            "re": STR,
+            "isinstance": STR,
+            "dict": STR,
+            'with "quotes" and \\': STR,
+            "": STR,
+            "1st": STR,
+        },
+        ["type"],
+    ),
+    "unicode.名前": obj(
+        {
+            "名前": STR,
+            "ñame": obj({"émoji🎉": STR}),
+            "Ünïcode": {"type": "array", "items": STR},
+        },
+        ["名前"],
+    ),
+    "optional_nullable": obj(
+        {
+            "maybe": {"type": ["string", "null"]},
+            "maybe_ref": {"anyOf": [{"$ref": "#/$defs/P"}, {"type": "null"}]},
+            "required_null": {"type": ["integer", "null"]},
+            "plain": STR,
+        },
+        ["required_null"],
+        **{"$defs": {"P": obj({"q": STR})}},
+    ),
+    "numbers": obj(
+        {
+            "big": INT,
+            "ratio": NUM,
+            "bounded": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
+            "banded": {
+                "type": "integer",
+                "anyOf": [{"type": "integer", "minimum": 5}, {"type": "integer", "maximum": 1}],
+            },
+        }
+    ),
 }
 
 OUTPUTS: dict[str, dict[str, Any]] = {
-    "triage.result": obj({
-        "severity": {"enum": ["low", "high"]},
-        "labels": {"type": "array", "items": obj({"name": STR, "color": STR}, ["name"])},
-        "owner": {"$ref": "../defs/place.yaml#/$defs/SharedPlace"},
-    }, ["severity"]),
+    "triage.result": obj(
+        {
+            "severity": {"enum": ["low", "high"]},
+            "labels": {"type": "array", "items": obj({"name": STR, "color": STR}, ["name"])},
+            "owner": {"$ref": "../defs/place.yaml#/$defs/SharedPlace"},
+        },
+        ["severity"],
+    ),
 }
 
-DEFS = {"$defs": {"SharedPlace": obj({"street": STR, "country": {"type": "string", "pattern": "^[A-Z]{2}$"}},
-                                     ["street"])}}
+DEFS = {
+    "$defs": {
+        "SharedPlace": obj(
+            {"street": STR, "country": {"type": "string", "pattern": "^[A-Z]{2}$"}}, ["street"]
+        )
+    }
+}
 
 
 def design_files() -> dict[str, Any]:
     files: dict[str, Any] = {"defs/place.yaml": DEFS}
     for index, (name, parameters) in enumerate(TOOLS.items()):
-        files[f"tools/t{index:02d}.json"] = {"name": name, "description": "A hard case.",
-                                             "parameters": parameters}
+        files[f"tools/t{index:02d}.json"] = {
+            "name": name,
+            "description": "A hard case.",
+            "parameters": parameters,
+        }
     for index, (name, schema) in enumerate(OUTPUTS.items()):
-        files[f"outputs/o{index:02d}.json"] = {"name": name, "description": "A hard case.",
-                                               "schema": schema}
+        files[f"outputs/o{index:02d}.json"] = {
+            "name": name,
+            "description": "A hard case.",
+            "schema": schema,
+        }
     return files

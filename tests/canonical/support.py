@@ -21,7 +21,12 @@ from toolgen.canonical.reference import reference_for
 from toolgen.canonical.views import Unresolvable, canonical_view, ref_pointer, resolve
 from toolgen.design import load_design
 from toolgen.model import Contract, Design, ProviderOptions
-from toolgen.projection import ProjectedContract, ProviderProjection, project_contract, project_design
+from toolgen.projection import (
+    ProjectedContract,
+    ProviderProjection,
+    project_contract,
+    project_design,
+)
 from toolgen.providers import PROFILES
 from toolgen.templating import header
 
@@ -77,17 +82,22 @@ def import_source(source: str, folder: Path, package: str) -> ModuleType:
     return importlib.import_module(f"{package}._canonical")
 
 
-def compile_projection(design: Design, projection: ProviderProjection, folder: Path,
-                       package: str) -> Compiled:
+def compile_projection(
+    design: Design, projection: ProviderProjection, folder: Path, package: str
+) -> Compiled:
     source = render_canonical_module(design, projection, header(design.hash))
     module = import_source(source, folder, package)
     cases = []
-    for kind, table, contracts in (("tool", module.TOOL_CANONICALIZERS, projection.tools),
-                                   ("output", module.OUTPUT_CANONICALIZERS, projection.outputs)):
+    for kind, table, contracts in (
+        ("tool", module.TOOL_CANONICALIZERS, projection.tools),
+        ("output", module.OUTPUT_CANONICALIZERS, projection.outputs),
+    ):
         for projected in contracts:
             if projected.schema is not None:
                 name = projected.contract.name
-                cases.append(Case(f"{kind}:{name}", projected.contract, projected.schema, table[name]))
+                cases.append(
+                    Case(f"{kind}:{name}", projected.contract, projected.schema, table[name])
+                )
     return Compiled(source, module, cases)
 
 
@@ -129,8 +139,14 @@ def corpus_contracts() -> list[tuple[Contract, str]]:
             except Exception:  # noqa: BLE001 - any meta-validation failure: not a 2020-12 schema
                 continue
             name = f"{path.stem}.{line_number}.{record.get('name') or 'output'}"
-            contract = Contract("tool", name, record.get("description") or "", schema,
-                                f"{path.name}:{line_number}", "/parameters")
+            contract = Contract(
+                "tool",
+                name,
+                record.get("description") or "",
+                schema,
+                f"{path.name}:{line_number}",
+                "/parameters",
+            )
             try:
                 result, _ = project_contract(contract, OPENAI, ProviderOptions(), "t")
             except RecursionError:
@@ -193,8 +209,11 @@ def is_recursive(schema: Any) -> bool:
     """Does a ``$ref`` chain of ``schema`` come back to where it started?"""
 
     def refs(node: Any) -> set[str]:
-        return {n["$ref"] for n, _ in walker.walk(node) if isinstance(n, dict)
-                and isinstance(n.get("$ref"), str)}
+        return {
+            n["$ref"]
+            for n, _ in walker.walk(node)
+            if isinstance(n, dict) and isinstance(n.get("$ref"), str)
+        }
 
     graph: dict[str, set[str]] = {}
     pending = list(refs(schema))
@@ -214,13 +233,20 @@ def is_recursive(schema: Any) -> bool:
                 return True
         return False
 
-    return any(reaches(ref, ref, set()) for ref in graph) or any(ref_pointer(r) == "" for r in graph)
+    return any(reaches(ref, ref, set()) for ref in graph) or any(
+        ref_pointer(r) == "" for r in graph
+    )
 
 
 # -- strategies --------------------------------------------------------------------------------
 
-_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.floats(-2, 2, allow_nan=False),
-                     st.text(max_size=3))
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 5),
+    st.floats(-2, 2, allow_nan=False),
+    st.text(max_size=3),
+)
 
 
 def instances(schema: Any) -> st.SearchStrategy[Any]:
@@ -247,7 +273,11 @@ class _Own:
         self.validator = Draft202012Validator(root)
 
     def node(self, node: Any, depth: int, *, root: bool = False) -> st.SearchStrategy[Any]:
-        if depth <= 0 and isinstance(node, dict) and self.validator.evolve(schema=node).is_valid(None):
+        if (
+            depth <= 0
+            and isinstance(node, dict)
+            and self.validator.evolve(schema=node).is_valid(None)
+        ):
             return st.none()  # the way out of a recursion the projection made all-required
         view = canonical_view(node, self.root, follow_bare=True)
         if node is True or view == {}:
@@ -260,8 +290,11 @@ class _Own:
         if isinstance(branches, list) and branches:
             return st.one_of([self.node(b, depth) for b in branches])
         types = view.get("type")
-        types = [types] if isinstance(types, str) else types or (
-            ["object"] if "properties" in view else ["string"])
+        types = (
+            [types]
+            if isinstance(types, str)
+            else types or (["object"] if "properties" in view else ["string"])
+        )
         return st.one_of([self.typed(t, view, depth) for t in types])
 
     def typed(self, kind: str, view: dict[str, Any], depth: int) -> st.SearchStrategy[Any]:
@@ -273,13 +306,19 @@ class _Own:
             low, high = view.get("minimum"), view.get("maximum")
             low = low if low is not None else view.get("exclusiveMinimum")
             high = high if high is not None else view.get("exclusiveMaximum")
-            ints = st.integers(int(low) if low is not None else -100,
-                               int(high) if high is not None else 100)
+            ints = st.integers(
+                int(low) if low is not None else -100, int(high) if high is not None else 100
+            )
             if kind == "integer":
                 return ints
-            return st.one_of(ints, st.floats(low if low is not None else -100.0,
-                                             high if high is not None else 100.0,
-                                             allow_nan=False))
+            return st.one_of(
+                ints,
+                st.floats(
+                    low if low is not None else -100.0,
+                    high if high is not None else 100.0,
+                    allow_nan=False,
+                ),
+            )
         if kind == "string":
             pattern = view.get("pattern")
             return st.from_regex(pattern) if isinstance(pattern, str) else st.text(max_size=8)
@@ -294,17 +333,24 @@ class _Own:
             properties = view.get("properties") or {}
             required = view.get("required") or []
             must = {n: self.node(s, depth - 1) for n, s in properties.items() if n in required}
-            may = {n: self.node(s, depth - 1) for n, s in properties.items()
-                   if n not in required and depth > 0}
+            may = {
+                n: self.node(s, depth - 1)
+                for n, s in properties.items()
+                if n not in required and depth > 0
+            }
             return st.fixed_dictionaries(must, optional=may)
         return _SCALARS
 
 
 def json_values() -> st.SearchStrategy[Any]:
     """Any JSON value, small."""
-    return st.recursive(_SCALARS, lambda inner: st.one_of(
-        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=3), inner, max_size=3)),
-        max_leaves=8)
+    return st.recursive(
+        _SCALARS,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=3), inner, max_size=3)
+        ),
+        max_leaves=8,
+    )
 
 
 def mutated(data: st.DataObject, value: Any, member_names: list[str]) -> Any:
@@ -385,14 +431,30 @@ class Filler:
         return filled, expected
 
     def accepts_null(self, schema: Any) -> bool:
-        return schema is True or (isinstance(schema, dict)
-                                  and self.validator.evolve(schema=schema).is_valid(None))
+        return schema is True or (
+            isinstance(schema, dict) and self.validator.evolve(schema=schema).is_valid(None)
+        )
 
 
 def projected_validator(case: Case) -> Draft202012Validator:
     return Draft202012Validator(case.projected)
 
 
-__all__ = ["Case", "Compiled", "Filler", "ProjectedContract", "closed", "compile_projection",
-           "corpus_contracts", "instances", "is_recursive", "json_values", "load_and_project",
-           "member_names", "mutated", "projection_of", "relaxed", "sample"]
+__all__ = [
+    "Case",
+    "Compiled",
+    "Filler",
+    "ProjectedContract",
+    "closed",
+    "compile_projection",
+    "corpus_contracts",
+    "instances",
+    "is_recursive",
+    "json_values",
+    "load_and_project",
+    "member_names",
+    "mutated",
+    "projection_of",
+    "relaxed",
+    "sample",
+]

@@ -24,7 +24,6 @@ from tests.canonical.support import (
     load_and_project,
     member_names,
     mutated,
-    projection_of,
     sample,
 )
 from toolgen import pointer as jp
@@ -46,7 +45,9 @@ def _tool(name: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def generated(hard: Compiled, example: Compiled, corpus: Compiled, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def generated(
+    hard: Compiled, example: Compiled, corpus: Compiled, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
     root = tmp_path_factory.mktemp("lint")
     for name, compiled in (("hard", hard), ("example", example), ("corpus", corpus)):
         package = root / f"gen_{name}"
@@ -58,18 +59,46 @@ def generated(hard: Compiled, example: Compiled, corpus: Compiled, tmp_path_fact
 
 def test_ruff(generated: Path) -> None:
     result = subprocess.run(
-        [_tool("ruff"), "check", "--no-cache", "--isolated", "--target-version", "py311",
-         "--line-length", "100", "--select", "E,F,W,I,B,UP,SIM", "."],
-        cwd=generated, capture_output=True, text=True, check=False,
+        [
+            _tool("ruff"),
+            "check",
+            "--no-cache",
+            "--isolated",
+            "--target-version",
+            "py311",
+            "--line-length",
+            "100",
+            "--select",
+            "E,F,W,I,B,UP,SIM",
+            ".",
+        ],
+        cwd=generated,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_mypy_strict(generated: Path) -> None:
     result = subprocess.run(
-        [_tool("mypy"), "--no-incremental", "--strict", "--python-version", "3.11",
-         "-p", "gen_hard", "-p", "gen_example", "-p", "gen_corpus"],
-        cwd=generated, capture_output=True, text=True, check=False,
+        [
+            _tool("mypy"),
+            "--no-incremental",
+            "--strict",
+            "--python-version",
+            "3.11",
+            "-p",
+            "gen_hard",
+            "-p",
+            "gen_example",
+            "-p",
+            "gen_corpus",
+        ],
+        cwd=generated,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -81,17 +110,26 @@ def test_standard_library_only_and_no_schema_at_run_time(hard: Compiled, corpus:
         imported |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
         assert imported <= STANDARD_LIBRARY
         assert "jsonschema" not in compiled.source and "$defs" not in compiled.source
-        calls = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+        calls = {
+            n.func.id
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+        }
         assert not calls & {"eval", "exec", "compile", "__import__"}
 
 
 def test_api(hard: Compiled, example: Compiled) -> None:
     for compiled in (hard, example):
         module = compiled.module
-        assert set(module.__all__) == {"TOOL_CANONICALIZERS", "OUTPUT_CANONICALIZERS", "canonicalize_text"}
+        assert set(module.__all__) == {
+            "TOOL_CANONICALIZERS",
+            "OUTPUT_CANONICALIZERS",
+            "canonicalize_text",
+        }
         keys = {c.key for c in compiled.cases}
         assert keys == {f"tool:{n}" for n in module.TOOL_CANONICALIZERS} | {
-            f"output:{n}" for n in module.OUTPUT_CANONICALIZERS}
+            f"output:{n}" for n in module.OUTPUT_CANONICALIZERS
+        }
     assert "unicode.名前" in hard.module.TOOL_CANONICALIZERS
     assert "triage.result" in hard.module.OUTPUT_CANONICALIZERS
 
@@ -99,14 +137,25 @@ def test_api(hard: Compiled, example: Compiled) -> None:
 def test_contracts_the_provider_cannot_take_have_no_canonicalizer(tmp_path: Path) -> None:
     from tests.canonical.conftest import write_files
 
-    root = write_files(tmp_path / "design", {
-        "tools/ok.json": {"name": "ok", "description": "d", "parameters": {
-            "type": "object", "properties": {"a": {"type": "string"}}}},
-        "tools/no.json": {"name": "no", "description": "d", "parameters": {
-            "type": "object", "properties": {"a": {"not": {"type": "string"}}}}},
-    })
+    root = write_files(
+        tmp_path / "design",
+        {
+            "tools/ok.json": {
+                "name": "ok",
+                "description": "d",
+                "parameters": {"type": "object", "properties": {"a": {"type": "string"}}},
+            },
+            "tools/no.json": {
+                "name": "no",
+                "description": "d",
+                "parameters": {"type": "object", "properties": {"a": {"not": {"type": "string"}}}},
+            },
+        },
+    )
     design, projection = load_and_project(root)
-    compiled = compile_projection(design, projection, tmp_path / "out", "toolgen_canonical_rejected")
+    compiled = compile_projection(
+        design, projection, tmp_path / "out", "toolgen_canonical_rejected"
+    )
     assert list(compiled.module.TOOL_CANONICALIZERS) == ["ok"]
 
 
@@ -114,27 +163,60 @@ def test_same_design_same_bytes(hard_design: Path) -> None:
     design, projection = load_and_project(hard_design)
     first = render_canonical_module(design, projection, header(design.hash))
     assert render_canonical_module(design, projection, header(design.hash)) == first
-    script = ("import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]);"
-              "from tests.canonical.support import load_and_project;"
-              "from toolgen.canonical.compiler import render_canonical_module;"
-              "from toolgen.templating import header;"
-              "d, p = load_and_project(Path(sys.argv[2]));"
-              "sys.stdout.write(render_canonical_module(d, p, header(d.hash)))")
+    script = (
+        "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]);"
+        "from tests.canonical.support import load_and_project;"
+        "from toolgen.canonical.compiler import render_canonical_module;"
+        "from toolgen.templating import header;"
+        "d, p = load_and_project(Path(sys.argv[2]));"
+        "sys.stdout.write(render_canonical_module(d, p, header(d.hash)))"
+    )
     repo = Path(__file__).resolve().parents[2]
     for seed in ("0", "4242"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        result = subprocess.run([sys.executable, "-c", script, str(repo), str(hard_design)],
-                                capture_output=True, text=True, env=env, check=True, cwd=repo)
+        result = subprocess.run(
+            [sys.executable, "-c", script, str(repo), str(hard_design)],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+            cwd=repo,
+        )
         assert result.stdout == first
 
 
 def test_unknown_keyword_in_a_branch_is_a_compile_error() -> None:
-    schema = {"type": "object", "properties": {"u": {"anyOf": [
-        {"type": "object", "properties": {"a": {"type": "string"}}}, {"type": "string"}]}}}
-    projected = {"type": "object", "properties": {"u": {"anyOf": [
-        {"type": "object", "properties": {"a": {"type": ["string", "null"]}}, "required": ["a"],
-         "additionalProperties": False, "minProperties": 1}, {"type": "string"}, {"type": "null"}]}},
-        "required": ["u"], "additionalProperties": False}
+    schema = {
+        "type": "object",
+        "properties": {
+            "u": {
+                "anyOf": [
+                    {"type": "object", "properties": {"a": {"type": "string"}}},
+                    {"type": "string"},
+                ]
+            }
+        },
+    }
+    projected = {
+        "type": "object",
+        "properties": {
+            "u": {
+                "anyOf": [
+                    {
+                        "type": "object",
+                        "properties": {"a": {"type": ["string", "null"]}},
+                        "required": ["a"],
+                        "additionalProperties": False,
+                        "minProperties": 1,
+                    },
+                    {"type": "string"},
+                    {"type": "null"},
+                ]
+            }
+        },
+        "required": ["u"],
+        "additionalProperties": False,
+    }
     contract = Contract("tool", "t", "", schema, "tools/t.yaml", "/parameters")
     with pytest.raises(CompileError, match="minProperties"):
         compile_contracts([(contract, projected)])
@@ -143,14 +225,18 @@ def test_unknown_keyword_in_a_branch_is_a_compile_error() -> None:
 # -- branch tests decide as jsonschema -----------------------------------------------------------
 
 
-def _check_functions(contracts: list[tuple[Contract, Any]], module: Any) -> list[tuple[Any, Any, Any]]:
+def _check_functions(
+    contracts: list[tuple[Contract, Any]], module: Any
+) -> list[tuple[Any, Any, Any]]:
     """(compiled test, jsonschema validator of its tolerant form, projected root) for each test."""
     found = []
     parts = compile_contracts(contracts)
     for name, (form, projected) in parts["checks"].items():
         pointer = next(p for node, p in walker.walk(projected) if node is form)
         relaxed_root = tolerant(projected)
-        validator = Draft202012Validator(relaxed_root).evolve(schema=jp.resolve(relaxed_root, pointer))
+        validator = Draft202012Validator(relaxed_root).evolve(
+            schema=jp.resolve(relaxed_root, pointer)
+        )
         found.append((getattr(module, name), validator, projected))
     return found
 
@@ -167,9 +253,16 @@ def _values(value: Any) -> list[Any]:
     return found
 
 
-CHECKS = settings(max_examples=80, deadline=None, database=None,
-                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                                         HealthCheck.data_too_large])
+CHECKS = settings(
+    max_examples=80,
+    deadline=None,
+    database=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+        HealthCheck.data_too_large,
+    ],
+)
 
 
 @pytest.fixture(scope="module")
@@ -189,8 +282,9 @@ def checked(hard: Compiled, corpus: Compiled) -> list[tuple[Any, list[tuple[Any,
 
 @CHECKS
 @given(data=st.data())
-def test_branch_tests_decide_as_jsonschema(checked: list[tuple[Any, list[tuple[Any, Any, Any]]]],
-                                           data: st.DataObject) -> None:
+def test_branch_tests_decide_as_jsonschema(
+    checked: list[tuple[Any, list[tuple[Any, Any, Any]]]], data: st.DataObject
+) -> None:
     case, tests = data.draw(st.sampled_from(checked), label="contract")
     payload = data.draw(st.one_of(instances(case.projected), json_values()), label="payload")
     payload = mutated(data, payload, member_names(case.contract.schema))

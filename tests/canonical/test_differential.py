@@ -30,9 +30,16 @@ from toolgen.canonical.reference import canonicalize_text
 HARD = sorted([f"tool:{n}" for n in hard_cases.TOOLS] + [f"output:{n}" for n in hard_cases.OUTPUTS])
 CORPUS_SAMPLE = 60
 
-DIFF = settings(max_examples=60, deadline=None, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                                       HealthCheck.data_too_large])
+DIFF = settings(
+    max_examples=60,
+    deadline=None,
+    database=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+        HealthCheck.data_too_large,
+    ],
+)
 CORPUS_DIFF = settings(DIFF, max_examples=15)
 
 
@@ -67,7 +74,8 @@ def check_agreement(case: Case, compiled_module: Any, data: st.DataObject) -> No
     assert compiled_text == canonicalize_text(text, case.contract.schema, case.projected)
     raw = text.encode()
     assert compiled_module.canonicalize_text(case.compiled, raw) == canonicalize_text(
-        raw, case.contract.schema, case.projected)
+        raw, case.contract.schema, case.projected
+    )
 
 
 def _case(compiled: Compiled, key: str) -> Case:
@@ -104,8 +112,12 @@ def test_every_corpus_tool_on_its_broken_forms(corpus: Compiled) -> None:
     """Not sampled: every projected corpus tool, on null-everywhere forms of a fixed payload."""
     for case in corpus.cases:
         properties = case.projected.get("properties", {})
-        for payload in (dict.fromkeys(properties), {name: {} for name in properties},
-                        {name: [None, {}] for name in properties}, {**dict.fromkeys(properties), "x": None}):
+        for payload in (
+            dict.fromkeys(properties),
+            {name: {} for name in properties},
+            {name: [None, {}] for name in properties},
+            {**dict.fromkeys(properties), "x": None},
+        ):
             expected = case.reference(payload)
             actual = case.compiled(payload)
             assert actual == expected, case.key

@@ -41,9 +41,16 @@ HARD = sorted([f"tool:{n}" for n in hard_cases.TOOLS] + [f"output:{n}" for n in 
 EXAMPLE = example_keys()
 CORPUS_SAMPLE = 40
 
-LAW = settings(max_examples=20, deadline=None, database=None,
-               suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                                      HealthCheck.data_too_large])
+LAW = settings(
+    max_examples=20,
+    deadline=None,
+    database=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+        HealthCheck.data_too_large,
+    ],
+)
 CORPUS_LAW = settings(LAW, max_examples=8)
 
 
@@ -79,7 +86,9 @@ def _inverses(case: Case) -> list[tuple[str, Callable[[Any], Any]]]:
 def check_completeness(case: Case, data: st.DataObject) -> None:
     x = data.draw(_closed_instances(case), label="canonical")
     filled, expected = _filler(case)(x)
-    assert _projected(case).is_valid(filled), f"fill(x) is not valid under the projection: {filled!r}"
+    assert _projected(case).is_valid(
+        filled
+    ), f"fill(x) is not valid under the projection: {filled!r}"
     for label, inverse in _inverses(case):
         assert inverse(filled) == expected, label
 
@@ -100,7 +109,11 @@ def check_identity(case: Case, data: st.DataObject) -> None:
     assert x == before
 
 
-LAWS = {"completeness": check_completeness, "soundness": check_soundness, "identity": check_identity}
+LAWS = {
+    "completeness": check_completeness,
+    "soundness": check_soundness,
+    "identity": check_identity,
+}
 
 
 def _case(compiled: Compiled, key: str) -> Case:

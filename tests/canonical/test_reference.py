@@ -31,13 +31,34 @@ def inverse(schema: dict[str, Any]) -> Any:
     return lambda payload: reference_inverse(payload, schema, projected)
 
 
-BOOST = {"type": "object", "properties": {"filter": {"anyOf": [
-    {"type": "object", "properties": {"field": {"type": "string"}, "equals": {"type": "string"},
-                                      "boost": {"type": "number"}}, "required": ["field", "equals"]},
-    {"type": "object", "properties": {"field": {"type": "string"}, "gte": {"type": "number"},
-                                      "boost": {"type": ["number", "null"]}},
-     "required": ["field", "gte", "boost"]},
-]}}, "required": ["filter"]}
+BOOST = {
+    "type": "object",
+    "properties": {
+        "filter": {
+            "anyOf": [
+                {
+                    "type": "object",
+                    "properties": {
+                        "field": {"type": "string"},
+                        "equals": {"type": "string"},
+                        "boost": {"type": "number"},
+                    },
+                    "required": ["field", "equals"],
+                },
+                {
+                    "type": "object",
+                    "properties": {
+                        "field": {"type": "string"},
+                        "gte": {"type": "number"},
+                        "boost": {"type": ["number", "null"]},
+                    },
+                    "required": ["field", "gte", "boost"],
+                },
+            ]
+        }
+    },
+    "required": ["filter"],
+}
 
 
 def test_the_branch_decides_which_nulls_go() -> None:
@@ -54,34 +75,60 @@ def test_no_branch_admits_then_every_branch_applies() -> None:
 
 
 def test_null_goes_only_where_the_projection_added_it() -> None:
-    schema = {"type": "object", "properties": {
-        "opt": {"type": "string"},
-        "opt_const": {"const": "x"},
-        "opt_enum": {"enum": ["a", "b"]},
-        "opt_ref": {"$ref": "#/$defs/D"},
-        "opt_null_enum": {"enum": ["a", None]},
-        "opt_nullable": {"type": ["string", "null"]},
-        "req": {"type": "string"},
-        "req_nullable": {"type": ["string", "null"]},
-    }, "required": ["req", "req_nullable"], "$defs": {"D": {"type": "object", "properties": {"d": {"type": "string"}}}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "opt": {"type": "string"},
+            "opt_const": {"const": "x"},
+            "opt_enum": {"enum": ["a", "b"]},
+            "opt_ref": {"$ref": "#/$defs/D"},
+            "opt_null_enum": {"enum": ["a", None]},
+            "opt_nullable": {"type": ["string", "null"]},
+            "req": {"type": "string"},
+            "req_nullable": {"type": ["string", "null"]},
+        },
+        "required": ["req", "req_nullable"],
+        "$defs": {"D": {"type": "object", "properties": {"d": {"type": "string"}}}},
+    }
     payload = dict.fromkeys(schema["properties"])
-    assert inverse(schema)(payload) == {"opt_null_enum": None, "opt_nullable": None, "req": None,
-                                        "req_nullable": None}
+    assert inverse(schema)(payload) == {
+        "opt_null_enum": None,
+        "opt_nullable": None,
+        "req": None,
+        "req_nullable": None,
+    }
 
 
 def test_undeclared_members_and_array_elements_keep_their_nulls() -> None:
-    schema = {"type": "object", "properties": {
-        "list": {"type": "array", "items": {"type": ["string", "null"]}},
-        "rows": {"type": "array", "items": {"type": "object", "properties": {"a": {"type": "string"}}}},
-    }}
+    schema = {
+        "type": "object",
+        "properties": {
+            "list": {"type": "array", "items": {"type": ["string", "null"]}},
+            "rows": {
+                "type": "array",
+                "items": {"type": "object", "properties": {"a": {"type": "string"}}},
+            },
+        },
+    }
     run = inverse(schema)
-    assert run({"list": [None, "x", None], "undeclared": None}) == {"list": [None, "x", None], "undeclared": None}
+    assert run({"list": [None, "x", None], "undeclared": None}) == {
+        "list": [None, "x", None],
+        "undeclared": None,
+    }
     assert run({"rows": [None, {"a": None}, {"b": None}]}) == {"rows": [None, {}, {"b": None}]}
 
 
 def test_recursion_is_bounded_by_the_payload() -> None:
-    schema = {"type": "object", "properties": {"node": {"$ref": "#/$defs/N"}}, "$defs": {"N": {
-        "type": "object", "properties": {"next": {"$ref": "#/$defs/N"}, "v": {"type": "integer"}}}}}
+    schema = {
+        "type": "object",
+        "properties": {"node": {"$ref": "#/$defs/N"}},
+        "$defs": {
+            "N": {
+                "type": "object",
+                "properties": {"next": {"$ref": "#/$defs/N"}, "v": {"type": "integer"}},
+            }
+        },
+    }
     payload: dict[str, Any] = {"next": None, "v": None}
     for depth in range(60):
         payload = {"next": payload, "v": depth}
@@ -93,8 +140,13 @@ def test_recursion_is_bounded_by_the_payload() -> None:
 
 
 def test_input_is_never_mutated_and_untouched_parts_are_shared() -> None:
-    schema = {"type": "object", "properties": {"a": {"type": "object", "properties": {"x": {"type": "string"}}},
-                                               "b": {"type": "object", "properties": {"y": {"type": "string"}}}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "object", "properties": {"x": {"type": "string"}}},
+            "b": {"type": "object", "properties": {"y": {"type": "string"}}},
+        },
+    }
     payload = {"a": {"x": None}, "b": {"y": "keep"}}
     before = copy.deepcopy(payload)
     result = inverse(schema)(payload)
@@ -106,8 +158,10 @@ def test_input_is_never_mutated_and_untouched_parts_are_shared() -> None:
 
 
 def test_large_integers_and_floats_survive() -> None:
-    schema = {"type": "object", "properties": {"n": {"type": "integer"}, "f": {"type": "number"},
-                                               "o": {"type": "string"}}}
+    schema = {
+        "type": "object",
+        "properties": {"n": {"type": "integer"}, "f": {"type": "number"}, "o": {"type": "string"}},
+    }
     big = 123456789012345678901234567890
     result = inverse(schema)({"n": big, "f": 0.1, "o": None})
     assert result == {"n": big, "f": 0.1}
@@ -115,8 +169,15 @@ def test_large_integers_and_floats_survive() -> None:
 
 
 def test_text_entry_point() -> None:
-    schema = {"type": "object", "properties": {"n": {"type": "integer"}, "f": {"type": "number"},
-                                               "o": {"type": "string"}, "ü": {"type": "string"}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "n": {"type": "integer"},
+            "f": {"type": "number"},
+            "o": {"type": "string"},
+            "ü": {"type": "string"},
+        },
+    }
     projected = project(schema)
     unchanged = '{ "n" : 123456789012345678901234567890, "f": 1.50e0, "ü": "é" }'
     assert canonicalize_text(unchanged, schema, projected) is unchanged
@@ -129,10 +190,16 @@ def test_text_entry_point() -> None:
 
 
 @pytest.mark.parametrize(("setting", "level"), [(None, Level.WARNING), ("error", Level.ERROR)])
-def test_optional_nullable_is_a_diagnostic_and_the_null_stays(tmp_path: Path, setting: str | None,
-                                                              level: Level) -> None:
-    files: dict[str, object] = {"tools/t.json": {"name": "t", "description": "d", "parameters": {
-        "type": "object", "properties": {"maybe": {"type": ["string", "null"]}}}}}
+def test_optional_nullable_is_a_diagnostic_and_the_null_stays(
+    tmp_path: Path, setting: str | None, level: Level
+) -> None:
+    files: dict[str, object] = {
+        "tools/t.json": {
+            "name": "t",
+            "description": "d",
+            "parameters": {"type": "object", "properties": {"maybe": {"type": ["string", "null"]}}},
+        }
+    }
     if setting:
         files["toolgen.toml"] = f'[providers.openai]\noptional_nullable = "{setting}"\n'
     design, _ = load_design(write_files(tmp_path / "design", files), ("openai",))

@@ -12,24 +12,13 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from toolgen.design import load_design
+from toolgen.envelope import render_runtime
 from toolgen.model import Design
 from toolgen.modelgen import ModelsOutput, generate_models
 from toolgen.templating import header
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tools"
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "design"
-
-#: Stand-in for OUT/_runtime.py until the runtime lands; the keyword-only constructor is what
-#: OUT/_decode.py relies on: PayloadError(tool=, call_id=, location=, message=).
-RUNTIME_STANDIN = '''\
-class PayloadError(ValueError):
-    def __init__(self, *, tool: str, call_id: str | None, location: str, message: str) -> None:
-        super().__init__(f"{tool} (call {call_id}) at {location}: {message}")
-        self.tool = tool
-        self.call_id = call_id
-        self.location = location
-        self.message = message
-'''
 
 _counter = itertools.count()
 
@@ -88,7 +77,7 @@ def materialize(design: Design, out_parent: Path) -> Built:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(source, encoding="utf-8")
     (out / "__init__.py").write_text("")
-    (out / "_runtime.py").write_text(RUNTIME_STANDIN)
+    (out / "_runtime.py").write_text(render_runtime(header(design.hash)), encoding="utf-8")
     return Built(design, output, out, package)
 
 

@@ -243,49 +243,53 @@ def test_generator_failure_is_a_diagnostic_with_a_permissive_model(tmp_path, mon
 # --- typed decoding ----------------------------------------------------------------------------
 
 
-def test_decode_tool_call(weather):
-    decode = weather.decode()
+def _call(runtime, raw, canonicalize=None, call_id="call_1"):
+    """What a provider module does before typing a call: JSON parse and canonicalize."""
+    return runtime.decode_tool_call("openai", call_id, "weather_get", raw, {"weather_get": "weather.get"},
+                                    (lambda name, payload: canonicalize(payload)) if canonicalize else None)
+
+
+def test_typed_call(weather):
+    decode, runtime = weather.decode(), weather.module("._runtime")
     model = weather.model("tool", "weather.get")
     raw = '{"city": "Paris", "note": null}'
-    call = decode.decode_tool_call("call_1", "weather.get", raw, lambda x: x, model)
+    call = decode.typed_call("openai", _call(runtime, raw), model)
     assert (call.id, call.name, call.raw_arguments) == ("call_1", "weather.get", raw)
     assert isinstance(call.arguments, model) and call.arguments.city == "Paris"
     with pytest.raises(AttributeError):
         call.id = "other"  # frozen
 
 
-def test_decode_applies_the_canonicalizer_before_validation(weather):
-    decode = weather.decode()
+def test_decoding_applies_the_canonicalizer_before_validation(weather):
+    decode, runtime = weather.decode(), weather.module("._runtime")
     model = weather.model("tool", "weather.get")
 
     def canonicalize(payload):  # what an inverse does: drop nulls the projection added
         return {k: v for k, v in payload.items() if v is not None or k == "note"}
 
-    call = decode.decode_tool_call("c", "weather.get", '{"city": "P", "note": null, "units": null}',
-                                   canonicalize, model)
+    raw = _call(runtime, '{"city": "P", "note": null, "units": null}', canonicalize, "c")
+    call = decode.typed_call("openai", raw, model)
     assert call.arguments.model_dump(mode="json") == {"city": "P", "note": None}
 
 
 def test_payload_errors_name_tool_call_and_location_but_no_value(weather):
-    decode = weather.decode()
-    runtime = weather.module("._runtime")
+    decode, runtime = weather.decode(), weather.module("._runtime")
     model = weather.model("tool", "weather.get")
     raw = '{"city": "Paris", "note": null, "code": "s3cr3t-value", "tags": ["ok", "S3CR3T"]}'
     with pytest.raises(runtime.PayloadError) as caught:
-        decode.decode_tool_call("call_9", "weather.get", raw, lambda x: x, model)
+        decode.typed_call("openai", _call(runtime, raw, call_id="call_9"), model)
     error = caught.value
     assert (error.tool, error.call_id, error.location) == ("weather.get", "call_9", "code")
-    assert "s3cr3t" not in str(error).lower()
+    assert "s3cr3t" not in str(error).lower() and "s3cr3t" not in repr(error).lower()
     assert isinstance(error.__cause__, ValidationError)
     assert "1 more" in str(error)
 
     with pytest.raises(runtime.PayloadError) as caught:
-        decode.decode_tool_call("call_9", "weather.get", '{"city": "s3cr3t', lambda x: x, model)
-    assert caught.value.location == "(root)" and "s3cr3t" not in str(caught.value)
+        _call(runtime, '{"city": "s3cr3t', call_id="call_9")
+    assert caught.value.location == "arguments" and "s3cr3t" not in str(caught.value)
 
     with pytest.raises(runtime.PayloadError) as caught:
-        decode.decode_tool_call("c", "weather.get", '{"city": "P", "note": null, "tags": [1]}',
-                                lambda x: x, model)
+        decode.typed_call("openai", _call(runtime, '{"city": "P", "note": null, "tags": [1]}'), model)
     assert caught.value.location == "tags[0]"
 
 
@@ -293,12 +297,12 @@ def test_decode_output(weather):
     decode = weather.decode()
     runtime = weather.module("._runtime")
     model = weather.model("output", "weather.get")
-    assert decode.decode_output("weather.get", '{"temp": 3.5}', lambda x: x, model).temp == 3.5
-    assert decode.decode_output("weather.get", {"temp": 3}, lambda x: x, model).temp == 3
+    assert decode.decode_output("openai", "weather.get", '{"temp": 3.5}', lambda x: x, model).temp == 3.5
+    assert decode.decode_output("openai", "weather.get", {"temp": 3}, lambda x: x, model).temp == 3
     with pytest.raises(runtime.PayloadError) as caught:
-        decode.decode_output("weather.get", {"temp": "hot"}, lambda x: x, model)
+        decode.decode_output("openai", "weather.get", {"temp": "hot"}, lambda x: x, model)
     assert (caught.value.tool, caught.value.call_id, caught.value.location) == (
-        "weather.get", None, "temp")
+        "weather.get", "", "temp")
 
 
 def test_example_design_generates(tmp_path):

@@ -7,7 +7,7 @@ from typing import Any
 from toolgen.envelope.compiler import api_constant, compile_surface, docstring, validator_names
 from toolgen.envelope.decoders import decoders_for
 from toolgen.envelope.emitter import LineEmitter
-from toolgen.templating import format_python, render
+from toolgen.templating import export_order, format_python, render
 
 #: Where each name a generated module may use comes from; anything else is in ``._runtime``.
 _IMPORT_SOURCES = {
@@ -53,7 +53,7 @@ def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) 
     for line in _import_lines(imports):
         emitter.line(line)
     emitter.line()
-    emitter.line("__all__ = [" + "".join(repr(name) + ", " for name in sorted(public)) + "]")
+    emitter.line("__all__ = [" + "".join(repr(name) + ", " for name in export_order(public)) + "]")
     emitter.line()
     emitter.line(f"PROVIDER = {provider!r}")
     for surface in sorted(schemas):

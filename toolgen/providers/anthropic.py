@@ -73,5 +73,5 @@ ANTHROPIC = Profile(
     optional_style="omit",
     recursion=False,
     template="anthropic.py.j2",
-    apis=("messages",),
+    decoders={"messages": ("parse_message_tool_calls", "MessageToolCallStream")},
 )

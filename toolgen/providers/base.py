@@ -59,7 +59,15 @@ class Profile:
     recursion: bool = True  # accepts a $ref that leads back to itself
     root_union: bool = False
     template: str = "openai.py.j2"  # the generated module's template
-    apis: tuple[str, ...] = ("chat",)  # request shapes the generated module offers
+    # API -> (tool-call parser, stream accumulator) of the generated envelope module; the first is
+    # the default API of the generated functions.
+    decoders: dict[str, tuple[str, str]] = field(
+        default_factory=lambda: {"chat": ("parse_chat_completion_tool_calls", "ChatCompletionToolCallStream")}
+    )
+
+    @property
+    def apis(self) -> tuple[str, ...]:
+        return tuple(self.decoders)
 
     def verdict(self, keyword: str) -> Literal["keep", "drop", "reject"]:
         if keyword in self.reject:

@@ -64,5 +64,8 @@ OPENAI = Profile(
     ),
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
     optional_style="nullable",
-    apis=("chat", "responses"),
+    decoders={
+        "chat": ("parse_chat_completion_tool_calls", "ChatCompletionToolCallStream"),
+        "responses": ("parse_response_tool_calls", "ResponseToolCallStream"),
+    },
 )

@@ -9,8 +9,48 @@ Optional members stay optional in strict tool use, so payloads come back canonic
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, Literal
+
+from . import _envelopes_anthropic as _envelopes
+from ._decode import ToolCall, decode_output, typed_call
+from ._envelopes_anthropic import (
+    validate_message,
+    validate_message_stream_event,
+)
+from ._runtime import PayloadError, RawToolCall, SchemaDriftError
+from ._runtime import decode_tool_call as _decode_arguments
+from .models import model_for
+
+__all__ = [
+    "CANONICAL_NAMES",
+    "MAX_OPTIONAL_MEMBERS",
+    "MAX_STRICT_TOOLS",
+    "MAX_UNION_MEMBERS",
+    "OUTPUTS",
+    "PROVIDER",
+    "PROVIDER_NAMES",
+    "TOOLS",
+    "Api",
+    "PayloadError",
+    "SchemaDriftError",
+    "ToolCall",
+    "ToolCallStream",
+    "canonicalize",
+    "canonicalize_output",
+    "decode_tool_call",
+    "output_format",
+    "output_schema",
+    "parameters",
+    "parse_output",
+    "parse_tool_calls",
+    "tool_definition",
+    "tool_definitions",
+    "validate_message",
+    "validate_message_stream_event",
+]
+
+Api = Literal["messages"]
 
 TOOLS: tuple[str, ...] = ("maps.route", "ping")
 OUTPUTS: tuple[str, ...] = ("route_summary",)
@@ -136,3 +176,76 @@ def tool_definitions(names: Iterable[str] | None = None) -> list[dict[str, Any]]
 def output_format(name: str) -> dict[str, Any]:
     """``output_config.format`` for the canonical structured output ``name``."""
     return {"type": "json_schema", "schema": output_schema(name)}
+
+
+PROVIDER = "anthropic"
+
+
+def canonicalize(name: str, payload: Any) -> Any:
+    """The canonical arguments of tool ``name`` from what Anthropic strict tool use sent: its payloads are canonical already. The same
+    object comes back when nothing changes; the input is never mutated."""
+    _known(name, TOOLS, "tool")
+    return payload
+
+
+def canonicalize_output(name: str, payload: Any) -> Any:
+    """The canonical payload of structured output ``name`` (see ``canonicalize``)."""
+    _known(name, OUTPUTS, "output")
+    return payload
+
+
+def _typed(call: RawToolCall) -> ToolCall[Any]:
+    return typed_call(PROVIDER, call, model_for("tool", call.name))
+
+
+def decode_tool_call(provider_name: str, arguments: str, call_id: str = "") -> ToolCall[Any]:
+    """One call as Anthropic strict tool use names it, with its JSON ``arguments``: canonical name, canonical
+    payload, model instance. Raises PayloadError (unknown tool, malformed JSON, invalid payload)."""
+    call = _decode_arguments(
+        PROVIDER, call_id, provider_name, arguments, CANONICAL_NAMES, canonicalize
+    )
+    return _typed(call)
+
+
+_PARSERS: dict[str, Callable[..., list[RawToolCall]]] = {
+    "messages": _envelopes.parse_message_tool_calls,
+}
+_STREAMS: dict[str, Callable[[], Any]] = {
+    "messages": _envelopes.MessageToolCallStream,
+}
+
+
+def parse_tool_calls(data: object, api: Api = "messages") -> list[ToolCall[Any]]:
+    """The tool calls of a response of ``api``, validated (SchemaDriftError when the envelope
+    drifted), decoded, canonicalized and typed (PayloadError when a call is unusable)."""
+    calls = _PARSERS[api](data, canonical_names=CANONICAL_NAMES, canonicalize=canonicalize)
+    return [_typed(call) for call in calls]
+
+
+def parse_output(name: str, data: str | bytes | object) -> Any:
+    """The model instance of structured output ``name`` from its JSON text (or parsed value)."""
+    return decode_output(
+        PROVIDER,
+        name,
+        data,
+        lambda payload: canonicalize_output(name, payload),
+        model_for("output", name),
+    )
+
+
+class ToolCallStream:
+    """Joins the tool-call fragments of a streamed response into typed calls.
+
+    Give every chunk or event to ``add`` (it validates it and returns it), then call ``tool_calls``.
+    """
+
+    def __init__(self, api: Api = "messages") -> None:
+        self._stream = _STREAMS[api]()
+
+    def add(self, event: object) -> dict[str, Any]:
+        result: dict[str, Any] = self._stream.add(event)
+        return result
+
+    def tool_calls(self) -> list[ToolCall[Any]]:
+        calls = self._stream.tool_calls(canonical_names=CANONICAL_NAMES, canonicalize=canonicalize)
+        return [_typed(call) for call in calls]

@@ -8,8 +8,50 @@ Names: TOOLS and OUTPUTS hold canonical names; the provider sees ``PROVIDER_NAME
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Literal
+
+from . import _envelopes_openai as _envelopes
+from ._canonical import OUTPUT_CANONICALIZERS, TOOL_CANONICALIZERS
+from ._decode import ToolCall, decode_output, typed_call
+from ._envelopes_openai import (
+    validate_chat_completion,
+    validate_chat_completion_chunk,
+    validate_response,
+    validate_response_stream_event,
+)
+from ._runtime import PayloadError, RawToolCall, SchemaDriftError
+from ._runtime import decode_tool_call as _decode_arguments
+from .models import model_for
+
+__all__ = [
+    "CANONICAL_NAMES",
+    "OUTPUTS",
+    "OUTPUT_CANONICAL_NAMES",
+    "OUTPUT_PROVIDER_NAMES",
+    "PROVIDER",
+    "PROVIDER_NAMES",
+    "TOOLS",
+    "Api",
+    "PayloadError",
+    "SchemaDriftError",
+    "ToolCall",
+    "ToolCallStream",
+    "canonicalize",
+    "canonicalize_output",
+    "decode_tool_call",
+    "output_schema",
+    "parameters",
+    "parse_output",
+    "parse_tool_calls",
+    "response_format",
+    "tool_definition",
+    "tool_definitions",
+    "validate_chat_completion",
+    "validate_chat_completion_chunk",
+    "validate_response",
+    "validate_response_stream_event",
+]
 
 Api = Literal["chat", "responses"]
 
@@ -135,3 +177,77 @@ def response_format(name: str, api: Api = "chat") -> dict[str, Any]:
     if api == "responses":
         return {"type": "json_schema", **json_schema}
     raise ValueError(f"unknown api {api!r}; expected one of ('chat', 'responses')")
+
+
+PROVIDER = "openai"
+
+
+def canonicalize(name: str, payload: Any) -> Any:
+    """The canonical arguments of tool ``name`` from what OpenAI strict mode sent: nulls the
+    projection forced are removed. The same
+    object comes back when nothing changes; the input is never mutated."""
+    return TOOL_CANONICALIZERS[_known(name, TOOLS, "tool")](payload)
+
+
+def canonicalize_output(name: str, payload: Any) -> Any:
+    """The canonical payload of structured output ``name`` (see ``canonicalize``)."""
+    return OUTPUT_CANONICALIZERS[_known(name, OUTPUTS, "output")](payload)
+
+
+def _typed(call: RawToolCall) -> ToolCall[Any]:
+    return typed_call(PROVIDER, call, model_for("tool", call.name))
+
+
+def decode_tool_call(provider_name: str, arguments: str, call_id: str = "") -> ToolCall[Any]:
+    """One call as OpenAI strict mode names it, with its JSON ``arguments``: canonical name, canonical
+    payload, model instance. Raises PayloadError (unknown tool, malformed JSON, invalid payload)."""
+    call = _decode_arguments(
+        PROVIDER, call_id, provider_name, arguments, CANONICAL_NAMES, canonicalize
+    )
+    return _typed(call)
+
+
+_PARSERS: dict[str, Callable[..., list[RawToolCall]]] = {
+    "chat": _envelopes.parse_chat_completion_tool_calls,
+    "responses": _envelopes.parse_response_tool_calls,
+}
+_STREAMS: dict[str, Callable[[], Any]] = {
+    "chat": _envelopes.ChatCompletionToolCallStream,
+    "responses": _envelopes.ResponseToolCallStream,
+}
+
+
+def parse_tool_calls(data: object, api: Api = "chat") -> list[ToolCall[Any]]:
+    """The tool calls of a response of ``api``, validated (SchemaDriftError when the envelope
+    drifted), decoded, canonicalized and typed (PayloadError when a call is unusable)."""
+    calls = _PARSERS[api](data, canonical_names=CANONICAL_NAMES, canonicalize=canonicalize)
+    return [_typed(call) for call in calls]
+
+
+def parse_output(name: str, data: str | bytes | object) -> Any:
+    """The model instance of structured output ``name`` from its JSON text (or parsed value)."""
+    return decode_output(
+        PROVIDER,
+        name,
+        data,
+        lambda payload: canonicalize_output(name, payload),
+        model_for("output", name),
+    )
+
+
+class ToolCallStream:
+    """Joins the tool-call fragments of a streamed response into typed calls.
+
+    Give every chunk or event to ``add`` (it validates it and returns it), then call ``tool_calls``.
+    """
+
+    def __init__(self, api: Api = "chat") -> None:
+        self._stream = _STREAMS[api]()
+
+    def add(self, event: object) -> dict[str, Any]:
+        result: dict[str, Any] = self._stream.add(event)
+        return result
+
+    def tool_calls(self) -> list[ToolCall[Any]]:
+        calls = self._stream.tool_calls(canonical_names=CANONICAL_NAMES, canonicalize=canonicalize)
+        return [_typed(call) for call in calls]
