@@ -209,6 +209,7 @@ def import_package(tmp_path: Path) -> Iterator[Callable[[Mapping[str, str]], Any
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
         imported.append(name)
+        importlib.invalidate_caches()  # the finder cached the folder's listing before these files
         return importlib.import_module(name)
 
     sys.path.insert(0, str(tmp_path / "packages"))
