@@ -1,86 +1,46 @@
-"""templates/_openai_canonicalize.j2, included into a minimal provider module beside the
-generated _canonical.py: names mapped back, dispatch, text entry points, and lint."""
+"""The canonicalizers as a provider module exposes them: dispatch by canonical name, names mapped
+back from the wire, text entry points; built with the rest of the package from the hard cases."""
 
 from __future__ import annotations
-
-import importlib
-import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from tests.canonical.support import load_and_project
-from toolgen.canonical.compiler import render_canonical_module
-from toolgen.templating import environment, format_python, header
-
-PRELUDE = '''{{ header }}
-"""A minimal provider module for the snippet."""
-
-from __future__ import annotations
-
-from typing import Any
-
-from . import _canonical
-
-TOOLS: tuple[str, ...] = {{ tools | py }}
-OUTPUTS: tuple[str, ...] = {{ outputs | py }}
-CANONICAL_NAMES: dict[str, str] = {{ canonical_names | py }}
-OUTPUT_CANONICAL_NAMES: dict[str, str] = {{ output_canonical_names | py }}
-
-
-def _known(name: str, names: tuple[str, ...], kind: str) -> str:
-    if name not in names:
-        raise KeyError(f"unknown {kind} {name!r}")
-    return name
-{% include "_openai_canonicalize.j2" %}
-'''
+from toolgen.build import build
 
 
 @pytest.fixture(scope="module")
-def package(hard_design: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    design, projection = load_and_project(hard_design)
-    tools = [p for p in projection.tools if p.schema is not None]
-    outputs = [p for p in projection.outputs if p.schema is not None]
-    source = (
-        environment()
-        .from_string(PRELUDE)
-        .render(
-            header=header(design.hash),
-            tools=tuple(p.contract.name for p in tools),
-            outputs=tuple(p.contract.name for p in outputs),
-            canonical_names={p.provider_name: p.contract.name for p in tools},
-            output_canonical_names={p.provider_name: p.contract.name for p in outputs},
-        )
-    )
-    root = tmp_path_factory.mktemp("snippet")
-    folder = root / "snippet_pkg"
-    folder.mkdir()
-    (folder / "__init__.py").write_text("")
-    (folder / "openai.py").write_text(format_python(source), encoding="utf-8")
-    (folder / "_canonical.py").write_text(
-        render_canonical_module(design, projection, header(design.hash)), encoding="utf-8"
-    )
-    return root
+def openai_module(hard_design, tmp_path_factory):
+    import importlib
+    import sys
+
+    result = build(hard_design, ("openai",))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    root = tmp_path_factory.mktemp("provider")
+    for relative, text in result.files.items():
+        target = root / "hard_cases_pkg" / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(root))
+    try:
+        yield importlib.import_module("hard_cases_pkg.openai")
+    finally:
+        sys.path.remove(str(root))
+        for name in [m for m in sys.modules if m.startswith("hard_cases_pkg")]:
+            del sys.modules[name]
 
 
-def test_snippet(package: Path) -> None:
-    sys.path.insert(0, str(package))
-    module = importlib.import_module("snippet_pkg.openai")
+def test_provider_module_canonicalizes_by_canonical_name(openai_module) -> None:
+    module = openai_module
     payload = {
         "filter": {"field": "a", "equals": "b", "boost": None},
         "choice": None,
         "shape": None,
         "nested_union": None,
     }
-    assert module.canonicalize_call("unions_shared_names", payload) == (
-        "unions.shared_names",
-        {"filter": {"field": "a", "equals": "b"}},
-    )
-    assert module.canonical_tool_name("unicode___") == "unicode.名前"
-    with pytest.raises(KeyError, match="from the provider"):
-        module.canonical_tool_name("nope")
+    name = module.CANONICAL_NAMES["unions_shared_names"]
+    assert name == "unions.shared_names"
+    assert module.canonicalize(name, payload) == {"filter": {"field": "a", "equals": "b"}}
+    assert module.CANONICAL_NAMES["unicode___"] == "unicode.名前"
     with pytest.raises(KeyError):
         module.canonicalize("unions_shared_names", payload)  # a wire name is not a canonical name
     text = '{"severity": "low", "labels": null, "owner": null}'
@@ -90,32 +50,3 @@ def test_snippet(package: Path) -> None:
     assert module.canonicalize_output(
         "triage.result", {"severity": "low", "labels": None, "owner": None}
     ) == {"severity": "low"}
-
-
-def test_snippet_lint(package: Path) -> None:
-    bin_dir = Path(sys.executable).parent
-    for tool, args in (
-        (
-            "ruff",
-            [
-                "check",
-                "--no-cache",
-                "--isolated",
-                "--target-version",
-                "py311",
-                "--line-length",
-                "100",
-                "--select",
-                "E,F,W,I,B,UP,SIM",
-                ".",
-            ],
-        ),
-        ("mypy", ["--no-incremental", "--strict", "-p", "snippet_pkg"]),
-    ):
-        found = shutil.which(tool, path=str(bin_dir)) or shutil.which(tool)
-        if found is None:
-            pytest.skip(f"{tool} is not installed")
-        result = subprocess.run(
-            [found, *args], cwd=package, capture_output=True, text=True, check=False
-        )
-        assert result.returncode == 0, result.stdout + result.stderr

@@ -38,6 +38,8 @@ __all__ = [
     "ToolCallStream",
     "canonicalize",
     "canonicalize_output",
+    "canonicalize_output_text",
+    "canonicalize_text",
     "decode_tool_call",
     "output_format",
     "output_schema",
@@ -192,6 +194,19 @@ def canonicalize_output(name: str, payload: Any) -> Any:
     """The canonical payload of structured output ``name`` (see ``canonicalize``)."""
     _known(name, OUTPUTS, "output")
     return payload
+
+
+def canonicalize_text(name: str, text: str | bytes) -> str | bytes:
+    """``canonicalize`` on the arguments as JSON text: the same text, byte for byte, when nothing
+    changes; else compact JSON with member order, large integers and float text kept."""
+    _known(name, TOOLS, "tool")
+    return text
+
+
+def canonicalize_output_text(name: str, text: str | bytes) -> str | bytes:
+    """``canonicalize_text`` for the structured output ``name``."""
+    _known(name, OUTPUTS, "output")
+    return text
 
 
 def _typed(call: RawToolCall) -> ToolCall[Any]:

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from . import _envelopes_cerebras as _envelopes
 from ._canonical import OUTPUT_CANONICALIZERS, TOOL_CANONICALIZERS
+from ._canonical import canonicalize_text as _canonicalize_text
 from ._decode import ToolCall, decode_output, typed_call
 from ._envelopes_cerebras import (
     validate_chat_completion,
@@ -37,6 +38,8 @@ __all__ = [
     "ToolCallStream",
     "canonicalize",
     "canonicalize_output",
+    "canonicalize_output_text",
+    "canonicalize_text",
     "decode_tool_call",
     "output_schema",
     "parameters",
@@ -190,6 +193,17 @@ def canonicalize(name: str, payload: Any) -> Any:
 def canonicalize_output(name: str, payload: Any) -> Any:
     """The canonical payload of structured output ``name`` (see ``canonicalize``)."""
     return OUTPUT_CANONICALIZERS[_known(name, OUTPUTS, "output")](payload)
+
+
+def canonicalize_text(name: str, text: str | bytes) -> str | bytes:
+    """``canonicalize`` on the arguments as JSON text: the same text, byte for byte, when nothing
+    changes; else compact JSON with member order, large integers and float text kept."""
+    return _canonicalize_text(TOOL_CANONICALIZERS[_known(name, TOOLS, "tool")], text)
+
+
+def canonicalize_output_text(name: str, text: str | bytes) -> str | bytes:
+    """``canonicalize_text`` for the structured output ``name``."""
+    return _canonicalize_text(OUTPUT_CANONICALIZERS[_known(name, OUTPUTS, "output")], text)
 
 
 def _typed(call: RawToolCall) -> ToolCall[Any]:
