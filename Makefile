@@ -18,8 +18,11 @@ demo: $(STAMP)
 	$(BIN)/toolgen build examples/design -o gen/
 	$(BIN)/python examples/app.py
 
-## test: the whole suite (unit, property, golden, end-to-end) and lint of the generated code
+## test: lint of toolgen's own code, then the whole suite (unit, property, golden, end-to-end;
+## the suite also runs ruff and mypy --strict on generated packages)
 test: $(STAMP)
+	$(BIN)/ruff check toolgen tests bench examples
+	$(BIN)/mypy toolgen
 	$(BIN)/python -m pytest -q
 
 ## lint: ruff and mypy over toolgen's own code

@@ -15,7 +15,6 @@ import importlib
 import json
 import platform
 import random
-import re
 import statistics
 import sys
 import tempfile
@@ -26,6 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from bench.results import write_section
 from toolgen.canonical.compiler import render_canonical_module
 from toolgen.canonical.reference import reference_for
 from toolgen.design import load_design
@@ -373,7 +373,7 @@ def main() -> None:
             lines += ["", f"reference / compiled: {speedup:.0f}×.", ""]
     section = "\n".join(lines).rstrip("\n") + "\n"
     print(section)
-    _write_section(section)
+    write_section("Inverse canonicalizers", section)
 
 
 def _race_pairs(
@@ -395,16 +395,6 @@ def _race_pairs(
         [None],
     )
     return {name: [t / len(calls) for t in values] for name, values in times.items()}
-
-
-def _write_section(section: str) -> None:
-    text = RESULTS.read_text(encoding="utf-8") if RESULTS.is_file() else "# Benchmark results\n"
-    pattern = re.compile(r"^## Inverse canonicalizers\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section + "\n", text)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    RESULTS.write_text(text.rstrip("\n") + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ import importlib
 import json
 import platform
 import random
-import re
 import statistics
 import sys
 import tempfile
@@ -30,18 +29,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+import fastjsonschema
+from jsonschema import Draft202012Validator
 
-import fastjsonschema  # noqa: E402
-from jsonschema import Draft202012Validator  # noqa: E402
-
-from toolgen.envelope import (  # noqa: E402
+from bench.results import write_section
+from toolgen.envelope import (
     load_envelope_schemas,
     render_envelope_module,
     render_runtime,
-)  # noqa: E402
-from toolgen.templating import header  # noqa: E402
+)
+from toolgen.templating import header
+
+REPO = Path(__file__).resolve().parents[1]
 
 CORPUS = REPO.parent / "shared" / "corpus" / "envelopes"
 RESULTS = REPO / "bench" / "RESULTS.md"
@@ -307,17 +306,7 @@ def main() -> None:
         lines += report(title, len(recorded), bodies, measure(bodies, functions))
     section = "\n".join(lines)
     print(section)
-    _write_section(section)
-
-
-def _write_section(section: str) -> None:
-    text = RESULTS.read_text(encoding="utf-8") if RESULTS.is_file() else "# Benchmark results\n"
-    pattern = re.compile(r"^## Envelope validators\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section + "\n", text)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    RESULTS.write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+    write_section("Envelope validators", section)
 
 
 if __name__ == "__main__":

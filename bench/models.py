@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -28,19 +27,26 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from bench.results import write_section
+from toolgen.design import load_design
+from toolgen.modelgen import generate_models
+from toolgen.templating import header
 
-from toolgen.design import load_design  # noqa: E402
-from toolgen.modelgen import generate_models  # noqa: E402
-from toolgen.templating import header  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 CORPUS = REPO.parent / "shared" / "corpus" / "tools"
 RESULTS = REPO / "bench" / "RESULTS.md"
 TOOLS = 1000
 RUNS = 7
-_BFCL_TYPES = {"dict": "object", "float": "number", "tuple": "array", "list": "array",
-               "int": "integer", "str": "string", "bool": "boolean"}
+_BFCL_TYPES = {
+    "dict": "object",
+    "float": "number",
+    "tuple": "array",
+    "list": "array",
+    "int": "integer",
+    "str": "string",
+    "bool": "boolean",
+}
 _META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 
 
@@ -78,13 +84,23 @@ def corpus_tools(count: int) -> list[dict[str, Any]]:
             schema = tool.get("parameters")
             if path.name.startswith("bfcl"):
                 schema = _fix_bfcl(schema)
-            if (not isinstance(tool.get("name"), str) or not tool["name"]
-                    or not isinstance(schema, dict) or schema.get("type") != "object"
-                    or tool["name"] in seen or any(True for _ in _META.iter_errors(schema))):
+            if (
+                not isinstance(tool.get("name"), str)
+                or not tool["name"]
+                or not isinstance(schema, dict)
+                or schema.get("type") != "object"
+                or tool["name"] in seen
+                or any(True for _ in _META.iter_errors(schema))
+            ):
                 continue
             seen.add(tool["name"])
-            tools.append({"name": tool["name"], "description": tool.get("description") or "",
-                          "parameters": schema})
+            tools.append(
+                {
+                    "name": tool["name"],
+                    "description": tool.get("description") or "",
+                    "parameters": schema,
+                }
+            )
             if len(tools) == count:
                 return tools
     return tools
@@ -108,11 +124,13 @@ def write_package(out: Path, files: dict[str, str], eager: bool) -> None:
         "        super().__init__(f'{tool} {call_id} {location}: {message}')\n"
     )
     if eager:
-        modules = sorted(p.stem for p in (out / "models" / "tools").glob("*.py")
-                         if p.stem != "__init__")
+        modules = sorted(
+            p.stem for p in (out / "models" / "tools").glob("*.py") if p.stem != "__init__"
+        )
         init = out / "models" / "__init__.py"
-        init.write_text(init.read_text() + "".join(f"from .tools import {m}  # noqa\n"
-                                                   for m in modules))
+        init.write_text(
+            init.read_text() + "".join(f"from .tools import {m}  # noqa\n" for m in modules)
+        )
 
 
 _PROBE = """
@@ -130,8 +148,14 @@ print(t1 - t0, t2 - t0)
 def probe(parent: Path, package: str, name: str, raw: str) -> tuple[float, float]:
     code = _PROBE.format(pkg=package, name=name, raw=raw)
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "0"}
-    result = subprocess.run([sys.executable, "-c", code], cwd=parent, capture_output=True,
-                            text=True, check=True, env=env)
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=parent,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
     imported, decoded = result.stdout.split()
     return float(imported), float(decoded)
 
@@ -151,8 +175,12 @@ def main() -> None:
         write_package(work / "eager_pkg", output.files, eager=True)
         # the first call: a tool with a required string member, so the payload is a real one
         first = next(t for t in tools if t["parameters"].get("required"))
-        raw = json.dumps({k: _sample(first["parameters"]["properties"].get(k, {}))
-                          for k in first["parameters"]["required"]})
+        raw = json.dumps(
+            {
+                k: _sample(first["parameters"]["properties"].get(k, {}))
+                for k in first["parameters"]["required"]
+            }
+        )
         for package in ("lazy_pkg", "eager_pkg"):  # warm the bytecode caches once
             probe(work, package, first["name"], raw)
         timings: dict[str, list[tuple[float, float]]] = {"lazy_pkg": [], "eager_pkg": []}
@@ -187,25 +215,21 @@ def main() -> None:
     ]
     section = "\n".join(lines)
     print(section)
-    _write_section(section)
+    write_section("Models", section)
 
 
 def _sample(schema: Any) -> Any:
     kind = schema.get("type") if isinstance(schema, dict) else None
     if isinstance(schema, dict) and "enum" in schema:
         return schema["enum"][0]
-    return {"string": "x", "integer": 1, "number": 1, "boolean": True, "array": [],
-            "object": {}}.get(kind if isinstance(kind, str) else "string", "x")
-
-
-def _write_section(section: str) -> None:
-    text = RESULTS.read_text(encoding="utf-8") if RESULTS.is_file() else "# Benchmark results\n"
-    pattern = re.compile(r"^## Models\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section + "\n", text)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    RESULTS.write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+    return {
+        "string": "x",
+        "integer": 1,
+        "number": 1,
+        "boolean": True,
+        "array": [],
+        "object": {},
+    }.get(kind if isinstance(kind, str) else "string", "x")
 
 
 if __name__ == "__main__":

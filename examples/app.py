@@ -29,7 +29,9 @@ def recorded(name: str) -> dict:
 def show_requests() -> None:
     tools = openai.tool_definitions("chat")
     print(f"OpenAI: {len(tools)} strict tools: {', '.join(t['function']['name'] for t in tools)}")
-    print(f"OpenAI: response_format {openai.response_format('ticket_triage')['json_schema']['name']!r}")
+    print(
+        f"OpenAI: response_format {openai.response_format('ticket_triage')['json_schema']['name']!r}"
+    )
     chosen = ["billing.refund", "crm.upsert_contact"]
     print(f"Anthropic: {len(anthropic.tool_definitions(chosen))} strict tools for one request")
 
@@ -43,7 +45,9 @@ def decode_responses() -> None:
     for line in (RECORDED / "chat_stream.jsonl").read_text(encoding="utf-8").splitlines():
         stream.add(json.loads(line))
     for call in stream.tool_calls():
-        print(f"OpenAI streamed call {call.id}: {call.name} -> {call.arguments.model_dump(mode='json')}")
+        print(
+            f"OpenAI streamed call {call.id}: {call.name} -> {call.arguments.model_dump(mode='json')}"
+        )
 
     triage = openai.parse_output(
         "ticket_triage",
@@ -63,7 +67,9 @@ def fall_back_on_drift() -> None:
             lambda: anthropic.parse_tool_calls(recorded("anthropic_tool_use.json")),
         ]
     )
-    print(f"fell back to Anthropic: {[(c.name, c.arguments.model_dump(mode='json')) for c in calls]}")
+    print(
+        f"fell back to Anthropic: {[(c.name, c.arguments.model_dump(mode='json')) for c in calls]}"
+    )
 
 
 if __name__ == "__main__":

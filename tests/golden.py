@@ -50,7 +50,9 @@ def regenerate(case: Path) -> None:
 def main() -> None:
     for case in case_dirs():
         regenerate(case)
-        print(f"regenerated {case.relative_to(Path.cwd()) if case.is_relative_to(Path.cwd()) else case}")
+        print(
+            f"regenerated {case.relative_to(Path.cwd()) if case.is_relative_to(Path.cwd()) else case}"
+        )
     sys.exit(0)
 
 

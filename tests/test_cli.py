@@ -111,7 +111,10 @@ def test_diagnostics_are_stable_across_runs(cli, bad_design, tmp_path):
     first = cli("build", bad_design, "-o", tmp_path / "x")
     second = cli("validate", bad_design)
     assert first.exit_code == second.exit_code == 1
-    strip = lambda text: [line for line in text.splitlines() if not line.startswith("toolgen:")]  # noqa: E731
+
+    def strip(text: str) -> list[str]:
+        return [line for line in text.splitlines() if not line.startswith("toolgen:")]
+
     assert strip(first.stderr) == strip(second.stderr)
     assert strip(first.stderr) == sorted(strip(first.stderr))
 

@@ -1025,11 +1025,6 @@ def test_pointer_inside_a_folded_one_of_is_the_authored_one(project_one):
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known bug: after merging a one-element allOf or a $ref with "
-    "siblings, nested diagnostics point at the merge site, a location absent from the file",
-)
 @pytest.mark.parametrize(
     "member, pointer",
     [
@@ -1051,8 +1046,14 @@ def test_pointer_inside_a_merged_schema_exists_in_the_file(project_one, member, 
 
 def test_recursive_ref_with_a_description_is_projected(project_one):
     """Inlining a $ref with siblings must stop where it recurses (it used to never end)."""
-    node = obj({"kids": {"type": "array", "items": {"$ref": "#/$defs/N", "description": "a child"}}}, ["kids"])
-    canonical = {**obj({"root": {"$ref": "#/$defs/N", "description": "the root"}}, ["root"]), "$defs": {"N": node}}
+    node = obj(
+        {"kids": {"type": "array", "items": {"$ref": "#/$defs/N", "description": "a child"}}},
+        ["kids"],
+    )
+    canonical = {
+        **obj({"root": {"$ref": "#/$defs/N", "description": "the root"}}, ["root"]),
+        "$defs": {"N": node},
+    }
     projected, diagnostics = project_one(canonical)
     assert errors(diagnostics) == []
     assert_strict(projected)
@@ -1061,7 +1062,9 @@ def test_recursive_ref_with_a_description_is_projected(project_one):
 
 
 def test_recursive_ref_with_a_constraint_beside_it_is_rejected(project_one):
-    node = obj({"kids": {"type": "array", "items": {"$ref": "#/$defs/N", "required": ["kids"]}}}, ["kids"])
+    node = obj(
+        {"kids": {"type": "array", "items": {"$ref": "#/$defs/N", "required": ["kids"]}}}, ["kids"]
+    )
     canonical = {**obj({"root": {"$ref": "#/$defs/N"}}, ["root"]), "$defs": {"N": node}}
     projected, diagnostics = project_one(canonical)
     assert projected is None

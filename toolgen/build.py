@@ -37,7 +37,9 @@ def analyze(design_root: Path, providers: Sequence[str] = ()) -> BuildResult:
     design, diagnostics = load_design(Path(design_root), PROVIDER_NAMES)
     if design is None:
         return BuildResult({}, diagnostics)
-    projections = tuple(project_design(design, PROFILES[name]) for name in select_providers(design, providers))
+    projections = tuple(
+        project_design(design, PROFILES[name]) for name in select_providers(design, providers)
+    )
     for projection in projections:
         diagnostics += projection.diagnostics
     return BuildResult({}, diagnostics, design, projections)
@@ -49,4 +51,6 @@ def build(design_root: Path, providers: Sequence[str] = ()) -> BuildResult:
         return analysis
     package = render_package(analysis.design, list(analysis.projections))
     diagnostics = analysis.diagnostics + package.diagnostics
-    return BuildResult(package.with_manifest(analysis.design), diagnostics, analysis.design, analysis.projections)
+    return BuildResult(
+        package.with_manifest(analysis.design), diagnostics, analysis.design, analysis.projections
+    )

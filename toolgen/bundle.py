@@ -13,6 +13,7 @@ import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from toolgen import pointer as jp
 from toolgen import walker
@@ -45,7 +46,9 @@ class _Ref:
     local_form: str | None = None  # a local reference spelled with its own file name, as "#..."
 
 
-def _classify(ref: Any, base_file: str, where: Location, docs: Documents) -> tuple[_Ref, list[Diagnostic]]:
+def _classify(
+    ref: Any, base_file: str, where: Location, docs: Documents
+) -> tuple[_Ref, list[Diagnostic]]:
     def broken(code: str, message: str) -> tuple[_Ref, list[Diagnostic]]:
         return _Ref(where, False, None), [Diagnostic(where[0], where[1], DESIGN, code, message)]
 
@@ -55,7 +58,9 @@ def _classify(ref: Any, base_file: str, where: Location, docs: Documents) -> tup
     if fragment and not fragment.startswith("/"):
         return broken("UNSUPPORTED_REF", f"$ref {ref!r}: only JSON-pointer fragments are supported")
     if ":" in uri or uri.startswith("/"):
-        return broken("UNSUPPORTED_REF", f"$ref {ref!r}: only relative references inside the design")
+        return broken(
+            "UNSUPPORTED_REF", f"$ref {ref!r}: only relative references inside the design"
+        )
     fragment = jp.unescape_uri(fragment)
     if uri == "":
         target_file = base_file
@@ -69,13 +74,17 @@ def _classify(ref: Any, base_file: str, where: Location, docs: Documents) -> tup
     try:
         docs.resolve(target)
     except KeyError:
-        return broken("REF_NOT_FOUND", f"$ref {ref!r}: nothing at {fragment or '#'} in {target_file}")
+        return broken(
+            "REF_NOT_FOUND", f"$ref {ref!r}: nothing at {fragment or '#'} in {target_file}"
+        )
     if uri and target_file == base_file:  # "t.yaml#/$defs/X" inside t.yaml is "#/$defs/X"
         return _Ref(where, True, target, "#" + ref.partition("#")[2]), []
     return _Ref(where, uri == "", target), []
 
 
-def _refs_in(location: Location, docs: Documents, *, local_is_shared: bool) -> tuple[list[_Ref], list[Diagnostic]]:
+def _refs_in(
+    location: Location, docs: Documents, *, local_is_shared: bool
+) -> tuple[list[_Ref], list[Diagnostic]]:
     """The references inside the schema at ``location``.
 
     In a contract's own schema a same-file reference stays local; inside a shared definition every
@@ -123,11 +132,18 @@ def _assign_names(targets: set[Location]) -> dict[Location, str]:
     return names
 
 
+def _def_ref(name: str) -> str:
+    """The local reference to a shared definition: a JSON pointer, percent-encoded as a URI fragment."""
+    return "#" + quote(jp.join("/$defs", name), safe="/$~!&'()*+,;=:@")
+
+
 def _rewrite(schema: Any, base: Location, replacements: dict[str, str]) -> Any:
     """A copy of ``schema`` with the ``$ref`` values at the given pointers replaced."""
 
     def visit(node: Any, pointer: str) -> Any:
-        copied = walker.map_children(node, pointer, lambda child: visit(child.schema, child.pointer))
+        copied = walker.map_children(
+            node, pointer, lambda child: visit(child.schema, child.pointer)
+        )
         ref_pointer = base[1] + jp.join(pointer, "$ref")
         if isinstance(copied, dict) and ref_pointer in replacements:
             copied["$ref"] = replacements[ref_pointer]
@@ -140,7 +156,9 @@ def _rewrite(schema: Any, base: Location, replacements: dict[str, str]) -> Any:
 class Bundler:
     docs: Documents
 
-    def bundle(self, roots: list[Location]) -> tuple[list[tuple[Any, dict[str, SharedDef]]], dict[str, SharedDef], list[Diagnostic]]:
+    def bundle(
+        self, roots: list[Location]
+    ) -> tuple[list[tuple[Any, dict[str, SharedDef]]], dict[str, SharedDef], list[Diagnostic]]:
         """Bundle each root schema; returns (schema, shared defs it uses) per root, all shared defs, diagnostics."""
         diagnostics: list[Diagnostic] = []
         root_refs: list[list[_Ref]] = []
@@ -164,17 +182,21 @@ class Bundler:
         names = _assign_names(set(target_refs))
         shared: dict[str, SharedDef] = {}
         for target, refs in target_refs.items():
-            replacements = {r.where[1]: f"#/$defs/{jp.escape(names[r.target])}" for r in refs if r.target}
+            replacements = {r.where[1]: _def_ref(names[r.target]) for r in refs if r.target}
             schema = _rewrite(self.docs.resolve(target), target, replacements)
             shared[names[target]] = SharedDef(names[target], target[0], target[1], schema)
 
         bundled: list[tuple[Any, dict[str, SharedDef]]] = []
         for root, refs in zip(roots, root_refs, strict=True):
             external = [r for r in refs if not r.local and r.target]
-            replacements = {r.where[1]: f"#/$defs/{jp.escape(names[r.target])}" for r in external if r.target}
-            replacements.update({r.where[1]: r.local_form for r in refs if r.local and r.local_form})
+            replacements = {r.where[1]: _def_ref(names[r.target]) for r in external if r.target}
+            replacements.update(
+                {r.where[1]: r.local_form for r in refs if r.local and r.local_form}
+            )
             schema = _rewrite(self.docs.resolve(root), root, replacements)
-            used = self._closure([names[r.target] for r in external if r.target], target_refs, names)
+            used = self._closure(
+                [names[r.target] for r in external if r.target], target_refs, names
+            )
             if used:
                 diagnostics.extend(self._name_clashes(schema, root, used))
                 if isinstance(schema, dict):
@@ -185,7 +207,9 @@ class Bundler:
         return bundled, shared, diagnostics
 
     @staticmethod
-    def _closure(start: list[str], target_refs: dict[Location, list[_Ref]], names: dict[Location, str]) -> list[str]:
+    def _closure(
+        start: list[str], target_refs: dict[Location, list[_Ref]], names: dict[Location, str]
+    ) -> list[str]:
         by_name = {name: target for target, name in names.items()}
         seen: set[str] = set()
         pending = list(start)
@@ -203,8 +227,13 @@ class Bundler:
         if not isinstance(local, dict):
             return []
         return [
-            Diagnostic(root[0], jp.join(root[1], "$defs", name), DESIGN, "DEFS_NAME_CLASH",
-                       f"local definition {name!r} has the name of a shared definition this schema uses; rename it")
+            Diagnostic(
+                root[0],
+                jp.join(root[1], "$defs", name),
+                DESIGN,
+                "DEFS_NAME_CLASH",
+                f"local definition {name!r} has the name of a shared definition this schema uses; rename it",
+            )
             for name in used
             if name in local
         ]

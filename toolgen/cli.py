@@ -20,12 +20,19 @@ _design_argument = click.argument(
     "design", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DESIGN"
 )
 _provider_option = click.option(
-    "--provider", "providers", multiple=True, type=click.Choice(PROVIDER_NAMES),
+    "--provider",
+    "providers",
+    multiple=True,
+    type=click.Choice(PROVIDER_NAMES),
     help="Build only for this provider (repeatable). Default: [toolgen] providers in "
     "toolgen.toml, else every provider toolgen supports.",
 )
 _format_option = click.option(
-    "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
     help="How diagnostics are printed: text lines 'file:pointer: provider: CODE message' on "
     "stderr, or a JSON list on stdout for CI tools.",
 )
@@ -61,18 +68,31 @@ def main() -> None:
 
 @main.command("build")
 @_design_argument
-@click.option("-o", "--out", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="The package folder to write (created; replaced atomically on later builds).")
+@click.option(
+    "-o",
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The package folder to write (created; replaced atomically on later builds).",
+)
 @_provider_option
-@click.option("--check", is_flag=True,
-              help="Write nothing; exit 1 and list the files when OUT differs from what the build would write.")
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Write nothing; exit 1 and list the files when OUT differs from what the build would write.",
+)
 @_format_option
-def build_command(design: Path, out: Path, providers: tuple[str, ...], check: bool, output_format: str) -> None:
+def build_command(
+    design: Path, out: Path, providers: tuple[str, ...], check: bool, output_format: str
+) -> None:
     """Build the bindings of DESIGN into the package OUT."""
     result = build(design, providers)
     _report(result.diagnostics, output_format)
     if not result.ok:
-        click.echo(f"toolgen: build failed: {_summary(result.diagnostics)}; nothing written", err=True)
+        click.echo(
+            f"toolgen: build failed: {_summary(result.diagnostics)}; nothing written", err=True
+        )
         sys.exit(EXIT_DESIGN)
     if check:
         _check(out, result)
@@ -83,8 +103,10 @@ def build_command(design: Path, out: Path, providers: tuple[str, ...], check: bo
         click.echo(f"toolgen: {error}", err=True)
         sys.exit(EXIT_USAGE)
     providers_built = ", ".join(p.profile.name for p in result.projections)
-    click.echo(f"toolgen: wrote {out} ({len(result.files)} files; {providers_built}; {_summary(result.diagnostics)})",
-               err=True)
+    click.echo(
+        f"toolgen: wrote {out} ({len(result.files)} files; {providers_built}; {_summary(result.diagnostics)})",
+        err=True,
+    )
 
 
 def _check(out: Path, result: BuildResult) -> None:
@@ -92,7 +114,10 @@ def _check(out: Path, result: BuildResult) -> None:
     if differences:
         for difference in differences:
             click.echo(f"{out / difference.path}: {difference.change}", err=True)
-        click.echo(f"toolgen: {out} is out of date ({len(differences)} file(s)); run toolgen build", err=True)
+        click.echo(
+            f"toolgen: {out} is out of date ({len(differences)} file(s)); run toolgen build",
+            err=True,
+        )
         sys.exit(EXIT_DESIGN)
     click.echo(f"toolgen: {out} is up to date", err=True)
 
@@ -112,7 +137,12 @@ def validate_command(design: Path, providers: tuple[str, ...], output_format: st
 @main.command("show")
 @_design_argument
 @click.argument("name")
-@click.option("--provider", required=True, type=click.Choice(PROVIDER_NAMES), help="The provider whose projection to show.")
+@click.option(
+    "--provider",
+    required=True,
+    type=click.Choice(PROVIDER_NAMES),
+    help="The provider whose projection to show.",
+)
 @_format_option
 def show_command(design: Path, name: str, provider: str, output_format: str) -> None:
     """Print the PROVIDER projection of the tool or output NAME (its canonical name) as JSON."""
@@ -125,14 +155,23 @@ def show_command(design: Path, name: str, provider: str, output_format: str) -> 
     if not found and not result.ok:
         # NAME may be a contract whose file (or a file it references) did not load: a design error.
         _report(result.diagnostics, output_format)
-        click.echo(f"toolgen: no tool or output named {name!r} loaded; the design has errors", err=True)
+        click.echo(
+            f"toolgen: no tool or output named {name!r} loaded; the design has errors", err=True
+        )
         sys.exit(EXIT_DESIGN)
     if not found:
         known = ", ".join(sorted(c.name for c in result.design.contracts))
-        click.echo(f"toolgen: no tool or output named {name!r} for {provider}; known: {known}", err=True)
+        click.echo(
+            f"toolgen: no tool or output named {name!r} for {provider}; known: {known}", err=True
+        )
         sys.exit(EXIT_USAGE)
     projected = found[0]
-    own = [d for d in result.diagnostics if d.file in {projected.contract.file, *(s.file for s in projected.contract.shared.values())}]
+    own = [
+        d
+        for d in result.diagnostics
+        if d.file
+        in {projected.contract.file, *(s.file for s in projected.contract.shared.values())}
+    ]
     _report(sort_diagnostics(own), "text")
     if projected.schema is None:
         sys.exit(EXIT_DESIGN)

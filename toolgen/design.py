@@ -72,15 +72,22 @@ def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, l
         diagnostics.append(Diagnostic(CONFIG_FILE, pointer, DESIGN, code, message))
 
     for key in sorted(set(data) - {"toolgen", "providers"}):
-        problem(jp.join("", key), "UNKNOWN_FIELD", f"unknown table {key!r} (expected [toolgen] or [providers.NAME])")
+        problem(
+            jp.join("", key),
+            "UNKNOWN_FIELD",
+            f"unknown table {key!r} (expected [toolgen] or [providers.NAME])",
+        )
     section = data.get("toolgen", {})
     if not isinstance(section, dict):
         problem("/toolgen", "INVALID_CONFIG", "toolgen must be a table: [toolgen]")
         section = {}
     tables = data.get("providers", {})
     if not isinstance(tables, dict):
-        problem("/providers", "INVALID_CONFIG",
-                "providers must be tables [providers.NAME]; the list of providers goes under [toolgen]")
+        problem(
+            "/providers",
+            "INVALID_CONFIG",
+            "providers must be tables [providers.NAME]; the list of providers goes under [toolgen]",
+        )
         tables = {}
     providers: tuple[str, ...] | None = None
     for key in sorted(set(section) - {"providers"}):
@@ -88,12 +95,17 @@ def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, l
     if "providers" in section:
         value = section["providers"]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            problem("/toolgen/providers", "INVALID_CONFIG", "providers must be a list of provider names")
+            problem(
+                "/toolgen/providers", "INVALID_CONFIG", "providers must be a list of provider names"
+            )
         else:
             for name in value:
                 if name not in known_providers:
-                    problem("/toolgen/providers", "UNKNOWN_PROVIDER",
-                            f"unknown provider {name!r}; toolgen supports {', '.join(known_providers)}")
+                    problem(
+                        "/toolgen/providers",
+                        "UNKNOWN_PROVIDER",
+                        f"unknown provider {name!r}; toolgen supports {', '.join(known_providers)}",
+                    )
             providers = tuple(v for v in value if v in known_providers)
     options: dict[str, ProviderOptions] = {}
     for name, table in tables.items():
@@ -102,13 +114,19 @@ def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, l
             problem(pointer, "UNKNOWN_PROVIDER", f"unknown provider {name!r}")
             continue
         if not isinstance(table, dict):
-            problem(pointer, "INVALID_CONFIG", f"providers.{name} must be a table: [providers.{name}]")
+            problem(
+                pointer, "INVALID_CONFIG", f"providers.{name} must be a table: [providers.{name}]"
+            )
             continue
         for key in sorted(set(table) - {"optional_nullable"}):
             problem(jp.join(pointer, key), "UNKNOWN_FIELD", f"unknown setting {key!r}")
         level = table.get("optional_nullable", "warning")
         if level not in ("warning", "error"):
-            problem(jp.join(pointer, "optional_nullable"), "INVALID_CONFIG", "optional_nullable must be 'warning' or 'error'")
+            problem(
+                jp.join(pointer, "optional_nullable"),
+                "INVALID_CONFIG",
+                "optional_nullable must be 'warning' or 'error'",
+            )
             level = "warning"
         options[name] = ProviderOptions(optional_nullable=level)
     return Config(providers=providers, options=options), diagnostics
@@ -116,9 +134,16 @@ def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, l
 
 def _meta_validate(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
     return [
-        Diagnostic(file, jp.join(pointer, *error.absolute_path), DESIGN, "INVALID_SCHEMA",
-                   f"not a valid JSON Schema 2020-12: {error.message}")
-        for error in sorted(_META.iter_errors(schema), key=lambda e: list(map(str, e.absolute_path)))
+        Diagnostic(
+            file,
+            jp.join(pointer, *error.absolute_path),
+            DESIGN,
+            "INVALID_SCHEMA",
+            f"not a valid JSON Schema 2020-12: {error.message}",
+        )
+        for error in sorted(
+            _META.iter_errors(schema), key=lambda e: list(map(str, e.absolute_path))
+        )
     ]
 
 
@@ -126,24 +151,43 @@ def _read_contract(file: str, document: Any) -> tuple[dict[str, Any] | None, lis
     """The checked fields of a tool or output file (name defaults to the file's stem)."""
     kind, schema_key, other_keys = CONTRACT_FOLDERS[file.split("/", 1)[0]]
     if not isinstance(document, dict):
-        return None, [Diagnostic(file, "", DESIGN, "INVALID_FILE", f"a {kind} file must be a mapping")]
+        return None, [
+            Diagnostic(file, "", DESIGN, "INVALID_FILE", f"a {kind} file must be a mapping")
+        ]
     diagnostics = [
-        Diagnostic(file, jp.join("", key), DESIGN, "UNKNOWN_FIELD",
-                   f"unknown field {key!r} in a {kind} file (expected {', '.join(sorted(other_keys | {schema_key}))})")
+        Diagnostic(
+            file,
+            jp.join("", key),
+            DESIGN,
+            "UNKNOWN_FIELD",
+            f"unknown field {key!r} in a {kind} file (expected {', '.join(sorted(other_keys | {schema_key}))})",
+        )
         for key in document
         if key not in other_keys | {schema_key}
     ]
 
     def expect(key: str, check: Any, what: str) -> None:
         if key in document and not check(document[key]):
-            diagnostics.append(Diagnostic(file, jp.join("", key), DESIGN, "INVALID_FIELD", f"{key} must be {what}"))
+            diagnostics.append(
+                Diagnostic(file, jp.join("", key), DESIGN, "INVALID_FIELD", f"{key} must be {what}")
+            )
 
-    expect("name", lambda v: isinstance(v, str) and v.strip() == v and v != "", "a non-empty string without surrounding spaces")
+    expect(
+        "name",
+        lambda v: isinstance(v, str) and v.strip() == v and v != "",
+        "a non-empty string without surrounding spaces",
+    )
     expect("description", lambda v: isinstance(v, str), "a string")
     expect("examples", lambda v: isinstance(v, list), "a list of example payloads")
-    expect("providers", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), "a list of provider names")
+    expect(
+        "providers",
+        lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+        "a list of provider names",
+    )
     if schema_key not in document:
-        diagnostics.append(Diagnostic(file, "", DESIGN, "MISSING_FIELD", f"a {kind} file needs {schema_key!r}"))
+        diagnostics.append(
+            Diagnostic(file, "", DESIGN, "MISSING_FIELD", f"a {kind} file needs {schema_key!r}")
+        )
     # An unknown field is reported but does not stop the schema from being checked.
     if any(d.code != "UNKNOWN_FIELD" for d in diagnostics):
         return None, diagnostics
@@ -158,7 +202,9 @@ def _read_contract(file: str, document: Any) -> tuple[dict[str, Any] | None, lis
     }, diagnostics
 
 
-def load_design(root: Path, known_providers: tuple[str, ...]) -> tuple[Design | None, list[Diagnostic]]:
+def load_design(
+    root: Path, known_providers: tuple[str, ...]
+) -> tuple[Design | None, list[Diagnostic]]:
     """Read, bundle and validate ``root``.
 
     The design holds every contract that loaded cleanly; the diagnostics say what did not (a build
@@ -181,7 +227,15 @@ def load_design(root: Path, known_providers: tuple[str, ...]) -> tuple[Design | 
 
     contract_files = [f for f in files if f.split("/", 1)[0] in CONTRACT_FOLDERS]
     if not contract_files:
-        diagnostics.append(Diagnostic(".", "", DESIGN, "EMPTY_DESIGN", "no tools/ or outputs/ files with a .yaml, .yml or .json name"))
+        diagnostics.append(
+            Diagnostic(
+                ".",
+                "",
+                DESIGN,
+                "EMPTY_DESIGN",
+                "no tools/ or outputs/ files with a .yaml, .yml or .json name",
+            )
+        )
 
     fields: dict[str, dict[str, Any]] = {}
     for file in contract_files:
@@ -194,8 +248,18 @@ def load_design(root: Path, known_providers: tuple[str, ...]) -> tuple[Design | 
         if info["providers"] is not None:
             for name in info["providers"]:
                 if name not in known_providers:
-                    diagnostics.append(Diagnostic(file, "/providers", DESIGN, "UNKNOWN_PROVIDER", f"unknown provider {name!r}"))
-        found = _meta_validate(values[file][info["schema_pointer"][1:]], file, info["schema_pointer"])
+                    diagnostics.append(
+                        Diagnostic(
+                            file,
+                            "/providers",
+                            DESIGN,
+                            "UNKNOWN_PROVIDER",
+                            f"unknown provider {name!r}",
+                        )
+                    )
+        found = _meta_validate(
+            values[file][info["schema_pointer"][1:]], file, info["schema_pointer"]
+        )
         diagnostics += found
         if not found:
             fields[file] = info
@@ -207,8 +271,15 @@ def load_design(root: Path, known_providers: tuple[str, ...]) -> tuple[Design | 
     for file, info in fields.items():
         key = (info["kind"], info["name"])
         if key in seen:
-            diagnostics.append(Diagnostic(file, "/name", DESIGN, "DUPLICATE_NAME",
-                                          f"{info['kind']} {info['name']!r} is also defined in {seen[key]}"))
+            diagnostics.append(
+                Diagnostic(
+                    file,
+                    "/name",
+                    DESIGN,
+                    "DUPLICATE_NAME",
+                    f"{info['kind']} {info['name']!r} is also defined in {seen[key]}",
+                )
+            )
         else:
             seen[key] = file
 
@@ -229,9 +300,15 @@ def load_design(root: Path, known_providers: tuple[str, ...]) -> tuple[Design | 
     contracts: list[Contract] = []
     for (file, info), (schema, used) in zip(fields.items(), bundled, strict=True):
         contract = Contract(
-            kind=info["kind"], name=info["name"], description=info["description"], schema=schema,
-            file=file, pointer=info["schema_pointer"], examples=info["examples"],
-            providers=info["providers"], shared=used,
+            kind=info["kind"],
+            name=info["name"],
+            description=info["description"],
+            schema=schema,
+            file=file,
+            pointer=info["schema_pointer"],
+            examples=info["examples"],
+            providers=info["providers"],
+            shared=used,
         )
         if file in broken or any(s.file in broken for s in used.values()):
             continue
@@ -260,14 +337,39 @@ def _check_examples(contract: Contract) -> list[Diagnostic]:
         validator = Draft202012Validator(contract.schema)
         diagnostics = []
         for index, example in enumerate(contract.examples):
-            error = next(iter(sorted(validator.iter_errors(example), key=lambda e: list(map(str, e.absolute_path)))), None)
+            error = next(
+                iter(
+                    sorted(
+                        validator.iter_errors(example),
+                        key=lambda e: list(map(str, e.absolute_path)),
+                    )
+                ),
+                None,
+            )
             if error is not None:
                 where = "".join(f"[{p!r}]" for p in error.absolute_path) or "the payload"
-                diagnostics.append(Diagnostic(contract.file, jp.join("/examples", index), DESIGN, "INVALID_EXAMPLE",
-                                              f"example does not match {contract.pointer[1:]}: at {where}: {error.message}"))
+                diagnostics.append(
+                    Diagnostic(
+                        contract.file,
+                        jp.join("/examples", index),
+                        DESIGN,
+                        "INVALID_EXAMPLE",
+                        f"example does not match {contract.pointer[1:]}: at {where}: {error.message}",
+                    )
+                )
         return diagnostics
-    except Exception as error:  # a broken reference surfaces here too; it already has its own diagnostic
-        return [Diagnostic(contract.file, "/examples", DESIGN, "INVALID_EXAMPLE", f"examples could not be checked: {error}")]
+    except (
+        Exception
+    ) as error:  # a broken reference surfaces here too; it already has its own diagnostic
+        return [
+            Diagnostic(
+                contract.file,
+                "/examples",
+                DESIGN,
+                "INVALID_EXAMPLE",
+                f"examples could not be checked: {error}",
+            )
+        ]
 
 
 def _load_envelopes(root: Path) -> tuple[dict[str, Any], list[Diagnostic]]:
@@ -282,5 +384,5 @@ def _load_envelopes(root: Path) -> tuple[dict[str, Any], list[Diagnostic]]:
         found = _meta_validate(value, relative, "")
         diagnostics += found
         if not found:
-            envelopes[relative[len(ENVELOPES_FOLDER) + 1:-len(".json")]] = value
+            envelopes[relative[len(ENVELOPES_FOLDER) + 1 : -len(".json")]] = value
     return envelopes, diagnostics

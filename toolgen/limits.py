@@ -90,7 +90,9 @@ def measure(schema: Any) -> SchemaStats:
         if isinstance(node.get("properties"), dict):
             stats.properties += len(node["properties"])
             stats.chars += sum(len(name) for name in node["properties"])
-            stats.optional += sum(name not in (node.get("required") or ()) for name in node["properties"])
+            stats.optional += sum(
+                name not in (node.get("required") or ()) for name in node["properties"]
+            )
         if isinstance(node.get("anyOf"), list) or isinstance(node.get("type"), list):
             stats.unions += 1
         for defs in ("$defs", "definitions"):
@@ -110,18 +112,32 @@ def _node_limits(schema: Any, limits: Limits) -> Iterator[tuple[str, str, str]]:
         if not isinstance(node, dict):
             continue
         branches = node.get("anyOf")
-        if limits.any_of_branches is not None and isinstance(branches, list) and len(branches) > limits.any_of_branches:
-            yield (jp.join(pointer, "anyOf"), "LIMIT_ANY_OF",
-                   f"anyOf with {len(branches)} branches exceeds the limit of {limits.any_of_branches}")
+        if (
+            limits.any_of_branches is not None
+            and isinstance(branches, list)
+            and len(branches) > limits.any_of_branches
+        ):
+            yield (
+                jp.join(pointer, "anyOf"),
+                "LIMIT_ANY_OF",
+                f"anyOf with {len(branches)} branches exceeds the limit of {limits.any_of_branches}",
+            )
         enum = node.get("enum")
         if limits.large_string_enum and isinstance(enum, list):
             values = [v for v in enum if v is not None]
             most_values, most_chars = limits.large_string_enum
             enum_chars = sum(_value_chars(v) for v in values)
-            if all(isinstance(v, str) for v in values) and len(enum) > most_values and enum_chars > most_chars:
-                yield (jp.join(pointer, "enum"), "LIMIT_STRING_ENUM",
-                       f"a string enum of {len(enum)} values (over {most_values}) may total at most "
-                       f"{most_chars:,} characters; it has {enum_chars:,}")
+            if (
+                all(isinstance(v, str) for v in values)
+                and len(enum) > most_values
+                and enum_chars > most_chars
+            ):
+                yield (
+                    jp.join(pointer, "enum"),
+                    "LIMIT_STRING_ENUM",
+                    f"a string enum of {len(enum)} values (over {most_values}) may total at most "
+                    f"{most_chars:,} characters; it has {enum_chars:,}",
+                )
 
 
 def check_limits(schema: Any, limits: Limits) -> Iterator[tuple[str, str, str]]:
@@ -129,14 +145,32 @@ def check_limits(schema: Any, limits: Limits) -> Iterator[tuple[str, str, str]]:
     yield from _node_limits(schema, limits)
     stats = measure(schema)
     if limits.nesting is not None and stats.deepest[1] > limits.nesting:
-        yield (stats.deepest[0], "LIMIT_NESTING",
-               f"{stats.deepest[1]} levels of nesting exceed the limit of {limits.nesting}")
+        yield (
+            stats.deepest[0],
+            "LIMIT_NESTING",
+            f"{stats.deepest[1]} levels of nesting exceed the limit of {limits.nesting}",
+        )
     totals = (
         ("LIMIT_PROPERTIES", stats.properties, limits.properties, "object properties"),
         ("LIMIT_ENUM_VALUES", stats.enum_values, limits.enum_values, "enum values"),
-        ("LIMIT_TOTAL_CHARS", stats.chars, limits.total_chars, "characters of names and enum/const values"),
-        ("LIMIT_OPTIONAL_MEMBERS", stats.optional, limits.optional_members, "optional members (a limit per request)"),
-        ("LIMIT_UNION_MEMBERS", stats.unions, limits.union_members, "union-typed schemas (a limit per request)"),
+        (
+            "LIMIT_TOTAL_CHARS",
+            stats.chars,
+            limits.total_chars,
+            "characters of names and enum/const values",
+        ),
+        (
+            "LIMIT_OPTIONAL_MEMBERS",
+            stats.optional,
+            limits.optional_members,
+            "optional members (a limit per request)",
+        ),
+        (
+            "LIMIT_UNION_MEMBERS",
+            stats.unions,
+            limits.union_members,
+            "union-typed schemas (a limit per request)",
+        ),
     )
     for code, value, limit, what in totals:
         if limit is not None and value > limit:
@@ -145,7 +179,11 @@ def check_limits(schema: Any, limits: Limits) -> Iterator[tuple[str, str, str]]:
 
 def _local_refs(schema: Any) -> Iterator[tuple[str, str]]:
     for node, pointer in walker.walk(schema):
-        if isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"].startswith("#"):
+        if (
+            isinstance(node, dict)
+            and isinstance(node.get("$ref"), str)
+            and node["$ref"].startswith("#")
+        ):
             yield pointer, jp.unescape_uri(node["$ref"][1:])
 
 

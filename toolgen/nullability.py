@@ -1,4 +1,4 @@
-""""Does this member accept null?" decided with full JSON Schema semantics (const, enum, $ref, unions)."""
+""" "Does this member accept null?" decided with full JSON Schema semantics (const, enum, $ref, unions)."""
 
 from __future__ import annotations
 

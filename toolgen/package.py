@@ -9,13 +9,18 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from toolgen import __version__
+from toolgen.canonical.compiler import render_canonical_module
+from toolgen.design import ENVELOPES_FOLDER
 from toolgen.diagnostics import Diagnostic
+from toolgen.envelope import (
+    EnvelopeSchemaError,
+    load_envelope_schemas,
+    render_envelope_module,
+    render_runtime,
+)
 from toolgen.limits import measure
 from toolgen.model import Design
 from toolgen.modelgen import generate_models
-from toolgen.canonical.compiler import render_canonical_module
-from toolgen.design import ENVELOPES_FOLDER
-from toolgen.envelope import EnvelopeSchemaError, load_envelope_schemas, render_envelope_module, render_runtime
 from toolgen.projection import ProjectedContract, ProviderProjection
 from toolgen.templating import format_python, header, render
 
@@ -38,7 +43,9 @@ class PackageFiles:
         manifest = {
             "toolgen_version": __version__,
             "design_hash": design.hash,
-            "files": {path: hashlib.sha256(text.encode()).hexdigest() for path, text in files.items()},
+            "files": {
+                path: hashlib.sha256(text.encode()).hexdigest() for path, text in files.items()
+            },
         }
         files[MANIFEST] = _json(manifest)
         return files
@@ -85,26 +92,30 @@ def _schema_files(projection: ProviderProjection) -> dict[str, str]:
         for p in contracts:
             if p.schema is not None:
                 files[str(base / folder / f"{p.provider_name}.json")] = _json(p.schema)
-    files[str(base / "names.json")] = _json({
-        "tools": projection.name_map("tool"),
-        "outputs": projection.name_map("output"),
-    })
+    files[str(base / "names.json")] = _json(
+        {
+            "tools": projection.name_map("tool"),
+            "outputs": projection.name_map("output"),
+        }
+    )
     return files
 
 
 def render_package(design: Design, projections: list[ProviderProjection]) -> PackageFiles:
     providers = tuple(p.profile.name for p in projections)
     files: dict[str, str] = {}
-    files["__init__.py"] = format_python(render(
-        "package_init.py.j2",
-        header=header(design.hash),
-        version=__version__,
-        design_hash=design.hash,
-        providers=providers,
-        tools=tuple(c.name for c in design.tools),
-        outputs=tuple(c.name for c in design.outputs),
-        submodules=tuple(sorted((*providers, "models"))),
-    ))
+    files["__init__.py"] = format_python(
+        render(
+            "package_init.py.j2",
+            header=header(design.hash),
+            version=__version__,
+            design_hash=design.hash,
+            providers=providers,
+            tools=tuple(c.name for c in design.tools),
+            outputs=tuple(c.name for c in design.outputs),
+            submodules=tuple(sorted((*providers, "models"))),
+        )
+    )
     models = generate_models(design, header(design.hash))
     files.update(models.files)
     diagnostics = list(models.diagnostics)
@@ -125,7 +136,9 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
 
 
 def _envelope_schemas(design: Design, provider: str) -> tuple[dict[str, Any], list[Diagnostic]]:
-    overrides = {key: value for key, value in design.envelopes.items() if key.split("/", 1)[0] == provider}
+    overrides = {
+        key: value for key, value in design.envelopes.items() if key.split("/", 1)[0] == provider
+    }
     try:
         return load_envelope_schemas(provider, overrides), []
     except EnvelopeSchemaError as error:

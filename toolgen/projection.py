@@ -20,7 +20,9 @@ from toolgen.providers.base import Profile
 
 #: Keywords that only describe; when a ``$ref`` target and the referencing site both carry one,
 #: the site wins.
-ANNOTATIONS = frozenset({"title", "description", "$comment", "default", "examples", "example", "deprecated"})
+ANNOTATIONS = frozenset(
+    {"title", "description", "$comment", "default", "examples", "example", "deprecated"}
+)
 _STRUCTURAL = frozenset({"$defs", "definitions"})
 _UNION = ("anyOf", "oneOf")
 NULL_SCHEMA: dict[str, Any] = {"type": "null"}
@@ -32,7 +34,9 @@ def _types(node: dict[str, Any]) -> list[Any]:
 
 
 def is_object_schema(node: Any) -> bool:
-    return isinstance(node, dict) and ("object" in _types(node) or ("type" not in node and "properties" in node))
+    return isinstance(node, dict) and (
+        "object" in _types(node) or ("type" not in node and "properties" in node)
+    )
 
 
 def make_nullable(node: dict[str, Any], *, type_arrays: bool = True) -> dict[str, Any]:
@@ -42,7 +46,12 @@ def make_nullable(node: dict[str, Any], *, type_arrays: bool = True) -> dict[str
     # An anyOf beside type/enum/const/$ref is an intersection: a null branch alone would not let null in.
     if "anyOf" in node and not any(k in node for k in ("type", "enum", "const", "$ref")):
         return {**node, "anyOf": [*node["anyOf"], dict(NULL_SCHEMA)]}
-    wrap = "$ref" in node or "const" in node or "anyOf" in node or ("type" not in node and "enum" not in node)
+    wrap = (
+        "$ref" in node
+        or "const" in node
+        or "anyOf" in node
+        or ("type" not in node and "enum" not in node)
+    )
     if wrap or not type_arrays:
         return {"anyOf": [node, dict(NULL_SCHEMA)]}
     result = dict(node)
@@ -71,6 +80,33 @@ def split_type_list(node: dict[str, Any]) -> dict[str, Any] | None:
     if isinstance(inner.get("enum"), list):
         inner["enum"] = [v for v in inner["enum"] if v is not None]
     return {**outer, "anyOf": [inner, dict(NULL_SCHEMA)]}
+
+
+@dataclass(frozen=True)
+class _Origins:
+    """Where the keywords of a (possibly merged) node were authored, as pointers into the bundled
+    schema: a node that inlined a ``$ref`` or merged a one-element ``allOf`` took some keywords from
+    elsewhere, and a diagnostic about them must point there."""
+
+    node: str
+    keywords: dict[str, str]
+
+    def of(self, keyword: str) -> str:
+        return jp.join(self.keywords.get(keyword, self.node), keyword)
+
+
+def _merge_origins(
+    origins: dict[str, str],
+    base: dict[str, Any],
+    base_pointer: str,
+    site: dict[str, Any],
+    site_pointer: str,
+) -> None:
+    """Record that ``base``'s keywords come from ``base_pointer``, ``site``'s from where they were."""
+    site_origins = {k: origins.get(k, site_pointer) for k in site}
+    origins.clear()
+    origins.update({k: base_pointer for k in base})
+    origins.update(site_origins)
 
 
 @dataclass(frozen=True)
@@ -111,22 +147,37 @@ class _Projector:
     # -- the walk ---------------------------------------------------------------------------
 
     def project(self) -> Any | None:
-        root = self._normalize(self.contract.schema, "", root=True, inlined=self.inlining)
+        origins: dict[str, str] = {}
+        root = self._normalize(
+            self.contract.schema, "", root=True, inlined=self.inlining, origins=origins
+        )
         if root is not None:
             self._check_root(root, self.contract.schema)
-        projected = self._node(root if root is not None else {}, "", root=True)
+        projected = self._project_node(
+            root or {}, _Origins("", origins), root=True, errors_before=self.error_count()
+        )
         self.inlining.clear()
         if not self.profile.recursion:
             for pointer in recursive_refs(projected):
-                self.report(pointer, "UNSUPPORTED_RECURSION",
-                            f"a recursive schema cannot be expressed in {self.profile.title}")
+                self.report(
+                    pointer,
+                    "UNSUPPORTED_RECURSION",
+                    f"a recursive schema cannot be expressed in {self.profile.title}",
+                )
         for pointer, code, message in check_limits(projected, self.profile.limits):
             self.report(pointer, code, message)
         limit = self.profile.limits.description
         if limit is not None and len(self.contract.description) > limit:
             file = self.contract.file
-            self.diagnostics.append(Diagnostic(file, "/description", self.profile.name, "LIMIT_DESCRIPTION",
-                                               f"description of {len(self.contract.description):,} characters exceeds the limit of {limit:,}"))
+            self.diagnostics.append(
+                Diagnostic(
+                    file,
+                    "/description",
+                    self.profile.name,
+                    "LIMIT_DESCRIPTION",
+                    f"description of {len(self.contract.description):,} characters exceeds the limit of {limit:,}",
+                )
+            )
         return None if self.error_count() else projected
 
     def _check_root(self, root: Any, authored: Any) -> None:
@@ -136,34 +187,48 @@ class _Projector:
             keyword = next(k for k in _UNION if k in root)
             if isinstance(authored, dict) and keyword not in authored and "oneOf" in authored:
                 keyword = "oneOf"  # folded into anyOf by _normalize; point at what was written
-            self.report(jp.join("", keyword), "ROOT_UNION",
-                        f"the root must be one object schema, not {keyword}; wrap the union in a property")
+            self.report(
+                jp.join("", keyword),
+                "ROOT_UNION",
+                f"the root must be one object schema, not {keyword}; wrap the union in a property",
+            )
         types = _types(root)
         if types and types != ["object"]:
-            self.report("/type", "NON_OBJECT_ROOT", f"the root must be an object schema, not {types if len(types) > 1 else types[0]!r}")
+            self.report(
+                "/type",
+                "NON_OBJECT_ROOT",
+                f"the root must be an object schema, not {types if len(types) > 1 else types[0]!r}",
+            )
         elif not types and "properties" not in root:
             # An untyped enum or const root accepts no object the projection could close.
             for keyword in ("enum", "const"):
                 if keyword in root:
-                    self.report(jp.join("", keyword), "NON_OBJECT_ROOT",
-                                f"the root must be an object schema, not {keyword}")
+                    self.report(
+                        jp.join("", keyword),
+                        "NON_OBJECT_ROOT",
+                        f"the root must be an object schema, not {keyword}",
+                    )
 
-    def _node(self, node: Any, pointer: str, *, root: bool = False) -> Any:
+    def _node(self, node: Any, pointer: str) -> Any:
         """The projection of one (normalized or raw) canonical node."""
         errors_before = self.error_count()
         inlined: list[str] = []
-        if not root:
-            normalized = self._normalize(node, pointer, root=False, inlined=inlined)
-            if normalized is None:
-                return {}
-            node = normalized
+        origins: dict[str, str] = {}
+        normalized = self._normalize(node, pointer, root=False, inlined=inlined, origins=origins)
+        if normalized is None:
+            return {}
         self.inlining.extend(inlined)
         try:
-            return self._project_node(node, pointer, root=root, errors_before=errors_before)
+            return self._project_node(
+                normalized, _Origins(pointer, origins), root=False, errors_before=errors_before
+            )
         finally:
-            del self.inlining[len(self.inlining) - len(inlined):]
+            del self.inlining[len(self.inlining) - len(inlined) :]
 
-    def _project_node(self, node: dict[str, Any], pointer: str, *, root: bool, errors_before: int) -> Any:
+    def _project_node(
+        self, node: dict[str, Any], origins: _Origins, *, root: bool, errors_before: int
+    ) -> Any:
+        pointer = origins.node
         result: dict[str, Any] = {}
         for keyword, value in node.items():
             if keyword == "oneOf":  # folded into anyOf below, after its branches are projected
@@ -171,44 +236,70 @@ class _Projector:
                 continue
             verdict = self.profile.verdict(keyword)
             if verdict == "reject":
-                self.report(jp.join(pointer, keyword), self.profile.reject[keyword],
-                            f"{keyword!r} cannot be expressed in {self.profile.title}")
+                self.report(
+                    origins.of(keyword),
+                    self.profile.reject[keyword],
+                    f"{keyword!r} cannot be expressed in {self.profile.title}",
+                )
             elif verdict == "keep" and keyword != "additionalProperties":
                 if keyword == "format" and value not in self.profile.formats:
                     continue
                 if keyword in self.profile.keep_if and not self.profile.keep_if[keyword](value):
                     continue
                 result[keyword] = value
-        result = walker.map_children(result, pointer, self._child)
+        result = walker.map_children(result, pointer, lambda child: self._child(child, origins))
         if "oneOf" in result:
             result = {("anyOf" if k == "oneOf" else k): v for k, v in result.items()}
         if root or is_object_schema(node):
-            result = self._close(result, node, pointer, root=root)
-        elif "array" in _types(result) and "items" not in result and not self.has_error_within(pointer):
-            self.report(pointer, "ARRAY_WITHOUT_ITEMS",
-                        f"an array without items accepts any elements; {self.profile.title} needs an items schema")
-        if not any(k in result for k in ("type", "enum", "const", "anyOf", "$ref")) and self.error_count() == errors_before:
-            self.report(pointer, "UNCONSTRAINED_SCHEMA",
-                        f"this schema accepts any value; {self.profile.title} needs a type for every value")
+            self._check_union_beside_object(node, origins)
+            result = self._close(result, node, origins, root=root)
+        elif (
+            "array" in _types(result)
+            and "items" not in result
+            and not self.has_error_within(pointer)
+        ):
+            self.report(
+                pointer,
+                "ARRAY_WITHOUT_ITEMS",
+                f"an array without items accepts any elements; {self.profile.title} needs an items schema",
+            )
+        if (
+            not any(k in result for k in ("type", "enum", "const", "anyOf", "$ref"))
+            and self.error_count() == errors_before
+        ):
+            self.report(
+                pointer,
+                "UNCONSTRAINED_SCHEMA",
+                f"this schema accepts any value; {self.profile.title} needs a type for every value",
+            )
         if not self.profile.type_arrays:
             split = split_type_list(result)
             if split is None:
-                self.report(jp.join(pointer, "type"), "UNSUPPORTED_TYPE_LIST",
-                            f"a list of several types cannot be expressed in {self.profile.title}; use anyOf")
+                self.report(
+                    jp.join(pointer, "type"),
+                    "UNSUPPORTED_TYPE_LIST",
+                    f"a list of several types cannot be expressed in {self.profile.title}; use anyOf",
+                )
             else:
                 result = split
         return result
 
-    def _child(self, child: walker.Child) -> Any:
-        return self._node(child.schema, child.pointer)
+    def _child(self, child: walker.Child, origins: _Origins) -> Any:
+        """The projection of a subschema, reported where it was authored."""
+        below_keyword = child.pointer[len(jp.join(origins.node, child.keyword)) :]
+        return self._node(child.schema, origins.of(child.keyword) + below_keyword)
 
-    def _normalize(self, node: Any, pointer: str, *, root: bool, inlined: list[str]) -> dict[str, Any] | None:
+    def _normalize(
+        self, node: Any, pointer: str, *, root: bool, inlined: list[str], origins: dict[str, str]
+    ) -> dict[str, Any] | None:
         """Rewrite the forms the provider lacks into equivalent ones it has: a ``$ref`` with
         siblings is inlined, a one-element ``allOf`` merged, ``oneOf`` folded into ``anyOf``."""
         if node is True:
             return {}
         if node is False:
-            self.report(pointer, "FALSE_SCHEMA", "a schema that accepts nothing cannot be expressed")
+            self.report(
+                pointer, "FALSE_SCHEMA", "a schema that accepts nothing cannot be expressed"
+            )
             return None
         seen: set[str] = set()
         while True:
@@ -218,31 +309,48 @@ class _Projector:
                     # Recursion through a $ref with siblings: inlining again would never end. Only
                     # annotations may go (the reference stays); anything else cannot be expressed.
                     if set(node) - {"$ref"} - _STRUCTURAL - ANNOTATIONS:
-                        self.report(jp.join(pointer, "$ref"), "UNSUPPORTED_RECURSIVE_REF",
-                                    f"$ref {ref!r} leads back to itself and has sibling keywords")
+                        self.report(
+                            jp.join(pointer, "$ref"),
+                            "UNSUPPORTED_RECURSIVE_REF",
+                            f"$ref {ref!r} leads back to itself and has sibling keywords",
+                        )
                         return None
                     return {"$ref": ref}
                 if ref in seen:
-                    self.report(jp.join(pointer, "$ref"), "REF_CYCLE", f"$ref {ref!r} refers to itself")
+                    self.report(
+                        jp.join(pointer, "$ref"), "REF_CYCLE", f"$ref {ref!r} refers to itself"
+                    )
                     return None
                 seen.add(ref)
                 inlined.append(ref)
                 target = self._resolve(ref, pointer)
                 if target is None:
                     return None
-                node = self._merge(target, {k: v for k, v in node.items() if k != "$ref"}, jp.join(pointer, "$ref"))
+                target_pointer = jp.unescape_uri(ref.partition("#")[2])
+                site = {k: v for k, v in node.items() if k != "$ref"}
+                node = self._merge(target, site, jp.join(pointer, "$ref"))
+                _merge_origins(origins, target, target_pointer, site, pointer)
                 continue
             all_of = node.get("allOf")
             if isinstance(all_of, list):
                 rest = {k: v for k, v in node.items() if k != "allOf"}
                 if len(all_of) == 1 and isinstance(all_of[0], dict):
+                    branch_pointer = jp.join(origins.get("allOf", pointer), "allOf", 0)
                     node = self._merge(all_of[0], rest, jp.join(pointer, "allOf"))
+                    _merge_origins(origins, all_of[0], branch_pointer, rest, pointer)
                     continue
-                self.report(jp.join(pointer, "allOf"), "UNSUPPORTED_ALL_OF",
-                            f"allOf with {len(all_of)} schemas cannot be expressed in {self.profile.title}")
+                self.report(
+                    jp.join(pointer, "allOf"),
+                    "UNSUPPORTED_ALL_OF",
+                    f"allOf with {len(all_of)} schemas cannot be expressed in {self.profile.title}",
+                )
                 node = rest
             if "oneOf" in node and "anyOf" in node:
-                self.report(jp.join(pointer, "oneOf"), "UNSUPPORTED_ONE_OF", "oneOf beside anyOf cannot be folded")
+                self.report(
+                    jp.join(pointer, "oneOf"),
+                    "UNSUPPORTED_ONE_OF",
+                    "oneOf beside anyOf cannot be folded",
+                )
                 return None
             # oneOf stays oneOf here (its branches are walked, and reported, under the authored
             # keyword); _node writes the projected branches as anyOf.
@@ -263,9 +371,16 @@ class _Projector:
         unless it only describes (then the site's wins)."""
         merged = dict(base)
         for keyword, value in site.items():
-            if keyword in merged and merged[keyword] != value and keyword not in ANNOTATIONS | _STRUCTURAL:
-                self.report(pointer, "CONFLICTING_KEYWORDS",
-                            f"{keyword!r} is given both here and in the schema it merges with, differently")
+            if (
+                keyword in merged
+                and merged[keyword] != value
+                and keyword not in ANNOTATIONS | _STRUCTURAL
+            ):
+                self.report(
+                    pointer,
+                    "CONFLICTING_KEYWORDS",
+                    f"{keyword!r} is given both here and in the schema it merges with, differently",
+                )
                 continue
             merged[keyword] = value
         return merged
@@ -277,41 +392,88 @@ class _Projector:
             return make_nullable(projected, type_arrays=self.profile.type_arrays)
         if not self.has_error_within(pointer):
             level = Level.ERROR if self.options.optional_nullable == "error" else Level.WARNING
-            self.report(pointer, "OPTIONAL_NULLABLE",
-                        "optional and accepts null: strict mode cannot tell an absent member from null, "
-                        "so the inverse keeps null", level)
+            self.report(
+                pointer,
+                "OPTIONAL_NULLABLE",
+                "optional and accepts null: strict mode cannot tell an absent member from null, "
+                "so the inverse keeps null",
+                level,
+            )
         return projected
 
-    def _close(self, result: dict[str, Any], canonical: dict[str, Any], pointer: str, *, root: bool) -> dict[str, Any]:
+    def _check_union_beside_object(self, node: dict[str, Any], origins: _Origins) -> None:
+        """Members beside an anyOf/oneOf of object branches: closing both levels would admit no
+        payload at all (each level forbids the other's members), so the contract is rejected."""
+        for keyword in _UNION:
+            branches = node.get(keyword)
+            if not isinstance(branches, list) or "properties" not in node:
+                continue
+            for branch in branches:
+                target = branch
+                if isinstance(branch, dict) and isinstance(branch.get("$ref"), str):
+                    try:
+                        target = jp.resolve(
+                            self.contract.schema, jp.unescape_uri(branch["$ref"].partition("#")[2])
+                        )
+                    except (KeyError, ValueError):
+                        continue
+                if is_object_schema(target):
+                    self.report(
+                        origins.of(keyword),
+                        "OBJECT_BESIDE_UNION",
+                        f"properties beside {keyword} of objects cannot be expressed in {self.profile.title} "
+                        "(both levels would be closed); repeat the shared properties in each branch",
+                    )
+                    return
+
+    def _close(
+        self, result: dict[str, Any], canonical: dict[str, Any], origins: _Origins, *, root: bool
+    ) -> dict[str, Any]:
         """Close an object: no additional members, every member required, optionals the provider's way."""
-        extra = canonical.get("additionalProperties", None)
+        pointer = origins.node
+        extra = canonical.get("additionalProperties")
         if extra is not None and extra is not False:
             if extra is True or extra == {}:
-                self.report(jp.join(pointer, "additionalProperties"), "OPEN_OBJECT",
-                            f"an open object cannot be expressed in {self.profile.title}: its members must all be declared")
+                self.report(
+                    origins.of("additionalProperties"),
+                    "OPEN_OBJECT",
+                    f"an open object cannot be expressed in {self.profile.title}: its members must all be declared",
+                )
             else:
-                self.report(jp.join(pointer, "additionalProperties"), "MAP_OBJECT",
-                            f"a map (additionalProperties with a schema) cannot be expressed in {self.profile.title}")
+                self.report(
+                    origins.of("additionalProperties"),
+                    "MAP_OBJECT",
+                    f"a map (additionalProperties with a schema) cannot be expressed in {self.profile.title}",
+                )
             return result
         if extra is None and "properties" not in canonical and not root:
             if self.has_error_within(pointer):  # e.g. patternProperties, already reported
                 return result
-            self.report(pointer, "OPEN_OBJECT",
-                        "an object without properties accepts any members; closing it would forbid them all "
-                        "(declare its properties, or set additionalProperties: false if it must be empty)")
+            self.report(
+                pointer,
+                "OPEN_OBJECT",
+                "an object without properties accepts any members; closing it would forbid them all "
+                "(declare its properties, or set additionalProperties: false if it must be empty)",
+            )
             return result
         properties: dict[str, Any] = dict(result.get("properties") or {})
         required = canonical.get("required") or []
         for name in required:
             if name not in properties:
-                self.report(jp.join(pointer, "required"), "REQUIRED_WITHOUT_PROPERTY",
-                            f"required member {name!r} has no schema under properties")
+                self.report(
+                    origins.of("required"),
+                    "REQUIRED_WITHOUT_PROPERTY",
+                    f"required member {name!r} has no schema under properties",
+                )
         canonical_properties = canonical.get("properties") or {}
         if self.profile.optional_style == "nullable":
             for name in properties:
                 if name not in required:
-                    properties[name] = self._optional_member(properties[name], canonical_properties[name],
-                                                             jp.join(pointer, "properties", name))
+                    properties[name] = self._optional_member(
+                        properties[name],
+                        canonical_properties[name],
+                        jp.join(origins.of("properties"), name),
+                    )
         closed = dict(result)
         if "type" not in closed:
             closed = {"type": "object", **closed}
@@ -324,7 +486,9 @@ class _Projector:
         return closed
 
 
-def project_contract(contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str) -> tuple[ProjectedContract, list[Diagnostic]]:
+def project_contract(
+    contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
+) -> tuple[ProjectedContract, list[Diagnostic]]:
     projector = _Projector(contract, profile, options)
     schema = projector.project()
     return ProjectedContract(contract, provider_name, schema), projector.diagnostics
@@ -345,7 +509,9 @@ class ProviderProjection:
         return {p.contract.name: p.provider_name for p in contracts}
 
 
-def _name_diagnostics(contracts: list[Contract], names: dict[str, str], profile: Profile) -> list[Diagnostic]:
+def _name_diagnostics(
+    contracts: list[Contract], names: dict[str, str], profile: Profile
+) -> list[Diagnostic]:
     """Two contracts whose provider names are equal, or equal but for case (files of the same name
     on a case-insensitive disk), are a build error."""
     diagnostics = []
@@ -358,10 +524,16 @@ def _name_diagnostics(contracts: list[Contract], names: dict[str, str], profile:
             same = names[first.name] == names[contract.name]
             code = "NAME_COLLISION" if same else "CASE_COLLISION"
             relation = "is also" if same else "differs only by case from"
-            diagnostics.append(Diagnostic(
-                contract.file, "/name", profile.name, code,
-                f"{contract.kind} {contract.name!r} becomes {names[contract.name]!r}, which {relation} "
-                f"the name of {first.name!r} ({first.file}); rename one of them"))
+            diagnostics.append(
+                Diagnostic(
+                    contract.file,
+                    "/name",
+                    profile.name,
+                    code,
+                    f"{contract.kind} {contract.name!r} becomes {names[contract.name]!r}, which {relation} "
+                    f"the name of {first.name!r} ({first.file}); rename one of them",
+                )
+            )
     return diagnostics
 
 
@@ -379,4 +551,6 @@ def project_design(design: Any, profile: Profile) -> ProviderProjection:
             result, found = project_contract(contract, profile, options, names[contract.name])
             projected[kind].append(result)
             diagnostics += found
-    return ProviderProjection(profile, tuple(projected["tool"]), tuple(projected["output"]), tuple(diagnostics))
+    return ProviderProjection(
+        profile, tuple(projected["tool"]), tuple(projected["output"]), tuple(diagnostics)
+    )

@@ -24,10 +24,16 @@ class _JsonSafeLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: i
 # YAML 1.2 and JSON, only true and false are.
 _BOOL = "tag:yaml.org,2002:bool"
 _JsonSafeLoader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag not in ("tag:yaml.org,2002:timestamp", _BOOL)]
+    first: [
+        (tag, regexp)
+        for tag, regexp in resolvers
+        if tag not in ("tag:yaml.org,2002:timestamp", _BOOL)
+    ]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
-_JsonSafeLoader.add_implicit_resolver(_BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+_JsonSafeLoader.add_implicit_resolver(
+    _BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
 
 
 class DuplicateKeyError(ValueError):

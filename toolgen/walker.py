@@ -85,9 +85,7 @@ def walk(node: Schema, pointer: str = "") -> Iterator[tuple[Schema, str]]:
         yield from walk(child.schema, child.pointer)
 
 
-def map_children(
-    node: Schema, pointer: str, transform: Callable[[Child], Schema]
-) -> Schema:
+def map_children(node: Schema, pointer: str, transform: Callable[[Child], Schema]) -> Schema:
     """A copy of ``node`` whose direct subschemas are replaced by ``transform(child)``.
 
     Keyword order and map key order are kept; non-schema keywords are copied as they are.

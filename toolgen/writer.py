@@ -20,11 +20,19 @@ def check_paths(files: dict[str, str]) -> None:
     folded: dict[str, str] = {}
     for path in files:
         pure = PurePosixPath(path)
-        if pure.is_absolute() or ".." in pure.parts or str(pure) != path or "\\" in path or not path:
+        if (
+            pure.is_absolute()
+            or ".." in pure.parts
+            or str(pure) != path
+            or "\\" in path
+            or not path
+        ):
             raise OutputError(f"refusing to write {path!r}: it would leave the output folder")
         other = folded.setdefault(path.casefold(), path)
         if other != path:
-            raise OutputError(f"refusing to write both {other!r} and {path!r}: they differ only by case")
+            raise OutputError(
+                f"refusing to write both {other!r} and {path!r}: they differ only by case"
+            )
 
 
 def _owned_files(out: Path) -> set[str] | None:
@@ -55,7 +63,9 @@ def _ensure_ours(out: Path) -> set[str]:
     owned = _owned_files(out)
     if owned is None:
         if any(out.iterdir()):
-            raise OutputError(f"{out} is not empty and has no {MANIFEST}: toolgen writes only into folders it owns")
+            raise OutputError(
+                f"{out} is not empty and has no {MANIFEST}: toolgen writes only into folders it owns"
+            )
         return set()
     return owned
 
@@ -97,7 +107,7 @@ def _recover(out: Path) -> None:
     the previous tree aside and moving the new one in, the previous tree comes back."""
     prefix = f".{out.name}.toolgen-"
     for leftover in sorted(out.parent.glob(prefix + "*")):
-        kind, _, pid = leftover.name[len(prefix):].partition("-")
+        kind, _, pid = leftover.name[len(prefix) :].partition("-")
         if kind not in ("new", "old") or not pid.isdigit() or _alive(int(pid)):
             continue
         if kind == "old" and not out.exists() and (leftover / MANIFEST).is_file():

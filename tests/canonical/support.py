@@ -228,10 +228,10 @@ def is_recursive(schema: Any) -> bool:
         pending += graph[ref]
 
     def reaches(start: str, goal: str, seen: set[str]) -> bool:
-        for nxt in graph.get(start, ()):
-            if nxt == goal or (nxt not in seen and reaches(nxt, goal, seen | {nxt})):
-                return True
-        return False
+        return any(
+            nxt == goal or (nxt not in seen and reaches(nxt, goal, seen | {nxt}))
+            for nxt in graph.get(start, ())
+        )
 
     return any(reaches(ref, ref, set()) for ref in graph) or any(
         ref_pointer(r) == "" for r in graph

@@ -26,6 +26,7 @@ from tests.canonical.support import (
     mutated,
     sample,
 )
+from tests.lint_support import RUFF_CONFIGS, assert_mypy_strict_clean, assert_ruff_clean
 from toolgen import pointer as jp
 from toolgen import walker
 from toolgen.canonical.compiler import CompileError, compile_contracts, render_canonical_module
@@ -57,50 +58,13 @@ def generated(
     return root
 
 
-def test_ruff(generated: Path) -> None:
-    result = subprocess.run(
-        [
-            _tool("ruff"),
-            "check",
-            "--no-cache",
-            "--isolated",
-            "--target-version",
-            "py311",
-            "--line-length",
-            "100",
-            "--select",
-            "E,F,W,I,B,UP,SIM",
-            ".",
-        ],
-        cwd=generated,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
+@pytest.mark.parametrize("config", [c for _, c in RUFF_CONFIGS], ids=[i for i, _ in RUFF_CONFIGS])
+def test_ruff(generated: Path, config: list[str]) -> None:
+    assert_ruff_clean(generated, config)
 
 
 def test_mypy_strict(generated: Path) -> None:
-    result = subprocess.run(
-        [
-            _tool("mypy"),
-            "--no-incremental",
-            "--strict",
-            "--python-version",
-            "3.11",
-            "-p",
-            "gen_hard",
-            "-p",
-            "gen_example",
-            "-p",
-            "gen_corpus",
-        ],
-        cwd=generated,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert_mypy_strict_clean(generated, "gen_hard", "gen_example", "gen_corpus")
 
 
 def test_standard_library_only_and_no_schema_at_run_time(hard: Compiled, corpus: Compiled) -> None:

@@ -4,8 +4,6 @@ sibling keywords used to raise RecursionError)."""
 
 from __future__ import annotations
 
-import pytest
-
 from toolgen.model import Contract, ProviderOptions
 from toolgen.projection import project_contract
 from toolgen.providers import PROFILES
@@ -32,12 +30,9 @@ def test_recursive_ref_with_siblings_is_a_diagnostic_not_a_crash() -> None:
     assert projected.schema is not None or diagnostics
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an object with properties beside an anyOf of object branches "
-    "is closed twice: no payload is valid under the projection",
-)
 def test_properties_beside_an_object_union_stay_satisfiable() -> None:
+    """Closing both levels would admit nothing: the projection must keep the canonical payload
+    valid, or reject the contract (it does: OBJECT_BESIDE_UNION)."""
     from jsonschema import Draft202012Validator
 
     schema = {
@@ -60,3 +55,7 @@ def test_properties_beside_an_object_union_stay_satisfiable() -> None:
     assert Draft202012Validator(schema).is_valid(canonical)
     if projected.schema is not None:  # projected: the canonical payload, filled, must be valid
         assert Draft202012Validator(projected.schema).is_valid({"a": {"kind": "k", "x": "1"}})
+    else:
+        assert [(d.pointer, d.code) for d in diagnostics] == [
+            ("/parameters/properties/a/anyOf", "OBJECT_BESIDE_UNION")
+        ]

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import copy
-import importlib.util
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,8 +12,8 @@ from typing import Any
 import pytest
 
 from tests.envelope.support import write_package
+from tests.lint_support import RUFF_CONFIGS, assert_mypy_strict_clean, assert_ruff_clean
 from toolgen.envelope import (
-    ENVELOPE_PROVIDERS,
     EnvelopeSchemaError,
     load_envelope_schemas,
     render_envelope_module,
@@ -148,44 +146,10 @@ def test_output_is_deterministic(tmp_path: Path) -> None:
             assert (tmp_path / seed / name).read_text() == source, name
 
 
-def test_generated_code_is_clean_under_ruff_and_mypy(package_dir: Path, tmp_path: Path) -> None:
-    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
-    if not Path(ruff).exists() or importlib.util.find_spec("mypy") is None:
-        pytest.skip("ruff or mypy is not installed")
-    files = [
-        str(package_dir / name)
-        for name in ("_runtime.py", *(f"_envelopes_{p}.py" for p in ENVELOPE_PROVIDERS))
-    ]
-    lint = subprocess.run(
-        [
-            ruff,
-            "check",
-            "--isolated",
-            "--select",
-            "E,F,W,I,B,UP,SIM",
-            "--line-length",
-            "100",
-            "--target-version",
-            "py311",
-            *files,
-        ],
-        capture_output=True,
-        text=True,
-    )
-    assert lint.returncode == 0, lint.stdout + lint.stderr
-    types = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mypy",
-            "--strict",
-            "--no-incremental",
-            "--cache-dir",
-            str(tmp_path / "cache"),
-            str(package_dir),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=package_dir.parent,
-    )
-    assert types.returncode == 0, types.stdout + types.stderr
+@pytest.mark.parametrize("config", [c for _, c in RUFF_CONFIGS], ids=[i for i, _ in RUFF_CONFIGS])
+def test_generated_code_is_clean_under_ruff(package_dir: Path, config: list[str]) -> None:
+    assert_ruff_clean(package_dir, config)
+
+
+def test_generated_code_is_clean_under_mypy_strict(package_dir: Path) -> None:
+    assert_mypy_strict_clean(package_dir.parent, package_dir.name)

@@ -34,5 +34,3 @@ def build(tmp_path: Path) -> Iterator[Callable[..., Built]]:
     for name in list(sys.modules):
         if name.split(".")[0] in packages:
             del sys.modules[name]
-
-

@@ -54,11 +54,22 @@ WEATHER = {
 @pytest.fixture
 def weather(build):
     return build(
-        tools={"weather.get": WEATHER, "billing.refund": {"type": "object", "properties": {
-            "amount": MONEY}, "required": ["amount"]}, "billing_refund": {"type": "object",
-            "properties": {"total": MONEY}}},
-        outputs={"weather.get": {"type": "object", "properties": {"temp": {"type": "number"}},
-                                 "required": ["temp"]}},
+        tools={
+            "weather.get": WEATHER,
+            "billing.refund": {
+                "type": "object",
+                "properties": {"amount": MONEY},
+                "required": ["amount"],
+            },
+            "billing_refund": {"type": "object", "properties": {"total": MONEY}},
+        },
+        outputs={
+            "weather.get": {
+                "type": "object",
+                "properties": {"temp": {"type": "number"}},
+                "required": ["temp"],
+            }
+        },
         defs={"money": MONEY_DEFS},
         descriptions={"weather.get": 'Get the """weather""" \\ for a city.'},
     )
@@ -68,10 +79,23 @@ def test_constructs_from_keywords_and_dumps_the_payload_back(weather):
     model = weather.model("tool", "weather.get")
     instance = model(city="Paris", note=None)
     assert instance.model_dump(mode="json") == {"city": "Paris", "note": None}
-    payload = {"city": "Paris", "note": "hi", "units": "celsius", "days": 3, "score": 5,
-               "when": "2024-05-01T10:00:00Z", "email": "a@b.example", "code": "EUR",
-               "id": "123e4567-e89b-12d3-a456-426614174000", "tags": ["ab"], "class": "x",
-               "json": 1, "model_config": True, "schema": "s", "open": {"a": "x", "z": [None]}}
+    payload = {
+        "city": "Paris",
+        "note": "hi",
+        "units": "celsius",
+        "days": 3,
+        "score": 5,
+        "when": "2024-05-01T10:00:00Z",
+        "email": "a@b.example",
+        "code": "EUR",
+        "id": "123e4567-e89b-12d3-a456-426614174000",
+        "tags": ["ab"],
+        "class": "x",
+        "json": 1,
+        "model_config": True,
+        "schema": "s",
+        "open": {"a": "x", "z": [None]},
+    }
     dumped = model.model_validate(payload).model_dump(mode="json")
     assert dumped == payload
     assert list(dumped) == [k for k in WEATHER["properties"] if k in payload]  # authored order
@@ -129,7 +153,9 @@ def test_names_are_stable_and_collision_free(weather):
     classes = weather.output.classes
     assert classes[("tool", "billing.refund")] == (".models.tools.billing_refund", "BillingRefund")
     assert classes[("tool", "billing_refund")] == (
-        ".models.tools.billing_refund2", "BillingRefundTool")
+        ".models.tools.billing_refund2",
+        "BillingRefundTool",
+    )
     assert classes[("tool", "weather.get")][1] == "WeatherGet"
     assert classes[("output", "weather.get")][1] == "WeatherGetOutput"
     assert len({cls for _, cls in classes.values()}) == len(classes)
@@ -145,7 +171,10 @@ def test_naming_rules():
     assert module_name("Billing.Refund") == "billing_refund"
     names = Namespace()
     assert [names.claim("A"), names.claim("a"), names.claim("A", alternative="AOut")] == [
-        "A", "a2", "AOut"]
+        "A",
+        "a2",
+        "AOut",
+    ]
 
 
 def test_shared_definitions_are_one_class(weather):
@@ -157,7 +186,8 @@ def test_shared_definitions_are_one_class(weather):
     shared = weather.module(".models._shared")
     assert refund.model_fields["amount"].annotation is shared.Money
     assert other.model_validate({"total": {"amount": 1, "currency": "EUR"}}).total.__class__ is (
-        shared.Money)
+        shared.Money
+    )
     with pytest.raises(ValidationError):
         refund.model_validate({"amount": {"amount": 1, "currency": "EUR", "x": 1}})
     assert weather.module(".models").Money is shared.Money
@@ -197,11 +227,24 @@ def test_importing_the_package_builds_no_model(weather):
 
 
 def test_recursive_local_definitions(build):
-    node = {"type": "object", "properties": {"name": {"type": "string"}, "kids": {
-        "type": "array", "items": {"$ref": "#/$defs/Node"}}}, "required": ["name"],
-        "additionalProperties": False}
-    built = build(outputs={"tree": {"type": "object", "properties": {"root": {
-        "$ref": "#/$defs/Node"}}, "$defs": {"Node": node}}})
+    node = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+        },
+        "required": ["name"],
+        "additionalProperties": False,
+    }
+    built = build(
+        outputs={
+            "tree": {
+                "type": "object",
+                "properties": {"root": {"$ref": "#/$defs/Node"}},
+                "$defs": {"Node": node},
+            }
+        }
+    )
     model = built.model("output", "tree")
     payload = {"root": {"name": "a", "kids": [{"name": "b", "kids": []}, {"name": "c"}]}}
     assert model.model_validate(payload).model_dump(mode="json") == payload
@@ -210,8 +253,11 @@ def test_recursive_local_definitions(build):
 
 
 def test_a_pattern_python_cannot_compile_is_a_warning(build):
-    built = build(tools={"t": {"type": "object", "properties": {"p": {
-        "type": "string", "pattern": "\\p{L}+("}}}})
+    built = build(
+        tools={
+            "t": {"type": "object", "properties": {"p": {"type": "string", "pattern": "\\p{L}+("}}}
+        }
+    )
     codes = [(d.code, d.pointer) for d in built.output.diagnostics]
     assert codes == [("MODEL_CONSTRAINT_DROPPED", "/parameters/properties/p/pattern")]
     assert built.model("tool", "t").model_validate({"p": "x"}).model_dump() == {"p": "x"}
@@ -228,8 +274,13 @@ def test_generator_failure_is_a_diagnostic_with_a_permissive_model(tmp_path, mon
         return real(schema, class_name)
 
     monkeypatch.setattr(module, "_run_generator", failing)
-    root = write_design(tmp_path / "d", tools={"broken": {"type": "object"}, "ok": {
-        "type": "object", "properties": {"a": {"type": "string"}}}})
+    root = write_design(
+        tmp_path / "d",
+        tools={
+            "broken": {"type": "object"},
+            "ok": {"type": "object", "properties": {"a": {"type": "string"}}},
+        },
+    )
     sys.path.insert(0, str(tmp_path))
     try:
         built = materialize(load(root), tmp_path)
@@ -245,8 +296,14 @@ def test_generator_failure_is_a_diagnostic_with_a_permissive_model(tmp_path, mon
 
 def _call(runtime, raw, canonicalize=None, call_id="call_1"):
     """What a provider module does before typing a call: JSON parse and canonicalize."""
-    return runtime.decode_tool_call("openai", call_id, "weather_get", raw, {"weather_get": "weather.get"},
-                                    (lambda name, payload: canonicalize(payload)) if canonicalize else None)
+    return runtime.decode_tool_call(
+        "openai",
+        call_id,
+        "weather_get",
+        raw,
+        {"weather_get": "weather.get"},
+        (lambda name, payload: canonicalize(payload)) if canonicalize else None,
+    )
 
 
 def test_typed_call(weather):
@@ -289,7 +346,9 @@ def test_payload_errors_name_tool_call_and_location_but_no_value(weather):
     assert caught.value.location == "arguments" and "s3cr3t" not in str(caught.value)
 
     with pytest.raises(runtime.PayloadError) as caught:
-        decode.typed_call("openai", _call(runtime, '{"city": "P", "note": null, "tags": [1]}'), model)
+        decode.typed_call(
+            "openai", _call(runtime, '{"city": "P", "note": null, "tags": [1]}'), model
+        )
     assert caught.value.location == "tags[0]"
 
 
@@ -297,12 +356,18 @@ def test_decode_output(weather):
     decode = weather.decode()
     runtime = weather.module("._runtime")
     model = weather.model("output", "weather.get")
-    assert decode.decode_output("openai", "weather.get", '{"temp": 3.5}', lambda x: x, model).temp == 3.5
+    assert (
+        decode.decode_output("openai", "weather.get", '{"temp": 3.5}', lambda x: x, model).temp
+        == 3.5
+    )
     assert decode.decode_output("openai", "weather.get", {"temp": 3}, lambda x: x, model).temp == 3
     with pytest.raises(runtime.PayloadError) as caught:
         decode.decode_output("openai", "weather.get", {"temp": "hot"}, lambda x: x, model)
     assert (caught.value.tool, caught.value.call_id, caught.value.location) == (
-        "weather.get", "", "temp")
+        "weather.get",
+        "",
+        "temp",
+    )
 
 
 def test_example_design_generates(tmp_path):

@@ -54,8 +54,13 @@ def _strategy(schema: Any) -> st.SearchStrategy[Any]:
 def _collector(strategy: st.SearchStrategy[Any], seen: list[Any]) -> Any:
     """A hypothesis test that only records what it draws (bounded, derandomized)."""
 
-    @settings(max_examples=EXAMPLES_PER_TOOL, deadline=None, database=None, derandomize=True,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=EXAMPLES_PER_TOOL,
+        deadline=None,
+        database=None,
+        derandomize=True,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(strategy)
     def collect(instance: Any) -> None:
         seen.append(instance)

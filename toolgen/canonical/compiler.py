@@ -41,8 +41,6 @@ from toolgen.nullability import NullOracle
 from toolgen.projection import ProviderProjection
 from toolgen.templating import format_python, render
 
-_LINE_LENGTH = 100
-
 
 class CompileError(Exception):
     """A projected schema uses a keyword the branch-test compiler does not know (a toolgen bug:
@@ -801,16 +799,6 @@ class _ModuleCompiler:
 _LONG_LINE = re.compile(r"^(?P<code>.*\S)\s*$")
 
 
-def _mark_long_lines(source: str) -> str:
-    """Black cannot split a long string constant; such lines get ``# noqa: E501``."""
-    lines = []
-    for line in source.splitlines():
-        if len(line) > _LINE_LENGTH and not line.lstrip().startswith("#") and "# noqa" not in line:
-            line = f"{line}  # noqa: E501"
-        lines.append(line)
-    return "\n".join(lines) + "\n"
-
-
 def compile_contracts(contracts: list[tuple[Contract, Any]]) -> dict[str, Any]:
     """The parts of ``_canonical.py`` for (contract, projected schema) pairs, in the given order."""
     compiler = _ModuleCompiler()
@@ -838,4 +826,4 @@ def render_canonical_module(design: Design, projection: ProviderProjection, head
     ]
     parts = compile_contracts(pairs)
     source = render("_canonical.py.j2", header=header, provider=projection.profile.name, **parts)
-    return _mark_long_lines(format_python(source))
+    return format_python(source)

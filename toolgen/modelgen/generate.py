@@ -170,10 +170,16 @@ def _contract_module(
     except Exception as error:  # the generator's failures on a schema are design findings
         reason = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
         diagnostics.append(
-            Diagnostic(contract.file, contract.pointer, PROVIDER, "MODEL_NOT_GENERATED",
-                       f"no typed model for {contract.kind} {contract.name!r} "
-                       f"(datamodel-code-generator failed: {reason}); "
-                       "its model accepts any object", Level.WARNING)
+            Diagnostic(
+                contract.file,
+                contract.pointer,
+                PROVIDER,
+                "MODEL_NOT_GENERATED",
+                f"no typed model for {contract.kind} {contract.name!r} "
+                f"(datamodel-code-generator failed: {reason}); "
+                "its model accepts any object",
+                Level.WARNING,
+            )
         )
         return (
             _fallback_module(header, plan.class_name, contract.description, reason),
@@ -193,9 +199,7 @@ def _shared_module(
         if schema is True:
             schema = {}
         defs[shared_classes[name]] = schema
-        diagnostics += _notes_to_diagnostics(
-            notes, lambda p, d=definition: (d.file, d.pointer + p)
-        )
+        diagnostics += _notes_to_diagnostics(notes, lambda p, d=definition: (d.file, d.pointer + p))
     root = "ToolgenSharedRoot"
     source = _run_generator({"$defs": defs}, root)
     # The generator writes a root model for the (empty) root schema; only the definitions matter.
@@ -205,8 +209,13 @@ def _shared_module(
         name = next(n for n, c in shared_classes.items() if c == cls)
         definition = design.shared[name]
         diagnostics.append(
-            Diagnostic(definition.file, definition.pointer, PROVIDER, "MODEL_NOT_GENERATED",
-                       f"the generator wrote no class {cls} for shared definition {name!r}")
+            Diagnostic(
+                definition.file,
+                definition.pointer,
+                PROVIDER,
+                "MODEL_NOT_GENERATED",
+                f"the generator wrote no class {cls} for shared definition {name!r}",
+            )
         )
     source = rewrite_imports(_strict_root_models(source), "models", header)
     return format_python(source), diagnostics
@@ -225,7 +234,8 @@ def generate_models(design: Design, header: str) -> ModelsOutput:
         source, class_name, found = _contract_module(plan, shared_classes, header)
         files[f"models/{plan.folder}/{plan.module}.py"] = source
         classes[(plan.contract.kind, plan.contract.name)] = (
-            f".models.{plan.folder}.{plan.module}", class_name
+            f".models.{plan.folder}.{plan.module}",
+            class_name,
         )
         diagnostics += found
     for folder, kind in (("tools", "tool"), ("outputs", "output")):
@@ -233,7 +243,7 @@ def generate_models(design: Design, header: str) -> ModelsOutput:
             render("models_subpackage.py.j2", header=header, kind=kind)
         )
     registry = [
-        {"kind": kind, "name": name, "module": module[len(".models"):], "class_name": cls}
+        {"kind": kind, "name": name, "module": module[len(".models") :], "class_name": cls}
         for (kind, name), (module, cls) in classes.items()
     ]
     exported = sorted(
@@ -246,8 +256,13 @@ def generate_models(design: Design, header: str) -> ModelsOutput:
         by_module.setdefault(module, []).append(cls)
     type_imports = sorted(by_module.items(), key=lambda item: item[0].lower())
     files["models/__init__.py"] = format_python(
-        render("models_init.py.j2", header=header, registry=registry, exported=exported,
-               type_imports=type_imports)
+        render(
+            "models_init.py.j2",
+            header=header,
+            registry=registry,
+            exported=exported,
+            type_imports=type_imports,
+        )
     )
     files["models/_base.py"] = format_python(render("models_base.py.j2", header=header))
     files["_decode.py"] = format_python(render("_decode.py.j2", header=header))

@@ -19,8 +19,17 @@ _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 #: Names a generated model module imports or defines besides its classes.
 _GENERATED_MODULE_NAMES = frozenset(
     {
-        "Annotated", "Any", "BaseModel", "CanonicalModel", "ConfigDict", "Field", "Literal",
-        "MISSING", "Model", "RootModel", "annotations",
+        "Annotated",
+        "Any",
+        "BaseModel",
+        "CanonicalModel",
+        "ConfigDict",
+        "Field",
+        "Literal",
+        "MISSING",
+        "Model",
+        "RootModel",
+        "annotations",
     }
 )
 _RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))

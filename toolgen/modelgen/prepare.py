@@ -72,10 +72,12 @@ def _rewrite_node(node: dict[str, Any], pointer: str, notes: list[Note]) -> dict
     node.pop("default", None)
     pattern = node.get("pattern")
     if isinstance(pattern, str) and not _compiles(pattern):
-        notes.append((
-            jp.join(pointer, "pattern"),
-            "this pattern is not a Python regular expression; the model does not enforce it",
-        ))
+        notes.append(
+            (
+                jp.join(pointer, "pattern"),
+                "this pattern is not a Python regular expression; the model does not enforce it",
+            )
+        )
         del node["pattern"]
         pattern = None
     fmt = node.pop("format", None)
@@ -136,5 +138,3 @@ def _mark_import(schema: Any, class_name: str) -> Any:
         return {**schema, **marker}
     # A boolean schema: true admits anything, false nothing.
     return {**marker} if schema else {"not": {}, **marker}
-
-

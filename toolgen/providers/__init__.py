@@ -6,6 +6,8 @@ from toolgen.providers.cerebras import CEREBRAS
 from toolgen.providers.groq import GROQ
 from toolgen.providers.openai import OPENAI
 
-PROFILES: dict[str, Profile] = {profile.name: profile for profile in (OPENAI, ANTHROPIC, GROQ, CEREBRAS)}
+PROFILES: dict[str, Profile] = {
+    profile.name: profile for profile in (OPENAI, ANTHROPIC, GROQ, CEREBRAS)
+}
 
 PROVIDER_NAMES: tuple[str, ...] = tuple(PROFILES)

@@ -16,7 +16,9 @@ class Limits:
     nesting: int | None = None  # levels of nested data (the root object is level 1)
     enum_values: int | None = None  # enum values across the whole schema
     total_chars: int | None = None  # property names, definition names, enum and const values
-    large_string_enum: tuple[int, int] | None = None  # (values, chars): more values must stay under chars
+    large_string_enum: tuple[int, int] | None = (
+        None  # (values, chars): more values must stay under chars
+    )
     description: int | None = None  # a tool's or output's description
     any_of_branches: int | None = None  # branches of one anyOf
     optional_members: int | None = None  # members left out of required, across the schema
@@ -31,7 +33,9 @@ class NameRule:
     max_length: int
 
     def is_valid(self, name: str) -> bool:
-        return 0 < len(name) <= self.max_length and re.fullmatch(f"{self.allowed}+", name) is not None
+        return (
+            0 < len(name) <= self.max_length and re.fullmatch(f"{self.allowed}+", name) is not None
+        )
 
 
 @dataclass(frozen=True)
@@ -55,15 +59,15 @@ class Profile:
     keep_if: dict[str, Callable[[Any], bool]] = field(default_factory=dict)
     # "nullable": optional members are required and accept null; "omit": they stay optional.
     optional_style: Literal["nullable", "omit"] = "nullable"
-    type_arrays: bool = True  # accepts "type": ["string", "null"]; else nullable is written with anyOf
+    type_arrays: bool = (
+        True  # accepts "type": ["string", "null"]; else nullable is written with anyOf
+    )
     recursion: bool = True  # accepts a $ref that leads back to itself
     root_union: bool = False
     template: str = "openai.py.j2"  # the generated module's template
     # API -> (tool-call parser, stream accumulator) of the generated envelope module; the first is
     # the default API of the generated functions.
-    decoders: dict[str, tuple[str, str]] = field(
-        default_factory=lambda: {"chat": ("parse_chat_completion_tool_calls", "ChatCompletionToolCallStream")}
-    )
+    decoders: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def apis(self) -> tuple[str, ...]:

@@ -47,6 +47,9 @@ FORMATS = frozenset({
     "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
 })  # fmt: skip
 
+#: Chat Completions' tool-call parser and stream accumulator in the generated envelope module.
+CHAT_DECODER = {"chat": ("parse_chat_completion_tool_calls", "ChatCompletionToolCallStream")}
+
 OPENAI = Profile(
     name="openai",
     title="OpenAI strict mode",
@@ -65,7 +68,7 @@ OPENAI = Profile(
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
     optional_style="nullable",
     decoders={
-        "chat": ("parse_chat_completion_tool_calls", "ChatCompletionToolCallStream"),
+        **CHAT_DECODER,
         "responses": ("parse_response_tool_calls", "ResponseToolCallStream"),
     },
 )

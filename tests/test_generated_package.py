@@ -1,0 +1,120 @@
+"""The package built from the example design, for every provider: clean under ruff and mypy
+--strict, importable on its own, and decoding the recorded example responses end to end."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.lint_support import RUFF_CONFIGS, assert_mypy_strict_clean, assert_ruff_clean
+from toolgen.build import build
+from toolgen.providers import PROVIDER_NAMES
+from toolgen.writer import write_package
+
+REPO = Path(__file__).resolve().parents[1]
+RECORDED = REPO / "examples" / "recorded"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    result = build(REPO / "examples" / "design", PROVIDER_NAMES)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    root = tmp_path_factory.mktemp("generated")
+    write_package(root / "examplegen", result.files)
+    return root
+
+
+@pytest.mark.parametrize("config", [c for _, c in RUFF_CONFIGS], ids=[i for i, _ in RUFF_CONFIGS])
+def test_ruff_is_clean(built: Path, config: list[str]) -> None:
+    assert_ruff_clean(built, config)
+
+
+def test_mypy_strict_is_clean(built: Path) -> None:
+    assert_mypy_strict_clean(built, "examplegen")
+
+
+def _run(built: Path, code: str) -> str:
+    """Run ``code`` in a fresh interpreter that sees only the generated package (and pydantic)."""
+    result = subprocess.run(
+        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(built)!r})\n{code}"],
+        cwd=built,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_imports_without_toolgen_and_decodes_recorded_responses(built: Path) -> None:
+    code = f"""
+import json, sys
+from examplegen import openai, anthropic
+assert "toolgen" not in sys.modules
+chat = json.loads(open({str(RECORDED / "chat_tool_calls.json")!r}).read())
+calls = openai.parse_tool_calls(chat)
+print(json.dumps([[c.id, c.name, c.arguments.model_dump(mode="json")] for c in calls]))
+message = json.loads(open({str(RECORDED / "anthropic_tool_use.json")!r}).read())
+print(json.dumps([[c.name, c.arguments.model_dump(mode="json")] for c in anthropic.parse_tool_calls(message)]))
+stream = openai.ToolCallStream("chat")
+for line in open({str(RECORDED / "chat_stream.jsonl")!r}):
+    stream.add(json.loads(line))
+print(json.dumps([[c.name, c.arguments.model_dump(mode="json")] for c in stream.tool_calls()]))
+"""
+    chat, anthropic, streamed = (json.loads(line) for line in _run(built, code).splitlines())
+    recorded = json.loads((RECORDED / "chat_tool_calls.json").read_text())
+    raw = [
+        json.loads(c["function"]["arguments"])
+        for c in recorded["choices"][0]["message"]["tool_calls"]
+    ]
+    # the canonical payloads: the recorded arguments without the nulls strict mode forced
+    assert chat == [
+        ["call_refund_1", "billing.refund", {k: v for k, v in raw[0].items() if v is not None}],
+        [
+            "call_contact_1",
+            "crm.upsert_contact",
+            {
+                **{k: v for k, v in raw[1].items() if v is not None},
+                "address": {k: v for k, v in raw[1]["address"].items() if v is not None},
+            },
+        ],
+    ]
+    assert anthropic == [["billing.refund", {"charge_id": "ch_9Kx2LmQ7", "reason": "duplicate"}]]
+    assert streamed == [["weather.get_forecast", {"city": "Paris, FR", "units": "celsius"}]]
+
+
+def test_drift_is_typed_and_falls_back(built: Path) -> None:
+    recorded = json.loads((RECORDED / "chat_tool_calls.json").read_text())
+    drifted = copy.deepcopy(recorded)
+    drifted["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] = {
+        "secret": "s3cr3t"
+    }
+    code = f"""
+import json
+from examplegen import openai, anthropic
+from examplegen._runtime import first_valid
+drifted = json.loads({json.dumps(drifted)!r})
+try:
+    openai.parse_tool_calls(drifted)
+except openai.SchemaDriftError as error:
+    print(json.dumps(error.to_dict()))
+    assert "s3cr3t" not in str(error) + repr(error)
+message = json.loads(open({str(RECORDED / "anthropic_tool_use.json")!r}).read())
+calls = first_valid([lambda: openai.parse_tool_calls(drifted), lambda: anthropic.parse_tool_calls(message)])
+print(json.dumps([c.name for c in calls]))
+"""
+    drift, names = (json.loads(line) for line in _run(built, code).splitlines())
+    assert drift == {
+        "code": "SCHEMA_DRIFT",
+        "provider": "openai",
+        "api": "chat_completion",
+        "path": "choices[0].message.tool_calls[0].function.arguments",
+        "expected": "string",
+        "actual": "object",
+    }
+    assert names == ["billing.refund"]
