@@ -11,7 +11,7 @@ showed 64, newer docs 128); a ``pattern`` with backreferences, lookaround or ``\
 import re
 from typing import Any
 
-from toolgen.providers.base import Limits, NameRule, Profile
+from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile
 
 KEEP = frozenset({
     "type", "enum", "const", "anyOf", "description", "title", "$ref", "$defs", "definitions",
@@ -27,22 +27,7 @@ DROP = frozenset({
     "contains", "minContains", "maxContains",
 })  # fmt: skip
 
-REJECT = {
-    "not": "UNSUPPORTED_NOT",
-    "if": "UNSUPPORTED_CONDITIONAL",
-    "then": "UNSUPPORTED_CONDITIONAL",
-    "else": "UNSUPPORTED_CONDITIONAL",
-    "patternProperties": "UNSUPPORTED_PATTERN_PROPERTIES",
-    "propertyNames": "UNSUPPORTED_PROPERTY_NAMES",
-    "dependentSchemas": "UNSUPPORTED_DEPENDENT",
-    "dependentRequired": "UNSUPPORTED_DEPENDENT",
-    "unevaluatedProperties": "UNSUPPORTED_UNEVALUATED",
-    "unevaluatedItems": "UNSUPPORTED_UNEVALUATED",
-    "prefixItems": "UNSUPPORTED_TUPLE",
-    "additionalItems": "UNSUPPORTED_TUPLE",
-    "$dynamicRef": "UNSUPPORTED_REF",
-    "$dynamicAnchor": "UNSUPPORTED_REF",
-}
+REJECT = UNREPRESENTABLE
 
 FORMATS = frozenset({
     "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid",

@@ -7,6 +7,26 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+#: Keywords no strict mode toolgen targets can represent: a looser projection would let the model
+#: write what the contract forbids in ways the inverse cannot undo, or would close what the
+#: contract leaves open. Every profile rejects them (and may reject more).
+UNREPRESENTABLE: dict[str, str] = {
+    "not": "UNSUPPORTED_NOT",
+    "if": "UNSUPPORTED_CONDITIONAL",
+    "then": "UNSUPPORTED_CONDITIONAL",
+    "else": "UNSUPPORTED_CONDITIONAL",
+    "patternProperties": "UNSUPPORTED_PATTERN_PROPERTIES",
+    "propertyNames": "UNSUPPORTED_PROPERTY_NAMES",
+    "dependentSchemas": "UNSUPPORTED_DEPENDENT",
+    "dependentRequired": "UNSUPPORTED_DEPENDENT",
+    "unevaluatedProperties": "UNSUPPORTED_UNEVALUATED",
+    "unevaluatedItems": "UNSUPPORTED_UNEVALUATED",
+    "prefixItems": "UNSUPPORTED_TUPLE",
+    "additionalItems": "UNSUPPORTED_TUPLE",
+    "$dynamicRef": "UNSUPPORTED_REF",
+    "$dynamicAnchor": "UNSUPPORTED_REF",
+}
+
 
 @dataclass(frozen=True)
 class Limits:

@@ -6,7 +6,7 @@ shared_params/function_definition.py and responses/function_tool_param.py; verif
 ``oneOf`` is folded into ``anyOf`` (looser), ``minLength``/``maxLength`` and ``default`` are dropped.
 """
 
-from toolgen.providers.base import Limits, NameRule, Profile
+from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile
 
 KEEP = frozenset({
     "type", "enum", "const", "anyOf", "description", "title", "$ref", "$defs", "definitions",
@@ -24,24 +24,7 @@ DROP = frozenset({
     "contains", "minContains", "maxContains",
 })  # fmt: skip
 
-# Not representable: a looser projection would let the model write what the contract forbids
-# in ways the inverse cannot undo, or would close what the contract leaves open.
-REJECT = {
-    "not": "UNSUPPORTED_NOT",
-    "if": "UNSUPPORTED_CONDITIONAL",
-    "then": "UNSUPPORTED_CONDITIONAL",
-    "else": "UNSUPPORTED_CONDITIONAL",
-    "patternProperties": "UNSUPPORTED_PATTERN_PROPERTIES",
-    "propertyNames": "UNSUPPORTED_PROPERTY_NAMES",
-    "dependentSchemas": "UNSUPPORTED_DEPENDENT",
-    "dependentRequired": "UNSUPPORTED_DEPENDENT",
-    "unevaluatedProperties": "UNSUPPORTED_UNEVALUATED",
-    "unevaluatedItems": "UNSUPPORTED_UNEVALUATED",
-    "prefixItems": "UNSUPPORTED_TUPLE",
-    "additionalItems": "UNSUPPORTED_TUPLE",
-    "$dynamicRef": "UNSUPPORTED_REF",
-    "$dynamicAnchor": "UNSUPPORTED_REF",
-}
+REJECT = UNREPRESENTABLE
 
 FORMATS = frozenset({
     "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
