@@ -14,7 +14,8 @@ from toolgen import pointer as jp
 from toolgen import walker
 from toolgen.diagnostics import Diagnostic, Level
 from toolgen.limits import check_limits, recursive_refs
-from toolgen.model import Contract, ProviderOptions
+from toolgen.model import Contract, Design, ProviderOptions
+from toolgen.names import provider_name
 from toolgen.nullability import NullOracle
 from toolgen.providers.base import Profile
 
@@ -537,9 +538,7 @@ def _name_diagnostics(
     return diagnostics
 
 
-def project_design(design: Any, profile: Profile) -> ProviderProjection:
-    from toolgen.names import provider_name
-
+def project_design(design: Design, profile: Profile) -> ProviderProjection:
     options = design.config.options_for(profile.name)
     diagnostics: list[Diagnostic] = []
     projected: dict[str, list[ProjectedContract]] = {"tool": [], "output": []}
