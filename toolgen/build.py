@@ -51,6 +51,5 @@ def build(design_root: Path, providers: Sequence[str] = ()) -> BuildResult:
         return analysis
     package = render_package(analysis.design, list(analysis.projections))
     diagnostics = analysis.diagnostics + package.diagnostics
-    return BuildResult(
-        package.with_manifest(analysis.design), diagnostics, analysis.design, analysis.projections
-    )
+    files = package.with_manifest(analysis.design) if not has_errors(diagnostics) else {}
+    return BuildResult(files, diagnostics, analysis.design, analysis.projections)

@@ -1,0 +1,72 @@
+"""Envelope overrides from design/envelopes/ go through the build: a gateway's surface replaces
+toolgen's, a new surface is added, and a broken override is a diagnostic, not a traceback."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from toolgen.build import build
+
+REPO = Path(__file__).resolve().parents[1]
+OPENAI_CHAT = json.loads((REPO / "toolgen/envelopes/openai/chat_completion.json").read_text())
+RECORDED = json.loads((REPO / "examples/recorded/chat_tool_calls.json").read_text())
+
+
+@pytest.fixture
+def gateway_design(make_design, tool):
+    # A gateway that adds a required "gateway_id" to OpenAI's chat completion.
+    override = copy.deepcopy(OPENAI_CHAT)
+    override["required"] = [*override["required"], "gateway_id"]
+    override["properties"]["gateway_id"] = {"type": "string"}
+    minimal = {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}
+    return make_design(
+        {
+            "tools/t.yaml": tool(
+                "lookup", {"type": "object", "properties": {"q": {"type": "string"}}}
+            ),
+            "envelopes/openai/chat_completion.json": override,
+            "envelopes/openai/audit_record.json": minimal,
+        }
+    )
+
+
+def test_an_override_replaces_the_surface_and_a_new_one_is_added(gateway_design, import_package):
+    result = build(gateway_design, ("openai",))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    openai = import_package(result.files).openai
+    with pytest.raises(openai.SchemaDriftError) as caught:
+        openai.validate_chat_completion(RECORDED)
+    assert (caught.value.path, caught.value.expected, caught.value.actual) == (
+        "gateway_id",
+        "string",
+        "missing",
+    )
+    openai.validate_chat_completion({**RECORDED, "gateway_id": "gw-1"})
+    openai.validate_audit_record({"id": "a-1"})
+    with pytest.raises(openai.SchemaDriftError):
+        openai.validate_audit_record({"id": 7})
+
+
+def test_an_override_outside_the_compiled_subset_is_a_diagnostic(make_design, tool):
+    broken = copy.deepcopy(OPENAI_CHAT)
+    broken["properties"]["id"] = {"type": "string", "not": {"const": ""}}
+    root = make_design(
+        {
+            "tools/t.yaml": tool(
+                "lookup", {"type": "object", "properties": {"q": {"type": "string"}}}
+            ),
+            "envelopes/openai/chat_completion.json": broken,
+        }
+    )
+    result = build(root, ("openai",))
+    assert not result.ok and result.files == {}
+    [diagnostic] = [d for d in result.diagnostics if d.code == "INVALID_ENVELOPE"]
+    assert (diagnostic.file, diagnostic.provider) == (
+        "envelopes/openai/chat_completion.json",
+        "openai",
+    )
+    assert diagnostic.pointer.startswith("/properties/id")
