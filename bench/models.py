@@ -29,6 +29,7 @@ from jsonschema import Draft202012Validator
 
 from bench.results import write_section
 from toolgen.design import load_design
+from toolgen.envelope import render_runtime
 from toolgen.modelgen import generate_models
 from toolgen.templating import header
 
@@ -117,12 +118,8 @@ def write_package(out: Path, files: dict[str, str], eager: bool) -> None:
         path = out / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(source)
-    (out / "__init__.py").write_text("from . import _decode, models  # noqa: F401\n")
-    (out / "_runtime.py").write_text(
-        "class PayloadError(ValueError):\n"
-        "    def __init__(self, *, tool, call_id, location, message):\n"
-        "        super().__init__(f'{tool} {call_id} {location}: {message}')\n"
-    )
+    (out / "__init__.py").write_text("from . import _decode, _runtime, models  # noqa: F401\n")
+    (out / "_runtime.py").write_text(render_runtime(header("bench")))
     if eager:
         modules = sorted(
             p.stem for p in (out / "models" / "tools").glob("*.py") if p.stem != "__init__"
@@ -139,7 +136,8 @@ t0 = time.perf_counter()
 import {pkg}
 t1 = time.perf_counter()
 model = {pkg}.models.model_for("tool", {name!r})
-call = {pkg}._decode.decode_tool_call("call_1", {name!r}, {raw!r}, lambda x: x, model)
+raw = {pkg}._runtime.decode_tool_call("bench", "call_1", "wire", {raw!r}, {{"wire": {name!r}}}, None)
+call = {pkg}._decode.typed_call("bench", raw, model)
 t2 = time.perf_counter()
 print(t1 - t0, t2 - t0)
 """
