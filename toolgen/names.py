@@ -1,4 +1,11 @@
-"""Names: provider-side tool names and Python identifiers, derived in one place."""
+"""Names, derived in one place: provider-side tool names, Python identifiers, class and module names.
+
+Canonical names are free text (``billing.refund``, ``get-weather``, ``mcp__github__list_issues``);
+Python names must be identifiers that are not keywords, do not shadow builtins or the names the
+generated modules import, and never clash with each other. :class:`Namespace` hands out names in a
+caller-chosen (stable) order and resolves clashes with a numeric suffix, so the same design always
+yields the same names.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +13,7 @@ import builtins
 import hashlib
 import keyword
 import re
+from dataclasses import dataclass, field
 
 from toolgen.providers.base import NameRule
 
@@ -38,3 +46,67 @@ def python_identifier(text: str, *, reserved: frozenset[str] = frozenset()) -> s
     while name in _RESERVED or name in reserved:
         name += "_"
     return name
+
+
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+#: Names a generated model module imports or defines besides its classes.
+_GENERATED_MODULE_NAMES = frozenset(
+    {
+        "Annotated",
+        "Any",
+        "BaseModel",
+        "CanonicalModel",
+        "ConfigDict",
+        "Field",
+        "Literal",
+        "MISSING",
+        "Model",
+        "RootModel",
+        "annotations",
+    }
+)
+
+
+def words(name: str) -> list[str]:
+    """The ASCII words of ``name``: ``getWeather`` and ``get_weather`` both give get, weather."""
+    return [w.lower() for w in _WORD.findall(name.encode("ascii", "ignore").decode())]
+
+
+def class_name(name: str, *, fallback: str = "Model") -> str:
+    """CamelCase of ``name``, safe as a class name (``billing.refund`` -> ``BillingRefund``)."""
+    candidate = "".join(w[:1].upper() + w[1:] for w in words(name)) or "Unnamed"
+    if candidate[0].isdigit():
+        candidate = fallback + candidate
+    if candidate in _RESERVED or candidate in _GENERATED_MODULE_NAMES:
+        candidate += fallback
+    return candidate
+
+
+def module_name(name: str, *, fallback: str = "m") -> str:
+    """snake_case of ``name``, safe as a module name (``billing.refund`` -> ``billing_refund``)."""
+    candidate = "_".join(words(name)) or fallback
+    if candidate[0].isdigit():
+        candidate = f"{fallback}_{candidate}"
+    if candidate in _RESERVED or candidate.startswith("_"):
+        candidate += "_"
+    return candidate
+
+
+@dataclass
+class Namespace:
+    """Hands out collision-free names, compared case-insensitively (macOS/Windows files)."""
+
+    taken: set[str] = field(default_factory=set)
+
+    def claim(self, wanted: str, *, alternative: str | None = None) -> str:
+        """``wanted``, else ``alternative`` (a kind suffix), else ``wanted2``, ``wanted3`` ..."""
+        for candidate in (wanted, alternative):
+            if candidate is not None and candidate.lower() not in self.taken:
+                self.taken.add(candidate.lower())
+                return candidate
+        index = 2
+        while f"{wanted}{index}".lower() in self.taken:
+            index += 1
+        self.taken.add(f"{wanted}{index}".lower())
+        return f"{wanted}{index}"

@@ -10,7 +10,7 @@ from models_support import EXAMPLES, load, materialize, write_design
 from pydantic import ValidationError
 
 from toolgen.modelgen import generate_models
-from toolgen.modelgen.naming import Namespace, class_name, module_name
+from toolgen.names import Namespace, class_name, module_name
 from toolgen.templating import header
 
 MONEY_DEFS = {

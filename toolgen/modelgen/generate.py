@@ -23,9 +23,10 @@ from typing import Any
 
 from datamodel_code_generator import generate
 
+from toolgen import names
 from toolgen.diagnostics import Diagnostic, Level
 from toolgen.model import Contract, Design
-from toolgen.modelgen import naming, prepare
+from toolgen.modelgen import prepare
 from toolgen.modelgen.imports import name_order, rewrite_imports
 from toolgen.templating import format_python, render
 
@@ -96,26 +97,26 @@ def _plan(design: Design) -> tuple[list[_Planned], dict[str, str]]:
     Classes share one namespace (tools first, then outputs, then shared definitions) so that
     ``from OUT.models import X`` is never ambiguous; modules are unique per folder.
     """
-    classes = naming.Namespace()
+    classes = names.Namespace()
     planned: list[_Planned] = []
     for folder, kind_suffix, contracts in (
         ("tools", "Tool", design.tools),
         ("outputs", "Output", design.outputs),
     ):
-        modules = naming.Namespace()
+        modules = names.Namespace()
         for contract in contracts:
-            wanted = naming.class_name(contract.name)
+            wanted = names.class_name(contract.name)
             planned.append(
                 _Planned(
                     contract,
                     folder,
-                    modules.claim(naming.module_name(contract.name)),
+                    modules.claim(names.module_name(contract.name)),
                     classes.claim(wanted, alternative=wanted + kind_suffix),
                 )
             )
     shared: dict[str, str] = {}
     for name in design.shared:  # already sorted by name
-        wanted = naming.class_name(name)
+        wanted = names.class_name(name)
         shared[name] = classes.claim(wanted, alternative=wanted + "Def")
     return planned, shared
 
