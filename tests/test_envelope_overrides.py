@@ -70,3 +70,20 @@ def test_an_override_outside_the_compiled_subset_is_a_diagnostic(make_design, to
         "openai",
     )
     assert diagnostic.pointer.startswith("/properties/id")
+
+
+def test_validate_reports_a_broken_override_like_build(make_design, tool, cli):
+    broken = copy.deepcopy(OPENAI_CHAT)
+    broken["properties"]["id"] = {"type": "string", "not": {"const": ""}}
+    root = make_design(
+        {
+            "tools/t.yaml": tool(
+                "lookup", {"type": "object", "properties": {"q": {"type": "string"}}}
+            ),
+            "envelopes/openai/chat_completion.json": broken,
+        }
+    )
+    result = cli("validate", root, "--provider", "openai")
+    assert result.exit_code == 1
+    assert "envelopes/openai/chat_completion.json:/properties/id" in result.stderr
+    assert "INVALID_ENVELOPE" in result.stderr

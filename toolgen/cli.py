@@ -127,8 +127,9 @@ def _check(out: Path, result: BuildResult) -> None:
 @_provider_option
 @_format_option
 def validate_command(design: Path, providers: tuple[str, ...], output_format: str) -> None:
-    """Check DESIGN (loading, meta-validation, examples, every provider projection); write nothing."""
-    result = analyze(design, providers)
+    """Check DESIGN as a build would (loading, meta-validation, examples, every provider projection,
+    envelope overrides, models); write nothing."""
+    result = build(design, providers)
     _report(result.diagnostics, output_format)
     click.echo(f"toolgen: {_summary(result.diagnostics)}", err=True)
     sys.exit(EXIT_OK if result.ok else EXIT_DESIGN)
