@@ -13,6 +13,7 @@ from toolgen import pointer as jp
 from toolgen.bundle import Bundler, Documents, Location
 from toolgen.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.model import Config, Contract, ContractKind, Design, ProviderOptions
+from toolgen.refs import unbounded_refs
 from toolgen.sources import SCHEMA_SUFFIXES, load_document
 
 CONFIG_FILE = "toolgen.toml"
@@ -312,6 +313,10 @@ def load_design(
         )
         if file in broken or any(s.file in broken for s in used.values()):
             continue
+        unbounded = _unbounded_refs(contract)
+        diagnostics += unbounded
+        if unbounded:
+            continue
         diagnostics += _check_examples(contract)
         contracts.append(contract)
 
@@ -328,6 +333,25 @@ def load_design(
         envelopes=envelopes,
     )
     return design, diagnostics
+
+
+def _unbounded_refs(contract: Contract) -> list[Diagnostic]:
+    """A reference that leads back to itself on the same value can never be checked (every
+    validator, toolgen's included, would loop forever): an error where it is written."""
+    diagnostics = []
+    for pointer in unbounded_refs(contract.schema):
+        file, where = contract.locate(pointer)
+        diagnostics.append(
+            Diagnostic(
+                file,
+                where,
+                DESIGN,
+                "UNBOUNDED_REF",
+                "this $ref leads back to itself without descending into a member or an item, "
+                "so no value can ever be checked against it",
+            )
+        )
+    return diagnostics
 
 
 def _check_examples(contract: Contract) -> list[Diagnostic]:

@@ -175,37 +175,3 @@ def check_limits(schema: Any, limits: Limits) -> Iterator[tuple[str, str, str]]:
     for code, value, limit, what in totals:
         if limit is not None and value > limit:
             yield ("", code, f"{value:,} {what} exceed the limit of {limit:,}")
-
-
-def _local_refs(schema: Any) -> Iterator[tuple[str, str]]:
-    for node, pointer in walker.walk(schema):
-        if (
-            isinstance(node, dict)
-            and isinstance(node.get("$ref"), str)
-            and node["$ref"].startswith("#")
-        ):
-            yield pointer, jp.unescape_uri(node["$ref"][1:])
-
-
-def recursive_refs(schema: Any) -> list[str]:
-    """Pointers of the ``$ref`` keywords that lead, through references, back to a schema containing them."""
-    refs = list(_local_refs(schema))
-
-    def inside(target: str, pointer: str) -> bool:
-        return pointer == target or pointer.startswith(target + "/")
-
-    # An edge from each ref to every ref inside its target; a ref is recursive when it reaches itself.
-    edges = {pointer: [p for p, _ in refs if inside(target, p)] for pointer, target in refs}
-    recursive = []
-    for start, _ in refs:
-        seen: set[str] = set()
-        pending = list(edges[start])
-        while pending:
-            current = pending.pop()
-            if current == start:
-                recursive.append(jp.join(start, "$ref"))
-                break
-            if current not in seen:
-                seen.add(current)
-                pending.extend(edges[current])
-    return recursive

@@ -13,11 +13,12 @@ from typing import Any
 from toolgen import pointer as jp
 from toolgen import walker
 from toolgen.diagnostics import Diagnostic, Level
-from toolgen.limits import check_limits, recursive_refs
+from toolgen.limits import check_limits
 from toolgen.model import Contract, Design, ProviderOptions
 from toolgen.names import provider_name
 from toolgen.nullability import NullOracle
 from toolgen.providers.base import Profile
+from toolgen.refs import recursive_refs
 
 #: Keywords that only describe; when a ``$ref`` target and the referencing site both carry one,
 #: the site wins.
