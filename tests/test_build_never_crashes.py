@@ -8,6 +8,7 @@ import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strict_checker import assert_strict
 
 from toolgen.build import build
 from toolgen.diagnostics import Level
@@ -75,6 +76,8 @@ def test_build_reports_instead_of_raising(tmp_path_factory, member, definition):
     for diagnostic in result.diagnostics:
         assert diagnostic.file == "tools/t.json" or diagnostic.provider == "models"
         assert diagnostic.level in (Level.ERROR, Level.WARNING)
+    if result.ok:  # what the build accepts, OpenAI strict mode accepts
+        assert_strict(json.loads(result.files["schemas/openai/tools/t.json"]))
 
 
 def test_a_reference_to_itself_on_the_same_value_is_a_diagnostic(make_design, tool):
