@@ -1,6 +1,6 @@
-"""Projection bugs found while writing the inverse. A strict xfail fails until the projection is
-fixed (then the suite says so); a plain test guards a bug already fixed (recursive $ref with
-sibling keywords used to raise RecursionError)."""
+"""Projection bugs found while writing the inverse, now guarded: a recursive $ref with sibling
+keywords used to raise RecursionError; properties beside a union of objects used to project to a
+schema no payload satisfies (now OBJECT_BESIDE_UNION)."""
 
 from __future__ import annotations
 
