@@ -4,13 +4,20 @@ self-references, open and closed objects, booleans), built for every provider.""
 
 from __future__ import annotations
 
+import importlib
+import itertools
 import json
+import sys
+from pathlib import Path
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strict_checker import assert_strict
 
+from tests.canonical.support import instances, json_values
 from toolgen.build import build
+from toolgen.canonical.reference import reference_inverse
 from toolgen.diagnostics import Level
 from toolgen.providers import PROVIDER_NAMES
 
@@ -59,10 +66,26 @@ def _composites(inner: st.SearchStrategy[object]) -> st.SearchStrategy[object]:
 SCHEMAS = st.recursive(_leaves(), _composites, max_leaves=8)
 
 
+_packages = itertools.count()
+
+
+def _compiled_canonicalizer(files: dict[str, str], folder: Path) -> Any:
+    name = f"fuzzed_{next(_packages)}"
+    for relative, text in files.items():
+        target = folder / name / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(folder))
+    try:
+        return importlib.import_module(f"{name}._canonical").TOOL_CANONICALIZERS["t"]
+    finally:
+        sys.path.remove(str(folder))
+
+
 @settings(max_examples=40, deadline=None, derandomize=True, database=None,
           suppress_health_check=list(HealthCheck))  # fmt: skip
-@given(member=SCHEMAS, definition=SCHEMAS)
-def test_build_reports_instead_of_raising(tmp_path_factory, member, definition):
+@given(member=SCHEMAS, definition=SCHEMAS, data=st.data())
+def test_build_reports_instead_of_raising(tmp_path_factory, member, definition, data):
     design = tmp_path_factory.mktemp("fuzz") / "design"
     (design / "tools").mkdir(parents=True)
     parameters = {
@@ -77,7 +100,12 @@ def test_build_reports_instead_of_raising(tmp_path_factory, member, definition):
         assert diagnostic.file == "tools/t.json" or diagnostic.provider == "models"
         assert diagnostic.level in (Level.ERROR, Level.WARNING)
     if result.ok:  # what the build accepts, OpenAI strict mode accepts
-        assert_strict(json.loads(result.files["schemas/openai/tools/t.json"]))
+        projected = json.loads(result.files["schemas/openai/tools/t.json"])
+        assert_strict(projected)
+        # and its compiled inverse agrees with the reference, on projected instances and junk
+        compiled = _compiled_canonicalizer(result.files, design.parent)
+        for payload in (data.draw(instances(projected)), data.draw(json_values())):
+            assert compiled(payload) == reference_inverse(payload, parameters, projected)
 
 
 def test_a_reference_to_itself_on_the_same_value_is_a_diagnostic(make_design, tool):

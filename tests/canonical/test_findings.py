@@ -4,6 +4,8 @@ schema no payload satisfies (now OBJECT_BESIDE_UNION)."""
 
 from __future__ import annotations
 
+import json
+
 from toolgen.model import Contract, ProviderOptions
 from toolgen.projection import project_contract
 from toolgen.providers import PROFILES
@@ -59,3 +61,39 @@ def test_properties_beside_an_object_union_stay_satisfiable() -> None:
         assert [(d.pointer, d.code) for d in diagnostics] == [
             ("/parameters/properties/a/anyOf", "OBJECT_BESIDE_UNION")
         ]
+
+
+def test_a_described_recursive_ref_compiles_and_agrees_with_the_reference(tmp_path) -> None:
+    """Found by fuzzing the build: the canonicalizer compiler inlined a ``$ref`` with a
+    description inside its own target forever (RecursionError at build time)."""
+    import importlib
+    import sys
+
+    from toolgen.build import build
+    from toolgen.canonical.reference import reference_inverse
+
+    node = {"type": "array", "items": {"oneOf": [{"$ref": "#/$defs/D", "description": "again"}]}}
+    parameters = {
+        "type": "object",
+        "properties": {"p": {"anyOf": [{"$ref": "#/$defs/D"}]}, "q": {"$ref": "#/$defs/D"}},
+        "$defs": {"D": node},
+    }
+    (tmp_path / "design" / "tools").mkdir(parents=True)
+    (tmp_path / "design" / "tools" / "t.json").write_text(
+        json.dumps({"name": "t", "parameters": parameters})
+    )
+    result = build(tmp_path / "design", ("openai",))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    for relative, text in result.files.items():
+        target = tmp_path / "described_ref" / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        compiled = importlib.import_module("described_ref._canonical").TOOL_CANONICALIZERS["t"]
+    finally:
+        sys.path.remove(str(tmp_path))
+    projected = json.loads(result.files["schemas/openai/tools/t.json"])
+    for payload in ({"p": None, "q": [[[]], []]}, {"p": [[None]], "q": []}, {"p": [], "q": None}):
+        assert compiled(payload) == reference_inverse(payload, parameters, projected)
+    assert compiled({"p": None, "q": [[]]}) == {"q": [[]]}

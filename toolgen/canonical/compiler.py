@@ -38,7 +38,7 @@ from toolgen.canonical.views import (
 from toolgen.model import Contract, Design
 from toolgen.names import python_identifier
 from toolgen.nullability import NullOracle
-from toolgen.projection import ProviderProjection
+from toolgen.projection import ANNOTATIONS, ProviderProjection
 from toolgen.templating import format_python, render
 
 
@@ -188,6 +188,15 @@ class _Function:
     plan: _Plan
 
 
+def _annotated_ref(node: Any) -> bool:
+    """A ``$ref`` whose siblings only describe (``description``, ``title``...)."""
+    return (
+        isinstance(node, dict)
+        and isinstance(node.get("$ref"), str)
+        and not set(node) - {"$ref", "$defs", "definitions"} - ANNOTATIONS
+    )
+
+
 class _Planner:
     """Canonical + projected schema -> plans, one function per root and per ``$ref`` target."""
 
@@ -210,6 +219,10 @@ class _Planner:
     def plan(
         self, canonical: Any, projected: Any, context: _Context, *, root: bool = False
     ) -> _Plan:
+        if not root and _annotated_ref(canonical):
+            # The projection inlines such a ref (and stops where it recurses); its inverse is the
+            # target's function either way, and planning it inline would never end on recursion.
+            return self.reference(canonical["$ref"], context)
         view = canonical_view(canonical, context.canonical, follow_bare=root)
         if isinstance(view.get("$ref"), str):
             return self.reference(view["$ref"], context)
