@@ -273,12 +273,14 @@ class _Own:
         self.validator = Draft202012Validator(root)
 
     def node(self, node: Any, depth: int, *, root: bool = False) -> st.SearchStrategy[Any]:
-        if (
-            depth <= 0
-            and isinstance(node, dict)
-            and self.validator.evolve(schema=node).is_valid(None)
-        ):
-            return st.none()  # the way out of a recursion the projection made all-required
+        if depth <= 0 and isinstance(node, dict):
+            # the ways out of a recursion: null (the projection made it all-required), or an
+            # empty container where the schema allows one
+            for smallest in (None, [], {}):
+                if self.validator.evolve(schema=node).is_valid(smallest):
+                    return st.just(smallest)
+        if depth < -8:
+            return st.nothing()  # a recursion with no way out: draw elsewhere
         view = canonical_view(node, self.root, follow_bare=True)
         if node is True or view == {}:
             return _SCALARS
