@@ -51,17 +51,17 @@ def test_an_override_replaces_the_surface_and_a_new_one_is_added(gateway_design,
         openai.validate_audit_record({"id": 7})
 
 
-def test_an_override_outside_the_compiled_subset_is_a_diagnostic(make_design, tool):
+@pytest.fixture
+def broken_override_design(make_design, tool):
+    """An override of OpenAI's chat completion with a keyword outside the compiled subset."""
     broken = copy.deepcopy(OPENAI_CHAT)
     broken["properties"]["id"] = {"type": "string", "not": {"const": ""}}
-    root = make_design(
-        {
-            "tools/t.yaml": tool(
-                "lookup", {"type": "object", "properties": {"q": {"type": "string"}}}
-            ),
-            "envelopes/openai/chat_completion.json": broken,
-        }
-    )
+    lookup = tool("lookup", {"type": "object", "properties": {"q": {"type": "string"}}})
+    return make_design({"tools/t.yaml": lookup, "envelopes/openai/chat_completion.json": broken})
+
+
+def test_an_override_outside_the_compiled_subset_is_a_diagnostic(broken_override_design):
+    root = broken_override_design
     result = build(root, ("openai",))
     assert not result.ok and result.files == {}
     [diagnostic] = [d for d in result.diagnostics if d.code == "INVALID_ENVELOPE"]
@@ -72,17 +72,8 @@ def test_an_override_outside_the_compiled_subset_is_a_diagnostic(make_design, to
     assert diagnostic.pointer.startswith("/properties/id")
 
 
-def test_validate_reports_a_broken_override_like_build(make_design, tool, cli):
-    broken = copy.deepcopy(OPENAI_CHAT)
-    broken["properties"]["id"] = {"type": "string", "not": {"const": ""}}
-    root = make_design(
-        {
-            "tools/t.yaml": tool(
-                "lookup", {"type": "object", "properties": {"q": {"type": "string"}}}
-            ),
-            "envelopes/openai/chat_completion.json": broken,
-        }
-    )
+def test_validate_reports_a_broken_override_like_build(broken_override_design, cli):
+    root = broken_override_design
     result = cli("validate", root, "--provider", "openai")
     assert result.exit_code == 1
     assert "envelopes/openai/chat_completion.json:/properties/id" in result.stderr

@@ -12,6 +12,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
@@ -37,6 +38,28 @@ EXAMPLE_DESIGN = REPO / "examples" / "design"
 
 
 # -- compiling ---------------------------------------------------------------------------------
+
+
+#: The base of every property test here: no deadline or example database (CI runs on a clean
+#: clone), and schema-driven draws may be slow or filtered heavily.
+PROPERTY = settings(
+    deadline=None,
+    database=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+        HealthCheck.data_too_large,
+    ],
+)
+
+
+def hard_keys() -> list[str]:
+    """``kind:name`` of every hand-written hard case."""
+    from tests.canonical import hard_cases
+
+    return sorted(
+        [f"tool:{n}" for n in hard_cases.TOOLS] + [f"output:{n}" for n in hard_cases.OUTPUTS]
+    )
 
 
 @dataclass(eq=False)

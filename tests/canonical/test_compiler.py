@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from tests.canonical.support import (
+    PROPERTY,
     Compiled,
     compile_projection,
     instances,
@@ -217,16 +218,7 @@ def _values(value: Any) -> list[Any]:
     return found
 
 
-CHECKS = settings(
-    max_examples=80,
-    deadline=None,
-    database=None,
-    suppress_health_check=[
-        HealthCheck.too_slow,
-        HealthCheck.filter_too_much,
-        HealthCheck.data_too_large,
-    ],
-)
+CHECKS = settings(PROPERTY, max_examples=80)
 
 
 @pytest.fixture(scope="module")

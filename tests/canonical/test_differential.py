@@ -11,14 +11,15 @@ from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.canonical import hard_cases
 from tests.canonical.support import (
+    PROPERTY,
     Case,
     Compiled,
     example_keys,
+    hard_keys,
     instances,
     json_values,
     member_names,
@@ -27,19 +28,10 @@ from tests.canonical.support import (
 )
 from toolgen.canonical.reference import canonicalize_text
 
-HARD = sorted([f"tool:{n}" for n in hard_cases.TOOLS] + [f"output:{n}" for n in hard_cases.OUTPUTS])
+HARD = hard_keys()
 CORPUS_SAMPLE = 60
 
-DIFF = settings(
-    max_examples=60,
-    deadline=None,
-    database=None,
-    suppress_health_check=[
-        HealthCheck.too_slow,
-        HealthCheck.filter_too_much,
-        HealthCheck.data_too_large,
-    ],
-)
+DIFF = settings(PROPERTY, max_examples=60)
 CORPUS_DIFF = settings(DIFF, max_examples=15)
 
 

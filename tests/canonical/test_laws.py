@@ -21,36 +21,28 @@ from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from tests.canonical import hard_cases
 from tests.canonical.support import (
+    PROPERTY,
     Case,
     Compiled,
     Filler,
     closed,
     example_keys,
+    hard_keys,
     instances,
     relaxed,
     sample,
 )
 
-HARD = sorted([f"tool:{n}" for n in hard_cases.TOOLS] + [f"output:{n}" for n in hard_cases.OUTPUTS])
+HARD = hard_keys()
 EXAMPLE = example_keys()
 CORPUS_SAMPLE = 40
 
-LAW = settings(
-    max_examples=20,
-    deadline=None,
-    database=None,
-    suppress_health_check=[
-        HealthCheck.too_slow,
-        HealthCheck.filter_too_much,
-        HealthCheck.data_too_large,
-    ],
-)
+LAW = settings(PROPERTY, max_examples=20)
 CORPUS_LAW = settings(LAW, max_examples=8)
 
 
