@@ -54,11 +54,3 @@ def format_text(diagnostics: Iterable[Diagnostic]) -> str:
 
 def format_json(diagnostics: Iterable[Diagnostic]) -> str:
     return json.dumps([d.to_dict() for d in sort_diagnostics(diagnostics)], indent=2) + "\n"
-
-
-class DesignError(Exception):
-    """Raised by the build when the design has errors; carries every diagnostic of the run."""
-
-    def __init__(self, diagnostics: Iterable[Diagnostic]) -> None:
-        self.diagnostics = sort_diagnostics(diagnostics)
-        super().__init__(f"{sum(d.level is Level.ERROR for d in self.diagnostics)} design error(s)")

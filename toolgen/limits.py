@@ -36,7 +36,7 @@ def _deepest(schema: Any) -> tuple[str, int]:
             return best
         ref = node.get("$ref")
         if isinstance(ref, str) and ref.startswith("#"):
-            target = jp.unescape_uri(ref[1:])
+            target = jp.ref_pointer(ref)
             if target not in heights and target not in in_progress:
                 try:
                     resolved = jp.resolve(schema, target)

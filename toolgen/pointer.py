@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 
@@ -26,10 +25,6 @@ def split(pointer: str) -> list[str]:
     return [unescape(t) for t in pointer[1:].split("/")]
 
 
-def from_path(tokens: Iterable[str | int]) -> str:
-    return join("", *tokens)
-
-
 def resolve(document: Any, pointer: str) -> Any:
     """The value at ``pointer``; KeyError when it does not exist."""
     node = document
@@ -48,3 +43,8 @@ def unescape_uri(fragment: str) -> str:
     from urllib.parse import unquote
 
     return unquote(fragment)
+
+
+def ref_pointer(ref: str) -> str:
+    """The JSON pointer a local ``$ref`` names: ``#/$defs/a%20b`` -> ``/$defs/a b``."""
+    return unescape_uri(ref.partition("#")[2])

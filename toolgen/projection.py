@@ -185,7 +185,7 @@ class _Projector:
     def _check_root(self, root: Any, authored: Any) -> None:
         if not isinstance(root, dict):
             return
-        if any(k in root for k in _UNION) and not self.profile.root_union:
+        if any(k in root for k in _UNION):
             keyword = next(k for k in _UNION if k in root)
             if isinstance(authored, dict) and keyword not in authored and "oneOf" in authored:
                 keyword = "oneOf"  # folded into anyOf by _normalize; point at what was written
@@ -328,7 +328,7 @@ class _Projector:
                 target = self._resolve(ref, pointer)
                 if target is None:
                     return None
-                target_pointer = jp.unescape_uri(ref.partition("#")[2])
+                target_pointer = jp.ref_pointer(ref)
                 site = {k: v for k, v in node.items() if k != "$ref"}
                 node = self._merge(target, site, jp.join(pointer, "$ref"))
                 _merge_origins(origins, target, target_pointer, site, pointer)
@@ -360,7 +360,7 @@ class _Projector:
 
     def _resolve(self, ref: str, pointer: str) -> dict[str, Any] | None:
         try:
-            target = jp.resolve(self.contract.schema, jp.unescape_uri(ref.partition("#")[2]))
+            target = jp.resolve(self.contract.schema, jp.ref_pointer(ref))
         except (KeyError, ValueError):
             self.report(jp.join(pointer, "$ref"), "REF_NOT_FOUND", f"$ref {ref!r} does not resolve")
             return None
@@ -414,9 +414,7 @@ class _Projector:
                 target = branch
                 if isinstance(branch, dict) and isinstance(branch.get("$ref"), str):
                     try:
-                        target = jp.resolve(
-                            self.contract.schema, jp.unescape_uri(branch["$ref"].partition("#")[2])
-                        )
+                        target = jp.resolve(self.contract.schema, jp.ref_pointer(branch["$ref"]))
                     except (KeyError, ValueError):
                         continue
                 if is_object_schema(target):

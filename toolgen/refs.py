@@ -18,7 +18,7 @@ def local_refs(schema: Any) -> Iterator[tuple[str, str]]:
     for node, pointer in walker.walk(schema):
         ref = node.get("$ref") if isinstance(node, dict) else None
         if isinstance(ref, str) and ref.startswith("#"):
-            yield pointer, jp.unescape_uri(ref[1:])
+            yield pointer, jp.ref_pointer(ref)
 
 
 def _inside(target: str, pointer: str) -> bool:

@@ -28,14 +28,14 @@ class Unresolvable(LookupError):
 def resolve(root: Any, ref: str) -> Any:
     """The target of a local ``$ref`` in ``root`` (the fragment after ``#``)."""
     try:
-        return jp.resolve(root, jp.unescape_uri(ref.partition("#")[2]))
+        return jp.resolve(root, jp.ref_pointer(ref))
     except (KeyError, ValueError) as error:
         raise Unresolvable(ref) from error
 
 
 def ref_pointer(ref: str) -> str:
     """The JSON pointer a local ``$ref`` names, the key of its function in compiled code."""
-    return jp.unescape_uri(ref.partition("#")[2])
+    return jp.ref_pointer(ref)
 
 
 def canonical_view(node: Any, root: Any, *, follow_bare: bool) -> dict[str, Any]:

@@ -425,7 +425,7 @@ class SurfaceCompiler:
             raise self.error(
                 jp.join(pointer, "$ref"), "only local references (#/...) are supported"
             )
-        return jp.unescape_uri(ref[1:])
+        return jp.ref_pointer(ref)
 
     def follow_refs(self, schema: Any, pointer: str) -> tuple[Any, str]:
         """The schema a chain of plain ``$ref`` nodes leads to, and its pointer."""

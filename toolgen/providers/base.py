@@ -83,7 +83,6 @@ class Profile:
         True  # accepts "type": ["string", "null"]; else nullable is written with anyOf
     )
     recursion: bool = True  # accepts a $ref that leads back to itself
-    root_union: bool = False
     template: str = "openai.py.j2"  # the generated module's template
     # API -> (tool-call parser, stream accumulator) of the generated envelope module; the first is
     # the default API of the generated functions.
