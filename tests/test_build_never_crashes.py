@@ -18,7 +18,6 @@ from strict_checker import assert_strict
 from tests.canonical.support import instances, json_values
 from toolgen.build import build
 from toolgen.canonical.reference import reference_inverse
-from toolgen.diagnostics import Level
 from toolgen.providers import PROVIDER_NAMES
 
 _NAMES = st.sampled_from(["a", "b", "type", "default", "$ref", "properties", "x y", "ü"])
@@ -98,7 +97,6 @@ def test_build_reports_instead_of_raising(tmp_path_factory, member, definition, 
     assert result.ok == (result.files != {})
     for diagnostic in result.diagnostics:
         assert diagnostic.file == "tools/t.json" or diagnostic.provider == "models"
-        assert diagnostic.level in (Level.ERROR, Level.WARNING)
     if result.ok:  # what the build accepts, OpenAI strict mode accepts
         projected = json.loads(result.files["schemas/openai/tools/t.json"])
         assert_strict(projected)
