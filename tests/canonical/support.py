@@ -3,6 +3,7 @@ instances, the provider's ``fill``, and the relaxed canonical schema of the soun
 
 from __future__ import annotations
 
+import copy
 import importlib
 import json
 import sys
@@ -323,7 +324,9 @@ def instances(schema: Any) -> st.SearchStrategy[Any]:
         try:
             from hypothesis_jsonschema import from_schema
 
-            strategy = from_schema(schema)
+            # from_schema canonicalises the schema it is given in place (it inlined the
+            # projection's $refs under the inverses' feet): it gets a copy
+            strategy = from_schema(copy.deepcopy(schema))
             strategy.validate()
             return strategy.filter(validator.is_valid)
         except Exception:  # noqa: BLE001 - hypothesis-jsonschema's many refusals
