@@ -348,9 +348,7 @@ def main() -> None:
                     else compiled_module.OUTPUT_CANONICALIZERS
                 )
                 payload = Payloads(p.schema).make(p.schema, nulls=nulls)
-                pairs.append(
-                    (table_[p.contract.name], reference_for(p), payload)
-                )
+                pairs.append((table_[p.contract.name], reference_for(p), payload))
             count = sum(members(payload) for _, _, payload in pairs) / len(pairs)
             calls = [(c, payload) for c, _, payload in pairs]
             references = [(r, payload) for _, r, payload in pairs]

@@ -34,7 +34,6 @@ from toolgen.rewrites import (
     TypeListSplit,
 )
 
-_STRUCTURAL = STRUCTURAL
 _UNION = ("anyOf", "oneOf")
 
 
@@ -350,11 +349,11 @@ class _Projector:
         seen: set[str] = set()
         while True:
             ref = node.get("$ref")
-            if isinstance(ref, str) and (root or set(node) - {"$ref"} - _STRUCTURAL):
+            if isinstance(ref, str) and (root or set(node) - {"$ref"} - STRUCTURAL):
                 if ref in self.inlining:
                     # Recursion through a $ref with siblings: inlining again would never end. Only
                     # annotations may go (the reference stays); anything else cannot be expressed.
-                    if set(node) - {"$ref"} - _STRUCTURAL - ANNOTATIONS:
+                    if set(node) - {"$ref"} - STRUCTURAL - ANNOTATIONS:
                         self.report(
                             jp.join(pointer, "$ref"),
                             "UNSUPPORTED_RECURSIVE_REF",
@@ -375,7 +374,7 @@ class _Projector:
                     return None
                 target_pointer = jp.ref_pointer(ref)
                 site = {k: v for k, v in node.items() if k != "$ref"}
-                annotations_only = not set(site) - _STRUCTURAL - ANNOTATIONS
+                annotations_only = not set(site) - STRUCTURAL - ANNOTATIONS
                 rewrites.append(RefInlined(target_pointer, annotations_only))
                 node = self._merge(target, site, jp.join(pointer, "$ref"))
                 _merge_origins(origins, target, target_pointer, site, pointer)
@@ -424,7 +423,7 @@ class _Projector:
             if (
                 keyword in merged
                 and merged[keyword] != value
-                and keyword not in ANNOTATIONS | _STRUCTURAL
+                and keyword not in ANNOTATIONS | STRUCTURAL
             ):
                 self.report(
                     pointer,

@@ -198,9 +198,7 @@ def test_a_keyword_the_branch_tests_do_not_know_is_a_diagnostic(tmp_path: Path) 
 # -- branch tests decide as jsonschema -----------------------------------------------------------
 
 
-def _check_functions(
-    contracts: list[ProjectedContract], module: Any
-) -> list[tuple[Any, Any, Any]]:
+def _check_functions(contracts: list[ProjectedContract], module: Any) -> list[tuple[Any, Any, Any]]:
     """(compiled test, jsonschema validator of its tolerant form, projected root) for each test."""
     found = []
     compiled = compile_contracts(contracts)

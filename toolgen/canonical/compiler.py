@@ -398,9 +398,7 @@ class _Checks:
 
     # -- keywords ------------------------------------------------------------------------------
 
-    def node(
-        self, form: Any, variable: str, context: _Context, out: Emitter, pointer: str
-    ) -> None:
+    def node(self, form: Any, variable: str, context: _Context, out: Emitter, pointer: str) -> None:
         """Statements that ``return False`` unless ``variable`` is valid under ``form``, the
         projected node at ``pointer`` (where a compile error points)."""
         try:
