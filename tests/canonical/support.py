@@ -140,10 +140,10 @@ def example_keys() -> list[str]:
     return sorted(f"{c.kind}:{c.name}" for c in design.contracts)
 
 
-def load_and_project(root: Path) -> tuple[Design, ProviderProjection]:
-    design, diagnostics = load_design(root, ("openai",))
+def load_and_project(root: Path, provider: str = "openai") -> tuple[Design, ProviderProjection]:
+    design, diagnostics = load_design(root, (provider,))
     assert design is not None, diagnostics
-    return design, project_design(design, OPENAI)
+    return design, project_design(design, PROFILES[provider])
 
 
 def projection_of(contracts: list[Contract]) -> ProviderProjection:

@@ -84,6 +84,13 @@ def test_hard_cases(hard: Compiled, key: str, data: st.DataObject) -> None:
     check_agreement(_case(hard, key), hard.module, data)
 
 
+@pytest.mark.parametrize("key", HARD)
+@settings(DIFF, max_examples=20)
+@given(data=st.data())
+def test_hard_cases_for_cerebras(hard_cerebras: Compiled, key: str, data: st.DataObject) -> None:
+    check_agreement(_case(hard_cerebras, key), hard_cerebras.module, data)
+
+
 @pytest.mark.parametrize("key", example_keys())
 @DIFF
 @given(data=st.data())
