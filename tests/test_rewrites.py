@@ -21,6 +21,7 @@ from toolgen.providers import PROFILES
 from toolgen.rewrites import (
     AllOfMerged,
     Counterpart,
+    KeywordsDropped,
     MadeNullable,
     NullForm,
     OneOfFolded,
@@ -95,6 +96,15 @@ CASES = [
         {"n": {"v": None, "next": {"v": "b", "next": None}}},
         {"n": {"next": {"v": "b"}}},
         Counterpart("/properties/n/properties/next/anyOf/0", call="/$defs/N"),
+    ),
+    Case(
+        "keywords_dropped",
+        "openai",
+        obj({"a": {"type": "string", "minLength": 1, "format": "uri"}}),
+        lambda r: r == KeywordsDropped(("minLength", "format")),
+        "/properties/a",
+        {"a": None},
+        {},
     ),
     Case(
         "all_of_merged",

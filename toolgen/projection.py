@@ -23,6 +23,7 @@ from toolgen.rewrites import (
     ANNOTATIONS,
     STRUCTURAL,
     AllOfMerged,
+    KeywordsDropped,
     MadeNullable,
     NodeRecord,
     OneOfFolded,
@@ -108,8 +109,8 @@ class ProjectedContract:
     contract: Contract
     provider_name: str
     schema: Any | None
-    rewrites: RewriteRecord = field(default_factory=RewriteRecord)
-    provider: str = ""
+    rewrites: RewriteRecord
+    provider: str
 
 
 @dataclass
@@ -263,6 +264,7 @@ class _Projector:
                 below.update(built.records(jp.join("", keyword, *keys)))
             return built.schema
 
+        dropped: list[str] = []
         for keyword, value in node.items():
             if keyword == "oneOf":  # folded into anyOf below, after its branches are projected
                 result[keyword] = value
@@ -274,12 +276,18 @@ class _Projector:
                     self.profile.reject[keyword],
                     f"{keyword!r} cannot be expressed in {self.profile.title}",
                 )
-            elif verdict == "keep" and keyword != "additionalProperties":
-                if keyword == "format" and value not in self.profile.formats:
-                    continue
-                if keyword in self.profile.keep_if and not self.profile.keep_if[keyword](value):
-                    continue
+            elif keyword == "additionalProperties":
+                continue  # written by _close
+            elif (
+                verdict == "drop"
+                or (keyword == "format" and value not in self.profile.formats)
+                or (keyword in self.profile.keep_if and not self.profile.keep_if[keyword](value))
+            ):
+                dropped.append(keyword)
+            else:
                 result[keyword] = value
+        if dropped:
+            rewrites.append(KeywordsDropped(tuple(dropped)))
         result = walker.map_children(result, pointer, child)
         if "oneOf" in result:
             result = OneOfFolded.apply(result)

@@ -76,6 +76,21 @@ class Rewrite(ABC):
         return False
 
 
+# -- keywords --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KeywordsDropped(Rewrite):
+    """Keywords the provider cannot take and the canonical validation enforces after the inverse
+    (``minLength``, an unsupported ``format``, ...): the projection is looser, never tighter."""
+
+    keywords: tuple[str, ...]
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        """Nothing to undo: a dropped keyword only constrained values."""
+        return at
+
+
 # -- $ref, allOf, oneOf ------------------------------------------------------------------------
 
 
@@ -264,7 +279,8 @@ class NodeRecord:
 
 @dataclass(frozen=True)
 class RewriteRecord:
-    """Every node of one projected schema: projected pointer -> :class:`NodeRecord`, in walk order."""
+    """Every node of one projected schema: projected pointer -> :class:`NodeRecord`, in the
+    projection's (deterministic) order. Empty for a contract the provider cannot take."""
 
     nodes: tuple[tuple[str, NodeRecord], ...] = ()
     _index: dict[str, NodeRecord] = field(init=False, repr=False, compare=False, hash=False)
