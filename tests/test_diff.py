@@ -469,28 +469,24 @@ CASES = [
 ]
 
 
-def _write(root: Path, files: dict[str, Any], config: str, write_design: Any) -> Path:
+def _write(make_design: Any, name: str, files: dict[str, Any], config: str) -> Path:
     files = dict(files)
     if config and "toolgen.toml" not in files:
         files["toolgen.toml"] = config
-    return write_design(root, files)
+    return make_design(files, name=name)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
-def test_diff_case(case: Case, tmp_path: Path) -> None:
-    from tests.conftest import write_design
-
-    old = analyze(_write(tmp_path / "old", case.old, case.config, write_design))
-    new = analyze(_write(tmp_path / "new", case.new, case.config, write_design))
+def test_diff_case(case: Case, make_design: Any) -> None:
+    old = analyze(_write(make_design, "old", case.old, case.config))
+    new = analyze(_write(make_design, "new", case.new, case.config))
     assert not blocking_diagnostics(old) and not blocking_diagnostics(new)
     assert format_text(diff_designs(old, new)).splitlines() == case.expected
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
-def test_a_design_against_itself_has_no_change(case: Case, tmp_path: Path) -> None:
-    from tests.conftest import write_design
-
-    new = analyze(_write(tmp_path / "new", case.new, case.config, write_design))
+def test_a_design_against_itself_has_no_change(case: Case, make_design: Any) -> None:
+    new = analyze(_write(make_design, "new", case.new, case.config))
     assert diff_designs(new, new) == []
 
 
@@ -586,19 +582,19 @@ def git_repo(tmp_path: Path):
     return repo, git
 
 
-def test_cli_git_compares_a_revision_with_the_working_tree(cli, git_repo, monkeypatch) -> None:
-    from tests.conftest import write_design
-
+def test_cli_git_compares_a_revision_with_the_working_tree(
+    cli, git_repo, make_design, monkeypatch
+) -> None:
     repo, git = git_repo
-    design = write_design(
-        repo / "api" / "design",
+    design = make_design(
         {"tools/t.yaml": tool(obj({"a": S, "b": I}, ["a"])), "toolgen.toml": OPENAI_ONLY},
+        name="repo/api/design",
     )
     git("add", ".")
     git("commit", "-q", "-m", "first")
-    write_design(
-        design,
+    make_design(
         {"tools/t.yaml": tool(obj({"a": S}, ["a"])), "tools/u.yaml": tool(obj({"x": S}), name="u")},
+        name="repo/api/design",
     )
 
     result = cli("diff", "--git", "HEAD", design)
@@ -622,15 +618,13 @@ def test_cli_git_compares_a_revision_with_the_working_tree(cli, git_repo, monkey
     assert "cannot read" in unknown.stderr
 
 
-def test_cli_git_design_that_did_not_exist_at_the_revision(cli, git_repo) -> None:
-    from tests.conftest import write_design
-
+def test_cli_git_design_that_did_not_exist_at_the_revision(cli, git_repo, make_design) -> None:
     repo, git = git_repo
     (repo / "README").write_text("x")
     git("add", ".")
     git("commit", "-q", "-m", "first")
-    design = write_design(
-        repo / "design", {"tools/t.yaml": tool(obj({"a": S})), "toolgen.toml": OPENAI_ONLY}
+    design = make_design(
+        {"tools/t.yaml": tool(obj({"a": S})), "toolgen.toml": OPENAI_ONLY}, name="repo/design"
     )
     result = cli("diff", "--git", "HEAD", design, "--fail-on", "breaking")
     assert result.exit_code == 0, result.stderr

@@ -88,26 +88,34 @@ def build_command(
     design: Path, out: Path, providers: tuple[str, ...], check: bool, output_format: str
 ) -> None:
     """Build the bindings of DESIGN into the package OUT."""
+    sys.exit(_build_into(design, out, providers, output_format, check=check))
+
+
+def _build_into(
+    design: Path, out: Path, providers: tuple[str, ...], output_format: str, *, check: bool
+) -> int:
+    """One build of DESIGN into OUT (or compared with OUT), reported; returns the exit code."""
     result = build(design, providers)
     _report(result.diagnostics, output_format)
     if not result.ok:
         click.echo(
             f"toolgen: build failed: {_summary(result.diagnostics)}; nothing written", err=True
         )
-        sys.exit(EXIT_DESIGN)
+        return EXIT_DESIGN
     if check:
         _check(out, result)
-        return
+        return EXIT_OK
     try:
         write_package(out, result.files)
     except OutputError as error:
         click.echo(f"toolgen: {error}", err=True)
-        sys.exit(EXIT_USAGE)
+        return EXIT_USAGE
     providers_built = ", ".join(p.profile.name for p in result.projections)
     click.echo(
         f"toolgen: wrote {out} ({len(result.files)} files; {providers_built}; {_summary(result.diagnostics)})",
         err=True,
     )
+    return EXIT_OK
 
 
 def _check(out: Path, result: BuildResult) -> None:
@@ -271,3 +279,34 @@ def _analyzed_side(root: Path | None, label: str) -> BuildResult:
         )
         sys.exit(EXIT_DESIGN)
     return result
+
+
+@main.command("watch")
+@_design_argument
+@click.option(
+    "-o",
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The package folder to write (replaced atomically on every good build).",
+)
+@_provider_option
+@_format_option
+def watch_command(design: Path, out: Path, providers: tuple[str, ...], output_format: str) -> None:
+    """Build DESIGN into OUT, then rebuild whenever a file of DESIGN changes, until Ctrl-C.
+
+    A build with errors prints its diagnostics and writes nothing: OUT keeps the last good build.
+    """
+    from toolgen.watch import watch
+
+    if _build_into(design, out, providers, output_format, check=False) == EXIT_USAGE:
+        sys.exit(EXIT_USAGE)  # OUT is not toolgen's: no later build could write it either
+
+    def rebuild() -> None:
+        if _build_into(design, out, providers, output_format, check=False) == EXIT_DESIGN:
+            click.echo(f"toolgen: {out} keeps the last good build", err=True)
+
+    click.echo(f"toolgen: watching {design} (Ctrl-C to stop)", err=True)
+    watch(design, out, rebuild)
+    click.echo("toolgen: stopped", err=True)
