@@ -686,13 +686,23 @@ _BRANCH_VERDICTS = {
 
 
 def _branch_changes(
-    cmp: _Comparison, old: list[Any], new: list[Any], old_at: str, new_at: str, applicator: str
+    cmp: _Comparison,
+    old: list[Any],
+    new: list[Any],
+    old_at: str | None,
+    new_at: str | None,
+    applicator: str,
 ) -> list[SchemaChange]:
+    """Changes between two lists of branches; ``None`` for a side that is one schema, not a list."""
+
+    def at(keyword: str | None, index: int) -> str:
+        return "" if keyword is None else jp.join(keyword, index)
+
     pairs, removed, added = _match_branches(cmp, old, new)
-    changes = [c for i, j in pairs for c in cmp.compare_at(jp.join(new_at, j), old[i], new[j])]
+    changes = [c for i, j in pairs for c in cmp.compare_at(at(new_at, j), old[i], new[j])]
     when_removed, when_added = _BRANCH_VERDICTS[applicator]
-    changes += [SchemaChange(jp.join(old_at, i), *when_removed) for i in removed]
-    changes += [SchemaChange(jp.join(new_at, j), *when_added) for j in added]
+    changes += [SchemaChange(at(old_at, i), *when_removed) for i in removed]
+    changes += [SchemaChange(at(new_at, j), *when_added) for j in added]
     return changes
 
 
@@ -714,9 +724,9 @@ def _distributed_union(
     """One side is a union, the other not: compare the union's branches (each with the keywords
     beside the union) with the other side as a union of one branch."""
 
-    def branches(normalizer: _Normalizer, node: dict[str, Any]) -> tuple[list[Any], str]:
+    def branches(normalizer: _Normalizer, node: dict[str, Any]) -> tuple[list[Any], str | None]:
         if "anyOf" not in node:
-            return [_assertions(node)], "/anyOf"
+            return [_assertions(node)], None
         siblings = _assertions({k: v for k, v in node.items() if k != "anyOf"})
         merged = [_Normalizer._merged(normalizer.normalize(b), siblings) for b in node["anyOf"]]
         return merged, "/" + _union_keyword(node)
