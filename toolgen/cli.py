@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -39,6 +41,17 @@ _format_option = click.option(
 )
 
 
+def _out_option(help_text: str) -> Callable[[Any], Any]:
+    return click.option(
+        "-o",
+        "--out",
+        "out",
+        required=True,
+        type=click.Path(file_okay=False, path_type=Path),
+        help=help_text,
+    )
+
+
 def _report(diagnostics: list[Diagnostic], output_format: str) -> None:
     if output_format == "json":
         click.echo(format_json(diagnostics), nl=False)
@@ -69,14 +82,7 @@ def main() -> None:
 
 @main.command("build")
 @_design_argument
-@click.option(
-    "-o",
-    "--out",
-    "out",
-    required=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="The package folder to write (created; replaced atomically on later builds).",
-)
+@_out_option("The package folder to write (created; replaced atomically on later builds).")
 @_provider_option
 @click.option(
     "--check",
@@ -283,14 +289,7 @@ def _analyzed_side(root: Path | None, label: str) -> BuildResult:
 
 @main.command("watch")
 @_design_argument
-@click.option(
-    "-o",
-    "--out",
-    "out",
-    required=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="The package folder to write (replaced atomically on every good build).",
-)
+@_out_option("The package folder to write (replaced atomically on every good build).")
 @_provider_option
 @_format_option
 def watch_command(design: Path, out: Path, providers: tuple[str, ...], output_format: str) -> None:
