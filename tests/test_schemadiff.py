@@ -155,3 +155,24 @@ def test_a_union_against_a_single_schema_compares_branches() -> None:
         ),
         SchemaChange("/oneOf/1", "UNION_BRANCH_ADDED", COMPATIBLE, "union branch added"),
     ]
+
+
+def test_every_subschema_keyword_has_a_rule() -> None:
+    """A keyword holding subschemas that fell to the annotation rule would hide real changes."""
+    from toolgen.schemadiff import RULES
+
+    assert set(walker.SUBSCHEMA_KEYWORDS) <= set(RULES)
+
+
+@pytest.mark.corpus
+def test_unrelated_schemas_compare_without_error(schemas) -> None:
+    for (where, old), (_, new) in zip(schemas, schemas[1:], strict=False):
+        for change in compare_schemas(old, new):
+            assert change.pointer == "" or change.pointer.startswith("/"), where
+
+
+def test_an_in_place_cycle_ends() -> None:
+    """The loader rejects these (UNBOUNDED_REF); compare_schemas must still end on them."""
+    schema = {"$defs": {"A": {"allOf": [{"$ref": "#/$defs/A"}]}}, "$ref": "#/$defs/A"}
+    assert compare_schemas(schema, schema) == []
+    assert [c.kind for c in compare_schemas(schema, {"type": "string"})] == ["TYPE_NARROWED"]

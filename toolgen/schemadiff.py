@@ -98,7 +98,9 @@ _OPAQUE = frozenset(
 )
 #: Assertions whose removal may narrow too (a conditional's branch; patternProperties beside a
 #: closed object): any change is breaking.
-_OPAQUE_EITHER_WAY = frozenset({"if", "then", "else", "patternProperties"})
+_OPAQUE_EITHER_WAY = frozenset(
+    {"if", "then", "else", "patternProperties", "$dynamicRef", "$dynamicAnchor", "$recursiveRef"}
+)
 _MEMBERS = ("properties", "required", "additionalProperties")
 _UNIONS = ("anyOf", "oneOf")
 #: Keywords that apply only to one type: harmless beside a null branch folded into ``type``.
@@ -138,6 +140,7 @@ class _Normalizer:
 
     def __init__(self, root: Any) -> None:
         self.root = root
+        self.busy: set[int] = set()  # nodes being normalized: a reference back to one ends there
 
     def target(self, node: Any) -> Any:
         """The schema a bare ``$ref`` designates (through chains), else ``node`` itself: every
@@ -156,14 +159,22 @@ class _Normalizer:
     def normalize(self, node: Any) -> dict[str, Any] | bool:
         if node is False:
             return NOTHING
-        if not isinstance(node, dict):
-            return {}
-        node = self._follow_refs(dict(node))
-        if node is NOTHING:
+        if not isinstance(node, dict) or id(node) in self.busy:
+            return {}  # an in-place cycle (``A: {allOf: [A]}``) constrains nothing more
+        self.busy.add(id(node))
+        try:
+            return self._normalize(node)
+        finally:
+            self.busy.discard(id(node))
+
+    def _normalize(self, authored: dict[str, Any]) -> dict[str, Any] | bool:
+        followed = self._follow_refs(dict(authored))
+        if followed is NOTHING or not isinstance(followed, dict):
             return NOTHING
-        node = self._merge_all_of(node)
-        if node is NOTHING:
+        merged = self._merge_all_of(followed)
+        if merged is NOTHING or not isinstance(merged, dict):
             return NOTHING
+        node = merged
         if "oneOf" in node and "anyOf" not in node:
             node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
             node["\0oneOf"] = True  # remember the authored keyword, for pointers
@@ -214,18 +225,18 @@ class _Normalizer:
         branches = node.get("allOf")
         if not isinstance(branches, list):
             return node
-        result: dict[str, Any] | bool = self._without(node, "allOf")
+        result = self._without(node, "allOf")
         kept = []
         for branch in branches:
             normalized = self.normalize(branch)
             if normalized is NOTHING:
                 return NOTHING
-            merged = self._merged(result, normalized, strict=True)  # type: ignore[arg-type]
+            merged = self._merged(result, normalized, strict=True)
             if merged is None:
                 kept.append(branch)
             else:
                 result = merged
-        if kept and isinstance(result, dict):
+        if kept:
             result["allOf"] = kept
         return result
 
