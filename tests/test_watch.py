@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,25 @@ class Watcher:
 
     def wait_for(self, text: str, timeout: float = 60) -> list[str]:
         """The lines printed until one containing ``text`` (fails after ``timeout`` seconds)."""
+        got = self.lines_until(text, timeout)
+        if got is None:
+            pytest.fail(f"no line with {text!r} within {timeout} s; stderr so far: {self.seen}")
+        return got
+
+    def change_until(
+        self, text: str, change: Callable[[], object], timeout: float = 60
+    ) -> list[str]:
+        """Make ``change`` on disk until a line with ``text`` comes: again every 20 s, in
+        case the watcher was not listening yet (its start is not announced)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            change()
+            got = self.lines_until(text, 20)  # a rebuild takes seconds on a busy machine
+            if got is not None:
+                return got
+        pytest.fail(f"no line with {text!r} within {timeout} s; stderr so far: {self.seen}")
+
+    def lines_until(self, text: str, timeout: float) -> list[str] | None:
         deadline = time.monotonic() + timeout
         got: list[str] = []
         while time.monotonic() < deadline:
@@ -56,7 +76,7 @@ class Watcher:
             self.seen.append(line)
             if text in line:
                 return got
-        pytest.fail(f"no line with {text!r} within {timeout} s; stderr so far: {self.seen}")
+        return None
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -79,15 +99,18 @@ def test_watch_rebuilds_keeps_the_last_good_build_and_stops_on_ctrl_c(
         watcher.wait_for("toolgen: wrote")
         watcher.wait_for("watching")
         assert set(json.loads((out / SCHEMA).read_text())["properties"]) == {"a"}
-        time.sleep(1)  # the file watcher starts just after the line is printed
 
-        make_design({"tools/t.yaml": tool("t", {"type": "object", "properties": {"a": S, "b": S}})})
-        watcher.wait_for("toolgen: wrote")
+        two_members = {"type": "object", "properties": {"a": S, "b": S}}
+        watcher.change_until(
+            "toolgen: wrote", lambda: make_design({"tools/t.yaml": tool("t", two_members)})
+        )
         assert set(json.loads((out / SCHEMA).read_text())["properties"]) == {"a", "b"}
         good = read_tree(out)
 
-        make_design({"tools/t.yaml": tool("t", {"type": "strng"})})
-        printed = watcher.wait_for("keeps the last good build")
+        printed = watcher.change_until(
+            "keeps the last good build",
+            lambda: make_design({"tools/t.yaml": tool("t", {"type": "strng"})}),
+        )
         assert any(
             "tools/t.yaml:/parameters/type: design: INVALID_SCHEMA" in line for line in printed
         )
@@ -100,4 +123,3 @@ def test_watch_rebuilds_keeps_the_last_good_build_and_stops_on_ctrl_c(
         assert not any("Traceback" in line for line in watcher.seen), rest
     finally:
         watcher.stop()
-
