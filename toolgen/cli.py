@@ -1,4 +1,4 @@
-"""The command line: build, validate, show."""
+"""The command line: build, validate, show, import."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import click
 from toolgen import __version__
 from toolgen.build import BuildResult, analyze, build
 from toolgen.diagnostics import Diagnostic, Level, format_json, format_text, sort_diagnostics
-from toolgen.providers import PROVIDER_NAMES
+from toolgen.importing import import_sources, write_tools
+from toolgen.providers import IMPORT_FORMATS, PROVIDER_NAMES
 from toolgen.writer import OutputError, compare, write_package
 
 EXIT_OK, EXIT_DESIGN, EXIT_USAGE = 0, 1, 2
@@ -177,3 +178,53 @@ def show_command(design: Path, name: str, provider: str, output_format: str) -> 
     if projected.schema is None:
         sys.exit(EXIT_DESIGN)
     click.echo(json.dumps(projected.schema, indent=2, ensure_ascii=False))
+
+
+@main.command("import")
+@click.argument(
+    "sources",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    metavar="SOURCE...",
+)
+@click.option(
+    "-o",
+    "--out",
+    "design",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The design folder to write tools/NAME.yaml into (created when missing).",
+)
+@click.option(
+    "--format",
+    "source_format",
+    type=click.Choice([f.name for f in IMPORT_FORMATS]),
+    help="Read every SOURCE in this format instead of detecting it from the content.",
+)
+@click.option("--force", is_flag=True, help="Replace tool files that exist already.")
+def import_command(
+    sources: tuple[Path, ...], design: Path, source_format: str | None, force: bool
+) -> None:
+    """Turn tool definitions (JSON files: OpenAI Chat or Responses tools, Anthropic tools, an MCP
+    tools/list result, Gemini function declarations, a Bedrock toolConfig) into design files.
+
+    What a provider's strict mode added is undone where that can be told; every such decision,
+    and every tool that could not be imported, is reported against the source file and pointer.
+    Exit 1 when a source or a tool could not be imported (the others are written)."""
+    result = import_sources(
+        [(path, str(path)) for path in sources],
+        design,
+        IMPORT_FORMATS,
+        forced=source_format,
+        force=force,
+    )
+    _report(result.diagnostics, "text")
+    write_tools(design, result.tools)
+    errors = sum(d.level is Level.ERROR for d in result.diagnostics)
+    click.echo(
+        f"toolgen: imported {len(result.tools)} tool(s) into {design / 'tools'}; "
+        f"{errors} error(s), {len(result.diagnostics) - errors} note(s) and warning(s)",
+        err=True,
+    )
+    sys.exit(EXIT_OK if result.ok else EXIT_DESIGN)
