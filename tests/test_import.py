@@ -599,3 +599,146 @@ def test_cli_exit_codes(cli, tmp_path):
     assert cli("import", good).exit_code == 2  # no -o
     assert cli("import", good, "-o", tmp_path / "d", "--format", "xml").exit_code == 2
     assert cli("import", good, "-o", good).exit_code == 2  # DESIGN is a file
+
+
+# -- the real-world corpus ------------------------------------------------------------------------
+
+#: pydantic-ai's recorded wire format -> how a list of its raw tool objects is sent.
+PYDANTIC_AI_WIRE: dict[str, Any] = {
+    "openai-chat-function": lambda tools: {"model": "m", "tools": tools},
+    "openai-responses-function": lambda tools: tools,
+    "anthropic-tool": lambda tools: {"model": "m", "tools": tools},
+    "gemini-functionDeclaration(parametersJsonSchema)": lambda tools: {
+        "tools": [{"functionDeclarations": tools}]
+    },
+    "gemini-functionDeclaration(parameters)": lambda tools: [{"functionDeclarations": tools}],
+    "bedrock-converse-toolSpec": lambda tools: {"toolConfig": {"tools": tools}},
+}
+BFCL_SAMPLE = 300
+
+
+def corpus_lines(corpus: Path, name: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (corpus / "tools" / name).read_text("utf-8").splitlines()]
+
+
+def in_rounds(tools: list[dict[str, Any]], name: Any) -> list[list[dict[str, Any]]]:
+    """The corpus records one tool many times: the n-th record of each name goes to round n, so
+    that no source holds a name twice (that is a DUPLICATE_FILE error, tested on its own)."""
+    rounds: list[list[dict[str, Any]]] = []
+    seen: dict[str, int] = {}
+    for tool in tools:
+        index = seen[name(tool)] = seen.get(name(tool), -1) + 1
+        if index == len(rounds):
+            rounds.append([])
+        rounds[index].append(tool)
+    return rounds
+
+
+def corpus_sources(corpus: Path) -> dict[str, Any]:
+    """Source documents in each real wire format, from the corpus (file name -> document)."""
+    sources: dict[str, Any] = {}
+    recorded = corpus_lines(corpus, "pydantic_ai_request_tools.jsonl")
+    for wire, send in PYDANTIC_AI_WIRE.items():
+        raws = [r["raw"] for r in recorded if r["wire_format"] == wire]
+        assert raws, wire
+        name = (
+            (lambda raw: raw["toolSpec"]["name"])
+            if "bedrock" in wire
+            else (lambda raw: raw.get("name") or raw["function"]["name"])
+        )
+        for index, tools in enumerate(in_rounds(raws, name)):
+            sources[f"pydantic-ai-{wire}-{index}.json"] = send(tools)
+    sdk = [r["raw"] for r in corpus_lines(corpus, "anthropic_sdk_request_tools.jsonl")]
+    for index, tools in enumerate(in_rounds(sdk, lambda raw: raw["name"])):
+        sources[f"anthropic-sdk-{index}.json"] = tools
+    for server in ("mcp_github_mcp_server", "mcp_proxy_snapshots", "mcp_deepwiki"):
+        records = corpus_lines(corpus, f"{server}.jsonl")
+        for index, tools in enumerate(in_rounds(records, lambda r: r["name"])):
+            listed = [
+                {"name": r["name"], "description": r["description"], "inputSchema": r["parameters"]}
+                for r in tools
+            ]
+            sources[f"{server}-{index}.json"] = {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "result": {"tools": listed},
+            }
+    # BFCL's functions are bare declarations with Python type names (dict, float ...): the import
+    # must say, per tool, why such a schema is no JSON Schema.
+    bfcl = corpus_lines(corpus, "bfcl_functions.jsonl")[:BFCL_SAMPLE]
+    for index, tools in enumerate(in_rounds(bfcl, lambda r: r["name"])):
+        sources[f"bfcl-{index}.json"] = [
+            {"name": r["name"], "description": r["description"], "parameters": r["parameters"]}
+            for r in tools
+        ]
+    return sources
+
+
+@pytest.mark.corpus
+def test_corpus_tool_lists_import_cleanly_or_say_why_per_tool(corpus_dir, tmp_path):
+    imported: dict[str, int] = {}
+    for file, document in corpus_sources(corpus_dir).items():
+        source = write_source(tmp_path / "sources", file, document)
+        design = tmp_path / "designs" / file.removesuffix(".json")
+        result = run_import([source], design)
+        # every tool entry is written, or skipped or refused with a diagnostic on it
+        form = next(f for f in IMPORT_FORMATS if f.find(document) is not None)
+        written = {t.source.rsplit(":", 1)[1] for t in result.tools}
+        for pointer, _ in form.find(document) or []:
+            reasons = [
+                d
+                for d in result.diagnostics
+                if (d.pointer == pointer or d.pointer.startswith(pointer + "/"))
+                and (d.level is Level.ERROR or d.code == "SKIPPED_TOOL")
+            ]
+            assert (pointer in written) != bool(reasons), (file, pointer, reasons)
+        assert {d.file for d in result.diagnostics} <= {str(source)}
+        if result.tools:
+            _, diagnostics = load_design(design, PROVIDER_NAMES)
+            assert diagnostics == [], (file, diagnostics[:3])
+        kind = file.rsplit("-", 1)[0].split("-", 1)[0]  # pydantic, anthropic, mcp_..., bfcl
+        imported[kind] = imported.get(kind, 0) + len(result.tools)
+    assert imported == {
+        "pydantic": 251,  # every recorded tool but xAI's 13 (gRPC, no JSON wire format)
+        "anthropic": 4,
+        "mcp_github_mcp_server": 117,
+        "mcp_proxy_snapshots": 83,
+        "mcp_deepwiki": 3,
+        "bfcl": 0,  # every BFCL root is {"type": "dict"}: reported per tool, not written
+    }
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("provider", PROVIDER_NAMES)
+def test_corpus_round_trip(corpus_dir, tmp_path, provider):
+    """MCP servers' tools as a design, projected for a provider, sent as that provider's tool list
+    (the shape tool_definitions() writes, checked on the example build above), imported again:
+    the new design projects to the same bytes."""
+    records = corpus_lines(corpus_dir, "mcp_github_mcp_server.jsonl")
+    listed = [
+        {"name": r["name"], "description": r["description"], "inputSchema": r["parameters"]}
+        for r in records
+    ]
+    canonical = tmp_path / "canonical"
+    assert run_import([write_source(tmp_path, "mcp.json", {"tools": listed})], canonical).ok
+    projection = analyze(canonical, (provider,)).projections[0]
+    sent = [p for p in projection.tools if p.schema is not None]
+    assert len(sent) > 100
+    wire = [
+        (
+            {
+                "name": p.provider_name,
+                "description": p.contract.description,
+                "input_schema": p.schema,
+            }
+            if provider == "anthropic"
+            else strict_tool(p.schema, p.provider_name)
+        )
+        for p in sent
+    ]
+    source = write_source(tmp_path / provider, "tools.json", wire)
+    result = run_import([source], tmp_path / "imported")
+    assert result.ok, [d for d in result.diagnostics if d.level is Level.ERROR]
+    assert len(result.tools) == len(sent)
+    expected = {f"{p.provider_name}.json": schema_json(p.schema) for p in sent}
+    assert projected_files(tmp_path / "imported", provider) == expected

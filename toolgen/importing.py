@@ -25,7 +25,12 @@ from toolgen import pointer as jp
 from toolgen.design import load_design
 from toolgen.diagnostics import Diagnostic, Level
 from toolgen.sources import SCHEMA_SUFFIXES, parse
-from toolgen.strict_nulls import first_open_object, producer_styles, undo_strict_nulls
+from toolgen.strict_nulls import (
+    first_open_object,
+    nullable_required_members,
+    producer_styles,
+    undo_strict_nulls,
+)
 from toolgen.tool_formats import FoundTool, ToolFormat
 
 TOOLS_FOLDER = "tools"
@@ -177,9 +182,9 @@ def _design_document(
         return None, findings
     if strict_nulls:
         open_object = first_open_object(schema)
-        if tool.strict is False:
+        if tool.strict is False and nullable_required_members(schema):
             findings.append(_nulls_kept(tool.pointer, "the definition has strict: false"))
-        elif open_object is not None:
+        elif open_object is not None and nullable_required_members(schema):
             findings.append(
                 _nulls_kept(
                     tool.pointer + open_object,

@@ -51,6 +51,20 @@ def first_open_object(schema: Any) -> str | None:
     return None
 
 
+def nullable_required_members(schema: Any) -> bool:
+    """Whether some required member has a form strict mode writes for an optional one (only then
+    does it matter whether the definition is strict-shaped)."""
+    for node, _ in walker.walk(schema):
+        if not isinstance(node, dict):
+            continue
+        properties, required = node.get("properties"), node.get("required")
+        if isinstance(properties, dict) and isinstance(required, list):
+            for name in required:
+                if any(True for _ in _candidates(properties.get(name))):
+                    return True
+    return False
+
+
 def producer_styles(schemas: Iterable[Any], styles: tuple[bool, ...]) -> tuple[bool, ...]:
     """How the producer of a source writes nullables, of the ``styles`` its format allows: a type
     list anywhere in the source means type lists; none at all means ``anyOf`` branches (a producer
