@@ -742,3 +742,79 @@ def test_corpus_round_trip(corpus_dir, tmp_path, provider):
     assert len(result.tools) == len(sent)
     expected = {f"{p.provider_name}.json": schema_json(p.schema) for p in sent}
     assert projected_files(tmp_path / "imported", provider) == expected
+
+
+HOSTILE: list[tuple[Any, list[tuple[str, str]]]] = [
+    (
+        [
+            1,
+            {"type": "function", "function": "text"},
+            {"type": "function", "function": {"name": 5, "parameters": []}},
+            {"type": "function", "function": {"name": "a", "parameters": {"properties": [1]}}},
+        ],
+        [
+            ("/0", "SKIPPED_TOOL"),
+            ("/1", "SKIPPED_TOOL"),
+            ("/2", "INVALID_NAME"),
+            ("/3/function/parameters/properties", "INVALID_SCHEMA"),
+        ],
+    ),
+    (
+        {"tools": [{"name": "m", "inputSchema": "{not json"}, {"inputSchema": {}}]},
+        [("/tools/0/inputSchema", "INVALID_SCHEMA_TEXT"), ("/tools/1", "INVALID_NAME")],
+    ),
+    (
+        {"toolConfig": {"tools": [{"toolSpec": {"name": "b"}}, {"toolSpec": 3}]}},
+        [
+            ("/toolConfig/tools/0/toolSpec", "MISSING_SCHEMA"),
+            ("/toolConfig/tools/1", "SKIPPED_TOOL"),
+        ],
+    ),
+    (
+        [
+            {"name": "a", "input_schema": True},
+            {"name": " b", "input_schema": {}},
+            {"name": "c", "input_schema": {"type": "object"}, "description": 7},
+        ],
+        [
+            ("/0/input_schema", "NON_OBJECT_ROOT"),
+            ("/1", "INVALID_NAME"),
+            ("/2", "INVALID_DESCRIPTION"),
+        ],
+    ),
+    (
+        [
+            strict_tool(
+                {
+                    "type": "object",
+                    "properties": {
+                        "x": {"type": ["null"]},
+                        "y": {"anyOf": [{"type": "null"}]},
+                        "z": {"enum": [None]},
+                        "r": {"anyOf": [{"$ref": "#/nowhere"}, {"type": "null"}]},
+                    },
+                    "required": ["x", "y", "z", "r"],
+                    "additionalProperties": False,
+                }
+            )
+        ],
+        [
+            ("/0/function/parameters/properties/r/anyOf/0/$ref", "REF_NOT_FOUND"),
+            ("/0/function/parameters/properties/x", "STRICT_NULL_KEPT"),
+            ("/0/function/parameters/properties/y", "STRICT_NULL_KEPT"),
+            ("/0/function/parameters/properties/z", "STRICT_NULL_KEPT"),
+        ],
+    ),
+    ({"jsonrpc": "2.0", "id": 1, "result": None}, [("", "UNKNOWN_FORMAT")]),
+    (None, [("", "UNKNOWN_FORMAT")]),
+    ([], [("", "UNKNOWN_FORMAT")]),
+]
+
+
+@pytest.mark.parametrize(("document", "expected"), HOSTILE)
+def test_hostile_sources_get_diagnostics_not_tracebacks(tmp_path, document, expected):
+    source = write_source(tmp_path, "source.json", document)
+    result = run_import([source], tmp_path / "design")
+    assert codes(result.diagnostics) == expected
+    if result.tools:
+        assert load_design(tmp_path / "design", PROVIDER_NAMES)[1] == []

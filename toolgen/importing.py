@@ -106,7 +106,9 @@ def read_source(
         message = " ".join(str(error).split())
         return [], [_error(label, "", IMPORT, "UNREADABLE_SOURCE", message)]
     if forced is not None:
-        chosen = next(f for f in formats if f.name == forced)
+        chosen = next((f for f in formats if f.name == forced), None)
+        if chosen is None:
+            return [], [_error(label, "", IMPORT, "UNKNOWN_FORMAT", f"no format {forced!r}")]
         if chosen.find(document) is None:
             return [], [
                 _error(label, "", chosen.name, "NOT_THIS_FORMAT", f"no {chosen.title} found")

@@ -97,7 +97,9 @@ def _candidates(member: Any) -> Iterable[Any]:
                 candidate["enum"] = [v for v in enum if v is not None]
             yield candidate
     elif "type" not in member and isinstance(enum, list) and None in enum:
-        yield {**member, "enum": [v for v in enum if v is not None]}
+        values = [v for v in enum if v is not None]
+        if values:  # enum: [null] alone is a member that must be null, not an optional one
+            yield {**member, "enum": values}
 
 
 def undo_strict_nulls(
