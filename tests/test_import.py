@@ -818,3 +818,14 @@ def test_hostile_sources_get_diagnostics_not_tracebacks(tmp_path, document, expe
     assert codes(result.diagnostics) == expected
     if result.tools:
         assert load_design(tmp_path / "design", PROVIDER_NAMES)[1] == []
+
+
+def test_text_yaml_cannot_carry_is_written_as_json(tmp_path):
+    tools = [{"name": "odd", "description": "a lone surrogate: \ud800", "input_schema": PARAMETERS}]
+    source = tmp_path / "tools.json"
+    source.write_text(json.dumps(tools), encoding="ascii")  # JSON text escapes it: \\ud800
+    result = run_import([source], tmp_path / "design")
+    assert [t.path for t in result.tools] == ["tools/odd.json"]
+    design, diagnostics = load_design(tmp_path / "design", PROVIDER_NAMES)
+    assert diagnostics == [] and design is not None
+    assert design.tools[0].description == "a lone surrogate: \ud800"

@@ -220,17 +220,19 @@ def file_stem(name: str) -> str:
 
 def render_tool(document: dict[str, Any]) -> tuple[str, str]:
     """(suffix, text) of a tool file: YAML in a stable order (name, description, parameters;
-    members as in the source), or JSON when the YAML would not read back as the same value."""
+    members as in the source), or JSON (ASCII, escaped) when the YAML would not read back as the
+    same value."""
     text = yaml.safe_dump(
         document, sort_keys=False, allow_unicode=True, width=100, default_flow_style=False
     )
     try:
+        text.encode("utf-8")  # a lone surrogate (JSON text may hold one) cannot be written
         same = json.dumps(parse(text, ".yaml")) == json.dumps(document)
     except (ValueError, yaml.YAMLError):
         same = False
     if same:
         return ".yaml", text
-    return ".json", json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return ".json", json.dumps(document, indent=2) + "\n"
 
 
 def _loader_findings(documents: dict[str, dict[str, Any]]) -> dict[str, list[Diagnostic]]:
