@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.canonical.hard_cases import design_files as hard_case_files
 from toolgen.build import analyze, build
 from toolgen.design import load_design
 from toolgen.diagnostics import Diagnostic, Level
@@ -708,22 +709,12 @@ def test_corpus_tool_lists_import_cleanly_or_say_why_per_tool(corpus_dir, tmp_pa
     }
 
 
-@pytest.mark.corpus
-@pytest.mark.parametrize("provider", PROVIDER_NAMES)
-def test_corpus_round_trip(corpus_dir, tmp_path, provider):
-    """MCP servers' tools as a design, projected for a provider, sent as that provider's tool list
-    (the shape tool_definitions() writes, checked on the example build above), imported again:
-    the new design projects to the same bytes."""
-    records = corpus_lines(corpus_dir, "mcp_github_mcp_server.jsonl")
-    listed = [
-        {"name": r["name"], "description": r["description"], "inputSchema": r["parameters"]}
-        for r in records
-    ]
-    canonical = tmp_path / "canonical"
-    assert run_import([write_source(tmp_path, "mcp.json", {"tools": listed})], canonical).ok
+def assert_round_trip(canonical: Path, provider: str, folder: Path) -> int:
+    """``canonical`` projected for ``provider``, sent as that provider's tool list (the shape
+    tool_definitions() writes, checked on the example build above) beside its names.json, and
+    imported again: the new design projects to the same bytes. Returns how many tools were sent."""
     projection = analyze(canonical, (provider,)).projections[0]
     sent = [p for p in projection.tools if p.schema is not None]
-    assert len(sent) > 100
     wire = [
         (
             {
@@ -736,12 +727,36 @@ def test_corpus_round_trip(corpus_dir, tmp_path, provider):
         )
         for p in sent
     ]
-    source = write_source(tmp_path / provider, "tools.json", wire)
-    result = run_import([source], tmp_path / "imported")
+    source = write_source(folder / provider, "tools.json", wire)
+    write_source(folder / provider, "names.json", {"tools": projection.name_map("tool")})
+    result = run_import([source], folder / "imported")
     assert result.ok, [d for d in result.diagnostics if d.level is Level.ERROR]
-    assert len(result.tools) == len(sent)
+    assert sorted(t.name for t in result.tools) == sorted(p.contract.name for p in sent)
     expected = {f"{p.provider_name}.json": schema_json(p.schema) for p in sent}
-    assert projected_files(tmp_path / "imported", provider) == expected
+    assert projected_files(folder / "imported", provider) == expected
+    return len(sent)
+
+
+@pytest.mark.parametrize("provider", PROVIDER_NAMES)
+def test_round_trip_of_the_hard_cases(make_design, tmp_path, provider):
+    """The canonicalizer's hand-written hard cases: nested optionals, $refs with siblings, one-element
+    allOf, const and enum members, unions, recursion, nullable members."""
+    design = make_design(hard_case_files(), name="canonical")
+    assert assert_round_trip(design, provider, tmp_path) >= 11
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("provider", PROVIDER_NAMES)
+def test_corpus_round_trip(corpus_dir, tmp_path, provider):
+    """The GitHub MCP server's tools as a design, round-tripped through each provider."""
+    records = corpus_lines(corpus_dir, "mcp_github_mcp_server.jsonl")
+    listed = [
+        {"name": r["name"], "description": r["description"], "inputSchema": r["parameters"]}
+        for r in records
+    ]
+    canonical = tmp_path / "canonical"
+    assert run_import([write_source(tmp_path, "mcp.json", {"tools": listed})], canonical).ok
+    assert assert_round_trip(canonical, provider, tmp_path) > 100
 
 
 HOSTILE: list[tuple[Any, list[tuple[str, str]]]] = [
@@ -807,7 +822,10 @@ HOSTILE: list[tuple[Any, list[tuple[str, str]]]] = [
     ),
     ({"jsonrpc": "2.0", "id": 1, "result": None}, [("", "UNKNOWN_FORMAT")]),
     (None, [("", "UNKNOWN_FORMAT")]),
-    ([], [("", "UNKNOWN_FORMAT")]),
+    ({"tools": {}}, [("", "UNKNOWN_FORMAT")]),
+    ([], [("", "NO_TOOLS")]),
+    ({"jsonrpc": "2.0", "id": 1, "result": {"tools": []}}, [("", "NO_TOOLS")]),
+    ({"toolConfig": {"tools": []}}, [("", "NO_TOOLS")]),
 ]
 
 

@@ -96,6 +96,17 @@ def _names_map(source: Path) -> dict[str, str]:
     return {wire: canonical for canonical, wire in tools.items() if isinstance(wire, str)}
 
 
+def _no_tools(document: Any) -> bool:
+    """An empty list, or an empty ``tools`` list (of a request, a tools/list result, a toolConfig):
+    a build whose tools were all rejected sends one, and it is no error to import nothing."""
+    while isinstance(document, dict) and len(document) > 0:
+        inner = [document[k] for k in ("result", "toolConfig", "tools") if k in document]
+        if not inner:
+            return False
+        document = inner[0]
+    return document == []
+
+
 def read_source(
     source: Path, label: str, formats: Sequence[ToolFormat], forced: str | None = None
 ) -> tuple[list[ReadTool], list[Diagnostic]]:
@@ -115,6 +126,10 @@ def read_source(
             ]
     else:
         detected = detect(document, formats)
+        if detected is None and _no_tools(document):
+            return [], [
+                Diagnostic(label, "", IMPORT, "NO_TOOLS", "an empty tool list", Level.WARNING)
+            ]
         if detected is None:
             known = ", ".join(f"{f.name} ({f.title})" for f in formats)
             return [], [
