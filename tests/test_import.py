@@ -225,15 +225,19 @@ def test_a_member_whose_null_strict_mode_did_not_add_stays_required(tmp_path):
     ("change", "pointer"),
     [
         ({"additionalProperties": True}, "/0/function/parameters"),
-        ({"required": ["a"]}, "/0/function/parameters"),
+        ({"required": ["a", "b"]}, "/0/function/parameters"),  # c is optional
         ({"strict": False}, "/0/function/parameters"),
     ],
 )
 def test_no_strict_undo_unless_the_definition_is_strict_shaped(tmp_path, change, pointer):
     parameters = {
         "type": "object",
-        "properties": {"a": {"type": "string"}, "b": {"type": ["string", "null"]}},
-        "required": ["a", "b"],
+        "properties": {
+            "a": {"type": "string"},
+            "b": {"type": ["string", "null"]},
+            "c": {"type": "string"},
+        },
+        "required": ["a", "b", "c"],
         "additionalProperties": False,
     }
     definition = strict_tool(parameters)
@@ -406,6 +410,8 @@ def test_each_format_is_detected_and_read(tmp_path, form):
     result = run_import([source], tmp_path / "design")
     assert result.ok
     assert {d.provider for d in result.diagnostics} <= {form}
+    # not strict-shaped, but nothing nullable either: no decision to report
+    assert {d.code for d in result.diagnostics} <= {"SKIPPED_TOOL"}
     assert [t.path for t in result.tools] == ["tools/get_x.yaml"]
     text = (tmp_path / "design" / "tools" / "get_x.yaml").read_text(encoding="utf-8")
     assert text == (
@@ -451,6 +457,41 @@ def test_gemini_legacy_declarations_in_a_bare_list(tmp_path):
             "required": ["country"],
         },
         "ping": {"type": "object", "properties": {}},
+    }
+
+
+def test_bfcl_type_names_become_json_schema_types(tmp_path):
+    source = write_source(
+        tmp_path,
+        "bfcl.json",
+        [
+            {
+                "name": "math.hypot",
+                "description": "Hypotenuse.",
+                "parameters": {
+                    "type": "dict",
+                    "properties": {
+                        "sides": {"type": "tuple", "items": {"type": "float"}},
+                        "extra": {"type": "any", "description": "Anything."},
+                        "label": {"type": "String", "default": "h"},
+                    },
+                    "required": ["sides"],
+                },
+            }
+        ],
+    )
+    result = run_import([source], tmp_path / "design")
+    assert result.ok
+    assert codes(result.diagnostics) == [("/0/parameters", "BFCL_TYPE")]
+    assert "5 BFCL type name(s)" in result.diagnostics[0].message
+    assert imported_parameters(tmp_path / "design")["math.hypot"] == {
+        "type": "object",
+        "properties": {
+            "sides": {"type": "array", "items": {"type": "number"}},
+            "extra": {"description": "Anything."},
+            "label": {"type": "string", "default": "h"},
+        },
+        "required": ["sides"],
     }
 
 
@@ -664,8 +705,7 @@ def corpus_sources(corpus: Path) -> dict[str, Any]:
                 "id": 2,
                 "result": {"tools": listed},
             }
-    # BFCL's functions are bare declarations with Python type names (dict, float ...): the import
-    # must say, per tool, why such a schema is no JSON Schema.
+    # BFCL's function docs: bare declarations with Python and Java type names (dict, float ...)
     bfcl = corpus_lines(corpus, "bfcl_functions.jsonl")[:BFCL_SAMPLE]
     for index, tools in enumerate(in_rounds(bfcl, lambda r: r["name"])):
         sources[f"bfcl-{index}.json"] = [
@@ -705,7 +745,7 @@ def test_corpus_tool_lists_import_cleanly_or_say_why_per_tool(corpus_dir, tmp_pa
         "mcp_github_mcp_server": 117,
         "mcp_proxy_snapshots": 83,
         "mcp_deepwiki": 3,
-        "bfcl": 0,  # every BFCL root is {"type": "dict"}: reported per tool, not written
+        "bfcl": BFCL_SAMPLE,
     }
 
 
