@@ -199,19 +199,19 @@ def _design_document(
         return None, findings
     if strict_nulls:
         open_object = first_open_object(schema)
-        if tool.strict is False and nullable_required_members(schema):
-            findings.append(_nulls_kept(tool.pointer, "the definition has strict: false"))
-        elif open_object is not None and nullable_required_members(schema):
+        if tool.strict is not False and open_object is None:
+            schema, undone = undo_strict_nulls(schema, tool.pointer, strict_nulls)
+            findings += undone
+        elif nullable_required_members(schema):  # a decision only where a null may be forced
             findings.append(
-                _nulls_kept(
-                    tool.pointer + open_object,
+                _nulls_kept(tool.pointer, "the definition has strict: false")
+                if tool.strict is False
+                else _nulls_kept(
+                    tool.pointer + (open_object or ""),
                     "this object is not closed with every member required, so the definition is "
                     "not strict-shaped",
                 )
             )
-        else:
-            schema, undone = undo_strict_nulls(schema, tool.pointer, strict_nulls)
-            findings += undone
     return {"name": name, "description": description, "parameters": schema}, findings
 
 
@@ -228,8 +228,6 @@ def file_stem(name: str) -> str:
     """A file stem for a tool name that stays inside tools/: path separators, dots at the start
     and characters outside ``[A-Za-z0-9._-]`` become ``_`` (the name itself is kept in the file)."""
     stem = re.sub(r"[^A-Za-z0-9._-]", "_", name).lstrip(".") or "_"
-    if stem[0] in "-_" and stem.strip("_-.") == "":
-        stem = "_"
     return stem[:_STEM_LENGTH]
 
 
