@@ -34,6 +34,7 @@ from toolgen.rewrites import (
     RewriteRecord,
     TypeListSplit,
 )
+from toolgen.rewrites import NULL_SCHEMA as NULL_SCHEMA
 
 _UNION = ("anyOf", "oneOf")
 
@@ -47,6 +48,12 @@ def is_object_schema(node: Any) -> bool:
     return isinstance(node, dict) and (
         "object" in _types(node) or ("type" not in node and "properties" in node)
     )
+
+
+def make_nullable(node: dict[str, Any], *, type_arrays: bool = True) -> dict[str, Any]:
+    """``node`` as the projection writes an optional member that does not accept null (the rule
+    and its inverse: ``MadeNullable`` in toolgen.rewrites)."""
+    return MadeNullable.apply(node, type_arrays=type_arrays)[0]
 
 
 @dataclass
