@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from anthropic_strict_checker import violations as anthropic_violations
 from jsonschema import Draft202012Validator
-from strict_checker import violations
+from strict_checker import Violation, violations
 
 from toolgen import pointer as jp
 from toolgen.build import analyze
@@ -24,11 +26,14 @@ from toolgen.model import Contract, ProviderOptions
 from toolgen.names import provider_name
 from toolgen.projection import project_contract
 from toolgen.providers import PROFILES
+from toolgen.providers.base import Profile
+from toolgen.providers.bedrock import BEDROCK
 from toolgen.tool_formats import BFCL_TYPES  # BFCL type name -> JSON Schema type (None: any)
 
 pytestmark = pytest.mark.corpus
 
 OPENAI = PROFILES["openai"]
+Oracle = Callable[[Any, str, str], list[Violation]]
 META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 
 _MAPS = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
@@ -77,8 +82,23 @@ def corpus_tools(corpus: Path) -> list[tuple[str, dict[str, Any]]]:
     return tools
 
 
-def check(name: str, description: str, parameters: Any) -> tuple[str, list[str]]:
-    """("projected" | "rejected" | "invalid", problems with how that happened)."""
+def _openai_oracle(schema: Any, name: str, description: str) -> list[Violation]:
+    return violations(schema, name=name, description=description)
+
+
+def _anthropic_oracle(schema: Any, name: str, description: str) -> list[Violation]:
+    return anthropic_violations(schema, name=name)
+
+
+def check(
+    name: str,
+    description: str,
+    parameters: Any,
+    profile: Profile = OPENAI,
+    oracle: Oracle = _openai_oracle,
+) -> tuple[str, list[str]]:
+    """("projected" | "rejected" | "invalid", problems with how that happened), with ``oracle``
+    the independent checker of ``profile``'s strict mode."""
     if not META.is_valid(parameters):
         return "invalid", []  # loading reports INVALID_SCHEMA (checked on a sample below)
     contract = Contract(
@@ -89,8 +109,8 @@ def check(name: str, description: str, parameters: Any) -> tuple[str, list[str]]
         file="tools/t.json",
         pointer="/parameters",
     )
-    wire = provider_name(name, OPENAI.names)
-    projected, diagnostics = project_contract(contract, OPENAI, ProviderOptions(), wire)
+    wire = provider_name(name, profile.names)
+    projected, diagnostics = project_contract(contract, profile, ProviderOptions(), wire)
     errors = [d for d in diagnostics if d.level == "error"]
     problems = []
     if projected.schema is not None:
@@ -98,16 +118,14 @@ def check(name: str, description: str, parameters: Any) -> tuple[str, list[str]]
             problems.append(f"projected despite errors {[d.code for d in errors]}")
         problems += [
             f"{p or '/'}: {rule}: {message}"
-            for p, rule, message in violations(
-                projected.schema, name=wire, description=description or ""
-            )
+            for p, rule, message in oracle(projected.schema, wire, description or "")
         ]
         return "projected", problems
     if not errors:
         problems.append("no schema and no error diagnostic")
     document = {"parameters": parameters, "description": description, "name": name}
     for d in errors:
-        if d.provider != "openai" or not d.code.isupper() or not d.message:
+        if d.provider != profile.name or not d.code.isupper() or not d.message:
             problems.append(f"bad diagnostic {d}")
         try:
             jp.resolve(document, d.pointer)
@@ -117,14 +135,19 @@ def check(name: str, description: str, parameters: Any) -> tuple[str, list[str]]
     return "rejected", problems
 
 
-def test_corpus_tools_project_to_strict_schemas_or_are_rejected(corpus_dir):
+@pytest.mark.parametrize(
+    "profile, oracle",
+    [(OPENAI, _openai_oracle), (BEDROCK, _anthropic_oracle)],
+    ids=["openai", "bedrock"],
+)
+def test_corpus_tools_project_to_strict_schemas_or_are_rejected(corpus_dir, profile, oracle):
     tools = corpus_tools(corpus_dir)
     assert len(tools) > 3_800
     outcomes: Counter[str] = Counter()
     failures = []
     for label, record in tools:
         outcome, problems = check(
-            record["name"], record.get("description") or "", record["parameters"]
+            record["name"], record.get("description") or "", record["parameters"], profile, oracle
         )
         outcomes[outcome] += 1
         if problems:

@@ -13,6 +13,7 @@ from toolgen import pointer as jp
 from toolgen.bundle import Bundler, Documents, Location
 from toolgen.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.model import Config, Contract, ContractKind, Design, ProviderOptions
+from toolgen.providers import PROFILES
 from toolgen.refs import unbounded_refs
 from toolgen.sources import SCHEMA_SUFFIXES, load_document
 
@@ -57,6 +58,12 @@ def _envelope_files(root: Path) -> list[str]:
     if not base.is_dir():
         return []
     return sorted(p.relative_to(root).as_posix() for p in base.rglob("*.json") if p.is_file())
+
+
+def _strict_optional(provider: str) -> bool:
+    """Whether ``[providers.NAME] strict`` may turn the provider's strict mode off."""
+    profile = PROFILES.get(provider)
+    return profile is not None and profile.loose is not None
 
 
 def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, list[Diagnostic]]:
@@ -119,7 +126,8 @@ def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, l
                 pointer, "INVALID_CONFIG", f"providers.{name} must be a table: [providers.{name}]"
             )
             continue
-        for key in sorted(set(table) - {"optional_nullable"}):
+        settings = {"optional_nullable"} | ({"strict"} if _strict_optional(name) else set())
+        for key in sorted(set(table) - settings):
             problem(jp.join(pointer, key), "UNKNOWN_FIELD", f"unknown setting {key!r}")
         level = table.get("optional_nullable", "warning")
         if level not in ("warning", "error"):
@@ -129,7 +137,11 @@ def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, l
                 "optional_nullable must be 'warning' or 'error'",
             )
             level = "warning"
-        options[name] = ProviderOptions(optional_nullable=level)
+        strict = table.get("strict", True)
+        if not isinstance(strict, bool):
+            problem(jp.join(pointer, "strict"), "INVALID_CONFIG", "strict must be true or false")
+            strict = True
+        options[name] = ProviderOptions(optional_nullable=level, strict=strict)
     return Config(providers=providers, options=options), diagnostics
 
 

@@ -59,6 +59,7 @@ class ProviderOptions:
     """Per-provider settings from ``toolgen.toml`` (``[providers.NAME]``)."""
 
     optional_nullable: Literal["warning", "error"] = "warning"
+    strict: bool = True  # only for profiles with a loose variant (Profile.loose)
 
 
 @dataclass(frozen=True)

@@ -612,6 +612,8 @@ def _name_diagnostics(
 
 def project_design(design: Design, profile: Profile) -> ProviderProjection:
     options = design.config.options_for(profile.name)
+    if not options.strict and profile.loose is not None:
+        profile = profile.loose
     diagnostics: list[Diagnostic] = []
     projected: dict[str, list[ProjectedContract]] = {"tool": [], "output": []}
     for kind, contracts in (("tool", design.tools), ("output", design.outputs)):

@@ -70,6 +70,8 @@ class Case:
     key: str  # "tool:name" or "output:name"
     projection: ProjectedContract
     compiled: Callable[[Any], Any]
+    # How the profile writes an absent optional member: "nullable" (as null) or "omit" (absent).
+    optional_style: str = "nullable"
 
     @property
     def contract(self) -> Contract:
@@ -128,7 +130,8 @@ def compile_projection(
         for projected in contracts:
             if projected.schema is not None:
                 name = projected.contract.name
-                cases.append(Case(f"{kind}:{name}", projected, table[name]))
+                style = projection.profile.optional_style
+                cases.append(Case(f"{kind}:{name}", projected, table[name], style))
     return Compiled(source, module, cases)
 
 
@@ -462,14 +465,18 @@ def member_names(schema: Any) -> list[str]:
 
 class Filler:
     """How the provider writes a canonical instance: every absent member of an object written as
-    null. Also the expected inverse: absent again, except members that are optional *and* accept
-    null (OPTIONAL_NULLABLE), which come back as null — the stated exception of the law."""
+    null (a provider whose optional members stay optional writes the instance as it is). Also
+    the expected inverse: absent again, except members that are optional *and* accept null
+    (OPTIONAL_NULLABLE), which come back as null — the stated exception of the law."""
 
-    def __init__(self, canonical: Any) -> None:
+    def __init__(self, canonical: Any, *, nulls: bool = True) -> None:
         self.root = canonical
         self.validator = Draft202012Validator(canonical)
+        self.nulls = nulls  # False: the provider leaves optional members out (fill is identity)
 
     def __call__(self, value: Any) -> tuple[Any, Any]:
+        if not self.nulls:
+            return value, value
         return self.fill(value, self.root, root=True)
 
     def fill(self, value: Any, node: Any, *, root: bool = False) -> tuple[Any, Any]:

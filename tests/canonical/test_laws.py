@@ -58,7 +58,7 @@ def _projected_instances(case: Case) -> st.SearchStrategy[Any]:
 
 @cache
 def _filler(case: Case) -> Filler:
-    return Filler(case.contract.schema)
+    return Filler(case.contract.schema, nulls=case.optional_style == "nullable")
 
 
 @cache
@@ -78,9 +78,9 @@ def _inverses(case: Case) -> list[tuple[str, Callable[[Any], Any]]]:
 def check_completeness(case: Case, data: st.DataObject) -> None:
     x = data.draw(_closed_instances(case), label="canonical")
     filled, expected = _filler(case)(x)
-    assert _projected(case).is_valid(
-        filled
-    ), f"fill(x) is not valid under the projection: {filled!r}"
+    assert _projected(case).is_valid(filled), (
+        f"fill(x) is not valid under the projection: {filled!r}"
+    )
     for label, inverse in _inverses(case):
         assert inverse(filled) == expected, label
 
@@ -131,6 +131,16 @@ def test_hard_cases_for_cerebras(
     hard_cerebras: Compiled, key: str, law: str, data: st.DataObject
 ) -> None:
     LAWS[law](_case(hard_cerebras, key), data)
+
+
+@pytest.mark.parametrize("law", sorted(LAWS))
+@pytest.mark.parametrize("key", HARD)
+@settings(LAW, max_examples=5)
+@given(data=st.data())
+def test_hard_cases_for_bedrock(
+    hard_bedrock: Compiled, key: str, law: str, data: st.DataObject
+) -> None:
+    LAWS[law](_case(hard_bedrock, key), data)
 
 
 @pytest.mark.parametrize("law", sorted(LAWS))
