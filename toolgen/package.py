@@ -79,6 +79,7 @@ def _provider_module(design: Design, projection: ProviderProjection, surfaces: l
         nullable=projection.profile.optional_style == "nullable",
         surfaces=surfaces,
         limits=projection.profile.limits,
+        strict=projection.profile.strict,
         sizes={p.contract.name: _sizes(p.schema) for p in tools},
     )
     return format_python(source)

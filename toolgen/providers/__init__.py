@@ -1,17 +1,18 @@
 """The provider profiles toolgen supports, by name (the order of the generated modules), and the
-tool-definition formats ``toolgen import`` reads (bedrock_tools and gemini_tools hold formats only:
-toolgen builds no bindings for those providers, so they are no profiles)."""
+tool-definition formats ``toolgen import`` reads (gemini_tools holds formats only: toolgen builds
+no bindings for Gemini yet, so it is no profile; bedrock_tools is the import side of ``bedrock``)."""
 
 from toolgen.providers import anthropic, bedrock_tools, gemini_tools, openai
 from toolgen.providers.anthropic import ANTHROPIC
 from toolgen.providers.base import Profile
+from toolgen.providers.bedrock import BEDROCK
 from toolgen.providers.cerebras import CEREBRAS
 from toolgen.providers.groq import GROQ
 from toolgen.providers.openai import OPENAI
 from toolgen.tool_formats import BFCL_FUNCTIONS, MCP_TOOLS, ToolFormat
 
 PROFILES: dict[str, Profile] = {
-    profile.name: profile for profile in (OPENAI, ANTHROPIC, GROQ, CEREBRAS)
+    profile.name: profile for profile in (OPENAI, ANTHROPIC, GROQ, CEREBRAS, BEDROCK)
 }
 
 PROVIDER_NAMES: tuple[str, ...] = tuple(PROFILES)

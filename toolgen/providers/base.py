@@ -43,6 +43,7 @@ class Limits:
     any_of_branches: int | None = None  # branches of one anyOf
     optional_members: int | None = None  # members left out of required, across the schema
     union_members: int | None = None  # schemas with anyOf or a type list, across the schema
+    strict_tools: int | None = None  # tools with strict on in one request
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,10 @@ strict: Anthropic's keyword table,      assumed for Claude [unconfirmed for Bedr
 formats, ``minItems`` 0/1, simple       families undocumented]: Anthropic's tables are imported,
 patterns, no recursion                  so both profiles move together (safe side)
 strict: optionals stay optional         Anthropic strict tool use: no nulls added, identity inverse
-strict: 24 optional and 16 union        Anthropic's per-request caps of the strict grammar, kept
-members at most                         for Claude on Bedrock [unconfirmed; safe side]
+strict: 20 tools, 24 optional and 16    Anthropic's per-request caps of the strict grammar, kept
+union members per request at most       for Claude on Bedrock [unconfirmed; safe side]; one
+                                        schema over them is rejected, a selection over them
+                                        raises in ``tool_definitions``
 ``strict = false``                      ``[providers.bedrock] strict`` in toolgen.toml: the closed
                                         canonical schema, every validation keyword kept
 ======================================  ==========================================================
@@ -51,6 +53,7 @@ _STRICT = replace(
     name="bedrock",
     title="Bedrock Converse strict tool use",
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
+    limits=replace(ANTHROPIC.limits, strict_tools=20),
     template="bedrock.py.j2",
     decoders=CONVERSE_DECODER,
 )
