@@ -82,7 +82,9 @@ def _start(index: int, tool_id: str, name: str) -> dict[str, Any]:
 
 
 def _fragment(index: int, text: str) -> dict[str, Any]:
-    return {"contentBlockDelta": {"contentBlockIndex": index, "delta": {"toolUse": {"input": text}}}}
+    return {
+        "contentBlockDelta": {"contentBlockIndex": index, "delta": {"toolUse": {"input": text}}}
+    }
 
 
 def test_the_stream_joins_fragments_and_restarts_on_message_start(modules):

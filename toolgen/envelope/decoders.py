@@ -155,17 +155,7 @@ CONVERSE = Decoder(
         ("converse_stream_event", f"{_BLOCK_DELTA}.contentBlockIndex", "integer"),
         ("converse_stream_event", f"{_BLOCK_DELTA}.delta.toolUse?.input", "string"),
     ),
-    frozenset(
-        {
-            "Any",
-            "Callable",
-            "Mapping",
-            "RawToolCall",
-            "ToolCallFragments",
-            "decode_tool_call",
-            "tool_call_from_object",
-        }
-    ),
+    ANTHROPIC_MESSAGES.imports,  # the same: whole inputs and joined fragments
 )
 
 #: provider -> the decoders of its module (each needs the surfaces it reads)
