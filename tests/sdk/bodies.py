@@ -6,10 +6,7 @@ strict mode does (every member present, null for the absent optional ones).
 
 from __future__ import annotations
 
-import copy
 import json
-import warnings
-from collections.abc import Callable
 from typing import Any
 
 #: tool -> a canonical payload its model accepts
@@ -270,22 +267,3 @@ def message_events(calls: list[Call]) -> list[dict[str, Any]]:
     )
     events.append({"type": "message_stop"})
     return events
-
-
-def _quiet(dump: Callable[[], Any]) -> Any:
-    """``dump()`` without pydantic's serializer warnings (the SDKs build unknown union members
-    as the first variant, which pydantic then warns about)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return dump()
-
-
-def forms(sdk_object: Any, raw: Any) -> dict[str, Any]:
-    """Every form a user may hold of one response, chunk or event."""
-    return {
-        "SDK object": sdk_object,
-        "model_dump()": _quiet(sdk_object.model_dump),
-        "model_dump(mode='json')": _quiet(lambda: sdk_object.model_dump(mode="json")),
-        "to_dict()": _quiet(sdk_object.to_dict),
-        "raw JSON": copy.deepcopy(raw),
-    }

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from strict_checker import violations
 
+from tests.envelope.support import forms
 from tests.sdk.bodies import (
     OUTPUT,
     OUTPUT_PAYLOAD,
@@ -21,7 +22,6 @@ from tests.sdk.bodies import (
     Call,
     chat_chunks,
     chat_completion,
-    forms,
     message,
     message_events,
     response,

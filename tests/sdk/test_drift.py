@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
+from tests.envelope.support import forms
 from tests.sdk.bodies import (
     chat_chunks,
     chat_completion,
-    forms,
     message,
     message_events,
     response,
@@ -122,9 +122,7 @@ BODIES: dict[str, Callable[[], Any]] = {
 PROVIDER = {"message": "anthropic", "message_stream_event": "anthropic"}
 
 
-def _drift_paths(
-    gen: ModuleType, surface: str, sdk_object: Any, raw: Any
-) -> dict[str, str | None]:
+def _drift_paths(gen: ModuleType, surface: str, sdk_object: Any, raw: Any) -> dict[str, str | None]:
     module = getattr(gen, PROVIDER.get(surface, "openai"))
     validate = getattr(module, f"validate_{surface}")
     paths: dict[str, str | None] = {}
