@@ -7,6 +7,7 @@ holds (the SDK object, model_dump(), model_dump(mode="json"), to_dict(), the raw
 
 from __future__ import annotations
 
+import importlib
 import json
 from types import ModuleType
 from typing import Any
@@ -33,9 +34,9 @@ from tests.sdk.loopback import Loopback, sse
 USER = [{"role": "user", "content": "Do the things."}]
 
 
-def openai_calls(gen: ModuleType) -> list[Call]:
+def openai_calls(gen: ModuleType, provider: str = "openai") -> list[Call]:
     """One call of every tool, its arguments as strict mode writes them."""
-    openai = gen.openai
+    openai = getattr(gen, provider)
     calls = []
     for number, name in enumerate(openai.TOOLS):
         schema = openai.parameters(name)
@@ -75,9 +76,15 @@ def assert_strict_subset(schema: Any, where: str) -> None:
     assert violations(schema) == [], where
 
 
-def test_chat_completions(gen: ModuleType, server: Loopback, openai_client: Any) -> None:
-    openai = gen.openai
-    calls = openai_calls(gen)
+CHAT_PROVIDERS = ["openai", "groq", "cerebras"]  # Groq and Cerebras: through the openai SDK
+
+
+@pytest.mark.parametrize("provider", CHAT_PROVIDERS)
+def test_chat_completions(
+    gen: ModuleType, server: Loopback, openai_client: Any, provider: str
+) -> None:
+    openai = getattr(gen, provider)
+    calls = openai_calls(gen, provider)
     body = chat_completion(calls)
     server.reply_json(body)
     completion = openai_client.chat.completions.create(
@@ -115,9 +122,12 @@ def test_chat_completion_without_tool_calls_and_an_output(
     assert openai.parse_output(OUTPUT, output) == output  # a model instance is read as its JSON
 
 
-def test_chat_completions_stream(gen: ModuleType, server: Loopback, openai_client: Any) -> None:
-    openai = gen.openai
-    calls = openai_calls(gen)
+@pytest.mark.parametrize("provider", CHAT_PROVIDERS)
+def test_chat_completions_stream(
+    gen: ModuleType, server: Loopback, openai_client: Any, provider: str
+) -> None:
+    openai = getattr(gen, provider)
+    calls = openai_calls(gen, provider)
     chunks = chat_chunks(calls)
     server.reply_sse(sse(chunks, named=False, done=True))
     received = list(
@@ -231,3 +241,30 @@ def test_messages_stream(
             streams[form].add(value)
     for form, stream in streams.items():
         assert decoded(stream.tool_calls()) == expected(calls, names), form
+
+
+def test_first_valid_keeps_a_healthy_primary_in_every_form(
+    gen: ModuleType, server: Loopback, openai_client: Any, anthropic_client: Any
+) -> None:
+    """The issue's worst case: a healthy answer, held as model_dump(), fell back and raised alarms."""
+    runtime = importlib.import_module(f"{gen.__name__}._runtime")
+    drifts: list[Any] = []
+    runtime.on_schema_drift(drifts.append)
+    try:
+        for form in ("SDK object", "model_dump()", "model_dump(mode='json')", "to_dict()"):
+            server.reply_json(chat_completion([], content="Nothing to call."))
+            server.reply_json(message([]))
+
+            def primary(form: str = form) -> Any:
+                held = forms(openai_client.chat.completions.create(model="m", messages=USER))
+                return "primary", gen.openai.parse_tool_calls(held[form])
+
+            def fallback() -> Any:
+                answer = anthropic_client.messages.create(model="m", max_tokens=1, messages=USER)
+                return "fallback", gen.anthropic.parse_tool_calls(answer)
+
+            assert runtime.first_valid([primary, fallback]) == ("primary", []), form
+            server.reset()
+    finally:
+        runtime.remove_schema_drift_hook(drifts.append)
+    assert drifts == []
