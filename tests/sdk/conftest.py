@@ -16,9 +16,6 @@ from toolgen.build import build
 from toolgen.providers import PROVIDER_NAMES
 from toolgen.writer import write_package
 
-openai = pytest.importorskip("openai", reason="the openai SDK is in the dev extras")
-anthropic = pytest.importorskip("anthropic", reason="the anthropic SDK is in the dev extras")
-
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = "toolgen_sdk_test_gen"
 
@@ -53,6 +50,7 @@ def server(loopback: Loopback) -> Iterator[Loopback]:
 
 @pytest.fixture(scope="session")
 def openai_client(loopback: Loopback) -> Any:
+    openai = pytest.importorskip("openai", reason="the openai SDK is in the dev extras")
     return openai.OpenAI(
         base_url=loopback.url + "/v1",
         api_key="test",
@@ -63,6 +61,7 @@ def openai_client(loopback: Loopback) -> Any:
 
 @pytest.fixture(scope="session")
 def anthropic_client(loopback: Loopback) -> Any:
+    anthropic = pytest.importorskip("anthropic", reason="the anthropic SDK is in the dev extras")
     return anthropic.Anthropic(
         base_url=loopback.url,
         api_key="test",

@@ -22,7 +22,6 @@ from tests.envelope.support import (
     spread,
     stream_events,
 )
-from tests.sdk.conftest import PACKAGE
 from tests.sdk.loopback import Loopback, sse
 
 pytestmark = pytest.mark.corpus
@@ -43,7 +42,7 @@ ACCUMULATORS = {
 
 
 def envelopes(gen: ModuleType, provider: str) -> ModuleType:
-    return importlib.import_module(f"{PACKAGE}._envelopes_{provider}")
+    return importlib.import_module(f"{gen.__name__}._envelopes_{provider}")
 
 
 def request(clients: tuple[Any, Any], surface: str, stream: bool = False) -> Any:
