@@ -145,6 +145,36 @@ def test_chat_completions_stream(
         assert decoded(stream.tool_calls()) == expected(calls, list(openai.TOOLS)), form
 
 
+@pytest.mark.parametrize("api", ["chat", "responses"])
+def test_openai_streaming_helpers(
+    gen: ModuleType, server: Loopback, openai_client: Any, api: str
+) -> None:
+    """``.stream()`` helpers: the raw chunks inside their events, and what they put together."""
+    openai = gen.openai
+    calls = openai_calls(gen)
+    tools = openai.tool_definitions(api)
+    stream = openai.ToolCallStream(api)
+    if api == "chat":
+        server.reply_sse(sse(chat_chunks(calls), named=False, done=True))
+        helper = openai_client.chat.completions.stream(model="m", messages=USER, tools=tools)
+        with helper as events:
+            for event in events:
+                if event.type == "chunk":
+                    stream.add(event.chunk)
+            final = events.get_final_completion()
+    else:
+        server.reply_sse(sse(response_events(calls), named=True))
+        helper = openai_client.responses.stream(model="m", input="hi", tools=tools)
+        with helper as events:
+            for event in events:
+                stream.add(event)
+            final = events.get_final_response()
+    assert decoded(stream.tool_calls()) == expected(calls, list(openai.TOOLS))
+    for form, value in forms(final).items():
+        got = decoded(openai.parse_tool_calls(value, api))
+        assert got == expected(calls, list(openai.TOOLS)), form
+
+
 def test_responses(gen: ModuleType, server: Loopback, openai_client: Any) -> None:
     openai = gen.openai
     calls = openai_calls(gen)
@@ -232,6 +262,9 @@ def test_messages_stream(
         # the helper's own events (text, input_json, ...) come between the raw ones
         with anthropic_client.messages.stream(**request) as stream:
             received = [e for e in stream if e.type in {e["type"] for e in events}]
+            final = stream.get_final_message()  # the message the helper put together
+        for form, value in forms(final).items():
+            assert decoded(anthropic.parse_tool_calls(value)) == expected(calls, names), form
     else:
         received = list(anthropic_client.messages.create(**request, stream=True))
     assert [e.type for e in received] == [e["type"] for e in events]
