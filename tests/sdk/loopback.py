@@ -31,15 +31,33 @@ class Loopback:
         self.replies.clear()
 
 
-def sse(events: Iterable[Any], *, named: bool, done: bool = False) -> str:
-    """Server-sent events of ``events``: ``event: <type>`` lines when ``named`` (Responses API,
-    Anthropic), a final ``data: [DONE]`` when ``done`` (Chat Completions)."""
+def sse(events: Iterable[Any], *, chat: bool) -> str:
+    """Server-sent events as the providers write them: Chat Completions sends bare ``data:`` lines
+    and a final ``data: [DONE]``; the Responses and Messages APIs name each event."""
     text = ""
     for event in events:
-        if named:
+        if not chat:
             text += f"event: {event['type']}\n"
         text += f"data: {json.dumps(event)}\n\n"
-    return text + ("data: [DONE]\n\n" if done else "")
+    return text + ("data: [DONE]\n\n" if chat else "")
+
+
+USER = [{"role": "user", "content": "hi"}]
+
+
+def ask(clients: tuple[Any, Any], surface: str, *, stream: bool = False) -> Any:
+    """The plain request of ``surface`` through (openai client, anthropic client): the returned
+    object, or the list of a stream's chunks or events."""
+    openai_client, anthropic_client = clients
+    if surface.startswith("chat_completion"):
+        answer = openai_client.chat.completions.create(model="m", messages=USER, stream=stream)
+    elif surface.startswith("response"):
+        answer = openai_client.responses.create(model="m", input="hi", stream=stream)
+    else:
+        answer = anthropic_client.messages.create(
+            model="m", max_tokens=1, messages=USER, stream=stream
+        )
+    return list(answer) if stream else answer
 
 
 def _handler(state: Loopback) -> type[BaseHTTPRequestHandler]:

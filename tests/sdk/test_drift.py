@@ -21,10 +21,9 @@ from tests.sdk.bodies import (
     response,
     response_events,
 )
-from tests.sdk.loopback import Loopback, sse
+from tests.sdk.loopback import Loopback, ask, sse
 
 CALLS = [("call_1", "billing_refund", json.dumps({"charge_id": "ch_9Kx2LmQ7"}))]
-USER = [{"role": "user", "content": "hi"}]
 
 
 def _set(*path: Any, value: Any) -> Callable[[Any], None]:
@@ -89,26 +88,11 @@ EVENT_MUTATIONS = {
 
 
 def _fetch(surface: str, body: Any, server: Loopback, clients: tuple[Any, Any]) -> Any:
-    openai_client, anthropic_client = clients
-    if surface == "chat_completion":
+    if surface in BODY_MUTATIONS:
         server.reply_json(body)
-        return openai_client.chat.completions.create(model="m", messages=USER)
-    if surface == "response":
-        server.reply_json(body)
-        return openai_client.responses.create(model="m", input="hi")
-    if surface == "message":
-        server.reply_json(body)
-        return anthropic_client.messages.create(model="m", max_tokens=1, messages=USER)
-    if surface == "chat_completion_chunk":
-        server.reply_sse(sse(body, named=False, done=True))
-        return list(openai_client.chat.completions.create(model="m", messages=USER, stream=True))
-    if surface == "response_stream_event":
-        server.reply_sse(sse(body, named=True))
-        return list(openai_client.responses.create(model="m", input="hi", stream=True))
-    server.reply_sse(sse(body, named=True))
-    return list(
-        anthropic_client.messages.create(model="m", max_tokens=1, messages=USER, stream=True)
-    )
+        return ask(clients, surface)
+    server.reply_sse(sse(body, chat=surface == "chat_completion_chunk"))
+    return ask(clients, surface, stream=True)
 
 
 BODIES: dict[str, Callable[[], Any]] = {

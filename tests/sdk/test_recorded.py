@@ -22,13 +22,12 @@ from tests.envelope.support import (
     spread,
     stream_events,
 )
-from tests.sdk.loopback import Loopback, sse
+from tests.sdk.loopback import Loopback, ask, sse
 
 pytestmark = pytest.mark.corpus
 
 BODIES_PER_FOLDER = 8
 STREAMS_PER_FOLDER = 3
-USER = [{"role": "user", "content": "hi"}]
 PARSERS = {
     "chat_completion": "parse_chat_completion_tool_calls",
     "response": "parse_response_tool_calls",
@@ -45,15 +44,6 @@ def envelopes(gen: ModuleType, provider: str) -> ModuleType:
     return importlib.import_module(f"{gen.__name__}._envelopes_{provider}")
 
 
-def request(clients: tuple[Any, Any], surface: str, stream: bool = False) -> Any:
-    openai_client, anthropic_client = clients
-    if surface.startswith("chat_completion"):
-        return openai_client.chat.completions.create(model="m", messages=USER, stream=stream)
-    if surface.startswith("response"):
-        return openai_client.responses.create(model="m", input="hi", stream=stream)
-    return anthropic_client.messages.create(model="m", max_tokens=1, messages=USER, stream=stream)
-
-
 def raw_calls(calls: list[Any]) -> list[tuple[str, str, str, Any]]:
     return [(c.id, c.name, c.raw_arguments, c.arguments) for c in calls]
 
@@ -68,7 +58,7 @@ def test_recorded_bodies_through_the_clients(
     parse = getattr(module, PARSERS[surface])
     for name, body in spread(bodies(folder), BODIES_PER_FOLDER):
         server.reply_json(body)
-        received = request((openai_client, anthropic_client), surface)
+        received = ask((openai_client, anthropic_client), surface)
         expected = raw_calls(parse(body, canonical_names=NAMES))
         for form, value in forms(received, body).items():
             validate(value)
@@ -78,7 +68,7 @@ def test_recorded_bodies_through_the_clients(
 def _sse_body(path: Path, surface: str, events: list[Any]) -> str:
     if path.suffix == ".txt":
         return path.read_text()
-    return sse(events, named=surface != "chat_completion_chunk", done=True)
+    return sse(events, chat=surface == "chat_completion_chunk")
 
 
 def _usable(path: Path, events: list[Any]) -> bool:
@@ -106,7 +96,7 @@ def test_recorded_streams_through_the_clients(
     assert usable
     for name, events in spread(usable, STREAMS_PER_FOLDER):
         server.reply_sse(_sse_body(ENVELOPES / folder / name, surface, events))
-        received = list(request((openai_client, anthropic_client), surface, stream=True))
+        received = ask((openai_client, anthropic_client), surface, stream=True)
         assert received, name
         reference = accumulator()
         for event in events:
