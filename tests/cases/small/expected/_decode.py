@@ -135,11 +135,8 @@ def decode_output(
 ) -> M:
     """A structured output: JSON text (or an already parsed value) -> canonical payload -> model.
 
-    Raises PayloadError with ``tool`` set to the output's canonical name and an empty call id,
-    and TypeError for None (no structured output is null).
+    Raises PayloadError with ``tool`` set to the output's canonical name and an empty call id.
     """
-    if data is None:
-        raise TypeError(f"parse_output({name!r}, None): expected JSON text or a parsed object")
     parsed = _parse_json(provider, name, data) if isinstance(data, str | bytes) else data
     return _validate(model, canonicalize(parsed), provider=provider, tool=name, call_id="")
 
@@ -167,3 +164,13 @@ def projected_model(
     Projected.__doc__ = description
     Projected.__module__ = model.__module__
     return Projected
+
+
+def output_data(name: str, data: OutputData) -> OutputData:
+    """``data`` for ``decode_output``; None is a TypeError (no structured output is null, and the
+    signatures reject it: this is for callers that are not type-checked)."""
+    if data is None:
+        raise TypeError(
+            f"parse_output({name!r}, None): expected JSON text, a parsed object or an SDK object"
+        )
+    return data

@@ -16,7 +16,13 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from . import _envelopes_anthropic as _envelopes
-from ._decode import OutputData, ToolCall, decode_output, typed_call
+from ._decode import (
+    OutputData,
+    ToolCall,
+    decode_output,
+    output_data,
+    typed_call,
+)
 from ._envelopes_anthropic import (
     validate_message,
     validate_message_stream_event,
@@ -304,7 +310,7 @@ def parse_output(name: Literal["route_summary"], data: OutputData) -> _models.Ro
         decode_output(
             PROVIDER,
             name,
-            data,
+            output_data(name, data),
             lambda payload: canonicalize_output(name, payload),
             model_for("output", name),
         ),

@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, overload
 from . import _envelopes_cerebras as _envelopes
 from ._canonical import OUTPUT_CANONICALIZERS, TOOL_CANONICALIZERS
 from ._canonical import canonicalize_text as _canonicalize_text
-from ._decode import OutputData, ToolCall, decode_output, projected_model, typed_call
+from ._decode import (
+    OutputData,
+    ToolCall,
+    decode_output,
+    output_data,
+    projected_model,
+    typed_call,
+)
 from ._envelopes_cerebras import (
     validate_chat_completion,
     validate_chat_completion_chunk,
@@ -338,7 +345,7 @@ def parse_output(name: Literal["route_summary"], data: OutputData) -> _models.Ro
         decode_output(
             PROVIDER,
             name,
-            data,
+            output_data(name, data),
             lambda payload: canonicalize_output(name, payload),
             model_for("output", name),
         ),
