@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from anthropic import Anthropic
 from examplegen import anthropic as claude
+from examplegen import groq
 from examplegen import openai as oai
 from openai import OpenAI
 
@@ -26,3 +27,4 @@ def misuses(client: OpenAI, messages: Anthropic) -> None:
     client.chat.completions.create(model="x", messages=[], response_format=text_format)  # error
     messages.messages.create(model="x", max_tokens=1, messages=[], tools=chat_tools)  # error
     print(claude.tool_definitions(strict="always"))  # error
+    print(groq.tool_definitions("responses"))  # error

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from anthropic import Anthropic
 from examplegen import anthropic as claude
+from examplegen import cerebras, groq
 from examplegen import openai as oai
 from examplegen.models import TicketTriage
 from openai import OpenAI, pydantic_function_tool
@@ -120,7 +121,21 @@ def messages(client: Anthropic) -> None:
     print(entities)
 
 
+def openai_compatible(client: OpenAI) -> None:
+    """Groq and Cerebras through the openai client (``OpenAI(base_url=...)``)."""
+    completion = client.chat.completions.create(
+        model="llama-4",
+        messages=[{"role": "user", "content": "Refund ch_12345678"}],
+        tools=groq.tool_definitions(),
+        response_format=cerebras.response_format("ticket_triage"),
+    )
+    for call in groq.parse_tool_calls(completion.model_dump()):
+        if call.name == "billing.refund":
+            print(call.arguments.reason)
+
+
 def main() -> None:
     chat_completions(OpenAI())
     responses(OpenAI())
     messages(Anthropic())
+    openai_compatible(OpenAI(base_url="http://127.0.0.1:1/v1"))
