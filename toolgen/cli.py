@@ -1,4 +1,4 @@
-"""The command line: build, validate, show, diff, watch."""
+"""The command line: build, validate, show, import, diff, watch."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import click
 from toolgen import __version__
 from toolgen.build import BuildResult, analyze, build
 from toolgen.diagnostics import Diagnostic, Level, format_json, format_text, sort_diagnostics
-from toolgen.providers import PROVIDER_NAMES
+from toolgen.importing import import_sources, write_tools
+from toolgen.providers import IMPORT_FORMATS, PROVIDER_NAMES
 from toolgen.writer import OutputError, compare, write_package
 
 EXIT_OK, EXIT_DESIGN, EXIT_USAGE = 0, 1, 2
@@ -309,3 +310,47 @@ def watch_command(design: Path, out: Path, providers: tuple[str, ...], output_fo
     click.echo(f"toolgen: watching {design} (Ctrl-C to stop)", err=True)
     watch(design, out, rebuild)
     click.echo("toolgen: stopped", err=True)
+
+
+@main.command("import")
+@click.argument(
+    "sources",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    metavar="SOURCE...",
+)
+@_out_option("The design folder to write tools/NAME.yaml into (created when missing).")
+@click.option(
+    "--format",
+    "source_format",
+    type=click.Choice([f.name for f in IMPORT_FORMATS]),
+    help="Read every SOURCE in this format instead of detecting it from the content.",
+)
+@click.option("--force", is_flag=True, help="Replace tool files that exist already.")
+def import_command(
+    sources: tuple[Path, ...], out: Path, source_format: str | None, force: bool
+) -> None:
+    """Turn tool definitions (JSON files: OpenAI Chat or Responses tools, Anthropic tools, an MCP
+    tools/list result, Gemini function declarations, a Bedrock toolConfig, BFCL function docs)
+    into design files.
+
+    What a provider's strict mode added is undone where that can be told; every such decision,
+    and every tool that could not be imported, is reported against the source file and pointer.
+    Exit 1 when a source or a tool could not be imported (the others are written)."""
+    result = import_sources(
+        [(path, str(path)) for path in sources],
+        out,
+        IMPORT_FORMATS,
+        forced=source_format,
+        force=force,
+    )
+    _report(result.diagnostics, "text")
+    write_tools(out, result.tools)
+    errors = sum(d.level is Level.ERROR for d in result.diagnostics)
+    click.echo(
+        f"toolgen: imported {len(result.tools)} tool(s) into {out / 'tools'}; "
+        f"{errors} error(s), {len(result.diagnostics) - errors} note(s) and warning(s)",
+        err=True,
+    )
+    sys.exit(EXIT_OK if result.ok else EXIT_DESIGN)

@@ -9,7 +9,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from toolgen import __version__
-from toolgen.canonical.compiler import render_canonical_module
+from toolgen.canonical.compiler import CanonicalModule, render_canonical_module
 from toolgen.design import ENVELOPES_FOLDER
 from toolgen.diagnostics import Diagnostic
 from toolgen.envelope import (
@@ -136,7 +136,9 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
     files["_runtime.py"] = render_runtime(header(design.hash))
     canonical = _canonical_module(design, projections)
     if canonical is not None:
-        files["_canonical.py"] = canonical
+        diagnostics += canonical.diagnostics
+        if canonical.source is not None:
+            files["_canonical.py"] = canonical.source
     for projection in projections:
         name = projection.profile.name
         schemas, found = _envelope_schemas(design, name)
@@ -163,7 +165,9 @@ def _envelope_schemas(design: Design, provider: str) -> tuple[dict[str, Any], li
         return {}, [Diagnostic(file, error.pointer, provider, "INVALID_ENVELOPE", error.message)]
 
 
-def _canonical_module(design: Design, projections: list[ProviderProjection]) -> str | None:
+def _canonical_module(
+    design: Design, projections: list[ProviderProjection]
+) -> CanonicalModule | None:
     """One ``_canonical.py`` serves every provider that makes optionals nullable: the inverse of a
     contract depends only on its canonical schema and on which values its projection admits, and
     those providers' projections of one contract admit the same values. Each contract is compiled
