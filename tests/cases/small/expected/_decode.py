@@ -17,7 +17,7 @@ from typing import Any, Generic, Protocol, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ValidationError, model_validator
 
-from ._runtime import PayloadError, RawToolCall
+from ._runtime import PayloadError, RawToolCall, json_value
 
 M = TypeVar("M", bound=BaseModel)
 N = TypeVar("N", bound=str)
@@ -137,7 +137,9 @@ def decode_output(
 
     Raises PayloadError with ``tool`` set to the output's canonical name and an empty call id.
     """
-    parsed = _parse_json(provider, name, data) if isinstance(data, str | bytes) else data
+    parsed = (
+        _parse_json(provider, name, data) if isinstance(data, str | bytes) else json_value(data)
+    )
     return _validate(model, canonicalize(parsed), provider=provider, tool=name, call_id="")
 
 
