@@ -53,8 +53,8 @@ _STRICT = replace(
     name="bedrock",
     title="Bedrock Converse strict tool use",
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
-    limits=replace(ANTHROPIC.limits, strict_tools=20),
     template="bedrock.py.j2",
+    params_template="_params_bedrock.py.j2",
     decoders=CONVERSE_DECODER,
 )
 
