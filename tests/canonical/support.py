@@ -72,6 +72,8 @@ class Case:
     compiled: Callable[[Any], Any]
     # How the profile writes an absent optional member: "nullable" (as null) or "omit" (absent).
     optional_style: str = "nullable"
+    # What the profile drops, always or when a value fails its test (relaxed for soundness).
+    dropped: frozenset[str] = OPENAI.drop
 
     @property
     def contract(self) -> Contract:
@@ -130,8 +132,11 @@ def compile_projection(
         for projected in contracts:
             if projected.schema is not None:
                 name = projected.contract.name
-                style = projection.profile.optional_style
-                cases.append(Case(f"{kind}:{name}", projected, table[name], style))
+                profile = projection.profile
+                dropped = profile.drop | frozenset(profile.keep_if)
+                cases.append(
+                    Case(f"{kind}:{name}", projected, table[name], profile.optional_style, dropped)
+                )
     return Compiled(source, module, cases)
 
 
@@ -262,12 +267,12 @@ def closed(schema: Any) -> Any:
     return result
 
 
-def relaxed(schema: Any) -> Any:
-    """The canonical schema without what the projection drops on purpose (the canonical
-    validation reports those) and with oneOf read as anyOf (the projection folds it)."""
+def relaxed(schema: Any, dropped: frozenset[str] = OPENAI.drop) -> Any:
+    """The canonical schema without what the projection drops on purpose (``dropped``: the
+    canonical validation reports those) and with oneOf read as anyOf (the projection folds it)."""
 
     def relax(node: dict[str, Any]) -> dict[str, Any]:
-        node = {k: v for k, v in node.items() if k not in OPENAI.drop}
+        node = {k: v for k, v in node.items() if k not in dropped}
         if "oneOf" in node and "anyOf" not in node:
             node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
         return node

@@ -63,7 +63,7 @@ def _filler(case: Case) -> Filler:
 
 @cache
 def _relaxed(case: Case) -> Draft202012Validator:
-    return Draft202012Validator(relaxed(case.contract.schema))
+    return Draft202012Validator(relaxed(case.contract.schema, case.dropped))
 
 
 @cache

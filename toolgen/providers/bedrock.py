@@ -1,7 +1,9 @@
 """AWS Bedrock Converse: ``toolConfig.tools[].toolSpec`` and ``outputConfig.textFormat``.
 
-Rules, each with its source (../shared/PROVIDERS.md, "AWS Bedrock Converse": Converse API reference,
-ToolSpecification, ToolInputSchema, OutputConfig), verified on 2026-12-03:
+Rules, each with its source (../shared/PROVIDERS.md, "AWS Bedrock Converse"; the Bedrock Runtime
+API reference: ToolSpecification{name, description (at least 1 character, so an empty one is left
+out), inputSchema, strict}, OutputFormat{type: json_schema, structure{jsonSchema{schema: string,
+name, description}}}), verified on 2026-12-03:
 
 ======================================  ==========================================================
 rule                                    source / choice
