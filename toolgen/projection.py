@@ -452,6 +452,14 @@ class _Projector:
                 root or self.profile.inline_refs or set(node) - {"$ref"} - STRUCTURAL
             ):
                 if ref in self.inlining:
+                    if self.profile.inline_refs:  # no reference to keep: it never ends
+                        self.report(
+                            jp.join(pointer, "$ref"),
+                            "UNSUPPORTED_RECURSION",
+                            f"a recursive schema cannot be expressed in {self.profile.title} "
+                            f"(it has no references; $ref {ref!r} leads back to itself)",
+                        )
+                        return None
                     # Recursion through a $ref with siblings: inlining again would never end. Only
                     # annotations may go (the reference stays); anything else cannot be expressed.
                     if set(node) - {"$ref"} - STRUCTURAL - ANNOTATIONS:
@@ -656,7 +664,8 @@ def project_contract(
     if meaning is not None and profile.openapi is not None:
         schema = write_openapi(meaning, profile.openapi)
     projected = ProjectedContract(contract, provider_name, schema, rewrites, profile.name, meaning)
-    return projected, projector.diagnostics
+    # a node inlined at several places is reported once
+    return projected, list(dict.fromkeys(projector.diagnostics))
 
 
 @dataclass(frozen=True)

@@ -651,10 +651,10 @@ class _ModuleCompiler:
         context = _Context(
             contract,
             projected.provider,
-            projected.schema,
+            projected.meaning,
             projected.rewrites,
-            Reading(projected.schema, projected.rewrites),
-            NullOracle(projected.schema),
+            Reading(projected.meaning, projected.rewrites),
+            NullOracle(projected.meaning),
         )
         self.roots[contract.kind][contract.name] = self.planner.root(context)
 

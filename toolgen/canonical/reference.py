@@ -39,7 +39,7 @@ class ReferenceInverse:
     """The inverse of one projected contract."""
 
     def __init__(self, projected: ProjectedContract) -> None:
-        schema = projected.schema
+        schema = projected.meaning  # the JSON Schema the provider's payloads satisfy
         self.reading = Reading(schema, projected.rewrites) if schema is not None else None
         self.tolerant = tolerant(schema) if schema is not None else None
         self._admits = Draft202012Validator(self.tolerant) if schema is not None else None
@@ -147,7 +147,7 @@ def reference_for(projected: ProjectedContract) -> ReferenceInverse:
 
 
 def reference_inverse(payload: Any, projected: ProjectedContract) -> Any:
-    """The canonical payload of ``payload``, a provider's payload under ``projected.schema``;
+    """The canonical payload of ``payload``, a provider's payload under ``projected.meaning``;
     the same object when nothing changes."""
     return reference_for(projected)(payload)
 
