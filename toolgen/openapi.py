@@ -23,10 +23,11 @@ from toolgen.providers.base import OpenApiDialect
 _ANNOTATIONS = frozenset({"title", "description"})
 
 
-def _is_null(branch: Any) -> bool:
+def _is_null(branch: Any, null: str) -> bool:
+    """Whether a (written) branch is ``{"type": null}`` with at most annotations."""
     return (
         isinstance(branch, dict)
-        and branch.get("type") == "null"
+        and branch.get("type") == null
         and not set(branch) - {"type"} - _ANNOTATIONS
     )
 
@@ -49,12 +50,17 @@ def write_openapi(schema: Any, dialect: OpenApiDialect) -> Any:
             nullable = bool(others) and len(others) < len(types)
             # the projection leaves at most one type besides null (UNSUPPORTED_TYPE_LIST)
             result["type"] = others[0] if len(others) == 1 else others or "null"
-        if isinstance(result.get("enum"), list) and None in result["enum"] and result["enum"] != [None]:
+        if (
+            isinstance(result.get("enum"), list)
+            and None in result["enum"]
+            and result["enum"] != [None]
+        ):
             result["enum"] = [v for v in result["enum"] if v is not None]
             nullable = True
         branches = result.get("anyOf")
-        if isinstance(branches, list) and any(_is_null(b) for b in branches):
-            kept = [b for b in branches if not _is_null(b)]
+        null = spell("null")  # the branches are written already
+        if isinstance(branches, list) and any(_is_null(b, null) for b in branches):
+            kept = [b for b in branches if not _is_null(b, null)]
             rest = {k: v for k, v in result.items() if k != "anyOf"}
             if not kept:
                 result = {**rest, "type": "null"}

@@ -283,7 +283,10 @@ def relaxed(schema: Any, profile: Profile = OPENAI) -> Any:
 
     def relax(node: dict[str, Any]) -> dict[str, Any]:
         if profile.const_as_enum and "const" in node and "enum" not in node:
-            node = {("enum" if k == "const" else k): ([v] if k == "const" else v) for k, v in node.items()}
+            node = {
+                ("enum" if k == "const" else k): ([v] if k == "const" else v)
+                for k, v in node.items()
+            }
         node = {k: v for k, v in node.items() if not dropped(k, v)}
         if "oneOf" in node and "anyOf" not in node:
             node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}

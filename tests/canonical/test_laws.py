@@ -79,9 +79,9 @@ def _inverses(case: Case) -> list[tuple[str, Callable[[Any], Any]]]:
 def check_completeness(case: Case, data: st.DataObject) -> None:
     x = data.draw(_closed_instances(case), label="canonical")
     filled, expected = _filler(case)(x)
-    assert _projected(case).is_valid(
-        filled
-    ), f"fill(x) is not valid under the projection: {filled!r}"
+    assert _projected(case).is_valid(filled), (
+        f"fill(x) is not valid under the projection: {filled!r}"
+    )
     for label, inverse in _inverses(case):
         assert inverse(filled) == expected, label
 

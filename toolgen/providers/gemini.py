@@ -160,8 +160,13 @@ GEMINI_OPENAPI = replace(
     string_enums=True,
     openapi=OpenApiDialect(
         type_names={
-            "string": "STRING", "number": "NUMBER", "integer": "INTEGER", "boolean": "BOOLEAN",
-            "array": "ARRAY", "object": "OBJECT", "null": "NULL",
+            "string": "STRING",
+            "number": "NUMBER",
+            "integer": "INTEGER",
+            "boolean": "BOOLEAN",
+            "array": "ARRAY",
+            "object": "OBJECT",
+            "null": "NULL",
         }  # fmt: skip
     ),
 )
