@@ -409,7 +409,7 @@ class _Projector:
         written, rule = stringified
         if rule is None:
             return node
-        if self.in_union:
+        if self.in_union and rule.values:
             self.report(
                 origins.of("enum"),
                 "ENUM_TEXT_IN_UNION",

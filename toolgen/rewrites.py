@@ -291,11 +291,12 @@ def enum_text(value: Any) -> str:
 
 @dataclass(frozen=True)
 class EnumStringified(Rewrite):
-    """For a provider whose enums hold strings only: an enum with other values (numbers,
-    booleans, ...) became a string enum, each such value written as its JSON text (``1`` as
+    """For a provider whose enums hold strings only, on a string type: an enum became a string
+    enum of type string, each value that is no string written as its JSON text (``1`` as
     ``"1"``), strings as they are and null as null. The node keeps only its annotations beside
-    ``type`` and ``enum`` (the enum decides every value; the canonical validation enforces the
-    rest). ``values`` maps each text back to its canonical value."""
+    ``type`` and ``enum`` (the enum decides every value; a string the canonical type refuses is
+    left to the canonical validation). ``values`` maps each text back to its canonical value
+    (empty when every value was a string already: nothing to read back)."""
 
     values: tuple[tuple[str, Any], ...]
 
@@ -305,7 +306,10 @@ class EnumStringified(Rewrite):
         when two values would be written as the same text (``1`` and ``"1"``), or a value is an
         object or array: no exact inverse."""
         values = node.get("enum")
-        if not isinstance(values, list) or all(isinstance(v, str | None) for v in values):
+        if not isinstance(values, list):
+            return node, None
+        string_type = ["string", "null"] if None in values else ["string"]
+        if all(isinstance(v, str | None) for v in values) and _types(node) == string_type:
             return node, None
         written: list[str | None] = []
         back: dict[str, Any] = {}

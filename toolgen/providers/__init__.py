@@ -36,6 +36,7 @@ def profile_for(name: str, options: ProviderOptions) -> Profile:
         return DIALECTS[name].get(options.dialect, PROFILES[name])
     return PROFILES[name]
 
+
 #: In detection order: a document is read by the first format whose layout it has. The bare
 #: declaration list of Gemini comes after the OpenAI forms, whose entries carry a type, and after
 #: BFCL's, whose roots are of type "dict".
