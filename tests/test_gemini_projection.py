@@ -8,6 +8,7 @@ provider and a stable code. Every accepted projection also passes the independen
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -380,30 +381,20 @@ def test_names(canonical, wire):
 # -- configuration and building ------------------------------------------------------------------
 
 
-def test_a_bad_dialect_is_invalid_config(make_design, tool):
-    root = make_design(
-        {
-            "toolgen.toml": '[providers.gemini]\ndialect = "openapi3"\n',
-            "tools/t.yaml": tool("t", obj({})),
-        }
-    )
-    result = analyze(root, ("gemini",))
-    assert [(d.code, d.pointer) for d in result.diagnostics] == [
-        ("INVALID_CONFIG", "/providers/gemini/dialect")
-    ]
-
-
-def test_dialect_is_no_setting_of_a_provider_without_dialects(make_design, tool):
-    root = make_design(
-        {
-            "toolgen.toml": '[providers.openai]\ndialect = "openapi"\n',
-            "tools/t.yaml": tool("t", obj({})),
-        }
-    )
-    result = analyze(root, ("openai",))
-    assert [(d.code, d.pointer) for d in result.diagnostics] == [
-        ("UNKNOWN_FIELD", "/providers/openai/dialect")
-    ]
+@pytest.mark.parametrize(
+    "provider, dialect, expected",
+    [
+        ("gemini", "openapi3", [("INVALID_CONFIG", "/providers/gemini/dialect")]),
+        ("gemini", 3, [("INVALID_CONFIG", "/providers/gemini/dialect")]),
+        ("openai", "openapi", [("UNKNOWN_FIELD", "/providers/openai/dialect")]),  # no dialects
+        ("gemini", "openapi", []),
+    ],
+)
+def test_the_dialect_setting(make_design, tool, provider, dialect, expected):
+    toml = f"[providers.{provider}]\ndialect = {json.dumps(dialect)}\n"
+    root = make_design({"toolgen.toml": toml, "tools/t.yaml": tool("t", obj({}))})
+    result = analyze(root, (provider,))
+    assert [(d.code, d.pointer) for d in result.diagnostics] == expected
 
 
 def test_gemini_is_projection_only(make_design, tool):
@@ -418,3 +409,19 @@ def test_gemini_is_projection_only(make_design, tool):
     gemini = sorted(path for path in asked.files if "gemini" in path)
     assert gemini == ["schemas/gemini/names.json", "schemas/gemini/tools/crm.find.json"]
     assert "gemini.py" not in asked.files and "_envelopes_gemini.py" not in asked.files
+
+
+def test_show_prints_the_wire_form_of_the_dialect(make_design, tool):
+    from click.testing import CliRunner
+
+    from toolgen.cli import main
+
+    root = make_design(
+        {
+            "toolgen.toml": '[providers.gemini]\ndialect = "openapi"\n',
+            "tools/t.yaml": tool("t", obj({"n": {"type": ["integer", "null"]}})),
+        }
+    )
+    result = CliRunner().invoke(main, ["show", str(root), "t", "--provider", "gemini"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == wire_obj({"n": {"type": "INTEGER", "nullable": True}})
