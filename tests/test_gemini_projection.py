@@ -425,3 +425,52 @@ def test_show_prints_the_wire_form_of_the_dialect(make_design, tool):
     result = CliRunner().invoke(main, ["show", str(root), "t", "--provider", "gemini"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == wire_obj({"n": {"type": "INTEGER", "nullable": True}})
+
+
+# -- the OpenAPI spelling says what the JSON Schema says -----------------------------------------
+
+
+def _open(schema: Any) -> Any:
+    """``schema`` without additionalProperties (the one thing the OpenAPI spelling leaves out)."""
+    from tests.canonical.support import transform
+
+    return transform(schema, lambda n: {k: v for k, v in n.items() if k != "additionalProperties"})
+
+
+@pytest.fixture(scope="module")
+def openapi_hard_cases(tmp_path_factory: pytest.TempPathFactory) -> list[Any]:
+    from tests.canonical import hard_cases
+    from tests.canonical.conftest import write_files
+    from tests.canonical.support import load_and_project
+
+    root = write_files(tmp_path_factory.mktemp("hard") / "design", hard_cases.design_files())
+    _, projection = load_and_project(root, "gemini", "openapi")
+    return [p for p in (*projection.tools, *projection.outputs) if p.schema is not None]
+
+
+def test_the_openapi_spelling_reads_back_as_the_projection(openapi_hard_cases):
+    """toolgen import's reader of the OpenAPI dialect (written apart from the projection) reads
+    every written hard case back into a schema that admits the same values as the projection's
+    JSON Schema without additionalProperties, on both sides' instances."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+    from jsonschema import Draft202012Validator
+
+    from tests.canonical.support import PROPERTY, instances
+    from toolgen.providers.gemini_tools import openapi_to_json_schema
+
+    assert len(openapi_hard_cases) > 10
+    for projected in openapi_hard_cases:
+        read_back, _ = openapi_to_json_schema(projected.schema, "")
+        assert violations(projected.schema, "openapi") == [], projected.contract.name
+        meaning = _open(projected.meaning)
+        one, two = Draft202012Validator(meaning), Draft202012Validator(read_back)
+
+        @settings(PROPERTY, max_examples=5)
+        @given(st.data())
+        def agree(data: st.DataObject) -> None:
+            for schema in (meaning, read_back):
+                value = data.draw(instances(schema))
+                assert one.is_valid(value) == two.is_valid(value), value
+
+        agree()

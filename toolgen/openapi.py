@@ -10,7 +10,7 @@ record, so nothing here needs an inverse of its own.
 - an ``enum`` with null loses it and is ``nullable: true``;
 - ``anyOf`` with ``{"type": "null"}`` branches loses them and is ``nullable: true``; where one
   branch is left beside annotations only, the node is that branch (with the node's annotations);
-- type names are spelled by the dialect's table (Gemini: ``STRING``, ``OBJECT`` ...).
+- type names are spelled by the dialect's table (upper-case, for instance).
 """
 
 from __future__ import annotations
