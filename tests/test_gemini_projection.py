@@ -135,6 +135,10 @@ JSON_SCHEMA_ACCEPTED: dict[str, tuple[Any, Any]] = {
             "$defs": {"Address": closed({"city": S}, ["city"])},
         },
     ),
+    "a reference into definitions (a container Gemini does not take) is inlined": (
+        {**obj({"a": {"$ref": "#/definitions/A"}}), "definitions": {"A": obj({"x": S})}},
+        closed({"a": closed({"x": S})}),
+    ),
     "recursion under an optional member is kept": (
         {**obj({"root": {"$ref": "#/$defs/Node"}}, ["root"]), **NODE},
         {
@@ -284,6 +288,14 @@ REJECTED: dict[str, tuple[tuple[str, ...], Any, list[tuple[str, str]]]] = {
         ("json_schema",),
         {**obj({"root": {"$ref": "#/$defs/Node"}}), **NODE_REQUIRED_NEXT},
         [("RECURSION_THROUGH_REQUIRED", "/parameters/$defs/Node/properties/next/$ref")],
+    ),
+    "recursion through definitions (inlined, so it never ends)": (
+        ("json_schema",),
+        {
+            **obj({"root": {"$ref": "#/definitions/Node"}}),
+            "definitions": {"Node": obj({"next": {"$ref": "#/definitions/Node"}})},
+        },
+        [("UNSUPPORTED_RECURSION", "/parameters/definitions/Node/properties/next/$ref")],
     ),
     "any recursion (no references)": (
         ("openapi",),

@@ -448,16 +448,15 @@ class _Projector:
         seen: set[str] = set()
         while True:
             ref = node.get("$ref")
-            if isinstance(ref, str) and (
-                root or self.profile.inline_refs or set(node) - {"$ref"} - STRUCTURAL
-            ):
+            must_inline = isinstance(ref, str) and self._target_not_projected(ref)
+            if isinstance(ref, str) and (root or must_inline or set(node) - {"$ref"} - STRUCTURAL):
                 if ref in self.inlining:
-                    if self.profile.inline_refs:  # no reference to keep: it never ends
+                    if must_inline:  # no reference to keep: it never ends
                         self.report(
                             jp.join(pointer, "$ref"),
                             "UNSUPPORTED_RECURSION",
                             f"a recursive schema cannot be expressed in {self.profile.title} "
-                            f"(it has no references; $ref {ref!r} leads back to itself)",
+                            f"(the reference cannot stay one; $ref {ref!r} leads back to itself)",
                         )
                         return None
                     # Recursion through a $ref with siblings: inlining again would never end. Only
@@ -484,9 +483,7 @@ class _Projector:
                 target_pointer = jp.ref_pointer(ref)
                 site = {k: v for k, v in node.items() if k != "$ref"}
                 # the target's inverse serves this site, unless the target is not projected
-                annotations_only = (
-                    not set(site) - STRUCTURAL - ANNOTATIONS and not self.profile.inline_refs
-                )
+                annotations_only = not set(site) - STRUCTURAL - ANNOTATIONS and not must_inline
                 rewrites.append(RefInlined(target_pointer, annotations_only))
                 node = self._merge(target, site, jp.join(pointer, "$ref"))
                 _merge_origins(origins, target, target_pointer, site, pointer)
@@ -516,6 +513,16 @@ class _Projector:
             # oneOf stays oneOf here (its branches are walked, and reported, under the authored
             # keyword); _node writes the projected branches as anyOf.
             return node
+
+    def _target_not_projected(self, ref: str) -> bool:
+        """Whether a reference cannot stay a reference: the dialect has none, or the profile
+        drops the container of its target (``definitions`` where only ``$defs`` is taken)."""
+        if self.profile.inline_refs:
+            return True
+        tokens = jp.split(jp.ref_pointer(ref)) if ref.startswith("#") else []
+        return (
+            bool(tokens) and tokens[0] in STRUCTURAL and self.profile.verdict(tokens[0]) != "keep"
+        )
 
     def _resolve(self, ref: str, pointer: str) -> dict[str, Any] | None:
         try:
