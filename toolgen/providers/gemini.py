@@ -34,7 +34,9 @@ RULES: dict[str, tuple[str, str]] = {
         "PROVIDERS.md, Google Gemini, JSON Schema dialect",
     ),
     "json_schema $ref siblings": (
-        "a $ref node may carry only $-keywords beside it: any other sibling inlines the reference",
+        "a $ref node may carry only $-keywords beside it: any other sibling inlines the reference "
+        "(so does a reference into definitions, a container off the whitelist: the reference "
+        "would dangle)",
         "PROVIDERS.md, Google Gemini, JSON Schema dialect",
     ),
     "json_schema recursion": (
