@@ -400,6 +400,12 @@ CASES = [
         ["tools/t.yaml:/description: design: COMPATIBLE description changed"],
     ),
     Case(
+        "tool priority changed",
+        {"tools/t.yaml": tool(obj({"a": S}))},
+        {"tools/t.yaml": tool(obj({"a": S}), priority=3)},
+        ["tools/t.yaml:/priority: design: COMPATIBLE priority changed from 0 to 3"],
+    ),
+    Case(
         "newly rejected by a provider (description over OpenAI's limit)",
         {"tools/t.yaml": tool(obj({"a": S}), description="Short.")},
         {"tools/t.yaml": tool(obj({"a": S}), description="x" * 1_100)},

@@ -104,6 +104,17 @@ def _contract_changes(old: Contract, new: Contract) -> list[Change]:
         changes.append(
             change("/description", "ANNOTATION_CHANGED", COMPATIBLE, "description changed")
         )
+    if old.priority != new.priority:
+        # Which tools go strict where a provider caps strict tools per request; payloads keep
+        # their shape either way.
+        changes.append(
+            change(
+                "/priority",
+                "PRIORITY_CHANGED",
+                COMPATIBLE,
+                f"priority changed from {old.priority} to {new.priority}",
+            )
+        )
     for found in compare_schemas(old.schema, new.schema):
         changes.append(
             change(new.pointer + found.pointer, found.kind, found.classification, found.message)

@@ -56,8 +56,17 @@ def _sizes(schema: Any) -> tuple[int, int]:
     return stats.optional, stats.unions
 
 
+def params_module(projection: ProviderProjection) -> str:
+    """The generated module of a profile's request TypedDicts, named after its template."""
+    return projection.profile.params_template.removesuffix(".py.j2")
+
+
 def _provider_module(
-    design: Design, projection: ProviderProjection, template: str, surfaces: list[str]
+    design: Design,
+    projection: ProviderProjection,
+    template: str,
+    surfaces: list[str],
+    classes: dict[tuple[str, str], tuple[str, str]],
 ) -> str:
     tools = [p for p in projection.tools if p.schema is not None]
     outputs = [p for p in projection.outputs if p.schema is not None]
@@ -82,6 +91,10 @@ def _provider_module(
         surfaces=surfaces,
         limits=projection.profile.limits,
         sizes={p.contract.name: _sizes(p.schema) for p in tools},
+        priorities={p.contract.name: p.contract.priority for p in tools},
+        tool_classes={p.contract.name: classes[("tool", p.contract.name)][1] for p in tools},
+        output_classes={p.contract.name: classes[("output", p.contract.name)][1] for p in outputs},
+        params_module=params_module(projection),
     )
     return format_python(source)
 
@@ -139,7 +152,12 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
         if found:
             continue
         files[f"_envelopes_{name}.py"] = render_envelope_module(name, schemas, header(design.hash))
-        files[f"{name}.py"] = _provider_module(design, projection, template, list(schemas))
+        files[f"{name}.py"] = _provider_module(
+            design, projection, template, list(schemas), models.classes
+        )
+        files[f"{params_module(projection)}.py"] = format_python(
+            render(projection.profile.params_template, header=header(design.hash))
+        )
         files.update(_schema_files(projection))
     return PackageFiles(files, diagnostics)
 

@@ -60,13 +60,14 @@ ANTHROPIC = Profile(
         "minItems": lambda value: value in (0, 1),
         "pattern": _simple_pattern,
     },
-    # 24 optional and 16 union-typed members are limits across all strict tools of one request;
-    # one schema over them can never be sent.
-    limits=Limits(optional_members=24, union_members=16),
+    # 20 strict tools, 24 optional and 16 union-typed members are limits across all strict tools
+    # of one request; one schema over them can never be sent.
+    limits=Limits(optional_members=24, union_members=16, strict_tools=20),
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
     optional_style="omit",
     recursion=False,
     template="anthropic.py.j2",
+    params_template="_params_anthropic.py.j2",
     decoders={"messages": ("parse_message_tool_calls", "MessageToolCallStream")},
 )
 
