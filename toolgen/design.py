@@ -13,6 +13,7 @@ from toolgen import pointer as jp
 from toolgen.bundle import Bundler, Documents, Location
 from toolgen.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.model import Config, Contract, ContractKind, Design, ProviderOptions
+from toolgen.providers import DIALECTS
 from toolgen.refs import unbounded_refs
 from toolgen.sources import SCHEMA_SUFFIXES, load_document
 
@@ -123,7 +124,9 @@ def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, l
                 pointer, "INVALID_CONFIG", f"providers.{name} must be a table: [providers.{name}]"
             )
             continue
-        for key in sorted(set(table) - {"optional_nullable"}):
+        dialects = tuple(DIALECTS.get(name, {}))
+        settings = {"optional_nullable", "dialect"} if dialects else {"optional_nullable"}
+        for key in sorted(set(table) - settings):
             problem(jp.join(pointer, key), "UNKNOWN_FIELD", f"unknown setting {key!r}")
         level = table.get("optional_nullable", "warning")
         if level not in ("warning", "error"):
@@ -133,7 +136,15 @@ def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, l
                 "optional_nullable must be 'warning' or 'error'",
             )
             level = "warning"
-        options[name] = ProviderOptions(optional_nullable=level)
+        dialect = table.get("dialect") if dialects else None
+        if dialect is not None and dialect not in dialects:
+            problem(
+                jp.join(pointer, "dialect"),
+                "INVALID_CONFIG",
+                f"dialect must be one of {', '.join(repr(d) for d in dialects)}, not {dialect!r}",
+            )
+            dialect = None
+        options[name] = ProviderOptions(optional_nullable=level, dialect=dialect)
     return Config(providers=providers, options=options), diagnostics
 
 
