@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 from anthropic_strict_checker import violations as anthropic_violations
+from gemini_checker import violations as gemini_violations
 from jsonschema import Draft202012Validator
-from strict_checker import Violation, violations
+from strict_checker import violations
 
 from toolgen import pointer as jp
 from toolgen.build import analyze
@@ -28,12 +29,12 @@ from toolgen.projection import project_contract
 from toolgen.providers import PROFILES
 from toolgen.providers.base import Profile
 from toolgen.providers.bedrock import BEDROCK
+from toolgen.providers.gemini import DIALECTS as GEMINI_DIALECTS
 from toolgen.tool_formats import BFCL_TYPES  # BFCL type name -> JSON Schema type (None: any)
 
 pytestmark = pytest.mark.corpus
 
 OPENAI = PROFILES["openai"]
-Oracle = Callable[[Any, str, str], list[Violation]]
 META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 
 _MAPS = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
@@ -82,23 +83,36 @@ def corpus_tools(corpus: Path) -> list[tuple[str, dict[str, Any]]]:
     return tools
 
 
-def _openai_oracle(schema: Any, name: str, description: str) -> list[Violation]:
-    return violations(schema, name=name, description=description)
+Checker = Callable[..., list[tuple[str, str, str]]]
 
 
-def _anthropic_oracle(schema: Any, name: str, description: str) -> list[Violation]:
-    return anthropic_violations(schema, name=name)
+def _gemini_checker(dialect: str) -> Checker:
+    def check_gemini(schema: Any, *, name: str, description: str) -> list[tuple[str, str, str]]:
+        return gemini_violations(schema, dialect, name=name, description=description)
+
+    return check_gemini
+
+
+def _anthropic_checker(schema: Any, *, name: str, description: str) -> list[tuple[str, str, str]]:
+    return anthropic_violations(schema, name=name)  # no description limit is documented
+
+
+#: Each profile under test with its independent checker, written from PROVIDERS.md.
+TARGETS: dict[str, tuple[Profile, Checker]] = {
+    "openai": (OPENAI, violations),
+    "bedrock": (BEDROCK, _anthropic_checker),
+    **{
+        f"gemini:{dialect}": (profile, _gemini_checker(dialect))
+        for dialect, profile in GEMINI_DIALECTS.items()
+    },
+}
 
 
 def check(
-    name: str,
-    description: str,
-    parameters: Any,
-    profile: Profile = OPENAI,
-    oracle: Oracle = _openai_oracle,
+    name: str, description: str, parameters: Any, target: str = "openai"
 ) -> tuple[str, list[str]]:
-    """("projected" | "rejected" | "invalid", problems with how that happened), with ``oracle``
-    the independent checker of ``profile``'s strict mode."""
+    """("projected" | "rejected" | "invalid", problems with how that happened)."""
+    profile, checker = TARGETS[target]
     if not META.is_valid(parameters):
         return "invalid", []  # loading reports INVALID_SCHEMA (checked on a sample below)
     contract = Contract(
@@ -118,7 +132,9 @@ def check(
             problems.append(f"projected despite errors {[d.code for d in errors]}")
         problems += [
             f"{p or '/'}: {rule}: {message}"
-            for p, rule, message in oracle(projected.schema, wire, description or "")
+            for p, rule, message in checker(
+                projected.schema, name=wire, description=description or ""
+            )
         ]
         return "projected", problems
     if not errors:
@@ -135,25 +151,37 @@ def check(
     return "rejected", problems
 
 
-@pytest.mark.parametrize(
-    "profile, oracle",
-    [(OPENAI, _openai_oracle), (BEDROCK, _anthropic_oracle)],
-    ids=["openai", "bedrock"],
-)
-def test_corpus_tools_project_to_strict_schemas_or_are_rejected(corpus_dir, profile, oracle):
+def test_corpus_tools_project_to_strict_schemas_or_are_rejected(corpus_dir):
     tools = corpus_tools(corpus_dir)
     assert len(tools) > 3_800
     outcomes: Counter[str] = Counter()
     failures = []
     for label, record in tools:
         outcome, problems = check(
-            record["name"], record.get("description") or "", record["parameters"], profile, oracle
+            record["name"], record.get("description") or "", record["parameters"]
         )
         outcomes[outcome] += 1
         if problems:
             failures.append(f"{label} {record['name']}: " + "; ".join(problems[:3]))
     assert not failures, f"{len(failures)} tools:\n" + "\n".join(failures[:40])
     # The corpus is mostly plain tools: most of them must come through.
+    assert outcomes["projected"] > 3_000, outcomes
+
+
+@pytest.mark.parametrize("target", [t for t in TARGETS if t != "openai"])
+def test_corpus_tools_project_to_other_providers_schemas_or_are_rejected(corpus_dir, target):
+    """The same for Gemini's dialects, against the Gemini checker, and for Bedrock (strict),
+    against the Anthropic strict checker (no sampling either)."""
+    outcomes: Counter[str] = Counter()
+    failures = []
+    for label, record in corpus_tools(corpus_dir):
+        outcome, problems = check(
+            record["name"], record.get("description") or "", record["parameters"], target
+        )
+        outcomes[outcome] += 1
+        if problems:
+            failures.append(f"{label} {record['name']}: " + "; ".join(problems[:3]))
+    assert not failures, f"{len(failures)} tools:\n" + "\n".join(failures[:40])
     assert outcomes["projected"] > 3_000, outcomes
 
 

@@ -98,8 +98,8 @@ def test_hooks_through_pre_commit_try_repo(tmp_path: Path, make_design, tool, ru
     assert any(
         line.startswith("toolgen build --check") and line.endswith("Passed") for line in lines
     ), output
-    assert any(
-        line.startswith("toolgen diff") and line.endswith("Failed") for line in lines
-    ), output
+    assert any(line.startswith("toolgen diff") and line.endswith("Failed") for line in lines), (
+        output
+    )
     assert "tools/t.yaml:/parameters/properties/b: design: BREAKING member removed" in output
     assert done.returncode == 1

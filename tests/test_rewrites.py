@@ -17,10 +17,12 @@ from toolgen.canonical.compiler import render_canonical_module
 from toolgen.canonical.reference import reference_inverse
 from toolgen.model import Config, Contract, Design, ProviderOptions
 from toolgen.projection import ProjectedContract, ProviderProjection, project_contract
-from toolgen.providers import PROFILES
+from toolgen.providers import PROFILES, profile_for
 from toolgen.rewrites import (
     AllOfMerged,
+    ConstAsEnum,
     Counterpart,
+    EnumStringified,
     KeywordsDropped,
     MadeNullable,
     NullForm,
@@ -59,6 +61,7 @@ class Case:
     payload: Any  # as the provider writes it
     expected: Any  # the canonical payload
     reads: Counterpart | None = None  # what the inverse reads at ``pointer`` (None: the node)
+    dialect: str | None = None  # [providers.NAME] dialect
 
 
 CASES = [
@@ -209,6 +212,37 @@ CASES = [
         {"a": {"x": None}},
         {"a": {}},
     ),
+    Case(
+        "const_as_enum",
+        "gemini",
+        obj({"a": {"const": "x"}}, ["a"]),
+        lambda r: r == ConstAsEnum(),
+        "/properties/a",
+        {"a": "x"},
+        {"a": "x"},
+    ),
+    Case(
+        "enum_stringified",
+        "gemini",
+        obj({"n": {"type": "integer", "enum": [1, 2]}, "s": {"enum": ["1", 2.5]}}, ["n"]),
+        lambda r: r == EnumStringified((("1", 1), ("2", 2))),
+        "/properties/n",
+        {"n": "2", "s": "1"},
+        {"n": 2, "s": "1"},
+        Counterpart("/properties/n", values=(("1", 1), ("2", 2))),
+        dialect="openapi",
+    ),
+    Case(
+        "enum_stringified_nullable",
+        "gemini",
+        obj({"n": {"enum": [1.5, True, None]}}, ["n"]),
+        lambda r: r == EnumStringified((("1.5", 1.5), ("true", True))),
+        "/properties/n/anyOf/0",
+        {"n": "true"},
+        {"n": True},
+        Counterpart("/properties/n/anyOf/0", values=(("1.5", 1.5), ("true", True))),
+        dialect="openapi",
+    ),
 ]
 
 
@@ -216,7 +250,7 @@ def _project(case: Case) -> ProjectedContract:
     contract = Contract(
         "tool", case.name, "", case.schema, f"tools/{case.name}.json", "/parameters"
     )
-    profile = PROFILES[case.provider]
+    profile = profile_for(case.provider, ProviderOptions(dialect=case.dialect))
     projected, diagnostics = project_contract(contract, profile, ProviderOptions(), case.name)
     assert projected.schema is not None, diagnostics
     return projected
@@ -288,7 +322,7 @@ def test_both_inverses_undo_it(
     from jsonschema import Draft202012Validator
 
     p = projected[case.name]
-    assert Draft202012Validator(p.schema).is_valid(case.payload), "not a provider payload"
+    assert Draft202012Validator(p.meaning).is_valid(case.payload), "not a provider payload"
     assert reference_inverse(case.payload, p) == case.expected
     assert compiled.TOOL_CANONICALIZERS[case.name](case.payload) == case.expected
 

@@ -11,7 +11,7 @@ from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.model import Design
 from toolgen.package import render_package
 from toolgen.projection import ProviderProjection, project_design
-from toolgen.providers import PROFILES, PROVIDER_NAMES
+from toolgen.providers import BUILT_BY_DEFAULT, PROVIDER_NAMES, profile_for
 
 
 @dataclass(frozen=True)
@@ -27,8 +27,9 @@ class BuildResult:
 
 
 def select_providers(design: Design, requested: Sequence[str] = ()) -> tuple[str, ...]:
-    """``--provider`` wins, then ``toolgen.toml``, then every provider toolgen supports."""
-    chosen = tuple(requested) or design.config.providers or PROVIDER_NAMES
+    """``--provider`` wins, then ``toolgen.toml``, then every provider toolgen generates a module
+    for (a projection-only provider only when asked for)."""
+    chosen = tuple(requested) or design.config.providers or BUILT_BY_DEFAULT
     return tuple(name for name in PROVIDER_NAMES if name in chosen)
 
 
@@ -38,7 +39,8 @@ def analyze(design_root: Path, providers: Sequence[str] = ()) -> BuildResult:
     if design is None:
         return BuildResult({}, diagnostics)
     projections = tuple(
-        project_design(design, PROFILES[name]) for name in select_providers(design, providers)
+        project_design(design, profile_for(name, design.config.options_for(name)))
+        for name in select_providers(design, providers)
     )
     for projection in projections:
         diagnostics += projection.diagnostics

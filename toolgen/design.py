@@ -13,7 +13,7 @@ from toolgen import pointer as jp
 from toolgen.bundle import Bundler, Documents, Location
 from toolgen.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.model import Config, Contract, ContractKind, Design, ProviderOptions
-from toolgen.providers import PROFILES
+from toolgen.providers import DIALECTS, PROFILES
 from toolgen.refs import unbounded_refs
 from toolgen.sources import SCHEMA_SUFFIXES, load_document
 
@@ -130,7 +130,9 @@ def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, l
                 pointer, "INVALID_CONFIG", f"providers.{name} must be a table: [providers.{name}]"
             )
             continue
-        settings = {"optional_nullable"} | ({"strict"} if _strict_optional(name) else set())
+        dialects = tuple(DIALECTS.get(name, {}))
+        settings = {"optional_nullable"} | ({"dialect"} if dialects else set())
+        settings |= {"strict"} if _strict_optional(name) else set()
         for key in sorted(set(table) - settings):
             problem(jp.join(pointer, key), "UNKNOWN_FIELD", f"unknown setting {key!r}")
         level = table.get("optional_nullable", "warning")
@@ -141,11 +143,19 @@ def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, l
                 "optional_nullable must be 'warning' or 'error'",
             )
             level = "warning"
+        dialect = table.get("dialect") if dialects else None
+        if dialect is not None and dialect not in dialects:
+            problem(
+                jp.join(pointer, "dialect"),
+                "INVALID_CONFIG",
+                f"dialect must be one of {', '.join(repr(d) for d in dialects)}, not {dialect!r}",
+            )
+            dialect = None
         strict = table.get("strict", True)
         if not isinstance(strict, bool):
             problem(jp.join(pointer, "strict"), "INVALID_CONFIG", "strict must be true or false")
             strict = True
-        options[name] = ProviderOptions(optional_nullable=level, strict=strict)
+        options[name] = ProviderOptions(optional_nullable=level, dialect=dialect, strict=strict)
     return Config(providers=providers, options=options), diagnostics
 
 

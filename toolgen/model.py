@@ -63,6 +63,7 @@ class ProviderOptions:
 
     optional_nullable: Literal["warning", "error"] = "warning"
     strict: bool = True  # only for profiles with a loose variant (Profile.loose)
+    dialect: str | None = None  # for a provider with several (toolgen.providers.DIALECTS)
 
 
 @dataclass(frozen=True)

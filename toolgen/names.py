@@ -26,9 +26,12 @@ def short_hash(text: str) -> str:
 
 def provider_name(canonical: str, rule: NameRule) -> str:
     """The wire name of a canonical tool or output name: disallowed characters become ``_``,
-    and a name too long is cut and suffixed with a hash of the canonical name (so it stays unique).
+    a name whose first character the rule refuses gains a leading ``_``, and a name too long is
+    cut and suffixed with a hash of the canonical name (so it stays unique).
     """
     name = re.sub(f"(?!{rule.allowed}).", "_", canonical, flags=re.DOTALL)
+    if rule.first is not None and re.match(rule.first, name) is None:
+        name = "_" + name
     if len(name) > rule.max_length:
         keep = rule.max_length - _HASH_LENGTH - 1
         name = f"{name[:keep]}_{short_hash(canonical)}"

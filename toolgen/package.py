@@ -64,13 +64,14 @@ def params_module(projection: ProviderProjection) -> str:
 def _provider_module(
     design: Design,
     projection: ProviderProjection,
+    template: str,
     surfaces: list[str],
     classes: dict[tuple[str, str], tuple[str, str]],
 ) -> str:
     tools = [p for p in projection.tools if p.schema is not None]
     outputs = [p for p in projection.outputs if p.schema is not None]
     source = render(
-        projection.profile.template,
+        template,
         header=header(design.hash),
         title=projection.profile.title,
         tools=tuple(p.contract.name for p in tools),
@@ -117,7 +118,9 @@ def _schema_files(projection: ProviderProjection) -> dict[str, str]:
 
 
 def render_package(design: Design, projections: list[ProviderProjection]) -> PackageFiles:
-    providers = tuple(p.profile.name for p in projections)
+    """Every file of the package; a projection-only provider (no template) gets its schema files
+    and no module."""
+    providers = tuple(p.profile.name for p in projections if p.profile.template is not None)
     files: dict[str, str] = {}
     files["__init__.py"] = format_python(
         render(
@@ -141,13 +144,18 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
         if canonical.source is not None:
             files["_canonical.py"] = canonical.source
     for projection in projections:
-        name = projection.profile.name
+        name, template = projection.profile.name, projection.profile.template
+        if template is None:
+            files.update(_schema_files(projection))
+            continue
         schemas, found = _envelope_schemas(design, name)
         diagnostics += found
         if found:
             continue
         files[f"_envelopes_{name}.py"] = render_envelope_module(name, schemas, header(design.hash))
-        files[f"{name}.py"] = _provider_module(design, projection, list(schemas), models.classes)
+        files[f"{name}.py"] = _provider_module(
+            design, projection, template, list(schemas), models.classes
+        )
         files[f"{params_module(projection)}.py"] = format_python(
             render(projection.profile.params_template, header=header(design.hash))
         )

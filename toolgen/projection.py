@@ -17,12 +17,15 @@ from toolgen.limits import check_limits
 from toolgen.model import Contract, Design, ProviderOptions
 from toolgen.names import provider_name
 from toolgen.nullability import NullOracle
+from toolgen.openapi import write_openapi
 from toolgen.providers.base import Profile
 from toolgen.refs import recursive_refs
 from toolgen.rewrites import (
     ANNOTATIONS,
     STRUCTURAL,
     AllOfMerged,
+    ConstAsEnum,
+    EnumStringified,
     KeywordsDropped,
     MadeNullable,
     NodeRecord,
@@ -48,6 +51,30 @@ def is_object_schema(node: Any) -> bool:
     return isinstance(node, dict) and (
         "object" in _types(node) or ("type" not in node and "properties" in node)
     )
+
+
+def _several_branches(branches: Any) -> bool:
+    """Whether a union has more than one branch besides ``{"type": "null"}``."""
+    if not isinstance(branches, list):
+        return False
+    return sum(not (isinstance(b, dict) and b.get("type") == "null") for b in branches) > 1
+
+
+def _passes_optional_member(schema: Any, ref_keyword: str) -> bool:
+    """Whether the path to a ``$ref`` from the definition (or root) holding it enters a member
+    that its object does not require (so a payload can end the recursion by leaving it out)."""
+    tokens = jp.split(ref_keyword)[:-1]
+    start = 2 if len(tokens) >= 2 and tokens[0] in ("$defs", "definitions") else 0
+    nodes = [jp.resolve(schema, jp.join("", *tokens[:start]))]
+    for index in range(start, len(tokens)):
+        token, node = tokens[index], nodes[-1]
+        if index >= start + 1 and tokens[index - 1] == "properties" and len(nodes) >= 2:
+            owner = nodes[-2]
+            required = owner.get("required") if isinstance(owner, dict) else None
+            if token not in (required if isinstance(required, list) else []):
+                return True
+        nodes.append(node[int(token)] if isinstance(node, list) else node[token])
+    return False
 
 
 def make_nullable(node: dict[str, Any], *, type_arrays: bool = True) -> dict[str, Any]:
@@ -110,14 +137,17 @@ def _merge_origins(
 class ProjectedContract:
     """A contract as one provider receives it; ``schema`` is None when the provider cannot take it.
 
-    ``rewrites`` records how each node of ``schema`` was made (toolgen.rewrites); ``provider`` is
-    the profile's name (``provider_name`` is the contract's name on that provider's wire)."""
+    ``meaning`` is the projection as JSON Schema, the form the inverse reads: ``schema`` itself,
+    unless the provider's dialect is OpenAPI (then ``schema`` respells it, toolgen.openapi).
+    ``rewrites`` records how each node of ``meaning`` was made (toolgen.rewrites); ``provider``
+    is the profile's name (``provider_name`` is the contract's name on that provider's wire)."""
 
     contract: Contract
     provider_name: str
     schema: Any | None
     rewrites: RewriteRecord
     provider: str
+    meaning: Any | None
 
 
 @dataclass
@@ -131,6 +161,7 @@ class _Projector:
         self.oracle = NullOracle(self.contract.schema)
         self.errored: set[str] = set()  # schema pointers that have an error
         self.inlining: list[str] = []  # the $ref targets being inlined around the current node
+        self.in_union = 0  # how many unions of several non-null branches enclose the current node
 
     def has_error_within(self, pointer: str) -> bool:
         return any(p == pointer or p.startswith(pointer + "/") for p in self.errored)
@@ -177,6 +208,15 @@ class _Projector:
                     "UNSUPPORTED_RECURSION",
                     f"a recursive schema cannot be expressed in {self.profile.title}",
                 )
+        elif self.profile.recursion_through_optional:
+            for pointer in recursive_refs(projected):
+                if not _passes_optional_member(projected, pointer):
+                    self.report(
+                        pointer,
+                        "RECURSION_THROUGH_REQUIRED",
+                        f"{self.profile.title} takes a recursive reference only under a member "
+                        "that is not required; make a member on the way optional",
+                    )
         for pointer, code, message in check_limits(projected, self.profile.limits):
             self.report(pointer, code, message)
         limit = self.profile.limits.description
@@ -261,7 +301,7 @@ class _Projector:
         below: dict[str, NodeRecord] = {}
         members: dict[str, _Built] = {}
 
-        def child(found: walker.Child) -> Any:
+        def one_child(found: walker.Child) -> Any:
             built = self._child(found, origins)
             if found.keyword == "properties" and isinstance(found.key, str):
                 members[found.key] = built  # _close may still make it nullable
@@ -270,6 +310,20 @@ class _Projector:
                 keys = () if found.key is None else (found.key,)
                 below.update(built.records(jp.join("", keyword, *keys)))
             return built.schema
+
+        if self.profile.const_as_enum and "const" in node and "enum" not in node:
+            node = ConstAsEnum.apply(node)
+            rewrites.append(ConstAsEnum())
+            authored = origins.keywords.get("const", pointer)
+            origins = _Origins(pointer, {**origins.keywords, "enum": authored})
+
+        def child(found: walker.Child) -> Any:
+            several = found.keyword in _UNION and _several_branches(node.get(found.keyword))
+            self.in_union += several
+            try:
+                return one_child(found)
+            finally:
+                self.in_union -= several
 
         dropped: list[str] = []
         for keyword, value in node.items():
@@ -299,6 +353,8 @@ class _Projector:
         if "oneOf" in result:
             result = OneOfFolded.apply(result)
             rewrites.append(OneOfFolded())
+        if self.profile.string_enums:
+            result = self._stringify_enum(result, origins, rewrites)
         if root or is_object_schema(node):
             self._check_union_beside_object(node, origins)
             result = self._close(result, node, origins, root=root, members=members)
@@ -336,6 +392,34 @@ class _Projector:
                 built = built.rewritten(split[0], split[1])
         return built
 
+    def _stringify_enum(
+        self, node: dict[str, Any], origins: _Origins, rewrites: list[Rewrite]
+    ) -> dict[str, Any]:
+        """A string-only enum for the provider, with the texts the inverse reads back."""
+        stringified = EnumStringified.apply(node)
+        if stringified is None:
+            self.report(
+                origins.of("enum"),
+                "ENUM_NOT_TEXT",
+                f"{self.profile.title} takes string enums only, and these values cannot all be "
+                "written as distinct texts (an object or array, or a value whose text is another "
+                "value of the enum)",
+            )
+            return node
+        written, rule = stringified
+        if rule is None:
+            return node
+        if self.in_union and rule.values:
+            self.report(
+                origins.of("enum"),
+                "ENUM_TEXT_IN_UNION",
+                f"{self.profile.title} takes string enums only; inside anyOf/oneOf the text of a "
+                "value could be another branch's string, so it cannot be read back exactly",
+            )
+            return node
+        rewrites.append(rule)
+        return written
+
     def _child(self, child: walker.Child, origins: _Origins) -> _Built:
         """The projection of a subschema, reported where it was authored."""
         below_keyword = child.pointer[len(jp.join(origins.node, child.keyword)) :]
@@ -364,8 +448,17 @@ class _Projector:
         seen: set[str] = set()
         while True:
             ref = node.get("$ref")
-            if isinstance(ref, str) and (root or set(node) - {"$ref"} - STRUCTURAL):
+            must_inline = isinstance(ref, str) and self._target_not_projected(ref)
+            if isinstance(ref, str) and (root or must_inline or set(node) - {"$ref"} - STRUCTURAL):
                 if ref in self.inlining:
+                    if must_inline:  # no reference to keep: it never ends
+                        self.report(
+                            jp.join(pointer, "$ref"),
+                            "UNSUPPORTED_RECURSION",
+                            f"a recursive schema cannot be expressed in {self.profile.title} "
+                            f"(the reference cannot stay one; $ref {ref!r} leads back to itself)",
+                        )
+                        return None
                     # Recursion through a $ref with siblings: inlining again would never end. Only
                     # annotations may go (the reference stays); anything else cannot be expressed.
                     if set(node) - {"$ref"} - STRUCTURAL - ANNOTATIONS:
@@ -389,7 +482,8 @@ class _Projector:
                     return None
                 target_pointer = jp.ref_pointer(ref)
                 site = {k: v for k, v in node.items() if k != "$ref"}
-                annotations_only = not set(site) - STRUCTURAL - ANNOTATIONS
+                # the target's inverse serves this site, unless the target is not projected
+                annotations_only = not set(site) - STRUCTURAL - ANNOTATIONS and not must_inline
                 rewrites.append(RefInlined(target_pointer, annotations_only))
                 node = self._merge(target, site, jp.join(pointer, "$ref"))
                 _merge_origins(origins, target, target_pointer, site, pointer)
@@ -419,6 +513,16 @@ class _Projector:
             # oneOf stays oneOf here (its branches are walked, and reported, under the authored
             # keyword); _node writes the projected branches as anyOf.
             return node
+
+    def _target_not_projected(self, ref: str) -> bool:
+        """Whether a reference cannot stay a reference: the dialect has none, or the profile
+        drops the container of its target (``definitions`` where only ``$defs`` is taken)."""
+        if self.profile.inline_refs:
+            return True
+        tokens = jp.split(jp.ref_pointer(ref)) if ref.startswith("#") else []
+        return (
+            bool(tokens) and tokens[0] in STRUCTURAL and self.profile.verdict(tokens[0]) != "keep"
+        )
 
     def _resolve(self, ref: str, pointer: str) -> dict[str, Any] | None:
         try:
@@ -562,9 +666,13 @@ def project_contract(
     contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
 ) -> tuple[ProjectedContract, list[Diagnostic]]:
     projector = _Projector(contract, profile, options)
-    schema, rewrites = projector.project()
-    projected = ProjectedContract(contract, provider_name, schema, rewrites, profile.name)
-    return projected, projector.diagnostics
+    meaning, rewrites = projector.project()
+    schema = meaning
+    if meaning is not None and profile.openapi is not None:
+        schema = write_openapi(meaning, profile.openapi)
+    projected = ProjectedContract(contract, provider_name, schema, rewrites, profile.name, meaning)
+    # a node inlined at several places is reported once
+    return projected, list(dict.fromkeys(projector.diagnostics))
 
 
 @dataclass(frozen=True)
@@ -612,8 +720,6 @@ def _name_diagnostics(
 
 def project_design(design: Design, profile: Profile) -> ProviderProjection:
     options = design.config.options_for(profile.name)
-    if not options.strict and profile.loose is not None:
-        profile = profile.loose
     diagnostics: list[Diagnostic] = []
     projected: dict[str, list[ProjectedContract]] = {"tool": [], "output": []}
     for kind, contracts in (("tool", design.tools), ("output", design.outputs)):

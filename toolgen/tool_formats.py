@@ -164,9 +164,11 @@ BFCL_TYPES: dict[str, str | None] = {
 def _bfcl_find(document: Any) -> Entries | None:
     return any_have(
         listed(document),
-        lambda e: "name" in e
-        and isinstance(e.get("parameters"), dict)
-        and e["parameters"].get("type") == "dict",
+        lambda e: (
+            "name" in e
+            and isinstance(e.get("parameters"), dict)
+            and e["parameters"].get("type") == "dict"
+        ),
     )
 
 

@@ -29,7 +29,8 @@ from toolgen.projection import (
     project_contract,
     project_design,
 )
-from toolgen.providers import PROFILES
+from toolgen.providers import PROFILES, profile_for
+from toolgen.providers.base import Profile
 from toolgen.templating import header
 
 OPENAI = PROFILES["openai"]
@@ -70,10 +71,7 @@ class Case:
     key: str  # "tool:name" or "output:name"
     projection: ProjectedContract
     compiled: Callable[[Any], Any]
-    # How the profile writes an absent optional member: "nullable" (as null) or "omit" (absent).
-    optional_style: str = "nullable"
-    # What the profile drops, always or when a value fails its test (relaxed for soundness).
-    dropped: frozenset[str] = OPENAI.drop
+    profile: Profile = OPENAI
 
     @property
     def contract(self) -> Contract:
@@ -81,7 +79,17 @@ class Case:
 
     @property
     def projected(self) -> Any:
-        return self.projection.schema
+        """The projection as JSON Schema (an OpenAPI dialect's wire form respells it)."""
+        return self.projection.meaning
+
+    def filler(self) -> Filler:
+        """The provider's ``fill``: nulls for absent members where it makes them required, enum
+        texts where its enums hold strings only."""
+        return Filler(
+            self.contract.schema,
+            nulls=self.profile.optional_style == "nullable",
+            enum_texts=self.profile.string_enums,
+        )
 
     def reference(self, payload: Any) -> Any:
         return reference_for(self.projection)(payload)
@@ -132,11 +140,7 @@ def compile_projection(
         for projected in contracts:
             if projected.schema is not None:
                 name = projected.contract.name
-                profile = projection.profile
-                dropped = profile.drop | frozenset(profile.keep_if)
-                cases.append(
-                    Case(f"{kind}:{name}", projected, table[name], profile.optional_style, dropped)
-                )
+                cases.append(Case(f"{kind}:{name}", projected, table[name], projection.profile))
     return Compiled(source, module, cases)
 
 
@@ -148,10 +152,12 @@ def example_keys() -> list[str]:
     return sorted(f"{c.kind}:{c.name}" for c in design.contracts)
 
 
-def load_and_project(root: Path, provider: str = "openai") -> tuple[Design, ProviderProjection]:
+def load_and_project(
+    root: Path, provider: str = "openai", dialect: str | None = None
+) -> tuple[Design, ProviderProjection]:
     design, diagnostics = load_design(root, (provider,))
     assert design is not None, diagnostics
-    return design, project_design(design, PROFILES[provider])
+    return design, project_design(design, profile_for(provider, ProviderOptions(dialect=dialect)))
 
 
 def projection_of(contracts: list[Contract]) -> ProviderProjection:
@@ -267,12 +273,21 @@ def closed(schema: Any) -> Any:
     return result
 
 
-def relaxed(schema: Any, dropped: frozenset[str] = OPENAI.drop) -> Any:
-    """The canonical schema without what the projection drops on purpose (``dropped``: the
-    canonical validation reports those) and with oneOf read as anyOf (the projection folds it)."""
+def relaxed(schema: Any, profile: Profile = OPENAI) -> Any:
+    """The canonical schema without what the profile drops on purpose (the canonical
+    validation reports those) and with oneOf read as anyOf (the projection folds it)."""
+
+    def dropped(keyword: str, value: Any) -> bool:
+        test = profile.keep_if.get(keyword)
+        return keyword in profile.drop or (test is not None and not test(value))
 
     def relax(node: dict[str, Any]) -> dict[str, Any]:
-        node = {k: v for k, v in node.items() if k not in dropped}
+        if profile.const_as_enum and "const" in node and "enum" not in node:
+            node = {
+                ("enum" if k == "const" else k): ([v] if k == "const" else v)
+                for k, v in node.items()
+            }
+        node = {k: v for k, v in node.items() if not dropped(k, v)}
         if "oneOf" in node and "anyOf" not in node:
             node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
         return node
@@ -470,18 +485,18 @@ def member_names(schema: Any) -> list[str]:
 
 class Filler:
     """How the provider writes a canonical instance: every absent member of an object written as
-    null (a provider whose optional members stay optional writes the instance as it is). Also
-    the expected inverse: absent again, except members that are optional *and* accept null
-    (OPTIONAL_NULLABLE), which come back as null — the stated exception of the law."""
+    null (``nulls``), and, where enums hold strings only (``enum_texts``), an enum value that is
+    no string written as its compact JSON text. Also the expected inverse: absent again, except
+    members that are optional *and* accept null (OPTIONAL_NULLABLE), which come back as null —
+    the stated exception of the law."""
 
-    def __init__(self, canonical: Any, *, nulls: bool = True) -> None:
+    def __init__(self, canonical: Any, *, nulls: bool = True, enum_texts: bool = False) -> None:
         self.root = canonical
         self.validator = Draft202012Validator(canonical)
-        self.nulls = nulls  # False: the provider leaves optional members out (fill is identity)
+        self.nulls = nulls
+        self.enum_texts = enum_texts
 
     def __call__(self, value: Any) -> tuple[Any, Any]:
-        if not self.nulls:
-            return value, value
         return self.fill(value, self.root, root=True)
 
     def fill(self, value: Any, node: Any, *, root: bool = False) -> tuple[Any, Any]:
@@ -494,7 +509,7 @@ class Filler:
             for name, schema in properties.items():
                 if name in value:
                     filled[name], expected[name] = self.fill(value[name], schema)
-                else:
+                elif self.nulls:
                     filled[name] = None
                     if name not in required and self.accepts_null(schema):
                         expected[name] = None
@@ -504,6 +519,10 @@ class Filler:
         elif isinstance(value, list) and isinstance(view.get("items"), dict):
             pairs = [self.fill(v, view["items"]) for v in value]
             filled, expected = [f for f, _ in pairs], [e for _, e in pairs]
+        elif self.enum_texts and not isinstance(value, str | dict | list) and value is not None:
+            values = view.get("enum", [view["const"]] if "const" in view else None)
+            if isinstance(values, list) and any(v == value for v in values):
+                filled = json.dumps(value, separators=(",", ":"))
         branches = view.get("anyOf")
         if isinstance(branches, list):
             for branch in branches:

@@ -25,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
+from tests.canonical.conftest import OTHER_PROFILES
 from tests.canonical.support import (
     PROPERTY,
     Case,
@@ -58,12 +59,12 @@ def _projected_instances(case: Case) -> st.SearchStrategy[Any]:
 
 @cache
 def _filler(case: Case) -> Filler:
-    return Filler(case.contract.schema, nulls=case.optional_style == "nullable")
+    return case.filler()
 
 
 @cache
 def _relaxed(case: Case) -> Draft202012Validator:
-    return Draft202012Validator(relaxed(case.contract.schema, case.dropped))
+    return Draft202012Validator(relaxed(case.contract.schema, case.profile))
 
 
 @cache
@@ -125,12 +126,13 @@ def test_hard_cases(hard: Compiled, key: str, law: str, data: st.DataObject) -> 
 
 @pytest.mark.parametrize("law", sorted(LAWS))
 @pytest.mark.parametrize("key", HARD)
+@pytest.mark.parametrize("profile", OTHER_PROFILES)
 @settings(LAW, max_examples=8)
 @given(data=st.data())
-def test_hard_cases_for_cerebras(
-    hard_cerebras: Compiled, key: str, law: str, data: st.DataObject
+def test_hard_cases_for_other_profiles(
+    hard_for: Callable[[str], Compiled], profile: str, key: str, law: str, data: st.DataObject
 ) -> None:
-    LAWS[law](_case(hard_cerebras, key), data)
+    LAWS[law](_case(hard_for(profile), key), data)
 
 
 @pytest.mark.parametrize("law", sorted(LAWS))
@@ -140,6 +142,8 @@ def test_hard_cases_for_cerebras(
 def test_hard_cases_for_bedrock(
     hard_bedrock: Compiled, key: str, law: str, data: st.DataObject
 ) -> None:
+    """Bedrock strict (Anthropic's subset) and with ``strict = false`` (the loose profile, which
+    is not in PROFILES: the setting selects it)."""
     LAWS[law](_case(hard_bedrock, key), data)
 
 
@@ -149,6 +153,17 @@ def test_hard_cases_for_bedrock(
 @given(data=st.data())
 def test_example_design(example: Compiled, key: str, law: str, data: st.DataObject) -> None:
     LAWS[law](_case(example, key), data)
+
+
+@pytest.mark.parametrize("law", sorted(LAWS))
+@pytest.mark.parametrize("key", EXAMPLE)
+@pytest.mark.parametrize("profile", OTHER_PROFILES[1:])
+@settings(LAW, max_examples=8)
+@given(data=st.data())
+def test_example_design_for_other_profiles(
+    example_for: Callable[[str], Compiled], profile: str, key: str, law: str, data: st.DataObject
+) -> None:
+    LAWS[law](_case(example_for(profile), key), data)
 
 
 @pytest.mark.corpus

@@ -329,8 +329,10 @@ json_values = st.recursive(
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.sampled_from(VOCABULARY)
     | st.text(max_size=4),
-    lambda children: st.lists(children, max_size=3)
-    | st.dictionaries(st.sampled_from(VOCABULARY) | st.text(max_size=3), children, max_size=6),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(st.sampled_from(VOCABULARY) | st.text(max_size=3), children, max_size=6)
+    ),
     max_leaves=30,
 )
 

@@ -197,6 +197,7 @@ class _Plan:
     members: list[_Member] = field(default_factory=list)
     items: _Plan | None = None
     branches: list[_Branch] = field(default_factory=list)
+    values: dict[str, Any] | None = None  # enum text -> canonical value
 
 
 @dataclass
@@ -240,6 +241,7 @@ class _Planner:
         for branch in site.branches or ():
             form = context.reading.node(branch)
             plan.branches.append(_Branch(self.plan(branch, context), form, context, branch))
+        plan.values = dict(site.values) if site.values else None
         return plan
 
     def reference(self, target: str, context: _Context) -> _Plan:
@@ -255,7 +257,7 @@ class _Planner:
 
 _DICT = frozenset({"dict"})
 _LIST = frozenset({"list"})
-_BOTH = _DICT | _LIST
+_STR = frozenset({"str"})
 
 
 def _kinds(plan: _Plan, known: dict[str, frozenset[str]]) -> frozenset[str]:
@@ -275,6 +277,8 @@ def _own_kinds(plan: _Plan, known: dict[str, frozenset[str]]) -> frozenset[str]:
         found |= _DICT
     if plan.items is not None and _kinds(plan.items, known):
         found |= _LIST
+    if plan.values:
+        found |= _STR
     return found
 
 
@@ -620,10 +624,14 @@ class _Checks:
 # -- the inverse functions -------------------------------------------------------------------
 
 
+_KIND_ORDER = ("dict", "list", "str")
+
+
 def _isinstance(variable: str, kinds: frozenset[str]) -> str:
-    if kinds == _BOTH:
-        return f"isinstance({variable}, (dict, list))"
-    return f"isinstance({variable}, {next(iter(kinds))})"
+    names = [kind for kind in _KIND_ORDER if kind in kinds]
+    if len(names) > 1:
+        return f"isinstance({variable}, ({', '.join(names)}))"
+    return f"isinstance({variable}, {names[0]})"
 
 
 class _ModuleCompiler:
@@ -643,10 +651,10 @@ class _ModuleCompiler:
         context = _Context(
             contract,
             projected.provider,
-            projected.schema,
+            projected.meaning,
             projected.rewrites,
-            Reading(projected.schema, projected.rewrites),
-            NullOracle(projected.schema),
+            Reading(projected.meaning, projected.rewrites),
+            NullOracle(projected.meaning),
         )
         self.roots[contract.kind][contract.name] = self.planner.root(context)
 
@@ -703,6 +711,10 @@ class _ModuleCompiler:
         if "list" in own:
             with self._only(source, "list", kinds, out):
                 self.items(plan.items, source, result, out)  # type: ignore[arg-type]
+        if "str" in own and plan.values:
+            with self._only(source, "str", kinds, out):
+                texts = self.constants.add("TEXTS", repr(plan.values))
+                out.line(f"{result} = {texts}.get({source}, {source})")
         union = frozenset().union(*(self.kinds(b.plan) for b in plan.branches))
         if union:
             if union >= kinds:

@@ -13,6 +13,8 @@ its rewrites (``views.Reading``; DESIGN.md §5):
   payload, where every member is present, that is exactly the projected form), and that branch's
   inverse applies; where no branch admits the payload, every branch's inverse applies in turn
   (the union of their candidates) and the canonical validation reports what is left;
+- where the projection wrote an enum's values as text (EnumStringified), a text of the record
+  becomes its canonical value; any other value stays;
 - recursion follows the payload, so it is bounded by the payload's depth.
 
 The input is never mutated; an untouched payload comes back as the same object.
@@ -37,7 +39,7 @@ class ReferenceInverse:
     """The inverse of one projected contract."""
 
     def __init__(self, projected: ProjectedContract) -> None:
-        schema = projected.schema
+        schema = projected.meaning  # the JSON Schema the provider's payloads satisfy
         self.reading = Reading(schema, projected.rewrites) if schema is not None else None
         self.tolerant = tolerant(schema) if schema is not None else None
         self._admits = Draft202012Validator(self.tolerant) if schema is not None else None
@@ -48,7 +50,7 @@ class ReferenceInverse:
     # -- one node --------------------------------------------------------------------------
 
     def _node(self, value: Any, pointer: str, *, root: bool = False) -> Any:
-        if not isinstance(value, dict | list) or self.reading is None:
+        if not isinstance(value, dict | list | str) or self.reading is None:
             return value
         site = self.reading.site(pointer, root=root)
         seen: set[str] = set()
@@ -59,6 +61,8 @@ class ReferenceInverse:
             site = self.reading.site(site.call)
         if site is None:
             return value
+        if isinstance(value, str):
+            return self._text(value, site)
         result = value
         if isinstance(value, dict) and site.members is not None:
             result = self._object(value, site)
@@ -100,8 +104,15 @@ class ReferenceInverse:
                 result[index] = new
         return result
 
+    def _text(self, value: str, site: Site) -> Any:
+        if site.values is not None and value in site.values:
+            return site.values[value]
+        if site.branches is not None:
+            return self._union(value, site.branches)
+        return value
+
     def _union(self, value: Any, branches: tuple[str, ...]) -> Any:
-        if not isinstance(value, dict | list):
+        if not isinstance(value, dict | list | str):
             return value
         for branch in branches:
             if self.admits(branch, value):
@@ -136,7 +147,7 @@ def reference_for(projected: ProjectedContract) -> ReferenceInverse:
 
 
 def reference_inverse(payload: Any, projected: ProjectedContract) -> Any:
-    """The canonical payload of ``payload``, a provider's payload under ``projected.schema``;
+    """The canonical payload of ``payload``, a provider's payload under ``projected.meaning``;
     the same object when nothing changes."""
     return reference_for(projected)(payload)
 

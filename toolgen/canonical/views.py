@@ -4,7 +4,8 @@ compiler so both read it the same way.
 The projection records how it made every node (toolgen.rewrites). A :class:`Reading` answers, from
 that record and the projected schema alone, what the inverse needs where it stands for one
 canonical node (a :class:`Site`): the members whose null the projection added, the items, the
-branches of the canonical union, or the ``$ref`` target whose inverse applies there. Nothing here
+branches of the canonical union, the enum texts to read back as canonical values, or the ``$ref``
+target whose inverse applies there. Nothing here
 recognises a shape: a wrapper is stepped into, a null branch set aside, because the record says
 the projection wrote them. ``tolerant`` gives the projected schema in which absent means null (the
 form the inverse tests union branches against).
@@ -59,6 +60,7 @@ class Site:
     members: Mapping[str, Member] | None = None  # None: not an object with properties
     items: str | None = None  # the pointer of the items schema
     branches: tuple[str, ...] | None = None  # the pointers of the canonical union's branches
+    values: Mapping[str, Any] | None = None  # enum text -> canonical value (EnumStringified)
 
 
 class Reading:
@@ -88,8 +90,9 @@ class Reading:
             node = self.node(at.pointer)
         except KeyError:
             return None
+        values = dict(at.values) if at.values else None
         if not isinstance(node, dict):
-            return Site(at.pointer)
+            return Site(at.pointer, values=values)
         if isinstance(node.get("$ref"), str):  # the projection keeps a $ref only bare
             return self._call(jp.ref_pointer(node["$ref"]))
         members = None
@@ -104,7 +107,7 @@ class Reading:
         if isinstance(branches, list):
             count = len(branches) - (1 if at.null_branch else 0)
             union = tuple(jp.join(at.pointer, "anyOf", i) for i in range(count)) or None
-        return Site(at.pointer, members=members, items=items, branches=union)
+        return Site(at.pointer, members=members, items=items, branches=union, values=values)
 
     def _call(self, target: str) -> Site | None:
         """A call to the inverse of ``target``, a chain of bare references followed (the function

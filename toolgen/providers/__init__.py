@@ -1,8 +1,14 @@
 """The provider profiles toolgen supports, by name (the order of the generated modules), and the
-tool-definition formats ``toolgen import`` reads (gemini_tools holds formats only: toolgen builds
-no bindings for Gemini yet, so it is no profile; bedrock_tools is the import side of ``bedrock``)."""
+tool-definition formats ``toolgen import`` reads (bedrock_tools is the import side of ``bedrock``).
 
-from toolgen.providers import anthropic, bedrock_tools, gemini_tools, openai
+A provider with several dialects (``[providers.NAME] dialect`` in toolgen.toml) lists them in
+``DIALECTS``; ``PROFILES`` holds its default one. A profile without a template is projection only:
+``validate``, ``show`` and ``build --provider NAME`` (schema files) take it, but it is not in the
+default provider list (``BUILT_BY_DEFAULT``) until toolgen can generate its module.
+"""
+
+from toolgen.model import ProviderOptions
+from toolgen.providers import anthropic, bedrock_tools, gemini, gemini_tools, openai
 from toolgen.providers.anthropic import ANTHROPIC
 from toolgen.providers.base import Profile
 from toolgen.providers.bedrock import BEDROCK
@@ -11,11 +17,36 @@ from toolgen.providers.groq import GROQ
 from toolgen.providers.openai import OPENAI
 from toolgen.tool_formats import BFCL_FUNCTIONS, MCP_TOOLS, ToolFormat
 
+DIALECTS: dict[str, dict[str, Profile]] = {"gemini": gemini.DIALECTS}
+
 PROFILES: dict[str, Profile] = {
-    profile.name: profile for profile in (OPENAI, ANTHROPIC, GROQ, CEREBRAS, BEDROCK)
+    profile.name: profile
+    for profile in (
+        OPENAI,
+        ANTHROPIC,
+        GROQ,
+        CEREBRAS,
+        BEDROCK,
+        next(iter(gemini.DIALECTS.values())),
+    )
 }
 
 PROVIDER_NAMES: tuple[str, ...] = tuple(PROFILES)
+
+#: What ``toolgen build`` generates when neither --provider nor toolgen.toml says.
+BUILT_BY_DEFAULT: tuple[str, ...] = tuple(n for n, p in PROFILES.items() if p.template is not None)
+
+
+def profile_for(name: str, options: ProviderOptions) -> Profile:
+    """The profile of provider ``name`` in the dialect its options choose (and its loose variant
+    when ``strict = false`` turns strict mode off)."""
+    if options.dialect is not None and name in DIALECTS:
+        return DIALECTS[name].get(options.dialect, PROFILES[name])
+    profile = PROFILES[name]
+    if not options.strict and profile.loose is not None:
+        return profile.loose
+    return profile
+
 
 #: In detection order: a document is read by the first format whose layout it has. The bare
 #: declaration list of Gemini comes after the OpenAI forms, whose entries carry a type, and after
