@@ -18,16 +18,18 @@ from __future__ import annotations
 import json
 import re
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from datamodel_code_generator import generate
 
 from toolgen import names
+from toolgen.cache import code_fingerprint, digest
 from toolgen.diagnostics import Diagnostic, Level
 from toolgen.model import Contract, Design
 from toolgen.modelgen import prepare
 from toolgen.modelgen.imports import name_order, rewrite_imports
+from toolgen.parallel import current
 from toolgen.templating import format_python, render
 
 PROVIDER = "models"  # the provider slot of the diagnostics of this stage
@@ -189,6 +191,45 @@ def _contract_module(
         )
 
 
+#: the header every contract module is generated with (and cached under); the design's own
+#: header replaces it afterwards, so a cached module serves every design hash
+_NEUTRAL_HEADER = "# toolgen-models-header"
+
+
+def _encode(result: tuple[str, str, list[Diagnostic]]) -> Any:
+    source, class_name, diagnostics = result
+    return [source, class_name, [d.to_dict() for d in diagnostics]]
+
+
+def _decode(value: Any) -> tuple[str, str, list[Diagnostic]]:
+    source, class_name, diagnostics = value
+    return source, class_name, [Diagnostic.from_dict(d) for d in diagnostics]
+
+
+def _cache_key(arguments: tuple[Any, ...]) -> str:
+    plan, used, header = arguments
+    return digest(code_fingerprint(), "models", asdict(plan), used, header)
+
+
+def _contract_modules(
+    planned: list[_Planned], shared_classes: dict[str, str], header: str
+) -> list[tuple[str, str, list[Diagnostic]]]:
+    """:func:`_contract_module` of every plan, through the build's runner (toolgen/parallel.py):
+    in parallel, and from the cache when the contract, the shared definitions it reaches and the
+    names of their classes are unchanged."""
+    jobs = [
+        (plan, {name: shared_classes[name] for name in plan.contract.shared}, _NEUTRAL_HEADER)
+        for plan in planned
+    ]
+    results = current().map(
+        "models", _contract_module, jobs, key=_cache_key, encode=_encode, decode=_decode
+    )
+    return [
+        (source.replace(_NEUTRAL_HEADER, header, 1), class_name, found)
+        for source, class_name, found in results
+    ]
+
+
 def _shared_module(
     design: Design, shared_classes: dict[str, str], header: str
 ) -> tuple[str, list[Diagnostic]]:
@@ -231,8 +272,9 @@ def generate_models(design: Design, header: str) -> ModelsOutput:
     if design.shared:
         files["models/_shared.py"], found = _shared_module(design, shared_classes, header)
         diagnostics += found
-    for plan in planned:
-        source, class_name, found = _contract_module(plan, shared_classes, header)
+    for plan, (source, class_name, found) in zip(
+        planned, _contract_modules(planned, shared_classes, header), strict=True
+    ):
         files[f"models/{plan.folder}/{plan.module}.py"] = source
         classes[(plan.contract.kind, plan.contract.name)] = (
             f".models.{plan.folder}.{plan.module}",
