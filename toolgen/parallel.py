@@ -25,8 +25,8 @@ from toolgen.cache import Cache
 
 R = TypeVar("R")
 
-#: fewer items than this run in this process: starting workers costs more than they save
-MIN_PARALLEL_ITEMS = 4
+#: fewer items than this run in this process: starting a worker (imports) costs about a second
+MIN_PARALLEL_ITEMS = 32
 
 
 def default_jobs() -> int:
