@@ -33,10 +33,6 @@ BFCL_TYPES: dict[str, str | None] = {
     "float": "number",
     "double": "number",
     "long": "integer",
-    "int": "integer",
-    "str": "string",
-    "bool": "boolean",
-    "list": "array",
     "String": "string",
     "char": "string",
     "Array": "array",
@@ -53,8 +49,7 @@ _META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 
 
 def fix_bfcl(node: Any) -> Any:
-    """A copy of a BFCL schema with JSON Schema type names (keyword-driven: names stay names);
-    BFCL's non-standard ``optional`` marker is dropped."""
+    """A copy of a BFCL schema with JSON Schema type names (keyword-driven: names stay names)."""
     if not isinstance(node, dict):
         return node
     result = {}
@@ -62,8 +57,6 @@ def fix_bfcl(node: Any) -> Any:
         if key == "type" and isinstance(value, str) and value in BFCL_TYPES:
             if BFCL_TYPES[value] is not None:
                 result[key] = BFCL_TYPES[value]
-        elif key == "optional":
-            continue
         elif key in _MAPS and isinstance(value, dict):
             result[key] = {name: fix_bfcl(sub) for name, sub in value.items()}
         elif key in _ONE:
