@@ -29,6 +29,15 @@ R = TypeVar("R")
 MIN_PARALLEL_ITEMS = 32
 
 
+#: how the progress line names the runner's stages
+STAGE_LABELS = {
+    "meta": "meta-validation",
+    "models": "models",
+    "shared": "shared models",
+    "black": "formatting",
+}
+
+
 def default_jobs() -> int:
     return os.cpu_count() or 1
 
@@ -61,7 +70,8 @@ class Progress:
             return
         self._last = now
         self._shown = True
-        self.stream.write(f"\r\x1b[Ktoolgen: {stage} {done}/{total}")
+        label = STAGE_LABELS.get(stage, stage)
+        self.stream.write(f"\r\x1b[Ktoolgen: {label} {done}/{total}")
         self.stream.flush()
 
     def finish(self) -> None:
@@ -107,7 +117,9 @@ class Runner:
                         results[index] = decode(found)
                         continue
                     except (TypeError, ValueError, KeyError, IndexError):
-                        pass  # an entry of another shape: recompute it
+                        # an entry of another shape: a miss, recomputed
+                        self.cache.hits[stage] -= 1
+                        self.cache.misses[stage] += 1
             todo.append(index)
         done = len(arguments) - len(todo)
         for index, result in self._compute(stage, function, arguments, todo, done):
