@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import re
 from dataclasses import dataclass
 
 import black
@@ -141,49 +142,75 @@ def _first_line(node: ast.stmt) -> int:
     return min([node.lineno, *(d.lineno for d in decorators)])
 
 
-def _segment(line: bytes, node: ast.expr) -> str:
-    return line[node.col_offset : node.end_col_offset].decode("utf-8")
+#: a one-line top-level assignment of a bracketed literal: head, opening bracket, body, closing
+_LITERAL_LINE = re.compile(r"([A-Za-z_]\w*(?:: [^=\n]+)? = )([\[{])(.*)([\]}])\n?")
+#: the tokens that matter for splitting a literal: strings (as repr writes them), brackets, commas
+_TOKEN = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|[\[\](){},]""")
+_CLOSING = {"{": "}", "[": "]", "(": ")"}
 
 
-def _literal_elements(node: ast.stmt, line: bytes) -> tuple[str, list[str]] | None:
-    """The opening bracket and element sources of a one-line assignment of a large literal."""
-    value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
-    if value is None or node.lineno != node.end_lineno or len(line) < 2 * LINE_LENGTH:
+def _elements(body: str) -> list[str] | None:
+    """The top-level elements of a literal's body, split at commas outside strings and brackets;
+    None when the body does not scan (the module is then formatted whole)."""
+    elements, start, depth = [], 0, 0
+    for token in _TOKEN.finditer(body):
+        text = token.group()
+        if text in "([{":
+            depth += 1
+        elif text in ")]}":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif text == "," and depth == 0:
+            elements.append(body[start : token.start()].strip())
+            start = token.end()
+    if depth != 0:
         return None
-    if line[node.end_col_offset or 0 :].strip():  # a comment after the statement
+    last = body[start:].strip()
+    if last:
+        elements.append(last)
+    if len(elements) < 2 or any(not e or e.startswith("*") for e in elements):
         return None
-    if isinstance(value, ast.Dict) and len(value.keys) >= 2:
-        if any(k is None for k in value.keys):
-            return None
-        return "{", [
-            line[k.col_offset : v.end_col_offset].decode("utf-8")
-            for k, v in zip(value.keys, value.values, strict=True)
-            if k is not None
-        ]
-    if isinstance(value, ast.List) and len(value.elts) >= 2:
-        return "[", [_segment(line, e) for e in value.elts]
-    return None
+    return elements
+
+
+def _literal_lines(lines: list[str]) -> list[tuple[int, str, str, list[str]]]:
+    """(line index, head, opening bracket, elements) of each large one-line literal assignment.
+    Found by scanning text, not by parsing: parsing megabytes of literals is the slow part."""
+    found = []
+    for index, line in enumerate(lines):
+        if len(line) < 2 * LINE_LENGTH or line[:1] in " \t#":
+            continue
+        match = _LITERAL_LINE.fullmatch(line)
+        if match is None or _CLOSING[match.group(2)] != match.group(4):
+            continue
+        elements = _elements(match.group(3))
+        if elements is not None:
+            found.append((index, match.group(1), match.group(2), elements))
+    return found
 
 
 def _plan(source: str) -> _Plan | None:
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return None
     lines = source.splitlines(keepends=True)
     literals: list[_Literal] = []
-    for node in tree.body:
-        line = lines[node.lineno - 1].encode("utf-8")
-        found = _literal_elements(node, line)
-        if found is None:
-            continue
-        opening, elements = found
-        value = node.value  # type: ignore[attr-defined]
+    for index, head, opening, elements in _literal_lines(lines):
         placeholder = _PLACEHOLDER.format(len(literals))
-        head = line[: value.col_offset].decode("utf-8")
-        lines[node.lineno - 1] = head + placeholder + "\n"
+        lines[index] = head + placeholder + "\n"
         groups = tuple(tuple(g) for g in _grouped(elements))
         literals.append(_Literal(placeholder, opening, groups))
+    try:
+        tree = ast.parse("".join(lines))
+    except SyntaxError:
+        return None
+    # each placeholder must be the whole value of a top-level assignment (not, say, text in a
+    # string that looked like one); else the module is formatted whole
+    values = {
+        node.value.id
+        for node in tree.body
+        if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Name)
+    }
+    if any(literal.placeholder not in values for literal in literals):
+        return None
     cuts = [0]
     for before, node in zip(tree.body, tree.body[1:], strict=False):
         start = _first_line(node) - 1
