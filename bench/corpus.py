@@ -22,26 +22,11 @@ from toolgen.model import Contract, ProviderOptions
 from toolgen.names import provider_name
 from toolgen.projection import project_contract
 from toolgen.providers import PROFILES, PROVIDER_NAMES
+from toolgen.tool_formats import BFCL_TYPES  # BFCL type name -> JSON Schema type (None: any)
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "tools"
 
-#: BFCL's type names and what they mean in JSON Schema (None: any value, so no type).
-BFCL_TYPES: dict[str, str | None] = {
-    "dict": "object",
-    "HashMap": "object",
-    "float": "number",
-    "double": "number",
-    "long": "integer",
-    "String": "string",
-    "char": "string",
-    "Array": "array",
-    "ArrayList": "array",
-    "tuple": "array",
-    "Boolean": "boolean",
-    "any": None,
-    "": None,
-}
 _MAPS = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
 _ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames")
 _LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")

@@ -18,18 +18,42 @@ import pytest
 from jsonschema import Draft202012Validator
 from strict_checker import violations
 
-from bench.corpus import fix_bfcl
 from toolgen import pointer as jp
 from toolgen.build import analyze
 from toolgen.model import Contract, ProviderOptions
 from toolgen.names import provider_name
 from toolgen.projection import project_contract
 from toolgen.providers import PROFILES
+from toolgen.tool_formats import BFCL_TYPES  # BFCL type name -> JSON Schema type (None: any)
 
 pytestmark = pytest.mark.corpus
 
 OPENAI = PROFILES["openai"]
 META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+
+_MAPS = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
+_ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames")
+_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+
+
+def json_schema_types(node: Any) -> Any:
+    """A copy of a BFCL schema with JSON Schema type names (keyword-driven: names stay names)."""
+    if not isinstance(node, dict):
+        return node
+    result = {}
+    for key, value in node.items():
+        if key == "type" and isinstance(value, str) and value in BFCL_TYPES:
+            if BFCL_TYPES[value] is not None:
+                result[key] = BFCL_TYPES[value]
+        elif key in _MAPS and isinstance(value, dict):
+            result[key] = {name: json_schema_types(sub) for name, sub in value.items()}
+        elif key in _ONE:
+            result[key] = json_schema_types(value)
+        elif key in _LISTS and isinstance(value, list):
+            result[key] = [json_schema_types(sub) for sub in value]
+        else:
+            result[key] = value
+    return result
 
 
 def corpus_tools(corpus: Path) -> list[tuple[str, dict[str, Any]]]:
@@ -47,7 +71,7 @@ def corpus_tools(corpus: Path) -> list[tuple[str, dict[str, Any]]]:
                 tools.append(
                     (
                         f"{path.stem}:{number}:json-types",
-                        {**record, "parameters": fix_bfcl(record["parameters"])},
+                        {**record, "parameters": json_schema_types(record["parameters"])},
                     )
                 )
     return tools

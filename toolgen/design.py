@@ -22,7 +22,11 @@ CONFIG_FILE = "toolgen.toml"
 
 #: folder -> (contract kind, key holding the schema, the other keys a file may carry)
 CONTRACT_FOLDERS: dict[str, tuple[ContractKind, str, frozenset[str]]] = {
-    "tools": ("tool", "parameters", frozenset({"name", "description", "examples", "providers"})),
+    "tools": (
+        "tool",
+        "parameters",
+        frozenset({"name", "description", "examples", "providers", "priority"}),
+    ),
     "outputs": ("output", "schema", frozenset({"name", "description", "examples", "providers"})),
 }
 DEFS_FOLDER = "defs"
@@ -200,6 +204,11 @@ def _read_contract(file: str, document: Any) -> tuple[dict[str, Any] | None, lis
         lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
         "a list of provider names",
     )
+    expect(
+        "priority",
+        lambda v: type(v) is int,
+        "an integer (tools with a higher priority are marked strict first)",
+    )
     if schema_key not in document:
         diagnostics.append(
             Diagnostic(file, "", DESIGN, "MISSING_FIELD", f"a {kind} file needs {schema_key!r}")
@@ -215,6 +224,7 @@ def _read_contract(file: str, document: Any) -> tuple[dict[str, Any] | None, lis
         "schema_pointer": "/" + schema_key,
         "examples": tuple(document.get("examples", ())),
         "providers": tuple(document["providers"]) if "providers" in document else None,
+        "priority": document.get("priority", 0),
     }, diagnostics
 
 
@@ -326,6 +336,7 @@ def load_design(
             pointer=info["schema_pointer"],
             examples=info["examples"],
             providers=info["providers"],
+            priority=info["priority"],
             shared=used,
         )
         if file in broken or any(s.file in broken for s in used.values()):

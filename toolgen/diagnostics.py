@@ -14,6 +14,7 @@ DESIGN = "design"
 class Level(enum.StrEnum):
     ERROR = "error"
     WARNING = "warning"
+    INFO = "info"  # a decision worth knowing about (toolgen import reports its choices so)
 
 
 @dataclass(frozen=True, order=True)
@@ -32,7 +33,7 @@ class Diagnostic:
     level: Level = Level.ERROR
 
     def format(self) -> str:
-        prefix = "warning: " if self.level is Level.WARNING else ""
+        prefix = "" if self.level is Level.ERROR else f"{self.level}: "
         return f"{self.file}:{self.pointer}: {self.provider}: {self.code} {prefix}{self.message}"
 
     def to_dict(self) -> dict[str, str]:

@@ -9,7 +9,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from toolgen import __version__
-from toolgen.canonical.compiler import render_canonical_module
+from toolgen.canonical.compiler import CanonicalModule, render_canonical_module
 from toolgen.design import ENVELOPES_FOLDER
 from toolgen.diagnostics import Diagnostic
 from toolgen.envelope import (
@@ -56,7 +56,17 @@ def _sizes(schema: Any) -> tuple[int, int]:
     return stats.optional, stats.unions
 
 
-def _provider_module(design: Design, projection: ProviderProjection, surfaces: list[str]) -> str:
+def params_module(projection: ProviderProjection) -> str:
+    """The generated module of a profile's request TypedDicts, named after its template."""
+    return projection.profile.params_template.removesuffix(".py.j2")
+
+
+def _provider_module(
+    design: Design,
+    projection: ProviderProjection,
+    surfaces: list[str],
+    classes: dict[tuple[str, str], tuple[str, str]],
+) -> str:
     tools = [p for p in projection.tools if p.schema is not None]
     outputs = [p for p in projection.outputs if p.schema is not None]
     source = render(
@@ -80,6 +90,10 @@ def _provider_module(design: Design, projection: ProviderProjection, surfaces: l
         surfaces=surfaces,
         limits=projection.profile.limits,
         sizes={p.contract.name: _sizes(p.schema) for p in tools},
+        priorities={p.contract.name: p.contract.priority for p in tools},
+        tool_classes={p.contract.name: classes[("tool", p.contract.name)][1] for p in tools},
+        output_classes={p.contract.name: classes[("output", p.contract.name)][1] for p in outputs},
+        params_module=params_module(projection),
     )
     return format_python(source)
 
@@ -122,7 +136,9 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
     files["_runtime.py"] = render_runtime(header(design.hash))
     canonical = _canonical_module(design, projections)
     if canonical is not None:
-        files["_canonical.py"] = canonical
+        diagnostics += canonical.diagnostics
+        if canonical.source is not None:
+            files["_canonical.py"] = canonical.source
     for projection in projections:
         name = projection.profile.name
         schemas, found = _envelope_schemas(design, name)
@@ -130,7 +146,10 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
         if found:
             continue
         files[f"_envelopes_{name}.py"] = render_envelope_module(name, schemas, header(design.hash))
-        files[f"{name}.py"] = _provider_module(design, projection, list(schemas))
+        files[f"{name}.py"] = _provider_module(design, projection, list(schemas), models.classes)
+        files[f"{params_module(projection)}.py"] = format_python(
+            render(projection.profile.params_template, header=header(design.hash))
+        )
         files.update(_schema_files(projection))
     return PackageFiles(files, diagnostics)
 
@@ -146,7 +165,9 @@ def _envelope_schemas(design: Design, provider: str) -> tuple[dict[str, Any], li
         return {}, [Diagnostic(file, error.pointer, provider, "INVALID_ENVELOPE", error.message)]
 
 
-def _canonical_module(design: Design, projections: list[ProviderProjection]) -> str | None:
+def _canonical_module(
+    design: Design, projections: list[ProviderProjection]
+) -> CanonicalModule | None:
     """One ``_canonical.py`` serves every provider that makes optionals nullable: the inverse of a
     contract depends only on its canonical schema and on which values its projection admits, and
     those providers' projections of one contract admit the same values. Each contract is compiled

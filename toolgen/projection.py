@@ -19,15 +19,24 @@ from toolgen.names import provider_name
 from toolgen.nullability import NullOracle
 from toolgen.providers.base import Profile
 from toolgen.refs import recursive_refs
-
-#: Keywords that only describe; when a ``$ref`` target and the referencing site both carry one,
-#: the site wins.
-ANNOTATIONS = frozenset(
-    {"title", "description", "$comment", "default", "examples", "example", "deprecated"}
+from toolgen.rewrites import (
+    ANNOTATIONS,
+    STRUCTURAL,
+    AllOfMerged,
+    KeywordsDropped,
+    MadeNullable,
+    NodeRecord,
+    OneOfFolded,
+    OptionalKept,
+    RecursiveRefKept,
+    RefInlined,
+    Rewrite,
+    RewriteRecord,
+    TypeListSplit,
 )
-_STRUCTURAL = frozenset({"$defs", "definitions"})
+from toolgen.rewrites import NULL_SCHEMA as NULL_SCHEMA
+
 _UNION = ("anyOf", "oneOf")
-NULL_SCHEMA: dict[str, Any] = {"type": "null"}
 
 
 def _types(node: dict[str, Any]) -> list[Any]:
@@ -42,46 +51,32 @@ def is_object_schema(node: Any) -> bool:
 
 
 def make_nullable(node: dict[str, Any], *, type_arrays: bool = True) -> dict[str, Any]:
-    """``node`` that also accepts null: type gains "null", enum gains null, anyOf gains a null branch,
-    and a ``$ref`` or ``const`` is wrapped in ``anyOf: [node, {"type": "null"}]``. Without type lists
-    (``type_arrays=False``) every node but an anyOf is wrapped."""
-    # An anyOf beside type/enum/const/$ref is an intersection: a null branch alone would not let null in.
-    if "anyOf" in node and not any(k in node for k in ("type", "enum", "const", "$ref")):
-        return {**node, "anyOf": [*node["anyOf"], dict(NULL_SCHEMA)]}
-    wrap = (
-        "$ref" in node
-        or "const" in node
-        or "anyOf" in node
-        or ("type" not in node and "enum" not in node)
-    )
-    if wrap or not type_arrays:
-        return {"anyOf": [node, dict(NULL_SCHEMA)]}
-    result = dict(node)
-    if "type" in result:
-        types = _types(result)
-        result["type"] = [*types, "null"] if "null" not in types else types
-    if "enum" in result and None not in result["enum"]:
-        result["enum"] = [*result["enum"], None]
-    return result
+    """``node`` as the projection writes an optional member that does not accept null (the rule
+    and its inverse: ``MadeNullable`` in toolgen.rewrites)."""
+    return MadeNullable.apply(node, type_arrays=type_arrays)[0]
 
 
-def split_type_list(node: dict[str, Any]) -> dict[str, Any] | None:
-    """``{"type": [X, "null"], ...}`` written as ``{"anyOf": [{"type": X, ...}, {"type": "null"}]}``
-    for providers without type lists; None when the list has more than one non-null type."""
-    types = _types(node)
-    if not isinstance(node.get("type"), list):
-        return node
-    others = [t for t in types if t != "null"]
-    if len(others) > 1:
-        return None
-    if len(others) == len(types):
-        return {**node, "type": others[0]}
-    outer = {k: v for k, v in node.items() if k in ("title", "description")}
-    inner = {k: v for k, v in node.items() if k not in outer}
-    inner["type"] = others[0]
-    if isinstance(inner.get("enum"), list):
-        inner["enum"] = [v for v in inner["enum"] if v is not None]
-    return {**outer, "anyOf": [inner, dict(NULL_SCHEMA)]}
+@dataclass
+class _Built:
+    """A projected node with the record of its subtree: its own rules, and its descendants'
+    records under pointers relative to it (re-based when a wrapper moves it)."""
+
+    schema: Any
+    canonical: str
+    rewrites: list[Rewrite] = field(default_factory=list)
+    below: dict[str, NodeRecord] = field(default_factory=dict)
+
+    def records(self, at: str) -> dict[str, NodeRecord]:
+        """Its records with pointers under ``at``."""
+        found = {at: NodeRecord(self.canonical, tuple(self.rewrites))}
+        found.update({at + relative: record for relative, record in self.below.items()})
+        return found
+
+    def rewritten(self, schema: Any, rewrite: Rewrite) -> _Built:
+        """The node rewritten by ``rewrite``; a wrapping rule moves it under ``/anyOf/0``."""
+        if not rewrite.moves:
+            return _Built(schema, self.canonical, [*self.rewrites, rewrite], self.below)
+        return _Built(schema, self.canonical, [rewrite], self.records(jp.join("", "anyOf", 0)))
 
 
 @dataclass(frozen=True)
@@ -113,11 +108,16 @@ def _merge_origins(
 
 @dataclass(frozen=True)
 class ProjectedContract:
-    """A contract as one provider receives it; ``schema`` is None when the provider cannot take it."""
+    """A contract as one provider receives it; ``schema`` is None when the provider cannot take it.
+
+    ``rewrites`` records how each node of ``schema`` was made (toolgen.rewrites); ``provider`` is
+    the profile's name (``provider_name`` is the contract's name on that provider's wire)."""
 
     contract: Contract
     provider_name: str
     schema: Any | None
+    rewrites: RewriteRecord
+    provider: str
 
 
 @dataclass
@@ -148,16 +148,27 @@ class _Projector:
 
     # -- the walk ---------------------------------------------------------------------------
 
-    def project(self) -> Any | None:
+    def project(self) -> tuple[Any | None, RewriteRecord]:
         origins: dict[str, str] = {}
+        rewrites: list[Rewrite] = []
         root = self._normalize(
-            self.contract.schema, "", root=True, inlined=self.inlining, origins=origins
+            self.contract.schema,
+            "",
+            root=True,
+            inlined=self.inlining,
+            origins=origins,
+            rewrites=rewrites,
         )
         if root is not None:
             self._check_root(root, self.contract.schema)
-        projected = self._project_node(
-            root or {}, _Origins("", origins), root=True, errors_before=self.error_count()
+        built = self._project_node(
+            root or {},
+            _Origins("", origins),
+            root=True,
+            errors_before=self.error_count(),
+            rewrites=rewrites,
         )
+        projected = built.schema
         self.inlining.clear()
         if not self.profile.recursion:
             for pointer in recursive_refs(projected):
@@ -180,7 +191,9 @@ class _Projector:
                     f"description of {len(self.contract.description):,} characters exceeds the limit of {limit:,}",
                 )
             )
-        return None if self.error_count() else projected
+        if self.error_count():
+            return None, RewriteRecord()
+        return projected, RewriteRecord(tuple(built.records("").items()))
 
     def _check_root(self, root: Any, authored: Any) -> None:
         if not isinstance(root, dict):
@@ -211,27 +224,54 @@ class _Projector:
                         f"the root must be an object schema, not {keyword}",
                     )
 
-    def _node(self, node: Any, pointer: str) -> Any:
+    def _node(self, node: Any, pointer: str) -> _Built:
         """The projection of one (normalized or raw) canonical node."""
         errors_before = self.error_count()
         inlined: list[str] = []
         origins: dict[str, str] = {}
-        normalized = self._normalize(node, pointer, root=False, inlined=inlined, origins=origins)
+        rewrites: list[Rewrite] = []
+        normalized = self._normalize(
+            node, pointer, root=False, inlined=inlined, origins=origins, rewrites=rewrites
+        )
         if normalized is None:
-            return {}
+            return _Built({}, pointer, rewrites)
         self.inlining.extend(inlined)
         try:
             return self._project_node(
-                normalized, _Origins(pointer, origins), root=False, errors_before=errors_before
+                normalized,
+                _Origins(pointer, origins),
+                root=False,
+                errors_before=errors_before,
+                rewrites=rewrites,
             )
         finally:
             del self.inlining[len(self.inlining) - len(inlined) :]
 
     def _project_node(
-        self, node: dict[str, Any], origins: _Origins, *, root: bool, errors_before: int
-    ) -> Any:
+        self,
+        node: dict[str, Any],
+        origins: _Origins,
+        *,
+        root: bool,
+        errors_before: int,
+        rewrites: list[Rewrite],
+    ) -> _Built:
         pointer = origins.node
         result: dict[str, Any] = {}
+        below: dict[str, NodeRecord] = {}
+        members: dict[str, _Built] = {}
+
+        def child(found: walker.Child) -> Any:
+            built = self._child(found, origins)
+            if found.keyword == "properties" and isinstance(found.key, str):
+                members[found.key] = built  # _close may still make it nullable
+            else:
+                keyword = "anyOf" if found.keyword == "oneOf" else found.keyword  # OneOfFolded
+                keys = () if found.key is None else (found.key,)
+                below.update(built.records(jp.join("", keyword, *keys)))
+            return built.schema
+
+        dropped: list[str] = []
         for keyword, value in node.items():
             if keyword == "oneOf":  # folded into anyOf below, after its branches are projected
                 result[keyword] = value
@@ -243,18 +283,25 @@ class _Projector:
                     self.profile.reject[keyword],
                     f"{keyword!r} cannot be expressed in {self.profile.title}",
                 )
-            elif verdict == "keep" and keyword != "additionalProperties":
-                if keyword == "format" and value not in self.profile.formats:
-                    continue
-                if keyword in self.profile.keep_if and not self.profile.keep_if[keyword](value):
-                    continue
+            elif keyword == "additionalProperties":
+                continue  # written by _close
+            elif (
+                verdict == "drop"
+                or (keyword == "format" and value not in self.profile.formats)
+                or (keyword in self.profile.keep_if and not self.profile.keep_if[keyword](value))
+            ):
+                dropped.append(keyword)
+            else:
                 result[keyword] = value
-        result = walker.map_children(result, pointer, lambda child: self._child(child, origins))
+        if dropped:
+            rewrites.append(KeywordsDropped(tuple(dropped)))
+        result = walker.map_children(result, pointer, child)
         if "oneOf" in result:
-            result = {("anyOf" if k == "oneOf" else k): v for k, v in result.items()}
+            result = OneOfFolded.apply(result)
+            rewrites.append(OneOfFolded())
         if root or is_object_schema(node):
             self._check_union_beside_object(node, origins)
-            result = self._close(result, node, origins, root=root)
+            result = self._close(result, node, origins, root=root, members=members)
         elif (
             "array" in _types(result)
             and "items" not in result
@@ -274,28 +321,39 @@ class _Projector:
                 "UNCONSTRAINED_SCHEMA",
                 f"this schema accepts any value; {self.profile.title} needs a type for every value",
             )
+        for name, member in members.items():
+            below.update(member.records(jp.join("", "properties", name)))
+        built = _Built(result, pointer, rewrites, below)
         if not self.profile.type_arrays:
-            split = split_type_list(result)
+            split = TypeListSplit.apply(result)
             if split is None:
                 self.report(
                     jp.join(pointer, "type"),
                     "UNSUPPORTED_TYPE_LIST",
                     f"a list of several types cannot be expressed in {self.profile.title}; use anyOf",
                 )
-            else:
-                result = split
-        return result
+            elif split[1] is not None:
+                built = built.rewritten(split[0], split[1])
+        return built
 
-    def _child(self, child: walker.Child, origins: _Origins) -> Any:
+    def _child(self, child: walker.Child, origins: _Origins) -> _Built:
         """The projection of a subschema, reported where it was authored."""
         below_keyword = child.pointer[len(jp.join(origins.node, child.keyword)) :]
         return self._node(child.schema, origins.of(child.keyword) + below_keyword)
 
     def _normalize(
-        self, node: Any, pointer: str, *, root: bool, inlined: list[str], origins: dict[str, str]
+        self,
+        node: Any,
+        pointer: str,
+        *,
+        root: bool,
+        inlined: list[str],
+        origins: dict[str, str],
+        rewrites: list[Rewrite],
     ) -> dict[str, Any] | None:
         """Rewrite the forms the provider lacks into equivalent ones it has: a ``$ref`` with
-        siblings is inlined, a one-element ``allOf`` merged, ``oneOf`` folded into ``anyOf``."""
+        siblings is inlined, a one-element ``allOf`` merged (each recorded in ``rewrites``);
+        ``oneOf`` is folded into ``anyOf`` by the caller."""
         if node is True:
             return {}
         if node is False:
@@ -306,17 +364,18 @@ class _Projector:
         seen: set[str] = set()
         while True:
             ref = node.get("$ref")
-            if isinstance(ref, str) and (root or set(node) - {"$ref"} - _STRUCTURAL):
+            if isinstance(ref, str) and (root or set(node) - {"$ref"} - STRUCTURAL):
                 if ref in self.inlining:
                     # Recursion through a $ref with siblings: inlining again would never end. Only
                     # annotations may go (the reference stays); anything else cannot be expressed.
-                    if set(node) - {"$ref"} - _STRUCTURAL - ANNOTATIONS:
+                    if set(node) - {"$ref"} - STRUCTURAL - ANNOTATIONS:
                         self.report(
                             jp.join(pointer, "$ref"),
                             "UNSUPPORTED_RECURSIVE_REF",
                             f"$ref {ref!r} leads back to itself and has sibling keywords",
                         )
                         return None
+                    rewrites.append(RecursiveRefKept(jp.ref_pointer(ref)))
                     return {"$ref": ref}
                 if ref in seen:
                     self.report(
@@ -330,6 +389,8 @@ class _Projector:
                     return None
                 target_pointer = jp.ref_pointer(ref)
                 site = {k: v for k, v in node.items() if k != "$ref"}
+                annotations_only = not set(site) - STRUCTURAL - ANNOTATIONS
+                rewrites.append(RefInlined(target_pointer, annotations_only))
                 node = self._merge(target, site, jp.join(pointer, "$ref"))
                 _merge_origins(origins, target, target_pointer, site, pointer)
                 continue
@@ -340,6 +401,7 @@ class _Projector:
                     branch_pointer = jp.join(origins.get("allOf", pointer), "allOf", 0)
                     node = self._merge(all_of[0], rest, jp.join(pointer, "allOf"))
                     _merge_origins(origins, all_of[0], branch_pointer, rest, pointer)
+                    rewrites.append(AllOfMerged(branch_pointer))
                     continue
                 self.report(
                     jp.join(pointer, "allOf"),
@@ -376,7 +438,7 @@ class _Projector:
             if (
                 keyword in merged
                 and merged[keyword] != value
-                and keyword not in ANNOTATIONS | _STRUCTURAL
+                and keyword not in ANNOTATIONS | STRUCTURAL
             ):
                 self.report(
                     pointer,
@@ -387,11 +449,14 @@ class _Projector:
             merged[keyword] = value
         return merged
 
-    def _optional_member(self, projected: Any, canonical: Any, pointer: str) -> Any:
+    def _optional_member(self, projected: _Built, canonical: Any, pointer: str) -> _Built:
         """An optional member written as a required one that accepts null, unless it accepts null
         already: then absent and null cannot be told apart (reported; the inverse keeps null)."""
         if not self.oracle.accepts_null(canonical):
-            return make_nullable(projected, type_arrays=self.profile.type_arrays)
+            schema, rewrite = MadeNullable.apply(
+                projected.schema, type_arrays=self.profile.type_arrays
+            )
+            return projected.rewritten(schema, rewrite)
         if not self.has_error_within(pointer):
             level = Level.ERROR if self.options.optional_nullable == "error" else Level.WARNING
             self.report(
@@ -401,7 +466,7 @@ class _Projector:
                 "so the inverse keeps null",
                 level,
             )
-        return projected
+        return projected.rewritten(projected.schema, OptionalKept())
 
     def _check_union_beside_object(self, node: dict[str, Any], origins: _Origins) -> None:
         """Members beside an anyOf/oneOf of object branches: closing both levels would admit no
@@ -427,7 +492,13 @@ class _Projector:
                     return
 
     def _close(
-        self, result: dict[str, Any], canonical: dict[str, Any], origins: _Origins, *, root: bool
+        self,
+        result: dict[str, Any],
+        canonical: dict[str, Any],
+        origins: _Origins,
+        *,
+        root: bool,
+        members: dict[str, _Built],
     ) -> dict[str, Any]:
         """Close an object: no additional members, every member required, optionals the provider's way."""
         pointer = origins.node
@@ -469,11 +540,12 @@ class _Projector:
         if self.profile.optional_style == "nullable":
             for name in properties:
                 if name not in required:
-                    properties[name] = self._optional_member(
-                        properties[name],
+                    members[name] = self._optional_member(
+                        members[name],
                         canonical_properties[name],
                         jp.join(origins.of("properties"), name),
                     )
+                    properties[name] = members[name].schema
         closed = dict(result)
         if "type" not in closed:
             closed = {"type": "object", **closed}
@@ -490,8 +562,9 @@ def project_contract(
     contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
 ) -> tuple[ProjectedContract, list[Diagnostic]]:
     projector = _Projector(contract, profile, options)
-    schema = projector.project()
-    return ProjectedContract(contract, provider_name, schema), projector.diagnostics
+    schema, rewrites = projector.project()
+    projected = ProjectedContract(contract, provider_name, schema, rewrites, profile.name)
+    return projected, projector.diagnostics
 
 
 @dataclass(frozen=True)

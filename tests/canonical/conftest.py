@@ -56,6 +56,16 @@ def hard(hard_design: Path, tmp_path_factory: pytest.TempPathFactory) -> Compile
 
 
 @pytest.fixture(scope="session")
+def hard_cerebras(hard_design: Path, tmp_path_factory: pytest.TempPathFactory) -> Compiled:
+    """The hard cases as Cerebras projects them: no type lists, so every optional member is
+    wrapped in anyOf and type lists are split (other rewrites in the record, same inverse)."""
+    design, projection = load_and_project(hard_design, "cerebras")
+    return compile_projection(
+        design, projection, tmp_path_factory.mktemp("hard_cerebras_out"), _package()
+    )
+
+
+@pytest.fixture(scope="session")
 def example(tmp_path_factory: pytest.TempPathFactory) -> Compiled:
     if not any((EXAMPLE_DESIGN / "tools").glob("*.*")):
         pytest.skip(f"no example design at {EXAMPLE_DESIGN}")

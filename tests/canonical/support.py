@@ -3,6 +3,7 @@ instances, the provider's ``fill``, and the relaxed canonical schema of the soun
 
 from __future__ import annotations
 
+import copy
 import importlib
 import json
 import sys
@@ -19,7 +20,7 @@ from jsonschema import Draft202012Validator
 from toolgen import walker
 from toolgen.canonical.compiler import render_canonical_module
 from toolgen.canonical.reference import reference_for
-from toolgen.canonical.views import Unresolvable, canonical_view, ref_pointer, resolve
+from toolgen.canonical.views import Unresolvable, ref_pointer, resolve
 from toolgen.design import load_design
 from toolgen.model import Contract, Design, ProviderOptions
 from toolgen.projection import (
@@ -67,12 +68,19 @@ class Case:
     """One projected contract with both inverses."""
 
     key: str  # "tool:name" or "output:name"
-    contract: Contract
-    projected: Any
+    projection: ProjectedContract
     compiled: Callable[[Any], Any]
 
+    @property
+    def contract(self) -> Contract:
+        return self.projection.contract
+
+    @property
+    def projected(self) -> Any:
+        return self.projection.schema
+
     def reference(self, payload: Any) -> Any:
-        return reference_for(self.contract.schema, self.projected)(payload)
+        return reference_for(self.projection)(payload)
 
     def __repr__(self) -> str:  # hypothesis and pytest ids
         return self.key
@@ -108,7 +116,9 @@ def import_source(source: str, folder: Path, package: str) -> ModuleType:
 def compile_projection(
     design: Design, projection: ProviderProjection, folder: Path, package: str
 ) -> Compiled:
-    source = render_canonical_module(design, projection, header(design.hash))
+    rendered = render_canonical_module(design, projection, header(design.hash))
+    assert rendered.source is not None, rendered.diagnostics
+    source = rendered.source
     module = import_source(source, folder, package)
     cases = []
     for kind, table, contracts in (
@@ -118,9 +128,7 @@ def compile_projection(
         for projected in contracts:
             if projected.schema is not None:
                 name = projected.contract.name
-                cases.append(
-                    Case(f"{kind}:{name}", projected.contract, projected.schema, table[name])
-                )
+                cases.append(Case(f"{kind}:{name}", projected, table[name]))
     return Compiled(source, module, cases)
 
 
@@ -132,10 +140,10 @@ def example_keys() -> list[str]:
     return sorted(f"{c.kind}:{c.name}" for c in design.contracts)
 
 
-def load_and_project(root: Path) -> tuple[Design, ProviderProjection]:
-    design, diagnostics = load_design(root, ("openai",))
+def load_and_project(root: Path, provider: str = "openai") -> tuple[Design, ProviderProjection]:
+    design, diagnostics = load_design(root, (provider,))
     assert design is not None, diagnostics
-    return design, project_design(design, OPENAI)
+    return design, project_design(design, PROFILES[provider])
 
 
 def projection_of(contracts: list[Contract]) -> ProviderProjection:
@@ -188,6 +196,42 @@ def sample(items: list[Any], count: int) -> list[Any]:
 
 
 # -- schema transforms ---------------------------------------------------------------------------
+
+
+def canonical_view(node: Any, root: Any, *, follow_bare: bool) -> dict[str, Any]:
+    """``node`` as a canonical instance sees it: refs with siblings inlined (every ref when
+    ``follow_bare``), ``allOf`` merged, ``oneOf`` read as ``anyOf``: the tests' own reading of
+    canonical schemas (toolgen's inverses read the projection's record instead). A cycle or an
+    unresolvable ref gives ``{}``."""
+    if node is True or node is False or not isinstance(node, dict):
+        return {}
+    seen: set[str] = set()
+    while True:
+        ref = node.get("$ref")
+        if isinstance(ref, str) and (follow_bare or set(node) - {"$ref", "$defs", "definitions"}):
+            if ref in seen:
+                return {}
+            seen.add(ref)
+            try:
+                target = resolve(root, ref)
+            except Unresolvable:
+                return {}
+            if not isinstance(target, dict):
+                return {}
+            node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+            continue
+        all_of = node.get("allOf")
+        if isinstance(all_of, list):
+            rest = {k: v for k, v in node.items() if k != "allOf"}
+            merged: dict[str, Any] = {}
+            for part in all_of:
+                if isinstance(part, dict):
+                    merged.update(part)
+            node = {**merged, **rest}
+            continue
+        if "oneOf" in node and "anyOf" not in node:
+            node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
+        return node
 
 
 def transform(schema: Any, rule: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
@@ -280,7 +324,9 @@ def instances(schema: Any) -> st.SearchStrategy[Any]:
         try:
             from hypothesis_jsonschema import from_schema
 
-            strategy = from_schema(schema)
+            # from_schema canonicalises the schema it is given in place (it inlined the
+            # projection's $refs under the inverses' feet): it gets a copy
+            strategy = from_schema(copy.deepcopy(schema))
             strategy.validate()
             return strategy.filter(validator.is_valid)
         except Exception:  # noqa: BLE001 - hypothesis-jsonschema's many refusals

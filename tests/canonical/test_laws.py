@@ -124,6 +124,16 @@ def test_hard_cases(hard: Compiled, key: str, law: str, data: st.DataObject) -> 
 
 
 @pytest.mark.parametrize("law", sorted(LAWS))
+@pytest.mark.parametrize("key", HARD)
+@settings(LAW, max_examples=8)
+@given(data=st.data())
+def test_hard_cases_for_cerebras(
+    hard_cerebras: Compiled, key: str, law: str, data: st.DataObject
+) -> None:
+    LAWS[law](_case(hard_cerebras, key), data)
+
+
+@pytest.mark.parametrize("law", sorted(LAWS))
 @pytest.mark.parametrize("key", EXAMPLE)
 @LAW
 @given(data=st.data())

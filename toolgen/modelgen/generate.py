@@ -49,9 +49,10 @@ GENERATOR_OPTIONS: dict[str, Any] = {
     "field_constraints": True,
     # enum/const as Literal[...]: the value is the payload's value, not an Enum member.
     "enum_field_as_literal": "all",
-    # Descriptions become class docstrings and attribute docstrings.
+    # A schema's description becomes its class docstring (pydantic puts it in the model's JSON
+    # schema); a member's description becomes Field(description=...), so it reaches
+    # model_json_schema() and the SDKs' helpers that read it (attribute docstrings would not).
     "use_schema_description": True,
-    "use_field_description": True,
     # Strictness, extra members and alias handling live in one base class (models/_base.py);
     # additionalProperties: false still writes extra='forbid' on the closed models.
     "base_class": prepare.BASE_CLASS,

@@ -43,6 +43,9 @@ class Limits:
     any_of_branches: int | None = None  # branches of one anyOf
     optional_members: int | None = None  # members left out of required, across the schema
     union_members: int | None = None  # schemas with anyOf or a type list, across the schema
+    # Per request: strict tools of one request, whose optional and union-typed members also add
+    # up against optional_members and union_members. None: no cap on strict tools.
+    strict_tools: int | None = None
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,9 @@ class Profile:
     )
     recursion: bool = True  # accepts a $ref that leads back to itself
     template: str = "openai.py.j2"  # the generated module's template
+    # The module of TypedDicts shaped like the provider SDK's request params, rendered once per
+    # template however many providers share it (the generated module is named after it).
+    params_template: str = "_params_openai.py.j2"
     # API -> (tool-call parser, stream accumulator) of the generated envelope module; the first is
     # the default API of the generated functions.
     decoders: dict[str, tuple[str, str]] = field(default_factory=dict)
