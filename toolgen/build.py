@@ -6,10 +6,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from toolgen.cache import Cache
 from toolgen.design import load_design
 from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.model import Design
 from toolgen.package import render_package
+from toolgen.parallel import Progress, Runner, using
 from toolgen.projection import ProviderProjection, project_design
 from toolgen.providers import BUILT_BY_DEFAULT, PROVIDER_NAMES, profile_for
 
@@ -47,7 +49,22 @@ def analyze(design_root: Path, providers: Sequence[str] = ()) -> BuildResult:
     return BuildResult({}, diagnostics, design, projections)
 
 
-def build(design_root: Path, providers: Sequence[str] = ()) -> BuildResult:
+def build(
+    design_root: Path,
+    providers: Sequence[str] = (),
+    *,
+    jobs: int = 1,
+    cache_dir: Path | None = None,
+    progress: Progress | None = None,
+) -> BuildResult:
+    """Build in memory. ``jobs`` processes share the per-contract work (the output does not
+    depend on it); with ``cache_dir``, work whose inputs did not change is read from there."""
+    cache = Cache(cache_dir) if cache_dir is not None else None
+    with using(Runner(jobs, cache, progress)):
+        return _build(Path(design_root), providers)
+
+
+def _build(design_root: Path, providers: Sequence[str]) -> BuildResult:
     analysis = analyze(design_root, providers)
     if not analysis.ok or analysis.design is None:
         return analysis

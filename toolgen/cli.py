@@ -13,8 +13,10 @@ import click
 
 from toolgen import __version__
 from toolgen.build import BuildResult, analyze, build
+from toolgen.cache import CACHE_FOLDER, default_cache_dir
 from toolgen.diagnostics import Diagnostic, Level, format_json, format_text, sort_diagnostics
 from toolgen.importing import import_sources, write_tools
+from toolgen.parallel import Progress, default_jobs
 from toolgen.providers import IMPORT_FORMATS, PROVIDER_NAMES
 from toolgen.writer import OutputError, compare, write_package
 
@@ -50,6 +52,70 @@ def _out_option(help_text: str) -> Callable[[Any], Any]:
         required=True,
         type=click.Path(file_okay=False, path_type=Path),
         help=help_text,
+    )
+
+
+def _scale_options(command: Callable[..., None]) -> Callable[..., None]:
+    """--jobs, --no-cache, --cache-dir and --quiet: how a build uses the machine."""
+    for option in reversed(
+        (
+            click.option(
+                "-j",
+                "--jobs",
+                type=click.IntRange(min=1),
+                default=None,
+                help="Processes for the per-contract work (models, formatting, meta-validation). "
+                "Default: the number of cores. The output is the same for any number.",
+            ),
+            click.option(
+                "--no-cache",
+                is_flag=True,
+                help="Compute everything; neither read nor write the build cache.",
+            ),
+            click.option(
+                "--cache-dir",
+                type=click.Path(file_okay=False, path_type=Path),
+                default=None,
+                help=f"Where the build cache lives. Default: {CACHE_FOLDER}/ beside DESIGN. "
+                "Entries are keyed by content (toolgen's code, options, each contract and the shared "
+                "definitions it reaches); deleting the folder is always safe.",
+            ),
+            click.option(
+                "-q",
+                "--quiet",
+                is_flag=True,
+                help="No progress line. Progress is shown only on a terminal, for builds longer "
+                "than a second, and never when CI is set.",
+            ),
+        )
+    ):
+        command = option(command)
+    return command
+
+
+def _cache_dir(design: Path, cache_dir: Path | None, no_cache: bool) -> Path | None:
+    if no_cache:
+        return None
+    return cache_dir if cache_dir is not None else default_cache_dir(design)
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path.resolve() == folder.resolve() or folder.resolve() in path.resolve().parents
+
+
+def _run_build(
+    design: Path,
+    providers: tuple[str, ...],
+    jobs: int | None,
+    cache_dir: Path | None,
+    quiet: bool,
+) -> BuildResult:
+    return build(
+        design,
+        providers,
+        jobs=jobs or default_jobs(),
+        cache_dir=cache_dir,
+        progress=Progress.for_terminal(quiet),
     )
 
 
@@ -91,18 +157,48 @@ def main() -> None:
     help="Write nothing; exit 1 and list the files when OUT differs from what the build would write.",
 )
 @_format_option
+@_scale_options
 def build_command(
-    design: Path, out: Path, providers: tuple[str, ...], check: bool, output_format: str
+    design: Path,
+    out: Path,
+    providers: tuple[str, ...],
+    check: bool,
+    output_format: str,
+    jobs: int | None,
+    no_cache: bool,
+    cache_dir: Path | None,
+    quiet: bool,
 ) -> None:
-    """Build the bindings of DESIGN into the package OUT."""
-    sys.exit(_build_into(design, out, providers, output_format, check=check))
+    """Build the bindings of DESIGN into the package OUT.
+
+    Per-contract work runs on every core (--jobs) and is cached by content, so a rebuild after a
+    small change redoes only what it touches. Builds into one OUT take turns: a second build
+    waits for the first (a lock file beside OUT), and a killed build leaves OUT as it was.
+    """
+    cache = _cache_dir(design, cache_dir, no_cache)
+    if cache is not None and _inside(cache, out):
+        click.echo(f"toolgen: the cache folder {cache} must not be inside OUT {out}", err=True)
+        sys.exit(EXIT_USAGE)
+    sys.exit(
+        _build_into(
+            design, out, providers, output_format, check=check, jobs=jobs, cache=cache, quiet=quiet
+        )
+    )
 
 
 def _build_into(
-    design: Path, out: Path, providers: tuple[str, ...], output_format: str, *, check: bool
+    design: Path,
+    out: Path,
+    providers: tuple[str, ...],
+    output_format: str,
+    *,
+    check: bool,
+    jobs: int | None = None,
+    cache: Path | None = None,
+    quiet: bool = False,
 ) -> int:
     """One build of DESIGN into OUT (or compared with OUT), reported; returns the exit code."""
-    result = build(design, providers)
+    result = _run_build(design, providers, jobs, cache, quiet)
     _report(result.diagnostics, output_format)
     if not result.ok:
         click.echo(
@@ -113,7 +209,7 @@ def _build_into(
         _check(out, result)
         return EXIT_OK
     try:
-        write_package(out, result.files)
+        write_package(out, result.files, on_wait=lambda: _waiting(out))
     except OutputError as error:
         click.echo(f"toolgen: {error}", err=True)
         return EXIT_USAGE
@@ -123,6 +219,10 @@ def _build_into(
         err=True,
     )
     return EXIT_OK
+
+
+def _waiting(out: Path) -> None:
+    click.echo(f"toolgen: another build is writing {out}; waiting for it to finish", err=True)
 
 
 def _check(out: Path, result: BuildResult) -> None:
@@ -142,10 +242,19 @@ def _check(out: Path, result: BuildResult) -> None:
 @_design_argument
 @_provider_option
 @_format_option
-def validate_command(design: Path, providers: tuple[str, ...], output_format: str) -> None:
+@_scale_options
+def validate_command(
+    design: Path,
+    providers: tuple[str, ...],
+    output_format: str,
+    jobs: int | None,
+    no_cache: bool,
+    cache_dir: Path | None,
+    quiet: bool,
+) -> None:
     """Check DESIGN as a build would (loading, meta-validation, examples, every provider projection,
-    envelope overrides, models); write nothing."""
-    result = build(design, providers)
+    envelope overrides, models); write nothing but the build cache."""
+    result = _run_build(design, providers, jobs, _cache_dir(design, cache_dir, no_cache), quiet)
     _report(result.diagnostics, output_format)
     click.echo(f"toolgen: {_summary(result.diagnostics)}", err=True)
     sys.exit(EXIT_OK if result.ok else EXIT_DESIGN)
@@ -300,11 +409,15 @@ def watch_command(design: Path, out: Path, providers: tuple[str, ...], output_fo
     """
     from toolgen.watch import watch
 
-    if _build_into(design, out, providers, output_format, check=False) == EXIT_USAGE:
+    cache = default_cache_dir(design)  # each rebuild redoes only the contracts that changed
+    if _build_into(design, out, providers, output_format, check=False, cache=cache) == EXIT_USAGE:
         sys.exit(EXIT_USAGE)  # OUT is not toolgen's: no later build could write it either
 
     def rebuild() -> None:
-        if _build_into(design, out, providers, output_format, check=False) == EXIT_DESIGN:
+        if (
+            _build_into(design, out, providers, output_format, check=False, cache=cache)
+            == EXIT_DESIGN
+        ):
             click.echo(f"toolgen: {out} keeps the last good build", err=True)
 
     click.echo(f"toolgen: watching {design} (Ctrl-C to stop)", err=True)

@@ -11,8 +11,10 @@ from jsonschema import Draft202012Validator
 
 from toolgen import pointer as jp
 from toolgen.bundle import Bundler, Documents, Location
+from toolgen.cache import code_fingerprint, digest
 from toolgen.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.model import Config, Contract, ContractKind, Design, ProviderOptions
+from toolgen.parallel import current
 from toolgen.providers import DIALECTS, PROFILES
 from toolgen.refs import unbounded_refs
 from toolgen.sources import SCHEMA_SUFFIXES, load_document
@@ -174,6 +176,19 @@ def _meta_validate(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
     ]
 
 
+def _meta_validate_all(schemas: list[tuple[Any, str, str]]) -> list[list[Diagnostic]]:
+    """:func:`_meta_validate` of each (schema, file, pointer), across the build's processes and
+    through its cache (meta-validation is the slowest part of loading)."""
+    return current().map(
+        "meta",
+        _meta_validate,
+        schemas,
+        key=lambda arguments: digest(code_fingerprint(), "meta", *arguments),
+        encode=lambda found: [d.to_dict() for d in found],
+        decode=lambda found: [Diagnostic.from_dict(d) for d in found],
+    )
+
+
 def _read_contract(file: str, document: Any) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
     """The checked fields of a tool or output file (name defaults to the file's stem)."""
     kind, schema_key, other_keys = CONTRACT_FOLDERS[file.split("/", 1)[0]]
@@ -290,15 +305,17 @@ def load_design(
                             f"unknown provider {name!r}",
                         )
                     )
-        found = _meta_validate(
-            values[file][info["schema_pointer"][1:]], file, info["schema_pointer"]
-        )
+        fields[file] = info
+    schemas = [
+        (values[f][i["schema_pointer"][1:]], f, i["schema_pointer"]) for f, i in fields.items()
+    ]
+    schemas += [
+        (values[f], f, "") for f in files if f.startswith(DEFS_FOLDER + "/") and f in values
+    ]
+    for (_, file, _), found in zip(schemas, _meta_validate_all(schemas), strict=True):
         diagnostics += found
-        if not found:
-            fields[file] = info
-    for file in files:
-        if file.startswith(DEFS_FOLDER + "/") and file in values:
-            diagnostics += _meta_validate(values[file], file, "")
+        if found:
+            fields.pop(file, None)
 
     seen: dict[tuple[str, str], str] = {}
     for file, info in fields.items():

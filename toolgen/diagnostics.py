@@ -39,6 +39,12 @@ class Diagnostic:
     def to_dict(self) -> dict[str, str]:
         return {key: str(value) for key, value in asdict(self).items()}
 
+    @classmethod
+    def from_dict(cls, value: dict[str, str]) -> Diagnostic:
+        """The inverse of :meth:`to_dict`."""
+        fields = {key: value[key] for key in ("file", "pointer", "provider", "code", "message")}
+        return cls(**fields, level=Level(value["level"]))
+
 
 def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """The stable report order: by file, then pointer, provider and code; duplicates dropped."""

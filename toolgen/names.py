@@ -13,6 +13,7 @@ import builtins
 import hashlib
 import keyword
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from toolgen.providers.base import NameRule
@@ -41,7 +42,7 @@ def provider_name(canonical: str, rule: NameRule) -> str:
 _RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
 
 
-def python_identifier(text: str, *, reserved: frozenset[str] = frozenset()) -> str:
+def python_identifier(text: str, *, reserved: AbstractSet[str] = frozenset()) -> str:
     """A snake_case identifier for ``text``: never empty, never a keyword or builtin, never in ``reserved``."""
     name = re.sub(r"\W+", "_", text, flags=re.ASCII).strip("_").lower() or "_"
     if name[0].isdigit():

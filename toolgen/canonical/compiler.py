@@ -212,10 +212,16 @@ class _Planner:
     def __init__(self, names: set[str]) -> None:
         self.functions: dict[tuple[str, ...], _Function] = {}
         self._names = names
+        self._reserved: set[str] = set()  # the names without their leading underscores
+        self._reserved_from = 0  # how many of ``names`` ``_reserved`` has seen
 
     def name(self, hint: str) -> str:
-        name = "_" + python_identifier(hint, reserved=frozenset(n.lstrip("_") for n in self._names))
+        if self._reserved_from != len(self._names):  # names taken elsewhere (or first call)
+            self._reserved = {n.lstrip("_") for n in self._names}
+        name = "_" + python_identifier(hint, reserved=self._reserved)
         self._names.add(name)
+        self._reserved.add(name.lstrip("_"))
+        self._reserved_from = len(self._names)
         return name
 
     def root(self, context: _Context) -> str:
