@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from anthropic_strict_checker import violations as anthropic_violations
 from gemini_checker import violations as gemini_violations
 from jsonschema import Draft202012Validator
 from strict_checker import violations
@@ -27,6 +28,7 @@ from toolgen.names import provider_name
 from toolgen.projection import project_contract
 from toolgen.providers import PROFILES
 from toolgen.providers.base import Profile
+from toolgen.providers.bedrock import BEDROCK
 from toolgen.providers.gemini import DIALECTS as GEMINI_DIALECTS
 from toolgen.tool_formats import BFCL_TYPES  # BFCL type name -> JSON Schema type (None: any)
 
@@ -91,9 +93,14 @@ def _gemini_checker(dialect: str) -> Checker:
     return check_gemini
 
 
+def _anthropic_checker(schema: Any, *, name: str, description: str) -> list[tuple[str, str, str]]:
+    return anthropic_violations(schema, name=name)  # no description limit is documented
+
+
 #: Each profile under test with its independent checker, written from PROVIDERS.md.
 TARGETS: dict[str, tuple[Profile, Checker]] = {
     "openai": (OPENAI, violations),
+    "bedrock": (BEDROCK, _anthropic_checker),
     **{
         f"gemini:{dialect}": (profile, _gemini_checker(dialect))
         for dialect, profile in GEMINI_DIALECTS.items()
@@ -161,9 +168,10 @@ def test_corpus_tools_project_to_strict_schemas_or_are_rejected(corpus_dir):
     assert outcomes["projected"] > 3_000, outcomes
 
 
-@pytest.mark.parametrize("target", [t for t in TARGETS if t.startswith("gemini")])
-def test_corpus_tools_project_to_gemini_schemas_or_are_rejected(corpus_dir, target):
-    """The same for Gemini's dialects, against the Gemini checker (no sampling either)."""
+@pytest.mark.parametrize("target", [t for t in TARGETS if t != "openai"])
+def test_corpus_tools_project_to_other_providers_schemas_or_are_rejected(corpus_dir, target):
+    """The same for Gemini's dialects, against the Gemini checker, and for Bedrock (strict),
+    against the Anthropic strict checker (no sampling either)."""
     outcomes: Counter[str] = Counter()
     failures = []
     for label, record in corpus_tools(corpus_dir):

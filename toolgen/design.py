@@ -15,7 +15,7 @@ from toolgen.cache import code_fingerprint, digest
 from toolgen.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.model import Config, Contract, ContractKind, Design, ProviderOptions
 from toolgen.parallel import current
-from toolgen.providers import DIALECTS
+from toolgen.providers import DIALECTS, PROFILES
 from toolgen.refs import unbounded_refs
 from toolgen.sources import SCHEMA_SUFFIXES, load_document
 
@@ -64,6 +64,12 @@ def _envelope_files(root: Path) -> list[str]:
     if not base.is_dir():
         return []
     return sorted(p.relative_to(root).as_posix() for p in base.rglob("*.json") if p.is_file())
+
+
+def _strict_optional(provider: str) -> bool:
+    """Whether ``[providers.NAME] strict`` may turn the provider's strict mode off."""
+    profile = PROFILES.get(provider)
+    return profile is not None and profile.loose is not None
 
 
 def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, list[Diagnostic]]:
@@ -127,7 +133,8 @@ def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, l
             )
             continue
         dialects = tuple(DIALECTS.get(name, {}))
-        settings = {"optional_nullable", "dialect"} if dialects else {"optional_nullable"}
+        settings = {"optional_nullable"} | ({"dialect"} if dialects else set())
+        settings |= {"strict"} if _strict_optional(name) else set()
         for key in sorted(set(table) - settings):
             problem(jp.join(pointer, key), "UNKNOWN_FIELD", f"unknown setting {key!r}")
         level = table.get("optional_nullable", "warning")
@@ -146,7 +153,11 @@ def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, l
                 f"dialect must be one of {', '.join(repr(d) for d in dialects)}, not {dialect!r}",
             )
             dialect = None
-        options[name] = ProviderOptions(optional_nullable=level, dialect=dialect)
+        strict = table.get("strict", True)
+        if not isinstance(strict, bool):
+            problem(jp.join(pointer, "strict"), "INVALID_CONFIG", "strict must be true or false")
+            strict = True
+        options[name] = ProviderOptions(optional_nullable=level, dialect=dialect, strict=strict)
     return Config(providers=providers, options=options), diagnostics
 
 

@@ -62,6 +62,7 @@ class ProviderOptions:
     """Per-provider settings from ``toolgen.toml`` (``[providers.NAME]``)."""
 
     optional_nullable: Literal["warning", "error"] = "warning"
+    strict: bool = True  # only for profiles with a loose variant (Profile.loose)
     dialect: str | None = None  # for a provider with several (toolgen.providers.DIALECTS)
 
 

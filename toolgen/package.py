@@ -90,6 +90,7 @@ def _provider_module(
         nullable=projection.profile.optional_style == "nullable",
         surfaces=surfaces,
         limits=projection.profile.limits,
+        strict=projection.profile.strict,
         sizes={p.contract.name: _sizes(p.schema) for p in tools},
         priorities={p.contract.name: p.contract.priority for p in tools},
         tool_classes={p.contract.name: classes[("tool", p.contract.name)][1] for p in tools},

@@ -21,6 +21,8 @@ from tests.canonical.support import (
     load_and_project,
     projection_of,
 )
+from toolgen.projection import project_design
+from toolgen.providers.bedrock import BEDROCK
 
 EXAMPLE_DESIGN = REPO / "examples" / "design"
 _PACKAGES = itertools.count(1)
@@ -93,6 +95,23 @@ def example_for(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Com
     if not any((EXAMPLE_DESIGN / "tools").glob("*.*")):
         pytest.skip(f"no example design at {EXAMPLE_DESIGN}")
     return _compiled_for(EXAMPLE_DESIGN, tmp_path_factory)
+
+
+@pytest.fixture(scope="session", params=["strict", "loose"])
+def hard_bedrock(
+    request: pytest.FixtureRequest, hard_design: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Compiled:
+    """The hard cases as Bedrock projects them, strict (Anthropic's subset: optionals stay
+    optional, no recursion) and with ``strict = false`` (every validation keyword kept)."""
+    design, _ = load_and_project(hard_design)
+    profile = BEDROCK if request.param == "strict" else BEDROCK.loose
+    assert profile is not None
+    return compile_projection(
+        design,
+        project_design(design, profile),
+        tmp_path_factory.mktemp(f"hard_bedrock_{request.param}_out"),
+        _package(),
+    )
 
 
 @pytest.fixture(scope="session")

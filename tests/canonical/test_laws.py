@@ -136,6 +136,18 @@ def test_hard_cases_for_other_profiles(
 
 
 @pytest.mark.parametrize("law", sorted(LAWS))
+@pytest.mark.parametrize("key", HARD)
+@settings(LAW, max_examples=5)
+@given(data=st.data())
+def test_hard_cases_for_bedrock(
+    hard_bedrock: Compiled, key: str, law: str, data: st.DataObject
+) -> None:
+    """Bedrock strict (Anthropic's subset) and with ``strict = false`` (the loose profile, which
+    is not in PROFILES: the setting selects it)."""
+    LAWS[law](_case(hard_bedrock, key), data)
+
+
+@pytest.mark.parametrize("law", sorted(LAWS))
 @pytest.mark.parametrize("key", EXAMPLE)
 @LAW
 @given(data=st.data())

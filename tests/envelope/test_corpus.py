@@ -69,6 +69,12 @@ def _expected_calls(surface: str, body: dict[str, Any]) -> list[tuple[str, str, 
             for i in body["output"]
             if i["type"] == "function_call"
         ]
+    if surface == "converse":
+        return [
+            (b["toolUse"]["toolUseId"], b["toolUse"]["name"], b["toolUse"]["input"])
+            for b in body["output"]["message"]["content"]
+            if "toolUse" in b and b["toolUse"].get("type", "tool_use") == "tool_use"
+        ]
     return [(b["id"], b["name"], b["input"]) for b in body["content"] if b["type"] == "tool_use"]
 
 
@@ -113,6 +119,7 @@ PARSERS = {
     "chat_completion": "parse_chat_completion_tool_calls",
     "response": "parse_response_tool_calls",
     "message": "parse_message_tool_calls",
+    "converse": "parse_converse_tool_calls",
 }
 
 
@@ -124,6 +131,7 @@ ACCUMULATORS = {
     "chat_completion_chunk": "ChatCompletionToolCallStream",
     "response_stream_event": "ResponseToolCallStream",
     "message_stream_event": "MessageToolCallStream",
+    "converse_stream_event": "ConverseToolCallStream",
 }
 
 
@@ -175,6 +183,24 @@ def _reference_join(surface: str, events: list[Any]) -> list[tuple[str, str, str
                     "name": item["name"],
                     "args": item["arguments"],
                 }
+    elif surface == "converse_stream_event":
+        for event in events:
+            if "messageStart" in event:
+                calls.clear()
+            start = event.get("contentBlockStart", {})
+            tool_use = start.get("start", {}).get("toolUse")
+            if tool_use and tool_use.get("type", "tool_use") == "tool_use":
+                calls[start["contentBlockIndex"]] = {
+                    "id": tool_use["toolUseId"],
+                    "name": tool_use["name"],
+                    "args": "",
+                }
+            delta = event.get("contentBlockDelta", {})
+            if delta.get("contentBlockIndex") in calls and "toolUse" in delta["delta"]:
+                calls[delta["contentBlockIndex"]]["args"] += delta["delta"]["toolUse"]["input"]
+        for call in calls.values():
+            if not call["args"].strip():
+                call["args"] = "{}"
     else:
         for event in events:
             if event["type"] == "message_start":

@@ -64,8 +64,15 @@ def _varied(found: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
     """Stream events with rare event types first, so a small sample still meets every type."""
     counts: dict[Any, int] = {}
     for _, document in found:
-        counts[document.get("type")] = counts.get(document.get("type"), 0) + 1
-    return sorted(found, key=lambda item: counts[item[1].get("type")])
+        counts[_kind(document)] = counts.get(_kind(document), 0) + 1
+    return sorted(found, key=lambda item: counts[_kind(item[1])])
+
+
+def _kind(document: Any) -> Any:
+    """An event's type: its ``type`` member, or the one member that names it (Bedrock)."""
+    if "type" not in document and len(document) == 1:
+        return next(iter(document))
+    return document.get("type")
 
 
 def mutations(

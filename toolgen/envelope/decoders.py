@@ -137,12 +137,35 @@ ANTHROPIC_MESSAGES = Decoder(
     ),
 )
 
+_BLOCK = "output.message.content.[].toolUse?"
+_BLOCK_START = "contentBlockStart?.start.toolUse?"
+_BLOCK_DELTA = "contentBlockDelta?"
+CONVERSE = Decoder(
+    "envelopes/converse.py.j2",
+    ("ConverseToolCallStream", "parse_converse_tool_calls"),
+    (
+        ("converse", f"{_BLOCK}.toolUseId", "string"),
+        ("converse", f"{_BLOCK}.name", "string"),
+        ("converse", f"{_BLOCK}.input", "object"),
+        ("converse", f"{_BLOCK}.type?", "string"),
+        ("converse_stream_event", "messageStart?", "object"),
+        ("converse_stream_event", "contentBlockStart?.contentBlockIndex", "integer"),
+        ("converse_stream_event", f"{_BLOCK_START}.toolUseId", "string"),
+        ("converse_stream_event", f"{_BLOCK_START}.name", "string"),
+        ("converse_stream_event", f"{_BLOCK_START}.type?", "string"),
+        ("converse_stream_event", f"{_BLOCK_DELTA}.contentBlockIndex", "integer"),
+        ("converse_stream_event", f"{_BLOCK_DELTA}.delta.toolUse?.input", "string"),
+    ),
+    ANTHROPIC_MESSAGES.imports,  # the same: whole inputs and joined fragments
+)
+
 #: provider -> the decoders of its module (each needs the surfaces it reads)
 DECODERS: dict[str, tuple[Decoder, ...]] = {
     "openai": (CHAT_COMPLETIONS, RESPONSES),
     "groq": (CHAT_COMPLETIONS,),
     "cerebras": (CHAT_COMPLETIONS,),
     "anthropic": (ANTHROPIC_MESSAGES,),
+    "bedrock": (CONVERSE,),
 }
 
 

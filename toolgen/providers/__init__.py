@@ -1,6 +1,5 @@
 """The provider profiles toolgen supports, by name (the order of the generated modules), and the
-tool-definition formats ``toolgen import`` reads (bedrock_tools holds formats only: toolgen builds
-no bindings for Bedrock, so it is no profile).
+tool-definition formats ``toolgen import`` reads (bedrock_tools is the import side of ``bedrock``).
 
 A provider with several dialects (``[providers.NAME] dialect`` in toolgen.toml) lists them in
 ``DIALECTS``; ``PROFILES`` holds its default one. A profile without a template is projection only:
@@ -12,6 +11,7 @@ from toolgen.model import ProviderOptions
 from toolgen.providers import anthropic, bedrock_tools, gemini, gemini_tools, openai
 from toolgen.providers.anthropic import ANTHROPIC
 from toolgen.providers.base import Profile
+from toolgen.providers.bedrock import BEDROCK
 from toolgen.providers.cerebras import CEREBRAS
 from toolgen.providers.groq import GROQ
 from toolgen.providers.openai import OPENAI
@@ -21,7 +21,14 @@ DIALECTS: dict[str, dict[str, Profile]] = {"gemini": gemini.DIALECTS}
 
 PROFILES: dict[str, Profile] = {
     profile.name: profile
-    for profile in (OPENAI, ANTHROPIC, GROQ, CEREBRAS, next(iter(gemini.DIALECTS.values())))
+    for profile in (
+        OPENAI,
+        ANTHROPIC,
+        GROQ,
+        CEREBRAS,
+        BEDROCK,
+        next(iter(gemini.DIALECTS.values())),
+    )
 }
 
 PROVIDER_NAMES: tuple[str, ...] = tuple(PROFILES)
@@ -31,10 +38,14 @@ BUILT_BY_DEFAULT: tuple[str, ...] = tuple(n for n, p in PROFILES.items() if p.te
 
 
 def profile_for(name: str, options: ProviderOptions) -> Profile:
-    """The profile of provider ``name`` in the dialect its options choose."""
+    """The profile of provider ``name`` in the dialect its options choose (and its loose variant
+    when ``strict = false`` turns strict mode off)."""
     if options.dialect is not None and name in DIALECTS:
         return DIALECTS[name].get(options.dialect, PROFILES[name])
-    return PROFILES[name]
+    profile = PROFILES[name]
+    if not options.strict and profile.loose is not None:
+        return profile.loose
+    return profile
 
 
 #: In detection order: a document is read by the first format whose layout it has. The bare

@@ -115,6 +115,10 @@ class Profile:
     # API -> (tool-call parser, stream accumulator) of the generated envelope module; the first is
     # the default API of the generated functions.
     decoders: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # Whether definitions go out with the provider's strict flag on. A profile that lets
+    # ``[providers.NAME] strict = false`` turn it off names the profile used then in ``loose``.
+    strict: bool = True
+    loose: Profile | None = None
 
     @property
     def apis(self) -> tuple[str, ...]:

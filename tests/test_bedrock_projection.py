@@ -1,0 +1,160 @@
+"""The Bedrock Converse projection: Anthropic's strict subset where ``strict`` is on (objects
+closed, optionals stay optional, unsupported constraints dropped, recursion rejected), and with
+``strict = false`` the closed canonical schema (every validation keyword kept, recursion kept, the
+root still an object)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from anthropic_strict_checker import assert_strict, violations
+
+from toolgen.model import Contract, ProviderOptions
+from toolgen.projection import project_contract
+from toolgen.providers.anthropic import ANTHROPIC
+from toolgen.providers.bedrock import BEDROCK
+from toolgen.providers.openai import OPENAI
+
+LOOSE = BEDROCK.loose
+assert LOOSE is not None
+
+S = {"type": "string"}
+
+
+def obj(properties: dict[str, Any], required: list[str], **extra: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required, **extra}
+
+
+def closed(properties: dict[str, Any], required: list[str], **extra: Any) -> dict[str, Any]:
+    return {**obj(properties, required, **extra), "additionalProperties": False}
+
+
+def project(schema: Any, profile: Any = BEDROCK) -> tuple[Any, list[Any]]:
+    contract = Contract("tool", "t", "", schema, "tools/t.json", "/parameters")
+    projected, diagnostics = project_contract(contract, profile, ProviderOptions(), "t")
+    return projected, diagnostics
+
+
+def error_codes(diagnostics: list[Any]) -> list[str]:
+    return [d.code for d in diagnostics if d.level == "error"]
+
+
+CONSTRAINED = obj(
+    {
+        "count": {"type": "integer", "minimum": 1, "maximum": 9},
+        "name": {"type": "string", "minLength": 2, "format": "uri"},
+        "tags": {"type": "array", "items": S, "minItems": 2, "maxItems": 4, "uniqueItems": True},
+        "when": {"type": "string", "format": "iri"},
+    },
+    ["count"],
+)
+
+
+def test_strict_is_anthropics_subset_with_optionals_kept_optional():
+    projected, diagnostics = project(CONSTRAINED)
+    assert error_codes(diagnostics) == []
+    assert projected.schema == closed(
+        {
+            "count": {"type": "integer"},
+            "name": {"type": "string", "format": "uri"},
+            "tags": {"type": "array", "items": S},
+            "when": S,
+        },
+        ["count"],
+    )
+    assert_strict(projected.schema, name="t")
+    # No nulls are added: the record holds no null-making rule for the inverse to undo.
+    pointers = [pointer for pointer, _ in projected.rewrites.nodes]
+    assert "/properties/name" in pointers
+    assert not any(projected.rewrites.made_nullable(pointer) for pointer in pointers)
+
+
+def test_strict_projects_as_anthropic_does():
+    """Bedrock imports Anthropic's tables: the same schema, for a schema of every kind of rule."""
+    bedrock, _ = project(CONSTRAINED)
+    anthropic, _ = project(CONSTRAINED, ANTHROPIC)
+    assert bedrock.schema == anthropic.schema
+
+
+def test_loose_keeps_every_validation_keyword_and_closes_objects():
+    projected, diagnostics = project(CONSTRAINED, LOOSE)
+    assert error_codes(diagnostics) == []
+    assert projected.schema == closed(
+        {
+            "count": {"type": "integer", "minimum": 1, "maximum": 9},
+            "name": {"type": "string", "minLength": 2, "format": "uri"},
+            "tags": {
+                "type": "array",
+                "items": S,
+                "minItems": 2,
+                "maxItems": 4,
+                "uniqueItems": True,
+            },
+            "when": {"type": "string", "format": "iri"},
+        },
+        ["count"],
+    )
+    # ... which strict mode would refuse: the loose profile is not the strict one renamed.
+    assert {rule for _, rule, _ in violations(projected.schema)} >= {
+        "unsupported-keyword",
+        "unsupported-format",
+        "min-items",
+    }
+
+
+RECURSIVE = obj(
+    {"value": S, "children": {"type": "array", "items": {"$ref": "#"}}},
+    ["value"],
+)
+
+
+def test_recursion_is_rejected_strict_and_kept_loose():
+    strict, diagnostics = project(RECURSIVE)
+    assert strict.schema is None
+    assert "UNSUPPORTED_RECURSION" in error_codes(diagnostics)
+    loose, diagnostics = project(RECURSIVE, LOOSE)
+    assert error_codes(diagnostics) == []
+    assert loose.schema is not None
+    assert loose.schema["properties"]["children"]["items"] == {"$ref": "#"}
+
+
+@pytest.mark.parametrize("profile", [BEDROCK, LOOSE], ids=["strict", "loose"])
+@pytest.mark.parametrize(
+    "root",
+    [
+        {"type": "string"},
+        {"anyOf": [obj({"a": S}, ["a"]), obj({"b": S}, ["b"])]},
+    ],
+    ids=["string", "union"],
+)
+def test_the_root_must_be_an_object_in_every_mode(profile, root):
+    projected, diagnostics = project(root, profile)
+    assert projected.schema is None
+    assert set(error_codes(diagnostics)) & {"NON_OBJECT_ROOT", "ROOT_UNION"}
+
+
+def test_strict_enforces_the_per_request_caps_on_one_schema():
+    """24 optional members at most (Anthropic's cap, kept for Claude on Bedrock: safe side)."""
+    many = obj({f"p{i}": S for i in range(25)}, [])
+    _, diagnostics = project(many)
+    assert error_codes(diagnostics)
+    _, diagnostics = project(many, LOOSE)
+    assert error_codes(diagnostics) == []
+
+
+def test_names_are_bedrocks():
+    assert BEDROCK.names.is_valid("get_weather-2")
+    assert not BEDROCK.names.is_valid("get.weather")
+    assert not BEDROCK.names.is_valid("x" * 65)
+    assert BEDROCK.names.is_valid("x" * 64)
+
+
+def test_the_checker_refuses_what_strict_mode_refuses():
+    """The oracle can fail: OpenAI's projection (optionals made nullable-required, numeric bounds
+    kept) and an open object are not Anthropic strict schemas."""
+    openai, _ = project(CONSTRAINED, OPENAI)
+    assert {rule for _, rule, _ in violations(openai.schema)} >= {"unsupported-keyword"}
+    assert [rule for _, rule, _ in violations(obj({"a": S}, []))] == ["open-object"]
+    assert "recursive" in {rule for _, rule, _ in violations(closed(RECURSIVE["properties"], []))}
+    assert "bad-name" in {rule for _, rule, _ in violations(closed({}, []), name="a.b")}
