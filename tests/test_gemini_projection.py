@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gemini_checker import violations
 
+from tests.conftest import write_design
+from tests.gemini_checker import violations
 from toolgen.build import analyze, build
 from toolgen.canonical.reference import reference_inverse
 from toolgen.names import provider_name
@@ -57,8 +58,6 @@ ADDRESS = {"$defs": {"Address": obj({"city": S}, ["city"])}}
 def project(tmp_path: Path) -> Callable[..., tuple[Any, Any, list[Any]]]:
     """``project(parameters, dialect)``: (wire schema or None, the projected contract, every
     diagnostic) for a one-tool design."""
-    from conftest import write_design
-
     counter = iter(range(1_000_000))
 
     def run(parameters: Any, dialect: str, name: str = "t") -> tuple[Any, Any, list[Any]]:
