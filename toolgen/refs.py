@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -42,23 +43,77 @@ def _in_place(target: str, pointer: str) -> bool:
     return True
 
 
+def _components(nodes: list[str], edges: dict[str, list[str]]) -> dict[str, int]:
+    """The strongly connected component of every node (Tarjan's algorithm, with an explicit stack:
+    a chain of 10,000 references is 10,000 nodes deep)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    component: dict[str, int] = {}
+    path: list[str] = []
+    on_path: set[str] = set()
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, next_edge = work.pop()
+            if next_edge == 0:
+                index[node] = low[node] = len(index)
+                path.append(node)
+                on_path.add(node)
+            targets = edges.get(node, [])
+            if next_edge < len(targets):
+                work.append((node, next_edge + 1))
+                target = targets[next_edge]
+                if target not in index:
+                    work.append((target, 0))
+                elif target in on_path:
+                    low[node] = min(low[node], index[target])
+                continue
+            if low[node] == index[node]:
+                while True:
+                    member = path.pop()
+                    on_path.discard(member)
+                    component[member] = index[node]
+                    if member == node:
+                        break
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+    return component
+
+
 def _self_reaching(schema: Any, related: Callable[[str, str], bool]) -> list[str]:
-    """Pointers of the ``$ref`` keywords from which the edges ``related(target, ref)`` lead back."""
+    """Pointers of the ``$ref`` keywords from which the edges ``related(target, ref)`` lead back.
+
+    The graph has a node per schema, an edge from a schema to each subschema that is related to
+    it, and one from a ``$ref`` to its target: a reference leads back to itself when it and its
+    target are one strongly connected component. Linear in the schema, however the references
+    chain."""
+    children: dict[str, list[str]] = {}
+    nodes: list[str] = []
+    for node, pointer in walker.walk(schema):
+        nodes.append(pointer)
+        children[pointer] = [
+            child.pointer
+            for child in walker.children(node, pointer)
+            if related(pointer, child.pointer)
+        ]
     refs = list(local_refs(schema))
-    edges = {pointer: [p for p, _ in refs if related(target, p)] for pointer, target in refs}
-    found = []
-    for start, _ in refs:
-        seen: set[str] = set()
-        pending = list(edges[start])
-        while pending:
-            current = pending.pop()
-            if current == start:
-                found.append(jp.join(start, "$ref"))
-                break
-            if current not in seen:
-                seen.add(current)
-                pending.extend(edges[current])
-    return found
+    ordered = sorted(nodes)
+    for pointer, target in refs:
+        if target not in children:  # not a schema (``#/properties``): what is inside it
+            first = bisect.bisect_left(ordered, target + "/")
+            last = bisect.bisect_left(ordered, target + "0")  # "0" sorts right after "/"
+            children[target] = [p for p in ordered[first:last] if related(target, p)]
+            nodes.append(target)
+        children[pointer] = [*children[pointer], target]
+    component = _components(nodes, children)
+    return [
+        jp.join(pointer, "$ref")
+        for pointer, target in refs
+        if target == pointer or component[target] == component[pointer]
+    ]
 
 
 def recursive_refs(schema: Any) -> list[str]:
