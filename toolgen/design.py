@@ -13,7 +13,7 @@ from toolgen import pointer as jp
 from toolgen.bundle import Bundler, Documents, Location
 from toolgen.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.model import Config, Contract, ContractKind, Design, ProviderOptions
-from toolgen.refs import unbounded_refs
+from toolgen.refs import unbounded_refs, unfolded_depth
 from toolgen.sources import SCHEMA_SUFFIXES, load_document
 
 CONFIG_FILE = "toolgen.toml"
@@ -25,6 +25,9 @@ CONTRACT_FOLDERS: dict[str, tuple[ContractKind, str, frozenset[str]]] = {
 }
 DEFS_FOLDER = "defs"
 ENVELOPES_FOLDER = "envelopes"
+
+#: Schemas on one path through subschemas and references (see _too_deep_through_refs).
+MAX_UNFOLDED_DEPTH = 128
 
 _META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 
@@ -48,7 +51,11 @@ def design_hash(root: Path, files: list[str]) -> str:
     for relative in sorted([*files, CONFIG_FILE, *_envelope_files(root)]):
         path = root / relative
         if path.is_file():
-            digest.update(relative.encode() + b"\0" + path.read_bytes() + b"\0")
+            digest.update(relative.encode() + b"\0")
+            with path.open("rb") as file:  # in chunks: a design file may be far over its limit
+                while chunk := file.read(1 << 20):
+                    digest.update(chunk)
+            digest.update(b"\0")
     return digest.hexdigest()
 
 
@@ -67,6 +74,10 @@ def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, l
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         return Config(), [Diagnostic(CONFIG_FILE, "", DESIGN, "PARSE_ERROR", str(error))]
+    except RecursionError:  # tomllib recurses into nested arrays and inline tables
+        return Config(), [
+            Diagnostic(CONFIG_FILE, "", DESIGN, "TOO_DEEP", "arrays or tables nest too deep")
+        ]
     diagnostics: list[Diagnostic] = []
 
     def problem(pointer: str, code: str, message: str) -> None:
@@ -313,7 +324,7 @@ def load_design(
         )
         if file in broken or any(s.file in broken for s in used.values()):
             continue
-        unbounded = _unbounded_refs(contract)
+        unbounded = _unbounded_refs(contract) or _too_deep_through_refs(contract)
         diagnostics += unbounded
         if unbounded:
             continue
@@ -352,6 +363,26 @@ def _unbounded_refs(contract: Contract) -> list[Diagnostic]:
             )
         )
     return diagnostics
+
+
+def _too_deep_through_refs(contract: Contract) -> list[Diagnostic]:
+    """Each file is at most MAX_DEPTH deep, but references chain files and definitions into
+    deeper paths, which the stages that inline or measure through references follow (10,000
+    definitions that each reference the next): an error before any of them recurses."""
+    pointer, depth = unfolded_depth(contract.schema)
+    if depth <= MAX_UNFOLDED_DEPTH:
+        return []
+    file, where = contract.locate(pointer)
+    return [
+        Diagnostic(
+            file,
+            where,
+            DESIGN,
+            "REF_TOO_DEEP",
+            f"following the references from here leads {depth:,} schemas deep; toolgen follows "
+            f"at most {MAX_UNFOLDED_DEPTH} (recursion through a member or an item counts once)",
+        )
+    ]
 
 
 def _check_examples(contract: Contract) -> list[Diagnostic]:

@@ -44,13 +44,15 @@ def _in_place(target: str, pointer: str) -> bool:
 
 
 def _components(nodes: list[str], edges: dict[str, list[str]]) -> dict[str, int]:
-    """The strongly connected component of every node (Tarjan's algorithm, with an explicit stack:
-    a chain of 10,000 references is 10,000 nodes deep)."""
+    """The strongly connected component of every node, numbered in the order they complete: a
+    component reaches only components with smaller numbers (Tarjan's algorithm, with an explicit
+    stack: a chain of 10,000 references is 10,000 nodes deep)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     component: dict[str, int] = {}
     path: list[str] = []
     on_path: set[str] = set()
+    completed = 0
     for root in nodes:
         if root in index:
             continue
@@ -71,10 +73,11 @@ def _components(nodes: list[str], edges: dict[str, list[str]]) -> dict[str, int]
                     low[node] = min(low[node], index[target])
                 continue
             if low[node] == index[node]:
+                completed += 1
                 while True:
                     member = path.pop()
                     on_path.discard(member)
-                    component[member] = index[node]
+                    component[member] = completed
                     if member == node:
                         break
             if work:
@@ -83,18 +86,16 @@ def _components(nodes: list[str], edges: dict[str, list[str]]) -> dict[str, int]
     return component
 
 
-def _self_reaching(schema: Any, related: Callable[[str, str], bool]) -> list[str]:
-    """Pointers of the ``$ref`` keywords from which the edges ``related(target, ref)`` lead back.
-
-    The graph has a node per schema, an edge from a schema to each subschema that is related to
-    it, and one from a ``$ref`` to its target: a reference leads back to itself when it and its
-    target are one strongly connected component. Linear in the schema, however the references
-    chain."""
-    children: dict[str, list[str]] = {}
+def _graph(
+    schema: Any, related: Callable[[str, str], bool]
+) -> tuple[list[str], dict[str, list[str]], list[tuple[str, str]]]:
+    """(nodes, edges, local references) of the graph with a node per schema, an edge from a schema
+    to each subschema related to it, and one from a ``$ref`` to its target."""
+    edges: dict[str, list[str]] = {}
     nodes: list[str] = []
     for node, pointer in walker.walk(schema):
         nodes.append(pointer)
-        children[pointer] = [
+        edges[pointer] = [
             child.pointer
             for child in walker.children(node, pointer)
             if related(pointer, child.pointer)
@@ -102,18 +103,48 @@ def _self_reaching(schema: Any, related: Callable[[str, str], bool]) -> list[str
     refs = list(local_refs(schema))
     ordered = sorted(nodes)
     for pointer, target in refs:
-        if target not in children:  # not a schema (``#/properties``): what is inside it
+        if target not in edges:  # not a schema (``#/properties``): what is inside it
             first = bisect.bisect_left(ordered, target + "/")
             last = bisect.bisect_left(ordered, target + "0")  # "0" sorts right after "/"
-            children[target] = [p for p in ordered[first:last] if related(target, p)]
+            edges[target] = [p for p in ordered[first:last] if related(target, p)]
             nodes.append(target)
-        children[pointer] = [*children[pointer], target]
-    component = _components(nodes, children)
+        edges[pointer] = [*edges[pointer], target]
+    return nodes, edges, refs
+
+
+def _self_reaching(schema: Any, related: Callable[[str, str], bool]) -> list[str]:
+    """Pointers of the ``$ref`` keywords from which the edges ``related(target, ref)`` lead back:
+    those in one strongly connected component with their target. Linear in the schema, however
+    the references chain."""
+    nodes, edges, refs = _graph(schema, related)
+    component = _components(nodes, edges)
     return [
         jp.join(pointer, "$ref")
         for pointer, target in refs
         if target == pointer or component[target] == component[pointer]
     ]
+
+
+def unfolded_depth(schema: Any) -> tuple[str, int]:
+    """How deep a stage that follows references (inlining them, or measuring through them) may
+    recurse: the most schemas on one path from the root down through subschemas and references,
+    a recursive part counting all its schemas once. With the pointer where that path starts to
+    follow references (the first ``$ref`` on it), or "" when it follows none."""
+    nodes, edges, refs = _graph(schema, _inside)
+    component = _components(nodes, edges)
+    size: dict[int, int] = {}
+    for node in nodes:
+        size[component[node]] = size.get(component[node], 0) + 1
+    below: dict[int, list[str]] = {}
+    for node in nodes:
+        below.setdefault(component[node], []).extend(edges.get(node, []))
+    depth: dict[int, int] = {}
+    for number in sorted(size):  # a component reaches only smaller numbers, already done
+        reached = (depth[component[n]] for n in below.get(number, []) if component[n] != number)
+        depth[number] = size[number] + max(reached, default=0)
+    deepest = depth[component[""]] if "" in component else 0
+    start = max(refs, key=lambda ref: depth[component[ref[0]]], default=None)
+    return (jp.join(start[0], "$ref") if start else ""), deepest
 
 
 def recursive_refs(schema: Any) -> list[str]:

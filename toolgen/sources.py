@@ -195,6 +195,10 @@ def parse(text: str, suffix: str) -> Any:
             value = _parse_yaml(text)
     except RecursionError:  # the parser's own nesting guard, deeper than MAX_DEPTH anyway
         raise _too_deep("") from None
+    except yaml.YAMLError as error:  # libyaml's own nesting guard (1,000 levels)
+        if "exceeded maximum nesting depth" in str(error):
+            raise _too_deep("") from None
+        raise
     _check_json_value(value)
     return value
 
