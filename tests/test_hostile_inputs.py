@@ -318,7 +318,7 @@ def test_just_under_the_limits_a_design_loads(tmp_path):
     small = "name: small\nparameters: " + json.dumps(_object(a=STRING)) + "\n"
     files: Files = {
         "tools/deep.json": _nested_properties_json(levels, "deep"),
-        "tools/chain.json": _tool(_ref_chain(MAX_UNFOLDED_DEPTH - 4), "chain"),
+        "tools/chain.json": _tool(_ref_chain(MAX_UNFOLDED_DEPTH - 3), "chain"),
         "tools/aliases.yaml": "name: aliases\nparameters:\n  type: object\n"
         "  properties: {a: &s {type: string}, b: *s}\n  required: [a, b]\n",
         "tools/small.yaml": small + "#" * (MAX_FILE_BYTES - len(small) - 1) + "\n",
@@ -327,5 +327,6 @@ def test_just_under_the_limits_a_design_loads(tmp_path):
     loading = [d.format() for d in result.diagnostics if d.provider == "design"]
     assert loading == []
     assert [t.name for t in result.design.tools] == ["aliases", "chain", "deep", "small"]
-    chain = _ref_chain(MAX_UNFOLDED_DEPTH - 3)  # root, property, $defs entry: three more
+    # root, property and the chain's N + 1 definitions: the chain above is at the limit
+    chain = _ref_chain(MAX_UNFOLDED_DEPTH - 2)
     assert unfolded_depth(chain)[1] == MAX_UNFOLDED_DEPTH + 1
