@@ -102,6 +102,9 @@ def build_command(
     except OutputError as error:
         click.echo(f"toolgen: {error}", err=True)
         sys.exit(EXIT_USAGE)
+    except OSError as error:  # permissions, a full disk: the previous OUT is left as it was
+        click.echo(f"toolgen: cannot write {out}: {error}", err=True)
+        sys.exit(EXIT_USAGE)
     providers_built = ", ".join(p.profile.name for p in result.projections)
     click.echo(
         f"toolgen: wrote {out} ({len(result.files)} files; {providers_built}; {_summary(result.diagnostics)})",
