@@ -116,36 +116,6 @@ def _everything_under(folder: Path) -> set[str]:
     return {p.relative_to(folder).as_posix() for p in folder.rglob("*")}
 
 
-def test_hostile_names_and_strings_round_trip_through_every_provider(make_design, tmp_path):
-    parameters, payload = _parameters()
-    design = make_design(
-        {
-            "tools/t.json": {
-                "name": RUNS,
-                "description": "\n".join(TEXTS),
-                "parameters": parameters,
-            },
-            "outputs/o.json": {"name": "o'''\"\"\"", "description": RUNS, "schema": parameters},
-        }
-    )
-    result = build(design, PROVIDER_NAMES)
-    anthropic_limits = {"LIMIT_OPTIONAL_MEMBERS", "LIMIT_UNION_MEMBERS"}
-    errors = [d for d in result.diagnostics if d.level == "error"]
-    assert not errors, [d.format() for d in errors if d.code not in anthropic_limits]
-    assert {p.profile.name for p in result.projections} == set(PROVIDER_NAMES)
-
-    before = _everything_under(tmp_path)
-    write_package(tmp_path / "gen", result.files)
-    seen = _run_package(tmp_path, [("tool", RUNS, payload), ("output", "o'''\"\"\"", payload)])
-    for name in (RUNS, "o'''\"\"\""):
-        assert set(seen[name]) == {"model", *PROVIDER_NAMES}
-        for provider, dumped in seen[name].items():
-            assert dumped == payload, provider
-    created = _everything_under(tmp_path) - before
-    assert all(path.startswith("gen") for path in created), sorted(created)[:5]
-    assert not list(tmp_path.rglob(MARKER))
-
-
 TOOL_NAMES = {
     "../../etc/passwd": None,
     "/etc/passwd": None,
@@ -157,6 +127,43 @@ TOOL_NAMES = {
     "": "INVALID_FIELD",
     " padded ": "INVALID_FIELD",
 }
+OUTPUT_NAME = "o'''\"\"\""
+
+
+def test_hostile_strings_and_names_round_trip_through_every_provider(make_design, tmp_path):
+    parameters, payload = _parameters()
+    simple = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    named = [name for name, code in TOOL_NAMES.items() if code is None and name != RUNS]
+    files: dict[str, object] = {
+        f"tools/n{index}.json": {"name": name, "parameters": simple}
+        for index, name in enumerate(named)
+    }
+    files["tools/t.json"] = {
+        "name": RUNS,
+        "description": "\n".join(TEXTS),
+        "parameters": parameters,
+    }
+    files["outputs/o.json"] = {"name": OUTPUT_NAME, "description": RUNS, "schema": parameters}
+    result = build(make_design(files), PROVIDER_NAMES)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    assert {p.profile.name for p in result.projections} == set(PROVIDER_NAMES)
+    for provider in PROVIDER_NAMES:  # every name kept, every wire name valid for the provider
+        names = json.loads(result.files[f"schemas/{provider}/names.json"])["tools"]
+        assert sorted(names) == sorted([*named, RUNS])
+        assert all(re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", wire) for wire in names.values())
+
+    before = _everything_under(tmp_path)
+    write_package(tmp_path / "gen", result.files)
+    cases = [("tool", RUNS, payload), ("output", OUTPUT_NAME, payload)]
+    cases += [("tool", name, {"a": name}) for name in named]
+    seen = _run_package(tmp_path, cases)
+    for _, name, expected in cases:
+        assert set(seen[name]) == {"model", *PROVIDER_NAMES}
+        for provider, dumped in seen[name].items():
+            assert dumped == expected, (name[:20], provider)
+    created = _everything_under(tmp_path) - before
+    assert all(path.startswith("gen") for path in created), sorted(created)[:5]
+    assert not list(tmp_path.rglob(MARKER))
 
 
 def test_empty_and_padded_tool_names_are_refused(make_design, tool):
@@ -166,29 +173,6 @@ def test_empty_and_padded_tool_names_are_refused(make_design, tool):
     assert sorted((d.file, d.pointer, d.code) for d in result.diagnostics) == [
         (f"tools/t{index}.json", "/name", TOOL_NAMES[name]) for index, name in enumerate(refused)
     ]
-
-
-def test_hostile_tool_names_together_import_and_decode(make_design, tool, tmp_path):
-    parameters = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
-    files = {
-        f"tools/t{index}.json": tool(name, parameters)
-        for index, name in enumerate(n for n, code in TOOL_NAMES.items() if code is None)
-    }
-    result = build(make_design(files), PROVIDER_NAMES)
-    assert result.ok, [d.format() for d in result.diagnostics]
-    for provider in PROVIDER_NAMES:  # every name kept, every wire name valid for the provider
-        names = json.loads(result.files[f"schemas/{provider}/names.json"])["tools"]
-        assert sorted(names) == sorted(n for n, code in TOOL_NAMES.items() if code is None)
-        assert all(re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", wire) for wire in names.values())
-    before = _everything_under(tmp_path)
-    write_package(tmp_path / "gen", result.files)
-    cases = [("tool", name, {"a": name}) for name, code in TOOL_NAMES.items() if code is None]
-    seen = _run_package(tmp_path, cases)
-    for _, name, payload in cases:
-        assert all(dumped == payload for dumped in seen[name].values()), name
-    created = _everything_under(tmp_path) - before
-    assert all(path.startswith("gen") for path in created), sorted(created)[:5]
-    assert not list(tmp_path.rglob(MARKER))
 
 
 def test_tool_names_that_differ_only_by_case_are_refused_for_every_provider(make_design, tool):
