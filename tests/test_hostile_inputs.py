@@ -84,9 +84,15 @@ def _big_file() -> str:
 
 
 OK_TOOL = _tool(_object(a=STRING))
+SECRET = "a secret outside the design"
+
+
+class Link(str):
+    """A symbolic link to this path (relative to the link) instead of a file's content."""
+
 
 #: id -> (files of the design, expected (file, pointer, code) of the error diagnostics)
-Files = dict[str, str | bytes]
+Files = dict[str, str | bytes]  # a Link is a str
 CASES: dict[str, tuple[Callable[[], Files], set[tuple[str, str, str]]]] = {
     "json 10,000 arrays deep": (
         lambda: {
@@ -191,6 +197,16 @@ CASES: dict[str, tuple[Callable[[], Files], set[tuple[str, str, str]]]] = {
         },
         {("tools/t.json", "/parameters/properties/a/$ref", "REF_FILE_NOT_FOUND")},
     ),
+    "a symbolic link to a file outside the design": (
+        lambda: {
+            "tools/t.json": _tool(_object(a={"$ref": "../defs/s.json#/secret"})),
+            "defs/s.json": Link("../../outside.json"),
+        },
+        {
+            ("defs/s.json", "", "OUTSIDE_DESIGN"),
+            ("tools/t.json", "/parameters/properties/a/$ref", "REF_FILE_NOT_FOUND"),
+        },
+    ),
     "100,000 enum values": (
         lambda: {"tools/t.json": _tool(_object(a={"enum": [f"v{i}" for i in range(100_000)]}))},
         {("tools/t.json", "/parameters", "LIMIT_ENUM_VALUES")},
@@ -253,7 +269,11 @@ def _write(root: Path, files: Files) -> Path:
     for relative, content in files.items():
         path = root / relative
         path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
+        if isinstance(content, Link):
+            outside = root.parent / "outside.json"
+            outside.write_text(json.dumps({"secret": {"type": "string", "description": SECRET}}))
+            path.symlink_to(content)
+        elif isinstance(content, bytes):
             path.write_bytes(content)
         else:
             path.write_text(content, encoding="utf-8")
@@ -330,3 +350,12 @@ def test_just_under_the_limits_a_design_loads(tmp_path):
     # root, property and the chain's N + 1 definitions: the chain above is at the limit
     chain = _ref_chain(MAX_UNFOLDED_DEPTH - 2)
     assert unfolded_depth(chain)[1] == MAX_UNFOLDED_DEPTH + 1
+
+
+def test_an_out_that_cannot_be_written_is_an_error_not_a_traceback(cli, designs, tmp_path):
+    design = designs["an empty json tool file"].parent / "writable"
+    _write(design, {"tools/t.json": OK_TOOL})
+    (tmp_path / "file").write_text("")
+    built = cli("build", design, "-o", tmp_path / "file" / "out", "--provider", "openai")
+    assert built.exit_code == 2
+    assert "cannot write" in built.stderr and "Traceback" not in built.stderr

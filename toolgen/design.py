@@ -66,6 +66,17 @@ def _envelope_files(root: Path) -> list[str]:
     return sorted(p.relative_to(root).as_posix() for p in base.rglob("*.json") if p.is_file())
 
 
+def _load_inside(root: Path, relative: str) -> tuple[Any, list[Diagnostic]]:
+    """``load_document`` of a design file, refused when it is a link to a file elsewhere (a
+    design that came from elsewhere could otherwise put any file's content into OUT)."""
+    if not (root / relative).resolve().is_relative_to(root.resolve()):
+        message = (
+            "a symbolic link to a file outside the design folder; toolgen reads only the design"
+        )
+        return None, [Diagnostic(relative, "", DESIGN, "OUTSIDE_DESIGN", message)]
+    return load_document(root / relative, relative)
+
+
 def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, list[Diagnostic]]:
     path = root / CONFIG_FILE
     if not path.is_file():
@@ -232,7 +243,7 @@ def load_design(
 
     values: dict[str, Any] = {}
     for relative in files:
-        value, found = load_document(root / relative, relative)
+        value, found = _load_inside(root, relative)
         diagnostics += found
         if not found:
             values[relative] = value
@@ -432,7 +443,7 @@ def _load_envelopes(root: Path) -> tuple[dict[str, Any], list[Diagnostic]]:
     envelopes: dict[str, Any] = {}
     diagnostics: list[Diagnostic] = []
     for relative in _envelope_files(root):
-        value, found = load_document(root / relative, relative)
+        value, found = _load_inside(root, relative)
         diagnostics += found
         if found:
             continue
