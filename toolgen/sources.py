@@ -91,12 +91,24 @@ class SourceError(ValueError):
         self.pointer = pointer
 
 
-def _too_deep(pointer: str) -> SourceError:
+#: A pointer built only when needed: (parent path, token), None at the root.
+_Path = tuple[Any, str | int] | None
+
+
+def _pointer(path: _Path) -> str:
+    tokens: list[str | int] = []
+    while path is not None:
+        path, token = path
+        tokens.append(token)
+    return jp.join("", *reversed(tokens))
+
+
+def _too_deep(path: _Path) -> SourceError:
     return SourceError(
         "TOO_DEEP",
         f"objects and arrays nest more than {MAX_DEPTH} levels deep here; toolgen reads at most "
         f"{MAX_DEPTH} (a schema that deep has no provider that accepts it)",
-        pointer,
+        _pointer(path),
     )
 
 
@@ -104,68 +116,76 @@ def _check_json_value(value: Any) -> None:
     """Iteratively (the value may be as deep as a parser allows): at most MAX_DEPTH levels, and
     finite numbers only (JSON has no infinities or NaN, YAML's .inf and .nan could not be written
     back)."""
-    pending: list[tuple[Any, int, str]] = [(value, 1, "")]
+    pending: list[tuple[Any, int, _Path]] = (
+        [(value, 1, None)] if isinstance(value, dict | list) else []
+    )
     while pending:
-        node, depth, pointer = pending.pop()
-        if isinstance(node, float) and not math.isfinite(node):
-            raise SourceError(
-                "PARSE_ERROR", f"{node} is not a JSON value (JSON numbers are finite)", pointer
-            )
-        if not isinstance(node, dict | list):
-            continue
+        node, depth, path = pending.pop()
         if depth > MAX_DEPTH:
-            raise _too_deep(pointer)
-        items = node.items() if isinstance(node, dict) else enumerate(node)
-        pending.extend((item, depth + 1, jp.join(pointer, key)) for key, item in items)
+            raise _too_deep(path)
+        for key, item in node.items() if isinstance(node, dict) else enumerate(node):
+            if isinstance(item, dict | list):
+                pending.append((item, depth + 1, (path, key)))
+            elif isinstance(item, float) and not math.isfinite(item):
+                message = f"{item} is not a JSON value (JSON numbers are finite)"
+                raise SourceError("PARSE_ERROR", message, _pointer((path, key)))
 
 
 def _node_children(node: yaml.Node) -> list[tuple[str, yaml.Node]]:
-    """(pointer token, child) of a YAML node; a mapping's keys are children too."""
+    """(pointer token, child) of a YAML collection; a mapping's keys are children too."""
     if isinstance(node, yaml.SequenceNode):
         return [(str(index), item) for index, item in enumerate(node.value)]
-    if isinstance(node, yaml.MappingNode):
-        pairs = []
-        for key, item in node.value:
-            token = key.value if isinstance(key, yaml.ScalarNode) else "?"
-            pairs += [(token, key), (token, item)]
-        return pairs
-    return []
+    pairs = []
+    for key, item in node.value:
+        token = key.value if isinstance(key, yaml.ScalarNode) else "?"
+        pairs += [(token, key), (token, item)]
+    return pairs
 
 
 def _check_yaml_nodes(root: yaml.Node) -> None:
     """Before anything is constructed: at most MAX_DEPTH levels, no alias that contains itself,
     and aliases that add at most MAX_ALIAS_VALUES values once expanded (a "billion laughs"
     document is a few lines that expand to billions of values in every later stage)."""
-    sizes: dict[int, int] = {}  # values in the subtree once aliases are expanded
-    heights: dict[int, int] = {}  # levels of collections in the subtree
+    if isinstance(root, yaml.ScalarNode):
+        return
+    # Per collection (by identity: an alias is the same node again): values in it once aliases
+    # are expanded, and levels of collections in it.
+    sizes: dict[int, int] = {}
+    heights: dict[int, int] = {}
     open_nodes: set[int] = set()  # entered, not yet finished: the current path
-    pending: list[tuple[yaml.Node, int, str, bool]] = [(root, 1, "", False)]
+    distinct = 0  # values written in the document, each alias once
+    Entry = tuple[yaml.Node, int, _Path, list[tuple[str, yaml.Node]] | None]
+    pending: list[Entry] = [(root, 1, None, None)]
     while pending:
-        node, depth, pointer, finished = pending.pop()
+        node, depth, path, finished = pending.pop()
         key = id(node)
-        children = _node_children(node)
-        if finished:
-            sizes[key] = 1 + sum(sizes[id(child)] for _, child in children)
-            below = max((heights[id(child)] for _, child in children), default=0)
-            heights[key] = 0 if isinstance(node, yaml.ScalarNode) else 1 + below
+        if finished is not None:
+            collections = [id(c) for _, c in finished if not isinstance(c, yaml.ScalarNode)]
+            scalars = len(finished) - len(collections)
+            sizes[key] = 1 + scalars + sum(sizes[c] for c in collections)
+            heights[key] = 1 + max((heights[c] for c in collections), default=0)
+            distinct += 1 + scalars
             open_nodes.discard(key)
             continue
-        if key in sizes:  # an alias of a finished node: its height is known
+        if key in sizes:  # an alias of a finished collection: its height is known
             if depth - 1 + heights[key] > MAX_DEPTH:
-                raise _too_deep(pointer)
+                raise _too_deep(path)
             continue
         if key in open_nodes:
             raise SourceError(
-                "YAML_ALIAS", "an alias refers to a collection that contains it", pointer
+                "YAML_ALIAS", "an alias refers to a collection that contains it", _pointer(path)
             )
-        if depth > MAX_DEPTH and not isinstance(node, yaml.ScalarNode):
-            raise _too_deep(pointer)
+        if depth > MAX_DEPTH:
+            raise _too_deep(path)
         open_nodes.add(key)
-        pending.append((node, depth, pointer, True))
+        children = _node_children(node)
+        pending.append((node, depth, path, children))
         pending.extend(
-            (child, depth + 1, jp.join(pointer, token), False) for token, child in children
+            (child, depth + 1, (path, token), None)
+            for token, child in children
+            if not isinstance(child, yaml.ScalarNode)
         )
-    expanded = sizes[id(root)] - len(sizes)
+    expanded = sizes[id(root)] - distinct
     if expanded > MAX_ALIAS_VALUES:
         raise SourceError(
             "YAML_ALIAS",
@@ -194,10 +214,10 @@ def parse(text: str, suffix: str) -> Any:
         else:
             value = _parse_yaml(text)
     except RecursionError:  # the parser's own nesting guard, deeper than MAX_DEPTH anyway
-        raise _too_deep("") from None
+        raise _too_deep(None) from None
     except yaml.YAMLError as error:  # libyaml's own nesting guard (1,000 levels)
         if "exceeded maximum nesting depth" in str(error):
-            raise _too_deep("") from None
+            raise _too_deep(None) from None
         raise
     _check_json_value(value)
     return value
