@@ -68,6 +68,22 @@ def _ref_chain(links: int, *, sibling: bool = False) -> dict[str, Any]:
     return _object(a={"$ref": "#/$defs/D0"}) | {"$defs": defs}
 
 
+def _ref_bomb(levels: int) -> dict[str, Any]:
+    """Definitions that each use the next twice with sibling keywords (inlined, so copied): the
+    billion laughs of references."""
+    defs: dict[str, Any] = {
+        f"D{i}": {
+            "anyOf": [
+                {"$ref": f"#/$defs/D{i + 1}", "description": "x"},
+                {"type": "array", "items": {"$ref": f"#/$defs/D{i + 1}", "description": "y"}},
+            ]
+        }
+        for i in range(levels)
+    }
+    defs[f"D{levels}"] = STRING
+    return _object(a={"$ref": "#/$defs/D0", "description": "z"}) | {"$defs": defs}
+
+
 def _laughs() -> str:
     """A billion laughs: nine levels of nine aliases to the level below, 9**9 values expanded."""
     text = "l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
@@ -172,6 +188,10 @@ CASES: dict[str, tuple[Callable[[], Files], set[tuple[str, str, str]]]] = {
             f"defs/d{MAX_UNFOLDED_DEPTH}.json": json.dumps(STRING),
         },
         {("tools/t.json", "/parameters/properties/a/$ref", "REF_TOO_DEEP")},
+    ),
+    "$ref bomb: 2**40 copies": (
+        lambda: {"tools/t.json": _tool(_ref_bomb(40))},
+        {("tools/t.json", "/parameters/properties/a/$ref", "REF_TOO_LARGE")},
     ),
     "$ref to a file outside the design": (
         lambda: {"tools/t.json": _tool(_object(a={"$ref": "../../outside.json"}))},

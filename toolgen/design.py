@@ -13,7 +13,7 @@ from toolgen import pointer as jp
 from toolgen.bundle import Bundler, Documents, Location
 from toolgen.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.model import Config, Contract, ContractKind, Design, ProviderOptions
-from toolgen.refs import unbounded_refs, unfolded_depth
+from toolgen.refs import inlined_size, unbounded_refs, unfolded_depth
 from toolgen.sources import SCHEMA_SUFFIXES, load_document
 
 CONFIG_FILE = "toolgen.toml"
@@ -28,6 +28,8 @@ ENVELOPES_FOLDER = "envelopes"
 
 #: Schemas on one path through subschemas and references (see _too_deep_through_refs).
 MAX_UNFOLDED_DEPTH = 128
+#: Schemas of a contract once the references the projection inlines are copied.
+MAX_INLINED_SCHEMAS = 50_000
 
 _META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 
@@ -377,23 +379,26 @@ def _unbounded_refs(contract: Contract) -> list[Diagnostic]:
 
 
 def _too_deep_through_refs(contract: Contract) -> list[Diagnostic]:
-    """Each file is at most MAX_DEPTH deep, but references chain files and definitions into
-    deeper paths, which the stages that inline or measure through references follow (10,000
-    definitions that each reference the next): an error before any of them recurses."""
+    """Each file is at most MAX_DEPTH deep and MAX_FILE_BYTES large, but references chain files
+    and definitions into deeper paths (10,000 definitions that each reference the next), and the
+    projection copies the references it inlines (a few lines can expand to billions): an error
+    before any stage recurses or copies."""
     pointer, depth = unfolded_depth(contract.schema)
-    if depth <= MAX_UNFOLDED_DEPTH:
-        return []
-    file, where = contract.locate(pointer)
-    return [
-        Diagnostic(
-            file,
-            where,
-            DESIGN,
-            "REF_TOO_DEEP",
+    if depth > MAX_UNFOLDED_DEPTH:
+        message = (
             f"following the references from here leads {depth:,} schemas deep; toolgen follows "
-            f"at most {MAX_UNFOLDED_DEPTH} (recursion through a member or an item counts once)",
+            f"at most {MAX_UNFOLDED_DEPTH} (recursion through a member or an item counts once)"
         )
-    ]
+        return [Diagnostic(*contract.locate(pointer), DESIGN, "REF_TOO_DEEP", message)]
+    pointer, size = inlined_size(contract.schema)
+    if size > MAX_INLINED_SCHEMAS:
+        message = (
+            f"the references with sibling keywords, copied where they are used, make this "
+            f"schema {size:,} schemas; toolgen allows {MAX_INLINED_SCHEMAS:,} (move the siblings "
+            f"into the definition, or reference it without them)"
+        )
+        return [Diagnostic(*contract.locate(pointer), DESIGN, "REF_TOO_LARGE", message)]
+    return []
 
 
 def _check_examples(contract: Contract) -> list[Diagnostic]:
