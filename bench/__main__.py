@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("canonical", "envelopes", "models")
+BENCHMARKS = ("build", "canonical", "envelopes", "models")
 
 
 def main() -> None:

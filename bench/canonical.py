@@ -243,9 +243,9 @@ def compile_module(design: Design, projection: ProviderProjection, folder: Path,
     package = folder / name
     package.mkdir()
     (package / "__init__.py").write_text("")
-    (package / "_canonical.py").write_text(
-        render_canonical_module(design, projection, header(design.hash))
-    )
+    rendered = render_canonical_module(design, projection, header(design.hash))
+    assert rendered.source is not None, rendered.diagnostics
+    (package / "_canonical.py").write_text(rendered.source)
     sys.path.insert(0, str(folder))
     return importlib.import_module(f"{name}._canonical")
 
@@ -297,7 +297,7 @@ def main() -> None:
     module = compile_module(design, projection, folder, "bench_example")
     contact = next(p for p in projection.tools if p.contract.name == "crm.upsert_contact")
     assert contact.schema is not None
-    reference = reference_for(contact.contract.schema, contact.schema)
+    reference = reference_for(contact)
     compiled = module.TOOL_CANONICALIZERS["crm.upsert_contact"]
     assert compiled(CONTACT_NULLS) == hand_written(CONTACT_NULLS) == reference(CONTACT_NULLS)
     assert compiled(CONTACT_UNTOUCHED) is CONTACT_UNTOUCHED
@@ -348,9 +348,7 @@ def main() -> None:
                     else compiled_module.OUTPUT_CANONICALIZERS
                 )
                 payload = Payloads(p.schema).make(p.schema, nulls=nulls)
-                pairs.append(
-                    (table_[p.contract.name], reference_for(p.contract.schema, p.schema), payload)
-                )
+                pairs.append((table_[p.contract.name], reference_for(p), payload))
             count = sum(members(payload) for _, _, payload in pairs) / len(pairs)
             calls = [(c, payload) for c, _, payload in pairs]
             references = [(r, payload) for _, r, payload in pairs]

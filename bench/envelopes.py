@@ -7,7 +7,8 @@ the recorded success bodies of ../shared/corpus/envelopes:
     (the practical limit for pure Python),
   * fastjsonschema's compiled code, jsonschema's Draft202012Validator (``is_valid``),
   * the provider SDK's Pydantic model (``openai.types.chat.ChatCompletion.model_validate``,
-    ``anthropic.types.Message.model_validate``).
+    ``anthropic.types.Message.model_validate``),
+  * toolgen's validator given the SDK object instead of the raw body (what it costs SDK users).
 Each round runs every contender once over all bodies, in a shuffled order (interleaved, one
 process); the report gives min and median per contender over the rounds, as ratios to the
 hand-written check.
@@ -83,8 +84,8 @@ def hand_chat_completion(d: Any) -> Any:
                 refusal = message["refusal"]
                 if refusal is not None and type(refusal) is not str:
                     raise Invalid
-            if "tool_calls" in message:
-                calls = message["tool_calls"]
+            calls = message.get("tool_calls")
+            if calls is not None:
                 if type(calls) is not list:
                     raise Invalid
                 for call in calls:
@@ -110,18 +111,17 @@ def hand_chat_completion(d: Any) -> Any:
             or type(usage["total_tokens"]) is not int
         ):
             raise Invalid
-        if "prompt_tokens_details" in usage:
-            details = usage["prompt_tokens_details"]
-            if type(details) is not dict:
-                raise Invalid
-            if "cached_tokens" in details and type(details["cached_tokens"]) is not int:
-                raise Invalid
-        if "completion_tokens_details" in usage:
-            details = usage["completion_tokens_details"]
-            if type(details) is not dict:
-                raise Invalid
-            if "reasoning_tokens" in details and type(details["reasoning_tokens"]) is not int:
-                raise Invalid
+        for key, count in (
+            ("prompt_tokens_details", "cached_tokens"),
+            ("completion_tokens_details", "reasoning_tokens"),
+        ):
+            details = usage.get(key)
+            if details is not None:
+                if type(details) is not dict:
+                    raise Invalid
+                tokens = details.get(count)
+                if tokens is not None and type(tokens) is not int:
+                    raise Invalid
     except KeyError:
         raise Invalid from None
     return d
@@ -160,7 +160,8 @@ def hand_message(d: Any) -> Any:
             elif kind == "thinking":
                 if type(block["thinking"]) is not str:
                     raise Invalid
-                if "signature" in block and type(block["signature"]) is not str:
+                signature = block.get("signature")
+                if signature is not None and type(signature) is not str:
                     raise Invalid
         if type(d["stop_reason"]) is not str:
             raise Invalid
@@ -176,7 +177,8 @@ def hand_message(d: Any) -> Any:
         ):
             raise Invalid
         for key in ("cache_creation_input_tokens", "cache_read_input_tokens"):
-            if key in usage and type(usage[key]) is not int:
+            tokens = usage.get(key)
+            if tokens is not None and type(tokens) is not int:
                 raise Invalid
     except KeyError:
         raise Invalid from None
@@ -217,6 +219,18 @@ def contenders(provider: str, surface: str, module: Any) -> dict[str, Callable[[
         sdk_name: sdk,
         "jsonschema Draft202012Validator": Draft202012Validator(schema).is_valid,
     }
+
+
+SDK_OBJECT = "toolgen compiled, given the SDK object"
+
+
+def given_sdk_objects(
+    validate: Callable[[Any], Any], model_validate: Callable[[Any], Any], bodies: list[Any]
+) -> Callable[[Any], Any]:
+    """toolgen's validator given each body's SDK object, as SDK users hold it (it converts the
+    object with ``model_dump`` first; the SDK's own parsing is not timed)."""
+    objects = {id(body): model_validate(body) for body in bodies}
+    return lambda body: validate(objects[id(body)])
 
 
 def accepted_by_all(bodies: list[Any], functions: dict[str, Callable[[Any], Any]]) -> list[Any]:
@@ -303,6 +317,8 @@ def main() -> None:
         functions = contenders(provider, surface, modules[provider])
         recorded = load(folder)
         bodies = accepted_by_all(recorded, functions)
+        sdk = next(f for name, f in functions.items() if name.endswith("model_validate"))
+        functions[SDK_OBJECT] = given_sdk_objects(functions["toolgen compiled"], sdk, bodies)
         lines += report(title, len(recorded), bodies, measure(bodies, functions))
     section = "\n".join(lines)
     print(section)

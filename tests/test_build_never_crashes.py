@@ -102,8 +102,10 @@ def test_build_reports_instead_of_raising(tmp_path_factory, member, definition, 
         assert_strict(projected)
         # and its compiled inverse agrees with the reference, on projected instances and junk
         compiled = _compiled_canonicalizer(result.files, design.parent)
+        openai = next(p for p in result.projections if p.profile.name == "openai").tools[0]
+        assert openai.schema == projected
         for payload in (data.draw(instances(projected)), data.draw(json_values())):
-            assert compiled(payload) == reference_inverse(payload, parameters, projected)
+            assert compiled(payload) == reference_inverse(payload, openai)
 
 
 def test_a_reference_to_itself_on_the_same_value_is_a_diagnostic(make_design, tool):

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from gemini_checker import violations as gemini_violations
 from jsonschema import Draft202012Validator
 from strict_checker import violations
 
@@ -24,28 +26,15 @@ from toolgen.model import Contract, ProviderOptions
 from toolgen.names import provider_name
 from toolgen.projection import project_contract
 from toolgen.providers import PROFILES
+from toolgen.providers.base import Profile
+from toolgen.providers.gemini import DIALECTS as GEMINI_DIALECTS
+from toolgen.tool_formats import BFCL_TYPES  # BFCL type name -> JSON Schema type (None: any)
 
 pytestmark = pytest.mark.corpus
 
 OPENAI = PROFILES["openai"]
 META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 
-#: BFCL's type names and what they mean in JSON Schema (None: any value, so no type).
-BFCL_TYPES: dict[str, str | None] = {
-    "dict": "object",
-    "HashMap": "object",
-    "float": "number",
-    "double": "number",
-    "long": "integer",
-    "String": "string",
-    "char": "string",
-    "Array": "array",
-    "ArrayList": "array",
-    "tuple": "array",
-    "Boolean": "boolean",
-    "any": None,
-    "": None,
-}
 _MAPS = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
 _ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames")
 _LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
@@ -92,8 +81,31 @@ def corpus_tools(corpus: Path) -> list[tuple[str, dict[str, Any]]]:
     return tools
 
 
-def check(name: str, description: str, parameters: Any) -> tuple[str, list[str]]:
+Checker = Callable[..., list[tuple[str, str, str]]]
+
+
+def _gemini_checker(dialect: str) -> Checker:
+    def check_gemini(schema: Any, *, name: str, description: str) -> list[tuple[str, str, str]]:
+        return gemini_violations(schema, dialect, name=name, description=description)
+
+    return check_gemini
+
+
+#: Each profile under test with its independent checker, written from PROVIDERS.md.
+TARGETS: dict[str, tuple[Profile, Checker]] = {
+    "openai": (OPENAI, violations),
+    **{
+        f"gemini:{dialect}": (profile, _gemini_checker(dialect))
+        for dialect, profile in GEMINI_DIALECTS.items()
+    },
+}
+
+
+def check(
+    name: str, description: str, parameters: Any, target: str = "openai"
+) -> tuple[str, list[str]]:
     """("projected" | "rejected" | "invalid", problems with how that happened)."""
+    profile, checker = TARGETS[target]
     if not META.is_valid(parameters):
         return "invalid", []  # loading reports INVALID_SCHEMA (checked on a sample below)
     contract = Contract(
@@ -104,8 +116,8 @@ def check(name: str, description: str, parameters: Any) -> tuple[str, list[str]]
         file="tools/t.json",
         pointer="/parameters",
     )
-    wire = provider_name(name, OPENAI.names)
-    projected, diagnostics = project_contract(contract, OPENAI, ProviderOptions(), wire)
+    wire = provider_name(name, profile.names)
+    projected, diagnostics = project_contract(contract, profile, ProviderOptions(), wire)
     errors = [d for d in diagnostics if d.level == "error"]
     problems = []
     if projected.schema is not None:
@@ -113,7 +125,7 @@ def check(name: str, description: str, parameters: Any) -> tuple[str, list[str]]
             problems.append(f"projected despite errors {[d.code for d in errors]}")
         problems += [
             f"{p or '/'}: {rule}: {message}"
-            for p, rule, message in violations(
+            for p, rule, message in checker(
                 projected.schema, name=wire, description=description or ""
             )
         ]
@@ -122,7 +134,7 @@ def check(name: str, description: str, parameters: Any) -> tuple[str, list[str]]
         problems.append("no schema and no error diagnostic")
     document = {"parameters": parameters, "description": description, "name": name}
     for d in errors:
-        if d.provider != "openai" or not d.code.isupper() or not d.message:
+        if d.provider != profile.name or not d.code.isupper() or not d.message:
             problems.append(f"bad diagnostic {d}")
         try:
             jp.resolve(document, d.pointer)
@@ -146,6 +158,22 @@ def test_corpus_tools_project_to_strict_schemas_or_are_rejected(corpus_dir):
             failures.append(f"{label} {record['name']}: " + "; ".join(problems[:3]))
     assert not failures, f"{len(failures)} tools:\n" + "\n".join(failures[:40])
     # The corpus is mostly plain tools: most of them must come through.
+    assert outcomes["projected"] > 3_000, outcomes
+
+
+@pytest.mark.parametrize("target", [t for t in TARGETS if t.startswith("gemini")])
+def test_corpus_tools_project_to_gemini_schemas_or_are_rejected(corpus_dir, target):
+    """The same for Gemini's dialects, against the Gemini checker (no sampling either)."""
+    outcomes: Counter[str] = Counter()
+    failures = []
+    for label, record in corpus_tools(corpus_dir):
+        outcome, problems = check(
+            record["name"], record.get("description") or "", record["parameters"], target
+        )
+        outcomes[outcome] += 1
+        if problems:
+            failures.append(f"{label} {record['name']}: " + "; ".join(problems[:3]))
+    assert not failures, f"{len(failures)} tools:\n" + "\n".join(failures[:40])
     assert outcomes["projected"] > 3_000, outcomes
 
 

@@ -112,6 +112,9 @@ def test_yaml_values_outside_json_are_diagnostics(make_design, value):
         ("tools/t.yaml", "name: t\ndescription: [a]\nparameters: {}\n", "INVALID_FIELD"),
         ("tools/t.yaml", "name: t\nexamples: {}\nparameters: {}\n", "INVALID_FIELD"),
         ("outputs/o.yaml", "name: o\nparameters: {}\n", "UNKNOWN_FIELD"),
+        ("tools/t.yaml", "name: t\npriority: high\nparameters: {}\n", "INVALID_FIELD"),
+        ("tools/t.yaml", "name: t\npriority: true\nparameters: {}\n", "INVALID_FIELD"),
+        ("outputs/o.yaml", "name: o\npriority: 1\nschema: {}\n", "UNKNOWN_FIELD"),
     ],
 )
 def test_bad_files_are_diagnostics(make_design, relative, text, code):
@@ -119,6 +122,14 @@ def test_bad_files_are_diagnostics(make_design, relative, text, code):
     assert has_errors(diagnostics)
     assert code in {d.code for d in diagnostics}
     assert all(d.file == relative and d.provider == "design" for d in diagnostics)
+
+
+def test_a_tool_may_give_a_priority(make_design, tool):
+    design, diagnostics = load(
+        make_design({"tools/a.yaml": tool("a", {}, priority=-2), "tools/b.yaml": tool("b", {})})
+    )
+    assert not has_errors(diagnostics)
+    assert {c.name: c.priority for c in design.tools} == {"a": -2, "b": 0}
 
 
 def test_unreadable_file(make_design):

@@ -56,6 +56,7 @@ def test_imports_without_toolgen_and_decodes_recorded_responses(built: Path) -> 
 import json, sys
 from examplegen import openai, anthropic
 assert "toolgen" not in sys.modules
+assert "openai" not in sys.modules and "anthropic" not in sys.modules  # SDK objects: duck typing
 chat = json.loads(open({str(RECORDED / "chat_tool_calls.json")!r}).read())
 calls = openai.parse_tool_calls(chat)
 print(json.dumps([[c.id, c.name, c.arguments.model_dump(mode="json")] for c in calls]))

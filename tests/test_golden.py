@@ -12,10 +12,10 @@ def test_case_builds_to_its_reviewed_output(case):
     files, diagnostics = render_case(case)
     assert diagnostics == (case / "diagnostics.txt").read_text(encoding="utf-8")
     expected = expected_files(case)
-    assert sorted(files) == sorted(
-        expected
-    ), "the set of generated files changed; run make golden and review"
+    assert sorted(files) == sorted(expected), (
+        "the set of generated files changed; run make golden and review"
+    )
     for path, text in files.items():
-        assert (
-            text == expected[path]
-        ), f"{path} differs from the reviewed output; run make golden and review"
+        assert text == expected[path], (
+            f"{path} differs from the reviewed output; run make golden and review"
+        )

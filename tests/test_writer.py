@@ -11,10 +11,12 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
 
+from toolgen import writer
 from toolgen.build import build
 from toolgen.package import MANIFEST
 from toolgen.writer import OutputError, check_paths, compare, write_package
@@ -127,9 +129,9 @@ def test_a_failure_halfway_leaves_the_previous_output(tmp_path, read_tree, monke
     with pytest.raises(OSError):
         write_package(out, {**new, MANIFEST: json.dumps({"files": dict.fromkeys(new, "")})})
     monkeypatch.undo()
-    assert (
-        written
-    ), "the writer did not go through Path.write_bytes; the test must fail it elsewhere"
+    assert written, (
+        "the writer did not go through Path.write_bytes; the test must fail it elsewhere"
+    )
     assert read_tree(out) == before
     assert siblings(out) == []
 
@@ -148,6 +150,7 @@ def test_a_failure_while_swapping_leaves_the_previous_output(tmp_path, read_tree
         return real_replace(src, dst)
 
     monkeypatch.setattr(os, "replace", failing_replace)
+    monkeypatch.setattr(writer, "_exchange", lambda first, second: False)  # the two-rename path
     with pytest.raises(OSError):
         write_package(out, {"a.py": "NEW\n", MANIFEST: '{"files": {"a.py": ""}}'})
     monkeypatch.undo()
@@ -397,3 +400,80 @@ def test_generated_code_does_not_run_design_strings(make_design, tool, output, t
     )
     assert done.returncode == 0, done.stderr
     assert not marker.exists()
+
+
+# --------------------------------------------------------------------------------------------
+# Concurrent and killed builds (issue 11)
+# --------------------------------------------------------------------------------------------
+
+
+def test_concurrent_writers_take_turns(tmp_path, read_tree):
+    """A second writer into the same OUT waits for the lock beside OUT, then writes whole."""
+    import threading
+
+    from toolgen.writer import lock_path, output_lock
+
+    out = tmp_path / "gen"
+    files = {"a.py": "SECOND\n", MANIFEST: '{"files": {"a.py": ""}}'}
+    waited = threading.Event()
+    with output_lock(out):
+        assert lock_path(out).parent == out.parent and not out.exists()
+        second = threading.Thread(target=write_package, args=(out, files, waited.set))
+        second.start()
+        assert waited.wait(timeout=10), "the second writer did not notice the lock"
+        assert not out.exists(), "the second writer did not wait"
+    second.join(timeout=30)
+    assert read_tree(out) == {p: t.encode() for p, t in files.items()}
+    assert siblings(out) == [], "the lock file or a staging tree stayed beside OUT"
+
+
+_LOOPING_WRITER = textwrap.dedent("""
+    import json, sys
+    from pathlib import Path
+    import toolgen.writer as writer
+
+    trees = []
+    for name in ("A", "B"):
+        files = {f"pkg/m{i}.py": f"{name} = {i}\\n" * 200 for i in range(40)}
+        files[".toolgen-manifest.json"] = json.dumps({"files": dict.fromkeys(files, "")})
+        trees.append(files)
+    print("ready", flush=True)
+    while True:
+        for files in trees:
+            writer.write_package(Path(sys.argv[1]), files)
+""")
+
+
+@pytest.mark.slow
+def test_a_build_killed_at_random_moments_leaves_a_whole_tree(tmp_path, read_tree):
+    """SIGKILL at many moments of a writer that alternates two trees into OUT: OUT is always one
+    tree or the other, whole, and toolgen owns it afterwards."""
+    import random
+
+    out = tmp_path / "gen"
+    trees = []
+    for name in ("A", "B"):
+        files = {f"pkg/m{i}.py": f"{name} = {i}\n" * 200 for i in range(40)}
+        files[MANIFEST] = json.dumps({"files": dict.fromkeys(files, "")})
+        trees.append({p: t.encode() for p, t in files.items()})
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1])
+    write_package(out, {p: t.decode() for p, t in trees[1].items()})
+    moments = random.Random(11)
+    for _ in range(8):
+        process = subprocess.Popen(
+            [sys.executable, "-c", _LOOPING_WRITER, str(out)],
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert process.stdout is not None
+        assert process.stdout.readline().strip() == "ready"
+        # the loop writes a tree in a few tens of ms: the moments fall all over its steps
+        time.sleep(moments.uniform(0.05, 0.6))
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+        assert read_tree(out) in trees
+    write_package(out, {"b.py": "NEXT\n", MANIFEST: '{"files": {"b.py": ""}}'})
+    assert read_tree(out) == {"b.py": b"NEXT\n", MANIFEST: b'{"files": {"b.py": ""}}'}
+    assert siblings(out) == []

@@ -6,12 +6,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from toolgen.cache import Cache
 from toolgen.design import load_design
 from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.model import Design
 from toolgen.package import render_package
+from toolgen.parallel import Progress, Runner, using
 from toolgen.projection import ProviderProjection, project_design
-from toolgen.providers import PROFILES, PROVIDER_NAMES
+from toolgen.providers import BUILT_BY_DEFAULT, PROVIDER_NAMES, profile_for
 
 
 @dataclass(frozen=True)
@@ -27,8 +29,9 @@ class BuildResult:
 
 
 def select_providers(design: Design, requested: Sequence[str] = ()) -> tuple[str, ...]:
-    """``--provider`` wins, then ``toolgen.toml``, then every provider toolgen supports."""
-    chosen = tuple(requested) or design.config.providers or PROVIDER_NAMES
+    """``--provider`` wins, then ``toolgen.toml``, then every provider toolgen generates a module
+    for (a projection-only provider only when asked for)."""
+    chosen = tuple(requested) or design.config.providers or BUILT_BY_DEFAULT
     return tuple(name for name in PROVIDER_NAMES if name in chosen)
 
 
@@ -38,14 +41,30 @@ def analyze(design_root: Path, providers: Sequence[str] = ()) -> BuildResult:
     if design is None:
         return BuildResult({}, diagnostics)
     projections = tuple(
-        project_design(design, PROFILES[name]) for name in select_providers(design, providers)
+        project_design(design, profile_for(name, design.config.options_for(name)))
+        for name in select_providers(design, providers)
     )
     for projection in projections:
         diagnostics += projection.diagnostics
     return BuildResult({}, diagnostics, design, projections)
 
 
-def build(design_root: Path, providers: Sequence[str] = ()) -> BuildResult:
+def build(
+    design_root: Path,
+    providers: Sequence[str] = (),
+    *,
+    jobs: int = 1,
+    cache_dir: Path | None = None,
+    progress: Progress | None = None,
+) -> BuildResult:
+    """Build in memory. ``jobs`` processes share the per-contract work (the output does not
+    depend on it); with ``cache_dir``, work whose inputs did not change is read from there."""
+    cache = Cache(cache_dir) if cache_dir is not None else None
+    with using(Runner(jobs, cache, progress)):
+        return _build(Path(design_root), providers)
+
+
+def _build(design_root: Path, providers: Sequence[str]) -> BuildResult:
     analysis = analyze(design_root, providers)
     if not analysis.ok or analysis.design is None:
         return analysis

@@ -1,17 +1,23 @@
-"""The command line: build, validate, show."""
+"""The command line: build, validate, show, import, diff, watch."""
 
 from __future__ import annotations
 
 import json
 import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
 from toolgen import __version__
 from toolgen.build import BuildResult, analyze, build
+from toolgen.cache import CACHE_FOLDER, default_cache_dir
 from toolgen.diagnostics import Diagnostic, Level, format_json, format_text, sort_diagnostics
-from toolgen.providers import PROVIDER_NAMES
+from toolgen.importing import import_sources, write_tools
+from toolgen.parallel import Progress, default_jobs
+from toolgen.providers import IMPORT_FORMATS, PROVIDER_NAMES
 from toolgen.writer import OutputError, compare, write_package
 
 EXIT_OK, EXIT_DESIGN, EXIT_USAGE = 0, 1, 2
@@ -36,6 +42,81 @@ _format_option = click.option(
     help="How diagnostics are printed: text lines 'file:pointer: provider: CODE message' on "
     "stderr, or a JSON list on stdout for CI tools.",
 )
+
+
+def _out_option(help_text: str) -> Callable[[Any], Any]:
+    return click.option(
+        "-o",
+        "--out",
+        "out",
+        required=True,
+        type=click.Path(file_okay=False, path_type=Path),
+        help=help_text,
+    )
+
+
+def _scale_options(command: Callable[..., None]) -> Callable[..., None]:
+    """--jobs, --no-cache, --cache-dir and --quiet: how a build uses the machine."""
+    for option in reversed(
+        (
+            click.option(
+                "-j",
+                "--jobs",
+                type=click.IntRange(min=1),
+                default=None,
+                help="Processes for the per-contract work (models, formatting, meta-validation). "
+                "Default: the number of cores. The output is the same for any number.",
+            ),
+            click.option(
+                "--no-cache",
+                is_flag=True,
+                help="Compute everything; neither read nor write the build cache.",
+            ),
+            click.option(
+                "--cache-dir",
+                type=click.Path(file_okay=False, path_type=Path),
+                default=None,
+                help=f"Where the build cache lives. Default: {CACHE_FOLDER}/ beside DESIGN. "
+                "Entries are keyed by content (toolgen's code, options, each contract and the shared "
+                "definitions it reaches); deleting the folder is always safe.",
+            ),
+            click.option(
+                "-q",
+                "--quiet",
+                is_flag=True,
+                help="No progress line. Progress is shown only on a terminal, for builds longer "
+                "than a second, and never when CI is set.",
+            ),
+        )
+    ):
+        command = option(command)
+    return command
+
+
+def _cache_dir(design: Path, cache_dir: Path | None, no_cache: bool) -> Path | None:
+    if no_cache:
+        return None
+    return cache_dir if cache_dir is not None else default_cache_dir(design)
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path.resolve() == folder.resolve() or folder.resolve() in path.resolve().parents
+
+
+def _run_build(
+    design: Path,
+    providers: tuple[str, ...],
+    jobs: int | None,
+    cache_dir: Path | None,
+    quiet: bool,
+) -> BuildResult:
+    return build(
+        design,
+        providers,
+        jobs=jobs or default_jobs(),
+        cache_dir=cache_dir,
+        progress=Progress.for_terminal(quiet),
+    )
 
 
 def _report(diagnostics: list[Diagnostic], output_format: str) -> None:
@@ -68,14 +149,7 @@ def main() -> None:
 
 @main.command("build")
 @_design_argument
-@click.option(
-    "-o",
-    "--out",
-    "out",
-    required=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="The package folder to write (created; replaced atomically on later builds).",
-)
+@_out_option("The package folder to write (created; replaced atomically on later builds).")
 @_provider_option
 @click.option(
     "--check",
@@ -83,33 +157,75 @@ def main() -> None:
     help="Write nothing; exit 1 and list the files when OUT differs from what the build would write.",
 )
 @_format_option
+@_scale_options
 def build_command(
-    design: Path, out: Path, providers: tuple[str, ...], check: bool, output_format: str
+    design: Path,
+    out: Path,
+    providers: tuple[str, ...],
+    check: bool,
+    output_format: str,
+    jobs: int | None,
+    no_cache: bool,
+    cache_dir: Path | None,
+    quiet: bool,
 ) -> None:
-    """Build the bindings of DESIGN into the package OUT."""
-    result = build(design, providers)
+    """Build the bindings of DESIGN into the package OUT.
+
+    Per-contract work runs on every core (--jobs) and is cached by content, so a rebuild after a
+    small change redoes only what it touches. Builds into one OUT take turns: a second build
+    waits for the first (a lock file beside OUT), and a killed build leaves OUT as it was.
+    """
+    cache = _cache_dir(design, cache_dir, no_cache)
+    if cache is not None and _inside(cache, out):
+        click.echo(f"toolgen: the cache folder {cache} must not be inside OUT {out}", err=True)
+        sys.exit(EXIT_USAGE)
+    sys.exit(
+        _build_into(
+            design, out, providers, output_format, check=check, jobs=jobs, cache=cache, quiet=quiet
+        )
+    )
+
+
+def _build_into(
+    design: Path,
+    out: Path,
+    providers: tuple[str, ...],
+    output_format: str,
+    *,
+    check: bool,
+    jobs: int | None = None,
+    cache: Path | None = None,
+    quiet: bool = False,
+) -> int:
+    """One build of DESIGN into OUT (or compared with OUT), reported; returns the exit code."""
+    result = _run_build(design, providers, jobs, cache, quiet)
     _report(result.diagnostics, output_format)
     if not result.ok:
         click.echo(
             f"toolgen: build failed: {_summary(result.diagnostics)}; nothing written", err=True
         )
-        sys.exit(EXIT_DESIGN)
+        return EXIT_DESIGN
     if check:
         _check(out, result)
-        return
+        return EXIT_OK
     try:
-        write_package(out, result.files)
+        write_package(out, result.files, on_wait=lambda: _waiting(out))
     except OutputError as error:
         click.echo(f"toolgen: {error}", err=True)
-        sys.exit(EXIT_USAGE)
+        return EXIT_USAGE
     except OSError as error:  # permissions, a full disk: the previous OUT is left as it was
         click.echo(f"toolgen: cannot write {out}: {error}", err=True)
-        sys.exit(EXIT_USAGE)
+        return EXIT_USAGE
     providers_built = ", ".join(p.profile.name for p in result.projections)
     click.echo(
         f"toolgen: wrote {out} ({len(result.files)} files; {providers_built}; {_summary(result.diagnostics)})",
         err=True,
     )
+    return EXIT_OK
+
+
+def _waiting(out: Path) -> None:
+    click.echo(f"toolgen: another build is writing {out}; waiting for it to finish", err=True)
 
 
 def _check(out: Path, result: BuildResult) -> None:
@@ -129,10 +245,19 @@ def _check(out: Path, result: BuildResult) -> None:
 @_design_argument
 @_provider_option
 @_format_option
-def validate_command(design: Path, providers: tuple[str, ...], output_format: str) -> None:
+@_scale_options
+def validate_command(
+    design: Path,
+    providers: tuple[str, ...],
+    output_format: str,
+    jobs: int | None,
+    no_cache: bool,
+    cache_dir: Path | None,
+    quiet: bool,
+) -> None:
     """Check DESIGN as a build would (loading, meta-validation, examples, every provider projection,
-    envelope overrides, models); write nothing."""
-    result = build(design, providers)
+    envelope overrides, models); write nothing but the build cache."""
+    result = _run_build(design, providers, jobs, _cache_dir(design, cache_dir, no_cache), quiet)
     _report(result.diagnostics, output_format)
     click.echo(f"toolgen: {_summary(result.diagnostics)}", err=True)
     sys.exit(EXIT_OK if result.ok else EXIT_DESIGN)
@@ -180,3 +305,168 @@ def show_command(design: Path, name: str, provider: str, output_format: str) -> 
     if projected.schema is None:
         sys.exit(EXIT_DESIGN)
     click.echo(json.dumps(projected.schema, indent=2, ensure_ascii=False))
+
+
+@main.command("diff")
+@click.argument(
+    "designs",
+    nargs=-1,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    metavar="[OLD] NEW",
+)
+@click.option(
+    "--git",
+    "rev",
+    metavar="REV",
+    help="Compare DESIGN as committed at REV (a commit, branch or tag) with the working tree; "
+    "then give one folder, DESIGN (default: design).",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="How changes are printed on stdout: lines 'file:pointer: provider: BREAKING|COMPATIBLE "
+    "what', or a JSON list.",
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(["breaking", "any"]),
+    default=None,
+    help="Exit 1 when there is a breaking change (or any change). Default: exit 0 whatever changed.",
+)
+def diff_command(
+    designs: tuple[Path, ...], rev: str | None, output_format: str, fail_on: str | None
+) -> None:
+    """Show what changed from the design OLD to NEW, per tool, output and provider, and whether
+    it breaks callers or stored payloads (decided by schema semantics, not by text)."""
+    from toolgen.diff import diff_designs, format_json, format_text
+
+    expected = "one folder with --git" if rev is not None else "two folders, OLD and NEW"
+    if len(designs) > (1 if rev is not None else 2) or (rev is None and len(designs) != 2):
+        raise click.UsageError(f"expected {expected}, got {len(designs)}")
+    with tempfile.TemporaryDirectory(prefix="toolgen-diff-") as scratch:
+        if rev is not None:
+            new_root = designs[0] if designs else Path("design")
+            old_root, old_label = _design_at(new_root, rev, Path(scratch)), f"{new_root} at {rev}"
+        else:
+            old_root, new_root = designs
+            old_label = str(old_root)
+        old = _analyzed_side(old_root, old_label)
+        new = _analyzed_side(new_root, str(new_root))
+    changes = diff_designs(old, new)
+    if output_format == "json":
+        click.echo(format_json(changes), nl=False)
+    else:
+        click.echo(format_text(changes), nl=False)
+    breaking = sum(change.breaking for change in changes)
+    click.echo(
+        f"toolgen: {breaking} breaking, {len(changes) - breaking} compatible change(s)", err=True
+    )
+    if (fail_on == "any" and changes) or (fail_on == "breaking" and breaking):
+        sys.exit(EXIT_DESIGN)
+
+
+def _design_at(design: Path, rev: str, scratch: Path) -> Path | None:
+    from toolgen.gitrev import GitError, export_design
+
+    if not design.is_dir():
+        raise click.UsageError(f"{design} is not a folder")
+    try:
+        return export_design(design, rev, scratch)
+    except GitError as error:
+        click.echo(f"toolgen: cannot read {design} at {rev}: {error}", err=True)
+        sys.exit(EXIT_USAGE)
+
+
+def _analyzed_side(root: Path | None, label: str) -> BuildResult:
+    """One side of a diff, loaded and projected; exits 1 when it cannot be compared. A folder that
+    did not exist (at a git revision) is an empty design."""
+    from toolgen.diff import blocking_diagnostics
+    from toolgen.model import Config, Design
+
+    if root is None:
+        click.echo(f"toolgen: {label} does not exist; every contract is new", err=True)
+        return BuildResult({}, [], Design(label, (), (), {}, Config(), ""), ())
+    result = analyze(root)
+    blocking = blocking_diagnostics(result)
+    if blocking:
+        click.echo(format_text(blocking), nl=False, err=True)
+        click.echo(
+            f"toolgen: {label} has design errors ({_summary(blocking)}); cannot compare", err=True
+        )
+        sys.exit(EXIT_DESIGN)
+    return result
+
+
+@main.command("watch")
+@_design_argument
+@_out_option("The package folder to write (replaced atomically on every good build).")
+@_provider_option
+@_format_option
+def watch_command(design: Path, out: Path, providers: tuple[str, ...], output_format: str) -> None:
+    """Build DESIGN into OUT, then rebuild whenever a file of DESIGN changes, until Ctrl-C.
+
+    A build with errors prints its diagnostics and writes nothing: OUT keeps the last good build.
+    """
+    from toolgen.watch import watch
+
+    cache = default_cache_dir(design)  # each rebuild redoes only the contracts that changed
+    if _build_into(design, out, providers, output_format, check=False, cache=cache) == EXIT_USAGE:
+        sys.exit(EXIT_USAGE)  # OUT is not toolgen's: no later build could write it either
+
+    def rebuild() -> None:
+        if (
+            _build_into(design, out, providers, output_format, check=False, cache=cache)
+            == EXIT_DESIGN
+        ):
+            click.echo(f"toolgen: {out} keeps the last good build", err=True)
+
+    click.echo(f"toolgen: watching {design} (Ctrl-C to stop)", err=True)
+    watch(design, out, rebuild)
+    click.echo("toolgen: stopped", err=True)
+
+
+@main.command("import")
+@click.argument(
+    "sources",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    metavar="SOURCE...",
+)
+@_out_option("The design folder to write tools/NAME.yaml into (created when missing).")
+@click.option(
+    "--format",
+    "source_format",
+    type=click.Choice([f.name for f in IMPORT_FORMATS]),
+    help="Read every SOURCE in this format instead of detecting it from the content.",
+)
+@click.option("--force", is_flag=True, help="Replace tool files that exist already.")
+def import_command(
+    sources: tuple[Path, ...], out: Path, source_format: str | None, force: bool
+) -> None:
+    """Turn tool definitions (JSON files: OpenAI Chat or Responses tools, Anthropic tools, an MCP
+    tools/list result, Gemini function declarations, a Bedrock toolConfig, BFCL function docs)
+    into design files.
+
+    What a provider's strict mode added is undone where that can be told; every such decision,
+    and every tool that could not be imported, is reported against the source file and pointer.
+    Exit 1 when a source or a tool could not be imported (the others are written)."""
+    result = import_sources(
+        [(path, str(path)) for path in sources],
+        out,
+        IMPORT_FORMATS,
+        forced=source_format,
+        force=force,
+    )
+    _report(result.diagnostics, "text")
+    write_tools(out, result.tools)
+    errors = sum(d.level is Level.ERROR for d in result.diagnostics)
+    click.echo(
+        f"toolgen: imported {len(result.tools)} tool(s) into {out / 'tools'}; "
+        f"{errors} error(s), {len(result.diagnostics) - errors} note(s) and warning(s)",
+        err=True,
+    )
+    sys.exit(EXIT_OK if result.ok else EXIT_DESIGN)

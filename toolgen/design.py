@@ -11,8 +11,11 @@ from jsonschema import Draft202012Validator
 
 from toolgen import pointer as jp
 from toolgen.bundle import Bundler, Documents, Location
+from toolgen.cache import code_fingerprint, digest
 from toolgen.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.model import Config, Contract, ContractKind, Design, ProviderOptions
+from toolgen.parallel import current
+from toolgen.providers import DIALECTS
 from toolgen.refs import inlined_size, unbounded_refs, unfolded_depth
 from toolgen.sources import SCHEMA_SUFFIXES, load_document
 
@@ -20,7 +23,11 @@ CONFIG_FILE = "toolgen.toml"
 
 #: folder -> (contract kind, key holding the schema, the other keys a file may carry)
 CONTRACT_FOLDERS: dict[str, tuple[ContractKind, str, frozenset[str]]] = {
-    "tools": ("tool", "parameters", frozenset({"name", "description", "examples", "providers"})),
+    "tools": (
+        "tool",
+        "parameters",
+        frozenset({"name", "description", "examples", "providers", "priority"}),
+    ),
     "outputs": ("output", "schema", frozenset({"name", "description", "examples", "providers"})),
 }
 DEFS_FOLDER = "defs"
@@ -143,7 +150,9 @@ def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, l
                 pointer, "INVALID_CONFIG", f"providers.{name} must be a table: [providers.{name}]"
             )
             continue
-        for key in sorted(set(table) - {"optional_nullable"}):
+        dialects = tuple(DIALECTS.get(name, {}))
+        settings = {"optional_nullable", "dialect"} if dialects else {"optional_nullable"}
+        for key in sorted(set(table) - settings):
             problem(jp.join(pointer, key), "UNKNOWN_FIELD", f"unknown setting {key!r}")
         level = table.get("optional_nullable", "warning")
         if level not in ("warning", "error"):
@@ -153,7 +162,15 @@ def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, l
                 "optional_nullable must be 'warning' or 'error'",
             )
             level = "warning"
-        options[name] = ProviderOptions(optional_nullable=level)
+        dialect = table.get("dialect") if dialects else None
+        if dialect is not None and dialect not in dialects:
+            problem(
+                jp.join(pointer, "dialect"),
+                "INVALID_CONFIG",
+                f"dialect must be one of {', '.join(repr(d) for d in dialects)}, not {dialect!r}",
+            )
+            dialect = None
+        options[name] = ProviderOptions(optional_nullable=level, dialect=dialect)
     return Config(providers=providers, options=options), diagnostics
 
 
@@ -170,6 +187,19 @@ def _meta_validate(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
             _META.iter_errors(schema), key=lambda e: list(map(str, e.absolute_path))
         )
     ]
+
+
+def _meta_validate_all(schemas: list[tuple[Any, str, str]]) -> list[list[Diagnostic]]:
+    """:func:`_meta_validate` of each (schema, file, pointer), across the build's processes and
+    through its cache (meta-validation is the slowest part of loading)."""
+    return current().map(
+        "meta",
+        _meta_validate,
+        schemas,
+        key=lambda arguments: digest(code_fingerprint(), "meta", *arguments),
+        encode=lambda found: [d.to_dict() for d in found],
+        decode=lambda found: [Diagnostic.from_dict(d) for d in found],
+    )
 
 
 def _read_contract(file: str, document: Any) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
@@ -209,6 +239,11 @@ def _read_contract(file: str, document: Any) -> tuple[dict[str, Any] | None, lis
         lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
         "a list of provider names",
     )
+    expect(
+        "priority",
+        lambda v: type(v) is int,
+        "an integer (tools with a higher priority are marked strict first)",
+    )
     if schema_key not in document:
         diagnostics.append(
             Diagnostic(file, "", DESIGN, "MISSING_FIELD", f"a {kind} file needs {schema_key!r}")
@@ -224,6 +259,7 @@ def _read_contract(file: str, document: Any) -> tuple[dict[str, Any] | None, lis
         "schema_pointer": "/" + schema_key,
         "examples": tuple(document.get("examples", ())),
         "providers": tuple(document["providers"]) if "providers" in document else None,
+        "priority": document.get("priority", 0),
     }, diagnostics
 
 
@@ -282,15 +318,17 @@ def load_design(
                             f"unknown provider {name!r}",
                         )
                     )
-        found = _meta_validate(
-            values[file][info["schema_pointer"][1:]], file, info["schema_pointer"]
-        )
+        fields[file] = info
+    schemas = [
+        (values[f][i["schema_pointer"][1:]], f, i["schema_pointer"]) for f, i in fields.items()
+    ]
+    schemas += [
+        (values[f], f, "") for f in files if f.startswith(DEFS_FOLDER + "/") and f in values
+    ]
+    for (_, file, _), found in zip(schemas, _meta_validate_all(schemas), strict=True):
         diagnostics += found
-        if not found:
-            fields[file] = info
-    for file in files:
-        if file.startswith(DEFS_FOLDER + "/") and file in values:
-            diagnostics += _meta_validate(values[file], file, "")
+        if found:
+            fields.pop(file, None)
 
     seen: dict[tuple[str, str], str] = {}
     for file, info in fields.items():
@@ -333,6 +371,7 @@ def load_design(
             pointer=info["schema_pointer"],
             examples=info["examples"],
             providers=info["providers"],
+            priority=info["priority"],
             shared=used,
         )
         if file in broken or any(s.file in broken for s in used.values()):

@@ -14,6 +14,7 @@ DESIGN = "design"
 class Level(enum.StrEnum):
     ERROR = "error"
     WARNING = "warning"
+    INFO = "info"  # a decision worth knowing about (toolgen import reports its choices so)
 
 
 @dataclass(frozen=True, order=True)
@@ -32,11 +33,17 @@ class Diagnostic:
     level: Level = Level.ERROR
 
     def format(self) -> str:
-        prefix = "warning: " if self.level is Level.WARNING else ""
+        prefix = "" if self.level is Level.ERROR else f"{self.level}: "
         return f"{self.file}:{self.pointer}: {self.provider}: {self.code} {prefix}{self.message}"
 
     def to_dict(self) -> dict[str, str]:
         return {key: str(value) for key, value in asdict(self).items()}
+
+    @classmethod
+    def from_dict(cls, value: dict[str, str]) -> Diagnostic:
+        """The inverse of :meth:`to_dict`."""
+        fields = {key: value[key] for key in ("file", "pointer", "provider", "code", "message")}
+        return cls(**fields, level=Level(value["level"]))
 
 
 def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:

@@ -40,6 +40,9 @@ class Contract:
     pointer: str
     examples: tuple[Any, ...] = ()
     providers: tuple[str, ...] | None = None
+    # Tools only: where a provider caps strict tools per request, higher priorities are marked
+    # strict first (ties keep the design's order).
+    priority: int = 0
     shared: dict[str, SharedDef] = field(default_factory=dict)
 
     def locate(self, schema_pointer: str) -> tuple[str, str]:
@@ -59,6 +62,7 @@ class ProviderOptions:
     """Per-provider settings from ``toolgen.toml`` (``[providers.NAME]``)."""
 
     optional_nullable: Literal["warning", "error"] = "warning"
+    dialect: str | None = None  # for a provider with several (toolgen.providers.DIALECTS)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import builtins
 import hashlib
 import keyword
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from toolgen.providers.base import NameRule
@@ -26,9 +27,12 @@ def short_hash(text: str) -> str:
 
 def provider_name(canonical: str, rule: NameRule) -> str:
     """The wire name of a canonical tool or output name: disallowed characters become ``_``,
-    and a name too long is cut and suffixed with a hash of the canonical name (so it stays unique).
+    a name whose first character the rule refuses gains a leading ``_``, and a name too long is
+    cut and suffixed with a hash of the canonical name (so it stays unique).
     """
     name = re.sub(f"(?!{rule.allowed}).", "_", canonical, flags=re.DOTALL)
+    if rule.first is not None and re.match(rule.first, name) is None:
+        name = "_" + name
     if len(name) > rule.max_length:
         keep = rule.max_length - _HASH_LENGTH - 1
         name = f"{name[:keep]}_{short_hash(canonical)}"
@@ -38,7 +42,7 @@ def provider_name(canonical: str, rule: NameRule) -> str:
 _RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
 
 
-def python_identifier(text: str, *, reserved: frozenset[str] = frozenset()) -> str:
+def python_identifier(text: str, *, reserved: AbstractSet[str] = frozenset()) -> str:
     """A snake_case identifier for ``text``: never empty, never a keyword or builtin, never in ``reserved``."""
     name = re.sub(r"\W+", "_", text, flags=re.ASCII).strip("_").lower() or "_"
     if name[0].isdigit():

@@ -9,7 +9,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from toolgen import __version__
-from toolgen.canonical.compiler import render_canonical_module
+from toolgen.canonical.compiler import CanonicalModule, render_canonical_module
 from toolgen.design import ENVELOPES_FOLDER
 from toolgen.diagnostics import Diagnostic
 from toolgen.envelope import (
@@ -56,11 +56,22 @@ def _sizes(schema: Any) -> tuple[int, int]:
     return stats.optional, stats.unions
 
 
-def _provider_module(design: Design, projection: ProviderProjection, surfaces: list[str]) -> str:
+def params_module(projection: ProviderProjection) -> str:
+    """The generated module of a profile's request TypedDicts, named after its template."""
+    return projection.profile.params_template.removesuffix(".py.j2")
+
+
+def _provider_module(
+    design: Design,
+    projection: ProviderProjection,
+    template: str,
+    surfaces: list[str],
+    classes: dict[tuple[str, str], tuple[str, str]],
+) -> str:
     tools = [p for p in projection.tools if p.schema is not None]
     outputs = [p for p in projection.outputs if p.schema is not None]
     source = render(
-        projection.profile.template,
+        template,
         header=header(design.hash),
         title=projection.profile.title,
         tools=tuple(p.contract.name for p in tools),
@@ -80,6 +91,10 @@ def _provider_module(design: Design, projection: ProviderProjection, surfaces: l
         surfaces=surfaces,
         limits=projection.profile.limits,
         sizes={p.contract.name: _sizes(p.schema) for p in tools},
+        priorities={p.contract.name: p.contract.priority for p in tools},
+        tool_classes={p.contract.name: classes[("tool", p.contract.name)][1] for p in tools},
+        output_classes={p.contract.name: classes[("output", p.contract.name)][1] for p in outputs},
+        params_module=params_module(projection),
     )
     return format_python(source)
 
@@ -102,7 +117,9 @@ def _schema_files(projection: ProviderProjection) -> dict[str, str]:
 
 
 def render_package(design: Design, projections: list[ProviderProjection]) -> PackageFiles:
-    providers = tuple(p.profile.name for p in projections)
+    """Every file of the package; a projection-only provider (no template) gets its schema files
+    and no module."""
+    providers = tuple(p.profile.name for p in projections if p.profile.template is not None)
     files: dict[str, str] = {}
     files["__init__.py"] = format_python(
         render(
@@ -122,15 +139,25 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
     files["_runtime.py"] = render_runtime(header(design.hash))
     canonical = _canonical_module(design, projections)
     if canonical is not None:
-        files["_canonical.py"] = canonical
+        diagnostics += canonical.diagnostics
+        if canonical.source is not None:
+            files["_canonical.py"] = canonical.source
     for projection in projections:
-        name = projection.profile.name
+        name, template = projection.profile.name, projection.profile.template
+        if template is None:
+            files.update(_schema_files(projection))
+            continue
         schemas, found = _envelope_schemas(design, name)
         diagnostics += found
         if found:
             continue
         files[f"_envelopes_{name}.py"] = render_envelope_module(name, schemas, header(design.hash))
-        files[f"{name}.py"] = _provider_module(design, projection, list(schemas))
+        files[f"{name}.py"] = _provider_module(
+            design, projection, template, list(schemas), models.classes
+        )
+        files[f"{params_module(projection)}.py"] = format_python(
+            render(projection.profile.params_template, header=header(design.hash))
+        )
         files.update(_schema_files(projection))
     return PackageFiles(files, diagnostics)
 
@@ -146,7 +173,9 @@ def _envelope_schemas(design: Design, provider: str) -> tuple[dict[str, Any], li
         return {}, [Diagnostic(file, error.pointer, provider, "INVALID_ENVELOPE", error.message)]
 
 
-def _canonical_module(design: Design, projections: list[ProviderProjection]) -> str | None:
+def _canonical_module(
+    design: Design, projections: list[ProviderProjection]
+) -> CanonicalModule | None:
     """One ``_canonical.py`` serves every provider that makes optionals nullable: the inverse of a
     contract depends only on its canonical schema and on which values its projection admits, and
     those providers' projections of one contract admit the same values. Each contract is compiled

@@ -17,17 +17,29 @@ from toolgen.limits import check_limits
 from toolgen.model import Contract, Design, ProviderOptions
 from toolgen.names import provider_name
 from toolgen.nullability import NullOracle
+from toolgen.openapi import write_openapi
 from toolgen.providers.base import Profile
 from toolgen.refs import recursive_refs
-
-#: Keywords that only describe; when a ``$ref`` target and the referencing site both carry one,
-#: the site wins.
-ANNOTATIONS = frozenset(
-    {"title", "description", "$comment", "default", "examples", "example", "deprecated"}
+from toolgen.rewrites import (
+    ANNOTATIONS,
+    STRUCTURAL,
+    AllOfMerged,
+    ConstAsEnum,
+    EnumStringified,
+    KeywordsDropped,
+    MadeNullable,
+    NodeRecord,
+    OneOfFolded,
+    OptionalKept,
+    RecursiveRefKept,
+    RefInlined,
+    Rewrite,
+    RewriteRecord,
+    TypeListSplit,
 )
-_STRUCTURAL = frozenset({"$defs", "definitions"})
+from toolgen.rewrites import NULL_SCHEMA as NULL_SCHEMA
+
 _UNION = ("anyOf", "oneOf")
-NULL_SCHEMA: dict[str, Any] = {"type": "null"}
 
 
 def _types(node: dict[str, Any]) -> list[Any]:
@@ -41,47 +53,57 @@ def is_object_schema(node: Any) -> bool:
     )
 
 
+def _several_branches(branches: Any) -> bool:
+    """Whether a union has more than one branch besides ``{"type": "null"}``."""
+    if not isinstance(branches, list):
+        return False
+    return sum(not (isinstance(b, dict) and b.get("type") == "null") for b in branches) > 1
+
+
+def _passes_optional_member(schema: Any, ref_keyword: str) -> bool:
+    """Whether the path to a ``$ref`` from the definition (or root) holding it enters a member
+    that its object does not require (so a payload can end the recursion by leaving it out)."""
+    tokens = jp.split(ref_keyword)[:-1]
+    start = 2 if len(tokens) >= 2 and tokens[0] in ("$defs", "definitions") else 0
+    nodes = [jp.resolve(schema, jp.join("", *tokens[:start]))]
+    for index in range(start, len(tokens)):
+        token, node = tokens[index], nodes[-1]
+        if index >= start + 1 and tokens[index - 1] == "properties" and len(nodes) >= 2:
+            owner = nodes[-2]
+            required = owner.get("required") if isinstance(owner, dict) else None
+            if token not in (required if isinstance(required, list) else []):
+                return True
+        nodes.append(node[int(token)] if isinstance(node, list) else node[token])
+    return False
+
+
 def make_nullable(node: dict[str, Any], *, type_arrays: bool = True) -> dict[str, Any]:
-    """``node`` that also accepts null: type gains "null", enum gains null, anyOf gains a null branch,
-    and a ``$ref`` or ``const`` is wrapped in ``anyOf: [node, {"type": "null"}]``. Without type lists
-    (``type_arrays=False``) every node but an anyOf is wrapped."""
-    # An anyOf beside type/enum/const/$ref is an intersection: a null branch alone would not let null in.
-    if "anyOf" in node and not any(k in node for k in ("type", "enum", "const", "$ref")):
-        return {**node, "anyOf": [*node["anyOf"], dict(NULL_SCHEMA)]}
-    wrap = (
-        "$ref" in node
-        or "const" in node
-        or "anyOf" in node
-        or ("type" not in node and "enum" not in node)
-    )
-    if wrap or not type_arrays:
-        return {"anyOf": [node, dict(NULL_SCHEMA)]}
-    result = dict(node)
-    if "type" in result:
-        types = _types(result)
-        result["type"] = [*types, "null"] if "null" not in types else types
-    if "enum" in result and None not in result["enum"]:
-        result["enum"] = [*result["enum"], None]
-    return result
+    """``node`` as the projection writes an optional member that does not accept null (the rule
+    and its inverse: ``MadeNullable`` in toolgen.rewrites)."""
+    return MadeNullable.apply(node, type_arrays=type_arrays)[0]
 
 
-def split_type_list(node: dict[str, Any]) -> dict[str, Any] | None:
-    """``{"type": [X, "null"], ...}`` written as ``{"anyOf": [{"type": X, ...}, {"type": "null"}]}``
-    for providers without type lists; None when the list has more than one non-null type."""
-    types = _types(node)
-    if not isinstance(node.get("type"), list):
-        return node
-    others = [t for t in types if t != "null"]
-    if len(others) > 1:
-        return None
-    if len(others) == len(types):
-        return {**node, "type": others[0]}
-    outer = {k: v for k, v in node.items() if k in ("title", "description")}
-    inner = {k: v for k, v in node.items() if k not in outer}
-    inner["type"] = others[0]
-    if isinstance(inner.get("enum"), list):
-        inner["enum"] = [v for v in inner["enum"] if v is not None]
-    return {**outer, "anyOf": [inner, dict(NULL_SCHEMA)]}
+@dataclass
+class _Built:
+    """A projected node with the record of its subtree: its own rules, and its descendants'
+    records under pointers relative to it (re-based when a wrapper moves it)."""
+
+    schema: Any
+    canonical: str
+    rewrites: list[Rewrite] = field(default_factory=list)
+    below: dict[str, NodeRecord] = field(default_factory=dict)
+
+    def records(self, at: str) -> dict[str, NodeRecord]:
+        """Its records with pointers under ``at``."""
+        found = {at: NodeRecord(self.canonical, tuple(self.rewrites))}
+        found.update({at + relative: record for relative, record in self.below.items()})
+        return found
+
+    def rewritten(self, schema: Any, rewrite: Rewrite) -> _Built:
+        """The node rewritten by ``rewrite``; a wrapping rule moves it under ``/anyOf/0``."""
+        if not rewrite.moves:
+            return _Built(schema, self.canonical, [*self.rewrites, rewrite], self.below)
+        return _Built(schema, self.canonical, [rewrite], self.records(jp.join("", "anyOf", 0)))
 
 
 @dataclass(frozen=True)
@@ -113,11 +135,19 @@ def _merge_origins(
 
 @dataclass(frozen=True)
 class ProjectedContract:
-    """A contract as one provider receives it; ``schema`` is None when the provider cannot take it."""
+    """A contract as one provider receives it; ``schema`` is None when the provider cannot take it.
+
+    ``meaning`` is the projection as JSON Schema, the form the inverse reads: ``schema`` itself,
+    unless the provider's dialect is OpenAPI (then ``schema`` respells it, toolgen.openapi).
+    ``rewrites`` records how each node of ``meaning`` was made (toolgen.rewrites); ``provider``
+    is the profile's name (``provider_name`` is the contract's name on that provider's wire)."""
 
     contract: Contract
     provider_name: str
     schema: Any | None
+    rewrites: RewriteRecord
+    provider: str
+    meaning: Any | None
 
 
 @dataclass
@@ -131,6 +161,7 @@ class _Projector:
         self.oracle = NullOracle(self.contract.schema)
         self.errored: set[str] = set()  # schema pointers that have an error
         self.inlining: list[str] = []  # the $ref targets being inlined around the current node
+        self.in_union = 0  # how many unions of several non-null branches enclose the current node
 
     def has_error_within(self, pointer: str) -> bool:
         return any(p == pointer or p.startswith(pointer + "/") for p in self.errored)
@@ -148,16 +179,27 @@ class _Projector:
 
     # -- the walk ---------------------------------------------------------------------------
 
-    def project(self) -> Any | None:
+    def project(self) -> tuple[Any | None, RewriteRecord]:
         origins: dict[str, str] = {}
+        rewrites: list[Rewrite] = []
         root = self._normalize(
-            self.contract.schema, "", root=True, inlined=self.inlining, origins=origins
+            self.contract.schema,
+            "",
+            root=True,
+            inlined=self.inlining,
+            origins=origins,
+            rewrites=rewrites,
         )
         if root is not None:
             self._check_root(root, self.contract.schema)
-        projected = self._project_node(
-            root or {}, _Origins("", origins), root=True, errors_before=self.error_count()
+        built = self._project_node(
+            root or {},
+            _Origins("", origins),
+            root=True,
+            errors_before=self.error_count(),
+            rewrites=rewrites,
         )
+        projected = built.schema
         self.inlining.clear()
         if not self.profile.recursion:
             for pointer in recursive_refs(projected):
@@ -166,6 +208,15 @@ class _Projector:
                     "UNSUPPORTED_RECURSION",
                     f"a recursive schema cannot be expressed in {self.profile.title}",
                 )
+        elif self.profile.recursion_through_optional:
+            for pointer in recursive_refs(projected):
+                if not _passes_optional_member(projected, pointer):
+                    self.report(
+                        pointer,
+                        "RECURSION_THROUGH_REQUIRED",
+                        f"{self.profile.title} takes a recursive reference only under a member "
+                        "that is not required; make a member on the way optional",
+                    )
         for pointer, code, message in check_limits(projected, self.profile.limits):
             self.report(pointer, code, message)
         limit = self.profile.limits.description
@@ -180,7 +231,9 @@ class _Projector:
                     f"description of {len(self.contract.description):,} characters exceeds the limit of {limit:,}",
                 )
             )
-        return None if self.error_count() else projected
+        if self.error_count():
+            return None, RewriteRecord()
+        return projected, RewriteRecord(tuple(built.records("").items()))
 
     def _check_root(self, root: Any, authored: Any) -> None:
         if not isinstance(root, dict):
@@ -211,27 +264,68 @@ class _Projector:
                         f"the root must be an object schema, not {keyword}",
                     )
 
-    def _node(self, node: Any, pointer: str) -> Any:
+    def _node(self, node: Any, pointer: str) -> _Built:
         """The projection of one (normalized or raw) canonical node."""
         errors_before = self.error_count()
         inlined: list[str] = []
         origins: dict[str, str] = {}
-        normalized = self._normalize(node, pointer, root=False, inlined=inlined, origins=origins)
+        rewrites: list[Rewrite] = []
+        normalized = self._normalize(
+            node, pointer, root=False, inlined=inlined, origins=origins, rewrites=rewrites
+        )
         if normalized is None:
-            return {}
+            return _Built({}, pointer, rewrites)
         self.inlining.extend(inlined)
         try:
             return self._project_node(
-                normalized, _Origins(pointer, origins), root=False, errors_before=errors_before
+                normalized,
+                _Origins(pointer, origins),
+                root=False,
+                errors_before=errors_before,
+                rewrites=rewrites,
             )
         finally:
             del self.inlining[len(self.inlining) - len(inlined) :]
 
     def _project_node(
-        self, node: dict[str, Any], origins: _Origins, *, root: bool, errors_before: int
-    ) -> Any:
+        self,
+        node: dict[str, Any],
+        origins: _Origins,
+        *,
+        root: bool,
+        errors_before: int,
+        rewrites: list[Rewrite],
+    ) -> _Built:
         pointer = origins.node
         result: dict[str, Any] = {}
+        below: dict[str, NodeRecord] = {}
+        members: dict[str, _Built] = {}
+
+        def one_child(found: walker.Child) -> Any:
+            built = self._child(found, origins)
+            if found.keyword == "properties" and isinstance(found.key, str):
+                members[found.key] = built  # _close may still make it nullable
+            else:
+                keyword = "anyOf" if found.keyword == "oneOf" else found.keyword  # OneOfFolded
+                keys = () if found.key is None else (found.key,)
+                below.update(built.records(jp.join("", keyword, *keys)))
+            return built.schema
+
+        if self.profile.const_as_enum and "const" in node and "enum" not in node:
+            node = ConstAsEnum.apply(node)
+            rewrites.append(ConstAsEnum())
+            authored = origins.keywords.get("const", pointer)
+            origins = _Origins(pointer, {**origins.keywords, "enum": authored})
+
+        def child(found: walker.Child) -> Any:
+            several = found.keyword in _UNION and _several_branches(node.get(found.keyword))
+            self.in_union += several
+            try:
+                return one_child(found)
+            finally:
+                self.in_union -= several
+
+        dropped: list[str] = []
         for keyword, value in node.items():
             if keyword == "oneOf":  # folded into anyOf below, after its branches are projected
                 result[keyword] = value
@@ -243,18 +337,27 @@ class _Projector:
                     self.profile.reject[keyword],
                     f"{keyword!r} cannot be expressed in {self.profile.title}",
                 )
-            elif verdict == "keep" and keyword != "additionalProperties":
-                if keyword == "format" and value not in self.profile.formats:
-                    continue
-                if keyword in self.profile.keep_if and not self.profile.keep_if[keyword](value):
-                    continue
+            elif keyword == "additionalProperties":
+                continue  # written by _close
+            elif (
+                verdict == "drop"
+                or (keyword == "format" and value not in self.profile.formats)
+                or (keyword in self.profile.keep_if and not self.profile.keep_if[keyword](value))
+            ):
+                dropped.append(keyword)
+            else:
                 result[keyword] = value
-        result = walker.map_children(result, pointer, lambda child: self._child(child, origins))
+        if dropped:
+            rewrites.append(KeywordsDropped(tuple(dropped)))
+        result = walker.map_children(result, pointer, child)
         if "oneOf" in result:
-            result = {("anyOf" if k == "oneOf" else k): v for k, v in result.items()}
+            result = OneOfFolded.apply(result)
+            rewrites.append(OneOfFolded())
+        if self.profile.string_enums:
+            result = self._stringify_enum(result, origins, rewrites)
         if root or is_object_schema(node):
             self._check_union_beside_object(node, origins)
-            result = self._close(result, node, origins, root=root)
+            result = self._close(result, node, origins, root=root, members=members)
         elif (
             "array" in _types(result)
             and "items" not in result
@@ -274,28 +377,67 @@ class _Projector:
                 "UNCONSTRAINED_SCHEMA",
                 f"this schema accepts any value; {self.profile.title} needs a type for every value",
             )
+        for name, member in members.items():
+            below.update(member.records(jp.join("", "properties", name)))
+        built = _Built(result, pointer, rewrites, below)
         if not self.profile.type_arrays:
-            split = split_type_list(result)
+            split = TypeListSplit.apply(result)
             if split is None:
                 self.report(
                     jp.join(pointer, "type"),
                     "UNSUPPORTED_TYPE_LIST",
                     f"a list of several types cannot be expressed in {self.profile.title}; use anyOf",
                 )
-            else:
-                result = split
-        return result
+            elif split[1] is not None:
+                built = built.rewritten(split[0], split[1])
+        return built
 
-    def _child(self, child: walker.Child, origins: _Origins) -> Any:
+    def _stringify_enum(
+        self, node: dict[str, Any], origins: _Origins, rewrites: list[Rewrite]
+    ) -> dict[str, Any]:
+        """A string-only enum for the provider, with the texts the inverse reads back."""
+        stringified = EnumStringified.apply(node)
+        if stringified is None:
+            self.report(
+                origins.of("enum"),
+                "ENUM_NOT_TEXT",
+                f"{self.profile.title} takes string enums only, and these values cannot all be "
+                "written as distinct texts (an object or array, or a value whose text is another "
+                "value of the enum)",
+            )
+            return node
+        written, rule = stringified
+        if rule is None:
+            return node
+        if self.in_union and rule.values:
+            self.report(
+                origins.of("enum"),
+                "ENUM_TEXT_IN_UNION",
+                f"{self.profile.title} takes string enums only; inside anyOf/oneOf the text of a "
+                "value could be another branch's string, so it cannot be read back exactly",
+            )
+            return node
+        rewrites.append(rule)
+        return written
+
+    def _child(self, child: walker.Child, origins: _Origins) -> _Built:
         """The projection of a subschema, reported where it was authored."""
         below_keyword = child.pointer[len(jp.join(origins.node, child.keyword)) :]
         return self._node(child.schema, origins.of(child.keyword) + below_keyword)
 
     def _normalize(
-        self, node: Any, pointer: str, *, root: bool, inlined: list[str], origins: dict[str, str]
+        self,
+        node: Any,
+        pointer: str,
+        *,
+        root: bool,
+        inlined: list[str],
+        origins: dict[str, str],
+        rewrites: list[Rewrite],
     ) -> dict[str, Any] | None:
         """Rewrite the forms the provider lacks into equivalent ones it has: a ``$ref`` with
-        siblings is inlined, a one-element ``allOf`` merged, ``oneOf`` folded into ``anyOf``."""
+        siblings is inlined, a one-element ``allOf`` merged (each recorded in ``rewrites``);
+        ``oneOf`` is folded into ``anyOf`` by the caller."""
         if node is True:
             return {}
         if node is False:
@@ -306,17 +448,27 @@ class _Projector:
         seen: set[str] = set()
         while True:
             ref = node.get("$ref")
-            if isinstance(ref, str) and (root or set(node) - {"$ref"} - _STRUCTURAL):
+            must_inline = isinstance(ref, str) and self._target_not_projected(ref)
+            if isinstance(ref, str) and (root or must_inline or set(node) - {"$ref"} - STRUCTURAL):
                 if ref in self.inlining:
+                    if must_inline:  # no reference to keep: it never ends
+                        self.report(
+                            jp.join(pointer, "$ref"),
+                            "UNSUPPORTED_RECURSION",
+                            f"a recursive schema cannot be expressed in {self.profile.title} "
+                            f"(the reference cannot stay one; $ref {ref!r} leads back to itself)",
+                        )
+                        return None
                     # Recursion through a $ref with siblings: inlining again would never end. Only
                     # annotations may go (the reference stays); anything else cannot be expressed.
-                    if set(node) - {"$ref"} - _STRUCTURAL - ANNOTATIONS:
+                    if set(node) - {"$ref"} - STRUCTURAL - ANNOTATIONS:
                         self.report(
                             jp.join(pointer, "$ref"),
                             "UNSUPPORTED_RECURSIVE_REF",
                             f"$ref {ref!r} leads back to itself and has sibling keywords",
                         )
                         return None
+                    rewrites.append(RecursiveRefKept(jp.ref_pointer(ref)))
                     return {"$ref": ref}
                 if ref in seen:
                     self.report(
@@ -330,6 +482,9 @@ class _Projector:
                     return None
                 target_pointer = jp.ref_pointer(ref)
                 site = {k: v for k, v in node.items() if k != "$ref"}
+                # the target's inverse serves this site, unless the target is not projected
+                annotations_only = not set(site) - STRUCTURAL - ANNOTATIONS and not must_inline
+                rewrites.append(RefInlined(target_pointer, annotations_only))
                 node = self._merge(target, site, jp.join(pointer, "$ref"))
                 _merge_origins(origins, target, target_pointer, site, pointer)
                 continue
@@ -340,6 +495,7 @@ class _Projector:
                     branch_pointer = jp.join(origins.get("allOf", pointer), "allOf", 0)
                     node = self._merge(all_of[0], rest, jp.join(pointer, "allOf"))
                     _merge_origins(origins, all_of[0], branch_pointer, rest, pointer)
+                    rewrites.append(AllOfMerged(branch_pointer))
                     continue
                 self.report(
                     jp.join(pointer, "allOf"),
@@ -357,6 +513,16 @@ class _Projector:
             # oneOf stays oneOf here (its branches are walked, and reported, under the authored
             # keyword); _node writes the projected branches as anyOf.
             return node
+
+    def _target_not_projected(self, ref: str) -> bool:
+        """Whether a reference cannot stay a reference: the dialect has none, or the profile
+        drops the container of its target (``definitions`` where only ``$defs`` is taken)."""
+        if self.profile.inline_refs:
+            return True
+        tokens = jp.split(jp.ref_pointer(ref)) if ref.startswith("#") else []
+        return (
+            bool(tokens) and tokens[0] in STRUCTURAL and self.profile.verdict(tokens[0]) != "keep"
+        )
 
     def _resolve(self, ref: str, pointer: str) -> dict[str, Any] | None:
         try:
@@ -376,7 +542,7 @@ class _Projector:
             if (
                 keyword in merged
                 and merged[keyword] != value
-                and keyword not in ANNOTATIONS | _STRUCTURAL
+                and keyword not in ANNOTATIONS | STRUCTURAL
             ):
                 self.report(
                     pointer,
@@ -387,11 +553,14 @@ class _Projector:
             merged[keyword] = value
         return merged
 
-    def _optional_member(self, projected: Any, canonical: Any, pointer: str) -> Any:
+    def _optional_member(self, projected: _Built, canonical: Any, pointer: str) -> _Built:
         """An optional member written as a required one that accepts null, unless it accepts null
         already: then absent and null cannot be told apart (reported; the inverse keeps null)."""
         if not self.oracle.accepts_null(canonical):
-            return make_nullable(projected, type_arrays=self.profile.type_arrays)
+            schema, rewrite = MadeNullable.apply(
+                projected.schema, type_arrays=self.profile.type_arrays
+            )
+            return projected.rewritten(schema, rewrite)
         if not self.has_error_within(pointer):
             level = Level.ERROR if self.options.optional_nullable == "error" else Level.WARNING
             self.report(
@@ -401,7 +570,7 @@ class _Projector:
                 "so the inverse keeps null",
                 level,
             )
-        return projected
+        return projected.rewritten(projected.schema, OptionalKept())
 
     def _check_union_beside_object(self, node: dict[str, Any], origins: _Origins) -> None:
         """Members beside an anyOf/oneOf of object branches: closing both levels would admit no
@@ -427,7 +596,13 @@ class _Projector:
                     return
 
     def _close(
-        self, result: dict[str, Any], canonical: dict[str, Any], origins: _Origins, *, root: bool
+        self,
+        result: dict[str, Any],
+        canonical: dict[str, Any],
+        origins: _Origins,
+        *,
+        root: bool,
+        members: dict[str, _Built],
     ) -> dict[str, Any]:
         """Close an object: no additional members, every member required, optionals the provider's way."""
         pointer = origins.node
@@ -469,11 +644,12 @@ class _Projector:
         if self.profile.optional_style == "nullable":
             for name in properties:
                 if name not in required:
-                    properties[name] = self._optional_member(
-                        properties[name],
+                    members[name] = self._optional_member(
+                        members[name],
                         canonical_properties[name],
                         jp.join(origins.of("properties"), name),
                     )
+                    properties[name] = members[name].schema
         closed = dict(result)
         if "type" not in closed:
             closed = {"type": "object", **closed}
@@ -490,8 +666,13 @@ def project_contract(
     contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
 ) -> tuple[ProjectedContract, list[Diagnostic]]:
     projector = _Projector(contract, profile, options)
-    schema = projector.project()
-    return ProjectedContract(contract, provider_name, schema), projector.diagnostics
+    meaning, rewrites = projector.project()
+    schema = meaning
+    if meaning is not None and profile.openapi is not None:
+        schema = write_openapi(meaning, profile.openapi)
+    projected = ProjectedContract(contract, provider_name, schema, rewrites, profile.name, meaning)
+    # a node inlined at several places is reported once
+    return projected, list(dict.fromkeys(projector.diagnostics))
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import black
 import jinja2
 
-from toolgen import __version__
+from toolgen import __version__, formatting
 
 
 def templates_dir() -> Path:
@@ -70,9 +69,7 @@ def render(template: str, **context: Any) -> str:
     return environment().get_template(template).render(**context)
 
 
-_BLACK_MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=100)
-
-
 def format_python(source: str) -> str:
-    """Format generated code with black; a failure here is a toolgen bug, so it raises."""
-    return black.format_str(source, mode=_BLACK_MODE)
+    """Format generated code with black (in parts, in parallel and cached for a large module:
+    toolgen/formatting.py); a failure here is a toolgen bug, so it raises."""
+    return formatting.format_python(source)

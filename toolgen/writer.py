@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import errno
+import fcntl
 import json
 import os
 import shutil
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -116,11 +121,68 @@ def _recover(out: Path) -> None:
             shutil.rmtree(leftover, ignore_errors=True)
 
 
-def write_package(out: Path, files: dict[str, str]) -> None:
-    """Replace ``out`` with ``files`` atomically: the new tree is written beside it and renamed in;
-    the previous tree stays whole until then, and files toolgen did not write are carried over."""
+def lock_path(out: Path) -> Path:
+    """The lock file of builds into ``out``: beside it, never inside it."""
+    out = out.absolute()
+    return out.parent / f".{out.name}.toolgen-lock"
+
+
+@contextlib.contextmanager
+def output_lock(out: Path, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+    """Hold the lock of ``out`` (builds into one OUT take turns; the kernel releases the lock of
+    a killed build). ``on_wait`` is called once when another build holds it."""
+    path = lock_path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    while True:
+        handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                on_wait()
+                on_wait = None
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            same = os.stat(path).st_ino == os.fstat(handle).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:  # else the holder removed the file as we waited: lock the new one
+            break
+        os.close(handle)
+    try:
+        yield
+    finally:
+        path.unlink(missing_ok=True)  # while locked: a waiter then sees another inode and retries
+        os.close(handle)
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    """Swap two paths in one step (Linux renameat2 RENAME_EXCHANGE); False where unsupported."""
+    function = getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)
+    if function is None:
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    if function(at_fdcwd, bytes(first), at_fdcwd, bytes(second), rename_exchange) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
+        return False
+    raise OSError(code, os.strerror(code), str(second))
+
+
+def write_package(
+    out: Path, files: dict[str, str], on_wait: Callable[[], None] | None = None
+) -> None:
+    """Replace ``out`` with ``files`` atomically: the new tree is written beside it and swapped in
+    with one rename; the previous tree stays whole until then, and files toolgen did not write are
+    carried over. Concurrent writers into one ``out`` take turns (:func:`output_lock`)."""
     check_paths(files)
     out = out.absolute()
+    with output_lock(out, on_wait):
+        _write_locked(out, files)
+
+
+def _write_locked(out: Path, files: dict[str, str]) -> None:
     if out.parent.is_dir():
         _recover(out)
     owned = _ensure_ours(out)
@@ -138,14 +200,19 @@ def write_package(out: Path, files: dict[str, str]) -> None:
             target = staging / path
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(out / path, target)
-        if out.exists():
-            os.replace(out, previous)
-        try:
-            os.replace(staging, out)
-        except BaseException:
-            if previous.exists() and not out.exists():
-                os.replace(previous, out)
-            raise
+        # With an exchange, OUT is the previous tree or the new one at every instant; without
+        # one, a kill between the two renames leaves the previous tree aside for _recover.
+        if out.exists() and _exchange(staging, out):
+            staging, previous = previous, staging
+        else:
+            if out.exists():
+                os.replace(out, previous)
+            try:
+                os.replace(staging, out)
+            except BaseException:
+                if previous.exists() and not out.exists():
+                    os.replace(previous, out)
+                raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     shutil.rmtree(previous, ignore_errors=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -55,6 +56,45 @@ def hard(hard_design: Path, tmp_path_factory: pytest.TempPathFactory) -> Compile
     return compile_projection(design, projection, tmp_path_factory.mktemp("hard_out"), _package())
 
 
+#: The profiles the laws also run over, besides OpenAI's (``provider`` or ``provider:dialect``):
+#: Cerebras has no type lists, so every optional member is wrapped in anyOf and type lists are
+#: split; Gemini adds no nulls, and its OpenAPI dialect inlines references and writes non-string
+#: enums as text (other rewrites in the record, the same laws).
+OTHER_PROFILES = ("cerebras", "gemini:json_schema", "gemini:openapi")
+
+
+def _compiled_for(
+    root: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Callable[[str], Compiled]:
+    found: dict[str, Compiled] = {}
+
+    def compiled(profile: str) -> Compiled:
+        if profile not in found:
+            provider, _, dialect = profile.partition(":")
+            design, projection = load_and_project(root, provider, dialect or None)
+            folder = tmp_path_factory.mktemp(f"{root.parent.name}_{provider}_{dialect}_out")
+            found[profile] = compile_projection(design, projection, folder, _package())
+        return found[profile]
+
+    return compiled
+
+
+@pytest.fixture(scope="session")
+def hard_for(
+    hard_design: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Callable[[str], Compiled]:
+    """The hard cases as one of ``OTHER_PROFILES`` projects them (compiled once each)."""
+    return _compiled_for(hard_design, tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def example_for(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Compiled]:
+    """The example design as one of ``OTHER_PROFILES`` projects it (compiled once each)."""
+    if not any((EXAMPLE_DESIGN / "tools").glob("*.*")):
+        pytest.skip(f"no example design at {EXAMPLE_DESIGN}")
+    return _compiled_for(EXAMPLE_DESIGN, tmp_path_factory)
+
+
 @pytest.fixture(scope="session")
 def example(tmp_path_factory: pytest.TempPathFactory) -> Compiled:
     if not any((EXAMPLE_DESIGN / "tools").glob("*.*")):
@@ -80,3 +120,8 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Compiled:
     return compile_projection(
         corpus_design, projection, tmp_path_factory.mktemp("corpus_out"), _package()
     )
+
+
+@pytest.fixture(scope="session")
+def hard_cerebras(hard_for: Callable[[str], Compiled]) -> Compiled:
+    return hard_for("cerebras")

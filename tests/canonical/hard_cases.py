@@ -65,6 +65,23 @@ TOOLS: dict[str, dict[str, Any]] = {
         },
         ["required_with_null"],
     ),
+    # numbers, booleans and null in enums and consts, through refs, arrays and a nullable union
+    # (the OpenAPI dialect writes them as texts the inverse reads back)
+    "enums.texts": {
+        **obj(
+            {
+                "level": {"type": "integer", "enum": [1, 2, 3]},
+                "ratio": {"type": ["number", "null"], "enum": [0.5, 1.5, None]},
+                "answer": {"const": 42},
+                "flag": {"type": "boolean", "const": True},
+                "name": {"enum": ["1", "two", 3]},
+                "levels": {"type": "array", "items": {"$ref": "#/$defs/Level"}},
+                "maybe": {"anyOf": [{"$ref": "#/$defs/Level"}, {"type": "null"}]},
+            },
+            ["level"],
+        ),
+        "$defs": {"Level": {"type": "integer", "enum": [10, 20]}},
+    },
     "unions.shared_names": obj(
         {
             "filter": {

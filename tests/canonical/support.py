@@ -3,6 +3,7 @@ instances, the provider's ``fill``, and the relaxed canonical schema of the soun
 
 from __future__ import annotations
 
+import copy
 import importlib
 import json
 import sys
@@ -19,7 +20,7 @@ from jsonschema import Draft202012Validator
 from toolgen import walker
 from toolgen.canonical.compiler import render_canonical_module
 from toolgen.canonical.reference import reference_for
-from toolgen.canonical.views import Unresolvable, canonical_view, ref_pointer, resolve
+from toolgen.canonical.views import Unresolvable, ref_pointer, resolve
 from toolgen.design import load_design
 from toolgen.model import Contract, Design, ProviderOptions
 from toolgen.projection import (
@@ -28,7 +29,8 @@ from toolgen.projection import (
     project_contract,
     project_design,
 )
-from toolgen.providers import PROFILES
+from toolgen.providers import PROFILES, profile_for
+from toolgen.providers.base import Profile
 from toolgen.templating import header
 
 OPENAI = PROFILES["openai"]
@@ -67,12 +69,30 @@ class Case:
     """One projected contract with both inverses."""
 
     key: str  # "tool:name" or "output:name"
-    contract: Contract
-    projected: Any
+    projection: ProjectedContract
     compiled: Callable[[Any], Any]
+    profile: Profile = OPENAI
+
+    @property
+    def contract(self) -> Contract:
+        return self.projection.contract
+
+    @property
+    def projected(self) -> Any:
+        """The projection as JSON Schema (an OpenAPI dialect's wire form respells it)."""
+        return self.projection.meaning
+
+    def filler(self) -> Filler:
+        """The provider's ``fill``: nulls for absent members where it makes them required, enum
+        texts where its enums hold strings only."""
+        return Filler(
+            self.contract.schema,
+            nulls=self.profile.optional_style == "nullable",
+            enum_texts=self.profile.string_enums,
+        )
 
     def reference(self, payload: Any) -> Any:
-        return reference_for(self.contract.schema, self.projected)(payload)
+        return reference_for(self.projection)(payload)
 
     def __repr__(self) -> str:  # hypothesis and pytest ids
         return self.key
@@ -108,7 +128,9 @@ def import_source(source: str, folder: Path, package: str) -> ModuleType:
 def compile_projection(
     design: Design, projection: ProviderProjection, folder: Path, package: str
 ) -> Compiled:
-    source = render_canonical_module(design, projection, header(design.hash))
+    rendered = render_canonical_module(design, projection, header(design.hash))
+    assert rendered.source is not None, rendered.diagnostics
+    source = rendered.source
     module = import_source(source, folder, package)
     cases = []
     for kind, table, contracts in (
@@ -118,9 +140,7 @@ def compile_projection(
         for projected in contracts:
             if projected.schema is not None:
                 name = projected.contract.name
-                cases.append(
-                    Case(f"{kind}:{name}", projected.contract, projected.schema, table[name])
-                )
+                cases.append(Case(f"{kind}:{name}", projected, table[name], projection.profile))
     return Compiled(source, module, cases)
 
 
@@ -132,10 +152,12 @@ def example_keys() -> list[str]:
     return sorted(f"{c.kind}:{c.name}" for c in design.contracts)
 
 
-def load_and_project(root: Path) -> tuple[Design, ProviderProjection]:
-    design, diagnostics = load_design(root, ("openai",))
+def load_and_project(
+    root: Path, provider: str = "openai", dialect: str | None = None
+) -> tuple[Design, ProviderProjection]:
+    design, diagnostics = load_design(root, (provider,))
     assert design is not None, diagnostics
-    return design, project_design(design, OPENAI)
+    return design, project_design(design, profile_for(provider, ProviderOptions(dialect=dialect)))
 
 
 def projection_of(contracts: list[Contract]) -> ProviderProjection:
@@ -190,6 +212,42 @@ def sample(items: list[Any], count: int) -> list[Any]:
 # -- schema transforms ---------------------------------------------------------------------------
 
 
+def canonical_view(node: Any, root: Any, *, follow_bare: bool) -> dict[str, Any]:
+    """``node`` as a canonical instance sees it: refs with siblings inlined (every ref when
+    ``follow_bare``), ``allOf`` merged, ``oneOf`` read as ``anyOf``: the tests' own reading of
+    canonical schemas (toolgen's inverses read the projection's record instead). A cycle or an
+    unresolvable ref gives ``{}``."""
+    if node is True or node is False or not isinstance(node, dict):
+        return {}
+    seen: set[str] = set()
+    while True:
+        ref = node.get("$ref")
+        if isinstance(ref, str) and (follow_bare or set(node) - {"$ref", "$defs", "definitions"}):
+            if ref in seen:
+                return {}
+            seen.add(ref)
+            try:
+                target = resolve(root, ref)
+            except Unresolvable:
+                return {}
+            if not isinstance(target, dict):
+                return {}
+            node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+            continue
+        all_of = node.get("allOf")
+        if isinstance(all_of, list):
+            rest = {k: v for k, v in node.items() if k != "allOf"}
+            merged: dict[str, Any] = {}
+            for part in all_of:
+                if isinstance(part, dict):
+                    merged.update(part)
+            node = {**merged, **rest}
+            continue
+        if "oneOf" in node and "anyOf" not in node:
+            node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
+        return node
+
+
 def transform(schema: Any, rule: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
     """``rule`` applied to every dict node of ``schema``, bottom up, through the shared walker."""
 
@@ -215,12 +273,21 @@ def closed(schema: Any) -> Any:
     return result
 
 
-def relaxed(schema: Any) -> Any:
-    """The canonical schema without what the projection drops on purpose (the canonical
+def relaxed(schema: Any, profile: Profile = OPENAI) -> Any:
+    """The canonical schema without what the profile drops on purpose (the canonical
     validation reports those) and with oneOf read as anyOf (the projection folds it)."""
 
+    def dropped(keyword: str, value: Any) -> bool:
+        test = profile.keep_if.get(keyword)
+        return keyword in profile.drop or (test is not None and not test(value))
+
     def relax(node: dict[str, Any]) -> dict[str, Any]:
-        node = {k: v for k, v in node.items() if k not in OPENAI.drop}
+        if profile.const_as_enum and "const" in node and "enum" not in node:
+            node = {
+                ("enum" if k == "const" else k): ([v] if k == "const" else v)
+                for k, v in node.items()
+            }
+        node = {k: v for k, v in node.items() if not dropped(k, v)}
         if "oneOf" in node and "anyOf" not in node:
             node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
         return node
@@ -280,7 +347,9 @@ def instances(schema: Any) -> st.SearchStrategy[Any]:
         try:
             from hypothesis_jsonschema import from_schema
 
-            strategy = from_schema(schema)
+            # from_schema canonicalises the schema it is given in place (it inlined the
+            # projection's $refs under the inverses' feet): it gets a copy
+            strategy = from_schema(copy.deepcopy(schema))
             strategy.validate()
             return strategy.filter(validator.is_valid)
         except Exception:  # noqa: BLE001 - hypothesis-jsonschema's many refusals
@@ -416,12 +485,16 @@ def member_names(schema: Any) -> list[str]:
 
 class Filler:
     """How the provider writes a canonical instance: every absent member of an object written as
-    null. Also the expected inverse: absent again, except members that are optional *and* accept
-    null (OPTIONAL_NULLABLE), which come back as null — the stated exception of the law."""
+    null (``nulls``), and, where enums hold strings only (``enum_texts``), an enum value that is
+    no string written as its compact JSON text. Also the expected inverse: absent again, except
+    members that are optional *and* accept null (OPTIONAL_NULLABLE), which come back as null —
+    the stated exception of the law."""
 
-    def __init__(self, canonical: Any) -> None:
+    def __init__(self, canonical: Any, *, nulls: bool = True, enum_texts: bool = False) -> None:
         self.root = canonical
         self.validator = Draft202012Validator(canonical)
+        self.nulls = nulls
+        self.enum_texts = enum_texts
 
     def __call__(self, value: Any) -> tuple[Any, Any]:
         return self.fill(value, self.root, root=True)
@@ -436,7 +509,7 @@ class Filler:
             for name, schema in properties.items():
                 if name in value:
                     filled[name], expected[name] = self.fill(value[name], schema)
-                else:
+                elif self.nulls:
                     filled[name] = None
                     if name not in required and self.accepts_null(schema):
                         expected[name] = None
@@ -446,6 +519,10 @@ class Filler:
         elif isinstance(value, list) and isinstance(view.get("items"), dict):
             pairs = [self.fill(v, view["items"]) for v in value]
             filled, expected = [f for f, _ in pairs], [e for _, e in pairs]
+        elif self.enum_texts and not isinstance(value, str | dict | list) and value is not None:
+            values = view.get("enum", [view["const"]] if "const" in view else None)
+            if isinstance(values, list) and any(v == value for v in values):
+                filled = json.dumps(value, separators=(",", ":"))
         branches = view.get("anyOf")
         if isinstance(branches, list):
             for branch in branches:

@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +31,15 @@ from tests.canonical.support import (
 from tests.lint_support import RUFF_CONFIGS, assert_mypy_strict_clean, assert_ruff_clean
 from toolgen import pointer as jp
 from toolgen import walker
-from toolgen.canonical.compiler import CompileError, compile_contracts, render_canonical_module
+from toolgen.canonical.compiler import compile_contracts, render_canonical_module
 from toolgen.canonical.views import tolerant
-from toolgen.model import Contract
+from toolgen.design import load_design
+from toolgen.package import render_package
+from toolgen.projection import ProjectedContract, project_design
+from toolgen.providers import PROFILES
 from toolgen.templating import header
+
+OPENAI = PROFILES["openai"]
 
 BIN = Path(sys.executable).parent
 STANDARD_LIBRARY = {"__future__", "json", "re", "collections.abc", "fractions", "numbers", "typing"}
@@ -126,15 +132,16 @@ def test_contracts_the_provider_cannot_take_have_no_canonicalizer(tmp_path: Path
 
 def test_same_design_same_bytes(hard_design: Path) -> None:
     design, projection = load_and_project(hard_design)
-    first = render_canonical_module(design, projection, header(design.hash))
-    assert render_canonical_module(design, projection, header(design.hash)) == first
+    first = render_canonical_module(design, projection, header(design.hash)).source
+    assert first is not None
+    assert render_canonical_module(design, projection, header(design.hash)).source == first
     script = (
         "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]);"
         "from tests.canonical.support import load_and_project;"
         "from toolgen.canonical.compiler import render_canonical_module;"
         "from toolgen.templating import header;"
         "d, p = load_and_project(Path(sys.argv[2]));"
-        "sys.stdout.write(render_canonical_module(d, p, header(d.hash)))"
+        "sys.stdout.write(render_canonical_module(d, p, header(d.hash)).source)"
     )
     repo = Path(__file__).resolve().parents[2]
     for seed in ("0", "4242"):
@@ -150,53 +157,53 @@ def test_same_design_same_bytes(hard_design: Path) -> None:
         assert result.stdout == first
 
 
-def test_unknown_keyword_in_a_branch_is_a_compile_error() -> None:
-    schema = {
-        "type": "object",
-        "properties": {
-            "u": {
-                "anyOf": [
-                    {"type": "object", "properties": {"a": {"type": "string"}}},
-                    {"type": "string"},
-                ]
+def test_a_keyword_the_branch_tests_do_not_know_is_a_diagnostic(tmp_path: Path) -> None:
+    """A profile that keeps a keyword the compiler has no method for (a toolgen bug) fails the
+    build with CANONICALIZER_COMPILE at the canonical node, through the record (the projected
+    ``anyOf/0`` was authored as ``oneOf/0``), never with a traceback."""
+    from tests.canonical.conftest import write_files
+
+    keeps_min_properties = replace(
+        OPENAI,
+        keep=OPENAI.keep | {"minProperties"},
+        drop=OPENAI.drop - {"minProperties"},
+    )
+    branch = {"type": "object", "properties": {"a": {"type": "string"}}, "minProperties": 1}
+    root = write_files(
+        tmp_path / "design",
+        {
+            "tools/t.yaml": {
+                "name": "t",
+                "description": "d",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"u": {"oneOf": [branch, {"type": "string"}]}},
+                },
             }
         },
-    }
-    projected = {
-        "type": "object",
-        "properties": {
-            "u": {
-                "anyOf": [
-                    {
-                        "type": "object",
-                        "properties": {"a": {"type": ["string", "null"]}},
-                        "required": ["a"],
-                        "additionalProperties": False,
-                        "minProperties": 1,
-                    },
-                    {"type": "string"},
-                    {"type": "null"},
-                ]
-            }
-        },
-        "required": ["u"],
-        "additionalProperties": False,
-    }
-    contract = Contract("tool", "t", "", schema, "tools/t.yaml", "/parameters")
-    with pytest.raises(CompileError, match="minProperties"):
-        compile_contracts([(contract, projected)])
+    )
+    design, diagnostics = load_design(root, ("openai",))
+    assert design is not None, diagnostics
+    projection = project_design(design, keeps_min_properties)
+    assert projection.tools[0].schema is not None, projection.diagnostics
+    package = render_package(design, [projection])
+    assert "_canonical.py" not in package.files
+    assert [d.format() for d in package.diagnostics] == [
+        "tools/t.yaml:/parameters/properties/u/oneOf/0: openai: CANONICALIZER_COMPILE "
+        "cannot compile the inverse canonicalizer: cannot compile a branch test with "
+        "['minProperties']"
+    ]
 
 
 # -- branch tests decide as jsonschema -----------------------------------------------------------
 
 
-def _check_functions(
-    contracts: list[tuple[Contract, Any]], module: Any
-) -> list[tuple[Any, Any, Any]]:
+def _check_functions(contracts: list[ProjectedContract], module: Any) -> list[tuple[Any, Any, Any]]:
     """(compiled test, jsonschema validator of its tolerant form, projected root) for each test."""
     found = []
-    parts = compile_contracts(contracts)
-    for name, (form, projected) in parts["checks"].items():
+    compiled = compile_contracts(contracts)
+    assert not compiled.diagnostics
+    for name, (form, projected) in compiled.parts["checks"].items():
         pointer = next(p for node, p in walker.walk(projected) if node is form)
         relaxed_root = tolerant(projected)
         validator = Draft202012Validator(relaxed_root).evolve(
@@ -226,7 +233,7 @@ def checked(hard: Compiled, corpus: Compiled) -> list[tuple[Any, list[tuple[Any,
     """Per contract with unions: (a case, its branch tests)."""
     result = []
     for compiled in (hard, corpus):
-        contracts = [(c.contract, c.projected) for c in compiled.cases]
+        contracts = [c.projection for c in compiled.cases]
         tests = _check_functions(contracts, compiled.module)
         for case in compiled.cases:
             mine = [t for t in tests if t[2] is case.projected]

@@ -25,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
+from tests.canonical.conftest import OTHER_PROFILES
 from tests.canonical.support import (
     PROPERTY,
     Case,
@@ -58,12 +59,12 @@ def _projected_instances(case: Case) -> st.SearchStrategy[Any]:
 
 @cache
 def _filler(case: Case) -> Filler:
-    return Filler(case.contract.schema)
+    return case.filler()
 
 
 @cache
 def _relaxed(case: Case) -> Draft202012Validator:
-    return Draft202012Validator(relaxed(case.contract.schema))
+    return Draft202012Validator(relaxed(case.contract.schema, case.profile))
 
 
 @cache
@@ -78,9 +79,9 @@ def _inverses(case: Case) -> list[tuple[str, Callable[[Any], Any]]]:
 def check_completeness(case: Case, data: st.DataObject) -> None:
     x = data.draw(_closed_instances(case), label="canonical")
     filled, expected = _filler(case)(x)
-    assert _projected(case).is_valid(
-        filled
-    ), f"fill(x) is not valid under the projection: {filled!r}"
+    assert _projected(case).is_valid(filled), (
+        f"fill(x) is not valid under the projection: {filled!r}"
+    )
     for label, inverse in _inverses(case):
         assert inverse(filled) == expected, label
 
@@ -124,11 +125,33 @@ def test_hard_cases(hard: Compiled, key: str, law: str, data: st.DataObject) -> 
 
 
 @pytest.mark.parametrize("law", sorted(LAWS))
+@pytest.mark.parametrize("key", HARD)
+@pytest.mark.parametrize("profile", OTHER_PROFILES)
+@settings(LAW, max_examples=8)
+@given(data=st.data())
+def test_hard_cases_for_other_profiles(
+    hard_for: Callable[[str], Compiled], profile: str, key: str, law: str, data: st.DataObject
+) -> None:
+    LAWS[law](_case(hard_for(profile), key), data)
+
+
+@pytest.mark.parametrize("law", sorted(LAWS))
 @pytest.mark.parametrize("key", EXAMPLE)
 @LAW
 @given(data=st.data())
 def test_example_design(example: Compiled, key: str, law: str, data: st.DataObject) -> None:
     LAWS[law](_case(example, key), data)
+
+
+@pytest.mark.parametrize("law", sorted(LAWS))
+@pytest.mark.parametrize("key", EXAMPLE)
+@pytest.mark.parametrize("profile", OTHER_PROFILES[1:])
+@settings(LAW, max_examples=8)
+@given(data=st.data())
+def test_example_design_for_other_profiles(
+    example_for: Callable[[str], Compiled], profile: str, key: str, law: str, data: st.DataObject
+) -> None:
+    LAWS[law](_case(example_for(profile), key), data)
 
 
 @pytest.mark.corpus

@@ -13,22 +13,22 @@ from toolgen.canonical.reference import canonicalize_text, reference_inverse
 from toolgen.design import load_design
 from toolgen.diagnostics import Level
 from toolgen.model import Contract, ProviderOptions
-from toolgen.projection import project_contract, project_design
+from toolgen.projection import ProjectedContract, project_contract, project_design
 from toolgen.providers import PROFILES
 
 OPENAI = PROFILES["openai"]
 
 
-def project(schema: dict[str, Any]) -> Any:
+def project(schema: dict[str, Any]) -> ProjectedContract:
     contract = Contract("tool", "t", "", schema, "tools/t.yaml", "/parameters")
     projected, diagnostics = project_contract(contract, OPENAI, ProviderOptions(), "t")
     assert projected.schema is not None, diagnostics
-    return projected.schema
+    return projected
 
 
 def inverse(schema: dict[str, Any]) -> Any:
     projected = project(schema)
-    return lambda payload: reference_inverse(payload, schema, projected)
+    return lambda payload: reference_inverse(payload, projected)
 
 
 BOOST = {
@@ -180,13 +180,13 @@ def test_text_entry_point() -> None:
     }
     projected = project(schema)
     unchanged = '{ "n" : 123456789012345678901234567890, "f": 1.50e0, "ü": "é" }'
-    assert canonicalize_text(unchanged, schema, projected) is unchanged
+    assert canonicalize_text(unchanged, projected) is unchanged
     raw = unchanged.encode()
-    assert canonicalize_text(raw, schema, projected) is raw
+    assert canonicalize_text(raw, projected) is raw
     changed = '{"ü": "é\\n", "n": 123456789012345678901234567890, "o": null, "f": 1.50e0}'
     expected = '{"ü":"é\\n","n":123456789012345678901234567890,"f":1.50e0}'
-    assert canonicalize_text(changed, schema, projected) == expected
-    assert canonicalize_text(changed.encode(), schema, projected) == expected.encode()
+    assert canonicalize_text(changed, projected) == expected
+    assert canonicalize_text(changed.encode(), projected) == expected.encode()
 
 
 @pytest.mark.parametrize(("setting", "level"), [(None, Level.WARNING), ("error", Level.ERROR)])
@@ -208,6 +208,5 @@ def test_optional_nullable_is_a_diagnostic_and_the_null_stays(
     found = [d for d in projection.diagnostics if d.code == "OPTIONAL_NULLABLE"]
     assert [(d.pointer, d.level) for d in found] == [("/parameters/properties/maybe", level)]
     if level is Level.WARNING:
-        schema, projected = design.tools[0].schema, projection.tools[0].schema
         payload = {"maybe": None}
-        assert reference_inverse(payload, schema, projected) is payload
+        assert reference_inverse(payload, projection.tools[0]) is payload

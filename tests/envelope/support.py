@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +41,19 @@ STREAMS = {
     "anthropic/messages-stream": ("anthropic", "message_stream_event"),
     "anthropic/messages-stream-chunks": ("anthropic", "message_stream_event"),
 }
+
+
+class Names(dict[str, str]):
+    """Every provider name maps to itself: the corpus tools are not in a design."""
+
+    def __missing__(self, key: str) -> str:
+        return key
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        return key
+
+
+NAMES = Names()
 
 
 def write_package(folder: Path, overrides: dict[str, Any] | None = None) -> dict[str, str]:
@@ -161,3 +177,52 @@ def spread(items: list[Any], count: int) -> list[Any]:
         return items
     step = len(items) / count
     return [items[int(i * step)] for i in range(count)]
+
+
+def _quiet(dump: Callable[[], Any]) -> Any:
+    """``dump()`` without pydantic's serializer warnings (the SDKs build unknown union members
+    as the first variant, which pydantic then warns about)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return dump()
+
+
+NO_RAW = object()
+
+
+def forms(sdk_object: Any, raw: Any = NO_RAW) -> dict[str, Any]:
+    """Every form a user may hold of one response, chunk or event (the raw JSON when given)."""
+    held = {
+        "SDK object": sdk_object,
+        "model_dump()": _quiet(sdk_object.model_dump),
+        "model_dump(mode='json')": _quiet(lambda: sdk_object.model_dump(mode="json")),
+        "to_dict()": _quiet(sdk_object.to_dict),
+    }
+    if raw is not NO_RAW:
+        held["raw JSON"] = copy.deepcopy(raw)
+    return held
+
+
+def sdk_object_maker(surface: str) -> Callable[[Any], Any]:
+    """What the official client makes of a body or event of ``surface``: its object, built with the
+    SDK's own (private) ``construct_type``, the lenient path every response goes through.
+    Skips when the SDKs are not installed."""
+    if surface.startswith("message"):
+        sdk = pytest.importorskip("anthropic", reason="the anthropic SDK is in the dev extras")
+        from anthropic._models import construct_type
+
+        types = {"message": sdk.types.Message, "message_stream_event": sdk.types.RawMessageStreamEvent}
+    else:
+        pytest.importorskip("openai", reason="the openai SDK is in the dev extras")
+        from openai._models import construct_type
+        from openai.types.chat import ChatCompletion, ChatCompletionChunk
+        from openai.types.responses import Response, ResponseStreamEvent
+
+        types = {
+            "chat_completion": ChatCompletion,
+            "chat_completion_chunk": ChatCompletionChunk,
+            "response": Response,
+            "response_stream_event": ResponseStreamEvent,
+        }
+    kind = types[surface]
+    return lambda value: construct_type(type_=kind, value=value)

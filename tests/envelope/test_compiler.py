@@ -131,6 +131,24 @@ def test_an_override_may_not_drop_what_the_decoder_reads() -> None:
     assert "minItems" in schema_error(schema, "openai", "chat_completion").message
 
 
+def test_only_what_a_decoder_reads_as_optional_may_be_null() -> None:
+    """A decoder takes null for absent where it reads with ``.get``; never where it subscripts."""
+    builtin = load_envelope_schemas("openai", {})["chat_completion_chunk"]
+    delta = builtin["$defs"]["ToolCallDelta"]["properties"]
+    assert delta["id"]["anyOf"][1] == {"type": "null"}  # read as id? by the stream decoder
+    schema = copy.deepcopy(load_envelope_schemas("openai", {})["chat_completion"])
+    arguments = schema["$defs"]["FunctionToolCall"]["properties"]["function"]["properties"]
+    arguments["arguments"] = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+    error = schema_error(schema, "openai", "chat_completion")
+    assert "'arguments' must not be nullable" in error.message
+    schema = copy.deepcopy(builtin)
+    schema["$defs"]["ToolCallDelta"]["properties"]["id"] = {
+        "anyOf": [{"type": "integer"}, {"type": "null"}]
+    }
+    error = schema_error(schema, "openai", "chat_completion_chunk")
+    assert "the schema says integer" in error.message
+
+
 def test_output_is_deterministic(tmp_path: Path) -> None:
     first = write_package(tmp_path / "a")
     script = (

@@ -8,22 +8,17 @@ from typing import Any
 
 import pytest
 
-from tests.envelope.support import BODIES, STREAMS, bodies, stream_events
+from tests.envelope.support import (
+    BODIES,
+    NAMES,
+    STREAMS,
+    bodies,
+    forms,
+    sdk_object_maker,
+    stream_events,
+)
 
 pytestmark = pytest.mark.corpus
-
-
-class Names(dict[str, str]):
-    """Every provider name maps to itself: the corpus tools are not in a design."""
-
-    def __missing__(self, key: str) -> str:
-        return key
-
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
-        return key
-
-
-NAMES = Names()
 
 
 @pytest.mark.parametrize("folder", sorted(BODIES))
@@ -75,6 +70,54 @@ def _expected_calls(surface: str, body: dict[str, Any]) -> list[tuple[str, str, 
             if i["type"] == "function_call"
         ]
     return [(b["id"], b["name"], b["input"]) for b in body["content"] if b["type"] == "tool_use"]
+
+
+@pytest.mark.parametrize("folder", sorted(BODIES))
+def test_recorded_bodies_as_sdk_objects(folder: str, modules: dict[str, ModuleType]) -> None:
+    """Each body as the official client returns it decodes, in every form a user holds, to the
+    calls of its raw JSON (model_dump() writes null for every member the wire left out)."""
+    provider, surface = BODIES[folder]
+    module = modules[provider]
+    validate = getattr(module, f"validate_{surface}")
+    parse = getattr(module, PARSERS[surface])
+    make = sdk_object_maker(surface)
+    for name, body in bodies(folder):
+        expected = _calls(parse(body, canonical_names=NAMES))
+        for form, value in forms(make(body)).items():
+            validate(value)
+            assert _calls(parse(value, canonical_names=NAMES)) == expected, (name, form)
+
+
+@pytest.mark.parametrize("folder", sorted(STREAMS))
+def test_recorded_stream_events_as_sdk_objects(
+    folder: str, modules: dict[str, ModuleType]
+) -> None:
+    provider, surface = STREAMS[folder]
+    module = modules[provider]
+    make = sdk_object_maker(surface)
+    for name, events in stream_events(folder):
+        reference = getattr(module, ACCUMULATORS[surface])()
+        for event in events:
+            reference.add(event)
+        expected = _calls(reference.tool_calls(canonical_names=NAMES))
+        made = [make(event) for event in events]
+        accumulators = {form: getattr(module, ACCUMULATORS[surface])() for form in forms(made[0])}
+        for event in made:
+            for form, value in forms(event).items():
+                accumulators[form].add(value)
+        for form, accumulator in accumulators.items():
+            assert _calls(accumulator.tool_calls(canonical_names=NAMES)) == expected, (name, form)
+
+
+PARSERS = {
+    "chat_completion": "parse_chat_completion_tool_calls",
+    "response": "parse_response_tool_calls",
+    "message": "parse_message_tool_calls",
+}
+
+
+def _calls(calls: list[Any]) -> list[tuple[str, str, str, Any]]:
+    return [(c.id, c.name, c.raw_arguments, c.arguments) for c in calls]
 
 
 ACCUMULATORS = {

@@ -83,12 +83,18 @@ def mutations(
             parent.update(saved)
 
         yield "removed", path, lambda p=parent, k=key: p.pop(k), restore
-        yield "renamed", path, lambda p=parent, k=key: p.__setitem__(
-            f"{k}_renamed", p.pop(k)
-        ), restore
-        yield "retyped", path, lambda p=parent, k=key, o=original: p.__setitem__(
-            k, RETYPED[type(o)]
-        ), restore
+        yield (
+            "renamed",
+            path,
+            lambda p=parent, k=key: p.__setitem__(f"{k}_renamed", p.pop(k)),
+            restore,
+        )
+        yield (
+            "retyped",
+            path,
+            lambda p=parent, k=key, o=original: p.__setitem__(k, RETYPED[type(o)]),
+            restore,
+        )
         yield "nulled", path, lambda p=parent, k=key: p.__setitem__(k, None), restore
         if isinstance(original, list):
             yield "emptied", (*path, 0), lambda p=parent, k=key: p.__setitem__(k, []), restore
@@ -97,9 +103,12 @@ def mutations(
                 discriminator = next(iter(items["allOf"][0]["if"]["properties"]))
                 added = {discriminator: UNKNOWN_VARIANT, "anything": [1, {"x": None}]}
                 grown = [*original, added]
-                yield "unknown variant", path, lambda p=parent, k=key, g=grown: p.__setitem__(
-                    k, g
-                ), restore
+                yield (
+                    "unknown variant",
+                    path,
+                    lambda p=parent, k=key, g=grown: p.__setitem__(k, g),
+                    restore,
+                )
 
 
 def _resolved_items(root: Any, schema: Any) -> Any:

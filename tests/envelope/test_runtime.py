@@ -122,14 +122,82 @@ def test_integer_follows_json_schema(modules: dict[str, ModuleType]) -> None:
 
 def test_non_json_roots(modules: dict[str, ModuleType]) -> None:
     runtime = modules["_runtime"]
-    for value, actual in (
-        (None, "null"),
-        ([], "array"),
-        ((1,), "non-JSON tuple"),
-        (b"{}", "non-JSON bytes"),
-    ):
+    for value, actual in ((None, "null"), ([], "array"), ("{}", "string"), (1.5, "number")):
         error = drift_of(modules["openai"], runtime, value)
         assert (error.path, error.expected, error.actual) == ("", "object", actual)
+
+
+class Dumps:
+    """A pydantic-style object: ``model_dump`` gives its JSON (and records how it was asked)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self.asked: list[dict[str, Any]] = []
+
+    def model_dump(self, **options: Any) -> Any:
+        self.asked.append(options)
+        return self.value
+
+
+class HasToDict:
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def to_dict(self) -> Any:
+        return self.value
+
+
+def test_sdk_style_objects_are_read_as_their_json(modules: dict[str, ModuleType]) -> None:
+    runtime, openai = modules["_runtime"], modules["openai"]
+    body = chat_completion()
+    dumps = Dumps(body)
+    assert openai.validate_chat_completion(dumps) is body
+    assert dumps.asked == [
+        {"mode": "json", "by_alias": True, "exclude_unset": True, "warnings": False}
+    ]
+    assert openai.validate_chat_completion(HasToDict(body)) is body
+    [call] = openai.parse_chat_completion_tool_calls(
+        HasToDict(body), canonical_names={"get_weather": "weather.get"}
+    )
+    assert call.arguments == {"city": "Paris"}
+    drifted = chat_completion(arguments={"city": "Paris"})
+    for holder in (Dumps(drifted), HasToDict(drifted)):
+        error = drift_of(openai, runtime, holder)
+        assert (error.path, error.actual) == (
+            "choices[0].message.tool_calls[0].function.arguments",
+            "object",
+        )
+
+
+def test_values_neither_json_nor_sdk_objects_are_type_errors_not_drift(
+    modules: dict[str, ModuleType],
+) -> None:
+    runtime, openai = modules["_runtime"], modules["openai"]
+    seen: list[Any] = []
+    runtime.on_schema_drift(seen.append)
+    try:
+        for value in ((1,), b"{}", object(), {1, 2}, Dumps(object()), HasToDict((1, 2))):
+            with pytest.raises(TypeError):
+                openai.validate_chat_completion(value)
+            with pytest.raises(TypeError):
+                openai.ChatCompletionToolCallStream().add(value)
+        tried: list[str] = []
+
+        def wrong_type() -> Any:
+            tried.append("wrong")
+            return openai.validate_chat_completion(object())
+
+        def fallback() -> Any:
+            tried.append("fallback")
+            return openai.validate_chat_completion(chat_completion())
+
+        with pytest.raises(TypeError):
+            runtime.first_valid([wrong_type, fallback])
+        assert tried == ["wrong"]
+    finally:
+        runtime.remove_schema_drift_hook(seen.append)
+    assert seen == []
+    assert runtime.json_value(chat_completion()) == chat_completion()
 
 
 def test_hooks_see_every_drift_and_a_failing_hook_is_ignored(
@@ -261,8 +329,10 @@ json_values = st.recursive(
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.sampled_from(VOCABULARY)
     | st.text(max_size=4),
-    lambda children: st.lists(children, max_size=3)
-    | st.dictionaries(st.sampled_from(VOCABULARY) | st.text(max_size=3), children, max_size=6),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(st.sampled_from(VOCABULARY) | st.text(max_size=3), children, max_size=6)
+    ),
     max_leaves=30,
 )
 

@@ -193,11 +193,26 @@ def test_shared_definitions_are_one_class(weather):
     assert weather.module(".models").Money is shared.Money
 
 
-def test_descriptions_become_docstrings(weather):
+def test_descriptions_reach_the_json_schema(weather):
+    """A schema's description is its class docstring; a member's is Field(description=...), so
+    both reach model_json_schema() (where the SDKs' helpers read them)."""
     model = weather.model("tool", "weather.get")
     assert model.__doc__.strip() == 'Get the """weather""" \\ for a city.'
-    assert "The city." in weather.output.files["models/tools/weather_get.py"]
+    schema = model.model_json_schema()
+    assert schema["description"] == 'Get the """weather""" \\ for a city.'
+    assert schema["properties"]["city"]["description"] == "The city."
     assert weather.module(".models._shared").Money.__doc__.strip() == "An amount of money."
+
+
+def test_closed_objects_forbid_extra_members_and_open_ones_keep_them(weather):
+    model = weather.model("tool", "weather.get")
+    schema = model.model_json_schema()
+    assert schema["additionalProperties"] is False
+    with pytest.raises(ValidationError):
+        model.model_validate({"city": "Oslo", "note": None, "extra": 1})
+    # "open" declares properties without additionalProperties: JSON Schema leaves it open.
+    opened = model.model_validate({"city": "Oslo", "note": None, "open": {"a": "x", "b": 1}})
+    assert opened.model_dump(mode="json")["open"] == {"a": "x", "b": 1}
 
 
 def test_every_file_starts_with_the_header_and_output_is_deterministic(tmp_path):

@@ -1,17 +1,21 @@
 """The canonicalizer compiler: canonical schema + projection -> straight-line Python
 (``OUT/_canonical.py``).
 
-Two stages. ``_Planner`` reads each (canonical, projected) pair once, through the same views as the
-reference inverse (``views``), into a small plan: per object the members whose null goes and the
-members to descend into, per array the plan of its items, per union its branches with their
-projected forms, and ``$ref`` targets as named functions (recursion becomes a call). A fixed point
-then finds which plans can change a dict or a list at all; the rest emit nothing.
+Two stages. ``_Planner`` reads each projected contract once, through its record of rewrites and the
+same reading as the reference inverse (``views.Reading``), into a small plan: per object the
+members whose null goes and the members to descend into, per array the plan of its items, per
+union its branches with their projected forms, and ``$ref`` targets as named functions (recursion
+becomes a call). A fixed point then finds which plans can change a dict or a list at all; the rest
+emit nothing.
 
 ``_ModuleCompiler`` writes the plans out with a line emitter that indents as a context manager.
 A union's branch test is compiled too (``_Checks``): one function per projected branch that
 decides exactly as jsonschema on that (tolerant) branch, keyword by keyword from a table. Values
 reach the source only through ``repr``; constants are hoisted and shared; names come from
 ``toolgen.names.python_identifier``. Nothing in the output walks a schema at run time.
+
+A projection the compiler cannot compile (a profile keeps a keyword the branch tests do not know)
+is a ``CANONICALIZER_COMPILE`` diagnostic at the canonical node, never a traceback.
 """
 
 from __future__ import annotations
@@ -22,29 +26,40 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolgen import pointer as jp
 from toolgen.canonical.views import (
+    Reading,
     Unresolvable,
-    align,
-    aligned_branches,
-    canonical_view,
     must_be_present,
-    projected_member,
-    projected_view,
     ref_pointer,
     resolve,
-    strip_nullable,
-    union_branches,
 )
+from toolgen.diagnostics import Diagnostic
 from toolgen.model import Contract, Design
 from toolgen.names import python_identifier
 from toolgen.nullability import NullOracle
-from toolgen.projection import ANNOTATIONS, ProviderProjection
+from toolgen.projection import ProjectedContract, ProviderProjection
+from toolgen.rewrites import RewriteRecord
 from toolgen.templating import format_python, render
+
+#: The diagnostic code of a projection the compiler cannot compile.
+COMPILE_CODE = "CANONICALIZER_COMPILE"
 
 
 class CompileError(Exception):
     """A projected schema uses a keyword the branch-test compiler does not know (a toolgen bug:
-    every keyword a provider profile keeps must have a method here)."""
+    every keyword a provider profile keeps must have a method here). ``pointer`` is the projected
+    node, set by the innermost node test it passes through."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.pointer: str | None = None
+
+    def at(self, pointer: str) -> CompileError:
+        if self.pointer is None:
+            self.pointer = pointer
+        return self
 
 
 # -- the line emitter ------------------------------------------------------------------------
@@ -129,20 +144,21 @@ class Constants:
 
 @dataclass
 class _Context:
-    """One contract: its canonical and projected roots and their null oracles."""
+    """One projected contract: its projected root read through its record, and a null oracle."""
 
     contract: Contract
-    canonical: Any
+    provider: str
     projected: Any
-    canonical_nulls: NullOracle
+    record: RewriteRecord
+    reading: Reading
     projected_nulls: NullOracle
-    accepts_null_cache: dict[int, bool] = field(default_factory=dict)
 
-    def accepts_null(self, schema: Any) -> bool:
-        key = id(schema)
-        if key not in self.accepts_null_cache:
-            self.accepts_null_cache[key] = self.canonical_nulls.accepts_null(schema)
-        return self.accepts_null_cache[key]
+    def diagnostic(self, error: CompileError) -> Diagnostic:
+        """The compile error at the canonical node the failing projected node came from."""
+        pointer = self.record.canonical_pointer(error.pointer or "")
+        file, where = self.contract.locate(pointer)
+        message = f"cannot compile the inverse canonicalizer: {error.message}"
+        return Diagnostic(file, where, self.provider, COMPILE_CODE, message)
 
     def function_key(self, pointer: str, prefix: str) -> tuple[str, ...]:
         """Functions of shared definitions are the same in every contract that uses them."""
@@ -168,8 +184,9 @@ class _Member:
 @dataclass
 class _Branch:
     plan: _Plan
-    form: Any  # the projected branch (None when the projection has no counterpart)
+    form: Any  # the projected branch
     context: _Context
+    pointer: str  # of the projected branch
 
 
 @dataclass
@@ -180,6 +197,7 @@ class _Plan:
     members: list[_Member] = field(default_factory=list)
     items: _Plan | None = None
     branches: list[_Branch] = field(default_factory=list)
+    values: dict[str, Any] | None = None  # enum text -> canonical value
 
 
 @dataclass
@@ -188,101 +206,64 @@ class _Function:
     plan: _Plan
 
 
-def _annotated_ref(node: Any) -> bool:
-    """A ``$ref`` whose siblings only describe (``description``, ``title``...)."""
-    return (
-        isinstance(node, dict)
-        and isinstance(node.get("$ref"), str)
-        and not set(node) - {"$ref", "$defs", "definitions"} - ANNOTATIONS
-    )
-
-
 class _Planner:
     """Canonical + projected schema -> plans, one function per root and per ``$ref`` target."""
 
     def __init__(self, names: set[str]) -> None:
         self.functions: dict[tuple[str, ...], _Function] = {}
         self._names = names
+        self._reserved: set[str] = set()  # the names without their leading underscores
+        self._reserved_from = 0  # how many of ``names`` ``_reserved`` has seen
 
     def name(self, hint: str) -> str:
-        name = "_" + python_identifier(hint, reserved=frozenset(n.lstrip("_") for n in self._names))
+        if self._reserved_from != len(self._names):  # names taken elsewhere (or first call)
+            self._reserved = {n.lstrip("_") for n in self._names}
+        name = "_" + python_identifier(hint, reserved=self._reserved)
         self._names.add(name)
+        self._reserved.add(name.lstrip("_"))
+        self._reserved_from = len(self._names)
         return name
 
     def root(self, context: _Context) -> str:
         key = ("canon", "root", context.contract.kind, context.contract.name)
         function = _Function(self.name(f"{context.contract.kind} {context.contract.name}"), _Plan())
         self.functions[key] = function
-        function.plan = self.plan(context.canonical, context.projected, context, root=True)
+        function.plan = self.plan("", context, root=True)
         return function.name
 
-    def plan(
-        self, canonical: Any, projected: Any, context: _Context, *, root: bool = False
-    ) -> _Plan:
-        if not root and _annotated_ref(canonical):
-            # The projection inlines such a ref (and stops where it recurses); its inverse is the
-            # target's function either way, and planning it inline would never end on recursion.
-            return self.reference(canonical["$ref"], context)
-        view = canonical_view(canonical, context.canonical, follow_bare=root)
-        if isinstance(view.get("$ref"), str):
-            return self.reference(view["$ref"], context)
-        pview = align(view, projected_view(projected, context.projected), context.projected)
+    def plan(self, pointer: str, context: _Context, *, root: bool = False) -> _Plan:
+        """The plan of the canonical node projected at ``pointer``."""
+        site = context.reading.site(pointer, root=root)
+        if site is None:
+            return _Plan()
+        if site.call is not None:
+            return self.reference(site.call, context)
         plan = _Plan()
-        properties = view.get("properties")
-        if isinstance(properties, dict):
-            required = view.get("required")
-            required = required if isinstance(required, list) else []
-            for name, schema in properties.items():
-                drop_null = name not in required and not context.accepts_null(schema)
-                member = projected_member(pview, name)
-                if drop_null:
-                    member_view = canonical_view(schema, context.canonical, follow_bare=False)
-                    member = strip_nullable(member_view, member)
-                plan.members.append(_Member(name, drop_null, self.plan(schema, member, context)))
-        items = view.get("items")
-        if isinstance(items, dict | bool):
-            plan.items = self.plan(
-                items, pview.get("items") if pview is not None else None, context
-            )
-        branches = union_branches(view)
-        if branches is not None:
-            forms = aligned_branches(pview, len(branches))
-            for index, branch in enumerate(branches):
-                form = forms[index] if forms is not None else None
-                plan.branches.append(_Branch(self.plan(branch, form, context), form, context))
+        for member in (site.members or {}).values():
+            child = self.plan(member.pointer, context)
+            plan.members.append(_Member(member.name, member.drop_null, child))
+        if site.items is not None:
+            plan.items = self.plan(site.items, context)
+        for branch in site.branches or ():
+            form = context.reading.node(branch)
+            plan.branches.append(_Branch(self.plan(branch, context), form, context, branch))
+        plan.values = dict(site.values) if site.values else None
         return plan
 
-    def reference(self, ref: str, context: _Context) -> _Plan:
-        """A call to the function of a bare ``$ref`` target (chains followed, as the reference)."""
-        seen: set[str] = set()
-        while True:
-            if ref in seen:
-                return _Plan()
-            seen.add(ref)
-            try:
-                target = resolve(context.canonical, ref)
-            except Unresolvable:
-                return _Plan()
-            view = canonical_view(target, context.canonical, follow_bare=False)
-            if not isinstance(view.get("$ref"), str):
-                break
-            ref = view["$ref"]
-        pointer = ref_pointer(ref)
-        key = context.function_key(pointer, "canon")
+    def reference(self, target: str, context: _Context) -> _Plan:
+        """A call to the function of a ``$ref`` target (one function per target and contract, or
+        per shared definition)."""
+        key = context.function_key(target, "canon")
         if key not in self.functions:
-            function = _Function(self.name(context.function_hint(pointer)), _Plan())
+            function = _Function(self.name(context.function_hint(target)), _Plan())
             self.functions[key] = function
-            try:
-                projected = resolve(context.projected, ref)
-            except Unresolvable:
-                projected = None
-            function.plan = self.plan(target, projected, context)
+            function.plan = self.plan(target, context)
         return _Plan(call=self.functions[key].name)
 
 
 _DICT = frozenset({"dict"})
 _LIST = frozenset({"list"})
-_BOTH = _DICT | _LIST
+_STR = frozenset({"str"})
 
 
 def _kinds(plan: _Plan, known: dict[str, frozenset[str]]) -> frozenset[str]:
@@ -302,6 +283,8 @@ def _own_kinds(plan: _Plan, known: dict[str, frozenset[str]]) -> frozenset[str]:
         found |= _DICT
     if plan.items is not None and _kinds(plan.items, known):
         found |= _LIST
+    if plan.values:
+        found |= _STR
     return found
 
 
@@ -374,10 +357,11 @@ class _Checks:
         #: every test function: name -> (the projected form it tests, the projected root)
         self.forms: dict[str, tuple[Any, Any]] = {}
 
-    def function(self, form: Any, context: _Context, hint: str) -> str:
-        """The name of a function testing ``form`` (deduplicated by body)."""
+    def function(self, form: Any, context: _Context, hint: str, pointer: str) -> str:
+        """The name of a function testing ``form``, the projected node at ``pointer``
+        (deduplicated by body)."""
         emitter = Emitter(merge_nested_ifs=True)
-        self.node(form, "value", context, emitter)
+        self.node(form, "value", context, emitter, pointer)
         emitter.line("return True")
         body = emitter.source()
         name = self._by_body.get(body)
@@ -417,15 +401,24 @@ class _Checks:
                 raise CompileError(f"$ref {ref!r} does not resolve in the projection") from error
             self.forms[name] = (target, context.projected)
             emitter = Emitter(merge_nested_ifs=True)
-            self.node(target, "value", context, emitter)
+            self.node(target, "value", context, emitter, pointer)
             emitter.line("return True")
             self._define(name, emitter.source())
         return name
 
     # -- keywords ------------------------------------------------------------------------------
 
-    def node(self, form: Any, variable: str, context: _Context, out: Emitter) -> None:
-        """Statements that ``return False`` unless ``variable`` is valid under ``form``."""
+    def node(self, form: Any, variable: str, context: _Context, out: Emitter, pointer: str) -> None:
+        """Statements that ``return False`` unless ``variable`` is valid under ``form``, the
+        projected node at ``pointer`` (where a compile error points)."""
+        try:
+            self._keywords(form, variable, context, out, pointer)
+        except CompileError as error:
+            raise error.at(pointer) from None
+
+    def _keywords(
+        self, form: Any, variable: str, context: _Context, out: Emitter, pointer: str
+    ) -> None:
         if form is True:
             return
         if form is False or not isinstance(form, dict):
@@ -456,7 +449,7 @@ class _Checks:
             _OBJECT,
             form,
             out,
-            lambda: self.object(form, variable, context, out),
+            lambda: self.object(form, variable, context, out, pointer),
         )
         self.guarded(
             types,
@@ -465,7 +458,7 @@ class _Checks:
             _ARRAY,
             form,
             out,
-            lambda: self.array(form, variable, context, out),
+            lambda: self.array(form, variable, context, out, pointer),
         )
         self.guarded(
             types,
@@ -486,7 +479,7 @@ class _Checks:
             lambda: self.number(form, variable, out),
         )
         if "anyOf" in form:
-            self.any_of(form["anyOf"], variable, context, out)
+            self.any_of(form["anyOf"], variable, context, out, pointer)
 
     @staticmethod
     def guarded(
@@ -549,7 +542,9 @@ class _Checks:
         with out.block(f"if {failed}"):
             out.line("return False")
 
-    def object(self, form: dict[str, Any], variable: str, context: _Context, out: Emitter) -> None:
+    def object(
+        self, form: dict[str, Any], variable: str, context: _Context, out: Emitter, pointer: str
+    ) -> None:
         """``{"properties": {...}, "required": [...], "additionalProperties": false}``; required
         keeps only the members that do not accept null (absent counts as null)."""
         properties = form.get("properties", {})
@@ -572,15 +567,18 @@ class _Checks:
                 continue
             member = out.fresh(name if isinstance(name, str) else "member")
             key = repr(name)
+            at = jp.join(pointer, "properties", name)
             if name in must:
                 out.line(f"{member} = {variable}[{key}]")
-                self.node(schema, member, context, out)
+                self.node(schema, member, context, out, at)
                 continue
             out.line(f"{member} = {variable}.get({key}, _ABSENT)")
             with out.block(f"if {member} is not _ABSENT"):
-                self.node(schema, member, context, out)
+                self.node(schema, member, context, out, at)
 
-    def array(self, form: dict[str, Any], variable: str, context: _Context, out: Emitter) -> None:
+    def array(
+        self, form: dict[str, Any], variable: str, context: _Context, out: Emitter, pointer: str
+    ) -> None:
         """``{"items": {...}, "minItems": 1, "maxItems": 5}``"""
         if "minItems" in form:
             with out.block(f"if len({variable}) < {form['minItems']!r}"):
@@ -594,7 +592,7 @@ class _Checks:
         if items is not True and items != {}:
             element = out.fresh("item")
             with out.block(f"for {element} in {variable}"):
-                self.node(items, element, context, out)
+                self.node(items, element, context, out, jp.join(pointer, "items"))
 
     def pattern(self, pattern: Any, variable: str, out: Emitter) -> None:
         """``{"pattern": "^[A-Z]{2}$"}``: ``re.search``, as jsonschema."""
@@ -615,11 +613,16 @@ class _Checks:
             with out.block(f"if not _multiple_of({variable}, {form['multipleOf']!r})"):
                 out.line("return False")
 
-    def any_of(self, branches: Any, variable: str, context: _Context, out: Emitter) -> None:
+    def any_of(
+        self, branches: Any, variable: str, context: _Context, out: Emitter, pointer: str
+    ) -> None:
         """``{"anyOf": [...]}``: one function per branch."""
         if not isinstance(branches, list):
             raise CompileError("anyOf must be a list")
-        names = [self.function(b, context, "admits") for b in branches]
+        names = [
+            self.function(b, context, "admits", jp.join(pointer, "anyOf", i))
+            for i, b in enumerate(branches)
+        ]
         with out.block(f"if not ({' or '.join(f'{n}({variable})' for n in names) or 'False'})"):
             out.line("return False")
 
@@ -627,10 +630,14 @@ class _Checks:
 # -- the inverse functions -------------------------------------------------------------------
 
 
+_KIND_ORDER = ("dict", "list", "str")
+
+
 def _isinstance(variable: str, kinds: frozenset[str]) -> str:
-    if kinds == _BOTH:
-        return f"isinstance({variable}, (dict, list))"
-    return f"isinstance({variable}, {next(iter(kinds))})"
+    names = [kind for kind in _KIND_ORDER if kind in kinds]
+    if len(names) > 1:
+        return f"isinstance({variable}, ({', '.join(names)}))"
+    return f"isinstance({variable}, {names[0]})"
 
 
 class _ModuleCompiler:
@@ -641,12 +648,19 @@ class _ModuleCompiler:
         self.checks = _Checks(self.constants, self.planner.name)
         self.roots: dict[str, dict[str, str]] = {"tool": {}, "output": {}}
         self.functions: list[str] = []
+        self.diagnostics: list[Diagnostic] = []
         self._changes: dict[str, frozenset[str]] = {}
         self._branches = 0
 
-    def add(self, contract: Contract, projected: Any) -> None:
+    def add(self, projected: ProjectedContract) -> None:
+        contract = projected.contract
         context = _Context(
-            contract, contract.schema, projected, NullOracle(contract.schema), NullOracle(projected)
+            contract,
+            projected.provider,
+            projected.meaning,
+            projected.rewrites,
+            Reading(projected.meaning, projected.rewrites),
+            NullOracle(projected.meaning),
         )
         self.roots[contract.kind][contract.name] = self.planner.root(context)
 
@@ -703,6 +717,10 @@ class _ModuleCompiler:
         if "list" in own:
             with self._only(source, "list", kinds, out):
                 self.items(plan.items, source, result, out)  # type: ignore[arg-type]
+        if "str" in own and plan.values:
+            with self._only(source, "str", kinds, out):
+                texts = self.constants.add("TEXTS", repr(plan.values))
+                out.line(f"{result} = {texts}.get({source}, {source})")
         union = frozenset().union(*(self.kinds(b.plan) for b in plan.branches))
         if union:
             if union >= kinds:
@@ -774,9 +792,12 @@ class _ModuleCompiler:
                 fallback = f"{call}({fallback})"
         arms: list[tuple[list[str], str]] = []
         for branch, call in zip(branches, calls, strict=True):
-            if branch.form is None:
-                continue  # no projected form: never admitted
-            test = f"{self.checks.function(branch.form, branch.context, 'admits')}({result})"
+            try:
+                check = self.checks.function(branch.form, branch.context, "admits", branch.pointer)
+            except CompileError as error:
+                self.diagnostics.append(branch.context.diagnostic(error))
+                continue  # the build fails on the diagnostic; the module is not written
+            test = f"{check}({result})"
             action = f"{call}({result})" if call is not None else result
             if arms and arms[-1][1] == action:
                 arms[-1][0].append(test)
@@ -812,13 +833,21 @@ class _ModuleCompiler:
 _LONG_LINE = re.compile(r"^(?P<code>.*\S)\s*$")
 
 
-def compile_contracts(contracts: list[tuple[Contract, Any]]) -> dict[str, Any]:
-    """The parts of ``_canonical.py`` for (contract, projected schema) pairs, in the given order."""
+@dataclass(frozen=True)
+class CompiledParts:
+    """The parts of ``_canonical.py`` (template variables), and what could not be compiled."""
+
+    parts: dict[str, Any]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def compile_contracts(contracts: list[ProjectedContract]) -> CompiledParts:
+    """The parts of ``_canonical.py`` for projected contracts (with a schema), in the given order."""
     compiler = _ModuleCompiler()
-    for contract, projected in contracts:
-        compiler.add(contract, projected)
+    for projected in contracts:
+        compiler.add(projected)
     compiler.compile()
-    return {
+    parts = {
         "constants": compiler.constants.lines,
         "functions": [*compiler.checks.functions, *compiler.functions],
         "tools": compiler.roots["tool"],
@@ -826,17 +855,28 @@ def compile_contracts(contracts: list[tuple[Contract, Any]]) -> dict[str, Any]:
         "uses_re": compiler.checks.uses_re,
         "checks": compiler.checks.forms,
     }
+    return CompiledParts(parts, tuple(dict.fromkeys(compiler.diagnostics)))
 
 
-def render_canonical_module(design: Design, projection: ProviderProjection, header: str) -> str:
+@dataclass(frozen=True)
+class CanonicalModule:
+    """The source of ``OUT/_canonical.py``; None, with diagnostics, when it cannot be compiled."""
+
+    source: str | None
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+def render_canonical_module(
+    design: Design, projection: ProviderProjection, header: str
+) -> CanonicalModule:
     """The black-formatted source of ``OUT/_canonical.py``: one canonicalizer per projected tool
     and output, keyed by canonical name in ``TOOL_CANONICALIZERS`` and ``OUTPUT_CANONICALIZERS``."""
     del design  # the projection carries every contract; kept for the integrator's signature
-    pairs = [
-        (p.contract, p.schema)
-        for p in (*projection.tools, *projection.outputs)
-        if p.schema is not None
-    ]
-    parts = compile_contracts(pairs)
-    source = render("_canonical.py.j2", header=header, provider=projection.profile.name, **parts)
-    return format_python(source)
+    projected = [p for p in (*projection.tools, *projection.outputs) if p.schema is not None]
+    compiled = compile_contracts(projected)
+    if compiled.diagnostics:
+        return CanonicalModule(None, compiled.diagnostics)
+    source = render(
+        "_canonical.py.j2", header=header, provider=projection.profile.name, **compiled.parts
+    )
+    return CanonicalModule(format_python(source))

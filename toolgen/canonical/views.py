@@ -1,24 +1,26 @@
-"""How a canonical node and its projected counterpart line up, shared by the reference inverse and
-the compiler so both read the projection the same way.
+"""What the inverse reads at each node of a projection, shared by the reference inverse and the
+compiler so both read it the same way.
 
-The projection (toolgen.projection) rewrites a canonical node before projecting it: a ``$ref``
-with sibling keywords is inlined, a one-element ``allOf`` merged, ``oneOf`` folded into ``anyOf``;
-a bare ``$ref`` stays a ``$ref`` (recursion). An optional member that does not accept null is then
-made nullable. ``canonical_view`` repeats the rewriting, ``strip_nullable`` undoes the nullable
-wrapping, and ``tolerant`` gives the projected schema in which absent means null (the form the
-inverse tests union branches against).
+The projection records how it made every node (toolgen.rewrites). A :class:`Reading` answers, from
+that record and the projected schema alone, what the inverse needs where it stands for one
+canonical node (a :class:`Site`): the members whose null the projection added, the items, the
+branches of the canonical union, the enum texts to read back as canonical values, or the ``$ref``
+target whose inverse applies there. Nothing here
+recognises a shape: a wrapper is stepped into, a null branch set aside, because the record says
+the projection wrote them. ``tolerant`` gives the projected schema in which absent means null (the
+form the inverse tests union branches against).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from toolgen import pointer as jp
 from toolgen import walker
 from toolgen.nullability import NullOracle
-from toolgen.projection import NULL_SCHEMA, is_object_schema
-
-_STRUCTURAL = frozenset({"$defs", "definitions"})
+from toolgen.rewrites import RewriteRecord
 
 
 class Unresolvable(LookupError):
@@ -38,119 +40,89 @@ def ref_pointer(ref: str) -> str:
     return jp.ref_pointer(ref)
 
 
-def canonical_view(node: Any, root: Any, *, follow_bare: bool) -> dict[str, Any]:
-    """``node`` as the projection reads it: refs with siblings inlined (every ref when
-    ``follow_bare``), one-element ``allOf`` merged, ``oneOf`` folded into ``anyOf``.
+@dataclass(frozen=True)
+class Member:
+    """A declared member: where its projected form is, and whether the projection made it
+    nullable (then its null goes: the canonical member is optional and does not accept null)."""
 
-    A bare ``$ref`` that is not followed stays in the result. A cycle or an unresolvable ref
-    gives ``{}`` (the projection rejects such contracts; the inverse then does nothing there).
-    """
-    if node is True or node is False or not isinstance(node, dict):
-        return {}
-    seen: set[str] = set()
-    while True:
-        ref = node.get("$ref")
-        if isinstance(ref, str) and (follow_bare or set(node) - {"$ref"} - _STRUCTURAL):
-            if ref in seen:
-                return {}
-            seen.add(ref)
-            try:
-                target = resolve(root, ref)
-            except Unresolvable:
-                return {}
-            if not isinstance(target, dict):
-                return {}
-            node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
-            continue
-        all_of = node.get("allOf")
-        if isinstance(all_of, list):
-            rest = {k: v for k, v in node.items() if k != "allOf"}
-            merged: dict[str, Any] = {}
-            for part in all_of:
-                if isinstance(part, dict):
-                    merged.update(part)
-            node = {**merged, **rest}
-            continue
-        if "oneOf" in node and "anyOf" not in node:
-            node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
-        return node
+    name: str
+    pointer: str
+    drop_null: bool
 
 
-def projected_view(node: Any, root: Any) -> dict[str, Any] | None:
-    """A projected node with its bare ``$ref`` chain followed; None when there is none."""
-    seen: set[str] = set()
-    while isinstance(node, dict) and isinstance(node.get("$ref"), str):
-        ref = node["$ref"]
-        if ref in seen:
-            return None
-        seen.add(ref)
+@dataclass(frozen=True, eq=False)
+class Site:
+    """The inverse at one canonical node: a call to the inverse of ``call`` (a projected pointer),
+    or the facets of the node at ``pointer``, applied in order (object or array, then union)."""
+
+    pointer: str
+    call: str | None = None
+    members: Mapping[str, Member] | None = None  # None: not an object with properties
+    items: str | None = None  # the pointer of the items schema
+    branches: tuple[str, ...] | None = None  # the pointers of the canonical union's branches
+    values: Mapping[str, Any] | None = None  # enum text -> canonical value (EnumStringified)
+
+
+class Reading:
+    """One projected schema read through its rewrite record."""
+
+    def __init__(self, projected: Any, record: RewriteRecord) -> None:
+        self.projected = projected
+        self.record = record
+        self._sites: dict[tuple[str, bool], Site | None] = {}
+
+    def node(self, pointer: str) -> Any:
+        return jp.resolve(self.projected, pointer)
+
+    def site(self, pointer: str, *, root: bool = False) -> Site | None:
+        """The site of the canonical node projected at ``pointer``; None where the projection
+        has nothing (a ``$ref`` chain that does not end)."""
+        key = (pointer, root)
+        if key not in self._sites:
+            self._sites[key] = self._site(pointer, root=root)
+        return self._sites[key]
+
+    def _site(self, pointer: str, *, root: bool) -> Site | None:
+        at = self.record.counterpart(pointer, root=root)
+        if at.call is not None:
+            return self._call(at.call)
         try:
-            node = resolve(root, ref)
-        except Unresolvable:
+            node = self.node(at.pointer)
+        except KeyError:
             return None
-    return node if isinstance(node, dict) else None
+        values = dict(at.values) if at.values else None
+        if not isinstance(node, dict):
+            return Site(at.pointer, values=values)
+        if isinstance(node.get("$ref"), str):  # the projection keeps a $ref only bare
+            return self._call(jp.ref_pointer(node["$ref"]))
+        members = None
+        if isinstance(node.get("properties"), dict):
+            members = {}
+            for name in node["properties"]:
+                member = jp.join(at.pointer, "properties", name)
+                members[name] = Member(name, member, self.record.made_nullable(member))
+        items = jp.join(at.pointer, "items") if isinstance(node.get("items"), dict | bool) else None
+        branches = node.get("anyOf")
+        union = None
+        if isinstance(branches, list):
+            count = len(branches) - (1 if at.null_branch else 0)
+            union = tuple(jp.join(at.pointer, "anyOf", i) for i in range(count)) or None
+        return Site(at.pointer, members=members, items=items, branches=union, values=values)
 
-
-def strip_nullable(view: dict[str, Any], projected: Any) -> Any:
-    """The projected member before the projection made it nullable, given the canonical view of
-    the member (``follow_bare=False``): ``anyOf: [X, {"type": "null"}]`` unwrapped to X, or the
-    null branch appended to a union dropped (a null added to ``type`` or ``enum`` can stay: it
-    changes nothing for a value that is not null)."""
-    if not isinstance(projected, dict):
-        return projected
-    branches = projected.get("anyOf")
-    if not isinstance(branches, list) or not branches or branches[-1] != NULL_SCHEMA:
-        return projected
-    union = view.get("anyOf")
-    pure_union = (
-        isinstance(union, list)
-        and not any(k in view for k in ("type", "enum", "const", "$ref"))
-        and not is_object_schema(view)
-    )
-    wrapped = set(projected) == {"anyOf"} and len(branches) == 2
-    if wrapped and not (pure_union and isinstance(union, list) and len(union) == 1):
-        return branches[0]
-    if isinstance(union, list):
-        return {**projected, "anyOf": branches[:-1]}
-    return projected
-
-
-def align(
-    view: dict[str, Any], projected: dict[str, Any] | None, root: Any
-) -> dict[str, Any] | None:
-    """The projected counterpart of a canonical view that is not a union, when the projection
-    wrote it as ``anyOf: [X, {"type": "null"}]`` (a nullable wrapper, or a type list split for a
-    provider without type lists): X."""
-    if projected is None or "anyOf" in view:
-        return projected
-    branches = projected.get("anyOf")
-    if (
-        isinstance(branches, list)
-        and len(branches) == 2
-        and branches[1] == NULL_SCHEMA
-        and set(projected) <= {"anyOf", "title", "description"}
-    ):
-        return projected_view(branches[0], root)
-    return projected
-
-
-def union_branches(view: dict[str, Any]) -> list[Any] | None:
-    branches = view.get("anyOf")
-    return branches if isinstance(branches, list) and branches else None
-
-
-def aligned_branches(projected: dict[str, Any] | None, count: int) -> list[Any] | None:
-    """The projected forms of a canonical union's ``count`` branches (a null branch the projection
-    appended comes after them); None when the projection has no such union."""
-    branches = projected.get("anyOf") if projected is not None else None
-    if isinstance(branches, list) and len(branches) >= count:
-        return branches[:count]
-    return None
-
-
-def projected_member(projected: dict[str, Any] | None, name: str) -> Any:
-    properties = projected.get("properties") if projected is not None else None
-    return properties.get(name) if isinstance(properties, dict) else None
+    def _call(self, target: str) -> Site | None:
+        """A call to the inverse of ``target``, a chain of bare references followed (the function
+        of the last is the one called)."""
+        seen: set[str] = set()
+        while target not in seen:
+            seen.add(target)
+            try:
+                node = self.node(self.record.counterpart(target).pointer)
+            except KeyError:
+                return None
+            if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
+                return Site(target, call=target)
+            target = jp.ref_pointer(node["$ref"])
+        return None
 
 
 def tolerant(projected: Any) -> Any:

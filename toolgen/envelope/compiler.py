@@ -153,7 +153,7 @@ class SurfaceCompiler:
 
     def _any_of(self, schema: dict[str, Any], at: At) -> list[Statement]:
         """``{"anyOf": [{"type": "string"}, {"type": "null"}]}``: null, or the other branch."""
-        inner = self._nullable_inner(schema, at.pointer)
+        inner = self.nullable_inner(schema, at.pointer)
         body = self.node(inner, replace(at, nullable=True, pointer=jp.join(at.pointer, "anyOf")))
         return guard(f"{at.value} is not None", body)
 
@@ -405,7 +405,8 @@ class SurfaceCompiler:
             raise self.error(jp.join(pointer, "allOf"), form)
         return discriminator, cases
 
-    def _nullable_inner(self, schema: dict[str, Any], pointer: str) -> Any:
+    def nullable_inner(self, schema: dict[str, Any], pointer: str) -> Any:
+        """S of ``{"anyOf": [S, {"type": "null"}]}``."""
         branches = schema["anyOf"]
         siblings = set(schema) - ANNOTATIONS - {"anyOf"}
         nulls = [b for b in branches if isinstance(b, dict) and b == {"type": "null"}]
@@ -460,7 +461,7 @@ class SurfaceCompiler:
             finally:
                 self._expanding.pop()
         if "anyOf" in schema:
-            return self.describe(self._nullable_inner(schema, pointer), pointer) + " or null"
+            return self.describe(self.nullable_inner(schema, pointer), pointer) + " or null"
         if isinstance(schema.get("const"), str):
             return json.dumps(schema["const"])
         if isinstance(schema.get("enum"), list):
@@ -484,21 +485,27 @@ def compile_surface(
     fast_compiler = SurfaceCompiler(provider, surface, schema, Mode.FAST, constants)
     fast = fast_compiler.compile()
     explain = SurfaceCompiler(provider, surface, schema, Mode.EXPLAIN, constants).compile()
-    imports |= fast_compiler.imports | {"Any", "MISSING", "SchemaDriftError"}
+    imports |= fast_compiler.imports | {"Any", "MISSING", "SchemaDriftError", "json_value"}
     public, explaining = validator_names(surface)
     emitter = LineEmitter()
     with emitter.block(f"def {public}(data: object) -> dict[str, Any]:"):
         emitter.lines(
             docstring(
                 f"Check a {provider} {surface} envelope (the fields toolgen reads).",
-                "Returns ``data``; raises SchemaDriftError at the first mismatch.",
+                "Returns ``data`` (an SDK object: its JSON form); raises SchemaDriftError at the",
+                "first mismatch, TypeError for a value that is neither JSON nor an SDK object.",
             )
         )
         with emitter.block("try:"):
             write(emitter, fast)
             emitter.line("return data")
         with emitter.block("except (KeyError, _Mismatch):"):
-            emitter.line(f"raise {explaining}(data) from None")
+            emitter.line("pass")
+        # Only a value that failed the fast path is converted, so raw JSON pays nothing for it.
+        emitter.line("converted = json_value(data)")
+        with emitter.block("if converted is not data:"):
+            emitter.line(f"return {public}(converted)")
+        emitter.line(f"raise {explaining}(data)")
     emitter.line()
     emitter.line()
     with emitter.block(f"def {explaining}(data: object) -> SchemaDriftError:"):

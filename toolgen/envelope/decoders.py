@@ -5,7 +5,8 @@ its surface's schema (required where it subscripts, the right type). ``check_dec
 verifies that at build time, so an override that drops such a field is a build error rather than a
 KeyError inside a generated parser.
 
-Read paths: ``key`` (required), ``key?`` (may be absent: read with ``.get``), ``[]`` (every item),
+Read paths: ``key`` (required, never null), ``key?`` (may be absent or null: read with ``.get``,
+null taken as absent; what is checked is the non-null branch), ``[]`` (every item),
 ``[0]`` (the first item: needs minItems >= 1), ``{D=V}`` (the union case V of discriminator D).
 """
 
@@ -219,7 +220,11 @@ def _member(
         raise fail(f"{key!r} must be required")
     child, child_pointer = _resolved(lookup, properties[key], f"{pointer}/properties/{key}")
     if lookup.describe(child, child_pointer).endswith(" or null"):
-        raise fail(f"{key!r} must not be nullable")
+        if key == token:
+            raise fail(f"{key!r} must not be nullable")
+        inner = lookup.nullable_inner(child, child_pointer)
+        position = next(i for i, branch in enumerate(child["anyOf"]) if branch is inner)
+        child, child_pointer = _resolved(lookup, inner, f"{child_pointer}/anyOf/{position}")
     return child, child_pointer
 
 

@@ -18,16 +18,18 @@ from __future__ import annotations
 import json
 import re
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
 from datamodel_code_generator import generate
 
 from toolgen import names
+from toolgen.cache import code_fingerprint, digest
 from toolgen.diagnostics import Diagnostic, Level
-from toolgen.model import Contract, Design
+from toolgen.model import Contract, Design, SharedDef
 from toolgen.modelgen import prepare
 from toolgen.modelgen.imports import name_order, rewrite_imports
+from toolgen.parallel import current
 from toolgen.templating import format_python, render
 
 PROVIDER = "models"  # the provider slot of the diagnostics of this stage
@@ -47,9 +49,10 @@ GENERATOR_OPTIONS: dict[str, Any] = {
     "field_constraints": True,
     # enum/const as Literal[...]: the value is the payload's value, not an Enum member.
     "enum_field_as_literal": "all",
-    # Descriptions become class docstrings and attribute docstrings.
+    # A schema's description becomes its class docstring (pydantic puts it in the model's JSON
+    # schema); a member's description becomes Field(description=...), so it reaches
+    # model_json_schema() and the SDKs' helpers that read it (attribute docstrings would not).
     "use_schema_description": True,
-    "use_field_description": True,
     # Strictness, extra members and alias handling live in one base class (models/_base.py);
     # additionalProperties: false still writes extra='forbid' on the closed models.
     "base_class": prepare.BASE_CLASS,
@@ -189,12 +192,68 @@ def _contract_module(
         )
 
 
+#: the header every contract module is generated with (and cached under); the design's own
+#: header replaces it afterwards, so a cached module serves every design hash
+_NEUTRAL_HEADER = "# toolgen-models-header"
+
+
+def _encode(result: tuple[str, str, list[Diagnostic]]) -> Any:
+    source, class_name, diagnostics = result
+    return [source, class_name, [d.to_dict() for d in diagnostics]]
+
+
+def _decode(value: Any) -> tuple[str, str, list[Diagnostic]]:
+    source, class_name, diagnostics = value
+    return source, class_name, [Diagnostic.from_dict(d) for d in diagnostics]
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with its dataclasses as tuples of their fields (for a cache key; faster than
+    :func:`dataclasses.asdict`, which deep-copies every schema)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return [_plain(getattr(value, f.name)) for f in fields(value)]
+    if isinstance(value, dict):
+        return (
+            {k: _plain(v) for k, v in value.items()}
+            if any(is_dataclass(v) for v in value.values())
+            else value
+        )
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _cache_key(arguments: tuple[Any, ...]) -> str:
+    return digest(code_fingerprint(), "models", *_plain(arguments))
+
+
+def _contract_modules(
+    planned: list[_Planned], shared_classes: dict[str, str], header: str
+) -> list[tuple[str, str, list[Diagnostic]]]:
+    """:func:`_contract_module` of every plan, through the build's runner (toolgen/parallel.py):
+    in parallel, and from the cache when the contract, the shared definitions it reaches and the
+    names of their classes are unchanged."""
+    jobs = [
+        (plan, {name: shared_classes[name] for name in plan.contract.shared}, _NEUTRAL_HEADER)
+        for plan in planned
+    ]
+    results = current().map(
+        "models", _contract_module, jobs, key=_cache_key, encode=_encode, decode=_decode
+    )
+    return [
+        (source.replace(_NEUTRAL_HEADER, header, 1), class_name, found)
+        for source, class_name, found in results
+    ]
+
+
 def _shared_module(
-    design: Design, shared_classes: dict[str, str], header: str
-) -> tuple[str, list[Diagnostic]]:
+    shared: dict[str, SharedDef], shared_classes: dict[str, str], header: str
+) -> tuple[str, str, list[Diagnostic]]:
+    """The source of ``models/_shared.py`` ("" in the place of a class name: the shape of a
+    contract module's result, so that both go through the runner and the cache alike)."""
     diagnostics: list[Diagnostic] = []
     defs: dict[str, Any] = {}
-    for name, definition in design.shared.items():
+    for name, definition in shared.items():
         notes: list[prepare.Note] = []
         schema = prepare.prepare(prepare.rename_refs(definition.schema, shared_classes), notes)
         if schema is True:
@@ -208,7 +267,7 @@ def _shared_module(
     missing = sorted(set(defs) - set(_CLASS_DEF.findall(source)))
     for cls in missing:
         name = next(n for n, c in shared_classes.items() if c == cls)
-        definition = design.shared[name]
+        definition = shared[name]
         diagnostics.append(
             Diagnostic(
                 definition.file,
@@ -219,7 +278,7 @@ def _shared_module(
             )
         )
     source = rewrite_imports(_strict_root_models(source), "models", header)
-    return format_python(source), diagnostics
+    return format_python(source), "", diagnostics
 
 
 def generate_models(design: Design, header: str) -> ModelsOutput:
@@ -229,10 +288,19 @@ def generate_models(design: Design, header: str) -> ModelsOutput:
     classes: dict[tuple[str, str], tuple[str, str]] = {}
     diagnostics: list[Diagnostic] = []
     if design.shared:
-        files["models/_shared.py"], found = _shared_module(design, shared_classes, header)
+        source, _, found = current().map(
+            "shared",
+            _shared_module,
+            [(design.shared, shared_classes, _NEUTRAL_HEADER)],
+            key=lambda arguments: digest(code_fingerprint(), "shared", *_plain(arguments)),
+            encode=_encode,
+            decode=_decode,
+        )[0]
+        files["models/_shared.py"] = source.replace(_NEUTRAL_HEADER, header, 1)
         diagnostics += found
-    for plan in planned:
-        source, class_name, found = _contract_module(plan, shared_classes, header)
+    for plan, (source, class_name, found) in zip(
+        planned, _contract_modules(planned, shared_classes, header), strict=True
+    ):
         files[f"models/{plan.folder}/{plan.module}.py"] = source
         classes[(plan.contract.kind, plan.contract.name)] = (
             f".models.{plan.folder}.{plan.module}",

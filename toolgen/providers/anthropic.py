@@ -12,6 +12,15 @@ import re
 from typing import Any
 
 from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile
+from toolgen.tool_formats import (
+    Entries,
+    ReadResult,
+    ToolFormat,
+    any_have,
+    listed,
+    not_a_function_tool,
+    read_schema_field,
+)
 
 KEEP = frozenset({
     "type", "enum", "const", "anyOf", "description", "title", "$ref", "$defs", "definitions",
@@ -51,12 +60,33 @@ ANTHROPIC = Profile(
         "minItems": lambda value: value in (0, 1),
         "pattern": _simple_pattern,
     },
-    # 24 optional and 16 union-typed members are limits across all strict tools of one request;
-    # one schema over them can never be sent.
-    limits=Limits(optional_members=24, union_members=16),
+    # 20 strict tools, 24 optional and 16 union-typed members are limits across all strict tools
+    # of one request; one schema over them can never be sent.
+    limits=Limits(optional_members=24, union_members=16, strict_tools=20),
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
     optional_style="omit",
     recursion=False,
     template="anthropic.py.j2",
+    params_template="_params_anthropic.py.j2",
     decoders={"messages": ("parse_message_tool_calls", "MessageToolCallStream")},
+)
+
+
+# -- import: tools[].{name, description, input_schema, strict?} of a Messages request -----------
+# Server tools (web_search_..., bash_..., text_editor_...) have no input_schema and are skipped.
+# Strict tool use adds no nulls (optional members stay optional): nothing to undo.
+
+
+def _tools_find(document: Any) -> Entries | None:
+    return any_have(listed(document), lambda e: "input_schema" in e)
+
+
+def _tools_read(entry: Any, pointer: str) -> ReadResult:
+    if not isinstance(entry, dict) or "input_schema" not in entry:
+        return None, [not_a_function_tool(entry, pointer)]
+    return read_schema_field(entry, "input_schema", pointer, strict=entry.get("strict"))
+
+
+TOOLS = ToolFormat(
+    name="anthropic", title="Anthropic Messages tools", find=_tools_find, read=_tools_read
 )

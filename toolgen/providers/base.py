@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -43,6 +43,9 @@ class Limits:
     any_of_branches: int | None = None  # branches of one anyOf
     optional_members: int | None = None  # members left out of required, across the schema
     union_members: int | None = None  # schemas with anyOf or a type list, across the schema
+    # Per request: strict tools of one request, whose optional and union-typed members also add
+    # up against optional_members and union_members. None: no cap on strict tools.
+    strict_tools: int | None = None
 
 
 @dataclass(frozen=True)
@@ -51,11 +54,24 @@ class NameRule:
 
     allowed: str  # a regex character class of allowed characters
     max_length: int
+    first: str | None = None  # a regex character class the first character must match ("_" must)
 
     def is_valid(self, name: str) -> bool:
         return (
-            0 < len(name) <= self.max_length and re.fullmatch(f"{self.allowed}+", name) is not None
+            0 < len(name) <= self.max_length
+            and re.fullmatch(f"{self.allowed}+", name) is not None
+            and (self.first is None or re.match(self.first, name) is not None)
         )
+
+
+@dataclass(frozen=True)
+class OpenApiDialect:
+    """A provider that reads an OpenAPI 3.0 Schema Object instead of JSON Schema. The projection
+    still builds JSON Schema (what the inverse reads); toolgen.openapi spells it this way: null as
+    ``nullable: true``, type names from ``type_names``, and closed objects left unwritten (no
+    ``additionalProperties``: the canonical validation enforces them)."""
+
+    type_names: Mapping[str, str]
 
 
 @dataclass(frozen=True)
@@ -83,7 +99,19 @@ class Profile:
         True  # accepts "type": ["string", "null"]; else nullable is written with anyOf
     )
     recursion: bool = True  # accepts a $ref that leads back to itself
-    template: str = "openai.py.j2"  # the generated module's template
+    # ... but only where the cycle passes through a member outside ``required`` (else rejected)
+    recursion_through_optional: bool = False
+    inline_refs: bool = False  # the dialect has no $ref: every reference is inlined
+    const_as_enum: bool = False  # const is written as a one-value enum (the same values)
+    # enums hold strings only: other values are written as JSON text, and the inverse reads the
+    # text back into the canonical value (EnumStringified)
+    string_enums: bool = False
+    openapi: OpenApiDialect | None = None  # the wire spelling, when it is not JSON Schema
+    # the generated module's template; None: projection only (validate, show, schema files)
+    template: str | None = "openai.py.j2"
+    # The module of TypedDicts shaped like the provider SDK's request params, rendered once per
+    # template however many providers share it (the generated module is named after it).
+    params_template: str = "_params_openai.py.j2"
     # API -> (tool-call parser, stream accumulator) of the generated envelope module; the first is
     # the default API of the generated functions.
     decoders: dict[str, tuple[str, str]] = field(default_factory=dict)

@@ -6,7 +6,19 @@ shared_params/function_definition.py and responses/function_tool_param.py; verif
 ``oneOf`` is folded into ``anyOf`` (looser), ``minLength``/``maxLength`` and ``default`` are dropped.
 """
 
+from typing import Any
+
+from toolgen import pointer as jp
 from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile
+from toolgen.tool_formats import (
+    Entries,
+    ReadResult,
+    ToolFormat,
+    any_have,
+    listed,
+    not_a_function_tool,
+    read_schema_field,
+)
 
 KEEP = frozenset({
     "type", "enum", "const", "anyOf", "description", "title", "$ref", "$defs", "definitions",
@@ -54,4 +66,54 @@ OPENAI = Profile(
         **CHAT_DECODER,
         "responses": ("parse_response_tool_calls", "ResponseToolCallStream"),
     },
+)
+
+
+# -- import: the tool definitions this provider takes, read back into design files -------------
+# Chat Completions: tools[].{type: "function", function: {name, description, parameters, strict}};
+# Responses: tools[].{type: "function", name, description, parameters, strict}. Other tool types
+# (web_search, file_search, custom ...) have no JSON Schema and are skipped.
+
+
+def _chat_find(document: Any) -> Entries | None:
+    return any_have(
+        listed(document),
+        lambda e: e.get("type") == "function" and isinstance(e.get("function"), dict),
+    )
+
+
+def _chat_read(entry: Any, pointer: str) -> ReadResult:
+    function = entry.get("function") if isinstance(entry, dict) else None
+    if not isinstance(function, dict):
+        return None, [not_a_function_tool(entry, pointer)]
+    return read_schema_field(
+        function, "parameters", jp.join(pointer, "function"), strict=function.get("strict")
+    )
+
+
+def _responses_find(document: Any) -> Entries | None:
+    return any_have(listed(document), lambda e: e.get("type") == "function" and "parameters" in e)
+
+
+def _responses_read(entry: Any, pointer: str) -> ReadResult:
+    if not isinstance(entry, dict) or entry.get("type") != "function":
+        return None, [not_a_function_tool(entry, pointer)]
+    return read_schema_field(entry, "parameters", pointer, strict=entry.get("strict"))
+
+
+#: Strict mode writes an optional member as a required one that accepts null: as a type list
+#: here, as an anyOf with a null branch by the OpenAI-compatible providers without type lists.
+CHAT_TOOLS = ToolFormat(
+    name="openai-chat",
+    title="OpenAI Chat Completions tools",
+    find=_chat_find,
+    read=_chat_read,
+    strict_nulls=(True, False),
+)
+RESPONSES_TOOLS = ToolFormat(
+    name="openai-responses",
+    title="OpenAI Responses API tools",
+    find=_responses_find,
+    read=_responses_read,
+    strict_nulls=(True,),
 )

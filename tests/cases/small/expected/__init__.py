@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 TOOLGEN_VERSION = "0.1.0"
 DESIGN_HASH = "18537485b8e4a94edb12227cb1b9e17b8df309fb4af5c7707b1b9a4aceddf90d"
@@ -18,8 +19,17 @@ OUTPUTS: tuple[str, ...] = ("route_summary",)
 
 _SUBMODULES = frozenset(("anthropic", "cerebras", "groq", "models", "openai"))
 
+if TYPE_CHECKING:
+    # What a type checker sees: the submodules themselves, and no module-level __getattr__ (it
+    # would type a misspelled or unbuilt provider module as a plain module of Any).
+    from . import anthropic as anthropic
+    from . import cerebras as cerebras
+    from . import groq as groq
+    from . import models as models
+    from . import openai as openai
+else:
 
-def __getattr__(name: str) -> ModuleType:
-    if name in _SUBMODULES:
-        return importlib.import_module(f".{name}", __name__)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    def __getattr__(name: str) -> ModuleType:
+        if name in _SUBMODULES:
+            return importlib.import_module(f".{name}", __name__)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

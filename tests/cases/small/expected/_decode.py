@@ -9,27 +9,49 @@ and the failing location, never values.
 
 from __future__ import annotations
 
+import copy
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeAlias, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ValidationError, model_validator
 
-from ._runtime import PayloadError, RawToolCall
+from ._runtime import PayloadError, RawToolCall, json_value
 
 M = TypeVar("M", bound=BaseModel)
+N = TypeVar("N", bound=str)
 
 Canonicalize = Callable[[Any], Any]
 
 
+class SupportsModelDump(Protocol):
+    """A pydantic-style object (the SDKs' response types)."""
+
+    def model_dump(self) -> Any: ...
+
+
+class SupportsToDict(Protocol):
+    """An object of the official SDKs (``to_dict()`` gives its JSON value)."""
+
+    def to_dict(self) -> Any: ...
+
+
+#: What ``parse_output`` takes: JSON text, the parsed object, or an SDK object; never None.
+OutputData: TypeAlias = str | bytes | Mapping[str, Any] | SupportsModelDump | SupportsToDict
+
+
 @dataclass(frozen=True)
-class ToolCall(Generic[M]):
-    """One tool call, decoded: ``arguments`` is the model instance, ``raw_arguments`` the text the
-    provider sent (kept for replay)."""
+class ToolCall(Generic[N, M]):
+    """One tool call, decoded: ``name`` is the canonical name, ``arguments`` the model instance,
+    ``raw_arguments`` the text the provider sent (kept for replay).
+
+    The provider modules type their calls as a union with one ``ToolCall[Literal[name], Model]``
+    per tool (``AnyToolCall``), so ``if call.name == "billing.refund":`` narrows ``arguments``.
+    """
 
     id: str
-    name: str
+    name: N
     arguments: M
     raw_arguments: str
 
@@ -92,7 +114,7 @@ def _validate(model: type[M], payload: Any, *, provider: str, tool: str, call_id
         ) from error
 
 
-def typed_call(provider: str, call: RawToolCall, model: type[M]) -> ToolCall[M]:
+def typed_call(provider: str, call: RawToolCall, model: type[M]) -> ToolCall[str, M]:
     """A decoded, canonicalized call validated into its model.
 
     Raises PayloadError naming the tool, the call id and the failing location (the pydantic
@@ -115,5 +137,42 @@ def decode_output(
 
     Raises PayloadError with ``tool`` set to the output's canonical name and an empty call id.
     """
-    parsed = _parse_json(provider, name, data) if isinstance(data, str | bytes) else data
+    parsed = (
+        _parse_json(provider, name, data) if isinstance(data, str | bytes) else json_value(data)
+    )
     return _validate(model, canonicalize(parsed), provider=provider, tool=name, call_id="")
+
+
+def projected_model(
+    model: type[M], name: str, description: str, schema: dict[str, Any], canonicalize: Canonicalize
+) -> type[M]:
+    """A subclass of ``model`` for the SDKs' helpers (``pydantic_function_tool``,
+    ``chat.completions.parse``, ``responses.parse``): its JSON schema is the provider's
+    projection ``schema`` (a fresh copy each time: the helpers edit it in place), its name is the
+    provider's name and its docstring the description; validation first applies the inverse
+    ``canonicalize``, so the nulls strict mode forced become absent members again."""
+
+    class Projected(model):  # type: ignore[misc,valid-type]
+        @model_validator(mode="before")
+        @classmethod
+        def toolgen_inverse(cls, data: Any) -> Any:
+            return canonicalize(data) if isinstance(data, dict) else data
+
+        @classmethod
+        def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
+            return copy.deepcopy(schema)
+
+    Projected.__name__ = Projected.__qualname__ = name
+    Projected.__doc__ = description
+    Projected.__module__ = model.__module__
+    return Projected
+
+
+def output_data(name: str, data: OutputData) -> OutputData:
+    """``data`` for ``decode_output``; None is a TypeError (no structured output is null, and the
+    signatures reject it: this is for callers that are not type-checked)."""
+    if data is None:
+        raise TypeError(
+            f"parse_output({name!r}, None): expected JSON text, a parsed object or an SDK object"
+        )
+    return data

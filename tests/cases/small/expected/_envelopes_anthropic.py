@@ -16,6 +16,7 @@ from ._runtime import (
     SchemaDriftError,
     ToolCallFragments,
     decode_tool_call,
+    json_value,
     schema_drift,
     tool_call_from_object,
 )
@@ -44,7 +45,8 @@ def _drift(api: str, path: tuple[str | int, ...], expected: str, value: object) 
 def validate_message(data: object) -> dict[str, Any]:
     """Check a anthropic message envelope (the fields toolgen reads).
 
-    Returns ``data``; raises SchemaDriftError at the first mismatch.
+    Returns ``data`` (an SDK object: its JSON form); raises SchemaDriftError at the
+    first mismatch, TypeError for a value that is neither JSON nor an SDK object.
     """
     try:
         if type(data) is not dict:
@@ -80,11 +82,13 @@ def validate_message(data: object) -> dict[str, Any]:
             elif content_item_type == "thinking":
                 if type(data_content_item["thinking"]) is not str:
                     raise _Mismatch
-                if (
-                    "signature" in data_content_item
-                    and type(data_content_item["signature"]) is not str
-                ):
-                    raise _Mismatch
+                if "signature" in data_content_item:
+                    content_item_signature = data_content_item["signature"]
+                    if (
+                        content_item_signature is not None
+                        and type(content_item_signature) is not str
+                    ):
+                        raise _Mismatch
         if type(data["stop_reason"]) is not str:
             raise _Mismatch
         if "stop_sequence" in data:
@@ -106,21 +110,33 @@ def validate_message(data: object) -> dict[str, Any]:
             raise _Mismatch
         if "cache_creation_input_tokens" in data_usage:
             data_usage_cache_creation_input_tokens = data_usage["cache_creation_input_tokens"]
-            if type(data_usage_cache_creation_input_tokens) is not int and not (
-                type(data_usage_cache_creation_input_tokens) is float
-                and data_usage_cache_creation_input_tokens.is_integer()
+            if (
+                data_usage_cache_creation_input_tokens is not None
+                and type(data_usage_cache_creation_input_tokens) is not int
+                and not (
+                    type(data_usage_cache_creation_input_tokens) is float
+                    and data_usage_cache_creation_input_tokens.is_integer()
+                )
             ):
                 raise _Mismatch
         if "cache_read_input_tokens" in data_usage:
             data_usage_cache_read_input_tokens = data_usage["cache_read_input_tokens"]
-            if type(data_usage_cache_read_input_tokens) is not int and not (
-                type(data_usage_cache_read_input_tokens) is float
-                and data_usage_cache_read_input_tokens.is_integer()
+            if (
+                data_usage_cache_read_input_tokens is not None
+                and type(data_usage_cache_read_input_tokens) is not int
+                and not (
+                    type(data_usage_cache_read_input_tokens) is float
+                    and data_usage_cache_read_input_tokens.is_integer()
+                )
             ):
                 raise _Mismatch
         return data
     except (KeyError, _Mismatch):
-        raise _explain_message(data) from None
+        pass
+    converted = json_value(data)
+    if converted is not data:
+        return validate_message(converted)
+    raise _explain_message(data)
 
 
 def _explain_message(data: object) -> SchemaDriftError:
@@ -182,11 +198,15 @@ def _explain_message(data: object) -> SchemaDriftError:
                     content_item_thinking,
                 )
             content_item_signature = data_content_item.get("signature", MISSING)
-            if content_item_signature is not MISSING and type(content_item_signature) is not str:
+            if (
+                content_item_signature is not MISSING
+                and content_item_signature is not None
+                and type(content_item_signature) is not str
+            ):
                 return _drift(
                     _MESSAGE,
                     ("content", data_content_index, "signature"),
-                    "string",
+                    "string or null",
                     content_item_signature,
                 )
     data_stop_reason = data.get("stop_reason", MISSING)
@@ -215,6 +235,7 @@ def _explain_message(data: object) -> SchemaDriftError:
     data_usage_cache_creation_input_tokens = data_usage.get("cache_creation_input_tokens", MISSING)
     if (
         data_usage_cache_creation_input_tokens is not MISSING
+        and data_usage_cache_creation_input_tokens is not None
         and type(data_usage_cache_creation_input_tokens) is not int
         and not (
             type(data_usage_cache_creation_input_tokens) is float
@@ -224,12 +245,13 @@ def _explain_message(data: object) -> SchemaDriftError:
         return _drift(
             _MESSAGE,
             ("usage", "cache_creation_input_tokens"),
-            "integer",
+            "integer or null",
             data_usage_cache_creation_input_tokens,
         )
     data_usage_cache_read_input_tokens = data_usage.get("cache_read_input_tokens", MISSING)
     if (
         data_usage_cache_read_input_tokens is not MISSING
+        and data_usage_cache_read_input_tokens is not None
         and type(data_usage_cache_read_input_tokens) is not int
         and not (
             type(data_usage_cache_read_input_tokens) is float
@@ -239,7 +261,7 @@ def _explain_message(data: object) -> SchemaDriftError:
         return _drift(
             _MESSAGE,
             ("usage", "cache_read_input_tokens"),
-            "integer",
+            "integer or null",
             data_usage_cache_read_input_tokens,
         )
     raise AssertionError("toolgen bug: the validators of message disagree")
@@ -248,7 +270,8 @@ def _explain_message(data: object) -> SchemaDriftError:
 def validate_message_stream_event(data: object) -> dict[str, Any]:
     """Check a anthropic message_stream_event envelope (the fields toolgen reads).
 
-    Returns ``data``; raises SchemaDriftError at the first mismatch.
+    Returns ``data`` (an SDK object: its JSON form); raises SchemaDriftError at the
+    first mismatch, TypeError for a value that is neither JSON nor an SDK object.
     """
     try:
         if type(data) is not dict:
@@ -291,11 +314,13 @@ def validate_message_stream_event(data: object) -> dict[str, Any]:
                 elif content_item_type == "thinking":
                     if type(message_content_item["thinking"]) is not str:
                         raise _Mismatch
-                    if (
-                        "signature" in message_content_item
-                        and type(message_content_item["signature"]) is not str
-                    ):
-                        raise _Mismatch
+                    if "signature" in message_content_item:
+                        content_item_signature = message_content_item["signature"]
+                        if (
+                            content_item_signature is not None
+                            and type(content_item_signature) is not str
+                        ):
+                            raise _Mismatch
             data_message_stop_reason = data_message["stop_reason"]
             if data_message_stop_reason is not None and type(data_message_stop_reason) is not str:
                 raise _Mismatch
@@ -324,18 +349,26 @@ def validate_message_stream_event(data: object) -> dict[str, Any]:
                 message_usage_cache_creation_input_tokens = data_message_usage[
                     "cache_creation_input_tokens"
                 ]
-                if type(message_usage_cache_creation_input_tokens) is not int and not (
-                    type(message_usage_cache_creation_input_tokens) is float
-                    and message_usage_cache_creation_input_tokens.is_integer()
+                if (
+                    message_usage_cache_creation_input_tokens is not None
+                    and type(message_usage_cache_creation_input_tokens) is not int
+                    and not (
+                        type(message_usage_cache_creation_input_tokens) is float
+                        and message_usage_cache_creation_input_tokens.is_integer()
+                    )
                 ):
                     raise _Mismatch
             if "cache_read_input_tokens" in data_message_usage:
                 message_usage_cache_read_input_tokens = data_message_usage[
                     "cache_read_input_tokens"
                 ]
-                if type(message_usage_cache_read_input_tokens) is not int and not (
-                    type(message_usage_cache_read_input_tokens) is float
-                    and message_usage_cache_read_input_tokens.is_integer()
+                if (
+                    message_usage_cache_read_input_tokens is not None
+                    and type(message_usage_cache_read_input_tokens) is not int
+                    and not (
+                        type(message_usage_cache_read_input_tokens) is float
+                        and message_usage_cache_read_input_tokens.is_integer()
+                    )
                 ):
                     raise _Mismatch
         elif data_type == "content_block_start":
@@ -362,11 +395,13 @@ def validate_message_stream_event(data: object) -> dict[str, Any]:
             elif data_content_block_type == "thinking":
                 if type(data_content_block["thinking"]) is not str:
                     raise _Mismatch
-                if (
-                    "signature" in data_content_block
-                    and type(data_content_block["signature"]) is not str
-                ):
-                    raise _Mismatch
+                if "signature" in data_content_block:
+                    data_content_block_signature = data_content_block["signature"]
+                    if (
+                        data_content_block_signature is not None
+                        and type(data_content_block_signature) is not str
+                    ):
+                        raise _Mismatch
         elif data_type == "content_block_delta":
             data_index = data["index"]
             if type(data_index) is not int and not (
@@ -402,8 +437,10 @@ def validate_message_stream_event(data: object) -> dict[str, Any]:
             data_delta = data["delta"]
             if type(data_delta) is not dict:
                 raise _Mismatch
-            if "stop_reason" in data_delta and type(data_delta["stop_reason"]) is not str:
-                raise _Mismatch
+            if "stop_reason" in data_delta:
+                data_delta_stop_reason = data_delta["stop_reason"]
+                if data_delta_stop_reason is not None and type(data_delta_stop_reason) is not str:
+                    raise _Mismatch
             if "stop_sequence" in data_delta:
                 data_delta_stop_sequence = data_delta["stop_sequence"]
                 if (
@@ -421,22 +458,35 @@ def validate_message_stream_event(data: object) -> dict[str, Any]:
                 raise _Mismatch
             if "input_tokens" in data_usage:
                 data_usage_input_tokens = data_usage["input_tokens"]
-                if type(data_usage_input_tokens) is not int and not (
-                    type(data_usage_input_tokens) is float and data_usage_input_tokens.is_integer()
+                if (
+                    data_usage_input_tokens is not None
+                    and type(data_usage_input_tokens) is not int
+                    and not (
+                        type(data_usage_input_tokens) is float
+                        and data_usage_input_tokens.is_integer()
+                    )
                 ):
                     raise _Mismatch
             if "cache_creation_input_tokens" in data_usage:
                 data_usage_cache_creation_input_tokens = data_usage["cache_creation_input_tokens"]
-                if type(data_usage_cache_creation_input_tokens) is not int and not (
-                    type(data_usage_cache_creation_input_tokens) is float
-                    and data_usage_cache_creation_input_tokens.is_integer()
+                if (
+                    data_usage_cache_creation_input_tokens is not None
+                    and type(data_usage_cache_creation_input_tokens) is not int
+                    and not (
+                        type(data_usage_cache_creation_input_tokens) is float
+                        and data_usage_cache_creation_input_tokens.is_integer()
+                    )
                 ):
                     raise _Mismatch
             if "cache_read_input_tokens" in data_usage:
                 data_usage_cache_read_input_tokens = data_usage["cache_read_input_tokens"]
-                if type(data_usage_cache_read_input_tokens) is not int and not (
-                    type(data_usage_cache_read_input_tokens) is float
-                    and data_usage_cache_read_input_tokens.is_integer()
+                if (
+                    data_usage_cache_read_input_tokens is not None
+                    and type(data_usage_cache_read_input_tokens) is not int
+                    and not (
+                        type(data_usage_cache_read_input_tokens) is float
+                        and data_usage_cache_read_input_tokens.is_integer()
+                    )
                 ):
                     raise _Mismatch
         elif data_type == "error":
@@ -449,7 +499,11 @@ def validate_message_stream_event(data: object) -> dict[str, Any]:
                 raise _Mismatch
         return data
     except (KeyError, _Mismatch):
-        raise _explain_message_stream_event(data) from None
+        pass
+    converted = json_value(data)
+    if converted is not data:
+        return validate_message_stream_event(converted)
+    raise _explain_message_stream_event(data)
 
 
 def _explain_message_stream_event(data: object) -> SchemaDriftError:
@@ -546,12 +600,13 @@ def _explain_message_stream_event(data: object) -> SchemaDriftError:
                 content_item_signature = message_content_item.get("signature", MISSING)
                 if (
                     content_item_signature is not MISSING
+                    and content_item_signature is not None
                     and type(content_item_signature) is not str
                 ):
                     return _drift(
                         _MESSAGE_STREAM_EVENT,
                         ("message", "content", message_content_index, "signature"),
-                        "string",
+                        "string or null",
                         content_item_signature,
                     )
         data_message_stop_reason = data_message.get("stop_reason", MISSING)
@@ -612,6 +667,7 @@ def _explain_message_stream_event(data: object) -> SchemaDriftError:
         )
         if (
             message_usage_cache_creation_input_tokens is not MISSING
+            and message_usage_cache_creation_input_tokens is not None
             and type(message_usage_cache_creation_input_tokens) is not int
             and not (
                 type(message_usage_cache_creation_input_tokens) is float
@@ -621,7 +677,7 @@ def _explain_message_stream_event(data: object) -> SchemaDriftError:
             return _drift(
                 _MESSAGE_STREAM_EVENT,
                 ("message", "usage", "cache_creation_input_tokens"),
-                "integer",
+                "integer or null",
                 message_usage_cache_creation_input_tokens,
             )
         message_usage_cache_read_input_tokens = data_message_usage.get(
@@ -629,6 +685,7 @@ def _explain_message_stream_event(data: object) -> SchemaDriftError:
         )
         if (
             message_usage_cache_read_input_tokens is not MISSING
+            and message_usage_cache_read_input_tokens is not None
             and type(message_usage_cache_read_input_tokens) is not int
             and not (
                 type(message_usage_cache_read_input_tokens) is float
@@ -638,7 +695,7 @@ def _explain_message_stream_event(data: object) -> SchemaDriftError:
             return _drift(
                 _MESSAGE_STREAM_EVENT,
                 ("message", "usage", "cache_read_input_tokens"),
-                "integer",
+                "integer or null",
                 message_usage_cache_read_input_tokens,
             )
     elif data_type == "content_block_start":
@@ -698,12 +755,13 @@ def _explain_message_stream_event(data: object) -> SchemaDriftError:
             data_content_block_signature = data_content_block.get("signature", MISSING)
             if (
                 data_content_block_signature is not MISSING
+                and data_content_block_signature is not None
                 and type(data_content_block_signature) is not str
             ):
                 return _drift(
                     _MESSAGE_STREAM_EVENT,
                     ("content_block", "signature"),
-                    "string",
+                    "string or null",
                     data_content_block_signature,
                 )
     elif data_type == "content_block_delta":
@@ -754,9 +812,16 @@ def _explain_message_stream_event(data: object) -> SchemaDriftError:
         if type(data_delta) is not dict:
             return _drift(_MESSAGE_STREAM_EVENT, ("delta",), "object", data_delta)
         data_delta_stop_reason = data_delta.get("stop_reason", MISSING)
-        if data_delta_stop_reason is not MISSING and type(data_delta_stop_reason) is not str:
+        if (
+            data_delta_stop_reason is not MISSING
+            and data_delta_stop_reason is not None
+            and type(data_delta_stop_reason) is not str
+        ):
             return _drift(
-                _MESSAGE_STREAM_EVENT, ("delta", "stop_reason"), "string", data_delta_stop_reason
+                _MESSAGE_STREAM_EVENT,
+                ("delta", "stop_reason"),
+                "string or null",
+                data_delta_stop_reason,
             )
         data_delta_stop_sequence = data_delta.get("stop_sequence", MISSING)
         if (
@@ -786,19 +851,24 @@ def _explain_message_stream_event(data: object) -> SchemaDriftError:
         data_usage_input_tokens = data_usage.get("input_tokens", MISSING)
         if (
             data_usage_input_tokens is not MISSING
+            and data_usage_input_tokens is not None
             and type(data_usage_input_tokens) is not int
             and not (
                 type(data_usage_input_tokens) is float and data_usage_input_tokens.is_integer()
             )
         ):
             return _drift(
-                _MESSAGE_STREAM_EVENT, ("usage", "input_tokens"), "integer", data_usage_input_tokens
+                _MESSAGE_STREAM_EVENT,
+                ("usage", "input_tokens"),
+                "integer or null",
+                data_usage_input_tokens,
             )
         data_usage_cache_creation_input_tokens = data_usage.get(
             "cache_creation_input_tokens", MISSING
         )
         if (
             data_usage_cache_creation_input_tokens is not MISSING
+            and data_usage_cache_creation_input_tokens is not None
             and type(data_usage_cache_creation_input_tokens) is not int
             and not (
                 type(data_usage_cache_creation_input_tokens) is float
@@ -808,12 +878,13 @@ def _explain_message_stream_event(data: object) -> SchemaDriftError:
             return _drift(
                 _MESSAGE_STREAM_EVENT,
                 ("usage", "cache_creation_input_tokens"),
-                "integer",
+                "integer or null",
                 data_usage_cache_creation_input_tokens,
             )
         data_usage_cache_read_input_tokens = data_usage.get("cache_read_input_tokens", MISSING)
         if (
             data_usage_cache_read_input_tokens is not MISSING
+            and data_usage_cache_read_input_tokens is not None
             and type(data_usage_cache_read_input_tokens) is not int
             and not (
                 type(data_usage_cache_read_input_tokens) is float
@@ -823,7 +894,7 @@ def _explain_message_stream_event(data: object) -> SchemaDriftError:
             return _drift(
                 _MESSAGE_STREAM_EVENT,
                 ("usage", "cache_read_input_tokens"),
-                "integer",
+                "integer or null",
                 data_usage_cache_read_input_tokens,
             )
     elif data_type == "error":

@@ -17,6 +17,7 @@ from ._runtime import (
     SchemaDriftError,
     ToolCallFragments,
     decode_tool_call,
+    json_value,
     schema_drift,
 )
 
@@ -44,7 +45,8 @@ def _drift(api: str, path: tuple[str | int, ...], expected: str, value: object) 
 def validate_chat_completion(data: object) -> dict[str, Any]:
     """Check a cerebras chat_completion envelope (the fields toolgen reads).
 
-    Returns ``data``; raises SchemaDriftError at the first mismatch.
+    Returns ``data`` (an SDK object: its JSON form); raises SchemaDriftError at the
+    first mismatch, TypeError for a value that is neither JSON nor an SDK object.
     """
     try:
         if type(data) is not dict:
@@ -87,24 +89,25 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
                     raise _Mismatch
             if "tool_calls" in choices_item_message:
                 item_message_tool_calls = choices_item_message["tool_calls"]
-                if type(item_message_tool_calls) is not list:
-                    raise _Mismatch
-                for message_tool_calls_item in item_message_tool_calls:
-                    if type(message_tool_calls_item) is not dict:
+                if item_message_tool_calls is not None:
+                    if type(item_message_tool_calls) is not list:
                         raise _Mismatch
-                    tool_calls_item_type = message_tool_calls_item["type"]
-                    if type(tool_calls_item_type) is not str:
-                        raise _Mismatch
-                    if tool_calls_item_type == "function":
-                        if type(message_tool_calls_item["id"]) is not str:
+                    for message_tool_calls_item in item_message_tool_calls:
+                        if type(message_tool_calls_item) is not dict:
                             raise _Mismatch
-                        tool_calls_item_function = message_tool_calls_item["function"]
-                        if type(tool_calls_item_function) is not dict:
+                        tool_calls_item_type = message_tool_calls_item["type"]
+                        if type(tool_calls_item_type) is not str:
                             raise _Mismatch
-                        if type(tool_calls_item_function["name"]) is not str:
-                            raise _Mismatch
-                        if type(tool_calls_item_function["arguments"]) is not str:
-                            raise _Mismatch
+                        if tool_calls_item_type == "function":
+                            if type(message_tool_calls_item["id"]) is not str:
+                                raise _Mismatch
+                            tool_calls_item_function = message_tool_calls_item["function"]
+                            if type(tool_calls_item_function) is not dict:
+                                raise _Mismatch
+                            if type(tool_calls_item_function["name"]) is not str:
+                                raise _Mismatch
+                            if type(tool_calls_item_function["arguments"]) is not str:
+                                raise _Mismatch
             if (
                 "reasoning" in choices_item_message
                 and type(choices_item_message["reasoning"]) is not str
@@ -131,30 +134,40 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
             raise _Mismatch
         if "prompt_tokens_details" in data_usage:
             data_usage_prompt_tokens_details = data_usage["prompt_tokens_details"]
-            if type(data_usage_prompt_tokens_details) is not dict:
-                raise _Mismatch
-            if "cached_tokens" in data_usage_prompt_tokens_details:
-                usage_prompt_tokens_details_cached_tokens = data_usage_prompt_tokens_details[
-                    "cached_tokens"
-                ]
-                if type(usage_prompt_tokens_details_cached_tokens) is not int and not (
-                    type(usage_prompt_tokens_details_cached_tokens) is float
-                    and usage_prompt_tokens_details_cached_tokens.is_integer()
-                ):
+            if data_usage_prompt_tokens_details is not None:
+                if type(data_usage_prompt_tokens_details) is not dict:
                     raise _Mismatch
+                if "cached_tokens" in data_usage_prompt_tokens_details:
+                    usage_prompt_tokens_details_cached_tokens = data_usage_prompt_tokens_details[
+                        "cached_tokens"
+                    ]
+                    if (
+                        usage_prompt_tokens_details_cached_tokens is not None
+                        and type(usage_prompt_tokens_details_cached_tokens) is not int
+                        and not (
+                            type(usage_prompt_tokens_details_cached_tokens) is float
+                            and usage_prompt_tokens_details_cached_tokens.is_integer()
+                        )
+                    ):
+                        raise _Mismatch
         if "completion_tokens_details" in data_usage:
             data_usage_completion_tokens_details = data_usage["completion_tokens_details"]
-            if type(data_usage_completion_tokens_details) is not dict:
-                raise _Mismatch
-            if "reasoning_tokens" in data_usage_completion_tokens_details:
-                usage_completion_tokens_details_reasoning_tokens = (
-                    data_usage_completion_tokens_details["reasoning_tokens"]
-                )
-                if type(usage_completion_tokens_details_reasoning_tokens) is not int and not (
-                    type(usage_completion_tokens_details_reasoning_tokens) is float
-                    and usage_completion_tokens_details_reasoning_tokens.is_integer()
-                ):
+            if data_usage_completion_tokens_details is not None:
+                if type(data_usage_completion_tokens_details) is not dict:
                     raise _Mismatch
+                if "reasoning_tokens" in data_usage_completion_tokens_details:
+                    usage_completion_tokens_details_reasoning_tokens = (
+                        data_usage_completion_tokens_details["reasoning_tokens"]
+                    )
+                    if (
+                        usage_completion_tokens_details_reasoning_tokens is not None
+                        and type(usage_completion_tokens_details_reasoning_tokens) is not int
+                        and not (
+                            type(usage_completion_tokens_details_reasoning_tokens) is float
+                            and usage_completion_tokens_details_reasoning_tokens.is_integer()
+                        )
+                    ):
+                        raise _Mismatch
         if "time_info" in data:
             data_time_info = data["time_info"]
             if type(data_time_info) is not dict:
@@ -193,7 +206,11 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
                     raise _Mismatch
         return data
     except (KeyError, _Mismatch):
-        raise _explain_chat_completion(data) from None
+        pass
+    converted = json_value(data)
+    if converted is not data:
+        return validate_chat_completion(converted)
+    raise _explain_chat_completion(data)
 
 
 def _explain_chat_completion(data: object) -> SchemaDriftError:
@@ -271,12 +288,12 @@ def _explain_chat_completion(data: object) -> SchemaDriftError:
                 item_message_content,
             )
         item_message_tool_calls = choices_item_message.get("tool_calls", MISSING)
-        if item_message_tool_calls is not MISSING:
+        if item_message_tool_calls is not MISSING and item_message_tool_calls is not None:
             if type(item_message_tool_calls) is not list:
                 return _drift(
                     _CHAT_COMPLETION,
                     ("choices", data_choices_index, "message", "tool_calls"),
-                    "array",
+                    "array or null",
                     item_message_tool_calls,
                 )
             for message_tool_calls_index, message_tool_calls_item in enumerate(
@@ -409,12 +426,15 @@ def _explain_chat_completion(data: object) -> SchemaDriftError:
             _CHAT_COMPLETION, ("usage", "total_tokens"), "integer", data_usage_total_tokens
         )
     data_usage_prompt_tokens_details = data_usage.get("prompt_tokens_details", MISSING)
-    if data_usage_prompt_tokens_details is not MISSING:
+    if (
+        data_usage_prompt_tokens_details is not MISSING
+        and data_usage_prompt_tokens_details is not None
+    ):
         if type(data_usage_prompt_tokens_details) is not dict:
             return _drift(
                 _CHAT_COMPLETION,
                 ("usage", "prompt_tokens_details"),
-                "object",
+                "object or null",
                 data_usage_prompt_tokens_details,
             )
         usage_prompt_tokens_details_cached_tokens = data_usage_prompt_tokens_details.get(
@@ -422,6 +442,7 @@ def _explain_chat_completion(data: object) -> SchemaDriftError:
         )
         if (
             usage_prompt_tokens_details_cached_tokens is not MISSING
+            and usage_prompt_tokens_details_cached_tokens is not None
             and type(usage_prompt_tokens_details_cached_tokens) is not int
             and not (
                 type(usage_prompt_tokens_details_cached_tokens) is float
@@ -431,16 +452,19 @@ def _explain_chat_completion(data: object) -> SchemaDriftError:
             return _drift(
                 _CHAT_COMPLETION,
                 ("usage", "prompt_tokens_details", "cached_tokens"),
-                "integer",
+                "integer or null",
                 usage_prompt_tokens_details_cached_tokens,
             )
     data_usage_completion_tokens_details = data_usage.get("completion_tokens_details", MISSING)
-    if data_usage_completion_tokens_details is not MISSING:
+    if (
+        data_usage_completion_tokens_details is not MISSING
+        and data_usage_completion_tokens_details is not None
+    ):
         if type(data_usage_completion_tokens_details) is not dict:
             return _drift(
                 _CHAT_COMPLETION,
                 ("usage", "completion_tokens_details"),
-                "object",
+                "object or null",
                 data_usage_completion_tokens_details,
             )
         usage_completion_tokens_details_reasoning_tokens = data_usage_completion_tokens_details.get(
@@ -448,6 +472,7 @@ def _explain_chat_completion(data: object) -> SchemaDriftError:
         )
         if (
             usage_completion_tokens_details_reasoning_tokens is not MISSING
+            and usage_completion_tokens_details_reasoning_tokens is not None
             and type(usage_completion_tokens_details_reasoning_tokens) is not int
             and not (
                 type(usage_completion_tokens_details_reasoning_tokens) is float
@@ -457,7 +482,7 @@ def _explain_chat_completion(data: object) -> SchemaDriftError:
             return _drift(
                 _CHAT_COMPLETION,
                 ("usage", "completion_tokens_details", "reasoning_tokens"),
-                "integer",
+                "integer or null",
                 usage_completion_tokens_details_reasoning_tokens,
             )
     data_time_info = data.get("time_info", MISSING)
@@ -527,7 +552,8 @@ def _explain_chat_completion(data: object) -> SchemaDriftError:
 def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
     """Check a cerebras chat_completion_chunk envelope (the fields toolgen reads).
 
-    Returns ``data``; raises SchemaDriftError at the first mismatch.
+    Returns ``data`` (an SDK object: its JSON form); raises SchemaDriftError at the
+    first mismatch, TypeError for a value that is neither JSON nor an SDK object.
     """
     try:
         if type(data) is not dict:
@@ -558,48 +584,61 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
             choices_item_delta = data_choices_item["delta"]
             if type(choices_item_delta) is not dict:
                 raise _Mismatch
-            if "role" in choices_item_delta and type(choices_item_delta["role"]) is not str:
-                raise _Mismatch
+            if "role" in choices_item_delta:
+                item_delta_role = choices_item_delta["role"]
+                if item_delta_role is not None and type(item_delta_role) is not str:
+                    raise _Mismatch
             if "content" in choices_item_delta:
                 item_delta_content = choices_item_delta["content"]
                 if item_delta_content is not None and type(item_delta_content) is not str:
                     raise _Mismatch
             if "tool_calls" in choices_item_delta:
                 item_delta_tool_calls = choices_item_delta["tool_calls"]
-                if type(item_delta_tool_calls) is not list:
-                    raise _Mismatch
-                for delta_tool_calls_item in item_delta_tool_calls:
-                    if type(delta_tool_calls_item) is not dict:
+                if item_delta_tool_calls is not None:
+                    if type(item_delta_tool_calls) is not list:
                         raise _Mismatch
-                    tool_calls_item_index = delta_tool_calls_item["index"]
-                    if type(tool_calls_item_index) is not int and not (
-                        type(tool_calls_item_index) is float and tool_calls_item_index.is_integer()
-                    ):
-                        raise _Mismatch
-                    if (
-                        "id" in delta_tool_calls_item
-                        and type(delta_tool_calls_item["id"]) is not str
-                    ):
-                        raise _Mismatch
-                    if (
-                        "type" in delta_tool_calls_item
-                        and type(delta_tool_calls_item["type"]) is not str
-                    ):
-                        raise _Mismatch
-                    if "function" in delta_tool_calls_item:
-                        tool_calls_item_function = delta_tool_calls_item["function"]
-                        if type(tool_calls_item_function) is not dict:
+                    for delta_tool_calls_item in item_delta_tool_calls:
+                        if type(delta_tool_calls_item) is not dict:
                             raise _Mismatch
-                        if (
-                            "name" in tool_calls_item_function
-                            and type(tool_calls_item_function["name"]) is not str
+                        tool_calls_item_index = delta_tool_calls_item["index"]
+                        if type(tool_calls_item_index) is not int and not (
+                            type(tool_calls_item_index) is float
+                            and tool_calls_item_index.is_integer()
                         ):
                             raise _Mismatch
-                        if (
-                            "arguments" in tool_calls_item_function
-                            and type(tool_calls_item_function["arguments"]) is not str
-                        ):
-                            raise _Mismatch
+                        if "id" in delta_tool_calls_item:
+                            tool_calls_item_id = delta_tool_calls_item["id"]
+                            if (
+                                tool_calls_item_id is not None
+                                and type(tool_calls_item_id) is not str
+                            ):
+                                raise _Mismatch
+                        if "type" in delta_tool_calls_item:
+                            tool_calls_item_type = delta_tool_calls_item["type"]
+                            if (
+                                tool_calls_item_type is not None
+                                and type(tool_calls_item_type) is not str
+                            ):
+                                raise _Mismatch
+                        if "function" in delta_tool_calls_item:
+                            tool_calls_item_function = delta_tool_calls_item["function"]
+                            if tool_calls_item_function is not None:
+                                if type(tool_calls_item_function) is not dict:
+                                    raise _Mismatch
+                                if "name" in tool_calls_item_function:
+                                    item_function_name = tool_calls_item_function["name"]
+                                    if (
+                                        item_function_name is not None
+                                        and type(item_function_name) is not str
+                                    ):
+                                        raise _Mismatch
+                                if "arguments" in tool_calls_item_function:
+                                    item_function_arguments = tool_calls_item_function["arguments"]
+                                    if (
+                                        item_function_arguments is not None
+                                        and type(item_function_arguments) is not str
+                                    ):
+                                        raise _Mismatch
             if (
                 "reasoning" in choices_item_delta
                 and type(choices_item_delta["reasoning"]) is not str
@@ -613,50 +652,63 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
                 raise _Mismatch
         if "usage" in data:
             data_usage = data["usage"]
-            if type(data_usage) is not dict:
-                raise _Mismatch
-            data_usage_prompt_tokens = data_usage["prompt_tokens"]
-            if type(data_usage_prompt_tokens) is not int and not (
-                type(data_usage_prompt_tokens) is float and data_usage_prompt_tokens.is_integer()
-            ):
-                raise _Mismatch
-            data_usage_completion_tokens = data_usage["completion_tokens"]
-            if type(data_usage_completion_tokens) is not int and not (
-                type(data_usage_completion_tokens) is float
-                and data_usage_completion_tokens.is_integer()
-            ):
-                raise _Mismatch
-            data_usage_total_tokens = data_usage["total_tokens"]
-            if type(data_usage_total_tokens) is not int and not (
-                type(data_usage_total_tokens) is float and data_usage_total_tokens.is_integer()
-            ):
-                raise _Mismatch
-            if "prompt_tokens_details" in data_usage:
-                data_usage_prompt_tokens_details = data_usage["prompt_tokens_details"]
-                if type(data_usage_prompt_tokens_details) is not dict:
+            if data_usage is not None:
+                if type(data_usage) is not dict:
                     raise _Mismatch
-                if "cached_tokens" in data_usage_prompt_tokens_details:
-                    usage_prompt_tokens_details_cached_tokens = data_usage_prompt_tokens_details[
-                        "cached_tokens"
-                    ]
-                    if type(usage_prompt_tokens_details_cached_tokens) is not int and not (
-                        type(usage_prompt_tokens_details_cached_tokens) is float
-                        and usage_prompt_tokens_details_cached_tokens.is_integer()
-                    ):
-                        raise _Mismatch
-            if "completion_tokens_details" in data_usage:
-                data_usage_completion_tokens_details = data_usage["completion_tokens_details"]
-                if type(data_usage_completion_tokens_details) is not dict:
+                data_usage_prompt_tokens = data_usage["prompt_tokens"]
+                if type(data_usage_prompt_tokens) is not int and not (
+                    type(data_usage_prompt_tokens) is float
+                    and data_usage_prompt_tokens.is_integer()
+                ):
                     raise _Mismatch
-                if "reasoning_tokens" in data_usage_completion_tokens_details:
-                    usage_completion_tokens_details_reasoning_tokens = (
-                        data_usage_completion_tokens_details["reasoning_tokens"]
-                    )
-                    if type(usage_completion_tokens_details_reasoning_tokens) is not int and not (
-                        type(usage_completion_tokens_details_reasoning_tokens) is float
-                        and usage_completion_tokens_details_reasoning_tokens.is_integer()
-                    ):
-                        raise _Mismatch
+                data_usage_completion_tokens = data_usage["completion_tokens"]
+                if type(data_usage_completion_tokens) is not int and not (
+                    type(data_usage_completion_tokens) is float
+                    and data_usage_completion_tokens.is_integer()
+                ):
+                    raise _Mismatch
+                data_usage_total_tokens = data_usage["total_tokens"]
+                if type(data_usage_total_tokens) is not int and not (
+                    type(data_usage_total_tokens) is float and data_usage_total_tokens.is_integer()
+                ):
+                    raise _Mismatch
+                if "prompt_tokens_details" in data_usage:
+                    data_usage_prompt_tokens_details = data_usage["prompt_tokens_details"]
+                    if data_usage_prompt_tokens_details is not None:
+                        if type(data_usage_prompt_tokens_details) is not dict:
+                            raise _Mismatch
+                        if "cached_tokens" in data_usage_prompt_tokens_details:
+                            usage_prompt_tokens_details_cached_tokens = (
+                                data_usage_prompt_tokens_details["cached_tokens"]
+                            )
+                            if (
+                                usage_prompt_tokens_details_cached_tokens is not None
+                                and type(usage_prompt_tokens_details_cached_tokens) is not int
+                                and not (
+                                    type(usage_prompt_tokens_details_cached_tokens) is float
+                                    and usage_prompt_tokens_details_cached_tokens.is_integer()
+                                )
+                            ):
+                                raise _Mismatch
+                if "completion_tokens_details" in data_usage:
+                    data_usage_completion_tokens_details = data_usage["completion_tokens_details"]
+                    if data_usage_completion_tokens_details is not None:
+                        if type(data_usage_completion_tokens_details) is not dict:
+                            raise _Mismatch
+                        if "reasoning_tokens" in data_usage_completion_tokens_details:
+                            usage_completion_tokens_details_reasoning_tokens = (
+                                data_usage_completion_tokens_details["reasoning_tokens"]
+                            )
+                            if (
+                                usage_completion_tokens_details_reasoning_tokens is not None
+                                and type(usage_completion_tokens_details_reasoning_tokens)
+                                is not int
+                                and not (
+                                    type(usage_completion_tokens_details_reasoning_tokens) is float
+                                    and usage_completion_tokens_details_reasoning_tokens.is_integer()
+                                )
+                            ):
+                                raise _Mismatch
         if "time_info" in data:
             data_time_info = data["time_info"]
             if type(data_time_info) is not dict:
@@ -695,7 +747,11 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
                     raise _Mismatch
         return data
     except (KeyError, _Mismatch):
-        raise _explain_chat_completion_chunk(data) from None
+        pass
+    converted = json_value(data)
+    if converted is not data:
+        return validate_chat_completion_chunk(converted)
+    raise _explain_chat_completion_chunk(data)
 
 
 def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
@@ -743,11 +799,15 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                 choices_item_delta,
             )
         item_delta_role = choices_item_delta.get("role", MISSING)
-        if item_delta_role is not MISSING and type(item_delta_role) is not str:
+        if (
+            item_delta_role is not MISSING
+            and item_delta_role is not None
+            and type(item_delta_role) is not str
+        ):
             return _drift(
                 _CHAT_COMPLETION_CHUNK,
                 ("choices", data_choices_index, "delta", "role"),
-                "string",
+                "string or null",
                 item_delta_role,
             )
         item_delta_content = choices_item_delta.get("content", MISSING)
@@ -763,12 +823,12 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                 item_delta_content,
             )
         item_delta_tool_calls = choices_item_delta.get("tool_calls", MISSING)
-        if item_delta_tool_calls is not MISSING:
+        if item_delta_tool_calls is not MISSING and item_delta_tool_calls is not None:
             if type(item_delta_tool_calls) is not list:
                 return _drift(
                     _CHAT_COMPLETION_CHUNK,
                     ("choices", data_choices_index, "delta", "tool_calls"),
-                    "array",
+                    "array or null",
                     item_delta_tool_calls,
                 )
             for delta_tool_calls_index, delta_tool_calls_item in enumerate(item_delta_tool_calls):
@@ -803,7 +863,11 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                         tool_calls_item_index,
                     )
                 tool_calls_item_id = delta_tool_calls_item.get("id", MISSING)
-                if tool_calls_item_id is not MISSING and type(tool_calls_item_id) is not str:
+                if (
+                    tool_calls_item_id is not MISSING
+                    and tool_calls_item_id is not None
+                    and type(tool_calls_item_id) is not str
+                ):
                     return _drift(
                         _CHAT_COMPLETION_CHUNK,
                         (
@@ -814,11 +878,15 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                             delta_tool_calls_index,
                             "id",
                         ),
-                        "string",
+                        "string or null",
                         tool_calls_item_id,
                     )
                 tool_calls_item_type = delta_tool_calls_item.get("type", MISSING)
-                if tool_calls_item_type is not MISSING and type(tool_calls_item_type) is not str:
+                if (
+                    tool_calls_item_type is not MISSING
+                    and tool_calls_item_type is not None
+                    and type(tool_calls_item_type) is not str
+                ):
                     return _drift(
                         _CHAT_COMPLETION_CHUNK,
                         (
@@ -829,11 +897,11 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                             delta_tool_calls_index,
                             "type",
                         ),
-                        "string",
+                        "string or null",
                         tool_calls_item_type,
                     )
                 tool_calls_item_function = delta_tool_calls_item.get("function", MISSING)
-                if tool_calls_item_function is not MISSING:
+                if tool_calls_item_function is not MISSING and tool_calls_item_function is not None:
                     if type(tool_calls_item_function) is not dict:
                         return _drift(
                             _CHAT_COMPLETION_CHUNK,
@@ -845,11 +913,15 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                                 delta_tool_calls_index,
                                 "function",
                             ),
-                            "object",
+                            "object or null",
                             tool_calls_item_function,
                         )
                     item_function_name = tool_calls_item_function.get("name", MISSING)
-                    if item_function_name is not MISSING and type(item_function_name) is not str:
+                    if (
+                        item_function_name is not MISSING
+                        and item_function_name is not None
+                        and type(item_function_name) is not str
+                    ):
                         return _drift(
                             _CHAT_COMPLETION_CHUNK,
                             (
@@ -861,12 +933,13 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                                 "function",
                                 "name",
                             ),
-                            "string",
+                            "string or null",
                             item_function_name,
                         )
                     item_function_arguments = tool_calls_item_function.get("arguments", MISSING)
                     if (
                         item_function_arguments is not MISSING
+                        and item_function_arguments is not None
                         and type(item_function_arguments) is not str
                     ):
                         return _drift(
@@ -880,7 +953,7 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                                 "function",
                                 "arguments",
                             ),
-                            "string",
+                            "string or null",
                             item_function_arguments,
                         )
         item_delta_reasoning = choices_item_delta.get("reasoning", MISSING)
@@ -907,9 +980,9 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                 choices_item_finish_reason,
             )
     data_usage = data.get("usage", MISSING)
-    if data_usage is not MISSING:
+    if data_usage is not MISSING and data_usage is not None:
         if type(data_usage) is not dict:
-            return _drift(_CHAT_COMPLETION_CHUNK, ("usage",), "object", data_usage)
+            return _drift(_CHAT_COMPLETION_CHUNK, ("usage",), "object or null", data_usage)
         data_usage_prompt_tokens = data_usage.get("prompt_tokens", MISSING)
         if type(data_usage_prompt_tokens) is not int and not (
             type(data_usage_prompt_tokens) is float and data_usage_prompt_tokens.is_integer()
@@ -942,12 +1015,15 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                 data_usage_total_tokens,
             )
         data_usage_prompt_tokens_details = data_usage.get("prompt_tokens_details", MISSING)
-        if data_usage_prompt_tokens_details is not MISSING:
+        if (
+            data_usage_prompt_tokens_details is not MISSING
+            and data_usage_prompt_tokens_details is not None
+        ):
             if type(data_usage_prompt_tokens_details) is not dict:
                 return _drift(
                     _CHAT_COMPLETION_CHUNK,
                     ("usage", "prompt_tokens_details"),
-                    "object",
+                    "object or null",
                     data_usage_prompt_tokens_details,
                 )
             usage_prompt_tokens_details_cached_tokens = data_usage_prompt_tokens_details.get(
@@ -955,6 +1031,7 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
             )
             if (
                 usage_prompt_tokens_details_cached_tokens is not MISSING
+                and usage_prompt_tokens_details_cached_tokens is not None
                 and type(usage_prompt_tokens_details_cached_tokens) is not int
                 and not (
                     type(usage_prompt_tokens_details_cached_tokens) is float
@@ -964,16 +1041,19 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                 return _drift(
                     _CHAT_COMPLETION_CHUNK,
                     ("usage", "prompt_tokens_details", "cached_tokens"),
-                    "integer",
+                    "integer or null",
                     usage_prompt_tokens_details_cached_tokens,
                 )
         data_usage_completion_tokens_details = data_usage.get("completion_tokens_details", MISSING)
-        if data_usage_completion_tokens_details is not MISSING:
+        if (
+            data_usage_completion_tokens_details is not MISSING
+            and data_usage_completion_tokens_details is not None
+        ):
             if type(data_usage_completion_tokens_details) is not dict:
                 return _drift(
                     _CHAT_COMPLETION_CHUNK,
                     ("usage", "completion_tokens_details"),
-                    "object",
+                    "object or null",
                     data_usage_completion_tokens_details,
                 )
             usage_completion_tokens_details_reasoning_tokens = (
@@ -981,6 +1061,7 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
             )
             if (
                 usage_completion_tokens_details_reasoning_tokens is not MISSING
+                and usage_completion_tokens_details_reasoning_tokens is not None
                 and type(usage_completion_tokens_details_reasoning_tokens) is not int
                 and not (
                     type(usage_completion_tokens_details_reasoning_tokens) is float
@@ -990,7 +1071,7 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                 return _drift(
                     _CHAT_COMPLETION_CHUNK,
                     ("usage", "completion_tokens_details", "reasoning_tokens"),
-                    "integer",
+                    "integer or null",
                     usage_completion_tokens_details_reasoning_tokens,
                 )
     data_time_info = data.get("time_info", MISSING)
@@ -1086,7 +1167,7 @@ def parse_chat_completion_tool_calls(
             canonical_names,
             canonicalize,
         )
-        for call in message.get("tool_calls", ())
+        for call in message.get("tool_calls") or ()
         if call["type"] == "function"
     ]
 
@@ -1106,18 +1187,20 @@ class ChatCompletionToolCallStream:
         for choice in valid["choices"]:
             if choice["index"] != 0:
                 continue
-            for delta in choice["delta"].get("tool_calls", ()):
+            # optional members may be absent or null (SDK objects dump absent members as None)
+            for delta in choice["delta"].get("tool_calls") or ():
                 index = delta["index"]
-                if delta.get("type", "function") != "function":
+                if delta.get("type") not in (None, "function"):
                     self._skipped.add(index)
                 call = self._calls.setdefault(index, ToolCallFragments())
-                if call.id is None and "id" in delta:
-                    call.id = delta["id"]
-                function = delta.get("function", {})
-                if call.name is None and "name" in function:
-                    call.name = function["name"]
-                if "arguments" in function:
-                    call.parts.append(function["arguments"])
+                if call.id is None:
+                    call.id = delta.get("id")
+                function = delta.get("function") or {}
+                if call.name is None:
+                    call.name = function.get("name")
+                arguments = function.get("arguments")
+                if arguments is not None:
+                    call.parts.append(arguments)
         return valid
 
     def tool_calls(

@@ -16,6 +16,7 @@ from ._runtime import (
     SchemaDriftError,
     ToolCallFragments,
     decode_tool_call,
+    json_value,
     schema_drift,
 )
 
@@ -49,7 +50,8 @@ def _drift(api: str, path: tuple[str | int, ...], expected: str, value: object) 
 def validate_chat_completion(data: object) -> dict[str, Any]:
     """Check a openai chat_completion envelope (the fields toolgen reads).
 
-    Returns ``data``; raises SchemaDriftError at the first mismatch.
+    Returns ``data`` (an SDK object: its JSON form); raises SchemaDriftError at the
+    first mismatch, TypeError for a value that is neither JSON nor an SDK object.
     """
     try:
         if type(data) is not dict:
@@ -95,24 +97,25 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
                     raise _Mismatch
             if "tool_calls" in choices_item_message:
                 item_message_tool_calls = choices_item_message["tool_calls"]
-                if type(item_message_tool_calls) is not list:
-                    raise _Mismatch
-                for message_tool_calls_item in item_message_tool_calls:
-                    if type(message_tool_calls_item) is not dict:
+                if item_message_tool_calls is not None:
+                    if type(item_message_tool_calls) is not list:
                         raise _Mismatch
-                    tool_calls_item_type = message_tool_calls_item["type"]
-                    if type(tool_calls_item_type) is not str:
-                        raise _Mismatch
-                    if tool_calls_item_type == "function":
-                        if type(message_tool_calls_item["id"]) is not str:
+                    for message_tool_calls_item in item_message_tool_calls:
+                        if type(message_tool_calls_item) is not dict:
                             raise _Mismatch
-                        tool_calls_item_function = message_tool_calls_item["function"]
-                        if type(tool_calls_item_function) is not dict:
+                        tool_calls_item_type = message_tool_calls_item["type"]
+                        if type(tool_calls_item_type) is not str:
                             raise _Mismatch
-                        if type(tool_calls_item_function["name"]) is not str:
-                            raise _Mismatch
-                        if type(tool_calls_item_function["arguments"]) is not str:
-                            raise _Mismatch
+                        if tool_calls_item_type == "function":
+                            if type(message_tool_calls_item["id"]) is not str:
+                                raise _Mismatch
+                            tool_calls_item_function = message_tool_calls_item["function"]
+                            if type(tool_calls_item_function) is not dict:
+                                raise _Mismatch
+                            if type(tool_calls_item_function["name"]) is not str:
+                                raise _Mismatch
+                            if type(tool_calls_item_function["arguments"]) is not str:
+                                raise _Mismatch
         data_usage = data["usage"]
         if type(data_usage) is not dict:
             raise _Mismatch
@@ -134,33 +137,47 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
             raise _Mismatch
         if "prompt_tokens_details" in data_usage:
             data_usage_prompt_tokens_details = data_usage["prompt_tokens_details"]
-            if type(data_usage_prompt_tokens_details) is not dict:
-                raise _Mismatch
-            if "cached_tokens" in data_usage_prompt_tokens_details:
-                usage_prompt_tokens_details_cached_tokens = data_usage_prompt_tokens_details[
-                    "cached_tokens"
-                ]
-                if type(usage_prompt_tokens_details_cached_tokens) is not int and not (
-                    type(usage_prompt_tokens_details_cached_tokens) is float
-                    and usage_prompt_tokens_details_cached_tokens.is_integer()
-                ):
+            if data_usage_prompt_tokens_details is not None:
+                if type(data_usage_prompt_tokens_details) is not dict:
                     raise _Mismatch
+                if "cached_tokens" in data_usage_prompt_tokens_details:
+                    usage_prompt_tokens_details_cached_tokens = data_usage_prompt_tokens_details[
+                        "cached_tokens"
+                    ]
+                    if (
+                        usage_prompt_tokens_details_cached_tokens is not None
+                        and type(usage_prompt_tokens_details_cached_tokens) is not int
+                        and not (
+                            type(usage_prompt_tokens_details_cached_tokens) is float
+                            and usage_prompt_tokens_details_cached_tokens.is_integer()
+                        )
+                    ):
+                        raise _Mismatch
         if "completion_tokens_details" in data_usage:
             data_usage_completion_tokens_details = data_usage["completion_tokens_details"]
-            if type(data_usage_completion_tokens_details) is not dict:
-                raise _Mismatch
-            if "reasoning_tokens" in data_usage_completion_tokens_details:
-                usage_completion_tokens_details_reasoning_tokens = (
-                    data_usage_completion_tokens_details["reasoning_tokens"]
-                )
-                if type(usage_completion_tokens_details_reasoning_tokens) is not int and not (
-                    type(usage_completion_tokens_details_reasoning_tokens) is float
-                    and usage_completion_tokens_details_reasoning_tokens.is_integer()
-                ):
+            if data_usage_completion_tokens_details is not None:
+                if type(data_usage_completion_tokens_details) is not dict:
                     raise _Mismatch
+                if "reasoning_tokens" in data_usage_completion_tokens_details:
+                    usage_completion_tokens_details_reasoning_tokens = (
+                        data_usage_completion_tokens_details["reasoning_tokens"]
+                    )
+                    if (
+                        usage_completion_tokens_details_reasoning_tokens is not None
+                        and type(usage_completion_tokens_details_reasoning_tokens) is not int
+                        and not (
+                            type(usage_completion_tokens_details_reasoning_tokens) is float
+                            and usage_completion_tokens_details_reasoning_tokens.is_integer()
+                        )
+                    ):
+                        raise _Mismatch
         return data
     except (KeyError, _Mismatch):
-        raise _explain_chat_completion(data) from None
+        pass
+    converted = json_value(data)
+    if converted is not data:
+        return validate_chat_completion(converted)
+    raise _explain_chat_completion(data)
 
 
 def _explain_chat_completion(data: object) -> SchemaDriftError:
@@ -253,12 +270,12 @@ def _explain_chat_completion(data: object) -> SchemaDriftError:
                 item_message_refusal,
             )
         item_message_tool_calls = choices_item_message.get("tool_calls", MISSING)
-        if item_message_tool_calls is not MISSING:
+        if item_message_tool_calls is not MISSING and item_message_tool_calls is not None:
             if type(item_message_tool_calls) is not list:
                 return _drift(
                     _CHAT_COMPLETION,
                     ("choices", data_choices_index, "message", "tool_calls"),
-                    "array",
+                    "array or null",
                     item_message_tool_calls,
                 )
             for message_tool_calls_index, message_tool_calls_item in enumerate(
@@ -383,12 +400,15 @@ def _explain_chat_completion(data: object) -> SchemaDriftError:
             _CHAT_COMPLETION, ("usage", "total_tokens"), "integer", data_usage_total_tokens
         )
     data_usage_prompt_tokens_details = data_usage.get("prompt_tokens_details", MISSING)
-    if data_usage_prompt_tokens_details is not MISSING:
+    if (
+        data_usage_prompt_tokens_details is not MISSING
+        and data_usage_prompt_tokens_details is not None
+    ):
         if type(data_usage_prompt_tokens_details) is not dict:
             return _drift(
                 _CHAT_COMPLETION,
                 ("usage", "prompt_tokens_details"),
-                "object",
+                "object or null",
                 data_usage_prompt_tokens_details,
             )
         usage_prompt_tokens_details_cached_tokens = data_usage_prompt_tokens_details.get(
@@ -396,6 +416,7 @@ def _explain_chat_completion(data: object) -> SchemaDriftError:
         )
         if (
             usage_prompt_tokens_details_cached_tokens is not MISSING
+            and usage_prompt_tokens_details_cached_tokens is not None
             and type(usage_prompt_tokens_details_cached_tokens) is not int
             and not (
                 type(usage_prompt_tokens_details_cached_tokens) is float
@@ -405,16 +426,19 @@ def _explain_chat_completion(data: object) -> SchemaDriftError:
             return _drift(
                 _CHAT_COMPLETION,
                 ("usage", "prompt_tokens_details", "cached_tokens"),
-                "integer",
+                "integer or null",
                 usage_prompt_tokens_details_cached_tokens,
             )
     data_usage_completion_tokens_details = data_usage.get("completion_tokens_details", MISSING)
-    if data_usage_completion_tokens_details is not MISSING:
+    if (
+        data_usage_completion_tokens_details is not MISSING
+        and data_usage_completion_tokens_details is not None
+    ):
         if type(data_usage_completion_tokens_details) is not dict:
             return _drift(
                 _CHAT_COMPLETION,
                 ("usage", "completion_tokens_details"),
-                "object",
+                "object or null",
                 data_usage_completion_tokens_details,
             )
         usage_completion_tokens_details_reasoning_tokens = data_usage_completion_tokens_details.get(
@@ -422,6 +446,7 @@ def _explain_chat_completion(data: object) -> SchemaDriftError:
         )
         if (
             usage_completion_tokens_details_reasoning_tokens is not MISSING
+            and usage_completion_tokens_details_reasoning_tokens is not None
             and type(usage_completion_tokens_details_reasoning_tokens) is not int
             and not (
                 type(usage_completion_tokens_details_reasoning_tokens) is float
@@ -431,7 +456,7 @@ def _explain_chat_completion(data: object) -> SchemaDriftError:
             return _drift(
                 _CHAT_COMPLETION,
                 ("usage", "completion_tokens_details", "reasoning_tokens"),
-                "integer",
+                "integer or null",
                 usage_completion_tokens_details_reasoning_tokens,
             )
     raise AssertionError("toolgen bug: the validators of chat_completion disagree")
@@ -440,7 +465,8 @@ def _explain_chat_completion(data: object) -> SchemaDriftError:
 def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
     """Check a openai chat_completion_chunk envelope (the fields toolgen reads).
 
-    Returns ``data``; raises SchemaDriftError at the first mismatch.
+    Returns ``data`` (an SDK object: its JSON form); raises SchemaDriftError at the
+    first mismatch, TypeError for a value that is neither JSON nor an SDK object.
     """
     try:
         if type(data) is not dict:
@@ -471,8 +497,10 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
             choices_item_delta = data_choices_item["delta"]
             if type(choices_item_delta) is not dict:
                 raise _Mismatch
-            if "role" in choices_item_delta and type(choices_item_delta["role"]) is not str:
-                raise _Mismatch
+            if "role" in choices_item_delta:
+                item_delta_role = choices_item_delta["role"]
+                if item_delta_role is not None and type(item_delta_role) is not str:
+                    raise _Mismatch
             if "content" in choices_item_delta:
                 item_delta_content = choices_item_delta["content"]
                 if item_delta_content is not None and type(item_delta_content) is not str:
@@ -483,40 +511,51 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
                     raise _Mismatch
             if "tool_calls" in choices_item_delta:
                 item_delta_tool_calls = choices_item_delta["tool_calls"]
-                if type(item_delta_tool_calls) is not list:
-                    raise _Mismatch
-                for delta_tool_calls_item in item_delta_tool_calls:
-                    if type(delta_tool_calls_item) is not dict:
+                if item_delta_tool_calls is not None:
+                    if type(item_delta_tool_calls) is not list:
                         raise _Mismatch
-                    tool_calls_item_index = delta_tool_calls_item["index"]
-                    if type(tool_calls_item_index) is not int and not (
-                        type(tool_calls_item_index) is float and tool_calls_item_index.is_integer()
-                    ):
-                        raise _Mismatch
-                    if (
-                        "id" in delta_tool_calls_item
-                        and type(delta_tool_calls_item["id"]) is not str
-                    ):
-                        raise _Mismatch
-                    if (
-                        "type" in delta_tool_calls_item
-                        and type(delta_tool_calls_item["type"]) is not str
-                    ):
-                        raise _Mismatch
-                    if "function" in delta_tool_calls_item:
-                        tool_calls_item_function = delta_tool_calls_item["function"]
-                        if type(tool_calls_item_function) is not dict:
+                    for delta_tool_calls_item in item_delta_tool_calls:
+                        if type(delta_tool_calls_item) is not dict:
                             raise _Mismatch
-                        if (
-                            "name" in tool_calls_item_function
-                            and type(tool_calls_item_function["name"]) is not str
+                        tool_calls_item_index = delta_tool_calls_item["index"]
+                        if type(tool_calls_item_index) is not int and not (
+                            type(tool_calls_item_index) is float
+                            and tool_calls_item_index.is_integer()
                         ):
                             raise _Mismatch
-                        if (
-                            "arguments" in tool_calls_item_function
-                            and type(tool_calls_item_function["arguments"]) is not str
-                        ):
-                            raise _Mismatch
+                        if "id" in delta_tool_calls_item:
+                            tool_calls_item_id = delta_tool_calls_item["id"]
+                            if (
+                                tool_calls_item_id is not None
+                                and type(tool_calls_item_id) is not str
+                            ):
+                                raise _Mismatch
+                        if "type" in delta_tool_calls_item:
+                            tool_calls_item_type = delta_tool_calls_item["type"]
+                            if (
+                                tool_calls_item_type is not None
+                                and type(tool_calls_item_type) is not str
+                            ):
+                                raise _Mismatch
+                        if "function" in delta_tool_calls_item:
+                            tool_calls_item_function = delta_tool_calls_item["function"]
+                            if tool_calls_item_function is not None:
+                                if type(tool_calls_item_function) is not dict:
+                                    raise _Mismatch
+                                if "name" in tool_calls_item_function:
+                                    item_function_name = tool_calls_item_function["name"]
+                                    if (
+                                        item_function_name is not None
+                                        and type(item_function_name) is not str
+                                    ):
+                                        raise _Mismatch
+                                if "arguments" in tool_calls_item_function:
+                                    item_function_arguments = tool_calls_item_function["arguments"]
+                                    if (
+                                        item_function_arguments is not None
+                                        and type(item_function_arguments) is not str
+                                    ):
+                                        raise _Mismatch
             choices_item_finish_reason = data_choices_item["finish_reason"]
             if (
                 choices_item_finish_reason is not None
@@ -547,35 +586,48 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
                     raise _Mismatch
                 if "prompt_tokens_details" in data_usage:
                     data_usage_prompt_tokens_details = data_usage["prompt_tokens_details"]
-                    if type(data_usage_prompt_tokens_details) is not dict:
-                        raise _Mismatch
-                    if "cached_tokens" in data_usage_prompt_tokens_details:
-                        usage_prompt_tokens_details_cached_tokens = (
-                            data_usage_prompt_tokens_details["cached_tokens"]
-                        )
-                        if type(usage_prompt_tokens_details_cached_tokens) is not int and not (
-                            type(usage_prompt_tokens_details_cached_tokens) is float
-                            and usage_prompt_tokens_details_cached_tokens.is_integer()
-                        ):
+                    if data_usage_prompt_tokens_details is not None:
+                        if type(data_usage_prompt_tokens_details) is not dict:
                             raise _Mismatch
+                        if "cached_tokens" in data_usage_prompt_tokens_details:
+                            usage_prompt_tokens_details_cached_tokens = (
+                                data_usage_prompt_tokens_details["cached_tokens"]
+                            )
+                            if (
+                                usage_prompt_tokens_details_cached_tokens is not None
+                                and type(usage_prompt_tokens_details_cached_tokens) is not int
+                                and not (
+                                    type(usage_prompt_tokens_details_cached_tokens) is float
+                                    and usage_prompt_tokens_details_cached_tokens.is_integer()
+                                )
+                            ):
+                                raise _Mismatch
                 if "completion_tokens_details" in data_usage:
                     data_usage_completion_tokens_details = data_usage["completion_tokens_details"]
-                    if type(data_usage_completion_tokens_details) is not dict:
-                        raise _Mismatch
-                    if "reasoning_tokens" in data_usage_completion_tokens_details:
-                        usage_completion_tokens_details_reasoning_tokens = (
-                            data_usage_completion_tokens_details["reasoning_tokens"]
-                        )
-                        if type(
-                            usage_completion_tokens_details_reasoning_tokens
-                        ) is not int and not (
-                            type(usage_completion_tokens_details_reasoning_tokens) is float
-                            and usage_completion_tokens_details_reasoning_tokens.is_integer()
-                        ):
+                    if data_usage_completion_tokens_details is not None:
+                        if type(data_usage_completion_tokens_details) is not dict:
                             raise _Mismatch
+                        if "reasoning_tokens" in data_usage_completion_tokens_details:
+                            usage_completion_tokens_details_reasoning_tokens = (
+                                data_usage_completion_tokens_details["reasoning_tokens"]
+                            )
+                            if (
+                                usage_completion_tokens_details_reasoning_tokens is not None
+                                and type(usage_completion_tokens_details_reasoning_tokens)
+                                is not int
+                                and not (
+                                    type(usage_completion_tokens_details_reasoning_tokens) is float
+                                    and usage_completion_tokens_details_reasoning_tokens.is_integer()
+                                )
+                            ):
+                                raise _Mismatch
         return data
     except (KeyError, _Mismatch):
-        raise _explain_chat_completion_chunk(data) from None
+        pass
+    converted = json_value(data)
+    if converted is not data:
+        return validate_chat_completion_chunk(converted)
+    raise _explain_chat_completion_chunk(data)
 
 
 def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
@@ -623,11 +675,15 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                 choices_item_delta,
             )
         item_delta_role = choices_item_delta.get("role", MISSING)
-        if item_delta_role is not MISSING and type(item_delta_role) is not str:
+        if (
+            item_delta_role is not MISSING
+            and item_delta_role is not None
+            and type(item_delta_role) is not str
+        ):
             return _drift(
                 _CHAT_COMPLETION_CHUNK,
                 ("choices", data_choices_index, "delta", "role"),
-                "string",
+                "string or null",
                 item_delta_role,
             )
         item_delta_content = choices_item_delta.get("content", MISSING)
@@ -655,12 +711,12 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                 item_delta_refusal,
             )
         item_delta_tool_calls = choices_item_delta.get("tool_calls", MISSING)
-        if item_delta_tool_calls is not MISSING:
+        if item_delta_tool_calls is not MISSING and item_delta_tool_calls is not None:
             if type(item_delta_tool_calls) is not list:
                 return _drift(
                     _CHAT_COMPLETION_CHUNK,
                     ("choices", data_choices_index, "delta", "tool_calls"),
-                    "array",
+                    "array or null",
                     item_delta_tool_calls,
                 )
             for delta_tool_calls_index, delta_tool_calls_item in enumerate(item_delta_tool_calls):
@@ -695,7 +751,11 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                         tool_calls_item_index,
                     )
                 tool_calls_item_id = delta_tool_calls_item.get("id", MISSING)
-                if tool_calls_item_id is not MISSING and type(tool_calls_item_id) is not str:
+                if (
+                    tool_calls_item_id is not MISSING
+                    and tool_calls_item_id is not None
+                    and type(tool_calls_item_id) is not str
+                ):
                     return _drift(
                         _CHAT_COMPLETION_CHUNK,
                         (
@@ -706,11 +766,15 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                             delta_tool_calls_index,
                             "id",
                         ),
-                        "string",
+                        "string or null",
                         tool_calls_item_id,
                     )
                 tool_calls_item_type = delta_tool_calls_item.get("type", MISSING)
-                if tool_calls_item_type is not MISSING and type(tool_calls_item_type) is not str:
+                if (
+                    tool_calls_item_type is not MISSING
+                    and tool_calls_item_type is not None
+                    and type(tool_calls_item_type) is not str
+                ):
                     return _drift(
                         _CHAT_COMPLETION_CHUNK,
                         (
@@ -721,11 +785,11 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                             delta_tool_calls_index,
                             "type",
                         ),
-                        "string",
+                        "string or null",
                         tool_calls_item_type,
                     )
                 tool_calls_item_function = delta_tool_calls_item.get("function", MISSING)
-                if tool_calls_item_function is not MISSING:
+                if tool_calls_item_function is not MISSING and tool_calls_item_function is not None:
                     if type(tool_calls_item_function) is not dict:
                         return _drift(
                             _CHAT_COMPLETION_CHUNK,
@@ -737,11 +801,15 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                                 delta_tool_calls_index,
                                 "function",
                             ),
-                            "object",
+                            "object or null",
                             tool_calls_item_function,
                         )
                     item_function_name = tool_calls_item_function.get("name", MISSING)
-                    if item_function_name is not MISSING and type(item_function_name) is not str:
+                    if (
+                        item_function_name is not MISSING
+                        and item_function_name is not None
+                        and type(item_function_name) is not str
+                    ):
                         return _drift(
                             _CHAT_COMPLETION_CHUNK,
                             (
@@ -753,12 +821,13 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                                 "function",
                                 "name",
                             ),
-                            "string",
+                            "string or null",
                             item_function_name,
                         )
                     item_function_arguments = tool_calls_item_function.get("arguments", MISSING)
                     if (
                         item_function_arguments is not MISSING
+                        and item_function_arguments is not None
                         and type(item_function_arguments) is not str
                     ):
                         return _drift(
@@ -772,7 +841,7 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                                 "function",
                                 "arguments",
                             ),
-                            "string",
+                            "string or null",
                             item_function_arguments,
                         )
         choices_item_finish_reason = data_choices_item.get("finish_reason", MISSING)
@@ -826,12 +895,15 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                 data_usage_total_tokens,
             )
         data_usage_prompt_tokens_details = data_usage.get("prompt_tokens_details", MISSING)
-        if data_usage_prompt_tokens_details is not MISSING:
+        if (
+            data_usage_prompt_tokens_details is not MISSING
+            and data_usage_prompt_tokens_details is not None
+        ):
             if type(data_usage_prompt_tokens_details) is not dict:
                 return _drift(
                     _CHAT_COMPLETION_CHUNK,
                     ("usage", "prompt_tokens_details"),
-                    "object",
+                    "object or null",
                     data_usage_prompt_tokens_details,
                 )
             usage_prompt_tokens_details_cached_tokens = data_usage_prompt_tokens_details.get(
@@ -839,6 +911,7 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
             )
             if (
                 usage_prompt_tokens_details_cached_tokens is not MISSING
+                and usage_prompt_tokens_details_cached_tokens is not None
                 and type(usage_prompt_tokens_details_cached_tokens) is not int
                 and not (
                     type(usage_prompt_tokens_details_cached_tokens) is float
@@ -848,16 +921,19 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                 return _drift(
                     _CHAT_COMPLETION_CHUNK,
                     ("usage", "prompt_tokens_details", "cached_tokens"),
-                    "integer",
+                    "integer or null",
                     usage_prompt_tokens_details_cached_tokens,
                 )
         data_usage_completion_tokens_details = data_usage.get("completion_tokens_details", MISSING)
-        if data_usage_completion_tokens_details is not MISSING:
+        if (
+            data_usage_completion_tokens_details is not MISSING
+            and data_usage_completion_tokens_details is not None
+        ):
             if type(data_usage_completion_tokens_details) is not dict:
                 return _drift(
                     _CHAT_COMPLETION_CHUNK,
                     ("usage", "completion_tokens_details"),
-                    "object",
+                    "object or null",
                     data_usage_completion_tokens_details,
                 )
             usage_completion_tokens_details_reasoning_tokens = (
@@ -865,6 +941,7 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
             )
             if (
                 usage_completion_tokens_details_reasoning_tokens is not MISSING
+                and usage_completion_tokens_details_reasoning_tokens is not None
                 and type(usage_completion_tokens_details_reasoning_tokens) is not int
                 and not (
                     type(usage_completion_tokens_details_reasoning_tokens) is float
@@ -874,7 +951,7 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                 return _drift(
                     _CHAT_COMPLETION_CHUNK,
                     ("usage", "completion_tokens_details", "reasoning_tokens"),
-                    "integer",
+                    "integer or null",
                     usage_completion_tokens_details_reasoning_tokens,
                 )
     raise AssertionError("toolgen bug: the validators of chat_completion_chunk disagree")
@@ -883,7 +960,8 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
 def validate_response(data: object) -> dict[str, Any]:
     """Check a openai response envelope (the fields toolgen reads).
 
-    Returns ``data``; raises SchemaDriftError at the first mismatch.
+    Returns ``data`` (an SDK object: its JSON form); raises SchemaDriftError at the
+    first mismatch, TypeError for a value that is neither JSON nor an SDK object.
     """
     try:
         if type(data) is not dict:
@@ -934,16 +1012,20 @@ def validate_response(data: object) -> dict[str, Any]:
                     ):
                         raise _Mismatch
             elif output_item_type == "function_call":
-                if "id" in data_output_item and type(data_output_item["id"]) is not str:
-                    raise _Mismatch
+                if "id" in data_output_item:
+                    output_item_id = data_output_item["id"]
+                    if output_item_id is not None and type(output_item_id) is not str:
+                        raise _Mismatch
                 if type(data_output_item["call_id"]) is not str:
                     raise _Mismatch
                 if type(data_output_item["name"]) is not str:
                     raise _Mismatch
                 if type(data_output_item["arguments"]) is not str:
                     raise _Mismatch
-                if "status" in data_output_item and type(data_output_item["status"]) is not str:
-                    raise _Mismatch
+                if "status" in data_output_item:
+                    output_item_status = data_output_item["status"]
+                    if output_item_status is not None and type(output_item_status) is not str:
+                        raise _Mismatch
         data_usage = data["usage"]
         if data_usage is not None:
             if type(data_usage) is not dict:
@@ -965,33 +1047,47 @@ def validate_response(data: object) -> dict[str, Any]:
                 raise _Mismatch
             if "input_tokens_details" in data_usage:
                 data_usage_input_tokens_details = data_usage["input_tokens_details"]
-                if type(data_usage_input_tokens_details) is not dict:
-                    raise _Mismatch
-                if "cached_tokens" in data_usage_input_tokens_details:
-                    usage_input_tokens_details_cached_tokens = data_usage_input_tokens_details[
-                        "cached_tokens"
-                    ]
-                    if type(usage_input_tokens_details_cached_tokens) is not int and not (
-                        type(usage_input_tokens_details_cached_tokens) is float
-                        and usage_input_tokens_details_cached_tokens.is_integer()
-                    ):
+                if data_usage_input_tokens_details is not None:
+                    if type(data_usage_input_tokens_details) is not dict:
                         raise _Mismatch
+                    if "cached_tokens" in data_usage_input_tokens_details:
+                        usage_input_tokens_details_cached_tokens = data_usage_input_tokens_details[
+                            "cached_tokens"
+                        ]
+                        if (
+                            usage_input_tokens_details_cached_tokens is not None
+                            and type(usage_input_tokens_details_cached_tokens) is not int
+                            and not (
+                                type(usage_input_tokens_details_cached_tokens) is float
+                                and usage_input_tokens_details_cached_tokens.is_integer()
+                            )
+                        ):
+                            raise _Mismatch
             if "output_tokens_details" in data_usage:
                 data_usage_output_tokens_details = data_usage["output_tokens_details"]
-                if type(data_usage_output_tokens_details) is not dict:
-                    raise _Mismatch
-                if "reasoning_tokens" in data_usage_output_tokens_details:
-                    usage_output_tokens_details_reasoning_tokens = data_usage_output_tokens_details[
-                        "reasoning_tokens"
-                    ]
-                    if type(usage_output_tokens_details_reasoning_tokens) is not int and not (
-                        type(usage_output_tokens_details_reasoning_tokens) is float
-                        and usage_output_tokens_details_reasoning_tokens.is_integer()
-                    ):
+                if data_usage_output_tokens_details is not None:
+                    if type(data_usage_output_tokens_details) is not dict:
                         raise _Mismatch
+                    if "reasoning_tokens" in data_usage_output_tokens_details:
+                        usage_output_tokens_details_reasoning_tokens = (
+                            data_usage_output_tokens_details["reasoning_tokens"]
+                        )
+                        if (
+                            usage_output_tokens_details_reasoning_tokens is not None
+                            and type(usage_output_tokens_details_reasoning_tokens) is not int
+                            and not (
+                                type(usage_output_tokens_details_reasoning_tokens) is float
+                                and usage_output_tokens_details_reasoning_tokens.is_integer()
+                            )
+                        ):
+                            raise _Mismatch
         return data
     except (KeyError, _Mismatch):
-        raise _explain_response(data) from None
+        pass
+    converted = json_value(data)
+    if converted is not data:
+        return validate_response(converted)
+    raise _explain_response(data)
 
 
 def _explain_response(data: object) -> SchemaDriftError:
@@ -1081,9 +1177,13 @@ def _explain_response(data: object) -> SchemaDriftError:
                         )
         elif output_item_type == "function_call":
             output_item_id = data_output_item.get("id", MISSING)
-            if output_item_id is not MISSING and type(output_item_id) is not str:
+            if (
+                output_item_id is not MISSING
+                and output_item_id is not None
+                and type(output_item_id) is not str
+            ):
                 return _drift(
-                    _RESPONSE, ("output", data_output_index, "id"), "string", output_item_id
+                    _RESPONSE, ("output", data_output_index, "id"), "string or null", output_item_id
                 )
             output_item_call_id = data_output_item.get("call_id", MISSING)
             if type(output_item_call_id) is not str:
@@ -1107,9 +1207,16 @@ def _explain_response(data: object) -> SchemaDriftError:
                     output_item_arguments,
                 )
             output_item_status = data_output_item.get("status", MISSING)
-            if output_item_status is not MISSING and type(output_item_status) is not str:
+            if (
+                output_item_status is not MISSING
+                and output_item_status is not None
+                and type(output_item_status) is not str
+            ):
                 return _drift(
-                    _RESPONSE, ("output", data_output_index, "status"), "string", output_item_status
+                    _RESPONSE,
+                    ("output", data_output_index, "status"),
+                    "string or null",
+                    output_item_status,
                 )
     data_usage = data.get("usage", MISSING)
     if data_usage is MISSING:
@@ -1135,12 +1242,15 @@ def _explain_response(data: object) -> SchemaDriftError:
         ):
             return _drift(_RESPONSE, ("usage", "total_tokens"), "integer", data_usage_total_tokens)
         data_usage_input_tokens_details = data_usage.get("input_tokens_details", MISSING)
-        if data_usage_input_tokens_details is not MISSING:
+        if (
+            data_usage_input_tokens_details is not MISSING
+            and data_usage_input_tokens_details is not None
+        ):
             if type(data_usage_input_tokens_details) is not dict:
                 return _drift(
                     _RESPONSE,
                     ("usage", "input_tokens_details"),
-                    "object",
+                    "object or null",
                     data_usage_input_tokens_details,
                 )
             usage_input_tokens_details_cached_tokens = data_usage_input_tokens_details.get(
@@ -1148,6 +1258,7 @@ def _explain_response(data: object) -> SchemaDriftError:
             )
             if (
                 usage_input_tokens_details_cached_tokens is not MISSING
+                and usage_input_tokens_details_cached_tokens is not None
                 and type(usage_input_tokens_details_cached_tokens) is not int
                 and not (
                     type(usage_input_tokens_details_cached_tokens) is float
@@ -1157,16 +1268,19 @@ def _explain_response(data: object) -> SchemaDriftError:
                 return _drift(
                     _RESPONSE,
                     ("usage", "input_tokens_details", "cached_tokens"),
-                    "integer",
+                    "integer or null",
                     usage_input_tokens_details_cached_tokens,
                 )
         data_usage_output_tokens_details = data_usage.get("output_tokens_details", MISSING)
-        if data_usage_output_tokens_details is not MISSING:
+        if (
+            data_usage_output_tokens_details is not MISSING
+            and data_usage_output_tokens_details is not None
+        ):
             if type(data_usage_output_tokens_details) is not dict:
                 return _drift(
                     _RESPONSE,
                     ("usage", "output_tokens_details"),
-                    "object",
+                    "object or null",
                     data_usage_output_tokens_details,
                 )
             usage_output_tokens_details_reasoning_tokens = data_usage_output_tokens_details.get(
@@ -1174,6 +1288,7 @@ def _explain_response(data: object) -> SchemaDriftError:
             )
             if (
                 usage_output_tokens_details_reasoning_tokens is not MISSING
+                and usage_output_tokens_details_reasoning_tokens is not None
                 and type(usage_output_tokens_details_reasoning_tokens) is not int
                 and not (
                     type(usage_output_tokens_details_reasoning_tokens) is float
@@ -1183,7 +1298,7 @@ def _explain_response(data: object) -> SchemaDriftError:
                 return _drift(
                     _RESPONSE,
                     ("usage", "output_tokens_details", "reasoning_tokens"),
-                    "integer",
+                    "integer or null",
                     usage_output_tokens_details_reasoning_tokens,
                 )
     raise AssertionError("toolgen bug: the validators of response disagree")
@@ -1192,7 +1307,8 @@ def _explain_response(data: object) -> SchemaDriftError:
 def validate_response_stream_event(data: object) -> dict[str, Any]:
     """Check a openai response_stream_event envelope (the fields toolgen reads).
 
-    Returns ``data``; raises SchemaDriftError at the first mismatch.
+    Returns ``data`` (an SDK object: its JSON form); raises SchemaDriftError at the
+    first mismatch, TypeError for a value that is neither JSON nor an SDK object.
     """
     try:
         if type(data) is not dict:
@@ -1202,8 +1318,10 @@ def validate_response_stream_event(data: object) -> dict[str, Any]:
             raise _Mismatch
         if "sequence_number" in data:
             data_sequence_number = data["sequence_number"]
-            if type(data_sequence_number) is not int and not (
-                type(data_sequence_number) is float and data_sequence_number.is_integer()
+            if (
+                data_sequence_number is not None
+                and type(data_sequence_number) is not int
+                and not (type(data_sequence_number) is float and data_sequence_number.is_integer())
             ):
                 raise _Mismatch
         if data_type in (
@@ -1263,19 +1381,20 @@ def validate_response_stream_event(data: object) -> dict[str, Any]:
                         ):
                             raise _Mismatch
                 elif output_item_type == "function_call":
-                    if "id" in response_output_item and type(response_output_item["id"]) is not str:
-                        raise _Mismatch
+                    if "id" in response_output_item:
+                        output_item_id = response_output_item["id"]
+                        if output_item_id is not None and type(output_item_id) is not str:
+                            raise _Mismatch
                     if type(response_output_item["call_id"]) is not str:
                         raise _Mismatch
                     if type(response_output_item["name"]) is not str:
                         raise _Mismatch
                     if type(response_output_item["arguments"]) is not str:
                         raise _Mismatch
-                    if (
-                        "status" in response_output_item
-                        and type(response_output_item["status"]) is not str
-                    ):
-                        raise _Mismatch
+                    if "status" in response_output_item:
+                        output_item_status = response_output_item["status"]
+                        if output_item_status is not None and type(output_item_status) is not str:
+                            raise _Mismatch
             data_response_usage = data_response["usage"]
             if data_response_usage is not None:
                 if type(data_response_usage) is not dict:
@@ -1302,32 +1421,42 @@ def validate_response_stream_event(data: object) -> dict[str, Any]:
                     response_usage_input_tokens_details = data_response_usage[
                         "input_tokens_details"
                     ]
-                    if type(response_usage_input_tokens_details) is not dict:
-                        raise _Mismatch
-                    if "cached_tokens" in response_usage_input_tokens_details:
-                        usage_input_tokens_details_cached_tokens = (
-                            response_usage_input_tokens_details["cached_tokens"]
-                        )
-                        if type(usage_input_tokens_details_cached_tokens) is not int and not (
-                            type(usage_input_tokens_details_cached_tokens) is float
-                            and usage_input_tokens_details_cached_tokens.is_integer()
-                        ):
+                    if response_usage_input_tokens_details is not None:
+                        if type(response_usage_input_tokens_details) is not dict:
                             raise _Mismatch
+                        if "cached_tokens" in response_usage_input_tokens_details:
+                            usage_input_tokens_details_cached_tokens = (
+                                response_usage_input_tokens_details["cached_tokens"]
+                            )
+                            if (
+                                usage_input_tokens_details_cached_tokens is not None
+                                and type(usage_input_tokens_details_cached_tokens) is not int
+                                and not (
+                                    type(usage_input_tokens_details_cached_tokens) is float
+                                    and usage_input_tokens_details_cached_tokens.is_integer()
+                                )
+                            ):
+                                raise _Mismatch
                 if "output_tokens_details" in data_response_usage:
                     response_usage_output_tokens_details = data_response_usage[
                         "output_tokens_details"
                     ]
-                    if type(response_usage_output_tokens_details) is not dict:
-                        raise _Mismatch
-                    if "reasoning_tokens" in response_usage_output_tokens_details:
-                        usage_output_tokens_details_reasoning_tokens = (
-                            response_usage_output_tokens_details["reasoning_tokens"]
-                        )
-                        if type(usage_output_tokens_details_reasoning_tokens) is not int and not (
-                            type(usage_output_tokens_details_reasoning_tokens) is float
-                            and usage_output_tokens_details_reasoning_tokens.is_integer()
-                        ):
+                    if response_usage_output_tokens_details is not None:
+                        if type(response_usage_output_tokens_details) is not dict:
                             raise _Mismatch
+                        if "reasoning_tokens" in response_usage_output_tokens_details:
+                            usage_output_tokens_details_reasoning_tokens = (
+                                response_usage_output_tokens_details["reasoning_tokens"]
+                            )
+                            if (
+                                usage_output_tokens_details_reasoning_tokens is not None
+                                and type(usage_output_tokens_details_reasoning_tokens) is not int
+                                and not (
+                                    type(usage_output_tokens_details_reasoning_tokens) is float
+                                    and usage_output_tokens_details_reasoning_tokens.is_integer()
+                                )
+                            ):
+                                raise _Mismatch
         elif data_type in ("response.output_item.added", "response.output_item.done"):
             data_output_index = data["output_index"]
             if type(data_output_index) is not int and not (
@@ -1363,16 +1492,20 @@ def validate_response_stream_event(data: object) -> dict[str, Any]:
                     ):
                         raise _Mismatch
             elif data_item_type == "function_call":
-                if "id" in data_item and type(data_item["id"]) is not str:
-                    raise _Mismatch
+                if "id" in data_item:
+                    data_item_id = data_item["id"]
+                    if data_item_id is not None and type(data_item_id) is not str:
+                        raise _Mismatch
                 if type(data_item["call_id"]) is not str:
                     raise _Mismatch
                 if type(data_item["name"]) is not str:
                     raise _Mismatch
                 if type(data_item["arguments"]) is not str:
                     raise _Mismatch
-                if "status" in data_item and type(data_item["status"]) is not str:
-                    raise _Mismatch
+                if "status" in data_item:
+                    data_item_status = data_item["status"]
+                    if data_item_status is not None and type(data_item_status) is not str:
+                        raise _Mismatch
         elif data_type == "response.function_call_arguments.delta":
             if type(data["item_id"]) is not str:
                 raise _Mismatch
@@ -1425,7 +1558,11 @@ def validate_response_stream_event(data: object) -> dict[str, Any]:
                 raise _Mismatch
         return data
     except (KeyError, _Mismatch):
-        raise _explain_response_stream_event(data) from None
+        pass
+    converted = json_value(data)
+    if converted is not data:
+        return validate_response_stream_event(converted)
+    raise _explain_response_stream_event(data)
 
 
 def _explain_response_stream_event(data: object) -> SchemaDriftError:
@@ -1438,10 +1575,13 @@ def _explain_response_stream_event(data: object) -> SchemaDriftError:
     data_sequence_number = data.get("sequence_number", MISSING)
     if (
         data_sequence_number is not MISSING
+        and data_sequence_number is not None
         and type(data_sequence_number) is not int
         and not (type(data_sequence_number) is float and data_sequence_number.is_integer())
     ):
-        return _drift(_RESPONSE_STREAM_EVENT, ("sequence_number",), "integer", data_sequence_number)
+        return _drift(
+            _RESPONSE_STREAM_EVENT, ("sequence_number",), "integer or null", data_sequence_number
+        )
     if data_type in (
         "response.created",
         "response.in_progress",
@@ -1590,11 +1730,15 @@ def _explain_response_stream_event(data: object) -> SchemaDriftError:
                             )
             elif output_item_type == "function_call":
                 output_item_id = response_output_item.get("id", MISSING)
-                if output_item_id is not MISSING and type(output_item_id) is not str:
+                if (
+                    output_item_id is not MISSING
+                    and output_item_id is not None
+                    and type(output_item_id) is not str
+                ):
                     return _drift(
                         _RESPONSE_STREAM_EVENT,
                         ("response", "output", response_output_index, "id"),
-                        "string",
+                        "string or null",
                         output_item_id,
                     )
                 output_item_call_id = response_output_item.get("call_id", MISSING)
@@ -1622,11 +1766,15 @@ def _explain_response_stream_event(data: object) -> SchemaDriftError:
                         output_item_arguments,
                     )
                 output_item_status = response_output_item.get("status", MISSING)
-                if output_item_status is not MISSING and type(output_item_status) is not str:
+                if (
+                    output_item_status is not MISSING
+                    and output_item_status is not None
+                    and type(output_item_status) is not str
+                ):
                     return _drift(
                         _RESPONSE_STREAM_EVENT,
                         ("response", "output", response_output_index, "status"),
-                        "string",
+                        "string or null",
                         output_item_status,
                     )
         data_response_usage = data_response.get("usage", MISSING)
@@ -1678,12 +1826,15 @@ def _explain_response_stream_event(data: object) -> SchemaDriftError:
             response_usage_input_tokens_details = data_response_usage.get(
                 "input_tokens_details", MISSING
             )
-            if response_usage_input_tokens_details is not MISSING:
+            if (
+                response_usage_input_tokens_details is not MISSING
+                and response_usage_input_tokens_details is not None
+            ):
                 if type(response_usage_input_tokens_details) is not dict:
                     return _drift(
                         _RESPONSE_STREAM_EVENT,
                         ("response", "usage", "input_tokens_details"),
-                        "object",
+                        "object or null",
                         response_usage_input_tokens_details,
                     )
                 usage_input_tokens_details_cached_tokens = response_usage_input_tokens_details.get(
@@ -1691,6 +1842,7 @@ def _explain_response_stream_event(data: object) -> SchemaDriftError:
                 )
                 if (
                     usage_input_tokens_details_cached_tokens is not MISSING
+                    and usage_input_tokens_details_cached_tokens is not None
                     and type(usage_input_tokens_details_cached_tokens) is not int
                     and not (
                         type(usage_input_tokens_details_cached_tokens) is float
@@ -1700,18 +1852,21 @@ def _explain_response_stream_event(data: object) -> SchemaDriftError:
                     return _drift(
                         _RESPONSE_STREAM_EVENT,
                         ("response", "usage", "input_tokens_details", "cached_tokens"),
-                        "integer",
+                        "integer or null",
                         usage_input_tokens_details_cached_tokens,
                     )
             response_usage_output_tokens_details = data_response_usage.get(
                 "output_tokens_details", MISSING
             )
-            if response_usage_output_tokens_details is not MISSING:
+            if (
+                response_usage_output_tokens_details is not MISSING
+                and response_usage_output_tokens_details is not None
+            ):
                 if type(response_usage_output_tokens_details) is not dict:
                     return _drift(
                         _RESPONSE_STREAM_EVENT,
                         ("response", "usage", "output_tokens_details"),
-                        "object",
+                        "object or null",
                         response_usage_output_tokens_details,
                     )
                 usage_output_tokens_details_reasoning_tokens = (
@@ -1719,6 +1874,7 @@ def _explain_response_stream_event(data: object) -> SchemaDriftError:
                 )
                 if (
                     usage_output_tokens_details_reasoning_tokens is not MISSING
+                    and usage_output_tokens_details_reasoning_tokens is not None
                     and type(usage_output_tokens_details_reasoning_tokens) is not int
                     and not (
                         type(usage_output_tokens_details_reasoning_tokens) is float
@@ -1728,7 +1884,7 @@ def _explain_response_stream_event(data: object) -> SchemaDriftError:
                     return _drift(
                         _RESPONSE_STREAM_EVENT,
                         ("response", "usage", "output_tokens_details", "reasoning_tokens"),
-                        "integer",
+                        "integer or null",
                         usage_output_tokens_details_reasoning_tokens,
                     )
     elif data_type in ("response.output_item.added", "response.output_item.done"):
@@ -1791,8 +1947,14 @@ def _explain_response_stream_event(data: object) -> SchemaDriftError:
                         )
         elif data_item_type == "function_call":
             data_item_id = data_item.get("id", MISSING)
-            if data_item_id is not MISSING and type(data_item_id) is not str:
-                return _drift(_RESPONSE_STREAM_EVENT, ("item", "id"), "string", data_item_id)
+            if (
+                data_item_id is not MISSING
+                and data_item_id is not None
+                and type(data_item_id) is not str
+            ):
+                return _drift(
+                    _RESPONSE_STREAM_EVENT, ("item", "id"), "string or null", data_item_id
+                )
             data_item_call_id = data_item.get("call_id", MISSING)
             if type(data_item_call_id) is not str:
                 return _drift(
@@ -1807,9 +1969,13 @@ def _explain_response_stream_event(data: object) -> SchemaDriftError:
                     _RESPONSE_STREAM_EVENT, ("item", "arguments"), "string", data_item_arguments
                 )
             data_item_status = data_item.get("status", MISSING)
-            if data_item_status is not MISSING and type(data_item_status) is not str:
+            if (
+                data_item_status is not MISSING
+                and data_item_status is not None
+                and type(data_item_status) is not str
+            ):
                 return _drift(
-                    _RESPONSE_STREAM_EVENT, ("item", "status"), "string", data_item_status
+                    _RESPONSE_STREAM_EVENT, ("item", "status"), "string or null", data_item_status
                 )
     elif data_type == "response.function_call_arguments.delta":
         data_item_id_2 = data.get("item_id", MISSING)
@@ -1892,7 +2058,7 @@ def parse_chat_completion_tool_calls(
             canonical_names,
             canonicalize,
         )
-        for call in message.get("tool_calls", ())
+        for call in message.get("tool_calls") or ()
         if call["type"] == "function"
     ]
 
@@ -1912,18 +2078,20 @@ class ChatCompletionToolCallStream:
         for choice in valid["choices"]:
             if choice["index"] != 0:
                 continue
-            for delta in choice["delta"].get("tool_calls", ()):
+            # optional members may be absent or null (SDK objects dump absent members as None)
+            for delta in choice["delta"].get("tool_calls") or ():
                 index = delta["index"]
-                if delta.get("type", "function") != "function":
+                if delta.get("type") not in (None, "function"):
                     self._skipped.add(index)
                 call = self._calls.setdefault(index, ToolCallFragments())
-                if call.id is None and "id" in delta:
-                    call.id = delta["id"]
-                function = delta.get("function", {})
-                if call.name is None and "name" in function:
-                    call.name = function["name"]
-                if "arguments" in function:
-                    call.parts.append(function["arguments"])
+                if call.id is None:
+                    call.id = delta.get("id")
+                function = delta.get("function") or {}
+                if call.name is None:
+                    call.name = function.get("name")
+                arguments = function.get("arguments")
+                if arguments is not None:
+                    call.parts.append(arguments)
         return valid
 
     def tool_calls(

@@ -25,6 +25,7 @@ __all__ = [
     "first_valid",
     "first_valid_async",
     "json_type_name",
+    "json_value",
     "on_schema_drift",
     "remove_schema_drift_hook",
     "schema_drift",
@@ -64,6 +65,38 @@ def json_type_name(value: object) -> str:
     if value is MISSING:
         return "missing"
     return f"non-JSON {type(value).__name__}"
+
+
+_JSON_TYPES: Final = frozenset({dict, list, str, int, float, bool, type(None)})
+
+
+def json_value(data: object) -> Any:
+    """``data`` as the JSON value a decoder reads; every entry point that takes a response, a chunk,
+    an event or an output calls it.
+
+    Raw JSON (a dict, list, str, number, bool or None) comes back as it is. An SDK object (any
+    pydantic-style object, such as those of the ``openai`` and ``anthropic`` SDKs) comes back as its
+    wire form: ``model_dump(mode="json", by_alias=True, exclude_unset=True)``, which leaves out the
+    members the response did not have, else ``to_dict()``. Anything else raises TypeError: a
+    programming error, not drift, so no drift hook sees it. Only the outermost value is converted;
+    what lies inside a dict is checked by the validators.
+    """
+    if type(data) in _JSON_TYPES:
+        return data
+    model_dump = getattr(data, "model_dump", None)
+    to_dict = getattr(data, "to_dict", None)
+    if callable(model_dump):
+        converted = model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
+    elif callable(to_dict):
+        converted = to_dict()
+    else:
+        raise TypeError(
+            "expected a JSON value or an object with model_dump() or to_dict(), "
+            f"got {type(data).__name__}"
+        )
+    if type(converted) not in _JSON_TYPES:
+        raise TypeError(f"{type(data).__name__} did not convert to a JSON value")
+    return converted
 
 
 def format_path(path: Iterable[str | int]) -> str:

@@ -2,8 +2,9 @@
 # change the design and run `toolgen build`.
 """Anthropic strict tool use bindings (Messages API).
 
-Requests: ``tool_definitions``, ``output_format``. Responses: ``parse_tool_calls``,
-``ToolCallStream``, ``parse_output`` (validated envelopes, canonical payloads, model instances).
+Requests: ``tool_definitions``, ``output_format`` (typed like the ``anthropic`` SDK's params).
+Responses: ``parse_tool_calls``, ``ToolCallStream``, ``parse_output`` (validated envelopes,
+canonical payloads, model instances).
 Names: TOOLS and OUTPUTS hold canonical names; the provider sees ``PROVIDER_NAMES[name]``.
 Optional members stay optional in strict tool use, so payloads come back canonical.
 """
@@ -12,17 +13,33 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from . import _envelopes_anthropic as _envelopes
-from ._decode import ToolCall, decode_output, typed_call
+from ._decode import (
+    OutputData,
+    ToolCall,
+    decode_output,
+    output_data,
+    typed_call,
+)
 from ._envelopes_anthropic import (
     validate_message,
     validate_message_stream_event,
 )
+from ._params_anthropic import (
+    CacheControlEphemeralParam,
+    InputSchemaTyped,
+    JSONOutputFormatParam,
+    ToolParam,
+)
 from ._runtime import PayloadError, RawToolCall, SchemaDriftError
 from ._runtime import decode_tool_call as _decode_arguments
 from .models import model_for
+
+if TYPE_CHECKING:
+    from . import models as _models
+
 
 __all__ = [
     "CANONICAL_NAMES",
@@ -33,11 +50,17 @@ __all__ = [
     "PROVIDER",
     "PROVIDER_NAMES",
     "TOOLS",
+    "AnyToolCall",
     "Api",
+    "CacheControlEphemeralParam",
+    "InputSchemaTyped",
+    "JSONOutputFormatParam",
+    "OutputData",
     "PayloadError",
     "SchemaDriftError",
     "ToolCall",
     "ToolCallStream",
+    "ToolParam",
     "canonicalize",
     "canonicalize_output",
     "canonicalize_output_text",
@@ -75,6 +98,8 @@ _DESCRIPTIONS: dict[str, str] = {
 _OUTPUT_DESCRIPTIONS: dict[str, str] = {"route_summary": "Summary of a planned route."}
 #: canonical tool name -> (optional members, union-typed schemas) of its input schema
 _SIZES: dict[str, tuple[int, int]] = {"maps.route": (4, 1), "ping": (0, 0)}
+#: canonical tool name -> its priority (the tool file's ``priority``; 0 when it gives none)
+_PRIORITIES: dict[str, int] = {"maps.route": 0, "ping": 0}
 
 _PARAMETERS: dict[str, dict[str, Any]] = {
     "maps.route": {
@@ -144,45 +169,83 @@ def output_schema(name: str) -> dict[str, Any]:
     return copy.deepcopy(_OUTPUT_SCHEMAS[_known(name, OUTPUTS, "output")])
 
 
-def tool_definition(name: str) -> dict[str, Any]:
-    """The strict tool definition of canonical tool ``name`` for the ``tools`` request field."""
+def tool_definition(name: str, strict: bool = True) -> ToolParam:
+    """The tool definition of canonical tool ``name`` for the ``tools`` request field. A
+    non-strict tool sends the same closed schema; its input is still validated on the way back."""
     return {
         "name": PROVIDER_NAMES[_known(name, TOOLS, "tool")],
         "description": _DESCRIPTIONS[name],
         "input_schema": parameters(name),
-        "strict": True,
+        "strict": strict,
     }
 
 
-def tool_definitions(names: Iterable[str] | None = None) -> list[dict[str, Any]]:
-    """Definitions of the tools ``names`` (all tools when None).
+def _fits(count: int, optional: int, unions: int) -> bool:
+    return (
+        count <= MAX_STRICT_TOOLS
+        and optional <= MAX_OPTIONAL_MEMBERS
+        and unions <= MAX_UNION_MEMBERS
+    )
 
-    Raises ValueError when the selection exceeds the per-request limits of strict tool use
-    (the API would answer 400).
+
+def _strict_tools(chosen: list[str]) -> set[str]:
+    """The tools marked strict under "auto": by priority (highest first, ties in ``chosen``
+    order), each one that still fits the request's limits beside those taken before it."""
+    taken: set[str] = set()
+    optional = unions = 0
+    for name in sorted(chosen, key=lambda tool: -_PRIORITIES[tool]):
+        more_optional, more_unions = _SIZES[name]
+        if name not in taken and _fits(
+            len(taken) + 1, optional + more_optional, unions + more_unions
+        ):
+            taken.add(name)
+            optional += more_optional
+            unions += more_unions
+    return taken
+
+
+def tool_definitions(
+    names: Iterable[str] | None = None, *, strict: bool | Literal["auto"] = "auto"
+) -> list[ToolParam]:
+    """Definitions of the tools ``names`` (all tools when None), in that order.
+
+    Strict tool use has per-request limits (20 strict tools, 24 optional and
+    16 union-typed members across them). ``strict="auto"`` marks strict as many tools as
+    fit, by priority then in order, and sends the others non-strict with the same closed schemas;
+    ``strict=True`` marks every tool strict and raises ValueError when they exceed the limits (the
+    API would answer 400); ``strict=False`` marks none.
     """
-    chosen = list(TOOLS if names is None else names)
-    definitions = [tool_definition(name) for name in chosen]
-    optional = sum(_SIZES[name][0] for name in chosen)
-    unions = sum(_SIZES[name][1] for name in chosen)
-    if (
-        len(chosen) > MAX_STRICT_TOOLS
-        or optional > MAX_OPTIONAL_MEMBERS
-        or unions > MAX_UNION_MEMBERS
-    ):
-        raise ValueError(
-            f"{len(chosen)} strict tools with {optional} optional and {unions} union-typed members "
-            f"exceed one request's limits ({MAX_STRICT_TOOLS}, {MAX_OPTIONAL_MEMBERS}, "
-            f"{MAX_UNION_MEMBERS}); send fewer tools"
-        )
-    return definitions
+    chosen = [_known(name, TOOLS, "tool") for name in (TOOLS if names is None else names)]
+    if strict == "auto":
+        marked = _strict_tools(chosen)
+        return [tool_definition(name, name in marked) for name in chosen]
+    if strict is True:
+        optional = sum(_SIZES[name][0] for name in chosen)
+        unions = sum(_SIZES[name][1] for name in chosen)
+        if not _fits(len(chosen), optional, unions):
+            raise ValueError(
+                f"{len(chosen)} strict tools with {optional} optional and {unions} union-typed members "
+                f"exceed one request's limits ({MAX_STRICT_TOOLS}, {MAX_OPTIONAL_MEMBERS}, "
+                f'{MAX_UNION_MEMBERS}); send fewer tools, or strict="auto"'
+            )
+    return [tool_definition(name, strict) for name in chosen]
 
 
-def output_format(name: str) -> dict[str, Any]:
+def output_format(name: str) -> JSONOutputFormatParam:
     """``output_config.format`` for the canonical structured output ``name``."""
     return {"type": "json_schema", "schema": output_schema(name)}
 
 
 PROVIDER = "anthropic"
+
+if TYPE_CHECKING:
+    #: One ToolCall type per tool: ``if call.name == "billing.refund":`` narrows ``call.arguments``
+    #: to that tool's model.
+    AnyToolCall: TypeAlias = (
+        ToolCall[Literal["maps.route"], _models.MapsRoute] | ToolCall[Literal["ping"], _models.Ping]
+    )
+else:
+    AnyToolCall = ToolCall
 
 
 def canonicalize(name: str, payload: Any) -> Any:
@@ -211,11 +274,11 @@ def canonicalize_output_text(name: str, text: str | bytes) -> str | bytes:
     return text
 
 
-def _typed(call: RawToolCall) -> ToolCall[Any]:
-    return typed_call(PROVIDER, call, model_for("tool", call.name))
+def _typed(call: RawToolCall) -> AnyToolCall:
+    return cast("AnyToolCall", typed_call(PROVIDER, call, model_for("tool", call.name)))
 
 
-def decode_tool_call(provider_name: str, arguments: str, call_id: str = "") -> ToolCall[Any]:
+def decode_tool_call(provider_name: str, arguments: str, call_id: str = "") -> AnyToolCall:
     """One call as Anthropic strict tool use names it, with its JSON ``arguments``: canonical name, canonical
     payload, model instance. Raises PayloadError (unknown tool, malformed JSON, invalid payload)."""
     call = _decode_arguments(
@@ -232,21 +295,25 @@ _STREAMS: dict[str, Callable[[], Any]] = {
 }
 
 
-def parse_tool_calls(data: object, api: Api = "messages") -> list[ToolCall[Any]]:
+def parse_tool_calls(data: object, api: Api = "messages") -> list[AnyToolCall]:
     """The tool calls of a response of ``api``, validated (SchemaDriftError when the envelope
     drifted), decoded, canonicalized and typed (PayloadError when a call is unusable)."""
     calls = _PARSERS[api](data, canonical_names=CANONICAL_NAMES, canonicalize=canonicalize)
     return [_typed(call) for call in calls]
 
 
-def parse_output(name: str, data: str | bytes | object) -> Any:
-    """The model instance of structured output ``name`` from its JSON text (or parsed value)."""
-    return decode_output(
-        PROVIDER,
-        name,
-        data,
-        lambda payload: canonicalize_output(name, payload),
-        model_for("output", name),
+def parse_output(name: Literal["route_summary"], data: OutputData) -> _models.RouteSummary:
+    """The model instance of structured output ``name`` from its JSON text, its parsed value or an
+    SDK object (None is a TypeError)."""
+    return cast(
+        "_models.RouteSummary",
+        decode_output(
+            PROVIDER,
+            name,
+            output_data(name, data),
+            lambda payload: canonicalize_output(name, payload),
+            model_for("output", name),
+        ),
     )
 
 
@@ -263,6 +330,6 @@ class ToolCallStream:
         result: dict[str, Any] = self._stream.add(event)
         return result
 
-    def tool_calls(self) -> list[ToolCall[Any]]:
+    def tool_calls(self) -> list[AnyToolCall]:
         calls = self._stream.tool_calls(canonical_names=CANONICAL_NAMES, canonicalize=canonicalize)
         return [_typed(call) for call in calls]

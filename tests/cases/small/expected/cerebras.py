@@ -2,8 +2,10 @@
 # change the design and run `toolgen build`.
 """Cerebras strict mode bindings.
 
-Requests: ``tool_definitions``, ``response_format``. Responses: ``parse_tool_calls``,
-``ToolCallStream``, ``parse_output`` (validated envelopes, canonical payloads, model instances).
+Requests: ``tool_definitions``, ``response_format`` (typed like the ``openai`` SDK's params).
+Responses: ``parse_tool_calls``, ``ToolCallStream``, ``parse_output`` (validated envelopes,
+canonical payloads, model instances). For the SDK's ``parse`` helpers and
+``pydantic_function_tool``: ``tool_model``, ``output_model``.
 Names: TOOLS and OUTPUTS hold canonical names; the provider sees ``PROVIDER_NAMES[name]``.
 """
 
@@ -11,19 +13,40 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, overload
 
 from . import _envelopes_cerebras as _envelopes
 from ._canonical import OUTPUT_CANONICALIZERS, TOOL_CANONICALIZERS
 from ._canonical import canonicalize_text as _canonicalize_text
-from ._decode import ToolCall, decode_output, typed_call
+from ._decode import (
+    OutputData,
+    ToolCall,
+    decode_output,
+    output_data,
+    projected_model,
+    typed_call,
+)
 from ._envelopes_cerebras import (
     validate_chat_completion,
     validate_chat_completion_chunk,
 )
+from ._params_openai import (
+    ChatCompletionFunctionToolParam,
+    FunctionDefinition,
+    FunctionToolParam,
+    JSONSchema,
+    ResponseFormatJSONSchema,
+    ResponseFormatTextJSONSchemaConfigParam,
+)
 from ._runtime import PayloadError, RawToolCall, SchemaDriftError
 from ._runtime import decode_tool_call as _decode_arguments
 from .models import model_for
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from . import models as _models
+
 
 __all__ = [
     "CANONICAL_NAMES",
@@ -33,8 +56,16 @@ __all__ = [
     "PROVIDER",
     "PROVIDER_NAMES",
     "TOOLS",
+    "AnyToolCall",
     "Api",
+    "ChatCompletionFunctionToolParam",
+    "FunctionDefinition",
+    "FunctionToolParam",
+    "JSONSchema",
+    "OutputData",
     "PayloadError",
+    "ResponseFormatJSONSchema",
+    "ResponseFormatTextJSONSchemaConfigParam",
     "SchemaDriftError",
     "ToolCall",
     "ToolCallStream",
@@ -43,6 +74,7 @@ __all__ = [
     "canonicalize_output_text",
     "canonicalize_text",
     "decode_tool_call",
+    "output_model",
     "output_schema",
     "parameters",
     "parse_output",
@@ -50,6 +82,7 @@ __all__ = [
     "response_format",
     "tool_definition",
     "tool_definitions",
+    "tool_model",
     "validate_chat_completion",
     "validate_chat_completion_chunk",
 ]
@@ -147,20 +180,35 @@ def output_schema(name: str) -> dict[str, Any]:
     return copy.deepcopy(_OUTPUT_SCHEMAS[_known(name, OUTPUTS, "output")])
 
 
-def tool_definition(name: str, api: Api = "chat") -> dict[str, Any]:
-    """The strict function-tool definition of canonical tool ``name`` for ``api``."""
-    function = {
+def _function(name: str) -> FunctionDefinition:
+    return {
         "name": PROVIDER_NAMES[_known(name, TOOLS, "tool")],
         "description": _DESCRIPTIONS[name],
         "parameters": parameters(name),
         "strict": True,
     }
+
+
+def _json_schema(name: str) -> JSONSchema:
+    return {
+        "name": OUTPUT_PROVIDER_NAMES[_known(name, OUTPUTS, "output")],
+        "description": _OUTPUT_DESCRIPTIONS[name],
+        "schema": output_schema(name),
+        "strict": True,
+    }
+
+
+def tool_definition(name: str, api: Api = "chat") -> ChatCompletionFunctionToolParam:
+    """The strict function-tool definition of canonical tool ``name``: an entry of Chat
+    Completions' ``tools``."""
     if api == "chat":
-        return {"type": "function", "function": function}
+        return {"type": "function", "function": _function(name)}
     raise ValueError(f"unknown api {api!r}; expected one of ('chat',)")
 
 
-def tool_definitions(api: Api = "chat", names: Iterable[str] | None = None) -> list[dict[str, Any]]:
+def tool_definitions(
+    api: Api = "chat", names: Iterable[str] | None = None
+) -> list[ChatCompletionFunctionToolParam]:
     """Definitions of the tools ``names`` (all tools when None), for the ``tools`` request field.
 
     Cerebras strict mode accepts at most 128 tools per request.
@@ -168,21 +216,74 @@ def tool_definitions(api: Api = "chat", names: Iterable[str] | None = None) -> l
     return [tool_definition(name, api) for name in (TOOLS if names is None else names)]
 
 
-def response_format(name: str, api: Api = "chat") -> dict[str, Any]:
-    """The structured-output format of canonical output ``name``: Chat Completions'
-    ``response_format``."""
-    json_schema = {
-        "name": OUTPUT_PROVIDER_NAMES[_known(name, OUTPUTS, "output")],
-        "description": _OUTPUT_DESCRIPTIONS[name],
-        "schema": output_schema(name),
-        "strict": True,
-    }
+def response_format(name: str, api: Api = "chat") -> ResponseFormatJSONSchema:
+    """Chat Completions' ``response_format`` for the canonical structured output ``name``."""
     if api == "chat":
-        return {"type": "json_schema", "json_schema": json_schema}
+        return {"type": "json_schema", "json_schema": _json_schema(name)}
     raise ValueError(f"unknown api {api!r}; expected one of ('chat',)")
 
 
+_TOOL_MODELS: dict[str, type[BaseModel]] = {}
+_OUTPUT_MODELS: dict[str, type[BaseModel]] = {}
+
+
+def _tool_model(name: str) -> type[BaseModel]:
+    found = _TOOL_MODELS.get(name)
+    if found is None:
+        found = _TOOL_MODELS[name] = projected_model(
+            model_for("tool", _known(name, TOOLS, "tool")),
+            PROVIDER_NAMES[name],
+            _DESCRIPTIONS[name],
+            _PARAMETERS[name],
+            lambda payload: canonicalize(name, payload),
+        )
+    return found
+
+
+def _output_model(name: str) -> type[BaseModel]:
+    found = _OUTPUT_MODELS.get(name)
+    if found is None:
+        found = _OUTPUT_MODELS[name] = projected_model(
+            model_for("output", _known(name, OUTPUTS, "output")),
+            OUTPUT_PROVIDER_NAMES[name],
+            _OUTPUT_DESCRIPTIONS[name],
+            _OUTPUT_SCHEMAS[name],
+            lambda payload: canonicalize_output(name, payload),
+        )
+    return found
+
+
+@overload
+def tool_model(name: Literal["maps.route"]) -> type[_models.MapsRoute]: ...
+@overload
+def tool_model(name: Literal["ping"]) -> type[_models.Ping]: ...
+
+
+def tool_model(name: str) -> type[BaseModel]:
+    """A subclass of tool ``name``'s model for the SDK's helpers: ``openai.pydantic_function_tool``
+    and ``chat.completions.parse(tools=...)`` send exactly toolgen's projection (its schema, provider
+    name and description), and the arguments are validated after the inverse (the nulls strict mode
+    forced become absent again). One class per name (cached)."""
+    return _tool_model(name)
+
+
+def output_model(name: Literal["route_summary"]) -> type[_models.RouteSummary]:
+    """A subclass of structured output ``name``'s model for ``chat.completions.parse`` and
+    ``responses.parse(text_format=...)``: the SDK sends toolgen's projection as the schema and
+    validates the answer after the inverse (see ``tool_model``)."""
+    return cast("type[_models.RouteSummary]", _output_model(name))
+
+
 PROVIDER = "cerebras"
+
+if TYPE_CHECKING:
+    #: One ToolCall type per tool: ``if call.name == "billing.refund":`` narrows ``call.arguments``
+    #: to that tool's model.
+    AnyToolCall: TypeAlias = (
+        ToolCall[Literal["maps.route"], _models.MapsRoute] | ToolCall[Literal["ping"], _models.Ping]
+    )
+else:
+    AnyToolCall = ToolCall
 
 
 def canonicalize(name: str, payload: Any) -> Any:
@@ -208,11 +309,11 @@ def canonicalize_output_text(name: str, text: str | bytes) -> str | bytes:
     return _canonicalize_text(OUTPUT_CANONICALIZERS[_known(name, OUTPUTS, "output")], text)
 
 
-def _typed(call: RawToolCall) -> ToolCall[Any]:
-    return typed_call(PROVIDER, call, model_for("tool", call.name))
+def _typed(call: RawToolCall) -> AnyToolCall:
+    return cast("AnyToolCall", typed_call(PROVIDER, call, model_for("tool", call.name)))
 
 
-def decode_tool_call(provider_name: str, arguments: str, call_id: str = "") -> ToolCall[Any]:
+def decode_tool_call(provider_name: str, arguments: str, call_id: str = "") -> AnyToolCall:
     """One call as Cerebras strict mode names it, with its JSON ``arguments``: canonical name, canonical
     payload, model instance. Raises PayloadError (unknown tool, malformed JSON, invalid payload)."""
     call = _decode_arguments(
@@ -229,21 +330,25 @@ _STREAMS: dict[str, Callable[[], Any]] = {
 }
 
 
-def parse_tool_calls(data: object, api: Api = "chat") -> list[ToolCall[Any]]:
+def parse_tool_calls(data: object, api: Api = "chat") -> list[AnyToolCall]:
     """The tool calls of a response of ``api``, validated (SchemaDriftError when the envelope
     drifted), decoded, canonicalized and typed (PayloadError when a call is unusable)."""
     calls = _PARSERS[api](data, canonical_names=CANONICAL_NAMES, canonicalize=canonicalize)
     return [_typed(call) for call in calls]
 
 
-def parse_output(name: str, data: str | bytes | object) -> Any:
-    """The model instance of structured output ``name`` from its JSON text (or parsed value)."""
-    return decode_output(
-        PROVIDER,
-        name,
-        data,
-        lambda payload: canonicalize_output(name, payload),
-        model_for("output", name),
+def parse_output(name: Literal["route_summary"], data: OutputData) -> _models.RouteSummary:
+    """The model instance of structured output ``name`` from its JSON text, its parsed value or an
+    SDK object (None is a TypeError)."""
+    return cast(
+        "_models.RouteSummary",
+        decode_output(
+            PROVIDER,
+            name,
+            output_data(name, data),
+            lambda payload: canonicalize_output(name, payload),
+            model_for("output", name),
+        ),
     )
 
 
@@ -260,6 +365,6 @@ class ToolCallStream:
         result: dict[str, Any] = self._stream.add(event)
         return result
 
-    def tool_calls(self) -> list[ToolCall[Any]]:
+    def tool_calls(self) -> list[AnyToolCall]:
         calls = self._stream.tool_calls(canonical_names=CANONICAL_NAMES, canonicalize=canonicalize)
         return [_typed(call) for call in calls]

@@ -3,16 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import RootModel
+from pydantic import Field, RootModel
 
 from .._base import ROOT_MODEL_CONFIG
 
 
 class Ping(RootModel[Any]):
     model_config = ROOT_MODEL_CONFIG
-    root: Any
-    """
-    Check that the service answers.
-    """
+    root: Annotated[Any, Field(description="Check that the service answers.")]

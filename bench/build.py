@@ -1,0 +1,242 @@
+"""Build benchmark: the whole build on the corpus tools that project cleanly (bench/corpus.py).
+
+Measured in one run, each contender a fresh ``python -m toolgen build`` process (wall time, and
+the peak resident memory of its whole process tree, sampled from /proc):
+
+  * a full build for one provider (OpenAI) against datamodel-code-generator alone on the same
+    schemas (one ``generate()`` per schema in one process, as toolgen's models step calls it),
+    on 10% of the corpus, contenders interleaved, best of ROUNDS;
+  * scaling: the full build of 10% and of 100% of the corpus (cold cache);
+  * a rebuild after one changed tool, and after a changed shared definition that 1% of the tools
+    use, against the full build that filled the cache;
+  * the peak memory of the full corpus build for every provider.
+
+    python -m bench.build            # writes the "## Build" section of bench/RESULTS.md
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.corpus import clean_tools, write_design
+from bench.results import write_section
+from toolgen.providers import PROVIDER_NAMES
+
+ROUNDS = 2
+JOBS = 2
+SHARED_FILE = "defs/common.yaml"
+SHARED = {
+    "$defs": {
+        "Pagination": {
+            "type": "object",
+            "description": "Which page of results to return.",
+            "properties": {
+                "page": {"type": "integer", "minimum": 1},
+                "per_page": {"type": "integer", "minimum": 1, "maximum": 100},
+            },
+            "required": ["page"],
+        }
+    }
+}
+
+
+@dataclass(frozen=True)
+class Run:
+    seconds: float
+    peak_mib: float
+
+
+def _tree_rss_kib(root: int) -> int:
+    """Resident memory of ``root`` and every descendant, in KiB."""
+    parents: dict[int, int] = {}
+    rss: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        parents[int(entry.name)] = int(fields.get("PPid", "0").strip())
+        rss[int(entry.name)] = int(fields.get("VmRSS", "0 kB").split()[0])
+    members, frontier = {root}, [root]
+    while frontier:
+        parent = frontier.pop()
+        children = [pid for pid, ppid in parents.items() if ppid == parent]
+        members.update(children)
+        frontier += children
+    return sum(rss.get(pid, 0) for pid in members)
+
+
+def run(command: list[str]) -> Run:
+    env = {**os.environ, "CI": "1"}
+    start = time.perf_counter()
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak = 0
+    while process.poll() is None:
+        peak = max(peak, _tree_rss_kib(process.pid))
+        time.sleep(0.2)
+    seconds = time.perf_counter() - start
+    stderr = process.stderr.read().decode() if process.stderr else ""
+    if process.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed:\n{stderr[-2000:]}")
+    return Run(seconds, peak / 1024)
+
+
+def toolgen(design: Path, out: Path, *options: str) -> Run:
+    shutil.rmtree(out, ignore_errors=True)
+    return run([sys.executable, "-m", "toolgen", "build", str(design), "-o", str(out), *options])
+
+
+_DMCG_ALONE = """
+import json, sys, warnings
+from pathlib import Path
+from datamodel_code_generator import generate
+from toolgen.modelgen.generate import GENERATOR_OPTIONS
+defaults = sys.argv[2] == "defaults"
+shared = json.loads(Path(sys.argv[1], "defs", "common.yaml").read_text())["$defs"]
+for path in sorted(Path(sys.argv[1], "tools").glob("*.json")):
+    schema = json.loads(path.read_text())["parameters"]
+    if "pagination" in schema.get("properties", {}):  # the shared definition, inlined
+        schema["properties"]["pagination"] = shared["Pagination"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if defaults:  # what `datamodel-codegen` does out of the box (black and isort included)
+            generate(json.dumps(schema), input_file_type="jsonschema",
+                     output_model_type="pydantic_v2.BaseModel")
+        else:  # the options toolgen's models step uses (no formatter)
+            generate(json.dumps(schema), class_name="Parameters", **GENERATOR_OPTIONS)
+"""
+
+
+def dmcg_alone(design: Path, variant: str) -> Run:
+    return run([sys.executable, "-c", _DMCG_ALONE, str(design), variant])
+
+
+def with_shared_definition(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every hundredth tool gains a ``pagination`` member that refers to the shared definition."""
+    changed = []
+    for index, tool in enumerate(tools):
+        if index % 100 == 50:
+            parameters = dict(tool["parameters"])
+            parameters["properties"] = {
+                **parameters.get("properties", {}),
+                "pagination": {"$ref": f"../{SHARED_FILE}#/$defs/Pagination"},
+            }
+            tool = {**tool, "parameters": parameters}
+        changed.append(tool)
+    return changed
+
+
+def corpus_design(root: Path, tools: list[dict[str, Any]], providers: tuple[str, ...]) -> Path:
+    write_design(root, with_shared_definition(tools), providers)
+    (root / SHARED_FILE).parent.mkdir(exist_ok=True)
+    (root / SHARED_FILE).write_text(json.dumps(SHARED, indent=2))
+    return root
+
+
+def main() -> None:
+    work = Path(tempfile.mkdtemp(prefix="toolgen_bench_build_"))
+    try:
+        section = _measure(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(section)
+    write_section("Build", section)
+
+
+def _measure(work: Path) -> str:
+    openai_tools = clean_tools(("openai",))
+    every_tools = clean_tools(PROVIDER_NAMES)
+    tenth = len(openai_tools) // 10
+    small = corpus_design(work / "small", openai_tools[:tenth], ("openai",))
+    full = corpus_design(work / "full", openai_tools, ("openai",))
+    every = corpus_design(work / "every", every_tools, PROVIDER_NAMES)
+    out = work / "out"
+    jobs = ("-q", "-j")
+    print(f"corpus: {len(openai_tools)} tools (OpenAI), {len(every_tools)} (every provider)")
+
+    # 1. the build against datamodel-code-generator alone, interleaved, best of ROUNDS
+    best: dict[str, Run] = {}
+    for _ in range(ROUNDS):
+        for name, measure in (
+            ("dmcg defaults", lambda: dmcg_alone(small, "defaults")),
+            ("dmcg toolgen options", lambda: dmcg_alone(small, "toolgen")),
+            ("toolgen -j1", lambda: toolgen(small, out, "--no-cache", *jobs, "1")),
+            (f"toolgen -j{JOBS}", lambda: toolgen(small, out, "--no-cache", *jobs, str(JOBS))),
+        ):
+            result = measure()
+            print(f"  {name}: {result.seconds:.1f} s", flush=True)
+            if name not in best or result.seconds < best[name].seconds:
+                best[name] = result
+
+    # 2. scaling and 3. rebuilds (cold caches for the full builds)
+    small_cold = toolgen(small, out, "--cache-dir", str(work / "cache-small"), *jobs, str(JOBS))
+    cache = str(work / "cache-full")
+    full_cold = toolgen(full, out, "--cache-dir", cache, *jobs, str(JOBS))
+    print(f"  full build: {full_cold.seconds:.1f} s", flush=True)
+    one = next(iter(sorted((full / "tools").glob("*.json"))))
+    tool = json.loads(one.read_text())
+    one.write_text(json.dumps({**tool, "description": tool["description"] + " Changed."}))
+    one_tool = toolgen(full, out, "--cache-dir", cache, *jobs, str(JOBS))
+    shared = json.loads((full / SHARED_FILE).read_text())
+    shared["$defs"]["Pagination"]["properties"]["per_page"]["maximum"] = 50
+    (full / SHARED_FILE).write_text(json.dumps(shared, indent=2))
+    shared_def = toolgen(full, out, "--cache-dir", cache, *jobs, str(JOBS))
+    users = sum(1 for i in range(len(openai_tools)) if i % 100 == 50)
+
+    # 4. memory of the full corpus for every provider
+    every_run = toolgen(every, out, "--no-cache", *jobs, str(JOBS))
+
+    base = best["dmcg defaults"].seconds
+    strict = best["dmcg toolgen options"].seconds
+    one_job, parallel = best["toolgen -j1"].seconds, best[f"toolgen -j{JOBS}"].seconds
+    scaling = (full_cold.seconds / small_cold.seconds) / (len(openai_tools) / tenth)
+
+    def verdict(ok: bool) -> str:
+        return "met" if ok else "**missed**"
+
+    lines = [
+        "## Build",
+        "",
+        f"Command: `python -m bench.build` ({len(openai_tools)} corpus tools that project cleanly "
+        f"for OpenAI, {len(every_tools)} for every provider; 1% of the tools refer to one shared "
+        f"definition; each contender a fresh process; `toolgen build -q`; {JOBS} jobs unless "
+        f"said; Python {sys.version.split()[0]}, {os.cpu_count()} cores).",
+        "",
+        "| measure | figure | target | |",
+        "|---|---|---|---|",
+        f"| build ({tenth} tools, OpenAI, no cache, {JOBS} jobs) / datamodel-code-generator alone "
+        f"(defaults: black + isort) | {parallel / base:.2f}× ({parallel:.1f} s / {base:.1f} s) "
+        f"| ≤ 1.5× | {verdict(parallel / base <= 1.5)} |",
+        f"| same, 1 job | {one_job / base:.2f}× ({one_job:.1f} s) | report | |",
+        f"| build, {JOBS} jobs / datamodel-code-generator alone with toolgen's options (no "
+        f"formatter) | {parallel / strict:.2f}× ({strict:.1f} s) | report | |",
+        f"| scaling 10% → 100% ({small_cold.seconds:.1f} s → {full_cold.seconds:.1f} s), "
+        f"relative to linear | {scaling:.2f}× | ≤ 1.1× | {verdict(scaling <= 1.1)} |",
+        f"| rebuild after one changed tool / full build | {one_tool.seconds / full_cold.seconds:.1%}"
+        f" ({one_tool.seconds:.1f} s) | ≤ 5% | {verdict(one_tool.seconds <= 0.05 * full_cold.seconds)} |",
+        f"| rebuild after a changed shared definition ({users} users) / full build | "
+        f"{shared_def.seconds / full_cold.seconds:.1%} ({shared_def.seconds:.1f} s) | ≤ 10% | "
+        f"{verdict(shared_def.seconds <= 0.10 * full_cold.seconds)} |",
+        f"| peak memory, full corpus, OpenAI (process tree) | {full_cold.peak_mib:.0f} MiB | "
+        f"< 1 GiB | {verdict(full_cold.peak_mib < 1024)} |",
+        f"| peak memory, full corpus, every provider (process tree; {every_run.seconds:.0f} s) | "
+        f"{every_run.peak_mib:.0f} MiB | < 1 GiB | {verdict(every_run.peak_mib < 1024)} |",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()

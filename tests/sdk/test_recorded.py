@@ -1,0 +1,112 @@
+"""Recorded provider responses (../shared/corpus/envelopes) through the official clients: a sample of
+each surface's bodies and streams decodes in every form a user holds, without drift, to the calls
+the raw JSON gives. (Every recording's raw JSON and SDK forms: tests/envelope/test_corpus.py.)"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tests.envelope.support import (
+    BODIES,
+    ENVELOPES,
+    NAMES,
+    STREAMS,
+    bodies,
+    forms,
+    spread,
+    stream_events,
+)
+from tests.sdk.loopback import Loopback, ask, sse
+
+pytestmark = pytest.mark.corpus
+
+BODIES_PER_FOLDER = 8
+STREAMS_PER_FOLDER = 3
+PARSERS = {
+    "chat_completion": "parse_chat_completion_tool_calls",
+    "response": "parse_response_tool_calls",
+    "message": "parse_message_tool_calls",
+}
+ACCUMULATORS = {
+    "chat_completion_chunk": "ChatCompletionToolCallStream",
+    "response_stream_event": "ResponseToolCallStream",
+    "message_stream_event": "MessageToolCallStream",
+}
+
+
+def envelopes(gen: ModuleType, provider: str) -> ModuleType:
+    return importlib.import_module(f"{gen.__name__}._envelopes_{provider}")
+
+
+def raw_calls(calls: list[Any]) -> list[tuple[str, str, str, Any]]:
+    return [(c.id, c.name, c.raw_arguments, c.arguments) for c in calls]
+
+
+@pytest.mark.parametrize("folder", sorted(BODIES))
+def test_recorded_bodies_through_the_clients(
+    gen: ModuleType, server: Loopback, openai_client: Any, anthropic_client: Any, folder: str
+) -> None:
+    provider, surface = BODIES[folder]
+    module = envelopes(gen, provider)
+    validate = getattr(module, f"validate_{surface}")
+    parse = getattr(module, PARSERS[surface])
+    for name, body in spread(bodies(folder), BODIES_PER_FOLDER):
+        server.reply_json(body)
+        received = ask((openai_client, anthropic_client), surface)
+        expected = raw_calls(parse(body, canonical_names=NAMES))
+        for form, value in forms(received, body).items():
+            validate(value)
+            assert raw_calls(parse(value, canonical_names=NAMES)) == expected, (name, form)
+
+
+def _sse_body(path: Path, surface: str, events: list[Any]) -> str:
+    if path.suffix == ".txt":
+        return path.read_text()
+    return sse(events, chat=surface == "chat_completion_chunk")
+
+
+def _usable(path: Path, events: list[Any]) -> bool:
+    """Streams the clients read to the end: no error events (a client raises on those)."""
+    if path.suffix == ".txt" and "event: error" in path.read_text():
+        return False
+    return bool(events) and not any(
+        isinstance(e, dict) and (e.get("error") or e.get("type") == "error") for e in events
+    )
+
+
+@pytest.mark.parametrize("folder", sorted(STREAMS))
+def test_recorded_streams_through_the_clients(
+    gen: ModuleType, server: Loopback, openai_client: Any, anthropic_client: Any, folder: str
+) -> None:
+    provider, surface = STREAMS[folder]
+    module = envelopes(gen, provider)
+    validate = getattr(module, f"validate_{surface}")
+    accumulator = getattr(module, ACCUMULATORS[surface])
+    usable = [
+        (name, events)
+        for name, events in stream_events(folder)
+        if _usable(ENVELOPES / folder / name, events)
+    ]
+    assert usable
+    for name, events in spread(usable, STREAMS_PER_FOLDER):
+        server.reply_sse(_sse_body(ENVELOPES / folder / name, surface, events))
+        received = ask((openai_client, anthropic_client), surface, stream=True)
+        assert received, name
+        reference = accumulator()
+        for event in events:
+            reference.add(event)
+        expected = raw_calls(reference.tool_calls(canonical_names=NAMES))
+        streams = {form: accumulator() for form in forms(received[0])}
+        for event in received:
+            for form, value in forms(event).items():
+                validate(value)
+                streams[form].add(value)
+        for form, stream in streams.items():
+            got = raw_calls(stream.tool_calls(canonical_names=NAMES))
+            assert got == expected, (name, form, json.dumps(got)[:200])

@@ -1,0 +1,141 @@
+"""A user's script: both official SDKs with the bindings of examples/design, under mypy --strict
+and without a single cast (tests/test_sdk_typing.py type-checks it as the package ``examplegen``).
+
+It is never run: every request and decoding call only has to type-check.
+"""
+
+from __future__ import annotations
+
+from anthropic import Anthropic
+from examplegen import anthropic as claude
+from examplegen import cerebras, groq
+from examplegen import openai as oai
+from examplegen.models import TicketTriage
+from openai import OpenAI, pydantic_function_tool
+
+
+def chat_completions(client: OpenAI) -> None:
+    completion = client.chat.completions.create(
+        model="gpt-5",
+        messages=[{"role": "user", "content": "Refund ch_12345678"}],
+        tools=oai.tool_definitions(),
+        response_format=oai.response_format("ticket_triage"),
+    )
+    for call in oai.parse_tool_calls(completion.model_dump()):
+        if call.name == "billing.refund":
+            charge_id: str = call.arguments.charge_id
+            print(charge_id)
+        elif call.name == "weather.get_forecast":
+            print(call.arguments.model_dump(mode="json"))
+    triage: TicketTriage = oai.parse_output(
+        "ticket_triage", completion.choices[0].message.content or ""
+    )
+    summary: str = triage.summary
+    print(summary)
+
+    stream = oai.ToolCallStream("chat")
+    with client.chat.completions.stream(
+        model="gpt-5",
+        messages=[{"role": "user", "content": "Refund ch_12345678"}],
+        tools=oai.tool_definitions("chat", ["billing.refund"]),
+        response_format=oai.response_format("ticket_triage"),
+    ) as events:
+        for event in events:
+            if event.type == "chunk":
+                stream.add(event.chunk.model_dump())
+    for streamed in stream.tool_calls():
+        if streamed.name == "billing.refund":
+            reason: str = streamed.arguments.reason
+            print(reason)
+
+    # The SDK's parse helper with toolgen's projection and inverse.
+    parsed = client.chat.completions.parse(
+        model="gpt-5",
+        messages=[{"role": "user", "content": "Triage this ticket"}],
+        tools=[pydantic_function_tool(oai.tool_model("billing.refund"))],
+        response_format=oai.output_model("ticket_triage"),
+    )
+    answer = parsed.choices[0].message.parsed
+    if answer is not None:
+        category: str = answer.category
+        print(category)
+
+
+def responses(client: OpenAI) -> None:
+    response = client.responses.create(
+        model="gpt-5",
+        input="Refund ch_12345678",
+        tools=oai.tool_definitions("responses"),
+        text={"format": oai.response_format("ticket_triage", "responses")},
+    )
+    for call in oai.parse_tool_calls(response.model_dump(), "responses"):
+        if call.name == "send_email":
+            print(call.arguments.model_dump(mode="json"))
+    stream = oai.ToolCallStream("responses")
+    with client.responses.stream(
+        model="gpt-5",
+        input="Refund ch_12345678",
+        tools=oai.tool_definitions("responses", ["billing.refund"]),
+        text={"format": oai.response_format("ticket_triage", "responses")},
+    ) as events:
+        for event in events:
+            stream.add(event.model_dump())
+    for streamed in stream.tool_calls():
+        if streamed.name == "crm.upsert_contact":
+            print(streamed.arguments.model_dump(mode="json"))
+    parsed = client.responses.parse(
+        model="gpt-5", input="Triage this ticket", text_format=oai.output_model("ticket_triage")
+    )
+    if parsed.output_parsed is not None:
+        priority: str = parsed.output_parsed.priority
+        print(priority)
+
+
+def messages(client: Anthropic) -> None:
+    message = client.messages.create(
+        model="claude-sonnet-4-5",
+        max_tokens=1024,
+        messages=[{"role": "user", "content": "Refund ch_12345678"}],
+        tools=claude.tool_definitions(),
+        output_config={"format": claude.output_format("ticket_triage")},
+    )
+    for call in claude.parse_tool_calls(message.model_dump()):
+        if call.name == "billing.refund":
+            charge_id: str = call.arguments.charge_id
+            print(charge_id)
+    stream = claude.ToolCallStream("messages")
+    with client.messages.stream(
+        model="claude-sonnet-4-5",
+        max_tokens=1024,
+        messages=[{"role": "user", "content": "Refund ch_12345678"}],
+        tools=claude.tool_definitions(["billing.refund", "send_email"], strict=True),
+        output_config={"format": claude.output_format("ticket_triage")},
+    ) as events:
+        for event in events:
+            stream.add(event.model_dump())
+    for streamed in stream.tool_calls():
+        if streamed.name == "send_email":
+            print(streamed.arguments.model_dump(mode="json"))
+    triage = claude.parse_output("ticket_triage", '{"category": "billing"}')
+    entities: int = len(triage.entities)
+    print(entities)
+
+
+def openai_compatible(client: OpenAI) -> None:
+    """Groq and Cerebras through the openai client (``OpenAI(base_url=...)``)."""
+    completion = client.chat.completions.create(
+        model="llama-4",
+        messages=[{"role": "user", "content": "Refund ch_12345678"}],
+        tools=groq.tool_definitions(),
+        response_format=cerebras.response_format("ticket_triage"),
+    )
+    for call in groq.parse_tool_calls(completion.model_dump()):
+        if call.name == "billing.refund":
+            print(call.arguments.reason)
+
+
+def main() -> None:
+    chat_completions(OpenAI())
+    responses(OpenAI())
+    messages(Anthropic())
+    openai_compatible(OpenAI(base_url="http://127.0.0.1:1/v1"))

@@ -1,0 +1,346 @@
+"""Every rewrite rule of the projection has an inverse and a case here that exercises it: the
+projection records the rule where it applied, and both inverses (reference and compiled) undo it.
+
+A rule added to toolgen/rewrites.py without a case below fails ``test_every_rule_is_exercised``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from tests.canonical.support import import_source
+from toolgen.canonical.compiler import render_canonical_module
+from toolgen.canonical.reference import reference_inverse
+from toolgen.model import Config, Contract, Design, ProviderOptions
+from toolgen.projection import ProjectedContract, ProviderProjection, project_contract
+from toolgen.providers import PROFILES, profile_for
+from toolgen.rewrites import (
+    AllOfMerged,
+    ConstAsEnum,
+    Counterpart,
+    EnumStringified,
+    KeywordsDropped,
+    MadeNullable,
+    NullForm,
+    OneOfFolded,
+    OptionalKept,
+    RecursiveRefKept,
+    RefInlined,
+    Rewrite,
+    RewriteRecord,
+    TypeListSplit,
+    rule_kinds,
+)
+from toolgen.templating import header
+
+STR = {"type": "string"}
+
+
+def obj(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required is not None:
+        schema["required"] = required
+    return schema
+
+
+#: An object whose optional member ``x`` loses its null on the way back.
+X = obj({"x": STR})
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    provider: str
+    schema: dict[str, Any]
+    rule: Callable[[Rewrite], bool]  # the rewrite the projection must record at ``pointer``
+    pointer: str
+    payload: Any  # as the provider writes it
+    expected: Any  # the canonical payload
+    reads: Counterpart | None = None  # what the inverse reads at ``pointer`` (None: the node)
+    dialect: str | None = None  # [providers.NAME] dialect
+
+
+CASES = [
+    Case(
+        "ref_inlined_with_annotations",
+        "openai",
+        {**obj({"a": {"$ref": "#/$defs/X", "description": "d"}}, ["a"]), "$defs": {"X": X}},
+        lambda r: r == RefInlined("/$defs/X", annotations_only=True),
+        "/properties/a",
+        {"a": {"x": None}},
+        {"a": {}},
+        Counterpart("/properties/a", call="/$defs/X"),
+    ),
+    Case(
+        "ref_inlined_with_keywords",
+        "openai",
+        {
+            **obj({"a": {"$ref": "#/$defs/XY", "required": ["y"]}}, ["a"]),
+            "$defs": {"XY": obj({"x": STR, "y": {"type": ["string", "null"]}})},
+        },
+        lambda r: r == RefInlined("/$defs/XY", annotations_only=False),
+        "/properties/a",
+        {"a": {"x": None, "y": None}},
+        {"a": {"y": None}},
+    ),
+    Case(
+        "recursive_ref_kept",
+        "openai",
+        {
+            **obj({"n": {"$ref": "#/$defs/N", "description": "top"}}, ["n"]),
+            "$defs": {"N": obj({"v": STR, "next": {"$ref": "#/$defs/N", "description": "again"}})},
+        },
+        lambda r: r == RecursiveRefKept("/$defs/N"),
+        "/properties/n/properties/next/anyOf/0",
+        {"n": {"v": None, "next": {"v": "b", "next": None}}},
+        {"n": {"next": {"v": "b"}}},
+        Counterpart("/properties/n/properties/next/anyOf/0", call="/$defs/N"),
+    ),
+    Case(
+        "keywords_dropped",
+        "openai",
+        obj({"a": {"type": "string", "minLength": 1, "format": "uri"}}),
+        lambda r: r == KeywordsDropped(("minLength", "format")),
+        "/properties/a",
+        {"a": None},
+        {},
+    ),
+    Case(
+        "all_of_merged",
+        "openai",
+        obj({"a": {"allOf": [X]}}, ["a"]),
+        lambda r: r == AllOfMerged("/properties/a/allOf/0"),
+        "/properties/a",
+        {"a": {"x": None}},
+        {"a": {}},
+    ),
+    Case(
+        "one_of_folded",
+        "openai",
+        obj({"a": {"oneOf": [X, STR]}}, ["a"]),
+        lambda r: r == OneOfFolded(),
+        "/properties/a",
+        {"a": {"x": None}},
+        {"a": {}},
+    ),
+    Case(
+        "nullable_type",
+        "openai",
+        obj({"a": STR}),
+        lambda r: r == MadeNullable(NullForm.TYPE),
+        "/properties/a",
+        {"a": None},
+        {},
+    ),
+    Case(
+        "nullable_enum",
+        "openai",
+        obj({"a": {"enum": ["p", "q"]}}),
+        lambda r: r == MadeNullable(NullForm.ENUM),
+        "/properties/a",
+        {"a": None},
+        {},
+    ),
+    Case(
+        "nullable_type_and_enum",
+        "openai",
+        obj({"a": {"type": "string", "enum": ["p", "q"]}}),
+        lambda r: r == MadeNullable(NullForm.TYPE_AND_ENUM),
+        "/properties/a",
+        {"a": None},
+        {},
+    ),
+    Case(
+        "nullable_branch",
+        "openai",
+        obj({"a": {"anyOf": [X, STR]}}),
+        lambda r: r == MadeNullable(NullForm.BRANCH),
+        "/properties/a",
+        {"a": {"x": None}},
+        {"a": {}},
+        Counterpart("/properties/a", null_branch=True),
+    ),
+    Case(
+        "nullable_wrap",
+        "openai",
+        {**obj({"a": {"$ref": "#/$defs/X"}}), "$defs": {"X": X}},
+        lambda r: r == MadeNullable(NullForm.WRAP),
+        "/properties/a",
+        {"a": {"x": None}},
+        {"a": {}},
+        Counterpart("/properties/a/anyOf/0"),
+    ),
+    Case(
+        "nullable_wrap_without_type_lists",
+        "cerebras",
+        obj({"a": X}),
+        lambda r: r == MadeNullable(NullForm.WRAP),
+        "/properties/a",
+        {"a": {"x": None}},
+        {"a": {}},
+        Counterpart("/properties/a/anyOf/0"),
+    ),
+    Case(
+        "optional_kept",
+        "openai",
+        obj({"a": {"type": ["string", "null"]}, "b": STR}),
+        lambda r: r == OptionalKept(),
+        "/properties/a",
+        {"a": None, "b": None},
+        {"a": None},
+    ),
+    Case(
+        "type_list_split",
+        "cerebras",
+        obj({"a": {**X, "type": ["object", "null"]}}, ["a"]),
+        lambda r: r == TypeListSplit(null_branch=True),
+        "/properties/a",
+        {"a": {"x": None}},
+        {"a": {}},
+        Counterpart("/properties/a/anyOf/0"),
+    ),
+    Case(
+        "type_list_of_one",
+        "cerebras",
+        obj({"a": {**X, "type": ["object"]}}, ["a"]),
+        lambda r: r == TypeListSplit(null_branch=False),
+        "/properties/a",
+        {"a": {"x": None}},
+        {"a": {}},
+    ),
+    Case(
+        "const_as_enum",
+        "gemini",
+        obj({"a": {"const": "x"}}, ["a"]),
+        lambda r: r == ConstAsEnum(),
+        "/properties/a",
+        {"a": "x"},
+        {"a": "x"},
+    ),
+    Case(
+        "enum_stringified",
+        "gemini",
+        obj({"n": {"type": "integer", "enum": [1, 2]}, "s": {"enum": ["1", 2.5]}}, ["n"]),
+        lambda r: r == EnumStringified((("1", 1), ("2", 2))),
+        "/properties/n",
+        {"n": "2", "s": "1"},
+        {"n": 2, "s": "1"},
+        Counterpart("/properties/n", values=(("1", 1), ("2", 2))),
+        dialect="openapi",
+    ),
+    Case(
+        "enum_stringified_nullable",
+        "gemini",
+        obj({"n": {"enum": [1.5, True, None]}}, ["n"]),
+        lambda r: r == EnumStringified((("1.5", 1.5), ("true", True))),
+        "/properties/n/anyOf/0",
+        {"n": "true"},
+        {"n": True},
+        Counterpart("/properties/n/anyOf/0", values=(("1.5", 1.5), ("true", True))),
+        dialect="openapi",
+    ),
+]
+
+
+def _project(case: Case) -> ProjectedContract:
+    contract = Contract(
+        "tool", case.name, "", case.schema, f"tools/{case.name}.json", "/parameters"
+    )
+    profile = profile_for(case.provider, ProviderOptions(dialect=case.dialect))
+    projected, diagnostics = project_contract(contract, profile, ProviderOptions(), case.name)
+    assert projected.schema is not None, diagnostics
+    return projected
+
+
+@pytest.fixture(scope="module")
+def projected() -> dict[str, ProjectedContract]:
+    return {case.name: _project(case) for case in CASES}
+
+
+@pytest.fixture(scope="module")
+def compiled(
+    projected: dict[str, ProjectedContract], tmp_path_factory: pytest.TempPathFactory
+) -> Any:
+    """One module for every case (the compiler reads each contract's own record)."""
+    contracts = tuple(projected.values())
+    design = Design("rewrites", tuple(p.contract for p in contracts), (), {}, Config(), "0" * 64)
+    projection = ProviderProjection(PROFILES["openai"], contracts, (), ())
+    module = render_canonical_module(design, projection, header(design.hash))
+    assert module.source is not None, module.diagnostics
+    return import_source(
+        module.source, tmp_path_factory.mktemp("rewrites"), "toolgen_rewrites_test"
+    )
+
+
+def test_every_rule_has_an_inverse() -> None:
+    for kind in rule_kinds():
+        assert kind.invert is not Rewrite.invert, kind.__name__
+        assert not getattr(kind, "__abstractmethods__", None), kind.__name__
+
+
+def test_every_rule_is_exercised(projected: dict[str, ProjectedContract]) -> None:
+    recorded = {
+        type(rewrite)
+        for p in projected.values()
+        for _, node in p.rewrites.nodes
+        for rewrite in node.rewrites
+    }
+    assert recorded == set(rule_kinds())
+    forms = {
+        rewrite.form
+        for p in projected.values()
+        for _, node in p.rewrites.nodes
+        for rewrite in node.rewrites
+        if isinstance(rewrite, MadeNullable)
+    }
+    assert forms == set(NullForm)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_the_rule_is_recorded_where_it_applied(
+    case: Case, projected: dict[str, ProjectedContract]
+) -> None:
+    record = projected[case.name].rewrites
+    assert any(case.rule(r) for r in record.rewrites(case.pointer)), record.at(case.pointer)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_the_inverse_reads_the_rule(case: Case, projected: dict[str, ProjectedContract]) -> None:
+    """A wrapper is stepped into, an added null branch set aside, an annotated $ref called."""
+    expected = case.reads or Counterpart(case.pointer)
+    assert projected[case.name].rewrites.counterpart(case.pointer) == expected
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_both_inverses_undo_it(
+    case: Case, projected: dict[str, ProjectedContract], compiled: Any
+) -> None:
+    from jsonschema import Draft202012Validator
+
+    p = projected[case.name]
+    assert Draft202012Validator(p.meaning).is_valid(case.payload), "not a provider payload"
+    assert reference_inverse(case.payload, p) == case.expected
+    assert compiled.TOOL_CANONICALIZERS[case.name](case.payload) == case.expected
+
+
+def test_the_record_keeps_the_canonical_pointer(projected: dict[str, ProjectedContract]) -> None:
+    """Inlined nodes point where they were authored; an added null branch at its member."""
+    record = projected["ref_inlined_with_annotations"].rewrites
+    assert record.canonical_pointer("/properties/a") == "/properties/a"
+    assert record.canonical_pointer("/properties/a/properties/x") == "/$defs/X/properties/x"
+    wrapped = projected["nullable_wrap"].rewrites
+    assert wrapped.canonical_pointer("/properties/a/anyOf/1") == "/properties/a"
+    folded = projected["one_of_folded"].rewrites
+    assert folded.canonical_pointer("/properties/a/anyOf/0") == "/properties/a/oneOf/0"
+
+
+def test_the_record_is_deterministic_and_immutable() -> None:
+    first, second = (_project(CASES[2]).rewrites for _ in range(2))
+    assert first == second and first.nodes == second.nodes
+    with pytest.raises(AttributeError):
+        first.nodes = ()  # type: ignore[misc]
+    assert RewriteRecord().at("") is None

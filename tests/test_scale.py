@@ -1,0 +1,236 @@
+"""The build at scale (issue 11): --jobs, the incremental cache, progress, black in parts.
+
+Every build here is small; the pool and the cutting of large modules are forced on by lowering
+their thresholds, so the machinery that a 3,000-tool design uses runs on a few tools.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+
+from toolgen import formatting, parallel
+from toolgen.build import build
+from toolgen.cache import Cache
+from toolgen.formatting import black_format
+from toolgen.parallel import Progress
+
+MONEY = {
+    "$defs": {
+        "Money": {
+            "type": "object",
+            "properties": {"amount": {"type": "integer"}, "currency": {"type": "string"}},
+            "required": ["amount", "currency"],
+        }
+    }
+}
+
+
+def _design(make_design, tool, count: int, money_users: int = 1, name: str = "design") -> Path:
+    files: dict[str, object] = {"defs/money.yaml": MONEY}
+    for index in range(count):
+        properties: dict[str, object] = {"query": {"type": "string", "description": f"q{index}"}}
+        if index < money_users:
+            properties["price"] = {"$ref": "../defs/money.yaml#/$defs/Money"}
+        files[f"tools/t{index}.yaml"] = tool(
+            f"t{index}", {"type": "object", "properties": properties, "required": ["query"]}
+        )
+    return make_design(files, name)
+
+
+def _build(design: Path, **options) -> dict[str, str]:
+    result = build(design, ("openai",), **options)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    return result.files
+
+
+# --------------------------------------------------------------------------------------------
+# black in parts
+# --------------------------------------------------------------------------------------------
+
+
+def test_black_in_parts_gives_the_bytes_of_black_on_the_whole_module(example_design, monkeypatch):
+    """Every generated module of the example design, cut as finely as it can be (every module,
+    groups of one or two parts), formats to what black gives for the module whole."""
+    sources: list[str] = []
+    real = formatting.format_python
+    monkeypatch.setattr(formatting, "format_python", lambda s: sources.append(s) or real(s))
+    build(example_design, ("openai",))
+    monkeypatch.undo()
+    monkeypatch.setattr(formatting, "SPLIT_THRESHOLD", 0)
+    monkeypatch.setattr(formatting, "GROUP_PARTS", 2)
+    cut = 0
+    for source in sources:
+        plan = formatting._plan(source)
+        cut += plan is not None
+        assert formatting.format_python(source) == black_format(source)
+    assert cut >= 5, "the example design no longer exercises the cutting"
+
+
+def test_a_module_that_cannot_be_cut_is_formatted_whole(monkeypatch):
+    monkeypatch.setattr(formatting, "SPLIT_THRESHOLD", 0)
+    source = "x = 1\n# a comment\ndef f():\n  return {'a': 1}\n"
+    assert formatting._plan(source) is None
+    assert formatting.format_python(source) == black_format(source)
+
+
+# --------------------------------------------------------------------------------------------
+# --jobs
+# --------------------------------------------------------------------------------------------
+
+
+def test_parallel_build_is_byte_identical_to_one_job(make_design, tool, monkeypatch):
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_ITEMS", 1)
+    monkeypatch.setattr(formatting, "SPLIT_THRESHOLD", 0)
+    design = _design(make_design, tool, 6)
+    started = []
+    real_executor = parallel.Runner._executor
+    monkeypatch.setattr(
+        parallel.Runner, "_executor", lambda self: started.append(1) or real_executor(self)
+    )
+    assert _build(design, jobs=2) == _build(design, jobs=1)
+    assert started, "the two-job build never used its worker processes"
+
+
+# --------------------------------------------------------------------------------------------
+# the cache
+# --------------------------------------------------------------------------------------------
+
+
+def test_cached_uncached_and_partly_cached_builds_are_identical(make_design, tool, tmp_path):
+    design = _design(make_design, tool, 4)
+    cache = tmp_path / "cache"
+    uncached = _build(design)
+    assert _build(design, cache_dir=cache) == uncached  # filling the cache
+    assert _build(design, cache_dir=cache) == uncached  # all from the cache
+    entries = sorted(cache.rglob("*.json"))
+    for entry in entries[::2]:  # half of the entries gone
+        entry.unlink()
+    assert _build(design, cache_dir=cache) == uncached
+    assert not list(cache.rglob(".tmp-*")), "a temporary file was left in the cache"
+
+
+def test_a_corrupt_entry_is_ignored_and_recomputed(make_design, tool, tmp_path):
+    design = _design(make_design, tool, 3)
+    cache = tmp_path / "cache"
+    expected = _build(design, cache_dir=cache)
+    entries = sorted(cache.rglob("*.json"))
+    for index, entry in enumerate(entries):
+        # truncated, not JSON, JSON of another key, a value of the wrong shape
+        entry.write_bytes(
+            [b'{"key": "', b"\xff\x00garbage", b'{"key": "other", "value": 1}', b"[]"][index % 4]
+        )
+    result = build(design, ("openai",), cache_dir=cache)
+    assert result.files == expected
+    assert _build(design, cache_dir=cache) == expected
+
+
+def _misses(design: Path, cache_dir: Path, monkeypatch) -> Cache:
+    """Build through the cache and return the cache object the build used (its counters)."""
+    caches: list[Cache] = []
+    real_init = Cache.__init__
+
+    def spy(self: Cache, root: Path) -> None:
+        real_init(self, root)
+        caches.append(self)
+
+    monkeypatch.setattr(Cache, "__init__", spy)
+    _build(design, cache_dir=cache_dir)
+    monkeypatch.undo()
+    return caches[-1]
+
+
+def test_a_changed_tool_recomputes_only_that_tool(make_design, tool, tmp_path, monkeypatch):
+    design = _design(make_design, tool, 5)
+    cache_dir = tmp_path / "cache"
+    _build(design, cache_dir=cache_dir)
+    assert sum(_misses(design, cache_dir, monkeypatch).misses.values()) == 0
+
+    changed = _design(make_design, tool, 5, name="design")  # same files ...
+    (changed / "tools" / "t3.yaml").write_text(
+        (changed / "tools" / "t3.yaml").read_text().replace("q3", "the third query")
+    )
+    cache = _misses(changed, cache_dir, monkeypatch)
+    assert cache.misses["models"] == 1
+    assert cache.misses["meta"] == 1
+    assert cache.hits["models"] == 4
+    assert cache.hits["shared"] == 1
+
+
+def test_a_changed_shared_definition_recomputes_exactly_its_users(
+    make_design, tool, tmp_path, monkeypatch
+):
+    design = _design(make_design, tool, 6, money_users=2)
+    cache_dir = tmp_path / "cache"
+    _build(design, cache_dir=cache_dir)
+    money = design / "defs" / "money.yaml"
+    money.write_text(money.read_text().replace("amount", "amount_minor"))
+    cache = _misses(design, cache_dir, monkeypatch)
+    assert cache.misses["models"] == 2  # t0 and t1 reach Money; t2..t5 do not
+    assert cache.hits["models"] == 4
+    assert cache.misses["meta"] == 1  # the definitions file itself
+    assert cache.misses["shared"] == 1  # models/_shared.py
+
+
+def test_cli_cache_beside_the_design_never_inside_out(cli, make_design, tool, tmp_path):
+    design = _design(make_design, tool, 1)
+    out = tmp_path / "gen"
+    assert cli("build", design, "-o", out, "-q", "--provider", "openai").exit_code == 0
+    assert (design.parent / ".toolgen-cache").is_dir()
+    assert not list(out.rglob("*toolgen-cache*"))
+
+    result = cli("build", design, "-o", out, "--cache-dir", out / "cache")
+    assert result.exit_code == 2
+    assert "must not be inside OUT" in result.stderr
+
+    shutil.rmtree(design.parent / ".toolgen-cache")
+    assert cli("build", design, "-o", out, "--no-cache", "--provider", "openai").exit_code == 0
+    assert not (design.parent / ".toolgen-cache").exists()
+
+
+# --------------------------------------------------------------------------------------------
+# progress
+# --------------------------------------------------------------------------------------------
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(
+    ("terminal", "quiet", "ci", "shown"),
+    [
+        (True, False, None, True),
+        (False, False, None, False),
+        (True, True, None, False),
+        (True, False, "true", False),
+    ],
+)
+def test_progress_only_on_a_terminal_outside_ci_and_not_quiet(
+    monkeypatch, terminal, quiet, ci, shown
+):
+    if ci is None:
+        monkeypatch.delenv("CI", raising=False)
+    else:
+        monkeypatch.setenv("CI", ci)
+    stream = _Terminal() if terminal else io.StringIO()
+    progress = Progress.for_terminal(quiet, stream)
+    progress.started -= Progress.DELAY  # the build has been running for a while
+    progress.update("models", 3, 10)
+    progress.update("models", 10, 10)
+    progress.finish()
+    assert ("models 10/10" in stream.getvalue()) is shown
+    if shown:
+        assert "models 3/10" in stream.getvalue()
+        assert stream.getvalue().endswith("\r\x1b[K")  # the line is cleared at the end
+
+
+def test_no_progress_for_a_short_build():
+    stream = _Terminal()
+    progress = Progress(stream, enabled=True)
+    progress.update("models", 1, 2)
+    assert stream.getvalue() == ""

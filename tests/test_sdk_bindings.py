@@ -1,0 +1,321 @@
+"""The generated bindings beside the official SDKs, offline: request TypedDicts declare every key of
+the SDKs' param types, the SDKs' helpers (pydantic_function_tool, the parse() helpers) send exactly
+toolgen's projection and accept strict-mode nulls through tool_model/output_model, calls and outputs
+are typed at run time, and Anthropic's per-request caps are a policy (strict="auto")."""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolgen.build import build
+from toolgen.providers import PROVIDER_NAMES
+from toolgen.writer import write_package
+
+REPO = Path(__file__).resolve().parents[1]
+_counter = itertools.count()
+
+
+def _load(root: Path, design: Path, providers: tuple[str, ...]) -> Any:
+    result = build(design, providers)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    name = f"sdk_bindings_gen_{next(_counter)}"
+    write_package(root / name, result.files)
+    importlib.invalidate_caches()
+    return importlib.import_module(name)
+
+
+@pytest.fixture(scope="module")
+def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., Any]]:
+    """``packages(design, providers)``: the built package of a design, imported."""
+    root = tmp_path_factory.mktemp("sdk_bindings")
+    sys.path.insert(0, str(root))
+    loaded: list[str] = []
+
+    def load(design: Path, providers: tuple[str, ...] = tuple(PROVIDER_NAMES)) -> Any:
+        package = _load(root, design, providers)
+        loaded.append(package.__name__)
+        return package
+
+    try:
+        yield load
+    finally:
+        sys.path.remove(str(root))
+        for name in loaded:
+            for module in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+                del sys.modules[module]
+
+
+@pytest.fixture(scope="module")
+def gen(packages: Callable[..., Any]) -> Any:
+    return packages(REPO / "examples" / "design")
+
+
+def _keys(typed_dict: Any) -> frozenset[str]:
+    return frozenset(typed_dict.__required_keys__ | typed_dict.__optional_keys__)
+
+
+# --- typed requests ---------------------------------------------------------------------------
+
+
+def test_request_typeddicts_declare_every_key_of_the_sdk_param_types(gen: Any) -> None:
+    """A TypedDict is compatible with the SDK's only when it declares all of its keys: a key added
+    by a newer SDK shows here, without running mypy."""
+    chat = pytest.importorskip("openai.types.chat")
+    shared = pytest.importorskip("openai.types.shared_params")
+    responses = pytest.importorskip("openai.types.responses")
+    types = pytest.importorskip("anthropic.types")
+    tool_param = pytest.importorskip("anthropic.types.tool_param")
+    ours_openai = importlib.import_module(f"{gen.__name__}._params_openai")
+    ours_anthropic = importlib.import_module(f"{gen.__name__}._params_anthropic")
+    pairs = [
+        (ours_openai.ChatCompletionFunctionToolParam, chat.ChatCompletionFunctionToolParam),
+        (ours_openai.FunctionDefinition, shared.FunctionDefinition),
+        (ours_openai.ResponseFormatJSONSchema, shared.ResponseFormatJSONSchema),
+        (ours_openai.JSONSchema, shared.response_format_json_schema.JSONSchema),
+        (ours_openai.FunctionToolParam, responses.FunctionToolParam),
+        (
+            ours_openai.ResponseFormatTextJSONSchemaConfigParam,
+            responses.ResponseFormatTextJSONSchemaConfigParam,
+        ),
+        (ours_anthropic.ToolParam, types.ToolParam),
+        (ours_anthropic.InputSchemaTyped, tool_param.InputSchemaTyped),
+        (ours_anthropic.CacheControlEphemeralParam, types.CacheControlEphemeralParam),
+        (ours_anthropic.JSONOutputFormatParam, types.JSONOutputFormatParam),
+    ]
+    for ours, theirs in pairs:
+        assert _keys(ours) == _keys(theirs), ours.__name__
+
+
+def test_openai_request_shapes_per_api(gen: Any) -> None:
+    oai = gen.openai
+    chat = oai.tool_definition("billing.refund")
+    assert chat == {
+        "type": "function",
+        "function": {
+            "name": "billing_refund",
+            "description": "Refund all or part of a charge.",
+            "parameters": oai.parameters("billing.refund"),
+            "strict": True,
+        },
+    }
+    assert oai.tool_definition("billing.refund", "responses") == {
+        "type": "function",
+        **chat["function"],
+    }
+    assert [t["function"]["name"] for t in oai.tool_definitions()] == [
+        oai.PROVIDER_NAMES[n] for n in oai.TOOLS
+    ]
+    assert [t["name"] for t in oai.tool_definitions("responses", ["send_email"])] == ["send_email"]
+    chat_format = oai.response_format("ticket_triage")
+    assert chat_format["type"] == "json_schema"
+    assert oai.response_format("ticket_triage", "responses") == {
+        "type": "json_schema",
+        **chat_format["json_schema"],
+    }
+    with pytest.raises(ValueError, match="unknown api"):
+        oai.tool_definitions("messages")
+    assert gen.anthropic.output_format("ticket_triage") == {
+        "type": "json_schema",
+        "schema": gen.anthropic.output_schema("ticket_triage"),
+    }
+
+
+# --- typed calls and outputs --------------------------------------------------------------------
+
+
+def test_calls_carry_the_canonical_name_and_the_tool_model(gen: Any) -> None:
+    call = gen.openai.decode_tool_call(
+        "billing_refund",
+        '{"charge_id":"ch_12345678","amount":null,"reason":"duplicate","note":null}',
+        call_id="call_1",
+    )
+    assert call.name == "billing.refund"
+    assert type(call.arguments) is gen.models.BillingRefund
+    assert call.arguments.model_dump(mode="json") == {
+        "charge_id": "ch_12345678",
+        "reason": "duplicate",
+    }
+
+
+def test_parse_output_rejects_none_and_returns_the_output_model(gen: Any) -> None:
+    for module in (gen.openai, gen.anthropic, gen.groq, gen.cerebras):
+        with pytest.raises(TypeError):
+            module.parse_output("ticket_triage", None)
+    triage = gen.openai.parse_output(
+        "ticket_triage",
+        '{"category":"billing","priority":"p2","summary":"s","refund":null,"entities":[],'
+        '"suggested_reply":null}',
+    )
+    assert type(triage) is gen.models.TicketTriage
+
+
+# --- the SDKs' helpers with toolgen's projection ------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def openai_lib() -> Any:
+    return pytest.importorskip("openai")
+
+
+def test_sdk_helpers_send_exactly_the_projection(gen: Any, openai_lib: Any) -> None:
+    from openai.lib._parsing._completions import type_to_response_format_param
+    from openai.lib._parsing._responses import type_to_text_format_param
+    from openai.lib._pydantic import to_strict_json_schema
+    from openai.lib._tools import pydantic_responses_function_tool
+
+    for module in (gen.openai, gen.groq, gen.cerebras):
+        for name in module.TOOLS:
+            model = module.tool_model(name)
+            assert to_strict_json_schema(model) == module.parameters(name), name
+            assert openai_lib.pydantic_function_tool(model) == module.tool_definition(name)
+            assert module.tool_model(name) is model  # one class per name
+        for name in module.OUTPUTS:
+            model = module.output_model(name)
+            assert type_to_response_format_param(model) == {
+                "type": "json_schema",
+                "json_schema": {
+                    "schema": module.output_schema(name),
+                    "name": module.OUTPUT_PROVIDER_NAMES[name],
+                    "strict": True,
+                },
+            }
+    oai = gen.openai
+    assert dict(pydantic_responses_function_tool(oai.tool_model("send_email"))) == (
+        oai.tool_definition("send_email", "responses")
+    )
+    text_format = type_to_text_format_param(oai.output_model("ticket_triage"))
+    assert text_format["schema"] == oai.output_schema("ticket_triage")  # type: ignore[typeddict-item]
+
+
+def test_the_plain_models_disagree_with_the_projection(gen: Any, openai_lib: Any) -> None:
+    """Why tool_model exists: the canonical model of an open object sends additionalProperties
+    true, and its nullable-free members are not what strict mode writes."""
+    from openai.lib._pydantic import to_strict_json_schema
+
+    plain = to_strict_json_schema(gen.models.BillingRefund)
+    assert plain["additionalProperties"] is True
+    assert plain != gen.openai.parameters("billing.refund")
+    assert plain["properties"]["note"]["description"] == "Internal note for the support team."
+
+
+def test_sdk_parse_accepts_strict_mode_nulls(gen: Any, openai_lib: Any) -> None:
+    """chat.completions.parse's own decoding (offline), with the nulls strict mode forces."""
+    from openai.lib._parsing._completions import parse_chat_completion
+    from openai.types.chat import ChatCompletion
+
+    oai = gen.openai
+    completion = ChatCompletion.model_validate(
+        {
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 1,
+            "model": "gpt-test",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "tool_calls",
+                    "message": {
+                        "role": "assistant",
+                        "content": '{"category":"billing","priority":"p2","summary":"s",'
+                        '"refund":null,"entities":[],"suggested_reply":null}',
+                        "tool_calls": [
+                            {
+                                "id": "call_1",
+                                "type": "function",
+                                "function": {
+                                    "name": "billing_refund",
+                                    "arguments": '{"charge_id":"ch_12345678","amount":null,'
+                                    '"reason":"duplicate","note":null}',
+                                },
+                            }
+                        ],
+                    },
+                }
+            ],
+        }
+    )
+    parsed = parse_chat_completion(
+        response_format=oai.output_model("ticket_triage"),
+        input_tools=[openai_lib.pydantic_function_tool(oai.tool_model("billing.refund"))],
+        chat_completion=completion,
+    )
+    message = parsed.choices[0].message
+    assert isinstance(message.parsed, gen.models.TicketTriage)
+    assert message.parsed.model_dump(mode="json") == {
+        "category": "billing",
+        "priority": "p2",
+        "summary": "s",
+        "entities": [],
+    }
+    arguments = message.tool_calls[0].function.parsed_arguments
+    assert isinstance(arguments, gen.models.BillingRefund)
+    assert arguments.model_dump(mode="json") == {"charge_id": "ch_12345678", "reason": "duplicate"}
+    # The canonical validation still runs after the inverse.
+    with pytest.raises(ValueError):
+        oai.tool_model("billing.refund").model_validate_json(
+            '{"charge_id":"nope","amount":null,"reason":"duplicate","note":null}'
+        )
+
+
+# --- per-request caps as a policy ---------------------------------------------------------------
+
+
+def _strictness(definitions: list[Any]) -> dict[str, bool]:
+    return {d["name"]: d["strict"] for d in definitions}
+
+
+def test_anthropic_auto_marks_what_fits_on_the_example_design(gen: Any) -> None:
+    claude = gen.anthropic
+    marked = _strictness(claude.tool_definitions())
+    assert list(marked) == [claude.PROVIDER_NAMES[n] for n in claude.TOOLS]
+    # 26 optional members in all: the first six tools (24) fit, the last (2 more) does not.
+    assert list(marked.values()) == [True] * 6 + [False]
+    with pytest.raises(ValueError, match="exceed one request's limits"):
+        claude.tool_definitions(strict=True)
+    assert not any(_strictness(claude.tool_definitions(strict=False)).values())
+    chosen = ["weather.get_forecast", "billing.refund"]
+    assert _strictness(claude.tool_definitions(chosen, strict=True)) == {
+        "weather_get_forecast": True,
+        "billing_refund": True,
+    }
+    non_strict = claude.tool_definitions(["weather.get_forecast"], strict=False)[0]
+    assert non_strict["input_schema"] == claude.parameters("weather.get_forecast")
+    assert non_strict["input_schema"]["additionalProperties"] is False
+
+
+def _optional_tool(name: str, optional: int, **extra: Any) -> dict[str, Any]:
+    properties = {f"p{i}": {"type": "string"} for i in range(optional)}
+    properties["id"] = {"type": "string"}
+    parameters = {"type": "object", "properties": properties, "required": ["id"]}
+    return {"name": name, "description": "A tool.", "parameters": parameters, **extra}
+
+
+def test_anthropic_auto_follows_priority_then_order(
+    packages: Callable[..., Any], make_design: Callable[..., Path]
+) -> None:
+    files: dict[str, Any] = {
+        f"tools/t{i:02d}.yaml": _optional_tool(f"t{i:02d}", 0) for i in range(22)
+    }
+    files["tools/t21.yaml"] = _optional_tool("t21", 0, priority=5)
+    files["tools/big.yaml"] = _optional_tool("big", 20)
+    files["tools/mid.yaml"] = _optional_tool("mid", 10, priority=1)
+    files["tools/small.yaml"] = _optional_tool("small", 4)
+    claude = packages(make_design(files), ("anthropic",)).anthropic
+    marked = _strictness(claude.tool_definitions())
+    # priority 5, then 1, then design order: t21, mid (10 optional), big would make 30 > 24,
+    # small fits (14), then t00..t17 fill the 20 strict tools.
+    assert {name for name, strict in marked.items() if strict} == {
+        "t21", "mid", "small", *(f"t{i:02d}" for i in range(17))
+    }  # fmt: skip
+    assert list(marked) == [claude.PROVIDER_NAMES[n] for n in claude.TOOLS]
+    assert claude.MAX_STRICT_TOOLS == 20
+    # A selection is marked by priority, then in its own order, and kept in its order.
+    selected = _strictness(claude.tool_definitions(["big", "mid", "small"]))
+    assert list(selected.items()) == [("big", False), ("mid", True), ("small", True)]

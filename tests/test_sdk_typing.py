@@ -1,0 +1,123 @@
+"""mypy --strict on a user's script that calls both official SDKs with the generated bindings and no
+cast (tests/sdk_scripts/uses_both_sdks.py), on misuses it must reject (misuses.py, each marked
+``# error``), and on packages of designs with no tools, no outputs, one or several of each. One
+mypy run for all of it: type-checking the SDKs is what costs."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.lint_support import RUFF_CONFIGS, assert_ruff_clean, tool
+from toolgen.build import build
+from toolgen.providers import PROVIDER_NAMES
+from toolgen.writer import write_package
+
+pytestmark = pytest.mark.slow
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPTS = Path(__file__).resolve().parent / "sdk_scripts"
+SCRIPT_FILES = ("uses_both_sdks.py", "misuses.py")
+
+_TOOL = {
+    "name": "only.tool",
+    "description": "One tool.",
+    "parameters": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]},
+}
+_OTHER_TOOL = {
+    "name": "other.tool",
+    "parameters": {"type": "object", "properties": {"y": {"type": "integer"}}},
+}
+_OUTPUT = {"name": "first", "schema": {"type": "object", "properties": {"x": {"type": "string"}}}}
+_OTHER_OUTPUT = {
+    "name": "second",
+    "schema": {
+        "type": "object",
+        "properties": {"y": {"type": "integer"}},
+        "required": ["y"],
+        "additionalProperties": False,
+    },
+}
+
+#: package -> design files: the shapes whose typed functions are written differently
+#: (no overloads, one Literal, several overloads; AnyToolCall of no tool).
+SMALL_DESIGNS = {
+    "outputs_only": {"outputs/a.json": _OUTPUT},
+    "tools_only": {"tools/a.json": _TOOL, "tools/b.json": _OTHER_TOOL},
+    "one_tool_two_outputs": {
+        "tools/a.json": _TOOL,
+        "outputs/a.json": _OUTPUT,
+        "outputs/b.json": _OTHER_OUTPUT,
+    },
+}
+
+
+def _write(root: Path, package: str, design: Path) -> None:
+    result = build(design, PROVIDER_NAMES)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    write_package(root / package, result.files)
+
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, set[int]]]:
+    """The folder of the packages and scripts, and mypy's error lines per file."""
+    pytest.importorskip("openai")
+    pytest.importorskip("anthropic")
+    tool("mypy")
+    root = tmp_path_factory.mktemp("sdk_typing")
+    _write(root, "examplegen", REPO / "examples" / "design")
+    for package, files in SMALL_DESIGNS.items():
+        design = root / "designs" / package
+        for relative, document in files.items():
+            (design / relative).parent.mkdir(parents=True, exist_ok=True)
+            (design / relative).write_text(json.dumps(document), encoding="utf-8")
+        _write(root, package, design)
+    for script in SCRIPT_FILES:
+        shutil.copy(SCRIPTS / script, root / script)
+    targets = [*SCRIPT_FILES, "examplegen", *SMALL_DESIGNS]
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "--strict"]
+        + ["--python-version", "3.11", "--show-error-codes", *targets],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    errors: dict[str, set[int]] = {}
+    for match in re.finditer(r"^([^:\n]+):(\d+): error:", result.stdout, re.MULTILINE):
+        errors.setdefault(Path(match[1]).as_posix(), set()).add(int(match[2]))
+    assert errors or result.returncode == 0, result.stdout + result.stderr
+    return root, errors
+
+
+def test_the_user_script_type_checks_without_a_cast(
+    checked: tuple[Path, dict[str, set[int]]],
+) -> None:
+    root, errors = checked
+    assert "cast(" not in (root / "uses_both_sdks.py").read_text(encoding="utf-8")
+    assert "uses_both_sdks.py" not in errors, errors
+
+
+def test_mypy_rejects_exactly_the_marked_misuses(checked: tuple[Path, dict[str, set[int]]]) -> None:
+    root, errors = checked
+    lines = (root / "misuses.py").read_text(encoding="utf-8").splitlines()
+    marked = {number for number, line in enumerate(lines, 1) if line.endswith("# error")}
+    assert len(marked) == 12
+    assert errors.get("misuses.py") == marked
+
+
+def test_generated_packages_of_every_shape_are_clean(
+    checked: tuple[Path, dict[str, set[int]]],
+) -> None:
+    root, errors = checked
+    generated = {f: lines for f, lines in errors.items() if f not in SCRIPT_FILES}
+    assert not generated, generated
+    for _, config in RUFF_CONFIGS:
+        for package in ("examplegen", *SMALL_DESIGNS):
+            assert_ruff_clean(root / package, config)

@@ -1,0 +1,125 @@
+"""toolgen watch (issue 12, item 3), driven in a subprocess: a good change on disk rebuilds OUT, a
+broken one prints its diagnostic and leaves the last good OUT in place, Ctrl-C stops it cleanly.
+Every wait has a deadline, so a watcher that never reacts fails the test instead of hanging CI."""
+
+from __future__ import annotations
+
+import json
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+S = {"type": "string"}
+SCHEMA = "schemas/openai/tools/t.json"
+
+
+class Watcher:
+    """``toolgen watch`` in a subprocess, its stderr read line by line on a thread."""
+
+    def __init__(self, design: Path, out: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "toolgen", "watch", str(design), "-o", str(out)],
+            cwd=REPO,  # python -m toolgen runs the source tree's toolgen
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.lines.put(line.rstrip("\n"))
+
+    def wait_for(self, text: str, timeout: float = 60) -> list[str]:
+        """The lines printed until one containing ``text`` (fails after ``timeout`` seconds)."""
+        got = self.lines_until(text, timeout)
+        if got is None:
+            pytest.fail(f"no line with {text!r} within {timeout} s; stderr so far: {self.seen}")
+        return got
+
+    def change_until(
+        self, text: str, change: Callable[[], object], timeout: float = 60
+    ) -> list[str]:
+        """Make ``change`` on disk until a line with ``text`` comes: again every 20 s, in
+        case the watcher was not listening yet (its start is not announced)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            change()
+            got = self.lines_until(text, 20)  # a rebuild takes seconds on a busy machine
+            if got is not None:
+                return got
+        pytest.fail(f"no line with {text!r} within {timeout} s; stderr so far: {self.seen}")
+
+    def lines_until(self, text: str, timeout: float) -> list[str] | None:
+        deadline = time.monotonic() + timeout
+        got: list[str] = []
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.2)
+            except queue.Empty:
+                if self.process.poll() is not None and self.lines.empty():
+                    break
+                continue
+            got.append(line)
+            self.seen.append(line)
+            if text in line:
+                return got
+        return None
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+def test_watch_rebuilds_keeps_the_last_good_build_and_stops_on_ctrl_c(
+    tmp_path: Path, make_design, tool, read_tree
+) -> None:
+    design = make_design(
+        {
+            "tools/t.yaml": tool("t", {"type": "object", "properties": {"a": S}}),
+            "toolgen.toml": '[toolgen]\nproviders = ["openai"]\n',
+        },
+    )
+    out = tmp_path / "gen"
+    watcher = Watcher(design, out)
+    try:
+        watcher.wait_for("toolgen: wrote")
+        watcher.wait_for("watching")
+        assert set(json.loads((out / SCHEMA).read_text())["properties"]) == {"a"}
+
+        two_members = {"type": "object", "properties": {"a": S, "b": S}}
+        watcher.change_until(
+            "toolgen: wrote", lambda: make_design({"tools/t.yaml": tool("t", two_members)})
+        )
+        assert set(json.loads((out / SCHEMA).read_text())["properties"]) == {"a", "b"}
+        good = read_tree(out)
+
+        printed = watcher.change_until(
+            "keeps the last good build",
+            lambda: make_design({"tools/t.yaml": tool("t", {"type": "strng"})}),
+        )
+        assert any(
+            "tools/t.yaml:/parameters/type: design: INVALID_SCHEMA" in line for line in printed
+        )
+        assert any("build failed" in line for line in printed)
+        assert read_tree(out) == good
+
+        watcher.process.send_signal(signal.SIGINT)
+        assert watcher.process.wait(timeout=20) == 0
+        rest = watcher.wait_for("stopped", timeout=5)
+        assert not any("Traceback" in line for line in watcher.seen), rest
+    finally:
+        watcher.stop()

@@ -1,0 +1,101 @@
+"""The incremental build cache: results of per-contract work, stored by a hash of their inputs.
+
+An entry's key is the SHA-256 of everything its result depends on (toolgen's own code and
+templates, the versions of the libraries that write code, and the work's explicit inputs), so a
+stale entry is never found rather than ever invalidated. Entries are written to a temporary file
+and renamed into place: a build killed at any moment leaves whole entries or none, and an entry
+that does not read back (truncated, edited, foreign) counts as a miss and is recomputed.
+
+The cache lives in ``.toolgen-cache/`` beside the design folder (or ``--cache-dir``), never in
+the output folder; deleting it at any time is safe.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import tempfile
+from collections import Counter
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+CACHE_FOLDER = ".toolgen-cache"
+_LIBRARIES = ("black", "datamodel-code-generator", "pydantic", "jinja2", "jsonschema")
+
+
+def _json(value: Any) -> str:
+    # authored order matters (property order is output order): keys are not sorted
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=repr)
+
+
+def digest(*parts: Any) -> str:
+    """The SHA-256 of JSON values, in order."""
+    return hashlib.sha256(_json(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """A hash of toolgen's source, its templates and the versions of the libraries whose output
+    ends up in generated files: any change to the generator is a different key."""
+    from toolgen.templating import templates_dir
+
+    package = Path(__file__).parent
+    sources = sorted(package.rglob("*.py")) + sorted(
+        p for p in templates_dir().rglob("*") if p.is_file()
+    )
+    hasher = hashlib.sha256()
+    for path in sources:
+        hasher.update(path.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for library in _LIBRARIES:
+        try:
+            hasher.update(f"{library}={metadata.version(library)}\0".encode())
+        except metadata.PackageNotFoundError:
+            hasher.update(f"{library}=?\0".encode())
+    return hasher.hexdigest()
+
+
+class Cache:
+    """JSON values by key, under ``root/<stage>/<key[:2]>/<key>.json``; counts hits and misses per stage."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.hits: Counter[str] = Counter()
+        self.misses: Counter[str] = Counter()
+
+    def _path(self, stage: str, key: str) -> Path:
+        return self.root / stage / key[:2] / f"{key}.json"
+
+    def get(self, stage: str, key: str) -> Any | None:
+        try:
+            entry = json.loads(self._path(stage, key).read_text(encoding="utf-8"))
+            if isinstance(entry, dict) and entry.get("key") == key and "value" in entry:
+                self.hits[stage] += 1
+                return entry["value"]
+        except (OSError, ValueError):
+            pass
+        self.misses[stage] += 1
+        return None
+
+    def put(self, stage: str, key: str, value: Any) -> None:
+        """Store ``value``; a cache that cannot be written only makes the next build slower."""
+        path = self._path(stage, key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+            try:
+                with os.fdopen(handle, "w", encoding="utf-8") as file:
+                    file.write(_json({"key": key, "value": value}))
+                os.replace(temporary, path)
+            except BaseException:
+                Path(temporary).unlink(missing_ok=True)
+                raise
+        except OSError:
+            pass
+
+
+def default_cache_dir(design_root: Path) -> Path:
+    """``.toolgen-cache/`` beside the design folder."""
+    return Path(design_root).absolute().parent / CACHE_FOLDER

@@ -1,0 +1,197 @@
+"""Running the build's per-contract work: across processes, through the cache, with progress.
+
+A :class:`Runner` maps a module-level function over explicit, picklable argument tuples and
+returns the results in input order, so the output never depends on which worker finished first.
+Results found in the cache are not computed; the others run in a pool of spawned processes
+(``--jobs``) or, for one job or a handful of items, in this process.
+
+The build installs its runner with :func:`using`; code deep in a stage (black formatting, the
+models step) finds it with :func:`current`. Outside a build, :func:`current` is a one-job runner
+without a cache, so every stage still works when called directly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from typing import Any, TextIO, TypeVar
+
+from toolgen.cache import Cache
+
+R = TypeVar("R")
+
+#: fewer items than this run in this process: starting a worker (imports) costs about a second
+MIN_PARALLEL_ITEMS = 32
+
+
+#: how the progress line names the runner's stages
+STAGE_LABELS = {
+    "meta": "meta-validation",
+    "models": "models",
+    "shared": "shared models",
+    "black": "formatting",
+}
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+class Progress:
+    """``toolgen: models 120/3635`` on one terminal line, once a build has run for a second."""
+
+    DELAY = 1.0
+    INTERVAL = 0.1
+
+    def __init__(self, stream: TextIO, enabled: bool) -> None:
+        self.stream = stream
+        self.enabled = enabled
+        self.started = time.monotonic()
+        self._last = 0.0
+        self._shown = False
+
+    @classmethod
+    def for_terminal(cls, quiet: bool, stream: TextIO | None = None) -> Progress:
+        """Shown only on a terminal, outside CI (``CI`` set) and without ``--quiet``."""
+        stream = stream or sys.stderr
+        enabled = not quiet and not os.environ.get("CI") and stream.isatty()
+        return cls(stream, enabled)
+
+    def update(self, stage: str, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.started < self.DELAY or (now - self._last < self.INTERVAL and done < total):
+            return
+        self._last = now
+        self._shown = True
+        label = STAGE_LABELS.get(stage, stage)
+        self.stream.write(f"\r\x1b[Ktoolgen: {label} {done}/{total}")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self._shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self._shown = False
+
+
+def _apply(function: Callable[..., R], chunk: list[tuple[Any, ...]]) -> list[R]:
+    return [function(*arguments) for arguments in chunk]
+
+
+class Runner:
+    def __init__(
+        self, jobs: int = 1, cache: Cache | None = None, progress: Progress | None = None
+    ) -> None:
+        self.jobs = max(1, jobs)
+        self.cache = cache
+        self.progress = progress
+        self._pool: Executor | None = None
+
+    def map(
+        self,
+        stage: str,
+        function: Callable[..., R],
+        arguments: Sequence[tuple[Any, ...]],
+        key: Callable[[tuple[Any, ...]], str] | None = None,
+        encode: Callable[[R], Any] = lambda value: value,
+        decode: Callable[[Any], R] = lambda value: value,
+    ) -> list[R]:
+        """``[function(*a) for a in arguments]``; with ``key``, results come from and go to the
+        cache (``encode``/``decode`` turn a result into a JSON value and back)."""
+        results: list[Any] = [None] * len(arguments)
+        keys: list[str | None] = [None] * len(arguments)
+        todo: list[int] = []
+        for index, item in enumerate(arguments):
+            if self.cache is not None and key is not None:
+                keys[index] = key(item)
+                found = self.cache.get(stage, keys[index] or "")
+                if found is not None:
+                    try:
+                        results[index] = decode(found)
+                        continue
+                    except (TypeError, ValueError, KeyError, IndexError):
+                        # an entry of another shape: a miss, recomputed
+                        self.cache.hits[stage] -= 1
+                        self.cache.misses[stage] += 1
+            todo.append(index)
+        done = len(arguments) - len(todo)
+        for index, result in self._compute(stage, function, arguments, todo, done):
+            results[index] = result
+            cache_key = keys[index]
+            if self.cache is not None and cache_key is not None:
+                self.cache.put(stage, cache_key, encode(result))
+        return results
+
+    def _compute(
+        self,
+        stage: str,
+        function: Callable[..., R],
+        arguments: Sequence[tuple[Any, ...]],
+        todo: list[int],
+        done: int,
+    ) -> Iterator[tuple[int, R]]:
+        total = len(arguments)
+        self._report(stage, done, total)
+        if self.jobs == 1 or len(todo) < MIN_PARALLEL_ITEMS:
+            for index in todo:
+                yield index, function(*arguments[index])
+                done += 1
+                self._report(stage, done, total)
+            return
+        # small chunks keep every worker busy to the end; not so small that pickling dominates
+        size = max(1, min(16, len(todo) // (self.jobs * 8)))
+        chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
+        pool = self._executor()
+        futures: dict[Future[list[R]], list[int]] = {
+            pool.submit(_apply, function, [arguments[i] for i in chunk]): chunk for chunk in chunks
+        }
+        for future in as_completed(futures):
+            chunk = futures[future]
+            yield from zip(chunk, future.result(), strict=True)
+            done += len(chunk)
+            self._report(stage, done, total)
+
+    def _report(self, stage: str, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress.update(stage, done, total)
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            # spawn: workers start clean (no copied locks or half-written state of this process)
+            self._pool = ProcessPoolExecutor(
+                self.jobs, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+        if self.progress is not None:
+            self.progress.finish()
+
+
+_current = Runner()
+
+
+def current() -> Runner:
+    return _current
+
+
+@contextlib.contextmanager
+def using(runner: Runner) -> Iterator[Runner]:
+    """Install ``runner`` for the stages of one build; its workers stop at the end."""
+    global _current
+    previous, _current = _current, runner
+    try:
+        yield runner
+    finally:
+        _current = previous
+        runner.close()

@@ -1,0 +1,177 @@
+"""Google Gemini ``generateContent`` (Gemini API and Vertex AI): function declarations and
+structured outputs, in two dialects chosen by ``[providers.gemini] dialect`` in toolgen.toml.
+
+- ``json_schema`` (the default): ``functionDeclarations[].parametersJsonSchema`` and
+  ``generationConfig.responseJsonSchema``. JSON Schema with a keyword whitelist; references kept
+  (bare, or with ``$``-keywords beside them); recursion only through optional members.
+- ``openapi``: ``functionDeclarations[].parameters`` and ``generationConfig.responseSchema``. An
+  OpenAPI 3.0 subset: no references (inlined; recursion rejected), no type lists, null written
+  ``nullable: true``, no ``const``, no ``additionalProperties``, string-only enums.
+
+In both, optional members stay optional (Gemini has no all-required rule): the projection adds no
+nulls. Projection only for now: toolgen generates no Gemini module yet (no envelopes, decoders or
+streams), so ``gemini`` is not in the default provider list of ``toolgen build``.
+
+Every rule, its source and the date it was checked (../shared/PROVIDERS.md, "Google Gemini";
+the facts there cite the generateContent reference, FunctionDeclaration and Schema):
+"""
+
+from dataclasses import replace
+
+from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, OpenApiDialect, Profile
+
+CHECKED = "2026-12-03"
+
+#: rule -> (the fact it rests on, where it is stated). [unconfirmed] facts take the safe side.
+RULES: dict[str, tuple[str, str]] = {
+    "json_schema keywords": (
+        "$id, $defs, $ref, $anchor, type, format, title, description, enum (strings and numbers), "
+        "items, prefixItems, minItems, maxItems, minimum, maximum, anyOf, oneOf (as anyOf), "
+        "properties, additionalProperties, required, propertyOrdering; other keywords ignored or "
+        "rejected [sources disagree]: every other keyword is dropped (the canonical validation "
+        "enforces it); prefixItems stays rejected (no inverse reads tuples); $id/$anchor dropped "
+        "(bundled references are pointers)",
+        "PROVIDERS.md, Google Gemini, JSON Schema dialect",
+    ),
+    "json_schema $ref siblings": (
+        "a $ref node may carry only $-keywords beside it: any other sibling inlines the reference "
+        "(so does a reference into definitions, a container off the whitelist: the reference "
+        "would dangle)",
+        "PROVIDERS.md, Google Gemini, JSON Schema dialect",
+    ),
+    "json_schema recursion": (
+        "cyclic references may appear only under non-required properties: a cycle whose path "
+        "from its definition to the reference passes no optional member is rejected",
+        "PROVIDERS.md, Google Gemini, JSON Schema dialect",
+    ),
+    "json_schema const": (
+        "const is not in the whitelist: written as a one-value enum when the value is a string "
+        "or number (enum holds strings and numbers), else dropped",
+        "PROVIDERS.md, Google Gemini, JSON Schema dialect",
+    ),
+    "json_schema type lists": (
+        "[unconfirmed] type arrays are not listed: split into anyOf with a null branch (anyOf is)",
+        "PROVIDERS.md, Google Gemini, JSON Schema dialect (safe side)",
+    ),
+    "openapi fields": (
+        "type, format, title, description, nullable, enum (strings only), items, minItems, "
+        "maxItems, properties, required, minProperties, maxProperties, minLength, maxLength, "
+        "pattern, minimum, maximum, anyOf, propertyOrdering, default, example; minLength, "
+        "maxLength, minProperties, maxProperties, pattern, default and example are dropped here "
+        "(the canonical validation enforces them; the branch-test compiler and the regex dialect "
+        "[unconfirmed] are the reasons)",
+        "PROVIDERS.md, Google Gemini, legacy dialect",
+    ),
+    "openapi unknown fields": (
+        "additionalProperties, $ref, $defs, const, $schema, exclusiveMinimum, propertyNames and "
+        "type arrays are refused as unknown fields: references inlined (recursion rejected), "
+        "const as a one-value enum, additionalProperties not written, a type list with null "
+        "written nullable: true, with several types rejected, exclusive bounds dropped",
+        "PROVIDERS.md, Google Gemini, legacy dialect (the 'Unknown name' error)",
+    ),
+    "openapi type names": (
+        "type is one of STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT, NULL: written upper-case",
+        "PROVIDERS.md, Google Gemini, legacy dialect",
+    ),
+    "openapi enums": (
+        "enum holds strings only: numbers and booleans written as their JSON text in a STRING "
+        "enum, read back exactly by the inverse (EnumStringified); two values with one text, or "
+        "such an enum inside a union, are rejected (no exact inverse)",
+        "PROVIDERS.md, Google Gemini, legacy dialect",
+    ),
+    "formats": (
+        "string formats: only enum and date-time on the Gemini API; date-time kept, others "
+        "dropped (json_schema: [unconfirmed], the same list)",
+        "PROVIDERS.md, Google Gemini, legacy dialect",
+    ),
+    "roots": ("tool roots must be objects", "PROVIDERS.md, Google Gemini"),
+    "optional members": (
+        "required is optional (no all-required rule): optional members stay optional",
+        "PROVIDERS.md, Google Gemini",
+    ),
+    "names": (
+        "start with a letter or _, then letters, digits, _ . : -, at most 64",
+        "PROVIDERS.md, Google Gemini",
+    ),
+    "limits": (
+        "[unconfirmed] 'too many states for serving' for long enums and many bounds: no "
+        "documented numbers, so no limit is checked",
+        "PROVIDERS.md, Google Gemini",
+    ),
+}
+
+NAMES = NameRule(allowed="[a-zA-Z0-9_.:-]", max_length=64, first="[a-zA-Z_]")
+FORMATS = frozenset({"date-time"})
+
+JSON_SCHEMA_KEEP = frozenset({
+    "$ref", "$defs", "type", "format", "title", "description", "enum", "items", "minItems",
+    "maxItems", "minimum", "maximum", "anyOf", "properties", "additionalProperties", "required",
+})  # fmt: skip
+
+# Refused (or of unsettled support) in a dialect; the canonical validation enforces them.
+JSON_SCHEMA_DROP = frozenset({
+    "$schema", "$id", "$comment", "$anchor", "definitions", "const", "default", "examples",
+    "example", "deprecated", "readOnly", "writeOnly", "minLength", "maxLength", "pattern",
+    "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "uniqueItems", "minProperties",
+    "maxProperties", "contentEncoding", "contentMediaType", "contentSchema",
+    "contains", "minContains", "maxContains",
+})  # fmt: skip
+
+OPENAPI_KEEP = frozenset({
+    "type", "format", "title", "description", "enum", "items", "minItems", "maxItems",
+    "properties", "required", "minimum", "maximum", "anyOf",
+})  # fmt: skip
+
+OPENAPI_DROP = JSON_SCHEMA_DROP | {"$ref", "$defs", "additionalProperties"}
+
+
+def _numbers_and_strings(values: object) -> bool:
+    """The JSON Schema dialect's enum holds strings and numbers (null goes to a null branch)."""
+    return isinstance(values, list) and all(
+        isinstance(v, str | int | float) and not isinstance(v, bool) for v in values
+    )
+
+
+GEMINI_JSON_SCHEMA = Profile(
+    name="gemini",
+    title="Gemini (JSON Schema dialect)",
+    keep=JSON_SCHEMA_KEEP,
+    drop=JSON_SCHEMA_DROP,
+    reject=UNREPRESENTABLE,
+    formats=FORMATS,
+    limits=Limits(),
+    names=NAMES,
+    keep_if={"enum": _numbers_and_strings},
+    optional_style="omit",
+    type_arrays=False,
+    recursion=True,
+    recursion_through_optional=True,
+    const_as_enum=True,
+    template=None,
+)
+
+GEMINI_OPENAPI = replace(
+    GEMINI_JSON_SCHEMA,
+    title="Gemini (OpenAPI dialect)",
+    keep=OPENAPI_KEEP,
+    drop=OPENAPI_DROP,
+    keep_if={},
+    recursion=False,
+    recursion_through_optional=False,
+    inline_refs=True,
+    string_enums=True,
+    openapi=OpenApiDialect(
+        type_names={
+            "string": "STRING",
+            "number": "NUMBER",
+            "integer": "INTEGER",
+            "boolean": "BOOLEAN",
+            "array": "ARRAY",
+            "object": "OBJECT",
+            "null": "NULL",
+        }  # fmt: skip
+    ),
+)
+
+#: ``[providers.gemini] dialect`` -> the profile; the first is the default.
+DIALECTS: dict[str, Profile] = {"json_schema": GEMINI_JSON_SCHEMA, "openapi": GEMINI_OPENAPI}
