@@ -134,3 +134,80 @@ def test_recursion_through_a_member_is_fine(make_design, tool):
     }
     result = build(make_design({"tools/t.yaml": tool("t", parameters)}), ("openai",))
     assert result.ok, [d.format() for d in result.diagnostics]
+
+
+# --------------------------------------------------------------------------------------------
+# Arbitrary JSON as tool files, schemas and shared definitions (issue 11, item 4)
+# --------------------------------------------------------------------------------------------
+
+_KEYWORDS = st.sampled_from(
+    ["type", "properties", "required", "items", "enum", "const", "anyOf", "oneOf", "allOf",
+     "$ref", "$defs", "additionalProperties", "pattern", "format", "minimum", "description",
+     "not", "prefixItems", "default", "title", "$id", "$schema"]
+)  # fmt: skip
+#: Schemas whose keywords hold any JSON value: mostly invalid, sometimes subtly.
+WILD_SCHEMAS = st.recursive(
+    json_values(),
+    lambda inner: st.dictionaries(
+        _KEYWORDS,
+        st.one_of(
+            inner,
+            _TYPES,
+            st.dictionaries(_NAMES, inner, max_size=2),
+            st.lists(inner, max_size=2),
+            st.sampled_from(
+                ["#", "#/$defs/D", "../defs/x.json", "x.json#/a", "http://127.0.0.1:9/"]
+            ),
+        ),
+        max_size=4,
+    ),
+    max_leaves=10,
+)
+_WELL_FORMED = st.builds(
+    lambda member, extra: {
+        "name": "t",
+        "parameters": {
+            "type": "object",
+            "properties": {"p": member, "q": {"$ref": "../defs/x.json"}},
+            **extra,
+        },
+    },
+    st.one_of(WILD_SCHEMAS, SCHEMAS),
+    st.dictionaries(_KEYWORDS, json_values(), max_size=1),
+)
+_ANY_FIELDS = st.fixed_dictionaries(
+    {},
+    optional={
+        "name": st.one_of(st.text(max_size=5), json_values()),
+        "description": st.one_of(st.text(max_size=5), json_values()),
+        "parameters": st.one_of(SCHEMAS, WILD_SCHEMAS),
+        "examples": st.one_of(st.lists(json_values(), max_size=2), json_values()),
+        "providers": st.one_of(
+            st.lists(st.sampled_from([*PROVIDER_NAMES, "x"]), max_size=2), json_values()
+        ),
+        "other": json_values(),
+    },
+)
+#: Any JSON value as a tool file; most often a well-formed file around a wild schema, so that
+#: examples reach the later stages.
+TOOL_FILES = st.one_of(json_values(), _ANY_FIELDS, _WELL_FORMED, _WELL_FORMED, _WELL_FORMED)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck))  # fmt: skip
+@given(tool_file=TOOL_FILES, definition=st.one_of(WILD_SCHEMAS, SCHEMAS))
+def test_arbitrary_json_builds_or_is_reported(tmp_path_factory, tool_file, definition):
+    design = tmp_path_factory.mktemp("wild") / "design"
+    (design / "tools").mkdir(parents=True)
+    (design / "defs").mkdir()
+    (design / "tools" / "t.json").write_text(json.dumps(tool_file))
+    (design / "defs" / "x.json").write_text(json.dumps(definition))
+    result = build(design, PROVIDER_NAMES)
+    assert result.ok == (result.files != {})
+    for diagnostic in result.diagnostics:
+        assert diagnostic.file in ("tools/t.json", "defs/x.json") or diagnostic.provider == "models"
+        assert diagnostic.code.isupper() and diagnostic.message
+    if result.ok:
+        for path, text in result.files.items():
+            if path.startswith("schemas/openai/tools/"):
+                assert_strict(json.loads(text))

@@ -213,6 +213,9 @@ def _build_into(
     except OutputError as error:
         click.echo(f"toolgen: {error}", err=True)
         return EXIT_USAGE
+    except OSError as error:  # permissions, a full disk: the previous OUT is left as it was
+        click.echo(f"toolgen: cannot write {out}: {error}", err=True)
+        return EXIT_USAGE
     providers_built = ", ".join(p.profile.name for p in result.projections)
     click.echo(
         f"toolgen: wrote {out} ({len(result.files)} files; {providers_built}; {_summary(result.diagnostics)})",

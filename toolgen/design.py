@@ -16,7 +16,7 @@ from toolgen.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.model import Config, Contract, ContractKind, Design, ProviderOptions
 from toolgen.parallel import current
 from toolgen.providers import DIALECTS, PROFILES
-from toolgen.refs import unbounded_refs
+from toolgen.refs import inlined_size, unbounded_refs, unfolded_depth
 from toolgen.sources import SCHEMA_SUFFIXES, load_document
 
 CONFIG_FILE = "toolgen.toml"
@@ -32,6 +32,11 @@ CONTRACT_FOLDERS: dict[str, tuple[ContractKind, str, frozenset[str]]] = {
 }
 DEFS_FOLDER = "defs"
 ENVELOPES_FOLDER = "envelopes"
+
+#: Schemas on one path through subschemas and references (see _too_deep_through_refs).
+MAX_UNFOLDED_DEPTH = 128
+#: Schemas of a contract once the references the projection inlines are copied.
+MAX_INLINED_SCHEMAS = 50_000
 
 _META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 
@@ -55,7 +60,11 @@ def design_hash(root: Path, files: list[str]) -> str:
     for relative in sorted([*files, CONFIG_FILE, *_envelope_files(root)]):
         path = root / relative
         if path.is_file():
-            digest.update(relative.encode() + b"\0" + path.read_bytes() + b"\0")
+            digest.update(relative.encode() + b"\0")
+            with path.open("rb") as file:  # in chunks: a design file may be far over its limit
+                while chunk := file.read(1 << 20):
+                    digest.update(chunk)
+            digest.update(b"\0")
     return digest.hexdigest()
 
 
@@ -72,6 +81,17 @@ def _strict_optional(provider: str) -> bool:
     return profile is not None and profile.loose is not None
 
 
+def _load_inside(root: Path, relative: str) -> tuple[Any, list[Diagnostic]]:
+    """``load_document`` of a design file, refused when it is a link to a file elsewhere (a
+    design that came from elsewhere could otherwise put any file's content into OUT)."""
+    if not (root / relative).resolve().is_relative_to(root.resolve()):
+        message = (
+            "a symbolic link to a file outside the design folder; toolgen reads only the design"
+        )
+        return None, [Diagnostic(relative, "", DESIGN, "OUTSIDE_DESIGN", message)]
+    return load_document(root / relative, relative)
+
+
 def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, list[Diagnostic]]:
     path = root / CONFIG_FILE
     if not path.is_file():
@@ -80,6 +100,10 @@ def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, l
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         return Config(), [Diagnostic(CONFIG_FILE, "", DESIGN, "PARSE_ERROR", str(error))]
+    except RecursionError:  # tomllib recurses into nested arrays and inline tables
+        return Config(), [
+            Diagnostic(CONFIG_FILE, "", DESIGN, "TOO_DEEP", "arrays or tables nest too deep")
+        ]
     diagnostics: list[Diagnostic] = []
 
     def problem(pointer: str, code: str, message: str) -> None:
@@ -268,7 +292,7 @@ def load_design(
 
     values: dict[str, Any] = {}
     for relative in files:
-        value, found = load_document(root / relative, relative)
+        value, found = _load_inside(root, relative)
         diagnostics += found
         if not found:
             values[relative] = value
@@ -363,7 +387,7 @@ def load_design(
         )
         if file in broken or any(s.file in broken for s in used.values()):
             continue
-        unbounded = _unbounded_refs(contract)
+        unbounded = _unbounded_refs(contract) or _too_deep_through_refs(contract)
         diagnostics += unbounded
         if unbounded:
             continue
@@ -402,6 +426,29 @@ def _unbounded_refs(contract: Contract) -> list[Diagnostic]:
             )
         )
     return diagnostics
+
+
+def _too_deep_through_refs(contract: Contract) -> list[Diagnostic]:
+    """Each file is at most MAX_DEPTH deep and MAX_FILE_BYTES large, but references chain files
+    and definitions into deeper paths (10,000 definitions that each reference the next), and the
+    projection copies the references it inlines (a few lines can expand to billions): an error
+    before any stage recurses or copies."""
+    pointer, depth = unfolded_depth(contract.schema)
+    if depth > MAX_UNFOLDED_DEPTH:
+        message = (
+            f"following the references from here leads {depth:,} schemas deep; toolgen follows "
+            f"at most {MAX_UNFOLDED_DEPTH} (recursion through a member or an item counts once)"
+        )
+        return [Diagnostic(*contract.locate(pointer), DESIGN, "REF_TOO_DEEP", message)]
+    pointer, size = inlined_size(contract.schema)
+    if size > MAX_INLINED_SCHEMAS:
+        message = (
+            f"the references with sibling keywords, copied where they are used, make this "
+            f"schema {size:,} schemas; toolgen allows {MAX_INLINED_SCHEMAS:,} (move the siblings "
+            f"into the definition, or reference it without them)"
+        )
+        return [Diagnostic(*contract.locate(pointer), DESIGN, "REF_TOO_LARGE", message)]
+    return []
 
 
 def _check_examples(contract: Contract) -> list[Diagnostic]:
@@ -451,7 +498,7 @@ def _load_envelopes(root: Path) -> tuple[dict[str, Any], list[Diagnostic]]:
     envelopes: dict[str, Any] = {}
     diagnostics: list[Diagnostic] = []
     for relative in _envelope_files(root):
-        value, found = load_document(root / relative, relative)
+        value, found = _load_inside(root, relative)
         diagnostics += found
         if found:
             continue

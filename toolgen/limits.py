@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,8 +29,10 @@ def _deepest(schema: Any) -> tuple[str, int]:
     heights: dict[str, tuple[int, str]] = {}
     in_progress: set[str] = set()
 
-    def height(node: Any, pointer: str) -> tuple[int, str]:
-        """Levels below ``node`` and the pointer of the deepest node."""
+    def height(
+        node: Any, pointer: str
+    ) -> Generator[tuple[Any, str], tuple[int, str], tuple[int, str]]:
+        """Levels below ``node`` and the pointer of the deepest node (``yield`` recurses)."""
         best = (0, pointer)
         if not isinstance(node, dict):
             return best
@@ -43,20 +45,20 @@ def _deepest(schema: Any) -> tuple[str, int]:
                 except (KeyError, ValueError):
                     resolved = None
                 in_progress.add(target)
-                heights[target] = height(resolved, target)
+                heights[target] = yield (resolved, target)
                 in_progress.discard(target)
             best = max(best, heights.get(target, best), key=lambda h: h[0])
         for child in walker.children(node, pointer):
             if child.keyword in ("$defs", "definitions"):
                 continue
-            below, where = height(child.schema, child.pointer)
+            below, where = yield (child.schema, child.pointer)
             step = int(child.keyword in _DATA_LEVEL)
             if below + step > best[0]:
                 best = (below + step, where)
         return best
 
     in_progress.add("")
-    deepest, where = height(schema, "")
+    deepest, where = walker.run_recursive(height, schema, "")
     heights[""] = (deepest, where)
     result = (where, deepest + 1)
     for node, pointer in walker.walk(schema):
@@ -64,7 +66,9 @@ def _deepest(schema: Any) -> tuple[str, int]:
             if isinstance(node, dict) and isinstance(node.get(defs), dict):
                 for name, sub in node[defs].items():
                     def_pointer = jp.join(pointer, defs, name)
-                    below, where = heights.get(def_pointer) or height(sub, def_pointer)
+                    below, where = heights.get(def_pointer) or walker.run_recursive(
+                        height, sub, def_pointer
+                    )
                     if below + 1 > result[1]:
                         result = (where, below + 1)
     return result

@@ -72,6 +72,18 @@ _GENERATED_MODULE_NAMES = frozenset(
 )
 
 
+#: Longest class or module name: file names have limits (255 bytes on most file systems), and a
+#: 10,000-character tool name is legal.
+MAX_PYTHON_NAME = 64
+
+
+def _bounded(candidate: str, name: str) -> str:
+    """``candidate``, cut and suffixed with a hash of ``name`` when longer than MAX_PYTHON_NAME."""
+    if len(candidate) <= MAX_PYTHON_NAME:
+        return candidate
+    return f"{candidate[: MAX_PYTHON_NAME - _HASH_LENGTH - 1]}_{short_hash(name)}"
+
+
 def words(name: str) -> list[str]:
     """The ASCII words of ``name``: ``getWeather`` and ``get_weather`` both give get, weather."""
     return [w.lower() for w in _WORD.findall(name.encode("ascii", "ignore").decode())]
@@ -80,6 +92,7 @@ def words(name: str) -> list[str]:
 def class_name(name: str, *, fallback: str = "Model") -> str:
     """CamelCase of ``name``, safe as a class name (``billing.refund`` -> ``BillingRefund``)."""
     candidate = "".join(w[:1].upper() + w[1:] for w in words(name)) or "Unnamed"
+    candidate = _bounded(candidate, name)
     if candidate[0].isdigit():
         candidate = fallback + candidate
     if candidate in _RESERVED or candidate in _GENERATED_MODULE_NAMES:
@@ -89,7 +102,7 @@ def class_name(name: str, *, fallback: str = "Model") -> str:
 
 def module_name(name: str, *, fallback: str = "m") -> str:
     """snake_case of ``name``, safe as a module name (``billing.refund`` -> ``billing_refund``)."""
-    candidate = "_".join(words(name)) or fallback
+    candidate = _bounded("_".join(words(name)) or fallback, name)
     if candidate[0].isdigit():
         candidate = f"{fallback}_{candidate}"
     if candidate in _RESERVED or candidate.startswith("_"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -42,23 +43,164 @@ def _in_place(target: str, pointer: str) -> bool:
     return True
 
 
-def _self_reaching(schema: Any, related: Callable[[str, str], bool]) -> list[str]:
-    """Pointers of the ``$ref`` keywords from which the edges ``related(target, ref)`` lead back."""
+def _components(nodes: list[str], edges: dict[str, list[str]]) -> dict[str, int]:
+    """The strongly connected component of every node, numbered in the order they complete: a
+    component reaches only components with smaller numbers (Tarjan's algorithm, with an explicit
+    stack: a chain of 10,000 references is 10,000 nodes deep)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    component: dict[str, int] = {}
+    path: list[str] = []
+    on_path: set[str] = set()
+    completed = 0
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, next_edge = work.pop()
+            if next_edge == 0:
+                index[node] = low[node] = len(index)
+                path.append(node)
+                on_path.add(node)
+            targets = edges.get(node, [])
+            if next_edge < len(targets):
+                work.append((node, next_edge + 1))
+                target = targets[next_edge]
+                if target not in index:
+                    work.append((target, 0))
+                elif target in on_path:
+                    low[node] = min(low[node], index[target])
+                continue
+            if low[node] == index[node]:
+                completed += 1
+                while True:
+                    member = path.pop()
+                    on_path.discard(member)
+                    component[member] = completed
+                    if member == node:
+                        break
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+    return component
+
+
+def _graph(
+    schema: Any,
+    related: Callable[[str, str], bool],
+    follow: Callable[[str], bool] = lambda pointer: True,
+) -> tuple[list[str], dict[str, list[str]], list[tuple[str, str]]]:
+    """(nodes, edges, local references) of the graph with a node per schema, an edge from a schema
+    to each subschema related to it, and one from a ``$ref`` to its target (when ``follow`` says
+    so for the node holding it)."""
+    edges: dict[str, list[str]] = {}
+    nodes: list[str] = []
+    for node, pointer in walker.walk(schema):
+        nodes.append(pointer)
+        edges[pointer] = [
+            child.pointer
+            for child in walker.children(node, pointer)
+            if related(pointer, child.pointer)
+        ]
     refs = list(local_refs(schema))
-    edges = {pointer: [p for p, _ in refs if related(target, p)] for pointer, target in refs}
-    found = []
-    for start, _ in refs:
-        seen: set[str] = set()
-        pending = list(edges[start])
-        while pending:
-            current = pending.pop()
-            if current == start:
-                found.append(jp.join(start, "$ref"))
-                break
-            if current not in seen:
-                seen.add(current)
-                pending.extend(edges[current])
-    return found
+    ordered = sorted(nodes)
+    for pointer, target in refs:
+        if not follow(pointer):
+            continue
+        if target not in edges:  # not a schema (``#/properties``): what is inside it
+            first = bisect.bisect_left(ordered, target + "/")
+            last = bisect.bisect_left(ordered, target + "0")  # "0" sorts right after "/"
+            edges[target] = [p for p in ordered[first:last] if related(target, p)]
+            nodes.append(target)
+        edges[pointer] = [*edges[pointer], target]
+    return nodes, edges, refs
+
+
+def _self_reaching(schema: Any, related: Callable[[str, str], bool]) -> list[str]:
+    """Pointers of the ``$ref`` keywords from which the edges ``related(target, ref)`` lead back:
+    those in one strongly connected component with their target. Linear in the schema, however
+    the references chain."""
+    nodes, edges, refs = _graph(schema, related)
+    component = _components(nodes, edges)
+    return [
+        jp.join(pointer, "$ref")
+        for pointer, target in refs
+        if target == pointer or component[target] == component[pointer]
+    ]
+
+
+def _fold(
+    nodes: list[str], edges: dict[str, list[str]], combine: Callable[[list[int]], int]
+) -> tuple[dict[str, int], dict[int, int]]:
+    """(component of each node, value of each component): the component's number of schemas plus
+    ``combine`` of the values its edges reach in other components (one entry per edge)."""
+    component = _components(nodes, edges)
+    size: dict[int, int] = {}
+    below: dict[int, list[str]] = {}
+    for node in nodes:
+        size[component[node]] = size.get(component[node], 0) + 1
+        below.setdefault(component[node], []).extend(edges.get(node, []))
+    value: dict[int, int] = {}
+    for number in sorted(size):  # a component reaches only smaller numbers, already done
+        reached = [value[component[n]] for n in below[number] if component[n] != number]
+        value[number] = size[number] + combine(reached)
+    return component, value
+
+
+def unfolded_depth(schema: Any) -> tuple[str, int]:
+    """How deep a stage that follows references (inlining them, or measuring through them) may
+    recurse: the most schemas on one path from the root down through subschemas and references,
+    a recursive part counting all its schemas once. With the first ``$ref`` on the deepest path
+    ("" when it follows none)."""
+    nodes, edges, refs = _graph(schema, _inside)
+    component, depth = _fold(nodes, edges, lambda reached: max(reached, default=0))
+    deepest = depth[component[""]] if "" in component else 0
+    start = max(refs, key=lambda ref: depth[component[ref[0]]], default=None)
+    return (jp.join(start[0], "$ref") if start else ""), deepest
+
+
+#: Keywords beside ``$ref`` that do not make the projection inline it.
+_STRUCTURAL = frozenset({"$ref", "$defs", "definitions"})
+
+
+def _inlined(schema: Any) -> set[str]:
+    """The nodes whose ``$ref`` the projection inlines (a copy of the target at every use): one
+    with sibling keywords, the root, the one branch of an ``allOf`` (merged into its parent), and
+    a bare reference that one of those reaches (it inherits the siblings)."""
+    nodes = dict((pointer, node) for node, pointer in walker.walk(schema))
+    targets = dict(local_refs(schema))
+    pending = [
+        pointer
+        for pointer in targets
+        if pointer == ""
+        or set(nodes[pointer]) - _STRUCTURAL
+        or (pointer.endswith("/allOf/0") and len(nodes[pointer[: -len("/allOf/0")]]["allOf"]) == 1)
+    ]
+    inlined: set[str] = set()
+    while pending:
+        pointer = pending.pop()
+        if pointer not in inlined:
+            inlined.add(pointer)
+            if targets[pointer] in targets:
+                pending.append(targets[pointer])
+    return inlined
+
+
+def inlined_size(schema: Any) -> tuple[str, int]:
+    """How many schemas the projection writes once the inlined references are copied (two
+    inlined references to a definition that holds two to the next double it at every step: a
+    few lines that expand to billions). With the inlined ``$ref`` that adds the most."""
+    nodes, edges, _ = _graph(schema, _inside, follow=_inlined(schema).__contains__)
+    component, size = _fold(nodes, edges, sum)
+    total = size[component[""]] if "" in component else 0
+    adds = {
+        pointer: size[component[target]]
+        for pointer, target in local_refs(schema)
+        if target in component and target in edges.get(pointer, [])
+    }
+    largest = max(adds, key=adds.__getitem__, default=None)
+    return (jp.join(largest, "$ref") if largest is not None else ""), total
 
 
 def recursive_refs(schema: Any) -> list[str]:

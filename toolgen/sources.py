@@ -10,9 +10,22 @@ from typing import Any
 
 import yaml
 
+from toolgen import pointer as jp
 from toolgen.diagnostics import DESIGN, Diagnostic
 
 SCHEMA_SUFFIXES = (".yaml", ".yml", ".json")
+
+# Limits of one design file (README, "The design folder"), checked before any stage that recurses
+# (parsers, meta-validation, the walker) sees the file, so that no input ends in a RecursionError,
+# a hang or an exhausted memory.
+#: Bytes of one file: generous for schemas (a provider accepts some 100 KB per tool) and keeps a
+#: build of a runaway file to seconds.
+MAX_FILE_BYTES = 4 * 1024 * 1024
+#: Nested objects and arrays in one file (the file's own mapping is level 1). A tool schema that
+#: a provider accepts needs a few dozen; every stage stays far from Python's recursion limit.
+MAX_DEPTH = 64
+#: Values YAML aliases may add to a document once expanded.
+MAX_ALIAS_VALUES = 10_000
 
 
 class _JsonSafeLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
@@ -69,35 +82,161 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
-def _check_finite(value: Any) -> None:
-    """JSON has no infinities or NaN (YAML's .inf and .nan): they could not be written back."""
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(f"{value} is not a JSON value (JSON numbers are finite)")
-    if isinstance(value, dict):
-        for item in value.values():
-            _check_finite(item)
-    elif isinstance(value, list):
-        for item in value:
-            _check_finite(item)
+class SourceError(ValueError):
+    """A design file toolgen refuses to read further, with the stable code of its diagnostic."""
+
+    def __init__(self, code: str, message: str, pointer: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+        self.pointer = pointer
+
+
+#: A pointer built only when needed: (parent path, token), None at the root.
+_Path = tuple[Any, str | int] | None
+
+
+def _pointer(path: _Path) -> str:
+    tokens: list[str | int] = []
+    while path is not None:
+        path, token = path
+        tokens.append(token)
+    return jp.join("", *reversed(tokens))
+
+
+def _too_deep(path: _Path) -> SourceError:
+    return SourceError(
+        "TOO_DEEP",
+        f"objects and arrays nest more than {MAX_DEPTH} levels deep here; toolgen reads at most "
+        f"{MAX_DEPTH} (a schema that deep has no provider that accepts it)",
+        _pointer(path),
+    )
+
+
+def _check_json_value(value: Any) -> None:
+    """Iteratively (the value may be as deep as a parser allows): at most MAX_DEPTH levels, and
+    finite numbers only (JSON has no infinities or NaN, YAML's .inf and .nan could not be written
+    back)."""
+    pending: list[tuple[Any, int, _Path]] = (
+        [(value, 1, None)] if isinstance(value, dict | list) else []
+    )
+    while pending:
+        node, depth, path = pending.pop()
+        if depth > MAX_DEPTH:
+            raise _too_deep(path)
+        for key, item in node.items() if isinstance(node, dict) else enumerate(node):
+            if isinstance(item, dict | list):
+                pending.append((item, depth + 1, (path, key)))
+            elif isinstance(item, float) and not math.isfinite(item):
+                message = f"{item} is not a JSON value (JSON numbers are finite)"
+                raise SourceError("PARSE_ERROR", message, _pointer((path, key)))
+
+
+def _node_children(node: yaml.Node) -> list[tuple[str, yaml.Node]]:
+    """(pointer token, child) of a YAML collection; a mapping's keys are children too."""
+    if isinstance(node, yaml.SequenceNode):
+        return [(str(index), item) for index, item in enumerate(node.value)]
+    pairs = []
+    for key, item in node.value:
+        token = key.value if isinstance(key, yaml.ScalarNode) else "?"
+        pairs += [(token, key), (token, item)]
+    return pairs
+
+
+def _check_yaml_nodes(root: yaml.Node) -> None:
+    """Before anything is constructed: at most MAX_DEPTH levels, no alias that contains itself,
+    and aliases that add at most MAX_ALIAS_VALUES values once expanded (a "billion laughs"
+    document is a few lines that expand to billions of values in every later stage)."""
+    if isinstance(root, yaml.ScalarNode):
+        return
+    # Per collection (by identity: an alias is the same node again): values in it once aliases
+    # are expanded, and levels of collections in it.
+    sizes: dict[int, int] = {}
+    heights: dict[int, int] = {}
+    open_nodes: set[int] = set()  # entered, not yet finished: the current path
+    distinct = 0  # values written in the document, each alias once
+    Entry = tuple[yaml.Node, int, _Path, list[tuple[str, yaml.Node]] | None]
+    pending: list[Entry] = [(root, 1, None, None)]
+    while pending:
+        node, depth, path, finished = pending.pop()
+        key = id(node)
+        if finished is not None:
+            collections = [id(c) for _, c in finished if not isinstance(c, yaml.ScalarNode)]
+            scalars = len(finished) - len(collections)
+            sizes[key] = 1 + scalars + sum(sizes[c] for c in collections)
+            heights[key] = 1 + max((heights[c] for c in collections), default=0)
+            distinct += 1 + scalars
+            open_nodes.discard(key)
+            continue
+        if key in sizes:  # an alias of a finished collection: its height is known
+            if depth - 1 + heights[key] > MAX_DEPTH:
+                raise _too_deep(path)
+            continue
+        if key in open_nodes:
+            raise SourceError(
+                "YAML_ALIAS", "an alias refers to a collection that contains it", _pointer(path)
+            )
+        if depth > MAX_DEPTH:
+            raise _too_deep(path)
+        open_nodes.add(key)
+        children = _node_children(node)
+        pending.append((node, depth, path, children))
+        pending.extend(
+            (child, depth + 1, (path, token), None)
+            for token, child in children
+            if not isinstance(child, yaml.ScalarNode)
+        )
+    expanded = sizes[id(root)] - distinct
+    if expanded > MAX_ALIAS_VALUES:
+        raise SourceError(
+            "YAML_ALIAS",
+            f"aliases expand this document by {expanded:,} values; toolgen allows "
+            f"{MAX_ALIAS_VALUES:,} (write the schema once in defs/ and $ref it instead)",
+        )
+
+
+def _parse_yaml(text: str) -> Any:
+    loader = _JsonSafeLoader(text)
+    try:
+        root = loader.get_single_node()
+        if root is None:
+            return None
+        _check_yaml_nodes(root)
+        return loader.construct_document(root)
+    finally:
+        loader.dispose()
 
 
 def parse(text: str, suffix: str) -> Any:
-    """Parse design text; raises ValueError (with a readable message) on bad input."""
-    if suffix == ".json":
-        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
-    value = yaml.load(text, Loader=_JsonSafeLoader)  # noqa: S506 - a safe loader
-    _check_finite(value)
+    """Parse design text; raises ValueError (a SourceError when it has its own code) on bad input."""
+    try:
+        if suffix == ".json":
+            value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        else:
+            value = _parse_yaml(text)
+    except RecursionError:  # the parser's own nesting guard, deeper than MAX_DEPTH anyway
+        raise _too_deep(None) from None
+    except yaml.YAMLError as error:  # libyaml's own nesting guard (1,000 levels)
+        if "exceeded maximum nesting depth" in str(error):
+            raise _too_deep(None) from None
+        raise
+    _check_json_value(value)
     return value
 
 
 def load_document(path: Path, relative: str) -> tuple[Any, list[Diagnostic]]:
     """The JSON value of one design file, or None with a diagnostic."""
     try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            message = f"{size:,} bytes; a design file may have at most {MAX_FILE_BYTES:,}"
+            return None, [Diagnostic(relative, "", DESIGN, "FILE_TOO_LARGE", message)]
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         return None, [Diagnostic(relative, "", DESIGN, "UNREADABLE_FILE", str(error))]
     try:
         return parse(text, path.suffix.lower()), []
+    except SourceError as error:
+        return None, [Diagnostic(relative, error.pointer, DESIGN, error.code, str(error))]
     except (ValueError, yaml.YAMLError) as error:
         message = " ".join(str(error).split())
         return None, [Diagnostic(relative, "", DESIGN, "PARSE_ERROR", message)]

@@ -8,9 +8,9 @@ or ``$ref`` is always a name and never a keyword.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from toolgen import pointer as jp
 
@@ -112,3 +112,26 @@ def map_children(node: Schema, pointer: str, transform: Callable[[Child], Schema
         else:
             result[keyword] = value
     return result
+
+
+Result = TypeVar("Result")
+#: A recursive function written as a generator: ``value = yield args`` is the recursive call.
+Recursive = Callable[..., Generator[tuple[Any, ...], Result, Result]]
+
+
+def run_recursive(function: Recursive[Result], *args: Any) -> Result:
+    """Run ``function(*args)`` with its recursive calls on a list instead of the Python stack, for
+    recursions as deep as a chain of references (thousands of calls)."""
+    calls = [function(*args)]
+    value: Any = None
+    while True:
+        try:
+            call = calls[-1].send(value)
+        except StopIteration as done:
+            calls.pop()
+            if not calls:
+                return done.value  # type: ignore[no-any-return]
+            value = done.value
+            continue
+        calls.append(function(*call))
+        value = None
