@@ -23,7 +23,7 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check toolgen tests bench examples
 	$(BIN)/mypy toolgen
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 ## lint: ruff and mypy over toolgen's own code
 lint: $(STAMP)
