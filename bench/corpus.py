@@ -22,35 +22,12 @@ from toolgen.model import Contract, ProviderOptions
 from toolgen.names import provider_name
 from toolgen.projection import project_contract
 from toolgen.providers import PROFILES, PROVIDER_NAMES
-from toolgen.tool_formats import BFCL_TYPES  # BFCL type name -> JSON Schema type (None: any)
+from toolgen.tool_formats import bfcl_json_schema
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "tools"
 
-_MAPS = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
-_ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames")
-_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
 _META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
-
-
-def fix_bfcl(node: Any) -> Any:
-    """A copy of a BFCL schema with JSON Schema type names (keyword-driven: names stay names)."""
-    if not isinstance(node, dict):
-        return node
-    result = {}
-    for key, value in node.items():
-        if key == "type" and isinstance(value, str) and value in BFCL_TYPES:
-            if BFCL_TYPES[value] is not None:
-                result[key] = BFCL_TYPES[value]
-        elif key in _MAPS and isinstance(value, dict):
-            result[key] = {name: fix_bfcl(sub) for name, sub in value.items()}
-        elif key in _ONE:
-            result[key] = fix_bfcl(value)
-        elif key in _LISTS and isinstance(value, list):
-            result[key] = [fix_bfcl(sub) for sub in value]
-        else:
-            result[key] = value
-    return result
 
 
 def _records() -> list[dict[str, Any]]:
@@ -63,7 +40,7 @@ def _records() -> list[dict[str, Any]]:
         for line in path.read_text(encoding="utf-8").splitlines():
             record = json.loads(line)
             if path.name.startswith("bfcl"):
-                record["parameters"] = fix_bfcl(record.get("parameters"))
+                record["parameters"] = bfcl_json_schema(record.get("parameters"))
             records.append(record)
     return records
 

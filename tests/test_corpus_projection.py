@@ -30,36 +30,13 @@ from toolgen.providers import PROFILES
 from toolgen.providers.base import Profile
 from toolgen.providers.bedrock import BEDROCK
 from toolgen.providers.gemini import DIALECTS as GEMINI_DIALECTS
-from toolgen.tool_formats import BFCL_TYPES  # BFCL type name -> JSON Schema type (None: any)
+from toolgen.tool_formats import bfcl_json_schema
 
 pytestmark = pytest.mark.corpus
 
 OPENAI = PROFILES["openai"]
 META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 
-_MAPS = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
-_ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames")
-_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
-
-
-def json_schema_types(node: Any) -> Any:
-    """A copy of a BFCL schema with JSON Schema type names (keyword-driven: names stay names)."""
-    if not isinstance(node, dict):
-        return node
-    result = {}
-    for key, value in node.items():
-        if key == "type" and isinstance(value, str) and value in BFCL_TYPES:
-            if BFCL_TYPES[value] is not None:
-                result[key] = BFCL_TYPES[value]
-        elif key in _MAPS and isinstance(value, dict):
-            result[key] = {name: json_schema_types(sub) for name, sub in value.items()}
-        elif key in _ONE:
-            result[key] = json_schema_types(value)
-        elif key in _LISTS and isinstance(value, list):
-            result[key] = [json_schema_types(sub) for sub in value]
-        else:
-            result[key] = value
-    return result
 
 
 def corpus_tools(corpus: Path) -> list[tuple[str, dict[str, Any]]]:
@@ -77,7 +54,7 @@ def corpus_tools(corpus: Path) -> list[tuple[str, dict[str, Any]]]:
                 tools.append(
                     (
                         f"{path.stem}:{number}:json-types",
-                        {**record, "parameters": json_schema_types(record["parameters"])},
+                        {**record, "parameters": bfcl_json_schema(record["parameters"])},
                     )
                 )
     return tools

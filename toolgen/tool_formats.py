@@ -188,6 +188,11 @@ def _bfcl_types(node: Any, pointer: str, renamed: list[str]) -> Any:
     return {**node, "type": json_type}
 
 
+def bfcl_json_schema(schema: Any) -> Any:
+    """A copy of a BFCL schema with JSON Schema type names (keyword-driven: names stay names)."""
+    return _bfcl_types(schema, "", [])
+
+
 def _bfcl_read(entry: Any, pointer: str) -> ReadResult:
     if not isinstance(entry, dict):
         return None, [not_a_function_tool(entry, pointer)]
