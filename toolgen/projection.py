@@ -2,7 +2,8 @@
 
 For every node the profile's table decides which keywords stay, which go (the canonical validation
 keeps enforcing them) and which reject the contract. Objects are closed and made all-required, and
-each canonically optional member is written the provider's way (OpenAI: nullable).
+each canonically optional member is written the way the profile says (left optional, or made
+required and nullable).
 """
 
 from __future__ import annotations
