@@ -428,7 +428,15 @@ def watch_command(design: Path, out: Path, providers: tuple[str, ...], output_fo
     click.echo("toolgen: stopped", err=True)
 
 
-@main.command("import")
+_IMPORT_HELP = f"""Turn tool definitions (JSON files: {", ".join(f.title for f in IMPORT_FORMATS)})
+into design files.
+
+What a provider's strict mode added is undone where that can be told; every such decision, and
+every tool that could not be imported, is reported against the source file and pointer. Exit 1
+when a source or a tool could not be imported (the others are written)."""
+
+
+@main.command("import", help=_IMPORT_HELP)
 @click.argument(
     "sources",
     nargs=-1,
@@ -447,13 +455,6 @@ def watch_command(design: Path, out: Path, providers: tuple[str, ...], output_fo
 def import_command(
     sources: tuple[Path, ...], out: Path, source_format: str | None, force: bool
 ) -> None:
-    """Turn tool definitions (JSON files: OpenAI Chat or Responses tools, Anthropic tools, an MCP
-    tools/list result, Gemini function declarations, a Bedrock toolConfig, BFCL function docs)
-    into design files.
-
-    What a provider's strict mode added is undone where that can be told; every such decision,
-    and every tool that could not be imported, is reported against the source file and pointer.
-    Exit 1 when a source or a tool could not be imported (the others are written)."""
     result = import_sources(
         [(path, str(path)) for path in sources],
         out,
