@@ -9,7 +9,8 @@ OpenAI's table, for Chat Completions only. Verified on 2026-12-02.
 
 from dataclasses import replace
 
-from toolgen.providers.openai import CHAT_DECODER, OPENAI
+from toolgen.apis import CHAT
+from toolgen.providers.openai import OPENAI
 
 CEREBRAS = replace(
     OPENAI,
@@ -17,5 +18,5 @@ CEREBRAS = replace(
     title="Cerebras strict mode",
     limits=replace(OPENAI.limits, any_of_branches=5),
     type_arrays=False,
-    decoders=CHAT_DECODER,
+    apis=(CHAT,),
 )

@@ -9,6 +9,7 @@ Completions only. Verified on 2026-12-02.
 
 from dataclasses import replace
 
-from toolgen.providers.openai import CHAT_DECODER, OPENAI
+from toolgen.apis import CHAT
+from toolgen.providers.openai import OPENAI
 
-GROQ = replace(OPENAI, name="groq", title="Groq strict mode", decoders=CHAT_DECODER)
+GROQ = replace(OPENAI, name="groq", title="Groq strict mode", apis=(CHAT,))
