@@ -147,7 +147,6 @@ GEMINI_JSON_SCHEMA = Profile(
     recursion=True,
     recursion_through_optional=True,
     const_as_enum=True,
-    template=None,
 )
 
 GEMINI_OPENAPI = replace(

@@ -12,4 +12,10 @@ from dataclasses import replace
 from toolgen.apis import CHAT
 from toolgen.providers.openai import OPENAI
 
-GROQ = replace(OPENAI, name="groq", title="Groq strict mode", apis=(CHAT,))
+GROQ = replace(
+    OPENAI,
+    name="groq",
+    title="Groq strict mode",
+    limits=replace(OPENAI.limits, tools=None),  # OpenAI's tool count is not documented for Groq
+    apis=(CHAT,),
+)
