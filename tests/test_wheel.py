@@ -70,6 +70,7 @@ def installed(tmp_path_factory) -> Path:
         names = archive.namelist()
     assert any(n.startswith("toolgen/templates/") and n.endswith(".j2") for n in names), names
     assert not any(n.startswith("templates/") for n in names)
+    assert {"toolgen/runtime/_runtime.py", "toolgen/runtime/_chat_completions.py"} <= set(names)
     site = work / "site"
     done = subprocess.run(
         [

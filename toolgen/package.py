@@ -140,6 +140,7 @@ def _provider_module(
         api_names=profile.api_names,
         api_titles=[api.title for api in profile.apis],
         requests=requests,
+        request_options=dict(sorted(profile.request_options.items())),
         request_functions=requests.functions,
         sdk_models=sdk_models,
         imports=_relative_imports(projection, surfaces, requests),

@@ -126,6 +126,9 @@ class Profile:
     # generated functions. Their fixed modules are copied into OUT and bound by the generated
     # module. None (empty): projection only (validate, show, schema files).
     apis: tuple[Api, ...] = ()
+    # Keyword arguments of the API's request class beyond what toolgen.apis.Requests.arguments
+    # provides (a dialect, a wire spelling), written as literals into the generated module.
+    request_options: Mapping[str, Any] = field(default_factory=dict)
     # Whether definitions go out with the provider's strict flag on. A profile that lets
     # ``[providers.NAME] strict = false`` turn it off names the profile used then in ``loose``.
     strict: bool = True
