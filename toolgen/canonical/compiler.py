@@ -35,7 +35,7 @@ from toolgen.canonical.views import (
     ref_pointer,
     resolve,
 )
-from toolgen.codegen import Constants, LineEmitter, Namespace
+from toolgen.codegen import Constants, Identifiers, LineEmitter
 from toolgen.diagnostics import Diagnostic
 from toolgen.model import Contract, Design
 from toolgen.nullability import NullOracle
@@ -133,7 +133,7 @@ class _Function:
 class _Planner:
     """Canonical + projected schema -> plans, one function per root and per ``$ref`` target."""
 
-    def __init__(self, names: Namespace) -> None:
+    def __init__(self, names: Identifiers) -> None:
         self.functions: dict[tuple[str, ...], _Function] = {}
         self._names = names
 
@@ -571,7 +571,7 @@ def _isinstance(variable: str, kinds: frozenset[str]) -> str:
 class _ModuleCompiler:
     def __init__(self) -> None:
         self.constants = Constants()
-        self.planner = _Planner(Namespace(prefix="_"))
+        self.planner = _Planner(Identifiers(prefix="_"))
         self.checks = _Checks(self.constants, self.planner.name)
         self.roots: dict[str, dict[str, str]] = {"tool": {}, "output": {}}
         self.functions: list[str] = []

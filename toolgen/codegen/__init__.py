@@ -1,7 +1,7 @@
 """The code-generation library both compilers write with (envelope validators, canonicalizers).
 
 - ``LineEmitter``: lines of Python, indented by ``with emitter.block(...)``;
-- ``Namespace``: Python identifiers from free text, unique within their scope;
+- ``Identifiers``: Python identifiers from free text, unique within their scope;
 - ``Constants``: module-level constants, hoisted and shared (one name per distinct expression);
 - ``python_literal``, ``tuple_expression``, ``docstring``: values and text written as source.
 """
@@ -9,12 +9,12 @@
 from toolgen.codegen.constants import Constants
 from toolgen.codegen.emitter import LineEmitter
 from toolgen.codegen.literals import docstring, python_literal, tuple_expression
-from toolgen.codegen.names import Namespace
+from toolgen.codegen.names import Identifiers
 
 __all__ = [
     "Constants",
     "LineEmitter",
-    "Namespace",
+    "Identifiers",
     "docstring",
     "python_literal",
     "tuple_expression",

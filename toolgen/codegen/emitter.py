@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from toolgen.codegen.names import Namespace
+from toolgen.codegen.names import Identifiers
 
 _INDENT = "    "
 
@@ -22,7 +22,7 @@ class LineEmitter:
         self._lines: list[str] = []
         self._depth = 0
         self._merge = merge_nested_ifs
-        self.names = Namespace(reserved=reserved)
+        self.names = Identifiers(reserved=reserved)
 
     def line(self, text: str = "") -> None:
         self._lines.append(_INDENT * self._depth + text if text else "")

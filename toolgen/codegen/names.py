@@ -8,7 +8,7 @@ from collections.abc import Set as AbstractSet
 from toolgen.names import python_identifier
 
 
-class Namespace:
+class Identifiers:
     """Names handed out in one scope (a module's functions, a function's locals).
 
     ``name(hint)`` is ``prefix`` + ``python_identifier(hint)``, never a keyword or builtin and
@@ -31,6 +31,16 @@ class Namespace:
         if key is not None:
             self._by_key[key] = name
         return name
+
+    def shortest(self, hints: list[str], key: Hashable) -> str:
+        """The first of ``hints`` that is free as it is (``python_identifier`` leaves it
+        unchanged), else a name made from the last; the same ``key`` always gets the same name."""
+        if key in self._by_key:
+            return self._by_key[key]
+        for hint in hints[:-1]:
+            if python_identifier(hint, reserved=self._taken) == hint:
+                return self.name(hint, key)
+        return self.name(hints[-1], key)
 
     def release(self, name: str) -> None:
         """Give back a name that was not used after all (it may be handed out again)."""

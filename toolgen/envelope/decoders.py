@@ -182,7 +182,7 @@ def decoders_for(provider: str, schemas: dict[str, Any]) -> list[Decoder]:
 
 def check_decoder_read(provider: str, surface: str, schema: Any, path: str, json_type: str) -> None:
     """Raise EnvelopeSchemaError unless ``schema`` guarantees what a decoder reads at ``path``."""
-    lookup = SurfaceCompiler(provider, surface, schema, Mode.FAST, {})
+    lookup = SurfaceCompiler(provider, surface, schema, Mode.FAST)
     where = ""
 
     def fail(message: str) -> EnvelopeSchemaError:

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolgen.envelope.compiler import api_constant, compile_surface, docstring, validator_names
+from toolgen.codegen import LineEmitter, docstring
+from toolgen.envelope.compiler import (
+    ModuleCompiler,
+    api_constant,
+    compile_surface,
+    validator_names,
+)
 from toolgen.envelope.decoders import decoders_for
-from toolgen.envelope.emitter import LineEmitter
 from toolgen.templating import export_order, format_python, render
 
 #: Where each name a generated module may use comes from; anything else is in ``._runtime``.
@@ -14,7 +19,6 @@ _IMPORT_SOURCES = {
     "Any": "typing",
     "Callable": "collections.abc",
     "Mapping": "collections.abc",
-    "isfinite": "math",
 }
 
 
@@ -29,11 +33,10 @@ def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) 
     ``validate_<surface>(data)`` returns ``data`` (typed as a dict) when it matches and raises
     SchemaDriftError otherwise.
     """
-    constants: dict[str, str] = {}
-    imports: set[str] = {"schema_drift"}
-    validators = [
-        compile_surface(provider, s, schemas[s], constants, imports) for s in sorted(schemas)
-    ]
+    module = ModuleCompiler(provider)
+    module.reserve("_drift", *(validator_names(s)[1] for s in schemas))
+    validators = [compile_surface(module, s, schemas[s]) for s in sorted(schemas)]
+    imports = module.imports | {"schema_drift"}
     chosen = decoders_for(provider, schemas)
     decoders = [render(decoder.template) for decoder in chosen]
     for decoder in chosen:
@@ -58,11 +61,10 @@ def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) 
     emitter.line(f"PROVIDER = {provider!r}")
     for surface in sorted(schemas):
         emitter.line(f"{api_constant(surface)} = {surface!r}")
-    for name, expression in sorted(constants.items()):
-        emitter.line(f"{name} = {expression}")
+    emitter.lines(module.constants.lines)
     emitter.line()
     emitter.line()
-    with emitter.block("class _Mismatch(Exception):"):
+    with emitter.block("class _Mismatch(Exception)"):
         emitter.lines(
             docstring("Raised by a fast path; the explaining validator then finds where and why.")
         )
@@ -70,10 +72,11 @@ def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) 
     emitter.line()
     with emitter.block(
         "def _drift(api: str, path: tuple[str | int, ...], expected: str, value: object)"
-        " -> SchemaDriftError:"
+        " -> SchemaDriftError"
     ):
         emitter.line("return schema_drift(PROVIDER, api, path, expected, value)")
-    source = emitter.source() + "".join("\n\n" + part for part in [*validators, *decoders])
+    functions = [*validators, *module.sources.values(), *decoders]
+    source = emitter.source() + "".join("\n\n" + part for part in functions)
     return format_python(source)
 
 

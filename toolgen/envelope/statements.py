@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from toolgen.envelope.emitter import LineEmitter
+from toolgen.codegen import LineEmitter
 
 
 @dataclass(frozen=True)
@@ -111,11 +111,11 @@ def _write_one(emitter: LineEmitter, statement: Statement) -> None:
     elif isinstance(statement, Loop):
         target = f"{statement.index}, {statement.item}" if statement.index else statement.item
         iterable = f"enumerate({statement.iterable})" if statement.index else statement.iterable
-        with emitter.block(f"for {target} in {iterable}:"):
+        with emitter.block(f"for {target} in {iterable}"):
             for inner in statement.body:
                 _write_one(emitter, inner)
     else:
         for position, (condition, body) in enumerate(statement.arms):
-            with emitter.block(f"{'if' if position == 0 else 'elif'} {condition}:"):
+            with emitter.block(f"{'if' if position == 0 else 'elif'} {condition}"):
                 for inner in body:
                     _write_one(emitter, inner)
