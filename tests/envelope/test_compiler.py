@@ -23,6 +23,10 @@ from toolgen.envelope import (
 
 REPO = Path(__file__).resolve().parents[2]
 OBJECT = {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}
+#: Arrays of arrays: a loop in a loop, deeper than Python can indent in one function.
+ARRAYS_95_DEEP: dict[str, Any] = {"type": "string"}
+for _ in range(95):
+    ARRAYS_95_DEEP = {"type": "array", "items": ARRAYS_95_DEEP}
 
 
 def schema_error(
@@ -78,6 +82,24 @@ def schema_error(
             "local",
         ),
         ({"properties": {"id": {"type": "string"}}}, "", "root"),
+        (5, "", "root"),
+        ({"type": "object", "properties": [1]}, "/properties", "an object"),
+        ({"type": "object", "properties": {}, "required": 5}, "/required", "member names"),
+        ({"type": "object", "required": [["k"]]}, "/required", "member names"),
+        (
+            {"type": "object", "properties": {"a": {"type": "array", "minItems": True}}},
+            "/properties/a/minItems",
+            "non-negative integer",
+        ),
+        ({"type": "object", "properties": {"a": {"enum": 5}}}, "/properties/a/enum", "array"),
+        ({"type": "object", "properties": {"a": {"anyOf": 5}}}, "/properties/a/anyOf", "array"),
+        ({**OBJECT, "allOf": 5}, "/allOf", "array"),
+        ({"type": "object", "properties": {"a": ARRAYS_95_DEEP}}, "", "$defs"),
+        (
+            {**OBJECT, "allOf": [{"if": {"properties": [1], "required": ["id"]}, "then": {}}]},
+            "/allOf/0",
+            "discriminator",
+        ),
         (
             {"type": "object", "properties": {"a": {"properties": {}}}},
             "/properties/a/properties",

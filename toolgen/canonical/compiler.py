@@ -48,13 +48,16 @@ COMPILE_CODE = "CANONICALIZER_COMPILE"
 
 
 class CompileError(Exception):
-    """A projected schema uses a keyword the branch-test compiler does not know (a toolgen bug:
-    every keyword a provider profile keeps must have a method here). ``pointer`` is the projected
-    node, set by the innermost node test it passes through."""
+    """A projected schema the branch-test compiler cannot compile: a keyword it does not know (a
+    toolgen bug: every keyword a provider profile keeps must have a method here), or a value it
+    cannot write (a pattern that is not a Python regular expression). ``pointer`` is the projected
+    node, set by the innermost node test it passes through; ``keyword`` the keyword, when one is
+    to blame."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, keyword: str | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.keyword = keyword
         self.pointer: str | None = None
 
     def at(self, pointer: str) -> CompileError:
@@ -80,6 +83,8 @@ class _Context:
     def diagnostic(self, error: CompileError) -> Diagnostic:
         """The compile error at the canonical node the failing projected node came from."""
         pointer = self.record.canonical_pointer(error.pointer or "")
+        if error.keyword is not None:
+            pointer = jp.join(pointer, error.keyword)
         file, where = self.contract.locate(pointer)
         message = f"cannot compile the inverse canonicalizer: {error.message}"
         return Diagnostic(file, where, self.provider, COMPILE_CODE, message)
@@ -526,6 +531,15 @@ class _Checks:
         """``{"pattern": "^[A-Z]{2}$"}``: ``re.search``, as jsonschema."""
         if not isinstance(pattern, str):
             raise CompileError("pattern must be a string")
+        try:
+            re.compile(pattern)
+        except re.error as error:
+            # The generated module compiles it on import; jsonschema's own test would fail too.
+            raise CompileError(
+                f"the pattern {pattern!r} is not a Python regular expression ({error}), so a "
+                "union branch cannot be tested against it",
+                "pattern",
+            ) from None
         self.uses_re = True
         compiled = self.constants.add("PATTERN", f"re.compile({pattern!r})")
         with out.block(f"if {compiled}.search({variable}) is None"):

@@ -31,7 +31,7 @@ from toolgen import pointer as jp
 from toolgen import refs
 from toolgen.codegen import Constants, Identifiers, LineEmitter, docstring, tuple_expression
 from toolgen.envelope.errors import EnvelopeSchemaError
-from toolgen.envelope.statements import Bind, If, Line, Loop, Statement, guard, write
+from toolgen.envelope.statements import Bind, If, Line, Loop, Statement, depth, guard, write
 from toolgen.names import python_identifier, words
 
 #: Keywords that never change a decision.
@@ -48,6 +48,24 @@ NOT_OF_TYPE: dict[str, Callable[[str], str]] = {
     "integer": lambda v: f"type({v}) is not int and not integral_float({v})",
     "number": lambda v: f"type({v}) is not int and not finite_float({v})",
 }
+#: The form of each keyword's value that the compiler relies on: (test, how to say it).
+_SHAPES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "properties": (lambda v: isinstance(v, dict), "an object (member name -> schema)"),
+    "required": (
+        lambda v: isinstance(v, list) and all(isinstance(k, str) for k in v),
+        "an array of member names",
+    ),
+    "minItems": (
+        lambda v: type(v) is int and v >= 0,  # bool is not a count
+        "a non-negative integer",
+    ),
+    "enum": (lambda v: isinstance(v, list), "an array"),
+    "anyOf": (lambda v: isinstance(v, list), "an array"),
+    "allOf": (lambda v: isinstance(v, list), "an array"),
+}
+#: How deep blocks may nest inside one generated function: Python allows 100 indentation levels
+#: (the ``def`` and the ``try`` take two).
+MAX_NESTING = 90
 #: The helper (from ``_runtime``) each type test calls.
 _TYPE_HELPERS = {"integer": "integral_float", "number": "finite_float"}
 #: Types whose test reads the value once, so the fast path can test ``parent["key"]`` in place.
@@ -180,7 +198,9 @@ class SurfaceCompiler:
 
     def compile(self) -> list[Statement]:
         """The statements of the surface's own function (the value is ``data``)."""
-        if "$ref" in self.root or self.describe(self.root, "") != "object":
+        if not isinstance(self.root, dict) or "$ref" in self.root:
+            raise self.error("", 'the root of an envelope schema must be {"type": "object"}')
+        if self.describe(self.root, "") != "object":
             raise self.error("", 'the root of an envelope schema must be {"type": "object"}')
         unbounded = refs.unbounded_refs(self.root)
         if unbounded:
@@ -189,7 +209,17 @@ class SurfaceCompiler:
                 "recursive $ref that leads back to itself without descending into a member or "
                 "an item (checking it would never end)",
             )
-        return self.node(self.root, At("data", (), ""))
+        return self.nested(self.node(self.root, At("data", (), "")), "")
+
+    def nested(self, statements: list[Statement], pointer: str) -> list[Statement]:
+        """``statements``, unless their blocks nest deeper than Python can indent."""
+        if depth(statements) > MAX_NESTING:
+            raise self.error(
+                pointer,
+                f"blocks nest more than {MAX_NESTING} levels deep in the function of this schema; "
+                "move an inner schema to $defs (each $ref target is a function of its own)",
+            )
+        return statements
 
     def function_source(self, name: str, target: str, hint: str, nullable: bool) -> str | None:
         """The source of the function ``name`` checking the ``$ref`` target at ``target``; None
@@ -200,6 +230,7 @@ class SurfaceCompiler:
         compiler._locals = Identifiers(reserved=_TAKEN | {value})
         schema = self.resolve(target, target)
         body = compiler.node(schema, At(value, ("*path",), target, nullable=nullable))
+        self.nested(body, target)
         if not body:
             return None
         emitter = LineEmitter()
@@ -227,6 +258,9 @@ class SurfaceCompiler:
                 f"keyword {unsupported[0]!r} is not supported in envelope schemas "
                 f"(supported: {', '.join([*self.KEYWORDS, *sorted(self.STRUCTURAL)])})",
             )
+        for keyword, (fits, shape) in _SHAPES.items():
+            if keyword in schema and not fits(schema[keyword]):
+                raise self.error(jp.join(at.pointer, keyword), f"{keyword} must be {shape}")
         if "$ref" in schema:
             return self._ref(schema, at)
         if "anyOf" in schema:
@@ -478,6 +512,7 @@ class SurfaceCompiler:
                 not isinstance(condition, dict)
                 or set(entry) - ANNOTATIONS != {"if", "then"}
                 or set(condition) - ANNOTATIONS != {"properties", "required"}
+                or not isinstance(condition["properties"], dict)
                 or len(condition["properties"]) != 1
             ):
                 raise self.error(entry_pointer, form)

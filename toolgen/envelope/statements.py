@@ -61,6 +61,21 @@ def _parenthesized(condition: str, *operators: str) -> str:
     return f"({condition})" if any(op in condition for op in operators) else condition
 
 
+def depth(statements: list[Statement] | tuple[Statement, ...]) -> int:
+    """How deep the blocks of ``statements`` nest (0: no block)."""
+    deepest = 0
+    pending = [(statement, 1) for statement in statements]
+    while pending:
+        statement, level = pending.pop()
+        if isinstance(statement, Loop):
+            deepest = max(deepest, level)
+            pending += [(inner, level + 1) for inner in statement.body]
+        elif isinstance(statement, If):
+            deepest = max(deepest, level)
+            pending += [(inner, level + 1) for _, body in statement.arms for inner in body]
+    return deepest
+
+
 def simplify(statements: tuple[Statement, ...] | list[Statement]) -> list[Statement]:
     out: list[Statement] = []
     for statement in statements:
