@@ -18,8 +18,9 @@ from toolgen.envelope import (
     EnvelopeSchemaError,
     load_envelope_schemas,
     render_envelope_module,
-    render_runtime,
 )
+from toolgen.providers import PROFILES
+from toolgen.runtime_files import copied
 
 REPO = Path(__file__).resolve().parents[2]
 OBJECT = {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}
@@ -33,7 +34,7 @@ def schema_error(
     schema: Any, provider: str = "openai", surface: str = "extra"
 ) -> EnvelopeSchemaError:
     with pytest.raises(EnvelopeSchemaError) as raised:
-        load_envelope_schemas(provider, {f"{provider}/{surface}": schema})
+        load_envelope_schemas(provider, {f"{provider}/{surface}": schema}, PROFILES[provider].apis)
     return raised.value
 
 
@@ -133,12 +134,14 @@ def test_unsupported_keywords_are_clear_errors(schema: Any, pointer: str, words:
 
 
 def test_overrides_replace_and_add_surfaces() -> None:
-    builtin = load_envelope_schemas("groq", {})
+    builtin = load_envelope_schemas("groq", {}, PROFILES["groq"].apis)
     assert set(builtin) == {"chat_completion", "chat_completion_chunk"}
     replaced = copy.deepcopy(builtin["chat_completion"])
     replaced["properties"]["x_gateway"] = {"type": "string"}
     schemas = load_envelope_schemas(
-        "groq", {"groq/chat_completion": replaced, "groq/embedding": OBJECT, "openai/other": OBJECT}
+        "groq",
+        {"groq/chat_completion": replaced, "groq/embedding": OBJECT, "openai/other": OBJECT},
+        PROFILES["groq"].apis,
     )
     assert list(schemas) == ["chat_completion", "chat_completion_chunk", "embedding"]
     assert schemas["chat_completion"] is replaced
@@ -149,21 +152,27 @@ def test_overrides_replace_and_add_surfaces() -> None:
 
 
 def test_an_override_may_not_drop_what_the_decoder_reads() -> None:
-    schema = copy.deepcopy(load_envelope_schemas("openai", {})["chat_completion"])
+    schema = copy.deepcopy(
+        load_envelope_schemas("openai", {}, PROFILES["openai"].apis)["chat_completion"]
+    )
     schema["$defs"]["FunctionToolCall"]["required"].remove("id")
     error = schema_error(schema, "openai", "chat_completion")
     assert "tool_calls" in error.message and "'id' must be required" in error.message
-    schema = copy.deepcopy(load_envelope_schemas("openai", {})["chat_completion"])
+    schema = copy.deepcopy(
+        load_envelope_schemas("openai", {}, PROFILES["openai"].apis)["chat_completion"]
+    )
     del schema["properties"]["choices"]["minItems"]
     assert "minItems" in schema_error(schema, "openai", "chat_completion").message
 
 
 def test_only_what_a_decoder_reads_as_optional_may_be_null() -> None:
     """A decoder takes null for absent where it reads with ``.get``; never where it subscripts."""
-    builtin = load_envelope_schemas("openai", {})["chat_completion_chunk"]
+    builtin = load_envelope_schemas("openai", {}, PROFILES["openai"].apis)["chat_completion_chunk"]
     delta = builtin["$defs"]["ToolCallDelta"]["properties"]
     assert delta["id"]["anyOf"][1] == {"type": "null"}  # read as id? by the stream decoder
-    schema = copy.deepcopy(load_envelope_schemas("openai", {})["chat_completion"])
+    schema = copy.deepcopy(
+        load_envelope_schemas("openai", {}, PROFILES["openai"].apis)["chat_completion"]
+    )
     arguments = schema["$defs"]["FunctionToolCall"]["properties"]["function"]["properties"]
     arguments["arguments"] = {"anyOf": [{"type": "string"}, {"type": "null"}]}
     error = schema_error(schema, "openai", "chat_completion")
@@ -194,14 +203,14 @@ TREE = {
 
 
 def test_a_recursive_schema_is_a_function_that_calls_itself(tmp_path: Path) -> None:
-    schemas = load_envelope_schemas("openai", {"openai/tree": TREE})
+    schemas = load_envelope_schemas("openai", {"openai/tree": TREE}, PROFILES["openai"].apis)
     source = render_envelope_module("openai", {"tree": schemas["tree"]}, "# header")
     check = source[source.index("def _check_node(") :].split("\n\n\n")[0]
     assert "_check_node(" in check.partition("\n")[2]  # the body calls the function itself
     package = tmp_path / "recursive_envelope_out"
     package.mkdir()
     (package / "__init__.py").write_text("")
-    (package / "_runtime.py").write_text(render_runtime("# header"))
+    (package / "_runtime.py").write_text(copied("_runtime", "# header"))
     (package / "_envelopes_openai.py").write_text(source)
     sys.path.insert(0, str(tmp_path))
     try:

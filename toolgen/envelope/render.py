@@ -1,4 +1,4 @@
-"""The generated files: ``_runtime.py`` and one ``_envelopes_<provider>.py`` per provider."""
+"""The generated ``_envelopes_<provider>.py`` of each provider: its envelope validators."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ from toolgen.envelope.compiler import (
     compile_surface,
     validator_names,
 )
-from toolgen.envelope.decoders import decoders_for
-from toolgen.templating import export_order, format_python, render
+from toolgen.templating import export_order, format_python
 
 #: Where each name a generated module may use comes from; anything else is in ``._runtime``.
 _IMPORT_SOURCES = {
@@ -22,13 +21,9 @@ _IMPORT_SOURCES = {
 }
 
 
-def render_runtime(header: str) -> str:
-    """The source of ``OUT/_runtime.py``."""
-    return format_python(render("_runtime.py.j2", header=header))
-
-
 def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) -> str:
-    """The source of ``OUT/_envelopes_<provider>.py``: validators of every surface, then decoders.
+    """The source of ``OUT/_envelopes_<provider>.py``: the validators of every surface (the
+    decoders that use them are in the fixed API modules).
 
     ``validate_<surface>(data)`` returns ``data`` (typed as a dict) when it matches and raises
     SchemaDriftError otherwise.
@@ -37,18 +32,13 @@ def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) 
     module.reserve("_drift", *(validator_names(s)[1] for s in schemas))
     validators = [compile_surface(module, s, schemas[s]) for s in sorted(schemas)]
     imports = module.imports | {"schema_drift"}
-    chosen = decoders_for(provider, schemas)
-    decoders = [render(decoder.template) for decoder in chosen]
-    for decoder in chosen:
-        imports |= decoder.imports
     public = ["PROVIDER", *(validator_names(s)[0] for s in sorted(schemas))]
-    public += [name for decoder in chosen for name in decoder.exports]
 
     emitter = LineEmitter()
     emitter.line(header)
     emitter.lines(
         docstring(
-            f"Envelope validators and tool-call decoders of {provider}.",
+            f"Envelope validators of {provider}.",
             f"Surfaces: {', '.join(sorted(schemas))}.",
         )
     )
@@ -75,7 +65,7 @@ def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) 
         " -> SchemaDriftError"
     ):
         emitter.line("return schema_drift(PROVIDER, api, path, expected, value)")
-    functions = [*validators, *module.sources.values(), *decoders]
+    functions = [*validators, *module.sources.values()]
     source = emitter.source() + "".join("\n\n" + part for part in functions)
     return format_python(source)
 
@@ -86,13 +76,24 @@ def _import_lines(names: set[str]) -> list[str]:
         by_module.setdefault(_IMPORT_SOURCES.get(name, "._runtime"), []).append(name)
     lines = ["from __future__ import annotations", ""]
     for module in sorted(m for m in by_module if not m.startswith(".")):
-        lines.append(f"from {module} import {', '.join(sorted(by_module[module], key=_isort_key))}")
+        lines += _from_import(module, by_module[module])
     if "._runtime" in by_module:
-        lines += [
-            "",
-            f"from ._runtime import {', '.join(sorted(by_module['._runtime'], key=_isort_key))}",
-        ]
+        lines += ["", *_from_import("._runtime", by_module["._runtime"])]
     return lines
+
+
+#: The shortest line length a user's linter may ask for (ruff's and isort's default).
+_SHORTEST_LINE = 88
+
+
+def _from_import(module: str, names: list[str]) -> list[str]:
+    """``from module import a, b``, one name a line (with black's magic trailing comma) when
+    that is too long for the shortest line length a linter may ask for."""
+    ordered = sorted(names, key=_isort_key)
+    line = f"from {module} import {', '.join(ordered)}"
+    if len(line) <= _SHORTEST_LINE:
+        return [line]
+    return [f"from {module} import (", *(f"    {name}," for name in ordered), ")"]
 
 
 def _isort_key(name: str) -> tuple[int, str]:

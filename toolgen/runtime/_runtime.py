@@ -1,4 +1,3 @@
-{{ header }}
 """Errors, drift hooks and small helpers shared by the generated provider modules.
 
 Errors never carry response values: a drift names the provider, the API surface, the path and two
@@ -12,19 +11,26 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from math import isfinite, isnan
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 __all__ = [
     "MISSING",
+    "Canonicalize",
+    "FragmentJoiner",
     "PayloadError",
     "RawToolCall",
     "SchemaDriftError",
+    "ToolCallAccumulator",
+    "ToolCallDecoder",
     "ToolCallFragments",
+    "ValidatingDecoder",
+    "Validator",
     "decode_tool_call",
     "finite_float",
     "first_valid",
     "first_valid_async",
     "integral_float",
+    "joined_tool_call",
     "json_type_name",
     "json_value",
     "on_schema_drift",
@@ -86,7 +92,7 @@ def json_value(data: object) -> Any:
     an event or an output calls it.
 
     Raw JSON (a dict, list, str, number, bool or None) comes back as it is. An SDK object (any
-    pydantic-style object, such as those of the ``openai`` and ``anthropic`` SDKs) comes back as its
+    pydantic-style object, such as those of the official SDKs) comes back as its
     wire form: ``model_dump(mode="json", by_alias=True, exclude_unset=True)``, which leaves out the
     members the response did not have, else ``to_dict()``. Anything else raises TypeError: a
     programming error, not drift, so no drift hook sees it. Only the outermost value is converted;
@@ -233,9 +239,7 @@ def schema_drift(
     return error
 
 
-def first_valid(
-    attempts: Iterable[Callable[[], _T]], *, on_drift: DriftHook | None = None
-) -> _T:
+def first_valid(attempts: Iterable[Callable[[], _T]], *, on_drift: DriftHook | None = None) -> _T:
     """The result of the first attempt that does not raise SchemaDriftError.
 
     Attempts (zero-argument callables, typically a provider call that validates its response) run in
@@ -287,10 +291,14 @@ def _reject_constant(constant: str) -> Any:
     raise ValueError("NaN and infinities are not JSON")
 
 
-def _canonical_name(provider: str, call_id: str, provider_name: str, names: Mapping[str, str]) -> str:
+def _canonical_name(
+    provider: str, call_id: str, provider_name: str, names: Mapping[str, str]
+) -> str:
     name = names.get(provider_name)
     if name is None:
-        raise PayloadError(provider, provider_name, call_id, "name", "not a tool of the design", "UNKNOWN_TOOL")
+        raise PayloadError(
+            provider, provider_name, call_id, "name", "not a tool of the design", "UNKNOWN_TOOL"
+        )
     return name
 
 
@@ -307,14 +315,22 @@ def decode_tool_call(
     try:
         arguments = json.loads(raw_arguments, parse_constant=_reject_constant)
     except ValueError as error:
-        where = f" (line {error.lineno}, column {error.colno})" if isinstance(error, json.JSONDecodeError) else ""
+        where = (
+            f" (line {error.lineno}, column {error.colno})"
+            if isinstance(error, json.JSONDecodeError)
+            else ""
+        )
         raise PayloadError(
             provider, name, call_id, "arguments", f"not valid JSON{where}", "INVALID_ARGUMENTS"
         ) from None
     if type(arguments) is not dict:
         raise PayloadError(
-            provider, name, call_id, "arguments",
-            f"not a JSON object ({json_type_name(arguments)})", "INVALID_ARGUMENTS",
+            provider,
+            name,
+            call_id,
+            "arguments",
+            f"not a JSON object ({json_type_name(arguments)})",
+            "INVALID_ARGUMENTS",
         )
     if canonicalize is not None:
         arguments = canonicalize(name, arguments)
@@ -329,7 +345,7 @@ def tool_call_from_object(
     canonical_names: Mapping[str, str],
     canonicalize: Callable[[str, Any], Any] | None,
 ) -> RawToolCall:
-    """A call whose arguments arrive already decoded (Anthropic ``input``)."""
+    """A call whose arguments arrive already decoded (a JSON object, not its text)."""
     name = _canonical_name(provider, call_id, provider_name, canonical_names)
     raw = json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
     if canonicalize is not None:
@@ -348,3 +364,74 @@ class ToolCallFragments:
 
     def arguments(self) -> str:
         return self.final_arguments if self.final_arguments is not None else "".join(self.parts)
+
+
+#: A generated envelope validator: ``validate_<surface>(data)`` returns the data or raises drift.
+Validator = Callable[[object], dict[str, Any]]
+#: canonical tool name, decoded arguments -> canonical arguments
+Canonicalize = Callable[[str, Any], Any]
+
+
+class ToolCallAccumulator(Protocol):
+    """Joins the tool-call fragments of one streamed response (each API module has one)."""
+
+    def add(self, event: object) -> dict[str, Any]: ...
+
+    def tool_calls(
+        self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None
+    ) -> list[RawToolCall]: ...
+
+
+class ToolCallDecoder(Protocol):
+    """The tool calls of one wire API's responses and streams, for one provider (each API module
+    has one, built from the provider name and the generated validators of its surfaces)."""
+
+    def parse_tool_calls(
+        self,
+        data: object,
+        *,
+        canonical_names: Mapping[str, str],
+        canonicalize: Canonicalize | None = None,
+    ) -> list[RawToolCall]: ...
+
+    def stream(self) -> ToolCallAccumulator: ...
+
+
+class ValidatingDecoder:
+    """What every API's decoder holds: the provider name and the generated validators of a whole
+    response and of one stream event (the subclass reads what they return)."""
+
+    def __init__(
+        self, provider: str, validate_response: Validator, validate_event: Validator
+    ) -> None:
+        self.provider = provider
+        self._validate = validate_response
+        self._validate_event = validate_event
+
+
+class FragmentJoiner:
+    """What every API's stream accumulator holds: the provider name, the validator of one event,
+    and the calls gathered so far by their index."""
+
+    def __init__(self, provider: str, validate_event: Validator) -> None:
+        self.provider = provider
+        self._validate = validate_event
+        self._calls: dict[int, ToolCallFragments] = {}
+
+
+def joined_tool_call(
+    provider: str,
+    call: ToolCallFragments,
+    start_input: dict[str, Any],
+    canonical_names: Mapping[str, str],
+    canonicalize: Canonicalize | None,
+) -> RawToolCall:
+    """A streamed call whose input may also come whole with its start: the joined fragments when
+    there are any, else that input."""
+    assert call.id is not None and call.name is not None
+    raw = call.arguments()
+    if raw.strip():
+        return decode_tool_call(provider, call.id, call.name, raw, canonical_names, canonicalize)
+    return tool_call_from_object(
+        provider, call.id, call.name, start_input, canonical_names, canonicalize
+    )
