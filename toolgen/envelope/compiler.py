@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import enum
 import json
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -189,6 +190,7 @@ class SurfaceCompiler:
         self._locals = Identifiers(reserved=_TAKEN)
         self._tokens: dict[str, tuple[str, ...]] = {}  # local name -> its data path
         self._expanding: list[str] = []
+        self._uses: Counter[str] | None = None  # $ref target -> how many $ref name it
 
     @property
     def imports(self) -> set[str]:
@@ -276,9 +278,17 @@ class SurfaceCompiler:
     # -- structural keywords -------------------------------------------------------------------
 
     def _ref(self, schema: dict[str, Any], at: At) -> list[Statement]:
-        """``{"$ref": "#/$defs/Usage"}``: a call to the function of the target."""
+        """``{"$ref": "#/$defs/Usage"}``: a call to the function of the target, or in the fast
+        path its checks in place when this is the one use of the target (a call costs more than
+        the checks of a small definition: the fast path stays as fast as hand-written code)."""
         target = self.ref_pointer(schema, at.pointer)
         resolved = self.resolve(target, at.pointer)
+        if self._inlines(target):
+            self._expanding.append(target)
+            try:
+                return self.node(resolved, replace(at, pointer=target))
+            finally:
+                self._expanding.pop()
         nullable = at.nullable and self.mode is Mode.EXPLAIN
         first: list[Statement] = []
         if nullable and isinstance(resolved, dict) and not self.STRUCTURAL & set(resolved):
@@ -293,6 +303,14 @@ class SurfaceCompiler:
             return [Line(f"{function}({at.value})")]
         call = f"{function}({at.value}, {self.api}, {tuple_expression(at.path)})"
         return [*first, *guard(f"(drift := {call}) is not None", [Line("return drift")])]
+
+    def _inlines(self, target: str) -> bool:
+        """Whether the fast path checks ``target`` in place: its one use, and not recursive."""
+        if self.mode is not Mode.FAST or target in self._expanding:
+            return False
+        if self._uses is None:
+            self._uses = Counter(target for _, target in refs.local_refs(self.root))
+        return self._uses[target] == 1
 
     def _any_of(self, schema: dict[str, Any], at: At) -> list[Statement]:
         """``{"anyOf": [{"type": "string"}, {"type": "null"}]}``: null, or the other branch."""
@@ -455,7 +473,10 @@ class SurfaceCompiler:
 
     def _reads_once(self, schema: Any, pointer: str) -> bool:
         if isinstance(schema, dict) and set(schema) - ANNOTATIONS == {"$ref"}:
-            return True  # a call: the value is its argument
+            target = self.ref_pointer(schema, pointer)
+            if not self._inlines(target):
+                return True  # a call: the value is its argument
+            return self._reads_once(self.resolve(target, pointer), target)
         return (
             isinstance(schema, dict)
             and set(schema) - ANNOTATIONS == {"type"}

@@ -59,14 +59,58 @@ def validate_message(data: object) -> dict[str, Any]:
         if type(content) is not list:
             raise _Mismatch
         for item in content:
-            _check_content_block(item)
+            if type(item) is not dict:
+                raise _Mismatch
+            item_type = item["type"]
+            if type(item_type) is not str:
+                raise _Mismatch
+            if item_type == "text" and type(item["text"]) is not str:
+                raise _Mismatch
+            elif item_type == "tool_use":
+                if type(item["id"]) is not str:
+                    raise _Mismatch
+                if type(item["name"]) is not str:
+                    raise _Mismatch
+                if type(item["input"]) is not dict:
+                    raise _Mismatch
+            elif item_type == "thinking":
+                if type(item["thinking"]) is not str:
+                    raise _Mismatch
+                if "signature" in item:
+                    signature = item["signature"]
+                    if signature is not None and type(signature) is not str:
+                        raise _Mismatch
         if type(data["stop_reason"]) is not str:
             raise _Mismatch
         if "stop_sequence" in data:
             stop_sequence = data["stop_sequence"]
             if stop_sequence is not None and type(stop_sequence) is not str:
                 raise _Mismatch
-        _check_usage(data["usage"])
+        usage = data["usage"]
+        if type(usage) is not dict:
+            raise _Mismatch
+        input_tokens = usage["input_tokens"]
+        if type(input_tokens) is not int and not integral_float(input_tokens):
+            raise _Mismatch
+        output_tokens = usage["output_tokens"]
+        if type(output_tokens) is not int and not integral_float(output_tokens):
+            raise _Mismatch
+        if "cache_creation_input_tokens" in usage:
+            cache_creation_input_tokens = usage["cache_creation_input_tokens"]
+            if (
+                cache_creation_input_tokens is not None
+                and type(cache_creation_input_tokens) is not int
+                and not integral_float(cache_creation_input_tokens)
+            ):
+                raise _Mismatch
+        if "cache_read_input_tokens" in usage:
+            cache_read_input_tokens = usage["cache_read_input_tokens"]
+            if (
+                cache_read_input_tokens is not None
+                and type(cache_read_input_tokens) is not int
+                and not integral_float(cache_read_input_tokens)
+            ):
+                raise _Mismatch
         return data
     except (KeyError, _Mismatch):
         pass
@@ -129,47 +173,39 @@ def validate_message_stream_event(data: object) -> dict[str, Any]:
         if type(data_type) is not str:
             raise _Mismatch
         if data_type == "message_start":
-            _check_message_start(data["message"])
-        elif data_type == "content_block_start":
-            index = data["index"]
-            if type(index) is not int and not integral_float(index):
+            message = data["message"]
+            if type(message) is not dict:
                 raise _Mismatch
-            _check_content_block(data["content_block"])
-        elif data_type == "content_block_delta":
-            index = data["index"]
-            if type(index) is not int and not integral_float(index):
+            if type(message["id"]) is not str:
                 raise _Mismatch
-            _check_delta(data["delta"])
-        elif data_type == "content_block_stop":
-            index = data["index"]
-            if type(index) is not int and not integral_float(index):
+            message_type = message["type"]
+            if message_type != "message":
                 raise _Mismatch
-        elif data_type == "message_delta":
-            delta = data["delta"]
-            if type(delta) is not dict:
+            role = message["role"]
+            if role != "assistant":
                 raise _Mismatch
-            if "stop_reason" in delta:
-                stop_reason = delta["stop_reason"]
-                if stop_reason is not None and type(stop_reason) is not str:
-                    raise _Mismatch
-            if "stop_sequence" in delta:
-                stop_sequence = delta["stop_sequence"]
-                if stop_sequence is not None and type(stop_sequence) is not str:
-                    raise _Mismatch
-            usage = data["usage"]
+            if type(message["model"]) is not str:
+                raise _Mismatch
+            content = message["content"]
+            if type(content) is not list:
+                raise _Mismatch
+            for item in content:
+                _check_content_block(item)
+            stop_reason = message["stop_reason"]
+            if stop_reason is not None and type(stop_reason) is not str:
+                raise _Mismatch
+            stop_sequence = message["stop_sequence"]
+            if stop_sequence is not None and type(stop_sequence) is not str:
+                raise _Mismatch
+            usage = message["usage"]
             if type(usage) is not dict:
+                raise _Mismatch
+            input_tokens = usage["input_tokens"]
+            if type(input_tokens) is not int and not integral_float(input_tokens):
                 raise _Mismatch
             output_tokens = usage["output_tokens"]
             if type(output_tokens) is not int and not integral_float(output_tokens):
                 raise _Mismatch
-            if "input_tokens" in usage:
-                input_tokens = usage["input_tokens"]
-                if (
-                    input_tokens is not None
-                    and type(input_tokens) is not int
-                    and not integral_float(input_tokens)
-                ):
-                    raise _Mismatch
             if "cache_creation_input_tokens" in usage:
                 cache_creation_input_tokens = usage["cache_creation_input_tokens"]
                 if (
@@ -184,6 +220,75 @@ def validate_message_stream_event(data: object) -> dict[str, Any]:
                     cache_read_input_tokens is not None
                     and type(cache_read_input_tokens) is not int
                     and not integral_float(cache_read_input_tokens)
+                ):
+                    raise _Mismatch
+        elif data_type == "content_block_start":
+            data_index = data["index"]
+            if type(data_index) is not int and not integral_float(data_index):
+                raise _Mismatch
+            _check_content_block(data["content_block"])
+        elif data_type == "content_block_delta":
+            data_index = data["index"]
+            if type(data_index) is not int and not integral_float(data_index):
+                raise _Mismatch
+            delta = data["delta"]
+            if type(delta) is not dict:
+                raise _Mismatch
+            delta_type = delta["type"]
+            if type(delta_type) is not str:
+                raise _Mismatch
+            if (
+                (
+                    (delta_type == "text_delta" and type(delta["text"]) is not str)
+                    or (delta_type == "input_json_delta" and type(delta["partial_json"]) is not str)
+                )
+                or (delta_type == "thinking_delta" and type(delta["thinking"]) is not str)
+            ) or (delta_type == "signature_delta" and type(delta["signature"]) is not str):
+                raise _Mismatch
+        elif data_type == "content_block_stop":
+            data_index = data["index"]
+            if type(data_index) is not int and not integral_float(data_index):
+                raise _Mismatch
+        elif data_type == "message_delta":
+            delta = data["delta"]
+            if type(delta) is not dict:
+                raise _Mismatch
+            if "stop_reason" in delta:
+                delta_stop_reason = delta["stop_reason"]
+                if delta_stop_reason is not None and type(delta_stop_reason) is not str:
+                    raise _Mismatch
+            if "stop_sequence" in delta:
+                delta_stop_sequence = delta["stop_sequence"]
+                if delta_stop_sequence is not None and type(delta_stop_sequence) is not str:
+                    raise _Mismatch
+            data_usage = data["usage"]
+            if type(data_usage) is not dict:
+                raise _Mismatch
+            usage_output_tokens = data_usage["output_tokens"]
+            if type(usage_output_tokens) is not int and not integral_float(usage_output_tokens):
+                raise _Mismatch
+            if "input_tokens" in data_usage:
+                usage_input_tokens = data_usage["input_tokens"]
+                if (
+                    usage_input_tokens is not None
+                    and type(usage_input_tokens) is not int
+                    and not integral_float(usage_input_tokens)
+                ):
+                    raise _Mismatch
+            if "cache_creation_input_tokens" in data_usage:
+                usage_cache_creation_input_tokens = data_usage["cache_creation_input_tokens"]
+                if (
+                    usage_cache_creation_input_tokens is not None
+                    and type(usage_cache_creation_input_tokens) is not int
+                    and not integral_float(usage_cache_creation_input_tokens)
+                ):
+                    raise _Mismatch
+            if "cache_read_input_tokens" in data_usage:
+                usage_cache_read_input_tokens = data_usage["cache_read_input_tokens"]
+                if (
+                    usage_cache_read_input_tokens is not None
+                    and type(usage_cache_read_input_tokens) is not int
+                    and not integral_float(usage_cache_read_input_tokens)
                 ):
                     raise _Mismatch
         elif data_type == "error":
@@ -319,57 +424,6 @@ def _explain_message_stream_event(data: object) -> SchemaDriftError:
     raise AssertionError("toolgen bug: the validators of message_stream_event disagree")
 
 
-def _check_content_block(content_block: Any) -> None:
-    if type(content_block) is not dict:
-        raise _Mismatch
-    content_block_type = content_block["type"]
-    if type(content_block_type) is not str:
-        raise _Mismatch
-    if content_block_type == "text" and type(content_block["text"]) is not str:
-        raise _Mismatch
-    elif content_block_type == "tool_use":
-        if type(content_block["id"]) is not str:
-            raise _Mismatch
-        if type(content_block["name"]) is not str:
-            raise _Mismatch
-        if type(content_block["input"]) is not dict:
-            raise _Mismatch
-    elif content_block_type == "thinking":
-        if type(content_block["thinking"]) is not str:
-            raise _Mismatch
-        if "signature" in content_block:
-            signature = content_block["signature"]
-            if signature is not None and type(signature) is not str:
-                raise _Mismatch
-
-
-def _check_usage(usage: Any) -> None:
-    if type(usage) is not dict:
-        raise _Mismatch
-    input_tokens = usage["input_tokens"]
-    if type(input_tokens) is not int and not integral_float(input_tokens):
-        raise _Mismatch
-    output_tokens = usage["output_tokens"]
-    if type(output_tokens) is not int and not integral_float(output_tokens):
-        raise _Mismatch
-    if "cache_creation_input_tokens" in usage:
-        cache_creation_input_tokens = usage["cache_creation_input_tokens"]
-        if (
-            cache_creation_input_tokens is not None
-            and type(cache_creation_input_tokens) is not int
-            and not integral_float(cache_creation_input_tokens)
-        ):
-            raise _Mismatch
-    if "cache_read_input_tokens" in usage:
-        cache_read_input_tokens = usage["cache_read_input_tokens"]
-        if (
-            cache_read_input_tokens is not None
-            and type(cache_read_input_tokens) is not int
-            and not integral_float(cache_read_input_tokens)
-        ):
-            raise _Mismatch
-
-
 def _explain_content_block(
     content_block: Any, api: str, path: tuple[str | int, ...]
 ) -> SchemaDriftError | None:
@@ -437,47 +491,28 @@ def _explain_usage(usage: Any, api: str, path: tuple[str | int, ...]) -> SchemaD
     return None
 
 
-def _check_message_start(message_start: Any) -> None:
-    if type(message_start) is not dict:
+def _check_content_block(content_block: Any) -> None:
+    if type(content_block) is not dict:
         raise _Mismatch
-    if type(message_start["id"]) is not str:
+    content_block_type = content_block["type"]
+    if type(content_block_type) is not str:
         raise _Mismatch
-    message_start_type = message_start["type"]
-    if message_start_type != "message":
+    if content_block_type == "text" and type(content_block["text"]) is not str:
         raise _Mismatch
-    role = message_start["role"]
-    if role != "assistant":
-        raise _Mismatch
-    if type(message_start["model"]) is not str:
-        raise _Mismatch
-    content = message_start["content"]
-    if type(content) is not list:
-        raise _Mismatch
-    for item in content:
-        _check_content_block(item)
-    stop_reason = message_start["stop_reason"]
-    if stop_reason is not None and type(stop_reason) is not str:
-        raise _Mismatch
-    stop_sequence = message_start["stop_sequence"]
-    if stop_sequence is not None and type(stop_sequence) is not str:
-        raise _Mismatch
-    _check_usage(message_start["usage"])
-
-
-def _check_delta(delta: Any) -> None:
-    if type(delta) is not dict:
-        raise _Mismatch
-    delta_type = delta["type"]
-    if type(delta_type) is not str:
-        raise _Mismatch
-    if (
-        (
-            (delta_type == "text_delta" and type(delta["text"]) is not str)
-            or (delta_type == "input_json_delta" and type(delta["partial_json"]) is not str)
-        )
-        or (delta_type == "thinking_delta" and type(delta["thinking"]) is not str)
-    ) or (delta_type == "signature_delta" and type(delta["signature"]) is not str):
-        raise _Mismatch
+    elif content_block_type == "tool_use":
+        if type(content_block["id"]) is not str:
+            raise _Mismatch
+        if type(content_block["name"]) is not str:
+            raise _Mismatch
+        if type(content_block["input"]) is not dict:
+            raise _Mismatch
+    elif content_block_type == "thinking":
+        if type(content_block["thinking"]) is not str:
+            raise _Mismatch
+        if "signature" in content_block:
+            signature = content_block["signature"]
+            if signature is not None and type(signature) is not str:
+                raise _Mismatch
 
 
 def _explain_message_start(

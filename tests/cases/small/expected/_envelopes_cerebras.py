@@ -62,8 +62,83 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
         if len(choices) < 1:
             raise _Mismatch
         for item in choices:
-            _check_choice(item)
-        _check_usage(data["usage"])
+            if type(item) is not dict:
+                raise _Mismatch
+            item_index = item["index"]
+            if type(item_index) is not int and not integral_float(item_index):
+                raise _Mismatch
+            if type(item["finish_reason"]) is not str:
+                raise _Mismatch
+            message = item["message"]
+            if type(message) is not dict:
+                raise _Mismatch
+            if type(message["role"]) is not str:
+                raise _Mismatch
+            if "content" in message:
+                content = message["content"]
+                if content is not None and type(content) is not str:
+                    raise _Mismatch
+            if "tool_calls" in message:
+                tool_calls = message["tool_calls"]
+                if tool_calls is not None:
+                    if type(tool_calls) is not list:
+                        raise _Mismatch
+                    for tool_calls_item in tool_calls:
+                        if type(tool_calls_item) is not dict:
+                            raise _Mismatch
+                        item_type = tool_calls_item["type"]
+                        if type(item_type) is not str:
+                            raise _Mismatch
+                        if item_type == "function":
+                            if type(tool_calls_item["id"]) is not str:
+                                raise _Mismatch
+                            function = tool_calls_item["function"]
+                            if type(function) is not dict:
+                                raise _Mismatch
+                            if type(function["name"]) is not str:
+                                raise _Mismatch
+                            if type(function["arguments"]) is not str:
+                                raise _Mismatch
+            if "reasoning" in message and type(message["reasoning"]) is not str:
+                raise _Mismatch
+        usage = data["usage"]
+        if type(usage) is not dict:
+            raise _Mismatch
+        prompt_tokens = usage["prompt_tokens"]
+        if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
+            raise _Mismatch
+        completion_tokens = usage["completion_tokens"]
+        if type(completion_tokens) is not int and not integral_float(completion_tokens):
+            raise _Mismatch
+        total_tokens = usage["total_tokens"]
+        if type(total_tokens) is not int and not integral_float(total_tokens):
+            raise _Mismatch
+        if "prompt_tokens_details" in usage:
+            prompt_tokens_details = usage["prompt_tokens_details"]
+            if prompt_tokens_details is not None:
+                if type(prompt_tokens_details) is not dict:
+                    raise _Mismatch
+                if "cached_tokens" in prompt_tokens_details:
+                    cached_tokens = prompt_tokens_details["cached_tokens"]
+                    if (
+                        cached_tokens is not None
+                        and type(cached_tokens) is not int
+                        and not integral_float(cached_tokens)
+                    ):
+                        raise _Mismatch
+        if "completion_tokens_details" in usage:
+            completion_tokens_details = usage["completion_tokens_details"]
+            if completion_tokens_details is not None:
+                if type(completion_tokens_details) is not dict:
+                    raise _Mismatch
+                if "reasoning_tokens" in completion_tokens_details:
+                    reasoning_tokens = completion_tokens_details["reasoning_tokens"]
+                    if (
+                        reasoning_tokens is not None
+                        and type(reasoning_tokens) is not int
+                        and not integral_float(reasoning_tokens)
+                    ):
+                        raise _Mismatch
         if "time_info" in data:
             time_info = data["time_info"]
             if type(time_info) is not dict:
@@ -193,11 +268,101 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
         if type(choices) is not list:
             raise _Mismatch
         for item in choices:
-            _check_chunk_choice(item)
+            if type(item) is not dict:
+                raise _Mismatch
+            item_index = item["index"]
+            if type(item_index) is not int and not integral_float(item_index):
+                raise _Mismatch
+            delta = item["delta"]
+            if type(delta) is not dict:
+                raise _Mismatch
+            if "role" in delta:
+                role = delta["role"]
+                if role is not None and type(role) is not str:
+                    raise _Mismatch
+            if "content" in delta:
+                content = delta["content"]
+                if content is not None and type(content) is not str:
+                    raise _Mismatch
+            if "tool_calls" in delta:
+                tool_calls = delta["tool_calls"]
+                if tool_calls is not None:
+                    if type(tool_calls) is not list:
+                        raise _Mismatch
+                    for tool_calls_item in tool_calls:
+                        if type(tool_calls_item) is not dict:
+                            raise _Mismatch
+                        tool_calls_item_index = tool_calls_item["index"]
+                        if type(tool_calls_item_index) is not int and not integral_float(
+                            tool_calls_item_index
+                        ):
+                            raise _Mismatch
+                        if "id" in tool_calls_item:
+                            item_id = tool_calls_item["id"]
+                            if item_id is not None and type(item_id) is not str:
+                                raise _Mismatch
+                        if "type" in tool_calls_item:
+                            item_type = tool_calls_item["type"]
+                            if item_type is not None and type(item_type) is not str:
+                                raise _Mismatch
+                        if "function" in tool_calls_item:
+                            function = tool_calls_item["function"]
+                            if function is not None:
+                                if type(function) is not dict:
+                                    raise _Mismatch
+                                if "name" in function:
+                                    name = function["name"]
+                                    if name is not None and type(name) is not str:
+                                        raise _Mismatch
+                                if "arguments" in function:
+                                    arguments = function["arguments"]
+                                    if arguments is not None and type(arguments) is not str:
+                                        raise _Mismatch
+            if "reasoning" in delta and type(delta["reasoning"]) is not str:
+                raise _Mismatch
+            finish_reason = item["finish_reason"]
+            if finish_reason is not None and type(finish_reason) is not str:
+                raise _Mismatch
         if "usage" in data:
             usage = data["usage"]
             if usage is not None:
-                _check_usage(usage)
+                if type(usage) is not dict:
+                    raise _Mismatch
+                prompt_tokens = usage["prompt_tokens"]
+                if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
+                    raise _Mismatch
+                completion_tokens = usage["completion_tokens"]
+                if type(completion_tokens) is not int and not integral_float(completion_tokens):
+                    raise _Mismatch
+                total_tokens = usage["total_tokens"]
+                if type(total_tokens) is not int and not integral_float(total_tokens):
+                    raise _Mismatch
+                if "prompt_tokens_details" in usage:
+                    prompt_tokens_details = usage["prompt_tokens_details"]
+                    if prompt_tokens_details is not None:
+                        if type(prompt_tokens_details) is not dict:
+                            raise _Mismatch
+                        if "cached_tokens" in prompt_tokens_details:
+                            cached_tokens = prompt_tokens_details["cached_tokens"]
+                            if (
+                                cached_tokens is not None
+                                and type(cached_tokens) is not int
+                                and not integral_float(cached_tokens)
+                            ):
+                                raise _Mismatch
+                if "completion_tokens_details" in usage:
+                    completion_tokens_details = usage["completion_tokens_details"]
+                    if completion_tokens_details is not None:
+                        if type(completion_tokens_details) is not dict:
+                            raise _Mismatch
+                        if "reasoning_tokens" in completion_tokens_details:
+                            reasoning_tokens = completion_tokens_details["reasoning_tokens"]
+                            if (
+                                reasoning_tokens is not None
+                                and type(reasoning_tokens) is not int
+                                and not integral_float(reasoning_tokens)
+                            ):
+                                raise _Mismatch
         if "time_info" in data:
             time_info = data["time_info"]
             if type(time_info) is not dict:
@@ -307,101 +472,6 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
                 _CHAT_COMPLETION_CHUNK, ("time_info", "created"), "number", time_info_created
             )
     raise AssertionError("toolgen bug: the validators of chat_completion_chunk disagree")
-
-
-def _check_function_tool_call(function_tool_call: Any) -> None:
-    if type(function_tool_call) is not dict:
-        raise _Mismatch
-    if type(function_tool_call["id"]) is not str:
-        raise _Mismatch
-    function = function_tool_call["function"]
-    if type(function) is not dict:
-        raise _Mismatch
-    if type(function["name"]) is not str:
-        raise _Mismatch
-    if type(function["arguments"]) is not str:
-        raise _Mismatch
-
-
-def _check_tool_call(tool_call: Any) -> None:
-    if type(tool_call) is not dict:
-        raise _Mismatch
-    tool_call_type = tool_call["type"]
-    if type(tool_call_type) is not str:
-        raise _Mismatch
-    if tool_call_type == "function":
-        _check_function_tool_call(tool_call)
-
-
-def _check_message(message: Any) -> None:
-    if type(message) is not dict:
-        raise _Mismatch
-    if type(message["role"]) is not str:
-        raise _Mismatch
-    if "content" in message:
-        content = message["content"]
-        if content is not None and type(content) is not str:
-            raise _Mismatch
-    if "tool_calls" in message:
-        tool_calls = message["tool_calls"]
-        if tool_calls is not None:
-            if type(tool_calls) is not list:
-                raise _Mismatch
-            for item in tool_calls:
-                _check_tool_call(item)
-    if "reasoning" in message and type(message["reasoning"]) is not str:
-        raise _Mismatch
-
-
-def _check_choice(choice: Any) -> None:
-    if type(choice) is not dict:
-        raise _Mismatch
-    index = choice["index"]
-    if type(index) is not int and not integral_float(index):
-        raise _Mismatch
-    if type(choice["finish_reason"]) is not str:
-        raise _Mismatch
-    _check_message(choice["message"])
-
-
-def _check_usage(usage: Any) -> None:
-    if type(usage) is not dict:
-        raise _Mismatch
-    prompt_tokens = usage["prompt_tokens"]
-    if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
-        raise _Mismatch
-    completion_tokens = usage["completion_tokens"]
-    if type(completion_tokens) is not int and not integral_float(completion_tokens):
-        raise _Mismatch
-    total_tokens = usage["total_tokens"]
-    if type(total_tokens) is not int and not integral_float(total_tokens):
-        raise _Mismatch
-    if "prompt_tokens_details" in usage:
-        prompt_tokens_details = usage["prompt_tokens_details"]
-        if prompt_tokens_details is not None:
-            if type(prompt_tokens_details) is not dict:
-                raise _Mismatch
-            if "cached_tokens" in prompt_tokens_details:
-                cached_tokens = prompt_tokens_details["cached_tokens"]
-                if (
-                    cached_tokens is not None
-                    and type(cached_tokens) is not int
-                    and not integral_float(cached_tokens)
-                ):
-                    raise _Mismatch
-    if "completion_tokens_details" in usage:
-        completion_tokens_details = usage["completion_tokens_details"]
-        if completion_tokens_details is not None:
-            if type(completion_tokens_details) is not dict:
-                raise _Mismatch
-            if "reasoning_tokens" in completion_tokens_details:
-                reasoning_tokens = completion_tokens_details["reasoning_tokens"]
-                if (
-                    reasoning_tokens is not None
-                    and type(reasoning_tokens) is not int
-                    and not integral_float(reasoning_tokens)
-                ):
-                    raise _Mismatch
 
 
 def _explain_function_tool_call(
@@ -535,69 +605,6 @@ def _explain_usage(usage: Any, api: str, path: tuple[str | int, ...]) -> SchemaD
                 reasoning_tokens,
             )
     return None
-
-
-def _check_tool_call_delta(tool_call_delta: Any) -> None:
-    if type(tool_call_delta) is not dict:
-        raise _Mismatch
-    index = tool_call_delta["index"]
-    if type(index) is not int and not integral_float(index):
-        raise _Mismatch
-    if "id" in tool_call_delta:
-        tool_call_delta_id = tool_call_delta["id"]
-        if tool_call_delta_id is not None and type(tool_call_delta_id) is not str:
-            raise _Mismatch
-    if "type" in tool_call_delta:
-        tool_call_delta_type = tool_call_delta["type"]
-        if tool_call_delta_type is not None and type(tool_call_delta_type) is not str:
-            raise _Mismatch
-    if "function" in tool_call_delta:
-        function = tool_call_delta["function"]
-        if function is not None:
-            if type(function) is not dict:
-                raise _Mismatch
-            if "name" in function:
-                name = function["name"]
-                if name is not None and type(name) is not str:
-                    raise _Mismatch
-            if "arguments" in function:
-                arguments = function["arguments"]
-                if arguments is not None and type(arguments) is not str:
-                    raise _Mismatch
-
-
-def _check_delta(delta: Any) -> None:
-    if type(delta) is not dict:
-        raise _Mismatch
-    if "role" in delta:
-        role = delta["role"]
-        if role is not None and type(role) is not str:
-            raise _Mismatch
-    if "content" in delta:
-        content = delta["content"]
-        if content is not None and type(content) is not str:
-            raise _Mismatch
-    if "tool_calls" in delta:
-        tool_calls = delta["tool_calls"]
-        if tool_calls is not None:
-            if type(tool_calls) is not list:
-                raise _Mismatch
-            for item in tool_calls:
-                _check_tool_call_delta(item)
-    if "reasoning" in delta and type(delta["reasoning"]) is not str:
-        raise _Mismatch
-
-
-def _check_chunk_choice(chunk_choice: Any) -> None:
-    if type(chunk_choice) is not dict:
-        raise _Mismatch
-    index = chunk_choice["index"]
-    if type(index) is not int and not integral_float(index):
-        raise _Mismatch
-    _check_delta(chunk_choice["delta"])
-    finish_reason = chunk_choice["finish_reason"]
-    if finish_reason is not None and type(finish_reason) is not str:
-        raise _Mismatch
 
 
 def _explain_tool_call_delta(

@@ -65,8 +65,84 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
         if len(choices) < 1:
             raise _Mismatch
         for item in choices:
-            _check_choice(item)
-        _check_usage(data["usage"])
+            if type(item) is not dict:
+                raise _Mismatch
+            item_index = item["index"]
+            if type(item_index) is not int and not integral_float(item_index):
+                raise _Mismatch
+            if type(item["finish_reason"]) is not str:
+                raise _Mismatch
+            message = item["message"]
+            if type(message) is not dict:
+                raise _Mismatch
+            if type(message["role"]) is not str:
+                raise _Mismatch
+            content = message["content"]
+            if content is not None and type(content) is not str:
+                raise _Mismatch
+            if "refusal" in message:
+                refusal = message["refusal"]
+                if refusal is not None and type(refusal) is not str:
+                    raise _Mismatch
+            if "tool_calls" in message:
+                tool_calls = message["tool_calls"]
+                if tool_calls is not None:
+                    if type(tool_calls) is not list:
+                        raise _Mismatch
+                    for tool_calls_item in tool_calls:
+                        if type(tool_calls_item) is not dict:
+                            raise _Mismatch
+                        item_type = tool_calls_item["type"]
+                        if type(item_type) is not str:
+                            raise _Mismatch
+                        if item_type == "function":
+                            if type(tool_calls_item["id"]) is not str:
+                                raise _Mismatch
+                            function = tool_calls_item["function"]
+                            if type(function) is not dict:
+                                raise _Mismatch
+                            if type(function["name"]) is not str:
+                                raise _Mismatch
+                            if type(function["arguments"]) is not str:
+                                raise _Mismatch
+        usage = data["usage"]
+        if type(usage) is not dict:
+            raise _Mismatch
+        prompt_tokens = usage["prompt_tokens"]
+        if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
+            raise _Mismatch
+        completion_tokens = usage["completion_tokens"]
+        if type(completion_tokens) is not int and not integral_float(completion_tokens):
+            raise _Mismatch
+        total_tokens = usage["total_tokens"]
+        if type(total_tokens) is not int and not integral_float(total_tokens):
+            raise _Mismatch
+        if "prompt_tokens_details" in usage:
+            prompt_tokens_details = usage["prompt_tokens_details"]
+            if prompt_tokens_details is not None:
+                if type(prompt_tokens_details) is not dict:
+                    raise _Mismatch
+                if "cached_tokens" in prompt_tokens_details:
+                    cached_tokens = prompt_tokens_details["cached_tokens"]
+                    if (
+                        cached_tokens is not None
+                        and type(cached_tokens) is not int
+                        and not integral_float(cached_tokens)
+                    ):
+                        raise _Mismatch
+        if "completion_tokens_details" in usage:
+            completion_tokens_details = usage["completion_tokens_details"]
+            if completion_tokens_details is not None:
+                if type(completion_tokens_details) is not dict:
+                    raise _Mismatch
+                if "reasoning_tokens" in completion_tokens_details:
+                    reasoning_tokens = completion_tokens_details["reasoning_tokens"]
+                    if (
+                        reasoning_tokens is not None
+                        and type(reasoning_tokens) is not int
+                        and not integral_float(reasoning_tokens)
+                    ):
+                        raise _Mismatch
         return data
     except (KeyError, _Mismatch):
         pass
@@ -131,11 +207,103 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
         if type(choices) is not list:
             raise _Mismatch
         for item in choices:
-            _check_chunk_choice(item)
+            if type(item) is not dict:
+                raise _Mismatch
+            item_index = item["index"]
+            if type(item_index) is not int and not integral_float(item_index):
+                raise _Mismatch
+            delta = item["delta"]
+            if type(delta) is not dict:
+                raise _Mismatch
+            if "role" in delta:
+                role = delta["role"]
+                if role is not None and type(role) is not str:
+                    raise _Mismatch
+            if "content" in delta:
+                content = delta["content"]
+                if content is not None and type(content) is not str:
+                    raise _Mismatch
+            if "refusal" in delta:
+                refusal = delta["refusal"]
+                if refusal is not None and type(refusal) is not str:
+                    raise _Mismatch
+            if "tool_calls" in delta:
+                tool_calls = delta["tool_calls"]
+                if tool_calls is not None:
+                    if type(tool_calls) is not list:
+                        raise _Mismatch
+                    for tool_calls_item in tool_calls:
+                        if type(tool_calls_item) is not dict:
+                            raise _Mismatch
+                        tool_calls_item_index = tool_calls_item["index"]
+                        if type(tool_calls_item_index) is not int and not integral_float(
+                            tool_calls_item_index
+                        ):
+                            raise _Mismatch
+                        if "id" in tool_calls_item:
+                            item_id = tool_calls_item["id"]
+                            if item_id is not None and type(item_id) is not str:
+                                raise _Mismatch
+                        if "type" in tool_calls_item:
+                            item_type = tool_calls_item["type"]
+                            if item_type is not None and type(item_type) is not str:
+                                raise _Mismatch
+                        if "function" in tool_calls_item:
+                            function = tool_calls_item["function"]
+                            if function is not None:
+                                if type(function) is not dict:
+                                    raise _Mismatch
+                                if "name" in function:
+                                    name = function["name"]
+                                    if name is not None and type(name) is not str:
+                                        raise _Mismatch
+                                if "arguments" in function:
+                                    arguments = function["arguments"]
+                                    if arguments is not None and type(arguments) is not str:
+                                        raise _Mismatch
+            finish_reason = item["finish_reason"]
+            if finish_reason is not None and type(finish_reason) is not str:
+                raise _Mismatch
         if "usage" in data:
             usage = data["usage"]
             if usage is not None:
-                _check_usage(usage)
+                if type(usage) is not dict:
+                    raise _Mismatch
+                prompt_tokens = usage["prompt_tokens"]
+                if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
+                    raise _Mismatch
+                completion_tokens = usage["completion_tokens"]
+                if type(completion_tokens) is not int and not integral_float(completion_tokens):
+                    raise _Mismatch
+                total_tokens = usage["total_tokens"]
+                if type(total_tokens) is not int and not integral_float(total_tokens):
+                    raise _Mismatch
+                if "prompt_tokens_details" in usage:
+                    prompt_tokens_details = usage["prompt_tokens_details"]
+                    if prompt_tokens_details is not None:
+                        if type(prompt_tokens_details) is not dict:
+                            raise _Mismatch
+                        if "cached_tokens" in prompt_tokens_details:
+                            cached_tokens = prompt_tokens_details["cached_tokens"]
+                            if (
+                                cached_tokens is not None
+                                and type(cached_tokens) is not int
+                                and not integral_float(cached_tokens)
+                            ):
+                                raise _Mismatch
+                if "completion_tokens_details" in usage:
+                    completion_tokens_details = usage["completion_tokens_details"]
+                    if completion_tokens_details is not None:
+                        if type(completion_tokens_details) is not dict:
+                            raise _Mismatch
+                        if "reasoning_tokens" in completion_tokens_details:
+                            reasoning_tokens = completion_tokens_details["reasoning_tokens"]
+                            if (
+                                reasoning_tokens is not None
+                                and type(reasoning_tokens) is not int
+                                and not integral_float(reasoning_tokens)
+                            ):
+                                raise _Mismatch
         return data
     except (KeyError, _Mismatch):
         pass
@@ -203,10 +371,85 @@ def validate_response(data: object) -> dict[str, Any]:
         if type(output) is not list:
             raise _Mismatch
         for item in output:
-            _check_output_item(item)
+            if type(item) is not dict:
+                raise _Mismatch
+            item_type = item["type"]
+            if type(item_type) is not str:
+                raise _Mismatch
+            if item_type == "message":
+                if type(item["id"]) is not str:
+                    raise _Mismatch
+                if type(item["role"]) is not str:
+                    raise _Mismatch
+                content = item["content"]
+                if type(content) is not list:
+                    raise _Mismatch
+                for content_item in content:
+                    if type(content_item) is not dict:
+                        raise _Mismatch
+                    content_item_type = content_item["type"]
+                    if type(content_item_type) is not str:
+                        raise _Mismatch
+                    if (
+                        content_item_type == "output_text" and type(content_item["text"]) is not str
+                    ) or (
+                        content_item_type == "refusal" and type(content_item["refusal"]) is not str
+                    ):
+                        raise _Mismatch
+            elif item_type == "function_call":
+                if "id" in item:
+                    item_id = item["id"]
+                    if item_id is not None and type(item_id) is not str:
+                        raise _Mismatch
+                if type(item["call_id"]) is not str:
+                    raise _Mismatch
+                if type(item["name"]) is not str:
+                    raise _Mismatch
+                if type(item["arguments"]) is not str:
+                    raise _Mismatch
+                if "status" in item:
+                    item_status = item["status"]
+                    if item_status is not None and type(item_status) is not str:
+                        raise _Mismatch
         usage = data["usage"]
         if usage is not None:
-            _check_response_usage(usage)
+            if type(usage) is not dict:
+                raise _Mismatch
+            input_tokens = usage["input_tokens"]
+            if type(input_tokens) is not int and not integral_float(input_tokens):
+                raise _Mismatch
+            output_tokens = usage["output_tokens"]
+            if type(output_tokens) is not int and not integral_float(output_tokens):
+                raise _Mismatch
+            total_tokens = usage["total_tokens"]
+            if type(total_tokens) is not int and not integral_float(total_tokens):
+                raise _Mismatch
+            if "input_tokens_details" in usage:
+                input_tokens_details = usage["input_tokens_details"]
+                if input_tokens_details is not None:
+                    if type(input_tokens_details) is not dict:
+                        raise _Mismatch
+                    if "cached_tokens" in input_tokens_details:
+                        cached_tokens = input_tokens_details["cached_tokens"]
+                        if (
+                            cached_tokens is not None
+                            and type(cached_tokens) is not int
+                            and not integral_float(cached_tokens)
+                        ):
+                            raise _Mismatch
+            if "output_tokens_details" in usage:
+                output_tokens_details = usage["output_tokens_details"]
+                if output_tokens_details is not None:
+                    if type(output_tokens_details) is not dict:
+                        raise _Mismatch
+                    if "reasoning_tokens" in output_tokens_details:
+                        reasoning_tokens = output_tokens_details["reasoning_tokens"]
+                        if (
+                            reasoning_tokens is not None
+                            and type(reasoning_tokens) is not int
+                            and not integral_float(reasoning_tokens)
+                        ):
+                            raise _Mismatch
         return data
     except (KeyError, _Mismatch):
         pass
@@ -423,102 +666,6 @@ def _explain_response_stream_event(data: object) -> SchemaDriftError:
     raise AssertionError("toolgen bug: the validators of response_stream_event disagree")
 
 
-def _check_function_tool_call(function_tool_call: Any) -> None:
-    if type(function_tool_call) is not dict:
-        raise _Mismatch
-    if type(function_tool_call["id"]) is not str:
-        raise _Mismatch
-    function = function_tool_call["function"]
-    if type(function) is not dict:
-        raise _Mismatch
-    if type(function["name"]) is not str:
-        raise _Mismatch
-    if type(function["arguments"]) is not str:
-        raise _Mismatch
-
-
-def _check_tool_call(tool_call: Any) -> None:
-    if type(tool_call) is not dict:
-        raise _Mismatch
-    tool_call_type = tool_call["type"]
-    if type(tool_call_type) is not str:
-        raise _Mismatch
-    if tool_call_type == "function":
-        _check_function_tool_call(tool_call)
-
-
-def _check_message(message: Any) -> None:
-    if type(message) is not dict:
-        raise _Mismatch
-    if type(message["role"]) is not str:
-        raise _Mismatch
-    content = message["content"]
-    if content is not None and type(content) is not str:
-        raise _Mismatch
-    if "refusal" in message:
-        refusal = message["refusal"]
-        if refusal is not None and type(refusal) is not str:
-            raise _Mismatch
-    if "tool_calls" in message:
-        tool_calls = message["tool_calls"]
-        if tool_calls is not None:
-            if type(tool_calls) is not list:
-                raise _Mismatch
-            for item in tool_calls:
-                _check_tool_call(item)
-
-
-def _check_choice(choice: Any) -> None:
-    if type(choice) is not dict:
-        raise _Mismatch
-    index = choice["index"]
-    if type(index) is not int and not integral_float(index):
-        raise _Mismatch
-    if type(choice["finish_reason"]) is not str:
-        raise _Mismatch
-    _check_message(choice["message"])
-
-
-def _check_usage(usage: Any) -> None:
-    if type(usage) is not dict:
-        raise _Mismatch
-    prompt_tokens = usage["prompt_tokens"]
-    if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
-        raise _Mismatch
-    completion_tokens = usage["completion_tokens"]
-    if type(completion_tokens) is not int and not integral_float(completion_tokens):
-        raise _Mismatch
-    total_tokens = usage["total_tokens"]
-    if type(total_tokens) is not int and not integral_float(total_tokens):
-        raise _Mismatch
-    if "prompt_tokens_details" in usage:
-        prompt_tokens_details = usage["prompt_tokens_details"]
-        if prompt_tokens_details is not None:
-            if type(prompt_tokens_details) is not dict:
-                raise _Mismatch
-            if "cached_tokens" in prompt_tokens_details:
-                cached_tokens = prompt_tokens_details["cached_tokens"]
-                if (
-                    cached_tokens is not None
-                    and type(cached_tokens) is not int
-                    and not integral_float(cached_tokens)
-                ):
-                    raise _Mismatch
-    if "completion_tokens_details" in usage:
-        completion_tokens_details = usage["completion_tokens_details"]
-        if completion_tokens_details is not None:
-            if type(completion_tokens_details) is not dict:
-                raise _Mismatch
-            if "reasoning_tokens" in completion_tokens_details:
-                reasoning_tokens = completion_tokens_details["reasoning_tokens"]
-                if (
-                    reasoning_tokens is not None
-                    and type(reasoning_tokens) is not int
-                    and not integral_float(reasoning_tokens)
-                ):
-                    raise _Mismatch
-
-
 def _explain_function_tool_call(
     function_tool_call: Any, api: str, path: tuple[str | int, ...]
 ) -> SchemaDriftError | None:
@@ -654,71 +801,6 @@ def _explain_usage(usage: Any, api: str, path: tuple[str | int, ...]) -> SchemaD
     return None
 
 
-def _check_tool_call_delta(tool_call_delta: Any) -> None:
-    if type(tool_call_delta) is not dict:
-        raise _Mismatch
-    index = tool_call_delta["index"]
-    if type(index) is not int and not integral_float(index):
-        raise _Mismatch
-    if "id" in tool_call_delta:
-        tool_call_delta_id = tool_call_delta["id"]
-        if tool_call_delta_id is not None and type(tool_call_delta_id) is not str:
-            raise _Mismatch
-    if "type" in tool_call_delta:
-        tool_call_delta_type = tool_call_delta["type"]
-        if tool_call_delta_type is not None and type(tool_call_delta_type) is not str:
-            raise _Mismatch
-    if "function" in tool_call_delta:
-        function = tool_call_delta["function"]
-        if function is not None:
-            if type(function) is not dict:
-                raise _Mismatch
-            if "name" in function:
-                name = function["name"]
-                if name is not None and type(name) is not str:
-                    raise _Mismatch
-            if "arguments" in function:
-                arguments = function["arguments"]
-                if arguments is not None and type(arguments) is not str:
-                    raise _Mismatch
-
-
-def _check_delta(delta: Any) -> None:
-    if type(delta) is not dict:
-        raise _Mismatch
-    if "role" in delta:
-        role = delta["role"]
-        if role is not None and type(role) is not str:
-            raise _Mismatch
-    if "content" in delta:
-        content = delta["content"]
-        if content is not None and type(content) is not str:
-            raise _Mismatch
-    if "refusal" in delta:
-        refusal = delta["refusal"]
-        if refusal is not None and type(refusal) is not str:
-            raise _Mismatch
-    if "tool_calls" in delta:
-        tool_calls = delta["tool_calls"]
-        if tool_calls is not None:
-            if type(tool_calls) is not list:
-                raise _Mismatch
-            for item in tool_calls:
-                _check_tool_call_delta(item)
-
-
-def _check_chunk_choice(chunk_choice: Any) -> None:
-    if type(chunk_choice) is not dict:
-        raise _Mismatch
-    index = chunk_choice["index"]
-    if type(index) is not int and not integral_float(index):
-        raise _Mismatch
-    _check_delta(chunk_choice["delta"])
-    finish_reason = chunk_choice["finish_reason"]
-    if finish_reason is not None and type(finish_reason) is not str:
-        raise _Mismatch
-
-
 def _explain_tool_call_delta(
     tool_call_delta: Any, api: str, path: tuple[str | int, ...]
 ) -> SchemaDriftError | None:
@@ -797,103 +879,6 @@ def _explain_chunk_choice(
     if finish_reason is not None and type(finish_reason) is not str:
         return _drift(api, (*path, "finish_reason"), "string or null", finish_reason)
     return None
-
-
-def _check_content_part(content_part: Any) -> None:
-    if type(content_part) is not dict:
-        raise _Mismatch
-    content_part_type = content_part["type"]
-    if type(content_part_type) is not str:
-        raise _Mismatch
-    if (content_part_type == "output_text" and type(content_part["text"]) is not str) or (
-        content_part_type == "refusal" and type(content_part["refusal"]) is not str
-    ):
-        raise _Mismatch
-
-
-def _check_output_message(output_message: Any) -> None:
-    if type(output_message) is not dict:
-        raise _Mismatch
-    if type(output_message["id"]) is not str:
-        raise _Mismatch
-    if type(output_message["role"]) is not str:
-        raise _Mismatch
-    content = output_message["content"]
-    if type(content) is not list:
-        raise _Mismatch
-    for item in content:
-        _check_content_part(item)
-
-
-def _check_function_call(function_call: Any) -> None:
-    if type(function_call) is not dict:
-        raise _Mismatch
-    if "id" in function_call:
-        function_call_id = function_call["id"]
-        if function_call_id is not None and type(function_call_id) is not str:
-            raise _Mismatch
-    if type(function_call["call_id"]) is not str:
-        raise _Mismatch
-    if type(function_call["name"]) is not str:
-        raise _Mismatch
-    if type(function_call["arguments"]) is not str:
-        raise _Mismatch
-    if "status" in function_call:
-        status = function_call["status"]
-        if status is not None and type(status) is not str:
-            raise _Mismatch
-
-
-def _check_output_item(output_item: Any) -> None:
-    if type(output_item) is not dict:
-        raise _Mismatch
-    output_item_type = output_item["type"]
-    if type(output_item_type) is not str:
-        raise _Mismatch
-    if output_item_type == "message":
-        _check_output_message(output_item)
-    elif output_item_type == "function_call":
-        _check_function_call(output_item)
-
-
-def _check_response_usage(response_usage: Any) -> None:
-    if type(response_usage) is not dict:
-        raise _Mismatch
-    input_tokens = response_usage["input_tokens"]
-    if type(input_tokens) is not int and not integral_float(input_tokens):
-        raise _Mismatch
-    output_tokens = response_usage["output_tokens"]
-    if type(output_tokens) is not int and not integral_float(output_tokens):
-        raise _Mismatch
-    total_tokens = response_usage["total_tokens"]
-    if type(total_tokens) is not int and not integral_float(total_tokens):
-        raise _Mismatch
-    if "input_tokens_details" in response_usage:
-        input_tokens_details = response_usage["input_tokens_details"]
-        if input_tokens_details is not None:
-            if type(input_tokens_details) is not dict:
-                raise _Mismatch
-            if "cached_tokens" in input_tokens_details:
-                cached_tokens = input_tokens_details["cached_tokens"]
-                if (
-                    cached_tokens is not None
-                    and type(cached_tokens) is not int
-                    and not integral_float(cached_tokens)
-                ):
-                    raise _Mismatch
-    if "output_tokens_details" in response_usage:
-        output_tokens_details = response_usage["output_tokens_details"]
-        if output_tokens_details is not None:
-            if type(output_tokens_details) is not dict:
-                raise _Mismatch
-            if "reasoning_tokens" in output_tokens_details:
-                reasoning_tokens = output_tokens_details["reasoning_tokens"]
-                if (
-                    reasoning_tokens is not None
-                    and type(reasoning_tokens) is not int
-                    and not integral_float(reasoning_tokens)
-                ):
-                    raise _Mismatch
 
 
 def _explain_content_part(
@@ -1036,6 +1021,47 @@ def _explain_response_usage(
     return None
 
 
+def _check_output_item(output_item: Any) -> None:
+    if type(output_item) is not dict:
+        raise _Mismatch
+    output_item_type = output_item["type"]
+    if type(output_item_type) is not str:
+        raise _Mismatch
+    if output_item_type == "message":
+        if type(output_item["id"]) is not str:
+            raise _Mismatch
+        if type(output_item["role"]) is not str:
+            raise _Mismatch
+        content = output_item["content"]
+        if type(content) is not list:
+            raise _Mismatch
+        for item in content:
+            if type(item) is not dict:
+                raise _Mismatch
+            item_type = item["type"]
+            if type(item_type) is not str:
+                raise _Mismatch
+            if (item_type == "output_text" and type(item["text"]) is not str) or (
+                item_type == "refusal" and type(item["refusal"]) is not str
+            ):
+                raise _Mismatch
+    elif output_item_type == "function_call":
+        if "id" in output_item:
+            output_item_id = output_item["id"]
+            if output_item_id is not None and type(output_item_id) is not str:
+                raise _Mismatch
+        if type(output_item["call_id"]) is not str:
+            raise _Mismatch
+        if type(output_item["name"]) is not str:
+            raise _Mismatch
+        if type(output_item["arguments"]) is not str:
+            raise _Mismatch
+        if "status" in output_item:
+            status = output_item["status"]
+            if status is not None and type(status) is not str:
+                raise _Mismatch
+
+
 def _check_response(response: Any) -> None:
     if type(response) is not dict:
         raise _Mismatch
@@ -1058,7 +1084,43 @@ def _check_response(response: Any) -> None:
         _check_output_item(item)
     usage = response["usage"]
     if usage is not None:
-        _check_response_usage(usage)
+        if type(usage) is not dict:
+            raise _Mismatch
+        input_tokens = usage["input_tokens"]
+        if type(input_tokens) is not int and not integral_float(input_tokens):
+            raise _Mismatch
+        output_tokens = usage["output_tokens"]
+        if type(output_tokens) is not int and not integral_float(output_tokens):
+            raise _Mismatch
+        total_tokens = usage["total_tokens"]
+        if type(total_tokens) is not int and not integral_float(total_tokens):
+            raise _Mismatch
+        if "input_tokens_details" in usage:
+            input_tokens_details = usage["input_tokens_details"]
+            if input_tokens_details is not None:
+                if type(input_tokens_details) is not dict:
+                    raise _Mismatch
+                if "cached_tokens" in input_tokens_details:
+                    cached_tokens = input_tokens_details["cached_tokens"]
+                    if (
+                        cached_tokens is not None
+                        and type(cached_tokens) is not int
+                        and not integral_float(cached_tokens)
+                    ):
+                        raise _Mismatch
+        if "output_tokens_details" in usage:
+            output_tokens_details = usage["output_tokens_details"]
+            if output_tokens_details is not None:
+                if type(output_tokens_details) is not dict:
+                    raise _Mismatch
+                if "reasoning_tokens" in output_tokens_details:
+                    reasoning_tokens = output_tokens_details["reasoning_tokens"]
+                    if (
+                        reasoning_tokens is not None
+                        and type(reasoning_tokens) is not int
+                        and not integral_float(reasoning_tokens)
+                    ):
+                        raise _Mismatch
 
 
 def _explain_response_(
