@@ -78,3 +78,60 @@ def test_validate_reports_a_broken_override_like_build(broken_override_design, c
     assert result.exit_code == 1
     assert "envelopes/openai/chat_completion.json:/properties/id" in result.stderr
     assert "INVALID_ENVELOPE" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("schema", "pointer", "words"),
+    [
+        (
+            {
+                "type": "object",
+                "properties": {"n": {"$ref": "#/$defs/N"}},
+                "$defs": {"N": {"$ref": "#/$defs/N"}},
+            },
+            "/$defs/N/$ref",
+            "recursive",
+        ),
+    ],
+    ids=["a reference to itself"],
+)
+def test_a_malformed_override_is_a_diagnostic_through_the_build(
+    make_design, tool, schema, pointer, words
+):
+    """An override the envelope compiler cannot compile, though it is valid JSON Schema (the
+    design loader checks that), is INVALID_ENVELOPE with the file, the pointer and the provider."""
+    lookup = tool("lookup", {"type": "object", "properties": {"q": {"type": "string"}}})
+    root = make_design({"tools/t.yaml": lookup, "envelopes/openai/extra.json": schema})
+    result = build(root, ("openai",))
+    assert not result.ok and result.files == {}
+    [diagnostic] = result.diagnostics
+    assert (diagnostic.file, diagnostic.pointer, diagnostic.provider, diagnostic.code) == (
+        "envelopes/openai/extra.json",
+        pointer,
+        "openai",
+        "INVALID_ENVELOPE",
+    )
+    assert words in diagnostic.message
+
+
+def test_a_recursive_override_builds_and_validates(make_design, tool, import_package):
+    """A recursive surface (a tree of nodes) is a function that calls itself in the package."""
+    node = {
+        "type": "object",
+        "required": ["name"],
+        "properties": {
+            "name": {"type": "string"},
+            "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+        },
+    }
+    tree = {**node, "$defs": {"Node": node}}
+    lookup = tool("lookup", {"type": "object", "properties": {"q": {"type": "string"}}})
+    root = make_design({"tools/t.yaml": lookup, "envelopes/openai/tree.json": tree})
+    result = build(root, ("openai",))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    openai = import_package(result.files).openai
+    good = {"name": "a", "children": [{"name": "b", "children": [{"name": "c"}]}]}
+    assert openai.validate_tree(good) is good
+    with pytest.raises(openai.SchemaDriftError) as caught:
+        openai.validate_tree({"name": "a", "children": [{"name": "b", "children": [{}]}]})
+    assert (caught.value.path, caught.value.actual) == ("children[0].children[0].name", "missing")

@@ -212,3 +212,29 @@ def unbounded_refs(schema: Any) -> list[str]:
     """The ``$ref`` keywords that lead back to themselves without descending into a member or an
     item: checking any instance against them never ends (``D: {"$ref": "#/$defs/D"}``)."""
     return _self_reaching(schema, _in_place)
+
+
+class RefCycle(ValueError):
+    """A chain of references that comes back to ``pointer`` (a target it already followed)."""
+
+    def __init__(self, pointer: str) -> None:
+        super().__init__(f"the references lead back to #{pointer}")
+        self.pointer = pointer
+
+
+def follow(
+    root: Any, node: Any, pointer: str, target: Callable[[Any, str], str | None]
+) -> tuple[Any, str]:
+    """The schema a chain of references leads to from ``node`` (at ``pointer``), and its pointer.
+
+    ``target(node, pointer)`` is the pointer a node refers to, or None where the chain ends (the
+    caller decides what counts as a reference: a bare ``$ref``, one beside annotations...).
+    Raises RefCycle for a chain that comes back, KeyError or ValueError for one that names
+    nothing in ``root``."""
+    seen: set[str] = set()
+    while (next_pointer := target(node, pointer)) is not None:
+        if next_pointer in seen:
+            raise RefCycle(next_pointer)
+        seen.add(next_pointer)
+        node, pointer = jp.resolve(root, next_pointer), next_pointer
+    return node, pointer

@@ -15,6 +15,7 @@ from typing import Any
 import jinja2
 
 from toolgen import __version__, formatting
+from toolgen.codegen import python_literal
 
 
 def templates_dir() -> Path:
@@ -36,11 +37,6 @@ def export_order(names: Iterable[str]) -> list[str]:
     return sorted(set(names), key=key)
 
 
-def py_literal(value: Any) -> str:
-    """A Python expression equal to the JSON value ``value`` (dicts keep their order)."""
-    return repr(value)
-
-
 @functools.cache
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
@@ -51,7 +47,7 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters["py"] = py_literal
+    env.filters["py"] = python_literal
     env.filters["export_order"] = export_order
     env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False)
     return env

@@ -195,6 +195,30 @@ def test_a_keyword_the_branch_tests_do_not_know_is_a_diagnostic(tmp_path: Path) 
     ]
 
 
+def test_a_pattern_python_cannot_compile_is_a_diagnostic_through_the_build(
+    make_design: Any, tool: Any
+) -> None:
+    """A union branch whose pattern is not a Python regular expression (ECMA's ``\\p{L}``) cannot
+    be tested: CANONICALIZER_COMPILE at the pattern, rather than a package whose
+    ``_canonical.py`` raises re.error on import (what the build wrote before)."""
+    from toolgen.build import build
+
+    letters = {"type": "string", "pattern": "\\p{L}+"}
+    record = {"type": "object", "properties": {"a": {"type": "string"}}}
+    parameters = {"type": "object", "properties": {"u": {"anyOf": [letters, record]}}}
+    root = make_design({"tools/t.yaml": tool("t", parameters)})
+    result = build(root, ("openai",))
+    assert not result.ok and result.files == {}
+    [error] = [d for d in result.diagnostics if d.level == "error"]
+    assert (error.file, error.pointer, error.provider, error.code) == (
+        "tools/t.yaml",
+        "/parameters/properties/u/anyOf/0/pattern",
+        "openai",
+        "CANONICALIZER_COMPILE",
+    )
+    assert "not a Python regular expression" in error.message
+
+
 # -- branch tests decide as jsonschema -----------------------------------------------------------
 
 

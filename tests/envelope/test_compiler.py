@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import importlib
 import os
 import subprocess
 import sys
@@ -19,9 +20,14 @@ from toolgen.envelope import (
     render_envelope_module,
 )
 from toolgen.providers import PROFILES
+from toolgen.runtime_files import copied
 
 REPO = Path(__file__).resolve().parents[2]
 OBJECT = {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}
+#: Arrays of arrays: a loop in a loop, deeper than Python can indent in one function.
+ARRAYS_95_DEEP: dict[str, Any] = {"type": "string"}
+for _ in range(95):
+    ARRAYS_95_DEEP = {"type": "array", "items": ARRAYS_95_DEEP}
 
 
 def schema_error(
@@ -63,9 +69,12 @@ def schema_error(
             {
                 "type": "object",
                 "properties": {"n": {"$ref": "#/$defs/N"}},
-                "$defs": {"N": {"type": "object", "properties": {"n": {"$ref": "#/$defs/N"}}}},
+                "$defs": {
+                    "N": {"$ref": "#/$defs/M"},
+                    "M": {"anyOf": [{"$ref": "#/$defs/N"}, {"type": "null"}]},
+                },
             },
-            "/$defs/N/properties/n/$ref",
+            "/$defs/N/$ref",
             "recursive",
         ),
         (
@@ -74,6 +83,24 @@ def schema_error(
             "local",
         ),
         ({"properties": {"id": {"type": "string"}}}, "", "root"),
+        (5, "", "root"),
+        ({"type": "object", "properties": [1]}, "/properties", "an object"),
+        ({"type": "object", "properties": {}, "required": 5}, "/required", "member names"),
+        ({"type": "object", "required": [["k"]]}, "/required", "member names"),
+        (
+            {"type": "object", "properties": {"a": {"type": "array", "minItems": True}}},
+            "/properties/a/minItems",
+            "non-negative integer",
+        ),
+        ({"type": "object", "properties": {"a": {"enum": 5}}}, "/properties/a/enum", "array"),
+        ({"type": "object", "properties": {"a": {"anyOf": 5}}}, "/properties/a/anyOf", "array"),
+        ({**OBJECT, "allOf": 5}, "/allOf", "array"),
+        ({"type": "object", "properties": {"a": ARRAYS_95_DEEP}}, "", "$defs"),
+        (
+            {**OBJECT, "allOf": [{"if": {"properties": [1], "required": ["id"]}, "then": {}}]},
+            "/allOf/0",
+            "discriminator",
+        ),
         (
             {"type": "object", "properties": {"a": {"properties": {}}}},
             "/properties/a/properties",
@@ -156,6 +183,62 @@ def test_only_what_a_decoder_reads_as_optional_may_be_null() -> None:
     }
     error = schema_error(schema, "openai", "chat_completion_chunk")
     assert "the schema says integer" in error.message
+
+
+TREE = {
+    "type": "object",
+    "required": ["root"],
+    "properties": {"root": {"$ref": "#/$defs/Node"}},
+    "$defs": {
+        "Node": {
+            "type": "object",
+            "required": ["name"],
+            "properties": {
+                "name": {"type": "string"},
+                "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+            },
+        }
+    },
+}
+
+
+def test_a_recursive_schema_is_a_function_that_calls_itself(tmp_path: Path) -> None:
+    schemas = load_envelope_schemas("openai", {"openai/tree": TREE}, PROFILES["openai"].apis)
+    source = render_envelope_module("openai", {"tree": schemas["tree"]}, "# header")
+    check = source[source.index("def _check_node(") :].split("\n\n\n")[0]
+    assert "_check_node(" in check.partition("\n")[2]  # the body calls the function itself
+    package = tmp_path / "recursive_envelope_out"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "_runtime.py").write_text(copied("_runtime", "# header"))
+    (package / "_envelopes_openai.py").write_text(source)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        module = importlib.import_module("recursive_envelope_out._envelopes_openai")
+        runtime = importlib.import_module("recursive_envelope_out._runtime")
+    finally:
+        sys.path.remove(str(tmp_path))
+    leaves = [{"name": "c", "children": []}, {"name": "d"}]
+    good = {"root": {"name": "a", "children": [{"name": "b", "children": leaves}]}}
+    assert module.validate_tree(good) is good
+    bad = copy.deepcopy(good)
+    bad["root"]["children"][0]["children"][1]["name"] = 7
+    with pytest.raises(runtime.SchemaDriftError) as raised:
+        module.validate_tree(bad)
+    drift = raised.value
+    assert (drift.api, drift.path, drift.expected, drift.actual) == (
+        "tree",
+        "root.children[0].children[1].name",
+        "string",
+        "integer",
+    )
+    del bad["root"]["children"][0]["children"][1]["name"]
+    with pytest.raises(runtime.SchemaDriftError) as raised:
+        module.validate_tree(bad)
+    assert (raised.value.path, raised.value.actual) == (
+        "root.children[0].children[1].name",
+        "missing",
+    )
 
 
 def test_output_is_deterministic(tmp_path: Path) -> None:

@@ -8,11 +8,12 @@ union its branches with their projected forms, and ``$ref`` targets as named fun
 becomes a call). A fixed point then finds which plans can change a dict or a list at all; the rest
 emit nothing.
 
-``_ModuleCompiler`` writes the plans out with a line emitter that indents as a context manager.
+``_ModuleCompiler`` writes the plans out with the shared code-generation library
+(``toolgen.codegen``: line emitter, hoisted constants, names).
 A union's branch test is compiled too (``_Checks``): one function per projected branch that
 decides exactly as jsonschema on that (tolerant) branch, keyword by keyword from a table. Values
-reach the source only through ``repr``; constants are hoisted and shared; names come from
-``toolgen.names.python_identifier``. Nothing in the output walks a schema at run time.
+reach the source only through ``repr``; constants are hoisted and shared. Nothing in the output
+walks a schema at run time.
 
 A projection the compiler cannot compile (a profile keeps a keyword the branch tests do not know)
 is a ``CANONICALIZER_COMPILE`` diagnostic at the canonical node, never a traceback.
@@ -34,9 +35,9 @@ from toolgen.canonical.views import (
     ref_pointer,
     resolve,
 )
+from toolgen.codegen import Constants, Identifiers, LineEmitter
 from toolgen.diagnostics import Diagnostic
 from toolgen.model import Contract, Design
-from toolgen.names import python_identifier
 from toolgen.nullability import NullOracle
 from toolgen.projection import ProjectedContract, ProviderProjection
 from toolgen.rewrites import RewriteRecord
@@ -47,96 +48,22 @@ COMPILE_CODE = "CANONICALIZER_COMPILE"
 
 
 class CompileError(Exception):
-    """A projected schema uses a keyword the branch-test compiler does not know (a toolgen bug:
-    every keyword a provider profile keeps must have a method here). ``pointer`` is the projected
-    node, set by the innermost node test it passes through."""
+    """A projected schema the branch-test compiler cannot compile: a keyword it does not know (a
+    toolgen bug: every keyword a provider profile keeps must have a method here), or a value it
+    cannot write (a pattern that is not a Python regular expression). ``pointer`` is the projected
+    node, set by the innermost node test it passes through; ``keyword`` the keyword, when one is
+    to blame."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, keyword: str | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.keyword = keyword
         self.pointer: str | None = None
 
     def at(self, pointer: str) -> CompileError:
         if self.pointer is None:
             self.pointer = pointer
         return self
-
-
-# -- the line emitter ------------------------------------------------------------------------
-
-
-class Emitter:
-    """Lines of Python; ``with emitter.block("if x"):`` writes ``if x:`` and indents its body."""
-
-    def __init__(self, *, merge_nested_ifs: bool = False) -> None:
-        self.lines: list[str] = []
-        self._level = 0
-        self._names: set[str] = set()
-        self._merge = merge_nested_ifs
-
-    def line(self, text: str) -> None:
-        self.lines.append("    " * self._level + text)
-
-    @contextlib.contextmanager
-    def block(self, head: str) -> Iterator[None]:
-        self.line(head + ":")
-        self._level += 1
-        start = len(self.lines)
-        try:
-            yield
-        finally:
-            if len(self.lines) == start:
-                self.line("pass")
-            self._level -= 1
-            if self._merge:
-                self._merge_nested_if(start)
-
-    def _merge_nested_if(self, start: int) -> None:
-        """``if a:`` whose whole body is ``if b:`` becomes ``if a and b:`` (only for code
-        without ``else`` branches, where the two are the same)."""
-        outer, body = self.lines[start - 1], self.lines[start:]
-        indent = "    " * self._level
-        inner = indent + "    "
-        if not (outer.startswith(indent + "if ") and body and body[0].startswith(inner + "if ")):
-            return
-        if any(not line.startswith(inner + "    ") for line in body[1:]):
-            return
-
-        def condition(line: str) -> str:
-            test = line.strip()[len("if ") : -1]
-            return f"({test})" if " or " in test else test
-
-        merged = f"{indent}if {condition(outer)} and {condition(body[0])}:"
-        self.lines[start - 1 :] = [merged, *(line[4:] for line in body[1:])]
-
-    def fresh(self, hint: str) -> str:
-        """A local variable name derived from ``hint`` (a member name, or what the value is)."""
-        name = python_identifier(hint, reserved=frozenset(self._names | {"value"}))
-        self._names.add(name)
-        return name
-
-    def source(self) -> str:
-        return "\n".join(self.lines) + "\n"
-
-
-class Constants:
-    """Module-level constants, hoisted and shared: one name per distinct expression."""
-
-    def __init__(self) -> None:
-        self._names: dict[str, str] = {}
-        self.lines: list[str] = []
-
-    def add(self, prefix: str, expression: str) -> str:
-        name = self._names.get(expression)
-        if name is None:
-            name = f"_{prefix}_{len(self._names) + 1}"
-            self._names[expression] = name
-            self.lines.append(f"{name} = {expression}")
-        return name
-
-    def names(self, values: list[str]) -> str:
-        """A frozenset of member names, in authored order in the source."""
-        return self.add("NAMES", f"frozenset({tuple(values)!r})")
 
 
 # -- plans -----------------------------------------------------------------------------------
@@ -156,6 +83,8 @@ class _Context:
     def diagnostic(self, error: CompileError) -> Diagnostic:
         """The compile error at the canonical node the failing projected node came from."""
         pointer = self.record.canonical_pointer(error.pointer or "")
+        if error.keyword is not None:
+            pointer = jp.join(pointer, error.keyword)
         file, where = self.contract.locate(pointer)
         message = f"cannot compile the inverse canonicalizer: {error.message}"
         return Diagnostic(file, where, self.provider, COMPILE_CODE, message)
@@ -209,20 +138,12 @@ class _Function:
 class _Planner:
     """Canonical + projected schema -> plans, one function per root and per ``$ref`` target."""
 
-    def __init__(self, names: set[str]) -> None:
+    def __init__(self, names: Identifiers) -> None:
         self.functions: dict[tuple[str, ...], _Function] = {}
         self._names = names
-        self._reserved: set[str] = set()  # the names without their leading underscores
-        self._reserved_from = 0  # how many of ``names`` ``_reserved`` has seen
 
     def name(self, hint: str) -> str:
-        if self._reserved_from != len(self._names):  # names taken elsewhere (or first call)
-            self._reserved = {n.lstrip("_") for n in self._names}
-        name = "_" + python_identifier(hint, reserved=self._reserved)
-        self._names.add(name)
-        self._reserved.add(name.lstrip("_"))
-        self._reserved_from = len(self._names)
-        return name
+        return self._names.name(hint)
 
     def root(self, context: _Context) -> str:
         key = ("canon", "root", context.contract.kind, context.contract.name)
@@ -259,6 +180,16 @@ class _Planner:
             self.functions[key] = function
             function.plan = self.plan(target, context)
         return _Plan(call=self.functions[key].name)
+
+
+def _emitter(*, merge_nested_ifs: bool = False) -> LineEmitter:
+    """The emitter of one function, whose argument is ``value``."""
+    return LineEmitter(merge_nested_ifs=merge_nested_ifs, reserved=frozenset({"value"}))
+
+
+def _names(constants: Constants, values: list[str]) -> str:
+    """A frozenset of member names, in authored order in the source."""
+    return constants.add("NAMES", f"frozenset({tuple(values)!r})")
 
 
 _DICT = frozenset({"dict"})
@@ -360,7 +291,7 @@ class _Checks:
     def function(self, form: Any, context: _Context, hint: str, pointer: str) -> str:
         """The name of a function testing ``form``, the projected node at ``pointer``
         (deduplicated by body)."""
-        emitter = Emitter(merge_nested_ifs=True)
+        emitter = _emitter(merge_nested_ifs=True)
         self.node(form, "value", context, emitter, pointer)
         emitter.line("return True")
         body = emitter.source()
@@ -400,7 +331,7 @@ class _Checks:
             except Unresolvable as error:
                 raise CompileError(f"$ref {ref!r} does not resolve in the projection") from error
             self.forms[name] = (target, context.projected)
-            emitter = Emitter(merge_nested_ifs=True)
+            emitter = _emitter(merge_nested_ifs=True)
             self.node(target, "value", context, emitter, pointer)
             emitter.line("return True")
             self._define(name, emitter.source())
@@ -408,7 +339,9 @@ class _Checks:
 
     # -- keywords ------------------------------------------------------------------------------
 
-    def node(self, form: Any, variable: str, context: _Context, out: Emitter, pointer: str) -> None:
+    def node(
+        self, form: Any, variable: str, context: _Context, out: LineEmitter, pointer: str
+    ) -> None:
         """Statements that ``return False`` unless ``variable`` is valid under ``form``, the
         projected node at ``pointer`` (where a compile error points)."""
         try:
@@ -417,7 +350,7 @@ class _Checks:
             raise error.at(pointer) from None
 
     def _keywords(
-        self, form: Any, variable: str, context: _Context, out: Emitter, pointer: str
+        self, form: Any, variable: str, context: _Context, out: LineEmitter, pointer: str
     ) -> None:
         if form is True:
             return
@@ -488,7 +421,7 @@ class _Checks:
         test: str,
         keywords: tuple[str, ...],
         form: dict[str, Any],
-        out: Emitter,
+        out: LineEmitter,
         emit: Callable[[], None],
     ) -> None:
         """Keywords that apply to one kind of value only: under a type test, unless ``type``
@@ -504,14 +437,14 @@ class _Checks:
         with out.block(f"if {test}"):
             emit()
 
-    def type(self, types: list[Any], variable: str, out: Emitter) -> None:
+    def type(self, types: list[Any], variable: str, out: LineEmitter) -> None:
         """``{"type": ["string", "null"]}``"""
         tests = [_type_test(t, variable) for t in types]
         test = tests[0] if len(tests) == 1 else f"({' or '.join(tests) or 'False'})"
         with out.block(f"if not {test}"):
             out.line("return False")
 
-    def enum(self, values: Any, variable: str, out: Emitter) -> None:
+    def enum(self, values: Any, variable: str, out: LineEmitter) -> None:
         """``{"enum": ["a", "b", null]}``: strings by set membership, anything else as jsonschema
         compares (``True`` is not ``1``, ``1`` is ``1.0``)."""
         if not isinstance(values, list):
@@ -531,7 +464,7 @@ class _Checks:
         with out.block(f"if not ({' or '.join(tests) or 'False'})"):
             out.line("return False")
 
-    def const(self, value: Any, variable: str, out: Emitter) -> None:
+    def const(self, value: Any, variable: str, out: LineEmitter) -> None:
         """``{"const": "active"}``"""
         if value is None:
             failed = f"{variable} is not None"
@@ -543,7 +476,7 @@ class _Checks:
             out.line("return False")
 
     def object(
-        self, form: dict[str, Any], variable: str, context: _Context, out: Emitter, pointer: str
+        self, form: dict[str, Any], variable: str, context: _Context, out: LineEmitter, pointer: str
     ) -> None:
         """``{"properties": {...}, "required": [...], "additionalProperties": false}``; required
         keeps only the members that do not accept null (absent counts as null)."""
@@ -552,14 +485,14 @@ class _Checks:
             raise CompileError("properties must be an object")
         extra = form.get("additionalProperties", True)
         if extra is False:
-            names = self.constants.names(list(properties))
+            names = _names(self.constants, list(properties))
             with out.block(f"if not {variable}.keys() <= {names}"):
                 out.line("return False")
         elif extra is not True:
             raise CompileError("additionalProperties with a schema")
         must = must_be_present(form, context.projected_nulls)
         if must:
-            names = self.constants.names(must)
+            names = _names(self.constants, must)
             with out.block(f"if not {variable}.keys() >= {names}"):
                 out.line("return False")
         for name, schema in properties.items():
@@ -577,7 +510,7 @@ class _Checks:
                 self.node(schema, member, context, out, at)
 
     def array(
-        self, form: dict[str, Any], variable: str, context: _Context, out: Emitter, pointer: str
+        self, form: dict[str, Any], variable: str, context: _Context, out: LineEmitter, pointer: str
     ) -> None:
         """``{"items": {...}, "minItems": 1, "maxItems": 5}``"""
         if "minItems" in form:
@@ -594,16 +527,25 @@ class _Checks:
             with out.block(f"for {element} in {variable}"):
                 self.node(items, element, context, out, jp.join(pointer, "items"))
 
-    def pattern(self, pattern: Any, variable: str, out: Emitter) -> None:
+    def pattern(self, pattern: Any, variable: str, out: LineEmitter) -> None:
         """``{"pattern": "^[A-Z]{2}$"}``: ``re.search``, as jsonschema."""
         if not isinstance(pattern, str):
             raise CompileError("pattern must be a string")
+        try:
+            re.compile(pattern)
+        except re.error as error:
+            # The generated module compiles it on import; jsonschema's own test would fail too.
+            raise CompileError(
+                f"the pattern {pattern!r} is not a Python regular expression ({error}), so a "
+                "union branch cannot be tested against it",
+                "pattern",
+            ) from None
         self.uses_re = True
         compiled = self.constants.add("PATTERN", f"re.compile({pattern!r})")
         with out.block(f"if {compiled}.search({variable}) is None"):
             out.line("return False")
 
-    def number(self, form: dict[str, Any], variable: str, out: Emitter) -> None:
+    def number(self, form: dict[str, Any], variable: str, out: LineEmitter) -> None:
         """``{"minimum": 1, "exclusiveMaximum": 10, "multipleOf": 0.5}``"""
         for keyword, operator in _COMPARISONS.items():
             if keyword in form:
@@ -614,7 +556,7 @@ class _Checks:
                 out.line("return False")
 
     def any_of(
-        self, branches: Any, variable: str, context: _Context, out: Emitter, pointer: str
+        self, branches: Any, variable: str, context: _Context, out: LineEmitter, pointer: str
     ) -> None:
         """``{"anyOf": [...]}``: one function per branch."""
         if not isinstance(branches, list):
@@ -642,9 +584,8 @@ def _isinstance(variable: str, kinds: frozenset[str]) -> str:
 
 class _ModuleCompiler:
     def __init__(self) -> None:
-        self.names: set[str] = set()
         self.constants = Constants()
-        self.planner = _Planner(self.names)
+        self.planner = _Planner(Identifiers(prefix="_"))
         self.checks = _Checks(self.constants, self.planner.name)
         self.roots: dict[str, dict[str, str]] = {"tool": {}, "output": {}}
         self.functions: list[str] = []
@@ -676,7 +617,7 @@ class _ModuleCompiler:
                 self.function(function.name, function.plan)
 
     def function(self, name: str, plan: _Plan) -> None:
-        out = Emitter()
+        out = _emitter()
         with out.block(f"def {name}(value: Any) -> Any"):
             self.node(plan, "value", out, lambda new: out.line(f"return {new}"))
             out.line("return value")
@@ -688,7 +629,7 @@ class _ModuleCompiler:
         self,
         plan: _Plan,
         source: str,
-        out: Emitter,
+        out: LineEmitter,
         on_change: Callable[[str], None],
         keyword: str = "if",
     ) -> None:
@@ -708,7 +649,7 @@ class _ModuleCompiler:
                 on_change(result)
 
     def facets(
-        self, plan: _Plan, source: str, result: str, kinds: frozenset[str], out: Emitter
+        self, plan: _Plan, source: str, result: str, kinds: frozenset[str], out: LineEmitter
     ) -> None:
         own = _own_kinds(plan, self._changes)
         if "dict" in own:
@@ -730,7 +671,9 @@ class _ModuleCompiler:
                     self.union(plan.branches, result, out)
 
     @contextlib.contextmanager
-    def _only(self, source: str, kind: str, kinds: frozenset[str], out: Emitter) -> Iterator[None]:
+    def _only(
+        self, source: str, kind: str, kinds: frozenset[str], out: LineEmitter
+    ) -> Iterator[None]:
         if kinds == frozenset({kind}):
             yield
         else:
@@ -738,11 +681,11 @@ class _ModuleCompiler:
                 yield
 
     @staticmethod
-    def _copy(source: str, result: str, kind: str, out: Emitter) -> None:
+    def _copy(source: str, result: str, kind: str, out: LineEmitter) -> None:
         with out.block(f"if {result} is {source}"):
             out.line(f"{result} = {kind}({source})")
 
-    def members(self, members: list[_Member], source: str, result: str, out: Emitter) -> None:
+    def members(self, members: list[_Member], source: str, result: str, out: LineEmitter) -> None:
         """An object: each null the projection added goes; members with work inside are entered."""
         for member in members:
             key = repr(member.name)
@@ -771,7 +714,7 @@ class _ModuleCompiler:
 
             self.node(member.child, variable, out, replace, keyword)
 
-    def items(self, items: _Plan, source: str, result: str, out: Emitter) -> None:
+    def items(self, items: _Plan, source: str, result: str, out: LineEmitter) -> None:
         """An array: elements are never removed, only replaced by their inverse."""
         index = out.fresh(f"{source} index")
         element = out.fresh(f"{source} item")
@@ -783,7 +726,7 @@ class _ModuleCompiler:
         with out.block(f"for {index}, {element} in enumerate({source})"):
             self.node(items, element, out, replace)
 
-    def union(self, branches: list[_Branch], result: str, out: Emitter) -> None:
+    def union(self, branches: list[_Branch], result: str, out: LineEmitter) -> None:
         """The first branch whose projected form admits the value; else every branch in turn."""
         calls = [self.branch_function(b) if self.kinds(b.plan) else None for b in branches]
         fallback = result

@@ -1,4 +1,4 @@
-"""Compiles an envelope schema (a JSON Schema 2020-12 subset) into straight-line Python validators.
+"""Compiles an envelope schema (a JSON Schema 2020-12 subset) into Python validators.
 
 Each surface becomes two functions. ``validate_<surface>`` is the fast path: plain subscripts and
 ``type(x) is`` tests, no paths, no enumerate; a missing member surfaces as KeyError and any other
@@ -6,9 +6,15 @@ mismatch as ``_Mismatch``. Only then ``_explain_<surface>`` runs: the same check
 written with ``.get`` and indices, returning the SchemaDriftError of the first mismatch. Successful
 calls (nearly all of them) never pay for paths.
 
+Each local ``$ref`` target is a pair of named functions, ``_check_<name>(value)`` for the fast path
+and ``_explain_<name>(value, api, path)`` (None when it matches) for the explaining one; a
+recursive schema is a function that calls itself. Functions with the same body (a definition
+repeated in several surfaces) are written once.
+
 The subset: ``type`` (one name), ``properties``, ``required``, ``items``, ``minItems``, ``enum`` and
-``const`` (strings), ``anyOf`` only as ``[S, {"type": "null"}]``, local ``$ref`` (inlined; no
-recursion) and discriminated unions written as
+``const`` (strings), ``anyOf`` only as ``[S, {"type": "null"}]``, local ``$ref`` (a reference that
+leads back to itself without descending into a member or an item is an error: checking it would
+never end) and discriminated unions written as
 ``allOf: [{"if": {"properties": {D: {"const": V}}, "required": [D]}, "then": S}, ...]`` beside a
 required string property D: a known variant is checked against S, an unknown one passes.
 """
@@ -17,15 +23,17 @@ from __future__ import annotations
 
 import enum
 import json
-import re
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolgen import pointer as jp
-from toolgen.envelope.emitter import LineEmitter
+from toolgen import refs
+from toolgen.codegen import Constants, Identifiers, LineEmitter, docstring, tuple_expression
 from toolgen.envelope.errors import EnvelopeSchemaError
-from toolgen.envelope.statements import Bind, If, Line, Loop, Statement, guard, write
+from toolgen.envelope.statements import Bind, If, Line, Loop, Statement, depth, guard, write
+from toolgen.names import python_identifier, words
 
 #: Keywords that never change a decision.
 ANNOTATIONS = frozenset({"$schema", "$id", "$comment", "$defs", "title", "description", "examples"})
@@ -38,9 +46,29 @@ NOT_OF_TYPE: dict[str, Callable[[str], str]] = {
     "string": lambda v: f"type({v}) is not str",
     "boolean": lambda v: f"type({v}) is not bool",
     "null": lambda v: f"{v} is not None",
-    "integer": lambda v: f"type({v}) is not int and not (type({v}) is float and {v}.is_integer())",
-    "number": lambda v: f"type({v}) is not int and not (type({v}) is float and isfinite({v}))",
+    "integer": lambda v: f"type({v}) is not int and not integral_float({v})",
+    "number": lambda v: f"type({v}) is not int and not finite_float({v})",
 }
+#: The form of each keyword's value that the compiler relies on: (test, how to say it).
+_SHAPES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "properties": (lambda v: isinstance(v, dict), "an object (member name -> schema)"),
+    "required": (
+        lambda v: isinstance(v, list) and all(isinstance(k, str) for k in v),
+        "an array of member names",
+    ),
+    "minItems": (
+        lambda v: type(v) is int and v >= 0,  # bool is not a count
+        "a non-negative integer",
+    ),
+    "enum": (lambda v: isinstance(v, list), "an array"),
+    "anyOf": (lambda v: isinstance(v, list), "an array"),
+    "allOf": (lambda v: isinstance(v, list), "an array"),
+}
+#: How deep blocks may nest inside one generated function: Python allows 100 indentation levels
+#: (the ``def`` and the ``try`` take two).
+MAX_NESTING = 90
+#: The helper (from ``_runtime``) each type test calls.
+_TYPE_HELPERS = {"integer": "integral_float", "number": "finite_float"}
 #: Types whose test reads the value once, so the fast path can test ``parent["key"]`` in place.
 _SINGLE_READ_TYPES = frozenset({"object", "array", "string", "boolean", "null"})
 
@@ -61,17 +89,72 @@ class At:
     nullable: bool = False
 
 
-def tuple_expression(items: tuple[str, ...] | list[str]) -> str:
-    """A tuple display of expressions, without black's magic trailing comma when it can."""
-    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
-
-
 def validator_names(surface: str) -> tuple[str, str]:
     return f"validate_{surface}", f"_explain_{surface}"
 
 
 def api_constant(surface: str) -> str:
     return f"_{surface.upper()}"
+
+
+#: Names a local variable may not take: the parameters of an explaining function of a ``$ref``
+#: target beside its value, and what the module's functions use besides their locals.
+_TAKEN = frozenset(
+    {"api", "path", "drift", "data", "converted", "json_value", "integral_float", "finite_float"}
+)
+
+
+@dataclass
+class ModuleCompiler:
+    """What the surfaces of one envelope module share: hoisted constants, imports, and the
+    functions of ``$ref`` targets (one per target, surface and mode; written once per body)."""
+
+    provider: str
+    constants: Constants = field(default_factory=Constants)
+    imports: set[str] = field(default_factory=set)  # names used from outside the module
+    names: Identifiers = field(default_factory=lambda: Identifiers(prefix="_"))
+    sources: dict[str, str] = field(default_factory=dict)  # function name -> its source
+    _keys: dict[tuple[Any, ...], str | None] = field(default_factory=dict)
+    _bodies: dict[str, str] = field(default_factory=dict)  # source without its name -> name
+    _pending: set[str] = field(default_factory=set)  # functions being compiled
+    _recursive: set[str] = field(default_factory=set)  # called while being compiled
+
+    def reserve(self, *names: str) -> None:
+        for name in names:
+            self.names.name(name.removeprefix("_"), key=("reserved", name))
+
+    def target_function(self, compiler: SurfaceCompiler, target: str, nullable: bool) -> str | None:
+        """The name of the function checking the ``$ref`` target at ``target`` in the mode of
+        ``compiler``; None when the target checks nothing."""
+        key = (compiler.mode, compiler.surface, target, nullable)
+        if key in self._keys:
+            name = self._keys[key]
+            if name in self._pending:
+                self._recursive.add(name)
+            return name
+        tokens = jp.split(target)
+        hint = "_".join(words(tokens[-1])) if tokens else compiler.surface
+        verb = "check" if compiler.mode is Mode.FAST else "explain"
+        name = self.names.name(f"{verb} {hint}{' or null' if nullable else ''}")
+        self._keys[key] = name
+        self._pending.add(name)
+        try:
+            source = compiler.function_source(name, target, hint, nullable)
+        finally:
+            self._pending.discard(name)
+        if source is None:
+            self._keys[key] = None
+            self.names.release(name)
+            return None
+        if name not in self._recursive:
+            anonymous = source.replace(f"def {name}(", "def (", 1)
+            same = self._bodies.setdefault(anonymous, name)
+            if same != name:  # the same function, already written for another surface
+                self._keys[key] = same
+                self.names.release(name)
+                return same
+        self.sources[name] = source
+        return name
 
 
 class SurfaceCompiler:
@@ -91,24 +174,79 @@ class SurfaceCompiler:
     STRUCTURAL = frozenset({"$ref", "anyOf"})
 
     def __init__(
-        self, provider: str, surface: str, schema: Any, mode: Mode, constants: dict[str, str]
+        self,
+        provider: str,
+        surface: str,
+        schema: Any,
+        mode: Mode,
+        module: ModuleCompiler | None = None,
     ) -> None:
         self.provider = provider
         self.surface = surface
         self.root = schema
         self.mode = mode
-        self.constants = constants  # shared by every surface of the module: name -> expression
-        self.imports: set[str] = set()  # names the statements use from outside the module
-        self._names: dict[str, tuple[str, ...]] = {}  # local name -> data path and kind it holds
+        self.module = module if module is not None else ModuleCompiler(provider)
+        self.api = api_constant(surface)  # the expression of the API name in the function
+        self._locals = Identifiers(reserved=_TAKEN)
         self._tokens: dict[str, tuple[str, ...]] = {}  # local name -> its data path
         self._expanding: list[str] = []
+        self._uses: Counter[str] | None = None  # $ref target -> how many $ref name it
 
-    # -- entry point -------------------------------------------------------------------------
+    @property
+    def imports(self) -> set[str]:
+        return self.module.imports
+
+    # -- entry points --------------------------------------------------------------------------
 
     def compile(self) -> list[Statement]:
+        """The statements of the surface's own function (the value is ``data``)."""
+        if not isinstance(self.root, dict) or "$ref" in self.root:
+            raise self.error("", 'the root of an envelope schema must be {"type": "object"}')
         if self.describe(self.root, "") != "object":
             raise self.error("", 'the root of an envelope schema must be {"type": "object"}')
-        return self.node(self.root, At("data", (), ""))
+        unbounded = refs.unbounded_refs(self.root)
+        if unbounded:
+            raise self.error(
+                unbounded[0],
+                "recursive $ref that leads back to itself without descending into a member or "
+                "an item (checking it would never end)",
+            )
+        return self.nested(self.node(self.root, At("data", (), "")), "")
+
+    def nested(self, statements: list[Statement], pointer: str) -> list[Statement]:
+        """``statements``, unless their blocks nest deeper than Python can indent."""
+        if depth(statements) > MAX_NESTING:
+            raise self.error(
+                pointer,
+                f"blocks nest more than {MAX_NESTING} levels deep in the function of this schema; "
+                "move an inner schema to $defs (each $ref target is a function of its own)",
+            )
+        return statements
+
+    def function_source(self, name: str, target: str, hint: str, nullable: bool) -> str | None:
+        """The source of the function ``name`` checking the ``$ref`` target at ``target``; None
+        when it checks nothing."""
+        compiler = SurfaceCompiler(self.provider, self.surface, self.root, self.mode, self.module)
+        compiler.api = "api"
+        value = python_identifier(hint, reserved=_TAKEN)
+        compiler._locals = Identifiers(reserved=_TAKEN | {value})
+        schema = self.resolve(target, target)
+        body = compiler.node(schema, At(value, ("*path",), target, nullable=nullable))
+        self.nested(body, target)
+        if not body:
+            return None
+        emitter = LineEmitter()
+        if self.mode is Mode.FAST:
+            with emitter.block(f"def {name}({value}: Any) -> None"):
+                write(emitter, body)
+        else:
+            with emitter.block(
+                f"def {name}({value}: Any, api: str, path: tuple[str | int, ...])"
+                " -> SchemaDriftError | None"
+            ):
+                write(emitter, body)
+                emitter.line("return None")
+        return emitter.source()
 
     def node(self, schema: Any, at: At) -> list[Statement]:
         if schema is True:
@@ -122,6 +260,9 @@ class SurfaceCompiler:
                 f"keyword {unsupported[0]!r} is not supported in envelope schemas "
                 f"(supported: {', '.join([*self.KEYWORDS, *sorted(self.STRUCTURAL)])})",
             )
+        for keyword, (fits, shape) in _SHAPES.items():
+            if keyword in schema and not fits(schema[keyword]):
+                raise self.error(jp.join(at.pointer, keyword), f"{keyword} must be {shape}")
         if "$ref" in schema:
             return self._ref(schema, at)
         if "anyOf" in schema:
@@ -137,19 +278,39 @@ class SurfaceCompiler:
     # -- structural keywords -------------------------------------------------------------------
 
     def _ref(self, schema: dict[str, Any], at: At) -> list[Statement]:
-        """``{"$ref": "#/$defs/Usage"}``: the target's checks, inlined here."""
-        target_pointer = self.ref_pointer(schema, at.pointer)
-        if target_pointer in self._expanding:
-            raise self.error(
-                jp.join(at.pointer, "$ref"), "recursive $ref is not supported in envelope schemas"
-            )
-        self._expanding.append(target_pointer)
-        try:
-            return self.node(
-                self.resolve(target_pointer, at.pointer), replace(at, pointer=target_pointer)
-            )
-        finally:
-            self._expanding.pop()
+        """``{"$ref": "#/$defs/Usage"}``: a call to the function of the target, or in the fast
+        path its checks in place when this is the one use of the target (a call costs more than
+        the checks of a small definition: the fast path stays as fast as hand-written code)."""
+        target = self.ref_pointer(schema, at.pointer)
+        resolved = self.resolve(target, at.pointer)
+        if self._inlines(target):
+            self._expanding.append(target)
+            try:
+                return self.node(resolved, replace(at, pointer=target))
+            finally:
+                self._expanding.pop()
+        nullable = at.nullable and self.mode is Mode.EXPLAIN
+        first: list[Statement] = []
+        if nullable and isinstance(resolved, dict) and not self.STRUCTURAL & set(resolved):
+            # The checks of the value itself say "or null" here: they run first, at the call
+            # site, so that one function serves nullable and plain uses of the target alike.
+            own = {k: resolved[k] for k in ("type", "const", "enum") if k in resolved}
+            first, nullable = self.node(own, replace(at, pointer=target)), False
+        function = self.module.target_function(self, target, nullable)
+        if function is None:
+            return first
+        if self.mode is Mode.FAST:
+            return [Line(f"{function}({at.value})")]
+        call = f"{function}({at.value}, {self.api}, {tuple_expression(at.path)})"
+        return [*first, *guard(f"(drift := {call}) is not None", [Line("return drift")])]
+
+    def _inlines(self, target: str) -> bool:
+        """Whether the fast path checks ``target`` in place: its one use, and not recursive."""
+        if self.mode is not Mode.FAST or target in self._expanding:
+            return False
+        if self._uses is None:
+            self._uses = Counter(target for _, target in refs.local_refs(self.root))
+        return self._uses[target] == 1
 
     def _any_of(self, schema: dict[str, Any], at: At) -> list[Statement]:
         """``{"anyOf": [{"type": "string"}, {"type": "null"}]}``: null, or the other branch."""
@@ -169,8 +330,8 @@ class SurfaceCompiler:
             )
         if at.known == name:
             return []
-        if name == "number":
-            self.imports.add("isfinite")
+        if name in _TYPE_HELPERS:
+            self.imports.add(_TYPE_HELPERS[name])
         return self._fail(NOT_OF_TYPE[name](at.value), at, name)
 
     def _const(self, schema: dict[str, Any], at: At) -> list[Statement]:
@@ -189,8 +350,9 @@ class SurfaceCompiler:
             raise self.error(
                 jp.join(at.pointer, "enum"), "enum must list strings in envelope schemas"
             )
-        constant = self._constant(
-            at.value, "VALUES", f"frozenset({tuple_expression([repr(v) for v in values])})"
+        constant = self.module.constants.frozenset(
+            f"{self.surface} {at.path[-1] if at.path else ''} values".replace("'", ""),
+            [repr(v) for v in values],
         )
         expected = "one of " + ", ".join(json.dumps(v) for v in values)
         return self._fail(
@@ -310,7 +472,11 @@ class SurfaceCompiler:
         return [*bound, *body]
 
     def _reads_once(self, schema: Any, pointer: str) -> bool:
-        schema, pointer = self.follow_refs(schema, pointer)
+        if isinstance(schema, dict) and set(schema) - ANNOTATIONS == {"$ref"}:
+            target = self.ref_pointer(schema, pointer)
+            if not self._inlines(target):
+                return True  # a call: the value is its argument
+            return self._reads_once(self.resolve(target, pointer), target)
         return (
             isinstance(schema, dict)
             and set(schema) - ANNOTATIONS == {"type"}
@@ -331,7 +497,7 @@ class SurfaceCompiler:
         found = actual or at.value
         return guard(
             condition,
-            [Line(f"return _drift({api_constant(self.surface)}, {path}, {expected!r}, {found})")],
+            [Line(f"return _drift({self.api}, {path}, {expected!r}, {found})")],
         )
 
     def _needs(self, at: At, json_type: str, keyword: str) -> None:
@@ -341,24 +507,12 @@ class SurfaceCompiler:
             )
 
     def _var(self, parent: str, token: str, kind: str) -> str:
-        """A local name from the last three steps of the data path, unique within the function."""
+        """A local name from the last steps of the data path (as few as make it free), unique
+        within the function."""
         tokens = (*self._tokens.get(parent, (parent,)), token)
-        base = "_".join(re.sub(r"\W", "_", t, flags=re.ASCII) for t in tokens[-3:])
-        owner = (*tokens, kind)
-        name, counter = base, 1
-        while self._names.setdefault(name, owner) != owner:
-            counter += 1
-            name = f"{base}_{counter}"
+        hints = ["_".join(tokens[-count:]) for count in (1, 2, 3)]
+        name = self._locals.shortest(hints, key=(*tokens, kind))
         self._tokens[name] = tokens
-        return name
-
-    def _constant(self, value_name: str, kind: str, expression: str) -> str:
-        stem = value_name.removeprefix("data").upper()
-        base = f"_{self.surface.upper()}{stem}_{kind}"
-        name, counter = base, 1
-        while self.constants.setdefault(name, expression) != expression:
-            counter += 1
-            name = f"{base}_{counter}"
         return name
 
     def _union_cases(
@@ -379,6 +533,7 @@ class SurfaceCompiler:
                 not isinstance(condition, dict)
                 or set(entry) - ANNOTATIONS != {"if", "then"}
                 or set(condition) - ANNOTATIONS != {"properties", "required"}
+                or not isinstance(condition["properties"], dict)
                 or len(condition["properties"]) != 1
             ):
                 raise self.error(entry_pointer, form)
@@ -430,14 +585,20 @@ class SurfaceCompiler:
 
     def follow_refs(self, schema: Any, pointer: str) -> tuple[Any, str]:
         """The schema a chain of plain ``$ref`` nodes leads to, and its pointer."""
-        seen = set()
-        while isinstance(schema, dict) and set(schema) - ANNOTATIONS == {"$ref"}:
-            pointer = self.ref_pointer(schema, pointer)
-            if pointer in seen:
-                raise self.error(pointer, "recursive $ref is not supported in envelope schemas")
-            seen.add(pointer)
-            schema = self.resolve(pointer, pointer)
-        return schema, pointer
+
+        def target(node: Any, at: str) -> str | None:
+            if isinstance(node, dict) and set(node) - ANNOTATIONS == {"$ref"}:
+                return self.ref_pointer(node, at)
+            return None
+
+        try:
+            return refs.follow(self.root, schema, pointer, target)
+        except refs.RefCycle as cycle:
+            raise self.error(
+                cycle.pointer, "recursive $ref is not supported in envelope schemas"
+            ) from None
+        except (KeyError, ValueError):
+            raise self.error(jp.join(pointer, "$ref"), "a $ref does not resolve") from None
 
     def resolve(self, target: str, pointer: str) -> Any:
         try:
@@ -474,21 +635,16 @@ class SurfaceCompiler:
         return EnvelopeSchemaError(self.provider, self.surface, pointer, message)
 
 
-def compile_surface(
-    provider: str, surface: str, schema: Any, constants: dict[str, str], imports: set[str]
-) -> str:
-    """The source of ``validate_<surface>`` and ``_explain_<surface>`` (unformatted).
-
-    ``constants`` collects the module-level constants the functions use (name -> expression) and
-    ``imports`` the names they need from the standard library or ``_runtime``.
-    """
-    fast_compiler = SurfaceCompiler(provider, surface, schema, Mode.FAST, constants)
-    fast = fast_compiler.compile()
-    explain = SurfaceCompiler(provider, surface, schema, Mode.EXPLAIN, constants).compile()
-    imports |= fast_compiler.imports | {"Any", "MISSING", "SchemaDriftError", "json_value"}
+def compile_surface(module: ModuleCompiler, surface: str, schema: Any) -> str:
+    """The source of ``validate_<surface>`` and ``_explain_<surface>`` (unformatted); the
+    functions of ``$ref`` targets, constants and imports they need go to ``module``."""
+    provider = module.provider
+    fast = SurfaceCompiler(provider, surface, schema, Mode.FAST, module).compile()
+    explain = SurfaceCompiler(provider, surface, schema, Mode.EXPLAIN, module).compile()
+    module.imports.update({"Any", "MISSING", "SchemaDriftError", "json_value"})
     public, explaining = validator_names(surface)
     emitter = LineEmitter()
-    with emitter.block(f"def {public}(data: object) -> dict[str, Any]:"):
+    with emitter.block(f"def {public}(data: object) -> dict[str, Any]"):
         emitter.lines(
             docstring(
                 f"Check a {provider} {surface} envelope (the fields toolgen reads).",
@@ -496,19 +652,19 @@ def compile_surface(
                 "first mismatch, TypeError for a value that is neither JSON nor an SDK object.",
             )
         )
-        with emitter.block("try:"):
+        with emitter.block("try"):
             write(emitter, fast)
             emitter.line("return data")
-        with emitter.block("except (KeyError, _Mismatch):"):
+        with emitter.block("except (KeyError, _Mismatch)"):
             emitter.line("pass")
         # Only a value that failed the fast path is converted, so raw JSON pays nothing for it.
         emitter.line("converted = json_value(data)")
-        with emitter.block("if converted is not data:"):
+        with emitter.block("if converted is not data"):
             emitter.line(f"return {public}(converted)")
         emitter.line(f"raise {explaining}(data)")
     emitter.line()
     emitter.line()
-    with emitter.block(f"def {explaining}(data: object) -> SchemaDriftError:"):
+    with emitter.block(f"def {explaining}(data: object) -> SchemaDriftError"):
         emitter.lines(
             docstring("The drift error of the first mismatch, once the fast path failed.")
         )
@@ -519,16 +675,6 @@ def compile_surface(
     return emitter.source()
 
 
-def docstring(summary: str, *body: str) -> list[str]:
-    """The lines of a triple-quoted docstring; toolgen writes its text from names only."""
-    for text in (summary, *body):
-        if '"""' in text or "\\" in text or not text.isprintable():
-            raise ValueError("docstring text must be plain lines")
-    if not body:
-        return ['"""' + summary + '"""']
-    return ['"""' + summary, "", *body, '"""']
-
-
 def check_schema(provider: str, surface: str, schema: Any) -> None:
     """Raise EnvelopeSchemaError unless ``schema`` is inside the compiled subset."""
-    SurfaceCompiler(provider, surface, schema, Mode.FAST, {}).compile()
+    SurfaceCompiler(provider, surface, schema, Mode.FAST).compile()

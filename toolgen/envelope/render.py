@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolgen.envelope.compiler import api_constant, compile_surface, docstring, validator_names
-from toolgen.envelope.emitter import LineEmitter
+from toolgen.codegen import LineEmitter, docstring
+from toolgen.envelope.compiler import (
+    ModuleCompiler,
+    api_constant,
+    compile_surface,
+    validator_names,
+)
 from toolgen.templating import export_order, format_python
 
 #: Where each name a generated module may use comes from; anything else is in ``._runtime``.
@@ -13,7 +18,6 @@ _IMPORT_SOURCES = {
     "Any": "typing",
     "Callable": "collections.abc",
     "Mapping": "collections.abc",
-    "isfinite": "math",
 }
 
 
@@ -24,11 +28,10 @@ def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) 
     ``validate_<surface>(data)`` returns ``data`` (typed as a dict) when it matches and raises
     SchemaDriftError otherwise.
     """
-    constants: dict[str, str] = {}
-    imports: set[str] = {"schema_drift"}
-    validators = [
-        compile_surface(provider, s, schemas[s], constants, imports) for s in sorted(schemas)
-    ]
+    module = ModuleCompiler(provider)
+    module.reserve("_drift", *(validator_names(s)[1] for s in schemas))
+    validators = [compile_surface(module, s, schemas[s]) for s in sorted(schemas)]
+    imports = module.imports | {"schema_drift"}
     public = ["PROVIDER", *(validator_names(s)[0] for s in sorted(schemas))]
 
     emitter = LineEmitter()
@@ -48,11 +51,10 @@ def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) 
     emitter.line(f"PROVIDER = {provider!r}")
     for surface in sorted(schemas):
         emitter.line(f"{api_constant(surface)} = {surface!r}")
-    for name, expression in sorted(constants.items()):
-        emitter.line(f"{name} = {expression}")
+    emitter.lines(module.constants.lines)
     emitter.line()
     emitter.line()
-    with emitter.block("class _Mismatch(Exception):"):
+    with emitter.block("class _Mismatch(Exception)"):
         emitter.lines(
             docstring("Raised by a fast path; the explaining validator then finds where and why.")
         )
@@ -60,10 +62,11 @@ def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) 
     emitter.line()
     with emitter.block(
         "def _drift(api: str, path: tuple[str | int, ...], expected: str, value: object)"
-        " -> SchemaDriftError:"
+        " -> SchemaDriftError"
     ):
         emitter.line("return schema_drift(PROVIDER, api, path, expected, value)")
-    source = emitter.source() + "".join("\n\n" + part for part in validators)
+    functions = [*validators, *module.sources.values()]
+    source = emitter.source() + "".join("\n\n" + part for part in functions)
     return format_python(source)
 
 
@@ -73,13 +76,24 @@ def _import_lines(names: set[str]) -> list[str]:
         by_module.setdefault(_IMPORT_SOURCES.get(name, "._runtime"), []).append(name)
     lines = ["from __future__ import annotations", ""]
     for module in sorted(m for m in by_module if not m.startswith(".")):
-        lines.append(f"from {module} import {', '.join(sorted(by_module[module], key=_isort_key))}")
+        lines += _from_import(module, by_module[module])
     if "._runtime" in by_module:
-        lines += [
-            "",
-            f"from ._runtime import {', '.join(sorted(by_module['._runtime'], key=_isort_key))}",
-        ]
+        lines += ["", *_from_import("._runtime", by_module["._runtime"])]
     return lines
+
+
+#: The shortest line length a user's linter may ask for (ruff's and isort's default).
+_SHORTEST_LINE = 88
+
+
+def _from_import(module: str, names: list[str]) -> list[str]:
+    """``from module import a, b``, one name a line (with black's magic trailing comma) when
+    that is too long for the shortest line length a linter may ask for."""
+    ordered = sorted(names, key=_isort_key)
+    line = f"from {module} import {', '.join(ordered)}"
+    if len(line) <= _SHORTEST_LINE:
+        return [line]
+    return [f"from {module} import (", *(f"    {name}," for name in ordered), ")"]
 
 
 def _isort_key(name: str) -> tuple[int, str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from toolgen.envelope.emitter import LineEmitter
+from toolgen.codegen import LineEmitter
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,21 @@ def _parenthesized(condition: str, *operators: str) -> str:
     # Conditions are built here from names and repr() values, so a string constant holding " or "
     # only costs a redundant pair of parentheses.
     return f"({condition})" if any(op in condition for op in operators) else condition
+
+
+def depth(statements: list[Statement] | tuple[Statement, ...]) -> int:
+    """How deep the blocks of ``statements`` nest (0: no block)."""
+    deepest = 0
+    pending = [(statement, 1) for statement in statements]
+    while pending:
+        statement, level = pending.pop()
+        if isinstance(statement, Loop):
+            deepest = max(deepest, level)
+            pending += [(inner, level + 1) for inner in statement.body]
+        elif isinstance(statement, If):
+            deepest = max(deepest, level)
+            pending += [(inner, level + 1) for _, body in statement.arms for inner in body]
+    return deepest
 
 
 def simplify(statements: tuple[Statement, ...] | list[Statement]) -> list[Statement]:
@@ -111,11 +126,11 @@ def _write_one(emitter: LineEmitter, statement: Statement) -> None:
     elif isinstance(statement, Loop):
         target = f"{statement.index}, {statement.item}" if statement.index else statement.item
         iterable = f"enumerate({statement.iterable})" if statement.index else statement.iterable
-        with emitter.block(f"for {target} in {iterable}:"):
+        with emitter.block(f"for {target} in {iterable}"):
             for inner in statement.body:
                 _write_one(emitter, inner)
     else:
         for position, (condition, body) in enumerate(statement.arms):
-            with emitter.block(f"{'if' if position == 0 else 'elif'} {condition}:"):
+            with emitter.block(f"{'if' if position == 0 else 'elif'} {condition}"):
                 for inner in body:
                     _write_one(emitter, inner)

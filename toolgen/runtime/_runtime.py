@@ -26,8 +26,10 @@ __all__ = [
     "ValidatingDecoder",
     "Validator",
     "decode_tool_call",
+    "finite_float",
     "first_valid",
     "first_valid_async",
+    "integral_float",
     "joined_tool_call",
     "json_type_name",
     "json_value",
@@ -70,6 +72,16 @@ def json_type_name(value: object) -> str:
     if value is MISSING:
         return "missing"
     return f"non-JSON {type(value).__name__}"
+
+
+def integral_float(value: object) -> bool:
+    """A float with no fraction: an integer in JSON (the validators test ``type(x) is int`` first)."""
+    return type(value) is float and value.is_integer()
+
+
+def finite_float(value: object) -> bool:
+    """A float that is not NaN or an infinity: a number in JSON."""
+    return type(value) is float and isfinite(value)
 
 
 _JSON_TYPES: Final = frozenset({dict, list, str, int, float, bool, type(None)})

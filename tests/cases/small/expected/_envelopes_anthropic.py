@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._runtime import MISSING, SchemaDriftError, json_value, schema_drift
+from ._runtime import (
+    MISSING,
+    SchemaDriftError,
+    integral_float,
+    json_value,
+    schema_drift,
+)
 
 __all__ = [
     "PROVIDER",
@@ -44,78 +50,65 @@ def validate_message(data: object) -> dict[str, Any]:
         data_type = data["type"]
         if data_type != "message":
             raise _Mismatch
-        data_role = data["role"]
-        if data_role != "assistant":
+        role = data["role"]
+        if role != "assistant":
             raise _Mismatch
         if type(data["model"]) is not str:
             raise _Mismatch
-        data_content = data["content"]
-        if type(data_content) is not list:
+        content = data["content"]
+        if type(content) is not list:
             raise _Mismatch
-        for data_content_item in data_content:
-            if type(data_content_item) is not dict:
+        for item in content:
+            if type(item) is not dict:
                 raise _Mismatch
-            content_item_type = data_content_item["type"]
-            if type(content_item_type) is not str:
+            item_type = item["type"]
+            if type(item_type) is not str:
                 raise _Mismatch
-            if content_item_type == "text" and type(data_content_item["text"]) is not str:
+            if item_type == "text" and type(item["text"]) is not str:
                 raise _Mismatch
-            elif content_item_type == "tool_use":
-                if type(data_content_item["id"]) is not str:
+            elif item_type == "tool_use":
+                if type(item["id"]) is not str:
                     raise _Mismatch
-                if type(data_content_item["name"]) is not str:
+                if type(item["name"]) is not str:
                     raise _Mismatch
-                if type(data_content_item["input"]) is not dict:
+                if type(item["input"]) is not dict:
                     raise _Mismatch
-            elif content_item_type == "thinking":
-                if type(data_content_item["thinking"]) is not str:
+            elif item_type == "thinking":
+                if type(item["thinking"]) is not str:
                     raise _Mismatch
-                if "signature" in data_content_item:
-                    content_item_signature = data_content_item["signature"]
-                    if (
-                        content_item_signature is not None
-                        and type(content_item_signature) is not str
-                    ):
+                if "signature" in item:
+                    signature = item["signature"]
+                    if signature is not None and type(signature) is not str:
                         raise _Mismatch
         if type(data["stop_reason"]) is not str:
             raise _Mismatch
         if "stop_sequence" in data:
-            data_stop_sequence = data["stop_sequence"]
-            if data_stop_sequence is not None and type(data_stop_sequence) is not str:
+            stop_sequence = data["stop_sequence"]
+            if stop_sequence is not None and type(stop_sequence) is not str:
                 raise _Mismatch
-        data_usage = data["usage"]
-        if type(data_usage) is not dict:
+        usage = data["usage"]
+        if type(usage) is not dict:
             raise _Mismatch
-        data_usage_input_tokens = data_usage["input_tokens"]
-        if type(data_usage_input_tokens) is not int and not (
-            type(data_usage_input_tokens) is float and data_usage_input_tokens.is_integer()
-        ):
+        input_tokens = usage["input_tokens"]
+        if type(input_tokens) is not int and not integral_float(input_tokens):
             raise _Mismatch
-        data_usage_output_tokens = data_usage["output_tokens"]
-        if type(data_usage_output_tokens) is not int and not (
-            type(data_usage_output_tokens) is float and data_usage_output_tokens.is_integer()
-        ):
+        output_tokens = usage["output_tokens"]
+        if type(output_tokens) is not int and not integral_float(output_tokens):
             raise _Mismatch
-        if "cache_creation_input_tokens" in data_usage:
-            data_usage_cache_creation_input_tokens = data_usage["cache_creation_input_tokens"]
+        if "cache_creation_input_tokens" in usage:
+            cache_creation_input_tokens = usage["cache_creation_input_tokens"]
             if (
-                data_usage_cache_creation_input_tokens is not None
-                and type(data_usage_cache_creation_input_tokens) is not int
-                and not (
-                    type(data_usage_cache_creation_input_tokens) is float
-                    and data_usage_cache_creation_input_tokens.is_integer()
-                )
+                cache_creation_input_tokens is not None
+                and type(cache_creation_input_tokens) is not int
+                and not integral_float(cache_creation_input_tokens)
             ):
                 raise _Mismatch
-        if "cache_read_input_tokens" in data_usage:
-            data_usage_cache_read_input_tokens = data_usage["cache_read_input_tokens"]
+        if "cache_read_input_tokens" in usage:
+            cache_read_input_tokens = usage["cache_read_input_tokens"]
             if (
-                data_usage_cache_read_input_tokens is not None
-                and type(data_usage_cache_read_input_tokens) is not int
-                and not (
-                    type(data_usage_cache_read_input_tokens) is float
-                    and data_usage_cache_read_input_tokens.is_integer()
-                )
+                cache_read_input_tokens is not None
+                and type(cache_read_input_tokens) is not int
+                and not integral_float(cache_read_input_tokens)
             ):
                 raise _Mismatch
         return data
@@ -137,121 +130,33 @@ def _explain_message(data: object) -> SchemaDriftError:
     data_type = data.get("type", MISSING)
     if data_type != "message":
         return _drift(_MESSAGE, ("type",), '"message"', data_type)
-    data_role = data.get("role", MISSING)
-    if data_role != "assistant":
-        return _drift(_MESSAGE, ("role",), '"assistant"', data_role)
-    data_model = data.get("model", MISSING)
-    if type(data_model) is not str:
-        return _drift(_MESSAGE, ("model",), "string", data_model)
-    data_content = data.get("content", MISSING)
-    if type(data_content) is not list:
-        return _drift(_MESSAGE, ("content",), "array", data_content)
-    for data_content_index, data_content_item in enumerate(data_content):
-        if type(data_content_item) is not dict:
-            return _drift(_MESSAGE, ("content", data_content_index), "object", data_content_item)
-        content_item_type = data_content_item.get("type", MISSING)
-        if type(content_item_type) is not str:
-            return _drift(
-                _MESSAGE, ("content", data_content_index, "type"), "string", content_item_type
-            )
-        if content_item_type == "text":
-            content_item_text = data_content_item.get("text", MISSING)
-            if type(content_item_text) is not str:
-                return _drift(
-                    _MESSAGE, ("content", data_content_index, "text"), "string", content_item_text
-                )
-        elif content_item_type == "tool_use":
-            content_item_id = data_content_item.get("id", MISSING)
-            if type(content_item_id) is not str:
-                return _drift(
-                    _MESSAGE, ("content", data_content_index, "id"), "string", content_item_id
-                )
-            content_item_name = data_content_item.get("name", MISSING)
-            if type(content_item_name) is not str:
-                return _drift(
-                    _MESSAGE, ("content", data_content_index, "name"), "string", content_item_name
-                )
-            content_item_input = data_content_item.get("input", MISSING)
-            if type(content_item_input) is not dict:
-                return _drift(
-                    _MESSAGE, ("content", data_content_index, "input"), "object", content_item_input
-                )
-        elif content_item_type == "thinking":
-            content_item_thinking = data_content_item.get("thinking", MISSING)
-            if type(content_item_thinking) is not str:
-                return _drift(
-                    _MESSAGE,
-                    ("content", data_content_index, "thinking"),
-                    "string",
-                    content_item_thinking,
-                )
-            content_item_signature = data_content_item.get("signature", MISSING)
-            if (
-                content_item_signature is not MISSING
-                and content_item_signature is not None
-                and type(content_item_signature) is not str
-            ):
-                return _drift(
-                    _MESSAGE,
-                    ("content", data_content_index, "signature"),
-                    "string or null",
-                    content_item_signature,
-                )
-    data_stop_reason = data.get("stop_reason", MISSING)
-    if type(data_stop_reason) is not str:
-        return _drift(_MESSAGE, ("stop_reason",), "string", data_stop_reason)
-    data_stop_sequence = data.get("stop_sequence", MISSING)
+    role = data.get("role", MISSING)
+    if role != "assistant":
+        return _drift(_MESSAGE, ("role",), '"assistant"', role)
+    model = data.get("model", MISSING)
+    if type(model) is not str:
+        return _drift(_MESSAGE, ("model",), "string", model)
+    content = data.get("content", MISSING)
+    if type(content) is not list:
+        return _drift(_MESSAGE, ("content",), "array", content)
+    for index, item in enumerate(content):
+        if (drift := _explain_content_block(item, _MESSAGE, ("content", index))) is not None:
+            return drift
+    stop_reason = data.get("stop_reason", MISSING)
+    if type(stop_reason) is not str:
+        return _drift(_MESSAGE, ("stop_reason",), "string", stop_reason)
+    stop_sequence = data.get("stop_sequence", MISSING)
     if (
-        data_stop_sequence is not MISSING
-        and data_stop_sequence is not None
-        and type(data_stop_sequence) is not str
+        stop_sequence is not MISSING
+        and stop_sequence is not None
+        and type(stop_sequence) is not str
     ):
-        return _drift(_MESSAGE, ("stop_sequence",), "string or null", data_stop_sequence)
-    data_usage = data.get("usage", MISSING)
-    if type(data_usage) is not dict:
-        return _drift(_MESSAGE, ("usage",), "object", data_usage)
-    data_usage_input_tokens = data_usage.get("input_tokens", MISSING)
-    if type(data_usage_input_tokens) is not int and not (
-        type(data_usage_input_tokens) is float and data_usage_input_tokens.is_integer()
-    ):
-        return _drift(_MESSAGE, ("usage", "input_tokens"), "integer", data_usage_input_tokens)
-    data_usage_output_tokens = data_usage.get("output_tokens", MISSING)
-    if type(data_usage_output_tokens) is not int and not (
-        type(data_usage_output_tokens) is float and data_usage_output_tokens.is_integer()
-    ):
-        return _drift(_MESSAGE, ("usage", "output_tokens"), "integer", data_usage_output_tokens)
-    data_usage_cache_creation_input_tokens = data_usage.get("cache_creation_input_tokens", MISSING)
-    if (
-        data_usage_cache_creation_input_tokens is not MISSING
-        and data_usage_cache_creation_input_tokens is not None
-        and type(data_usage_cache_creation_input_tokens) is not int
-        and not (
-            type(data_usage_cache_creation_input_tokens) is float
-            and data_usage_cache_creation_input_tokens.is_integer()
-        )
-    ):
-        return _drift(
-            _MESSAGE,
-            ("usage", "cache_creation_input_tokens"),
-            "integer or null",
-            data_usage_cache_creation_input_tokens,
-        )
-    data_usage_cache_read_input_tokens = data_usage.get("cache_read_input_tokens", MISSING)
-    if (
-        data_usage_cache_read_input_tokens is not MISSING
-        and data_usage_cache_read_input_tokens is not None
-        and type(data_usage_cache_read_input_tokens) is not int
-        and not (
-            type(data_usage_cache_read_input_tokens) is float
-            and data_usage_cache_read_input_tokens.is_integer()
-        )
-    ):
-        return _drift(
-            _MESSAGE,
-            ("usage", "cache_read_input_tokens"),
-            "integer or null",
-            data_usage_cache_read_input_tokens,
-        )
+        return _drift(_MESSAGE, ("stop_sequence",), "string or null", stop_sequence)
+    usage = data.get("usage", MISSING)
+    if usage is MISSING:
+        return _drift(_MESSAGE, ("usage",), "object", usage)
+    if (drift := _explain_usage(usage, _MESSAGE, ("usage",))) is not None:
+        return drift
     raise AssertionError("toolgen bug: the validators of message disagree")
 
 
@@ -268,222 +173,131 @@ def validate_message_stream_event(data: object) -> dict[str, Any]:
         if type(data_type) is not str:
             raise _Mismatch
         if data_type == "message_start":
-            data_message = data["message"]
-            if type(data_message) is not dict:
+            message = data["message"]
+            if type(message) is not dict:
                 raise _Mismatch
-            if type(data_message["id"]) is not str:
+            if type(message["id"]) is not str:
                 raise _Mismatch
-            data_message_type = data_message["type"]
-            if data_message_type != "message":
+            message_type = message["type"]
+            if message_type != "message":
                 raise _Mismatch
-            data_message_role = data_message["role"]
-            if data_message_role != "assistant":
+            role = message["role"]
+            if role != "assistant":
                 raise _Mismatch
-            if type(data_message["model"]) is not str:
+            if type(message["model"]) is not str:
                 raise _Mismatch
-            data_message_content = data_message["content"]
-            if type(data_message_content) is not list:
+            content = message["content"]
+            if type(content) is not list:
                 raise _Mismatch
-            for message_content_item in data_message_content:
-                if type(message_content_item) is not dict:
-                    raise _Mismatch
-                content_item_type = message_content_item["type"]
-                if type(content_item_type) is not str:
-                    raise _Mismatch
-                if content_item_type == "text" and type(message_content_item["text"]) is not str:
-                    raise _Mismatch
-                elif content_item_type == "tool_use":
-                    if type(message_content_item["id"]) is not str:
-                        raise _Mismatch
-                    if type(message_content_item["name"]) is not str:
-                        raise _Mismatch
-                    if type(message_content_item["input"]) is not dict:
-                        raise _Mismatch
-                elif content_item_type == "thinking":
-                    if type(message_content_item["thinking"]) is not str:
-                        raise _Mismatch
-                    if "signature" in message_content_item:
-                        content_item_signature = message_content_item["signature"]
-                        if (
-                            content_item_signature is not None
-                            and type(content_item_signature) is not str
-                        ):
-                            raise _Mismatch
-            data_message_stop_reason = data_message["stop_reason"]
-            if data_message_stop_reason is not None and type(data_message_stop_reason) is not str:
+            for item in content:
+                _check_content_block(item)
+            stop_reason = message["stop_reason"]
+            if stop_reason is not None and type(stop_reason) is not str:
                 raise _Mismatch
-            data_message_stop_sequence = data_message["stop_sequence"]
-            if (
-                data_message_stop_sequence is not None
-                and type(data_message_stop_sequence) is not str
-            ):
+            stop_sequence = message["stop_sequence"]
+            if stop_sequence is not None and type(stop_sequence) is not str:
                 raise _Mismatch
-            data_message_usage = data_message["usage"]
-            if type(data_message_usage) is not dict:
+            usage = message["usage"]
+            if type(usage) is not dict:
                 raise _Mismatch
-            message_usage_input_tokens = data_message_usage["input_tokens"]
-            if type(message_usage_input_tokens) is not int and not (
-                type(message_usage_input_tokens) is float
-                and message_usage_input_tokens.is_integer()
-            ):
+            input_tokens = usage["input_tokens"]
+            if type(input_tokens) is not int and not integral_float(input_tokens):
                 raise _Mismatch
-            message_usage_output_tokens = data_message_usage["output_tokens"]
-            if type(message_usage_output_tokens) is not int and not (
-                type(message_usage_output_tokens) is float
-                and message_usage_output_tokens.is_integer()
-            ):
+            output_tokens = usage["output_tokens"]
+            if type(output_tokens) is not int and not integral_float(output_tokens):
                 raise _Mismatch
-            if "cache_creation_input_tokens" in data_message_usage:
-                message_usage_cache_creation_input_tokens = data_message_usage[
-                    "cache_creation_input_tokens"
-                ]
+            if "cache_creation_input_tokens" in usage:
+                cache_creation_input_tokens = usage["cache_creation_input_tokens"]
                 if (
-                    message_usage_cache_creation_input_tokens is not None
-                    and type(message_usage_cache_creation_input_tokens) is not int
-                    and not (
-                        type(message_usage_cache_creation_input_tokens) is float
-                        and message_usage_cache_creation_input_tokens.is_integer()
-                    )
+                    cache_creation_input_tokens is not None
+                    and type(cache_creation_input_tokens) is not int
+                    and not integral_float(cache_creation_input_tokens)
                 ):
                     raise _Mismatch
-            if "cache_read_input_tokens" in data_message_usage:
-                message_usage_cache_read_input_tokens = data_message_usage[
-                    "cache_read_input_tokens"
-                ]
+            if "cache_read_input_tokens" in usage:
+                cache_read_input_tokens = usage["cache_read_input_tokens"]
                 if (
-                    message_usage_cache_read_input_tokens is not None
-                    and type(message_usage_cache_read_input_tokens) is not int
-                    and not (
-                        type(message_usage_cache_read_input_tokens) is float
-                        and message_usage_cache_read_input_tokens.is_integer()
-                    )
+                    cache_read_input_tokens is not None
+                    and type(cache_read_input_tokens) is not int
+                    and not integral_float(cache_read_input_tokens)
                 ):
                     raise _Mismatch
         elif data_type == "content_block_start":
             data_index = data["index"]
-            if type(data_index) is not int and not (
-                type(data_index) is float and data_index.is_integer()
-            ):
+            if type(data_index) is not int and not integral_float(data_index):
                 raise _Mismatch
-            data_content_block = data["content_block"]
-            if type(data_content_block) is not dict:
-                raise _Mismatch
-            data_content_block_type = data_content_block["type"]
-            if type(data_content_block_type) is not str:
-                raise _Mismatch
-            if data_content_block_type == "text" and type(data_content_block["text"]) is not str:
-                raise _Mismatch
-            elif data_content_block_type == "tool_use":
-                if type(data_content_block["id"]) is not str:
-                    raise _Mismatch
-                if type(data_content_block["name"]) is not str:
-                    raise _Mismatch
-                if type(data_content_block["input"]) is not dict:
-                    raise _Mismatch
-            elif data_content_block_type == "thinking":
-                if type(data_content_block["thinking"]) is not str:
-                    raise _Mismatch
-                if "signature" in data_content_block:
-                    data_content_block_signature = data_content_block["signature"]
-                    if (
-                        data_content_block_signature is not None
-                        and type(data_content_block_signature) is not str
-                    ):
-                        raise _Mismatch
+            _check_content_block(data["content_block"])
         elif data_type == "content_block_delta":
             data_index = data["index"]
-            if type(data_index) is not int and not (
-                type(data_index) is float and data_index.is_integer()
-            ):
+            if type(data_index) is not int and not integral_float(data_index):
                 raise _Mismatch
-            data_delta = data["delta"]
-            if type(data_delta) is not dict:
+            delta = data["delta"]
+            if type(delta) is not dict:
                 raise _Mismatch
-            data_delta_type = data_delta["type"]
-            if type(data_delta_type) is not str:
+            delta_type = delta["type"]
+            if type(delta_type) is not str:
                 raise _Mismatch
             if (
                 (
-                    (data_delta_type == "text_delta" and type(data_delta["text"]) is not str)
-                    or (
-                        data_delta_type == "input_json_delta"
-                        and type(data_delta["partial_json"]) is not str
-                    )
+                    (delta_type == "text_delta" and type(delta["text"]) is not str)
+                    or (delta_type == "input_json_delta" and type(delta["partial_json"]) is not str)
                 )
-                or (data_delta_type == "thinking_delta" and type(data_delta["thinking"]) is not str)
-            ) or (
-                data_delta_type == "signature_delta" and type(data_delta["signature"]) is not str
-            ):
+                or (delta_type == "thinking_delta" and type(delta["thinking"]) is not str)
+            ) or (delta_type == "signature_delta" and type(delta["signature"]) is not str):
                 raise _Mismatch
         elif data_type == "content_block_stop":
             data_index = data["index"]
-            if type(data_index) is not int and not (
-                type(data_index) is float and data_index.is_integer()
-            ):
+            if type(data_index) is not int and not integral_float(data_index):
                 raise _Mismatch
         elif data_type == "message_delta":
-            data_delta = data["delta"]
-            if type(data_delta) is not dict:
+            delta = data["delta"]
+            if type(delta) is not dict:
                 raise _Mismatch
-            if "stop_reason" in data_delta:
-                data_delta_stop_reason = data_delta["stop_reason"]
-                if data_delta_stop_reason is not None and type(data_delta_stop_reason) is not str:
+            if "stop_reason" in delta:
+                delta_stop_reason = delta["stop_reason"]
+                if delta_stop_reason is not None and type(delta_stop_reason) is not str:
                     raise _Mismatch
-            if "stop_sequence" in data_delta:
-                data_delta_stop_sequence = data_delta["stop_sequence"]
-                if (
-                    data_delta_stop_sequence is not None
-                    and type(data_delta_stop_sequence) is not str
-                ):
+            if "stop_sequence" in delta:
+                delta_stop_sequence = delta["stop_sequence"]
+                if delta_stop_sequence is not None and type(delta_stop_sequence) is not str:
                     raise _Mismatch
             data_usage = data["usage"]
             if type(data_usage) is not dict:
                 raise _Mismatch
-            data_usage_output_tokens = data_usage["output_tokens"]
-            if type(data_usage_output_tokens) is not int and not (
-                type(data_usage_output_tokens) is float and data_usage_output_tokens.is_integer()
-            ):
+            usage_output_tokens = data_usage["output_tokens"]
+            if type(usage_output_tokens) is not int and not integral_float(usage_output_tokens):
                 raise _Mismatch
             if "input_tokens" in data_usage:
-                data_usage_input_tokens = data_usage["input_tokens"]
+                usage_input_tokens = data_usage["input_tokens"]
                 if (
-                    data_usage_input_tokens is not None
-                    and type(data_usage_input_tokens) is not int
-                    and not (
-                        type(data_usage_input_tokens) is float
-                        and data_usage_input_tokens.is_integer()
-                    )
+                    usage_input_tokens is not None
+                    and type(usage_input_tokens) is not int
+                    and not integral_float(usage_input_tokens)
                 ):
                     raise _Mismatch
             if "cache_creation_input_tokens" in data_usage:
-                data_usage_cache_creation_input_tokens = data_usage["cache_creation_input_tokens"]
+                usage_cache_creation_input_tokens = data_usage["cache_creation_input_tokens"]
                 if (
-                    data_usage_cache_creation_input_tokens is not None
-                    and type(data_usage_cache_creation_input_tokens) is not int
-                    and not (
-                        type(data_usage_cache_creation_input_tokens) is float
-                        and data_usage_cache_creation_input_tokens.is_integer()
-                    )
+                    usage_cache_creation_input_tokens is not None
+                    and type(usage_cache_creation_input_tokens) is not int
+                    and not integral_float(usage_cache_creation_input_tokens)
                 ):
                     raise _Mismatch
             if "cache_read_input_tokens" in data_usage:
-                data_usage_cache_read_input_tokens = data_usage["cache_read_input_tokens"]
+                usage_cache_read_input_tokens = data_usage["cache_read_input_tokens"]
                 if (
-                    data_usage_cache_read_input_tokens is not None
-                    and type(data_usage_cache_read_input_tokens) is not int
-                    and not (
-                        type(data_usage_cache_read_input_tokens) is float
-                        and data_usage_cache_read_input_tokens.is_integer()
-                    )
+                    usage_cache_read_input_tokens is not None
+                    and type(usage_cache_read_input_tokens) is not int
+                    and not integral_float(usage_cache_read_input_tokens)
                 ):
                     raise _Mismatch
         elif data_type == "error":
-            data_error = data["error"]
-            if type(data_error) is not dict:
+            error = data["error"]
+            if type(error) is not dict:
                 raise _Mismatch
-            if type(data_error["type"]) is not str:
+            if type(error["type"]) is not str:
                 raise _Mismatch
-            if type(data_error["message"]) is not str:
+            if type(error["message"]) is not str:
                 raise _Mismatch
         return data
     except (KeyError, _Mismatch):
@@ -502,397 +316,266 @@ def _explain_message_stream_event(data: object) -> SchemaDriftError:
     if type(data_type) is not str:
         return _drift(_MESSAGE_STREAM_EVENT, ("type",), "string", data_type)
     if data_type == "message_start":
-        data_message = data.get("message", MISSING)
-        if type(data_message) is not dict:
-            return _drift(_MESSAGE_STREAM_EVENT, ("message",), "object", data_message)
-        data_message_id = data_message.get("id", MISSING)
-        if type(data_message_id) is not str:
-            return _drift(_MESSAGE_STREAM_EVENT, ("message", "id"), "string", data_message_id)
-        data_message_type = data_message.get("type", MISSING)
-        if data_message_type != "message":
-            return _drift(
-                _MESSAGE_STREAM_EVENT, ("message", "type"), '"message"', data_message_type
-            )
-        data_message_role = data_message.get("role", MISSING)
-        if data_message_role != "assistant":
-            return _drift(
-                _MESSAGE_STREAM_EVENT, ("message", "role"), '"assistant"', data_message_role
-            )
-        data_message_model = data_message.get("model", MISSING)
-        if type(data_message_model) is not str:
-            return _drift(_MESSAGE_STREAM_EVENT, ("message", "model"), "string", data_message_model)
-        data_message_content = data_message.get("content", MISSING)
-        if type(data_message_content) is not list:
-            return _drift(
-                _MESSAGE_STREAM_EVENT, ("message", "content"), "array", data_message_content
-            )
-        for message_content_index, message_content_item in enumerate(data_message_content):
-            if type(message_content_item) is not dict:
-                return _drift(
-                    _MESSAGE_STREAM_EVENT,
-                    ("message", "content", message_content_index),
-                    "object",
-                    message_content_item,
-                )
-            content_item_type = message_content_item.get("type", MISSING)
-            if type(content_item_type) is not str:
-                return _drift(
-                    _MESSAGE_STREAM_EVENT,
-                    ("message", "content", message_content_index, "type"),
-                    "string",
-                    content_item_type,
-                )
-            if content_item_type == "text":
-                content_item_text = message_content_item.get("text", MISSING)
-                if type(content_item_text) is not str:
-                    return _drift(
-                        _MESSAGE_STREAM_EVENT,
-                        ("message", "content", message_content_index, "text"),
-                        "string",
-                        content_item_text,
-                    )
-            elif content_item_type == "tool_use":
-                content_item_id = message_content_item.get("id", MISSING)
-                if type(content_item_id) is not str:
-                    return _drift(
-                        _MESSAGE_STREAM_EVENT,
-                        ("message", "content", message_content_index, "id"),
-                        "string",
-                        content_item_id,
-                    )
-                content_item_name = message_content_item.get("name", MISSING)
-                if type(content_item_name) is not str:
-                    return _drift(
-                        _MESSAGE_STREAM_EVENT,
-                        ("message", "content", message_content_index, "name"),
-                        "string",
-                        content_item_name,
-                    )
-                content_item_input = message_content_item.get("input", MISSING)
-                if type(content_item_input) is not dict:
-                    return _drift(
-                        _MESSAGE_STREAM_EVENT,
-                        ("message", "content", message_content_index, "input"),
-                        "object",
-                        content_item_input,
-                    )
-            elif content_item_type == "thinking":
-                content_item_thinking = message_content_item.get("thinking", MISSING)
-                if type(content_item_thinking) is not str:
-                    return _drift(
-                        _MESSAGE_STREAM_EVENT,
-                        ("message", "content", message_content_index, "thinking"),
-                        "string",
-                        content_item_thinking,
-                    )
-                content_item_signature = message_content_item.get("signature", MISSING)
-                if (
-                    content_item_signature is not MISSING
-                    and content_item_signature is not None
-                    and type(content_item_signature) is not str
-                ):
-                    return _drift(
-                        _MESSAGE_STREAM_EVENT,
-                        ("message", "content", message_content_index, "signature"),
-                        "string or null",
-                        content_item_signature,
-                    )
-        data_message_stop_reason = data_message.get("stop_reason", MISSING)
-        if data_message_stop_reason is MISSING:
-            return _drift(
-                _MESSAGE_STREAM_EVENT,
-                ("message", "stop_reason"),
-                "string or null",
-                data_message_stop_reason,
-            )
-        if data_message_stop_reason is not None and type(data_message_stop_reason) is not str:
-            return _drift(
-                _MESSAGE_STREAM_EVENT,
-                ("message", "stop_reason"),
-                "string or null",
-                data_message_stop_reason,
-            )
-        data_message_stop_sequence = data_message.get("stop_sequence", MISSING)
-        if data_message_stop_sequence is MISSING:
-            return _drift(
-                _MESSAGE_STREAM_EVENT,
-                ("message", "stop_sequence"),
-                "string or null",
-                data_message_stop_sequence,
-            )
-        if data_message_stop_sequence is not None and type(data_message_stop_sequence) is not str:
-            return _drift(
-                _MESSAGE_STREAM_EVENT,
-                ("message", "stop_sequence"),
-                "string or null",
-                data_message_stop_sequence,
-            )
-        data_message_usage = data_message.get("usage", MISSING)
-        if type(data_message_usage) is not dict:
-            return _drift(_MESSAGE_STREAM_EVENT, ("message", "usage"), "object", data_message_usage)
-        message_usage_input_tokens = data_message_usage.get("input_tokens", MISSING)
-        if type(message_usage_input_tokens) is not int and not (
-            type(message_usage_input_tokens) is float and message_usage_input_tokens.is_integer()
-        ):
-            return _drift(
-                _MESSAGE_STREAM_EVENT,
-                ("message", "usage", "input_tokens"),
-                "integer",
-                message_usage_input_tokens,
-            )
-        message_usage_output_tokens = data_message_usage.get("output_tokens", MISSING)
-        if type(message_usage_output_tokens) is not int and not (
-            type(message_usage_output_tokens) is float and message_usage_output_tokens.is_integer()
-        ):
-            return _drift(
-                _MESSAGE_STREAM_EVENT,
-                ("message", "usage", "output_tokens"),
-                "integer",
-                message_usage_output_tokens,
-            )
-        message_usage_cache_creation_input_tokens = data_message_usage.get(
-            "cache_creation_input_tokens", MISSING
-        )
+        message = data.get("message", MISSING)
+        if message is MISSING:
+            return _drift(_MESSAGE_STREAM_EVENT, ("message",), "object", message)
         if (
-            message_usage_cache_creation_input_tokens is not MISSING
-            and message_usage_cache_creation_input_tokens is not None
-            and type(message_usage_cache_creation_input_tokens) is not int
-            and not (
-                type(message_usage_cache_creation_input_tokens) is float
-                and message_usage_cache_creation_input_tokens.is_integer()
-            )
-        ):
-            return _drift(
-                _MESSAGE_STREAM_EVENT,
-                ("message", "usage", "cache_creation_input_tokens"),
-                "integer or null",
-                message_usage_cache_creation_input_tokens,
-            )
-        message_usage_cache_read_input_tokens = data_message_usage.get(
-            "cache_read_input_tokens", MISSING
-        )
-        if (
-            message_usage_cache_read_input_tokens is not MISSING
-            and message_usage_cache_read_input_tokens is not None
-            and type(message_usage_cache_read_input_tokens) is not int
-            and not (
-                type(message_usage_cache_read_input_tokens) is float
-                and message_usage_cache_read_input_tokens.is_integer()
-            )
-        ):
-            return _drift(
-                _MESSAGE_STREAM_EVENT,
-                ("message", "usage", "cache_read_input_tokens"),
-                "integer or null",
-                message_usage_cache_read_input_tokens,
-            )
+            drift := _explain_message_start(message, _MESSAGE_STREAM_EVENT, ("message",))
+        ) is not None:
+            return drift
     elif data_type == "content_block_start":
-        data_index = data.get("index", MISSING)
-        if type(data_index) is not int and not (
-            type(data_index) is float and data_index.is_integer()
-        ):
-            return _drift(_MESSAGE_STREAM_EVENT, ("index",), "integer", data_index)
-        data_content_block = data.get("content_block", MISSING)
-        if type(data_content_block) is not dict:
-            return _drift(_MESSAGE_STREAM_EVENT, ("content_block",), "object", data_content_block)
-        data_content_block_type = data_content_block.get("type", MISSING)
-        if type(data_content_block_type) is not str:
-            return _drift(
-                _MESSAGE_STREAM_EVENT, ("content_block", "type"), "string", data_content_block_type
+        index = data.get("index", MISSING)
+        if type(index) is not int and not integral_float(index):
+            return _drift(_MESSAGE_STREAM_EVENT, ("index",), "integer", index)
+        content_block = data.get("content_block", MISSING)
+        if content_block is MISSING:
+            return _drift(_MESSAGE_STREAM_EVENT, ("content_block",), "object", content_block)
+        if (
+            drift := _explain_content_block(
+                content_block, _MESSAGE_STREAM_EVENT, ("content_block",)
             )
-        if data_content_block_type == "text":
-            data_content_block_text = data_content_block.get("text", MISSING)
-            if type(data_content_block_text) is not str:
-                return _drift(
-                    _MESSAGE_STREAM_EVENT,
-                    ("content_block", "text"),
-                    "string",
-                    data_content_block_text,
-                )
-        elif data_content_block_type == "tool_use":
-            data_content_block_id = data_content_block.get("id", MISSING)
-            if type(data_content_block_id) is not str:
-                return _drift(
-                    _MESSAGE_STREAM_EVENT, ("content_block", "id"), "string", data_content_block_id
-                )
-            data_content_block_name = data_content_block.get("name", MISSING)
-            if type(data_content_block_name) is not str:
-                return _drift(
-                    _MESSAGE_STREAM_EVENT,
-                    ("content_block", "name"),
-                    "string",
-                    data_content_block_name,
-                )
-            data_content_block_input = data_content_block.get("input", MISSING)
-            if type(data_content_block_input) is not dict:
-                return _drift(
-                    _MESSAGE_STREAM_EVENT,
-                    ("content_block", "input"),
-                    "object",
-                    data_content_block_input,
-                )
-        elif data_content_block_type == "thinking":
-            data_content_block_thinking = data_content_block.get("thinking", MISSING)
-            if type(data_content_block_thinking) is not str:
-                return _drift(
-                    _MESSAGE_STREAM_EVENT,
-                    ("content_block", "thinking"),
-                    "string",
-                    data_content_block_thinking,
-                )
-            data_content_block_signature = data_content_block.get("signature", MISSING)
-            if (
-                data_content_block_signature is not MISSING
-                and data_content_block_signature is not None
-                and type(data_content_block_signature) is not str
-            ):
-                return _drift(
-                    _MESSAGE_STREAM_EVENT,
-                    ("content_block", "signature"),
-                    "string or null",
-                    data_content_block_signature,
-                )
+        ) is not None:
+            return drift
     elif data_type == "content_block_delta":
-        data_index = data.get("index", MISSING)
-        if type(data_index) is not int and not (
-            type(data_index) is float and data_index.is_integer()
-        ):
-            return _drift(_MESSAGE_STREAM_EVENT, ("index",), "integer", data_index)
-        data_delta = data.get("delta", MISSING)
-        if type(data_delta) is not dict:
-            return _drift(_MESSAGE_STREAM_EVENT, ("delta",), "object", data_delta)
-        data_delta_type = data_delta.get("type", MISSING)
-        if type(data_delta_type) is not str:
-            return _drift(_MESSAGE_STREAM_EVENT, ("delta", "type"), "string", data_delta_type)
-        if data_delta_type == "text_delta":
-            data_delta_text = data_delta.get("text", MISSING)
-            if type(data_delta_text) is not str:
-                return _drift(_MESSAGE_STREAM_EVENT, ("delta", "text"), "string", data_delta_text)
-        elif data_delta_type == "input_json_delta":
-            data_delta_partial_json = data_delta.get("partial_json", MISSING)
-            if type(data_delta_partial_json) is not str:
-                return _drift(
-                    _MESSAGE_STREAM_EVENT,
-                    ("delta", "partial_json"),
-                    "string",
-                    data_delta_partial_json,
-                )
-        elif data_delta_type == "thinking_delta":
-            data_delta_thinking = data_delta.get("thinking", MISSING)
-            if type(data_delta_thinking) is not str:
-                return _drift(
-                    _MESSAGE_STREAM_EVENT, ("delta", "thinking"), "string", data_delta_thinking
-                )
-        elif data_delta_type == "signature_delta":
-            data_delta_signature = data_delta.get("signature", MISSING)
-            if type(data_delta_signature) is not str:
-                return _drift(
-                    _MESSAGE_STREAM_EVENT, ("delta", "signature"), "string", data_delta_signature
-                )
+        index = data.get("index", MISSING)
+        if type(index) is not int and not integral_float(index):
+            return _drift(_MESSAGE_STREAM_EVENT, ("index",), "integer", index)
+        delta = data.get("delta", MISSING)
+        if delta is MISSING:
+            return _drift(_MESSAGE_STREAM_EVENT, ("delta",), "object", delta)
+        if (drift := _explain_delta(delta, _MESSAGE_STREAM_EVENT, ("delta",))) is not None:
+            return drift
     elif data_type == "content_block_stop":
-        data_index = data.get("index", MISSING)
-        if type(data_index) is not int and not (
-            type(data_index) is float and data_index.is_integer()
-        ):
-            return _drift(_MESSAGE_STREAM_EVENT, ("index",), "integer", data_index)
+        index = data.get("index", MISSING)
+        if type(index) is not int and not integral_float(index):
+            return _drift(_MESSAGE_STREAM_EVENT, ("index",), "integer", index)
     elif data_type == "message_delta":
-        data_delta = data.get("delta", MISSING)
-        if type(data_delta) is not dict:
-            return _drift(_MESSAGE_STREAM_EVENT, ("delta",), "object", data_delta)
-        data_delta_stop_reason = data_delta.get("stop_reason", MISSING)
+        delta = data.get("delta", MISSING)
+        if type(delta) is not dict:
+            return _drift(_MESSAGE_STREAM_EVENT, ("delta",), "object", delta)
+        stop_reason = delta.get("stop_reason", MISSING)
+        if stop_reason is not MISSING and stop_reason is not None and type(stop_reason) is not str:
+            return _drift(
+                _MESSAGE_STREAM_EVENT, ("delta", "stop_reason"), "string or null", stop_reason
+            )
+        stop_sequence = delta.get("stop_sequence", MISSING)
         if (
-            data_delta_stop_reason is not MISSING
-            and data_delta_stop_reason is not None
-            and type(data_delta_stop_reason) is not str
+            stop_sequence is not MISSING
+            and stop_sequence is not None
+            and type(stop_sequence) is not str
         ):
             return _drift(
-                _MESSAGE_STREAM_EVENT,
-                ("delta", "stop_reason"),
-                "string or null",
-                data_delta_stop_reason,
+                _MESSAGE_STREAM_EVENT, ("delta", "stop_sequence"), "string or null", stop_sequence
             )
-        data_delta_stop_sequence = data_delta.get("stop_sequence", MISSING)
+        usage = data.get("usage", MISSING)
+        if type(usage) is not dict:
+            return _drift(_MESSAGE_STREAM_EVENT, ("usage",), "object", usage)
+        output_tokens = usage.get("output_tokens", MISSING)
+        if type(output_tokens) is not int and not integral_float(output_tokens):
+            return _drift(
+                _MESSAGE_STREAM_EVENT, ("usage", "output_tokens"), "integer", output_tokens
+            )
+        input_tokens = usage.get("input_tokens", MISSING)
         if (
-            data_delta_stop_sequence is not MISSING
-            and data_delta_stop_sequence is not None
-            and type(data_delta_stop_sequence) is not str
+            input_tokens is not MISSING
+            and input_tokens is not None
+            and type(input_tokens) is not int
+            and not integral_float(input_tokens)
         ):
             return _drift(
-                _MESSAGE_STREAM_EVENT,
-                ("delta", "stop_sequence"),
-                "string or null",
-                data_delta_stop_sequence,
+                _MESSAGE_STREAM_EVENT, ("usage", "input_tokens"), "integer or null", input_tokens
             )
-        data_usage = data.get("usage", MISSING)
-        if type(data_usage) is not dict:
-            return _drift(_MESSAGE_STREAM_EVENT, ("usage",), "object", data_usage)
-        data_usage_output_tokens = data_usage.get("output_tokens", MISSING)
-        if type(data_usage_output_tokens) is not int and not (
-            type(data_usage_output_tokens) is float and data_usage_output_tokens.is_integer()
-        ):
-            return _drift(
-                _MESSAGE_STREAM_EVENT,
-                ("usage", "output_tokens"),
-                "integer",
-                data_usage_output_tokens,
-            )
-        data_usage_input_tokens = data_usage.get("input_tokens", MISSING)
+        cache_creation_input_tokens = usage.get("cache_creation_input_tokens", MISSING)
         if (
-            data_usage_input_tokens is not MISSING
-            and data_usage_input_tokens is not None
-            and type(data_usage_input_tokens) is not int
-            and not (
-                type(data_usage_input_tokens) is float and data_usage_input_tokens.is_integer()
-            )
-        ):
-            return _drift(
-                _MESSAGE_STREAM_EVENT,
-                ("usage", "input_tokens"),
-                "integer or null",
-                data_usage_input_tokens,
-            )
-        data_usage_cache_creation_input_tokens = data_usage.get(
-            "cache_creation_input_tokens", MISSING
-        )
-        if (
-            data_usage_cache_creation_input_tokens is not MISSING
-            and data_usage_cache_creation_input_tokens is not None
-            and type(data_usage_cache_creation_input_tokens) is not int
-            and not (
-                type(data_usage_cache_creation_input_tokens) is float
-                and data_usage_cache_creation_input_tokens.is_integer()
-            )
+            cache_creation_input_tokens is not MISSING
+            and cache_creation_input_tokens is not None
+            and type(cache_creation_input_tokens) is not int
+            and not integral_float(cache_creation_input_tokens)
         ):
             return _drift(
                 _MESSAGE_STREAM_EVENT,
                 ("usage", "cache_creation_input_tokens"),
                 "integer or null",
-                data_usage_cache_creation_input_tokens,
+                cache_creation_input_tokens,
             )
-        data_usage_cache_read_input_tokens = data_usage.get("cache_read_input_tokens", MISSING)
+        cache_read_input_tokens = usage.get("cache_read_input_tokens", MISSING)
         if (
-            data_usage_cache_read_input_tokens is not MISSING
-            and data_usage_cache_read_input_tokens is not None
-            and type(data_usage_cache_read_input_tokens) is not int
-            and not (
-                type(data_usage_cache_read_input_tokens) is float
-                and data_usage_cache_read_input_tokens.is_integer()
-            )
+            cache_read_input_tokens is not MISSING
+            and cache_read_input_tokens is not None
+            and type(cache_read_input_tokens) is not int
+            and not integral_float(cache_read_input_tokens)
         ):
             return _drift(
                 _MESSAGE_STREAM_EVENT,
                 ("usage", "cache_read_input_tokens"),
                 "integer or null",
-                data_usage_cache_read_input_tokens,
+                cache_read_input_tokens,
             )
     elif data_type == "error":
-        data_error = data.get("error", MISSING)
-        if type(data_error) is not dict:
-            return _drift(_MESSAGE_STREAM_EVENT, ("error",), "object", data_error)
-        data_error_type = data_error.get("type", MISSING)
-        if type(data_error_type) is not str:
-            return _drift(_MESSAGE_STREAM_EVENT, ("error", "type"), "string", data_error_type)
-        data_error_message = data_error.get("message", MISSING)
-        if type(data_error_message) is not str:
-            return _drift(_MESSAGE_STREAM_EVENT, ("error", "message"), "string", data_error_message)
+        error = data.get("error", MISSING)
+        if type(error) is not dict:
+            return _drift(_MESSAGE_STREAM_EVENT, ("error",), "object", error)
+        error_type = error.get("type", MISSING)
+        if type(error_type) is not str:
+            return _drift(_MESSAGE_STREAM_EVENT, ("error", "type"), "string", error_type)
+        error_message = error.get("message", MISSING)
+        if type(error_message) is not str:
+            return _drift(_MESSAGE_STREAM_EVENT, ("error", "message"), "string", error_message)
     raise AssertionError("toolgen bug: the validators of message_stream_event disagree")
+
+
+def _explain_content_block(
+    content_block: Any, api: str, path: tuple[str | int, ...]
+) -> SchemaDriftError | None:
+    if type(content_block) is not dict:
+        return _drift(api, path, "object", content_block)
+    content_block_type = content_block.get("type", MISSING)
+    if type(content_block_type) is not str:
+        return _drift(api, (*path, "type"), "string", content_block_type)
+    if content_block_type == "text":
+        text = content_block.get("text", MISSING)
+        if type(text) is not str:
+            return _drift(api, (*path, "text"), "string", text)
+    elif content_block_type == "tool_use":
+        content_block_id = content_block.get("id", MISSING)
+        if type(content_block_id) is not str:
+            return _drift(api, (*path, "id"), "string", content_block_id)
+        name = content_block.get("name", MISSING)
+        if type(name) is not str:
+            return _drift(api, (*path, "name"), "string", name)
+        content_block_input = content_block.get("input", MISSING)
+        if type(content_block_input) is not dict:
+            return _drift(api, (*path, "input"), "object", content_block_input)
+    elif content_block_type == "thinking":
+        thinking = content_block.get("thinking", MISSING)
+        if type(thinking) is not str:
+            return _drift(api, (*path, "thinking"), "string", thinking)
+        signature = content_block.get("signature", MISSING)
+        if signature is not MISSING and signature is not None and type(signature) is not str:
+            return _drift(api, (*path, "signature"), "string or null", signature)
+    return None
+
+
+def _explain_usage(usage: Any, api: str, path: tuple[str | int, ...]) -> SchemaDriftError | None:
+    if type(usage) is not dict:
+        return _drift(api, path, "object", usage)
+    input_tokens = usage.get("input_tokens", MISSING)
+    if type(input_tokens) is not int and not integral_float(input_tokens):
+        return _drift(api, (*path, "input_tokens"), "integer", input_tokens)
+    output_tokens = usage.get("output_tokens", MISSING)
+    if type(output_tokens) is not int and not integral_float(output_tokens):
+        return _drift(api, (*path, "output_tokens"), "integer", output_tokens)
+    cache_creation_input_tokens = usage.get("cache_creation_input_tokens", MISSING)
+    if (
+        cache_creation_input_tokens is not MISSING
+        and cache_creation_input_tokens is not None
+        and type(cache_creation_input_tokens) is not int
+        and not integral_float(cache_creation_input_tokens)
+    ):
+        return _drift(
+            api,
+            (*path, "cache_creation_input_tokens"),
+            "integer or null",
+            cache_creation_input_tokens,
+        )
+    cache_read_input_tokens = usage.get("cache_read_input_tokens", MISSING)
+    if (
+        cache_read_input_tokens is not MISSING
+        and cache_read_input_tokens is not None
+        and type(cache_read_input_tokens) is not int
+        and not integral_float(cache_read_input_tokens)
+    ):
+        return _drift(
+            api, (*path, "cache_read_input_tokens"), "integer or null", cache_read_input_tokens
+        )
+    return None
+
+
+def _check_content_block(content_block: Any) -> None:
+    if type(content_block) is not dict:
+        raise _Mismatch
+    content_block_type = content_block["type"]
+    if type(content_block_type) is not str:
+        raise _Mismatch
+    if content_block_type == "text" and type(content_block["text"]) is not str:
+        raise _Mismatch
+    elif content_block_type == "tool_use":
+        if type(content_block["id"]) is not str:
+            raise _Mismatch
+        if type(content_block["name"]) is not str:
+            raise _Mismatch
+        if type(content_block["input"]) is not dict:
+            raise _Mismatch
+    elif content_block_type == "thinking":
+        if type(content_block["thinking"]) is not str:
+            raise _Mismatch
+        if "signature" in content_block:
+            signature = content_block["signature"]
+            if signature is not None and type(signature) is not str:
+                raise _Mismatch
+
+
+def _explain_message_start(
+    message_start: Any, api: str, path: tuple[str | int, ...]
+) -> SchemaDriftError | None:
+    if type(message_start) is not dict:
+        return _drift(api, path, "object", message_start)
+    message_start_id = message_start.get("id", MISSING)
+    if type(message_start_id) is not str:
+        return _drift(api, (*path, "id"), "string", message_start_id)
+    message_start_type = message_start.get("type", MISSING)
+    if message_start_type != "message":
+        return _drift(api, (*path, "type"), '"message"', message_start_type)
+    role = message_start.get("role", MISSING)
+    if role != "assistant":
+        return _drift(api, (*path, "role"), '"assistant"', role)
+    model = message_start.get("model", MISSING)
+    if type(model) is not str:
+        return _drift(api, (*path, "model"), "string", model)
+    content = message_start.get("content", MISSING)
+    if type(content) is not list:
+        return _drift(api, (*path, "content"), "array", content)
+    for index, item in enumerate(content):
+        if (drift := _explain_content_block(item, api, (*path, "content", index))) is not None:
+            return drift
+    stop_reason = message_start.get("stop_reason", MISSING)
+    if stop_reason is MISSING:
+        return _drift(api, (*path, "stop_reason"), "string or null", stop_reason)
+    if stop_reason is not None and type(stop_reason) is not str:
+        return _drift(api, (*path, "stop_reason"), "string or null", stop_reason)
+    stop_sequence = message_start.get("stop_sequence", MISSING)
+    if stop_sequence is MISSING:
+        return _drift(api, (*path, "stop_sequence"), "string or null", stop_sequence)
+    if stop_sequence is not None and type(stop_sequence) is not str:
+        return _drift(api, (*path, "stop_sequence"), "string or null", stop_sequence)
+    usage = message_start.get("usage", MISSING)
+    if usage is MISSING:
+        return _drift(api, (*path, "usage"), "object", usage)
+    if (drift := _explain_usage(usage, api, (*path, "usage"))) is not None:
+        return drift
+    return None
+
+
+def _explain_delta(delta: Any, api: str, path: tuple[str | int, ...]) -> SchemaDriftError | None:
+    if type(delta) is not dict:
+        return _drift(api, path, "object", delta)
+    delta_type = delta.get("type", MISSING)
+    if type(delta_type) is not str:
+        return _drift(api, (*path, "type"), "string", delta_type)
+    if delta_type == "text_delta":
+        text = delta.get("text", MISSING)
+        if type(text) is not str:
+            return _drift(api, (*path, "text"), "string", text)
+    elif delta_type == "input_json_delta":
+        partial_json = delta.get("partial_json", MISSING)
+        if type(partial_json) is not str:
+            return _drift(api, (*path, "partial_json"), "string", partial_json)
+    elif delta_type == "thinking_delta":
+        thinking = delta.get("thinking", MISSING)
+        if type(thinking) is not str:
+            return _drift(api, (*path, "thinking"), "string", thinking)
+    elif delta_type == "signature_delta":
+        signature = delta.get("signature", MISSING)
+        if type(signature) is not str:
+            return _drift(api, (*path, "signature"), "string", signature)
+    return None

@@ -7,10 +7,16 @@ Surfaces: chat_completion, chat_completion_chunk.
 
 from __future__ import annotations
 
-from math import isfinite
 from typing import Any
 
-from ._runtime import MISSING, SchemaDriftError, json_value, schema_drift
+from ._runtime import (
+    MISSING,
+    SchemaDriftError,
+    finite_float,
+    integral_float,
+    json_value,
+    schema_drift,
+)
 
 __all__ = [
     "PROVIDER",
@@ -45,156 +51,124 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
         data_object = data["object"]
         if data_object != "chat.completion":
             raise _Mismatch
-        data_created = data["created"]
-        if type(data_created) is not int and not (
-            type(data_created) is float and data_created.is_integer()
-        ):
+        created = data["created"]
+        if type(created) is not int and not integral_float(created):
             raise _Mismatch
         if type(data["model"]) is not str:
             raise _Mismatch
-        data_choices = data["choices"]
-        if type(data_choices) is not list:
+        choices = data["choices"]
+        if type(choices) is not list:
             raise _Mismatch
-        if len(data_choices) < 1:
+        if len(choices) < 1:
             raise _Mismatch
-        for data_choices_item in data_choices:
-            if type(data_choices_item) is not dict:
+        for item in choices:
+            if type(item) is not dict:
                 raise _Mismatch
-            choices_item_index = data_choices_item["index"]
-            if type(choices_item_index) is not int and not (
-                type(choices_item_index) is float and choices_item_index.is_integer()
-            ):
+            item_index = item["index"]
+            if type(item_index) is not int and not integral_float(item_index):
                 raise _Mismatch
-            if type(data_choices_item["finish_reason"]) is not str:
+            if type(item["finish_reason"]) is not str:
                 raise _Mismatch
-            choices_item_message = data_choices_item["message"]
-            if type(choices_item_message) is not dict:
+            message = item["message"]
+            if type(message) is not dict:
                 raise _Mismatch
-            if type(choices_item_message["role"]) is not str:
+            if type(message["role"]) is not str:
                 raise _Mismatch
-            if "content" in choices_item_message:
-                item_message_content = choices_item_message["content"]
-                if item_message_content is not None and type(item_message_content) is not str:
+            if "content" in message:
+                content = message["content"]
+                if content is not None and type(content) is not str:
                     raise _Mismatch
-            if "tool_calls" in choices_item_message:
-                item_message_tool_calls = choices_item_message["tool_calls"]
-                if item_message_tool_calls is not None:
-                    if type(item_message_tool_calls) is not list:
+            if "tool_calls" in message:
+                tool_calls = message["tool_calls"]
+                if tool_calls is not None:
+                    if type(tool_calls) is not list:
                         raise _Mismatch
-                    for message_tool_calls_item in item_message_tool_calls:
-                        if type(message_tool_calls_item) is not dict:
+                    for tool_calls_item in tool_calls:
+                        if type(tool_calls_item) is not dict:
                             raise _Mismatch
-                        tool_calls_item_type = message_tool_calls_item["type"]
-                        if type(tool_calls_item_type) is not str:
+                        item_type = tool_calls_item["type"]
+                        if type(item_type) is not str:
                             raise _Mismatch
-                        if tool_calls_item_type == "function":
-                            if type(message_tool_calls_item["id"]) is not str:
+                        if item_type == "function":
+                            if type(tool_calls_item["id"]) is not str:
                                 raise _Mismatch
-                            tool_calls_item_function = message_tool_calls_item["function"]
-                            if type(tool_calls_item_function) is not dict:
+                            function = tool_calls_item["function"]
+                            if type(function) is not dict:
                                 raise _Mismatch
-                            if type(tool_calls_item_function["name"]) is not str:
+                            if type(function["name"]) is not str:
                                 raise _Mismatch
-                            if type(tool_calls_item_function["arguments"]) is not str:
+                            if type(function["arguments"]) is not str:
                                 raise _Mismatch
-            if (
-                "reasoning" in choices_item_message
-                and type(choices_item_message["reasoning"]) is not str
-            ):
+            if "reasoning" in message and type(message["reasoning"]) is not str:
                 raise _Mismatch
-            if "executed_tools" in choices_item_message:
-                item_message_executed_tools = choices_item_message["executed_tools"]
-                if type(item_message_executed_tools) is not list:
+            if "executed_tools" in message:
+                executed_tools = message["executed_tools"]
+                if type(executed_tools) is not list:
                     raise _Mismatch
-                for message_executed_tools_item in item_message_executed_tools:
-                    if type(message_executed_tools_item) is not dict:
+                for executed_tools_item in executed_tools:
+                    if type(executed_tools_item) is not dict:
                         raise _Mismatch
-                    if type(message_executed_tools_item["type"]) is not str:
+                    if type(executed_tools_item["type"]) is not str:
                         raise _Mismatch
-        data_usage = data["usage"]
-        if type(data_usage) is not dict:
+        usage = data["usage"]
+        if type(usage) is not dict:
             raise _Mismatch
-        data_usage_prompt_tokens = data_usage["prompt_tokens"]
-        if type(data_usage_prompt_tokens) is not int and not (
-            type(data_usage_prompt_tokens) is float and data_usage_prompt_tokens.is_integer()
-        ):
+        prompt_tokens = usage["prompt_tokens"]
+        if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
             raise _Mismatch
-        data_usage_completion_tokens = data_usage["completion_tokens"]
-        if type(data_usage_completion_tokens) is not int and not (
-            type(data_usage_completion_tokens) is float
-            and data_usage_completion_tokens.is_integer()
-        ):
+        completion_tokens = usage["completion_tokens"]
+        if type(completion_tokens) is not int and not integral_float(completion_tokens):
             raise _Mismatch
-        data_usage_total_tokens = data_usage["total_tokens"]
-        if type(data_usage_total_tokens) is not int and not (
-            type(data_usage_total_tokens) is float and data_usage_total_tokens.is_integer()
-        ):
+        total_tokens = usage["total_tokens"]
+        if type(total_tokens) is not int and not integral_float(total_tokens):
             raise _Mismatch
-        if "prompt_tokens_details" in data_usage:
-            data_usage_prompt_tokens_details = data_usage["prompt_tokens_details"]
-            if data_usage_prompt_tokens_details is not None:
-                if type(data_usage_prompt_tokens_details) is not dict:
+        if "prompt_tokens_details" in usage:
+            prompt_tokens_details = usage["prompt_tokens_details"]
+            if prompt_tokens_details is not None:
+                if type(prompt_tokens_details) is not dict:
                     raise _Mismatch
-                if "cached_tokens" in data_usage_prompt_tokens_details:
-                    usage_prompt_tokens_details_cached_tokens = data_usage_prompt_tokens_details[
-                        "cached_tokens"
-                    ]
+                if "cached_tokens" in prompt_tokens_details:
+                    cached_tokens = prompt_tokens_details["cached_tokens"]
                     if (
-                        usage_prompt_tokens_details_cached_tokens is not None
-                        and type(usage_prompt_tokens_details_cached_tokens) is not int
-                        and not (
-                            type(usage_prompt_tokens_details_cached_tokens) is float
-                            and usage_prompt_tokens_details_cached_tokens.is_integer()
-                        )
+                        cached_tokens is not None
+                        and type(cached_tokens) is not int
+                        and not integral_float(cached_tokens)
                     ):
                         raise _Mismatch
-        if "completion_tokens_details" in data_usage:
-            data_usage_completion_tokens_details = data_usage["completion_tokens_details"]
-            if data_usage_completion_tokens_details is not None:
-                if type(data_usage_completion_tokens_details) is not dict:
+        if "completion_tokens_details" in usage:
+            completion_tokens_details = usage["completion_tokens_details"]
+            if completion_tokens_details is not None:
+                if type(completion_tokens_details) is not dict:
                     raise _Mismatch
-                if "reasoning_tokens" in data_usage_completion_tokens_details:
-                    usage_completion_tokens_details_reasoning_tokens = (
-                        data_usage_completion_tokens_details["reasoning_tokens"]
-                    )
+                if "reasoning_tokens" in completion_tokens_details:
+                    reasoning_tokens = completion_tokens_details["reasoning_tokens"]
                     if (
-                        usage_completion_tokens_details_reasoning_tokens is not None
-                        and type(usage_completion_tokens_details_reasoning_tokens) is not int
-                        and not (
-                            type(usage_completion_tokens_details_reasoning_tokens) is float
-                            and usage_completion_tokens_details_reasoning_tokens.is_integer()
-                        )
+                        reasoning_tokens is not None
+                        and type(reasoning_tokens) is not int
+                        and not integral_float(reasoning_tokens)
                     ):
                         raise _Mismatch
-        if "queue_time" in data_usage:
-            data_usage_queue_time = data_usage["queue_time"]
-            if type(data_usage_queue_time) is not int and not (
-                type(data_usage_queue_time) is float and isfinite(data_usage_queue_time)
-            ):
+        if "queue_time" in usage:
+            queue_time = usage["queue_time"]
+            if type(queue_time) is not int and not finite_float(queue_time):
                 raise _Mismatch
-        if "prompt_time" in data_usage:
-            data_usage_prompt_time = data_usage["prompt_time"]
-            if type(data_usage_prompt_time) is not int and not (
-                type(data_usage_prompt_time) is float and isfinite(data_usage_prompt_time)
-            ):
+        if "prompt_time" in usage:
+            prompt_time = usage["prompt_time"]
+            if type(prompt_time) is not int and not finite_float(prompt_time):
                 raise _Mismatch
-        if "completion_time" in data_usage:
-            data_usage_completion_time = data_usage["completion_time"]
-            if type(data_usage_completion_time) is not int and not (
-                type(data_usage_completion_time) is float and isfinite(data_usage_completion_time)
-            ):
+        if "completion_time" in usage:
+            completion_time = usage["completion_time"]
+            if type(completion_time) is not int and not finite_float(completion_time):
                 raise _Mismatch
-        if "total_time" in data_usage:
-            data_usage_total_time = data_usage["total_time"]
-            if type(data_usage_total_time) is not int and not (
-                type(data_usage_total_time) is float and isfinite(data_usage_total_time)
-            ):
+        if "total_time" in usage:
+            total_time = usage["total_time"]
+            if type(total_time) is not int and not finite_float(total_time):
                 raise _Mismatch
         if "x_groq" in data:
-            data_x_groq = data["x_groq"]
-            if type(data_x_groq) is not dict:
+            x_groq = data["x_groq"]
+            if type(x_groq) is not dict:
                 raise _Mismatch
-            if "id" in data_x_groq and type(data_x_groq["id"]) is not str:
+            if "id" in x_groq and type(x_groq["id"]) is not str:
                 raise _Mismatch
         return data
     except (KeyError, _Mismatch):
@@ -215,345 +189,32 @@ def _explain_chat_completion(data: object) -> SchemaDriftError:
     data_object = data.get("object", MISSING)
     if data_object != "chat.completion":
         return _drift(_CHAT_COMPLETION, ("object",), '"chat.completion"', data_object)
-    data_created = data.get("created", MISSING)
-    if type(data_created) is not int and not (
-        type(data_created) is float and data_created.is_integer()
-    ):
-        return _drift(_CHAT_COMPLETION, ("created",), "integer", data_created)
-    data_model = data.get("model", MISSING)
-    if type(data_model) is not str:
-        return _drift(_CHAT_COMPLETION, ("model",), "string", data_model)
-    data_choices = data.get("choices", MISSING)
-    if type(data_choices) is not list:
-        return _drift(_CHAT_COMPLETION, ("choices",), "array", data_choices)
-    if len(data_choices) < 1:
-        return _drift(_CHAT_COMPLETION, ("choices", len(data_choices)), "object", MISSING)
-    for data_choices_index, data_choices_item in enumerate(data_choices):
-        if type(data_choices_item) is not dict:
-            return _drift(
-                _CHAT_COMPLETION, ("choices", data_choices_index), "object", data_choices_item
-            )
-        choices_item_index = data_choices_item.get("index", MISSING)
-        if type(choices_item_index) is not int and not (
-            type(choices_item_index) is float and choices_item_index.is_integer()
-        ):
-            return _drift(
-                _CHAT_COMPLETION,
-                ("choices", data_choices_index, "index"),
-                "integer",
-                choices_item_index,
-            )
-        choices_item_finish_reason = data_choices_item.get("finish_reason", MISSING)
-        if type(choices_item_finish_reason) is not str:
-            return _drift(
-                _CHAT_COMPLETION,
-                ("choices", data_choices_index, "finish_reason"),
-                "string",
-                choices_item_finish_reason,
-            )
-        choices_item_message = data_choices_item.get("message", MISSING)
-        if type(choices_item_message) is not dict:
-            return _drift(
-                _CHAT_COMPLETION,
-                ("choices", data_choices_index, "message"),
-                "object",
-                choices_item_message,
-            )
-        item_message_role = choices_item_message.get("role", MISSING)
-        if type(item_message_role) is not str:
-            return _drift(
-                _CHAT_COMPLETION,
-                ("choices", data_choices_index, "message", "role"),
-                "string",
-                item_message_role,
-            )
-        item_message_content = choices_item_message.get("content", MISSING)
-        if (
-            item_message_content is not MISSING
-            and item_message_content is not None
-            and type(item_message_content) is not str
-        ):
-            return _drift(
-                _CHAT_COMPLETION,
-                ("choices", data_choices_index, "message", "content"),
-                "string or null",
-                item_message_content,
-            )
-        item_message_tool_calls = choices_item_message.get("tool_calls", MISSING)
-        if item_message_tool_calls is not MISSING and item_message_tool_calls is not None:
-            if type(item_message_tool_calls) is not list:
-                return _drift(
-                    _CHAT_COMPLETION,
-                    ("choices", data_choices_index, "message", "tool_calls"),
-                    "array or null",
-                    item_message_tool_calls,
-                )
-            for message_tool_calls_index, message_tool_calls_item in enumerate(
-                item_message_tool_calls
-            ):
-                if type(message_tool_calls_item) is not dict:
-                    return _drift(
-                        _CHAT_COMPLETION,
-                        (
-                            "choices",
-                            data_choices_index,
-                            "message",
-                            "tool_calls",
-                            message_tool_calls_index,
-                        ),
-                        "object",
-                        message_tool_calls_item,
-                    )
-                tool_calls_item_type = message_tool_calls_item.get("type", MISSING)
-                if type(tool_calls_item_type) is not str:
-                    return _drift(
-                        _CHAT_COMPLETION,
-                        (
-                            "choices",
-                            data_choices_index,
-                            "message",
-                            "tool_calls",
-                            message_tool_calls_index,
-                            "type",
-                        ),
-                        "string",
-                        tool_calls_item_type,
-                    )
-                if tool_calls_item_type == "function":
-                    tool_calls_item_id = message_tool_calls_item.get("id", MISSING)
-                    if type(tool_calls_item_id) is not str:
-                        return _drift(
-                            _CHAT_COMPLETION,
-                            (
-                                "choices",
-                                data_choices_index,
-                                "message",
-                                "tool_calls",
-                                message_tool_calls_index,
-                                "id",
-                            ),
-                            "string",
-                            tool_calls_item_id,
-                        )
-                    tool_calls_item_function = message_tool_calls_item.get("function", MISSING)
-                    if type(tool_calls_item_function) is not dict:
-                        return _drift(
-                            _CHAT_COMPLETION,
-                            (
-                                "choices",
-                                data_choices_index,
-                                "message",
-                                "tool_calls",
-                                message_tool_calls_index,
-                                "function",
-                            ),
-                            "object",
-                            tool_calls_item_function,
-                        )
-                    item_function_name = tool_calls_item_function.get("name", MISSING)
-                    if type(item_function_name) is not str:
-                        return _drift(
-                            _CHAT_COMPLETION,
-                            (
-                                "choices",
-                                data_choices_index,
-                                "message",
-                                "tool_calls",
-                                message_tool_calls_index,
-                                "function",
-                                "name",
-                            ),
-                            "string",
-                            item_function_name,
-                        )
-                    item_function_arguments = tool_calls_item_function.get("arguments", MISSING)
-                    if type(item_function_arguments) is not str:
-                        return _drift(
-                            _CHAT_COMPLETION,
-                            (
-                                "choices",
-                                data_choices_index,
-                                "message",
-                                "tool_calls",
-                                message_tool_calls_index,
-                                "function",
-                                "arguments",
-                            ),
-                            "string",
-                            item_function_arguments,
-                        )
-        item_message_reasoning = choices_item_message.get("reasoning", MISSING)
-        if item_message_reasoning is not MISSING and type(item_message_reasoning) is not str:
-            return _drift(
-                _CHAT_COMPLETION,
-                ("choices", data_choices_index, "message", "reasoning"),
-                "string",
-                item_message_reasoning,
-            )
-        item_message_executed_tools = choices_item_message.get("executed_tools", MISSING)
-        if item_message_executed_tools is not MISSING:
-            if type(item_message_executed_tools) is not list:
-                return _drift(
-                    _CHAT_COMPLETION,
-                    ("choices", data_choices_index, "message", "executed_tools"),
-                    "array",
-                    item_message_executed_tools,
-                )
-            for message_executed_tools_index, message_executed_tools_item in enumerate(
-                item_message_executed_tools
-            ):
-                if type(message_executed_tools_item) is not dict:
-                    return _drift(
-                        _CHAT_COMPLETION,
-                        (
-                            "choices",
-                            data_choices_index,
-                            "message",
-                            "executed_tools",
-                            message_executed_tools_index,
-                        ),
-                        "object",
-                        message_executed_tools_item,
-                    )
-                executed_tools_item_type = message_executed_tools_item.get("type", MISSING)
-                if type(executed_tools_item_type) is not str:
-                    return _drift(
-                        _CHAT_COMPLETION,
-                        (
-                            "choices",
-                            data_choices_index,
-                            "message",
-                            "executed_tools",
-                            message_executed_tools_index,
-                            "type",
-                        ),
-                        "string",
-                        executed_tools_item_type,
-                    )
-    data_usage = data.get("usage", MISSING)
-    if type(data_usage) is not dict:
-        return _drift(_CHAT_COMPLETION, ("usage",), "object", data_usage)
-    data_usage_prompt_tokens = data_usage.get("prompt_tokens", MISSING)
-    if type(data_usage_prompt_tokens) is not int and not (
-        type(data_usage_prompt_tokens) is float and data_usage_prompt_tokens.is_integer()
-    ):
-        return _drift(
-            _CHAT_COMPLETION, ("usage", "prompt_tokens"), "integer", data_usage_prompt_tokens
-        )
-    data_usage_completion_tokens = data_usage.get("completion_tokens", MISSING)
-    if type(data_usage_completion_tokens) is not int and not (
-        type(data_usage_completion_tokens) is float and data_usage_completion_tokens.is_integer()
-    ):
-        return _drift(
-            _CHAT_COMPLETION,
-            ("usage", "completion_tokens"),
-            "integer",
-            data_usage_completion_tokens,
-        )
-    data_usage_total_tokens = data_usage.get("total_tokens", MISSING)
-    if type(data_usage_total_tokens) is not int and not (
-        type(data_usage_total_tokens) is float and data_usage_total_tokens.is_integer()
-    ):
-        return _drift(
-            _CHAT_COMPLETION, ("usage", "total_tokens"), "integer", data_usage_total_tokens
-        )
-    data_usage_prompt_tokens_details = data_usage.get("prompt_tokens_details", MISSING)
-    if (
-        data_usage_prompt_tokens_details is not MISSING
-        and data_usage_prompt_tokens_details is not None
-    ):
-        if type(data_usage_prompt_tokens_details) is not dict:
-            return _drift(
-                _CHAT_COMPLETION,
-                ("usage", "prompt_tokens_details"),
-                "object or null",
-                data_usage_prompt_tokens_details,
-            )
-        usage_prompt_tokens_details_cached_tokens = data_usage_prompt_tokens_details.get(
-            "cached_tokens", MISSING
-        )
-        if (
-            usage_prompt_tokens_details_cached_tokens is not MISSING
-            and usage_prompt_tokens_details_cached_tokens is not None
-            and type(usage_prompt_tokens_details_cached_tokens) is not int
-            and not (
-                type(usage_prompt_tokens_details_cached_tokens) is float
-                and usage_prompt_tokens_details_cached_tokens.is_integer()
-            )
-        ):
-            return _drift(
-                _CHAT_COMPLETION,
-                ("usage", "prompt_tokens_details", "cached_tokens"),
-                "integer or null",
-                usage_prompt_tokens_details_cached_tokens,
-            )
-    data_usage_completion_tokens_details = data_usage.get("completion_tokens_details", MISSING)
-    if (
-        data_usage_completion_tokens_details is not MISSING
-        and data_usage_completion_tokens_details is not None
-    ):
-        if type(data_usage_completion_tokens_details) is not dict:
-            return _drift(
-                _CHAT_COMPLETION,
-                ("usage", "completion_tokens_details"),
-                "object or null",
-                data_usage_completion_tokens_details,
-            )
-        usage_completion_tokens_details_reasoning_tokens = data_usage_completion_tokens_details.get(
-            "reasoning_tokens", MISSING
-        )
-        if (
-            usage_completion_tokens_details_reasoning_tokens is not MISSING
-            and usage_completion_tokens_details_reasoning_tokens is not None
-            and type(usage_completion_tokens_details_reasoning_tokens) is not int
-            and not (
-                type(usage_completion_tokens_details_reasoning_tokens) is float
-                and usage_completion_tokens_details_reasoning_tokens.is_integer()
-            )
-        ):
-            return _drift(
-                _CHAT_COMPLETION,
-                ("usage", "completion_tokens_details", "reasoning_tokens"),
-                "integer or null",
-                usage_completion_tokens_details_reasoning_tokens,
-            )
-    data_usage_queue_time = data_usage.get("queue_time", MISSING)
-    if (
-        data_usage_queue_time is not MISSING
-        and type(data_usage_queue_time) is not int
-        and not (type(data_usage_queue_time) is float and isfinite(data_usage_queue_time))
-    ):
-        return _drift(_CHAT_COMPLETION, ("usage", "queue_time"), "number", data_usage_queue_time)
-    data_usage_prompt_time = data_usage.get("prompt_time", MISSING)
-    if (
-        data_usage_prompt_time is not MISSING
-        and type(data_usage_prompt_time) is not int
-        and not (type(data_usage_prompt_time) is float and isfinite(data_usage_prompt_time))
-    ):
-        return _drift(_CHAT_COMPLETION, ("usage", "prompt_time"), "number", data_usage_prompt_time)
-    data_usage_completion_time = data_usage.get("completion_time", MISSING)
-    if (
-        data_usage_completion_time is not MISSING
-        and type(data_usage_completion_time) is not int
-        and not (type(data_usage_completion_time) is float and isfinite(data_usage_completion_time))
-    ):
-        return _drift(
-            _CHAT_COMPLETION, ("usage", "completion_time"), "number", data_usage_completion_time
-        )
-    data_usage_total_time = data_usage.get("total_time", MISSING)
-    if (
-        data_usage_total_time is not MISSING
-        and type(data_usage_total_time) is not int
-        and not (type(data_usage_total_time) is float and isfinite(data_usage_total_time))
-    ):
-        return _drift(_CHAT_COMPLETION, ("usage", "total_time"), "number", data_usage_total_time)
-    data_x_groq = data.get("x_groq", MISSING)
-    if data_x_groq is not MISSING:
-        if type(data_x_groq) is not dict:
-            return _drift(_CHAT_COMPLETION, ("x_groq",), "object", data_x_groq)
-        data_x_groq_id = data_x_groq.get("id", MISSING)
-        if data_x_groq_id is not MISSING and type(data_x_groq_id) is not str:
-            return _drift(_CHAT_COMPLETION, ("x_groq", "id"), "string", data_x_groq_id)
+    created = data.get("created", MISSING)
+    if type(created) is not int and not integral_float(created):
+        return _drift(_CHAT_COMPLETION, ("created",), "integer", created)
+    model = data.get("model", MISSING)
+    if type(model) is not str:
+        return _drift(_CHAT_COMPLETION, ("model",), "string", model)
+    choices = data.get("choices", MISSING)
+    if type(choices) is not list:
+        return _drift(_CHAT_COMPLETION, ("choices",), "array", choices)
+    if len(choices) < 1:
+        return _drift(_CHAT_COMPLETION, ("choices", len(choices)), "object", MISSING)
+    for index, item in enumerate(choices):
+        if (drift := _explain_choice(item, _CHAT_COMPLETION, ("choices", index))) is not None:
+            return drift
+    usage = data.get("usage", MISSING)
+    if usage is MISSING:
+        return _drift(_CHAT_COMPLETION, ("usage",), "object", usage)
+    if (drift := _explain_usage(usage, _CHAT_COMPLETION, ("usage",))) is not None:
+        return drift
+    x_groq = data.get("x_groq", MISSING)
+    if x_groq is not MISSING:
+        if type(x_groq) is not dict:
+            return _drift(_CHAT_COMPLETION, ("x_groq",), "object", x_groq)
+        x_groq_id = x_groq.get("id", MISSING)
+        if x_groq_id is not MISSING and type(x_groq_id) is not str:
+            return _drift(_CHAT_COMPLETION, ("x_groq", "id"), "string", x_groq_id)
     raise AssertionError("toolgen bug: the validators of chat_completion disagree")
 
 
@@ -571,282 +232,93 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
         data_object = data["object"]
         if data_object != "chat.completion.chunk":
             raise _Mismatch
-        data_created = data["created"]
-        if type(data_created) is not int and not (
-            type(data_created) is float and data_created.is_integer()
-        ):
+        created = data["created"]
+        if type(created) is not int and not integral_float(created):
             raise _Mismatch
         if type(data["model"]) is not str:
             raise _Mismatch
-        data_choices = data["choices"]
-        if type(data_choices) is not list:
+        choices = data["choices"]
+        if type(choices) is not list:
             raise _Mismatch
-        for data_choices_item in data_choices:
-            if type(data_choices_item) is not dict:
+        for item in choices:
+            if type(item) is not dict:
                 raise _Mismatch
-            choices_item_index = data_choices_item["index"]
-            if type(choices_item_index) is not int and not (
-                type(choices_item_index) is float and choices_item_index.is_integer()
-            ):
+            item_index = item["index"]
+            if type(item_index) is not int and not integral_float(item_index):
                 raise _Mismatch
-            choices_item_delta = data_choices_item["delta"]
-            if type(choices_item_delta) is not dict:
+            delta = item["delta"]
+            if type(delta) is not dict:
                 raise _Mismatch
-            if "role" in choices_item_delta:
-                item_delta_role = choices_item_delta["role"]
-                if item_delta_role is not None and type(item_delta_role) is not str:
+            if "role" in delta:
+                role = delta["role"]
+                if role is not None and type(role) is not str:
                     raise _Mismatch
-            if "content" in choices_item_delta:
-                item_delta_content = choices_item_delta["content"]
-                if item_delta_content is not None and type(item_delta_content) is not str:
+            if "content" in delta:
+                content = delta["content"]
+                if content is not None and type(content) is not str:
                     raise _Mismatch
-            if "tool_calls" in choices_item_delta:
-                item_delta_tool_calls = choices_item_delta["tool_calls"]
-                if item_delta_tool_calls is not None:
-                    if type(item_delta_tool_calls) is not list:
+            if "tool_calls" in delta:
+                tool_calls = delta["tool_calls"]
+                if tool_calls is not None:
+                    if type(tool_calls) is not list:
                         raise _Mismatch
-                    for delta_tool_calls_item in item_delta_tool_calls:
-                        if type(delta_tool_calls_item) is not dict:
+                    for tool_calls_item in tool_calls:
+                        if type(tool_calls_item) is not dict:
                             raise _Mismatch
-                        tool_calls_item_index = delta_tool_calls_item["index"]
-                        if type(tool_calls_item_index) is not int and not (
-                            type(tool_calls_item_index) is float
-                            and tool_calls_item_index.is_integer()
+                        tool_calls_item_index = tool_calls_item["index"]
+                        if type(tool_calls_item_index) is not int and not integral_float(
+                            tool_calls_item_index
                         ):
                             raise _Mismatch
-                        if "id" in delta_tool_calls_item:
-                            tool_calls_item_id = delta_tool_calls_item["id"]
-                            if (
-                                tool_calls_item_id is not None
-                                and type(tool_calls_item_id) is not str
-                            ):
+                        if "id" in tool_calls_item:
+                            item_id = tool_calls_item["id"]
+                            if item_id is not None and type(item_id) is not str:
                                 raise _Mismatch
-                        if "type" in delta_tool_calls_item:
-                            tool_calls_item_type = delta_tool_calls_item["type"]
-                            if (
-                                tool_calls_item_type is not None
-                                and type(tool_calls_item_type) is not str
-                            ):
+                        if "type" in tool_calls_item:
+                            item_type = tool_calls_item["type"]
+                            if item_type is not None and type(item_type) is not str:
                                 raise _Mismatch
-                        if "function" in delta_tool_calls_item:
-                            tool_calls_item_function = delta_tool_calls_item["function"]
-                            if tool_calls_item_function is not None:
-                                if type(tool_calls_item_function) is not dict:
+                        if "function" in tool_calls_item:
+                            function = tool_calls_item["function"]
+                            if function is not None:
+                                if type(function) is not dict:
                                     raise _Mismatch
-                                if "name" in tool_calls_item_function:
-                                    item_function_name = tool_calls_item_function["name"]
-                                    if (
-                                        item_function_name is not None
-                                        and type(item_function_name) is not str
-                                    ):
+                                if "name" in function:
+                                    name = function["name"]
+                                    if name is not None and type(name) is not str:
                                         raise _Mismatch
-                                if "arguments" in tool_calls_item_function:
-                                    item_function_arguments = tool_calls_item_function["arguments"]
-                                    if (
-                                        item_function_arguments is not None
-                                        and type(item_function_arguments) is not str
-                                    ):
+                                if "arguments" in function:
+                                    arguments = function["arguments"]
+                                    if arguments is not None and type(arguments) is not str:
                                         raise _Mismatch
-            if (
-                "reasoning" in choices_item_delta
-                and type(choices_item_delta["reasoning"]) is not str
-            ):
+            if "reasoning" in delta and type(delta["reasoning"]) is not str:
                 raise _Mismatch
-            if "channel" in choices_item_delta and type(choices_item_delta["channel"]) is not str:
+            if "channel" in delta and type(delta["channel"]) is not str:
                 raise _Mismatch
-            if "executed_tools" in choices_item_delta:
-                item_delta_executed_tools = choices_item_delta["executed_tools"]
-                if type(item_delta_executed_tools) is not list:
+            if "executed_tools" in delta:
+                executed_tools = delta["executed_tools"]
+                if type(executed_tools) is not list:
                     raise _Mismatch
-                for delta_executed_tools_item in item_delta_executed_tools:
-                    if type(delta_executed_tools_item) is not dict:
+                for executed_tools_item in executed_tools:
+                    if type(executed_tools_item) is not dict:
                         raise _Mismatch
-                    if type(delta_executed_tools_item["type"]) is not str:
+                    if type(executed_tools_item["type"]) is not str:
                         raise _Mismatch
-            choices_item_finish_reason = data_choices_item["finish_reason"]
-            if (
-                choices_item_finish_reason is not None
-                and type(choices_item_finish_reason) is not str
-            ):
+            finish_reason = item["finish_reason"]
+            if finish_reason is not None and type(finish_reason) is not str:
                 raise _Mismatch
         if "usage" in data:
-            data_usage = data["usage"]
-            if data_usage is not None:
-                if type(data_usage) is not dict:
-                    raise _Mismatch
-                data_usage_prompt_tokens = data_usage["prompt_tokens"]
-                if type(data_usage_prompt_tokens) is not int and not (
-                    type(data_usage_prompt_tokens) is float
-                    and data_usage_prompt_tokens.is_integer()
-                ):
-                    raise _Mismatch
-                data_usage_completion_tokens = data_usage["completion_tokens"]
-                if type(data_usage_completion_tokens) is not int and not (
-                    type(data_usage_completion_tokens) is float
-                    and data_usage_completion_tokens.is_integer()
-                ):
-                    raise _Mismatch
-                data_usage_total_tokens = data_usage["total_tokens"]
-                if type(data_usage_total_tokens) is not int and not (
-                    type(data_usage_total_tokens) is float and data_usage_total_tokens.is_integer()
-                ):
-                    raise _Mismatch
-                if "prompt_tokens_details" in data_usage:
-                    data_usage_prompt_tokens_details = data_usage["prompt_tokens_details"]
-                    if data_usage_prompt_tokens_details is not None:
-                        if type(data_usage_prompt_tokens_details) is not dict:
-                            raise _Mismatch
-                        if "cached_tokens" in data_usage_prompt_tokens_details:
-                            usage_prompt_tokens_details_cached_tokens = (
-                                data_usage_prompt_tokens_details["cached_tokens"]
-                            )
-                            if (
-                                usage_prompt_tokens_details_cached_tokens is not None
-                                and type(usage_prompt_tokens_details_cached_tokens) is not int
-                                and not (
-                                    type(usage_prompt_tokens_details_cached_tokens) is float
-                                    and usage_prompt_tokens_details_cached_tokens.is_integer()
-                                )
-                            ):
-                                raise _Mismatch
-                if "completion_tokens_details" in data_usage:
-                    data_usage_completion_tokens_details = data_usage["completion_tokens_details"]
-                    if data_usage_completion_tokens_details is not None:
-                        if type(data_usage_completion_tokens_details) is not dict:
-                            raise _Mismatch
-                        if "reasoning_tokens" in data_usage_completion_tokens_details:
-                            usage_completion_tokens_details_reasoning_tokens = (
-                                data_usage_completion_tokens_details["reasoning_tokens"]
-                            )
-                            if (
-                                usage_completion_tokens_details_reasoning_tokens is not None
-                                and type(usage_completion_tokens_details_reasoning_tokens)
-                                is not int
-                                and not (
-                                    type(usage_completion_tokens_details_reasoning_tokens) is float
-                                    and usage_completion_tokens_details_reasoning_tokens.is_integer()
-                                )
-                            ):
-                                raise _Mismatch
-                if "queue_time" in data_usage:
-                    data_usage_queue_time = data_usage["queue_time"]
-                    if type(data_usage_queue_time) is not int and not (
-                        type(data_usage_queue_time) is float and isfinite(data_usage_queue_time)
-                    ):
-                        raise _Mismatch
-                if "prompt_time" in data_usage:
-                    data_usage_prompt_time = data_usage["prompt_time"]
-                    if type(data_usage_prompt_time) is not int and not (
-                        type(data_usage_prompt_time) is float and isfinite(data_usage_prompt_time)
-                    ):
-                        raise _Mismatch
-                if "completion_time" in data_usage:
-                    data_usage_completion_time = data_usage["completion_time"]
-                    if type(data_usage_completion_time) is not int and not (
-                        type(data_usage_completion_time) is float
-                        and isfinite(data_usage_completion_time)
-                    ):
-                        raise _Mismatch
-                if "total_time" in data_usage:
-                    data_usage_total_time = data_usage["total_time"]
-                    if type(data_usage_total_time) is not int and not (
-                        type(data_usage_total_time) is float and isfinite(data_usage_total_time)
-                    ):
-                        raise _Mismatch
+            usage = data["usage"]
+            if usage is not None:
+                _check_usage(usage)
         if "x_groq" in data:
-            data_x_groq = data["x_groq"]
-            if type(data_x_groq) is not dict:
+            x_groq = data["x_groq"]
+            if type(x_groq) is not dict:
                 raise _Mismatch
-            if "id" in data_x_groq and type(data_x_groq["id"]) is not str:
+            if "id" in x_groq and type(x_groq["id"]) is not str:
                 raise _Mismatch
-            if "usage" in data_x_groq:
-                data_x_groq_usage = data_x_groq["usage"]
-                if type(data_x_groq_usage) is not dict:
-                    raise _Mismatch
-                x_groq_usage_prompt_tokens = data_x_groq_usage["prompt_tokens"]
-                if type(x_groq_usage_prompt_tokens) is not int and not (
-                    type(x_groq_usage_prompt_tokens) is float
-                    and x_groq_usage_prompt_tokens.is_integer()
-                ):
-                    raise _Mismatch
-                x_groq_usage_completion_tokens = data_x_groq_usage["completion_tokens"]
-                if type(x_groq_usage_completion_tokens) is not int and not (
-                    type(x_groq_usage_completion_tokens) is float
-                    and x_groq_usage_completion_tokens.is_integer()
-                ):
-                    raise _Mismatch
-                x_groq_usage_total_tokens = data_x_groq_usage["total_tokens"]
-                if type(x_groq_usage_total_tokens) is not int and not (
-                    type(x_groq_usage_total_tokens) is float
-                    and x_groq_usage_total_tokens.is_integer()
-                ):
-                    raise _Mismatch
-                if "prompt_tokens_details" in data_x_groq_usage:
-                    x_groq_usage_prompt_tokens_details = data_x_groq_usage["prompt_tokens_details"]
-                    if x_groq_usage_prompt_tokens_details is not None:
-                        if type(x_groq_usage_prompt_tokens_details) is not dict:
-                            raise _Mismatch
-                        if "cached_tokens" in x_groq_usage_prompt_tokens_details:
-                            usage_prompt_tokens_details_cached_tokens_2 = (
-                                x_groq_usage_prompt_tokens_details["cached_tokens"]
-                            )
-                            if (
-                                usage_prompt_tokens_details_cached_tokens_2 is not None
-                                and type(usage_prompt_tokens_details_cached_tokens_2) is not int
-                                and not (
-                                    type(usage_prompt_tokens_details_cached_tokens_2) is float
-                                    and usage_prompt_tokens_details_cached_tokens_2.is_integer()
-                                )
-                            ):
-                                raise _Mismatch
-                if "completion_tokens_details" in data_x_groq_usage:
-                    x_groq_usage_completion_tokens_details = data_x_groq_usage[
-                        "completion_tokens_details"
-                    ]
-                    if x_groq_usage_completion_tokens_details is not None:
-                        if type(x_groq_usage_completion_tokens_details) is not dict:
-                            raise _Mismatch
-                        if "reasoning_tokens" in x_groq_usage_completion_tokens_details:
-                            usage_completion_tokens_details_reasoning_tokens_2 = (
-                                x_groq_usage_completion_tokens_details["reasoning_tokens"]
-                            )
-                            if (
-                                usage_completion_tokens_details_reasoning_tokens_2 is not None
-                                and type(usage_completion_tokens_details_reasoning_tokens_2)
-                                is not int
-                                and not (
-                                    type(usage_completion_tokens_details_reasoning_tokens_2)
-                                    is float
-                                    and usage_completion_tokens_details_reasoning_tokens_2.is_integer()
-                                )
-                            ):
-                                raise _Mismatch
-                if "queue_time" in data_x_groq_usage:
-                    x_groq_usage_queue_time = data_x_groq_usage["queue_time"]
-                    if type(x_groq_usage_queue_time) is not int and not (
-                        type(x_groq_usage_queue_time) is float and isfinite(x_groq_usage_queue_time)
-                    ):
-                        raise _Mismatch
-                if "prompt_time" in data_x_groq_usage:
-                    x_groq_usage_prompt_time = data_x_groq_usage["prompt_time"]
-                    if type(x_groq_usage_prompt_time) is not int and not (
-                        type(x_groq_usage_prompt_time) is float
-                        and isfinite(x_groq_usage_prompt_time)
-                    ):
-                        raise _Mismatch
-                if "completion_time" in data_x_groq_usage:
-                    x_groq_usage_completion_time = data_x_groq_usage["completion_time"]
-                    if type(x_groq_usage_completion_time) is not int and not (
-                        type(x_groq_usage_completion_time) is float
-                        and isfinite(x_groq_usage_completion_time)
-                    ):
-                        raise _Mismatch
-                if "total_time" in data_x_groq_usage:
-                    x_groq_usage_total_time = data_x_groq_usage["total_time"]
-                    if type(x_groq_usage_total_time) is not int and not (
-                        type(x_groq_usage_total_time) is float and isfinite(x_groq_usage_total_time)
-                    ):
-                        raise _Mismatch
+            if "usage" in x_groq:
+                _check_usage(x_groq["usage"])
         return data
     except (KeyError, _Mismatch):
         pass
@@ -866,569 +338,370 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
     data_object = data.get("object", MISSING)
     if data_object != "chat.completion.chunk":
         return _drift(_CHAT_COMPLETION_CHUNK, ("object",), '"chat.completion.chunk"', data_object)
-    data_created = data.get("created", MISSING)
-    if type(data_created) is not int and not (
-        type(data_created) is float and data_created.is_integer()
-    ):
-        return _drift(_CHAT_COMPLETION_CHUNK, ("created",), "integer", data_created)
-    data_model = data.get("model", MISSING)
-    if type(data_model) is not str:
-        return _drift(_CHAT_COMPLETION_CHUNK, ("model",), "string", data_model)
-    data_choices = data.get("choices", MISSING)
-    if type(data_choices) is not list:
-        return _drift(_CHAT_COMPLETION_CHUNK, ("choices",), "array", data_choices)
-    for data_choices_index, data_choices_item in enumerate(data_choices):
-        if type(data_choices_item) is not dict:
-            return _drift(
-                _CHAT_COMPLETION_CHUNK, ("choices", data_choices_index), "object", data_choices_item
-            )
-        choices_item_index = data_choices_item.get("index", MISSING)
-        if type(choices_item_index) is not int and not (
-            type(choices_item_index) is float and choices_item_index.is_integer()
-        ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("choices", data_choices_index, "index"),
-                "integer",
-                choices_item_index,
-            )
-        choices_item_delta = data_choices_item.get("delta", MISSING)
-        if type(choices_item_delta) is not dict:
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("choices", data_choices_index, "delta"),
-                "object",
-                choices_item_delta,
-            )
-        item_delta_role = choices_item_delta.get("role", MISSING)
+    created = data.get("created", MISSING)
+    if type(created) is not int and not integral_float(created):
+        return _drift(_CHAT_COMPLETION_CHUNK, ("created",), "integer", created)
+    model = data.get("model", MISSING)
+    if type(model) is not str:
+        return _drift(_CHAT_COMPLETION_CHUNK, ("model",), "string", model)
+    choices = data.get("choices", MISSING)
+    if type(choices) is not list:
+        return _drift(_CHAT_COMPLETION_CHUNK, ("choices",), "array", choices)
+    for index, item in enumerate(choices):
         if (
-            item_delta_role is not MISSING
-            and item_delta_role is not None
-            and type(item_delta_role) is not str
-        ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("choices", data_choices_index, "delta", "role"),
-                "string or null",
-                item_delta_role,
-            )
-        item_delta_content = choices_item_delta.get("content", MISSING)
+            drift := _explain_chunk_choice(item, _CHAT_COMPLETION_CHUNK, ("choices", index))
+        ) is not None:
+            return drift
+    usage = data.get("usage", MISSING)
+    if usage is not MISSING and usage is not None:
+        if type(usage) is not dict:
+            return _drift(_CHAT_COMPLETION_CHUNK, ("usage",), "object or null", usage)
+        if (drift := _explain_usage(usage, _CHAT_COMPLETION_CHUNK, ("usage",))) is not None:
+            return drift
+    x_groq = data.get("x_groq", MISSING)
+    if x_groq is not MISSING:
+        if type(x_groq) is not dict:
+            return _drift(_CHAT_COMPLETION_CHUNK, ("x_groq",), "object", x_groq)
+        x_groq_id = x_groq.get("id", MISSING)
+        if x_groq_id is not MISSING and type(x_groq_id) is not str:
+            return _drift(_CHAT_COMPLETION_CHUNK, ("x_groq", "id"), "string", x_groq_id)
+        x_groq_usage = x_groq.get("usage", MISSING)
         if (
-            item_delta_content is not MISSING
-            and item_delta_content is not None
-            and type(item_delta_content) is not str
+            x_groq_usage is not MISSING
+            and (drift := _explain_usage(x_groq_usage, _CHAT_COMPLETION_CHUNK, ("x_groq", "usage")))
+            is not None
         ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("choices", data_choices_index, "delta", "content"),
-                "string or null",
-                item_delta_content,
-            )
-        item_delta_tool_calls = choices_item_delta.get("tool_calls", MISSING)
-        if item_delta_tool_calls is not MISSING and item_delta_tool_calls is not None:
-            if type(item_delta_tool_calls) is not list:
-                return _drift(
-                    _CHAT_COMPLETION_CHUNK,
-                    ("choices", data_choices_index, "delta", "tool_calls"),
-                    "array or null",
-                    item_delta_tool_calls,
-                )
-            for delta_tool_calls_index, delta_tool_calls_item in enumerate(item_delta_tool_calls):
-                if type(delta_tool_calls_item) is not dict:
-                    return _drift(
-                        _CHAT_COMPLETION_CHUNK,
-                        (
-                            "choices",
-                            data_choices_index,
-                            "delta",
-                            "tool_calls",
-                            delta_tool_calls_index,
-                        ),
-                        "object",
-                        delta_tool_calls_item,
-                    )
-                tool_calls_item_index = delta_tool_calls_item.get("index", MISSING)
-                if type(tool_calls_item_index) is not int and not (
-                    type(tool_calls_item_index) is float and tool_calls_item_index.is_integer()
-                ):
-                    return _drift(
-                        _CHAT_COMPLETION_CHUNK,
-                        (
-                            "choices",
-                            data_choices_index,
-                            "delta",
-                            "tool_calls",
-                            delta_tool_calls_index,
-                            "index",
-                        ),
-                        "integer",
-                        tool_calls_item_index,
-                    )
-                tool_calls_item_id = delta_tool_calls_item.get("id", MISSING)
-                if (
-                    tool_calls_item_id is not MISSING
-                    and tool_calls_item_id is not None
-                    and type(tool_calls_item_id) is not str
-                ):
-                    return _drift(
-                        _CHAT_COMPLETION_CHUNK,
-                        (
-                            "choices",
-                            data_choices_index,
-                            "delta",
-                            "tool_calls",
-                            delta_tool_calls_index,
-                            "id",
-                        ),
-                        "string or null",
-                        tool_calls_item_id,
-                    )
-                tool_calls_item_type = delta_tool_calls_item.get("type", MISSING)
-                if (
-                    tool_calls_item_type is not MISSING
-                    and tool_calls_item_type is not None
-                    and type(tool_calls_item_type) is not str
-                ):
-                    return _drift(
-                        _CHAT_COMPLETION_CHUNK,
-                        (
-                            "choices",
-                            data_choices_index,
-                            "delta",
-                            "tool_calls",
-                            delta_tool_calls_index,
-                            "type",
-                        ),
-                        "string or null",
-                        tool_calls_item_type,
-                    )
-                tool_calls_item_function = delta_tool_calls_item.get("function", MISSING)
-                if tool_calls_item_function is not MISSING and tool_calls_item_function is not None:
-                    if type(tool_calls_item_function) is not dict:
-                        return _drift(
-                            _CHAT_COMPLETION_CHUNK,
-                            (
-                                "choices",
-                                data_choices_index,
-                                "delta",
-                                "tool_calls",
-                                delta_tool_calls_index,
-                                "function",
-                            ),
-                            "object or null",
-                            tool_calls_item_function,
-                        )
-                    item_function_name = tool_calls_item_function.get("name", MISSING)
-                    if (
-                        item_function_name is not MISSING
-                        and item_function_name is not None
-                        and type(item_function_name) is not str
-                    ):
-                        return _drift(
-                            _CHAT_COMPLETION_CHUNK,
-                            (
-                                "choices",
-                                data_choices_index,
-                                "delta",
-                                "tool_calls",
-                                delta_tool_calls_index,
-                                "function",
-                                "name",
-                            ),
-                            "string or null",
-                            item_function_name,
-                        )
-                    item_function_arguments = tool_calls_item_function.get("arguments", MISSING)
-                    if (
-                        item_function_arguments is not MISSING
-                        and item_function_arguments is not None
-                        and type(item_function_arguments) is not str
-                    ):
-                        return _drift(
-                            _CHAT_COMPLETION_CHUNK,
-                            (
-                                "choices",
-                                data_choices_index,
-                                "delta",
-                                "tool_calls",
-                                delta_tool_calls_index,
-                                "function",
-                                "arguments",
-                            ),
-                            "string or null",
-                            item_function_arguments,
-                        )
-        item_delta_reasoning = choices_item_delta.get("reasoning", MISSING)
-        if item_delta_reasoning is not MISSING and type(item_delta_reasoning) is not str:
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("choices", data_choices_index, "delta", "reasoning"),
-                "string",
-                item_delta_reasoning,
-            )
-        item_delta_channel = choices_item_delta.get("channel", MISSING)
-        if item_delta_channel is not MISSING and type(item_delta_channel) is not str:
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("choices", data_choices_index, "delta", "channel"),
-                "string",
-                item_delta_channel,
-            )
-        item_delta_executed_tools = choices_item_delta.get("executed_tools", MISSING)
-        if item_delta_executed_tools is not MISSING:
-            if type(item_delta_executed_tools) is not list:
-                return _drift(
-                    _CHAT_COMPLETION_CHUNK,
-                    ("choices", data_choices_index, "delta", "executed_tools"),
-                    "array",
-                    item_delta_executed_tools,
-                )
-            for delta_executed_tools_index, delta_executed_tools_item in enumerate(
-                item_delta_executed_tools
-            ):
-                if type(delta_executed_tools_item) is not dict:
-                    return _drift(
-                        _CHAT_COMPLETION_CHUNK,
-                        (
-                            "choices",
-                            data_choices_index,
-                            "delta",
-                            "executed_tools",
-                            delta_executed_tools_index,
-                        ),
-                        "object",
-                        delta_executed_tools_item,
-                    )
-                executed_tools_item_type = delta_executed_tools_item.get("type", MISSING)
-                if type(executed_tools_item_type) is not str:
-                    return _drift(
-                        _CHAT_COMPLETION_CHUNK,
-                        (
-                            "choices",
-                            data_choices_index,
-                            "delta",
-                            "executed_tools",
-                            delta_executed_tools_index,
-                            "type",
-                        ),
-                        "string",
-                        executed_tools_item_type,
-                    )
-        choices_item_finish_reason = data_choices_item.get("finish_reason", MISSING)
-        if choices_item_finish_reason is MISSING:
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("choices", data_choices_index, "finish_reason"),
-                "string or null",
-                choices_item_finish_reason,
-            )
-        if choices_item_finish_reason is not None and type(choices_item_finish_reason) is not str:
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("choices", data_choices_index, "finish_reason"),
-                "string or null",
-                choices_item_finish_reason,
-            )
-    data_usage = data.get("usage", MISSING)
-    if data_usage is not MISSING and data_usage is not None:
-        if type(data_usage) is not dict:
-            return _drift(_CHAT_COMPLETION_CHUNK, ("usage",), "object or null", data_usage)
-        data_usage_prompt_tokens = data_usage.get("prompt_tokens", MISSING)
-        if type(data_usage_prompt_tokens) is not int and not (
-            type(data_usage_prompt_tokens) is float and data_usage_prompt_tokens.is_integer()
-        ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("usage", "prompt_tokens"),
-                "integer",
-                data_usage_prompt_tokens,
-            )
-        data_usage_completion_tokens = data_usage.get("completion_tokens", MISSING)
-        if type(data_usage_completion_tokens) is not int and not (
-            type(data_usage_completion_tokens) is float
-            and data_usage_completion_tokens.is_integer()
-        ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("usage", "completion_tokens"),
-                "integer",
-                data_usage_completion_tokens,
-            )
-        data_usage_total_tokens = data_usage.get("total_tokens", MISSING)
-        if type(data_usage_total_tokens) is not int and not (
-            type(data_usage_total_tokens) is float and data_usage_total_tokens.is_integer()
-        ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("usage", "total_tokens"),
-                "integer",
-                data_usage_total_tokens,
-            )
-        data_usage_prompt_tokens_details = data_usage.get("prompt_tokens_details", MISSING)
-        if (
-            data_usage_prompt_tokens_details is not MISSING
-            and data_usage_prompt_tokens_details is not None
-        ):
-            if type(data_usage_prompt_tokens_details) is not dict:
-                return _drift(
-                    _CHAT_COMPLETION_CHUNK,
-                    ("usage", "prompt_tokens_details"),
-                    "object or null",
-                    data_usage_prompt_tokens_details,
-                )
-            usage_prompt_tokens_details_cached_tokens = data_usage_prompt_tokens_details.get(
-                "cached_tokens", MISSING
-            )
-            if (
-                usage_prompt_tokens_details_cached_tokens is not MISSING
-                and usage_prompt_tokens_details_cached_tokens is not None
-                and type(usage_prompt_tokens_details_cached_tokens) is not int
-                and not (
-                    type(usage_prompt_tokens_details_cached_tokens) is float
-                    and usage_prompt_tokens_details_cached_tokens.is_integer()
-                )
-            ):
-                return _drift(
-                    _CHAT_COMPLETION_CHUNK,
-                    ("usage", "prompt_tokens_details", "cached_tokens"),
-                    "integer or null",
-                    usage_prompt_tokens_details_cached_tokens,
-                )
-        data_usage_completion_tokens_details = data_usage.get("completion_tokens_details", MISSING)
-        if (
-            data_usage_completion_tokens_details is not MISSING
-            and data_usage_completion_tokens_details is not None
-        ):
-            if type(data_usage_completion_tokens_details) is not dict:
-                return _drift(
-                    _CHAT_COMPLETION_CHUNK,
-                    ("usage", "completion_tokens_details"),
-                    "object or null",
-                    data_usage_completion_tokens_details,
-                )
-            usage_completion_tokens_details_reasoning_tokens = (
-                data_usage_completion_tokens_details.get("reasoning_tokens", MISSING)
-            )
-            if (
-                usage_completion_tokens_details_reasoning_tokens is not MISSING
-                and usage_completion_tokens_details_reasoning_tokens is not None
-                and type(usage_completion_tokens_details_reasoning_tokens) is not int
-                and not (
-                    type(usage_completion_tokens_details_reasoning_tokens) is float
-                    and usage_completion_tokens_details_reasoning_tokens.is_integer()
-                )
-            ):
-                return _drift(
-                    _CHAT_COMPLETION_CHUNK,
-                    ("usage", "completion_tokens_details", "reasoning_tokens"),
-                    "integer or null",
-                    usage_completion_tokens_details_reasoning_tokens,
-                )
-        data_usage_queue_time = data_usage.get("queue_time", MISSING)
-        if (
-            data_usage_queue_time is not MISSING
-            and type(data_usage_queue_time) is not int
-            and not (type(data_usage_queue_time) is float and isfinite(data_usage_queue_time))
-        ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK, ("usage", "queue_time"), "number", data_usage_queue_time
-            )
-        data_usage_prompt_time = data_usage.get("prompt_time", MISSING)
-        if (
-            data_usage_prompt_time is not MISSING
-            and type(data_usage_prompt_time) is not int
-            and not (type(data_usage_prompt_time) is float and isfinite(data_usage_prompt_time))
-        ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK, ("usage", "prompt_time"), "number", data_usage_prompt_time
-            )
-        data_usage_completion_time = data_usage.get("completion_time", MISSING)
-        if (
-            data_usage_completion_time is not MISSING
-            and type(data_usage_completion_time) is not int
-            and not (
-                type(data_usage_completion_time) is float and isfinite(data_usage_completion_time)
-            )
-        ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("usage", "completion_time"),
-                "number",
-                data_usage_completion_time,
-            )
-        data_usage_total_time = data_usage.get("total_time", MISSING)
-        if (
-            data_usage_total_time is not MISSING
-            and type(data_usage_total_time) is not int
-            and not (type(data_usage_total_time) is float and isfinite(data_usage_total_time))
-        ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK, ("usage", "total_time"), "number", data_usage_total_time
-            )
-    data_x_groq = data.get("x_groq", MISSING)
-    if data_x_groq is not MISSING:
-        if type(data_x_groq) is not dict:
-            return _drift(_CHAT_COMPLETION_CHUNK, ("x_groq",), "object", data_x_groq)
-        data_x_groq_id = data_x_groq.get("id", MISSING)
-        if data_x_groq_id is not MISSING and type(data_x_groq_id) is not str:
-            return _drift(_CHAT_COMPLETION_CHUNK, ("x_groq", "id"), "string", data_x_groq_id)
-        data_x_groq_usage = data_x_groq.get("usage", MISSING)
-        if data_x_groq_usage is not MISSING:
-            if type(data_x_groq_usage) is not dict:
-                return _drift(
-                    _CHAT_COMPLETION_CHUNK, ("x_groq", "usage"), "object", data_x_groq_usage
-                )
-            x_groq_usage_prompt_tokens = data_x_groq_usage.get("prompt_tokens", MISSING)
-            if type(x_groq_usage_prompt_tokens) is not int and not (
-                type(x_groq_usage_prompt_tokens) is float
-                and x_groq_usage_prompt_tokens.is_integer()
-            ):
-                return _drift(
-                    _CHAT_COMPLETION_CHUNK,
-                    ("x_groq", "usage", "prompt_tokens"),
-                    "integer",
-                    x_groq_usage_prompt_tokens,
-                )
-            x_groq_usage_completion_tokens = data_x_groq_usage.get("completion_tokens", MISSING)
-            if type(x_groq_usage_completion_tokens) is not int and not (
-                type(x_groq_usage_completion_tokens) is float
-                and x_groq_usage_completion_tokens.is_integer()
-            ):
-                return _drift(
-                    _CHAT_COMPLETION_CHUNK,
-                    ("x_groq", "usage", "completion_tokens"),
-                    "integer",
-                    x_groq_usage_completion_tokens,
-                )
-            x_groq_usage_total_tokens = data_x_groq_usage.get("total_tokens", MISSING)
-            if type(x_groq_usage_total_tokens) is not int and not (
-                type(x_groq_usage_total_tokens) is float and x_groq_usage_total_tokens.is_integer()
-            ):
-                return _drift(
-                    _CHAT_COMPLETION_CHUNK,
-                    ("x_groq", "usage", "total_tokens"),
-                    "integer",
-                    x_groq_usage_total_tokens,
-                )
-            x_groq_usage_prompt_tokens_details = data_x_groq_usage.get(
-                "prompt_tokens_details", MISSING
-            )
-            if (
-                x_groq_usage_prompt_tokens_details is not MISSING
-                and x_groq_usage_prompt_tokens_details is not None
-            ):
-                if type(x_groq_usage_prompt_tokens_details) is not dict:
-                    return _drift(
-                        _CHAT_COMPLETION_CHUNK,
-                        ("x_groq", "usage", "prompt_tokens_details"),
-                        "object or null",
-                        x_groq_usage_prompt_tokens_details,
-                    )
-                usage_prompt_tokens_details_cached_tokens_2 = (
-                    x_groq_usage_prompt_tokens_details.get("cached_tokens", MISSING)
-                )
-                if (
-                    usage_prompt_tokens_details_cached_tokens_2 is not MISSING
-                    and usage_prompt_tokens_details_cached_tokens_2 is not None
-                    and type(usage_prompt_tokens_details_cached_tokens_2) is not int
-                    and not (
-                        type(usage_prompt_tokens_details_cached_tokens_2) is float
-                        and usage_prompt_tokens_details_cached_tokens_2.is_integer()
-                    )
-                ):
-                    return _drift(
-                        _CHAT_COMPLETION_CHUNK,
-                        ("x_groq", "usage", "prompt_tokens_details", "cached_tokens"),
-                        "integer or null",
-                        usage_prompt_tokens_details_cached_tokens_2,
-                    )
-            x_groq_usage_completion_tokens_details = data_x_groq_usage.get(
-                "completion_tokens_details", MISSING
-            )
-            if (
-                x_groq_usage_completion_tokens_details is not MISSING
-                and x_groq_usage_completion_tokens_details is not None
-            ):
-                if type(x_groq_usage_completion_tokens_details) is not dict:
-                    return _drift(
-                        _CHAT_COMPLETION_CHUNK,
-                        ("x_groq", "usage", "completion_tokens_details"),
-                        "object or null",
-                        x_groq_usage_completion_tokens_details,
-                    )
-                usage_completion_tokens_details_reasoning_tokens_2 = (
-                    x_groq_usage_completion_tokens_details.get("reasoning_tokens", MISSING)
-                )
-                if (
-                    usage_completion_tokens_details_reasoning_tokens_2 is not MISSING
-                    and usage_completion_tokens_details_reasoning_tokens_2 is not None
-                    and type(usage_completion_tokens_details_reasoning_tokens_2) is not int
-                    and not (
-                        type(usage_completion_tokens_details_reasoning_tokens_2) is float
-                        and usage_completion_tokens_details_reasoning_tokens_2.is_integer()
-                    )
-                ):
-                    return _drift(
-                        _CHAT_COMPLETION_CHUNK,
-                        ("x_groq", "usage", "completion_tokens_details", "reasoning_tokens"),
-                        "integer or null",
-                        usage_completion_tokens_details_reasoning_tokens_2,
-                    )
-            x_groq_usage_queue_time = data_x_groq_usage.get("queue_time", MISSING)
-            if (
-                x_groq_usage_queue_time is not MISSING
-                and type(x_groq_usage_queue_time) is not int
-                and not (
-                    type(x_groq_usage_queue_time) is float and isfinite(x_groq_usage_queue_time)
-                )
-            ):
-                return _drift(
-                    _CHAT_COMPLETION_CHUNK,
-                    ("x_groq", "usage", "queue_time"),
-                    "number",
-                    x_groq_usage_queue_time,
-                )
-            x_groq_usage_prompt_time = data_x_groq_usage.get("prompt_time", MISSING)
-            if (
-                x_groq_usage_prompt_time is not MISSING
-                and type(x_groq_usage_prompt_time) is not int
-                and not (
-                    type(x_groq_usage_prompt_time) is float and isfinite(x_groq_usage_prompt_time)
-                )
-            ):
-                return _drift(
-                    _CHAT_COMPLETION_CHUNK,
-                    ("x_groq", "usage", "prompt_time"),
-                    "number",
-                    x_groq_usage_prompt_time,
-                )
-            x_groq_usage_completion_time = data_x_groq_usage.get("completion_time", MISSING)
-            if (
-                x_groq_usage_completion_time is not MISSING
-                and type(x_groq_usage_completion_time) is not int
-                and not (
-                    type(x_groq_usage_completion_time) is float
-                    and isfinite(x_groq_usage_completion_time)
-                )
-            ):
-                return _drift(
-                    _CHAT_COMPLETION_CHUNK,
-                    ("x_groq", "usage", "completion_time"),
-                    "number",
-                    x_groq_usage_completion_time,
-                )
-            x_groq_usage_total_time = data_x_groq_usage.get("total_time", MISSING)
-            if (
-                x_groq_usage_total_time is not MISSING
-                and type(x_groq_usage_total_time) is not int
-                and not (
-                    type(x_groq_usage_total_time) is float and isfinite(x_groq_usage_total_time)
-                )
-            ):
-                return _drift(
-                    _CHAT_COMPLETION_CHUNK,
-                    ("x_groq", "usage", "total_time"),
-                    "number",
-                    x_groq_usage_total_time,
-                )
+            return drift
     raise AssertionError("toolgen bug: the validators of chat_completion_chunk disagree")
+
+
+def _explain_function_tool_call(
+    function_tool_call: Any, api: str, path: tuple[str | int, ...]
+) -> SchemaDriftError | None:
+    if type(function_tool_call) is not dict:
+        return _drift(api, path, "object", function_tool_call)
+    function_tool_call_id = function_tool_call.get("id", MISSING)
+    if type(function_tool_call_id) is not str:
+        return _drift(api, (*path, "id"), "string", function_tool_call_id)
+    function = function_tool_call.get("function", MISSING)
+    if type(function) is not dict:
+        return _drift(api, (*path, "function"), "object", function)
+    name = function.get("name", MISSING)
+    if type(name) is not str:
+        return _drift(api, (*path, "function", "name"), "string", name)
+    arguments = function.get("arguments", MISSING)
+    if type(arguments) is not str:
+        return _drift(api, (*path, "function", "arguments"), "string", arguments)
+    return None
+
+
+def _explain_tool_call(
+    tool_call: Any, api: str, path: tuple[str | int, ...]
+) -> SchemaDriftError | None:
+    if type(tool_call) is not dict:
+        return _drift(api, path, "object", tool_call)
+    tool_call_type = tool_call.get("type", MISSING)
+    if type(tool_call_type) is not str:
+        return _drift(api, (*path, "type"), "string", tool_call_type)
+    if (
+        tool_call_type == "function"
+        and (drift := _explain_function_tool_call(tool_call, api, path)) is not None
+    ):
+        return drift
+    return None
+
+
+def _explain_message(
+    message: Any, api: str, path: tuple[str | int, ...]
+) -> SchemaDriftError | None:
+    if type(message) is not dict:
+        return _drift(api, path, "object", message)
+    role = message.get("role", MISSING)
+    if type(role) is not str:
+        return _drift(api, (*path, "role"), "string", role)
+    content = message.get("content", MISSING)
+    if content is not MISSING and content is not None and type(content) is not str:
+        return _drift(api, (*path, "content"), "string or null", content)
+    tool_calls = message.get("tool_calls", MISSING)
+    if tool_calls is not MISSING and tool_calls is not None:
+        if type(tool_calls) is not list:
+            return _drift(api, (*path, "tool_calls"), "array or null", tool_calls)
+        for index, item in enumerate(tool_calls):
+            if (drift := _explain_tool_call(item, api, (*path, "tool_calls", index))) is not None:
+                return drift
+    reasoning = message.get("reasoning", MISSING)
+    if reasoning is not MISSING and type(reasoning) is not str:
+        return _drift(api, (*path, "reasoning"), "string", reasoning)
+    executed_tools = message.get("executed_tools", MISSING)
+    if executed_tools is not MISSING:
+        if type(executed_tools) is not list:
+            return _drift(api, (*path, "executed_tools"), "array", executed_tools)
+        for executed_tools_index, executed_tools_item in enumerate(executed_tools):
+            if type(executed_tools_item) is not dict:
+                return _drift(
+                    api,
+                    (*path, "executed_tools", executed_tools_index),
+                    "object",
+                    executed_tools_item,
+                )
+            item_type = executed_tools_item.get("type", MISSING)
+            if type(item_type) is not str:
+                return _drift(
+                    api,
+                    (*path, "executed_tools", executed_tools_index, "type"),
+                    "string",
+                    item_type,
+                )
+    return None
+
+
+def _explain_choice(choice: Any, api: str, path: tuple[str | int, ...]) -> SchemaDriftError | None:
+    if type(choice) is not dict:
+        return _drift(api, path, "object", choice)
+    index = choice.get("index", MISSING)
+    if type(index) is not int and not integral_float(index):
+        return _drift(api, (*path, "index"), "integer", index)
+    finish_reason = choice.get("finish_reason", MISSING)
+    if type(finish_reason) is not str:
+        return _drift(api, (*path, "finish_reason"), "string", finish_reason)
+    message = choice.get("message", MISSING)
+    if message is MISSING:
+        return _drift(api, (*path, "message"), "object", message)
+    if (drift := _explain_message(message, api, (*path, "message"))) is not None:
+        return drift
+    return None
+
+
+def _explain_usage(usage: Any, api: str, path: tuple[str | int, ...]) -> SchemaDriftError | None:
+    if type(usage) is not dict:
+        return _drift(api, path, "object", usage)
+    prompt_tokens = usage.get("prompt_tokens", MISSING)
+    if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
+        return _drift(api, (*path, "prompt_tokens"), "integer", prompt_tokens)
+    completion_tokens = usage.get("completion_tokens", MISSING)
+    if type(completion_tokens) is not int and not integral_float(completion_tokens):
+        return _drift(api, (*path, "completion_tokens"), "integer", completion_tokens)
+    total_tokens = usage.get("total_tokens", MISSING)
+    if type(total_tokens) is not int and not integral_float(total_tokens):
+        return _drift(api, (*path, "total_tokens"), "integer", total_tokens)
+    prompt_tokens_details = usage.get("prompt_tokens_details", MISSING)
+    if prompt_tokens_details is not MISSING and prompt_tokens_details is not None:
+        if type(prompt_tokens_details) is not dict:
+            return _drift(
+                api, (*path, "prompt_tokens_details"), "object or null", prompt_tokens_details
+            )
+        cached_tokens = prompt_tokens_details.get("cached_tokens", MISSING)
+        if (
+            cached_tokens is not MISSING
+            and cached_tokens is not None
+            and type(cached_tokens) is not int
+            and not integral_float(cached_tokens)
+        ):
+            return _drift(
+                api,
+                (*path, "prompt_tokens_details", "cached_tokens"),
+                "integer or null",
+                cached_tokens,
+            )
+    completion_tokens_details = usage.get("completion_tokens_details", MISSING)
+    if completion_tokens_details is not MISSING and completion_tokens_details is not None:
+        if type(completion_tokens_details) is not dict:
+            return _drift(
+                api,
+                (*path, "completion_tokens_details"),
+                "object or null",
+                completion_tokens_details,
+            )
+        reasoning_tokens = completion_tokens_details.get("reasoning_tokens", MISSING)
+        if (
+            reasoning_tokens is not MISSING
+            and reasoning_tokens is not None
+            and type(reasoning_tokens) is not int
+            and not integral_float(reasoning_tokens)
+        ):
+            return _drift(
+                api,
+                (*path, "completion_tokens_details", "reasoning_tokens"),
+                "integer or null",
+                reasoning_tokens,
+            )
+    queue_time = usage.get("queue_time", MISSING)
+    if queue_time is not MISSING and type(queue_time) is not int and not finite_float(queue_time):
+        return _drift(api, (*path, "queue_time"), "number", queue_time)
+    prompt_time = usage.get("prompt_time", MISSING)
+    if (
+        prompt_time is not MISSING
+        and type(prompt_time) is not int
+        and not finite_float(prompt_time)
+    ):
+        return _drift(api, (*path, "prompt_time"), "number", prompt_time)
+    completion_time = usage.get("completion_time", MISSING)
+    if (
+        completion_time is not MISSING
+        and type(completion_time) is not int
+        and not finite_float(completion_time)
+    ):
+        return _drift(api, (*path, "completion_time"), "number", completion_time)
+    total_time = usage.get("total_time", MISSING)
+    if total_time is not MISSING and type(total_time) is not int and not finite_float(total_time):
+        return _drift(api, (*path, "total_time"), "number", total_time)
+    return None
+
+
+def _check_usage(usage: Any) -> None:
+    if type(usage) is not dict:
+        raise _Mismatch
+    prompt_tokens = usage["prompt_tokens"]
+    if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
+        raise _Mismatch
+    completion_tokens = usage["completion_tokens"]
+    if type(completion_tokens) is not int and not integral_float(completion_tokens):
+        raise _Mismatch
+    total_tokens = usage["total_tokens"]
+    if type(total_tokens) is not int and not integral_float(total_tokens):
+        raise _Mismatch
+    if "prompt_tokens_details" in usage:
+        prompt_tokens_details = usage["prompt_tokens_details"]
+        if prompt_tokens_details is not None:
+            if type(prompt_tokens_details) is not dict:
+                raise _Mismatch
+            if "cached_tokens" in prompt_tokens_details:
+                cached_tokens = prompt_tokens_details["cached_tokens"]
+                if (
+                    cached_tokens is not None
+                    and type(cached_tokens) is not int
+                    and not integral_float(cached_tokens)
+                ):
+                    raise _Mismatch
+    if "completion_tokens_details" in usage:
+        completion_tokens_details = usage["completion_tokens_details"]
+        if completion_tokens_details is not None:
+            if type(completion_tokens_details) is not dict:
+                raise _Mismatch
+            if "reasoning_tokens" in completion_tokens_details:
+                reasoning_tokens = completion_tokens_details["reasoning_tokens"]
+                if (
+                    reasoning_tokens is not None
+                    and type(reasoning_tokens) is not int
+                    and not integral_float(reasoning_tokens)
+                ):
+                    raise _Mismatch
+    if "queue_time" in usage:
+        queue_time = usage["queue_time"]
+        if type(queue_time) is not int and not finite_float(queue_time):
+            raise _Mismatch
+    if "prompt_time" in usage:
+        prompt_time = usage["prompt_time"]
+        if type(prompt_time) is not int and not finite_float(prompt_time):
+            raise _Mismatch
+    if "completion_time" in usage:
+        completion_time = usage["completion_time"]
+        if type(completion_time) is not int and not finite_float(completion_time):
+            raise _Mismatch
+    if "total_time" in usage:
+        total_time = usage["total_time"]
+        if type(total_time) is not int and not finite_float(total_time):
+            raise _Mismatch
+
+
+def _explain_tool_call_delta(
+    tool_call_delta: Any, api: str, path: tuple[str | int, ...]
+) -> SchemaDriftError | None:
+    if type(tool_call_delta) is not dict:
+        return _drift(api, path, "object", tool_call_delta)
+    index = tool_call_delta.get("index", MISSING)
+    if type(index) is not int and not integral_float(index):
+        return _drift(api, (*path, "index"), "integer", index)
+    tool_call_delta_id = tool_call_delta.get("id", MISSING)
+    if (
+        tool_call_delta_id is not MISSING
+        and tool_call_delta_id is not None
+        and type(tool_call_delta_id) is not str
+    ):
+        return _drift(api, (*path, "id"), "string or null", tool_call_delta_id)
+    tool_call_delta_type = tool_call_delta.get("type", MISSING)
+    if (
+        tool_call_delta_type is not MISSING
+        and tool_call_delta_type is not None
+        and type(tool_call_delta_type) is not str
+    ):
+        return _drift(api, (*path, "type"), "string or null", tool_call_delta_type)
+    function = tool_call_delta.get("function", MISSING)
+    if function is not MISSING and function is not None:
+        if type(function) is not dict:
+            return _drift(api, (*path, "function"), "object or null", function)
+        name = function.get("name", MISSING)
+        if name is not MISSING and name is not None and type(name) is not str:
+            return _drift(api, (*path, "function", "name"), "string or null", name)
+        arguments = function.get("arguments", MISSING)
+        if arguments is not MISSING and arguments is not None and type(arguments) is not str:
+            return _drift(api, (*path, "function", "arguments"), "string or null", arguments)
+    return None
+
+
+def _explain_delta(delta: Any, api: str, path: tuple[str | int, ...]) -> SchemaDriftError | None:
+    if type(delta) is not dict:
+        return _drift(api, path, "object", delta)
+    role = delta.get("role", MISSING)
+    if role is not MISSING and role is not None and type(role) is not str:
+        return _drift(api, (*path, "role"), "string or null", role)
+    content = delta.get("content", MISSING)
+    if content is not MISSING and content is not None and type(content) is not str:
+        return _drift(api, (*path, "content"), "string or null", content)
+    tool_calls = delta.get("tool_calls", MISSING)
+    if tool_calls is not MISSING and tool_calls is not None:
+        if type(tool_calls) is not list:
+            return _drift(api, (*path, "tool_calls"), "array or null", tool_calls)
+        for index, item in enumerate(tool_calls):
+            if (
+                drift := _explain_tool_call_delta(item, api, (*path, "tool_calls", index))
+            ) is not None:
+                return drift
+    reasoning = delta.get("reasoning", MISSING)
+    if reasoning is not MISSING and type(reasoning) is not str:
+        return _drift(api, (*path, "reasoning"), "string", reasoning)
+    channel = delta.get("channel", MISSING)
+    if channel is not MISSING and type(channel) is not str:
+        return _drift(api, (*path, "channel"), "string", channel)
+    executed_tools = delta.get("executed_tools", MISSING)
+    if executed_tools is not MISSING:
+        if type(executed_tools) is not list:
+            return _drift(api, (*path, "executed_tools"), "array", executed_tools)
+        for executed_tools_index, executed_tools_item in enumerate(executed_tools):
+            if type(executed_tools_item) is not dict:
+                return _drift(
+                    api,
+                    (*path, "executed_tools", executed_tools_index),
+                    "object",
+                    executed_tools_item,
+                )
+            item_type = executed_tools_item.get("type", MISSING)
+            if type(item_type) is not str:
+                return _drift(
+                    api,
+                    (*path, "executed_tools", executed_tools_index, "type"),
+                    "string",
+                    item_type,
+                )
+    return None
+
+
+def _explain_chunk_choice(
+    chunk_choice: Any, api: str, path: tuple[str | int, ...]
+) -> SchemaDriftError | None:
+    if type(chunk_choice) is not dict:
+        return _drift(api, path, "object", chunk_choice)
+    index = chunk_choice.get("index", MISSING)
+    if type(index) is not int and not integral_float(index):
+        return _drift(api, (*path, "index"), "integer", index)
+    delta = chunk_choice.get("delta", MISSING)
+    if delta is MISSING:
+        return _drift(api, (*path, "delta"), "object", delta)
+    if (drift := _explain_delta(delta, api, (*path, "delta"))) is not None:
+        return drift
+    finish_reason = chunk_choice.get("finish_reason", MISSING)
+    if finish_reason is MISSING:
+        return _drift(api, (*path, "finish_reason"), "string or null", finish_reason)
+    if finish_reason is not None and type(finish_reason) is not str:
+        return _drift(api, (*path, "finish_reason"), "string or null", finish_reason)
+    return None

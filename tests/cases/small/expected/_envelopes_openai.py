@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._runtime import MISSING, SchemaDriftError, json_value, schema_drift
+from ._runtime import (
+    MISSING,
+    SchemaDriftError,
+    integral_float,
+    json_value,
+    schema_drift,
+)
 
 __all__ = [
     "PROVIDER",
@@ -48,114 +54,93 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
         data_object = data["object"]
         if data_object != "chat.completion":
             raise _Mismatch
-        data_created = data["created"]
-        if type(data_created) is not int and not (
-            type(data_created) is float and data_created.is_integer()
-        ):
+        created = data["created"]
+        if type(created) is not int and not integral_float(created):
             raise _Mismatch
         if type(data["model"]) is not str:
             raise _Mismatch
-        data_choices = data["choices"]
-        if type(data_choices) is not list:
+        choices = data["choices"]
+        if type(choices) is not list:
             raise _Mismatch
-        if len(data_choices) < 1:
+        if len(choices) < 1:
             raise _Mismatch
-        for data_choices_item in data_choices:
-            if type(data_choices_item) is not dict:
+        for item in choices:
+            if type(item) is not dict:
                 raise _Mismatch
-            choices_item_index = data_choices_item["index"]
-            if type(choices_item_index) is not int and not (
-                type(choices_item_index) is float and choices_item_index.is_integer()
-            ):
+            item_index = item["index"]
+            if type(item_index) is not int and not integral_float(item_index):
                 raise _Mismatch
-            if type(data_choices_item["finish_reason"]) is not str:
+            if type(item["finish_reason"]) is not str:
                 raise _Mismatch
-            choices_item_message = data_choices_item["message"]
-            if type(choices_item_message) is not dict:
+            message = item["message"]
+            if type(message) is not dict:
                 raise _Mismatch
-            if type(choices_item_message["role"]) is not str:
+            if type(message["role"]) is not str:
                 raise _Mismatch
-            item_message_content = choices_item_message["content"]
-            if item_message_content is not None and type(item_message_content) is not str:
+            content = message["content"]
+            if content is not None and type(content) is not str:
                 raise _Mismatch
-            if "refusal" in choices_item_message:
-                item_message_refusal = choices_item_message["refusal"]
-                if item_message_refusal is not None and type(item_message_refusal) is not str:
+            if "refusal" in message:
+                refusal = message["refusal"]
+                if refusal is not None and type(refusal) is not str:
                     raise _Mismatch
-            if "tool_calls" in choices_item_message:
-                item_message_tool_calls = choices_item_message["tool_calls"]
-                if item_message_tool_calls is not None:
-                    if type(item_message_tool_calls) is not list:
+            if "tool_calls" in message:
+                tool_calls = message["tool_calls"]
+                if tool_calls is not None:
+                    if type(tool_calls) is not list:
                         raise _Mismatch
-                    for message_tool_calls_item in item_message_tool_calls:
-                        if type(message_tool_calls_item) is not dict:
+                    for tool_calls_item in tool_calls:
+                        if type(tool_calls_item) is not dict:
                             raise _Mismatch
-                        tool_calls_item_type = message_tool_calls_item["type"]
-                        if type(tool_calls_item_type) is not str:
+                        item_type = tool_calls_item["type"]
+                        if type(item_type) is not str:
                             raise _Mismatch
-                        if tool_calls_item_type == "function":
-                            if type(message_tool_calls_item["id"]) is not str:
+                        if item_type == "function":
+                            if type(tool_calls_item["id"]) is not str:
                                 raise _Mismatch
-                            tool_calls_item_function = message_tool_calls_item["function"]
-                            if type(tool_calls_item_function) is not dict:
+                            function = tool_calls_item["function"]
+                            if type(function) is not dict:
                                 raise _Mismatch
-                            if type(tool_calls_item_function["name"]) is not str:
+                            if type(function["name"]) is not str:
                                 raise _Mismatch
-                            if type(tool_calls_item_function["arguments"]) is not str:
+                            if type(function["arguments"]) is not str:
                                 raise _Mismatch
-        data_usage = data["usage"]
-        if type(data_usage) is not dict:
+        usage = data["usage"]
+        if type(usage) is not dict:
             raise _Mismatch
-        data_usage_prompt_tokens = data_usage["prompt_tokens"]
-        if type(data_usage_prompt_tokens) is not int and not (
-            type(data_usage_prompt_tokens) is float and data_usage_prompt_tokens.is_integer()
-        ):
+        prompt_tokens = usage["prompt_tokens"]
+        if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
             raise _Mismatch
-        data_usage_completion_tokens = data_usage["completion_tokens"]
-        if type(data_usage_completion_tokens) is not int and not (
-            type(data_usage_completion_tokens) is float
-            and data_usage_completion_tokens.is_integer()
-        ):
+        completion_tokens = usage["completion_tokens"]
+        if type(completion_tokens) is not int and not integral_float(completion_tokens):
             raise _Mismatch
-        data_usage_total_tokens = data_usage["total_tokens"]
-        if type(data_usage_total_tokens) is not int and not (
-            type(data_usage_total_tokens) is float and data_usage_total_tokens.is_integer()
-        ):
+        total_tokens = usage["total_tokens"]
+        if type(total_tokens) is not int and not integral_float(total_tokens):
             raise _Mismatch
-        if "prompt_tokens_details" in data_usage:
-            data_usage_prompt_tokens_details = data_usage["prompt_tokens_details"]
-            if data_usage_prompt_tokens_details is not None:
-                if type(data_usage_prompt_tokens_details) is not dict:
+        if "prompt_tokens_details" in usage:
+            prompt_tokens_details = usage["prompt_tokens_details"]
+            if prompt_tokens_details is not None:
+                if type(prompt_tokens_details) is not dict:
                     raise _Mismatch
-                if "cached_tokens" in data_usage_prompt_tokens_details:
-                    usage_prompt_tokens_details_cached_tokens = data_usage_prompt_tokens_details[
-                        "cached_tokens"
-                    ]
+                if "cached_tokens" in prompt_tokens_details:
+                    cached_tokens = prompt_tokens_details["cached_tokens"]
                     if (
-                        usage_prompt_tokens_details_cached_tokens is not None
-                        and type(usage_prompt_tokens_details_cached_tokens) is not int
-                        and not (
-                            type(usage_prompt_tokens_details_cached_tokens) is float
-                            and usage_prompt_tokens_details_cached_tokens.is_integer()
-                        )
+                        cached_tokens is not None
+                        and type(cached_tokens) is not int
+                        and not integral_float(cached_tokens)
                     ):
                         raise _Mismatch
-        if "completion_tokens_details" in data_usage:
-            data_usage_completion_tokens_details = data_usage["completion_tokens_details"]
-            if data_usage_completion_tokens_details is not None:
-                if type(data_usage_completion_tokens_details) is not dict:
+        if "completion_tokens_details" in usage:
+            completion_tokens_details = usage["completion_tokens_details"]
+            if completion_tokens_details is not None:
+                if type(completion_tokens_details) is not dict:
                     raise _Mismatch
-                if "reasoning_tokens" in data_usage_completion_tokens_details:
-                    usage_completion_tokens_details_reasoning_tokens = (
-                        data_usage_completion_tokens_details["reasoning_tokens"]
-                    )
+                if "reasoning_tokens" in completion_tokens_details:
+                    reasoning_tokens = completion_tokens_details["reasoning_tokens"]
                     if (
-                        usage_completion_tokens_details_reasoning_tokens is not None
-                        and type(usage_completion_tokens_details_reasoning_tokens) is not int
-                        and not (
-                            type(usage_completion_tokens_details_reasoning_tokens) is float
-                            and usage_completion_tokens_details_reasoning_tokens.is_integer()
-                        )
+                        reasoning_tokens is not None
+                        and type(reasoning_tokens) is not int
+                        and not integral_float(reasoning_tokens)
                     ):
                         raise _Mismatch
         return data
@@ -177,275 +162,25 @@ def _explain_chat_completion(data: object) -> SchemaDriftError:
     data_object = data.get("object", MISSING)
     if data_object != "chat.completion":
         return _drift(_CHAT_COMPLETION, ("object",), '"chat.completion"', data_object)
-    data_created = data.get("created", MISSING)
-    if type(data_created) is not int and not (
-        type(data_created) is float and data_created.is_integer()
-    ):
-        return _drift(_CHAT_COMPLETION, ("created",), "integer", data_created)
-    data_model = data.get("model", MISSING)
-    if type(data_model) is not str:
-        return _drift(_CHAT_COMPLETION, ("model",), "string", data_model)
-    data_choices = data.get("choices", MISSING)
-    if type(data_choices) is not list:
-        return _drift(_CHAT_COMPLETION, ("choices",), "array", data_choices)
-    if len(data_choices) < 1:
-        return _drift(_CHAT_COMPLETION, ("choices", len(data_choices)), "object", MISSING)
-    for data_choices_index, data_choices_item in enumerate(data_choices):
-        if type(data_choices_item) is not dict:
-            return _drift(
-                _CHAT_COMPLETION, ("choices", data_choices_index), "object", data_choices_item
-            )
-        choices_item_index = data_choices_item.get("index", MISSING)
-        if type(choices_item_index) is not int and not (
-            type(choices_item_index) is float and choices_item_index.is_integer()
-        ):
-            return _drift(
-                _CHAT_COMPLETION,
-                ("choices", data_choices_index, "index"),
-                "integer",
-                choices_item_index,
-            )
-        choices_item_finish_reason = data_choices_item.get("finish_reason", MISSING)
-        if type(choices_item_finish_reason) is not str:
-            return _drift(
-                _CHAT_COMPLETION,
-                ("choices", data_choices_index, "finish_reason"),
-                "string",
-                choices_item_finish_reason,
-            )
-        choices_item_message = data_choices_item.get("message", MISSING)
-        if type(choices_item_message) is not dict:
-            return _drift(
-                _CHAT_COMPLETION,
-                ("choices", data_choices_index, "message"),
-                "object",
-                choices_item_message,
-            )
-        item_message_role = choices_item_message.get("role", MISSING)
-        if type(item_message_role) is not str:
-            return _drift(
-                _CHAT_COMPLETION,
-                ("choices", data_choices_index, "message", "role"),
-                "string",
-                item_message_role,
-            )
-        item_message_content = choices_item_message.get("content", MISSING)
-        if item_message_content is MISSING:
-            return _drift(
-                _CHAT_COMPLETION,
-                ("choices", data_choices_index, "message", "content"),
-                "string or null",
-                item_message_content,
-            )
-        if item_message_content is not None and type(item_message_content) is not str:
-            return _drift(
-                _CHAT_COMPLETION,
-                ("choices", data_choices_index, "message", "content"),
-                "string or null",
-                item_message_content,
-            )
-        item_message_refusal = choices_item_message.get("refusal", MISSING)
-        if (
-            item_message_refusal is not MISSING
-            and item_message_refusal is not None
-            and type(item_message_refusal) is not str
-        ):
-            return _drift(
-                _CHAT_COMPLETION,
-                ("choices", data_choices_index, "message", "refusal"),
-                "string or null",
-                item_message_refusal,
-            )
-        item_message_tool_calls = choices_item_message.get("tool_calls", MISSING)
-        if item_message_tool_calls is not MISSING and item_message_tool_calls is not None:
-            if type(item_message_tool_calls) is not list:
-                return _drift(
-                    _CHAT_COMPLETION,
-                    ("choices", data_choices_index, "message", "tool_calls"),
-                    "array or null",
-                    item_message_tool_calls,
-                )
-            for message_tool_calls_index, message_tool_calls_item in enumerate(
-                item_message_tool_calls
-            ):
-                if type(message_tool_calls_item) is not dict:
-                    return _drift(
-                        _CHAT_COMPLETION,
-                        (
-                            "choices",
-                            data_choices_index,
-                            "message",
-                            "tool_calls",
-                            message_tool_calls_index,
-                        ),
-                        "object",
-                        message_tool_calls_item,
-                    )
-                tool_calls_item_type = message_tool_calls_item.get("type", MISSING)
-                if type(tool_calls_item_type) is not str:
-                    return _drift(
-                        _CHAT_COMPLETION,
-                        (
-                            "choices",
-                            data_choices_index,
-                            "message",
-                            "tool_calls",
-                            message_tool_calls_index,
-                            "type",
-                        ),
-                        "string",
-                        tool_calls_item_type,
-                    )
-                if tool_calls_item_type == "function":
-                    tool_calls_item_id = message_tool_calls_item.get("id", MISSING)
-                    if type(tool_calls_item_id) is not str:
-                        return _drift(
-                            _CHAT_COMPLETION,
-                            (
-                                "choices",
-                                data_choices_index,
-                                "message",
-                                "tool_calls",
-                                message_tool_calls_index,
-                                "id",
-                            ),
-                            "string",
-                            tool_calls_item_id,
-                        )
-                    tool_calls_item_function = message_tool_calls_item.get("function", MISSING)
-                    if type(tool_calls_item_function) is not dict:
-                        return _drift(
-                            _CHAT_COMPLETION,
-                            (
-                                "choices",
-                                data_choices_index,
-                                "message",
-                                "tool_calls",
-                                message_tool_calls_index,
-                                "function",
-                            ),
-                            "object",
-                            tool_calls_item_function,
-                        )
-                    item_function_name = tool_calls_item_function.get("name", MISSING)
-                    if type(item_function_name) is not str:
-                        return _drift(
-                            _CHAT_COMPLETION,
-                            (
-                                "choices",
-                                data_choices_index,
-                                "message",
-                                "tool_calls",
-                                message_tool_calls_index,
-                                "function",
-                                "name",
-                            ),
-                            "string",
-                            item_function_name,
-                        )
-                    item_function_arguments = tool_calls_item_function.get("arguments", MISSING)
-                    if type(item_function_arguments) is not str:
-                        return _drift(
-                            _CHAT_COMPLETION,
-                            (
-                                "choices",
-                                data_choices_index,
-                                "message",
-                                "tool_calls",
-                                message_tool_calls_index,
-                                "function",
-                                "arguments",
-                            ),
-                            "string",
-                            item_function_arguments,
-                        )
-    data_usage = data.get("usage", MISSING)
-    if type(data_usage) is not dict:
-        return _drift(_CHAT_COMPLETION, ("usage",), "object", data_usage)
-    data_usage_prompt_tokens = data_usage.get("prompt_tokens", MISSING)
-    if type(data_usage_prompt_tokens) is not int and not (
-        type(data_usage_prompt_tokens) is float and data_usage_prompt_tokens.is_integer()
-    ):
-        return _drift(
-            _CHAT_COMPLETION, ("usage", "prompt_tokens"), "integer", data_usage_prompt_tokens
-        )
-    data_usage_completion_tokens = data_usage.get("completion_tokens", MISSING)
-    if type(data_usage_completion_tokens) is not int and not (
-        type(data_usage_completion_tokens) is float and data_usage_completion_tokens.is_integer()
-    ):
-        return _drift(
-            _CHAT_COMPLETION,
-            ("usage", "completion_tokens"),
-            "integer",
-            data_usage_completion_tokens,
-        )
-    data_usage_total_tokens = data_usage.get("total_tokens", MISSING)
-    if type(data_usage_total_tokens) is not int and not (
-        type(data_usage_total_tokens) is float and data_usage_total_tokens.is_integer()
-    ):
-        return _drift(
-            _CHAT_COMPLETION, ("usage", "total_tokens"), "integer", data_usage_total_tokens
-        )
-    data_usage_prompt_tokens_details = data_usage.get("prompt_tokens_details", MISSING)
-    if (
-        data_usage_prompt_tokens_details is not MISSING
-        and data_usage_prompt_tokens_details is not None
-    ):
-        if type(data_usage_prompt_tokens_details) is not dict:
-            return _drift(
-                _CHAT_COMPLETION,
-                ("usage", "prompt_tokens_details"),
-                "object or null",
-                data_usage_prompt_tokens_details,
-            )
-        usage_prompt_tokens_details_cached_tokens = data_usage_prompt_tokens_details.get(
-            "cached_tokens", MISSING
-        )
-        if (
-            usage_prompt_tokens_details_cached_tokens is not MISSING
-            and usage_prompt_tokens_details_cached_tokens is not None
-            and type(usage_prompt_tokens_details_cached_tokens) is not int
-            and not (
-                type(usage_prompt_tokens_details_cached_tokens) is float
-                and usage_prompt_tokens_details_cached_tokens.is_integer()
-            )
-        ):
-            return _drift(
-                _CHAT_COMPLETION,
-                ("usage", "prompt_tokens_details", "cached_tokens"),
-                "integer or null",
-                usage_prompt_tokens_details_cached_tokens,
-            )
-    data_usage_completion_tokens_details = data_usage.get("completion_tokens_details", MISSING)
-    if (
-        data_usage_completion_tokens_details is not MISSING
-        and data_usage_completion_tokens_details is not None
-    ):
-        if type(data_usage_completion_tokens_details) is not dict:
-            return _drift(
-                _CHAT_COMPLETION,
-                ("usage", "completion_tokens_details"),
-                "object or null",
-                data_usage_completion_tokens_details,
-            )
-        usage_completion_tokens_details_reasoning_tokens = data_usage_completion_tokens_details.get(
-            "reasoning_tokens", MISSING
-        )
-        if (
-            usage_completion_tokens_details_reasoning_tokens is not MISSING
-            and usage_completion_tokens_details_reasoning_tokens is not None
-            and type(usage_completion_tokens_details_reasoning_tokens) is not int
-            and not (
-                type(usage_completion_tokens_details_reasoning_tokens) is float
-                and usage_completion_tokens_details_reasoning_tokens.is_integer()
-            )
-        ):
-            return _drift(
-                _CHAT_COMPLETION,
-                ("usage", "completion_tokens_details", "reasoning_tokens"),
-                "integer or null",
-                usage_completion_tokens_details_reasoning_tokens,
-            )
+    created = data.get("created", MISSING)
+    if type(created) is not int and not integral_float(created):
+        return _drift(_CHAT_COMPLETION, ("created",), "integer", created)
+    model = data.get("model", MISSING)
+    if type(model) is not str:
+        return _drift(_CHAT_COMPLETION, ("model",), "string", model)
+    choices = data.get("choices", MISSING)
+    if type(choices) is not list:
+        return _drift(_CHAT_COMPLETION, ("choices",), "array", choices)
+    if len(choices) < 1:
+        return _drift(_CHAT_COMPLETION, ("choices", len(choices)), "object", MISSING)
+    for index, item in enumerate(choices):
+        if (drift := _explain_choice(item, _CHAT_COMPLETION, ("choices", index))) is not None:
+            return drift
+    usage = data.get("usage", MISSING)
+    if usage is MISSING:
+        return _drift(_CHAT_COMPLETION, ("usage",), "object", usage)
+    if (drift := _explain_usage(usage, _CHAT_COMPLETION, ("usage",))) is not None:
+        return drift
     raise AssertionError("toolgen bug: the validators of chat_completion disagree")
 
 
@@ -463,149 +198,110 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
         data_object = data["object"]
         if data_object != "chat.completion.chunk":
             raise _Mismatch
-        data_created = data["created"]
-        if type(data_created) is not int and not (
-            type(data_created) is float and data_created.is_integer()
-        ):
+        created = data["created"]
+        if type(created) is not int and not integral_float(created):
             raise _Mismatch
         if type(data["model"]) is not str:
             raise _Mismatch
-        data_choices = data["choices"]
-        if type(data_choices) is not list:
+        choices = data["choices"]
+        if type(choices) is not list:
             raise _Mismatch
-        for data_choices_item in data_choices:
-            if type(data_choices_item) is not dict:
+        for item in choices:
+            if type(item) is not dict:
                 raise _Mismatch
-            choices_item_index = data_choices_item["index"]
-            if type(choices_item_index) is not int and not (
-                type(choices_item_index) is float and choices_item_index.is_integer()
-            ):
+            item_index = item["index"]
+            if type(item_index) is not int and not integral_float(item_index):
                 raise _Mismatch
-            choices_item_delta = data_choices_item["delta"]
-            if type(choices_item_delta) is not dict:
+            delta = item["delta"]
+            if type(delta) is not dict:
                 raise _Mismatch
-            if "role" in choices_item_delta:
-                item_delta_role = choices_item_delta["role"]
-                if item_delta_role is not None and type(item_delta_role) is not str:
+            if "role" in delta:
+                role = delta["role"]
+                if role is not None and type(role) is not str:
                     raise _Mismatch
-            if "content" in choices_item_delta:
-                item_delta_content = choices_item_delta["content"]
-                if item_delta_content is not None and type(item_delta_content) is not str:
+            if "content" in delta:
+                content = delta["content"]
+                if content is not None and type(content) is not str:
                     raise _Mismatch
-            if "refusal" in choices_item_delta:
-                item_delta_refusal = choices_item_delta["refusal"]
-                if item_delta_refusal is not None and type(item_delta_refusal) is not str:
+            if "refusal" in delta:
+                refusal = delta["refusal"]
+                if refusal is not None and type(refusal) is not str:
                     raise _Mismatch
-            if "tool_calls" in choices_item_delta:
-                item_delta_tool_calls = choices_item_delta["tool_calls"]
-                if item_delta_tool_calls is not None:
-                    if type(item_delta_tool_calls) is not list:
+            if "tool_calls" in delta:
+                tool_calls = delta["tool_calls"]
+                if tool_calls is not None:
+                    if type(tool_calls) is not list:
                         raise _Mismatch
-                    for delta_tool_calls_item in item_delta_tool_calls:
-                        if type(delta_tool_calls_item) is not dict:
+                    for tool_calls_item in tool_calls:
+                        if type(tool_calls_item) is not dict:
                             raise _Mismatch
-                        tool_calls_item_index = delta_tool_calls_item["index"]
-                        if type(tool_calls_item_index) is not int and not (
-                            type(tool_calls_item_index) is float
-                            and tool_calls_item_index.is_integer()
+                        tool_calls_item_index = tool_calls_item["index"]
+                        if type(tool_calls_item_index) is not int and not integral_float(
+                            tool_calls_item_index
                         ):
                             raise _Mismatch
-                        if "id" in delta_tool_calls_item:
-                            tool_calls_item_id = delta_tool_calls_item["id"]
-                            if (
-                                tool_calls_item_id is not None
-                                and type(tool_calls_item_id) is not str
-                            ):
+                        if "id" in tool_calls_item:
+                            item_id = tool_calls_item["id"]
+                            if item_id is not None and type(item_id) is not str:
                                 raise _Mismatch
-                        if "type" in delta_tool_calls_item:
-                            tool_calls_item_type = delta_tool_calls_item["type"]
-                            if (
-                                tool_calls_item_type is not None
-                                and type(tool_calls_item_type) is not str
-                            ):
+                        if "type" in tool_calls_item:
+                            item_type = tool_calls_item["type"]
+                            if item_type is not None and type(item_type) is not str:
                                 raise _Mismatch
-                        if "function" in delta_tool_calls_item:
-                            tool_calls_item_function = delta_tool_calls_item["function"]
-                            if tool_calls_item_function is not None:
-                                if type(tool_calls_item_function) is not dict:
+                        if "function" in tool_calls_item:
+                            function = tool_calls_item["function"]
+                            if function is not None:
+                                if type(function) is not dict:
                                     raise _Mismatch
-                                if "name" in tool_calls_item_function:
-                                    item_function_name = tool_calls_item_function["name"]
-                                    if (
-                                        item_function_name is not None
-                                        and type(item_function_name) is not str
-                                    ):
+                                if "name" in function:
+                                    name = function["name"]
+                                    if name is not None and type(name) is not str:
                                         raise _Mismatch
-                                if "arguments" in tool_calls_item_function:
-                                    item_function_arguments = tool_calls_item_function["arguments"]
-                                    if (
-                                        item_function_arguments is not None
-                                        and type(item_function_arguments) is not str
-                                    ):
+                                if "arguments" in function:
+                                    arguments = function["arguments"]
+                                    if arguments is not None and type(arguments) is not str:
                                         raise _Mismatch
-            choices_item_finish_reason = data_choices_item["finish_reason"]
-            if (
-                choices_item_finish_reason is not None
-                and type(choices_item_finish_reason) is not str
-            ):
+            finish_reason = item["finish_reason"]
+            if finish_reason is not None and type(finish_reason) is not str:
                 raise _Mismatch
         if "usage" in data:
-            data_usage = data["usage"]
-            if data_usage is not None:
-                if type(data_usage) is not dict:
+            usage = data["usage"]
+            if usage is not None:
+                if type(usage) is not dict:
                     raise _Mismatch
-                data_usage_prompt_tokens = data_usage["prompt_tokens"]
-                if type(data_usage_prompt_tokens) is not int and not (
-                    type(data_usage_prompt_tokens) is float
-                    and data_usage_prompt_tokens.is_integer()
-                ):
+                prompt_tokens = usage["prompt_tokens"]
+                if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
                     raise _Mismatch
-                data_usage_completion_tokens = data_usage["completion_tokens"]
-                if type(data_usage_completion_tokens) is not int and not (
-                    type(data_usage_completion_tokens) is float
-                    and data_usage_completion_tokens.is_integer()
-                ):
+                completion_tokens = usage["completion_tokens"]
+                if type(completion_tokens) is not int and not integral_float(completion_tokens):
                     raise _Mismatch
-                data_usage_total_tokens = data_usage["total_tokens"]
-                if type(data_usage_total_tokens) is not int and not (
-                    type(data_usage_total_tokens) is float and data_usage_total_tokens.is_integer()
-                ):
+                total_tokens = usage["total_tokens"]
+                if type(total_tokens) is not int and not integral_float(total_tokens):
                     raise _Mismatch
-                if "prompt_tokens_details" in data_usage:
-                    data_usage_prompt_tokens_details = data_usage["prompt_tokens_details"]
-                    if data_usage_prompt_tokens_details is not None:
-                        if type(data_usage_prompt_tokens_details) is not dict:
+                if "prompt_tokens_details" in usage:
+                    prompt_tokens_details = usage["prompt_tokens_details"]
+                    if prompt_tokens_details is not None:
+                        if type(prompt_tokens_details) is not dict:
                             raise _Mismatch
-                        if "cached_tokens" in data_usage_prompt_tokens_details:
-                            usage_prompt_tokens_details_cached_tokens = (
-                                data_usage_prompt_tokens_details["cached_tokens"]
-                            )
+                        if "cached_tokens" in prompt_tokens_details:
+                            cached_tokens = prompt_tokens_details["cached_tokens"]
                             if (
-                                usage_prompt_tokens_details_cached_tokens is not None
-                                and type(usage_prompt_tokens_details_cached_tokens) is not int
-                                and not (
-                                    type(usage_prompt_tokens_details_cached_tokens) is float
-                                    and usage_prompt_tokens_details_cached_tokens.is_integer()
-                                )
+                                cached_tokens is not None
+                                and type(cached_tokens) is not int
+                                and not integral_float(cached_tokens)
                             ):
                                 raise _Mismatch
-                if "completion_tokens_details" in data_usage:
-                    data_usage_completion_tokens_details = data_usage["completion_tokens_details"]
-                    if data_usage_completion_tokens_details is not None:
-                        if type(data_usage_completion_tokens_details) is not dict:
+                if "completion_tokens_details" in usage:
+                    completion_tokens_details = usage["completion_tokens_details"]
+                    if completion_tokens_details is not None:
+                        if type(completion_tokens_details) is not dict:
                             raise _Mismatch
-                        if "reasoning_tokens" in data_usage_completion_tokens_details:
-                            usage_completion_tokens_details_reasoning_tokens = (
-                                data_usage_completion_tokens_details["reasoning_tokens"]
-                            )
+                        if "reasoning_tokens" in completion_tokens_details:
+                            reasoning_tokens = completion_tokens_details["reasoning_tokens"]
                             if (
-                                usage_completion_tokens_details_reasoning_tokens is not None
-                                and type(usage_completion_tokens_details_reasoning_tokens)
-                                is not int
-                                and not (
-                                    type(usage_completion_tokens_details_reasoning_tokens) is float
-                                    and usage_completion_tokens_details_reasoning_tokens.is_integer()
-                                )
+                                reasoning_tokens is not None
+                                and type(reasoning_tokens) is not int
+                                and not integral_float(reasoning_tokens)
                             ):
                                 raise _Mismatch
         return data
@@ -627,320 +323,26 @@ def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
     data_object = data.get("object", MISSING)
     if data_object != "chat.completion.chunk":
         return _drift(_CHAT_COMPLETION_CHUNK, ("object",), '"chat.completion.chunk"', data_object)
-    data_created = data.get("created", MISSING)
-    if type(data_created) is not int and not (
-        type(data_created) is float and data_created.is_integer()
-    ):
-        return _drift(_CHAT_COMPLETION_CHUNK, ("created",), "integer", data_created)
-    data_model = data.get("model", MISSING)
-    if type(data_model) is not str:
-        return _drift(_CHAT_COMPLETION_CHUNK, ("model",), "string", data_model)
-    data_choices = data.get("choices", MISSING)
-    if type(data_choices) is not list:
-        return _drift(_CHAT_COMPLETION_CHUNK, ("choices",), "array", data_choices)
-    for data_choices_index, data_choices_item in enumerate(data_choices):
-        if type(data_choices_item) is not dict:
-            return _drift(
-                _CHAT_COMPLETION_CHUNK, ("choices", data_choices_index), "object", data_choices_item
-            )
-        choices_item_index = data_choices_item.get("index", MISSING)
-        if type(choices_item_index) is not int and not (
-            type(choices_item_index) is float and choices_item_index.is_integer()
-        ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("choices", data_choices_index, "index"),
-                "integer",
-                choices_item_index,
-            )
-        choices_item_delta = data_choices_item.get("delta", MISSING)
-        if type(choices_item_delta) is not dict:
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("choices", data_choices_index, "delta"),
-                "object",
-                choices_item_delta,
-            )
-        item_delta_role = choices_item_delta.get("role", MISSING)
+    created = data.get("created", MISSING)
+    if type(created) is not int and not integral_float(created):
+        return _drift(_CHAT_COMPLETION_CHUNK, ("created",), "integer", created)
+    model = data.get("model", MISSING)
+    if type(model) is not str:
+        return _drift(_CHAT_COMPLETION_CHUNK, ("model",), "string", model)
+    choices = data.get("choices", MISSING)
+    if type(choices) is not list:
+        return _drift(_CHAT_COMPLETION_CHUNK, ("choices",), "array", choices)
+    for index, item in enumerate(choices):
         if (
-            item_delta_role is not MISSING
-            and item_delta_role is not None
-            and type(item_delta_role) is not str
-        ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("choices", data_choices_index, "delta", "role"),
-                "string or null",
-                item_delta_role,
-            )
-        item_delta_content = choices_item_delta.get("content", MISSING)
-        if (
-            item_delta_content is not MISSING
-            and item_delta_content is not None
-            and type(item_delta_content) is not str
-        ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("choices", data_choices_index, "delta", "content"),
-                "string or null",
-                item_delta_content,
-            )
-        item_delta_refusal = choices_item_delta.get("refusal", MISSING)
-        if (
-            item_delta_refusal is not MISSING
-            and item_delta_refusal is not None
-            and type(item_delta_refusal) is not str
-        ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("choices", data_choices_index, "delta", "refusal"),
-                "string or null",
-                item_delta_refusal,
-            )
-        item_delta_tool_calls = choices_item_delta.get("tool_calls", MISSING)
-        if item_delta_tool_calls is not MISSING and item_delta_tool_calls is not None:
-            if type(item_delta_tool_calls) is not list:
-                return _drift(
-                    _CHAT_COMPLETION_CHUNK,
-                    ("choices", data_choices_index, "delta", "tool_calls"),
-                    "array or null",
-                    item_delta_tool_calls,
-                )
-            for delta_tool_calls_index, delta_tool_calls_item in enumerate(item_delta_tool_calls):
-                if type(delta_tool_calls_item) is not dict:
-                    return _drift(
-                        _CHAT_COMPLETION_CHUNK,
-                        (
-                            "choices",
-                            data_choices_index,
-                            "delta",
-                            "tool_calls",
-                            delta_tool_calls_index,
-                        ),
-                        "object",
-                        delta_tool_calls_item,
-                    )
-                tool_calls_item_index = delta_tool_calls_item.get("index", MISSING)
-                if type(tool_calls_item_index) is not int and not (
-                    type(tool_calls_item_index) is float and tool_calls_item_index.is_integer()
-                ):
-                    return _drift(
-                        _CHAT_COMPLETION_CHUNK,
-                        (
-                            "choices",
-                            data_choices_index,
-                            "delta",
-                            "tool_calls",
-                            delta_tool_calls_index,
-                            "index",
-                        ),
-                        "integer",
-                        tool_calls_item_index,
-                    )
-                tool_calls_item_id = delta_tool_calls_item.get("id", MISSING)
-                if (
-                    tool_calls_item_id is not MISSING
-                    and tool_calls_item_id is not None
-                    and type(tool_calls_item_id) is not str
-                ):
-                    return _drift(
-                        _CHAT_COMPLETION_CHUNK,
-                        (
-                            "choices",
-                            data_choices_index,
-                            "delta",
-                            "tool_calls",
-                            delta_tool_calls_index,
-                            "id",
-                        ),
-                        "string or null",
-                        tool_calls_item_id,
-                    )
-                tool_calls_item_type = delta_tool_calls_item.get("type", MISSING)
-                if (
-                    tool_calls_item_type is not MISSING
-                    and tool_calls_item_type is not None
-                    and type(tool_calls_item_type) is not str
-                ):
-                    return _drift(
-                        _CHAT_COMPLETION_CHUNK,
-                        (
-                            "choices",
-                            data_choices_index,
-                            "delta",
-                            "tool_calls",
-                            delta_tool_calls_index,
-                            "type",
-                        ),
-                        "string or null",
-                        tool_calls_item_type,
-                    )
-                tool_calls_item_function = delta_tool_calls_item.get("function", MISSING)
-                if tool_calls_item_function is not MISSING and tool_calls_item_function is not None:
-                    if type(tool_calls_item_function) is not dict:
-                        return _drift(
-                            _CHAT_COMPLETION_CHUNK,
-                            (
-                                "choices",
-                                data_choices_index,
-                                "delta",
-                                "tool_calls",
-                                delta_tool_calls_index,
-                                "function",
-                            ),
-                            "object or null",
-                            tool_calls_item_function,
-                        )
-                    item_function_name = tool_calls_item_function.get("name", MISSING)
-                    if (
-                        item_function_name is not MISSING
-                        and item_function_name is not None
-                        and type(item_function_name) is not str
-                    ):
-                        return _drift(
-                            _CHAT_COMPLETION_CHUNK,
-                            (
-                                "choices",
-                                data_choices_index,
-                                "delta",
-                                "tool_calls",
-                                delta_tool_calls_index,
-                                "function",
-                                "name",
-                            ),
-                            "string or null",
-                            item_function_name,
-                        )
-                    item_function_arguments = tool_calls_item_function.get("arguments", MISSING)
-                    if (
-                        item_function_arguments is not MISSING
-                        and item_function_arguments is not None
-                        and type(item_function_arguments) is not str
-                    ):
-                        return _drift(
-                            _CHAT_COMPLETION_CHUNK,
-                            (
-                                "choices",
-                                data_choices_index,
-                                "delta",
-                                "tool_calls",
-                                delta_tool_calls_index,
-                                "function",
-                                "arguments",
-                            ),
-                            "string or null",
-                            item_function_arguments,
-                        )
-        choices_item_finish_reason = data_choices_item.get("finish_reason", MISSING)
-        if choices_item_finish_reason is MISSING:
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("choices", data_choices_index, "finish_reason"),
-                "string or null",
-                choices_item_finish_reason,
-            )
-        if choices_item_finish_reason is not None and type(choices_item_finish_reason) is not str:
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("choices", data_choices_index, "finish_reason"),
-                "string or null",
-                choices_item_finish_reason,
-            )
-    data_usage = data.get("usage", MISSING)
-    if data_usage is not MISSING and data_usage is not None:
-        if type(data_usage) is not dict:
-            return _drift(_CHAT_COMPLETION_CHUNK, ("usage",), "object or null", data_usage)
-        data_usage_prompt_tokens = data_usage.get("prompt_tokens", MISSING)
-        if type(data_usage_prompt_tokens) is not int and not (
-            type(data_usage_prompt_tokens) is float and data_usage_prompt_tokens.is_integer()
-        ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("usage", "prompt_tokens"),
-                "integer",
-                data_usage_prompt_tokens,
-            )
-        data_usage_completion_tokens = data_usage.get("completion_tokens", MISSING)
-        if type(data_usage_completion_tokens) is not int and not (
-            type(data_usage_completion_tokens) is float
-            and data_usage_completion_tokens.is_integer()
-        ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("usage", "completion_tokens"),
-                "integer",
-                data_usage_completion_tokens,
-            )
-        data_usage_total_tokens = data_usage.get("total_tokens", MISSING)
-        if type(data_usage_total_tokens) is not int and not (
-            type(data_usage_total_tokens) is float and data_usage_total_tokens.is_integer()
-        ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK,
-                ("usage", "total_tokens"),
-                "integer",
-                data_usage_total_tokens,
-            )
-        data_usage_prompt_tokens_details = data_usage.get("prompt_tokens_details", MISSING)
-        if (
-            data_usage_prompt_tokens_details is not MISSING
-            and data_usage_prompt_tokens_details is not None
-        ):
-            if type(data_usage_prompt_tokens_details) is not dict:
-                return _drift(
-                    _CHAT_COMPLETION_CHUNK,
-                    ("usage", "prompt_tokens_details"),
-                    "object or null",
-                    data_usage_prompt_tokens_details,
-                )
-            usage_prompt_tokens_details_cached_tokens = data_usage_prompt_tokens_details.get(
-                "cached_tokens", MISSING
-            )
-            if (
-                usage_prompt_tokens_details_cached_tokens is not MISSING
-                and usage_prompt_tokens_details_cached_tokens is not None
-                and type(usage_prompt_tokens_details_cached_tokens) is not int
-                and not (
-                    type(usage_prompt_tokens_details_cached_tokens) is float
-                    and usage_prompt_tokens_details_cached_tokens.is_integer()
-                )
-            ):
-                return _drift(
-                    _CHAT_COMPLETION_CHUNK,
-                    ("usage", "prompt_tokens_details", "cached_tokens"),
-                    "integer or null",
-                    usage_prompt_tokens_details_cached_tokens,
-                )
-        data_usage_completion_tokens_details = data_usage.get("completion_tokens_details", MISSING)
-        if (
-            data_usage_completion_tokens_details is not MISSING
-            and data_usage_completion_tokens_details is not None
-        ):
-            if type(data_usage_completion_tokens_details) is not dict:
-                return _drift(
-                    _CHAT_COMPLETION_CHUNK,
-                    ("usage", "completion_tokens_details"),
-                    "object or null",
-                    data_usage_completion_tokens_details,
-                )
-            usage_completion_tokens_details_reasoning_tokens = (
-                data_usage_completion_tokens_details.get("reasoning_tokens", MISSING)
-            )
-            if (
-                usage_completion_tokens_details_reasoning_tokens is not MISSING
-                and usage_completion_tokens_details_reasoning_tokens is not None
-                and type(usage_completion_tokens_details_reasoning_tokens) is not int
-                and not (
-                    type(usage_completion_tokens_details_reasoning_tokens) is float
-                    and usage_completion_tokens_details_reasoning_tokens.is_integer()
-                )
-            ):
-                return _drift(
-                    _CHAT_COMPLETION_CHUNK,
-                    ("usage", "completion_tokens_details", "reasoning_tokens"),
-                    "integer or null",
-                    usage_completion_tokens_details_reasoning_tokens,
-                )
+            drift := _explain_chunk_choice(item, _CHAT_COMPLETION_CHUNK, ("choices", index))
+        ) is not None:
+            return drift
+    usage = data.get("usage", MISSING)
+    if usage is not MISSING and usage is not None:
+        if type(usage) is not dict:
+            return _drift(_CHAT_COMPLETION_CHUNK, ("usage",), "object or null", usage)
+        if (drift := _explain_usage(usage, _CHAT_COMPLETION_CHUNK, ("usage",))) is not None:
+            return drift
     raise AssertionError("toolgen bug: the validators of chat_completion_chunk disagree")
 
 
@@ -958,114 +360,94 @@ def validate_response(data: object) -> dict[str, Any]:
         data_object = data["object"]
         if data_object != "response":
             raise _Mismatch
-        data_created_at = data["created_at"]
-        if type(data_created_at) is not int and not (
-            type(data_created_at) is float and data_created_at.is_integer()
-        ):
+        created_at = data["created_at"]
+        if type(created_at) is not int and not integral_float(created_at):
             raise _Mismatch
         if type(data["status"]) is not str:
             raise _Mismatch
         if type(data["model"]) is not str:
             raise _Mismatch
-        data_output = data["output"]
-        if type(data_output) is not list:
+        output = data["output"]
+        if type(output) is not list:
             raise _Mismatch
-        for data_output_item in data_output:
-            if type(data_output_item) is not dict:
+        for item in output:
+            if type(item) is not dict:
                 raise _Mismatch
-            output_item_type = data_output_item["type"]
-            if type(output_item_type) is not str:
+            item_type = item["type"]
+            if type(item_type) is not str:
                 raise _Mismatch
-            if output_item_type == "message":
-                if type(data_output_item["id"]) is not str:
+            if item_type == "message":
+                if type(item["id"]) is not str:
                     raise _Mismatch
-                if type(data_output_item["role"]) is not str:
+                if type(item["role"]) is not str:
                     raise _Mismatch
-                output_item_content = data_output_item["content"]
-                if type(output_item_content) is not list:
+                content = item["content"]
+                if type(content) is not list:
                     raise _Mismatch
-                for item_content_item in output_item_content:
-                    if type(item_content_item) is not dict:
+                for content_item in content:
+                    if type(content_item) is not dict:
                         raise _Mismatch
-                    content_item_type = item_content_item["type"]
+                    content_item_type = content_item["type"]
                     if type(content_item_type) is not str:
                         raise _Mismatch
                     if (
-                        content_item_type == "output_text"
-                        and type(item_content_item["text"]) is not str
+                        content_item_type == "output_text" and type(content_item["text"]) is not str
                     ) or (
-                        content_item_type == "refusal"
-                        and type(item_content_item["refusal"]) is not str
+                        content_item_type == "refusal" and type(content_item["refusal"]) is not str
                     ):
                         raise _Mismatch
-            elif output_item_type == "function_call":
-                if "id" in data_output_item:
-                    output_item_id = data_output_item["id"]
-                    if output_item_id is not None and type(output_item_id) is not str:
+            elif item_type == "function_call":
+                if "id" in item:
+                    item_id = item["id"]
+                    if item_id is not None and type(item_id) is not str:
                         raise _Mismatch
-                if type(data_output_item["call_id"]) is not str:
+                if type(item["call_id"]) is not str:
                     raise _Mismatch
-                if type(data_output_item["name"]) is not str:
+                if type(item["name"]) is not str:
                     raise _Mismatch
-                if type(data_output_item["arguments"]) is not str:
+                if type(item["arguments"]) is not str:
                     raise _Mismatch
-                if "status" in data_output_item:
-                    output_item_status = data_output_item["status"]
-                    if output_item_status is not None and type(output_item_status) is not str:
+                if "status" in item:
+                    item_status = item["status"]
+                    if item_status is not None and type(item_status) is not str:
                         raise _Mismatch
-        data_usage = data["usage"]
-        if data_usage is not None:
-            if type(data_usage) is not dict:
+        usage = data["usage"]
+        if usage is not None:
+            if type(usage) is not dict:
                 raise _Mismatch
-            data_usage_input_tokens = data_usage["input_tokens"]
-            if type(data_usage_input_tokens) is not int and not (
-                type(data_usage_input_tokens) is float and data_usage_input_tokens.is_integer()
-            ):
+            input_tokens = usage["input_tokens"]
+            if type(input_tokens) is not int and not integral_float(input_tokens):
                 raise _Mismatch
-            data_usage_output_tokens = data_usage["output_tokens"]
-            if type(data_usage_output_tokens) is not int and not (
-                type(data_usage_output_tokens) is float and data_usage_output_tokens.is_integer()
-            ):
+            output_tokens = usage["output_tokens"]
+            if type(output_tokens) is not int and not integral_float(output_tokens):
                 raise _Mismatch
-            data_usage_total_tokens = data_usage["total_tokens"]
-            if type(data_usage_total_tokens) is not int and not (
-                type(data_usage_total_tokens) is float and data_usage_total_tokens.is_integer()
-            ):
+            total_tokens = usage["total_tokens"]
+            if type(total_tokens) is not int and not integral_float(total_tokens):
                 raise _Mismatch
-            if "input_tokens_details" in data_usage:
-                data_usage_input_tokens_details = data_usage["input_tokens_details"]
-                if data_usage_input_tokens_details is not None:
-                    if type(data_usage_input_tokens_details) is not dict:
+            if "input_tokens_details" in usage:
+                input_tokens_details = usage["input_tokens_details"]
+                if input_tokens_details is not None:
+                    if type(input_tokens_details) is not dict:
                         raise _Mismatch
-                    if "cached_tokens" in data_usage_input_tokens_details:
-                        usage_input_tokens_details_cached_tokens = data_usage_input_tokens_details[
-                            "cached_tokens"
-                        ]
+                    if "cached_tokens" in input_tokens_details:
+                        cached_tokens = input_tokens_details["cached_tokens"]
                         if (
-                            usage_input_tokens_details_cached_tokens is not None
-                            and type(usage_input_tokens_details_cached_tokens) is not int
-                            and not (
-                                type(usage_input_tokens_details_cached_tokens) is float
-                                and usage_input_tokens_details_cached_tokens.is_integer()
-                            )
+                            cached_tokens is not None
+                            and type(cached_tokens) is not int
+                            and not integral_float(cached_tokens)
                         ):
                             raise _Mismatch
-            if "output_tokens_details" in data_usage:
-                data_usage_output_tokens_details = data_usage["output_tokens_details"]
-                if data_usage_output_tokens_details is not None:
-                    if type(data_usage_output_tokens_details) is not dict:
+            if "output_tokens_details" in usage:
+                output_tokens_details = usage["output_tokens_details"]
+                if output_tokens_details is not None:
+                    if type(output_tokens_details) is not dict:
                         raise _Mismatch
-                    if "reasoning_tokens" in data_usage_output_tokens_details:
-                        usage_output_tokens_details_reasoning_tokens = (
-                            data_usage_output_tokens_details["reasoning_tokens"]
-                        )
+                    if "reasoning_tokens" in output_tokens_details:
+                        reasoning_tokens = output_tokens_details["reasoning_tokens"]
                         if (
-                            usage_output_tokens_details_reasoning_tokens is not None
-                            and type(usage_output_tokens_details_reasoning_tokens) is not int
-                            and not (
-                                type(usage_output_tokens_details_reasoning_tokens) is float
-                                and usage_output_tokens_details_reasoning_tokens.is_integer()
-                            )
+                            reasoning_tokens is not None
+                            and type(reasoning_tokens) is not int
+                            and not integral_float(reasoning_tokens)
                         ):
                             raise _Mismatch
         return data
@@ -1087,207 +469,29 @@ def _explain_response(data: object) -> SchemaDriftError:
     data_object = data.get("object", MISSING)
     if data_object != "response":
         return _drift(_RESPONSE, ("object",), '"response"', data_object)
-    data_created_at = data.get("created_at", MISSING)
-    if type(data_created_at) is not int and not (
-        type(data_created_at) is float and data_created_at.is_integer()
-    ):
-        return _drift(_RESPONSE, ("created_at",), "integer", data_created_at)
-    data_status = data.get("status", MISSING)
-    if type(data_status) is not str:
-        return _drift(_RESPONSE, ("status",), "string", data_status)
-    data_model = data.get("model", MISSING)
-    if type(data_model) is not str:
-        return _drift(_RESPONSE, ("model",), "string", data_model)
-    data_output = data.get("output", MISSING)
-    if type(data_output) is not list:
-        return _drift(_RESPONSE, ("output",), "array", data_output)
-    for data_output_index, data_output_item in enumerate(data_output):
-        if type(data_output_item) is not dict:
-            return _drift(_RESPONSE, ("output", data_output_index), "object", data_output_item)
-        output_item_type = data_output_item.get("type", MISSING)
-        if type(output_item_type) is not str:
-            return _drift(
-                _RESPONSE, ("output", data_output_index, "type"), "string", output_item_type
-            )
-        if output_item_type == "message":
-            output_item_id = data_output_item.get("id", MISSING)
-            if type(output_item_id) is not str:
-                return _drift(
-                    _RESPONSE, ("output", data_output_index, "id"), "string", output_item_id
-                )
-            output_item_role = data_output_item.get("role", MISSING)
-            if type(output_item_role) is not str:
-                return _drift(
-                    _RESPONSE, ("output", data_output_index, "role"), "string", output_item_role
-                )
-            output_item_content = data_output_item.get("content", MISSING)
-            if type(output_item_content) is not list:
-                return _drift(
-                    _RESPONSE,
-                    ("output", data_output_index, "content"),
-                    "array",
-                    output_item_content,
-                )
-            for item_content_index, item_content_item in enumerate(output_item_content):
-                if type(item_content_item) is not dict:
-                    return _drift(
-                        _RESPONSE,
-                        ("output", data_output_index, "content", item_content_index),
-                        "object",
-                        item_content_item,
-                    )
-                content_item_type = item_content_item.get("type", MISSING)
-                if type(content_item_type) is not str:
-                    return _drift(
-                        _RESPONSE,
-                        ("output", data_output_index, "content", item_content_index, "type"),
-                        "string",
-                        content_item_type,
-                    )
-                if content_item_type == "output_text":
-                    content_item_text = item_content_item.get("text", MISSING)
-                    if type(content_item_text) is not str:
-                        return _drift(
-                            _RESPONSE,
-                            ("output", data_output_index, "content", item_content_index, "text"),
-                            "string",
-                            content_item_text,
-                        )
-                elif content_item_type == "refusal":
-                    content_item_refusal = item_content_item.get("refusal", MISSING)
-                    if type(content_item_refusal) is not str:
-                        return _drift(
-                            _RESPONSE,
-                            ("output", data_output_index, "content", item_content_index, "refusal"),
-                            "string",
-                            content_item_refusal,
-                        )
-        elif output_item_type == "function_call":
-            output_item_id = data_output_item.get("id", MISSING)
-            if (
-                output_item_id is not MISSING
-                and output_item_id is not None
-                and type(output_item_id) is not str
-            ):
-                return _drift(
-                    _RESPONSE, ("output", data_output_index, "id"), "string or null", output_item_id
-                )
-            output_item_call_id = data_output_item.get("call_id", MISSING)
-            if type(output_item_call_id) is not str:
-                return _drift(
-                    _RESPONSE,
-                    ("output", data_output_index, "call_id"),
-                    "string",
-                    output_item_call_id,
-                )
-            output_item_name = data_output_item.get("name", MISSING)
-            if type(output_item_name) is not str:
-                return _drift(
-                    _RESPONSE, ("output", data_output_index, "name"), "string", output_item_name
-                )
-            output_item_arguments = data_output_item.get("arguments", MISSING)
-            if type(output_item_arguments) is not str:
-                return _drift(
-                    _RESPONSE,
-                    ("output", data_output_index, "arguments"),
-                    "string",
-                    output_item_arguments,
-                )
-            output_item_status = data_output_item.get("status", MISSING)
-            if (
-                output_item_status is not MISSING
-                and output_item_status is not None
-                and type(output_item_status) is not str
-            ):
-                return _drift(
-                    _RESPONSE,
-                    ("output", data_output_index, "status"),
-                    "string or null",
-                    output_item_status,
-                )
-    data_usage = data.get("usage", MISSING)
-    if data_usage is MISSING:
-        return _drift(_RESPONSE, ("usage",), "object or null", data_usage)
-    if data_usage is not None:
-        if type(data_usage) is not dict:
-            return _drift(_RESPONSE, ("usage",), "object or null", data_usage)
-        data_usage_input_tokens = data_usage.get("input_tokens", MISSING)
-        if type(data_usage_input_tokens) is not int and not (
-            type(data_usage_input_tokens) is float and data_usage_input_tokens.is_integer()
-        ):
-            return _drift(_RESPONSE, ("usage", "input_tokens"), "integer", data_usage_input_tokens)
-        data_usage_output_tokens = data_usage.get("output_tokens", MISSING)
-        if type(data_usage_output_tokens) is not int and not (
-            type(data_usage_output_tokens) is float and data_usage_output_tokens.is_integer()
-        ):
-            return _drift(
-                _RESPONSE, ("usage", "output_tokens"), "integer", data_usage_output_tokens
-            )
-        data_usage_total_tokens = data_usage.get("total_tokens", MISSING)
-        if type(data_usage_total_tokens) is not int and not (
-            type(data_usage_total_tokens) is float and data_usage_total_tokens.is_integer()
-        ):
-            return _drift(_RESPONSE, ("usage", "total_tokens"), "integer", data_usage_total_tokens)
-        data_usage_input_tokens_details = data_usage.get("input_tokens_details", MISSING)
-        if (
-            data_usage_input_tokens_details is not MISSING
-            and data_usage_input_tokens_details is not None
-        ):
-            if type(data_usage_input_tokens_details) is not dict:
-                return _drift(
-                    _RESPONSE,
-                    ("usage", "input_tokens_details"),
-                    "object or null",
-                    data_usage_input_tokens_details,
-                )
-            usage_input_tokens_details_cached_tokens = data_usage_input_tokens_details.get(
-                "cached_tokens", MISSING
-            )
-            if (
-                usage_input_tokens_details_cached_tokens is not MISSING
-                and usage_input_tokens_details_cached_tokens is not None
-                and type(usage_input_tokens_details_cached_tokens) is not int
-                and not (
-                    type(usage_input_tokens_details_cached_tokens) is float
-                    and usage_input_tokens_details_cached_tokens.is_integer()
-                )
-            ):
-                return _drift(
-                    _RESPONSE,
-                    ("usage", "input_tokens_details", "cached_tokens"),
-                    "integer or null",
-                    usage_input_tokens_details_cached_tokens,
-                )
-        data_usage_output_tokens_details = data_usage.get("output_tokens_details", MISSING)
-        if (
-            data_usage_output_tokens_details is not MISSING
-            and data_usage_output_tokens_details is not None
-        ):
-            if type(data_usage_output_tokens_details) is not dict:
-                return _drift(
-                    _RESPONSE,
-                    ("usage", "output_tokens_details"),
-                    "object or null",
-                    data_usage_output_tokens_details,
-                )
-            usage_output_tokens_details_reasoning_tokens = data_usage_output_tokens_details.get(
-                "reasoning_tokens", MISSING
-            )
-            if (
-                usage_output_tokens_details_reasoning_tokens is not MISSING
-                and usage_output_tokens_details_reasoning_tokens is not None
-                and type(usage_output_tokens_details_reasoning_tokens) is not int
-                and not (
-                    type(usage_output_tokens_details_reasoning_tokens) is float
-                    and usage_output_tokens_details_reasoning_tokens.is_integer()
-                )
-            ):
-                return _drift(
-                    _RESPONSE,
-                    ("usage", "output_tokens_details", "reasoning_tokens"),
-                    "integer or null",
-                    usage_output_tokens_details_reasoning_tokens,
-                )
+    created_at = data.get("created_at", MISSING)
+    if type(created_at) is not int and not integral_float(created_at):
+        return _drift(_RESPONSE, ("created_at",), "integer", created_at)
+    status = data.get("status", MISSING)
+    if type(status) is not str:
+        return _drift(_RESPONSE, ("status",), "string", status)
+    model = data.get("model", MISSING)
+    if type(model) is not str:
+        return _drift(_RESPONSE, ("model",), "string", model)
+    output = data.get("output", MISSING)
+    if type(output) is not list:
+        return _drift(_RESPONSE, ("output",), "array", output)
+    for index, item in enumerate(output):
+        if (drift := _explain_output_item(item, _RESPONSE, ("output", index))) is not None:
+            return drift
+    usage = data.get("usage", MISSING)
+    if usage is MISSING:
+        return _drift(_RESPONSE, ("usage",), "object or null", usage)
+    if usage is not None:
+        if type(usage) is not dict:
+            return _drift(_RESPONSE, ("usage",), "object or null", usage)
+        if (drift := _explain_response_usage(usage, _RESPONSE, ("usage",))) is not None:
+            return drift
     raise AssertionError("toolgen bug: the validators of response disagree")
 
 
@@ -1304,11 +508,11 @@ def validate_response_stream_event(data: object) -> dict[str, Any]:
         if type(data_type) is not str:
             raise _Mismatch
         if "sequence_number" in data:
-            data_sequence_number = data["sequence_number"]
+            sequence_number = data["sequence_number"]
             if (
-                data_sequence_number is not None
-                and type(data_sequence_number) is not int
-                and not (type(data_sequence_number) is float and data_sequence_number.is_integer())
+                sequence_number is not None
+                and type(sequence_number) is not int
+                and not integral_float(sequence_number)
             ):
                 raise _Mismatch
         if data_type in (
@@ -1319,227 +523,47 @@ def validate_response_stream_event(data: object) -> dict[str, Any]:
             "response.incomplete",
             "response.queued",
         ):
-            data_response = data["response"]
-            if type(data_response) is not dict:
-                raise _Mismatch
-            if type(data_response["id"]) is not str:
-                raise _Mismatch
-            data_response_object = data_response["object"]
-            if data_response_object != "response":
-                raise _Mismatch
-            data_response_created_at = data_response["created_at"]
-            if type(data_response_created_at) is not int and not (
-                type(data_response_created_at) is float and data_response_created_at.is_integer()
-            ):
-                raise _Mismatch
-            if type(data_response["status"]) is not str:
-                raise _Mismatch
-            if type(data_response["model"]) is not str:
-                raise _Mismatch
-            data_response_output = data_response["output"]
-            if type(data_response_output) is not list:
-                raise _Mismatch
-            for response_output_item in data_response_output:
-                if type(response_output_item) is not dict:
-                    raise _Mismatch
-                output_item_type = response_output_item["type"]
-                if type(output_item_type) is not str:
-                    raise _Mismatch
-                if output_item_type == "message":
-                    if type(response_output_item["id"]) is not str:
-                        raise _Mismatch
-                    if type(response_output_item["role"]) is not str:
-                        raise _Mismatch
-                    output_item_content = response_output_item["content"]
-                    if type(output_item_content) is not list:
-                        raise _Mismatch
-                    for item_content_item in output_item_content:
-                        if type(item_content_item) is not dict:
-                            raise _Mismatch
-                        content_item_type = item_content_item["type"]
-                        if type(content_item_type) is not str:
-                            raise _Mismatch
-                        if (
-                            content_item_type == "output_text"
-                            and type(item_content_item["text"]) is not str
-                        ) or (
-                            content_item_type == "refusal"
-                            and type(item_content_item["refusal"]) is not str
-                        ):
-                            raise _Mismatch
-                elif output_item_type == "function_call":
-                    if "id" in response_output_item:
-                        output_item_id = response_output_item["id"]
-                        if output_item_id is not None and type(output_item_id) is not str:
-                            raise _Mismatch
-                    if type(response_output_item["call_id"]) is not str:
-                        raise _Mismatch
-                    if type(response_output_item["name"]) is not str:
-                        raise _Mismatch
-                    if type(response_output_item["arguments"]) is not str:
-                        raise _Mismatch
-                    if "status" in response_output_item:
-                        output_item_status = response_output_item["status"]
-                        if output_item_status is not None and type(output_item_status) is not str:
-                            raise _Mismatch
-            data_response_usage = data_response["usage"]
-            if data_response_usage is not None:
-                if type(data_response_usage) is not dict:
-                    raise _Mismatch
-                response_usage_input_tokens = data_response_usage["input_tokens"]
-                if type(response_usage_input_tokens) is not int and not (
-                    type(response_usage_input_tokens) is float
-                    and response_usage_input_tokens.is_integer()
-                ):
-                    raise _Mismatch
-                response_usage_output_tokens = data_response_usage["output_tokens"]
-                if type(response_usage_output_tokens) is not int and not (
-                    type(response_usage_output_tokens) is float
-                    and response_usage_output_tokens.is_integer()
-                ):
-                    raise _Mismatch
-                response_usage_total_tokens = data_response_usage["total_tokens"]
-                if type(response_usage_total_tokens) is not int and not (
-                    type(response_usage_total_tokens) is float
-                    and response_usage_total_tokens.is_integer()
-                ):
-                    raise _Mismatch
-                if "input_tokens_details" in data_response_usage:
-                    response_usage_input_tokens_details = data_response_usage[
-                        "input_tokens_details"
-                    ]
-                    if response_usage_input_tokens_details is not None:
-                        if type(response_usage_input_tokens_details) is not dict:
-                            raise _Mismatch
-                        if "cached_tokens" in response_usage_input_tokens_details:
-                            usage_input_tokens_details_cached_tokens = (
-                                response_usage_input_tokens_details["cached_tokens"]
-                            )
-                            if (
-                                usage_input_tokens_details_cached_tokens is not None
-                                and type(usage_input_tokens_details_cached_tokens) is not int
-                                and not (
-                                    type(usage_input_tokens_details_cached_tokens) is float
-                                    and usage_input_tokens_details_cached_tokens.is_integer()
-                                )
-                            ):
-                                raise _Mismatch
-                if "output_tokens_details" in data_response_usage:
-                    response_usage_output_tokens_details = data_response_usage[
-                        "output_tokens_details"
-                    ]
-                    if response_usage_output_tokens_details is not None:
-                        if type(response_usage_output_tokens_details) is not dict:
-                            raise _Mismatch
-                        if "reasoning_tokens" in response_usage_output_tokens_details:
-                            usage_output_tokens_details_reasoning_tokens = (
-                                response_usage_output_tokens_details["reasoning_tokens"]
-                            )
-                            if (
-                                usage_output_tokens_details_reasoning_tokens is not None
-                                and type(usage_output_tokens_details_reasoning_tokens) is not int
-                                and not (
-                                    type(usage_output_tokens_details_reasoning_tokens) is float
-                                    and usage_output_tokens_details_reasoning_tokens.is_integer()
-                                )
-                            ):
-                                raise _Mismatch
+            _check_response(data["response"])
         elif data_type in ("response.output_item.added", "response.output_item.done"):
-            data_output_index = data["output_index"]
-            if type(data_output_index) is not int and not (
-                type(data_output_index) is float and data_output_index.is_integer()
-            ):
+            output_index = data["output_index"]
+            if type(output_index) is not int and not integral_float(output_index):
                 raise _Mismatch
-            data_item = data["item"]
-            if type(data_item) is not dict:
-                raise _Mismatch
-            data_item_type = data_item["type"]
-            if type(data_item_type) is not str:
-                raise _Mismatch
-            if data_item_type == "message":
-                if type(data_item["id"]) is not str:
-                    raise _Mismatch
-                if type(data_item["role"]) is not str:
-                    raise _Mismatch
-                data_item_content = data_item["content"]
-                if type(data_item_content) is not list:
-                    raise _Mismatch
-                for item_content_item_2 in data_item_content:
-                    if type(item_content_item_2) is not dict:
-                        raise _Mismatch
-                    content_item_type_2 = item_content_item_2["type"]
-                    if type(content_item_type_2) is not str:
-                        raise _Mismatch
-                    if (
-                        content_item_type_2 == "output_text"
-                        and type(item_content_item_2["text"]) is not str
-                    ) or (
-                        content_item_type_2 == "refusal"
-                        and type(item_content_item_2["refusal"]) is not str
-                    ):
-                        raise _Mismatch
-            elif data_item_type == "function_call":
-                if "id" in data_item:
-                    data_item_id = data_item["id"]
-                    if data_item_id is not None and type(data_item_id) is not str:
-                        raise _Mismatch
-                if type(data_item["call_id"]) is not str:
-                    raise _Mismatch
-                if type(data_item["name"]) is not str:
-                    raise _Mismatch
-                if type(data_item["arguments"]) is not str:
-                    raise _Mismatch
-                if "status" in data_item:
-                    data_item_status = data_item["status"]
-                    if data_item_status is not None and type(data_item_status) is not str:
-                        raise _Mismatch
+            _check_output_item(data["item"])
         elif data_type == "response.function_call_arguments.delta":
             if type(data["item_id"]) is not str:
                 raise _Mismatch
-            data_output_index = data["output_index"]
-            if type(data_output_index) is not int and not (
-                type(data_output_index) is float and data_output_index.is_integer()
-            ):
+            output_index = data["output_index"]
+            if type(output_index) is not int and not integral_float(output_index):
                 raise _Mismatch
             if type(data["delta"]) is not str:
                 raise _Mismatch
         elif data_type == "response.function_call_arguments.done":
             if type(data["item_id"]) is not str:
                 raise _Mismatch
-            data_output_index = data["output_index"]
-            if type(data_output_index) is not int and not (
-                type(data_output_index) is float and data_output_index.is_integer()
-            ):
+            output_index = data["output_index"]
+            if type(output_index) is not int and not integral_float(output_index):
                 raise _Mismatch
             if type(data["arguments"]) is not str:
                 raise _Mismatch
         elif data_type == "response.output_text.delta":
             if type(data["item_id"]) is not str:
                 raise _Mismatch
-            data_output_index = data["output_index"]
-            if type(data_output_index) is not int and not (
-                type(data_output_index) is float and data_output_index.is_integer()
-            ):
+            output_index = data["output_index"]
+            if type(output_index) is not int and not integral_float(output_index):
                 raise _Mismatch
-            data_content_index = data["content_index"]
-            if type(data_content_index) is not int and not (
-                type(data_content_index) is float and data_content_index.is_integer()
-            ):
+            content_index = data["content_index"]
+            if type(content_index) is not int and not integral_float(content_index):
                 raise _Mismatch
             if type(data["delta"]) is not str:
                 raise _Mismatch
         elif data_type == "response.output_text.done":
             if type(data["item_id"]) is not str:
                 raise _Mismatch
-            data_output_index = data["output_index"]
-            if type(data_output_index) is not int and not (
-                type(data_output_index) is float and data_output_index.is_integer()
-            ):
+            output_index = data["output_index"]
+            if type(output_index) is not int and not integral_float(output_index):
                 raise _Mismatch
-            data_content_index = data["content_index"]
-            if type(data_content_index) is not int and not (
-                type(data_content_index) is float and data_content_index.is_integer()
-            ):
+            content_index = data["content_index"]
+            if type(content_index) is not int and not integral_float(content_index):
                 raise _Mismatch
             if type(data["text"]) is not str:
                 raise _Mismatch
@@ -1559,15 +583,15 @@ def _explain_response_stream_event(data: object) -> SchemaDriftError:
     data_type = data.get("type", MISSING)
     if type(data_type) is not str:
         return _drift(_RESPONSE_STREAM_EVENT, ("type",), "string", data_type)
-    data_sequence_number = data.get("sequence_number", MISSING)
+    sequence_number = data.get("sequence_number", MISSING)
     if (
-        data_sequence_number is not MISSING
-        and data_sequence_number is not None
-        and type(data_sequence_number) is not int
-        and not (type(data_sequence_number) is float and data_sequence_number.is_integer())
+        sequence_number is not MISSING
+        and sequence_number is not None
+        and type(sequence_number) is not int
+        and not integral_float(sequence_number)
     ):
         return _drift(
-            _RESPONSE_STREAM_EVENT, ("sequence_number",), "integer or null", data_sequence_number
+            _RESPONSE_STREAM_EVENT, ("sequence_number",), "integer or null", sequence_number
         )
     if data_type in (
         "response.created",
@@ -1577,449 +601,560 @@ def _explain_response_stream_event(data: object) -> SchemaDriftError:
         "response.incomplete",
         "response.queued",
     ):
-        data_response = data.get("response", MISSING)
-        if type(data_response) is not dict:
-            return _drift(_RESPONSE_STREAM_EVENT, ("response",), "object", data_response)
-        data_response_id = data_response.get("id", MISSING)
-        if type(data_response_id) is not str:
-            return _drift(_RESPONSE_STREAM_EVENT, ("response", "id"), "string", data_response_id)
-        data_response_object = data_response.get("object", MISSING)
-        if data_response_object != "response":
-            return _drift(
-                _RESPONSE_STREAM_EVENT, ("response", "object"), '"response"', data_response_object
-            )
-        data_response_created_at = data_response.get("created_at", MISSING)
-        if type(data_response_created_at) is not int and not (
-            type(data_response_created_at) is float and data_response_created_at.is_integer()
-        ):
-            return _drift(
-                _RESPONSE_STREAM_EVENT,
-                ("response", "created_at"),
-                "integer",
-                data_response_created_at,
-            )
-        data_response_status = data_response.get("status", MISSING)
-        if type(data_response_status) is not str:
-            return _drift(
-                _RESPONSE_STREAM_EVENT, ("response", "status"), "string", data_response_status
-            )
-        data_response_model = data_response.get("model", MISSING)
-        if type(data_response_model) is not str:
-            return _drift(
-                _RESPONSE_STREAM_EVENT, ("response", "model"), "string", data_response_model
-            )
-        data_response_output = data_response.get("output", MISSING)
-        if type(data_response_output) is not list:
-            return _drift(
-                _RESPONSE_STREAM_EVENT, ("response", "output"), "array", data_response_output
-            )
-        for response_output_index, response_output_item in enumerate(data_response_output):
-            if type(response_output_item) is not dict:
-                return _drift(
-                    _RESPONSE_STREAM_EVENT,
-                    ("response", "output", response_output_index),
-                    "object",
-                    response_output_item,
-                )
-            output_item_type = response_output_item.get("type", MISSING)
-            if type(output_item_type) is not str:
-                return _drift(
-                    _RESPONSE_STREAM_EVENT,
-                    ("response", "output", response_output_index, "type"),
-                    "string",
-                    output_item_type,
-                )
-            if output_item_type == "message":
-                output_item_id = response_output_item.get("id", MISSING)
-                if type(output_item_id) is not str:
-                    return _drift(
-                        _RESPONSE_STREAM_EVENT,
-                        ("response", "output", response_output_index, "id"),
-                        "string",
-                        output_item_id,
-                    )
-                output_item_role = response_output_item.get("role", MISSING)
-                if type(output_item_role) is not str:
-                    return _drift(
-                        _RESPONSE_STREAM_EVENT,
-                        ("response", "output", response_output_index, "role"),
-                        "string",
-                        output_item_role,
-                    )
-                output_item_content = response_output_item.get("content", MISSING)
-                if type(output_item_content) is not list:
-                    return _drift(
-                        _RESPONSE_STREAM_EVENT,
-                        ("response", "output", response_output_index, "content"),
-                        "array",
-                        output_item_content,
-                    )
-                for item_content_index, item_content_item in enumerate(output_item_content):
-                    if type(item_content_item) is not dict:
-                        return _drift(
-                            _RESPONSE_STREAM_EVENT,
-                            (
-                                "response",
-                                "output",
-                                response_output_index,
-                                "content",
-                                item_content_index,
-                            ),
-                            "object",
-                            item_content_item,
-                        )
-                    content_item_type = item_content_item.get("type", MISSING)
-                    if type(content_item_type) is not str:
-                        return _drift(
-                            _RESPONSE_STREAM_EVENT,
-                            (
-                                "response",
-                                "output",
-                                response_output_index,
-                                "content",
-                                item_content_index,
-                                "type",
-                            ),
-                            "string",
-                            content_item_type,
-                        )
-                    if content_item_type == "output_text":
-                        content_item_text = item_content_item.get("text", MISSING)
-                        if type(content_item_text) is not str:
-                            return _drift(
-                                _RESPONSE_STREAM_EVENT,
-                                (
-                                    "response",
-                                    "output",
-                                    response_output_index,
-                                    "content",
-                                    item_content_index,
-                                    "text",
-                                ),
-                                "string",
-                                content_item_text,
-                            )
-                    elif content_item_type == "refusal":
-                        content_item_refusal = item_content_item.get("refusal", MISSING)
-                        if type(content_item_refusal) is not str:
-                            return _drift(
-                                _RESPONSE_STREAM_EVENT,
-                                (
-                                    "response",
-                                    "output",
-                                    response_output_index,
-                                    "content",
-                                    item_content_index,
-                                    "refusal",
-                                ),
-                                "string",
-                                content_item_refusal,
-                            )
-            elif output_item_type == "function_call":
-                output_item_id = response_output_item.get("id", MISSING)
-                if (
-                    output_item_id is not MISSING
-                    and output_item_id is not None
-                    and type(output_item_id) is not str
-                ):
-                    return _drift(
-                        _RESPONSE_STREAM_EVENT,
-                        ("response", "output", response_output_index, "id"),
-                        "string or null",
-                        output_item_id,
-                    )
-                output_item_call_id = response_output_item.get("call_id", MISSING)
-                if type(output_item_call_id) is not str:
-                    return _drift(
-                        _RESPONSE_STREAM_EVENT,
-                        ("response", "output", response_output_index, "call_id"),
-                        "string",
-                        output_item_call_id,
-                    )
-                output_item_name = response_output_item.get("name", MISSING)
-                if type(output_item_name) is not str:
-                    return _drift(
-                        _RESPONSE_STREAM_EVENT,
-                        ("response", "output", response_output_index, "name"),
-                        "string",
-                        output_item_name,
-                    )
-                output_item_arguments = response_output_item.get("arguments", MISSING)
-                if type(output_item_arguments) is not str:
-                    return _drift(
-                        _RESPONSE_STREAM_EVENT,
-                        ("response", "output", response_output_index, "arguments"),
-                        "string",
-                        output_item_arguments,
-                    )
-                output_item_status = response_output_item.get("status", MISSING)
-                if (
-                    output_item_status is not MISSING
-                    and output_item_status is not None
-                    and type(output_item_status) is not str
-                ):
-                    return _drift(
-                        _RESPONSE_STREAM_EVENT,
-                        ("response", "output", response_output_index, "status"),
-                        "string or null",
-                        output_item_status,
-                    )
-        data_response_usage = data_response.get("usage", MISSING)
-        if data_response_usage is MISSING:
-            return _drift(
-                _RESPONSE_STREAM_EVENT, ("response", "usage"), "object or null", data_response_usage
-            )
-        if data_response_usage is not None:
-            if type(data_response_usage) is not dict:
-                return _drift(
-                    _RESPONSE_STREAM_EVENT,
-                    ("response", "usage"),
-                    "object or null",
-                    data_response_usage,
-                )
-            response_usage_input_tokens = data_response_usage.get("input_tokens", MISSING)
-            if type(response_usage_input_tokens) is not int and not (
-                type(response_usage_input_tokens) is float
-                and response_usage_input_tokens.is_integer()
-            ):
-                return _drift(
-                    _RESPONSE_STREAM_EVENT,
-                    ("response", "usage", "input_tokens"),
-                    "integer",
-                    response_usage_input_tokens,
-                )
-            response_usage_output_tokens = data_response_usage.get("output_tokens", MISSING)
-            if type(response_usage_output_tokens) is not int and not (
-                type(response_usage_output_tokens) is float
-                and response_usage_output_tokens.is_integer()
-            ):
-                return _drift(
-                    _RESPONSE_STREAM_EVENT,
-                    ("response", "usage", "output_tokens"),
-                    "integer",
-                    response_usage_output_tokens,
-                )
-            response_usage_total_tokens = data_response_usage.get("total_tokens", MISSING)
-            if type(response_usage_total_tokens) is not int and not (
-                type(response_usage_total_tokens) is float
-                and response_usage_total_tokens.is_integer()
-            ):
-                return _drift(
-                    _RESPONSE_STREAM_EVENT,
-                    ("response", "usage", "total_tokens"),
-                    "integer",
-                    response_usage_total_tokens,
-                )
-            response_usage_input_tokens_details = data_response_usage.get(
-                "input_tokens_details", MISSING
-            )
-            if (
-                response_usage_input_tokens_details is not MISSING
-                and response_usage_input_tokens_details is not None
-            ):
-                if type(response_usage_input_tokens_details) is not dict:
-                    return _drift(
-                        _RESPONSE_STREAM_EVENT,
-                        ("response", "usage", "input_tokens_details"),
-                        "object or null",
-                        response_usage_input_tokens_details,
-                    )
-                usage_input_tokens_details_cached_tokens = response_usage_input_tokens_details.get(
-                    "cached_tokens", MISSING
-                )
-                if (
-                    usage_input_tokens_details_cached_tokens is not MISSING
-                    and usage_input_tokens_details_cached_tokens is not None
-                    and type(usage_input_tokens_details_cached_tokens) is not int
-                    and not (
-                        type(usage_input_tokens_details_cached_tokens) is float
-                        and usage_input_tokens_details_cached_tokens.is_integer()
-                    )
-                ):
-                    return _drift(
-                        _RESPONSE_STREAM_EVENT,
-                        ("response", "usage", "input_tokens_details", "cached_tokens"),
-                        "integer or null",
-                        usage_input_tokens_details_cached_tokens,
-                    )
-            response_usage_output_tokens_details = data_response_usage.get(
-                "output_tokens_details", MISSING
-            )
-            if (
-                response_usage_output_tokens_details is not MISSING
-                and response_usage_output_tokens_details is not None
-            ):
-                if type(response_usage_output_tokens_details) is not dict:
-                    return _drift(
-                        _RESPONSE_STREAM_EVENT,
-                        ("response", "usage", "output_tokens_details"),
-                        "object or null",
-                        response_usage_output_tokens_details,
-                    )
-                usage_output_tokens_details_reasoning_tokens = (
-                    response_usage_output_tokens_details.get("reasoning_tokens", MISSING)
-                )
-                if (
-                    usage_output_tokens_details_reasoning_tokens is not MISSING
-                    and usage_output_tokens_details_reasoning_tokens is not None
-                    and type(usage_output_tokens_details_reasoning_tokens) is not int
-                    and not (
-                        type(usage_output_tokens_details_reasoning_tokens) is float
-                        and usage_output_tokens_details_reasoning_tokens.is_integer()
-                    )
-                ):
-                    return _drift(
-                        _RESPONSE_STREAM_EVENT,
-                        ("response", "usage", "output_tokens_details", "reasoning_tokens"),
-                        "integer or null",
-                        usage_output_tokens_details_reasoning_tokens,
-                    )
+        response = data.get("response", MISSING)
+        if response is MISSING:
+            return _drift(_RESPONSE_STREAM_EVENT, ("response",), "object", response)
+        if (
+            drift := _explain_response_(response, _RESPONSE_STREAM_EVENT, ("response",))
+        ) is not None:
+            return drift
     elif data_type in ("response.output_item.added", "response.output_item.done"):
-        data_output_index = data.get("output_index", MISSING)
-        if type(data_output_index) is not int and not (
-            type(data_output_index) is float and data_output_index.is_integer()
-        ):
-            return _drift(_RESPONSE_STREAM_EVENT, ("output_index",), "integer", data_output_index)
-        data_item = data.get("item", MISSING)
-        if type(data_item) is not dict:
-            return _drift(_RESPONSE_STREAM_EVENT, ("item",), "object", data_item)
-        data_item_type = data_item.get("type", MISSING)
-        if type(data_item_type) is not str:
-            return _drift(_RESPONSE_STREAM_EVENT, ("item", "type"), "string", data_item_type)
-        if data_item_type == "message":
-            data_item_id = data_item.get("id", MISSING)
-            if type(data_item_id) is not str:
-                return _drift(_RESPONSE_STREAM_EVENT, ("item", "id"), "string", data_item_id)
-            data_item_role = data_item.get("role", MISSING)
-            if type(data_item_role) is not str:
-                return _drift(_RESPONSE_STREAM_EVENT, ("item", "role"), "string", data_item_role)
-            data_item_content = data_item.get("content", MISSING)
-            if type(data_item_content) is not list:
-                return _drift(
-                    _RESPONSE_STREAM_EVENT, ("item", "content"), "array", data_item_content
-                )
-            for item_content_index_2, item_content_item_2 in enumerate(data_item_content):
-                if type(item_content_item_2) is not dict:
-                    return _drift(
-                        _RESPONSE_STREAM_EVENT,
-                        ("item", "content", item_content_index_2),
-                        "object",
-                        item_content_item_2,
-                    )
-                content_item_type_2 = item_content_item_2.get("type", MISSING)
-                if type(content_item_type_2) is not str:
-                    return _drift(
-                        _RESPONSE_STREAM_EVENT,
-                        ("item", "content", item_content_index_2, "type"),
-                        "string",
-                        content_item_type_2,
-                    )
-                if content_item_type_2 == "output_text":
-                    content_item_text_2 = item_content_item_2.get("text", MISSING)
-                    if type(content_item_text_2) is not str:
-                        return _drift(
-                            _RESPONSE_STREAM_EVENT,
-                            ("item", "content", item_content_index_2, "text"),
-                            "string",
-                            content_item_text_2,
-                        )
-                elif content_item_type_2 == "refusal":
-                    content_item_refusal_2 = item_content_item_2.get("refusal", MISSING)
-                    if type(content_item_refusal_2) is not str:
-                        return _drift(
-                            _RESPONSE_STREAM_EVENT,
-                            ("item", "content", item_content_index_2, "refusal"),
-                            "string",
-                            content_item_refusal_2,
-                        )
-        elif data_item_type == "function_call":
-            data_item_id = data_item.get("id", MISSING)
-            if (
-                data_item_id is not MISSING
-                and data_item_id is not None
-                and type(data_item_id) is not str
-            ):
-                return _drift(
-                    _RESPONSE_STREAM_EVENT, ("item", "id"), "string or null", data_item_id
-                )
-            data_item_call_id = data_item.get("call_id", MISSING)
-            if type(data_item_call_id) is not str:
-                return _drift(
-                    _RESPONSE_STREAM_EVENT, ("item", "call_id"), "string", data_item_call_id
-                )
-            data_item_name = data_item.get("name", MISSING)
-            if type(data_item_name) is not str:
-                return _drift(_RESPONSE_STREAM_EVENT, ("item", "name"), "string", data_item_name)
-            data_item_arguments = data_item.get("arguments", MISSING)
-            if type(data_item_arguments) is not str:
-                return _drift(
-                    _RESPONSE_STREAM_EVENT, ("item", "arguments"), "string", data_item_arguments
-                )
-            data_item_status = data_item.get("status", MISSING)
-            if (
-                data_item_status is not MISSING
-                and data_item_status is not None
-                and type(data_item_status) is not str
-            ):
-                return _drift(
-                    _RESPONSE_STREAM_EVENT, ("item", "status"), "string or null", data_item_status
-                )
+        output_index = data.get("output_index", MISSING)
+        if type(output_index) is not int and not integral_float(output_index):
+            return _drift(_RESPONSE_STREAM_EVENT, ("output_index",), "integer", output_index)
+        item = data.get("item", MISSING)
+        if item is MISSING:
+            return _drift(_RESPONSE_STREAM_EVENT, ("item",), "object", item)
+        if (drift := _explain_output_item(item, _RESPONSE_STREAM_EVENT, ("item",))) is not None:
+            return drift
     elif data_type == "response.function_call_arguments.delta":
-        data_item_id_2 = data.get("item_id", MISSING)
-        if type(data_item_id_2) is not str:
-            return _drift(_RESPONSE_STREAM_EVENT, ("item_id",), "string", data_item_id_2)
-        data_output_index = data.get("output_index", MISSING)
-        if type(data_output_index) is not int and not (
-            type(data_output_index) is float and data_output_index.is_integer()
-        ):
-            return _drift(_RESPONSE_STREAM_EVENT, ("output_index",), "integer", data_output_index)
-        data_delta = data.get("delta", MISSING)
-        if type(data_delta) is not str:
-            return _drift(_RESPONSE_STREAM_EVENT, ("delta",), "string", data_delta)
+        item_id = data.get("item_id", MISSING)
+        if type(item_id) is not str:
+            return _drift(_RESPONSE_STREAM_EVENT, ("item_id",), "string", item_id)
+        output_index = data.get("output_index", MISSING)
+        if type(output_index) is not int and not integral_float(output_index):
+            return _drift(_RESPONSE_STREAM_EVENT, ("output_index",), "integer", output_index)
+        delta = data.get("delta", MISSING)
+        if type(delta) is not str:
+            return _drift(_RESPONSE_STREAM_EVENT, ("delta",), "string", delta)
     elif data_type == "response.function_call_arguments.done":
-        data_item_id_2 = data.get("item_id", MISSING)
-        if type(data_item_id_2) is not str:
-            return _drift(_RESPONSE_STREAM_EVENT, ("item_id",), "string", data_item_id_2)
-        data_output_index = data.get("output_index", MISSING)
-        if type(data_output_index) is not int and not (
-            type(data_output_index) is float and data_output_index.is_integer()
-        ):
-            return _drift(_RESPONSE_STREAM_EVENT, ("output_index",), "integer", data_output_index)
-        data_arguments = data.get("arguments", MISSING)
-        if type(data_arguments) is not str:
-            return _drift(_RESPONSE_STREAM_EVENT, ("arguments",), "string", data_arguments)
+        item_id = data.get("item_id", MISSING)
+        if type(item_id) is not str:
+            return _drift(_RESPONSE_STREAM_EVENT, ("item_id",), "string", item_id)
+        output_index = data.get("output_index", MISSING)
+        if type(output_index) is not int and not integral_float(output_index):
+            return _drift(_RESPONSE_STREAM_EVENT, ("output_index",), "integer", output_index)
+        arguments = data.get("arguments", MISSING)
+        if type(arguments) is not str:
+            return _drift(_RESPONSE_STREAM_EVENT, ("arguments",), "string", arguments)
     elif data_type == "response.output_text.delta":
-        data_item_id_2 = data.get("item_id", MISSING)
-        if type(data_item_id_2) is not str:
-            return _drift(_RESPONSE_STREAM_EVENT, ("item_id",), "string", data_item_id_2)
-        data_output_index = data.get("output_index", MISSING)
-        if type(data_output_index) is not int and not (
-            type(data_output_index) is float and data_output_index.is_integer()
-        ):
-            return _drift(_RESPONSE_STREAM_EVENT, ("output_index",), "integer", data_output_index)
-        data_content_index = data.get("content_index", MISSING)
-        if type(data_content_index) is not int and not (
-            type(data_content_index) is float and data_content_index.is_integer()
-        ):
-            return _drift(_RESPONSE_STREAM_EVENT, ("content_index",), "integer", data_content_index)
-        data_delta = data.get("delta", MISSING)
-        if type(data_delta) is not str:
-            return _drift(_RESPONSE_STREAM_EVENT, ("delta",), "string", data_delta)
+        item_id = data.get("item_id", MISSING)
+        if type(item_id) is not str:
+            return _drift(_RESPONSE_STREAM_EVENT, ("item_id",), "string", item_id)
+        output_index = data.get("output_index", MISSING)
+        if type(output_index) is not int and not integral_float(output_index):
+            return _drift(_RESPONSE_STREAM_EVENT, ("output_index",), "integer", output_index)
+        content_index = data.get("content_index", MISSING)
+        if type(content_index) is not int and not integral_float(content_index):
+            return _drift(_RESPONSE_STREAM_EVENT, ("content_index",), "integer", content_index)
+        delta = data.get("delta", MISSING)
+        if type(delta) is not str:
+            return _drift(_RESPONSE_STREAM_EVENT, ("delta",), "string", delta)
     elif data_type == "response.output_text.done":
-        data_item_id_2 = data.get("item_id", MISSING)
-        if type(data_item_id_2) is not str:
-            return _drift(_RESPONSE_STREAM_EVENT, ("item_id",), "string", data_item_id_2)
-        data_output_index = data.get("output_index", MISSING)
-        if type(data_output_index) is not int and not (
-            type(data_output_index) is float and data_output_index.is_integer()
-        ):
-            return _drift(_RESPONSE_STREAM_EVENT, ("output_index",), "integer", data_output_index)
-        data_content_index = data.get("content_index", MISSING)
-        if type(data_content_index) is not int and not (
-            type(data_content_index) is float and data_content_index.is_integer()
-        ):
-            return _drift(_RESPONSE_STREAM_EVENT, ("content_index",), "integer", data_content_index)
-        data_text = data.get("text", MISSING)
-        if type(data_text) is not str:
-            return _drift(_RESPONSE_STREAM_EVENT, ("text",), "string", data_text)
+        item_id = data.get("item_id", MISSING)
+        if type(item_id) is not str:
+            return _drift(_RESPONSE_STREAM_EVENT, ("item_id",), "string", item_id)
+        output_index = data.get("output_index", MISSING)
+        if type(output_index) is not int and not integral_float(output_index):
+            return _drift(_RESPONSE_STREAM_EVENT, ("output_index",), "integer", output_index)
+        content_index = data.get("content_index", MISSING)
+        if type(content_index) is not int and not integral_float(content_index):
+            return _drift(_RESPONSE_STREAM_EVENT, ("content_index",), "integer", content_index)
+        text = data.get("text", MISSING)
+        if type(text) is not str:
+            return _drift(_RESPONSE_STREAM_EVENT, ("text",), "string", text)
     raise AssertionError("toolgen bug: the validators of response_stream_event disagree")
+
+
+def _explain_function_tool_call(
+    function_tool_call: Any, api: str, path: tuple[str | int, ...]
+) -> SchemaDriftError | None:
+    if type(function_tool_call) is not dict:
+        return _drift(api, path, "object", function_tool_call)
+    function_tool_call_id = function_tool_call.get("id", MISSING)
+    if type(function_tool_call_id) is not str:
+        return _drift(api, (*path, "id"), "string", function_tool_call_id)
+    function = function_tool_call.get("function", MISSING)
+    if type(function) is not dict:
+        return _drift(api, (*path, "function"), "object", function)
+    name = function.get("name", MISSING)
+    if type(name) is not str:
+        return _drift(api, (*path, "function", "name"), "string", name)
+    arguments = function.get("arguments", MISSING)
+    if type(arguments) is not str:
+        return _drift(api, (*path, "function", "arguments"), "string", arguments)
+    return None
+
+
+def _explain_tool_call(
+    tool_call: Any, api: str, path: tuple[str | int, ...]
+) -> SchemaDriftError | None:
+    if type(tool_call) is not dict:
+        return _drift(api, path, "object", tool_call)
+    tool_call_type = tool_call.get("type", MISSING)
+    if type(tool_call_type) is not str:
+        return _drift(api, (*path, "type"), "string", tool_call_type)
+    if (
+        tool_call_type == "function"
+        and (drift := _explain_function_tool_call(tool_call, api, path)) is not None
+    ):
+        return drift
+    return None
+
+
+def _explain_message(
+    message: Any, api: str, path: tuple[str | int, ...]
+) -> SchemaDriftError | None:
+    if type(message) is not dict:
+        return _drift(api, path, "object", message)
+    role = message.get("role", MISSING)
+    if type(role) is not str:
+        return _drift(api, (*path, "role"), "string", role)
+    content = message.get("content", MISSING)
+    if content is MISSING:
+        return _drift(api, (*path, "content"), "string or null", content)
+    if content is not None and type(content) is not str:
+        return _drift(api, (*path, "content"), "string or null", content)
+    refusal = message.get("refusal", MISSING)
+    if refusal is not MISSING and refusal is not None and type(refusal) is not str:
+        return _drift(api, (*path, "refusal"), "string or null", refusal)
+    tool_calls = message.get("tool_calls", MISSING)
+    if tool_calls is not MISSING and tool_calls is not None:
+        if type(tool_calls) is not list:
+            return _drift(api, (*path, "tool_calls"), "array or null", tool_calls)
+        for index, item in enumerate(tool_calls):
+            if (drift := _explain_tool_call(item, api, (*path, "tool_calls", index))) is not None:
+                return drift
+    return None
+
+
+def _explain_choice(choice: Any, api: str, path: tuple[str | int, ...]) -> SchemaDriftError | None:
+    if type(choice) is not dict:
+        return _drift(api, path, "object", choice)
+    index = choice.get("index", MISSING)
+    if type(index) is not int and not integral_float(index):
+        return _drift(api, (*path, "index"), "integer", index)
+    finish_reason = choice.get("finish_reason", MISSING)
+    if type(finish_reason) is not str:
+        return _drift(api, (*path, "finish_reason"), "string", finish_reason)
+    message = choice.get("message", MISSING)
+    if message is MISSING:
+        return _drift(api, (*path, "message"), "object", message)
+    if (drift := _explain_message(message, api, (*path, "message"))) is not None:
+        return drift
+    return None
+
+
+def _explain_usage(usage: Any, api: str, path: tuple[str | int, ...]) -> SchemaDriftError | None:
+    if type(usage) is not dict:
+        return _drift(api, path, "object", usage)
+    prompt_tokens = usage.get("prompt_tokens", MISSING)
+    if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
+        return _drift(api, (*path, "prompt_tokens"), "integer", prompt_tokens)
+    completion_tokens = usage.get("completion_tokens", MISSING)
+    if type(completion_tokens) is not int and not integral_float(completion_tokens):
+        return _drift(api, (*path, "completion_tokens"), "integer", completion_tokens)
+    total_tokens = usage.get("total_tokens", MISSING)
+    if type(total_tokens) is not int and not integral_float(total_tokens):
+        return _drift(api, (*path, "total_tokens"), "integer", total_tokens)
+    prompt_tokens_details = usage.get("prompt_tokens_details", MISSING)
+    if prompt_tokens_details is not MISSING and prompt_tokens_details is not None:
+        if type(prompt_tokens_details) is not dict:
+            return _drift(
+                api, (*path, "prompt_tokens_details"), "object or null", prompt_tokens_details
+            )
+        cached_tokens = prompt_tokens_details.get("cached_tokens", MISSING)
+        if (
+            cached_tokens is not MISSING
+            and cached_tokens is not None
+            and type(cached_tokens) is not int
+            and not integral_float(cached_tokens)
+        ):
+            return _drift(
+                api,
+                (*path, "prompt_tokens_details", "cached_tokens"),
+                "integer or null",
+                cached_tokens,
+            )
+    completion_tokens_details = usage.get("completion_tokens_details", MISSING)
+    if completion_tokens_details is not MISSING and completion_tokens_details is not None:
+        if type(completion_tokens_details) is not dict:
+            return _drift(
+                api,
+                (*path, "completion_tokens_details"),
+                "object or null",
+                completion_tokens_details,
+            )
+        reasoning_tokens = completion_tokens_details.get("reasoning_tokens", MISSING)
+        if (
+            reasoning_tokens is not MISSING
+            and reasoning_tokens is not None
+            and type(reasoning_tokens) is not int
+            and not integral_float(reasoning_tokens)
+        ):
+            return _drift(
+                api,
+                (*path, "completion_tokens_details", "reasoning_tokens"),
+                "integer or null",
+                reasoning_tokens,
+            )
+    return None
+
+
+def _explain_tool_call_delta(
+    tool_call_delta: Any, api: str, path: tuple[str | int, ...]
+) -> SchemaDriftError | None:
+    if type(tool_call_delta) is not dict:
+        return _drift(api, path, "object", tool_call_delta)
+    index = tool_call_delta.get("index", MISSING)
+    if type(index) is not int and not integral_float(index):
+        return _drift(api, (*path, "index"), "integer", index)
+    tool_call_delta_id = tool_call_delta.get("id", MISSING)
+    if (
+        tool_call_delta_id is not MISSING
+        and tool_call_delta_id is not None
+        and type(tool_call_delta_id) is not str
+    ):
+        return _drift(api, (*path, "id"), "string or null", tool_call_delta_id)
+    tool_call_delta_type = tool_call_delta.get("type", MISSING)
+    if (
+        tool_call_delta_type is not MISSING
+        and tool_call_delta_type is not None
+        and type(tool_call_delta_type) is not str
+    ):
+        return _drift(api, (*path, "type"), "string or null", tool_call_delta_type)
+    function = tool_call_delta.get("function", MISSING)
+    if function is not MISSING and function is not None:
+        if type(function) is not dict:
+            return _drift(api, (*path, "function"), "object or null", function)
+        name = function.get("name", MISSING)
+        if name is not MISSING and name is not None and type(name) is not str:
+            return _drift(api, (*path, "function", "name"), "string or null", name)
+        arguments = function.get("arguments", MISSING)
+        if arguments is not MISSING and arguments is not None and type(arguments) is not str:
+            return _drift(api, (*path, "function", "arguments"), "string or null", arguments)
+    return None
+
+
+def _explain_delta(delta: Any, api: str, path: tuple[str | int, ...]) -> SchemaDriftError | None:
+    if type(delta) is not dict:
+        return _drift(api, path, "object", delta)
+    role = delta.get("role", MISSING)
+    if role is not MISSING and role is not None and type(role) is not str:
+        return _drift(api, (*path, "role"), "string or null", role)
+    content = delta.get("content", MISSING)
+    if content is not MISSING and content is not None and type(content) is not str:
+        return _drift(api, (*path, "content"), "string or null", content)
+    refusal = delta.get("refusal", MISSING)
+    if refusal is not MISSING and refusal is not None and type(refusal) is not str:
+        return _drift(api, (*path, "refusal"), "string or null", refusal)
+    tool_calls = delta.get("tool_calls", MISSING)
+    if tool_calls is not MISSING and tool_calls is not None:
+        if type(tool_calls) is not list:
+            return _drift(api, (*path, "tool_calls"), "array or null", tool_calls)
+        for index, item in enumerate(tool_calls):
+            if (
+                drift := _explain_tool_call_delta(item, api, (*path, "tool_calls", index))
+            ) is not None:
+                return drift
+    return None
+
+
+def _explain_chunk_choice(
+    chunk_choice: Any, api: str, path: tuple[str | int, ...]
+) -> SchemaDriftError | None:
+    if type(chunk_choice) is not dict:
+        return _drift(api, path, "object", chunk_choice)
+    index = chunk_choice.get("index", MISSING)
+    if type(index) is not int and not integral_float(index):
+        return _drift(api, (*path, "index"), "integer", index)
+    delta = chunk_choice.get("delta", MISSING)
+    if delta is MISSING:
+        return _drift(api, (*path, "delta"), "object", delta)
+    if (drift := _explain_delta(delta, api, (*path, "delta"))) is not None:
+        return drift
+    finish_reason = chunk_choice.get("finish_reason", MISSING)
+    if finish_reason is MISSING:
+        return _drift(api, (*path, "finish_reason"), "string or null", finish_reason)
+    if finish_reason is not None and type(finish_reason) is not str:
+        return _drift(api, (*path, "finish_reason"), "string or null", finish_reason)
+    return None
+
+
+def _explain_content_part(
+    content_part: Any, api: str, path: tuple[str | int, ...]
+) -> SchemaDriftError | None:
+    if type(content_part) is not dict:
+        return _drift(api, path, "object", content_part)
+    content_part_type = content_part.get("type", MISSING)
+    if type(content_part_type) is not str:
+        return _drift(api, (*path, "type"), "string", content_part_type)
+    if content_part_type == "output_text":
+        text = content_part.get("text", MISSING)
+        if type(text) is not str:
+            return _drift(api, (*path, "text"), "string", text)
+    elif content_part_type == "refusal":
+        refusal = content_part.get("refusal", MISSING)
+        if type(refusal) is not str:
+            return _drift(api, (*path, "refusal"), "string", refusal)
+    return None
+
+
+def _explain_output_message(
+    output_message: Any, api: str, path: tuple[str | int, ...]
+) -> SchemaDriftError | None:
+    if type(output_message) is not dict:
+        return _drift(api, path, "object", output_message)
+    output_message_id = output_message.get("id", MISSING)
+    if type(output_message_id) is not str:
+        return _drift(api, (*path, "id"), "string", output_message_id)
+    role = output_message.get("role", MISSING)
+    if type(role) is not str:
+        return _drift(api, (*path, "role"), "string", role)
+    content = output_message.get("content", MISSING)
+    if type(content) is not list:
+        return _drift(api, (*path, "content"), "array", content)
+    for index, item in enumerate(content):
+        if (drift := _explain_content_part(item, api, (*path, "content", index))) is not None:
+            return drift
+    return None
+
+
+def _explain_function_call(
+    function_call: Any, api: str, path: tuple[str | int, ...]
+) -> SchemaDriftError | None:
+    if type(function_call) is not dict:
+        return _drift(api, path, "object", function_call)
+    function_call_id = function_call.get("id", MISSING)
+    if (
+        function_call_id is not MISSING
+        and function_call_id is not None
+        and type(function_call_id) is not str
+    ):
+        return _drift(api, (*path, "id"), "string or null", function_call_id)
+    call_id = function_call.get("call_id", MISSING)
+    if type(call_id) is not str:
+        return _drift(api, (*path, "call_id"), "string", call_id)
+    name = function_call.get("name", MISSING)
+    if type(name) is not str:
+        return _drift(api, (*path, "name"), "string", name)
+    arguments = function_call.get("arguments", MISSING)
+    if type(arguments) is not str:
+        return _drift(api, (*path, "arguments"), "string", arguments)
+    status = function_call.get("status", MISSING)
+    if status is not MISSING and status is not None and type(status) is not str:
+        return _drift(api, (*path, "status"), "string or null", status)
+    return None
+
+
+def _explain_output_item(
+    output_item: Any, api: str, path: tuple[str | int, ...]
+) -> SchemaDriftError | None:
+    if type(output_item) is not dict:
+        return _drift(api, path, "object", output_item)
+    output_item_type = output_item.get("type", MISSING)
+    if type(output_item_type) is not str:
+        return _drift(api, (*path, "type"), "string", output_item_type)
+    if (
+        output_item_type == "message"
+        and (drift := _explain_output_message(output_item, api, path)) is not None
+    ) or (
+        output_item_type == "function_call"
+        and (drift := _explain_function_call(output_item, api, path)) is not None
+    ):
+        return drift
+    return None
+
+
+def _explain_response_usage(
+    response_usage: Any, api: str, path: tuple[str | int, ...]
+) -> SchemaDriftError | None:
+    if type(response_usage) is not dict:
+        return _drift(api, path, "object", response_usage)
+    input_tokens = response_usage.get("input_tokens", MISSING)
+    if type(input_tokens) is not int and not integral_float(input_tokens):
+        return _drift(api, (*path, "input_tokens"), "integer", input_tokens)
+    output_tokens = response_usage.get("output_tokens", MISSING)
+    if type(output_tokens) is not int and not integral_float(output_tokens):
+        return _drift(api, (*path, "output_tokens"), "integer", output_tokens)
+    total_tokens = response_usage.get("total_tokens", MISSING)
+    if type(total_tokens) is not int and not integral_float(total_tokens):
+        return _drift(api, (*path, "total_tokens"), "integer", total_tokens)
+    input_tokens_details = response_usage.get("input_tokens_details", MISSING)
+    if input_tokens_details is not MISSING and input_tokens_details is not None:
+        if type(input_tokens_details) is not dict:
+            return _drift(
+                api, (*path, "input_tokens_details"), "object or null", input_tokens_details
+            )
+        cached_tokens = input_tokens_details.get("cached_tokens", MISSING)
+        if (
+            cached_tokens is not MISSING
+            and cached_tokens is not None
+            and type(cached_tokens) is not int
+            and not integral_float(cached_tokens)
+        ):
+            return _drift(
+                api,
+                (*path, "input_tokens_details", "cached_tokens"),
+                "integer or null",
+                cached_tokens,
+            )
+    output_tokens_details = response_usage.get("output_tokens_details", MISSING)
+    if output_tokens_details is not MISSING and output_tokens_details is not None:
+        if type(output_tokens_details) is not dict:
+            return _drift(
+                api, (*path, "output_tokens_details"), "object or null", output_tokens_details
+            )
+        reasoning_tokens = output_tokens_details.get("reasoning_tokens", MISSING)
+        if (
+            reasoning_tokens is not MISSING
+            and reasoning_tokens is not None
+            and type(reasoning_tokens) is not int
+            and not integral_float(reasoning_tokens)
+        ):
+            return _drift(
+                api,
+                (*path, "output_tokens_details", "reasoning_tokens"),
+                "integer or null",
+                reasoning_tokens,
+            )
+    return None
+
+
+def _check_output_item(output_item: Any) -> None:
+    if type(output_item) is not dict:
+        raise _Mismatch
+    output_item_type = output_item["type"]
+    if type(output_item_type) is not str:
+        raise _Mismatch
+    if output_item_type == "message":
+        if type(output_item["id"]) is not str:
+            raise _Mismatch
+        if type(output_item["role"]) is not str:
+            raise _Mismatch
+        content = output_item["content"]
+        if type(content) is not list:
+            raise _Mismatch
+        for item in content:
+            if type(item) is not dict:
+                raise _Mismatch
+            item_type = item["type"]
+            if type(item_type) is not str:
+                raise _Mismatch
+            if (item_type == "output_text" and type(item["text"]) is not str) or (
+                item_type == "refusal" and type(item["refusal"]) is not str
+            ):
+                raise _Mismatch
+    elif output_item_type == "function_call":
+        if "id" in output_item:
+            output_item_id = output_item["id"]
+            if output_item_id is not None and type(output_item_id) is not str:
+                raise _Mismatch
+        if type(output_item["call_id"]) is not str:
+            raise _Mismatch
+        if type(output_item["name"]) is not str:
+            raise _Mismatch
+        if type(output_item["arguments"]) is not str:
+            raise _Mismatch
+        if "status" in output_item:
+            status = output_item["status"]
+            if status is not None and type(status) is not str:
+                raise _Mismatch
+
+
+def _check_response(response: Any) -> None:
+    if type(response) is not dict:
+        raise _Mismatch
+    if type(response["id"]) is not str:
+        raise _Mismatch
+    response_object = response["object"]
+    if response_object != "response":
+        raise _Mismatch
+    created_at = response["created_at"]
+    if type(created_at) is not int and not integral_float(created_at):
+        raise _Mismatch
+    if type(response["status"]) is not str:
+        raise _Mismatch
+    if type(response["model"]) is not str:
+        raise _Mismatch
+    output = response["output"]
+    if type(output) is not list:
+        raise _Mismatch
+    for item in output:
+        _check_output_item(item)
+    usage = response["usage"]
+    if usage is not None:
+        if type(usage) is not dict:
+            raise _Mismatch
+        input_tokens = usage["input_tokens"]
+        if type(input_tokens) is not int and not integral_float(input_tokens):
+            raise _Mismatch
+        output_tokens = usage["output_tokens"]
+        if type(output_tokens) is not int and not integral_float(output_tokens):
+            raise _Mismatch
+        total_tokens = usage["total_tokens"]
+        if type(total_tokens) is not int and not integral_float(total_tokens):
+            raise _Mismatch
+        if "input_tokens_details" in usage:
+            input_tokens_details = usage["input_tokens_details"]
+            if input_tokens_details is not None:
+                if type(input_tokens_details) is not dict:
+                    raise _Mismatch
+                if "cached_tokens" in input_tokens_details:
+                    cached_tokens = input_tokens_details["cached_tokens"]
+                    if (
+                        cached_tokens is not None
+                        and type(cached_tokens) is not int
+                        and not integral_float(cached_tokens)
+                    ):
+                        raise _Mismatch
+        if "output_tokens_details" in usage:
+            output_tokens_details = usage["output_tokens_details"]
+            if output_tokens_details is not None:
+                if type(output_tokens_details) is not dict:
+                    raise _Mismatch
+                if "reasoning_tokens" in output_tokens_details:
+                    reasoning_tokens = output_tokens_details["reasoning_tokens"]
+                    if (
+                        reasoning_tokens is not None
+                        and type(reasoning_tokens) is not int
+                        and not integral_float(reasoning_tokens)
+                    ):
+                        raise _Mismatch
+
+
+def _explain_response_(
+    response: Any, api: str, path: tuple[str | int, ...]
+) -> SchemaDriftError | None:
+    if type(response) is not dict:
+        return _drift(api, path, "object", response)
+    response_id = response.get("id", MISSING)
+    if type(response_id) is not str:
+        return _drift(api, (*path, "id"), "string", response_id)
+    response_object = response.get("object", MISSING)
+    if response_object != "response":
+        return _drift(api, (*path, "object"), '"response"', response_object)
+    created_at = response.get("created_at", MISSING)
+    if type(created_at) is not int and not integral_float(created_at):
+        return _drift(api, (*path, "created_at"), "integer", created_at)
+    status = response.get("status", MISSING)
+    if type(status) is not str:
+        return _drift(api, (*path, "status"), "string", status)
+    model = response.get("model", MISSING)
+    if type(model) is not str:
+        return _drift(api, (*path, "model"), "string", model)
+    output = response.get("output", MISSING)
+    if type(output) is not list:
+        return _drift(api, (*path, "output"), "array", output)
+    for index, item in enumerate(output):
+        if (drift := _explain_output_item(item, api, (*path, "output", index))) is not None:
+            return drift
+    usage = response.get("usage", MISSING)
+    if usage is MISSING:
+        return _drift(api, (*path, "usage"), "object or null", usage)
+    if usage is not None:
+        if type(usage) is not dict:
+            return _drift(api, (*path, "usage"), "object or null", usage)
+        if (drift := _explain_response_usage(usage, api, (*path, "usage"))) is not None:
+            return drift
+    return None
