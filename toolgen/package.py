@@ -22,6 +22,7 @@ from toolgen.limits import measure
 from toolgen.model import Design
 from toolgen.modelgen import generate_models
 from toolgen.projection import ProjectedContract, ProviderProjection
+from toolgen.rewrites import EnumStringified
 from toolgen.templating import format_python, header, render
 
 MANIFEST = ".toolgen-manifest.json"
@@ -67,6 +68,7 @@ def _provider_module(
     template: str,
     surfaces: list[str],
     classes: dict[tuple[str, str], tuple[str, str]],
+    canonical_module: str | None,
 ) -> str:
     tools = [p for p in projection.tools if p.schema is not None]
     outputs = [p for p in projection.outputs if p.schema is not None]
@@ -87,7 +89,7 @@ def _provider_module(
         provider=projection.profile.name,
         apis=projection.profile.apis,
         decoders=projection.profile.decoders,
-        nullable=projection.profile.optional_style == "nullable",
+        canonical_module=canonical_module,
         surfaces=surfaces,
         limits=projection.profile.limits,
         strict=projection.profile.strict,
@@ -152,9 +154,17 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
         diagnostics += found
         if found:
             continue
+        canonical_module = "_canonical" if projection.profile.optional_style == "nullable" else None
+        if canonical_module is None and _reads_enum_texts(projection):
+            own = render_canonical_module(design, projection, header(design.hash))
+            diagnostics += own.diagnostics
+            if own.source is None:
+                continue
+            canonical_module = f"_canonical_{name}"
+            files[f"{canonical_module}.py"] = own.source
         files[f"_envelopes_{name}.py"] = render_envelope_module(name, schemas, header(design.hash))
         files[f"{name}.py"] = _provider_module(
-            design, projection, template, list(schemas), models.classes
+            design, projection, template, list(schemas), models.classes, canonical_module
         )
         files[f"{params_module(projection)}.py"] = format_python(
             render(projection.profile.params_template, header=header(design.hash))
@@ -197,3 +207,17 @@ def _canonical_module(
         (),
     )
     return render_canonical_module(design, merged, header(design.hash))
+
+
+def _reads_enum_texts(projection: ProviderProjection) -> bool:
+    """Whether the inverse of a provider that adds no nulls does anything: it reads back the enum
+    values its projection wrote as text (EnumStringified); otherwise its payloads are canonical
+    as they come, and its module needs no canonicalizers. Such a provider gets its own
+    ``_canonical_<provider>.py``: its inverse differs from the one the nullable providers share."""
+    return any(
+        isinstance(rewrite, EnumStringified) and rewrite.values
+        for projected in (*projection.tools, *projection.outputs)
+        if projected.schema is not None
+        for _, node in projected.rewrites.nodes
+        for rewrite in node.rewrites
+    )

@@ -869,14 +869,19 @@ class CanonicalModule:
 def render_canonical_module(
     design: Design, projection: ProviderProjection, header: str
 ) -> CanonicalModule:
-    """The black-formatted source of ``OUT/_canonical.py``: one canonicalizer per projected tool
-    and output, keyed by canonical name in ``TOOL_CANONICALIZERS`` and ``OUTPUT_CANONICALIZERS``."""
+    """The black-formatted source of ``OUT/_canonical.py`` (or of a provider's own
+    ``_canonical_<provider>.py``): one canonicalizer per projected tool and output, keyed by
+    canonical name in ``TOOL_CANONICALIZERS`` and ``OUTPUT_CANONICALIZERS``."""
     del design  # the projection carries every contract; kept for the integrator's signature
     projected = [p for p in (*projection.tools, *projection.outputs) if p.schema is not None]
     compiled = compile_contracts(projected)
     if compiled.diagnostics:
         return CanonicalModule(None, compiled.diagnostics)
     source = render(
-        "_canonical.py.j2", header=header, provider=projection.profile.name, **compiled.parts
+        "_canonical.py.j2",
+        header=header,
+        provider=projection.profile.name,
+        nulls=projection.profile.optional_style == "nullable",
+        **compiled.parts,
     )
     return CanonicalModule(format_python(source))
