@@ -9,8 +9,9 @@ structured outputs, in two dialects chosen by ``[providers.gemini] dialect`` in 
   ``nullable: true``, no ``const``, no ``additionalProperties``, string-only enums.
 
 In both, optional members stay optional (Gemini has no all-required rule): the projection adds no
-nulls. Projection only for now: toolgen generates no Gemini module yet (no envelopes, decoders or
-streams), so ``gemini`` is not in the default provider list of ``toolgen build``.
+nulls, and payloads come back canonical, except the OpenAPI dialect's enum texts, which the
+generated canonicalizer reads back. The generated module speaks the generateContent API
+(toolgen/runtime/_generate_content.py; envelopes in toolgen/envelopes/gemini).
 
 Every rule, its source and the date it was checked (../shared/PROVIDERS.md, "Google Gemini";
 the facts there cite the generateContent reference, FunctionDeclaration and Schema):
@@ -97,6 +98,26 @@ RULES: dict[str, tuple[str, str]] = {
         "[unconfirmed] 'too many states for serving' for long enums and many bounds: no "
         "documented numbers, so no limit is checked",
         "PROVIDERS.md, Google Gemini",
+    ),
+    "requests": (
+        "tools: [{functionDeclarations: [{name, description, parametersJsonSchema | parameters}]}]; "
+        "structured output: generationConfig {responseMimeType: application/json, "
+        "responseJsonSchema | responseSchema}; an empty description is left out",
+        "generateContent reference: Tool, FunctionDeclaration, GenerationConfig",
+    ),
+    "responses": (
+        "calls are the functionCall parts of the first candidate; args may be absent (read as "
+        '{}); id is sent by some models only (else the call\'s id is ""); candidates is absent '
+        "when the prompt was blocked (promptFeedback)",
+        "generateContent reference: GenerateContentResponse, Candidate, Part, FunctionCall; "
+        "458 recorded bodies (../shared/corpus/envelopes/google-gla, google-vertex)",
+    ),
+    "streams": (
+        "each server-sent event is a whole GenerateContentResponse chunk; a call comes whole, or "
+        "with streamFunctionCallArguments (Vertex AI) as name + willContinue, then partialArgs "
+        "(jsonPath and a string, number, bool or null value; strings go on while willContinue), "
+        "ended by a functionCall part without willContinue",
+        "google-genai 3.6.1 types (FunctionCall, PartialArg); the recorded stream chunks",
     ),
 }
 
