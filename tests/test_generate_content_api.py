@@ -11,7 +11,7 @@ from toolgen.runtime._generate_content import (
     GenerateContentDecoder,
     GenerateContentToolCallStream,
     function_declaration,
-    response_format,
+    output_config,
     tools,
 )
 from toolgen.runtime._runtime import PayloadError, SchemaDriftError
@@ -66,12 +66,12 @@ def test_tools_hold_every_declaration_in_one_tool() -> None:
     assert tools([]) == []
 
 
-def test_response_format_names_json_and_the_schema_member() -> None:
-    assert response_format({"type": "object"}, "json_schema") == {
+def test_output_config_names_json_and_the_schema_member() -> None:
+    assert output_config({"type": "object"}, "json_schema") == {
         "responseMimeType": "application/json",
         "responseJsonSchema": {"type": "object"},
     }
-    assert response_format({"type": "OBJECT"}, "openapi") == {
+    assert output_config({"type": "OBJECT"}, "openapi") == {
         "responseMimeType": "application/json",
         "responseSchema": {"type": "OBJECT"},
     }

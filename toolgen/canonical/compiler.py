@@ -126,12 +126,13 @@ class Constants:
         self._names: dict[str, str] = {}
         self.lines: list[str] = []
 
-    def add(self, prefix: str, expression: str) -> str:
+    def add(self, prefix: str, expression: str, annotation: str | None = None) -> str:
         name = self._names.get(expression)
         if name is None:
             name = f"_{prefix}_{len(self._names) + 1}"
             self._names[expression] = name
-            self.lines.append(f"{name} = {expression}")
+            typed = name if annotation is None else f"{name}: {annotation}"
+            self.lines.append(f"{typed} = {expression}")
         return name
 
     def names(self, values: list[str]) -> str:
@@ -719,7 +720,8 @@ class _ModuleCompiler:
                 self.items(plan.items, source, result, out)  # type: ignore[arg-type]
         if "str" in own and plan.values:
             with self._only(source, "str", kinds, out):
-                texts = self.constants.add("TEXTS", repr(plan.values))
+                # typed Any: a text's value is no str, which the str-typed result then holds
+                texts = self.constants.add("TEXTS", repr(plan.values), "dict[str, Any]")
                 out.line(f"{result} = {texts}.get({source}, {source})")
         union = frozenset().union(*(self.kinds(b.plan) for b in plan.branches))
         if union:

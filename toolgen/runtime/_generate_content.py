@@ -44,7 +44,7 @@ __all__ = [
     "SchemaField",
     "Tool",
     "function_declaration",
-    "response_format",
+    "output_config",
     "tools",
 ]
 
@@ -117,7 +117,7 @@ def tools(declarations: Sequence[FunctionDeclaration]) -> list[Tool]:
     return [{"functionDeclarations": list(declarations)}] if declarations else []
 
 
-def response_format(schema: dict[str, Any], schema_field: SchemaField) -> ResponseFormat:
+def output_config(schema: dict[str, Any], schema_field: SchemaField) -> ResponseFormat:
     """``generationConfig`` members asking for JSON that matches ``schema``."""
     if schema_field == "json_schema":
         return {"responseMimeType": "application/json", "responseJsonSchema": schema}
