@@ -19,6 +19,7 @@ the facts there cite the generateContent reference, FunctionDeclaration and Sche
 
 from dataclasses import replace
 
+from toolgen.apis import GENERATE_CONTENT
 from toolgen.providers.base import (
     UNREPRESENTABLE,
     Limits,
@@ -307,7 +308,9 @@ GEMINI_JSON_SCHEMA = Profile(
     recursion=True,
     recursion_through_optional=True,
     const_as_enum=True,
-    template=None,
+    template="gemini.py.j2",
+    params_template=None,
+    apis=(GENERATE_CONTENT,),
     rules=_rules("json_schema"),
 )
 
