@@ -31,6 +31,7 @@ from ._runtime import (
     Canonicalize,
     PayloadError,
     RawToolCall,
+    ValidatingDecoder,
     Validator,
     tool_call_from_object,
 )
@@ -133,18 +134,8 @@ def _parts(candidate: Mapping[str, Any]) -> list[Any]:
     return parts if parts is not None else []
 
 
-class GenerateContentDecoder:
+class GenerateContentDecoder(ValidatingDecoder):
     """The ``functionCall`` parts of generateContent responses and of their streams."""
-
-    def __init__(
-        self,
-        provider: str,
-        validate_generate_content: Validator,
-        validate_generate_content_chunk: Validator,
-    ) -> None:
-        self.provider = provider
-        self._validate = validate_generate_content
-        self._validate_chunk = validate_generate_content_chunk
 
     def parse_tool_calls(
         self,
@@ -177,7 +168,7 @@ class GenerateContentDecoder:
         return calls
 
     def stream(self) -> GenerateContentToolCallStream:
-        return GenerateContentToolCallStream(self.provider, self._validate_chunk)
+        return GenerateContentToolCallStream(self.provider, self._validate_event)
 
 
 #: One step of a JSON path: ``.name``, ``['name']`` / ``["name"]`` or ``[0]``.
