@@ -1,5 +1,5 @@
-"""The generateContent API (the Gemini API and Vertex AI): request builders, their TypedDicts, and
-the tool-call decoders of responses and of streamGenerateContent chunks.
+"""The generateContent API: request builders, their TypedDicts, and the tool-call decoders of
+responses and of streamGenerateContent chunks.
 
 Requests: a function declaration carries its schema in ``parametersJsonSchema`` (JSON Schema) or
 ``parameters`` (the API's OpenAPI 3.0 Schema object), and a structured output goes in
@@ -7,12 +7,12 @@ Requests: a function declaration carries its schema in ``parametersJsonSchema`` 
 its ``SchemaField``.
 
 Responses: the calls are the ``functionCall`` parts of the first candidate. The API gives a call
-an ``id`` only sometimes (some models, Vertex AI rarely): a call without one has the id ``""``;
-toolgen invents none, because the API matches a ``functionResponse`` by name and order, and an id it
-did not send would not be its own. Each stream chunk is a whole GenerateContentResponse holding
-what is new; a call arrives whole in one chunk, except with ``streamFunctionCallArguments`` (Vertex
-AI), where it spans chunks: a part with ``name`` and ``willContinue``, parts with ``partialArgs``
-(a value at a JSON path each), and a part without ``willContinue`` that ends it.
+an ``id`` only sometimes (some models do): a call without one has the id ``""``; toolgen invents
+none, because the API matches a ``functionResponse`` by name and order, and an id it did not send
+would not be its own. Each stream chunk is a whole GenerateContentResponse holding what is new; a
+call arrives whole in one chunk, except with ``streamFunctionCallArguments`` (a function-calling
+option), where it spans chunks: a part with ``name`` and ``willContinue``, parts with
+``partialArgs`` (a value at a JSON path each), and a part without ``willContinue`` that ends it.
 
 The decoders take the provider name and the generated validators of the two surfaces
 (``generate_content``, ``generate_content_chunk``) as constructor arguments; ``READS`` lists what
