@@ -64,8 +64,11 @@ def _built(root: Path, dialect: str) -> ModuleType:
 
 
 @pytest.fixture(scope="module", params=["json_schema", "openapi"])
-def gemini(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
-    return _built(tmp_path_factory.mktemp(request.param), request.param)
+def built(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[str, ModuleType]:
+    """(the dialect, the gemini module built for it)"""
+    return request.param, _built(tmp_path_factory.mktemp(request.param), request.param)
 
 
 def _schema_members(dialect: str) -> tuple[str, str]:
@@ -74,8 +77,11 @@ def _schema_members(dialect: str) -> tuple[str, str]:
     return "parametersJsonSchema", "responseJsonSchema"
 
 
-def test_tool_definitions_are_one_tool_of_function_declarations(gemini: ModuleType) -> None:
-    parameters_member, _ = _schema_members(gemini.SCHEMA_FIELD)
+def test_tool_definitions_are_one_tool_of_function_declarations(
+    built: tuple[str, ModuleType],
+) -> None:
+    dialect, gemini = built
+    parameters_member, _ = _schema_members(dialect)
     definitions = gemini.tool_definitions()
     assert [set(d) for d in definitions] == [{"functionDeclarations"}]
     declarations = definitions[0]["functionDeclarations"]
@@ -87,9 +93,10 @@ def test_tool_definitions_are_one_tool_of_function_declarations(gemini: ModuleTy
     assert gemini.tool_definitions([]) == []
 
 
-def test_the_dialects_write_their_own_schemas(gemini: ModuleType) -> None:
+def test_the_dialects_write_their_own_schemas(built: tuple[str, ModuleType]) -> None:
+    dialect, gemini = built
     volume = gemini.parameters("device.set_volume")
-    if gemini.SCHEMA_FIELD == "openapi":
+    if dialect == "openapi":
         assert volume["type"] == "OBJECT" and "additionalProperties" not in volume
         assert volume["properties"]["level"] == {"type": "STRING", "enum": ["0", "5", "11"]}
     else:
@@ -98,15 +105,17 @@ def test_the_dialects_write_their_own_schemas(gemini: ModuleType) -> None:
         assert volume["required"] == ["level"]  # optionals stay optional
 
 
-def test_response_format_is_generation_config(gemini: ModuleType) -> None:
-    _, schema_member = _schema_members(gemini.SCHEMA_FIELD)
+def test_response_format_is_generation_config(built: tuple[str, ModuleType]) -> None:
+    dialect, gemini = built
+    _, schema_member = _schema_members(dialect)
     assert gemini.response_format("ticket_triage") == {
         "responseMimeType": "application/json",
         schema_member: gemini.output_schema("ticket_triage"),
     }
 
 
-def test_responses_decode_to_typed_calls(gemini: ModuleType) -> None:
+def test_responses_decode_to_typed_calls(built: tuple[str, ModuleType]) -> None:
+    _, gemini = built
     body = _response(
         {"text": "Refunding.", "thoughtSignature": "c2ln"},
         {"functionCall": {"name": "billing.refund", "args": REFUND}},
@@ -122,7 +131,8 @@ def test_responses_decode_to_typed_calls(gemini: ModuleType) -> None:
     assert raised.value.path == "candidates[0].content.parts[1].functionCall.args"
 
 
-def test_blocked_prompts_have_no_calls(gemini: ModuleType) -> None:
+def test_blocked_prompts_have_no_calls(built: tuple[str, ModuleType]) -> None:
+    _, gemini = built
     blocked = {
         "promptFeedback": {"blockReason": "PROHIBITED_CONTENT"},
         "usageMetadata": {"promptTokenCount": 5},
@@ -131,10 +141,11 @@ def test_blocked_prompts_have_no_calls(gemini: ModuleType) -> None:
     assert gemini.parse_tool_calls(blocked) == []
 
 
-def test_enum_texts_come_back_as_canonical_values(gemini: ModuleType) -> None:
+def test_enum_texts_come_back_as_canonical_values(built: tuple[str, ModuleType]) -> None:
     """The OpenAPI dialect sends 11 as "11" and true as "true"; the call decodes to the
     canonical values either way (the JSON Schema dialect sends the values themselves)."""
-    if gemini.SCHEMA_FIELD == "openapi":
+    dialect, gemini = built
+    if dialect == "openapi":
         sent: dict[str, Any] = {"level": "11", "muted": "true"}
     else:
         sent = {"level": 11, "muted": True}
@@ -147,11 +158,13 @@ def test_enum_texts_come_back_as_canonical_values(gemini: ModuleType) -> None:
     }
     assert gemini.canonicalize("device.set_volume", sent) == {"level": 11, "muted": True}
     unchanged = {"level": 5, "room": "kitchen"}
-    if gemini.SCHEMA_FIELD == "json_schema":
+    if dialect == "json_schema":
         assert gemini.canonicalize("device.set_volume", unchanged) is unchanged
 
 
-def test_streamed_calls_decode_whole_and_in_pieces(gemini: ModuleType) -> None:
+def test_streamed_calls_decode_whole_and_in_pieces(built: tuple[str, ModuleType]) -> None:
+    _, gemini = built
+
     def chunk(call: dict[str, Any]) -> dict[str, Any]:
         return {
             "candidates": [{"content": {"role": "model", "parts": [{"functionCall": call}]}}],
@@ -182,16 +195,20 @@ def test_streamed_calls_decode_whole_and_in_pieces(gemini: ModuleType) -> None:
     assert calls[1].raw_arguments == json.dumps(REFUND, separators=(",", ":"))
 
 
-def test_parse_output(gemini: ModuleType) -> None:
+def test_parse_output(built: tuple[str, ModuleType]) -> None:
+    _, gemini = built
     triage = {"category": "bug", "priority": "p2", "summary": "Crash on login", "entities": []}
     parsed = gemini.parse_output("ticket_triage", json.dumps(triage))
     assert parsed.model_dump(mode="json", exclude_none=True) == triage
 
 
-def test_the_openapi_package_is_clean_under_ruff_and_mypy_strict(gemini: ModuleType) -> None:
+def test_the_openapi_package_is_clean_under_ruff_and_mypy_strict(
+    built: tuple[str, ModuleType],
+) -> None:
     """The OpenAPI dialect's package, with its own ``_canonical_gemini.py`` (the default dialect
     is in the package tests/test_generated_package.py checks)."""
-    if gemini.SCHEMA_FIELD != "openapi":
+    dialect, gemini = built
+    if dialect != "openapi":
         pytest.skip("tests/test_generated_package.py checks the default dialect")
     out = Path(gemini.__file__).parents[1]
     assert (out / gemini.__name__.split(".")[0] / "_canonical_gemini.py").is_file()

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
+from toolgen.runtime._contracts import Contracts
 from toolgen.runtime._generate_content import (
     GenerateContentDecoder,
+    GenerateContentOpenApiRequests,
+    GenerateContentRequests,
     GenerateContentToolCallStream,
-    function_declaration,
-    output_config,
-    tools,
 )
 from toolgen.runtime._runtime import PayloadError, SchemaDriftError
 
@@ -48,32 +48,54 @@ def _calls(calls: list[Any]) -> list[tuple[str, str, str, Any]]:
 
 # -- requests --------------------------------------------------------------------------------
 
+TOOLS = Contracts(
+    "tool",
+    ("weather.get", "read_theme"),
+    {"weather.get": "getWeather", "read_theme": "read_theme"},
+    {"weather.get": "Weather of a city.", "read_theme": ""},
+    {"weather.get": {"type": "object"}, "read_theme": {"type": "object", "properties": {}}},
+)
+OUTPUTS = Contracts("output", ("triage",), {"triage": "triage"}, {"triage": ""}, {"triage": {}})
 
-def test_function_declaration_puts_the_schema_where_the_dialect_reads_it() -> None:
-    schema = {"type": "object"}
-    assert function_declaration("f", "Does f.", schema, "json_schema") == {
-        "name": "f",
-        "description": "Does f.",
-        "parametersJsonSchema": schema,
+
+def test_declarations_carry_the_schema_where_each_request_class_puts_it() -> None:
+    json_schema = GenerateContentRequests(TOOLS, OUTPUTS)
+    openapi = GenerateContentOpenApiRequests(TOOLS, OUTPUTS)
+    assert json_schema.tool_definition("weather.get") == {
+        "name": "getWeather",
+        "description": "Weather of a city.",
+        "parametersJsonSchema": {"type": "object"},
     }
-    assert function_declaration("f", "", schema, "openapi") == {"name": "f", "parameters": schema}
+    assert openapi.tool_definition("weather.get") == {
+        "name": "getWeather",
+        "description": "Weather of a city.",
+        "parameters": {"type": "object"},
+    }
+    # an empty description is left out; the schema is a fresh copy each time
+    theme = openapi.tool_definition("read_theme")
+    assert theme == {"name": "read_theme", "parameters": {"type": "object", "properties": {}}}
+    assert theme["parameters"] is not openapi.tool_definition("read_theme")["parameters"]
 
 
 def test_tools_hold_every_declaration_in_one_tool() -> None:
-    one = function_declaration("a", "", {}, "openapi")
-    two = function_declaration("b", "", {}, "openapi")
-    assert tools([one, two]) == [{"functionDeclarations": [one, two]}]
-    assert tools([]) == []
+    requests = GenerateContentRequests(TOOLS, OUTPUTS)
+    (tool,) = requests.tool_definitions()
+    assert [d["name"] for d in tool["functionDeclarations"]] == ["getWeather", "read_theme"]
+    (only,) = requests.tool_definitions(["read_theme"])
+    assert [d["name"] for d in only["functionDeclarations"]] == ["read_theme"]
+    assert requests.tool_definitions([]) == []
+    with pytest.raises(KeyError):
+        requests.tool_definitions(["nope"])
 
 
-def test_output_config_names_json_and_the_schema_member() -> None:
-    assert output_config({"type": "object"}, "json_schema") == {
+def test_response_format_names_json_and_the_schema_member() -> None:
+    assert GenerateContentRequests(TOOLS, OUTPUTS).response_format("triage") == {
         "responseMimeType": "application/json",
-        "responseJsonSchema": {"type": "object"},
+        "responseJsonSchema": {},
     }
-    assert output_config({"type": "OBJECT"}, "openapi") == {
+    assert GenerateContentOpenApiRequests(TOOLS, OUTPUTS).response_format("triage") == {
         "responseMimeType": "application/json",
-        "responseSchema": {"type": "OBJECT"},
+        "responseSchema": {},
     }
 
 

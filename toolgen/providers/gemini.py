@@ -19,7 +19,7 @@ the facts there cite the generateContent reference, FunctionDeclaration and Sche
 
 from dataclasses import replace
 
-from toolgen.apis import GENERATE_CONTENT
+from toolgen.apis import GENERATE_CONTENT, GENERATE_CONTENT_OPENAPI
 from toolgen.providers.base import (
     UNREPRESENTABLE,
     Limits,
@@ -308,8 +308,6 @@ GEMINI_JSON_SCHEMA = Profile(
     recursion=True,
     recursion_through_optional=True,
     const_as_enum=True,
-    template="gemini.py.j2",
-    params_template=None,
     apis=(GENERATE_CONTENT,),
     rules=_rules("json_schema"),
 )
@@ -324,6 +322,7 @@ GEMINI_OPENAPI = replace(
     recursion_through_optional=False,
     inline_refs=True,
     string_enums=True,
+    apis=(GENERATE_CONTENT_OPENAPI,),
     rules=_rules("openapi"),
     openapi=OpenApiDialect(
         type_names={

@@ -1,10 +1,10 @@
 """The generateContent API: request builders, their TypedDicts, and the tool-call decoders of
 responses and of streamGenerateContent chunks.
 
-Requests: a function declaration carries its schema in ``parametersJsonSchema`` (JSON Schema) or
-``parameters`` (the API's OpenAPI 3.0 Schema object), and a structured output goes in
-``generationConfig`` as ``responseJsonSchema`` or ``responseSchema``: which pair a module uses is
-its ``SchemaField``.
+Requests: a function declaration carries its schema in ``parametersJsonSchema`` (JSON Schema,
+``GenerateContentRequests``) or ``parameters`` (the API's OpenAPI 3.0 Schema object,
+``GenerateContentOpenApiRequests``), and a structured output goes in ``generationConfig`` as
+``responseJsonSchema`` or ``responseSchema``.
 
 Responses: the calls are the ``functionCall`` parts of the first candidate. The API gives a call
 an ``id`` only sometimes (some models do): a call without one has the id ``""``; toolgen invents
@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, TypedDict
 
+from ._contracts import Contracts
 from ._runtime import (
     Canonicalize,
     PayloadError,
@@ -40,13 +41,11 @@ __all__ = [
     "READS",
     "FunctionDeclaration",
     "GenerateContentDecoder",
+    "GenerateContentOpenApiRequests",
+    "GenerateContentRequests",
     "GenerateContentToolCallStream",
     "ResponseFormat",
-    "SchemaField",
     "Tool",
-    "function_declaration",
-    "output_config",
-    "tools",
 ]
 
 _PARTS = "candidates?.[].content?.parts?.[]"
@@ -70,10 +69,6 @@ READS: tuple[tuple[str, str, str], ...] = (
 )
 
 # -- requests --------------------------------------------------------------------------------
-
-#: Which schema members a request uses: ``json_schema`` (``parametersJsonSchema``,
-#: ``responseJsonSchema``) or ``openapi`` (``parameters``, ``responseSchema``).
-SchemaField = Literal["json_schema", "openapi"]
 
 
 class FunctionDeclaration(TypedDict):
@@ -99,30 +94,51 @@ class ResponseFormat(TypedDict):
     responseSchema: NotRequired[dict[str, Any]]
 
 
-def function_declaration(
-    name: str, description: str, schema: dict[str, Any], schema_field: SchemaField
-) -> FunctionDeclaration:
-    """The declaration of one function (an empty description is left out)."""
-    declaration: FunctionDeclaration = {"name": name}
-    if description:
-        declaration["description"] = description
-    if schema_field == "json_schema":
-        declaration["parametersJsonSchema"] = schema
-    else:
-        declaration["parameters"] = schema
-    return declaration
+class GenerateContentRequests:
+    """The request side of generateContent for one provider module's tools and outputs, with
+    JSON Schema in ``parametersJsonSchema`` and ``responseJsonSchema``."""
+
+    def __init__(self, tools: Contracts, outputs: Contracts) -> None:
+        self._tools = tools
+        self._outputs = outputs
+
+    def tool_definition(self, name: str) -> FunctionDeclaration:
+        """The ``functionDeclarations`` entry of canonical tool ``name`` (an empty description is
+        left out)."""
+        declaration: FunctionDeclaration = {"name": self._tools.provider_name(name)}
+        if self._tools.descriptions[name]:
+            declaration["description"] = self._tools.descriptions[name]
+        declaration["parametersJsonSchema"] = self._tools.schema(name)
+        return declaration
+
+    def tool_definitions(self, names: Iterable[str] | None = None) -> list[Tool]:
+        """The request's ``tools`` for the tools ``names`` (all tools when None): one Tool holding
+        their declarations, or an empty list when there are none."""
+        declarations = [self.tool_definition(name) for name in self._tools.chosen(names)]
+        return [{"functionDeclarations": declarations}] if declarations else []
+
+    def response_format(self, name: str) -> ResponseFormat:
+        """The ``generationConfig`` members for the canonical structured output ``name``: JSON
+        that matches its schema (merge them into your generation config)."""
+        return {
+            "responseMimeType": "application/json",
+            "responseJsonSchema": self._outputs.schema(name),
+        }
 
 
-def tools(declarations: Sequence[FunctionDeclaration]) -> list[Tool]:
-    """The request's ``tools``: one Tool holding every declaration (none when there are none)."""
-    return [{"functionDeclarations": list(declarations)}] if declarations else []
+class GenerateContentOpenApiRequests(GenerateContentRequests):
+    """The same with the API's OpenAPI Schema objects, in ``parameters`` and ``responseSchema``."""
 
+    def tool_definition(self, name: str) -> FunctionDeclaration:
+        declaration = super().tool_definition(name)
+        declaration["parameters"] = declaration.pop("parametersJsonSchema")
+        return declaration
 
-def output_config(schema: dict[str, Any], schema_field: SchemaField) -> ResponseFormat:
-    """``generationConfig`` members asking for JSON that matches ``schema``."""
-    if schema_field == "json_schema":
-        return {"responseMimeType": "application/json", "responseJsonSchema": schema}
-    return {"responseMimeType": "application/json", "responseSchema": schema}
+    def response_format(self, name: str) -> ResponseFormat:
+        return {
+            "responseMimeType": "application/json",
+            "responseSchema": self._outputs.schema(name),
+        }
 
 
 # -- responses -------------------------------------------------------------------------------
