@@ -162,7 +162,7 @@ class GenerateContentDecoder(ValidatingDecoder):
     ) -> list[RawToolCall]:
         """The calls of the first candidate, canonicalized; validates ``data`` first.
 
-        None when the prompt was blocked (no candidates). ``raw_arguments`` is ``args`` written as
+        No calls when the prompt was blocked (no candidates). ``raw_arguments`` is ``args`` written as
         compact JSON (``{}`` when the call has none).
         """
         candidates = self._validate(data).get("candidates") or []
