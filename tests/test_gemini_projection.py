@@ -408,18 +408,27 @@ def test_the_dialect_setting(make_design, tool, provider, dialect, expected):
     assert [(d.code, d.pointer) for d in result.diagnostics] == expected
 
 
-def test_gemini_is_projection_only(make_design, tool):
-    """No Gemini module yet: the default build leaves Gemini out; asked for, it writes the
-    projected schemas and the name map, and no module."""
-    assert "gemini" not in BUILT_BY_DEFAULT
+def test_gemini_is_built_by_default_with_its_module(make_design, tool):
+    """The default build writes the Gemini module beside the projected schemas; the OpenAPI
+    dialect adds its own canonicalizers only when an enum goes out as text."""
+    assert "gemini" in BUILT_BY_DEFAULT
     root = make_design({"tools/t.yaml": tool("crm.find", obj({"q": S}, ["q"]))})
     default = build(root)
-    assert default.ok and not any("gemini" in path for path in default.files)
-    asked = build(root, ("gemini",))
-    assert asked.ok, asked.diagnostics
-    gemini = sorted(path for path in asked.files if "gemini" in path)
-    assert gemini == ["schemas/gemini/names.json", "schemas/gemini/tools/crm.find.json"]
-    assert "gemini.py" not in asked.files and "_envelopes_gemini.py" not in asked.files
+    assert default.ok, default.diagnostics
+    gemini = sorted(path for path in default.files if "gemini" in path or "generate" in path)
+    assert gemini == [
+        "_envelopes_gemini.py",
+        "_generate_content.py",
+        "gemini.py",
+        "schemas/gemini/names.json",
+        "schemas/gemini/tools/crm.find.json",
+    ]
+    openapi = '[providers.gemini]\ndialect = "openapi"\n'
+    strings_only = build(make_design({"toolgen.toml": openapi}), ("gemini",))
+    assert strings_only.ok and "_canonical_gemini.py" not in strings_only.files
+    texts = tool("v", obj({"n": {"type": "integer", "enum": [1, 2]}}, ["n"]))
+    with_texts = build(make_design({"tools/v.yaml": texts}), ("gemini",))
+    assert with_texts.ok and "_canonical_gemini.py" in with_texts.files
 
 
 def test_show_prints_the_wire_form_of_the_dialect(make_design, tool):

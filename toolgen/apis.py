@@ -11,9 +11,15 @@ TypedDicts those return, which the generated module re-exports.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from toolgen.runtime import _chat_completions, _converse, _messages, _responses
+from toolgen.runtime import (
+    _chat_completions,
+    _converse,
+    _generate_content,
+    _messages,
+    _responses,
+)
 
 #: What every generated provider module uses, whatever its APIs.
 BASE_MODULES: tuple[str, ...] = ("_contracts", "_decode", "_runtime")
@@ -100,6 +106,24 @@ CONVERSE = Api(
         "ToolInputSchema",
         "ToolSpecification",
         "ToolTypeDef",
+    ),
+)
+
+_GENERATE_CONTENT_FUNCTIONS = ("tool_definition", "tool_definitions", "response_format")
+GENERATE_CONTENT = Api(
+    "generate_content",
+    "generateContent",
+    "_generate_content",
+    "GenerateContentDecoder",
+    _generate_content.READS,
+    Requests("_generate_content", "GenerateContentRequests", _GENERATE_CONTENT_FUNCTIONS, ()),
+    ("FunctionDeclaration", "ResponseFormat", "Tool"),
+)
+#: The same API with its OpenAPI Schema objects (``parameters``, ``responseSchema``) for schemas.
+GENERATE_CONTENT_OPENAPI = replace(
+    GENERATE_CONTENT,
+    requests=Requests(
+        "_generate_content", "GenerateContentOpenApiRequests", _GENERATE_CONTENT_FUNCTIONS, ()
     ),
 )
 

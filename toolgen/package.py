@@ -22,6 +22,7 @@ from toolgen.limits import measure
 from toolgen.model import Design
 from toolgen.modelgen import generate_models
 from toolgen.projection import ProjectedContract, ProviderProjection
+from toolgen.rewrites import EnumStringified
 from toolgen.runtime_files import copied
 from toolgen.templating import format_python, header, render
 
@@ -74,7 +75,10 @@ def _import_statement(module: str, names: list[str]) -> str:
 
 
 def _relative_imports(
-    projection: ProviderProjection, surfaces: list[str], requests: Requests
+    projection: ProviderProjection,
+    surfaces: list[str],
+    requests: Requests,
+    canonical_module: str | None,
 ) -> list[str]:
     """The generated provider module's relative imports, in isort's order (an ``x as y`` import
     on a line of its own after its module's others)."""
@@ -93,12 +97,10 @@ def _relative_imports(
         by_module["_contracts"].add("StrictToolLimits")
     for api in profile.apis:
         by_module.setdefault(api.module, set()).update({api.decoder, *api.types})
-    if profile.optional_style == "nullable":
-        by_module["_canonical"] = {"OUTPUT_CANONICALIZERS", "TOOL_CANONICALIZERS"}
-    aliases = {
-        "_canonical": "canonicalize_text as _canonicalize_text",
-        "_runtime": "decode_tool_call as _decode_arguments",
-    }
+    aliases = {"_runtime": "decode_tool_call as _decode_arguments"}
+    if canonical_module is not None:
+        by_module[canonical_module] = {"OUTPUT_CANONICALIZERS", "TOOL_CANONICALIZERS"}
+        aliases[canonical_module] = "canonicalize_text as _canonicalize_text"
     lines: list[str] = []
     for module in sorted(by_module):
         lines.append(_import_statement(module, sorted(by_module[module], key=_import_key)))
@@ -112,8 +114,10 @@ def _provider_module(
     projection: ProviderProjection,
     surfaces: list[str],
     classes: dict[tuple[str, str], tuple[str, str]],
+    canonical_module: str | None,
 ) -> str:
-    """The generated module of one provider: its tables, bound to the runtime's API classes."""
+    """The generated module of one provider: its tables, bound to the runtime's API classes, and
+    to ``canonical_module``'s canonicalizers (None: payloads come back canonical as they are)."""
     profile = projection.profile
     tools = [p for p in projection.tools if p.schema is not None]
     outputs = [p for p in projection.outputs if p.schema is not None]
@@ -143,7 +147,7 @@ def _provider_module(
         request_options=dict(sorted(profile.request_options.items())),
         request_functions=requests.functions,
         sdk_models=sdk_models,
-        imports=_relative_imports(projection, surfaces, requests),
+        imports=_relative_imports(projection, surfaces, requests, canonical_module),
         public=public,
         tools=tuple(p.contract.name for p in tools),
         outputs=tuple(p.contract.name for p in outputs),
@@ -156,6 +160,7 @@ def _provider_module(
         parameters={p.contract.name: p.schema for p in tools},
         output_schemas={p.contract.name: p.schema for p in outputs},
         nullable=profile.optional_style == "nullable",
+        canonical_module=canonical_module,
         limits=profile.limits,
         strict=profile.strict,
         sizes={p.contract.name: _sizes(p.schema) for p in tools},
@@ -218,10 +223,20 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
         diagnostics += found
         if found:
             continue
+        canonical_module = "_canonical" if projection.profile.optional_style == "nullable" else None
+        if canonical_module is None and _reads_enum_texts(projection):
+            own = render_canonical_module(design, projection, header(design.hash))
+            diagnostics += own.diagnostics
+            if own.source is None:
+                continue
+            canonical_module = f"_canonical_{name}"
+            files[f"{canonical_module}.py"] = own.source
         for module in modules_for(projection.profile.apis):
             files[f"{module}.py"] = copied(module, header(design.hash))
         files[f"_envelopes_{name}.py"] = render_envelope_module(name, schemas, header(design.hash))
-        files[f"{name}.py"] = _provider_module(design, projection, list(schemas), models.classes)
+        files[f"{name}.py"] = _provider_module(
+            design, projection, list(schemas), models.classes, canonical_module
+        )
         files.update(_schema_files(projection))
     return PackageFiles(files, diagnostics)
 
@@ -263,3 +278,17 @@ def _canonical_module(
         (),
     )
     return render_canonical_module(design, merged, header(design.hash))
+
+
+def _reads_enum_texts(projection: ProviderProjection) -> bool:
+    """Whether the inverse of a provider that adds no nulls does anything: it reads back the enum
+    values its projection wrote as text (EnumStringified); otherwise its payloads are canonical
+    as they come, and its module needs no canonicalizers. Such a provider gets its own
+    ``_canonical_<provider>.py``: its inverse differs from the one the nullable providers share."""
+    return any(
+        isinstance(rewrite, EnumStringified) and rewrite.values
+        for projected in (*projection.tools, *projection.outputs)
+        if projected.schema is not None
+        for _, node in projected.rewrites.nodes
+        for rewrite in node.rewrites
+    )

@@ -20,9 +20,18 @@ from tests.canonical.support import (
     corpus_contracts,
     load_and_project,
     projection_of,
+    sample,
 )
-from toolgen.projection import project_design
+from toolgen.model import Config, Contract, Design, ProviderOptions
+from toolgen.projection import (
+    ProjectedContract,
+    ProviderProjection,
+    project_contract,
+    project_design,
+)
 from toolgen.providers.bedrock import BEDROCK
+from toolgen.providers.gemini import DIALECTS as GEMINI_DIALECTS
+from toolgen.rewrites import EnumStringified
 
 EXAMPLE_DESIGN = REPO / "examples" / "design"
 _PACKAGES = itertools.count(1)
@@ -125,19 +134,64 @@ def example(tmp_path_factory: pytest.TempPathFactory) -> Compiled:
 
 
 @pytest.fixture(scope="session")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Compiled:
-    """Every corpus tool that projects, compiled into one module."""
+def corpus_tools() -> list[Contract]:
+    """Every corpus tool that meta-validates and projects for OpenAI (read once)."""
     if not CORPUS_TOOLS.is_dir():
         pytest.skip(f"the shared corpus is not at {CORPUS_TOOLS}")
-    contracts = [contract for contract, _ in corpus_contracts()]
+    return [contract for contract, _ in corpus_contracts()]
+
+
+@pytest.fixture(scope="session")
+def corpus(corpus_tools: list[Contract], tmp_path_factory: pytest.TempPathFactory) -> Compiled:
+    """Every corpus tool that projects, compiled into one module."""
+    contracts = corpus_tools
     design, _ = load_and_project(EXAMPLE_DESIGN) if EXAMPLE_DESIGN.is_dir() else (None, None)
     projection = projection_of(contracts)
-    from toolgen.model import Config, Design
-
     corpus_design = Design(str(CORPUS_TOOLS), tuple(contracts), (), {}, Config(), "corpus" * 8)
     del design
     return compile_projection(
         corpus_design, projection, tmp_path_factory.mktemp("corpus_out"), _package()
+    )
+
+
+#: How many corpus tools each Gemini dialect's laws run over (a spread sample: the whole corpus
+#: would compile for half a minute per dialect).
+GEMINI_CORPUS_SAMPLE = 24
+
+
+def _enum_texts(projected: ProjectedContract) -> bool:
+    return any(
+        isinstance(rewrite, EnumStringified) and rewrite.values
+        for _, node in projected.rewrites.nodes
+        for rewrite in node.rewrites
+    )
+
+
+@pytest.fixture(scope="session", params=sorted(GEMINI_DIALECTS))
+def corpus_gemini(
+    request: pytest.FixtureRequest,
+    corpus_tools: list[Contract],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Compiled:
+    """A sample of the corpus tools as one Gemini dialect projects them (those it can take)."""
+    profile = GEMINI_DIALECTS[request.param]
+    projected = []
+    for contract in corpus_tools:
+        result, _ = project_contract(contract, profile, ProviderOptions(), contract.name)
+        if result.schema is not None:
+            projected.append(result)
+    # the few tools whose enums go out as text (the inverse's own work) first, then a spread
+    texts = [p for p in projected if _enum_texts(p)]
+    others = [p for p in projected if not _enum_texts(p)]
+    chosen = tuple(texts + sample(others, GEMINI_CORPUS_SAMPLE - len(texts)))
+    corpus_design = Design(
+        str(CORPUS_TOOLS), tuple(p.contract for p in chosen), (), {}, Config(), "gemini" * 8
+    )
+    return compile_projection(
+        corpus_design,
+        ProviderProjection(profile, chosen, (), ()),
+        tmp_path_factory.mktemp(f"corpus_gemini_{request.param}_out"),
+        _package(),
     )
 
 

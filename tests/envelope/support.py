@@ -29,6 +29,8 @@ BODIES = {
     "cerebras/chat-completions": ("cerebras", "chat_completion"),
     "anthropic/messages": ("anthropic", "message"),
     "bedrock/converse": ("bedrock", "converse"),
+    "google-gla/generate-content": ("gemini", "generate_content"),
+    "google-vertex/generate-content": ("gemini", "generate_content"),
 }
 STREAMS = {
     "openai/chat-completions-stream": ("openai", "chat_completion_chunk"),
@@ -41,6 +43,10 @@ STREAMS = {
     "anthropic/messages-stream-chunks": ("anthropic", "message_stream_event"),
     "bedrock/converse-stream": ("bedrock", "converse_stream_event"),
     "bedrock/converse-stream-chunks": ("bedrock", "converse_stream_event"),
+    "google-gla/generate-content-stream": ("gemini", "generate_content_chunk"),
+    "google-gla/generate-content-stream-chunks": ("gemini", "generate_content_chunk"),
+    "google-vertex/generate-content-stream": ("gemini", "generate_content_chunk"),
+    "google-vertex/generate-content-stream-chunks": ("gemini", "generate_content_chunk"),
 }
 
 
@@ -227,6 +233,8 @@ def sdk_object_maker(surface: str) -> Callable[[Any], Any]:
     Skips when the SDKs are not installed, and for Bedrock, whose SDKs hand out plain dicts."""
     if surface.startswith("converse"):
         pytest.skip("boto3 returns Converse responses and events as plain dicts: the raw JSON")
+    if surface.startswith("generate_content"):
+        pytest.skip("the google-genai SDK is not in the dev extras")
     if surface.startswith("message"):
         sdk = pytest.importorskip("anthropic", reason="the anthropic SDK is in the dev extras")
         from anthropic._models import construct_type

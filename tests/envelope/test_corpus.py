@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import re
 from types import ModuleType
 from typing import Any
 
@@ -70,6 +72,18 @@ def _expected_calls(surface: str, body: dict[str, Any]) -> list[tuple[str, str, 
             for i in body["output"]
             if i["type"] == "function_call"
         ]
+    if surface == "generate_content":
+        candidates = body.get("candidates") or [{}]
+        parts = (candidates[0].get("content") or {}).get("parts") or []
+        return [
+            (
+                p["functionCall"].get("id", ""),
+                p["functionCall"]["name"],
+                p["functionCall"].get("args", {}),
+            )
+            for p in parts
+            if "functionCall" in p
+        ]
     if surface == "converse":
         return [
             (b["toolUse"]["toolUseId"], b["toolUse"]["name"], b["toolUse"]["input"])
@@ -114,10 +128,8 @@ def test_recorded_stream_events_as_sdk_objects(
             assert _calls(accumulator.tool_calls(canonical_names=NAMES)) == expected, (name, form)
 
 
-
 def _calls(calls: list[Any]) -> list[tuple[str, str, str, Any]]:
     return [(c.id, c.name, c.raw_arguments, c.arguments) for c in calls]
-
 
 
 @pytest.mark.parametrize("folder", sorted(STREAMS))
@@ -140,6 +152,8 @@ def test_stream_accumulators_rebuild_tool_calls(
 def _reference_join(surface: str, events: list[Any]) -> list[tuple[str, str, str]]:
     """An independent join of the fragments (and, for Responses, the completed response's calls)."""
     calls: dict[int, dict[str, Any]] = {}
+    if surface == "generate_content_chunk":
+        return _reference_gemini_join(events)
     if surface == "chat_completion_chunk":
         for chunk in events:
             for choice in chunk.get("choices", ()):
@@ -202,3 +216,52 @@ def _reference_join(surface: str, events: list[Any]) -> list[tuple[str, str, str
             if not call["args"].strip():
                 call["args"] = "{}"
     return [(c["id"], c["name"], c["args"]) for _, c in sorted(calls.items())]
+
+
+def _reference_gemini_join(chunks: list[Any]) -> list[tuple[str, str, str]]:
+    """Whole calls as they come; a call with ``willContinue`` takes the ``partialArgs`` of the
+    parts after it (a string goes on while its ``willContinue`` holds) until a part without it."""
+    found: list[dict[str, Any]] = []
+    open_call: dict[str, Any] | None = None
+    continued: str | None = None
+    for chunk in chunks:
+        for candidate in chunk.get("candidates", ()):
+            for part in (candidate.get("content") or {}).get("parts", ()):
+                call = part.get("functionCall")
+                if call is None:
+                    continue
+                if "name" in call:
+                    open_call = {"id": call.get("id", ""), "name": call["name"]}
+                    open_call["args"] = copy.deepcopy(call.get("args", {}))
+                    found.append(open_call)
+                assert open_call is not None
+                for arg in call.get("partialArgs", ()):
+                    steps = [
+                        int(index) if index else key
+                        for key, index in re.findall(r"\.(\w+)|\[(\d+)\]", arg["jsonPath"])
+                    ]
+                    value = next(
+                        (arg[k] for k in ("stringValue", "numberValue", "boolValue") if k in arg),
+                        None,
+                    )
+                    node = open_call["args"]
+                    for step, after in zip(steps, [*steps[1:], None], strict=True):
+                        if after is None:
+                            if continued == arg["jsonPath"]:
+                                node[step] += value
+                            elif isinstance(node, list) and step == len(node):
+                                node.append(value)
+                            else:
+                                node[step] = value
+                        elif isinstance(node, list) and step == len(node):
+                            node.append({} if isinstance(after, str) else [])
+                        elif isinstance(node, dict) and step not in node:
+                            node[step] = {} if isinstance(after, str) else []
+                        node = node[step] if after is not None else node
+                    continued = arg["jsonPath"] if arg.get("willContinue") else None
+                if not call.get("willContinue"):
+                    open_call = None
+    return [
+        (c["id"], c["name"], json.dumps(c["args"], ensure_ascii=False, separators=(",", ":")))
+        for c in found
+    ]

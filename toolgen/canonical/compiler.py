@@ -660,7 +660,8 @@ class _ModuleCompiler:
                 self.items(plan.items, source, result, out)  # type: ignore[arg-type]
         if "str" in own and plan.values:
             with self._only(source, "str", kinds, out):
-                texts = self.constants.add("TEXTS", repr(plan.values))
+                # typed Any: a text's value is no str, which the str-typed result then holds
+                texts = self.constants.add("TEXTS", repr(plan.values), "dict[str, Any]")
                 out.line(f"{result} = {texts}.get({source}, {source})")
         union = frozenset().union(*(self.kinds(b.plan) for b in plan.branches))
         if union:
@@ -812,14 +813,19 @@ class CanonicalModule:
 def render_canonical_module(
     design: Design, projection: ProviderProjection, header: str
 ) -> CanonicalModule:
-    """The black-formatted source of ``OUT/_canonical.py``: one canonicalizer per projected tool
-    and output, keyed by canonical name in ``TOOL_CANONICALIZERS`` and ``OUTPUT_CANONICALIZERS``."""
+    """The black-formatted source of ``OUT/_canonical.py`` (or of a provider's own
+    ``_canonical_<provider>.py``): one canonicalizer per projected tool and output, keyed by
+    canonical name in ``TOOL_CANONICALIZERS`` and ``OUTPUT_CANONICALIZERS``."""
     del design  # the projection carries every contract; kept for the integrator's signature
     projected = [p for p in (*projection.tools, *projection.outputs) if p.schema is not None]
     compiled = compile_contracts(projected)
     if compiled.diagnostics:
         return CanonicalModule(None, compiled.diagnostics)
     source = render(
-        "_canonical.py.j2", header=header, provider=projection.profile.name, **compiled.parts
+        "_canonical.py.j2",
+        header=header,
+        provider=projection.profile.name,
+        nulls=projection.profile.optional_style == "nullable",
+        **compiled.parts,
     )
     return CanonicalModule(format_python(source))

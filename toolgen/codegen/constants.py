@@ -13,8 +13,9 @@ class Constants:
     def __init__(self) -> None:
         self._names: dict[str, str] = {}  # expression -> name
         self._taken: set[str] = set()
+        self._annotations: dict[str, str] = {}  # name -> its annotation, where one is needed
 
-    def add(self, hint: str, expression: str) -> str:
+    def add(self, hint: str, expression: str, annotation: str | None = None) -> str:
         name = self._names.get(expression)
         if name is None:
             base = "_" + python_identifier(hint).upper().strip("_")
@@ -24,6 +25,8 @@ class Constants:
                 name = f"{base}_{counter}"
             self._taken.add(name)
             self._names[expression] = name
+            if annotation is not None:
+                self._annotations[name] = annotation
         return name
 
     def frozenset(self, hint: str, items: list[str]) -> str:
@@ -32,7 +35,10 @@ class Constants:
 
     @property
     def lines(self) -> list[str]:
-        return [f"{name} = {expression}" for expression, name in self._names.items()]
+        return [
+            f"{name}{': ' + self._annotations[name] if name in self._annotations else ''} = {expression}"
+            for expression, name in self._names.items()
+        ]
 
 
 def tuple_display(items: list[str] | tuple[str, ...]) -> str:

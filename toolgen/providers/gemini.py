@@ -9,8 +9,9 @@ structured outputs, in two dialects chosen by ``[providers.gemini] dialect`` in 
   ``nullable: true``, no ``const``, no ``additionalProperties``, string-only enums.
 
 In both, optional members stay optional (Gemini has no all-required rule): the projection adds no
-nulls. Projection only for now: toolgen generates no Gemini module yet (no envelopes, decoders or
-streams), so ``gemini`` is not in the default provider list of ``toolgen build``.
+nulls, and payloads come back canonical, except the OpenAPI dialect's enum texts, which the
+generated canonicalizer reads back. The generated module speaks the generateContent API
+(toolgen/runtime/_generate_content.py; envelopes in toolgen/envelopes/gemini).
 
 Every rule, its source and the date it was checked (../shared/PROVIDERS.md, "Google Gemini";
 the facts there cite the generateContent reference, FunctionDeclaration and Schema):
@@ -18,6 +19,7 @@ the facts there cite the generateContent reference, FunctionDeclaration and Sche
 
 from dataclasses import replace
 
+from toolgen.apis import GENERATE_CONTENT, GENERATE_CONTENT_OPENAPI
 from toolgen.providers.base import (
     UNREPRESENTABLE,
     Limits,
@@ -208,6 +210,50 @@ _RULES: tuple[tuple[str | None, Rule], ...] = (
             CHECKED,
         ),
     ),
+    (
+        None,
+        Rule(
+            "requests",
+            (
+                "tools: [{functionDeclarations: [{name, description, parametersJsonSchema | "
+                "parameters}]}]; structured output: generationConfig {responseMimeType: "
+                "application/json, responseJsonSchema | responseSchema}; an empty description "
+                "is left out"
+            ),
+            "generateContent reference: Tool, FunctionDeclaration, GenerationConfig",
+            CHECKED,
+        ),
+    ),
+    (
+        None,
+        Rule(
+            "responses",
+            (
+                "calls are the functionCall parts of the first candidate; args may be absent "
+                '(read as {}); id is sent by some models only (else the call\'s id is ""); '
+                "candidates is absent when the prompt was blocked (promptFeedback)"
+            ),
+            "generateContent reference: GenerateContentResponse, Candidate, Part, "
+            "FunctionCall; 458 recorded bodies (../shared/corpus/envelopes/google-gla, "
+            "google-vertex)",
+            CHECKED,
+        ),
+    ),
+    (
+        None,
+        Rule(
+            "streams",
+            (
+                "each server-sent event is a whole GenerateContentResponse chunk; a call comes "
+                "whole, or with streamFunctionCallArguments (Vertex AI) as name + willContinue, "
+                "then partialArgs (jsonPath and a string, number, bool or null value; strings "
+                "go on while willContinue), ended by a functionCall part without willContinue"
+            ),
+            "google-genai 3.6.1 types.py (FunctionCall, PartialArg); the recorded stream "
+            "chunks (../shared/corpus/envelopes/google-*/generate-content-stream*)",
+            CHECKED,
+        ),
+    ),
 )
 
 
@@ -262,6 +308,8 @@ GEMINI_JSON_SCHEMA = Profile(
     recursion=True,
     recursion_through_optional=True,
     const_as_enum=True,
+    strict=False,  # a function declaration has no strict flag (nothing is sent for it)
+    apis=(GENERATE_CONTENT,),
     rules=_rules("json_schema"),
 )
 
@@ -275,6 +323,7 @@ GEMINI_OPENAPI = replace(
     recursion_through_optional=False,
     inline_refs=True,
     string_enums=True,
+    apis=(GENERATE_CONTENT_OPENAPI,),
     rules=_rules("openapi"),
     openapi=OpenApiDialect(
         type_names={

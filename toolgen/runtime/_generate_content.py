@@ -1,0 +1,359 @@
+"""The generateContent API: request builders, their TypedDicts, and the tool-call decoders of
+responses and of streamGenerateContent chunks.
+
+Requests: a function declaration carries its schema in ``parametersJsonSchema`` (JSON Schema,
+``GenerateContentRequests``) or ``parameters`` (the API's OpenAPI 3.0 Schema object,
+``GenerateContentOpenApiRequests``), and a structured output goes in ``generationConfig`` as
+``responseJsonSchema`` or ``responseSchema``.
+
+Responses: the calls are the ``functionCall`` parts of the first candidate. The API gives a call
+an ``id`` only sometimes (some models do): a call without one has the id ``""``; toolgen invents
+none, because the API matches a ``functionResponse`` by name and order, and an id it did not send
+would not be its own. Each stream chunk is a whole GenerateContentResponse holding what is new; a
+call arrives whole in one chunk, except with ``streamFunctionCallArguments`` (a function-calling
+option), where it spans chunks: a part with ``name`` and ``willContinue``, parts with
+``partialArgs`` (a value at a JSON path each), and a part without ``willContinue`` that ends it.
+
+The decoders take the provider name and the generated validators of the two surfaces
+(``generate_content``, ``generate_content_chunk``) as constructor arguments; ``READS`` lists what
+they read (see _chat_completions).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, NotRequired, TypedDict
+
+from ._contracts import Contracts
+from ._runtime import (
+    Canonicalize,
+    PayloadError,
+    RawToolCall,
+    ValidatingDecoder,
+    Validator,
+    tool_call_from_object,
+)
+
+__all__ = [
+    "READS",
+    "FunctionDeclaration",
+    "GenerateContentDecoder",
+    "GenerateContentOpenApiRequests",
+    "GenerateContentRequests",
+    "GenerateContentToolCallStream",
+    "ResponseFormat",
+    "Tool",
+]
+
+_PARTS = "candidates?.[].content?.parts?.[]"
+_CALL = f"{_PARTS}.functionCall?"
+_PARTIAL = f"{_CALL}.partialArgs?.[]"
+READS: tuple[tuple[str, str, str], ...] = (
+    ("generate_content", f"{_CALL}.name", "string"),
+    ("generate_content", f"{_CALL}.args?", "object"),
+    ("generate_content", f"{_CALL}.id?", "string"),
+    ("generate_content_chunk", "candidates?.[].index?", "integer"),
+    ("generate_content_chunk", f"{_CALL}.name?", "string"),
+    ("generate_content_chunk", f"{_CALL}.args?", "object"),
+    ("generate_content_chunk", f"{_CALL}.id?", "string"),
+    ("generate_content_chunk", f"{_CALL}.willContinue?", "boolean"),
+    ("generate_content_chunk", f"{_PARTIAL}.jsonPath", "string"),
+    ("generate_content_chunk", f"{_PARTIAL}.stringValue?", "string"),
+    ("generate_content_chunk", f"{_PARTIAL}.numberValue?", "number"),
+    ("generate_content_chunk", f"{_PARTIAL}.boolValue?", "boolean"),
+    ("generate_content_chunk", f"{_PARTIAL}.nullValue?", '"NULL_VALUE"'),
+    ("generate_content_chunk", f"{_PARTIAL}.willContinue?", "boolean"),
+)
+
+# -- requests --------------------------------------------------------------------------------
+
+
+class FunctionDeclaration(TypedDict):
+    """One entry of ``functionDeclarations``; the schema is in one of the two schema members."""
+
+    name: str
+    description: NotRequired[str]
+    parametersJsonSchema: NotRequired[dict[str, Any]]
+    parameters: NotRequired[dict[str, Any]]
+
+
+class Tool(TypedDict):
+    """One entry of the request's ``tools``."""
+
+    functionDeclarations: list[FunctionDeclaration]
+
+
+class ResponseFormat(TypedDict):
+    """The ``generationConfig`` members of a structured output (merge them into yours)."""
+
+    responseMimeType: Literal["application/json"]
+    responseJsonSchema: NotRequired[dict[str, Any]]
+    responseSchema: NotRequired[dict[str, Any]]
+
+
+class GenerateContentRequests:
+    """The request side of generateContent for one provider module's tools and outputs, with
+    JSON Schema in ``parametersJsonSchema`` and ``responseJsonSchema``."""
+
+    def __init__(self, tools: Contracts, outputs: Contracts) -> None:
+        self._tools = tools
+        self._outputs = outputs
+
+    def tool_definition(self, name: str) -> FunctionDeclaration:
+        """The ``functionDeclarations`` entry of canonical tool ``name`` (an empty description is
+        left out)."""
+        declaration: FunctionDeclaration = {"name": self._tools.provider_name(name)}
+        if self._tools.descriptions[name]:
+            declaration["description"] = self._tools.descriptions[name]
+        declaration["parametersJsonSchema"] = self._tools.schema(name)
+        return declaration
+
+    def tool_definitions(self, names: Iterable[str] | None = None) -> list[Tool]:
+        """The request's ``tools`` for the tools ``names`` (all tools when None): one Tool holding
+        their declarations, or an empty list when there are none."""
+        declarations = [self.tool_definition(name) for name in self._tools.chosen(names)]
+        return [{"functionDeclarations": declarations}] if declarations else []
+
+    def response_format(self, name: str) -> ResponseFormat:
+        """The ``generationConfig`` members for the canonical structured output ``name``: JSON
+        that matches its schema (merge them into your generation config)."""
+        return {
+            "responseMimeType": "application/json",
+            "responseJsonSchema": self._outputs.schema(name),
+        }
+
+
+class GenerateContentOpenApiRequests(GenerateContentRequests):
+    """The same with the API's OpenAPI Schema objects, in ``parameters`` and ``responseSchema``."""
+
+    def tool_definition(self, name: str) -> FunctionDeclaration:
+        declaration = super().tool_definition(name)
+        declaration["parameters"] = declaration.pop("parametersJsonSchema")
+        return declaration
+
+    def response_format(self, name: str) -> ResponseFormat:
+        return {
+            "responseMimeType": "application/json",
+            "responseSchema": self._outputs.schema(name),
+        }
+
+
+# -- responses -------------------------------------------------------------------------------
+
+
+def _parts(candidate: Mapping[str, Any]) -> list[Any]:
+    content = candidate.get("content")
+    parts = content.get("parts") if content is not None else None
+    return parts if parts is not None else []
+
+
+class GenerateContentDecoder(ValidatingDecoder):
+    """The ``functionCall`` parts of generateContent responses and of their streams."""
+
+    def parse_tool_calls(
+        self,
+        data: object,
+        *,
+        canonical_names: Mapping[str, str],
+        canonicalize: Canonicalize | None = None,
+    ) -> list[RawToolCall]:
+        """The calls of the first candidate, canonicalized; validates ``data`` first.
+
+        No calls when the prompt was blocked (no candidates). ``raw_arguments`` is ``args`` written as
+        compact JSON (``{}`` when the call has none).
+        """
+        candidates = self._validate(data).get("candidates") or []
+        calls = []
+        for part in _parts(candidates[0]) if candidates else []:
+            call = part.get("functionCall")
+            if call is not None:
+                arguments = call.get("args")
+                calls.append(
+                    tool_call_from_object(
+                        self.provider,
+                        call.get("id") or "",
+                        call["name"],
+                        arguments if arguments is not None else {},
+                        canonical_names,
+                        canonicalize,
+                    )
+                )
+        return calls
+
+    def stream(self) -> GenerateContentToolCallStream:
+        return GenerateContentToolCallStream(self.provider, self._validate_event)
+
+
+#: One step of a JSON path: ``.name``, ``['name']`` / ``["name"]`` or ``[0]``.
+_STEP = re.compile(
+    r"\.([A-Za-z_][A-Za-z0-9_]*)"  # .name
+    r"|\['((?:[^'\\]|\\.)*)'\]"  # ['name']
+    r'|\["((?:[^"\\]|\\.)*)"\]'  # ["name"]
+    r"|\[(\d+)\]"  # [0]
+)
+
+
+def _path_steps(path: str) -> list[str | int] | None:
+    """The members and indices of an RFC 9535 normalized-style path (``$.a[0].b``); None when
+    ``path`` is not one (only child steps by name or index are streamed)."""
+    if not path.startswith("$"):
+        return None
+    steps: list[str | int] = []
+    position = 1
+    while position < len(path):
+        match = _STEP.match(path, position)
+        if match is None:
+            return None
+        name, single, double, index = match.groups()
+        if index is not None:
+            steps.append(int(index))
+        else:
+            quoted = single if single is not None else double
+            text = name if name is not None else re.sub(r"\\(.)", r"\1", quoted or "")
+            steps.append(text)
+        position = match.end()
+    return steps
+
+
+_NO_VALUE: Any = object()
+
+
+def _partial_value(arg: Mapping[str, Any]) -> Any:
+    for key in ("stringValue", "numberValue", "boolValue"):
+        if key in arg and arg[key] is not None:
+            return arg[key]
+    if arg.get("nullValue") is not None:
+        return None
+    return _NO_VALUE
+
+
+@dataclass
+class _StreamedCall:
+    """One call while its pieces arrive: ``error`` says why its arguments cannot be built."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any]
+    continued: tuple[str | int, ...] | None = None  # the path whose string goes on
+    error: str | None = None
+
+    def set(self, arg: Mapping[str, Any]) -> None:
+        """Write one PartialArg into the arguments."""
+        steps = _path_steps(arg["jsonPath"])
+        if not steps:
+            self.error = "a partial argument's jsonPath is not a path to a member or item"
+            return
+        value = _partial_value(arg)
+        path = tuple(steps)
+        if value is _NO_VALUE:
+            return
+        if self.continued == path and isinstance(value, str):
+            parent, key = self._parent(steps)
+            if parent is not None:
+                parent[key] += value
+        elif not self._put(steps, value):
+            self.error = "partial arguments write through a value that is no container"
+        self.continued = path if arg.get("willContinue") and isinstance(value, str) else None
+
+    def _parent(self, steps: list[str | int]) -> tuple[Any, str | int]:
+        node: Any = self.arguments
+        for step in steps[:-1]:
+            node = node[step]
+        return node, steps[-1]
+
+    def _put(self, steps: list[str | int], value: Any) -> bool:
+        node: Any = self.arguments
+        for step, after in zip(steps, [*steps[1:], None], strict=True):
+            fresh: Any = value if after is None else ({} if isinstance(after, str) else [])
+            if isinstance(step, str) and type(node) is dict:
+                if after is None or step not in node:
+                    node[step] = fresh
+            elif isinstance(step, int) and type(node) is list and step <= len(node):
+                if step == len(node):
+                    node.append(fresh)
+                elif after is None:
+                    node[step] = fresh
+            else:
+                return False
+            node = node[step]
+        return True
+
+
+class GenerateContentToolCallStream:
+    """Gathers the calls of a streamGenerateContent response, chunk by chunk.
+
+    Give every chunk (the parsed ``data:`` of each server-sent event, or the SDK's chunk objects)
+    to ``add`` (it validates the chunk and returns it), then call ``tool_calls``. Only the first
+    candidate (``index`` 0) is read.
+    """
+
+    def __init__(self, provider: str, validate_generate_content_chunk: Validator) -> None:
+        self.provider = provider
+        self._validate = validate_generate_content_chunk
+        self._calls: list[_StreamedCall] = []
+        self._open: _StreamedCall | None = None
+        self._orphans = 0  # argument parts that came when no call was open
+
+    def add(self, chunk: object) -> dict[str, Any]:
+        valid = self._validate(chunk)
+        for candidate in valid.get("candidates") or []:
+            if (candidate.get("index") or 0) != 0:
+                continue
+            for part in _parts(candidate):
+                call = part.get("functionCall")
+                if call is not None:
+                    self._take(call)
+        return valid
+
+    def _take(self, call: Mapping[str, Any]) -> None:
+        name = call.get("name")
+        if name is not None:
+            arguments = call.get("args")
+            self._open = _StreamedCall(
+                call.get("id") or "",
+                name,
+                copy.deepcopy(arguments) if arguments is not None else {},
+            )
+            self._calls.append(self._open)
+        elif self._open is None:
+            self._orphans += 1
+            return
+        for arg in call.get("partialArgs") or []:
+            self._open.set(arg)
+        if not call.get("willContinue"):
+            self._open = None
+
+    def tool_calls(
+        self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None
+    ) -> list[RawToolCall]:
+        """The calls in the order they started; PayloadError when partial arguments could not be
+        placed (a path that is no member or item of what came before, or a part of no call)."""
+        if self._orphans:
+            raise PayloadError(
+                self.provider,
+                "",
+                "",
+                "partialArgs",
+                "argument parts came before any functionCall with a name",
+                "INVALID_ARGUMENTS",
+            )
+        calls = []
+        for call in self._calls:
+            if call.error is not None:
+                raise PayloadError(
+                    self.provider,
+                    canonical_names.get(call.name, call.name),
+                    call.id,
+                    "partialArgs",
+                    call.error,
+                    "INVALID_ARGUMENTS",
+                )
+            calls.append(
+                tool_call_from_object(
+                    self.provider, call.id, call.name, call.arguments, canonical_names, canonicalize
+                )
+            )
+        return calls
