@@ -13,7 +13,8 @@ null taken as absent; what is checked is the non-null branch), ``[]`` (every ite
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from toolgen.envelope.compiler import Mode, SurfaceCompiler
@@ -38,6 +39,8 @@ class Decoder:
         }
     )
 
+    options: Mapping[str, Any] = field(default_factory=dict)  # the template's variables
+
     @property
     def surfaces(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(surface for surface, _, _ in self.reads))
@@ -61,6 +64,30 @@ CHAT_COMPLETIONS = Decoder(
         ("chat_completion_chunk", f"{_CHUNK_CALL}.function?.name?", "string"),
         ("chat_completion_chunk", f"{_CHUNK_CALL}.function?.arguments?", "string"),
     ),
+    options={"lenient": False},
+)
+#: Chat Completions as some compatible APIs send it: a call may leave out ``type`` (then it is a
+#: function call) or ``arguments`` (then it has none: ``{}``), a streamed call may arrive whole in
+#: one chunk without ``index`` (then it is a call of its own), and ``arguments`` may be the JSON
+#: object itself instead of its text. A schema may guarantee one of the alternatives it reads.
+LENIENT_CHAT_COMPLETIONS = Decoder(
+    CHAT_COMPLETIONS.template,
+    CHAT_COMPLETIONS.exports,
+    (
+        ("chat_completion", "choices[0].message", "object"),
+        ("chat_completion", f"{_CHAT_CALL}.type?", "string"),
+        ("chat_completion", f"{_CHAT_CALL}.id", "string"),
+        ("chat_completion", f"{_CHAT_CALL}.function.name", "string"),
+        ("chat_completion", f"{_CHAT_CALL}.function.arguments?", "string or object"),
+        ("chat_completion_chunk", "choices.[].index", "integer"),
+        ("chat_completion_chunk", f"{_CHUNK_CALL}.index?", "integer"),
+        ("chat_completion_chunk", f"{_CHUNK_CALL}.type?", "string"),
+        ("chat_completion_chunk", f"{_CHUNK_CALL}.id?", "string"),
+        ("chat_completion_chunk", f"{_CHUNK_CALL}.function?.name?", "string"),
+        ("chat_completion_chunk", f"{_CHUNK_CALL}.function?.arguments?", "string or object"),
+    ),
+    CHAT_COMPLETIONS.imports | {"tool_call_from_object"},
+    {"lenient": True},
 )
 _ITEM = "{type=response.output_item.added}.item"
 _DONE_ITEM = "{type=response.output_item.done}.item"
@@ -166,6 +193,11 @@ DECODERS: dict[str, tuple[Decoder, ...]] = {
     "cerebras": (CHAT_COMPLETIONS,),
     "anthropic": (ANTHROPIC_MESSAGES,),
     "bedrock": (CONVERSE,),
+    "mistral": (LENIENT_CHAT_COMPLETIONS,),
+    "xai": (CHAT_COMPLETIONS, RESPONSES),
+    "azure_openai": (CHAT_COMPLETIONS, RESPONSES),
+    "openrouter": (LENIENT_CHAT_COMPLETIONS, RESPONSES),
+    "deepseek": (CHAT_COMPLETIONS,),
 }
 
 
@@ -228,7 +260,8 @@ def check_decoder_read(provider: str, surface: str, schema: Any, path: str, json
         else:
             nodes.append(_member(lookup, node, where, token, fail))
     node, where = nodes[-1]
-    if lookup.describe(node, where) != json_type:
+    # a decoder that reads "string or object" handles a schema that guarantees either
+    if not set(lookup.describe(node, where).split(" or ")) <= set(json_type.split(" or ")):
         raise fail(f"the schema says {lookup.describe(node, where)}")
 
 

@@ -35,7 +35,7 @@ def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) 
         compile_surface(provider, s, schemas[s], constants, imports) for s in sorted(schemas)
     ]
     chosen = decoders_for(provider, schemas)
-    decoders = [render(decoder.template) for decoder in chosen]
+    decoders = [render(decoder.template, **decoder.options) for decoder in chosen]
     for decoder in chosen:
         imports |= decoder.imports
     public = ["PROVIDER", *(validator_names(s)[0] for s in sorted(schemas))]
