@@ -31,6 +31,14 @@ BODIES = {
     "cerebras/chat-completions": ("cerebras", "chat_completion"),
     "anthropic/messages": ("anthropic", "message"),
     "bedrock/converse": ("bedrock", "converse"),
+    "mistral/chat-completions": ("mistral", "chat_completion"),
+    "xai/chat-completions": ("xai", "chat_completion"),
+    "xai/responses": ("xai", "response"),
+    "azure-openai/chat-completions": ("azure_openai", "chat_completion"),
+    "azure-openai/responses": ("azure_openai", "response"),
+    "openrouter/chat-completions": ("openrouter", "chat_completion"),
+    "openrouter/responses": ("openrouter", "response"),
+    "deepseek/chat-completions": ("deepseek", "chat_completion"),
 }
 STREAMS = {
     "openai/chat-completions-stream": ("openai", "chat_completion_chunk"),
@@ -43,6 +51,16 @@ STREAMS = {
     "anthropic/messages-stream-chunks": ("anthropic", "message_stream_event"),
     "bedrock/converse-stream": ("bedrock", "converse_stream_event"),
     "bedrock/converse-stream-chunks": ("bedrock", "converse_stream_event"),
+    "mistral/chat-completions-stream": ("mistral", "chat_completion_chunk"),
+    "mistral/chat-completions-stream-chunks": ("mistral", "chat_completion_chunk"),
+    "xai/chat-completions-stream-chunks": ("xai", "chat_completion_chunk"),
+    "xai/responses-stream-chunks": ("xai", "response_stream_event"),
+    "azure-openai/chat-completions-stream-chunks": ("azure_openai", "chat_completion_chunk"),
+    "azure-openai/responses-stream-chunks": ("azure_openai", "response_stream_event"),
+    "openrouter/chat-completions-stream": ("openrouter", "chat_completion_chunk"),
+    "openrouter/responses-stream": ("openrouter", "response_stream_event"),
+    "deepseek/chat-completions-stream": ("deepseek", "chat_completion_chunk"),
+    "deepseek/chat-completions-stream-chunks": ("deepseek", "chat_completion_chunk"),
 }
 
 
@@ -224,7 +242,10 @@ def sdk_object_maker(surface: str) -> Callable[[Any], Any]:
         sdk = pytest.importorskip("anthropic", reason="the anthropic SDK is in the dev extras")
         from anthropic._models import construct_type
 
-        types = {"message": sdk.types.Message, "message_stream_event": sdk.types.RawMessageStreamEvent}
+        types = {
+            "message": sdk.types.Message,
+            "message_stream_event": sdk.types.RawMessageStreamEvent,
+        }
     else:
         pytest.importorskip("openai", reason="the openai SDK is in the dev extras")
         from openai._models import construct_type
