@@ -166,6 +166,6 @@ def test_names_are_64_of_letters_digits_underscore_dash(provider: str) -> None:
 
 
 def test_compatible_providers_are_built_on_request_only() -> None:
-    assert ON_REQUEST == {"mistral", "xai", "azure_openai", "openrouter", "deepseek"}
+    assert {"mistral", "xai", "azure_openai", "openrouter", "deepseek"} == ON_REQUEST
     assert not ON_REQUEST & set(BUILT_BY_DEFAULT)
     assert {"openai", "anthropic", "groq", "cerebras", "bedrock"} <= set(BUILT_BY_DEFAULT)
