@@ -13,13 +13,10 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from tests.envelope.support import NAMES
-from toolgen.envelope import (
-    EnvelopeSchemaError,
-    load_envelope_schemas,
-    render_envelope_module,
-    render_runtime,
-)
+from tests.envelope.support import NAMES, decoder
+from toolgen.apis import CHAT, LENIENT_CHAT
+from toolgen.envelope import EnvelopeSchemaError, load_envelope_schemas, render_envelope_module
+from toolgen.runtime_files import copied, runtime_modules
 from toolgen.templating import header
 
 
@@ -57,15 +54,11 @@ def calls_of(found: list[Any]) -> list[tuple[str, str, Any, str]]:
 
 
 def test_arguments_as_text_or_object_decode_alike(modules: dict[str, ModuleType]) -> None:
-    mistral = modules["mistral"]
+    mistral = decoder("mistral", "chat_completion")
     as_text = {"id": "a", "function": {"name": "weather", "arguments": '{"city": "Paris"}'}}
     as_object = {"id": "a", "function": {"name": "weather", "arguments": {"city": "Paris"}}}
-    text_calls = mistral.parse_chat_completion_tool_calls(
-        completion(as_text), canonical_names=NAMES
-    )
-    object_calls = mistral.parse_chat_completion_tool_calls(
-        completion(as_object), canonical_names=NAMES
-    )
+    text_calls = mistral.parse_tool_calls(completion(as_text), canonical_names=NAMES)
+    object_calls = mistral.parse_tool_calls(completion(as_object), canonical_names=NAMES)
     assert [(c.id, c.name, c.arguments) for c in text_calls] == [
         ("a", "weather", {"city": "Paris"})
     ]
@@ -83,7 +76,7 @@ def test_canonicalize_runs_on_object_arguments(modules: dict[str, ModuleType]) -
         return {"canonical": True}
 
     call = {"id": "a", "function": {"name": "weather", "arguments": {"city": None}}}
-    (found,) = modules["mistral"].parse_chat_completion_tool_calls(
+    (found,) = decoder("mistral", "chat_completion").parse_tool_calls(
         completion(call), canonical_names=NAMES, canonicalize=canonicalize
     )
     assert seen == [("weather", {"city": None})]
@@ -118,7 +111,7 @@ def test_untyped_calls_are_function_calls_and_other_types_are_skipped(
         {"id": "b", "type": "custom", "function": {"name": "g", "arguments": "{}"}},
         {"id": "c", "type": "function", "function": {"name": "h", "arguments": "{}"}},
     ]
-    found = modules["mistral"].parse_chat_completion_tool_calls(
+    found = decoder("mistral", "chat_completion").parse_tool_calls(
         completion(*calls), canonical_names=NAMES
     )
     assert [c.id for c in found] == ["a", "c"]
@@ -126,14 +119,14 @@ def test_untyped_calls_are_function_calls_and_other_types_are_skipped(
 
 def test_openrouter_call_without_arguments_has_none(modules: dict[str, ModuleType]) -> None:
     call = {"id": "a", "type": "function", "function": {"name": "f"}}
-    (found,) = modules["openrouter"].parse_chat_completion_tool_calls(
+    (found,) = decoder("openrouter", "chat_completion").parse_tool_calls(
         completion(call), canonical_names=NAMES
     )
     assert (found.arguments, found.raw_arguments) == ({}, "{}")
 
 
 def test_whole_streamed_calls_without_index_stay_apart(modules: dict[str, ModuleType]) -> None:
-    stream = modules["mistral"].ChatCompletionToolCallStream()
+    stream = decoder("mistral", "chat_completion").stream()
     stream.add(chunk({"id": "a", "function": {"name": "f", "arguments": '{"n": 1}'}}))
     stream.add(
         chunk(
@@ -149,7 +142,7 @@ def test_whole_streamed_calls_without_index_stay_apart(modules: dict[str, Module
 
 
 def test_indexed_fragments_still_join(modules: dict[str, ModuleType]) -> None:
-    stream = modules["mistral"].ChatCompletionToolCallStream()
+    stream = decoder("mistral", "chat_completion").stream()
     stream.add(chunk({"index": 0, "id": "a", "function": {"name": "f", "arguments": '{"n"'}}))
     stream.add(chunk({"index": 0, "function": {"name": "", "arguments": ": 1}"}}))
     assert calls_of(stream.tool_calls(canonical_names=NAMES)) == [("a", "f", {"n": 1}, '{"n": 1}')]
@@ -158,7 +151,7 @@ def test_indexed_fragments_still_join(modules: dict[str, ModuleType]) -> None:
 def test_openai_streams_still_need_an_index(modules: dict[str, ModuleType]) -> None:
     runtime = modules["_runtime"]
     with pytest.raises(runtime.SchemaDriftError) as raised:
-        modules["openai"].ChatCompletionToolCallStream().add(
+        decoder("openai", "chat_completion").stream().add(
             chunk({"id": "a", "function": {"name": "f", "arguments": "{}"}})
         )
     assert raised.value.path == "choices[0].delta.tool_calls[0].index"
@@ -178,9 +171,10 @@ def typed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ModuleType
     folder = root / "typelist_pkg"
     folder.mkdir()
     head = header("0" * 64)
-    schemas = load_envelope_schemas("openai", {"openai/typed": TYPE_LIST})
+    schemas = load_envelope_schemas("openai", {"openai/typed": TYPE_LIST}, ())
     (folder / "__init__.py").write_text("")
-    (folder / "_runtime.py").write_text(render_runtime(head))
+    for module in runtime_modules():
+        (folder / f"{module}.py").write_text(copied(module, head))
     (folder / "_envelopes_openai.py").write_text(render_envelope_module("openai", schemas, head))
     sys.path.insert(0, str(root))
     try:
@@ -216,7 +210,7 @@ def test_a_type_list_decides_as_jsonschema(
 def test_type_lists_with_null_or_repeats_are_refused(types: list[Any], words: str) -> None:
     schema = {"type": "object", "properties": {"n": {"type": types}}}
     with pytest.raises(EnvelopeSchemaError) as raised:
-        load_envelope_schemas("openai", {"openai/extra": schema})
+        load_envelope_schemas("openai", {"openai/extra": schema}, (CHAT,))
     assert raised.value.pointer == "/properties/n/type"
     assert words in raised.value.message
 
@@ -227,16 +221,16 @@ def test_keywords_that_need_one_type_refuse_a_type_list() -> None:
         "properties": {"n": {"type": ["object", "string"], "properties": {}}},
     }
     with pytest.raises(EnvelopeSchemaError) as raised:
-        load_envelope_schemas("openai", {"openai/extra": schema})
+        load_envelope_schemas("openai", {"openai/extra": schema}, (CHAT,))
     assert raised.value.pointer == "/properties/n/properties"
 
 
 def test_mistral_schema_must_keep_what_the_lenient_decoder_reads() -> None:
-    schemas = load_envelope_schemas("mistral", {})
+    schemas = load_envelope_schemas("mistral", {}, (LENIENT_CHAT,))
     broken = copy.deepcopy(schemas["chat_completion"])
     broken["$defs"]["ToolCall"]["properties"]["function"]["properties"]["arguments"] = {
         "type": "array"
     }
     with pytest.raises(EnvelopeSchemaError) as raised:
-        load_envelope_schemas("mistral", {"mistral/chat_completion": broken})
+        load_envelope_schemas("mistral", {"mistral/chat_completion": broken}, (LENIENT_CHAT,))
     assert "string or object" in raised.value.message

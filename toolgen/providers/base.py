@@ -7,6 +7,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from toolgen.apis import Api
+
 #: Keywords no strict mode toolgen targets can represent: a looser projection would let the model
 #: write what the contract forbids in ways the inverse cannot undo, or would close what the
 #: contract leaves open. Every profile rejects them (and may reject more).
@@ -75,6 +77,18 @@ class OpenApiDialect:
 
 
 @dataclass(frozen=True)
+class Rule:
+    """One documented fact a profile acts on, what the profile does about it, and where the fact is
+    stated. ``[unconfirmed]`` in ``fact`` marks what no primary source settled (the profile then
+    takes the safe side and says which)."""
+
+    topic: str  # what it governs: "keywords", "optional members", "names", "limits", ...
+    fact: str
+    source: str  # the document and section, or the SDK file
+    checked: str  # the ISO date the source was last read
+
+
+@dataclass(frozen=True)
 class Profile:
     """One provider's subset of JSON Schema.
 
@@ -112,17 +126,19 @@ class Profile:
     # The module of TypedDicts shaped like the provider SDK's request params, rendered once per
     # template however many providers share it (the generated module is named after it).
     params_template: str = "_params_openai.py.j2"
-    # API -> (tool-call parser, stream accumulator) of the generated envelope module; the first is
-    # the default API of the generated functions.
-    decoders: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # The wire APIs the provider speaks (toolgen.apis); the first is the default ``api`` of the
+    # generated functions. Their fixed modules are copied into OUT and their decoders bound.
+    apis: tuple[Api, ...] = ()
     # Whether definitions go out with the provider's strict flag on. A profile that lets
     # ``[providers.NAME] strict = false`` turn it off names the profile used then in ``loose``.
     strict: bool = True
     loose: Profile | None = None
+    # The rules table: every fact above with its source and date (``toolgen providers`` prints it).
+    rules: tuple[Rule, ...] = ()
 
     @property
-    def apis(self) -> tuple[str, ...]:
-        return tuple(self.decoders)
+    def api_names(self) -> tuple[str, ...]:
+        return tuple(api.name for api in self.apis)
 
     def verdict(self, keyword: str) -> Literal["keep", "drop", "reject"]:
         if keyword in self.reject:

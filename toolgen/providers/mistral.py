@@ -1,58 +1,82 @@
 """Mistral chat completions: function ``tools`` and ``response_format`` json_schema, with ``strict``.
 
 Source: ../shared/PROVIDERS.md, "OpenAI-compatible providers" (Mistral docs "Custom Structured
-Outputs" and "Function calling"), verified on 2026-12-03. The docs state the request shapes
-(``tools[].{type: "function", function: {name, description, parameters, strict}}``,
-``response_format: {type: "json_schema", json_schema: {name, schema, strict}}``) and the name rule,
-and leave the keyword support of strict mode open [unconfirmed]. The profile takes the safe side
-there, rule by rule (each row below says why):
-
-- kept: the structure every strict grammar needs and the docs' own examples use (type, enum,
-  const, anyOf, properties, required, additionalProperties: false, items, $ref/$defs as the SDK's
-  Pydantic models write them, description, title);
-- dropped: every validation keyword (pattern, format, numeric and length bounds, minItems,
-  maxItems, ...): the projection is looser and the canonical validation enforces them;
-- nullable written as ``anyOf`` with a null branch (what Pydantic writes for Optional), never as a
-  type list; optional members required and nullable (the OpenAI idiom, valid in any mode);
-- recursive schemas rejected (no source says the grammar takes them);
-- limits: OpenAI's (none are documented; OpenAI's are the ones known for such grammars).
+Outputs" and "Function calling"), verified on 2026-12-03. The docs state the request shapes and the
+name rule and leave the keyword support of strict mode open [unconfirmed], so the profile takes
+the safe side rule by rule (``RULES``): structure only (every validation keyword dropped, the
+canonical validation enforces them), nullable written with ``anyOf`` as Pydantic writes Optional,
+recursion rejected, OpenAI's limits.
 
 Responses: the recordings (../shared/corpus/envelopes/mistral, 64 bodies and their streams) leave
-out a call's ``type``, and stream a call whole in one chunk, sometimes without ``index``; Mistral's
-API reference types ``function.arguments`` as a string or an object (``FunctionCall.arguments:
-Dict[str, Any] | str`` in the mistralai SDK). Every recorded call has a string; both forms are
-decoded, with the lenient Chat Completions decoder (see toolgen/envelope/decoders.py).
+out a call's ``type`` and stream a call whole in one chunk, sometimes without ``index``; the
+mistralai SDK types ``FunctionCall.arguments`` as ``Dict[str, Any] | str``. Every recorded call
+carries text; both forms are decoded, by the lenient Chat Completions decoder (toolgen.apis).
 """
 
 from dataclasses import replace
 
-from toolgen.providers.base import NameRule
-from toolgen.providers.openai import CHAT_DECODER, DROP, OPENAI
+from toolgen.apis import LENIENT_CHAT
+from toolgen.providers.base import NameRule, Rule
+from toolgen.providers.openai import DROP, OPENAI
 
-#: rule -> (source, date verified)
-RULES: dict[str, tuple[str, str]] = {
-    "names: 1-64 of [a-zA-Z0-9_-]": ("PROVIDERS.md, Mistral (docs, function calling)", "2026-12-03"),
-    "strict json_schema and tools": ("PROVIDERS.md, Mistral (docs, custom structured outputs)", "2026-12-03"),
-    "validation keywords dropped": ("undocumented [unconfirmed]: safe side", "2026-12-03"),
-    "nullable as anyOf with null": ("undocumented [unconfirmed]: Pydantic's form, safe side", "2026-12-03"),
-    "recursion rejected": ("undocumented [unconfirmed]: safe side", "2026-12-03"),
-    "arguments as string or object": ("mistralai SDK FunctionCall; corpus recordings (strings)", "2026-12-03"),
-}  # fmt: skip
+_DOCS = "Mistral docs, custom structured outputs and function calling (PROVIDERS.md, Mistral)"
+_SDK = "mistralai SDK models/functioncall.py; corpus envelopes/mistral (64 bodies, 5 streams)"
+_CHECKED = "2026-12-03"
 
 KEEP = frozenset({
     "type", "enum", "const", "anyOf", "description", "title", "$ref", "$defs",
     "properties", "required", "additionalProperties", "items",
 })  # fmt: skip
 
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "keywords",
+        "[unconfirmed] not documented: structure only (type, enum, const, anyOf, properties, "
+        "required, additionalProperties, items, $ref/$defs as the SDK's Pydantic models write "
+        "them); every validation keyword dropped (safe side)",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "formats", "[unconfirmed] not documented: every format dropped (safe side)", _DOCS, _CHECKED
+    ),
+    Rule(
+        "optional members",
+        "[unconfirmed]: required and nullable through anyOf with a null branch (Pydantic's "
+        "Optional), never a type list (safe side)",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule("objects", "additionalProperties: false", _DOCS, _CHECKED),
+    Rule("recursion", "[unconfirmed]: a recursive schema is rejected (safe side)", _DOCS, _CHECKED),
+    Rule("limits", "[unconfirmed] not documented: OpenAI's limits", _DOCS, _CHECKED),
+    Rule("names", "^[a-zA-Z0-9_-]+$, at most 64", _DOCS, _CHECKED),
+    Rule(
+        "wire",
+        "Chat Completions: tools[].function{name, description, parameters, strict}, "
+        "response_format json_schema{name, schema, strict}",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "responses",
+        "a call may leave out type; function.arguments is JSON text or an object (both decoded); "
+        "a streamed call may come whole without index",
+        _SDK,
+        _CHECKED,
+    ),
+)
+
 MISTRAL = replace(
     OPENAI,
     name="mistral",
     title="Mistral strict mode",
     keep=KEEP,
-    drop=DROP | OPENAI.keep - KEEP,
+    drop=DROP | (OPENAI.keep - KEEP),
     formats=frozenset(),
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
     type_arrays=False,
     recursion=False,
-    decoders=CHAT_DECODER,
+    apis=(LENIENT_CHAT,),
+    rules=RULES,
 )
