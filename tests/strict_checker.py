@@ -17,12 +17,20 @@ Rules:
   1,000 enum values, 120,000 characters of property names, definition names, enum and const
   values, a string enum of more than 250 values at most 15,000 characters; tool and output
   names ``^[a-zA-Z0-9_-]{1,64}$``; descriptions at most 1,024 characters.
+
+The OpenAI-compatible providers differ in a few rules (``RULES``, from PROVIDERS.md and each
+provider's docs): xAI lets optional members stay out of ``required`` and refuses circular
+references; DeepSeek's strict mode takes only the formats email, hostname, ipv4, ipv6 and uuid;
+Mistral documents no keyword support, so the check takes its safe side: structure only (no
+validation keyword, no format), nullable written with anyOf (no type lists), no recursion.
+Azure OpenAI and OpenRouter take OpenAI's rules.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
 
@@ -58,6 +66,47 @@ MAX_DESCRIPTION = 1_024
 Violation = tuple[str, str, str]
 
 
+@dataclass(frozen=True)
+class Rules:
+    """What one provider's strict mode takes, where it differs from OpenAI's."""
+
+    keywords: frozenset[str] = SUPPORTED_KEYWORDS
+    formats: frozenset[str] = FORMATS
+    all_required: bool = True  # every property listed in required
+    type_lists: bool = True  # "type": ["string", "null"]
+    recursion: bool = True  # a $ref chain may come back to where it started
+
+
+RULES: dict[str, Rules] = {
+    "openai": Rules(),
+    "azure_openai": Rules(),
+    "openrouter": Rules(),
+    "deepseek": Rules(formats=frozenset({"email", "hostname", "ipv4", "ipv6", "uuid"})),
+    "xai": Rules(all_required=False, recursion=False),
+    "mistral": Rules(
+        keywords=frozenset(
+            {
+                "type",
+                "enum",
+                "const",
+                "anyOf",
+                "$ref",
+                "$defs",
+                "properties",
+                "required",
+                "additionalProperties",
+                "items",
+                "description",
+                "title",
+            }
+        ),  # fmt: skip
+        formats=frozenset(),
+        type_lists=False,
+        recursion=False,
+    ),
+}
+
+
 def _esc(token: str | int) -> str:
     return str(token).replace("~", "~0").replace("/", "~1")
 
@@ -91,8 +140,9 @@ def _chars(value: Any) -> int:
 
 
 class _Checker:
-    def __init__(self, root: Any) -> None:
+    def __init__(self, root: Any, rules: Rules = RULES["openai"]) -> None:
         self.root = root
+        self.rules = rules
         self.found: list[Violation] = []
         self.properties = 0
         self.enum_values = 0
@@ -108,7 +158,7 @@ class _Checker:
             self.add(pointer, "not-a-schema-object", f"a schema must be a mapping, not {node!r}")
             return
         for keyword in node:
-            if keyword not in SUPPORTED_KEYWORDS:
+            if keyword not in self.rules.keywords:
                 self.add(
                     f"{pointer}/{_esc(keyword)}",
                     "unsupported-keyword",
@@ -124,7 +174,9 @@ class _Checker:
                 self.add(f"{pointer}/type", "bad-type", f"unknown type {value!r}")
         if isinstance(node.get("type"), list) and len(set(map(str, types))) != len(types):
             self.add(f"{pointer}/type", "bad-type", "repeated type")
-        if "format" in node and node["format"] not in FORMATS:
+        if isinstance(node.get("type"), list) and not self.rules.type_lists:
+            self.add(f"{pointer}/type", "type-list", "a type list is not supported")
+        if "format" in node and node["format"] not in self.rules.formats:
             self.add(
                 f"{pointer}/format",
                 "unsupported-format",
@@ -204,11 +256,13 @@ class _Checker:
                 "'additionalProperties' is required to be supplied and to be false",
             )
         required = node.get("required")
+        if required is None and not self.rules.all_required:
+            required = []  # optional members may stay out of required: all of them here
         if not isinstance(required, list):
             self.add(pointer, "required-missing", "'required' is required to be supplied")
             required = []
         missing = [name for name in properties if name not in required]
-        if missing:
+        if missing and self.rules.all_required:
             self.add(f"{pointer}/required", "required-incomplete", f"'required' misses {missing}")
         unknown = [name for name in required if name not in properties]
         if unknown:
@@ -262,12 +316,57 @@ class _Checker:
         return best
 
 
+def _cycles(root: Any) -> list[Violation]:
+    """A ``$ref`` that leads back to a schema on its own chain of references (depth-first, each
+    target explored once: a reference to a target still being explored closes a cycle)."""
+    found: list[Violation] = []
+    state: dict[str, str] = {}  # target pointer -> "open" | "done"
+
+    def walk(node: Any, pointer: str) -> None:
+        if isinstance(node, list):
+            for index, item in enumerate(node):
+                walk(item, f"{pointer}/{index}")
+            return
+        if not isinstance(node, dict):
+            return
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            target = _resolve(root, ref)
+            if target is not None:
+                seen = state.get(target[1])
+                if seen == "open":
+                    found.append((f"{pointer}/$ref", "recursion", "a circular $ref"))
+                elif seen is None:
+                    state[target[1]] = "open"
+                    walk(target[0], target[1])
+                    state[target[1]] = "done"
+        for key, value in node.items():
+            if key in ("properties", "$defs", "definitions") and isinstance(value, dict):
+                for name, sub in value.items():
+                    if key == "properties":
+                        walk(sub, f"{pointer}/{key}/{_esc(name)}")
+            elif key in ("items", "anyOf", "additionalProperties"):
+                walk(value, f"{pointer}/{key}")
+
+    state[""] = "open"
+    walk(root, "")
+    return found
+
+
 def violations(
-    schema: Any, *, name: str | None = None, description: str | None = None
+    schema: Any,
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    provider: str = "openai",
 ) -> list[Violation]:
-    """Everything OpenAI strict mode refuses in ``schema`` (a tool's parameters or an output's
-    schema), and in its ``name`` and ``description`` when given."""
-    checker = _Checker(schema)
+    """Everything the strict mode of ``provider`` (OpenAI's unless said) refuses in ``schema``
+    (a tool's parameters or an output's schema), and in its ``name`` and ``description`` when
+    given."""
+    rules = RULES[provider]
+    checker = _Checker(schema, rules)
+    if not rules.recursion:
+        checker.found += _cycles(schema)
     if name is not None and not NAME.fullmatch(name):
         checker.add("", "bad-name", f"name {name!r} does not match {NAME.pattern}")
     if description is not None and len(description) > MAX_DESCRIPTION:

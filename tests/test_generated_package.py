@@ -119,3 +119,35 @@ print(json.dumps([c.name for c in calls]))
         "actual": "object",
     }
     assert names == ["billing.refund"]
+
+
+def test_compatible_providers_decode_the_recorded_calls_alike(built: Path) -> None:
+    """The recorded chat completion, as each OpenAI-compatible provider would send it, decodes
+    to OpenAI's canonical calls: Mistral's form (no ``type``, arguments as an object) through its
+    lenient decoder, and xAI's (optional members left out rather than null) through its
+    identity inverse."""
+    code = f"""
+import json
+from examplegen import openai, mistral, xai, azure_openai, openrouter, deepseek
+chat = json.loads(open({str(RECORDED / "chat_tool_calls.json")!r}).read())
+def canonical(calls):
+    return [[c.id, c.name, c.arguments.model_dump(mode="json")] for c in calls]
+def without_nulls(value):
+    if isinstance(value, dict):
+        return {{k: without_nulls(v) for k, v in value.items() if v is not None}}
+    return value
+expected = canonical(openai.parse_tool_calls(chat))
+for module in (azure_openai, openrouter, deepseek):
+    assert canonical(module.parse_tool_calls(chat)) == expected, module.__name__
+as_mistral = json.loads(json.dumps(chat))
+for call in as_mistral["choices"][0]["message"]["tool_calls"]:
+    del call["type"]
+    call["function"]["arguments"] = json.loads(call["function"]["arguments"])
+assert canonical(mistral.parse_tool_calls(as_mistral)) == expected
+as_xai = json.loads(json.dumps(chat))
+for call in as_xai["choices"][0]["message"]["tool_calls"]:
+    call["function"]["arguments"] = json.dumps(without_nulls(json.loads(call["function"]["arguments"])))
+assert canonical(xai.parse_tool_calls(as_xai)) == expected
+print("ok")
+"""
+    assert _run(built, code).strip() == "ok"

@@ -73,6 +73,11 @@ CHAT = Api(
     ),
     sdk_models=True,
 )
+#: Chat Completions read leniently (untyped calls, arguments as text, object or absent, whole
+#: streamed calls without index): for compatible APIs whose recordings show those shapes.
+LENIENT_CHAT = replace(
+    CHAT, decoder="LenientChatCompletionsDecoder", reads=_chat_completions.LENIENT_READS
+)
 RESPONSES = Api(
     "responses",
     "Responses API",

@@ -78,6 +78,23 @@ def _passes_optional_member(schema: Any, ref_keyword: str) -> bool:
     return False
 
 
+def _authored(schema: Any, pointer: str) -> str:
+    """A pointer into the projection as a pointer into the authored schema: without the
+    ``anyOf/0`` steps of the null branches the projection wrapped around optional members."""
+    tokens, node = [], schema
+    steps = iter(jp.split(pointer))
+    for token in steps:
+        if token == "anyOf" and isinstance(node, dict) and "anyOf" not in node:
+            next(steps, None)  # the wrapped member is branch 0
+            continue
+        tokens.append(token)
+        if isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            node = node.get(token) if isinstance(node, dict) else None
+    return jp.join("", *tokens)
+
+
 def make_nullable(node: dict[str, Any], *, type_arrays: bool = True) -> dict[str, Any]:
     """``node`` as the projection writes an optional member that does not accept null (the rule
     and its inverse: ``MadeNullable`` in toolgen.rewrites)."""
@@ -205,7 +222,7 @@ class _Projector:
         if not self.profile.recursion:
             for pointer in recursive_refs(projected):
                 self.report(
-                    pointer,
+                    _authored(self.contract.schema, pointer),
                     "UNSUPPORTED_RECURSION",
                     f"a recursive schema cannot be expressed in {self.profile.title}",
                 )

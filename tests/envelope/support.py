@@ -31,6 +31,14 @@ BODIES = {
     "bedrock/converse": ("bedrock", "converse"),
     "google-gla/generate-content": ("gemini", "generate_content"),
     "google-vertex/generate-content": ("gemini", "generate_content"),
+    "mistral/chat-completions": ("mistral", "chat_completion"),
+    "xai/chat-completions": ("xai", "chat_completion"),
+    "xai/responses": ("xai", "response"),
+    "azure-openai/chat-completions": ("azure_openai", "chat_completion"),
+    "azure-openai/responses": ("azure_openai", "response"),
+    "openrouter/chat-completions": ("openrouter", "chat_completion"),
+    "openrouter/responses": ("openrouter", "response"),
+    "deepseek/chat-completions": ("deepseek", "chat_completion"),
 }
 STREAMS = {
     "openai/chat-completions-stream": ("openai", "chat_completion_chunk"),
@@ -47,6 +55,16 @@ STREAMS = {
     "google-gla/generate-content-stream-chunks": ("gemini", "generate_content_chunk"),
     "google-vertex/generate-content-stream": ("gemini", "generate_content_chunk"),
     "google-vertex/generate-content-stream-chunks": ("gemini", "generate_content_chunk"),
+    "mistral/chat-completions-stream": ("mistral", "chat_completion_chunk"),
+    "mistral/chat-completions-stream-chunks": ("mistral", "chat_completion_chunk"),
+    "xai/chat-completions-stream-chunks": ("xai", "chat_completion_chunk"),
+    "xai/responses-stream-chunks": ("xai", "response_stream_event"),
+    "azure-openai/chat-completions-stream-chunks": ("azure_openai", "chat_completion_chunk"),
+    "azure-openai/responses-stream-chunks": ("azure_openai", "response_stream_event"),
+    "openrouter/chat-completions-stream": ("openrouter", "chat_completion_chunk"),
+    "openrouter/responses-stream": ("openrouter", "response_stream_event"),
+    "deepseek/chat-completions-stream": ("deepseek", "chat_completion_chunk"),
+    "deepseek/chat-completions-stream-chunks": ("deepseek", "chat_completion_chunk"),
 }
 
 
@@ -239,7 +257,10 @@ def sdk_object_maker(surface: str) -> Callable[[Any], Any]:
         sdk = pytest.importorskip("anthropic", reason="the anthropic SDK is in the dev extras")
         from anthropic._models import construct_type
 
-        types = {"message": sdk.types.Message, "message_stream_event": sdk.types.RawMessageStreamEvent}
+        types = {
+            "message": sdk.types.Message,
+            "message_stream_event": sdk.types.RawMessageStreamEvent,
+        }
     else:
         pytest.importorskip("openai", reason="the openai SDK is in the dev extras")
         from openai._models import construct_type

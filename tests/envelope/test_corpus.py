@@ -55,16 +55,25 @@ def test_tool_calls_of_recorded_bodies(folder: str, modules: dict[str, ModuleTyp
         expected = _expected_calls(surface, body)
         assert [(c.id, c.name, c.arguments) for c in calls] == expected, name
         seen += len(calls)
-    assert seen or folder == "cerebras/chat-completions"
+    assert seen or folder in WITHOUT_CALLS
+
+
+#: Recordings in which no function is called (hosted tools, text, JSON outputs).
+WITHOUT_CALLS = {
+    "cerebras/chat-completions",
+    "azure-openai/chat-completions",
+    "xai/responses",
+    "openrouter/responses",
+}
 
 
 def _expected_calls(surface: str, body: dict[str, Any]) -> list[tuple[str, str, Any]]:
     if surface == "chat_completion":
         message = body["choices"][0]["message"]
         return [
-            (c["id"], c["function"]["name"], json.loads(c["function"]["arguments"]))
+            (c["id"], c["function"]["name"], _arguments(c["function"].get("arguments")))
             for c in message.get("tool_calls") or ()
-            if c["type"] == "function"
+            if c.get("type", "function") == "function"  # Mistral leaves the type out
         ]
     if surface == "response":
         return [
@@ -93,6 +102,14 @@ def _expected_calls(surface: str, body: dict[str, Any]) -> list[tuple[str, str, 
     return [(b["id"], b["name"], b["input"]) for b in body["content"] if b["type"] == "tool_use"]
 
 
+def _arguments(arguments: Any) -> Any:
+    """JSON text, the object itself (Mistral may send it), or nothing (OpenRouter leaves it out
+    of a call without arguments)."""
+    if arguments is None:
+        return {}
+    return json.loads(arguments) if isinstance(arguments, str) else arguments
+
+
 @pytest.mark.parametrize("folder", sorted(BODIES))
 def test_recorded_bodies_as_sdk_objects(folder: str, modules: dict[str, ModuleType]) -> None:
     """Each body as the official client returns it decodes, in every form a user holds, to the
@@ -109,9 +126,7 @@ def test_recorded_bodies_as_sdk_objects(folder: str, modules: dict[str, ModuleTy
 
 
 @pytest.mark.parametrize("folder", sorted(STREAMS))
-def test_recorded_stream_events_as_sdk_objects(
-    folder: str, modules: dict[str, ModuleType]
-) -> None:
+def test_recorded_stream_events_as_sdk_objects(folder: str, modules: dict[str, ModuleType]) -> None:
     provider, surface = STREAMS[folder]
     make = sdk_object_maker(surface)
     for name, events in stream_events(folder):
@@ -158,7 +173,9 @@ def _reference_join(surface: str, events: list[Any]) -> list[tuple[str, str, str
         for chunk in events:
             for choice in chunk.get("choices", ()):
                 for delta in choice["delta"].get("tool_calls") or ():
-                    call = calls.setdefault(delta["index"], {"id": None, "name": None, "args": ""})
+                    # a call sent whole, without index (Mistral), is a call of its own
+                    index = delta.get("index", len(calls))
+                    call = calls.setdefault(index, {"id": None, "name": None, "args": ""})
                     call["id"] = call["id"] or delta.get("id")
                     function = delta.get("function") or {}
                     call["name"] = call["name"] or function.get("name")

@@ -11,7 +11,8 @@ and ``_explain_<name>(value, api, path)`` (None when it matches) for the explain
 recursive schema is a function that calls itself. Functions with the same body (a definition
 repeated in several surfaces) are written once.
 
-The subset: ``type`` (one name), ``properties``, ``required``, ``items``, ``minItems``, ``enum`` and
+The subset: ``type`` (one name, or a list of names for a value that may take several shapes,
+with no keyword beside it that needs one type), ``properties``, ``required``, ``items``, ``minItems``, ``enum`` and
 ``const`` (strings), ``anyOf`` only as ``[S, {"type": "null"}]``, local ``$ref`` (a reference that
 leads back to itself without descending into a member or an item is an error: checking it would
 never end) and discriminated unions written as
@@ -271,7 +272,7 @@ class SurfaceCompiler:
         for keyword, method in self.KEYWORDS.items():
             if keyword in schema:
                 out += getattr(self, method)(schema, at)
-                if keyword == "type":
+                if keyword == "type" and isinstance(schema["type"], str):
                     at = replace(at, known=schema["type"])
         return out
 
@@ -321,8 +322,16 @@ class SurfaceCompiler:
     # -- keywords --------------------------------------------------------------------------------
 
     def _type(self, schema: dict[str, Any], at: At) -> list[Statement]:
-        """``{"type": "string"}``"""
+        """``{"type": "string"}``, or ``{"type": ["string", "object"]}`` for alternatives"""
         name = schema["type"]
+        if _is_type_list(name):
+            if at.known in name:
+                return []
+            for one in name:
+                if one in _TYPE_HELPERS:
+                    self.imports.add(_TYPE_HELPERS[one])
+            condition = " and ".join(NOT_OF_TYPE[n](at.value) for n in name)
+            return self._fail(condition, at, " or ".join(name))
         if not isinstance(name, str) or name not in NOT_OF_TYPE:
             raise self.error(
                 jp.join(at.pointer, "type"),
@@ -629,10 +638,23 @@ class SurfaceCompiler:
             return "one of " + ", ".join(json.dumps(v) for v in schema["enum"])
         if isinstance(schema.get("type"), str):
             return str(schema["type"])
+        if _is_type_list(schema.get("type")):
+            return " or ".join(schema["type"])
         return "value"
 
     def error(self, pointer: str, message: str) -> EnvelopeSchemaError:
         return EnvelopeSchemaError(self.provider, self.surface, pointer, message)
+
+
+def _is_type_list(value: Any) -> bool:
+    """``["string", "object"]``: two or more distinct type names other than null (a nullable
+    value is written with anyOf, so the generated code can tell absent from null)."""
+    return (
+        isinstance(value, list)
+        and len(value) >= 2
+        and len(set(value)) == len(value)
+        and all(isinstance(n, str) and n in NOT_OF_TYPE and n != "null" for n in value)
+    )
 
 
 def compile_surface(module: ModuleCompiler, surface: str, schema: Any) -> str:

@@ -5,16 +5,25 @@ A provider with several dialects (``[providers.NAME] dialect`` in toolgen.toml) 
 ``DIALECTS``; ``PROFILES`` holds its default one. A profile without APIs is projection only:
 ``validate``, ``show`` and ``build --provider NAME`` (schema files) take it, but it is not in the
 default provider list (``BUILT_BY_DEFAULT``) until toolgen can generate its module.
+
+The OpenAI-compatible providers in ``ON_REQUEST`` (Mistral, xAI and the gateways) are built only
+when toolgen.toml or ``--provider`` names them: most designs call one or two of them, and each adds
+a module, its envelope validators and their build time to every default build.
 """
 
 from toolgen.model import ProviderOptions
 from toolgen.providers import anthropic, bedrock_tools, gemini, gemini_tools, openai
 from toolgen.providers.anthropic import ANTHROPIC
+from toolgen.providers.azure_openai import AZURE_OPENAI
 from toolgen.providers.base import Profile
 from toolgen.providers.bedrock import BEDROCK
 from toolgen.providers.cerebras import CEREBRAS
+from toolgen.providers.deepseek import DEEPSEEK
 from toolgen.providers.groq import GROQ
+from toolgen.providers.mistral import MISTRAL
 from toolgen.providers.openai import OPENAI
+from toolgen.providers.openrouter import OPENROUTER
+from toolgen.providers.xai import XAI
 from toolgen.tool_formats import BFCL_FUNCTIONS, MCP_TOOLS, ToolFormat
 
 DIALECTS: dict[str, dict[str, Profile]] = {"gemini": gemini.DIALECTS}
@@ -28,13 +37,25 @@ PROFILES: dict[str, Profile] = {
         CEREBRAS,
         BEDROCK,
         next(iter(gemini.DIALECTS.values())),
+        MISTRAL,
+        XAI,
+        AZURE_OPENAI,
+        OPENROUTER,
+        DEEPSEEK,
     )
 }
 
 PROVIDER_NAMES: tuple[str, ...] = tuple(PROFILES)
 
+#: Built only when named (see the module docstring).
+ON_REQUEST: frozenset[str] = frozenset(
+    p.name for p in (MISTRAL, XAI, AZURE_OPENAI, OPENROUTER, DEEPSEEK)
+)
+
 #: What ``toolgen build`` generates when neither --provider nor toolgen.toml says.
-BUILT_BY_DEFAULT: tuple[str, ...] = tuple(n for n, p in PROFILES.items() if p.apis)
+BUILT_BY_DEFAULT: tuple[str, ...] = tuple(
+    n for n, p in PROFILES.items() if p.apis and n not in ON_REQUEST
+)
 
 
 def profile_for(name: str, options: ProviderOptions) -> Profile:

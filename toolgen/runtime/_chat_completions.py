@@ -12,6 +12,11 @@ The decoders take the provider name and the generated validators of the two surf
 (``chat_completion``, ``chat_completion_chunk``) as constructor arguments. ``READS`` lists what they
 read from validated data (surface, read path, JSON type); the build checks every entry against the
 provider's envelope schemas, so a field read here is one the schema guarantees.
+
+The lenient decoders (``LENIENT_READS``) take Chat Completions as some compatible APIs send it: a
+call may leave out ``type`` (then it is a function call) or ``arguments`` (then it has none:
+``{}``), ``arguments`` may be the JSON object itself rather than its text, and a streamed call may
+arrive whole in one chunk without ``index`` (then it is a call of its own).
 """
 
 from __future__ import annotations
@@ -30,9 +35,11 @@ from ._runtime import (
     Validator,
     decode_tool_call,
     schema_drift,
+    tool_call_from_object,
 )
 
 __all__ = [
+    "LENIENT_READS",
     "READS",
     "ChatCompletionFunctionToolParam",
     "ChatCompletionToolCallStream",
@@ -40,6 +47,8 @@ __all__ = [
     "ChatCompletionsRequests",
     "FunctionDefinition",
     "JSONSchema",
+    "LenientChatCompletionToolCallStream",
+    "LenientChatCompletionsDecoder",
     "ResponseFormatJSONSchema",
 ]
 
@@ -142,6 +151,19 @@ READS: tuple[tuple[str, str, str], ...] = (
     ("chat_completion_chunk", f"{_CHUNK_CALL}.function?.name?", "string"),
     ("chat_completion_chunk", f"{_CHUNK_CALL}.function?.arguments?", "string"),
 )
+LENIENT_READS: tuple[tuple[str, str, str], ...] = (
+    ("chat_completion", "choices[0].message", "object"),
+    ("chat_completion", f"{_CALL}.type?", "string"),
+    ("chat_completion", f"{_CALL}.id", "string"),
+    ("chat_completion", f"{_CALL}.function.name", "string"),
+    ("chat_completion", f"{_CALL}.function.arguments?", "string or object"),
+    ("chat_completion_chunk", "choices.[].index", "integer"),
+    ("chat_completion_chunk", f"{_CHUNK_CALL}.index?", "integer"),
+    ("chat_completion_chunk", f"{_CHUNK_CALL}.type?", "string"),
+    ("chat_completion_chunk", f"{_CHUNK_CALL}.id?", "string"),
+    ("chat_completion_chunk", f"{_CHUNK_CALL}.function?.name?", "string"),
+    ("chat_completion_chunk", f"{_CHUNK_CALL}.function?.arguments?", "string or object"),
+)
 
 
 class ChatCompletionsDecoder(ValidatingDecoder):
@@ -193,19 +215,28 @@ class ChatCompletionToolCallStream(FragmentJoiner):
                 continue
             # optional members may be absent or null (SDK objects dump absent members as None)
             for delta in choice["delta"].get("tool_calls") or ():
-                index = delta["index"]
-                if delta.get("type") not in (None, "function"):
-                    self._skipped.add(index)
-                call = self._calls.setdefault(index, ToolCallFragments())
-                if call.id is None:
-                    call.id = delta.get("id")
-                function = delta.get("function") or {}
-                if call.name is None:
-                    call.name = function.get("name")
-                arguments = function.get("arguments")
-                if arguments is not None:
-                    call.parts.append(arguments)
+                self._add_delta(self._index_of(delta), delta)
         return valid
+
+    def _index_of(self, delta: Any) -> int:
+        index: int = delta["index"]
+        return index
+
+    def _add_delta(self, index: int, delta: Any) -> None:
+        if delta.get("type") not in (None, "function"):
+            self._skipped.add(index)
+        call = self._calls.setdefault(index, ToolCallFragments())
+        if call.id is None:
+            call.id = delta.get("id")
+        function = delta.get("function") or {}
+        if call.name is None:
+            call.name = function.get("name")
+        arguments = function.get("arguments")
+        if arguments is not None:
+            self._add_arguments(index, call, arguments)
+
+    def _add_arguments(self, index: int, call: ToolCallFragments, arguments: Any) -> None:
+        call.parts.append(arguments)
 
     def tool_calls(
         self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None
@@ -229,13 +260,94 @@ class ChatCompletionToolCallStream(FragmentJoiner):
                     MISSING,
                 )
             calls.append(
-                decode_tool_call(
+                self._decoded(index, call.id, call.name, call, canonical_names, canonicalize)
+            )
+        return calls
+
+    def _decoded(
+        self,
+        index: int,
+        call_id: str,
+        name: str,
+        call: ToolCallFragments,
+        canonical_names: Mapping[str, str],
+        canonicalize: Canonicalize | None,
+    ) -> RawToolCall:
+        return decode_tool_call(
+            self.provider, call_id, name, call.arguments(), canonical_names, canonicalize
+        )
+
+
+class LenientChatCompletionsDecoder(ChatCompletionsDecoder):
+    """Chat completions whose calls may leave out ``type`` or ``arguments``, or carry the
+    arguments as an object (see the module docstring)."""
+
+    def parse_tool_calls(
+        self,
+        data: object,
+        *,
+        canonical_names: Mapping[str, str],
+        canonicalize: Canonicalize | None = None,
+    ) -> list[RawToolCall]:
+        """The function calls of the first choice, decoded; validates ``data`` first.
+
+        A call without ``type`` is a function call, one without ``arguments`` has none (``{}``),
+        and ``arguments`` may be JSON text or the object itself. Calls of other types are skipped;
+        malformed arguments raise PayloadError.
+        """
+        message = self._validate(data)["choices"][0]["message"]
+        calls = []
+        for call in message.get("tool_calls") or ():
+            if call.get("type") not in (None, "function"):
+                continue
+            function = call["function"]
+            arguments = function.get("arguments")
+            decode = decode_tool_call if type(arguments) is str else tool_call_from_object
+            calls.append(
+                decode(
                     self.provider,
-                    call.id,
-                    call.name,
-                    call.arguments(),
+                    call["id"],
+                    function["name"],
+                    {} if arguments is None else arguments,
                     canonical_names,
                     canonicalize,
                 )
             )
         return calls
+
+    def stream(self) -> LenientChatCompletionToolCallStream:
+        return LenientChatCompletionToolCallStream(self.provider, self._validate_event)
+
+
+class LenientChatCompletionToolCallStream(ChatCompletionToolCallStream):
+    """Joins streamed deltas as the base class does; a delta without ``index`` is a whole call of
+    its own, and arguments that arrive as an object are the call's whole arguments."""
+
+    def __init__(self, provider: str, validate_event: Validator) -> None:
+        super().__init__(provider, validate_event)
+        self._objects: dict[int, dict[str, Any]] = {}
+
+    def _index_of(self, delta: Any) -> int:
+        index = delta.get("index")
+        return max(self._calls, default=-1) + 1 if index is None else int(index)
+
+    def _add_arguments(self, index: int, call: ToolCallFragments, arguments: Any) -> None:
+        if type(arguments) is dict:
+            self._objects[index] = arguments
+        else:
+            call.parts.append(arguments)
+
+    def _decoded(
+        self,
+        index: int,
+        call_id: str,
+        name: str,
+        call: ToolCallFragments,
+        canonical_names: Mapping[str, str],
+        canonicalize: Canonicalize | None,
+    ) -> RawToolCall:
+        if index in self._objects:
+            return tool_call_from_object(
+                self.provider, call_id, name, self._objects[index], canonical_names, canonicalize
+            )
+        return super()._decoded(index, call_id, name, call, canonical_names, canonicalize)

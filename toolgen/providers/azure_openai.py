@@ -1,0 +1,37 @@
+"""Azure OpenAI (Chat Completions and the Responses API) in strict mode: OpenAI's models behind
+Azure deployments, so OpenAI's rules, with envelopes of its own (its drift is its own signal).
+
+Source: ../shared/PROVIDERS.md, "OpenAI" (the one fact reported only on Azure: ``default`` is
+refused, "'default' is not permitted", which OpenAI's table drops already) and Microsoft Learn
+"How to use structured outputs" (Azure OpenAI), verified on 2026-12-03. The module and the
+toolgen.toml key are ``azure_openai``: a Python identifier, as the generated ``azure_openai.py``
+needs. Envelopes from ../shared/corpus/envelopes/azure-openai: Azure adds
+``prompt_filter_results`` and per-choice ``content_filter_results``, and a stream may open with a
+chunk of prompt filter results whose ``object``, ``id`` and ``model`` are empty and whose
+``choices`` is empty.
+"""
+
+from dataclasses import replace
+
+from toolgen.providers.base import Rule
+from toolgen.providers.openai import OPENAI
+from toolgen.providers.openai import RULES as OPENAI_RULES
+
+_DOCS = "Microsoft Learn, Azure OpenAI 'How to use structured outputs' (PROVIDERS.md, OpenAI)"
+_CHECKED = "2026-12-03"
+
+RULES: tuple[Rule, ...] = (
+    *OPENAI_RULES,
+    Rule(
+        "default", "'default' is not permitted: dropped (as OpenAI's table does)", _DOCS, _CHECKED
+    ),
+    Rule(
+        "responses",
+        "as OpenAI's, plus content filter results; a stream may open with a prompt-filter chunk "
+        'whose object is ""',
+        "corpus envelopes/azure-openai",
+        _CHECKED,
+    ),
+)
+
+AZURE_OPENAI = replace(OPENAI, name="azure_openai", title="Azure OpenAI strict mode", rules=RULES)

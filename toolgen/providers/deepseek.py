@@ -1,0 +1,60 @@
+"""DeepSeek Chat Completions with strict function calling (beta).
+
+Source: DeepSeek API docs "Tool Calls", section "strict mode (Beta)", verified on 2026-12-03:
+strict tools go to the beta base URL (``https://api.deepseek.com/beta``) with
+``function.strict: true``; every object needs ``additionalProperties: false`` and every property
+in ``required``; object, string, number, integer, boolean, array, enum, anyOf and $ref/$defs are
+supported, string ``pattern`` and ``format`` in {email, hostname, ipv4, ipv6, uuid} only (date
+and time formats are dropped here, and the canonical validation enforces them). The rest follows
+OpenAI's table (the safe side). DeepSeek documents only ``response_format: {type:
+"json_object"}``; a json_schema output is [unconfirmed] there. The corpus also holds Responses API
+recordings from ``api.deepseek.com/responses``; DeepSeek documents Chat Completions, the only API
+bound here.
+"""
+
+from dataclasses import replace
+
+from toolgen.apis import CHAT
+from toolgen.providers.base import Rule
+from toolgen.providers.openai import OPENAI
+
+_DOCS = "DeepSeek API docs, Tool Calls, 'strict mode (Beta)'"
+_CHECKED = "2026-12-03"
+
+FORMATS = frozenset({"email", "hostname", "ipv4", "ipv6", "uuid"})
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "keywords",
+        "object, string, number, integer, boolean, array, enum, anyOf, $ref/$defs, pattern, "
+        "numeric bounds, minItems/maxItems; the rest [unconfirmed]: OpenAI's table",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule("formats", "email, hostname, ipv4, ipv6, uuid; other formats dropped", _DOCS, _CHECKED),
+    Rule(
+        "optional members",
+        "every property required: required and nullable, as OpenAI",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule("objects", "additionalProperties: false", _DOCS, _CHECKED),
+    Rule("limits", "[unconfirmed] not documented: OpenAI's limits", _DOCS, _CHECKED),
+    Rule("names", "^[a-zA-Z0-9_-]+$, at most 64", _DOCS, _CHECKED),
+    Rule(
+        "wire",
+        "Chat Completions, strict tools on the beta base URL; response_format documents "
+        "json_object only (json_schema outputs [unconfirmed])",
+        _DOCS,
+        _CHECKED,
+    ),
+)
+
+DEEPSEEK = replace(
+    OPENAI,
+    name="deepseek",
+    title="DeepSeek strict mode",
+    formats=FORMATS,
+    apis=(CHAT,),
+    rules=RULES,
+)

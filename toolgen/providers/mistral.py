@@ -1,0 +1,82 @@
+"""Mistral chat completions: function ``tools`` and ``response_format`` json_schema, with ``strict``.
+
+Source: ../shared/PROVIDERS.md, "OpenAI-compatible providers" (Mistral docs "Custom Structured
+Outputs" and "Function calling"), verified on 2026-12-03. The docs state the request shapes and the
+name rule and leave the keyword support of strict mode open [unconfirmed], so the profile takes
+the safe side rule by rule (``RULES``): structure only (every validation keyword dropped, the
+canonical validation enforces them), nullable written with ``anyOf`` as Pydantic writes Optional,
+recursion rejected, OpenAI's limits.
+
+Responses: the recordings (../shared/corpus/envelopes/mistral, 64 bodies and their streams) leave
+out a call's ``type`` and stream a call whole in one chunk, sometimes without ``index``; the
+mistralai SDK types ``FunctionCall.arguments`` as ``Dict[str, Any] | str``. Every recorded call
+carries text; both forms are decoded, by the lenient Chat Completions decoder (toolgen.apis).
+"""
+
+from dataclasses import replace
+
+from toolgen.apis import LENIENT_CHAT
+from toolgen.providers.base import NameRule, Rule
+from toolgen.providers.openai import DROP, OPENAI
+
+_DOCS = "Mistral docs, custom structured outputs and function calling (PROVIDERS.md, Mistral)"
+_SDK = "mistralai SDK models/functioncall.py; corpus envelopes/mistral (64 bodies, 5 streams)"
+_CHECKED = "2026-12-03"
+
+KEEP = frozenset({
+    "type", "enum", "const", "anyOf", "description", "title", "$ref", "$defs",
+    "properties", "required", "additionalProperties", "items",
+})  # fmt: skip
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "keywords",
+        "[unconfirmed] not documented: structure only (type, enum, const, anyOf, properties, "
+        "required, additionalProperties, items, $ref/$defs as the SDK's Pydantic models write "
+        "them); every validation keyword dropped (safe side)",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "formats", "[unconfirmed] not documented: every format dropped (safe side)", _DOCS, _CHECKED
+    ),
+    Rule(
+        "optional members",
+        "[unconfirmed]: required and nullable through anyOf with a null branch (Pydantic's "
+        "Optional), never a type list (safe side)",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule("objects", "additionalProperties: false", _DOCS, _CHECKED),
+    Rule("recursion", "[unconfirmed]: a recursive schema is rejected (safe side)", _DOCS, _CHECKED),
+    Rule("limits", "[unconfirmed] not documented: OpenAI's limits", _DOCS, _CHECKED),
+    Rule("names", "^[a-zA-Z0-9_-]+$, at most 64", _DOCS, _CHECKED),
+    Rule(
+        "wire",
+        "Chat Completions: tools[].function{name, description, parameters, strict}, "
+        "response_format json_schema{name, schema, strict}",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "responses",
+        "a call may leave out type; function.arguments is JSON text or an object (both decoded); "
+        "a streamed call may come whole without index",
+        _SDK,
+        _CHECKED,
+    ),
+)
+
+MISTRAL = replace(
+    OPENAI,
+    name="mistral",
+    title="Mistral strict mode",
+    keep=KEEP,
+    drop=DROP | (OPENAI.keep - KEEP),
+    formats=frozenset(),
+    names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
+    type_arrays=False,
+    recursion=False,
+    apis=(LENIENT_CHAT,),
+    rules=RULES,
+)

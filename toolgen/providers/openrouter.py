@@ -1,0 +1,43 @@
+"""OpenRouter (OpenAI-compatible Chat Completions and Responses API) in strict mode.
+
+Source: ../shared/PROVIDERS.md, "OpenAI-compatible providers" (OpenRouter docs "Structured
+outputs" and "Tool calling": requests in OpenAI's shapes, relayed to the routed model's
+provider), verified on 2026-12-03. The schema reaches whichever provider serves the model, unknown
+at build time, so the profile keeps OpenAI's table (what OpenAI refuses is dropped or rejected
+here too). Responses relay each upstream's calls: a recorded call from Claude leaves out
+``function.arguments`` when it has none, so chat completions are read by the lenient decoder.
+"""
+
+from dataclasses import replace
+
+from toolgen.apis import LENIENT_CHAT, RESPONSES
+from toolgen.providers.base import Rule
+from toolgen.providers.openai import OPENAI
+from toolgen.providers.openai import RULES as OPENAI_RULES
+
+_DOCS = "OpenRouter docs, structured outputs and tool calling (PROVIDERS.md)"
+_CHECKED = "2026-12-03"
+
+RULES: tuple[Rule, ...] = (
+    *OPENAI_RULES,
+    Rule(
+        "routing",
+        "the schema is relayed to the routed provider: OpenAI's table (safe side)",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "responses",
+        "a call without arguments may leave out function.arguments (read as {})",
+        "corpus envelopes/openrouter/chat-completions/019.json",
+        _CHECKED,
+    ),
+)
+
+OPENROUTER = replace(
+    OPENAI,
+    name="openrouter",
+    title="OpenRouter strict mode",
+    apis=(LENIENT_CHAT, RESPONSES),
+    rules=RULES,
+)

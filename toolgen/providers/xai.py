@@ -1,0 +1,67 @@
+"""xAI (Grok) function calling and structured outputs: Chat Completions and the Responses API.
+
+Source: ../shared/PROVIDERS.md, "OpenAI-compatible providers" (xAI docs "Function calling" and
+"Structured outputs"), verified on 2026-12-03. Tools are always strict there. A member left out of
+``required`` stays optional (the projection adds no nulls; the inverse is the identity);
+``additionalProperties`` defaults to false (toolgen still writes it); ``oneOf`` is read as
+``anyOf`` (folded), ``allOf`` only with one subschema (merged; more is rejected, as for every
+profile), and a ``$ref`` may not lead back to itself: a recursive schema is rejected with the
+pointer of that reference. The rest follows OpenAI's table (the safe side). Responses arrive as
+OpenAI's do (recordings in ../shared/corpus/envelopes/xai).
+"""
+
+from dataclasses import replace
+
+from toolgen.apis import CHAT, RESPONSES
+from toolgen.providers.base import Rule
+from toolgen.providers.openai import OPENAI
+
+_DOCS = (
+    "xAI docs, function calling and structured outputs (PROVIDERS.md, OpenAI-compatible providers)"
+)
+_CHECKED = "2026-12-03"
+
+RULES: tuple[Rule, ...] = (
+    Rule("strictness", "tools are always strict", _DOCS, _CHECKED),
+    Rule(
+        "optional members",
+        "optional = not in required: they stay optional (no nulls added)",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "objects",
+        "additionalProperties defaults to false (written false on every object all the same)",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule("oneOf", "read as anyOf: folded", _DOCS, _CHECKED),
+    Rule("allOf", "one subschema only: merged; more is rejected", _DOCS, _CHECKED),
+    Rule("recursion", "$ref non-circular only: a recursive schema is rejected", _DOCS, _CHECKED),
+    Rule(
+        "keywords",
+        "[unconfirmed] the rest is not documented: OpenAI's table and formats (safe side)",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule("limits", "[unconfirmed] not documented: OpenAI's limits", _DOCS, _CHECKED),
+    Rule(
+        "names",
+        "[unconfirmed] not documented: OpenAI's rule, ^[a-zA-Z0-9_-]+$, at most 64",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "wire", "Chat Completions and the Responses API, OpenAI's request shapes", _DOCS, _CHECKED
+    ),
+)
+
+XAI = replace(
+    OPENAI,
+    name="xai",
+    title="xAI strict mode",
+    optional_style="omit",
+    recursion=False,
+    apis=(CHAT, RESPONSES),
+    rules=RULES,
+)
