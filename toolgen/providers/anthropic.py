@@ -6,12 +6,23 @@ object but lets optional members stay optional, so the projection adds no nulls 
 the identity. Verified on 2026-12-02. Safe-side choices: names at most 64 characters (older errors
 showed 64, newer docs 128); a ``pattern`` with backreferences, lookaround or ``\\b`` is dropped
 (support is disputed); recursive schemas are rejected.
+
+Non-strict tools (``strict: false``; tool_param.py: "When true, guarantees schema validation"):
+the canonical schema minus a root-level ``anyOf``/``oneOf``/``allOf``, which the API refuses in
+every mode ("input_schema does not support oneOf, allOf, or anyOf at the top level").
 """
 
 import re
 from typing import Any
 
-from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile
+from toolgen.providers.base import (
+    UNREPRESENTABLE,
+    Limits,
+    NameRule,
+    NonStrictMode,
+    Profile,
+    root_unions_refused,
+)
 from toolgen.tool_formats import (
     Entries,
     ReadResult,
@@ -49,6 +60,15 @@ def _simple_pattern(pattern: Any) -> bool:
     return isinstance(pattern, str) and _COMPLEX_PATTERN.search(pattern) is None
 
 
+#: What the Messages API refuses with strict off too (../shared/PROVIDERS.md, "Anthropic": "a
+#: root-level anyOf/oneOf/allOf is rejected even without strict"; checked on 2026-12-03).
+NON_STRICT = NonStrictMode(
+    root_unions_refused(
+        "Anthropic docs, tool use: 'input_schema does not support oneOf, allOf, or anyOf at the "
+        "top level' in every mode (../shared/PROVIDERS.md, checked 2026-12-03)"
+    )
+)
+
 ANTHROPIC = Profile(
     name="anthropic",
     title="Anthropic strict tool use",
@@ -69,6 +89,7 @@ ANTHROPIC = Profile(
     template="anthropic.py.j2",
     params_template="_params_anthropic.py.j2",
     decoders={"messages": ("parse_message_tool_calls", "MessageToolCallStream")},
+    non_strict=NON_STRICT,
 )
 
 

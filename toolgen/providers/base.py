@@ -75,6 +75,29 @@ class OpenApiDialect:
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """A keyword a provider refuses in every mode, strict or not: a non-strict definition sends
+    the canonical schema without it (the canonical validation keeps enforcing it)."""
+
+    keyword: str
+    root_only: bool  # refused at the root of a tool's parameters only (else anywhere)
+    source: str  # where the fact comes from, and when it was checked
+
+
+@dataclass(frozen=True)
+class NonStrictMode:
+    """A provider's tool definitions with its strict flag off: the canonical schema minus
+    ``refused`` (toolgen.nonstrict). Its inverse is the identity."""
+
+    refused: tuple[Refusal, ...]
+
+
+def root_unions_refused(source: str) -> tuple[Refusal, ...]:
+    """The rows of a provider that takes no union at the root of a tool's parameters."""
+    return tuple(Refusal(keyword, True, source) for keyword in ("anyOf", "oneOf", "allOf"))
+
+
+@dataclass(frozen=True)
 class Profile:
     """One provider's subset of JSON Schema.
 
@@ -115,10 +138,9 @@ class Profile:
     # API -> (tool-call parser, stream accumulator) of the generated envelope module; the first is
     # the default API of the generated functions.
     decoders: dict[str, tuple[str, str]] = field(default_factory=dict)
-    # Whether definitions go out with the provider's strict flag on. A profile that lets
-    # ``[providers.NAME] strict = false`` turn it off names the profile used then in ``loose``.
-    strict: bool = True
-    loose: Profile | None = None
+    # The provider's non-strict tool definitions; None: every tool goes strict (and
+    # ``strict = false`` in toolgen.toml or a tool file is refused).
+    non_strict: NonStrictMode | None = None
 
     @property
     def apis(self) -> tuple[str, ...]:

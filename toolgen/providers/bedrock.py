@@ -9,7 +9,7 @@ name, description}}}), verified on 2026-12-03:
 rule                                    source / choice
 ======================================  ==========================================================
 names ``[a-zA-Z0-9_-]{1,64}``           ToolSpecification.name
-input schema root is an object          ToolInputSchema (every mode: the loose profile keeps it)
+input schema root is an object          ToolInputSchema (every mode)
 strict: every object closed             "additionalProperties: false" on Claude models, the same
                                         wording as Anthropic's strict tool use
 strict: Anthropic's keyword table,      assumed for Claude [unconfirmed for Bedrock; other model
@@ -20,37 +20,32 @@ strict: 20 tools, 24 optional and 16    Anthropic's per-request caps of the stri
 union members per request at most       for Claude on Bedrock [unconfirmed; safe side]; one
                                         schema over them is rejected, a selection over them
                                         raises in ``tool_definitions``
-``strict = false``                      ``[providers.bedrock] strict`` in toolgen.toml: the closed
-                                        canonical schema, every validation keyword kept
+strict off: the canonical schema        ``[providers.bedrock] strict = false`` or a tool file's
+minus a root-level union                ``providers: {bedrock: {strict: false}}``; the root must be
+                                        an object in every mode (ToolInputSchema), a root union
+                                        taken as Anthropic's [unconfirmed; safe side]
 ======================================  ==========================================================
 
-With ``strict = false`` only what Bedrock refuses in every mode is taken away (the root must be an
-object); the shared projection still closes objects, folds ``oneOf`` and rejects what no profile
-can express (``UNREPRESENTABLE``), and identifiers such as ``$id`` are dropped because bundling
-already resolved them.
+With strict off a tool goes out without the ``strict`` key (ToolSpecification's default), its
+schema the canonical one minus what Bedrock refuses in every mode (toolgen.nonstrict).
 """
 
 from dataclasses import replace
 
 from toolgen.providers.anthropic import ANTHROPIC
-from toolgen.providers.anthropic import DROP as ANTHROPIC_DROP
-from toolgen.providers.base import Limits, NameRule
+from toolgen.providers.base import NameRule, NonStrictMode, root_unions_refused
 
 #: Converse's tool-call parser and stream accumulator in the generated envelope module.
 CONVERSE_DECODER = {"converse": ("parse_converse_tool_calls", "ConverseToolCallStream")}
 
-#: Identifiers and the embedded-document schema: bundling resolved the first, the second describes
-#: a string's decoded content, which no validator of the wire checks.
-_LOOSE_DROP = frozenset({"$schema", "$id", "$comment", "$anchor", "contentSchema"})
+NON_STRICT = NonStrictMode(
+    root_unions_refused(
+        "Bedrock Runtime API reference, ToolInputSchema: the root is an object; a root union "
+        "taken as refused, as on Anthropic [unconfirmed, safe side; 2026-12-03]"
+    )
+)
 
-#: Every format of draft 2020-12 (the loose profile sends any of them).
-_ALL_FORMATS = frozenset({
-    "date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
-    "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template",
-    "json-pointer", "relative-json-pointer", "regex",
-})  # fmt: skip
-
-_STRICT = replace(
+BEDROCK = replace(
     ANTHROPIC,
     name="bedrock",
     title="Bedrock Converse strict tool use",
@@ -58,18 +53,5 @@ _STRICT = replace(
     template="bedrock.py.j2",
     params_template="_params_bedrock.py.j2",
     decoders=CONVERSE_DECODER,
+    non_strict=NON_STRICT,
 )
-
-_LOOSE = replace(
-    _STRICT,
-    title="Bedrock Converse tool use (strict off)",
-    keep=(ANTHROPIC.keep | ANTHROPIC_DROP) - _LOOSE_DROP,
-    drop=_LOOSE_DROP,
-    formats=_ALL_FORMATS,
-    keep_if={},
-    limits=Limits(),
-    recursion=True,
-    strict=False,
-)
-
-BEDROCK = replace(_STRICT, loose=_LOOSE)

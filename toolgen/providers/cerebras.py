@@ -4,7 +4,8 @@ Source: ../shared/PROVIDERS.md, "OpenAI-compatible providers" (Cerebras structur
 every property required; nullable written as ``anyOf`` with a null branch because the type-list
 shorthand ``["string", "null"]`` is refused; at most 5 anyOf branches; ``items: true`` refused
 (an unconstrained schema is rejected everywhere); ``$ref``/``$defs`` supported. The rest follows
-OpenAI's table, for Chat Completions only. Verified on 2026-12-02.
+OpenAI's table, for Chat Completions only. Verified on 2026-12-02. A non-strict mode is not
+documented, so every tool goes strict.
 """
 
 from dataclasses import replace
@@ -18,4 +19,5 @@ CEREBRAS = replace(
     limits=replace(OPENAI.limits, any_of_branches=5),
     type_arrays=False,
     decoders=CHAT_DECODER,
+    non_strict=None,
 )

@@ -4,12 +4,24 @@ Source: OpenAI Structured Outputs guide, "Supported schemas", and openai-python'
 shared_params/function_definition.py and responses/function_tool_param.py; verified against
 ../shared/PROVIDERS.md on 2026-12-02. Where a fact is unconfirmed the profile takes the safe side:
 ``oneOf`` is folded into ``anyOf`` (looser), ``minLength``/``maxLength`` and ``default`` are dropped.
+
+Non-strict tools (``strict: false``; function_definition.py: "Only a subset of JSON Schema is
+supported when ``strict`` is true") send the canonical schema, minus a root-level union: the
+parameters are "described as a JSON Schema object" in every mode, and whether a root
+``anyOf``/``oneOf``/``allOf`` passes with strict off is not documented [unconfirmed: safe side].
 """
 
 from typing import Any
 
 from toolgen import pointer as jp
-from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile
+from toolgen.providers.base import (
+    UNREPRESENTABLE,
+    Limits,
+    NameRule,
+    NonStrictMode,
+    Profile,
+    root_unions_refused,
+)
 from toolgen.tool_formats import (
     Entries,
     ReadResult,
@@ -45,6 +57,13 @@ FORMATS = frozenset({
 #: Chat Completions' tool-call parser and stream accumulator in the generated envelope module.
 CHAT_DECODER = {"chat": ("parse_chat_completion_tool_calls", "ChatCompletionToolCallStream")}
 
+NON_STRICT = NonStrictMode(
+    root_unions_refused(
+        "openai-python shared_params/function_definition.py: parameters are a JSON Schema "
+        "object; a root union with strict off is undocumented [unconfirmed, safe side; 2026-12-03]"
+    )
+)
+
 OPENAI = Profile(
     name="openai",
     title="OpenAI strict mode",
@@ -66,6 +85,7 @@ OPENAI = Profile(
         **CHAT_DECODER,
         "responses": ("parse_response_tool_calls", "ResponseToolCallStream"),
     },
+    non_strict=NON_STRICT,
 )
 
 
