@@ -52,8 +52,7 @@ def project_non_strict(
     problems = non_object_root(root)
     if problems:
         return None, RewriteRecord(), problems
-    at_root = frozenset(r.keyword for r in mode.refused if r.root_only)
-    anywhere = frozenset(r.keyword for r in mode.refused if not r.root_only)
+    at_root, anywhere = mode.refused_at_root, mode.refused
     nodes: list[tuple[str, NodeRecord]] = []
 
     def project(node: Any, pointer: str, refused: frozenset[str]) -> Any:

@@ -4,9 +4,9 @@ and a deterministic corpus sample (session-scoped: each is compiled and imported
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest

@@ -19,8 +19,8 @@ from toolgen.providers.base import (
     UNREPRESENTABLE,
     Limits,
     NameRule,
-    NonStrictMode,
     Profile,
+    Rule,
     root_unions_refused,
 )
 from toolgen.tool_formats import (
@@ -53,21 +53,76 @@ FORMATS = frozenset({
     "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid",
 })  # fmt: skip
 
+_DOCS = "Anthropic docs 'strict tool use', 'structured outputs' (PROVIDERS.md, Anthropic)"
+_CHECKED = "2026-12-02"
+
+#: What the Messages API refuses with strict off too: the rest of the canonical schema is sent.
+NON_STRICT = root_unions_refused(
+    "'input_schema does not support oneOf, allOf, or anyOf at the top level' even without strict "
+    "(strict: false is a documented value: 'When true, guarantees schema validation')",
+    "Anthropic docs 'tool use'; anthropic-sdk-python types/tool_param.py (PROVIDERS.md, Anthropic)",
+    "2026-12-03",
+)
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "keywords",
+        "type, description, enum, const, anyOf, local $ref/$defs, items, minItems 0 or 1, simple "
+        "pattern, format are supported in strict mode: kept; numeric bounds, lengths, maxItems, "
+        "min/maxProperties are not: dropped",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "patterns",
+        "[disputed] backreferences, lookaround and \\b: such a pattern is dropped (safe side)",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "formats",
+        "date-time, time, date, duration, email, hostname, uri, ipv4, ipv6, uuid",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "optional members",
+        "properties may stay optional: no nulls added, the inverse is the identity",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule("objects", "additionalProperties: false set explicitly on every object", _DOCS, _CHECKED),
+    Rule(
+        "recursion", "recursive schemas are not supported in strict mode: rejected", _DOCS, _CHECKED
+    ),
+    Rule(
+        "roots",
+        "the root is type object; a root anyOf/oneOf/allOf is refused in any mode",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "limits",
+        "per request: 20 strict tools, 24 optional and 16 union-typed members across their "
+        "schemas (one schema over them is rejected; tool_definitions checks a selection)",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "names",
+        "^[a-zA-Z0-9_-]{1,128}$ (older errors showed 64): at most 64, the safe side",
+        "anthropic-sdk-python types/tool_param.py; PROVIDERS.md, Anthropic",
+        _CHECKED,
+    ),
+    *NON_STRICT.rules,
+)
+
 _COMPLEX_PATTERN = re.compile(r"\\[1-9]|\\k<|\(\?[=!<]|\\b|\\B")
 
 
 def _simple_pattern(pattern: Any) -> bool:
     return isinstance(pattern, str) and _COMPLEX_PATTERN.search(pattern) is None
 
-
-#: What the Messages API refuses with strict off too (../shared/PROVIDERS.md, "Anthropic": "a
-#: root-level anyOf/oneOf/allOf is rejected even without strict"; checked on 2026-12-03).
-NON_STRICT = NonStrictMode(
-    root_unions_refused(
-        "Anthropic docs, tool use: 'input_schema does not support oneOf, allOf, or anyOf at the "
-        "top level' in every mode (../shared/PROVIDERS.md, checked 2026-12-03)"
-    )
-)
 
 ANTHROPIC = Profile(
     name="anthropic",
@@ -90,6 +145,7 @@ ANTHROPIC = Profile(
     params_template="_params_anthropic.py.j2",
     decoders={"messages": ("parse_message_tool_calls", "MessageToolCallStream")},
     non_strict=NON_STRICT,
+    rules=RULES,
 )
 
 

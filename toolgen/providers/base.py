@@ -75,26 +75,32 @@ class OpenApiDialect:
 
 
 @dataclass(frozen=True)
-class Refusal:
-    """A keyword a provider refuses in every mode, strict or not: a non-strict definition sends
-    the canonical schema without it (the canonical validation keeps enforcing it)."""
+class Rule:
+    """One documented fact a profile acts on, what the profile does about it, and where the fact is
+    stated. ``[unconfirmed]`` in ``fact`` marks what no primary source settled (the profile then
+    takes the safe side and says which)."""
 
-    keyword: str
-    root_only: bool  # refused at the root of a tool's parameters only (else anywhere)
-    source: str  # where the fact comes from, and when it was checked
+    topic: str  # what it governs: "keywords", "optional members", "names", "limits", ...
+    fact: str
+    source: str  # the document and section, or the SDK file
+    checked: str  # the ISO date the source was last read
 
 
 @dataclass(frozen=True)
 class NonStrictMode:
-    """A provider's tool definitions with its strict flag off: the canonical schema minus
-    ``refused`` (toolgen.nonstrict). Its inverse is the identity."""
+    """A provider's tool definitions with its strict flag off: the canonical schema minus what
+    the provider refuses in every mode (toolgen.nonstrict), each removal recorded; the inverse is
+    the identity. ``rules`` state the facts (they are part of the profile's rules too)."""
 
-    refused: tuple[Refusal, ...]
+    refused_at_root: frozenset[str]  # keywords refused at the root of a tool's parameters
+    rules: tuple[Rule, ...]
+    refused: frozenset[str] = frozenset()  # keywords refused at any depth
 
 
-def root_unions_refused(source: str) -> tuple[Refusal, ...]:
-    """The rows of a provider that takes no union at the root of a tool's parameters."""
-    return tuple(Refusal(keyword, True, source) for keyword in ("anyOf", "oneOf", "allOf"))
+def root_unions_refused(fact: str, source: str, checked: str) -> NonStrictMode:
+    """The non-strict mode of a provider that refuses only a union at the root of a tool."""
+    rule = Rule("non-strict", f"root anyOf/oneOf/allOf dropped: {fact}", source, checked)
+    return NonStrictMode(frozenset({"anyOf", "oneOf", "allOf"}), (rule,))
 
 
 @dataclass(frozen=True)
@@ -141,6 +147,8 @@ class Profile:
     # The provider's non-strict tool definitions; None: every tool goes strict (and
     # ``strict = false`` in toolgen.toml or a tool file is refused).
     non_strict: NonStrictMode | None = None
+    # The rules table: every fact above with its source and date (``toolgen providers`` prints it).
+    rules: tuple[Rule, ...] = ()
 
     @property
     def apis(self) -> tuple[str, ...]:

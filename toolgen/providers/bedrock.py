@@ -1,48 +1,71 @@
 """AWS Bedrock Converse: ``toolConfig.tools[].toolSpec`` and ``outputConfig.textFormat``.
 
-Rules, each with its source (../shared/PROVIDERS.md, "AWS Bedrock Converse"; the Bedrock Runtime
-API reference: ToolSpecification{name, description (at least 1 character, so an empty one is left
-out), inputSchema, strict}, OutputFormat{type: json_schema, structure{jsonSchema{schema: string,
-name, description}}}), verified on 2026-12-03:
-
-======================================  ==========================================================
-rule                                    source / choice
-======================================  ==========================================================
-names ``[a-zA-Z0-9_-]{1,64}``           ToolSpecification.name
-input schema root is an object          ToolInputSchema (every mode)
-strict: every object closed             "additionalProperties: false" on Claude models, the same
-                                        wording as Anthropic's strict tool use
-strict: Anthropic's keyword table,      assumed for Claude [unconfirmed for Bedrock; other model
-formats, ``minItems`` 0/1, simple       families undocumented]: Anthropic's tables are imported,
-patterns, no recursion                  so both profiles move together (safe side)
-strict: optionals stay optional         Anthropic strict tool use: no nulls added, identity inverse
-strict: 20 tools, 24 optional and 16    Anthropic's per-request caps of the strict grammar, kept
-union members per request at most       for Claude on Bedrock [unconfirmed; safe side]; one
-                                        schema over them is rejected, a selection over them
-                                        raises in ``tool_definitions``
-strict off: the canonical schema        ``[providers.bedrock] strict = false`` or a tool file's
-minus a root-level union                ``providers: {bedrock: {strict: false}}``; the root must be
-                                        an object in every mode (ToolInputSchema), a root union
-                                        taken as Anthropic's [unconfirmed; safe side]
-======================================  ==========================================================
-
-With strict off a tool goes out without the ``strict`` key (ToolSpecification's default), its
-schema the canonical one minus what Bedrock refuses in every mode (toolgen.nonstrict).
+The rules, each with its source and date, are ``RULES``. With strict off (``[providers.bedrock]
+strict = false``, or per tool in its file) a tool goes out without the ``strict`` key
+(ToolSpecification's default), its schema the canonical one minus what Bedrock refuses in every
+mode (``NON_STRICT``; toolgen.nonstrict).
 """
 
 from dataclasses import replace
 
 from toolgen.providers.anthropic import ANTHROPIC
-from toolgen.providers.base import NameRule, NonStrictMode, root_unions_refused
+from toolgen.providers.base import NameRule, Rule, root_unions_refused
 
 #: Converse's tool-call parser and stream accumulator in the generated envelope module.
 CONVERSE_DECODER = {"converse": ("parse_converse_tool_calls", "ConverseToolCallStream")}
 
-NON_STRICT = NonStrictMode(
-    root_unions_refused(
-        "Bedrock Runtime API reference, ToolInputSchema: the root is an object; a root union "
-        "taken as refused, as on Anthropic [unconfirmed, safe side; 2026-12-03]"
-    )
+_API = (
+    "Bedrock Runtime API reference, ToolSpecification, ToolInputSchema, OutputFormat "
+    "(PROVIDERS.md, AWS Bedrock Converse)"
+)
+_CHECKED = "2026-12-03"
+
+NON_STRICT = root_unions_refused(
+    "[unconfirmed] the input schema root is an object in every mode; a root union taken as "
+    "refused, as on Anthropic (safe side); strict off leaves the strict key out",
+    _API,
+    _CHECKED,
+)
+
+RULES: tuple[Rule, ...] = (
+    Rule("names", "[a-zA-Z0-9_-]{1,64}", _API, _CHECKED),
+    Rule("roots", "the input schema root is an object (in every mode)", _API, _CHECKED),
+    Rule(
+        "objects",
+        "strict on Claude models: additionalProperties: false on every object (Anthropic's wording)",
+        _API,
+        _CHECKED,
+    ),
+    Rule(
+        "keywords",
+        "[unconfirmed for Bedrock; other model families undocumented] Anthropic's strict table, "
+        "formats, minItems 0/1, simple patterns, no recursion: imported from the anthropic "
+        "profile, so both move together (safe side)",
+        _API,
+        _CHECKED,
+    ),
+    Rule(
+        "optional members",
+        "as Anthropic strict tool use: optionals stay optional, no nulls added, identity inverse",
+        _API,
+        _CHECKED,
+    ),
+    Rule(
+        "limits",
+        "[unconfirmed] Anthropic's per-request caps of the strict grammar kept for Claude on "
+        "Bedrock: 20 strict tools, 24 optional and 16 union members",
+        _API,
+        _CHECKED,
+    ),
+    Rule(
+        "wire",
+        "toolConfig.tools[].toolSpec{name, description (at least 1 character, else left out), "
+        "inputSchema{json}, strict}; outputConfig.textFormat{type: json_schema, "
+        "structure{jsonSchema{schema: JSON text, name, description}}}",
+        _API,
+        _CHECKED,
+    ),
+    *NON_STRICT.rules,
 )
 
 BEDROCK = replace(
@@ -54,4 +77,5 @@ BEDROCK = replace(
     params_template="_params_bedrock.py.j2",
     decoders=CONVERSE_DECODER,
     non_strict=NON_STRICT,
+    rules=RULES,
 )

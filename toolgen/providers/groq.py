@@ -12,16 +12,46 @@ the canonical schema minus a root-level union (undocumented for Groq: OpenAI's s
 
 from dataclasses import replace
 
-from toolgen.providers.base import NonStrictMode, root_unions_refused
+from toolgen.providers.base import Rule, root_unions_refused
 from toolgen.providers.openai import CHAT_DECODER, OPENAI
 
-NON_STRICT = NonStrictMode(
-    root_unions_refused(
-        "Groq docs, tool use: parameters are a JSON Schema object; a root union is "
-        "undocumented [unconfirmed, safe side as OpenAI; 2026-12-03]"
-    )
+_DOCS = "Groq docs, structured outputs (PROVIDERS.md, OpenAI-compatible providers)"
+_CHECKED = "2026-12-02"
+
+NON_STRICT = root_unions_refused(
+    "[unconfirmed] strict json_schema is offered on some models only, so tools also go with "
+    "strict: false; a root union is undocumented (OpenAI's safe side)",
+    _DOCS,
+    "2026-12-03",
+)
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "keywords",
+        "[unconfirmed] keyword support is not documented: OpenAI's table (what OpenAI refuses is "
+        "dropped or rejected here too)",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "optional members",
+        "strict means every property required: required and nullable, as OpenAI",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule("objects", "strict means additionalProperties: false", _DOCS, _CHECKED),
+    Rule("formats", "[unconfirmed]: OpenAI's list", _DOCS, _CHECKED),
+    Rule("limits", "[unconfirmed] not documented: OpenAI's limits", _DOCS, _CHECKED),
+    Rule("names", "^[a-zA-Z0-9_-]+$; at most 64 as OpenAI (safe side)", _DOCS, _CHECKED),
+    Rule("wire", "Chat Completions only, OpenAI's request shapes", _DOCS, _CHECKED),
+    *NON_STRICT.rules,
 )
 
 GROQ = replace(
-    OPENAI, name="groq", title="Groq strict mode", decoders=CHAT_DECODER, non_strict=NON_STRICT
+    OPENAI,
+    name="groq",
+    title="Groq strict mode",
+    decoders=CHAT_DECODER,
+    non_strict=NON_STRICT,
+    rules=RULES,
 )

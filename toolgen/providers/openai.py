@@ -18,8 +18,8 @@ from toolgen.providers.base import (
     UNREPRESENTABLE,
     Limits,
     NameRule,
-    NonStrictMode,
     Profile,
+    Rule,
     root_unions_refused,
 )
 from toolgen.tool_formats import (
@@ -54,15 +54,76 @@ FORMATS = frozenset({
     "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
 })  # fmt: skip
 
+_GUIDE = "OpenAI Structured Outputs guide, 'Supported schemas' (PROVIDERS.md, OpenAI)"
+_CHECKED = "2026-12-02"
+
+#: What strict: false leaves out of the canonical schema.
+NON_STRICT = root_unions_refused(
+    "[unconfirmed] the parameters are 'a JSON Schema object' in every mode; a root union with "
+    "strict off is undocumented (safe side). strict: false is documented ('Only a subset of JSON "
+    "Schema is supported when strict is true')",
+    "openai-python shared_params/function_definition.py, responses/function_tool_param.py",
+    "2026-12-03",
+)
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "keywords",
+        "type, enum, const, anyOf, description, $ref/$defs (recursion too), pattern, format, "
+        "multipleOf, minimum, maximum, exclusive bounds, items, minItems, maxItems are supported: "
+        "kept; default, minLength/maxLength [unconfirmed] and the rest dropped",
+        _GUIDE,
+        _CHECKED,
+    ),
+    Rule(
+        "oneOf",
+        "[unconfirmed]: folded into anyOf (looser, the inverse is identity)",
+        _GUIDE,
+        _CHECKED,
+    ),
+    Rule(
+        "formats",
+        "date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid; 'uri' is refused "
+        "('not a valid format'): other formats dropped",
+        _GUIDE,
+        _CHECKED,
+    ),
+    Rule(
+        "optional members",
+        "every property listed in required, optionals as a union with null: required and "
+        "nullable, the inverse removes the nulls it forced",
+        _GUIDE,
+        _CHECKED,
+    ),
+    Rule("objects", "additionalProperties: false on every object: closed", _GUIDE, _CHECKED),
+    Rule("roots", "the root is an object, never a root anyOf", _GUIDE, _CHECKED),
+    Rule(
+        "limits",
+        "5,000 properties, 10 levels, 1,000 enum values, 120,000 characters of names and values, "
+        "a string enum over 250 values at most 15,000 characters, descriptions 1,024, 128 tools "
+        "per request",
+        _GUIDE,
+        _CHECKED,
+    ),
+    Rule(
+        "names",
+        "^[a-zA-Z0-9_-]+$, at most 64, for tools and response_format names",
+        _GUIDE,
+        _CHECKED,
+    ),
+    Rule(
+        "wire",
+        "Chat tools[].function{name, description, parameters, strict}, response_format "
+        "json_schema{name, description, schema, strict}; Responses tools[]{type: function, name, "
+        "...} and text.format",
+        "openai-python shared_params/function_definition.py, responses/function_tool_param.py",
+        _CHECKED,
+    ),
+    *NON_STRICT.rules,
+)
+
 #: Chat Completions' tool-call parser and stream accumulator in the generated envelope module.
 CHAT_DECODER = {"chat": ("parse_chat_completion_tool_calls", "ChatCompletionToolCallStream")}
-
-NON_STRICT = NonStrictMode(
-    root_unions_refused(
-        "openai-python shared_params/function_definition.py: parameters are a JSON Schema "
-        "object; a root union with strict off is undocumented [unconfirmed, safe side; 2026-12-03]"
-    )
-)
 
 OPENAI = Profile(
     name="openai",
@@ -86,6 +147,7 @@ OPENAI = Profile(
         "responses": ("parse_response_tool_calls", "ResponseToolCallStream"),
     },
     non_strict=NON_STRICT,
+    rules=RULES,
 )
 
 
