@@ -36,7 +36,8 @@ def good_design(make_design, tool, output):
 
 @pytest.fixture
 def bad_design(make_design, tool):
-    """Errors in three files, from loading and from the projection."""
+    """Errors in three files, from loading and from the projection (strict mode asked for: the
+    projection's errors are not sent non-strict instead)."""
     return make_design(
         {
             "tools/b.yaml": tool(
@@ -51,7 +52,7 @@ def bad_design(make_design, tool):
                 "c", {"type": "object", "properties": {"x": {"not": S}}, "required": ["x"]}
             ),
             "tools/ok.yaml": tool("ok", GOOD),
-            "toolgen.toml": '[toolgen]\nproviders = ["openai"]\n',
+            "toolgen.toml": '[toolgen]\nproviders = ["openai"]\n[providers.openai]\nstrict = true\n',
         },
         name="bad",
     )

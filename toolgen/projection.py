@@ -697,7 +697,8 @@ def project_tool(
     - ``strict: true`` (said in either place): the strict projection, its errors stay errors;
     - neither said: the strict projection, unless it has errors and the provider has a non-strict
       mode that takes the tool: then the tool goes non-strict, and each reason strict mode gave
-      becomes a STRICT_FALLBACK warning where it was found.
+      becomes a STRICT_FALLBACK warning where it was found. An error the design chose
+      (``optional_nullable = "error"``) is not such a reason: it stays an error.
     """
     requested = contract.strict.get(profile.name, options.strict)
     if profile.non_strict is not None and requested is False:
@@ -705,10 +706,17 @@ def project_tool(
     strict, found = project_contract(contract, profile, options, provider_name)
     if profile.non_strict is None or requested is True or strict.schema is not None:
         return strict, found
+    if any(d.code in _CHOSEN_ERRORS and d.level is Level.ERROR for d in found):
+        return strict, found
     loose, loose_found = project_non_strict_tool(contract, profile, provider_name)
     if loose.schema is None:
         return strict, found
     return loose, _fallback_warnings(found, profile) + loose_found
+
+
+#: Errors the design chose (``optional_nullable = "error"``): strict mode could send the tool, so
+#: they never turn into a fallback.
+_CHOSEN_ERRORS = frozenset({"OPTIONAL_NULLABLE"})
 
 
 def _fallback_warnings(strict_found: list[Diagnostic], profile: Profile) -> list[Diagnostic]:
