@@ -49,6 +49,7 @@ __all__ = [
     "OUTPUTS",
     "PROVIDER",
     "PROVIDER_NAMES",
+    "STRICT",
     "TOOLS",
     "AnyToolCall",
     "Api",
@@ -85,6 +86,10 @@ OUTPUTS: tuple[str, ...] = ("route_summary",)
 #: canonical tool name -> provider tool name, and back
 PROVIDER_NAMES: dict[str, str] = {"maps.route": "maps_route", "ping": "ping"}
 CANONICAL_NAMES: dict[str, str] = {"maps_route": "maps.route", "ping": "ping"}
+
+#: canonical tool name -> whether it may go strict; a non-strict tool always sends ``strict: false``
+#: and does not count against the limits below (see "Strict and non-strict" in toolgen's README)
+STRICT: dict[str, bool] = {"maps.route": True, "ping": True}
 
 #: Limits across all strict tools of one request.
 MAX_STRICT_TOOLS = 20
@@ -170,13 +175,14 @@ def output_schema(name: str) -> dict[str, Any]:
 
 
 def tool_definition(name: str, strict: bool = True) -> ToolParam:
-    """The tool definition of canonical tool ``name`` for the ``tools`` request field. A
-    non-strict tool sends the same closed schema; its input is still validated on the way back."""
+    """The tool definition of canonical tool ``name`` for the ``tools`` request field, marked
+    strict when ``strict`` and the tool may go strict (``STRICT``). A strict tool sent with
+    ``strict=False`` keeps its closed schema; either way its input is validated on the way back."""
     return {
         "name": PROVIDER_NAMES[_known(name, TOOLS, "tool")],
         "description": _DESCRIPTIONS[name],
         "input_schema": parameters(name),
-        "strict": strict,
+        "strict": strict and STRICT[name],
     }
 
 
@@ -189,11 +195,12 @@ def _fits(count: int, optional: int, unions: int) -> bool:
 
 
 def _strict_tools(chosen: list[str]) -> set[str]:
-    """The tools marked strict under "auto": by priority (highest first, ties in ``chosen``
-    order), each one that still fits the request's limits beside those taken before it."""
+    """The tools marked strict under "auto": of those that may go strict, by priority (highest
+    first, ties in ``chosen`` order), each one that still fits the request's limits beside those
+    taken before it."""
     taken: set[str] = set()
     optional = unions = 0
-    for name in sorted(chosen, key=lambda tool: -_PRIORITIES[tool]):
+    for name in sorted((n for n in chosen if STRICT[n]), key=lambda tool: -_PRIORITIES[tool]):
         more_optional, more_unions = _SIZES[name]
         if name not in taken and _fits(
             len(taken) + 1, optional + more_optional, unions + more_unions
@@ -213,18 +220,20 @@ def tool_definitions(
     16 union-typed members across them). ``strict="auto"`` marks strict as many tools as
     fit, by priority then in order, and sends the others non-strict with the same closed schemas;
     ``strict=True`` marks every tool strict and raises ValueError when they exceed the limits (the
-    API would answer 400); ``strict=False`` marks none.
+    API would answer 400); ``strict=False`` marks none. A tool the design sends non-strict
+    (``STRICT[name]`` false) is never marked and never counts.
     """
     chosen = [_known(name, TOOLS, "tool") for name in (TOOLS if names is None else names)]
     if strict == "auto":
         marked = _strict_tools(chosen)
         return [tool_definition(name, name in marked) for name in chosen]
     if strict is True:
-        optional = sum(_SIZES[name][0] for name in chosen)
-        unions = sum(_SIZES[name][1] for name in chosen)
-        if not _fits(len(chosen), optional, unions):
+        may = [name for name in chosen if STRICT[name]]
+        optional = sum(_SIZES[name][0] for name in may)
+        unions = sum(_SIZES[name][1] for name in may)
+        if not _fits(len(may), optional, unions):
             raise ValueError(
-                f"{len(chosen)} strict tools with {optional} optional and {unions} union-typed members "
+                f"{len(may)} strict tools with {optional} optional and {unions} union-typed members "
                 f"exceed one request's limits ({MAX_STRICT_TOOLS}, {MAX_OPTIONAL_MEMBERS}, "
                 f'{MAX_UNION_MEMBERS}); send fewer tools, or strict="auto"'
             )

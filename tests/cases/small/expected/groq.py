@@ -55,6 +55,7 @@ __all__ = [
     "OUTPUT_PROVIDER_NAMES",
     "PROVIDER",
     "PROVIDER_NAMES",
+    "STRICT",
     "TOOLS",
     "AnyToolCall",
     "Api",
@@ -98,6 +99,10 @@ CANONICAL_NAMES: dict[str, str] = {"maps_route": "maps.route", "ping": "ping"}
 #: canonical output name -> provider response_format name, and back
 OUTPUT_PROVIDER_NAMES: dict[str, str] = {"route_summary": "route_summary"}
 OUTPUT_CANONICAL_NAMES: dict[str, str] = {"route_summary": "route_summary"}
+
+#: canonical tool name -> whether its definition goes out with ``strict: true`` (else ``false``,
+#: and its payloads are canonical as they come; see "Strict and non-strict" in toolgen's README)
+STRICT: dict[str, bool] = {"maps.route": True, "ping": True}
 
 _DESCRIPTIONS: dict[str, str] = {
     "maps.route": "Plan a route between two points.",
@@ -179,7 +184,7 @@ def _function(name: str) -> FunctionDefinition:
         "name": PROVIDER_NAMES[_known(name, TOOLS, "tool")],
         "description": _DESCRIPTIONS[name],
         "parameters": parameters(name),
-        "strict": True,
+        "strict": STRICT[name],
     }
 
 
@@ -193,7 +198,7 @@ def _json_schema(name: str) -> JSONSchema:
 
 
 def tool_definition(name: str, api: Api = "chat") -> ChatCompletionFunctionToolParam:
-    """The strict function-tool definition of canonical tool ``name``: an entry of Chat
+    """The function-tool definition of canonical tool ``name``: an entry of Chat
     Completions' ``tools``."""
     if api == "chat":
         return {"type": "function", "function": _function(name)}
