@@ -252,6 +252,18 @@ def test_show_a_rejected_tool(cli, bad_design):
     assert [m["code"] for m in diagnostic_lines(result.stderr)] == ["UNSUPPORTED_NOT"]
 
 
+def test_show_a_tool_that_goes_non_strict(cli, make_design, tool):
+    """Without strict asked for, what strict mode refuses is sent non-strict: exit 0, the
+    STRICT_FALLBACK warning and the mode on stderr, the canonical schema on stdout."""
+    schema = {"type": "object", "properties": {"x": {"not": S}}, "required": ["x"]}
+    design = make_design({"tools/c.yaml": tool("c", schema)}, name="fallback")
+    result = cli("show", design, "c", "--provider", "openai")
+    assert result.exit_code == 0, result.stderr
+    assert [m["code"] for m in diagnostic_lines(result.stderr)] == ["STRICT_FALLBACK"]
+    assert "strict flag off" in result.stderr
+    assert json.loads(result.stdout) == schema
+
+
 def test_show_a_tool_whose_file_has_errors(cli, bad_design):
     """The tool exists; its schema is broken: a design error (1), not an unknown name (2)."""
     result = cli("show", bad_design, "a", "--provider", "openai")
