@@ -285,3 +285,40 @@ def test_the_package_is_ruff_clean(package, config):
 
 def test_the_package_is_mypy_strict_clean(package):
     assert_mypy_strict_clean(package[0], package[1])
+
+
+# -- the tool file's providers mapping ---------------------------------------------------------
+
+
+def test_a_providers_mapping_restricts_where_the_tool_is_emitted(tmp_path):
+    providers = {"openai": None, "anthropic": {}, "groq": {"strict": False}}
+    root = write_design(
+        tmp_path / "d", {"tools/t.yaml": tool_file("t", LOOKUP, providers=providers)}
+    )
+    found = analyze(root, ("openai", "anthropic", "groq", "bedrock"))
+    assert found.diagnostics == []
+    modes = {p.profile.name: [t.strict for t in p.tools] for p in found.projections}
+    assert modes == {"openai": [True], "anthropic": [True], "groq": [False], "bedrock": []}
+
+
+@pytest.mark.parametrize(
+    ("file", "providers", "pointer", "code"),
+    [
+        ("tools/t.yaml", {"openai": {"strict": "no"}}, "/providers/openai/strict", "INVALID_FIELD"),
+        ("tools/t.yaml", {"openai": {"strct": False}}, "/providers/openai/strct", "UNKNOWN_FIELD"),
+        ("tools/t.yaml", {"openai": ["strict"]}, "/providers/openai", "INVALID_FIELD"),
+        ("tools/t.yaml", "openai", "/providers", "INVALID_FIELD"),
+        (
+            "outputs/t.yaml",
+            {"openai": {"strict": False}},
+            "/providers/openai/strict",
+            "INVALID_FIELD",
+        ),
+    ],
+    ids=["not-a-boolean", "unknown-setting", "not-a-mapping", "not-a-list", "on-an-output"],
+)
+def test_bad_provider_settings_are_diagnostics(tmp_path, file, providers, pointer, code):
+    key = "parameters" if file.startswith("tools/") else "schema"
+    document = {"name": "t", "description": "d", key: LOOKUP, "providers": providers}
+    found = analyze(write_design(tmp_path / "d", {file: document}), ("openai",))
+    assert [(d.file, d.pointer, d.code) for d in found.diagnostics] == [(file, pointer, code)]
