@@ -27,6 +27,7 @@ from tests.lint_support import RUFF_CONFIGS, assert_mypy_strict_clean, assert_ru
 from toolgen.build import BuildResult, analyze, build
 from toolgen.diagnostics import Level
 from toolgen.projection import ProjectedContract
+from toolgen.providers import PROFILES
 from toolgen.writer import write_package
 
 PROVIDERS = ("openai", "groq", "anthropic", "bedrock")
@@ -322,3 +323,17 @@ def test_bad_provider_settings_are_diagnostics(tmp_path, file, providers, pointe
     document = {"name": "t", "description": "d", key: LOOKUP, "providers": providers}
     found = analyze(write_design(tmp_path / "d", {file: document}), ("openai",))
     assert [(d.file, d.pointer, d.code) for d in found.diagnostics] == [(file, pointer, code)]
+
+
+@pytest.mark.parametrize("name", sorted(PROFILES))
+def test_a_non_strict_mode_states_its_rules_in_the_profile(name):
+    """A profile derived from another (``replace(OPENAI, ...)``) inherits its non-strict mode: it
+    must state the facts of its own (or set ``non_strict=None`` when the provider has none)."""
+    profile = PROFILES[name]
+    if profile.non_strict is not None:
+        assert profile.non_strict.rules
+        assert set(profile.non_strict.rules) <= set(profile.rules)
+    else:
+        assert not any(
+            rule.topic == "non-strict" and "dropped" in rule.fact for rule in profile.rules
+        )
