@@ -16,12 +16,12 @@ from toolgen.envelope import (
     EnvelopeSchemaError,
     load_envelope_schemas,
     render_envelope_module,
-    render_runtime,
 )
 from toolgen.limits import measure
 from toolgen.model import Design
 from toolgen.modelgen import generate_models
 from toolgen.projection import ProjectedContract, ProviderProjection
+from toolgen.runtime_files import copied
 from toolgen.templating import format_python, header, render
 
 MANIFEST = ".toolgen-manifest.json"
@@ -86,7 +86,7 @@ def _provider_module(
         output_schemas={p.contract.name: p.schema for p in outputs},
         provider=projection.profile.name,
         apis=projection.profile.apis,
-        decoders=projection.profile.decoders,
+        api_names=projection.profile.api_names,
         nullable=projection.profile.optional_style == "nullable",
         surfaces=surfaces,
         limits=projection.profile.limits,
@@ -138,7 +138,7 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
     models = generate_models(design, header(design.hash))
     files.update(models.files)
     diagnostics = list(models.diagnostics)
-    files["_runtime.py"] = render_runtime(header(design.hash))
+    files["_runtime.py"] = copied("_runtime", header(design.hash))
     canonical = _canonical_module(design, projections)
     if canonical is not None:
         diagnostics += canonical.diagnostics
@@ -149,10 +149,12 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
         if template is None:
             files.update(_schema_files(projection))
             continue
-        schemas, found = _envelope_schemas(design, name)
+        schemas, found = _envelope_schemas(design, projection)
         diagnostics += found
         if found:
             continue
+        for api in projection.profile.apis:
+            files[f"{api.module}.py"] = copied(api.module, header(design.hash))
         files[f"_envelopes_{name}.py"] = render_envelope_module(name, schemas, header(design.hash))
         files[f"{name}.py"] = _provider_module(
             design, projection, template, list(schemas), models.classes
@@ -164,12 +166,15 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
     return PackageFiles(files, diagnostics)
 
 
-def _envelope_schemas(design: Design, provider: str) -> tuple[dict[str, Any], list[Diagnostic]]:
+def _envelope_schemas(
+    design: Design, projection: ProviderProjection
+) -> tuple[dict[str, Any], list[Diagnostic]]:
+    provider = projection.profile.name
     overrides = {
         key: value for key, value in design.envelopes.items() if key.split("/", 1)[0] == provider
     }
     try:
-        return load_envelope_schemas(provider, overrides), []
+        return load_envelope_schemas(provider, overrides, projection.profile.apis), []
     except EnvelopeSchemaError as error:
         file = f"{ENVELOPES_FOLDER}/{provider}/{error.surface}.json"
         return {}, [Diagnostic(file, error.pointer, provider, "INVALID_ENVELOPE", error.message)]

@@ -15,6 +15,7 @@ every mode ("input_schema does not support oneOf, allOf, or anyOf at the top lev
 import re
 from typing import Any
 
+from toolgen.apis import MESSAGES
 from toolgen.providers.base import (
     UNREPRESENTABLE,
     Limits,
@@ -143,7 +144,7 @@ ANTHROPIC = Profile(
     recursion=False,
     template="anthropic.py.j2",
     params_template="_params_anthropic.py.j2",
-    decoders={"messages": ("parse_message_tool_calls", "MessageToolCallStream")},
+    apis=(MESSAGES,),
     non_strict=NON_STRICT,
     rules=RULES,
 )

@@ -8,11 +8,9 @@ mode (``NON_STRICT``; toolgen.nonstrict).
 
 from dataclasses import replace
 
+from toolgen.apis import CONVERSE
 from toolgen.providers.anthropic import ANTHROPIC
 from toolgen.providers.base import NameRule, Rule, root_unions_refused
-
-#: Converse's tool-call parser and stream accumulator in the generated envelope module.
-CONVERSE_DECODER = {"converse": ("parse_converse_tool_calls", "ConverseToolCallStream")}
 
 _API = (
     "Bedrock Runtime API reference, ToolSpecification, ToolInputSchema, OutputFormat "
@@ -75,7 +73,7 @@ BEDROCK = replace(
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
     template="bedrock.py.j2",
     params_template="_params_bedrock.py.j2",
-    decoders=CONVERSE_DECODER,
+    apis=(CONVERSE,),
     non_strict=NON_STRICT,
     rules=RULES,
 )

@@ -12,8 +12,9 @@ the canonical schema minus a root-level union (undocumented for Groq: OpenAI's s
 
 from dataclasses import replace
 
+from toolgen.apis import CHAT
 from toolgen.providers.base import Rule, root_unions_refused
-from toolgen.providers.openai import CHAT_DECODER, OPENAI
+from toolgen.providers.openai import OPENAI
 
 _DOCS = "Groq docs, structured outputs (PROVIDERS.md, OpenAI-compatible providers)"
 _CHECKED = "2026-12-02"
@@ -51,7 +52,7 @@ GROQ = replace(
     OPENAI,
     name="groq",
     title="Groq strict mode",
-    decoders=CHAT_DECODER,
+    apis=(CHAT,),
     non_strict=NON_STRICT,
     rules=RULES,
 )

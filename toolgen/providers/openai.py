@@ -14,6 +14,7 @@ parameters are "described as a JSON Schema object" in every mode, and whether a 
 from typing import Any
 
 from toolgen import pointer as jp
+from toolgen.apis import CHAT, RESPONSES
 from toolgen.providers.base import (
     UNREPRESENTABLE,
     Limits,
@@ -122,9 +123,6 @@ RULES: tuple[Rule, ...] = (
     *NON_STRICT.rules,
 )
 
-#: Chat Completions' tool-call parser and stream accumulator in the generated envelope module.
-CHAT_DECODER = {"chat": ("parse_chat_completion_tool_calls", "ChatCompletionToolCallStream")}
-
 OPENAI = Profile(
     name="openai",
     title="OpenAI strict mode",
@@ -142,10 +140,7 @@ OPENAI = Profile(
     ),
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
     optional_style="nullable",
-    decoders={
-        **CHAT_DECODER,
-        "responses": ("parse_response_tool_calls", "ResponseToolCallStream"),
-    },
+    apis=(CHAT, RESPONSES),
     non_strict=NON_STRICT,
     rules=RULES,
 )
