@@ -52,6 +52,7 @@ GROQ = replace(
     OPENAI,
     name="groq",
     title="Groq strict mode",
+    limits=replace(OPENAI.limits, tools=None),  # OpenAI's tool count is not documented for Groq
     apis=(CHAT,),
     non_strict=NON_STRICT,
     rules=RULES,
