@@ -89,8 +89,9 @@ def output() -> Callable[..., dict[str, Any]]:
 
 @pytest.fixture
 def project_one(tmp_path: Path) -> Callable[..., tuple[Any, list[Any]]]:
-    """``project_one(parameters, **tool_fields)``: the OpenAI projection of a one-tool design,
-    through the real loading path, as (projected schema or None, every diagnostic of the run).
+    """``project_one(parameters, **tool_fields)``: the OpenAI strict projection of a one-tool
+    design, through the real loading path, as (projected schema or None, every diagnostic of the
+    run). The tool asks for strict mode explicitly, so what strict mode refuses stays an error.
 
     The tool lives in ``tools/t.yaml`` (so diagnostics point at ``/parameters/...`` of that file).
     """
@@ -103,6 +104,7 @@ def project_one(tmp_path: Path) -> Callable[..., tuple[Any, list[Any]]]:
     ) -> tuple[Any, list[Any]]:
         fields.setdefault("name", "t")
         fields.setdefault("description", "A tool.")
+        fields.setdefault("providers", {"openai": {"strict": True}})
         root = write_design(
             tmp_path / f"design{next(counter)}",
             {"tools/t.json": {**fields, "parameters": parameters}, **(extra_files or {})},

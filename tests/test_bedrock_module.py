@@ -86,16 +86,20 @@ def test_strict_selections_over_the_caps_raise(strict: ModuleType) -> None:
         strict.tool_definitions()  # the example's 7 tools hold more than 24 optional members
 
 
-def test_strict_off_sends_no_strict_flag_and_keeps_constraints(
+def test_strict_off_sends_no_strict_flag_and_the_canonical_schemas(
     strict: ModuleType, loose: ModuleType
 ) -> None:
-    assert loose.STRICT is False and loose.MAX_OPTIONAL_MEMBERS is None
-    definitions = loose.tool_definitions()  # no caps apply
+    assert not any(loose.STRICT.values()) and all(strict.STRICT.values())
+    definitions = loose.tool_definitions()  # non-strict tools do not count against the caps
     assert len(definitions) == len(loose.TOOLS)
     assert all("strict" not in d["toolSpec"] for d in definitions)
-    summary = loose.output_schema("ticket_triage")["properties"]["summary"]
-    assert summary == {"type": "string", "maxLength": 280}
-    assert strict.output_schema("ticket_triage")["properties"]["summary"] == {"type": "string"}
+    refund = loose.parameters("billing.refund")
+    assert "additionalProperties" not in refund  # as authored: strict mode would close it
+    assert strict.parameters("billing.refund")["additionalProperties"] is False
+    # structured outputs always go strict
+    summary = {"type": "string"}
+    assert loose.output_schema("ticket_triage")["properties"]["summary"] == summary
+    assert strict.output_schema("ticket_triage")["properties"]["summary"] == summary
 
 
 def test_output_format_carries_the_schema_as_json_text(strict: ModuleType) -> None:
@@ -150,9 +154,9 @@ def test_parse_output(strict: ModuleType) -> None:
         ("[providers.bedrock]\nstrict = false\n", None),
         ("[providers.bedrock]\nstrict = true\n", None),
         ('[providers.bedrock]\nstrict = "no"\n', "INVALID_CONFIG"),
-        ("[providers.openai]\nstrict = false\n", "UNKNOWN_FIELD"),
+        ("[providers.cerebras]\nstrict = false\n", "UNKNOWN_FIELD"),
     ],
-    ids=["off", "on", "not-a-boolean", "not-a-bedrock-setting"],
+    ids=["off", "on", "not-a-boolean", "no-non-strict-mode"],
 )
 def test_the_strict_setting(tmp_path: Path, table: str, code: str | None) -> None:
     (tmp_path / "toolgen.toml").write_text(table, encoding="utf-8")
@@ -162,4 +166,4 @@ def test_the_strict_setting(tmp_path: Path, table: str, code: str | None) -> Non
         assert config.options_for("bedrock").strict is ("true" in table)
     if code == "INVALID_CONFIG":
         assert diagnostics[0].pointer == "/providers/bedrock/strict"
-        assert config.options_for("bedrock").strict is True
+        assert config.options_for("bedrock").strict is None  # unsaid: strict, with the fallback

@@ -36,7 +36,8 @@ def good_design(make_design, tool, output):
 
 @pytest.fixture
 def bad_design(make_design, tool):
-    """Errors in three files, from loading and from the projection."""
+    """Errors in three files, from loading and from the projection (strict mode asked for: the
+    projection's errors are not sent non-strict instead)."""
     return make_design(
         {
             "tools/b.yaml": tool(
@@ -51,7 +52,7 @@ def bad_design(make_design, tool):
                 "c", {"type": "object", "properties": {"x": {"not": S}}, "required": ["x"]}
             ),
             "tools/ok.yaml": tool("ok", GOOD),
-            "toolgen.toml": '[toolgen]\nproviders = ["openai"]\n',
+            "toolgen.toml": '[toolgen]\nproviders = ["openai"]\n[providers.openai]\nstrict = true\n',
         },
         name="bad",
     )
@@ -249,6 +250,18 @@ def test_show_a_rejected_tool(cli, bad_design):
     assert result.exit_code == 1
     assert result.stdout == ""
     assert [m["code"] for m in diagnostic_lines(result.stderr)] == ["UNSUPPORTED_NOT"]
+
+
+def test_show_a_tool_that_goes_non_strict(cli, make_design, tool):
+    """Without strict asked for, what strict mode refuses is sent non-strict: exit 0, the
+    STRICT_FALLBACK warning and the mode on stderr, the canonical schema on stdout."""
+    schema = {"type": "object", "properties": {"x": {"not": S}}, "required": ["x"]}
+    design = make_design({"tools/c.yaml": tool("c", schema)}, name="fallback")
+    result = cli("show", design, "c", "--provider", "openai")
+    assert result.exit_code == 0, result.stderr
+    assert [m["code"] for m in diagnostic_lines(result.stderr)] == ["STRICT_FALLBACK"]
+    assert "strict flag off" in result.stderr
+    assert json.loads(result.stdout) == schema
 
 
 def test_show_a_tool_whose_file_has_errors(cli, bad_design):

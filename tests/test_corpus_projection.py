@@ -211,6 +211,8 @@ def test_a_sample_of_the_corpus_through_the_whole_build(corpus_dir, make_design)
             "description": record.get("description") or "",
             "parameters": record["parameters"],
         }
+    # strict asked for, as the in-memory check projects (else a rejected tool goes non-strict)
+    files["toolgen.toml"] = "[providers.openai]\nstrict = true\n"
     result = analyze(make_design(files), ("openai",))
     projection = result.projections[0]
     by_file = {p.contract.file: p for p in projection.tools}

@@ -215,7 +215,7 @@ def test_config(make_design, tool):
             "/providers/openai/optional_nullable",
             "INVALID_CONFIG",
         ),
-        ("[providers.openai]\nstrict = false\n", "/providers/openai/strict", "UNKNOWN_FIELD"),
+        ("[providers.cerebras]\nstrict = false\n", "/providers/cerebras/strict", "UNKNOWN_FIELD"),
         ("[providers.nobody]\n", "/providers/nobody", "UNKNOWN_PROVIDER"),
         # the usual slip: the providers list at the top level instead of under [toolgen]
         ("providers = ['openai']\n", "/providers", "INVALID_CONFIG"),

@@ -361,8 +361,8 @@ CASES = [
     one(
         obj({"a": {"type": "string", "allOf": [{"minLength": 1}, {"maxLength": 9}]}}),
         obj({"a": {"type": "string", "minLength": 1, "maxLength": 9}}),
-        # the same contract; OpenAI, which rejects a two-branch allOf, takes it now
-        ["tools/t.yaml:/parameters: openai: COMPATIBLE openai accepts this tool now"],
+        # the same contract; OpenAI, which cannot take a two-branch allOf strict, takes it now
+        ["tools/t.yaml:/parameters: openai: COMPATIBLE openai sends this tool strict now"],
         "allOf of disjoint keywords merged",
     ),
     one(
@@ -381,7 +381,7 @@ CASES = [
         obj({"a": {"type": "string", "not": {"enum": ["x"]}}}),
         obj({"a": S}),
         [
-            "tools/t.yaml:/parameters: openai: COMPATIBLE openai accepts this tool now",
+            "tools/t.yaml:/parameters: openai: COMPATIBLE openai sends this tool strict now",
             f"{P}/properties/a/not: design: COMPATIBLE not removed",
         ],
         "not removed",
@@ -416,23 +416,23 @@ CASES = [
         ],
     ),
     Case(
-        "newly rejected by one provider, accepted by another (a recursive schema)",
+        "sent non-strict by one provider, strict by another (a recursive schema)",
         {"tools/t.yaml": tool(obj({"label": S}, ["label"]))},
         {"tools/t.yaml": tool(TREE)},
         [
-            "tools/t.yaml:/parameters: anthropic: BREAKING anthropic rejects this tool now: UNSUPPORTED_RECURSION"
-            " at tools/t.yaml:/parameters/$defs/Node/properties/children/items/$ref",
+            "tools/t.yaml:/parameters: anthropic: COMPATIBLE anthropic sends this tool non-strict now:"
+            " STRICT_FALLBACK at tools/t.yaml:/parameters/$defs/Node/properties/children/items/$ref",
             f"{P}/properties/label: design: BREAKING member removed",
             f"{P}/properties/root: design: BREAKING new required member",
         ],
         config=BOTH,
     ),
     Case(
-        "now accepted by a provider",
+        "sent strict by a provider now",
         {"tools/t.yaml": tool(obj({"m": {"type": "object", "additionalProperties": S}}))},
         {"tools/t.yaml": tool(obj({"m": obj({"k": S}, additionalProperties=False)}))},
         [
-            "tools/t.yaml:/parameters: openai: COMPATIBLE openai accepts this tool now",
+            "tools/t.yaml:/parameters: openai: COMPATIBLE openai sends this tool strict now",
             f"{P}/properties/m/additionalProperties: design: BREAKING object closed:"
             " members not listed are rejected now",
             f"{P}/properties/m/properties/k: design: COMPATIBLE new optional member",

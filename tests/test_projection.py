@@ -862,20 +862,26 @@ def test_pointer_escapes_property_names(project_one):
 
 
 def test_rejection_in_a_shared_definition_points_into_its_file(make_design, tool):
+    """Strict mode asked for in toolgen.toml: an error where the shared definition is written;
+    left unsaid: the tool goes non-strict, with a warning at the same place."""
     from toolgen.build import analyze
 
-    root = make_design(
-        {
-            "tools/a.yaml": tool(
-                "a", obj({"m": {"$ref": "../defs/common.yaml#/$defs/Bad"}}, ["m"])
-            ),
-            "defs/common.yaml": {"$defs": {"Bad": {"type": "object", "additionalProperties": S}}},
-        }
-    )
+    files = {
+        "tools/a.yaml": tool("a", obj({"m": {"$ref": "../defs/common.yaml#/$defs/Bad"}}, ["m"])),
+        "defs/common.yaml": {"$defs": {"Bad": {"type": "object", "additionalProperties": S}}},
+    }
+    where = ("defs/common.yaml", "/$defs/Bad/additionalProperties", "openai")
+    root = make_design({**files, "toolgen.toml": "[providers.openai]\nstrict = true\n"}, "asked")
     result = analyze(root, ("openai",))
     assert [(d.file, d.pointer, d.provider, d.code) for d in errors(result.diagnostics)] == [
-        ("defs/common.yaml", "/$defs/Bad/additionalProperties", "openai", "MAP_OBJECT")
+        (*where, "MAP_OBJECT")
     ]
+    result = analyze(make_design(files, "unsaid"), ("openai",))
+    assert [(d.file, d.pointer, d.provider, d.code, d.level) for d in result.diagnostics] == [
+        (*where, "STRICT_FALLBACK", "warning")
+    ]
+    assert "MAP_OBJECT" in result.diagnostics[0].message
+    assert result.projections[0].tools[0].strict is False
 
 
 # --------------------------------------------------------------------------------------------

@@ -32,8 +32,9 @@ class Requests:
     module: str
     name: str
     functions: tuple[str, ...]  # its methods, exposed under the same names
-    # keyword arguments beyond the contracts: "strict" (STRICT), "limits" (the strict-tool caps)
-    arguments: tuple[str, ...] = ("strict",)
+    # keyword arguments beyond the contracts: "limits" (the strict-tool caps); each tool's
+    # strict flag is in the contracts (``Contracts.strict``, the module's STRICT)
+    arguments: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ CONVERSE = Api(
     "_converse",
     "ConverseDecoder",
     _converse.READS,
-    Requests("_converse", "ConverseRequests", _OUTPUT_FORMAT_FUNCTIONS, ("strict", "limits")),
+    Requests("_converse", "ConverseRequests", _OUTPUT_FORMAT_FUNCTIONS, ("limits",)),
     (
         "JsonSchemaDefinition",
         "OutputFormat",

@@ -304,6 +304,8 @@ def show_command(design: Path, name: str, provider: str, output_format: str) -> 
     _report(sort_diagnostics(own), "text")
     if projected.schema is None:
         sys.exit(EXIT_DESIGN)
+    if not projected.strict:
+        click.echo(f"toolgen: {provider} takes {name!r} with its strict flag off", err=True)
     click.echo(json.dumps(projected.schema, indent=2, ensure_ascii=False))
 
 

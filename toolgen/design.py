@@ -76,9 +76,9 @@ def _envelope_files(root: Path) -> list[str]:
 
 
 def _strict_optional(provider: str) -> bool:
-    """Whether ``[providers.NAME] strict`` may turn the provider's strict mode off."""
+    """Whether ``strict`` (toolgen.toml or a tool file) may turn the provider's strict mode off."""
     profile = PROFILES.get(provider)
-    return profile is not None and profile.loose is not None
+    return profile is not None and profile.non_strict is not None
 
 
 def _load_inside(root: Path, relative: str) -> tuple[Any, list[Diagnostic]]:
@@ -177,10 +177,10 @@ def load_config(root: Path, known_providers: tuple[str, ...]) -> tuple[Config, l
                 f"dialect must be one of {', '.join(repr(d) for d in dialects)}, not {dialect!r}",
             )
             dialect = None
-        strict = table.get("strict", True)
-        if not isinstance(strict, bool):
+        strict = table.get("strict")
+        if strict is not None and not isinstance(strict, bool):
             problem(jp.join(pointer, "strict"), "INVALID_CONFIG", "strict must be true or false")
-            strict = True
+            strict = None
         options[name] = ProviderOptions(optional_nullable=level, dialect=dialect, strict=strict)
     return Config(providers=providers, options=options), diagnostics
 
@@ -245,11 +245,8 @@ def _read_contract(file: str, document: Any) -> tuple[dict[str, Any] | None, lis
     )
     expect("description", lambda v: isinstance(v, str), "a string")
     expect("examples", lambda v: isinstance(v, list), "a list of example payloads")
-    expect(
-        "providers",
-        lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
-        "a list of provider names",
-    )
+    providers, strict, found = _read_providers(file, kind, document.get("providers"))
+    diagnostics += found
     expect(
         "priority",
         lambda v: type(v) is int,
@@ -269,9 +266,54 @@ def _read_contract(file: str, document: Any) -> tuple[dict[str, Any] | None, lis
         "description": document.get("description", ""),
         "schema_pointer": "/" + schema_key,
         "examples": tuple(document.get("examples", ())),
-        "providers": tuple(document["providers"]) if "providers" in document else None,
+        "providers": providers,
         "priority": document.get("priority", 0),
+        "strict": strict,
     }, diagnostics
+
+
+def _read_providers(
+    file: str, kind: ContractKind, value: Any
+) -> tuple[tuple[str, ...] | None, dict[str, bool], list[Diagnostic]]:
+    """A contract file's ``providers``: where it is emitted (a list of names, or the keys of a
+    mapping), and for a tool, per provider, its ``strict`` flag (``{NAME: {strict: false}}``)."""
+    if value is None:
+        return None, {}, []
+    if isinstance(value, list) and all(isinstance(name, str) for name in value):
+        return tuple(value), {}, []
+    if not isinstance(value, dict):
+        message = "providers must be a list of provider names, or a mapping of name to settings"
+        return None, {}, [Diagnostic(file, "/providers", DESIGN, "INVALID_FIELD", message)]
+    diagnostics: list[Diagnostic] = []
+    strict: dict[str, bool] = {}
+    for name, settings in value.items():
+        pointer = jp.join("/providers", name)
+        if settings is None:
+            continue
+        if not isinstance(settings, dict):
+            message = f"providers.{name} must be a mapping of settings (strict), or empty"
+            diagnostics.append(Diagnostic(file, pointer, DESIGN, "INVALID_FIELD", message))
+            continue
+        for key in settings:
+            if key != "strict":
+                message = f"unknown setting {key!r} (expected strict)"
+                diagnostics.append(
+                    Diagnostic(file, jp.join(pointer, key), DESIGN, "UNKNOWN_FIELD", message)
+                )
+        if "strict" not in settings:
+            continue
+        flag, where = settings["strict"], jp.join(pointer, "strict")
+        if not isinstance(flag, bool):
+            message = "strict must be true or false"
+        elif kind != "tool":
+            message = "strict is set per tool; a structured output always goes strict"
+        elif flag is False and name in PROFILES and not _strict_optional(name):
+            message = f"{name} has no non-strict mode: its tools always go strict"
+        else:
+            strict[name] = flag
+            continue
+        diagnostics.append(Diagnostic(file, where, DESIGN, "INVALID_FIELD", message))
+    return tuple(value), strict, diagnostics
 
 
 def load_design(
@@ -384,6 +426,7 @@ def load_design(
             providers=info["providers"],
             priority=info["priority"],
             shared=used,
+            strict=info["strict"],
         )
         if file in broken or any(s.file in broken for s in used.values()):
             continue

@@ -122,10 +122,13 @@ def _contract_changes(old: Contract, new: Contract) -> list[Change]:
     return changes
 
 
-def _rejection(projection: ProviderProjection, contract: Contract) -> str:
+def _rejection(projection: ProviderProjection, contract: Contract, code: str | None = None) -> str:
+    """The first error about ``contract`` (or the first diagnostic of ``code``), as a suffix."""
     files = {contract.file, *(s.file for s in contract.shared.values())}
     reasons = sorted(
-        d for d in projection.diagnostics if d.level is Level.ERROR and d.file in files
+        d
+        for d in projection.diagnostics
+        if d.file in files and (d.code == code if code else d.level is Level.ERROR)
     )
     if not reasons:
         return ""
@@ -194,6 +197,13 @@ def _projected_changes(
                 contract.pointer, "NOW_ACCEPTED", COMPATIBLE, f"{provider} accepts this {kind} now"
             )
         )
+    elif before.schema is not None and before.strict != after.strict:
+        # The contract holds either way (payloads are validated after decoding); what changes
+        # is whether the provider constrains the model's output to the schema.
+        mode, code = ("strict", "NOW_STRICT") if after.strict else ("non-strict", "NOW_NON_STRICT")
+        reason = "" if after.strict else _rejection(projection, contract, "STRICT_FALLBACK")
+        message = f"{provider} sends this {kind} {mode} now{reason}"
+        changes.append(change(contract.pointer, code, COMPATIBLE, message))
     return changes
 
 

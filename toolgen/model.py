@@ -44,6 +44,8 @@ class Contract:
     # strict first (ties keep the design's order).
     priority: int = 0
     shared: dict[str, SharedDef] = field(default_factory=dict)
+    # Tools only: provider -> the tool file's ``providers: {NAME: {strict: ...}}``, where given.
+    strict: dict[str, bool] = field(default_factory=dict)
 
     def locate(self, schema_pointer: str) -> tuple[str, str]:
         """The design file and the pointer inside it where a node of ``schema`` was authored."""
@@ -62,7 +64,9 @@ class ProviderOptions:
     """Per-provider settings from ``toolgen.toml`` (``[providers.NAME]``)."""
 
     optional_nullable: Literal["warning", "error"] = "warning"
-    strict: bool = True  # only for profiles with a loose variant (Profile.loose)
+    # Tools' strict flag; None: strict, with the non-strict fallback (toolgen.projection.project_tool).
+    # Only for profiles with a non-strict mode (Profile.non_strict).
+    strict: bool | None = None
     dialect: str | None = None  # for a provider with several (toolgen.providers.DIALECTS)
 
 

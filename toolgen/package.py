@@ -162,7 +162,8 @@ def _provider_module(
         nullable=profile.optional_style == "nullable",
         canonical_module=canonical_module,
         limits=profile.limits,
-        strict=profile.strict,
+        strict={p.contract.name: p.strict for p in tools},
+        all_strict=all(p.strict for p in tools),
         sizes={p.contract.name: _sizes(p.schema) for p in tools},
         priorities={p.contract.name: p.contract.priority for p in tools},
         tool_classes={p.contract.name: classes[("tool", p.contract.name)][1] for p in tools},
@@ -261,7 +262,8 @@ def _canonical_module(
     """One ``_canonical.py`` serves every provider that makes optionals nullable: the inverse of a
     contract depends only on its canonical schema and on which values its projection admits, and
     those providers' projections of one contract admit the same values. Each contract is compiled
-    from the first such projection that accepts it."""
+    from the first such projection that accepts it in strict mode (a non-strict tool's inverse is
+    the identity; its module does not call this one)."""
     nullable = [p for p in projections if p.profile.optional_style == "nullable"]
     if not nullable:
         return None
@@ -269,7 +271,7 @@ def _canonical_module(
     for projection in nullable:
         for projected in (*projection.tools, *projection.outputs):
             key = (projected.contract.kind, projected.contract.name)
-            if projected.schema is not None and key not in chosen:
+            if projected.schema is not None and projected.strict and key not in chosen:
                 chosen[key] = projected
     merged = ProviderProjection(
         nullable[0].profile,

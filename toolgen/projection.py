@@ -17,6 +17,7 @@ from toolgen.diagnostics import Diagnostic, Level
 from toolgen.limits import check_limits
 from toolgen.model import Contract, Design, ProviderOptions
 from toolgen.names import provider_name
+from toolgen.nonstrict import non_object_root, project_non_strict
 from toolgen.nullability import NullOracle
 from toolgen.openapi import write_openapi
 from toolgen.providers.base import Profile
@@ -158,7 +159,9 @@ class ProjectedContract:
     ``meaning`` is the projection as JSON Schema, the form the inverse reads: ``schema`` itself,
     unless the provider's dialect is OpenAPI (then ``schema`` respells it, toolgen.openapi).
     ``rewrites`` records how each node of ``meaning`` was made (toolgen.rewrites); ``provider``
-    is the profile's name (``provider_name`` is the contract's name on that provider's wire)."""
+    is the profile's name (``provider_name`` is the contract's name on that provider's wire).
+    ``strict`` says whether the definition goes out with the provider's strict flag on (else the
+    schema is the non-strict projection, toolgen.nonstrict, and the inverse is the identity)."""
 
     contract: Contract
     provider_name: str
@@ -166,6 +169,7 @@ class ProjectedContract:
     rewrites: RewriteRecord
     provider: str
     meaning: Any | None
+    strict: bool = True
 
 
 @dataclass
@@ -237,18 +241,7 @@ class _Projector:
                     )
         for pointer, code, message in check_limits(projected, self.profile.limits):
             self.report(pointer, code, message)
-        limit = self.profile.limits.description
-        if limit is not None and len(self.contract.description) > limit:
-            file = self.contract.file
-            self.diagnostics.append(
-                Diagnostic(
-                    file,
-                    "/description",
-                    self.profile.name,
-                    "LIMIT_DESCRIPTION",
-                    f"description of {len(self.contract.description):,} characters exceeds the limit of {limit:,}",
-                )
-            )
+        self.diagnostics += _description_limit(self.contract, self.profile)
         if self.error_count():
             return None, RewriteRecord()
         return projected, RewriteRecord(tuple(built.records("").items()))
@@ -265,22 +258,8 @@ class _Projector:
                 "ROOT_UNION",
                 f"the root must be one object schema, not {keyword}; wrap the union in a property",
             )
-        types = _types(root)
-        if types and types != ["object"]:
-            self.report(
-                "/type",
-                "NON_OBJECT_ROOT",
-                f"the root must be an object schema, not {types if len(types) > 1 else types[0]!r}",
-            )
-        elif not types and "properties" not in root:
-            # An untyped enum or const root accepts no object the projection could close.
-            for keyword in ("enum", "const"):
-                if keyword in root:
-                    self.report(
-                        jp.join("", keyword),
-                        "NON_OBJECT_ROOT",
-                        f"the root must be an object schema, not {keyword}",
-                    )
+        for pointer, code, message in non_object_root(root):
+            self.report(pointer, code, message)
 
     def _node(self, node: Any, pointer: str) -> _Built:
         """The projection of one (normalized or raw) canonical node."""
@@ -680,9 +659,19 @@ class _Projector:
         return closed
 
 
+def _description_limit(contract: Contract, profile: Profile) -> list[Diagnostic]:
+    limit = profile.limits.description
+    if limit is None or len(contract.description) <= limit:
+        return []
+    size = len(contract.description)
+    message = f"description of {size:,} characters exceeds the limit of {limit:,}"
+    return [Diagnostic(contract.file, "/description", profile.name, "LIMIT_DESCRIPTION", message)]
+
+
 def project_contract(
     contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
 ) -> tuple[ProjectedContract, list[Diagnostic]]:
+    """The strict projection of ``contract`` (every structured output, and tools in strict mode)."""
     projector = _Projector(contract, profile, options)
     meaning, rewrites = projector.project()
     schema = meaning
@@ -691,6 +680,76 @@ def project_contract(
     projected = ProjectedContract(contract, provider_name, schema, rewrites, profile.name, meaning)
     # a node inlined at several places is reported once
     return projected, list(dict.fromkeys(projector.diagnostics))
+
+
+def project_non_strict_tool(
+    contract: Contract, profile: Profile, provider_name: str
+) -> tuple[ProjectedContract, list[Diagnostic]]:
+    """``contract`` as a tool with the provider's strict flag off (toolgen.nonstrict)."""
+    assert profile.non_strict is not None
+    meaning, rewrites, problems = project_non_strict(contract.schema, profile.non_strict)
+    diagnostics = [
+        Diagnostic(*contract.locate(pointer), profile.name, code, message)
+        for pointer, code, message in problems
+    ]
+    diagnostics += _description_limit(contract, profile)
+    if any(d.level is Level.ERROR for d in diagnostics):
+        meaning, rewrites = None, RewriteRecord()
+    schema = meaning
+    if meaning is not None and profile.openapi is not None:
+        schema = write_openapi(meaning, profile.openapi)
+    projected = ProjectedContract(
+        contract, provider_name, schema, rewrites, profile.name, meaning, strict=False
+    )
+    return projected, diagnostics
+
+
+def project_tool(
+    contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
+) -> tuple[ProjectedContract, list[Diagnostic]]:
+    """A tool in the mode its design asks for. The tool file's ``providers: {NAME: {strict}}``
+    wins over ``[providers.NAME] strict`` in toolgen.toml; then:
+
+    - ``strict: false``: the non-strict projection;
+    - ``strict: true`` (said in either place): the strict projection, its errors stay errors;
+    - neither said: the strict projection, unless it has errors and the provider has a non-strict
+      mode that takes the tool: then the tool goes non-strict, and each reason strict mode gave
+      becomes a STRICT_FALLBACK warning where it was found. An error the design chose
+      (``optional_nullable = "error"``) is not such a reason: it stays an error.
+    """
+    requested = contract.strict.get(profile.name, options.strict)
+    if profile.non_strict is not None and requested is False:
+        return project_non_strict_tool(contract, profile, provider_name)
+    strict, found = project_contract(contract, profile, options, provider_name)
+    if profile.non_strict is None or requested is True or strict.schema is not None:
+        return strict, found
+    if any(d.code in _CHOSEN_ERRORS and d.level is Level.ERROR for d in found):
+        return strict, found
+    loose, loose_found = project_non_strict_tool(contract, profile, provider_name)
+    if loose.schema is None:
+        return strict, found
+    return loose, _fallback_warnings(found, profile) + loose_found
+
+
+#: Errors the design chose (``optional_nullable = "error"``): strict mode could send the tool, so
+#: they never turn into a fallback.
+_CHOSEN_ERRORS = frozenset({"OPTIONAL_NULLABLE"})
+
+
+def _fallback_warnings(strict_found: list[Diagnostic], profile: Profile) -> list[Diagnostic]:
+    return [
+        Diagnostic(
+            d.file,
+            d.pointer,
+            d.provider,
+            "STRICT_FALLBACK",
+            f"sent non-strict: {profile.title} cannot take this ({d.code}: {d.message}); "
+            f"say strict: false for this tool to accept that, or strict: true to make it an error",
+            Level.WARNING,
+        )
+        for d in strict_found
+        if d.level is Level.ERROR
+    ]
 
 
 @dataclass(frozen=True)
@@ -744,8 +803,9 @@ def project_design(design: Design, profile: Profile) -> ProviderProjection:
         chosen = [c for c in contracts if c.emitted_for(profile.name)]
         names = {c.name: provider_name(c.name, profile.names) for c in chosen}
         diagnostics += _name_diagnostics(chosen, names, profile)
+        project = project_tool if kind == "tool" else project_contract
         for contract in chosen:
-            result, found = project_contract(contract, profile, options, names[contract.name])
+            result, found = project(contract, profile, options, names[contract.name])
             projected[kind].append(result)
             diagnostics += found
     return ProviderProjection(

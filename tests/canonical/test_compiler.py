@@ -116,10 +116,11 @@ def test_contracts_the_provider_cannot_take_have_no_canonicalizer(tmp_path: Path
                 "description": "d",
                 "parameters": {"type": "object", "properties": {"a": {"type": "string"}}},
             },
-            "tools/no.json": {
+            "tools/no.json": {  # strict asked for: not sent non-strict instead
                 "name": "no",
                 "description": "d",
                 "parameters": {"type": "object", "properties": {"a": {"not": {"type": "string"}}}},
+                "providers": {"openai": {"strict": True}},
             },
         },
     )

@@ -142,8 +142,8 @@ def test_hard_cases_for_other_profiles(
 def test_hard_cases_for_bedrock(
     hard_bedrock: Compiled, key: str, law: str, data: st.DataObject
 ) -> None:
-    """Bedrock strict (Anthropic's subset) and with ``strict = false`` (the loose profile, which
-    is not in PROFILES: the setting selects it)."""
+    """Bedrock strict (Anthropic's subset, non-strict where strict mode cannot go) and with
+    ``strict = false`` (every tool non-strict: the canonical schema minus a root union)."""
     LAWS[law](_case(hard_bedrock, key), data)
 
 

@@ -59,14 +59,11 @@ BUILT_BY_DEFAULT: tuple[str, ...] = tuple(
 
 
 def profile_for(name: str, options: ProviderOptions) -> Profile:
-    """The profile of provider ``name`` in the dialect its options choose (and its loose variant
-    when ``strict = false`` turns strict mode off)."""
+    """The profile of provider ``name`` in the dialect its options choose (its strict flag is
+    chosen per tool by the projection: toolgen.projection.project_tool)."""
     if options.dialect is not None and name in DIALECTS:
         return DIALECTS[name].get(options.dialect, PROFILES[name])
-    profile = PROFILES[name]
-    if not options.strict and profile.loose is not None:
-        return profile.loose
-    return profile
+    return PROFILES[name]
 
 
 #: In detection order: a document is read by the first format whose layout it has. The bare

@@ -6,13 +6,24 @@ object but lets optional members stay optional, so the projection adds no nulls 
 the identity. Verified on 2026-12-02. Safe-side choices: names at most 64 characters (older errors
 showed 64, newer docs 128); a ``pattern`` with backreferences, lookaround or ``\\b`` is dropped
 (support is disputed); recursive schemas are rejected.
+
+Non-strict tools (``strict: false``; tool_param.py: "When true, guarantees schema validation"):
+the canonical schema minus a root-level ``anyOf``/``oneOf``/``allOf``, which the API refuses in
+every mode ("input_schema does not support oneOf, allOf, or anyOf at the top level").
 """
 
 import re
 from typing import Any
 
 from toolgen.apis import MESSAGES
-from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile, Rule
+from toolgen.providers.base import (
+    UNREPRESENTABLE,
+    Limits,
+    NameRule,
+    Profile,
+    Rule,
+    root_unions_refused,
+)
 from toolgen.tool_formats import (
     Entries,
     ReadResult,
@@ -45,6 +56,14 @@ FORMATS = frozenset({
 
 _DOCS = "Anthropic docs 'strict tool use', 'structured outputs' (PROVIDERS.md, Anthropic)"
 _CHECKED = "2026-12-02"
+
+#: What the Messages API refuses with strict off too: the rest of the canonical schema is sent.
+NON_STRICT = root_unions_refused(
+    "'input_schema does not support oneOf, allOf, or anyOf at the top level' even without strict "
+    "(strict: false is a documented value: 'When true, guarantees schema validation')",
+    "Anthropic docs 'tool use'; anthropic-sdk-python types/tool_param.py (PROVIDERS.md, Anthropic)",
+    "2026-12-03",
+)
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -96,6 +115,7 @@ RULES: tuple[Rule, ...] = (
         "anthropic-sdk-python types/tool_param.py; PROVIDERS.md, Anthropic",
         _CHECKED,
     ),
+    *NON_STRICT.rules,
 )
 
 _COMPLEX_PATTERN = re.compile(r"\\[1-9]|\\k<|\(\?[=!<]|\\b|\\B")
@@ -123,6 +143,7 @@ ANTHROPIC = Profile(
     optional_style="omit",
     recursion=False,
     apis=(MESSAGES,),
+    non_strict=NON_STRICT,
     rules=RULES,
 )
 

@@ -34,4 +34,10 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-AZURE_OPENAI = replace(OPENAI, name="azure_openai", title="Azure OpenAI strict mode", rules=RULES)
+AZURE_OPENAI = replace(
+    OPENAI,
+    name="azure_openai",
+    title="Azure OpenAI strict mode",
+    rules=RULES,
+    non_strict=None,  # strict only until its non-strict mode is sourced
+)

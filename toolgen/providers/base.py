@@ -90,6 +90,23 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class NonStrictMode:
+    """A provider's tool definitions with its strict flag off: the canonical schema minus what
+    the provider refuses in every mode (toolgen.nonstrict), each removal recorded; the inverse is
+    the identity. ``rules`` state the facts (they are part of the profile's rules too)."""
+
+    refused_at_root: frozenset[str]  # keywords refused at the root of a tool's parameters
+    rules: tuple[Rule, ...]
+    refused: frozenset[str] = frozenset()  # keywords refused at any depth
+
+
+def root_unions_refused(fact: str, source: str, checked: str) -> NonStrictMode:
+    """The non-strict mode of a provider that refuses only a union at the root of a tool."""
+    rule = Rule("non-strict", f"root anyOf/oneOf/allOf dropped: {fact}", source, checked)
+    return NonStrictMode(frozenset({"anyOf", "oneOf", "allOf"}), (rule,))
+
+
+@dataclass(frozen=True)
 class Profile:
     """One provider's subset of JSON Schema.
 
@@ -129,10 +146,9 @@ class Profile:
     # Keyword arguments of the API's request class beyond what toolgen.apis.Requests.arguments
     # provides (a dialect, a wire spelling), written as literals into the generated module.
     request_options: Mapping[str, Any] = field(default_factory=dict)
-    # Whether definitions go out with the provider's strict flag on. A profile that lets
-    # ``[providers.NAME] strict = false`` turn it off names the profile used then in ``loose``.
-    strict: bool = True
-    loose: Profile | None = None
+    # The provider's non-strict tool definitions; None: every tool goes strict (and
+    # ``strict = false`` in toolgen.toml or a tool file is refused).
+    non_strict: NonStrictMode | None = None
     # The rules table: every fact above with its source and date (``toolgen providers`` prints it).
     rules: tuple[Rule, ...] = ()
 

@@ -1,36 +1,29 @@
 """AWS Bedrock Converse: ``toolConfig.tools[].toolSpec`` and ``outputConfig.textFormat``.
 
-The rules, each with its source and date, are ``RULES`` (strict) and ``LOOSE_RULES`` (strict off).
-
-With ``strict = false`` only what Bedrock refuses in every mode is taken away (the root must be an
-object); the shared projection still closes objects, folds ``oneOf`` and rejects what no profile
-can express (``UNREPRESENTABLE``), and identifiers such as ``$id`` are dropped because bundling
-already resolved them.
+The rules, each with its source and date, are ``RULES``. With strict off (``[providers.bedrock]
+strict = false``, or per tool in its file) a tool goes out without the ``strict`` key
+(ToolSpecification's default), its schema the canonical one minus what Bedrock refuses in every
+mode (``NON_STRICT``; toolgen.nonstrict).
 """
 
 from dataclasses import replace
 
 from toolgen.apis import CONVERSE
 from toolgen.providers.anthropic import ANTHROPIC
-from toolgen.providers.anthropic import DROP as ANTHROPIC_DROP
-from toolgen.providers.base import Limits, NameRule, Rule
-
-#: Identifiers and the embedded-document schema: bundling resolved the first, the second describes
-#: a string's decoded content, which no validator of the wire checks.
-_LOOSE_DROP = frozenset({"$schema", "$id", "$comment", "$anchor", "contentSchema"})
-
-#: Every format of draft 2020-12 (the loose profile sends any of them).
-_ALL_FORMATS = frozenset({
-    "date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
-    "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template",
-    "json-pointer", "relative-json-pointer", "regex",
-})  # fmt: skip
+from toolgen.providers.base import NameRule, Rule, root_unions_refused
 
 _API = (
     "Bedrock Runtime API reference, ToolSpecification, ToolInputSchema, OutputFormat "
     "(PROVIDERS.md, AWS Bedrock Converse)"
 )
 _CHECKED = "2026-12-03"
+
+NON_STRICT = root_unions_refused(
+    "[unconfirmed] the input schema root is an object in every mode; a root union taken as "
+    "refused, as on Anthropic (safe side); strict off leaves the strict key out",
+    _API,
+    _CHECKED,
+)
 
 RULES: tuple[Rule, ...] = (
     Rule("names", "[a-zA-Z0-9_-]{1,64}", _API, _CHECKED),
@@ -70,42 +63,15 @@ RULES: tuple[Rule, ...] = (
         _API,
         _CHECKED,
     ),
+    *NON_STRICT.rules,
 )
 
-LOOSE_RULES: tuple[Rule, ...] = (
-    *(rule for rule in RULES if rule.topic in ("names", "roots", "wire")),
-    Rule(
-        "keywords",
-        "strict off (``[providers.bedrock] strict = false``): every validation keyword and "
-        "format is sent; only identifiers ($schema, $id, $comment, $anchor) and contentSchema "
-        "are dropped",
-        _API,
-        _CHECKED,
-    ),
-    Rule("optional members", "stay optional", _API, _CHECKED),
-    Rule("limits", "none documented without strict", _API, _CHECKED),
-)
-
-_STRICT = replace(
+BEDROCK = replace(
     ANTHROPIC,
     name="bedrock",
     title="Bedrock Converse strict tool use",
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
     apis=(CONVERSE,),
+    non_strict=NON_STRICT,
     rules=RULES,
 )
-
-_LOOSE = replace(
-    _STRICT,
-    title="Bedrock Converse tool use (strict off)",
-    keep=(ANTHROPIC.keep | ANTHROPIC_DROP) - _LOOSE_DROP,
-    drop=_LOOSE_DROP,
-    formats=_ALL_FORMATS,
-    keep_if={},
-    limits=Limits(),
-    recursion=True,
-    strict=False,
-    rules=LOOSE_RULES,
-)
-
-BEDROCK = replace(_STRICT, loose=_LOOSE)

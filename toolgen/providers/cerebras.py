@@ -4,7 +4,8 @@ Source: ../shared/PROVIDERS.md, "OpenAI-compatible providers" (Cerebras structur
 every property required; nullable written as ``anyOf`` with a null branch because the type-list
 shorthand ``["string", "null"]`` is refused; at most 5 anyOf branches; ``items: true`` refused
 (an unconstrained schema is rejected everywhere); ``$ref``/``$defs`` supported. The rest follows
-OpenAI's table, for Chat Completions only. Verified on 2026-12-02.
+OpenAI's table, for Chat Completions only. Verified on 2026-12-02. A non-strict mode is not
+documented, so every tool goes strict.
 """
 
 from dataclasses import replace
@@ -36,6 +37,7 @@ RULES: tuple[Rule, ...] = (
     Rule("limits", "anyOf at most 5 branches; the rest [unconfirmed]: OpenAI's", _DOCS, _CHECKED),
     Rule("names", "[unconfirmed]: OpenAI's rule", _DOCS, _CHECKED),
     Rule("wire", "Chat Completions only, OpenAI's request shapes", _DOCS, _CHECKED),
+    Rule("non-strict", "[unconfirmed] not documented: every tool goes strict", _DOCS, "2026-12-03"),
 )
 
 CEREBRAS = replace(
@@ -45,5 +47,6 @@ CEREBRAS = replace(
     limits=replace(OPENAI.limits, any_of_branches=5, tools=None),
     type_arrays=False,
     apis=(CHAT,),
+    non_strict=None,
     rules=RULES,
 )

@@ -57,4 +57,5 @@ DEEPSEEK = replace(
     formats=FORMATS,
     apis=(CHAT,),
     rules=RULES,
+    non_strict=None,  # strict only until its non-strict mode is sourced
 )

@@ -308,7 +308,7 @@ GEMINI_JSON_SCHEMA = Profile(
     recursion=True,
     recursion_through_optional=True,
     const_as_enum=True,
-    strict=False,  # a function declaration has no strict flag (nothing is sent for it)
+    non_strict=None,  # a function declaration has no strict flag: one mode
     apis=(GENERATE_CONTENT,),
     rules=_rules("json_schema"),
 )

@@ -5,16 +5,26 @@ strict means every property required and ``additionalProperties: false``; names
 ``^[a-zA-Z0-9_-]+$``. Keyword support and limits beyond that are not documented, so Groq takes
 OpenAI's table (the safe side: what OpenAI refuses is dropped or rejected here too), for Chat
 Completions only. Verified on 2026-12-02.
+
+Strict json_schema is offered on some models only, so tools also go non-strict (``strict: false``):
+the canonical schema minus a root-level union (undocumented for Groq: OpenAI's safe side).
 """
 
 from dataclasses import replace
 
 from toolgen.apis import CHAT
-from toolgen.providers.base import Rule
+from toolgen.providers.base import Rule, root_unions_refused
 from toolgen.providers.openai import OPENAI
 
 _DOCS = "Groq docs, structured outputs (PROVIDERS.md, OpenAI-compatible providers)"
 _CHECKED = "2026-12-02"
+
+NON_STRICT = root_unions_refused(
+    "[unconfirmed] strict json_schema is offered on some models only, so tools also go with "
+    "strict: false; a root union is undocumented (OpenAI's safe side)",
+    _DOCS,
+    "2026-12-03",
+)
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -35,6 +45,7 @@ RULES: tuple[Rule, ...] = (
     Rule("limits", "[unconfirmed] not documented: OpenAI's limits", _DOCS, _CHECKED),
     Rule("names", "^[a-zA-Z0-9_-]+$; at most 64 as OpenAI (safe side)", _DOCS, _CHECKED),
     Rule("wire", "Chat Completions only, OpenAI's request shapes", _DOCS, _CHECKED),
+    *NON_STRICT.rules,
 )
 
 GROQ = replace(
@@ -43,5 +54,6 @@ GROQ = replace(
     title="Groq strict mode",
     limits=replace(OPENAI.limits, tools=None),  # OpenAI's tool count is not documented for Groq
     apis=(CHAT,),
+    non_strict=NON_STRICT,
     rules=RULES,
 )

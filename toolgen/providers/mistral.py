@@ -79,4 +79,5 @@ MISTRAL = replace(
     recursion=False,
     apis=(LENIENT_CHAT,),
     rules=RULES,
+    non_strict=None,  # strict only until its non-strict mode is sourced
 )

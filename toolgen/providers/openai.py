@@ -4,13 +4,25 @@ Source: OpenAI Structured Outputs guide, "Supported schemas", and openai-python'
 shared_params/function_definition.py and responses/function_tool_param.py; verified against
 ../shared/PROVIDERS.md on 2026-12-02. Where a fact is unconfirmed the profile takes the safe side:
 ``oneOf`` is folded into ``anyOf`` (looser), ``minLength``/``maxLength`` and ``default`` are dropped.
+
+Non-strict tools (``strict: false``; function_definition.py: "Only a subset of JSON Schema is
+supported when ``strict`` is true") send the canonical schema, minus a root-level union: the
+parameters are "described as a JSON Schema object" in every mode, and whether a root
+``anyOf``/``oneOf``/``allOf`` passes with strict off is not documented [unconfirmed: safe side].
 """
 
 from typing import Any
 
 from toolgen import pointer as jp
 from toolgen.apis import CHAT, RESPONSES
-from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile, Rule
+from toolgen.providers.base import (
+    UNREPRESENTABLE,
+    Limits,
+    NameRule,
+    Profile,
+    Rule,
+    root_unions_refused,
+)
 from toolgen.tool_formats import (
     Entries,
     ReadResult,
@@ -45,6 +57,15 @@ FORMATS = frozenset({
 
 _GUIDE = "OpenAI Structured Outputs guide, 'Supported schemas' (PROVIDERS.md, OpenAI)"
 _CHECKED = "2026-12-02"
+
+#: What strict: false leaves out of the canonical schema.
+NON_STRICT = root_unions_refused(
+    "[unconfirmed] the parameters are 'a JSON Schema object' in every mode; a root union with "
+    "strict off is undocumented (safe side). strict: false is documented ('Only a subset of JSON "
+    "Schema is supported when strict is true')",
+    "openai-python shared_params/function_definition.py, responses/function_tool_param.py",
+    "2026-12-03",
+)
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -99,6 +120,7 @@ RULES: tuple[Rule, ...] = (
         "openai-python shared_params/function_definition.py, responses/function_tool_param.py",
         _CHECKED,
     ),
+    *NON_STRICT.rules,
 )
 
 OPENAI = Profile(
@@ -120,6 +142,7 @@ OPENAI = Profile(
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
     optional_style="nullable",
     apis=(CHAT, RESPONSES),
+    non_strict=NON_STRICT,
     rules=RULES,
 )
 

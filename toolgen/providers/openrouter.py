@@ -40,4 +40,5 @@ OPENROUTER = replace(
     title="OpenRouter strict mode",
     apis=(LENIENT_CHAT, RESPONSES),
     rules=RULES,
+    non_strict=None,  # strict only until its non-strict mode is sourced
 )

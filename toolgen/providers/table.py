@@ -36,8 +36,6 @@ def variants() -> list[tuple[str, Profile]]:
             found += [(f'`{name}`, `dialect = "{d}"`', p) for d, p in DIALECTS[name].items()]
         else:
             found.append((f"`{name}`", profile))
-            if profile.loose is not None:
-                found.append((f"`{name}`, `strict = false`", profile.loose))
     return found
 
 
@@ -93,6 +91,15 @@ def _rejected(profile: Profile) -> str:
     return "; ".join(parts) or "nothing"
 
 
+def _strict_flag(profile: Profile) -> str:
+    mode = profile.non_strict
+    if mode is None:
+        return "on"
+    refused = _code(mode.refused_at_root)
+    anywhere = f", and {_code(mode.refused)} anywhere" if mode.refused else ""
+    return f"on, or off per tool: the canonical schema without a root {refused}{anywhere}"
+
+
 def _sources(profile: Profile) -> str:
     dates = sorted({rule.checked for rule in profile.rules})
     return f"{len(profile.rules)} rules, checked {', '.join(dates)}" if dates else "none"
@@ -109,7 +116,7 @@ def summary_table() -> str:
         kept = sorted(profile.keep - _STRUCTURE)
         dropped = sorted(profile.drop - _ANNOTATIONS)
         rows.append(
-            f"| {label} | {'on' if profile.strict else 'off'} | {_optional(profile)} "
+            f"| {label} | {_strict_flag(profile)} | {_optional(profile)} "
             f"| {_rewrites(profile)} | {_code(kept)}; formats {_code(profile.formats)} "
             f"| {_code(dropped)} | {_rejected(profile)} | {_sources(profile)} |"
         )

@@ -31,10 +31,10 @@ class ChatAndResponsesRequests:
     """Definitions and formats for Chat Completions (``api="chat"``, the default) or the
     Responses API (``api="responses"``)."""
 
-    def __init__(self, tools: Contracts, outputs: Contracts, *, strict: bool = True) -> None:
+    def __init__(self, tools: Contracts, outputs: Contracts) -> None:
         self._tools = tools
-        self._chat = ChatCompletionsRequests(tools, outputs, strict=strict)
-        self._responses = ResponsesRequests(tools, outputs, strict=strict)
+        self._chat = ChatCompletionsRequests(tools, outputs)
+        self._responses = ResponsesRequests(tools, outputs)
 
     @overload
     def tool_definition(

@@ -93,10 +93,9 @@ def _only_chat(api: str) -> None:
 class ChatCompletionsRequests:
     """The request side of Chat Completions for one provider module's tools and outputs."""
 
-    def __init__(self, tools: Contracts, outputs: Contracts, *, strict: bool = True) -> None:
+    def __init__(self, tools: Contracts, outputs: Contracts) -> None:
         self._tools = tools
         self._outputs = outputs
-        self._strict = strict
 
     def function(self, name: str) -> FunctionDefinition:
         """``tools[].function`` of the canonical tool ``name``."""
@@ -104,7 +103,7 @@ class ChatCompletionsRequests:
             "name": self._tools.provider_name(name),
             "description": self._tools.descriptions[name],
             "parameters": self._tools.schema(name),
-            "strict": self._strict,
+            "strict": self._tools.is_strict(name),
         }
 
     def json_schema(self, name: str) -> JSONSchema:
@@ -113,7 +112,7 @@ class ChatCompletionsRequests:
             "name": self._outputs.provider_name(name),
             "description": self._outputs.descriptions[name],
             "schema": self._outputs.schema(name),
-            "strict": self._strict,
+            "strict": True,
         }
 
     def tool_definition(

@@ -28,6 +28,9 @@ class Contracts:
     sizes: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     #: canonical name -> priority (the tool file's ``priority``; 0 when it gives none)
     priorities: Mapping[str, int] = field(default_factory=dict)
+    #: canonical name -> whether it goes with the provider's strict flag on (absent: on); a
+    #: non-strict tool's schema is the canonical one, and it never counts against strict limits
+    strict: Mapping[str, bool] = field(default_factory=dict)
 
     def known(self, name: str) -> str:
         """``name``, or KeyError when it is none of these contracts."""
@@ -42,6 +45,9 @@ class Contracts:
 
     def provider_name(self, name: str) -> str:
         return self.provider_names[self.known(name)]
+
+    def is_strict(self, name: str) -> bool:
+        return self.strict.get(name, True)
 
     def chosen(self, names: Iterable[str] | None) -> list[str]:
         """``names`` (every contract when None), each checked."""
@@ -68,8 +74,8 @@ class StrictToolLimits:
         )
 
     def check(self, tools: Contracts, chosen: list[str], advice: str) -> None:
-        """Raise ValueError when ``chosen``, all strict, exceed the limits (the API would refuse
-        the request)."""
+        """Raise ValueError when ``chosen``, all marked strict, exceed the limits (the API would
+        refuse the request)."""
         optional = sum(tools.sizes[name][0] for name in chosen)
         unions = sum(tools.sizes[name][1] for name in chosen)
         if not self.fits(len(chosen), optional, unions):

@@ -85,36 +85,34 @@ class OutputFormat(TypedDict):
 class ConverseRequests:
     """The request side of the Converse API for one provider module's tools and outputs."""
 
-    def __init__(
-        self, tools: Contracts, outputs: Contracts, *, strict: bool, limits: StrictToolLimits
-    ) -> None:
+    def __init__(self, tools: Contracts, outputs: Contracts, *, limits: StrictToolLimits) -> None:
         self._tools = tools
         self._outputs = outputs
-        self._strict = strict
         self._limits = limits
 
     def tool_definition(self, name: str) -> ToolTypeDef:
         """The ``toolSpec`` entry of canonical tool ``name`` for ``toolConfig.tools`` (without
-        ``strict`` when strict mode is off, ``STRICT`` in the provider module)."""
+        ``strict`` for a non-strict tool: ``STRICT`` in the provider module)."""
         spec: ToolSpecification = {
             "name": self._tools.provider_name(name),
             "inputSchema": {"json": self._tools.schema(name)},
         }
         if self._tools.descriptions[name]:  # the API refuses an empty description
             spec["description"] = self._tools.descriptions[name]
-        if self._strict:
+        if self._tools.is_strict(name):
             spec["strict"] = True
         return {"toolSpec": spec}
 
     def tool_definitions(self, names: Iterable[str] | None = None) -> list[ToolTypeDef]:
         """``toolConfig.tools`` for the tools ``names`` (all tools when None).
 
-        Raises ValueError when a strict selection exceeds the per-request limits of strict tool
-        use (the API would refuse the request).
+        Raises ValueError when the strict tools of the selection exceed the per-request limits of
+        strict tool use (the API would refuse the request); non-strict tools do not count.
         """
         chosen = self._tools.chosen(names)
         definitions = [self.tool_definition(name) for name in chosen]
-        self._limits.check(self._tools, chosen, "send fewer tools")
+        strict = [name for name in chosen if self._tools.is_strict(name)]
+        self._limits.check(self._tools, strict, "send fewer tools")
         return definitions
 
     def output_format(self, name: str) -> OutputFormat:

@@ -120,22 +120,25 @@ class MessagesRequests:
         self._limits = limits
 
     def tool_definition(self, name: str, strict: bool = True) -> ToolParam:
-        """The tool definition of canonical tool ``name`` for the ``tools`` request field. A
-        non-strict tool sends the same closed schema; its input is still validated on the way
-        back."""
+        """The tool definition of canonical tool ``name`` for the ``tools`` request field, marked
+        strict when ``strict`` and the tool may go strict (``STRICT`` of the provider module). A
+        strict tool sent with ``strict=False`` keeps its closed schema; either way its input is
+        validated on the way back."""
         return {
             "name": self._tools.provider_name(name),
             "description": self._tools.descriptions[name],
             "input_schema": self._tools.schema(name),
-            "strict": strict,
+            "strict": strict and self._tools.is_strict(name),
         }
 
     def _strict_tools(self, chosen: list[str]) -> set[str]:
-        """The tools marked strict under "auto": by priority (highest first, ties in ``chosen``
-        order), each one that still fits the request's limits beside those taken before it."""
+        """The tools marked strict under "auto": of those that may go strict, by priority
+        (highest first, ties in ``chosen`` order), each one that still fits the request's limits
+        beside those taken before it."""
         taken: set[str] = set()
         optional = unions = 0
-        for name in sorted(chosen, key=lambda tool: -self._tools.priorities[tool]):
+        may = [name for name in chosen if self._tools.is_strict(name)]
+        for name in sorted(may, key=lambda tool: -self._tools.priorities[tool]):
             more_optional, more_unions = self._tools.sizes[name]
             if name not in taken and self._limits.fits(
                 len(taken) + 1, optional + more_optional, unions + more_unions
@@ -155,14 +158,16 @@ class MessagesRequests:
         them, in the provider module). ``strict="auto"`` marks strict as many tools as fit, by
         priority then in order, and sends the others non-strict with the same closed schemas;
         ``strict=True`` marks every tool strict and raises ValueError when they exceed the limits
-        (the API would answer 400); ``strict=False`` marks none.
+        (the API would answer 400); ``strict=False`` marks none. A tool the design sends
+        non-strict is never marked and never counts.
         """
         chosen = self._tools.chosen(names)
         if strict == "auto":
             marked = self._strict_tools(chosen)
             return [self.tool_definition(name, name in marked) for name in chosen]
         if strict is True:
-            self._limits.check(self._tools, chosen, 'send fewer tools, or strict="auto"')
+            may = [name for name in chosen if self._tools.is_strict(name)]
+            self._limits.check(self._tools, may, 'send fewer tools, or strict="auto"')
         return [self.tool_definition(name, strict) for name in chosen]
 
     def output_format(self, name: str) -> JSONOutputFormatParam:

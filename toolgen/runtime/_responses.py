@@ -67,10 +67,9 @@ class ResponseFormatTextJSONSchemaConfigParam(TypedDict):
 class ResponsesRequests:
     """The request side of the Responses API for one provider module's tools and outputs."""
 
-    def __init__(self, tools: Contracts, outputs: Contracts, *, strict: bool = True) -> None:
+    def __init__(self, tools: Contracts, outputs: Contracts) -> None:
         self._tools = tools
         self._outputs = outputs
-        self._strict = strict
 
     def tool_definition(self, name: str) -> FunctionToolParam:
         """The function-tool definition of canonical tool ``name``: an entry of ``tools``."""
@@ -79,7 +78,7 @@ class ResponsesRequests:
             "name": self._tools.provider_name(name),
             "description": self._tools.descriptions[name],
             "parameters": self._tools.schema(name),
-            "strict": self._strict,
+            "strict": self._tools.is_strict(name),
         }
 
     def tool_definitions(self, names: Iterable[str] | None = None) -> list[FunctionToolParam]:
@@ -93,7 +92,7 @@ class ResponsesRequests:
             "name": self._outputs.provider_name(name),
             "description": self._outputs.descriptions[name],
             "schema": self._outputs.schema(name),
-            "strict": self._strict,
+            "strict": True,
         }
 
 
@@ -180,9 +179,9 @@ class ResponseToolCallStream(FragmentJoiner):
                 valid["delta"]
             )
         elif kind == "response.function_call_arguments.done":
-            self._calls.setdefault(valid["output_index"], ToolCallFragments()).final_arguments = (
-                valid["arguments"]
-            )
+            self._calls.setdefault(
+                valid["output_index"], ToolCallFragments()
+            ).final_arguments = valid["arguments"]
         return valid
 
     def tool_calls(
