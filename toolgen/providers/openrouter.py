@@ -19,7 +19,7 @@ _DOCS = "OpenRouter docs, structured outputs and tool calling (PROVIDERS.md)"
 _CHECKED = "2026-12-03"
 
 RULES: tuple[Rule, ...] = (
-    *OPENAI_RULES,
+    *(rule for rule in OPENAI_RULES if rule.topic != "non-strict"),
     Rule(
         "routing",
         "the schema is relayed to the routed provider: OpenAI's table (safe side)",
