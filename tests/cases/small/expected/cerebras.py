@@ -43,6 +43,8 @@ from ._runtime import decode_tool_call as _decode_arguments
 from .models import model_for
 
 if TYPE_CHECKING:
+    from typing import Union
+
     from pydantic import BaseModel
 
     from . import models as _models
@@ -278,10 +280,12 @@ PROVIDER = "cerebras"
 
 if TYPE_CHECKING:
     #: One ToolCall type per tool: ``if call.name == "billing.refund":`` narrows ``call.arguments``
-    #: to that tool's model.
-    AnyToolCall: TypeAlias = (
-        ToolCall[Literal["maps.route"], _models.MapsRoute] | ToolCall[Literal["ping"], _models.Ping]
-    )
+    #: to that tool's model. Union[...] and not a | chain: the chain nests one level per tool,
+    #: and Python cannot compile a module with a few thousand of them.
+    AnyToolCall: TypeAlias = Union[  # noqa: UP007
+        ToolCall[Literal["maps.route"], _models.MapsRoute],
+        ToolCall[Literal["ping"], _models.Ping],
+    ]
 else:
     AnyToolCall = ToolCall
 
