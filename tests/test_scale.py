@@ -70,6 +70,47 @@ def test_black_in_parts_gives_the_bytes_of_black_on_the_whole_module(example_des
     assert cut >= 5, "the example design no longer exercises the cutting"
 
 
+def test_cuts_found_in_the_text_hold_for_generated_modules(example_design, monkeypatch):
+    """The cuts found without parsing the module hold for the generated modules (each part
+    parses alone and ends with a definition, after joining a few), so no module is parsed whole."""
+    sources: list[str] = []
+    real = formatting.format_python
+    monkeypatch.setattr(formatting, "format_python", lambda s: sources.append(s) or real(s))
+    build(example_design, ("openai",))
+    monkeypatch.undo()
+    monkeypatch.setattr(formatting, "GROUP_PARTS", 2)
+    planned = 0
+    for source in sources:
+        plan = formatting._quick_plan(source)
+        if plan is None:
+            continue
+        planned += 1
+        checked = formatting._check_parts(plan)
+        assert checked is not None, source[:2000]
+        plan, parts = checked
+        fragments = [black_format(s) for s in plan.sources()[len(parts) :]]
+        assert plan.assemble(parts + fragments) == black_format(source)
+    assert planned >= 5, "the example design no longer exercises the cutting"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # a "def" line after a blank line inside a string, and inside brackets
+        'def f():\n    return 1\n\nX = """\n\ndef g(): pass\n"""\n\ndef h():\n  pass\n',
+        "def f():\n    return 1\n\nX = (\n    a\n\n@ b\n)\n\ndef h():\n  pass\n",
+        # a comment between two definitions, a decorator apart from its function
+        "def f():\n    return 1\n# note\n\ndef g():\n  pass\n\ndef h(): pass\n",
+        "def f():\n    return 1\n\n@dec\n\ndef g():\n  pass\n\ndef h(): pass\n",
+    ],
+)
+def test_cuts_found_in_the_text_that_do_not_hold_are_not_used(source, monkeypatch):
+    monkeypatch.setattr(formatting, "SPLIT_THRESHOLD", 0)
+    monkeypatch.setattr(formatting, "GROUP_PARTS", 1)
+    assert formatting._quick_plan(source) is not None
+    assert formatting.format_python(source) == black_format(source)
+
+
 def test_a_module_that_cannot_be_cut_is_formatted_whole(monkeypatch):
     monkeypatch.setattr(formatting, "SPLIT_THRESHOLD", 0)
     source = "x = 1\n# a comment\ndef f():\n  return {'a': 1}\n"
