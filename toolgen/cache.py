@@ -18,6 +18,7 @@ import json
 import os
 import tempfile
 from collections import Counter
+from dataclasses import fields, is_dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,22 @@ def _json(value: Any) -> str:
 def digest(*parts: Any) -> str:
     """The SHA-256 of JSON values, in order."""
     return hashlib.sha256(_json(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def plain(value: Any) -> Any:
+    """``value`` with its dataclasses as tuples of their fields (for a cache key; faster than
+    :func:`dataclasses.asdict`, which deep-copies every schema)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return [plain(getattr(value, f.name)) for f in fields(value)]
+    if isinstance(value, dict):
+        return (
+            {k: plain(v) for k, v in value.items()}
+            if any(is_dataclass(v) for v in value.values())
+            else value
+        )
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    return value
 
 
 @functools.cache
