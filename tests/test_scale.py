@@ -219,6 +219,39 @@ def test_a_changed_shared_definition_recomputes_exactly_its_users(
     assert cache.misses["shared"] == 1  # models/_shared.py
 
 
+def test_the_cache_is_pruned_to_its_bound_keeping_what_the_last_build_used(
+    make_design, tool, tmp_path, monkeypatch
+):
+    import os
+    import time
+
+    from toolgen import cache as cache_module
+
+    design = _design(make_design, tool, 4)
+    cache_dir = tmp_path / "cache"
+    _build(design, cache_dir=cache_dir)
+    first = set(cache_dir.rglob("*.json"))
+    old = time.time() - 10
+    for entry in first:  # written earlier than the next build's entries
+        os.utime(entry, (old, old))
+    stale_temporary = next(iter(first)).parent / ".tmp-killed"
+    stale_temporary.write_text("{")
+    ancient = time.time() - 2 * cache_module.STALE_TEMPORARY_SECONDS
+    os.utime(stale_temporary, (ancient, ancient))
+    (design / "tools" / "t2.yaml").write_text(
+        (design / "tools" / "t2.yaml").read_text().replace("q2", "the second query")
+    )
+    monkeypatch.setattr(Cache.__init__, "__defaults__", (0,))  # max_bytes 0: prune all it may
+    cache = _misses(design, cache_dir, monkeypatch)
+    remaining = set(cache_dir.rglob("*.json"))
+    assert remaining == cache.used, "an entry the build used went, or an unused one stayed"
+    assert first - remaining, "the entries of the changed tool's previous version stayed"
+    assert not stale_temporary.exists()
+    monkeypatch.undo()
+    assert _build(design, cache_dir=cache_dir) == _build(design)
+    assert sum(_misses(design, cache_dir, monkeypatch).misses.values()) == 0
+
+
 def test_cli_cache_beside_the_design_never_inside_out(cli, make_design, tool, tmp_path):
     design = _design(make_design, tool, 1)
     out = tmp_path / "gen"

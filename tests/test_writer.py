@@ -158,9 +158,9 @@ def test_a_failure_halfway_leaves_the_previous_output(tmp_path, read_tree, monke
     with pytest.raises(OSError):
         write_package(out, {**new, MANIFEST: json.dumps({"files": dict.fromkeys(new, "")})})
     monkeypatch.undo()
-    assert written, (
-        "the writer did not go through Path.write_bytes; the test must fail it elsewhere"
-    )
+    assert (
+        written
+    ), "the writer did not go through Path.write_bytes; the test must fail it elsewhere"
     assert read_tree(out) == before
     assert siblings(out) == []
 
