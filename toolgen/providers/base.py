@@ -7,6 +7,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from toolgen.apis import Api
+
 #: Keywords no strict mode toolgen targets can represent: a looser projection would let the model
 #: write what the contract forbids in ways the inverse cannot undo, or would close what the
 #: contract leaves open. Every profile rejects them (and may reject more).
@@ -43,6 +45,7 @@ class Limits:
     any_of_branches: int | None = None  # branches of one anyOf
     optional_members: int | None = None  # members left out of required, across the schema
     union_members: int | None = None  # schemas with anyOf or a type list, across the schema
+    tools: int | None = None  # tools of one request
     # Per request: strict tools of one request, whose optional and union-typed members also add
     # up against optional_members and union_members. None: no cap on strict tools.
     strict_tools: int | None = None
@@ -72,6 +75,18 @@ class OpenApiDialect:
     ``additionalProperties``: the canonical validation enforces them)."""
 
     type_names: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One documented fact a profile acts on, what the profile does about it, and where the fact is
+    stated. ``[unconfirmed]`` in ``fact`` marks what no primary source settled (the profile then
+    takes the safe side and says which)."""
+
+    topic: str  # what it governs: "keywords", "optional members", "names", "limits", ...
+    fact: str
+    source: str  # the document and section, or the SDK file
+    checked: str  # the ISO date the source was last read
 
 
 @dataclass(frozen=True)
@@ -107,22 +122,20 @@ class Profile:
     # text back into the canonical value (EnumStringified)
     string_enums: bool = False
     openapi: OpenApiDialect | None = None  # the wire spelling, when it is not JSON Schema
-    # the generated module's template; None: projection only (validate, show, schema files)
-    template: str | None = "openai.py.j2"
-    # The module of TypedDicts shaped like the provider SDK's request params, rendered once per
-    # template however many providers share it (the generated module is named after it).
-    params_template: str = "_params_openai.py.j2"
-    # API -> (tool-call parser, stream accumulator) of the generated envelope module; the first is
-    # the default API of the generated functions.
-    decoders: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # The wire APIs the provider speaks (toolgen.apis); the first is the default ``api`` of the
+    # generated functions. Their fixed modules are copied into OUT and bound by the generated
+    # module. None (empty): projection only (validate, show, schema files).
+    apis: tuple[Api, ...] = ()
     # Whether definitions go out with the provider's strict flag on. A profile that lets
     # ``[providers.NAME] strict = false`` turn it off names the profile used then in ``loose``.
     strict: bool = True
     loose: Profile | None = None
+    # The rules table: every fact above with its source and date (``toolgen providers`` prints it).
+    rules: tuple[Rule, ...] = ()
 
     @property
-    def apis(self) -> tuple[str, ...]:
-        return tuple(self.decoders)
+    def api_names(self) -> tuple[str, ...]:
+        return tuple(api.name for api in self.apis)
 
     def verdict(self, keyword: str) -> Literal["keep", "drop", "reject"]:
         if keyword in self.reject:

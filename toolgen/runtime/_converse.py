@@ -1,0 +1,219 @@
+"""The Converse API: request builders and their shapes, and the tool-call decoders.
+
+``ConverseRequests`` writes ``toolConfig.tools`` and ``outputConfig.textFormat``, typed with
+TypedDicts of the API reference's shapes (Tool, ToolSpecification, ToolInputSchema, OutputFormat,
+OutputFormatStructure, JsonSchemaDefinition) with the members written here.
+
+The decoders take the provider name and the generated validators of the two surfaces
+(``converse``, ``converse_stream_event``) as constructor arguments; ``READS`` lists what they read
+(see _chat_completions).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal, NotRequired, TypedDict
+
+from ._contracts import Contracts, StrictToolLimits
+from ._runtime import (
+    Canonicalize,
+    FragmentJoiner,
+    RawToolCall,
+    ToolCallFragments,
+    ValidatingDecoder,
+    joined_tool_call,
+    tool_call_from_object,
+)
+
+__all__ = [
+    "READS",
+    "ConverseDecoder",
+    "ConverseRequests",
+    "ConverseToolCallStream",
+    "JsonSchemaDefinition",
+    "OutputFormat",
+    "OutputFormatStructure",
+    "ToolInputSchema",
+    "ToolSpecification",
+    "ToolTypeDef",
+]
+
+
+class ToolInputSchema(TypedDict):
+    """``toolSpec.inputSchema``: the schema as a JSON document."""
+
+    json: dict[str, object]
+
+
+class ToolSpecification(TypedDict):
+    """``toolSpec`` of one tool of ``toolConfig.tools``."""
+
+    name: str
+    inputSchema: ToolInputSchema
+    description: NotRequired[str]
+    strict: NotRequired[bool]
+
+
+class ToolTypeDef(TypedDict):
+    """One tool of ``toolConfig.tools``."""
+
+    toolSpec: ToolSpecification
+
+
+class JsonSchemaDefinition(TypedDict):
+    """``structure.jsonSchema``: the schema as JSON text."""
+
+    schema: str
+    name: NotRequired[str]
+    description: NotRequired[str]
+
+
+class OutputFormatStructure(TypedDict):
+    """``textFormat.structure``."""
+
+    jsonSchema: JsonSchemaDefinition
+
+
+class OutputFormat(TypedDict):
+    """``outputConfig.textFormat``."""
+
+    type: Literal["json_schema"]
+    structure: OutputFormatStructure
+
+
+class ConverseRequests:
+    """The request side of the Converse API for one provider module's tools and outputs."""
+
+    def __init__(
+        self, tools: Contracts, outputs: Contracts, *, strict: bool, limits: StrictToolLimits
+    ) -> None:
+        self._tools = tools
+        self._outputs = outputs
+        self._strict = strict
+        self._limits = limits
+
+    def tool_definition(self, name: str) -> ToolTypeDef:
+        """The ``toolSpec`` entry of canonical tool ``name`` for ``toolConfig.tools`` (without
+        ``strict`` when strict mode is off, ``STRICT`` in the provider module)."""
+        spec: ToolSpecification = {
+            "name": self._tools.provider_name(name),
+            "inputSchema": {"json": self._tools.schema(name)},
+        }
+        if self._tools.descriptions[name]:  # the API refuses an empty description
+            spec["description"] = self._tools.descriptions[name]
+        if self._strict:
+            spec["strict"] = True
+        return {"toolSpec": spec}
+
+    def tool_definitions(self, names: Iterable[str] | None = None) -> list[ToolTypeDef]:
+        """``toolConfig.tools`` for the tools ``names`` (all tools when None).
+
+        Raises ValueError when a strict selection exceeds the per-request limits of strict tool
+        use (the API would refuse the request).
+        """
+        chosen = self._tools.chosen(names)
+        definitions = [self.tool_definition(name) for name in chosen]
+        self._limits.check(self._tools, chosen, "send fewer tools")
+        return definitions
+
+    def output_format(self, name: str) -> OutputFormat:
+        """``outputConfig.textFormat`` for the canonical structured output ``name`` (the schema
+        goes as JSON text)."""
+        json_schema: JsonSchemaDefinition = {
+            "schema": json.dumps(self._outputs.schema(name), ensure_ascii=False),
+            "name": self._outputs.provider_name(name),
+        }
+        if self._outputs.descriptions[name]:
+            json_schema["description"] = self._outputs.descriptions[name]
+        return {"type": "json_schema", "structure": {"jsonSchema": json_schema}}
+
+
+_BLOCK = "output.message.content.[].toolUse?"
+_BLOCK_START = "contentBlockStart?.start.toolUse?"
+_BLOCK_DELTA = "contentBlockDelta?"
+READS: tuple[tuple[str, str, str], ...] = (
+    ("converse", f"{_BLOCK}.toolUseId", "string"),
+    ("converse", f"{_BLOCK}.name", "string"),
+    ("converse", f"{_BLOCK}.input", "object"),
+    ("converse", f"{_BLOCK}.type?", "string"),
+    ("converse_stream_event", "messageStart?", "object"),
+    ("converse_stream_event", "contentBlockStart?.contentBlockIndex", "integer"),
+    ("converse_stream_event", f"{_BLOCK_START}.toolUseId", "string"),
+    ("converse_stream_event", f"{_BLOCK_START}.name", "string"),
+    ("converse_stream_event", f"{_BLOCK_START}.type?", "string"),
+    ("converse_stream_event", f"{_BLOCK_DELTA}.contentBlockIndex", "integer"),
+    ("converse_stream_event", f"{_BLOCK_DELTA}.delta.toolUse?.input", "string"),
+)
+
+
+def _is_client_tool(tool_use: Mapping[str, Any]) -> bool:
+    """A tool the caller runs (a ``server_tool_use`` already ran on the server)."""
+    return tool_use.get("type") in (None, "tool_use")
+
+
+class ConverseDecoder(ValidatingDecoder):
+    """The ``toolUse`` blocks of Converse responses and of their event streams."""
+
+    def parse_tool_calls(
+        self,
+        data: object,
+        *,
+        canonical_names: Mapping[str, str],
+        canonicalize: Canonicalize | None = None,
+    ) -> list[RawToolCall]:
+        """The ``toolUse`` blocks of a Converse response, canonicalized; validates ``data`` first.
+
+        Their ``raw_arguments`` is ``input`` written as compact JSON; server tools are skipped.
+        """
+        return [
+            tool_call_from_object(
+                self.provider,
+                block["toolUse"]["toolUseId"],
+                block["toolUse"]["name"],
+                block["toolUse"]["input"],
+                canonical_names,
+                canonicalize,
+            )
+            for block in self._validate(data)["output"]["message"]["content"]
+            if "toolUse" in block and _is_client_tool(block["toolUse"])
+        ]
+
+    def stream(self) -> ConverseToolCallStream:
+        return ConverseToolCallStream(self.provider, self._validate_event)
+
+
+class ConverseToolCallStream(FragmentJoiner):
+    """Joins the ``toolUse`` input fragments of a ConverseStream response into whole calls.
+
+    Give every event (``{"contentBlockStart": {...}}`` ..., as the SDKs yield them) to ``add``
+    (it validates the event and returns it), then call ``tool_calls``. A ``messageStart`` event
+    starts a new message (the calls gathered so far are dropped).
+    """
+
+    def add(self, event: object) -> dict[str, Any]:
+        valid = self._validate(event)
+        if "messageStart" in valid:
+            self._calls.clear()
+        start = valid.get("contentBlockStart")
+        if start is not None:
+            tool_use = start["start"].get("toolUse")
+            if tool_use is not None and _is_client_tool(tool_use):
+                index = start["contentBlockIndex"]
+                self._calls[index] = ToolCallFragments(tool_use["toolUseId"], tool_use["name"])
+        delta = valid.get("contentBlockDelta")
+        if delta is not None:
+            call = self._calls.get(delta["contentBlockIndex"])
+            fragment = delta["delta"].get("toolUse")
+            if call is not None and fragment is not None:
+                call.parts.append(fragment["input"])
+        return valid
+
+    def tool_calls(
+        self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None
+    ) -> list[RawToolCall]:
+        """The joined calls in block order (a call without input fragments has input ``{}``)."""
+        return [
+            joined_tool_call(self.provider, call, {}, canonical_names, canonicalize)
+            for _, call in sorted(self._calls.items())
+        ]

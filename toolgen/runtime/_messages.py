@@ -1,0 +1,261 @@
+"""The Messages API: request builders and their params, and the tool-call decoders.
+
+``MessagesRequests`` writes ``tools`` entries (strict tool use, within its per-request limits) and
+``output_config.format``, typed with TypedDicts shaped like the SDK's param types
+(``types/tool_param.py``, ``cache_control_ephemeral_param.py``, ``json_output_format_param.py``), so
+passing them to ``messages.create(tools=..., output_config={"format": ...})`` type-checks without a
+cast (see _chat_completions).
+
+The decoders take the provider name and the generated validators of the two surfaces
+(``message``, ``message_stream_event``) as constructor arguments; ``READS`` lists what they read
+(see _chat_completions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import (
+    Any,
+    Literal,
+    NotRequired,
+    Protocol,
+    SupportsIndex,
+    TypedDict,
+    TypeVar,
+    overload,
+)
+
+from ._contracts import Contracts, StrictToolLimits
+from ._runtime import (
+    Canonicalize,
+    FragmentJoiner,
+    RawToolCall,
+    ToolCallFragments,
+    ValidatingDecoder,
+    Validator,
+    joined_tool_call,
+    tool_call_from_object,
+)
+
+__all__ = [
+    "READS",
+    "CacheControlEphemeralParam",
+    "InputSchemaTyped",
+    "JSONOutputFormatParam",
+    "MessageToolCallStream",
+    "MessagesDecoder",
+    "MessagesRequests",
+    "SequenceNotStr",
+    "ToolParam",
+]
+
+_T_co = TypeVar("_T_co", covariant=True)
+
+
+class SequenceNotStr(Protocol[_T_co]):
+    """A sequence that is not a ``str`` (the SDK's own protocol, for ``required``)."""
+
+    @overload
+    def __getitem__(self, index: SupportsIndex, /) -> _T_co: ...
+    @overload
+    def __getitem__(self, index: slice, /) -> Sequence[_T_co]: ...
+    def __contains__(self, value: object, /) -> bool: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[_T_co]: ...
+    def __reversed__(self) -> Iterator[_T_co]: ...
+
+
+class InputSchemaTyped(TypedDict):
+    """The typed form of ``tools[].input_schema``."""
+
+    type: Literal["object"]
+    properties: NotRequired[dict[str, object] | None]
+    required: NotRequired[SequenceNotStr[str] | None]
+
+
+class CacheControlEphemeralParam(TypedDict):
+    """``tools[].cache_control``."""
+
+    type: Literal["ephemeral"]
+    ttl: NotRequired[Literal["5m", "1h"]]
+
+
+class ToolParam(TypedDict):
+    """One custom tool of ``tools``."""
+
+    name: str
+    input_schema: InputSchemaTyped | dict[str, object]
+    allowed_callers: NotRequired[
+        list[
+            Literal[
+                "direct",
+                "code_execution_20250825",
+                "code_execution_20260120",
+                "code_execution_20260521",
+            ]
+        ]
+    ]
+    cache_control: NotRequired[CacheControlEphemeralParam | None]
+    defer_loading: NotRequired[bool]
+    description: NotRequired[str]
+    eager_input_streaming: NotRequired[bool | None]
+    input_examples: NotRequired[Iterable[dict[str, object]]]
+    strict: NotRequired[bool]
+    type: NotRequired[Literal["custom"] | None]
+
+
+class JSONOutputFormatParam(TypedDict):
+    """``output_config.format``."""
+
+    type: Literal["json_schema"]
+    schema: dict[str, object]
+
+
+class MessagesRequests:
+    """The request side of the Messages API for one provider module's tools and outputs."""
+
+    def __init__(self, tools: Contracts, outputs: Contracts, *, limits: StrictToolLimits) -> None:
+        self._tools = tools
+        self._outputs = outputs
+        self._limits = limits
+
+    def tool_definition(self, name: str, strict: bool = True) -> ToolParam:
+        """The tool definition of canonical tool ``name`` for the ``tools`` request field. A
+        non-strict tool sends the same closed schema; its input is still validated on the way
+        back."""
+        return {
+            "name": self._tools.provider_name(name),
+            "description": self._tools.descriptions[name],
+            "input_schema": self._tools.schema(name),
+            "strict": strict,
+        }
+
+    def _strict_tools(self, chosen: list[str]) -> set[str]:
+        """The tools marked strict under "auto": by priority (highest first, ties in ``chosen``
+        order), each one that still fits the request's limits beside those taken before it."""
+        taken: set[str] = set()
+        optional = unions = 0
+        for name in sorted(chosen, key=lambda tool: -self._tools.priorities[tool]):
+            more_optional, more_unions = self._tools.sizes[name]
+            if name not in taken and self._limits.fits(
+                len(taken) + 1, optional + more_optional, unions + more_unions
+            ):
+                taken.add(name)
+                optional += more_optional
+                unions += more_unions
+        return taken
+
+    def tool_definitions(
+        self, names: Iterable[str] | None = None, *, strict: bool | Literal["auto"] = "auto"
+    ) -> list[ToolParam]:
+        """Definitions of the tools ``names`` (all tools when None), in that order.
+
+        Strict tool use has per-request limits (``MAX_STRICT_TOOLS`` strict tools,
+        ``MAX_OPTIONAL_MEMBERS`` optional and ``MAX_UNION_MEMBERS`` union-typed members across
+        them, in the provider module). ``strict="auto"`` marks strict as many tools as fit, by
+        priority then in order, and sends the others non-strict with the same closed schemas;
+        ``strict=True`` marks every tool strict and raises ValueError when they exceed the limits
+        (the API would answer 400); ``strict=False`` marks none.
+        """
+        chosen = self._tools.chosen(names)
+        if strict == "auto":
+            marked = self._strict_tools(chosen)
+            return [self.tool_definition(name, name in marked) for name in chosen]
+        if strict is True:
+            self._limits.check(self._tools, chosen, 'send fewer tools, or strict="auto"')
+        return [self.tool_definition(name, strict) for name in chosen]
+
+    def output_format(self, name: str) -> JSONOutputFormatParam:
+        """``output_config.format`` for the canonical structured output ``name``."""
+        return {"type": "json_schema", "schema": self._outputs.schema(name)}
+
+
+_START = "{type=content_block_start}"
+_DELTA = "{type=content_block_delta}"
+READS: tuple[tuple[str, str, str], ...] = (
+    ("message", "content.[].type", "string"),
+    ("message", "content.[].{type=tool_use}.id", "string"),
+    ("message", "content.[].{type=tool_use}.name", "string"),
+    ("message", "content.[].{type=tool_use}.input", "object"),
+    ("message_stream_event", "type", "string"),
+    ("message_stream_event", f"{_START}.index", "integer"),
+    ("message_stream_event", f"{_START}.content_block.type", "string"),
+    ("message_stream_event", f"{_START}.content_block.{{type=tool_use}}.id", "string"),
+    ("message_stream_event", f"{_START}.content_block.{{type=tool_use}}.name", "string"),
+    ("message_stream_event", f"{_START}.content_block.{{type=tool_use}}.input", "object"),
+    ("message_stream_event", f"{_DELTA}.index", "integer"),
+    ("message_stream_event", f"{_DELTA}.delta.type", "string"),
+    ("message_stream_event", f"{_DELTA}.delta.{{type=input_json_delta}}.partial_json", "string"),
+)
+
+
+class MessagesDecoder(ValidatingDecoder):
+    """The ``tool_use`` blocks of messages and of their event streams."""
+
+    def parse_tool_calls(
+        self,
+        data: object,
+        *,
+        canonical_names: Mapping[str, str],
+        canonicalize: Canonicalize | None = None,
+    ) -> list[RawToolCall]:
+        """The ``tool_use`` blocks of a message, canonicalized; validates ``data`` first.
+
+        Their ``raw_arguments`` is ``input`` written as compact JSON.
+        """
+        return [
+            tool_call_from_object(
+                self.provider,
+                block["id"],
+                block["name"],
+                block["input"],
+                canonical_names,
+                canonicalize,
+            )
+            for block in self._validate(data)["content"]
+            if block["type"] == "tool_use"
+        ]
+
+    def stream(self) -> MessageToolCallStream:
+        return MessageToolCallStream(self.provider, self._validate_event)
+
+
+class MessageToolCallStream(FragmentJoiner):
+    """Joins the ``input_json_delta`` fragments of streamed ``tool_use`` blocks into whole calls.
+
+    Give every event to ``add`` (it validates the event and returns it), then call ``tool_calls``.
+    A ``message_start`` event starts a new message (the calls gathered so far are dropped).
+    """
+
+    def __init__(self, provider: str, validate_event: Validator) -> None:
+        super().__init__(provider, validate_event)
+        self._inputs: dict[int, dict[str, Any]] = {}
+
+    def add(self, event: object) -> dict[str, Any]:
+        valid = self._validate(event)
+        kind = valid["type"]
+        if kind == "message_start":
+            self._calls.clear()
+            self._inputs.clear()
+        elif kind == "content_block_start":
+            block = valid["content_block"]
+            if block["type"] == "tool_use":
+                self._calls[valid["index"]] = ToolCallFragments(block["id"], block["name"])
+                self._inputs[valid["index"]] = block["input"]
+        elif kind == "content_block_delta":
+            delta = valid["delta"]
+            call = self._calls.get(valid["index"])
+            if call is not None and delta["type"] == "input_json_delta":
+                call.parts.append(delta["partial_json"])
+        return valid
+
+    def tool_calls(
+        self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None
+    ) -> list[RawToolCall]:
+        """The joined calls in block order (a block without fragments keeps its start ``input``)."""
+        return [
+            joined_tool_call(
+                self.provider, call, self._inputs[index], canonical_names, canonicalize
+            )
+            for index, call in sorted(self._calls.items())
+        ]
