@@ -70,6 +70,47 @@ def test_black_in_parts_gives_the_bytes_of_black_on_the_whole_module(example_des
     assert cut >= 5, "the example design no longer exercises the cutting"
 
 
+def test_cuts_found_in_the_text_hold_for_generated_modules(example_design, monkeypatch):
+    """The cuts found without parsing the module hold for the generated modules (each part
+    parses alone and ends with a definition, after joining a few), so no module is parsed whole."""
+    sources: list[str] = []
+    real = formatting.format_python
+    monkeypatch.setattr(formatting, "format_python", lambda s: sources.append(s) or real(s))
+    build(example_design, ("openai",))
+    monkeypatch.undo()
+    monkeypatch.setattr(formatting, "GROUP_PARTS", 2)
+    planned = 0
+    for source in sources:
+        plan = formatting._quick_plan(source)
+        if plan is None:
+            continue
+        planned += 1
+        checked = formatting._check_parts(plan)
+        assert checked is not None, source[:2000]
+        plan, parts = checked
+        fragments = [black_format(s) for s in plan.sources()[len(parts) :]]
+        assert plan.assemble(parts + fragments) == black_format(source)
+    assert planned >= 5, "the example design no longer exercises the cutting"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # a "def" line after a blank line inside a string, and inside brackets
+        'def f():\n    return 1\n\nX = """\n\ndef g(): pass\n"""\n\ndef h():\n  pass\n',
+        "def f():\n    return 1\n\nX = (\n    a\n\n@ b\n)\n\ndef h():\n  pass\n",
+        # a comment between two definitions, a decorator apart from its function
+        "def f():\n    return 1\n# note\n\ndef g():\n  pass\n\ndef h(): pass\n",
+        "def f():\n    return 1\n\n@dec\n\ndef g():\n  pass\n\ndef h(): pass\n",
+    ],
+)
+def test_cuts_found_in_the_text_that_do_not_hold_are_not_used(source, monkeypatch):
+    monkeypatch.setattr(formatting, "SPLIT_THRESHOLD", 0)
+    monkeypatch.setattr(formatting, "GROUP_PARTS", 1)
+    assert formatting._quick_plan(source) is not None
+    assert formatting.format_python(source) == black_format(source)
+
+
 def test_a_module_that_cannot_be_cut_is_formatted_whole(monkeypatch):
     monkeypatch.setattr(formatting, "SPLIT_THRESHOLD", 0)
     source = "x = 1\n# a comment\ndef f():\n  return {'a': 1}\n"
@@ -156,7 +197,9 @@ def test_a_changed_tool_recomputes_only_that_tool(make_design, tool, tmp_path, m
     cache = _misses(changed, cache_dir, monkeypatch)
     assert cache.misses["models"] == 1
     assert cache.misses["meta"] == 1
+    assert cache.misses["checks"] == 1
     assert cache.hits["models"] == 4
+    assert cache.hits["checks"] == 4
     assert cache.hits["shared"] == 1
 
 
@@ -171,8 +214,42 @@ def test_a_changed_shared_definition_recomputes_exactly_its_users(
     cache = _misses(design, cache_dir, monkeypatch)
     assert cache.misses["models"] == 2  # t0 and t1 reach Money; t2..t5 do not
     assert cache.hits["models"] == 4
+    assert (cache.misses["checks"], cache.hits["checks"]) == (2, 4)
     assert cache.misses["meta"] == 1  # the definitions file itself
     assert cache.misses["shared"] == 1  # models/_shared.py
+
+
+def test_the_cache_is_pruned_to_its_bound_keeping_what_the_last_build_used(
+    make_design, tool, tmp_path, monkeypatch
+):
+    import os
+    import time
+
+    from toolgen import cache as cache_module
+
+    design = _design(make_design, tool, 4)
+    cache_dir = tmp_path / "cache"
+    _build(design, cache_dir=cache_dir)
+    first = set(cache_dir.rglob("*.json"))
+    old = time.time() - 10
+    for entry in first:  # written earlier than the next build's entries
+        os.utime(entry, (old, old))
+    stale_temporary = next(iter(first)).parent / ".tmp-killed"
+    stale_temporary.write_text("{")
+    ancient = time.time() - 2 * cache_module.STALE_TEMPORARY_SECONDS
+    os.utime(stale_temporary, (ancient, ancient))
+    (design / "tools" / "t2.yaml").write_text(
+        (design / "tools" / "t2.yaml").read_text().replace("q2", "the second query")
+    )
+    monkeypatch.setattr(Cache.__init__, "__defaults__", (0,))  # max_bytes 0: prune all it may
+    cache = _misses(design, cache_dir, monkeypatch)
+    remaining = set(cache_dir.rglob("*.json"))
+    assert remaining == cache.used, "an entry the build used went, or an unused one stayed"
+    assert first - remaining, "the entries of the changed tool's previous version stayed"
+    assert not stale_temporary.exists()
+    monkeypatch.undo()
+    assert _build(design, cache_dir=cache_dir) == _build(design)
+    assert sum(_misses(design, cache_dir, monkeypatch).misses.values()) == 0
 
 
 def test_cli_cache_beside_the_design_never_inside_out(cli, make_design, tool, tmp_path):

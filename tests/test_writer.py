@@ -104,6 +104,35 @@ def test_keeps_files_the_user_added(make_design, tool, tmp_path):
     assert (out / "NOTES.md").read_text() == "mine"
 
 
+def test_a_rebuild_writes_only_the_files_that_changed(tmp_path, read_tree):
+    """Unchanged files are hard links to the previous tree's (the same inode); a changed file, a
+    file edited by hand in OUT and a file that became a symbolic link are written anew."""
+    out = tmp_path / "gen"
+    files = {f"pkg/m{i}.py": f"M = {i}\n" for i in range(4)}
+    files[MANIFEST] = json.dumps({"files": dict.fromkeys(files, "")})
+    write_package(out, files)
+    inodes = {path: (out / path).stat().st_ino for path in files}
+    (out / "pkg/m2.py").write_text("EDITED = 1\n")
+    outside = tmp_path / "outside.py"
+    outside.write_text("M = 3\n")
+    (out / "pkg/m3.py").unlink()
+    (out / "pkg/m3.py").symlink_to(outside)
+
+    write_package(out, {**files, "pkg/m1.py": "M = 'changed'\n"})
+
+    assert read_tree(out) == {
+        **{p: t.encode() for p, t in files.items()},
+        "pkg/m1.py": b"M = 'changed'\n",
+    }
+    assert (out / "pkg/m0.py").stat().st_ino == inodes["pkg/m0.py"]
+    assert (out / MANIFEST).stat().st_ino == inodes[MANIFEST]
+    for path in ("pkg/m1.py", "pkg/m2.py", "pkg/m3.py"):
+        assert not (out / path).is_symlink()
+        assert (out / path).stat().st_ino != inodes[path], path
+    assert outside.read_text() == "M = 3\n"
+    assert siblings(out) == []
+
+
 # --------------------------------------------------------------------------------------------
 # All or nothing
 # --------------------------------------------------------------------------------------------
@@ -129,9 +158,9 @@ def test_a_failure_halfway_leaves_the_previous_output(tmp_path, read_tree, monke
     with pytest.raises(OSError):
         write_package(out, {**new, MANIFEST: json.dumps({"files": dict.fromkeys(new, "")})})
     monkeypatch.undo()
-    assert written, (
-        "the writer did not go through Path.write_bytes; the test must fail it elsewhere"
-    )
+    assert (
+        written
+    ), "the writer did not go through Path.write_bytes; the test must fail it elsewhere"
     assert read_tree(out) == before
     assert siblings(out) == []
 

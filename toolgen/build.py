@@ -61,7 +61,10 @@ def build(
     depend on it); with ``cache_dir``, work whose inputs did not change is read from there."""
     cache = Cache(cache_dir) if cache_dir is not None else None
     with using(Runner(jobs, cache, progress)):
-        return _build(Path(design_root), providers)
+        result = _build(Path(design_root), providers)
+    if cache is not None:
+        cache.prune()
+    return result
 
 
 def _build(design_root: Path, providers: Sequence[str]) -> BuildResult:

@@ -17,12 +17,18 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 from collections import Counter
+from dataclasses import fields, is_dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 CACHE_FOLDER = ".toolgen-cache"
+#: the size a cache is pruned to after a build (entries that build used are always kept)
+MAX_BYTES = 512 * 1024 * 1024
+#: a temporary file this old is left over from a killed build
+STALE_TEMPORARY_SECONDS = 3600
 _LIBRARIES = ("black", "datamodel-code-generator", "pydantic", "jinja2", "jsonschema")
 
 
@@ -34,6 +40,22 @@ def _json(value: Any) -> str:
 def digest(*parts: Any) -> str:
     """The SHA-256 of JSON values, in order."""
     return hashlib.sha256(_json(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def plain(value: Any) -> Any:
+    """``value`` with its dataclasses as tuples of their fields (for a cache key; faster than
+    :func:`dataclasses.asdict`, which deep-copies every schema)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return [plain(getattr(value, f.name)) for f in fields(value)]
+    if isinstance(value, dict):
+        return (
+            {k: plain(v) for k, v in value.items()}
+            if any(is_dataclass(v) for v in value.values())
+            else value
+        )
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    return value
 
 
 @functools.cache
@@ -60,10 +82,13 @@ def code_fingerprint() -> str:
 class Cache:
     """JSON values by key, under ``root/<stage>/<key[:2]>/<key>.json``; counts hits and misses per stage."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, max_bytes: int = MAX_BYTES) -> None:
         self.root = Path(root)
+        self.max_bytes = max_bytes
         self.hits: Counter[str] = Counter()
         self.misses: Counter[str] = Counter()
+        self.used: set[Path] = set()  # the entries this build read or wrote
+        self.written = 0
 
     def _path(self, stage: str, key: str) -> Path:
         return self.root / stage / key[:2] / f"{key}.json"
@@ -73,6 +98,7 @@ class Cache:
             entry = json.loads(self._path(stage, key).read_text(encoding="utf-8"))
             if isinstance(entry, dict) and entry.get("key") == key and "value" in entry:
                 self.hits[stage] += 1
+                self.used.add(self._path(stage, key))
                 return entry["value"]
         except (OSError, ValueError):
             pass
@@ -89,11 +115,47 @@ class Cache:
                 with os.fdopen(handle, "w", encoding="utf-8") as file:
                     file.write(_json({"key": key, "value": value}))
                 os.replace(temporary, path)
+                self.used.add(path)
+                self.written += 1
             except BaseException:
                 Path(temporary).unlink(missing_ok=True)
                 raise
         except OSError:
             pass
+
+    def prune(self) -> int:
+        """Remove entries this build did not use, least recently written first, while the cache
+        is larger than ``max_bytes``; and temporary files of builds killed an hour ago or more.
+        Only after a build that wrote entries (else the cache did not grow). Safe beside other
+        builds: an entry removed under one is a miss there, recomputed. Returns the count."""
+        if not self.written:
+            return 0
+        now = time.time()
+        entries: list[tuple[float, int, Path]] = []
+        total, removed = 0, 0
+        for path in self.root.glob("*/*/*"):
+            try:
+                status = path.stat()
+            except OSError:
+                continue
+            if path.name.startswith(".tmp-"):
+                if now - status.st_mtime > STALE_TEMPORARY_SECONDS:
+                    path.unlink(missing_ok=True)
+                    removed += 1
+                continue
+            total += status.st_size
+            if path not in self.used:
+                entries.append((status.st_mtime, status.st_size, path))
+        for _, size, path in sorted(entries, key=lambda entry: entry[:2]):
+            if total <= self.max_bytes:
+                break
+            try:
+                path.unlink()
+            except OSError:
+                continue
+            total -= size
+            removed += 1
+        return removed
 
 
 def default_cache_dir(design_root: Path) -> Path:

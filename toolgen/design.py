@@ -11,7 +11,7 @@ from jsonschema import Draft202012Validator
 
 from toolgen import pointer as jp
 from toolgen.bundle import Bundler, Documents, Location
-from toolgen.cache import code_fingerprint, digest
+from toolgen.cache import code_fingerprint, digest, plain
 from toolgen.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.model import Config, Contract, ContractKind, Design, ProviderOptions
 from toolgen.parallel import current
@@ -413,7 +413,7 @@ def load_design(
     # A contract whose file (or a file it references) has an error is reported, not built; the
     # others still go through the providers so that one run reports every problem.
     broken = {d.file for d in diagnostics if d.level is Level.ERROR}
-    contracts: list[Contract] = []
+    candidates: list[Contract] = []
     for (file, info), (schema, used) in zip(fields.items(), bundled, strict=True):
         contract = Contract(
             kind=info["kind"],
@@ -430,12 +430,12 @@ def load_design(
         )
         if file in broken or any(s.file in broken for s in used.values()):
             continue
-        unbounded = _unbounded_refs(contract) or _too_deep_through_refs(contract)
-        diagnostics += unbounded
-        if unbounded:
-            continue
-        diagnostics += _check_examples(contract)
-        contracts.append(contract)
+        candidates.append(contract)
+    contracts: list[Contract] = []
+    for contract, (usable, found) in zip(candidates, _check_all(candidates), strict=True):
+        diagnostics += found
+        if usable:
+            contracts.append(contract)
 
     envelopes, found = _load_envelopes(root)
     diagnostics += found
@@ -450,6 +450,28 @@ def load_design(
         envelopes=envelopes,
     )
     return design, diagnostics
+
+
+def _check_contract(contract: Contract) -> tuple[bool, list[Diagnostic]]:
+    """Whether a bundled contract can be built (its references are bounded), and what its
+    references and examples are found to break."""
+    unbounded = _unbounded_refs(contract) or _too_deep_through_refs(contract)
+    if unbounded:
+        return False, unbounded
+    return True, _check_examples(contract)
+
+
+def _check_all(contracts: list[Contract]) -> list[tuple[bool, list[Diagnostic]]]:
+    """:func:`_check_contract` of each contract, across the build's processes and through its
+    cache (following every contract's references is a large part of loading)."""
+    return current().map(
+        "checks",
+        _check_contract,
+        [(contract,) for contract in contracts],
+        key=lambda arguments: digest(code_fingerprint(), "checks", *plain(arguments)),
+        encode=lambda result: [result[0], [d.to_dict() for d in result[1]]],
+        decode=lambda value: (bool(value[0]), [Diagnostic.from_dict(d) for d in value[1]]),
+    )
 
 
 def _unbounded_refs(contract: Contract) -> list[Diagnostic]:

@@ -22,7 +22,8 @@ import ast
 import functools
 import hashlib
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import black
 
@@ -56,12 +57,89 @@ def format_python(source: str) -> str:
     """``black_format(source)``, computed in parts for a large module (see the module docstring)."""
     from toolgen.parallel import current
 
-    plan = _plan(source) if len(source) >= SPLIT_THRESHOLD else None
     runner = current()
+    if len(source) >= SPLIT_THRESHOLD:
+        quick = _quick_plan(source)
+        checked = _check_parts(quick) if quick is not None else None
+        if checked is not None:
+            quick, parts = checked
+            fragments = quick.sources()[len(parts) :]
+            formatted = runner.map("black", black_format, [(s,) for s in fragments], key=_black_key)
+            return quick.assemble(parts + formatted)
+    plan = _plan(source) if len(source) >= SPLIT_THRESHOLD else None
     if plan is None:
         return runner.map("black", black_format, [(source,)], key=_black_key)[0]
     formatted = runner.map("black", black_format, [(s,) for s in plan.sources()], key=_black_key)
     return plan.assemble(formatted)
+
+
+#: how many times the parts of a quick plan are joined at the cuts that did not hold
+MAX_JOINS = 8
+
+
+def _check_parts(plan: _Plan) -> tuple[_Plan, list[str]] | None:
+    """The plan with its parts formatted and checked (:func:`_checked_black`); a part that does
+    not end with a definition is joined with the next one and checked again. None when the cuts
+    do not hold in the end."""
+    from toolgen.parallel import current
+
+    chunks = list(plan.chunks)
+    for _ in range(MAX_JOINS):
+        last = len(chunks) - 1
+        checked = current().map(
+            "black-part",
+            _checked_black,
+            [(chunk, index == last) for index, chunk in enumerate(chunks)],
+            key=_part_key,
+        )
+        failed = {index for index, (text, _) in enumerate(checked) if text is None}
+        if not failed:
+            if not _placed(plan, checked):
+                return None
+            return replace(plan, chunks=tuple(chunks)), [str(text) for text, _ in checked]
+        if last in failed:
+            return None
+        joined: list[str] = []
+        for index, chunk in enumerate(chunks):
+            if index - 1 in failed and joined:
+                joined[-1] += chunk
+            else:
+                joined.append(chunk)
+        chunks = joined
+    return None
+
+
+def _part_key(arguments: tuple[str, bool]) -> str:
+    return digest(_black_id(), "part", *arguments)
+
+
+def _checked_black(source: str, ends_module: bool) -> tuple[str | None, list[str]]:
+    """A part of :func:`_quick_plan` formatted, with what makes its cuts sound: None when it is
+    not a module of its own, or (unless it ends the module) does not end with a ``def``/``class``
+    and blank lines; else also the names that its top-level assignments have as whole values."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None, []
+    if not ends_module:
+        last = tree.body[-1] if tree.body else None
+        if last is None or not _is_definition(last):
+            return None, []
+        if any(line.strip() for line in source.splitlines()[last.end_lineno or 0 :]):
+            return None, []
+    names = [
+        node.value.id
+        for node in tree.body
+        if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Name)
+    ]
+    return black_format(source), names
+
+
+def _placed(plan: _Plan, checked: Sequence[tuple[str | None, list[str]]]) -> bool:
+    """Each literal's placeholder is the whole value of a top-level assignment (as :func:`_plan`
+    requires); the last part is the module's end and need not end with a definition."""
+    names = {name for _, found in checked for name in found}
+    return all(literal.placeholder in names for literal in plan.literals)
 
 
 @dataclass(frozen=True)
@@ -190,7 +268,8 @@ def _literal_lines(lines: list[str]) -> list[tuple[int, str, str, list[str]]]:
     return found
 
 
-def _plan(source: str) -> _Plan | None:
+def _with_placeholders(source: str) -> tuple[list[str], list[_Literal]]:
+    """The module's lines with each large literal replaced by a placeholder, and the literals."""
     lines = source.splitlines(keepends=True)
     literals: list[_Literal] = []
     for index, head, opening, elements in _literal_lines(lines):
@@ -198,9 +277,40 @@ def _plan(source: str) -> _Plan | None:
         lines[index] = head + placeholder + "\n"
         groups = tuple(tuple(g) for g in _grouped(elements))
         literals.append(_Literal(placeholder, opening, groups))
+    return lines, literals
+
+
+#: a top-level ``def``/``class`` (or its first decorator) at the start of a line
+_DEFINITION_START = re.compile(r"(?:@|def |async def |class )")
+
+
+def _quick_plan(source: str) -> _Plan | None:
+    """Cuts found in the text, not by parsing the module (parsing megabytes of code is slow):
+    before each line that starts a top-level ``def``, ``class`` or decorator after a blank line.
+    The cuts are sound only if every part is a module of its own that ends with a definition and
+    blank lines (so no cut falls in a string or a bracket, and each is between two top-level
+    definitions, as :func:`_plan` cuts); :func:`_checked_black` checks that with each part, so
+    only the parts that changed are parsed. When a part fails, the module is planned by
+    :func:`_plan`."""
+    lines, literals = _with_placeholders(source)
+    cuts = [0]
+    cuts += [
+        index
+        for index in range(1, len(lines))
+        if _DEFINITION_START.match(lines[index]) and not lines[index - 1].strip()
+    ]
+    cuts.append(len(lines))
+    if len(cuts) < 3:
+        return None
+    definitions = ["".join(lines[a:b]) for a, b in zip(cuts, cuts[1:], strict=False)]
+    return _Plan(tuple("".join(g) for g in _grouped(definitions)), tuple(literals))
+
+
+def _plan(source: str) -> _Plan | None:
+    lines, literals = _with_placeholders(source)
     try:
         tree = ast.parse("".join(lines))
-    except SyntaxError:
+    except (SyntaxError, RecursionError):
         return None
     # each placeholder must be the whole value of a top-level assignment (not, say, text in a
     # string that looked like one); else the module is formatted whole

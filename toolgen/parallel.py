@@ -32,9 +32,11 @@ MIN_PARALLEL_ITEMS = 32
 #: how the progress line names the runner's stages
 STAGE_LABELS = {
     "meta": "meta-validation",
+    "checks": "reference checks",
     "models": "models",
     "shared": "shared models",
     "black": "formatting",
+    "black-part": "formatting",
 }
 
 

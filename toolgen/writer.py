@@ -9,6 +9,7 @@ import fcntl
 import json
 import os
 import shutil
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -170,6 +171,19 @@ def _exchange(first: Path, second: Path) -> bool:
     raise OSError(code, os.strerror(code), str(second))
 
 
+def _link_unchanged(current: Path, target: Path, data: bytes) -> bool:
+    """Hard-link ``current`` (a regular file of the previous tree) as ``target`` when it holds
+    ``data`` already: a rebuild that changes a few files writes a few files. The bytes are
+    compared, not the manifest's hashes, so a generated file edited by hand is still rewritten."""
+    try:
+        if not stat.S_ISREG(os.lstat(current).st_mode) or current.read_bytes() != data:
+            return False
+        os.link(current, target, follow_symlinks=False)
+    except OSError:  # gone, unreadable, or a file system without hard links: write it
+        return False
+    return True
+
+
 def write_package(
     out: Path, files: dict[str, str], on_wait: Callable[[], None] | None = None
 ) -> None:
@@ -192,10 +206,15 @@ def _write_locked(out: Path, files: dict[str, str]) -> None:
     previous = out.parent / f".{out.name}.toolgen-old-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
     try:
+        made: set[Path] = set()
         for path, text in files.items():
             target = staging / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(text.encode("utf-8"))
+            if target.parent not in made:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                made.add(target.parent)
+            data = text.encode("utf-8")
+            if path not in owned or not _link_unchanged(out / path, target, data):
+                target.write_bytes(data)
         for path in foreign:
             target = staging / path
             target.parent.mkdir(parents=True, exist_ok=True)

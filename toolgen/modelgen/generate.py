@@ -18,13 +18,13 @@ from __future__ import annotations
 import json
 import re
 import warnings
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from datamodel_code_generator import generate
 
 from toolgen import names
-from toolgen.cache import code_fingerprint, digest
+from toolgen.cache import code_fingerprint, digest, plain
 from toolgen.diagnostics import Diagnostic, Level
 from toolgen.model import Contract, Design, SharedDef
 from toolgen.modelgen import prepare
@@ -208,24 +208,8 @@ def _decode(value: Any) -> tuple[str, str, list[Diagnostic]]:
     return source, class_name, [Diagnostic.from_dict(d) for d in diagnostics]
 
 
-def _plain(value: Any) -> Any:
-    """``value`` with its dataclasses as tuples of their fields (for a cache key; faster than
-    :func:`dataclasses.asdict`, which deep-copies every schema)."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return [_plain(getattr(value, f.name)) for f in fields(value)]
-    if isinstance(value, dict):
-        return (
-            {k: _plain(v) for k, v in value.items()}
-            if any(is_dataclass(v) for v in value.values())
-            else value
-        )
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    return value
-
-
 def _cache_key(arguments: tuple[Any, ...]) -> str:
-    return digest(code_fingerprint(), "models", *_plain(arguments))
+    return digest(code_fingerprint(), "models", *plain(arguments))
 
 
 def _contract_modules(
@@ -293,7 +277,7 @@ def generate_models(design: Design, header: str) -> ModelsOutput:
             "shared",
             _shared_module,
             [(design.shared, shared_classes, _NEUTRAL_HEADER)],
-            key=lambda arguments: digest(code_fingerprint(), "shared", *_plain(arguments)),
+            key=lambda arguments: digest(code_fingerprint(), "shared", *plain(arguments)),
             encode=_encode,
             decode=_decode,
         )[0]

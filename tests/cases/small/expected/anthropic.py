@@ -29,6 +29,8 @@ from ._runtime import decode_tool_call as _decode_arguments
 from .models import model_for
 
 if TYPE_CHECKING:
+    from typing import Union
+
     from . import models as _models
 
 
@@ -96,71 +98,76 @@ MAX_STRICT_TOOLS: int | None = 20
 MAX_OPTIONAL_MEMBERS: int | None = 24
 MAX_UNION_MEMBERS: int | None = 16
 
+_TOOL_DESCRIPTIONS: dict[str, str] = {
+    "maps.route": "Plan a route between two points.",
+    "ping": "Check that the service answers.",
+}
+_TOOL_SCHEMAS: dict[str, dict[str, Any]] = {
+    "maps.route": {
+        "type": "object",
+        "properties": {
+            "from": {"$ref": "#/$defs/Point"},
+            "to": {"$ref": "#/$defs/Point"},
+            "via": {"type": "array", "items": {"$ref": "#/$defs/Point"}},
+            "mode": {"type": "string", "enum": ["car", "bike", "walk"]},
+            "avoid": {
+                "anyOf": [
+                    {"const": "tolls"},
+                    {
+                        "type": "object",
+                        "properties": {"area": {"type": "string"}},
+                        "required": ["area"],
+                        "additionalProperties": False,
+                    },
+                ]
+            },
+        },
+        "required": ["from", "to"],
+        "$defs": {
+            "Point": {
+                "type": "object",
+                "properties": {
+                    "lat": {"type": "number"},
+                    "lon": {"type": "number"},
+                    "label": {"type": "string"},
+                },
+                "required": ["lat", "lon"],
+                "additionalProperties": False,
+            }
+        },
+        "additionalProperties": False,
+    },
+    "ping": {"type": "object", "properties": {}, "additionalProperties": False},
+}
+#: (optional members, union-typed schemas) of each input schema
+_TOOL_SIZES: dict[str, tuple[int, int]] = {"maps.route": (4, 1), "ping": (0, 0)}
+#: the tool file's ``priority`` (0 when it gives none)
+_TOOL_PRIORITIES: dict[str, int] = {"maps.route": 0, "ping": 0}
+_OUTPUT_DESCRIPTIONS: dict[str, str] = {"route_summary": "Summary of a planned route."}
+_OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
+    "route_summary": {
+        "type": "object",
+        "properties": {
+            "distance_km": {"type": "number"},
+            "duration_min": {"type": "integer"},
+            "warnings": {"type": "array", "items": {"type": "string"}},
+        },
+        "required": ["distance_km", "duration_min"],
+        "additionalProperties": False,
+    }
+}
 _TOOLS = Contracts(
     "tool",
     TOOLS,
     PROVIDER_NAMES,
-    {"maps.route": "Plan a route between two points.", "ping": "Check that the service answers."},
-    {
-        "maps.route": {
-            "type": "object",
-            "properties": {
-                "from": {"$ref": "#/$defs/Point"},
-                "to": {"$ref": "#/$defs/Point"},
-                "via": {"type": "array", "items": {"$ref": "#/$defs/Point"}},
-                "mode": {"type": "string", "enum": ["car", "bike", "walk"]},
-                "avoid": {
-                    "anyOf": [
-                        {"const": "tolls"},
-                        {
-                            "type": "object",
-                            "properties": {"area": {"type": "string"}},
-                            "required": ["area"],
-                            "additionalProperties": False,
-                        },
-                    ]
-                },
-            },
-            "required": ["from", "to"],
-            "$defs": {
-                "Point": {
-                    "type": "object",
-                    "properties": {
-                        "lat": {"type": "number"},
-                        "lon": {"type": "number"},
-                        "label": {"type": "string"},
-                    },
-                    "required": ["lat", "lon"],
-                    "additionalProperties": False,
-                }
-            },
-            "additionalProperties": False,
-        },
-        "ping": {"type": "object", "properties": {}, "additionalProperties": False},
-    },
-    # (optional members, union-typed schemas) of each input schema
-    {"maps.route": (4, 1), "ping": (0, 0)},
-    # the tool file's ``priority`` (0 when it gives none)
-    {"maps.route": 0, "ping": 0},
+    _TOOL_DESCRIPTIONS,
+    _TOOL_SCHEMAS,
+    _TOOL_SIZES,
+    _TOOL_PRIORITIES,
     STRICT,
 )
 _OUTPUTS = Contracts(
-    "output",
-    OUTPUTS,
-    OUTPUT_PROVIDER_NAMES,
-    {"route_summary": "Summary of a planned route."},
-    {
-        "route_summary": {
-            "type": "object",
-            "properties": {
-                "distance_km": {"type": "number"},
-                "duration_min": {"type": "integer"},
-                "warnings": {"type": "array", "items": {"type": "string"}},
-            },
-            "required": ["distance_km", "duration_min"],
-            "additionalProperties": False,
-        }
-    },
+    "output", OUTPUTS, OUTPUT_PROVIDER_NAMES, _OUTPUT_DESCRIPTIONS, _OUTPUT_SCHEMAS
 )
 _REQUESTS = MessagesRequests(
     _TOOLS,
@@ -188,10 +195,12 @@ def output_schema(name: str) -> dict[str, Any]:
 
 if TYPE_CHECKING:
     #: One ToolCall type per tool: ``if call.name == "billing.refund":`` narrows ``call.arguments``
-    #: to that tool's model.
-    AnyToolCall: TypeAlias = (
-        ToolCall[Literal["maps.route"], _models.MapsRoute] | ToolCall[Literal["ping"], _models.Ping]
-    )
+    #: to that tool's model. Union[...] and not a | chain: the chain nests one level per tool,
+    #: and Python cannot compile a module with a few thousand of them.
+    AnyToolCall: TypeAlias = Union[  # noqa: UP007
+        ToolCall[Literal["maps.route"], _models.MapsRoute],
+        ToolCall[Literal["ping"], _models.Ping],
+    ]
 else:
     AnyToolCall = ToolCall
 

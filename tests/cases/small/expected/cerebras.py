@@ -41,6 +41,8 @@ from ._runtime import decode_tool_call as _decode_arguments
 from .models import model_for
 
 if TYPE_CHECKING:
+    from typing import Union
+
     from pydantic import BaseModel
 
     from . import models as _models
@@ -112,81 +114,83 @@ MAX_STRICT_TOOLS: int | None = None
 MAX_OPTIONAL_MEMBERS: int | None = None
 MAX_UNION_MEMBERS: int | None = None
 
+_TOOL_DESCRIPTIONS: dict[str, str] = {
+    "maps.route": "Plan a route between two points.",
+    "ping": "Check that the service answers.",
+}
+_TOOL_SCHEMAS: dict[str, dict[str, Any]] = {
+    "maps.route": {
+        "type": "object",
+        "properties": {
+            "from": {"$ref": "#/$defs/Point"},
+            "to": {"$ref": "#/$defs/Point"},
+            "via": {
+                "anyOf": [{"type": "array", "items": {"$ref": "#/$defs/Point"}}, {"type": "null"}]
+            },
+            "mode": {
+                "anyOf": [{"type": "string", "enum": ["car", "bike", "walk"]}, {"type": "null"}]
+            },
+            "avoid": {
+                "anyOf": [
+                    {"const": "tolls"},
+                    {
+                        "type": "object",
+                        "properties": {"area": {"type": "string"}},
+                        "required": ["area"],
+                        "additionalProperties": False,
+                    },
+                    {"type": "null"},
+                ]
+            },
+        },
+        "required": ["from", "to", "via", "mode", "avoid"],
+        "$defs": {
+            "Point": {
+                "type": "object",
+                "properties": {
+                    "lat": {"type": "number", "minimum": -90, "maximum": 90},
+                    "lon": {"type": "number", "minimum": -180, "maximum": 180},
+                    "label": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                },
+                "required": ["lat", "lon", "label"],
+                "additionalProperties": False,
+            }
+        },
+        "additionalProperties": False,
+    },
+    "ping": {"type": "object", "properties": {}, "required": [], "additionalProperties": False},
+}
+#: (optional members, union-typed schemas) of each input schema
+_TOOL_SIZES: dict[str, tuple[int, int]] = {"maps.route": (0, 4), "ping": (0, 0)}
+#: the tool file's ``priority`` (0 when it gives none)
+_TOOL_PRIORITIES: dict[str, int] = {"maps.route": 0, "ping": 0}
+_OUTPUT_DESCRIPTIONS: dict[str, str] = {"route_summary": "Summary of a planned route."}
+_OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
+    "route_summary": {
+        "type": "object",
+        "properties": {
+            "distance_km": {"type": "number"},
+            "duration_min": {"type": "integer"},
+            "warnings": {
+                "anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]
+            },
+        },
+        "required": ["distance_km", "duration_min", "warnings"],
+        "additionalProperties": False,
+    }
+}
 _TOOLS = Contracts(
     "tool",
     TOOLS,
     PROVIDER_NAMES,
-    {"maps.route": "Plan a route between two points.", "ping": "Check that the service answers."},
-    {
-        "maps.route": {
-            "type": "object",
-            "properties": {
-                "from": {"$ref": "#/$defs/Point"},
-                "to": {"$ref": "#/$defs/Point"},
-                "via": {
-                    "anyOf": [
-                        {"type": "array", "items": {"$ref": "#/$defs/Point"}},
-                        {"type": "null"},
-                    ]
-                },
-                "mode": {
-                    "anyOf": [{"type": "string", "enum": ["car", "bike", "walk"]}, {"type": "null"}]
-                },
-                "avoid": {
-                    "anyOf": [
-                        {"const": "tolls"},
-                        {
-                            "type": "object",
-                            "properties": {"area": {"type": "string"}},
-                            "required": ["area"],
-                            "additionalProperties": False,
-                        },
-                        {"type": "null"},
-                    ]
-                },
-            },
-            "required": ["from", "to", "via", "mode", "avoid"],
-            "$defs": {
-                "Point": {
-                    "type": "object",
-                    "properties": {
-                        "lat": {"type": "number", "minimum": -90, "maximum": 90},
-                        "lon": {"type": "number", "minimum": -180, "maximum": 180},
-                        "label": {"anyOf": [{"type": "string"}, {"type": "null"}]},
-                    },
-                    "required": ["lat", "lon", "label"],
-                    "additionalProperties": False,
-                }
-            },
-            "additionalProperties": False,
-        },
-        "ping": {"type": "object", "properties": {}, "required": [], "additionalProperties": False},
-    },
-    # (optional members, union-typed schemas) of each input schema
-    {"maps.route": (0, 4), "ping": (0, 0)},
-    # the tool file's ``priority`` (0 when it gives none)
-    {"maps.route": 0, "ping": 0},
+    _TOOL_DESCRIPTIONS,
+    _TOOL_SCHEMAS,
+    _TOOL_SIZES,
+    _TOOL_PRIORITIES,
     STRICT,
 )
 _OUTPUTS = Contracts(
-    "output",
-    OUTPUTS,
-    OUTPUT_PROVIDER_NAMES,
-    {"route_summary": "Summary of a planned route."},
-    {
-        "route_summary": {
-            "type": "object",
-            "properties": {
-                "distance_km": {"type": "number"},
-                "duration_min": {"type": "integer"},
-                "warnings": {
-                    "anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]
-                },
-            },
-            "required": ["distance_km", "duration_min", "warnings"],
-            "additionalProperties": False,
-        }
-    },
+    "output", OUTPUTS, OUTPUT_PROVIDER_NAMES, _OUTPUT_DESCRIPTIONS, _OUTPUT_SCHEMAS
 )
 _REQUESTS = ChatCompletionsRequests(
     _TOOLS,
@@ -215,10 +219,12 @@ def output_schema(name: str) -> dict[str, Any]:
 
 if TYPE_CHECKING:
     #: One ToolCall type per tool: ``if call.name == "billing.refund":`` narrows ``call.arguments``
-    #: to that tool's model.
-    AnyToolCall: TypeAlias = (
-        ToolCall[Literal["maps.route"], _models.MapsRoute] | ToolCall[Literal["ping"], _models.Ping]
-    )
+    #: to that tool's model. Union[...] and not a | chain: the chain nests one level per tool,
+    #: and Python cannot compile a module with a few thousand of them.
+    AnyToolCall: TypeAlias = Union[  # noqa: UP007
+        ToolCall[Literal["maps.route"], _models.MapsRoute],
+        ToolCall[Literal["ping"], _models.Ping],
+    ]
 else:
     AnyToolCall = ToolCall
 
