@@ -28,6 +28,6 @@ def misuses(client: OpenAI, messages: Anthropic) -> None:
     messages.messages.create(model="x", max_tokens=1, messages=[], tools=chat_tools)  # error
     print(claude.tool_definitions(strict="always"))  # error
     print(groq.tool_definitions("responses"))  # error
-    from examplegen import mistral  # error
+    from examplegen import cohere  # no such provider module  # error
 
-    print(mistral)
+    print(cohere)
