@@ -13,6 +13,7 @@ from toolgen.providers.anthropic import ANTHROPIC
 from toolgen.providers.base import Profile
 from toolgen.providers.bedrock import BEDROCK
 from toolgen.providers.cerebras import CEREBRAS
+from toolgen.providers.cloudflare import CLOUDFLARE
 from toolgen.providers.groq import GROQ
 from toolgen.providers.openai import OPENAI
 from toolgen.tool_formats import BFCL_FUNCTIONS, MCP_TOOLS, ToolFormat
@@ -28,6 +29,7 @@ PROFILES: dict[str, Profile] = {
         CEREBRAS,
         BEDROCK,
         next(iter(gemini.DIALECTS.values())),
+        CLOUDFLARE,
     )
 }
 
