@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from toolgen import __version__
@@ -25,6 +25,8 @@ from toolgen.projection import ProjectedContract, ProviderProjection
 from toolgen.templating import format_python, header, render
 
 MANIFEST = ".toolgen-manifest.json"
+#: The fixed modules copied verbatim into OUT (see Profile.runtime).
+RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
 
 
 def _json(value: Any) -> str:
@@ -57,8 +59,17 @@ def _sizes(schema: Any) -> tuple[int, int]:
 
 
 def params_module(projection: ProviderProjection) -> str:
-    """The generated module of a profile's request TypedDicts, named after its template."""
-    return projection.profile.params_template.removesuffix(".py.j2")
+    """The generated module of a profile's request TypedDicts, named after its template (or the
+    fixed module that holds them)."""
+    template = projection.profile.params_template
+    if template is None:  # the TypedDicts are in the profile's first fixed module
+        return projection.profile.runtime[0]
+    return template.removesuffix(".py.j2")
+
+
+def runtime_copy(module: str, head: str) -> str:
+    """``OUT/<module>.py``: the fixed module toolgen/runtime/<module>.py under the header."""
+    return f"{head}\n{(RUNTIME_DIR / f'{module}.py').read_text(encoding='utf-8')}"
 
 
 def _provider_module(
@@ -96,6 +107,7 @@ def _provider_module(
         tool_classes={p.contract.name: classes[("tool", p.contract.name)][1] for p in tools},
         output_classes={p.contract.name: classes[("output", p.contract.name)][1] for p in outputs},
         params_module=params_module(projection),
+        **projection.profile.module_data,
     )
     return format_python(source)
 
@@ -156,9 +168,12 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
         files[f"{name}.py"] = _provider_module(
             design, projection, template, list(schemas), models.classes
         )
-        files[f"{params_module(projection)}.py"] = format_python(
-            render(projection.profile.params_template, header=header(design.hash))
-        )
+        if projection.profile.params_template is not None:
+            files[f"{params_module(projection)}.py"] = format_python(
+                render(projection.profile.params_template, header=header(design.hash))
+            )
+        for module in projection.profile.runtime:
+            files[f"{module}.py"] = runtime_copy(module, header(design.hash))
         files.update(_schema_files(projection))
     return PackageFiles(files, diagnostics)
 

@@ -166,6 +166,9 @@ DECODERS: dict[str, tuple[Decoder, ...]] = {
     "cerebras": (CHAT_COMPLETIONS,),
     "anthropic": (ANTHROPIC_MESSAGES,),
     "bedrock": (CONVERSE,),
+    # the OpenAI-style and Responses-style results of some model families (toolgen.runtime's
+    # _workers_ai reads the REST wrapper and the native results, and calls these for the others)
+    "cloudflare": (CHAT_COMPLETIONS, RESPONSES),
 }
 
 

@@ -13,7 +13,14 @@ from toolgen.envelope.errors import EnvelopeSchemaError
 BUILTIN_DIR = Path(__file__).resolve().parent.parent / "envelopes"
 
 #: Providers with envelope schemas in toolgen.
-ENVELOPE_PROVIDERS: tuple[str, ...] = ("anthropic", "bedrock", "cerebras", "groq", "openai")
+ENVELOPE_PROVIDERS: tuple[str, ...] = (
+    "anthropic",
+    "bedrock",
+    "cerebras",
+    "cloudflare",
+    "groq",
+    "openai",
+)
 
 
 def builtin_schemas(provider: str) -> dict[str, Any]:

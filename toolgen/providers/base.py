@@ -111,7 +111,11 @@ class Profile:
     template: str | None = "openai.py.j2"
     # The module of TypedDicts shaped like the provider SDK's request params, rendered once per
     # template however many providers share it (the generated module is named after it).
-    params_template: str = "_params_openai.py.j2"
+    params_template: str | None = "_params_openai.py.j2"
+    # Fixed modules (toolgen/runtime/_<name>.py) the generated module imports, copied into OUT.
+    runtime: tuple[str, ...] = ()
+    # Provider tables the generated module writes out (template variables by name).
+    module_data: Mapping[str, Any] = field(default_factory=dict)
     # API -> (tool-call parser, stream accumulator) of the generated envelope module; the first is
     # the default API of the generated functions.
     decoders: dict[str, tuple[str, str]] = field(default_factory=dict)

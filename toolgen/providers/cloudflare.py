@@ -92,21 +92,6 @@ RULES: dict[str, tuple[str, str]] = {
     ),
 }
 
-CLOUDFLARE = Profile(
-    name="cloudflare",
-    title="Cloudflare Workers AI",
-    keep=OPENAI_KEEP,
-    drop=OPENAI_DROP,
-    reject=UNREPRESENTABLE,
-    formats=OPENAI_FORMATS,
-    limits=Limits(),
-    names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
-    optional_style="omit",
-    type_arrays=False,
-    recursion=False,
-    template=None,
-    strict=False,
-)
 
 
 # -- responses: model families and the shapes they answer with --------------------------------
@@ -200,3 +185,23 @@ def family_prefixes() -> dict[str, tuple[str, tuple[str, ...]]]:
         for family in FAMILIES
         for prefix in family.prefixes
     }
+
+
+CLOUDFLARE = Profile(
+    name="cloudflare",
+    title="Cloudflare Workers AI",
+    keep=OPENAI_KEEP,
+    drop=OPENAI_DROP,
+    reject=UNREPRESENTABLE,
+    formats=OPENAI_FORMATS,
+    limits=Limits(),
+    names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
+    optional_style="omit",
+    type_arrays=False,
+    recursion=False,
+    template="cloudflare.py.j2",
+    params_template=None,
+    runtime=("_workers_ai",),
+    module_data={"families": family_prefixes()},
+    strict=False,
+)
