@@ -93,7 +93,6 @@ RULES: dict[str, tuple[str, str]] = {
 }
 
 
-
 # -- responses: model families and the shapes they answer with --------------------------------
 #: The shapes a ``result`` (or a stream event) can take, by the envelope surfaces that check them:
 #: ``native`` ({response, tool_calls, usage}), ``chat`` (OpenAI-style choices), ``responses``
@@ -181,9 +180,7 @@ FALLBACK = Family("unknown", (), SHAPES, "no type declares it: every shape is tr
 def family_prefixes() -> dict[str, tuple[str, tuple[str, ...]]]:
     """model-name prefix -> (family, shapes), as the generated module writes it."""
     return {
-        prefix: (family.name, family.shapes)
-        for family in FAMILIES
-        for prefix in family.prefixes
+        prefix: (family.name, family.shapes) for family in FAMILIES for prefix in family.prefixes
     }
 
 

@@ -99,7 +99,9 @@ class ChatResponseFormat(TypedDict):
     json_schema: JsonSchemaFormat
 
 
-def function_definition(name: str, description: str, parameters: dict[str, Any]) -> FunctionDefinition:
+def function_definition(
+    name: str, description: str, parameters: dict[str, Any]
+) -> FunctionDefinition:
     """``description`` is required by both tool forms: an empty one is sent as ``""``."""
     return {"name": name, "description": description, "parameters": parameters}
 
@@ -358,7 +360,9 @@ class ToolCallStream:
         self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize = None
     ) -> list[RawToolCall]:
         if self._inner is not None:
-            return self._inner.tool_calls(canonical_names=canonical_names, canonicalize=canonicalize)
+            return self._inner.tool_calls(
+                canonical_names=canonical_names, canonicalize=canonicalize
+            )
         calls: list[RawToolCall] = []
         for event in self._native:
             calls += self._reader.native_calls(event, canonical_names, canonicalize, len(calls))
