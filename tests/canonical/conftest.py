@@ -61,8 +61,9 @@ def hard(hard_design: Path, tmp_path_factory: pytest.TempPathFactory) -> Compile
 #: The profiles the laws also run over, besides OpenAI's (``provider`` or ``provider:dialect``):
 #: Cerebras has no type lists, so every optional member is wrapped in anyOf and type lists are
 #: split; Gemini adds no nulls, and its OpenAPI dialect inlines references and writes non-string
-#: enums as text (other rewrites in the record, the same laws).
-OTHER_PROFILES = ("cerebras", "gemini:json_schema", "gemini:openapi")
+#: enums as text (other rewrites in the record, the same laws); Cloudflare Workers AI adds no
+#: nulls, writes nullable members with anyOf and rejects recursion.
+OTHER_PROFILES = ("cerebras", "gemini:json_schema", "gemini:openapi", "cloudflare")
 
 
 def _compiled_for(

@@ -107,6 +107,9 @@ class Profile:
     # text back into the canonical value (EnumStringified)
     string_enums: bool = False
     openapi: OpenApiDialect | None = None  # the wire spelling, when it is not JSON Schema
+    # A tool's parameters as the wire takes them, from the projection (an equivalent spelling):
+    # (schema, problems as (pointer, code, message)); a problem rejects the tool.
+    wire_tool: Callable[[Any], tuple[Any, list[tuple[str, str, str]]]] | None = None
     # the generated module's template; None: projection only (validate, show, schema files)
     template: str | None = "openai.py.j2"
     # The module of TypedDicts shaped like the provider SDK's request params, rendered once per

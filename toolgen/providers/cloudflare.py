@@ -21,7 +21,9 @@ package (npm, version ``WORKERS_TYPES``: ``AiTextGenerationInput``, ``AiTextGene
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from toolgen import pointer as jp
 from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile
 from toolgen.providers.openai import DROP as OPENAI_DROP
 from toolgen.providers.openai import FORMATS as OPENAI_FORMATS
@@ -69,6 +71,16 @@ RULES: dict[str, tuple[str, str]] = {
         "nullable member is written as anyOf with a null branch, never as a type list",
         f"{WORKERS_TYPES}: Ai_Cf_Meta_Llama_3_3_70B_Instruct_Fp8_Fast_Messages.tools "
         "(properties[k].type: string)",
+    ),
+    "top-level members": (
+        "each member of a tool's parameters is {type: <one JSON type name>, description: <text>}"
+        " in the native input types (both tool forms); the inputs are checked against them "
+        "[unconfirmed: no doc states it, the types are generated from the model schemas the API "
+        "validates with], so the wire form writes the description ('' when the design has none) "
+        "and the one type of a $ref, const or enum member; a member with no single type (a union, "
+        "a nullable member) is rejected (UNTYPED_MEMBER)",
+        f"{WORKERS_TYPES}: Ai_Cf_Meta_Llama_3_3_70B_Instruct_Fp8_Fast_Messages.tools, "
+        "AiTextGenerationToolInput.function.parameters.properties",
     ),
     "optional members": (
         "no all-required rule (required is optional in every tool type): optionals stay "
@@ -184,6 +196,74 @@ def family_prefixes() -> dict[str, tuple[str, tuple[str, ...]]]:
     }
 
 
+_JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"))
+
+
+def _type_of_value(value: Any) -> str | None:
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return "object"
+    if isinstance(value, list):
+        return "array"
+    return next(name for kind, name in _JSON_TYPES if isinstance(value, kind))
+
+
+def _single_type(
+    member: Any, root: dict[str, Any], seen: frozenset[str] = frozenset()
+) -> str | None:
+    """The one JSON type every value of ``member`` has, when the schema says so."""
+    if not isinstance(member, dict):
+        return None
+    if isinstance(member.get("type"), str):
+        return str(member["type"])
+    if "const" in member:
+        return _type_of_value(member["const"])
+    if isinstance(member.get("enum"), list) and member["enum"]:
+        types = {_type_of_value(value) for value in member["enum"]}
+        return types.pop() if len(types) == 1 else None
+    branches = member.get("anyOf", member.get("oneOf"))
+    if isinstance(branches, list) and branches:
+        types = {_single_type(branch, root, seen) for branch in branches}
+        return types.pop() if len(types) == 1 else None
+    target = member.get("$ref")
+    if isinstance(target, str) and target.startswith("#") and target not in seen:
+        try:
+            resolved = jp.resolve(root, target[1:])
+        except (KeyError, ValueError):
+            return None
+        return _single_type(resolved, root, seen | {target})
+    return None
+
+
+def native_parameters(schema: Any) -> tuple[Any, list[tuple[str, str, str]]]:
+    """A tool's projected parameters as the native input types take them (the rule
+    "top-level members"): every member with one ``type`` and a ``description``. Only annotations
+    and a type every value already has are added, so the schema means the same."""
+    properties = schema.get("properties", {})
+    written: dict[str, Any] = {}
+    problems = []
+    for name, member in properties.items():
+        member_type = _single_type(member, schema)
+        if member_type is None:
+            problems.append(
+                (
+                    jp.join("/properties", name),
+                    "UNTYPED_MEMBER",
+                    f"a top-level member without one JSON type (a union, or a nullable member) "
+                    f"cannot be expressed in {CLOUDFLARE.title} tool parameters: their members "
+                    "are {type, description} with one type name; move the union one level down",
+                )
+            )
+            continue
+        written[name] = {
+            "type": member_type,
+            **member,
+            "description": member.get("description", ""),
+        }
+    return {**schema, "properties": written}, problems
+
+
 CLOUDFLARE = Profile(
     name="cloudflare",
     title="Cloudflare Workers AI",
@@ -200,5 +280,6 @@ CLOUDFLARE = Profile(
     params_template=None,
     runtime=("_workers_ai",),
     module_data={"families": family_prefixes()},
+    wire_tool=native_parameters,
     strict=False,
 )
