@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint bench golden clean
+.PHONY: demo test lint bench golden provider-docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ bench: $(STAMP)
 ## golden: regenerate the reviewed golden files under tests/cases/*/expected
 golden: $(STAMP)
 	$(BIN)/python -m tests.golden
+
+## provider-docs: rewrite the README's provider table and docs/providers.md from the profiles
+provider-docs: $(STAMP)
+	$(BIN)/python -m toolgen.providers.table README.md docs/providers.md
 
 clean:
 	rm -rf $(VENV) gen dist build

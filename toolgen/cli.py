@@ -1,4 +1,4 @@
-"""The command line: build, validate, show, import, diff, watch."""
+"""The command line: build, validate, show, import, diff, watch, providers."""
 
 from __future__ import annotations
 
@@ -398,6 +398,17 @@ def _analyzed_side(root: Path | None, label: str) -> BuildResult:
         )
         sys.exit(EXIT_DESIGN)
     return result
+
+
+@main.command("providers")
+@click.option(
+    "--rules", is_flag=True, help="Also list every rule of every profile with its source and date."
+)
+def providers_command(rules: bool) -> None:
+    """What each provider profile keeps, drops, rewrites and rejects (a Markdown table)."""
+    from toolgen.providers.table import rules_document, summary_table
+
+    click.echo(rules_document() if rules else summary_table(), nl=False)
 
 
 @main.command("watch")

@@ -11,7 +11,7 @@ showed 64, newer docs 128); a ``pattern`` with backreferences, lookaround or ``\
 import re
 from typing import Any
 
-from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile
+from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile, Rule
 from toolgen.tool_formats import (
     Entries,
     ReadResult,
@@ -42,6 +42,61 @@ FORMATS = frozenset({
     "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid",
 })  # fmt: skip
 
+_DOCS = "Anthropic docs 'strict tool use', 'structured outputs' (PROVIDERS.md, Anthropic)"
+_CHECKED = "2026-12-02"
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "keywords",
+        "type, description, enum, const, anyOf, local $ref/$defs, items, minItems 0 or 1, simple "
+        "pattern, format are supported in strict mode: kept; numeric bounds, lengths, maxItems, "
+        "min/maxProperties are not: dropped",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "patterns",
+        "[disputed] backreferences, lookaround and \\b: such a pattern is dropped (safe side)",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "formats",
+        "date-time, time, date, duration, email, hostname, uri, ipv4, ipv6, uuid",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "optional members",
+        "properties may stay optional: no nulls added, the inverse is the identity",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule("objects", "additionalProperties: false set explicitly on every object", _DOCS, _CHECKED),
+    Rule(
+        "recursion", "recursive schemas are not supported in strict mode: rejected", _DOCS, _CHECKED
+    ),
+    Rule(
+        "roots",
+        "the root is type object; a root anyOf/oneOf/allOf is refused in any mode",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "limits",
+        "per request: 20 strict tools, 24 optional and 16 union-typed members across their "
+        "schemas (one schema over them is rejected; tool_definitions checks a selection)",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "names",
+        "^[a-zA-Z0-9_-]{1,128}$ (older errors showed 64): at most 64, the safe side",
+        "anthropic-sdk-python types/tool_param.py; PROVIDERS.md, Anthropic",
+        _CHECKED,
+    ),
+)
+
 _COMPLEX_PATTERN = re.compile(r"\\[1-9]|\\k<|\(\?[=!<]|\\b|\\B")
 
 
@@ -69,6 +124,7 @@ ANTHROPIC = Profile(
     template="anthropic.py.j2",
     params_template="_params_anthropic.py.j2",
     decoders={"messages": ("parse_message_tool_calls", "MessageToolCallStream")},
+    rules=RULES,
 )
 
 

@@ -75,6 +75,18 @@ class OpenApiDialect:
 
 
 @dataclass(frozen=True)
+class Rule:
+    """One documented fact a profile acts on, what the profile does about it, and where the fact is
+    stated. ``[unconfirmed]`` in ``fact`` marks what no primary source settled (the profile then
+    takes the safe side and says which)."""
+
+    topic: str  # what it governs: "keywords", "optional members", "names", "limits", ...
+    fact: str
+    source: str  # the document and section, or the SDK file
+    checked: str  # the ISO date the source was last read
+
+
+@dataclass(frozen=True)
 class Profile:
     """One provider's subset of JSON Schema.
 
@@ -126,6 +138,8 @@ class Profile:
     # ``[providers.NAME] strict = false`` turn it off names the profile used then in ``loose``.
     strict: bool = True
     loose: Profile | None = None
+    # The rules table: every fact above with its source and date (``toolgen providers`` prints it).
+    rules: tuple[Rule, ...] = ()
 
     @property
     def apis(self) -> tuple[str, ...]:

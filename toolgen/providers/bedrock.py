@@ -1,28 +1,6 @@
 """AWS Bedrock Converse: ``toolConfig.tools[].toolSpec`` and ``outputConfig.textFormat``.
 
-Rules, each with its source (../shared/PROVIDERS.md, "AWS Bedrock Converse"; the Bedrock Runtime
-API reference: ToolSpecification{name, description (at least 1 character, so an empty one is left
-out), inputSchema, strict}, OutputFormat{type: json_schema, structure{jsonSchema{schema: string,
-name, description}}}), verified on 2026-12-03:
-
-======================================  ==========================================================
-rule                                    source / choice
-======================================  ==========================================================
-names ``[a-zA-Z0-9_-]{1,64}``           ToolSpecification.name
-input schema root is an object          ToolInputSchema (every mode: the loose profile keeps it)
-strict: every object closed             "additionalProperties: false" on Claude models, the same
-                                        wording as Anthropic's strict tool use
-strict: Anthropic's keyword table,      assumed for Claude [unconfirmed for Bedrock; other model
-formats, ``minItems`` 0/1, simple       families undocumented]: Anthropic's tables are imported,
-patterns, no recursion                  so both profiles move together (safe side)
-strict: optionals stay optional         Anthropic strict tool use: no nulls added, identity inverse
-strict: 20 tools, 24 optional and 16    Anthropic's per-request caps of the strict grammar, kept
-union members per request at most       for Claude on Bedrock [unconfirmed; safe side]; one
-                                        schema over them is rejected, a selection over them
-                                        raises in ``tool_definitions``
-``strict = false``                      ``[providers.bedrock] strict`` in toolgen.toml: the closed
-                                        canonical schema, every validation keyword kept
-======================================  ==========================================================
+The rules, each with its source and date, are ``RULES`` (strict) and ``LOOSE_RULES`` (strict off).
 
 With ``strict = false`` only what Bedrock refuses in every mode is taken away (the root must be an
 object); the shared projection still closes objects, folds ``oneOf`` and rejects what no profile
@@ -34,7 +12,7 @@ from dataclasses import replace
 
 from toolgen.providers.anthropic import ANTHROPIC
 from toolgen.providers.anthropic import DROP as ANTHROPIC_DROP
-from toolgen.providers.base import Limits, NameRule
+from toolgen.providers.base import Limits, NameRule, Rule
 
 #: Converse's tool-call parser and stream accumulator in the generated envelope module.
 CONVERSE_DECODER = {"converse": ("parse_converse_tool_calls", "ConverseToolCallStream")}
@@ -50,6 +28,66 @@ _ALL_FORMATS = frozenset({
     "json-pointer", "relative-json-pointer", "regex",
 })  # fmt: skip
 
+_API = (
+    "Bedrock Runtime API reference, ToolSpecification, ToolInputSchema, OutputFormat "
+    "(PROVIDERS.md, AWS Bedrock Converse)"
+)
+_CHECKED = "2026-12-03"
+
+RULES: tuple[Rule, ...] = (
+    Rule("names", "[a-zA-Z0-9_-]{1,64}", _API, _CHECKED),
+    Rule("roots", "the input schema root is an object (in every mode)", _API, _CHECKED),
+    Rule(
+        "objects",
+        "strict on Claude models: additionalProperties: false on every object (Anthropic's wording)",
+        _API,
+        _CHECKED,
+    ),
+    Rule(
+        "keywords",
+        "[unconfirmed for Bedrock; other model families undocumented] Anthropic's strict table, "
+        "formats, minItems 0/1, simple patterns, no recursion: imported from the anthropic "
+        "profile, so both move together (safe side)",
+        _API,
+        _CHECKED,
+    ),
+    Rule(
+        "optional members",
+        "as Anthropic strict tool use: optionals stay optional, no nulls added, identity inverse",
+        _API,
+        _CHECKED,
+    ),
+    Rule(
+        "limits",
+        "[unconfirmed] Anthropic's per-request caps of the strict grammar kept for Claude on "
+        "Bedrock: 20 strict tools, 24 optional and 16 union members",
+        _API,
+        _CHECKED,
+    ),
+    Rule(
+        "wire",
+        "toolConfig.tools[].toolSpec{name, description (at least 1 character, else left out), "
+        "inputSchema{json}, strict}; outputConfig.textFormat{type: json_schema, "
+        "structure{jsonSchema{schema: JSON text, name, description}}}",
+        _API,
+        _CHECKED,
+    ),
+)
+
+LOOSE_RULES: tuple[Rule, ...] = (
+    *(rule for rule in RULES if rule.topic in ("names", "roots", "wire")),
+    Rule(
+        "keywords",
+        "strict off (``[providers.bedrock] strict = false``): every validation keyword and "
+        "format is sent; only identifiers ($schema, $id, $comment, $anchor) and contentSchema "
+        "are dropped",
+        _API,
+        _CHECKED,
+    ),
+    Rule("optional members", "stay optional", _API, _CHECKED),
+    Rule("limits", "none documented without strict", _API, _CHECKED),
+)
+
 _STRICT = replace(
     ANTHROPIC,
     name="bedrock",
@@ -58,6 +96,7 @@ _STRICT = replace(
     template="bedrock.py.j2",
     params_template="_params_bedrock.py.j2",
     decoders=CONVERSE_DECODER,
+    rules=RULES,
 )
 
 _LOOSE = replace(
@@ -70,6 +109,7 @@ _LOOSE = replace(
     limits=Limits(),
     recursion=True,
     strict=False,
+    rules=LOOSE_RULES,
 )
 
 BEDROCK = replace(_STRICT, loose=_LOOSE)

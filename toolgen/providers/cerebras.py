@@ -9,7 +9,33 @@ OpenAI's table, for Chat Completions only. Verified on 2026-12-02.
 
 from dataclasses import replace
 
+from toolgen.providers.base import Rule
 from toolgen.providers.openai import CHAT_DECODER, OPENAI
+
+_DOCS = "Cerebras docs, structured outputs (PROVIDERS.md, OpenAI-compatible providers)"
+_CHECKED = "2026-12-02"
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "keywords",
+        "$ref/$defs supported; items: true refused (an unconstrained schema is rejected "
+        "everywhere); the rest [unconfirmed]: OpenAI's table",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "optional members",
+        "every property required; nullable through anyOf with a null branch: the type-list "
+        'shorthand ["string", "null"] is refused',
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule("objects", "additionalProperties: false", _DOCS, _CHECKED),
+    Rule("formats", "[unconfirmed]: OpenAI's list", _DOCS, _CHECKED),
+    Rule("limits", "anyOf at most 5 branches; the rest [unconfirmed]: OpenAI's", _DOCS, _CHECKED),
+    Rule("names", "[unconfirmed]: OpenAI's rule", _DOCS, _CHECKED),
+    Rule("wire", "Chat Completions only, OpenAI's request shapes", _DOCS, _CHECKED),
+)
 
 CEREBRAS = replace(
     OPENAI,
@@ -18,4 +44,5 @@ CEREBRAS = replace(
     limits=replace(OPENAI.limits, any_of_branches=5),
     type_arrays=False,
     decoders=CHAT_DECODER,
+    rules=RULES,
 )

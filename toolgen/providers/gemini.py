@@ -18,87 +18,202 @@ the facts there cite the generateContent reference, FunctionDeclaration and Sche
 
 from dataclasses import replace
 
-from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, OpenApiDialect, Profile
+from toolgen.providers.base import (
+    UNREPRESENTABLE,
+    Limits,
+    NameRule,
+    OpenApiDialect,
+    Profile,
+    Rule,
+)
 
 CHECKED = "2026-12-03"
 
-#: rule -> (the fact it rests on, where it is stated). [unconfirmed] facts take the safe side.
-RULES: dict[str, tuple[str, str]] = {
-    "json_schema keywords": (
-        "$id, $defs, $ref, $anchor, type, format, title, description, enum (strings and numbers), "
-        "items, prefixItems, minItems, maxItems, minimum, maximum, anyOf, oneOf (as anyOf), "
-        "properties, additionalProperties, required, propertyOrdering; other keywords ignored or "
-        "rejected [sources disagree]: every other keyword is dropped (the canonical validation "
-        "enforces it); prefixItems stays rejected (no inverse reads tuples); $id/$anchor dropped "
-        "(bundled references are pointers)",
-        "PROVIDERS.md, Google Gemini, JSON Schema dialect",
+#: Every rule: (dialect, or None for both; the rule). [unconfirmed] facts take the safe side.
+_RULES: tuple[tuple[str | None, Rule], ...] = (
+    (
+        "json_schema",
+        Rule(
+            "keywords",
+            (
+                "$id, $defs, $ref, $anchor, type, format, title, description, enum "
+                "(strings and numbers), items, prefixItems, minItems, maxItems, minimum, "
+                "maximum, anyOf, oneOf (as anyOf), properties, additionalProperties, "
+                "required, propertyOrdering; other keywords ignored or rejected [sources "
+                "disagree]: every other keyword is dropped (the canonical validation "
+                "enforces it); prefixItems stays rejected (no inverse reads tuples); "
+                "$id/$anchor dropped (bundled references are pointers)"
+            ),
+            "PROVIDERS.md, Google Gemini, JSON Schema dialect",
+            CHECKED,
+        ),
     ),
-    "json_schema $ref siblings": (
-        "a $ref node may carry only $-keywords beside it: any other sibling inlines the reference "
-        "(so does a reference into definitions, a container off the whitelist: the reference "
-        "would dangle)",
-        "PROVIDERS.md, Google Gemini, JSON Schema dialect",
+    (
+        "json_schema",
+        Rule(
+            "$ref siblings",
+            (
+                "a $ref node may carry only $-keywords beside it: any other sibling "
+                "inlines the reference (so does a reference into definitions, a container"
+                " off the whitelist: the reference would dangle)"
+            ),
+            "PROVIDERS.md, Google Gemini, JSON Schema dialect",
+            CHECKED,
+        ),
     ),
-    "json_schema recursion": (
-        "cyclic references may appear only under non-required properties: a cycle whose path "
-        "from its definition to the reference passes no optional member is rejected",
-        "PROVIDERS.md, Google Gemini, JSON Schema dialect",
+    (
+        "json_schema",
+        Rule(
+            "recursion",
+            (
+                "cyclic references may appear only under non-required properties: a cycle"
+                " whose path from its definition to the reference passes no optional "
+                "member is rejected"
+            ),
+            "PROVIDERS.md, Google Gemini, JSON Schema dialect",
+            CHECKED,
+        ),
     ),
-    "json_schema const": (
-        "const is not in the whitelist: written as a one-value enum when the value is a string "
-        "or number (enum holds strings and numbers), else dropped",
-        "PROVIDERS.md, Google Gemini, JSON Schema dialect",
+    (
+        "json_schema",
+        Rule(
+            "const",
+            (
+                "const is not in the whitelist: written as a one-value enum when the "
+                "value is a string or number (enum holds strings and numbers), else "
+                "dropped"
+            ),
+            "PROVIDERS.md, Google Gemini, JSON Schema dialect",
+            CHECKED,
+        ),
     ),
-    "json_schema type lists": (
-        "[unconfirmed] type arrays are not listed: split into anyOf with a null branch (anyOf is)",
-        "PROVIDERS.md, Google Gemini, JSON Schema dialect (safe side)",
+    (
+        "json_schema",
+        Rule(
+            "type lists",
+            (
+                "[unconfirmed] type arrays are not listed: split into anyOf with a null "
+                "branch (anyOf is)"
+            ),
+            "PROVIDERS.md, Google Gemini, JSON Schema dialect (safe side)",
+            CHECKED,
+        ),
     ),
-    "openapi fields": (
-        "type, format, title, description, nullable, enum (strings only), items, minItems, "
-        "maxItems, properties, required, minProperties, maxProperties, minLength, maxLength, "
-        "pattern, minimum, maximum, anyOf, propertyOrdering, default, example; minLength, "
-        "maxLength, minProperties, maxProperties, pattern, default and example are dropped here "
-        "(the canonical validation enforces them; the branch-test compiler and the regex dialect "
-        "[unconfirmed] are the reasons)",
-        "PROVIDERS.md, Google Gemini, legacy dialect",
+    (
+        "openapi",
+        Rule(
+            "keywords",
+            (
+                "type, format, title, description, nullable, enum (strings only), items, "
+                "minItems, maxItems, properties, required, minProperties, maxProperties, "
+                "minLength, maxLength, pattern, minimum, maximum, anyOf, "
+                "propertyOrdering, default, example; minLength, maxLength, minProperties,"
+                " maxProperties, pattern, default and example are dropped here (the "
+                "canonical validation enforces them; the branch-test compiler and the "
+                "regex dialect [unconfirmed] are the reasons)"
+            ),
+            "PROVIDERS.md, Google Gemini, legacy dialect",
+            CHECKED,
+        ),
     ),
-    "openapi unknown fields": (
-        "additionalProperties, $ref, $defs, const, $schema, exclusiveMinimum, propertyNames and "
-        "type arrays are refused as unknown fields: references inlined (recursion rejected), "
-        "const as a one-value enum, additionalProperties not written, a type list with null "
-        "written nullable: true, with several types rejected, exclusive bounds dropped",
-        "PROVIDERS.md, Google Gemini, legacy dialect (the 'Unknown name' error)",
+    (
+        "openapi",
+        Rule(
+            "refused fields",
+            (
+                "additionalProperties, $ref, $defs, const, $schema, exclusiveMinimum, "
+                "propertyNames and type arrays are refused as unknown fields: references "
+                "inlined (recursion rejected), const as a one-value enum, "
+                "additionalProperties not written, a type list with null written "
+                "nullable: true, with several types rejected, exclusive bounds dropped"
+            ),
+            "PROVIDERS.md, Google Gemini, legacy dialect (the 'Unknown name' error)",
+            CHECKED,
+        ),
     ),
-    "openapi type names": (
-        "type is one of STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT, NULL: written upper-case",
-        "PROVIDERS.md, Google Gemini, legacy dialect",
+    (
+        "openapi",
+        Rule(
+            "type names",
+            (
+                "type is one of STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT, NULL: "
+                "written upper-case"
+            ),
+            "PROVIDERS.md, Google Gemini, legacy dialect",
+            CHECKED,
+        ),
     ),
-    "openapi enums": (
-        "enum holds strings only: numbers and booleans written as their JSON text in a STRING "
-        "enum, read back exactly by the inverse (EnumStringified); two values with one text, or "
-        "such an enum inside a union, are rejected (no exact inverse)",
-        "PROVIDERS.md, Google Gemini, legacy dialect",
+    (
+        "openapi",
+        Rule(
+            "enums",
+            (
+                "enum holds strings only: numbers and booleans written as their JSON text"
+                " in a STRING enum, read back exactly by the inverse (EnumStringified); "
+                "two values with one text, or such an enum inside a union, are rejected "
+                "(no exact inverse)"
+            ),
+            "PROVIDERS.md, Google Gemini, legacy dialect",
+            CHECKED,
+        ),
     ),
-    "formats": (
-        "string formats: only enum and date-time on the Gemini API; date-time kept, others "
-        "dropped (json_schema: [unconfirmed], the same list)",
-        "PROVIDERS.md, Google Gemini, legacy dialect",
+    (
+        None,
+        Rule(
+            "formats",
+            (
+                "string formats: only enum and date-time on the Gemini API; date-time "
+                "kept, others dropped (json_schema: [unconfirmed], the same list)"
+            ),
+            "PROVIDERS.md, Google Gemini, legacy dialect",
+            CHECKED,
+        ),
     ),
-    "roots": ("tool roots must be objects", "PROVIDERS.md, Google Gemini"),
-    "optional members": (
-        "required is optional (no all-required rule): optional members stay optional",
-        "PROVIDERS.md, Google Gemini",
+    (
+        None,
+        Rule(
+            "roots",
+            "tool roots must be objects",
+            "PROVIDERS.md, Google Gemini",
+            CHECKED,
+        ),
     ),
-    "names": (
-        "start with a letter or _, then letters, digits, _ . : -, at most 64",
-        "PROVIDERS.md, Google Gemini",
+    (
+        None,
+        Rule(
+            "optional members",
+            ("required is optional (no all-required rule): optional members stay optional"),
+            "PROVIDERS.md, Google Gemini",
+            CHECKED,
+        ),
     ),
-    "limits": (
-        "[unconfirmed] 'too many states for serving' for long enums and many bounds: no "
-        "documented numbers, so no limit is checked",
-        "PROVIDERS.md, Google Gemini",
+    (
+        None,
+        Rule(
+            "names",
+            "start with a letter or _, then letters, digits, _ . : -, at most 64",
+            "PROVIDERS.md, Google Gemini",
+            CHECKED,
+        ),
     ),
-}
+    (
+        None,
+        Rule(
+            "limits",
+            (
+                "[unconfirmed] 'too many states for serving' for long enums and many "
+                "bounds: no documented numbers, so no limit is checked"
+            ),
+            "PROVIDERS.md, Google Gemini",
+            CHECKED,
+        ),
+    ),
+)
+
+
+def _rules(dialect: str) -> tuple[Rule, ...]:
+    return tuple(rule for only, rule in _RULES if only in (None, dialect))
+
 
 NAMES = NameRule(allowed="[a-zA-Z0-9_.:-]", max_length=64, first="[a-zA-Z_]")
 FORMATS = frozenset({"date-time"})
@@ -148,6 +263,7 @@ GEMINI_JSON_SCHEMA = Profile(
     recursion_through_optional=True,
     const_as_enum=True,
     template=None,
+    rules=_rules("json_schema"),
 )
 
 GEMINI_OPENAPI = replace(
@@ -160,6 +276,7 @@ GEMINI_OPENAPI = replace(
     recursion_through_optional=False,
     inline_refs=True,
     string_enums=True,
+    rules=_rules("openapi"),
     openapi=OpenApiDialect(
         type_names={
             "string": "STRING",

@@ -9,6 +9,31 @@ Completions only. Verified on 2026-12-02.
 
 from dataclasses import replace
 
+from toolgen.providers.base import Rule
 from toolgen.providers.openai import CHAT_DECODER, OPENAI
 
-GROQ = replace(OPENAI, name="groq", title="Groq strict mode", decoders=CHAT_DECODER)
+_DOCS = "Groq docs, structured outputs (PROVIDERS.md, OpenAI-compatible providers)"
+_CHECKED = "2026-12-02"
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "keywords",
+        "[unconfirmed] keyword support is not documented: OpenAI's table (what OpenAI refuses is "
+        "dropped or rejected here too)",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule(
+        "optional members",
+        "strict means every property required: required and nullable, as OpenAI",
+        _DOCS,
+        _CHECKED,
+    ),
+    Rule("objects", "strict means additionalProperties: false", _DOCS, _CHECKED),
+    Rule("formats", "[unconfirmed]: OpenAI's list", _DOCS, _CHECKED),
+    Rule("limits", "[unconfirmed] not documented: OpenAI's limits", _DOCS, _CHECKED),
+    Rule("names", "^[a-zA-Z0-9_-]+$; at most 64 as OpenAI (safe side)", _DOCS, _CHECKED),
+    Rule("wire", "Chat Completions only, OpenAI's request shapes", _DOCS, _CHECKED),
+)
+
+GROQ = replace(OPENAI, name="groq", title="Groq strict mode", decoders=CHAT_DECODER, rules=RULES)

@@ -9,7 +9,7 @@ shared_params/function_definition.py and responses/function_tool_param.py; verif
 from typing import Any
 
 from toolgen import pointer as jp
-from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile
+from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile, Rule
 from toolgen.tool_formats import (
     Entries,
     ReadResult,
@@ -42,6 +42,64 @@ FORMATS = frozenset({
     "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
 })  # fmt: skip
 
+_GUIDE = "OpenAI Structured Outputs guide, 'Supported schemas' (PROVIDERS.md, OpenAI)"
+_CHECKED = "2026-12-02"
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "keywords",
+        "type, enum, const, anyOf, description, $ref/$defs (recursion too), pattern, format, "
+        "multipleOf, minimum, maximum, exclusive bounds, items, minItems, maxItems are supported: "
+        "kept; default, minLength/maxLength [unconfirmed] and the rest dropped",
+        _GUIDE,
+        _CHECKED,
+    ),
+    Rule(
+        "oneOf",
+        "[unconfirmed]: folded into anyOf (looser, the inverse is identity)",
+        _GUIDE,
+        _CHECKED,
+    ),
+    Rule(
+        "formats",
+        "date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid; 'uri' is refused "
+        "('not a valid format'): other formats dropped",
+        _GUIDE,
+        _CHECKED,
+    ),
+    Rule(
+        "optional members",
+        "every property listed in required, optionals as a union with null: required and "
+        "nullable, the inverse removes the nulls it forced",
+        _GUIDE,
+        _CHECKED,
+    ),
+    Rule("objects", "additionalProperties: false on every object: closed", _GUIDE, _CHECKED),
+    Rule("roots", "the root is an object, never a root anyOf", _GUIDE, _CHECKED),
+    Rule(
+        "limits",
+        "5,000 properties, 10 levels, 1,000 enum values, 120,000 characters of names and values, "
+        "a string enum over 250 values at most 15,000 characters, descriptions 1,024, 128 tools "
+        "per request",
+        _GUIDE,
+        _CHECKED,
+    ),
+    Rule(
+        "names",
+        "^[a-zA-Z0-9_-]+$, at most 64, for tools and response_format names",
+        _GUIDE,
+        _CHECKED,
+    ),
+    Rule(
+        "wire",
+        "Chat tools[].function{name, description, parameters, strict}, response_format "
+        "json_schema{name, description, schema, strict}; Responses tools[]{type: function, name, "
+        "...} and text.format",
+        "openai-python shared_params/function_definition.py, responses/function_tool_param.py",
+        _CHECKED,
+    ),
+)
+
 #: Chat Completions' tool-call parser and stream accumulator in the generated envelope module.
 CHAT_DECODER = {"chat": ("parse_chat_completion_tool_calls", "ChatCompletionToolCallStream")}
 
@@ -66,6 +124,7 @@ OPENAI = Profile(
         **CHAT_DECODER,
         "responses": ("parse_response_tool_calls", "ResponseToolCallStream"),
     },
+    rules=RULES,
 )
 
 

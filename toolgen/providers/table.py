@@ -1,0 +1,154 @@
+"""The provider table of the docs, written from the profiles (``toolgen providers``).
+
+The README's table and docs/providers.md are this module's output, so they cannot drift from what
+the projection does: ``make provider-docs`` rewrites them and a test compares.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from toolgen.providers import DIALECTS, PROFILES
+from toolgen.providers.base import UNREPRESENTABLE, Profile
+
+#: Structural keywords every profile keeps; the table lists the other kept ones.
+_STRUCTURE = frozenset({
+    "type", "properties", "required", "items", "additionalProperties", "anyOf", "enum", "$ref",
+    "$defs", "definitions", "description", "title",
+})  # fmt: skip
+#: Annotations and identifiers no profile sends; the table lists the other dropped keywords.
+_ANNOTATIONS = frozenset({
+    "$schema", "$id", "$comment", "$anchor", "examples", "example", "deprecated", "readOnly",
+    "writeOnly", "contentEncoding", "contentMediaType", "contentSchema",
+})  # fmt: skip
+
+README_BEGIN = "<!-- provider table: written by `make provider-docs`, do not edit -->"
+README_END = "<!-- end of provider table -->"
+
+
+def variants() -> list[tuple[str, Profile]]:
+    """Every profile a build can use, labelled as toolgen.toml chooses it."""
+    found: list[tuple[str, Profile]] = []
+    for name, profile in PROFILES.items():
+        if name in DIALECTS:
+            found += [(f'`{name}`, `dialect = "{d}"`', p) for d, p in DIALECTS[name].items()]
+        else:
+            found.append((f"`{name}`", profile))
+            if profile.loose is not None:
+                found.append((f"`{name}`, `strict = false`", profile.loose))
+    return found
+
+
+def _code(names: Iterable[str]) -> str:
+    return ", ".join(f"`{n}`" for n in sorted(names)) or "none"
+
+
+def _optional(profile: Profile) -> str:
+    if profile.optional_style == "omit":
+        return "stay optional (no nulls added)"
+    form = "a type list with null" if profile.type_arrays else "`anyOf` with a null branch"
+    return f"required and nullable ({form}); the inverse removes the nulls"
+
+
+def _rewrites(profile: Profile) -> str:
+    done = ["`oneOf` as `anyOf`", "one-branch `allOf` merged"]
+    if profile.inline_refs:
+        done.append("`$ref` inlined")
+    if not profile.type_arrays:
+        done.append("type lists split into `anyOf`")
+    if profile.const_as_enum:
+        done.append("`const` as a one-value `enum`")
+    if profile.string_enums:
+        done.append("non-string enums as string enums (read back exactly)")
+    if profile.openapi is not None:
+        done.append(
+            "OpenAPI spelling (`nullable: true`, upper-case types, no `additionalProperties`)"
+        )
+    return "; ".join(done)
+
+
+def _rejected(profile: Profile) -> str:
+    extra = sorted(set(profile.reject) - set(UNREPRESENTABLE))
+    parts = [_code(extra)] if extra else []
+    if not profile.recursion:
+        parts.append("recursion")
+    elif profile.recursion_through_optional:
+        parts.append("recursion through required members")
+    limits = profile.limits
+    caps = [
+        (limits.properties, "properties"),
+        (limits.nesting, "levels"),
+        (limits.enum_values, "enum values"),
+        (limits.any_of_branches, "`anyOf` branches"),
+        (limits.optional_members, "optional members"),
+        (limits.union_members, "union members"),
+        (limits.strict_tools, "strict tools per request"),
+    ]
+    stated = [f"{value:,} {what}" for value, what in caps if value is not None]
+    if stated:
+        parts.append("over " + ", ".join(stated))
+    return "; ".join(parts) or "nothing"
+
+
+def _sources(profile: Profile) -> str:
+    dates = sorted({rule.checked for rule in profile.rules})
+    return f"{len(profile.rules)} rules, checked {', '.join(dates)}" if dates else "none"
+
+
+def summary_table() -> str:
+    """The README's table: one row per profile variant."""
+    rows = [
+        "| provider | strict flag | optional members | rewrites | kept beyond structure |"
+        " dropped (enforced after decoding) | rejected beyond the common set | rules |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for label, profile in variants():
+        kept = sorted(profile.keep - _STRUCTURE)
+        dropped = sorted(profile.drop - _ANNOTATIONS)
+        rows.append(
+            f"| {label} | {'on' if profile.strict else 'off'} | {_optional(profile)} "
+            f"| {_rewrites(profile)} | {_code(kept)}; formats {_code(profile.formats)} "
+            f"| {_code(dropped)} | {_rejected(profile)} | {_sources(profile)} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+def rules_document() -> str:
+    """docs/providers.md: the summary, then every rule of every profile with source and date."""
+    parts = [
+        "# Providers\n",
+        "Written by `make provider-docs` from the profiles in `toolgen/providers/`; do not edit.\n",
+        summary_table(),
+    ]
+    for label, profile in variants():
+        parts.append(f"## {profile.title} ({label})\n")
+        parts.append("| topic | fact and what the profile does | source | checked |")
+        parts.append("|---|---|---|---|")
+        for rule in profile.rules:
+            fact = rule.fact.replace("|", "\\|")
+            parts.append(f"| {rule.topic} | {fact} | {rule.source} | {rule.checked} |")
+        parts.append("")
+    return "\n".join(parts)
+
+
+def readme_with_table(readme: str) -> str:
+    """``readme`` with the text between the table markers replaced by the summary table."""
+    head, found, rest = readme.partition(README_BEGIN)
+    _, found_end, tail = rest.partition(README_END)
+    if not found or not found_end:
+        raise ValueError(f"README.md needs the markers {README_BEGIN!r} and {README_END!r}")
+    return f"{head}{README_BEGIN}\n{summary_table()}{README_END}{tail}"
+
+
+def main(argv: list[str]) -> int:
+    """``python -m toolgen.providers.table README.md docs/providers.md``: rewrite both."""
+    readme, document = (Path(arg) for arg in argv)
+    readme.write_text(readme_with_table(readme.read_text(encoding="utf-8")), encoding="utf-8")
+    document.write_text(rules_document(), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
