@@ -671,8 +671,8 @@ def project_contract(
     schema = meaning
     if meaning is not None and profile.openapi is not None:
         schema = write_openapi(meaning, profile.openapi)
-    if schema is not None and profile.wire_tool is not None and contract.kind == "tool":
-        schema, problems = profile.wire_tool(schema)
+    if schema is not None and profile.tool_wire is not None and contract.kind == "tool":
+        schema, problems = profile.tool_wire.apply(schema)
         for pointer, code, message in problems:
             projector.report(pointer, code, message)
         if problems:

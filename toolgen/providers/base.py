@@ -87,6 +87,18 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class ToolWire:
+    """A provider's spelling of a tool's projected parameters, equivalent to the projection (it
+    adds annotations, or types every value already has): ``apply(schema)`` returns the schema and
+    the problems, as (pointer, code, message), that reject the tool. ``rewrites`` and ``rejects``
+    say it in the provider table."""
+
+    apply: Callable[[Any], tuple[Any, list[tuple[str, str, str]]]]
+    rewrites: str
+    rejects: str
+
+
+@dataclass(frozen=True)
 class Profile:
     """One provider's subset of JSON Schema.
 
@@ -119,9 +131,7 @@ class Profile:
     # text back into the canonical value (EnumStringified)
     string_enums: bool = False
     openapi: OpenApiDialect | None = None  # the wire spelling, when it is not JSON Schema
-    # A tool's parameters as the wire takes them, from the projection (an equivalent spelling):
-    # (schema, problems as (pointer, code, message)); a problem rejects the tool.
-    wire_tool: Callable[[Any], tuple[Any, list[tuple[str, str, str]]]] | None = None
+    tool_wire: ToolWire | None = None  # a provider's own spelling of a tool's parameters
     # the generated module's template; None: projection only (validate, show, schema files)
     template: str | None = "openai.py.j2"
     # The module of TypedDicts shaped like the provider SDK's request params, rendered once per

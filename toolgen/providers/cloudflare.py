@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen import pointer as jp
-from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile
+from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile, Rule, ToolWire
 from toolgen.providers.openai import DROP as OPENAI_DROP
 from toolgen.providers.openai import FORMATS as OPENAI_FORMATS
 from toolgen.providers.openai import KEEP as OPENAI_KEEP
@@ -32,77 +32,106 @@ from toolgen.providers.openai import KEEP as OPENAI_KEEP
 CHECKED = "2026-12-03"
 WORKERS_TYPES = "@cloudflare/workers-types 5.20261117.1"
 
-#: rule -> (the fact it rests on, where it is stated). [unconfirmed] facts take the safe side.
-RULES: dict[str, tuple[str, str]] = {
-    "tool forms": (
+#: Every fact the profile acts on, with its source; [unconfirmed] facts take the safe side.
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "tool forms",
         "tools[] is {name, description, parameters} (native) or {type: 'function', function: "
-        "{name, description, parameters}} (OpenAI form); every text-generation model's input "
-        "type takes the OpenAI form (the native Messages inputs list both, ChatCompletionsInput "
-        "only it), so tool_definitions() writes it by default and the native form on request",
+        "{name, description, parameters}} (OpenAI form); every text-generation model's input type"
+        " takes the OpenAI form (the native Messages inputs list both, ChatCompletionsInput only "
+        "it), so tool_definitions() writes it by default and the native form on request",
         f"{WORKERS_TYPES}: AiTextGenerationToolInput, AiTextGenerationToolLegacyInput, "
         "Ai_Cf_Meta_Llama_3_3_70B_Instruct_Fp8_Fast_Messages.tools, ChatCompletionTool",
+        CHECKED,
     ),
-    "description": (
+    Rule(
+        "description",
         "description is a required string in both tool forms: an empty one is sent as ''",
         f"{WORKERS_TYPES}: AiTextGenerationToolInput.function.description",
+        CHECKED,
     ),
-    "strict": (
+    Rule(
+        "strict",
         "no strict mode: the schema is a hint; ChatCompletionsInput's FunctionDefinition.strict "
         "is not sent (the native form has no such member)",
         "PROVIDERS.md, Cloudflare Workers AI; developers.cloudflare.com/workers-ai/json-mode",
+        CHECKED,
     ),
-    "json mode (native)": (
-        "response_format is {type: 'json_schema', json_schema: <the schema itself>} on the "
-        "native endpoint (the docs' example passes the schema as json_schema)",
+    Rule(
+        "json mode (native)",
+        "response_format is {type: 'json_schema', json_schema: <the schema itself>} on the native"
+        " endpoint (the docs' example passes the schema as json_schema)",
         "developers.cloudflare.com/workers-ai/json-mode; changelog 2025-02-25 'JSON mode'",
+        CHECKED,
     ),
-    "json mode (OpenAI-compatible)": (
+    Rule(
+        "json mode (OpenAI-compatible)",
         "response_format is {type: 'json_schema', json_schema: {name, schema}} on "
         "/ai/v1/chat/completions and on models whose input is ChatCompletionsInput",
         f"{WORKERS_TYPES}: ResponseFormatJSONSchema",
+        CHECKED,
     ),
-    "keywords": (
+    Rule(
+        "keywords",
         "[unconfirmed] no keyword list is documented: OpenAI's strict table is kept, the rest "
         "dropped (looser; the canonical validation enforces it), UNREPRESENTABLE rejected",
         "PROVIDERS.md, Cloudflare Workers AI (safe side)",
+        CHECKED,
     ),
-    "type lists": (
+    Rule(
+        "type lists",
         "[unconfirmed] the native input types declare each property's type as one string: a "
         "nullable member is written as anyOf with a null branch, never as a type list",
         f"{WORKERS_TYPES}: Ai_Cf_Meta_Llama_3_3_70B_Instruct_Fp8_Fast_Messages.tools "
         "(properties[k].type: string)",
+        CHECKED,
     ),
-    "top-level members": (
-        "each member of a tool's parameters is {type: <one JSON type name>, description: <text>}"
-        " in the native input types (both tool forms); the inputs are checked against them "
+    Rule(
+        "top-level members",
+        "each member of a tool's parameters is {type: <one JSON type name>, description: <text>} "
+        "in the native input types (both tool forms); the inputs are checked against them "
         "[unconfirmed: no doc states it, the types are generated from the model schemas the API "
         "validates with], so the wire form writes the description ('' when the design has none) "
-        "and the one type of a $ref, const or enum member; a member with no single type (a union, "
-        "a nullable member) is rejected (UNTYPED_MEMBER)",
+        "and the one type of a $ref, const or enum member; a member with no single type (a union,"
+        " a nullable member) is rejected (UNTYPED_MEMBER)",
         f"{WORKERS_TYPES}: Ai_Cf_Meta_Llama_3_3_70B_Instruct_Fp8_Fast_Messages.tools, "
         "AiTextGenerationToolInput.function.parameters.properties",
+        CHECKED,
     ),
-    "optional members": (
-        "no all-required rule (required is optional in every tool type): optionals stay "
-        "optional, the inverse is the identity",
+    Rule(
+        "optional members",
+        "no all-required rule (required is optional in every tool type): optionals stay optional,"
+        " the inverse is the identity",
         f"{WORKERS_TYPES}: AiTextGenerationToolInput.function.parameters.required",
+        CHECKED,
     ),
-    "recursion": (
+    Rule(
+        "recursion",
         "[unconfirmed] recursive schemas are not documented for guided decoding: rejected",
         "PROVIDERS.md, Cloudflare Workers AI (safe side)",
+        CHECKED,
     ),
-    "names": (
+    Rule(
+        "names",
         "[unconfirmed] no name rule is documented: OpenAI's [a-zA-Z0-9_-]{1,64}, which the "
         "OpenAI-compatible endpoint forwards",
         "PROVIDERS.md, Cloudflare Workers AI (safe side)",
+        CHECKED,
     ),
-    "limits": ("none documented: no limit is checked", "PROVIDERS.md, Cloudflare Workers AI"),
-    "model families": (
+    Rule(
+        "limits",
+        "none documented: no limit is checked",
+        "PROVIDERS.md, Cloudflare Workers AI",
+        CHECKED,
+    ),
+    Rule(
+        "model families",
         "responses differ per model family, chosen from the model name (FAMILIES); an unknown "
         "model is read with every shape and reported to the drift hooks as a warning",
         f"{WORKERS_TYPES}: AiModels and each model's Output type",
+        CHECKED,
     ),
-}
+)
 
 
 # -- responses: model families and the shapes they answer with --------------------------------
@@ -280,6 +309,11 @@ CLOUDFLARE = Profile(
     params_template=None,
     runtime=("_workers_ai",),
     module_data={"families": family_prefixes()},
-    wire_tool=native_parameters,
+    tool_wire=ToolWire(
+        native_parameters,
+        'top-level tool members written `{type, description}` (`description` `""` when none)',
+        "a top-level tool member without one JSON type (`UNTYPED_MEMBER`)",
+    ),
+    rules=RULES,
     strict=False,
 )
