@@ -182,7 +182,6 @@ class WorkersAi:
         self._prefixes = sorted(families.items(), key=lambda item: -len(item[0]))
         self._validate_wrapper = validators["rest_response"]
         self._validate_result = {shape: validators[s] for shape, s in RESULT_SURFACES.items()}
-        self._validate_native = validators["native_output"]
         self._parsers = parsers
         self._streams = streams
 
@@ -216,9 +215,11 @@ class WorkersAi:
         if "result" not in body:
             raise schema_drift(self.provider, "rest_response", ("result",), "object", MISSING)
         result = body["result"]
-        if isinstance(result, dict):
+        if type(result) is dict:
             shape = self.shape_for(result, model, ("result",))
             self._validate_result[shape](result)
+        elif type(result) is not str:  # a model's output is an object, or text (raw mode)
+            raise schema_drift(self.provider, "rest_response", ("result",), "object", result)
         return result
 
     def validate_response(self, data: object, model: str) -> dict[str, Any]:
@@ -276,7 +277,7 @@ class WorkersAi:
         return self._streams[shape]()
 
     def validate_native(self, event: object) -> dict[str, Any]:
-        return self._validate_native(event)
+        return self._validate_result["native"](event)
 
     def shape_for(self, result: dict[str, Any], model: str, where: tuple[str, ...]) -> str:
         """The shape of ``result`` (a result or a stream's first event), when ``model``'s family
