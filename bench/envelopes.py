@@ -37,8 +37,9 @@ from bench.results import write_section
 from toolgen.envelope import (
     load_envelope_schemas,
     render_envelope_module,
-    render_runtime,
 )
+from toolgen.providers import PROFILES
+from toolgen.runtime_files import copied
 from toolgen.templating import header
 
 REPO = Path(__file__).resolve().parents[1]
@@ -191,9 +192,9 @@ def generated_modules(providers: tuple[str, ...]) -> dict[str, Any]:
     folder.mkdir()
     head = header("0" * 64)
     (folder / "__init__.py").write_text("")
-    (folder / "_runtime.py").write_text(render_runtime(head))
+    (folder / "_runtime.py").write_text(copied("_runtime", head))
     for provider in providers:
-        schemas = load_envelope_schemas(provider, {})
+        schemas = load_envelope_schemas(provider, {}, PROFILES[provider].apis)
         source = render_envelope_module(provider, schemas, head)
         (folder / f"_envelopes_{provider}.py").write_text(source)
     sys.path.insert(0, str(folder.parent))
@@ -201,7 +202,7 @@ def generated_modules(providers: tuple[str, ...]) -> dict[str, Any]:
 
 
 def contenders(provider: str, surface: str, module: Any) -> dict[str, Callable[[Any], Any]]:
-    schema = load_envelope_schemas(provider, {})[surface]
+    schema = load_envelope_schemas(provider, {}, PROFILES[provider].apis)[surface]
     if provider == "openai":
         from openai.types.chat import ChatCompletion
 

@@ -29,8 +29,8 @@ from jsonschema import Draft202012Validator
 
 from bench.results import write_section
 from toolgen.design import load_design
-from toolgen.envelope import render_runtime
 from toolgen.modelgen import generate_models
+from toolgen.runtime_files import copied
 from toolgen.templating import header
 
 REPO = Path(__file__).resolve().parents[1]
@@ -119,7 +119,7 @@ def write_package(out: Path, files: dict[str, str], eager: bool) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(source)
     (out / "__init__.py").write_text("from . import _decode, _runtime, models  # noqa: F401\n")
-    (out / "_runtime.py").write_text(render_runtime(header("bench")))
+    (out / "_runtime.py").write_text(copied("_runtime", header("bench")))
     if eager:
         modules = sorted(
             p.stem for p in (out / "models" / "tools").glob("*.py") if p.stem != "__init__"

@@ -2,6 +2,9 @@
 
 ``python -m tests.golden`` (``make golden``) rewrites every case's ``expected/`` and
 ``diagnostics.txt`` from the current toolgen; review the diff before committing it.
+
+The fixed modules (verbatim copies of toolgen/runtime under the header) are left out of the
+cases: they do not depend on the design, and tests/test_runtime_copies.py checks every copy.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from pathlib import Path
 
 from toolgen.build import build
 from toolgen.diagnostics import format_text
+from toolgen.runtime_files import is_copy
+from toolgen.templating import header
 
 CASES = Path(__file__).parent / "cases"
 
@@ -23,7 +28,11 @@ def case_dirs() -> list[Path]:
 def render_case(case: Path) -> tuple[dict[str, str], str]:
     """(files of the package, text of the diagnostics) for one case; paths are design-relative."""
     result = build(case / "design")
-    return (result.files if result.ok else {}), format_text(result.diagnostics)
+    if not result.ok or result.design is None:
+        return {}, format_text(result.diagnostics)
+    head = header(result.design.hash)
+    files = {path: text for path, text in result.files.items() if not is_copy(path, text, head)}
+    return files, format_text(result.diagnostics)
 
 
 def expected_files(case: Path) -> dict[str, str]:

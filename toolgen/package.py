@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 from typing import Any
 
 from toolgen import __version__
@@ -16,17 +16,15 @@ from toolgen.envelope import (
     EnvelopeSchemaError,
     load_envelope_schemas,
     render_envelope_module,
-    render_runtime,
 )
 from toolgen.limits import measure
 from toolgen.model import Design
 from toolgen.modelgen import generate_models
 from toolgen.projection import ProjectedContract, ProviderProjection
+from toolgen.runtime_files import copied
 from toolgen.templating import format_python, header, render
 
 MANIFEST = ".toolgen-manifest.json"
-#: The fixed modules copied verbatim into OUT (see Profile.runtime).
-RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
 
 
 def _json(value: Any) -> str:
@@ -63,13 +61,8 @@ def params_module(projection: ProviderProjection) -> str:
     fixed module that holds them)."""
     template = projection.profile.params_template
     if template is None:  # the TypedDicts are in the profile's first fixed module
-        return projection.profile.runtime[0]
+        return projection.profile.apis[0].module
     return template.removesuffix(".py.j2")
-
-
-def runtime_copy(module: str, head: str) -> str:
-    """``OUT/<module>.py``: the fixed module toolgen/runtime/<module>.py under the header."""
-    return f"{head}\n{(RUNTIME_DIR / f'{module}.py').read_text(encoding='utf-8')}"
 
 
 def _provider_module(
@@ -97,7 +90,7 @@ def _provider_module(
         output_schemas={p.contract.name: p.schema for p in outputs},
         provider=projection.profile.name,
         apis=projection.profile.apis,
-        decoders=projection.profile.decoders,
+        api_names=projection.profile.api_names,
         nullable=projection.profile.optional_style == "nullable",
         surfaces=surfaces,
         limits=projection.profile.limits,
@@ -149,7 +142,7 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
     models = generate_models(design, header(design.hash))
     files.update(models.files)
     diagnostics = list(models.diagnostics)
-    files["_runtime.py"] = render_runtime(header(design.hash))
+    files["_runtime.py"] = copied("_runtime", header(design.hash))
     canonical = _canonical_module(design, projections)
     if canonical is not None:
         diagnostics += canonical.diagnostics
@@ -160,10 +153,12 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
         if template is None:
             files.update(_schema_files(projection))
             continue
-        schemas, found = _envelope_schemas(design, name)
+        schemas, found = _envelope_schemas(design, projection)
         diagnostics += found
         if found:
             continue
+        for api in projection.profile.apis:
+            files[f"{api.module}.py"] = copied(api.module, header(design.hash))
         files[f"_envelopes_{name}.py"] = render_envelope_module(name, schemas, header(design.hash))
         files[f"{name}.py"] = _provider_module(
             design, projection, template, list(schemas), models.classes
@@ -172,18 +167,19 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
             files[f"{params_module(projection)}.py"] = format_python(
                 render(projection.profile.params_template, header=header(design.hash))
             )
-        for module in projection.profile.runtime:
-            files[f"{module}.py"] = runtime_copy(module, header(design.hash))
         files.update(_schema_files(projection))
     return PackageFiles(files, diagnostics)
 
 
-def _envelope_schemas(design: Design, provider: str) -> tuple[dict[str, Any], list[Diagnostic]]:
+def _envelope_schemas(
+    design: Design, projection: ProviderProjection
+) -> tuple[dict[str, Any], list[Diagnostic]]:
+    provider = projection.profile.name
     overrides = {
         key: value for key, value in design.envelopes.items() if key.split("/", 1)[0] == provider
     }
     try:
-        return load_envelope_schemas(provider, overrides), []
+        return load_envelope_schemas(provider, overrides, projection.profile.apis), []
     except EnvelopeSchemaError as error:
         file = f"{ENVELOPES_FOLDER}/{provider}/{error.surface}.json"
         return {}, [Diagnostic(file, error.pointer, provider, "INVALID_ENVELOPE", error.message)]

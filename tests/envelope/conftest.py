@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from tests.envelope.support import PACKAGE, write_package
-from toolgen.envelope import ENVELOPE_PROVIDERS, load_envelope_schemas
+from toolgen.envelope import envelope_providers, load_envelope_schemas
+from toolgen.providers import PROFILES
 
 
 @pytest.fixture(scope="session")
@@ -29,11 +30,13 @@ def package_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 @pytest.fixture(scope="session")
 def modules(package_dir: Path) -> dict[str, ModuleType]:
     """provider -> generated envelope module; ``"_runtime"`` -> the runtime."""
-    loaded = {p: importlib.import_module(f"{PACKAGE}._envelopes_{p}") for p in ENVELOPE_PROVIDERS}
+    loaded = {
+        p: importlib.import_module(f"{PACKAGE}._envelopes_{p}") for p in envelope_providers()
+    }
     loaded["_runtime"] = importlib.import_module(f"{PACKAGE}._runtime")
     return loaded
 
 
 @pytest.fixture(scope="session")
 def schemas() -> dict[str, dict[str, Any]]:
-    return {p: load_envelope_schemas(p, {}) for p in ENVELOPE_PROVIDERS}
+    return {p: load_envelope_schemas(p, {}, PROFILES[p].apis) for p in envelope_providers()}

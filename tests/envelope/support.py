@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import warnings
 from collections.abc import Callable
@@ -11,12 +12,9 @@ from typing import Any
 
 import pytest
 
-from toolgen.envelope import (
-    ENVELOPE_PROVIDERS,
-    load_envelope_schemas,
-    render_envelope_module,
-    render_runtime,
-)
+from toolgen.envelope import envelope_providers, load_envelope_schemas, render_envelope_module
+from toolgen.providers import PROFILES
+from toolgen.runtime_files import copied, runtime_modules
 from toolgen.templating import header
 
 CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus"
@@ -71,16 +69,25 @@ NAMES = Names()
 
 
 def write_package(folder: Path, overrides: dict[str, Any] | None = None) -> dict[str, str]:
-    """Render ``_runtime.py`` and every ``_envelopes_<provider>.py`` into ``folder``."""
+    """The fixed modules and every ``_envelopes_<provider>.py``, written into ``folder``."""
     head = header("0" * 64)
-    files = {"__init__.py": "", "_runtime.py": render_runtime(head)}
-    for provider in ENVELOPE_PROVIDERS:
-        schemas = load_envelope_schemas(provider, overrides or {})
+    files = {"__init__.py": "", **{f"{m}.py": copied(m, head) for m in runtime_modules()}}
+    for provider in envelope_providers():
+        schemas = load_envelope_schemas(provider, overrides or {}, PROFILES[provider].apis)
         files[f"_envelopes_{provider}.py"] = render_envelope_module(provider, schemas, head)
     folder.mkdir(parents=True, exist_ok=True)
     for name, source in files.items():
         (folder / name).write_text(source, encoding="utf-8")
     return files
+
+
+def decoder(provider: str, surface: str, package: str = PACKAGE) -> Any:
+    """The tool-call decoder of the API that reads ``surface``, built as a generated provider
+    module builds it: from the fixed API module and ``provider``'s generated validators."""
+    api = next(a for a in PROFILES[provider].apis if surface in a.surfaces)
+    envelopes = importlib.import_module(f"{package}._envelopes_{provider}")
+    decoder_class = getattr(importlib.import_module(f"{package}.{api.module}"), api.decoder)
+    return decoder_class(provider, *(getattr(envelopes, f"validate_{s}") for s in api.surfaces))
 
 
 def require_corpus() -> None:

@@ -18,6 +18,7 @@ from toolgen.envelope import (
     load_envelope_schemas,
     render_envelope_module,
 )
+from toolgen.providers import PROFILES
 
 REPO = Path(__file__).resolve().parents[2]
 OBJECT = {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}
@@ -27,7 +28,7 @@ def schema_error(
     schema: Any, provider: str = "openai", surface: str = "extra"
 ) -> EnvelopeSchemaError:
     with pytest.raises(EnvelopeSchemaError) as raised:
-        load_envelope_schemas(provider, {f"{provider}/{surface}": schema})
+        load_envelope_schemas(provider, {f"{provider}/{surface}": schema}, PROFILES[provider].apis)
     return raised.value
 
 
@@ -106,12 +107,14 @@ def test_unsupported_keywords_are_clear_errors(schema: Any, pointer: str, words:
 
 
 def test_overrides_replace_and_add_surfaces() -> None:
-    builtin = load_envelope_schemas("groq", {})
+    builtin = load_envelope_schemas("groq", {}, PROFILES["groq"].apis)
     assert set(builtin) == {"chat_completion", "chat_completion_chunk"}
     replaced = copy.deepcopy(builtin["chat_completion"])
     replaced["properties"]["x_gateway"] = {"type": "string"}
     schemas = load_envelope_schemas(
-        "groq", {"groq/chat_completion": replaced, "groq/embedding": OBJECT, "openai/other": OBJECT}
+        "groq",
+        {"groq/chat_completion": replaced, "groq/embedding": OBJECT, "openai/other": OBJECT},
+        PROFILES["groq"].apis,
     )
     assert list(schemas) == ["chat_completion", "chat_completion_chunk", "embedding"]
     assert schemas["chat_completion"] is replaced
@@ -122,21 +125,27 @@ def test_overrides_replace_and_add_surfaces() -> None:
 
 
 def test_an_override_may_not_drop_what_the_decoder_reads() -> None:
-    schema = copy.deepcopy(load_envelope_schemas("openai", {})["chat_completion"])
+    schema = copy.deepcopy(
+        load_envelope_schemas("openai", {}, PROFILES["openai"].apis)["chat_completion"]
+    )
     schema["$defs"]["FunctionToolCall"]["required"].remove("id")
     error = schema_error(schema, "openai", "chat_completion")
     assert "tool_calls" in error.message and "'id' must be required" in error.message
-    schema = copy.deepcopy(load_envelope_schemas("openai", {})["chat_completion"])
+    schema = copy.deepcopy(
+        load_envelope_schemas("openai", {}, PROFILES["openai"].apis)["chat_completion"]
+    )
     del schema["properties"]["choices"]["minItems"]
     assert "minItems" in schema_error(schema, "openai", "chat_completion").message
 
 
 def test_only_what_a_decoder_reads_as_optional_may_be_null() -> None:
     """A decoder takes null for absent where it reads with ``.get``; never where it subscripts."""
-    builtin = load_envelope_schemas("openai", {})["chat_completion_chunk"]
+    builtin = load_envelope_schemas("openai", {}, PROFILES["openai"].apis)["chat_completion_chunk"]
     delta = builtin["$defs"]["ToolCallDelta"]["properties"]
     assert delta["id"]["anyOf"][1] == {"type": "null"}  # read as id? by the stream decoder
-    schema = copy.deepcopy(load_envelope_schemas("openai", {})["chat_completion"])
+    schema = copy.deepcopy(
+        load_envelope_schemas("openai", {}, PROFILES["openai"].apis)["chat_completion"]
+    )
     arguments = schema["$defs"]["FunctionToolCall"]["properties"]["function"]["properties"]
     arguments["arguments"] = {"anyOf": [{"type": "string"}, {"type": "null"}]}
     error = schema_error(schema, "openai", "chat_completion")

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.envelope.support import decoder
 from tests.envelope.test_corpus import NAMES
 
 BODY: dict[str, Any] = {
@@ -36,7 +37,7 @@ BODY: dict[str, Any] = {
 
 
 def test_client_tool_uses_are_parsed_and_server_tools_skipped(modules: dict[str, ModuleType]):
-    calls = modules["bedrock"].parse_converse_tool_calls(BODY, canonical_names=NAMES)
+    calls = decoder("bedrock", "converse").parse_tool_calls(BODY, canonical_names=NAMES)
     assert [(c.id, c.name, c.arguments, c.raw_arguments) for c in calls] == [
         ("t1", "weather", {"city": "Paris"}, '{"city":"Paris"}')
     ]
@@ -88,7 +89,7 @@ def _fragment(index: int, text: str) -> dict[str, Any]:
 
 
 def test_the_stream_joins_fragments_and_restarts_on_message_start(modules):
-    stream = modules["bedrock"].ConverseToolCallStream()
+    stream = decoder("bedrock", "converse_stream_event").stream()
     for event in [
         {"messageStart": {"role": "assistant"}},
         _start(0, "old", "weather"),
@@ -112,7 +113,7 @@ def test_the_stream_joins_fragments_and_restarts_on_message_start(modules):
 
 
 def test_a_stream_event_that_drifted_is_refused(modules):
-    stream = modules["bedrock"].ConverseToolCallStream()
+    stream = decoder("bedrock", "converse_stream_event").stream()
     with pytest.raises(modules["_runtime"].SchemaDriftError) as raised:
         stream.add(_fragment(0, {"city": "Paris"}))  # input fragments are text
     assert raised.value.path == "contentBlockDelta.delta.toolUse.input"

@@ -13,6 +13,7 @@ from tests.envelope.support import (
     NAMES,
     STREAMS,
     bodies,
+    decoder,
     forms,
     sdk_object_maker,
     stream_events,
@@ -45,7 +46,7 @@ def test_recorded_stream_events_pass(folder: str, modules: dict[str, ModuleType]
 @pytest.mark.parametrize("folder", sorted(BODIES))
 def test_tool_calls_of_recorded_bodies(folder: str, modules: dict[str, ModuleType]) -> None:
     provider, surface = BODIES[folder]
-    parse = getattr(modules[provider], f"parse_{surface}_tool_calls")
+    parse = decoder(provider, surface).parse_tool_calls
     seen = 0
     for name, body in bodies(folder):
         calls = parse(body, canonical_names=NAMES)
@@ -83,9 +84,8 @@ def test_recorded_bodies_as_sdk_objects(folder: str, modules: dict[str, ModuleTy
     """Each body as the official client returns it decodes, in every form a user holds, to the
     calls of its raw JSON (model_dump() writes null for every member the wire left out)."""
     provider, surface = BODIES[folder]
-    module = modules[provider]
-    validate = getattr(module, f"validate_{surface}")
-    parse = getattr(module, PARSERS[surface])
+    validate = getattr(modules[provider], f"validate_{surface}")
+    parse = decoder(provider, surface).parse_tool_calls
     make = sdk_object_maker(surface)
     for name, body in bodies(folder):
         expected = _calls(parse(body, canonical_names=NAMES))
@@ -99,15 +99,14 @@ def test_recorded_stream_events_as_sdk_objects(
     folder: str, modules: dict[str, ModuleType]
 ) -> None:
     provider, surface = STREAMS[folder]
-    module = modules[provider]
     make = sdk_object_maker(surface)
     for name, events in stream_events(folder):
-        reference = getattr(module, ACCUMULATORS[surface])()
+        reference = decoder(provider, surface).stream()
         for event in events:
             reference.add(event)
         expected = _calls(reference.tool_calls(canonical_names=NAMES))
         made = [make(event) for event in events]
-        accumulators = {form: getattr(module, ACCUMULATORS[surface])() for form in forms(made[0])}
+        accumulators = {form: decoder(provider, surface).stream() for form in forms(made[0])}
         for event in made:
             for form, value in forms(event).items():
                 accumulators[form].add(value)
@@ -115,24 +114,10 @@ def test_recorded_stream_events_as_sdk_objects(
             assert _calls(accumulator.tool_calls(canonical_names=NAMES)) == expected, (name, form)
 
 
-PARSERS = {
-    "chat_completion": "parse_chat_completion_tool_calls",
-    "response": "parse_response_tool_calls",
-    "message": "parse_message_tool_calls",
-    "converse": "parse_converse_tool_calls",
-}
-
 
 def _calls(calls: list[Any]) -> list[tuple[str, str, str, Any]]:
     return [(c.id, c.name, c.raw_arguments, c.arguments) for c in calls]
 
-
-ACCUMULATORS = {
-    "chat_completion_chunk": "ChatCompletionToolCallStream",
-    "response_stream_event": "ResponseToolCallStream",
-    "message_stream_event": "MessageToolCallStream",
-    "converse_stream_event": "ConverseToolCallStream",
-}
 
 
 @pytest.mark.parametrize("folder", sorted(STREAMS))
@@ -142,7 +127,7 @@ def test_stream_accumulators_rebuild_tool_calls(
     provider, surface = STREAMS[folder]
     streams = stream_events(folder)
     for name, events in streams:
-        accumulator = getattr(modules[provider], ACCUMULATORS[surface])()
+        accumulator = decoder(provider, surface).stream()
         for event in events:
             accumulator.add(event)
         calls = accumulator.tool_calls(canonical_names=NAMES)

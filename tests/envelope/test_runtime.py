@@ -13,6 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
+from tests.envelope.support import decoder
+
 SECRET = "sk-SECRET-do-not-leak-4242"
 SURFACES = [
     ("openai", "chat_completion"),
@@ -156,7 +158,7 @@ def test_sdk_style_objects_are_read_as_their_json(modules: dict[str, ModuleType]
         {"mode": "json", "by_alias": True, "exclude_unset": True, "warnings": False}
     ]
     assert openai.validate_chat_completion(HasToDict(body)) is body
-    [call] = openai.parse_chat_completion_tool_calls(
+    [call] = decoder("openai", "chat_completion").parse_tool_calls(
         HasToDict(body), canonical_names={"get_weather": "weather.get"}
     )
     assert call.arguments == {"city": "Paris"}
@@ -180,7 +182,7 @@ def test_values_neither_json_nor_sdk_objects_are_type_errors_not_drift(
             with pytest.raises(TypeError):
                 openai.validate_chat_completion(value)
             with pytest.raises(TypeError):
-                openai.ChatCompletionToolCallStream().add(value)
+                decoder("openai", "chat_completion_chunk").stream().add(value)
         tried: list[str] = []
 
         def wrong_type() -> Any:
@@ -256,9 +258,9 @@ def test_first_valid(modules: dict[str, ModuleType]) -> None:
 
 
 def test_tool_calls_payload_errors(modules: dict[str, ModuleType]) -> None:
-    runtime, openai = modules["_runtime"], modules["openai"]
+    runtime = modules["_runtime"]
     names = {"get_weather": "weather.get"}
-    [call] = openai.parse_chat_completion_tool_calls(
+    [call] = decoder("openai", "chat_completion").parse_tool_calls(
         chat_completion(),
         canonical_names=names,
         canonicalize=lambda name, args: {**args, "by": name},
@@ -272,7 +274,7 @@ def test_tool_calls_payload_errors(modules: dict[str, ModuleType]) -> None:
         ('{"x": NaN}', "not valid JSON"),
     ):
         with pytest.raises(runtime.PayloadError) as raised:
-            openai.parse_chat_completion_tool_calls(chat_completion(raw), canonical_names=names)
+            decoder("openai", "chat_completion").parse_tool_calls(chat_completion(raw), canonical_names=names)
         error = raised.value
         assert (error.tool, error.call_id, error.location) == ("weather.get", "call_1", "arguments")
         assert error.reason.startswith(reason) and error.code == "INVALID_ARGUMENTS"
@@ -280,7 +282,7 @@ def test_tool_calls_payload_errors(modules: dict[str, ModuleType]) -> None:
             assert SECRET not in text
         assert error.__cause__ is None and (error.__suppress_context__ or error.__context__ is None)
     with pytest.raises(runtime.PayloadError) as raised:
-        openai.parse_chat_completion_tool_calls(chat_completion(), canonical_names={})
+        decoder("openai", "chat_completion").parse_tool_calls(chat_completion(), canonical_names={})
     assert (raised.value.code, raised.value.location) == ("UNKNOWN_TOOL", "name")
 
 

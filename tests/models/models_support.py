@@ -12,9 +12,9 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from toolgen.design import load_design
-from toolgen.envelope import render_runtime
 from toolgen.model import Design
 from toolgen.modelgen import ModelsOutput, generate_models
+from toolgen.runtime_files import copied
 from toolgen.templating import header
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tools"
@@ -77,7 +77,7 @@ def materialize(design: Design, out_parent: Path) -> Built:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(source, encoding="utf-8")
     (out / "__init__.py").write_text("")
-    (out / "_runtime.py").write_text(render_runtime(header(design.hash)), encoding="utf-8")
+    (out / "_runtime.py").write_text(copied("_runtime", header(design.hash)), encoding="utf-8")
     return Built(design, output, out, package)
 
 

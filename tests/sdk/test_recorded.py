@@ -18,6 +18,7 @@ from tests.envelope.support import (
     NAMES,
     STREAMS,
     bodies,
+    decoder,
     forms,
     spread,
     stream_events,
@@ -28,16 +29,11 @@ pytestmark = pytest.mark.corpus
 
 BODIES_PER_FOLDER = 8
 STREAMS_PER_FOLDER = 3
-PARSERS = {
-    "chat_completion": "parse_chat_completion_tool_calls",
-    "response": "parse_response_tool_calls",
-    "message": "parse_message_tool_calls",
-}
-ACCUMULATORS = {
-    "chat_completion_chunk": "ChatCompletionToolCallStream",
-    "response_stream_event": "ResponseToolCallStream",
-    "message_stream_event": "MessageToolCallStream",
-}
+#: The surfaces the openai and anthropic clients serve.
+CLIENT_SURFACES = frozenset({"chat_completion", "response", "message"})
+CLIENT_STREAM_SURFACES = frozenset(
+    {"chat_completion_chunk", "response_stream_event", "message_stream_event"}
+)
 
 
 def envelopes(gen: ModuleType, provider: str) -> ModuleType:
@@ -50,8 +46,8 @@ def raw_calls(calls: list[Any]) -> list[tuple[str, str, str, Any]]:
 
 #: The folders whose surfaces the openai and anthropic clients serve (boto3, Bedrock's client,
 #: hands out plain dicts: its recordings are tested as raw JSON in tests/envelope).
-CLIENT_BODIES = [folder for folder in sorted(BODIES) if BODIES[folder][1] in PARSERS]
-CLIENT_STREAMS = [folder for folder in sorted(STREAMS) if STREAMS[folder][1] in ACCUMULATORS]
+CLIENT_BODIES = [folder for folder in sorted(BODIES) if BODIES[folder][1] in CLIENT_SURFACES]
+CLIENT_STREAMS = [folder for folder in sorted(STREAMS) if STREAMS[folder][1] in CLIENT_STREAM_SURFACES]
 
 
 @pytest.mark.parametrize("folder", CLIENT_BODIES)
@@ -61,7 +57,7 @@ def test_recorded_bodies_through_the_clients(
     provider, surface = BODIES[folder]
     module = envelopes(gen, provider)
     validate = getattr(module, f"validate_{surface}")
-    parse = getattr(module, PARSERS[surface])
+    parse = decoder(provider, surface, gen.__name__).parse_tool_calls
     for name, body in spread(bodies(folder), BODIES_PER_FOLDER):
         server.reply_json(body)
         received = ask((openai_client, anthropic_client), surface)
@@ -93,7 +89,7 @@ def test_recorded_streams_through_the_clients(
     provider, surface = STREAMS[folder]
     module = envelopes(gen, provider)
     validate = getattr(module, f"validate_{surface}")
-    accumulator = getattr(module, ACCUMULATORS[surface])
+    accumulator = decoder(provider, surface, gen.__name__).stream
     usable = [
         (name, events)
         for name, events in stream_events(folder)

@@ -1,13 +1,12 @@
-"""The generated files: ``_runtime.py`` and one ``_envelopes_<provider>.py`` per provider."""
+"""The generated ``_envelopes_<provider>.py`` of each provider: its envelope validators."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from toolgen.envelope.compiler import api_constant, compile_surface, docstring, validator_names
-from toolgen.envelope.decoders import decoders_for
 from toolgen.envelope.emitter import LineEmitter
-from toolgen.templating import export_order, format_python, render
+from toolgen.templating import export_order, format_python
 
 #: Where each name a generated module may use comes from; anything else is in ``._runtime``.
 _IMPORT_SOURCES = {
@@ -18,13 +17,9 @@ _IMPORT_SOURCES = {
 }
 
 
-def render_runtime(header: str) -> str:
-    """The source of ``OUT/_runtime.py``."""
-    return format_python(render("_runtime.py.j2", header=header))
-
-
 def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) -> str:
-    """The source of ``OUT/_envelopes_<provider>.py``: validators of every surface, then decoders.
+    """The source of ``OUT/_envelopes_<provider>.py``: the validators of every surface (the
+    decoders that use them are in the fixed API modules).
 
     ``validate_<surface>(data)`` returns ``data`` (typed as a dict) when it matches and raises
     SchemaDriftError otherwise.
@@ -34,18 +29,13 @@ def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) 
     validators = [
         compile_surface(provider, s, schemas[s], constants, imports) for s in sorted(schemas)
     ]
-    chosen = decoders_for(provider, schemas)
-    decoders = [render(decoder.template) for decoder in chosen]
-    for decoder in chosen:
-        imports |= decoder.imports
     public = ["PROVIDER", *(validator_names(s)[0] for s in sorted(schemas))]
-    public += [name for decoder in chosen for name in decoder.exports]
 
     emitter = LineEmitter()
     emitter.line(header)
     emitter.lines(
         docstring(
-            f"Envelope validators and tool-call decoders of {provider}.",
+            f"Envelope validators of {provider}.",
             f"Surfaces: {', '.join(sorted(schemas))}.",
         )
     )
@@ -73,7 +63,7 @@ def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) 
         " -> SchemaDriftError:"
     ):
         emitter.line("return schema_drift(PROVIDER, api, path, expected, value)")
-    source = emitter.source() + "".join("\n\n" + part for part in [*validators, *decoders])
+    source = emitter.source() + "".join("\n\n" + part for part in validators)
     return format_python(source)
 
 

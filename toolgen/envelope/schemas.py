@@ -3,24 +3,21 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from toolgen.apis import Api
 from toolgen.envelope.compiler import check_schema
-from toolgen.envelope.decoders import decoders_for
+from toolgen.envelope.decoders import check_api_reads
 from toolgen.envelope.errors import EnvelopeSchemaError
 
 BUILTIN_DIR = Path(__file__).resolve().parent.parent / "envelopes"
 
-#: Providers with envelope schemas in toolgen.
-ENVELOPE_PROVIDERS: tuple[str, ...] = (
-    "anthropic",
-    "bedrock",
-    "cerebras",
-    "cloudflare",
-    "groq",
-    "openai",
-)
+
+def envelope_providers() -> tuple[str, ...]:
+    """The providers with envelope schemas in toolgen (a folder under toolgen/envelopes)."""
+    return tuple(sorted(p.name for p in BUILTIN_DIR.iterdir() if p.is_dir()))
 
 
 def builtin_schemas(provider: str) -> dict[str, Any]:
@@ -33,12 +30,14 @@ def builtin_schemas(provider: str) -> dict[str, Any]:
     }
 
 
-def load_envelope_schemas(provider: str, overrides: dict[str, Any]) -> dict[str, Any]:
+def load_envelope_schemas(
+    provider: str, overrides: dict[str, Any], apis: Iterable[Api]
+) -> dict[str, Any]:
     """Surface -> schema for ``provider``, sorted by surface, each checked against the subset.
 
     ``overrides`` maps ``"<provider>/<surface>"`` to a schema (from ``design/envelopes``): a known
     surface is replaced, a new one is added. Raises EnvelopeSchemaError for what cannot be compiled,
-    including an override that drops a field the provider's tool-call decoder reads.
+    including an override that drops a field the tool-call decoder of one of ``apis`` reads.
     """
     schemas = builtin_schemas(provider)
     for key in sorted(overrides):
@@ -56,5 +55,5 @@ def load_envelope_schemas(provider: str, overrides: dict[str, Any]) -> dict[str,
     schemas = dict(sorted(schemas.items()))
     for surface, schema in schemas.items():
         check_schema(provider, surface, schema)
-    decoders_for(provider, schemas)
+    check_api_reads(provider, apis, schemas)
     return schemas

@@ -30,6 +30,7 @@ from toolgen.model import Contract, Design, SharedDef
 from toolgen.modelgen import prepare
 from toolgen.modelgen.imports import name_order, rewrite_imports
 from toolgen.parallel import current
+from toolgen.runtime_files import copied
 from toolgen.templating import format_python, render
 
 PROVIDER = "models"  # the provider slot of the diagnostics of this stage
@@ -334,5 +335,5 @@ def generate_models(design: Design, header: str) -> ModelsOutput:
         )
     )
     files["models/_base.py"] = format_python(render("models_base.py.j2", header=header))
-    files["_decode.py"] = format_python(render("_decode.py.j2", header=header))
+    files["_decode.py"] = copied("_decode", header)
     return ModelsOutput(dict(sorted(files.items())), classes, diagnostics)

@@ -11,6 +11,7 @@ showed 64, newer docs 128); a ``pattern`` with backreferences, lookaround or ``\
 import re
 from typing import Any
 
+from toolgen.apis import MESSAGES
 from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile, Rule
 from toolgen.tool_formats import (
     Entries,
@@ -123,7 +124,7 @@ ANTHROPIC = Profile(
     recursion=False,
     template="anthropic.py.j2",
     params_template="_params_anthropic.py.j2",
-    decoders={"messages": ("parse_message_tool_calls", "MessageToolCallStream")},
+    apis=(MESSAGES,),
     rules=RULES,
 )
 

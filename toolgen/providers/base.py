@@ -7,6 +7,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from toolgen.apis import Api
+
 #: Keywords no strict mode toolgen targets can represent: a looser projection would let the model
 #: write what the contract forbids in ways the inverse cannot undo, or would close what the
 #: contract leaves open. Every profile rejects them (and may reject more).
@@ -137,13 +139,11 @@ class Profile:
     # The module of TypedDicts shaped like the provider SDK's request params, rendered once per
     # template however many providers share it (the generated module is named after it).
     params_template: str | None = "_params_openai.py.j2"
-    # Fixed modules (toolgen/runtime/_<name>.py) the generated module imports, copied into OUT.
-    runtime: tuple[str, ...] = ()
     # Provider tables the generated module writes out (template variables by name).
     module_data: Mapping[str, Any] = field(default_factory=dict)
-    # API -> (tool-call parser, stream accumulator) of the generated envelope module; the first is
-    # the default API of the generated functions.
-    decoders: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # The wire APIs the provider speaks (toolgen.apis); the first is the default ``api`` of the
+    # generated functions. Their fixed modules are copied into OUT and their decoders bound.
+    apis: tuple[Api, ...] = ()
     # Whether definitions go out with the provider's strict flag on. A profile that lets
     # ``[providers.NAME] strict = false`` turn it off names the profile used then in ``loose``.
     strict: bool = True
@@ -152,8 +152,8 @@ class Profile:
     rules: tuple[Rule, ...] = ()
 
     @property
-    def apis(self) -> tuple[str, ...]:
-        return tuple(self.decoders)
+    def api_names(self) -> tuple[str, ...]:
+        return tuple(api.name for api in self.apis)
 
     def verdict(self, keyword: str) -> Literal["keep", "drop", "reject"]:
         if keyword in self.reject:

@@ -10,12 +10,10 @@ already resolved them.
 
 from dataclasses import replace
 
+from toolgen.apis import CONVERSE
 from toolgen.providers.anthropic import ANTHROPIC
 from toolgen.providers.anthropic import DROP as ANTHROPIC_DROP
 from toolgen.providers.base import Limits, NameRule, Rule
-
-#: Converse's tool-call parser and stream accumulator in the generated envelope module.
-CONVERSE_DECODER = {"converse": ("parse_converse_tool_calls", "ConverseToolCallStream")}
 
 #: Identifiers and the embedded-document schema: bundling resolved the first, the second describes
 #: a string's decoded content, which no validator of the wire checks.
@@ -95,7 +93,7 @@ _STRICT = replace(
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
     template="bedrock.py.j2",
     params_template="_params_bedrock.py.j2",
-    decoders=CONVERSE_DECODER,
+    apis=(CONVERSE,),
     rules=RULES,
 )
 

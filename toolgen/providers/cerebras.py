@@ -9,8 +9,9 @@ OpenAI's table, for Chat Completions only. Verified on 2026-12-02.
 
 from dataclasses import replace
 
+from toolgen.apis import CHAT
 from toolgen.providers.base import Rule
-from toolgen.providers.openai import CHAT_DECODER, OPENAI
+from toolgen.providers.openai import OPENAI
 
 _DOCS = "Cerebras docs, structured outputs (PROVIDERS.md, OpenAI-compatible providers)"
 _CHECKED = "2026-12-02"
@@ -43,6 +44,6 @@ CEREBRAS = replace(
     title="Cerebras strict mode",
     limits=replace(OPENAI.limits, any_of_branches=5),
     type_arrays=False,
-    decoders=CHAT_DECODER,
+    apis=(CHAT,),
     rules=RULES,
 )

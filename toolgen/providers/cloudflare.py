@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen import pointer as jp
+from toolgen.apis import CHAT, RESPONSES, WORKERS_AI
 from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile, Rule, ToolWire
 from toolgen.providers.openai import DROP as OPENAI_DROP
 from toolgen.providers.openai import FORMATS as OPENAI_FORMATS
@@ -307,7 +308,7 @@ CLOUDFLARE = Profile(
     recursion=False,
     template="cloudflare.py.j2",
     params_template=None,
-    runtime=("_workers_ai",),
+    apis=(WORKERS_AI, CHAT, RESPONSES),
     module_data={"families": family_prefixes()},
     tool_wire=ToolWire(
         native_parameters,

@@ -9,8 +9,9 @@ Completions only. Verified on 2026-12-02.
 
 from dataclasses import replace
 
+from toolgen.apis import CHAT
 from toolgen.providers.base import Rule
-from toolgen.providers.openai import CHAT_DECODER, OPENAI
+from toolgen.providers.openai import OPENAI
 
 _DOCS = "Groq docs, structured outputs (PROVIDERS.md, OpenAI-compatible providers)"
 _CHECKED = "2026-12-02"
@@ -36,4 +37,4 @@ RULES: tuple[Rule, ...] = (
     Rule("wire", "Chat Completions only, OpenAI's request shapes", _DOCS, _CHECKED),
 )
 
-GROQ = replace(OPENAI, name="groq", title="Groq strict mode", decoders=CHAT_DECODER, rules=RULES)
+GROQ = replace(OPENAI, name="groq", title="Groq strict mode", apis=(CHAT,), rules=RULES)

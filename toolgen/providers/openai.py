@@ -9,6 +9,7 @@ shared_params/function_definition.py and responses/function_tool_param.py; verif
 from typing import Any
 
 from toolgen import pointer as jp
+from toolgen.apis import CHAT, RESPONSES
 from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile, Rule
 from toolgen.tool_formats import (
     Entries,
@@ -100,9 +101,6 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-#: Chat Completions' tool-call parser and stream accumulator in the generated envelope module.
-CHAT_DECODER = {"chat": ("parse_chat_completion_tool_calls", "ChatCompletionToolCallStream")}
-
 OPENAI = Profile(
     name="openai",
     title="OpenAI strict mode",
@@ -120,10 +118,7 @@ OPENAI = Profile(
     ),
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
     optional_style="nullable",
-    decoders={
-        **CHAT_DECODER,
-        "responses": ("parse_response_tool_calls", "ResponseToolCallStream"),
-    },
+    apis=(CHAT, RESPONSES),
     rules=RULES,
 )
 

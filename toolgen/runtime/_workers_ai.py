@@ -20,12 +20,16 @@ named in ``api``); those of the wrapper start at the body.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, Literal, NotRequired, Protocol, TypedDict
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, Literal, NotRequired, TypedDict
 
 from ._runtime import (
     MISSING,
+    Canonicalize,
     RawToolCall,
+    ToolCallAccumulator,
+    ToolCallDecoder,
+    Validator,
     decode_tool_call,
     drift_warning,
     json_value,
@@ -33,10 +37,25 @@ from ._runtime import (
     tool_call_from_object,
 )
 
-Validator = Callable[[object], dict[str, Any]]
-Canonicalize = Callable[[str, Any], Any] | None
-#: A decoder of one shape: ``parser(result, canonical_names=..., canonicalize=...)``.
-Parser = Callable[..., list[RawToolCall]]
+__all__ = [
+    "READS",
+    "RESULT_SURFACES",
+    "SHAPES",
+    "ChatResponseFormat",
+    "FunctionDefinition",
+    "FunctionTool",
+    "JsonSchemaFormat",
+    "NativeResponseFormat",
+    "ToolCallStream",
+    "WorkersAiDecoder",
+    "WorkersAiError",
+    "function_definition",
+    "function_tool",
+    "native_response_format",
+    "openai_response_format",
+    "sse_events",
+]
+
 #: model-name prefix -> (family name, the shapes its models answer with)
 Families = Mapping[str, tuple[str, tuple[str, ...]]]
 
@@ -139,14 +158,6 @@ class WorkersAiError(Exception):
         return f"{self.provider} request failed (error codes: {codes or 'none'})"
 
 
-class ShapeStream(Protocol):
-    def add(self, event: object) -> dict[str, Any]: ...
-
-    def tool_calls(
-        self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize = None
-    ) -> list[RawToolCall]: ...
-
-
 def sse_events(lines: Iterable[str | bytes]) -> Iterator[Any]:
     """The JSON events of an SSE stream given line by line (``data: {...}``); other fields,
     blank lines and the final ``data: [DONE]`` are skipped. Malformed JSON raises ValueError."""
@@ -160,30 +171,35 @@ def sse_events(lines: Iterable[str | bytes]) -> Iterator[Any]:
             yield json.loads(payload)
 
 
-class WorkersAi:
-    """Reads Workers AI responses for one provider module.
+class WorkersAiDecoder:
+    """Reads the Workers AI responses of one provider module.
 
-    ``validators`` maps surface names (``rest_response`` and those of ``RESULT_SURFACES``) to the
-    generated envelope validators; ``parsers`` and ``streams`` map the ``chat`` and ``responses``
-    shapes to the decoders of those APIs (a parser function, a stream class), which validate what
-    they read.
+    Built from the provider name, the generated validators of the surfaces in ``READS`` order
+    (``rest_response``, ``native_output``, ``chat_completion``, ``response``), the decoders of the
+    Chat Completions and Responses APIs for the results of those shapes, and the family table.
     """
 
     def __init__(
         self,
         provider: str,
+        validate_rest_response: Validator,
+        validate_native_output: Validator,
+        validate_chat_completion: Validator,
+        validate_response: Validator,
         *,
+        chat: ToolCallDecoder,
+        responses: ToolCallDecoder,
         families: Families,
-        validators: Mapping[str, Validator],
-        parsers: Mapping[str, Parser],
-        streams: Mapping[str, Callable[[], ShapeStream]],
     ) -> None:
         self.provider = provider
         self._prefixes = sorted(families.items(), key=lambda item: -len(item[0]))
-        self._validate_wrapper = validators["rest_response"]
-        self._validate_result = {shape: validators[s] for shape, s in RESULT_SURFACES.items()}
-        self._parsers = parsers
-        self._streams = streams
+        self._validate_wrapper = validate_rest_response
+        self._validate_result = {
+            "native": validate_native_output,
+            "chat": validate_chat_completion,
+            "responses": validate_response,
+        }
+        self._decoders = {"chat": chat, "responses": responses}
 
     def family(self, model: str) -> tuple[str, tuple[str, ...]]:
         """(family, shapes) of ``model``; an unknown model gets every shape and a warning event."""
@@ -236,7 +252,7 @@ class WorkersAi:
         model: str,
         *,
         canonical_names: Mapping[str, str],
-        canonicalize: Canonicalize = None,
+        canonicalize: Canonicalize | None = None,
     ) -> list[RawToolCall]:
         """The tool calls of a REST body, canonicalized (none when the result is text)."""
         result = self.result(json_value(data), model)
@@ -245,7 +261,7 @@ class WorkersAi:
         shape = _shape_of(result)
         if shape == "native":
             return self.native_calls(result, canonical_names, canonicalize)
-        return self._parsers[shape](
+        return self._decoders[shape].parse_tool_calls(
             result, canonical_names=canonical_names, canonicalize=canonicalize
         )
 
@@ -273,8 +289,8 @@ class WorkersAi:
     def stream(self, model: str) -> ToolCallStream:
         return ToolCallStream(self, model)
 
-    def shape_stream(self, shape: str) -> ShapeStream:
-        return self._streams[shape]()
+    def shape_stream(self, shape: str) -> ToolCallAccumulator:
+        return self._decoders[shape].stream()
 
     def validate_native(self, event: object) -> dict[str, Any]:
         return self._validate_result["native"](event)
@@ -299,7 +315,7 @@ class WorkersAi:
         self,
         valid: dict[str, Any],
         canonical_names: Mapping[str, str],
-        canonicalize: Canonicalize,
+        canonicalize: Canonicalize | None,
         first_index: int = 0,
     ) -> list[RawToolCall]:
         calls = []
@@ -336,11 +352,11 @@ class ToolCallStream:
     checked against the model's family); native events carry whole tool calls.
     """
 
-    def __init__(self, reader: WorkersAi, model: str) -> None:
+    def __init__(self, reader: WorkersAiDecoder, model: str) -> None:
         self._reader = reader
         self._model = model
         self._shape: str | None = None
-        self._inner: ShapeStream | None = None
+        self._inner: ToolCallAccumulator | None = None
         self._native: list[dict[str, Any]] = []
 
     def add(self, event: object) -> dict[str, Any]:
@@ -358,7 +374,7 @@ class ToolCallStream:
         return valid
 
     def tool_calls(
-        self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize = None
+        self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None
     ) -> list[RawToolCall]:
         if self._inner is not None:
             return self._inner.tool_calls(

@@ -12,10 +12,9 @@ Optional members stay optional in strict tool use, so payloads come back canonic
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
-from . import _envelopes_anthropic as _envelopes
 from ._decode import (
     OutputData,
     ToolCall,
@@ -27,13 +26,14 @@ from ._envelopes_anthropic import (
     validate_message,
     validate_message_stream_event,
 )
+from ._messages import MessagesDecoder
 from ._params_anthropic import (
     CacheControlEphemeralParam,
     InputSchemaTyped,
     JSONOutputFormatParam,
     ToolParam,
 )
-from ._runtime import PayloadError, RawToolCall, SchemaDriftError
+from ._runtime import PayloadError, RawToolCall, SchemaDriftError, ToolCallDecoder
 from ._runtime import decode_tool_call as _decode_arguments
 from .models import model_for
 
@@ -287,18 +287,17 @@ def decode_tool_call(provider_name: str, arguments: str, call_id: str = "") -> A
     return _typed(call)
 
 
-_PARSERS: dict[str, Callable[..., list[RawToolCall]]] = {
-    "messages": _envelopes.parse_message_tool_calls,
-}
-_STREAMS: dict[str, Callable[[], Any]] = {
-    "messages": _envelopes.MessageToolCallStream,
+_DECODERS: dict[str, ToolCallDecoder] = {
+    "messages": MessagesDecoder(PROVIDER, validate_message, validate_message_stream_event),
 }
 
 
 def parse_tool_calls(data: object, api: Api = "messages") -> list[AnyToolCall]:
     """The tool calls of a response of ``api``, validated (SchemaDriftError when the envelope
     drifted), decoded, canonicalized and typed (PayloadError when a call is unusable)."""
-    calls = _PARSERS[api](data, canonical_names=CANONICAL_NAMES, canonicalize=canonicalize)
+    calls = _DECODERS[api].parse_tool_calls(
+        data, canonical_names=CANONICAL_NAMES, canonicalize=canonicalize
+    )
     return [_typed(call) for call in calls]
 
 
@@ -324,11 +323,10 @@ class ToolCallStream:
     """
 
     def __init__(self, api: Api = "messages") -> None:
-        self._stream = _STREAMS[api]()
+        self._stream = _DECODERS[api].stream()
 
     def add(self, event: object) -> dict[str, Any]:
-        result: dict[str, Any] = self._stream.add(event)
-        return result
+        return self._stream.add(event)
 
     def tool_calls(self) -> list[AnyToolCall]:
         calls = self._stream.tool_calls(canonical_names=CANONICAL_NAMES, canonicalize=canonicalize)

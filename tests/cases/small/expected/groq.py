@@ -12,12 +12,12 @@ Names: TOOLS and OUTPUTS hold canonical names; the provider sees ``PROVIDER_NAME
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, overload
 
-from . import _envelopes_groq as _envelopes
 from ._canonical import OUTPUT_CANONICALIZERS, TOOL_CANONICALIZERS
 from ._canonical import canonicalize_text as _canonicalize_text
+from ._chat_completions import ChatCompletionsDecoder
 from ._decode import (
     OutputData,
     ToolCall,
@@ -38,7 +38,7 @@ from ._params_openai import (
     ResponseFormatJSONSchema,
     ResponseFormatTextJSONSchemaConfigParam,
 )
-from ._runtime import PayloadError, RawToolCall, SchemaDriftError
+from ._runtime import PayloadError, RawToolCall, SchemaDriftError, ToolCallDecoder
 from ._runtime import decode_tool_call as _decode_arguments
 from .models import model_for
 
@@ -316,18 +316,19 @@ def decode_tool_call(provider_name: str, arguments: str, call_id: str = "") -> A
     return _typed(call)
 
 
-_PARSERS: dict[str, Callable[..., list[RawToolCall]]] = {
-    "chat": _envelopes.parse_chat_completion_tool_calls,
-}
-_STREAMS: dict[str, Callable[[], Any]] = {
-    "chat": _envelopes.ChatCompletionToolCallStream,
+_DECODERS: dict[str, ToolCallDecoder] = {
+    "chat": ChatCompletionsDecoder(
+        PROVIDER, validate_chat_completion, validate_chat_completion_chunk
+    ),
 }
 
 
 def parse_tool_calls(data: object, api: Api = "chat") -> list[AnyToolCall]:
     """The tool calls of a response of ``api``, validated (SchemaDriftError when the envelope
     drifted), decoded, canonicalized and typed (PayloadError when a call is unusable)."""
-    calls = _PARSERS[api](data, canonical_names=CANONICAL_NAMES, canonicalize=canonicalize)
+    calls = _DECODERS[api].parse_tool_calls(
+        data, canonical_names=CANONICAL_NAMES, canonicalize=canonicalize
+    )
     return [_typed(call) for call in calls]
 
 
@@ -353,11 +354,10 @@ class ToolCallStream:
     """
 
     def __init__(self, api: Api = "chat") -> None:
-        self._stream = _STREAMS[api]()
+        self._stream = _DECODERS[api].stream()
 
     def add(self, event: object) -> dict[str, Any]:
-        result: dict[str, Any] = self._stream.add(event)
-        return result
+        return self._stream.add(event)
 
     def tool_calls(self) -> list[AnyToolCall]:
         calls = self._stream.tool_calls(canonical_names=CANONICAL_NAMES, canonicalize=canonicalize)

@@ -1,4 +1,3 @@
-{{ header }}
 """Typed decoding: a canonical payload validated into its model.
 
 Provider modules decode a call's JSON arguments and canonicalize them (``_runtime``), then call
@@ -89,7 +88,11 @@ def _parse_json(provider: str, name: str, text: str | bytes) -> Any:
     except (TypeError, ValueError):
         reason = "not valid JSON text"
     raise PayloadError(
-        provider=provider, tool=name, call_id="", location="(root)", reason=reason,
+        provider=provider,
+        tool=name,
+        call_id="",
+        location="(root)",
+        reason=reason,
         code="INVALID_OUTPUT",
     )
 
@@ -100,7 +103,11 @@ def _validate(model: type[M], payload: Any, *, provider: str, tool: str, call_id
     except ValidationError as error:
         where, message = _validation_message(error, payload)
         raise PayloadError(
-            provider=provider, tool=tool, call_id=call_id, location=where, reason=message,
+            provider=provider,
+            tool=tool,
+            call_id=call_id,
+            location=where,
+            reason=message,
             code="INVALID_ARGUMENTS" if call_id else "INVALID_OUTPUT",
         ) from error
 
@@ -112,7 +119,9 @@ def typed_call(provider: str, call: RawToolCall, model: type[M]) -> ToolCall[str
     ValidationError is its cause).
     """
     arguments = _validate(model, call.arguments, provider=provider, tool=call.name, call_id=call.id)
-    return ToolCall(id=call.id, name=call.name, arguments=arguments, raw_arguments=call.raw_arguments)
+    return ToolCall(
+        id=call.id, name=call.name, arguments=arguments, raw_arguments=call.raw_arguments
+    )
 
 
 def decode_output(
@@ -126,7 +135,9 @@ def decode_output(
 
     Raises PayloadError with ``tool`` set to the output's canonical name and an empty call id.
     """
-    parsed = _parse_json(provider, name, data) if isinstance(data, str | bytes) else json_value(data)
+    parsed = (
+        _parse_json(provider, name, data) if isinstance(data, str | bytes) else json_value(data)
+    )
     return _validate(model, canonicalize(parsed), provider=provider, tool=name, call_id="")
 
 
@@ -159,5 +170,7 @@ def output_data(name: str, data: OutputData) -> OutputData:
     """``data`` for ``decode_output``; None is a TypeError (no structured output is null, and the
     signatures reject it: this is for callers that are not type-checked)."""
     if data is None:
-        raise TypeError(f"parse_output({name!r}, None): expected JSON text, a parsed object or an SDK object")
+        raise TypeError(
+            f"parse_output({name!r}, None): expected JSON text, a parsed object or an SDK object"
+        )
     return data

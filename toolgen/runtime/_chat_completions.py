@@ -1,0 +1,139 @@
+"""Chat Completions: the tool-call decoders of responses and streamed chunks.
+
+The decoders take the provider name and the generated validators of the two surfaces
+(``chat_completion``, ``chat_completion_chunk``) as constructor arguments. ``READS`` lists what they
+read from validated data (surface, read path, JSON type); the build checks every entry against the
+provider's envelope schemas, so a field read here is one the schema guarantees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ._runtime import (
+    MISSING,
+    Canonicalize,
+    FragmentJoiner,
+    RawToolCall,
+    ToolCallFragments,
+    ValidatingDecoder,
+    Validator,
+    decode_tool_call,
+    schema_drift,
+)
+
+__all__ = ["READS", "ChatCompletionToolCallStream", "ChatCompletionsDecoder"]
+
+_CALL = "choices[0].message.tool_calls?.[]"
+_CHUNK_CALL = "choices.[].delta.tool_calls?.[]"
+READS: tuple[tuple[str, str, str], ...] = (
+    ("chat_completion", "choices[0].message", "object"),
+    ("chat_completion", f"{_CALL}.type", "string"),
+    ("chat_completion", f"{_CALL}.{{type=function}}.id", "string"),
+    ("chat_completion", f"{_CALL}.{{type=function}}.function.name", "string"),
+    ("chat_completion", f"{_CALL}.{{type=function}}.function.arguments", "string"),
+    ("chat_completion_chunk", "choices.[].index", "integer"),
+    ("chat_completion_chunk", f"{_CHUNK_CALL}.index", "integer"),
+    ("chat_completion_chunk", f"{_CHUNK_CALL}.type?", "string"),
+    ("chat_completion_chunk", f"{_CHUNK_CALL}.id?", "string"),
+    ("chat_completion_chunk", f"{_CHUNK_CALL}.function?.name?", "string"),
+    ("chat_completion_chunk", f"{_CHUNK_CALL}.function?.arguments?", "string"),
+)
+
+
+class ChatCompletionsDecoder(ValidatingDecoder):
+    """The function calls of chat completions (first choice) and of their streams."""
+
+    def parse_tool_calls(
+        self,
+        data: object,
+        *,
+        canonical_names: Mapping[str, str],
+        canonicalize: Canonicalize | None = None,
+    ) -> list[RawToolCall]:
+        """The function calls of the first choice, decoded; validates ``data`` first.
+
+        Calls of other types are skipped; malformed arguments raise PayloadError.
+        """
+        message = self._validate(data)["choices"][0]["message"]
+        return [
+            decode_tool_call(
+                self.provider,
+                call["id"],
+                call["function"]["name"],
+                call["function"]["arguments"],
+                canonical_names,
+                canonicalize,
+            )
+            for call in message.get("tool_calls") or ()
+            if call["type"] == "function"
+        ]
+
+    def stream(self) -> ChatCompletionToolCallStream:
+        return ChatCompletionToolCallStream(self.provider, self._validate_event)
+
+
+class ChatCompletionToolCallStream(FragmentJoiner):
+    """Joins the tool-call deltas of a streamed chat completion (first choice) into whole calls.
+
+    Give every chunk to ``add`` (it validates the chunk and returns it), then call ``tool_calls``.
+    """
+
+    def __init__(self, provider: str, validate_event: Validator) -> None:
+        super().__init__(provider, validate_event)
+        self._skipped: set[int] = set()
+
+    def add(self, chunk: object) -> dict[str, Any]:
+        valid = self._validate(chunk)
+        for choice in valid["choices"]:
+            if choice["index"] != 0:
+                continue
+            # optional members may be absent or null (SDK objects dump absent members as None)
+            for delta in choice["delta"].get("tool_calls") or ():
+                index = delta["index"]
+                if delta.get("type") not in (None, "function"):
+                    self._skipped.add(index)
+                call = self._calls.setdefault(index, ToolCallFragments())
+                if call.id is None:
+                    call.id = delta.get("id")
+                function = delta.get("function") or {}
+                if call.name is None:
+                    call.name = function.get("name")
+                arguments = function.get("arguments")
+                if arguments is not None:
+                    call.parts.append(arguments)
+        return valid
+
+    def tool_calls(
+        self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None
+    ) -> list[RawToolCall]:
+        """The joined calls in index order; a call never given an id or a name is drift."""
+        calls = []
+        for index, call in sorted(self._calls.items()):
+            if index in self._skipped:
+                continue
+            where = ("choices", 0, "delta", "tool_calls", index)
+            if call.id is None:
+                raise schema_drift(
+                    self.provider, "chat_completion_chunk", (*where, "id"), "string", MISSING
+                )
+            if call.name is None:
+                raise schema_drift(
+                    self.provider,
+                    "chat_completion_chunk",
+                    (*where, "function", "name"),
+                    "string",
+                    MISSING,
+                )
+            calls.append(
+                decode_tool_call(
+                    self.provider,
+                    call.id,
+                    call.name,
+                    call.arguments(),
+                    canonical_names,
+                    canonicalize,
+                )
+            )
+        return calls
