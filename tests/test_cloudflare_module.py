@@ -108,7 +108,7 @@ _NATIVE_TOOL = {
 }
 TOOL_FORMS = {
     "native": _NATIVE_TOOL,
-    "openai": {
+    "function": {
         "type": "object",
         "required": ["type", "function"],
         "properties": {"type": {"const": "function"}, "function": _NATIVE_TOOL},
@@ -140,7 +140,7 @@ OPENAI_JSON_MODE = {
 def test_tool_definitions_take_the_declared_tool_forms(cf: ModuleType, form: str) -> None:
     (definition,) = cf.tool_definitions(form=form)
     Draft202012Validator(TOOL_FORMS[form]).validate(definition)
-    function = definition["function"] if form == "openai" else definition
+    function = definition["function"] if form == "function" else definition
     assert function["name"] == "getWeather"
     assert function["parameters"] == cf.parameters("getWeather")
     assert "strict" not in function  # no strict mode on Workers AI
@@ -276,7 +276,7 @@ def test_native_arguments_as_json_text_are_read_and_malformed_ones_refused(cf: M
 
 
 # -- mutations ----------------------------------------------------------------------------------
-_RESULT_SURFACE = {"choices": "chat_completion", "output": "response"}
+_RESULT_SURFACE = {"choices": "chat_completion", "output": "responses_result"}
 
 
 def _paths(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[str | int, ...]]:
@@ -335,7 +335,7 @@ def test_the_mutations_reach_every_surface() -> None:
         next((s for k, s in _RESULT_SURFACE.items() if k in _load(n)["result"]), "native_output")
         for n in WRAPPED
     }
-    assert shapes == {"native_output", "chat_completion", "response"}
+    assert shapes == {"native_output", "chat_completion", "responses_result"}
 
 
 # -- what the fixed module reads ------------------------------------------------------------------
@@ -347,4 +347,5 @@ def test_the_fixed_module_reads_only_what_the_envelopes_guarantee() -> None:
         check_decoder_read("cloudflare", surface, SCHEMAS[surface], path, json_type)
         with pytest.raises(EnvelopeSchemaError):
             check_decoder_read("cloudflare", surface, {"type": "object"}, path, json_type)
-    assert set(_workers_ai.RESULT_SURFACES.values()) <= set(SCHEMAS)
+    surfaces = [surface for surface, _, _ in _workers_ai.READS]
+    assert set(surfaces) == set(SCHEMAS)  # every surface is read (and so checked by the build)

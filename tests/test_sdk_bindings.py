@@ -72,8 +72,8 @@ def test_request_typeddicts_declare_every_key_of_the_sdk_param_types(gen: Any) -
     responses = pytest.importorskip("openai.types.responses")
     types = pytest.importorskip("anthropic.types")
     tool_param = pytest.importorskip("anthropic.types.tool_param")
-    ours_openai = importlib.import_module(f"{gen.__name__}._params_openai")
-    ours_anthropic = importlib.import_module(f"{gen.__name__}._params_anthropic")
+    # the provider modules re-export the TypedDicts of their API modules (toolgen/runtime)
+    ours_openai, ours_anthropic = gen.openai, gen.anthropic
     pairs = [
         (ours_openai.ChatCompletionFunctionToolParam, chat.ChatCompletionFunctionToolParam),
         (ours_openai.FunctionDefinition, shared.FunctionDefinition),

@@ -1,24 +1,51 @@
 """The wire APIs toolgen binds, provider-neutral: what a profile lists in ``Profile.apis``.
 
-Each names its fixed module in toolgen/runtime (copied into OUT when a provider speaks it), the
-decoder class there, which the generated provider module builds as
-``Decoder(PROVIDER, validate_<surface>, ...)`` in ``surfaces`` order, and the fields that decoder
-reads (``READS`` of the module), checked against the provider's envelope schemas at build time.
+Each names its fixed module in toolgen/runtime (copied into OUT when a provider speaks it) and, in
+it: the decoder class, which the generated provider module builds as
+``Decoder(PROVIDER, validate_<surface>, ...)`` in ``surfaces`` order; the fields that decoder
+reads (``READS``), checked against the provider's envelope schemas at build time; the request
+builder class, whose methods the generated module exposes as its request functions; and the
+TypedDicts those return, which the generated module re-exports.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolgen.runtime import _chat_completions, _converse, _messages, _responses, _workers_ai
+
+#: What every generated provider module uses, whatever its APIs.
+BASE_MODULES: tuple[str, ...] = ("_contracts", "_decode", "_runtime")
+
+
+@dataclass(frozen=True)
+class Requests:
+    """A request-builder class of toolgen/runtime, built as ``Class(tools, outputs, ...)``."""
+
+    module: str
+    name: str
+    functions: tuple[str, ...]  # its methods, exposed under the same names
+    # keyword arguments beyond the contracts: "strict" (STRICT), "limits" (the strict-tool caps)
+    arguments: tuple[str, ...] = ("strict",)
 
 
 @dataclass(frozen=True)
 class Api:
     name: str  # the value of the generated functions' ``api`` argument
+    title: str  # how docstrings name it
     module: str  # the fixed module (toolgen/runtime/<module>.py, OUT/<module>.py)
     decoder: str  # its ToolCallDecoder class
     reads: tuple[tuple[str, str, str], ...]  # (surface, read path, JSON type)
+    requests: Requests  # its request builders when it is the provider's only API
+    types: tuple[
+        str, ...
+    ]  # the TypedDicts (and helpers) of its module the generated module re-exports
+    # whether the SDK's parse helpers take pydantic models (the module then offers tool_model and
+    # output_model, subclasses that send toolgen's projection)
+    sdk_models: bool = False
+    # other fixed modules its module imports (copied with it)
+    requires: tuple[str, ...] = ()
 
     @property
     def surfaces(self) -> tuple[str, ...]:
@@ -26,10 +53,107 @@ class Api:
         return tuple(dict.fromkeys(surface for surface, _, _ in self.reads))
 
 
-CHAT = Api("chat", "_chat_completions", "ChatCompletionsDecoder", _chat_completions.READS)
-RESPONSES = Api("responses", "_responses", "ResponsesDecoder", _responses.READS)
-MESSAGES = Api("messages", "_messages", "MessagesDecoder", _messages.READS)
-CONVERSE = Api("converse", "_converse", "ConverseDecoder", _converse.READS)
-#: Workers AI's ai/run/{model}: the REST wrapper and the model families' result shapes (it reads
-#: the chat and responses shapes through CHAT's and RESPONSES' decoders)
-WORKERS_AI = Api("run", "_workers_ai", "WorkersAiDecoder", _workers_ai.READS)
+_CHAT_FUNCTIONS = ("tool_definition", "tool_definitions", "response_format")
+_OUTPUT_FORMAT_FUNCTIONS = ("tool_definition", "tool_definitions", "output_format")
+
+CHAT = Api(
+    "chat",
+    "Chat Completions",
+    "_chat_completions",
+    "ChatCompletionsDecoder",
+    _chat_completions.READS,
+    Requests("_chat_completions", "ChatCompletionsRequests", _CHAT_FUNCTIONS),
+    (
+        "ChatCompletionFunctionToolParam",
+        "FunctionDefinition",
+        "JSONSchema",
+        "ResponseFormatJSONSchema",
+    ),
+    sdk_models=True,
+)
+RESPONSES = Api(
+    "responses",
+    "Responses API",
+    "_responses",
+    "ResponsesDecoder",
+    _responses.READS,
+    Requests("_responses", "ResponsesRequests", ("tool_definition", "tool_definitions")),
+    ("FunctionToolParam", "ResponseFormatTextJSONSchemaConfigParam"),
+    sdk_models=True,
+)
+MESSAGES = Api(
+    "messages",
+    "Messages API",
+    "_messages",
+    "MessagesDecoder",
+    _messages.READS,
+    Requests("_messages", "MessagesRequests", _OUTPUT_FORMAT_FUNCTIONS, ("limits",)),
+    ("CacheControlEphemeralParam", "InputSchemaTyped", "JSONOutputFormatParam", "ToolParam"),
+)
+CONVERSE = Api(
+    "converse",
+    "Converse API",
+    "_converse",
+    "ConverseDecoder",
+    _converse.READS,
+    Requests("_converse", "ConverseRequests", _OUTPUT_FORMAT_FUNCTIONS, ("strict", "limits")),
+    (
+        "JsonSchemaDefinition",
+        "OutputFormat",
+        "OutputFormatStructure",
+        "ToolInputSchema",
+        "ToolSpecification",
+        "ToolTypeDef",
+    ),
+)
+
+#: Workers AI's ai/run/{model}: the REST wrapper and the result shapes of the model families (its
+#: decoder reads the chat-style and Responses-style results with those APIs' decoders).
+WORKERS_AI = Api(
+    "run",
+    "Workers AI ai/run",
+    "_workers_ai",
+    "WorkersAiDecoder",
+    _workers_ai.READS,
+    Requests(
+        "_workers_ai",
+        "WorkersAiRequests",
+        ("tool_definition", "tool_definitions", "response_format", "chat_response_format"),
+    ),
+    (
+        "ChatResponseFormat",
+        "FunctionTool",
+        "NativeResponseFormat",
+        "ToolFunction",
+        "WorkersAiError",
+        "sse_events",
+    ),
+    requires=("_chat_completions", "_responses"),
+)
+
+#: The request builders of a provider that speaks several APIs, by their names in order.
+COMBINED: dict[tuple[str, ...], Requests] = {
+    ("run", "chat"): WORKERS_AI.requests,
+    ("chat", "responses"): Requests(
+        "_chat_and_responses", "ChatAndResponsesRequests", _CHAT_FUNCTIONS
+    ),
+}
+
+
+def requests_for(apis: Sequence[Api]) -> Requests:
+    """The request builders of a provider that speaks ``apis`` (KeyError for a combination no
+    runtime module serves)."""
+    if len(apis) == 1:
+        return apis[0].requests
+    return COMBINED[tuple(api.name for api in apis)]
+
+
+def modules_for(apis: Sequence[Api]) -> tuple[str, ...]:
+    """The fixed modules a provider module that speaks ``apis`` imports, directly or not."""
+    modules = {
+        *BASE_MODULES,
+        *(api.module for api in apis),
+        *(module for api in apis for module in api.requires),
+        requests_for(apis).module,
+    }
+    return tuple(sorted(modules))

@@ -9,6 +9,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from toolgen import __version__
+from toolgen.apis import Requests, modules_for, requests_for
 from toolgen.canonical.compiler import CanonicalModule, render_canonical_module
 from toolgen.design import ENVELOPES_FOLDER
 from toolgen.diagnostics import Diagnostic
@@ -56,28 +57,93 @@ def _sizes(schema: Any) -> tuple[int, int]:
     return stats.optional, stats.unions
 
 
-def params_module(projection: ProviderProjection) -> str:
-    """The generated module of a profile's request TypedDicts, named after its template (or the
-    fixed module that holds them)."""
-    template = projection.profile.params_template
-    if template is None:  # the TypedDicts are in the profile's first fixed module
-        return projection.profile.apis[0].module
-    return template.removesuffix(".py.j2")
+def _import_key(name: str) -> tuple[int, str]:
+    """isort's order of the names of one import: constants, classes, then the rest."""
+    if name.isupper():
+        return 0, name.lower()
+    return (1 if name[:1].isupper() else 2), name.lower()
+
+
+def _import_statement(module: str, names: list[str]) -> str:
+    """One import, on one line when it fits ruff's default line length (88), else one name a line
+    with a trailing comma (which black and isort both keep)."""
+    line = f"from .{module} import {', '.join(names)}"
+    if len(line) <= 88:
+        return line
+    return f"from .{module} import (\n" + "".join(f"    {name},\n" for name in names) + ")"
+
+
+def _relative_imports(
+    projection: ProviderProjection, surfaces: list[str], requests: Requests
+) -> list[str]:
+    """The generated provider module's relative imports, in isort's order (an ``x as y`` import
+    on a line of its own after its module's others)."""
+    profile = projection.profile
+    decode = ["OutputData", "ToolCall", "decode_output", "output_data", "typed_call"]
+    if any(api.sdk_models for api in profile.apis):
+        decode.append("projected_model")
+    by_module: dict[str, set[str]] = {
+        "_contracts": {"Contracts"},
+        "_decode": set(decode),
+        f"_envelopes_{profile.name}": {f"validate_{surface}" for surface in surfaces},
+        "_runtime": {"PayloadError", "RawToolCall", "SchemaDriftError", "ToolCallDecoder"},
+        requests.module: {requests.name},
+    }
+    if "limits" in requests.arguments:
+        by_module["_contracts"].add("StrictToolLimits")
+    for api in profile.apis:
+        by_module.setdefault(api.module, set()).update({api.decoder, *api.types})
+    if profile.optional_style == "nullable":
+        by_module["_canonical"] = {"OUTPUT_CANONICALIZERS", "TOOL_CANONICALIZERS"}
+    aliases = {
+        "_canonical": "canonicalize_text as _canonicalize_text",
+        "_runtime": "decode_tool_call as _decode_arguments",
+    }
+    lines: list[str] = []
+    for module in sorted(by_module):
+        lines.append(_import_statement(module, sorted(by_module[module], key=_import_key)))
+        if module in aliases:
+            lines.append(_import_statement(module, [aliases[module]]))
+    return lines
 
 
 def _provider_module(
     design: Design,
     projection: ProviderProjection,
-    template: str,
     surfaces: list[str],
     classes: dict[tuple[str, str], tuple[str, str]],
 ) -> str:
+    """The generated module of one provider: its tables, bound to the runtime's API classes."""
+    profile = projection.profile
     tools = [p for p in projection.tools if p.schema is not None]
     outputs = [p for p in projection.outputs if p.schema is not None]
+    requests = requests_for(profile.apis)
+    sdk_models = any(api.sdk_models for api in profile.apis)
+    public = [
+        *("PROVIDER", "AnyToolCall", "Api", "OutputData", "PayloadError", "SchemaDriftError"),
+        *("ToolCall", "ToolCallStream", "canonicalize", "canonicalize_output"),
+        *("canonicalize_output_text", "canonicalize_text", "decode_tool_call", "parse_output"),
+        *("parse_tool_calls", "parameters", "output_schema", "TOOLS", "OUTPUTS"),
+        *("PROVIDER_NAMES", "CANONICAL_NAMES", "OUTPUT_PROVIDER_NAMES", "OUTPUT_CANONICAL_NAMES"),
+        *("STRICT", "MAX_TOOLS", "MAX_STRICT_TOOLS", "MAX_OPTIONAL_MEMBERS", "MAX_UNION_MEMBERS"),
+        *requests.functions,
+        *(name for api in profile.apis for name in api.types),
+        *(f"validate_{surface}" for surface in surfaces),
+        *(("tool_model", "output_model") if sdk_models else ()),
+    ]
     source = render(
-        template,
+        profile.template or "provider.py.j2",
         header=header(design.hash),
-        title=projection.profile.title,
+        title=profile.title,
+        provider=profile.name,
+        apis=profile.apis,
+        api_names=profile.api_names,
+        api_titles=[api.title for api in profile.apis],
+        requests=requests,
+        request_functions=requests.functions,
+        sdk_models=sdk_models,
+        imports=_relative_imports(projection, surfaces, requests),
+        public=public,
         tools=tuple(p.contract.name for p in tools),
         outputs=tuple(p.contract.name for p in outputs),
         provider_names={p.contract.name: p.provider_name for p in tools},
@@ -88,18 +154,13 @@ def _provider_module(
         output_descriptions={p.contract.name: p.contract.description for p in outputs},
         parameters={p.contract.name: p.schema for p in tools},
         output_schemas={p.contract.name: p.schema for p in outputs},
-        provider=projection.profile.name,
-        apis=projection.profile.apis,
-        api_names=projection.profile.api_names,
-        nullable=projection.profile.optional_style == "nullable",
-        surfaces=surfaces,
-        limits=projection.profile.limits,
-        strict=projection.profile.strict,
+        nullable=profile.optional_style == "nullable",
+        limits=profile.limits,
+        strict=profile.strict,
         sizes={p.contract.name: _sizes(p.schema) for p in tools},
         priorities={p.contract.name: p.contract.priority for p in tools},
         tool_classes={p.contract.name: classes[("tool", p.contract.name)][1] for p in tools},
         output_classes={p.contract.name: classes[("output", p.contract.name)][1] for p in outputs},
-        params_module=params_module(projection),
         **projection.profile.module_data,
     )
     return format_python(source)
@@ -123,9 +184,9 @@ def _schema_files(projection: ProviderProjection) -> dict[str, str]:
 
 
 def render_package(design: Design, projections: list[ProviderProjection]) -> PackageFiles:
-    """Every file of the package; a projection-only provider (no template) gets its schema files
-    and no module."""
-    providers = tuple(p.profile.name for p in projections if p.profile.template is not None)
+    """Every file of the package; a projection-only provider (no APIs) gets its schema files and
+    no module."""
+    providers = tuple(p.profile.name for p in projections if p.profile.apis)
     files: dict[str, str] = {}
     files["__init__.py"] = format_python(
         render(
@@ -149,24 +210,18 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
         if canonical.source is not None:
             files["_canonical.py"] = canonical.source
     for projection in projections:
-        name, template = projection.profile.name, projection.profile.template
-        if template is None:
+        name = projection.profile.name
+        if not projection.profile.apis:
             files.update(_schema_files(projection))
             continue
         schemas, found = _envelope_schemas(design, projection)
         diagnostics += found
         if found:
             continue
-        for api in projection.profile.apis:
-            files[f"{api.module}.py"] = copied(api.module, header(design.hash))
+        for module in modules_for(projection.profile.apis):
+            files[f"{module}.py"] = copied(module, header(design.hash))
         files[f"_envelopes_{name}.py"] = render_envelope_module(name, schemas, header(design.hash))
-        files[f"{name}.py"] = _provider_module(
-            design, projection, template, list(schemas), models.classes
-        )
-        if projection.profile.params_template is not None:
-            files[f"{params_module(projection)}.py"] = format_python(
-                render(projection.profile.params_template, header=header(design.hash))
-            )
+        files[f"{name}.py"] = _provider_module(design, projection, list(schemas), models.classes)
         files.update(_schema_files(projection))
     return PackageFiles(files, diagnostics)
 

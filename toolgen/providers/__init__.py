@@ -2,7 +2,7 @@
 tool-definition formats ``toolgen import`` reads (bedrock_tools is the import side of ``bedrock``).
 
 A provider with several dialects (``[providers.NAME] dialect`` in toolgen.toml) lists them in
-``DIALECTS``; ``PROFILES`` holds its default one. A profile without a template is projection only:
+``DIALECTS``; ``PROFILES`` holds its default one. A profile without APIs is projection only:
 ``validate``, ``show`` and ``build --provider NAME`` (schema files) take it, but it is not in the
 default provider list (``BUILT_BY_DEFAULT``) until toolgen can generate its module.
 """
@@ -36,7 +36,7 @@ PROFILES: dict[str, Profile] = {
 PROVIDER_NAMES: tuple[str, ...] = tuple(PROFILES)
 
 #: What ``toolgen build`` generates when neither --provider nor toolgen.toml says.
-BUILT_BY_DEFAULT: tuple[str, ...] = tuple(n for n, p in PROFILES.items() if p.template is not None)
+BUILT_BY_DEFAULT: tuple[str, ...] = tuple(n for n, p in PROFILES.items() if p.apis)
 
 
 def profile_for(name: str, options: ProviderOptions) -> Profile:

@@ -122,8 +122,6 @@ ANTHROPIC = Profile(
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
     optional_style="omit",
     recursion=False,
-    template="anthropic.py.j2",
-    params_template="_params_anthropic.py.j2",
     apis=(MESSAGES,),
     rules=RULES,
 )

@@ -45,6 +45,7 @@ class Limits:
     any_of_branches: int | None = None  # branches of one anyOf
     optional_members: int | None = None  # members left out of required, across the schema
     union_members: int | None = None  # schemas with anyOf or a type list, across the schema
+    tools: int | None = None  # tools of one request
     # Per request: strict tools of one request, whose optional and union-typed members also add
     # up against optional_members and union_members. None: no cap on strict tools.
     strict_tools: int | None = None
@@ -134,15 +135,14 @@ class Profile:
     string_enums: bool = False
     openapi: OpenApiDialect | None = None  # the wire spelling, when it is not JSON Schema
     tool_wire: ToolWire | None = None  # a provider's own spelling of a tool's parameters
-    # the generated module's template; None: projection only (validate, show, schema files)
-    template: str | None = "openai.py.j2"
-    # The module of TypedDicts shaped like the provider SDK's request params, rendered once per
-    # template however many providers share it (the generated module is named after it).
-    params_template: str | None = "_params_openai.py.j2"
+    # A template of its own instead of provider.py.j2 (for APIs whose bindings take more than the
+    # shared template writes, such as a model name); it gets the same variables.
+    template: str | None = None
     # Provider tables the generated module writes out (template variables by name).
     module_data: Mapping[str, Any] = field(default_factory=dict)
     # The wire APIs the provider speaks (toolgen.apis); the first is the default ``api`` of the
-    # generated functions. Their fixed modules are copied into OUT and their decoders bound.
+    # generated functions. Their fixed modules are copied into OUT and bound by the generated
+    # module. None (empty): projection only (validate, show, schema files).
     apis: tuple[Api, ...] = ()
     # Whether definitions go out with the provider's strict flag on. A profile that lets
     # ``[providers.NAME] strict = false`` turn it off names the profile used then in ``loose``.

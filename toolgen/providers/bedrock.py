@@ -91,8 +91,6 @@ _STRICT = replace(
     name="bedrock",
     title="Bedrock Converse strict tool use",
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
-    template="bedrock.py.j2",
-    params_template="_params_bedrock.py.j2",
     apis=(CONVERSE,),
     rules=RULES,
 )

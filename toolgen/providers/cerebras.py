@@ -42,7 +42,7 @@ CEREBRAS = replace(
     OPENAI,
     name="cerebras",
     title="Cerebras strict mode",
-    limits=replace(OPENAI.limits, any_of_branches=5),
+    limits=replace(OPENAI.limits, any_of_branches=5, tools=None),
     type_arrays=False,
     apis=(CHAT,),
     rules=RULES,

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen import pointer as jp
-from toolgen.apis import CHAT, RESPONSES, WORKERS_AI
+from toolgen.apis import CHAT, WORKERS_AI
 from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile, Rule, ToolWire
 from toolgen.providers.openai import DROP as OPENAI_DROP
 from toolgen.providers.openai import FORMATS as OPENAI_FORMATS
@@ -306,9 +306,8 @@ CLOUDFLARE = Profile(
     optional_style="omit",
     type_arrays=False,
     recursion=False,
-    template="cloudflare.py.j2",
-    params_template=None,
-    apis=(WORKERS_AI, CHAT, RESPONSES),
+    template="workers_ai.py.j2",
+    apis=(WORKERS_AI, CHAT),
     module_data={"families": family_prefixes()},
     tool_wire=ToolWire(
         native_parameters,

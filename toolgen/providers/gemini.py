@@ -262,7 +262,6 @@ GEMINI_JSON_SCHEMA = Profile(
     recursion=True,
     recursion_through_optional=True,
     const_as_enum=True,
-    template=None,
     rules=_rules("json_schema"),
 )
 

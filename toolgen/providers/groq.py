@@ -37,4 +37,11 @@ RULES: tuple[Rule, ...] = (
     Rule("wire", "Chat Completions only, OpenAI's request shapes", _DOCS, _CHECKED),
 )
 
-GROQ = replace(OPENAI, name="groq", title="Groq strict mode", apis=(CHAT,), rules=RULES)
+GROQ = replace(
+    OPENAI,
+    name="groq",
+    title="Groq strict mode",
+    limits=replace(OPENAI.limits, tools=None),  # OpenAI's tool count is not documented for Groq
+    apis=(CHAT,),
+    rules=RULES,
+)

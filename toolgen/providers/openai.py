@@ -115,6 +115,7 @@ OPENAI = Profile(
         total_chars=120_000,
         large_string_enum=(250, 15_000),
         description=1_024,
+        tools=128,
     ),
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
     optional_style="nullable",

@@ -88,6 +88,7 @@ def _rejected(profile: Profile) -> str:
         (limits.any_of_branches, "`anyOf` branches"),
         (limits.optional_members, "optional members"),
         (limits.union_members, "union members"),
+        (limits.tools, "tools per request"),
         (limits.strict_tools, "strict tools per request"),
     ]
     stated = [f"{value:,} {what}" for value, what in caps if value is not None]

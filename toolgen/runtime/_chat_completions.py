@@ -1,4 +1,12 @@
-"""Chat Completions: the tool-call decoders of responses and streamed chunks.
+"""Chat Completions: request builders and their params, and the tool-call decoders.
+
+``ChatCompletionsRequests`` writes ``tools`` entries and ``response_format`` from a provider
+module's tables, typed with TypedDicts shaped like the SDK's param types
+(``types/chat/chat_completion_function_tool_param.py``, ``shared_params/function_definition.py``,
+``shared_params/response_format_json_schema.py``), so passing them to
+``chat.completions.create(tools=..., response_format=...)`` type-checks without a cast: a
+TypedDict is compatible with another when it declares the same keys with the same types, so these
+declare every key of the SDK's type, including those never set here.
 
 The decoders take the provider name and the generated validators of the two surfaces
 (``chat_completion``, ``chat_completion_chunk``) as constructor arguments. ``READS`` lists what they
@@ -8,9 +16,10 @@ provider's envelope schemas, so a field read here is one the schema guarantees.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal, NotRequired, TypedDict
 
+from ._contracts import Contracts
 from ._runtime import (
     MISSING,
     Canonicalize,
@@ -23,7 +32,100 @@ from ._runtime import (
     schema_drift,
 )
 
-__all__ = ["READS", "ChatCompletionToolCallStream", "ChatCompletionsDecoder"]
+__all__ = [
+    "READS",
+    "ChatCompletionFunctionToolParam",
+    "ChatCompletionToolCallStream",
+    "ChatCompletionsDecoder",
+    "ChatCompletionsRequests",
+    "FunctionDefinition",
+    "JSONSchema",
+    "ResponseFormatJSONSchema",
+]
+
+
+class FunctionDefinition(TypedDict):
+    """``tools[].function``."""
+
+    name: str
+    description: NotRequired[str]
+    parameters: NotRequired[dict[str, object]]
+    strict: NotRequired[bool | None]
+
+
+class ChatCompletionFunctionToolParam(TypedDict):
+    """One entry of ``tools``."""
+
+    type: Literal["function"]
+    function: FunctionDefinition
+
+
+class JSONSchema(TypedDict):
+    """``response_format.json_schema``."""
+
+    name: str
+    description: NotRequired[str]
+    schema: NotRequired[dict[str, object]]
+    strict: NotRequired[bool | None]
+
+
+class ResponseFormatJSONSchema(TypedDict):
+    """``response_format``."""
+
+    type: Literal["json_schema"]
+    json_schema: JSONSchema
+
+
+def _only_chat(api: str) -> None:
+    if api != "chat":
+        raise ValueError(f"unknown api {api!r}; expected one of ('chat',)")
+
+
+class ChatCompletionsRequests:
+    """The request side of Chat Completions for one provider module's tools and outputs."""
+
+    def __init__(self, tools: Contracts, outputs: Contracts, *, strict: bool = True) -> None:
+        self._tools = tools
+        self._outputs = outputs
+        self._strict = strict
+
+    def function(self, name: str) -> FunctionDefinition:
+        """``tools[].function`` of the canonical tool ``name``."""
+        return {
+            "name": self._tools.provider_name(name),
+            "description": self._tools.descriptions[name],
+            "parameters": self._tools.schema(name),
+            "strict": self._strict,
+        }
+
+    def json_schema(self, name: str) -> JSONSchema:
+        """``response_format.json_schema`` of the canonical structured output ``name``."""
+        return {
+            "name": self._outputs.provider_name(name),
+            "description": self._outputs.descriptions[name],
+            "schema": self._outputs.schema(name),
+            "strict": self._strict,
+        }
+
+    def tool_definition(
+        self, name: str, api: Literal["chat"] = "chat"
+    ) -> ChatCompletionFunctionToolParam:
+        """The function-tool definition of canonical tool ``name``: an entry of ``tools``."""
+        _only_chat(api)
+        return {"type": "function", "function": self.function(name)}
+
+    def tool_definitions(
+        self, api: Literal["chat"] = "chat", names: Iterable[str] | None = None
+    ) -> list[ChatCompletionFunctionToolParam]:
+        """Definitions of the tools ``names`` (all tools when None), for the ``tools`` request
+        field (``MAX_TOOLS`` of the provider module: how many one request takes, when known)."""
+        return [self.tool_definition(name, api) for name in self._tools.chosen(names)]
+
+    def response_format(self, name: str, api: Literal["chat"] = "chat") -> ResponseFormatJSONSchema:
+        """``response_format`` for the canonical structured output ``name``."""
+        _only_chat(api)
+        return {"type": "json_schema", "json_schema": self.json_schema(name)}
+
 
 _CALL = "choices[0].message.tool_calls?.[]"
 _CHUNK_CALL = "choices.[].delta.tool_calls?.[]"

@@ -1,4 +1,8 @@
-"""The Converse API: the tool-call decoders of responses and ConverseStream events.
+"""The Converse API: request builders and their shapes, and the tool-call decoders.
+
+``ConverseRequests`` writes ``toolConfig.tools`` and ``outputConfig.textFormat``, typed with
+TypedDicts of the API reference's shapes (Tool, ToolSpecification, ToolInputSchema, OutputFormat,
+OutputFormatStructure, JsonSchemaDefinition) with the members written here.
 
 The decoders take the provider name and the generated validators of the two surfaces
 (``converse``, ``converse_stream_event``) as constructor arguments; ``READS`` lists what they read
@@ -7,9 +11,11 @@ The decoders take the provider name and the generated validators of the two surf
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal, NotRequired, TypedDict
 
+from ._contracts import Contracts, StrictToolLimits
 from ._runtime import (
     Canonicalize,
     FragmentJoiner,
@@ -20,7 +26,108 @@ from ._runtime import (
     tool_call_from_object,
 )
 
-__all__ = ["READS", "ConverseDecoder", "ConverseToolCallStream"]
+__all__ = [
+    "READS",
+    "ConverseDecoder",
+    "ConverseRequests",
+    "ConverseToolCallStream",
+    "JsonSchemaDefinition",
+    "OutputFormat",
+    "OutputFormatStructure",
+    "ToolInputSchema",
+    "ToolSpecification",
+    "ToolTypeDef",
+]
+
+
+class ToolInputSchema(TypedDict):
+    """``toolSpec.inputSchema``: the schema as a JSON document."""
+
+    json: dict[str, object]
+
+
+class ToolSpecification(TypedDict):
+    """``toolSpec`` of one tool of ``toolConfig.tools``."""
+
+    name: str
+    inputSchema: ToolInputSchema
+    description: NotRequired[str]
+    strict: NotRequired[bool]
+
+
+class ToolTypeDef(TypedDict):
+    """One tool of ``toolConfig.tools``."""
+
+    toolSpec: ToolSpecification
+
+
+class JsonSchemaDefinition(TypedDict):
+    """``structure.jsonSchema``: the schema as JSON text."""
+
+    schema: str
+    name: NotRequired[str]
+    description: NotRequired[str]
+
+
+class OutputFormatStructure(TypedDict):
+    """``textFormat.structure``."""
+
+    jsonSchema: JsonSchemaDefinition
+
+
+class OutputFormat(TypedDict):
+    """``outputConfig.textFormat``."""
+
+    type: Literal["json_schema"]
+    structure: OutputFormatStructure
+
+
+class ConverseRequests:
+    """The request side of the Converse API for one provider module's tools and outputs."""
+
+    def __init__(
+        self, tools: Contracts, outputs: Contracts, *, strict: bool, limits: StrictToolLimits
+    ) -> None:
+        self._tools = tools
+        self._outputs = outputs
+        self._strict = strict
+        self._limits = limits
+
+    def tool_definition(self, name: str) -> ToolTypeDef:
+        """The ``toolSpec`` entry of canonical tool ``name`` for ``toolConfig.tools`` (without
+        ``strict`` when strict mode is off, ``STRICT`` in the provider module)."""
+        spec: ToolSpecification = {
+            "name": self._tools.provider_name(name),
+            "inputSchema": {"json": self._tools.schema(name)},
+        }
+        if self._tools.descriptions[name]:  # the API refuses an empty description
+            spec["description"] = self._tools.descriptions[name]
+        if self._strict:
+            spec["strict"] = True
+        return {"toolSpec": spec}
+
+    def tool_definitions(self, names: Iterable[str] | None = None) -> list[ToolTypeDef]:
+        """``toolConfig.tools`` for the tools ``names`` (all tools when None).
+
+        Raises ValueError when a strict selection exceeds the per-request limits of strict tool
+        use (the API would refuse the request).
+        """
+        chosen = self._tools.chosen(names)
+        definitions = [self.tool_definition(name) for name in chosen]
+        self._limits.check(self._tools, chosen, "send fewer tools")
+        return definitions
+
+    def output_format(self, name: str) -> OutputFormat:
+        """``outputConfig.textFormat`` for the canonical structured output ``name`` (the schema
+        goes as JSON text)."""
+        json_schema: JsonSchemaDefinition = {
+            "schema": json.dumps(self._outputs.schema(name), ensure_ascii=False),
+            "name": self._outputs.provider_name(name),
+        }
+        if self._outputs.descriptions[name]:
+            json_schema["description"] = self._outputs.descriptions[name]
+        return {"type": "json_schema", "structure": {"jsonSchema": json_schema}}
+
 
 _BLOCK = "output.message.content.[].toolUse?"
 _BLOCK_START = "contentBlockStart?.start.toolUse?"

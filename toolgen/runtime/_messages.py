@@ -1,4 +1,10 @@
-"""The Messages API: the tool-call decoders of messages and stream events.
+"""The Messages API: request builders and their params, and the tool-call decoders.
+
+``MessagesRequests`` writes ``tools`` entries (strict tool use, within its per-request limits) and
+``output_config.format``, typed with TypedDicts shaped like the SDK's param types
+(``types/tool_param.py``, ``cache_control_ephemeral_param.py``, ``json_output_format_param.py``), so
+passing them to ``messages.create(tools=..., output_config={"format": ...})`` type-checks without a
+cast (see _chat_completions).
 
 The decoders take the provider name and the generated validators of the two surfaces
 (``message``, ``message_stream_event``) as constructor arguments; ``READS`` lists what they read
@@ -7,9 +13,19 @@ The decoders take the provider name and the generated validators of the two surf
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import (
+    Any,
+    Literal,
+    NotRequired,
+    Protocol,
+    SupportsIndex,
+    TypedDict,
+    TypeVar,
+    overload,
+)
 
+from ._contracts import Contracts, StrictToolLimits
 from ._runtime import (
     Canonicalize,
     FragmentJoiner,
@@ -21,7 +37,138 @@ from ._runtime import (
     tool_call_from_object,
 )
 
-__all__ = ["READS", "MessageToolCallStream", "MessagesDecoder"]
+__all__ = [
+    "READS",
+    "CacheControlEphemeralParam",
+    "InputSchemaTyped",
+    "JSONOutputFormatParam",
+    "MessageToolCallStream",
+    "MessagesDecoder",
+    "MessagesRequests",
+    "SequenceNotStr",
+    "ToolParam",
+]
+
+_T_co = TypeVar("_T_co", covariant=True)
+
+
+class SequenceNotStr(Protocol[_T_co]):
+    """A sequence that is not a ``str`` (the SDK's own protocol, for ``required``)."""
+
+    @overload
+    def __getitem__(self, index: SupportsIndex, /) -> _T_co: ...
+    @overload
+    def __getitem__(self, index: slice, /) -> Sequence[_T_co]: ...
+    def __contains__(self, value: object, /) -> bool: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[_T_co]: ...
+    def __reversed__(self) -> Iterator[_T_co]: ...
+
+
+class InputSchemaTyped(TypedDict):
+    """The typed form of ``tools[].input_schema``."""
+
+    type: Literal["object"]
+    properties: NotRequired[dict[str, object] | None]
+    required: NotRequired[SequenceNotStr[str] | None]
+
+
+class CacheControlEphemeralParam(TypedDict):
+    """``tools[].cache_control``."""
+
+    type: Literal["ephemeral"]
+    ttl: NotRequired[Literal["5m", "1h"]]
+
+
+class ToolParam(TypedDict):
+    """One custom tool of ``tools``."""
+
+    name: str
+    input_schema: InputSchemaTyped | dict[str, object]
+    allowed_callers: NotRequired[
+        list[
+            Literal[
+                "direct",
+                "code_execution_20250825",
+                "code_execution_20260120",
+                "code_execution_20260521",
+            ]
+        ]
+    ]
+    cache_control: NotRequired[CacheControlEphemeralParam | None]
+    defer_loading: NotRequired[bool]
+    description: NotRequired[str]
+    eager_input_streaming: NotRequired[bool | None]
+    input_examples: NotRequired[Iterable[dict[str, object]]]
+    strict: NotRequired[bool]
+    type: NotRequired[Literal["custom"] | None]
+
+
+class JSONOutputFormatParam(TypedDict):
+    """``output_config.format``."""
+
+    type: Literal["json_schema"]
+    schema: dict[str, object]
+
+
+class MessagesRequests:
+    """The request side of the Messages API for one provider module's tools and outputs."""
+
+    def __init__(self, tools: Contracts, outputs: Contracts, *, limits: StrictToolLimits) -> None:
+        self._tools = tools
+        self._outputs = outputs
+        self._limits = limits
+
+    def tool_definition(self, name: str, strict: bool = True) -> ToolParam:
+        """The tool definition of canonical tool ``name`` for the ``tools`` request field. A
+        non-strict tool sends the same closed schema; its input is still validated on the way
+        back."""
+        return {
+            "name": self._tools.provider_name(name),
+            "description": self._tools.descriptions[name],
+            "input_schema": self._tools.schema(name),
+            "strict": strict,
+        }
+
+    def _strict_tools(self, chosen: list[str]) -> set[str]:
+        """The tools marked strict under "auto": by priority (highest first, ties in ``chosen``
+        order), each one that still fits the request's limits beside those taken before it."""
+        taken: set[str] = set()
+        optional = unions = 0
+        for name in sorted(chosen, key=lambda tool: -self._tools.priorities[tool]):
+            more_optional, more_unions = self._tools.sizes[name]
+            if name not in taken and self._limits.fits(
+                len(taken) + 1, optional + more_optional, unions + more_unions
+            ):
+                taken.add(name)
+                optional += more_optional
+                unions += more_unions
+        return taken
+
+    def tool_definitions(
+        self, names: Iterable[str] | None = None, *, strict: bool | Literal["auto"] = "auto"
+    ) -> list[ToolParam]:
+        """Definitions of the tools ``names`` (all tools when None), in that order.
+
+        Strict tool use has per-request limits (``MAX_STRICT_TOOLS`` strict tools,
+        ``MAX_OPTIONAL_MEMBERS`` optional and ``MAX_UNION_MEMBERS`` union-typed members across
+        them, in the provider module). ``strict="auto"`` marks strict as many tools as fit, by
+        priority then in order, and sends the others non-strict with the same closed schemas;
+        ``strict=True`` marks every tool strict and raises ValueError when they exceed the limits
+        (the API would answer 400); ``strict=False`` marks none.
+        """
+        chosen = self._tools.chosen(names)
+        if strict == "auto":
+            marked = self._strict_tools(chosen)
+            return [self.tool_definition(name, name in marked) for name in chosen]
+        if strict is True:
+            self._limits.check(self._tools, chosen, 'send fewer tools, or strict="auto"')
+        return [self.tool_definition(name, strict) for name in chosen]
+
+    def output_format(self, name: str) -> JSONOutputFormatParam:
+        """``output_config.format`` for the canonical structured output ``name``."""
+        return {"type": "json_schema", "schema": self._outputs.schema(name)}
+
 
 _START = "{type=content_block_start}"
 _DELTA = "{type=content_block_delta}"

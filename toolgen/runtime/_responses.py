@@ -1,4 +1,8 @@
-"""The Responses API: the tool-call decoders of responses and stream events.
+"""The Responses API: request builders and their params, and the tool-call decoders.
+
+``ResponsesRequests`` writes ``tools`` entries and ``text.format`` from a provider module's tables,
+typed with TypedDicts shaped like the SDK's param types (``responses/function_tool_param.py``,
+``responses/response_format_text_json_schema_config_param.py``; see _chat_completions).
 
 The decoders take the provider name and the generated validators of the two surfaces
 (``response``, ``response_stream_event``) as constructor arguments; ``READS`` lists what they read
@@ -7,9 +11,10 @@ The decoders take the provider name and the generated validators of the two surf
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal, NotRequired, TypedDict
 
+from ._contracts import Contracts
 from ._runtime import (
     MISSING,
     Canonicalize,
@@ -21,7 +26,76 @@ from ._runtime import (
     schema_drift,
 )
 
-__all__ = ["READS", "ResponseToolCallStream", "ResponsesDecoder"]
+__all__ = [
+    "READS",
+    "FunctionToolParam",
+    "ResponseFormatTextJSONSchemaConfigParam",
+    "ResponseToolCallStream",
+    "ResponsesDecoder",
+    "ResponsesRequests",
+]
+
+# "async" is a keyword: only the functional syntax can declare it.
+_FunctionToolParamReservedKeywords = TypedDict(
+    "_FunctionToolParamReservedKeywords", {"async": bool}, total=False
+)
+
+
+class FunctionToolParam(_FunctionToolParamReservedKeywords):
+    """One function entry of ``tools``."""
+
+    type: Literal["function"]
+    name: str
+    parameters: dict[str, object] | None
+    strict: bool | None
+    description: NotRequired[str | None]
+    allowed_callers: NotRequired[list[Literal["direct", "programmatic"]] | None]
+    defer_loading: NotRequired[bool]
+    output_schema: NotRequired[dict[str, object] | None]
+
+
+class ResponseFormatTextJSONSchemaConfigParam(TypedDict):
+    """``text.format``."""
+
+    type: Literal["json_schema"]
+    name: str
+    schema: dict[str, object]
+    description: NotRequired[str]
+    strict: NotRequired[bool | None]
+
+
+class ResponsesRequests:
+    """The request side of the Responses API for one provider module's tools and outputs."""
+
+    def __init__(self, tools: Contracts, outputs: Contracts, *, strict: bool = True) -> None:
+        self._tools = tools
+        self._outputs = outputs
+        self._strict = strict
+
+    def tool_definition(self, name: str) -> FunctionToolParam:
+        """The function-tool definition of canonical tool ``name``: an entry of ``tools``."""
+        return {
+            "type": "function",
+            "name": self._tools.provider_name(name),
+            "description": self._tools.descriptions[name],
+            "parameters": self._tools.schema(name),
+            "strict": self._strict,
+        }
+
+    def tool_definitions(self, names: Iterable[str] | None = None) -> list[FunctionToolParam]:
+        """Definitions of the tools ``names`` (all tools when None), for ``tools``."""
+        return [self.tool_definition(name) for name in self._tools.chosen(names)]
+
+    def text_format(self, name: str) -> ResponseFormatTextJSONSchemaConfigParam:
+        """``text.format`` for the canonical structured output ``name``."""
+        return {
+            "type": "json_schema",
+            "name": self._outputs.provider_name(name),
+            "description": self._outputs.descriptions[name],
+            "schema": self._outputs.schema(name),
+            "strict": self._strict,
+        }
+
 
 _ADDED = "{type=response.output_item.added}"
 _DONE = "{type=response.output_item.done}"

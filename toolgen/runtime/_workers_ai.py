@@ -2,19 +2,19 @@
 the model families whose results differ in shape, and their tool calls, whole and streamed.
 
 A REST body is ``{result, success, errors, messages}``; ``result`` (and each event of an SSE
-stream) takes one of three shapes, which the caller's envelope validators check:
+stream) takes one of three shapes, which the generated envelope validators check:
 
 - ``native``: ``{response, tool_calls, usage}``; ``response`` is text, or an object or a number
   when JSON mode answers; a tool call is ``{name, arguments}`` or ``{id, type, function: {name,
   arguments}}`` with ``arguments`` an object (JSON text is read too);
-- ``chat``: OpenAI-style ``choices`` (the chat-completion decoders read them);
-- ``responses``: Responses-style ``output`` items (the Responses decoders read them).
+- ``chat``: chat-completion ``choices`` (read by the Chat Completions decoders);
+- ``responses``: Responses-style ``output`` items (read by the Responses decoders).
 
 Which shapes a model answers with depends on its family, chosen from the model name by the
-longest matching prefix of the table the caller passes. A model of no known family is read with
-every shape, and a warning-level drift event tells the drift hooks so; a family answering with a
-shape it is not known for is drift. Drift paths of a shape start at ``result`` (the surface is
-named in ``api``); those of the wrapper start at the body.
+longest matching prefix of the table the provider module passes. A model of no known family is
+read with every shape, and a warning-level drift event tells the drift hooks so; a family
+answering with a shape it is not known for is drift. Drift paths of a shape start at ``result``
+(the surface is named in ``api``); those of the wrapper start at the body.
 """
 
 from __future__ import annotations
@@ -23,6 +23,11 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
+from ._chat_completions import READS as CHAT_READS
+from ._chat_completions import ChatCompletionsDecoder
+from ._contracts import Contracts
+from ._responses import READS as RESPONSES_READS
+from ._responses import ResponsesDecoder
 from ._runtime import (
     MISSING,
     Canonicalize,
@@ -39,37 +44,37 @@ from ._runtime import (
 
 __all__ = [
     "READS",
-    "RESULT_SURFACES",
     "SHAPES",
     "ChatResponseFormat",
-    "FunctionDefinition",
     "FunctionTool",
     "JsonSchemaFormat",
     "NativeResponseFormat",
     "ToolCallStream",
+    "ToolFunction",
     "WorkersAiDecoder",
     "WorkersAiError",
-    "function_definition",
-    "function_tool",
-    "native_response_format",
-    "openai_response_format",
+    "WorkersAiRequests",
     "sse_events",
 ]
 
 #: model-name prefix -> (family name, the shapes its models answer with)
 Families = Mapping[str, tuple[str, tuple[str, ...]]]
+#: ``function``: ``{type: "function", function: {...}}`` (every model takes it); ``native``:
+#: ``{name, description, parameters}``.
+ToolForm = Literal["function", "native"]
 
 SHAPES: tuple[str, ...] = ("native", "chat", "responses")
-#: shape -> the envelope surface of a whole result of that shape
-RESULT_SURFACES: dict[str, str] = {
-    "native": "native_output",
-    "chat": "chat_completion",
-    "responses": "response",
-}
 UNKNOWN_FAMILY = "unknown"
+#: The Responses-style surfaces under their names here (``response`` would clash with the
+#: provider module's own ``validate_response``).
+_RESPONSES_SURFACES = {
+    "response": "responses_result",
+    "response_stream_event": "responses_stream_event",
+}
 
-#: (surface, read path, JSON type): what this module reads with subscripts or ``.get``; the build
-#: checks that the envelope schemas guarantee it (the syntax of toolgen.envelope.decoders).
+#: (surface, read path, JSON type): what this module and the decoders it builds read with
+#: subscripts or ``.get``; the build checks that the envelope schemas guarantee it. The surfaces
+#: come in the order of WorkersAiDecoder's validators.
 READS: tuple[tuple[str, str, str], ...] = (
     ("rest_response", "success", "boolean"),
     ("rest_response", "errors.[].message", "string"),
@@ -78,13 +83,15 @@ READS: tuple[tuple[str, str, str], ...] = (
     ("native_output", "tool_calls?.[].id?", "string"),
     ("native_output", "tool_calls?.[].function?.name", "string"),
     ("chat_completion", "choices[0].message", "object"),
-    ("response", "output.[].type", "string"),
+    ("responses_result", "output.[].type", "string"),
+    *CHAT_READS,
+    *((_RESPONSES_SURFACES[s], path, kind) for s, path, kind in RESPONSES_READS),
 )
 
 
 # -- requests -----------------------------------------------------------------------------------
-class FunctionDefinition(TypedDict):
-    """A tool in the native form, and the ``function`` of the OpenAI form."""
+class ToolFunction(TypedDict):
+    """A tool in the native form, and the ``function`` of the function form."""
 
     name: str
     description: str
@@ -92,14 +99,15 @@ class FunctionDefinition(TypedDict):
 
 
 class FunctionTool(TypedDict):
-    """A tool in the OpenAI form (``AiTextGenerationToolInput``, ``ChatCompletionFunctionTool``)."""
+    """A tool in the function form (``AiTextGenerationToolInput``, ``ChatCompletionFunctionTool``
+    of the type definitions)."""
 
     type: Literal["function"]
-    function: FunctionDefinition
+    function: ToolFunction
 
 
 class NativeResponseFormat(TypedDict):
-    """JSON mode of the native endpoint: ``json_schema`` is the schema itself."""
+    """JSON mode of ``ai/run``: ``json_schema`` is the schema itself."""
 
     type: Literal["json_schema"]
     json_schema: dict[str, Any]
@@ -112,40 +120,62 @@ class JsonSchemaFormat(TypedDict):
 
 
 class ChatResponseFormat(TypedDict):
-    """JSON mode of the OpenAI-compatible endpoint (``ResponseFormatJSONSchema``)."""
+    """JSON mode of the chat-completions endpoint (``ResponseFormatJSONSchema``)."""
 
     type: Literal["json_schema"]
     json_schema: JsonSchemaFormat
 
 
-def function_definition(
-    name: str, description: str, parameters: dict[str, Any]
-) -> FunctionDefinition:
-    """``description`` is required by both tool forms: an empty one is sent as ``""``."""
-    return {"name": name, "description": description, "parameters": parameters}
+class WorkersAiRequests:
+    """The request side of Workers AI for one provider module's tools and outputs. There is no
+    strict mode: schemas are hints (``strict`` is accepted and never sent)."""
 
+    def __init__(self, tools: Contracts, outputs: Contracts, *, strict: bool = False) -> None:
+        self._tools = tools
+        self._outputs = outputs
 
-def function_tool(name: str, description: str, parameters: dict[str, Any]) -> FunctionTool:
-    return {"type": "function", "function": function_definition(name, description, parameters)}
+    def function(self, name: str) -> ToolFunction:
+        """The tool ``name`` in the native form; ``description`` is required by both forms (an
+        empty one is sent as ``""``)."""
+        return {
+            "name": self._tools.provider_name(name),
+            "description": self._tools.descriptions[name],
+            "parameters": self._tools.schema(name),
+        }
 
+    def tool_definition(
+        self, name: str, form: ToolForm = "function"
+    ) -> FunctionTool | ToolFunction:
+        """The ``tools`` entry of the canonical tool ``name`` in ``form``."""
+        if form == "native":
+            return self.function(name)
+        return {"type": "function", "function": self.function(name)}
 
-def native_response_format(schema: dict[str, Any]) -> NativeResponseFormat:
-    return {"type": "json_schema", "json_schema": schema}
+    def tool_definitions(
+        self, names: Iterable[str] | None = None, form: ToolForm = "function"
+    ) -> list[FunctionTool | ToolFunction]:
+        """``tools`` for the tools ``names`` (all tools when None)."""
+        return [self.tool_definition(name, form) for name in self._tools.chosen(names)]
 
+    def response_format(self, name: str) -> NativeResponseFormat:
+        """JSON mode of ``ai/run`` for the canonical structured output ``name``."""
+        return {"type": "json_schema", "json_schema": self._outputs.schema(name)}
 
-def openai_response_format(
-    name: str, description: str, schema: dict[str, Any]
-) -> ChatResponseFormat:
-    json_schema: JsonSchemaFormat = {"name": name, "schema": schema}
-    if description:
-        json_schema["description"] = description
-    return {"type": "json_schema", "json_schema": json_schema}
+    def chat_response_format(self, name: str) -> ChatResponseFormat:
+        """``response_format`` of the chat-completions endpoint for the output ``name``."""
+        json_schema: JsonSchemaFormat = {
+            "name": self._outputs.provider_name(name),
+            "schema": self._outputs.schema(name),
+        }
+        if self._outputs.descriptions[name]:
+            json_schema["description"] = self._outputs.descriptions[name]
+        return {"type": "json_schema", "json_schema": json_schema}
 
 
 # -- responses ----------------------------------------------------------------------------------
 class WorkersAiError(Exception):
     """A REST body with ``success: false``: the request failed, there is no result. Carries the
-    error codes and messages Cloudflare sent (``str`` shows the codes only)."""
+    error codes and messages the API sent (``str`` shows the codes only)."""
 
     def __init__(self, provider: str, codes: tuple[int | None, ...], messages: tuple[str, ...]):
         super().__init__(provider, codes)
@@ -174,9 +204,9 @@ def sse_events(lines: Iterable[str | bytes]) -> Iterator[Any]:
 class WorkersAiDecoder:
     """Reads the Workers AI responses of one provider module.
 
-    Built from the provider name, the generated validators of the surfaces in ``READS`` order
-    (``rest_response``, ``native_output``, ``chat_completion``, ``response``), the decoders of the
-    Chat Completions and Responses APIs for the results of those shapes, and the family table.
+    Built from the provider name, the generated validators of the surfaces in ``READS`` order,
+    and the family table; it reads chat-style and Responses-style results with the decoders of
+    those APIs, built from the same validators.
     """
 
     def __init__(
@@ -185,10 +215,10 @@ class WorkersAiDecoder:
         validate_rest_response: Validator,
         validate_native_output: Validator,
         validate_chat_completion: Validator,
-        validate_response: Validator,
+        validate_responses_result: Validator,
+        validate_chat_completion_chunk: Validator,
+        validate_responses_stream_event: Validator,
         *,
-        chat: ToolCallDecoder,
-        responses: ToolCallDecoder,
         families: Families,
     ) -> None:
         self.provider = provider
@@ -197,9 +227,16 @@ class WorkersAiDecoder:
         self._validate_result = {
             "native": validate_native_output,
             "chat": validate_chat_completion,
-            "responses": validate_response,
+            "responses": validate_responses_result,
         }
-        self._decoders = {"chat": chat, "responses": responses}
+        self._decoders: dict[str, ToolCallDecoder] = {
+            "chat": ChatCompletionsDecoder(
+                provider, validate_chat_completion, validate_chat_completion_chunk
+            ),
+            "responses": ResponsesDecoder(
+                provider, validate_responses_result, validate_responses_stream_event
+            ),
+        }
 
     def family(self, model: str) -> tuple[str, tuple[str, ...]]:
         """(family, shapes) of ``model``; an unknown model gets every shape and a warning event."""

@@ -2,35 +2,26 @@
 # change the design and run `toolgen build`.
 """Anthropic strict tool use bindings (Messages API).
 
-Requests: ``tool_definitions``, ``output_format`` (typed like the ``anthropic`` SDK's params).
+Requests: ``tool_definitions``, ``output_format`` (typed like the SDK's params).
 Responses: ``parse_tool_calls``, ``ToolCallStream``, ``parse_output`` (validated envelopes,
 canonical payloads, model instances).
 Names: TOOLS and OUTPUTS hold canonical names; the provider sees ``PROVIDER_NAMES[name]``.
-Optional members stay optional in strict tool use, so payloads come back canonical.
+Optional members stay optional, so payloads come back canonical.
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
-from ._decode import (
-    OutputData,
-    ToolCall,
-    decode_output,
-    output_data,
-    typed_call,
-)
-from ._envelopes_anthropic import (
-    validate_message,
-    validate_message_stream_event,
-)
-from ._messages import MessagesDecoder
-from ._params_anthropic import (
+from ._contracts import Contracts, StrictToolLimits
+from ._decode import OutputData, ToolCall, decode_output, output_data, typed_call
+from ._envelopes_anthropic import validate_message, validate_message_stream_event
+from ._messages import (
     CacheControlEphemeralParam,
     InputSchemaTyped,
     JSONOutputFormatParam,
+    MessagesDecoder,
+    MessagesRequests,
     ToolParam,
 )
 from ._runtime import PayloadError, RawToolCall, SchemaDriftError, ToolCallDecoder
@@ -45,10 +36,14 @@ __all__ = [
     "CANONICAL_NAMES",
     "MAX_OPTIONAL_MEMBERS",
     "MAX_STRICT_TOOLS",
+    "MAX_TOOLS",
     "MAX_UNION_MEMBERS",
     "OUTPUTS",
+    "OUTPUT_CANONICAL_NAMES",
+    "OUTPUT_PROVIDER_NAMES",
     "PROVIDER",
     "PROVIDER_NAMES",
+    "STRICT",
     "TOOLS",
     "AnyToolCall",
     "Api",
@@ -77,6 +72,7 @@ __all__ = [
     "validate_message_stream_event",
 ]
 
+PROVIDER = "anthropic"
 Api = Literal["messages"]
 
 TOOLS: tuple[str, ...] = ("maps.route", "ping")
@@ -85,158 +81,107 @@ OUTPUTS: tuple[str, ...] = ("route_summary",)
 #: canonical tool name -> provider tool name, and back
 PROVIDER_NAMES: dict[str, str] = {"maps.route": "maps_route", "ping": "ping"}
 CANONICAL_NAMES: dict[str, str] = {"maps_route": "maps.route", "ping": "ping"}
+#: canonical output name -> the name the provider sees, and back
+OUTPUT_PROVIDER_NAMES: dict[str, str] = {"route_summary": "route_summary"}
+OUTPUT_CANONICAL_NAMES: dict[str, str] = {"route_summary": "route_summary"}
 
-#: Limits across all strict tools of one request.
-MAX_STRICT_TOOLS = 20
-MAX_OPTIONAL_MEMBERS = 24
-MAX_UNION_MEMBERS = 16
+#: Whether definitions go out with the provider's strict flag on.
+STRICT = True
+#: Tools one request takes (None: the provider states no limit).
+MAX_TOOLS: int | None = None
+#: Limits across all strict tools of one request (None: no limit applies).
+MAX_STRICT_TOOLS: int | None = 20
+MAX_OPTIONAL_MEMBERS: int | None = 24
+MAX_UNION_MEMBERS: int | None = 16
 
-_DESCRIPTIONS: dict[str, str] = {
-    "maps.route": "Plan a route between two points.",
-    "ping": "Check that the service answers.",
-}
-_OUTPUT_DESCRIPTIONS: dict[str, str] = {"route_summary": "Summary of a planned route."}
-#: canonical tool name -> (optional members, union-typed schemas) of its input schema
-_SIZES: dict[str, tuple[int, int]] = {"maps.route": (4, 1), "ping": (0, 0)}
-#: canonical tool name -> its priority (the tool file's ``priority``; 0 when it gives none)
-_PRIORITIES: dict[str, int] = {"maps.route": 0, "ping": 0}
-
-_PARAMETERS: dict[str, dict[str, Any]] = {
-    "maps.route": {
-        "type": "object",
-        "properties": {
-            "from": {"$ref": "#/$defs/Point"},
-            "to": {"$ref": "#/$defs/Point"},
-            "via": {"type": "array", "items": {"$ref": "#/$defs/Point"}},
-            "mode": {"type": "string", "enum": ["car", "bike", "walk"]},
-            "avoid": {
-                "anyOf": [
-                    {"const": "tolls"},
-                    {
-                        "type": "object",
-                        "properties": {"area": {"type": "string"}},
-                        "required": ["area"],
-                        "additionalProperties": False,
-                    },
-                ]
-            },
-        },
-        "required": ["from", "to"],
-        "$defs": {
-            "Point": {
-                "type": "object",
-                "properties": {
-                    "lat": {"type": "number"},
-                    "lon": {"type": "number"},
-                    "label": {"type": "string"},
+_TOOLS = Contracts(
+    "tool",
+    TOOLS,
+    PROVIDER_NAMES,
+    {"maps.route": "Plan a route between two points.", "ping": "Check that the service answers."},
+    {
+        "maps.route": {
+            "type": "object",
+            "properties": {
+                "from": {"$ref": "#/$defs/Point"},
+                "to": {"$ref": "#/$defs/Point"},
+                "via": {"type": "array", "items": {"$ref": "#/$defs/Point"}},
+                "mode": {"type": "string", "enum": ["car", "bike", "walk"]},
+                "avoid": {
+                    "anyOf": [
+                        {"const": "tolls"},
+                        {
+                            "type": "object",
+                            "properties": {"area": {"type": "string"}},
+                            "required": ["area"],
+                            "additionalProperties": False,
+                        },
+                    ]
                 },
-                "required": ["lat", "lon"],
-                "additionalProperties": False,
-            }
+            },
+            "required": ["from", "to"],
+            "$defs": {
+                "Point": {
+                    "type": "object",
+                    "properties": {
+                        "lat": {"type": "number"},
+                        "lon": {"type": "number"},
+                        "label": {"type": "string"},
+                    },
+                    "required": ["lat", "lon"],
+                    "additionalProperties": False,
+                }
+            },
+            "additionalProperties": False,
         },
-        "additionalProperties": False,
+        "ping": {"type": "object", "properties": {}, "additionalProperties": False},
     },
-    "ping": {"type": "object", "properties": {}, "additionalProperties": False},
+    # (optional members, union-typed schemas) of each input schema
+    {"maps.route": (4, 1), "ping": (0, 0)},
+    # the tool file's ``priority`` (0 when it gives none)
+    {"maps.route": 0, "ping": 0},
+)
+_OUTPUTS = Contracts(
+    "output",
+    OUTPUTS,
+    OUTPUT_PROVIDER_NAMES,
+    {"route_summary": "Summary of a planned route."},
+    {
+        "route_summary": {
+            "type": "object",
+            "properties": {
+                "distance_km": {"type": "number"},
+                "duration_min": {"type": "integer"},
+                "warnings": {"type": "array", "items": {"type": "string"}},
+            },
+            "required": ["distance_km", "duration_min"],
+            "additionalProperties": False,
+        }
+    },
+)
+_REQUESTS = MessagesRequests(
+    _TOOLS,
+    _OUTPUTS,
+    limits=StrictToolLimits(MAX_STRICT_TOOLS, MAX_OPTIONAL_MEMBERS, MAX_UNION_MEMBERS),
+)
+tool_definition = _REQUESTS.tool_definition
+tool_definitions = _REQUESTS.tool_definitions
+output_format = _REQUESTS.output_format
+
+_DECODERS: dict[str, ToolCallDecoder] = {
+    "messages": MessagesDecoder(PROVIDER, validate_message, validate_message_stream_event),
 }
-
-_OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
-    "route_summary": {
-        "type": "object",
-        "properties": {
-            "distance_km": {"type": "number"},
-            "duration_min": {"type": "integer"},
-            "warnings": {"type": "array", "items": {"type": "string"}},
-        },
-        "required": ["distance_km", "duration_min"],
-        "additionalProperties": False,
-    }
-}
-
-
-def _known(name: str, names: tuple[str, ...], kind: str) -> str:
-    if name not in names:
-        raise KeyError(f"unknown {kind} {name!r}; known: {', '.join(names) or 'none'}")
-    return name
 
 
 def parameters(name: str) -> dict[str, Any]:
-    """The projected ``input_schema`` of the canonical tool ``name`` (a fresh copy)."""
-    return copy.deepcopy(_PARAMETERS[_known(name, TOOLS, "tool")])
+    """The projected parameters schema of the canonical tool ``name`` (a fresh copy)."""
+    return _TOOLS.schema(name)
 
 
 def output_schema(name: str) -> dict[str, Any]:
     """The projected schema of the canonical structured output ``name`` (a fresh copy)."""
-    return copy.deepcopy(_OUTPUT_SCHEMAS[_known(name, OUTPUTS, "output")])
+    return _OUTPUTS.schema(name)
 
-
-def tool_definition(name: str, strict: bool = True) -> ToolParam:
-    """The tool definition of canonical tool ``name`` for the ``tools`` request field. A
-    non-strict tool sends the same closed schema; its input is still validated on the way back."""
-    return {
-        "name": PROVIDER_NAMES[_known(name, TOOLS, "tool")],
-        "description": _DESCRIPTIONS[name],
-        "input_schema": parameters(name),
-        "strict": strict,
-    }
-
-
-def _fits(count: int, optional: int, unions: int) -> bool:
-    return (
-        count <= MAX_STRICT_TOOLS
-        and optional <= MAX_OPTIONAL_MEMBERS
-        and unions <= MAX_UNION_MEMBERS
-    )
-
-
-def _strict_tools(chosen: list[str]) -> set[str]:
-    """The tools marked strict under "auto": by priority (highest first, ties in ``chosen``
-    order), each one that still fits the request's limits beside those taken before it."""
-    taken: set[str] = set()
-    optional = unions = 0
-    for name in sorted(chosen, key=lambda tool: -_PRIORITIES[tool]):
-        more_optional, more_unions = _SIZES[name]
-        if name not in taken and _fits(
-            len(taken) + 1, optional + more_optional, unions + more_unions
-        ):
-            taken.add(name)
-            optional += more_optional
-            unions += more_unions
-    return taken
-
-
-def tool_definitions(
-    names: Iterable[str] | None = None, *, strict: bool | Literal["auto"] = "auto"
-) -> list[ToolParam]:
-    """Definitions of the tools ``names`` (all tools when None), in that order.
-
-    Strict tool use has per-request limits (20 strict tools, 24 optional and
-    16 union-typed members across them). ``strict="auto"`` marks strict as many tools as
-    fit, by priority then in order, and sends the others non-strict with the same closed schemas;
-    ``strict=True`` marks every tool strict and raises ValueError when they exceed the limits (the
-    API would answer 400); ``strict=False`` marks none.
-    """
-    chosen = [_known(name, TOOLS, "tool") for name in (TOOLS if names is None else names)]
-    if strict == "auto":
-        marked = _strict_tools(chosen)
-        return [tool_definition(name, name in marked) for name in chosen]
-    if strict is True:
-        optional = sum(_SIZES[name][0] for name in chosen)
-        unions = sum(_SIZES[name][1] for name in chosen)
-        if not _fits(len(chosen), optional, unions):
-            raise ValueError(
-                f"{len(chosen)} strict tools with {optional} optional and {unions} union-typed members "
-                f"exceed one request's limits ({MAX_STRICT_TOOLS}, {MAX_OPTIONAL_MEMBERS}, "
-                f'{MAX_UNION_MEMBERS}); send fewer tools, or strict="auto"'
-            )
-    return [tool_definition(name, strict) for name in chosen]
-
-
-def output_format(name: str) -> JSONOutputFormatParam:
-    """``output_config.format`` for the canonical structured output ``name``."""
-    return {"type": "json_schema", "schema": output_schema(name)}
-
-
-PROVIDER = "anthropic"
 
 if TYPE_CHECKING:
     #: One ToolCall type per tool: ``if call.name == "billing.refund":`` narrows ``call.arguments``
@@ -251,26 +196,26 @@ else:
 def canonicalize(name: str, payload: Any) -> Any:
     """The canonical arguments of tool ``name`` from what Anthropic strict tool use sent: its payloads are canonical already. The same
     object comes back when nothing changes; the input is never mutated."""
-    _known(name, TOOLS, "tool")
+    _TOOLS.known(name)
     return payload
 
 
 def canonicalize_output(name: str, payload: Any) -> Any:
     """The canonical payload of structured output ``name`` (see ``canonicalize``)."""
-    _known(name, OUTPUTS, "output")
+    _OUTPUTS.known(name)
     return payload
 
 
 def canonicalize_text(name: str, text: str | bytes) -> str | bytes:
     """``canonicalize`` on the arguments as JSON text: the same text, byte for byte, when nothing
     changes; else compact JSON with member order, large integers and float text kept."""
-    _known(name, TOOLS, "tool")
+    _TOOLS.known(name)
     return text
 
 
 def canonicalize_output_text(name: str, text: str | bytes) -> str | bytes:
     """``canonicalize_text`` for the structured output ``name``."""
-    _known(name, OUTPUTS, "output")
+    _OUTPUTS.known(name)
     return text
 
 
@@ -285,11 +230,6 @@ def decode_tool_call(provider_name: str, arguments: str, call_id: str = "") -> A
         PROVIDER, call_id, provider_name, arguments, CANONICAL_NAMES, canonicalize
     )
     return _typed(call)
-
-
-_DECODERS: dict[str, ToolCallDecoder] = {
-    "messages": MessagesDecoder(PROVIDER, validate_message, validate_message_stream_event),
-}
 
 
 def parse_tool_calls(data: object, api: Api = "messages") -> list[AnyToolCall]:
