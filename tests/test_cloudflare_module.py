@@ -349,3 +349,50 @@ def test_the_fixed_module_reads_only_what_the_envelopes_guarantee() -> None:
             check_decoder_read("cloudflare", surface, {"type": "object"}, path, json_type)
     surfaces = [surface for surface, _, _ in _workers_ai.READS]
     assert set(surfaces) == set(SCHEMAS)  # every surface is read (and so checked by the build)
+
+
+_STREAM_SURFACE = {"choices": "chat_completion_chunk", "type": "responses_stream_event"}
+
+
+def _stream_mutations() -> list[tuple[str, int, tuple[str | int, ...]]]:
+    return [
+        (name, index, path)
+        for name in STREAMS
+        for index, event in enumerate(cf_events(name))
+        for path in _paths(event)
+    ]
+
+
+def cf_events(name: str) -> list[Any]:
+    """The events of a stream fixture (parsed the way ``sse_events`` does)."""
+    return [
+        json.loads(line[5:])
+        for line in _lines(name)
+        if line.startswith("data:") and line[5:].strip() != "[DONE]"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "index", "path"),
+    _stream_mutations(),
+    ids=lambda v: _text(v) if isinstance(v, tuple) else str(v),
+)
+def test_a_retyped_stream_member_drifts_at_its_path_when_the_schema_rejects_it(
+    cf: ModuleType, name: str, index: int, path: tuple[str | int, ...]
+) -> None:
+    events = copy.deepcopy(cf_events(name))
+    parent = events[index]
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = RETYPED[type(parent[path[-1]])]
+    surface = next((s for k, s in _STREAM_SURFACE.items() if k in events[0]), "native_output")
+    valid = Draft202012Validator(SCHEMAS[surface]).is_valid(events[index])
+    stream = cf.ToolCallStream(model=MODELS[name])
+    for event in events[:index]:
+        stream.add(event)
+    if valid:
+        stream.add(events[index])
+        return
+    with pytest.raises(cf.SchemaDriftError) as caught:
+        stream.add(events[index])
+    assert (caught.value.api, caught.value.path) == (surface, _text(path))
