@@ -71,6 +71,8 @@ def test_top_level_members_get_one_type_and_a_description(tmp_path: Path) -> Non
         "shape": ("object", ""),
     }
     assert violations(projected.schema, name=projected.provider_name) == []
+    assert "$ref" not in members["point"]  # inlined: a type beside a $ref reads as siblings
+    assert members["point"]["properties"] == {"x": {"type": "number"}}
     # only annotations and implied types were added: the inverse reads the same meaning
     assert projected.meaning is not None
 
@@ -81,6 +83,7 @@ def test_top_level_members_get_one_type_and_a_description(tmp_path: Path) -> Non
         {"type": ["string", "null"]},
         {"anyOf": [{"type": "string"}, {"type": "integer"}]},
         {"enum": ["a", 1]},
+        {"const": {"k": 1}},
         {"anyOf": [{"$ref": "#/$defs/Name"}, {"type": "null"}]},
     ],
 )

@@ -94,7 +94,7 @@ RULES: tuple[Rule, ...] = (
         "[unconfirmed: no doc states it, the types are generated from the model schemas the API "
         "validates with], so the wire form writes the description ('' when the design has none) "
         "and the one type of a $ref, const or enum member; a member with no single type (a union,"
-        " a nullable member) is rejected (UNTYPED_MEMBER)",
+        " a nullable member, a const or enum of objects or arrays) is rejected (UNTYPED_MEMBER)",
         f"{WORKERS_TYPES}: Ai_Cf_Meta_Llama_3_3_70B_Instruct_Fp8_Fast_Messages.tools, "
         "AiTextGenerationToolInput.function.parameters.properties",
         CHECKED,
@@ -230,12 +230,12 @@ _JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "st
 
 
 def _type_of_value(value: Any) -> str | None:
+    """The type name of a const or enum value; None for an object or an array, whose type beside
+    the value would read as an open object or an untyped array (what the projection rejects)."""
     if value is None:
         return "null"
-    if isinstance(value, dict):
-        return "object"
-    if isinstance(value, list):
-        return "array"
+    if isinstance(value, dict | list):
+        return None
     return next(name for kind, name in _JSON_TYPES if isinstance(value, kind))
 
 
@@ -266,14 +266,36 @@ def _single_type(
     return None
 
 
+def _without_top_ref(member: Any, root: dict[str, Any]) -> Any:
+    """A member that is a local ``$ref`` as its target (siblings kept over the target's): a
+    ``type`` beside a reference would read as a reference with siblings, which the projection
+    inlines, so the wire form inlines it at once (recursion is rejected, so this ends)."""
+    seen: set[str] = set()
+    while isinstance(member, dict) and isinstance(member.get("$ref"), str):
+        target = member["$ref"]
+        if not target.startswith("#") or target in seen:
+            return member
+        seen.add(target)
+        try:
+            resolved = jp.resolve(root, target[1:])
+        except (KeyError, ValueError):
+            return member
+        if not isinstance(resolved, dict):
+            return member
+        member = {**resolved, **{k: v for k, v in member.items() if k != "$ref"}}
+    return member
+
+
 def native_parameters(schema: Any) -> tuple[Any, list[tuple[str, str, str]]]:
     """A tool's projected parameters as the native input types take them (the rule
-    "top-level members"): every member with one ``type`` and a ``description``. Only annotations
-    and a type every value already has are added, so the schema means the same."""
+    "top-level members"): every member with one ``type`` and a ``description``, a member that is
+    a reference inlined. Only annotations and a type every value already has are added, so the
+    schema means the same."""
     properties = schema.get("properties", {})
     written: dict[str, Any] = {}
     problems = []
     for name, member in properties.items():
+        member = _without_top_ref(member, schema)
         member_type = _single_type(member, schema)
         if member_type is None:
             problems.append(
@@ -286,10 +308,12 @@ def native_parameters(schema: Any) -> tuple[Any, list[tuple[str, str, str]]]:
                 )
             )
             continue
+        # type and description first, whatever the member's own order: the same bytes whether
+        # or not the design already had them (a projection read back projects the same)
         written[name] = {
             "type": member_type,
-            **member,
             "description": member.get("description", ""),
+            **{k: v for k, v in member.items() if k not in ("type", "description")},
         }
     return {**schema, "properties": written}, problems
 
