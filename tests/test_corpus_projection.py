@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from anthropic_strict_checker import violations as anthropic_violations
+from cloudflare_checker import violations as cloudflare_violations
 from gemini_checker import violations as gemini_violations
 from jsonschema import Draft202012Validator
 from strict_checker import violations
@@ -29,6 +30,7 @@ from toolgen.projection import project_contract
 from toolgen.providers import PROFILES
 from toolgen.providers.base import Profile
 from toolgen.providers.bedrock import BEDROCK
+from toolgen.providers.cloudflare import CLOUDFLARE
 from toolgen.providers.gemini import DIALECTS as GEMINI_DIALECTS
 from toolgen.tool_formats import bfcl_json_schema
 
@@ -85,11 +87,17 @@ def _compatible_checker(provider: str) -> Checker:
 #: (xAI, Mistral), a sample where it differs in one rule (DeepSeek's formats) or only in name.
 COMPATIBLE_STRIDES = {"xai": 3, "mistral": 3, "deepseek": 7, "azure_openai": 7, "openrouter": 7}
 
+
+def _cloudflare_checker(schema: Any, *, name: str, description: str) -> list[tuple[str, str, str]]:
+    return cloudflare_violations(schema, name=name)  # no description limit is documented
+
+
 #: Each profile under test with its independent checker, written from PROVIDERS.md.
 TARGETS: dict[str, tuple[Profile, Checker]] = {
     "openai": (OPENAI, violations),
     **{name: (PROFILES[name], _compatible_checker(name)) for name in COMPATIBLE_STRIDES},
     "bedrock": (BEDROCK, _anthropic_checker),
+    "cloudflare": (CLOUDFLARE, _cloudflare_checker),
     **{
         f"gemini:{dialect}": (profile, _gemini_checker(dialect))
         for dialect, profile in GEMINI_DIALECTS.items()

@@ -782,7 +782,8 @@ def test_round_trip_of_the_hard_cases(make_design, tmp_path, provider):
     """The canonicalizer's hand-written hard cases: nested optionals, $refs with siblings, one-element
     allOf, const and enum members, unions, recursion, nullable members."""
     design = make_design(hard_case_files(), name="canonical")
-    assert assert_round_trip(design, provider, tmp_path) >= 11
+    # cloudflare rejects top-level members without one JSON type (nullable ones, unions)
+    assert assert_round_trip(design, provider, tmp_path) >= (7 if provider == "cloudflare" else 11)
 
 
 @pytest.mark.corpus

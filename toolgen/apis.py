@@ -19,6 +19,7 @@ from toolgen.runtime import (
     _generate_content,
     _messages,
     _responses,
+    _workers_ai,
 )
 
 #: What every generated provider module uses, whatever its APIs.
@@ -45,10 +46,14 @@ class Api:
     decoder: str  # its ToolCallDecoder class
     reads: tuple[tuple[str, str, str], ...]  # (surface, read path, JSON type)
     requests: Requests  # its request builders when it is the provider's only API
-    types: tuple[str, ...]  # the TypedDicts of its module the generated module re-exports
+    types: tuple[
+        str, ...
+    ]  # the TypedDicts (and helpers) of its module the generated module re-exports
     # whether the SDK's parse helpers take pydantic models (the module then offers tool_model and
     # output_model, subclasses that send toolgen's projection)
     sdk_models: bool = False
+    # other fixed modules its module imports (copied with it)
+    requires: tuple[str, ...] = ()
 
     @property
     def surfaces(self) -> tuple[str, ...]:
@@ -133,8 +138,33 @@ GENERATE_CONTENT_OPENAPI = replace(
     ),
 )
 
+#: Workers AI's ai/run/{model}: the REST wrapper and the result shapes of the model families (its
+#: decoder reads the chat-style and Responses-style results with those APIs' decoders).
+WORKERS_AI = Api(
+    "run",
+    "Workers AI ai/run",
+    "_workers_ai",
+    "WorkersAiDecoder",
+    _workers_ai.READS,
+    Requests(
+        "_workers_ai",
+        "WorkersAiRequests",
+        ("tool_definition", "tool_definitions", "response_format", "chat_response_format"),
+    ),
+    (
+        "ChatResponseFormat",
+        "FunctionTool",
+        "NativeResponseFormat",
+        "ToolFunction",
+        "WorkersAiError",
+        "sse_events",
+    ),
+    requires=("_chat_completions", "_responses"),
+)
+
 #: The request builders of a provider that speaks several APIs, by their names in order.
 COMBINED: dict[tuple[str, ...], Requests] = {
+    ("run", "chat"): WORKERS_AI.requests,
     ("chat", "responses"): Requests(
         "_chat_and_responses", "ChatAndResponsesRequests", _CHAT_FUNCTIONS
     ),
@@ -151,5 +181,10 @@ def requests_for(apis: Sequence[Api]) -> Requests:
 
 def modules_for(apis: Sequence[Api]) -> tuple[str, ...]:
     """The fixed modules a provider module that speaks ``apis`` imports, directly or not."""
-    modules = {*BASE_MODULES, *(api.module for api in apis), requests_for(apis).module}
+    modules = {
+        *BASE_MODULES,
+        *(api.module for api in apis),
+        *(module for api in apis for module in api.requires),
+        requests_for(apis).module,
+    }
     return tuple(sorted(modules))

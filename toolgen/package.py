@@ -136,7 +136,7 @@ def _provider_module(
         *(("tool_model", "output_model") if sdk_models else ()),
     ]
     source = render(
-        "provider.py.j2",
+        profile.template or "provider.py.j2",
         header=header(design.hash),
         title=profile.title,
         provider=profile.name,
@@ -168,6 +168,7 @@ def _provider_module(
         priorities={p.contract.name: p.contract.priority for p in tools},
         tool_classes={p.contract.name: classes[("tool", p.contract.name)][1] for p in tools},
         output_classes={p.contract.name: classes[("output", p.contract.name)][1] for p in outputs},
+        **projection.profile.module_data,
     )
     return format_python(source)
 

@@ -677,6 +677,12 @@ def project_contract(
     schema = meaning
     if meaning is not None and profile.openapi is not None:
         schema = write_openapi(meaning, profile.openapi)
+    if schema is not None and profile.tool_wire is not None and contract.kind == "tool":
+        schema, problems = profile.tool_wire.apply(schema)
+        for pointer, code, message in problems:
+            projector.report(pointer, code, message)
+        if problems:
+            schema = meaning = None
     projected = ProjectedContract(contract, provider_name, schema, rewrites, profile.name, meaning)
     # a node inlined at several places is reported once
     return projected, list(dict.fromkeys(projector.diagnostics))

@@ -74,8 +74,16 @@ def hard(hard_design: Path, tmp_path_factory: pytest.TempPathFactory) -> Compile
 #: enums as text (other rewrites in the record, the same laws); xAI keeps optionals optional and
 #: refuses recursion; Mistral drops every validation keyword and writes nulls with anyOf.
 #: (Azure OpenAI and OpenRouter are OpenAI's table under another name; DeepSeek differs in the
-#: formats it keeps, which the laws do not assert.)
-OTHER_PROFILES = ("cerebras", "gemini:json_schema", "gemini:openapi", "xai", "mistral")
+#: formats it keeps, which the laws do not assert.) Cloudflare Workers AI adds no nulls, writes
+#: nullable members with anyOf and rejects recursion.
+OTHER_PROFILES = (
+    "cerebras",
+    "gemini:json_schema",
+    "gemini:openapi",
+    "xai",
+    "mistral",
+    "cloudflare",
+)
 
 
 def _compiled_for(

@@ -21,6 +21,17 @@ CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus"
 ENVELOPES = CORPUS / "envelopes"
 PACKAGE = "toolgen_envelope_test_out"
 
+#: a value of another JSON type, per type
+RETYPED: dict[type, Any] = {
+    str: 12345,
+    int: "12",
+    float: "1.5",
+    bool: "true",
+    dict: ["x"],
+    list: {"x": 1},
+    type(None): 0,
+}
+
 #: corpus folder -> (provider, surface); streams are read event by event
 BODIES = {
     "openai/chat-completions": ("openai", "chat_completion"),

@@ -13,6 +13,7 @@ from jsonschema import Draft202012Validator
 
 from tests.envelope.support import (
     BODIES,
+    RETYPED,
     STREAMS,
     Path_,
     bodies,
@@ -26,16 +27,6 @@ from tests.envelope.support import (
 pytestmark = pytest.mark.corpus
 
 UNKNOWN_VARIANT = "x_toolgen_unknown_variant"
-#: a value of another JSON type, per type
-RETYPED: dict[type, Any] = {
-    str: 12345,
-    int: "12",
-    float: "1.5",
-    bool: "true",
-    dict: ["x"],
-    list: {"x": 1},
-    type(None): 0,
-}
 
 
 def samples(

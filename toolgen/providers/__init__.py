@@ -18,6 +18,7 @@ from toolgen.providers.azure_openai import AZURE_OPENAI
 from toolgen.providers.base import Profile
 from toolgen.providers.bedrock import BEDROCK
 from toolgen.providers.cerebras import CEREBRAS
+from toolgen.providers.cloudflare import CLOUDFLARE
 from toolgen.providers.deepseek import DEEPSEEK
 from toolgen.providers.groq import GROQ
 from toolgen.providers.mistral import MISTRAL
@@ -42,6 +43,7 @@ PROFILES: dict[str, Profile] = {
         AZURE_OPENAI,
         OPENROUTER,
         DEEPSEEK,
+        CLOUDFLARE,
     )
 }
 

@@ -107,6 +107,18 @@ def root_unions_refused(fact: str, source: str, checked: str) -> NonStrictMode:
 
 
 @dataclass(frozen=True)
+class ToolWire:
+    """A provider's spelling of a tool's projected parameters, equivalent to the projection (it
+    adds annotations, or types every value already has): ``apply(schema)`` returns the schema and
+    the problems, as (pointer, code, message), that reject the tool. ``rewrites`` and ``rejects``
+    say it in the provider table."""
+
+    apply: Callable[[Any], tuple[Any, list[tuple[str, str, str]]]]
+    rewrites: str
+    rejects: str
+
+
+@dataclass(frozen=True)
 class Profile:
     """One provider's subset of JSON Schema.
 
@@ -139,6 +151,12 @@ class Profile:
     # text back into the canonical value (EnumStringified)
     string_enums: bool = False
     openapi: OpenApiDialect | None = None  # the wire spelling, when it is not JSON Schema
+    tool_wire: ToolWire | None = None  # a provider's own spelling of a tool's parameters
+    # A template of its own instead of provider.py.j2 (for APIs whose bindings take more than the
+    # shared template writes, such as a model name); it gets the same variables.
+    template: str | None = None
+    # Provider tables the generated module writes out (template variables by name).
+    module_data: Mapping[str, Any] = field(default_factory=dict)
     # The wire APIs the provider speaks (toolgen.apis); the first is the default ``api`` of the
     # generated functions. Their fixed modules are copied into OUT and bound by the generated
     # module. None (empty): projection only (validate, show, schema files).
@@ -149,6 +167,9 @@ class Profile:
     # The provider's non-strict tool definitions; None: every tool goes strict (and
     # ``strict = false`` in toolgen.toml or a tool file is refused).
     non_strict: NonStrictMode | None = None
+    # Whether the provider's tool definitions have a strict flag at all (Gemini's and Workers
+    # AI's have none: their schemas are honoured or hints, with no mode to choose).
+    strict_flag: bool = True
     # The rules table: every fact above with its source and date (``toolgen providers`` prints it).
     rules: tuple[Rule, ...] = ()
 

@@ -308,7 +308,8 @@ GEMINI_JSON_SCHEMA = Profile(
     recursion=True,
     recursion_through_optional=True,
     const_as_enum=True,
-    non_strict=None,  # a function declaration has no strict flag: one mode
+    non_strict=None,
+    strict_flag=False,  # a function declaration has no strict flag
     apis=(GENERATE_CONTENT,),
     rules=_rules("json_schema"),
 )

@@ -60,6 +60,8 @@ def _rewrites(profile: Profile) -> str:
         done.append("`const` as a one-value `enum`")
     if profile.string_enums:
         done.append("non-string enums as string enums (read back exactly)")
+    if profile.tool_wire is not None:
+        done.append(profile.tool_wire.rewrites)
     if profile.openapi is not None:
         done.append(
             "OpenAPI spelling (`nullable: true`, upper-case types, no `additionalProperties`)"
@@ -70,6 +72,8 @@ def _rewrites(profile: Profile) -> str:
 def _rejected(profile: Profile) -> str:
     extra = sorted(set(profile.reject) - set(UNREPRESENTABLE))
     parts = [_code(extra)] if extra else []
+    if profile.tool_wire is not None:
+        parts.append(profile.tool_wire.rejects)
     if not profile.recursion:
         parts.append("recursion")
     elif profile.recursion_through_optional:
@@ -93,6 +97,8 @@ def _rejected(profile: Profile) -> str:
 
 def _strict_flag(profile: Profile) -> str:
     mode = profile.non_strict
+    if not profile.strict_flag:
+        return "none (no strict mode)"
     if mode is None:
         return "on"
     refused = _code(mode.refused_at_root)

@@ -26,6 +26,7 @@ __all__ = [
     "ValidatingDecoder",
     "Validator",
     "decode_tool_call",
+    "drift_warning",
     "finite_float",
     "first_valid",
     "first_valid_async",
@@ -137,13 +138,18 @@ class SchemaDriftError(Exception):
 
     code: Final = "SCHEMA_DRIFT"
 
-    def __init__(self, provider: str, api: str, path: str, expected: str, actual: str) -> None:
+    def __init__(
+        self, provider: str, api: str, path: str, expected: str, actual: str, level: str = "error"
+    ) -> None:
         super().__init__(provider, api, path, expected, actual)
         self.provider = provider
         self.api = api
         self.path = path
         self.expected = expected
         self.actual = actual
+        #: "error" when raised; "warning" when only reported to the drift hooks (the response was
+        #: still read, in a more tolerant way)
+        self.level = level
 
     def __str__(self) -> str:
         return (
@@ -234,6 +240,18 @@ def schema_drift(
 ) -> SchemaDriftError:
     """The error for ``value`` found at ``path``, after every drift hook has seen it."""
     error = SchemaDriftError(provider, api, format_path(path), expected, json_type_name(value))
+    for callback in tuple(_drift_hooks):
+        _notify(callback, error)
+    return error
+
+
+def drift_warning(
+    provider: str, api: str, path: Iterable[str | int], expected: str, actual: str
+) -> SchemaDriftError:
+    """A warning-level drift (``level == "warning"``), after every drift hook has seen it: the
+    response is read anyway, in a more tolerant way. Never raised; ``actual`` names what was
+    found (a kind, never a response value)."""
+    error = SchemaDriftError(provider, api, format_path(path), expected, actual, "warning")
     for callback in tuple(_drift_hooks):
         _notify(callback, error)
     return error

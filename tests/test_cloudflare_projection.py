@@ -1,0 +1,150 @@
+"""The Cloudflare Workers AI profile: its rules table, the wire form of a tool's top-level members
+(one type and a description each, as the native input types declare them), what it rejects with
+a pointer, and the hard cases and the example design checked by the independent checker
+(tests/cloudflare_checker.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.canonical import hard_cases
+from tests.cloudflare_checker import violations
+from tests.conftest import write_design
+from toolgen.build import analyze
+from toolgen.providers.cloudflare import CLOUDFLARE, FAMILIES, RULES
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _project(tmp_path: Path, files: dict[str, Any]) -> Any:
+    design = write_design(
+        tmp_path / "design", {"toolgen.toml": '[toolgen]\nproviders = ["cloudflare"]\n', **files}
+    )
+    return analyze(design)
+
+
+def _tool(parameters: dict[str, Any]) -> dict[str, Any]:
+    return {"name": "t", "description": "a tool", "parameters": parameters}
+
+
+def test_every_rule_and_family_names_its_source() -> None:
+    assert CLOUDFLARE.rules == RULES
+    topics = {rule.topic for rule in RULES}
+    assert {"tool forms", "json mode (native)", "top-level members", "model families"} <= topics
+    for family in FAMILIES:
+        assert family.prefixes and family.shapes and "workers-types" in family.source
+    prefixes = [p for family in FAMILIES for p in family.prefixes]
+    assert len(prefixes) == len(set(prefixes))
+
+
+def test_top_level_members_get_one_type_and_a_description(tmp_path: Path) -> None:
+    parameters = {
+        "type": "object",
+        "properties": {
+            "plain": {"type": "string", "description": "kept"},
+            "bare": {"type": "integer"},
+            "choice": {"enum": ["a", "b"]},
+            "fixed": {"const": 3},
+            "point": {"$ref": "#/$defs/Point"},
+            "shape": {
+                "oneOf": [
+                    {"type": "object", "properties": {"r": {"type": "number"}}},
+                    {"type": "object", "properties": {"w": {"type": "number"}}},
+                ]
+            },
+        },
+        "$defs": {"Point": {"type": "object", "properties": {"x": {"type": "number"}}}},
+    }
+    result = _project(tmp_path, {"tools/t.yaml": _tool(parameters)})
+    assert result.ok, [d.format() for d in result.diagnostics]
+    (projected,) = result.projections[0].tools
+    members = projected.schema["properties"]
+    assert {name: (m["type"], m["description"]) for name, m in members.items()} == {
+        "plain": ("string", "kept"),
+        "bare": ("integer", ""),
+        "choice": ("string", ""),
+        "fixed": ("integer", ""),
+        "point": ("object", ""),
+        "shape": ("object", ""),
+    }
+    assert violations(projected.schema, name=projected.provider_name) == []
+    assert "$ref" not in members["point"]  # inlined: a type beside a $ref reads as siblings
+    assert members["point"]["properties"] == {"x": {"type": "number"}}
+    # only annotations and implied types were added: the inverse reads the same meaning
+    assert projected.meaning is not None
+
+
+@pytest.mark.parametrize(
+    "member",
+    [
+        {"type": ["string", "null"]},
+        {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+        {"enum": ["a", 1]},
+        {"const": {"k": 1}},
+        {"anyOf": [{"$ref": "#/$defs/Name"}, {"type": "null"}]},
+    ],
+)
+def test_a_member_without_one_type_is_rejected_with_its_pointer(
+    tmp_path: Path, member: dict[str, Any]
+) -> None:
+    parameters = {
+        "type": "object",
+        "properties": {"ok": {"type": "string"}, "loose": member},
+        "$defs": {"Name": {"type": "string"}},
+    }
+    result = _project(tmp_path, {"tools/t.yaml": _tool(parameters)})
+    errors = [d for d in result.diagnostics if d.level.name == "ERROR"]
+    assert [(d.file, d.pointer, d.provider, d.code) for d in errors] == [
+        ("tools/t.yaml", "/parameters/properties/loose", "cloudflare", "UNTYPED_MEMBER")
+    ]
+    assert result.projections[0].tools[0].schema is None
+
+
+def test_outputs_keep_their_unions_and_optionals_stay_optional(tmp_path: Path) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"note": {"type": ["string", "null"]}, "n": {"type": "integer"}},
+        "required": ["n"],
+    }
+    files = {"outputs/o.yaml": {"name": "o", "description": "", "schema": schema}}
+    result = _project(tmp_path, files)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    (projected,) = result.projections[0].outputs
+    assert projected.schema["required"] == ["n"]
+    assert projected.schema["properties"]["note"] == {
+        "anyOf": [{"type": "string"}, {"type": "null"}]
+    }
+
+
+def test_recursion_is_rejected(tmp_path: Path) -> None:
+    parameters = {
+        "type": "object",
+        "properties": {"tree": {"$ref": "#/$defs/Node"}},
+        "$defs": {
+            "Node": {
+                "type": "object",
+                "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+            }
+        },
+    }
+    result = _project(tmp_path, {"tools/t.yaml": _tool(parameters)})
+    assert not result.ok
+    assert {d.provider for d in result.diagnostics} == {"cloudflare"}
+
+
+def test_hard_cases_and_the_example_design_pass_the_checker(tmp_path: Path) -> None:
+    hard = analyze(write_design(tmp_path / "hard", hard_cases.design_files()), ["cloudflare"])
+    example = analyze(REPO / "examples" / "design", ["cloudflare"])
+    checked = 0
+    for result in (hard, example):
+        for projected in result.projections[0].tools:
+            if projected.schema is not None:
+                checked += 1
+                assert (
+                    violations(projected.schema, name=projected.provider_name) == []
+                ), projected.contract.name
+    assert checked > 10
+    assert CLOUDFLARE.strict is False

@@ -1,0 +1,431 @@
+"""The Workers AI text-generation API (``ai/run/{model}``): request builders, the REST wrapper,
+the model families whose results differ in shape, and their tool calls, whole and streamed.
+
+A REST body is ``{result, success, errors, messages}``; ``result`` (and each event of an SSE
+stream) takes one of three shapes, which the generated envelope validators check:
+
+- ``native``: ``{response, tool_calls, usage}``; ``response`` is text, or an object or a number
+  when JSON mode answers; a tool call is ``{name, arguments}`` or ``{id, type, function: {name,
+  arguments}}`` with ``arguments`` an object (JSON text is read too);
+- ``chat``: chat-completion ``choices`` (read by the Chat Completions decoders);
+- ``responses``: Responses-style ``output`` items (read by the Responses decoders).
+
+Which shapes a model answers with depends on its family, chosen from the model name by the
+longest matching prefix of the table the provider module passes. A model of no known family is
+read with every shape, and a warning-level drift event tells the drift hooks so; a family
+answering with a shape it is not known for is drift. Drift paths of a shape start at ``result``
+(the surface is named in ``api``); those of the wrapper start at the body.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, Literal, NotRequired, TypedDict
+
+from ._chat_completions import READS as CHAT_READS
+from ._chat_completions import ChatCompletionsDecoder
+from ._contracts import Contracts
+from ._responses import READS as RESPONSES_READS
+from ._responses import ResponsesDecoder
+from ._runtime import (
+    MISSING,
+    Canonicalize,
+    RawToolCall,
+    ToolCallAccumulator,
+    ToolCallDecoder,
+    Validator,
+    decode_tool_call,
+    drift_warning,
+    json_value,
+    schema_drift,
+    tool_call_from_object,
+)
+
+__all__ = [
+    "READS",
+    "SHAPES",
+    "ChatResponseFormat",
+    "FunctionTool",
+    "JsonSchemaFormat",
+    "NativeResponseFormat",
+    "ToolCallStream",
+    "ToolFunction",
+    "WorkersAiDecoder",
+    "WorkersAiError",
+    "WorkersAiRequests",
+    "sse_events",
+]
+
+#: model-name prefix -> (family name, the shapes its models answer with)
+Families = Mapping[str, tuple[str, tuple[str, ...]]]
+#: ``function``: ``{type: "function", function: {...}}`` (every model takes it); ``native``:
+#: ``{name, description, parameters}``.
+ToolForm = Literal["function", "native"]
+
+SHAPES: tuple[str, ...] = ("native", "chat", "responses")
+UNKNOWN_FAMILY = "unknown"
+#: The Responses-style surfaces under their names here (``response`` would clash with the
+#: provider module's own ``validate_response``).
+_RESPONSES_SURFACES = {
+    "response": "responses_result",
+    "response_stream_event": "responses_stream_event",
+}
+
+#: (surface, read path, JSON type): what this module and the decoders it builds read with
+#: subscripts or ``.get``; the build checks that the envelope schemas guarantee it. The surfaces
+#: come in the order of WorkersAiDecoder's validators.
+READS: tuple[tuple[str, str, str], ...] = (
+    ("rest_response", "success", "boolean"),
+    ("rest_response", "errors.[].message", "string"),
+    ("rest_response", "errors.[].code?", "integer"),
+    ("native_output", "tool_calls?.[].name?", "string"),
+    ("native_output", "tool_calls?.[].id?", "string"),
+    ("native_output", "tool_calls?.[].function?.name", "string"),
+    ("chat_completion", "choices[0].message", "object"),
+    ("responses_result", "output.[].type", "string"),
+    *CHAT_READS,
+    *((_RESPONSES_SURFACES[s], path, kind) for s, path, kind in RESPONSES_READS),
+)
+
+
+# -- requests -----------------------------------------------------------------------------------
+class ToolFunction(TypedDict):
+    """A tool in the native form, and the ``function`` of the function form."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+class FunctionTool(TypedDict):
+    """A tool in the function form (``AiTextGenerationToolInput``, ``ChatCompletionFunctionTool``
+    of the type definitions)."""
+
+    type: Literal["function"]
+    function: ToolFunction
+
+
+class NativeResponseFormat(TypedDict):
+    """JSON mode of ``ai/run``: ``json_schema`` is the schema itself."""
+
+    type: Literal["json_schema"]
+    json_schema: dict[str, Any]
+
+
+class JsonSchemaFormat(TypedDict):
+    name: str
+    schema: dict[str, Any]
+    description: NotRequired[str]
+
+
+class ChatResponseFormat(TypedDict):
+    """JSON mode of the chat-completions endpoint (``ResponseFormatJSONSchema``)."""
+
+    type: Literal["json_schema"]
+    json_schema: JsonSchemaFormat
+
+
+class WorkersAiRequests:
+    """The request side of Workers AI for one provider module's tools and outputs. There is no
+    strict mode: schemas are hints (``strict`` is accepted and never sent)."""
+
+    def __init__(self, tools: Contracts, outputs: Contracts, *, strict: bool = False) -> None:
+        self._tools = tools
+        self._outputs = outputs
+
+    def function(self, name: str) -> ToolFunction:
+        """The tool ``name`` in the native form; ``description`` is required by both forms (an
+        empty one is sent as ``""``)."""
+        return {
+            "name": self._tools.provider_name(name),
+            "description": self._tools.descriptions[name],
+            "parameters": self._tools.schema(name),
+        }
+
+    def tool_definition(
+        self, name: str, form: ToolForm = "function"
+    ) -> FunctionTool | ToolFunction:
+        """The ``tools`` entry of the canonical tool ``name`` in ``form``."""
+        if form == "native":
+            return self.function(name)
+        return {"type": "function", "function": self.function(name)}
+
+    def tool_definitions(
+        self, names: Iterable[str] | None = None, form: ToolForm = "function"
+    ) -> list[FunctionTool | ToolFunction]:
+        """``tools`` for the tools ``names`` (all tools when None)."""
+        return [self.tool_definition(name, form) for name in self._tools.chosen(names)]
+
+    def response_format(self, name: str) -> NativeResponseFormat:
+        """JSON mode of ``ai/run`` for the canonical structured output ``name``."""
+        return {"type": "json_schema", "json_schema": self._outputs.schema(name)}
+
+    def chat_response_format(self, name: str) -> ChatResponseFormat:
+        """``response_format`` of the chat-completions endpoint for the output ``name``."""
+        json_schema: JsonSchemaFormat = {
+            "name": self._outputs.provider_name(name),
+            "schema": self._outputs.schema(name),
+        }
+        if self._outputs.descriptions[name]:
+            json_schema["description"] = self._outputs.descriptions[name]
+        return {"type": "json_schema", "json_schema": json_schema}
+
+
+# -- responses ----------------------------------------------------------------------------------
+class WorkersAiError(Exception):
+    """A REST body with ``success: false``: the request failed, there is no result. Carries the
+    error codes and messages the API sent (``str`` shows the codes only)."""
+
+    def __init__(self, provider: str, codes: tuple[int | None, ...], messages: tuple[str, ...]):
+        super().__init__(provider, codes)
+        self.provider = provider
+        self.codes = codes
+        self.messages = messages
+
+    def __str__(self) -> str:
+        codes = ", ".join("?" if code is None else str(code) for code in self.codes)
+        return f"{self.provider} request failed (error codes: {codes or 'none'})"
+
+
+def sse_events(lines: Iterable[str | bytes]) -> Iterator[Any]:
+    """The JSON events of an SSE stream given line by line (``data: {...}``); other fields,
+    blank lines and the final ``data: [DONE]`` are skipped. Malformed JSON raises ValueError."""
+    for line in lines:
+        text = line.decode("utf-8") if isinstance(line, bytes) else line
+        text = text.rstrip("\r\n")
+        if not text.startswith("data:"):
+            continue
+        payload = text[5:].strip()
+        if payload and payload != "[DONE]":
+            yield json.loads(payload)
+
+
+class WorkersAiDecoder:
+    """Reads the Workers AI responses of one provider module.
+
+    Built from the provider name, the generated validators of the surfaces in ``READS`` order,
+    and the family table; it reads chat-style and Responses-style results with the decoders of
+    those APIs, built from the same validators.
+    """
+
+    def __init__(
+        self,
+        provider: str,
+        validate_rest_response: Validator,
+        validate_native_output: Validator,
+        validate_chat_completion: Validator,
+        validate_responses_result: Validator,
+        validate_chat_completion_chunk: Validator,
+        validate_responses_stream_event: Validator,
+        *,
+        families: Families,
+    ) -> None:
+        self.provider = provider
+        self._prefixes = sorted(families.items(), key=lambda item: -len(item[0]))
+        self._validate_wrapper = validate_rest_response
+        self._validate_result = {
+            "native": validate_native_output,
+            "chat": validate_chat_completion,
+            "responses": validate_responses_result,
+        }
+        self._decoders: dict[str, ToolCallDecoder] = {
+            "chat": ChatCompletionsDecoder(
+                provider, validate_chat_completion, validate_chat_completion_chunk
+            ),
+            "responses": ResponsesDecoder(
+                provider, validate_responses_result, validate_responses_stream_event
+            ),
+        }
+
+    def family(self, model: str) -> tuple[str, tuple[str, ...]]:
+        """(family, shapes) of ``model``; an unknown model gets every shape and a warning event."""
+        for prefix, found in self._prefixes:
+            if model.startswith(prefix):
+                return found
+        drift_warning(
+            self.provider,
+            "model_family",
+            ("model",),
+            "a model of a known family",
+            "an unknown family: every result shape is accepted",
+        )
+        return UNKNOWN_FAMILY, SHAPES
+
+    def result(self, data: object, model: str) -> Any:
+        """The validated ``result`` of a REST body; WorkersAiError when ``success`` is false."""
+        body = self._validate_wrapper(data)
+        return self._checked_result(body, model, failed=not body["success"])
+
+    def _checked_result(self, body: dict[str, Any], model: str, *, failed: bool) -> Any:
+        if failed:
+            errors = body["errors"]
+            raise WorkersAiError(
+                self.provider,
+                tuple(e.get("code") for e in errors),
+                tuple(e["message"] for e in errors),
+            )
+        if "result" not in body:
+            raise schema_drift(self.provider, "rest_response", ("result",), "object", MISSING)
+        result = body["result"]
+        if type(result) is dict:
+            shape = self.shape_for(result, model, ("result",))
+            self._validate_result[shape](result)
+        elif type(result) is not str:  # a model's output is an object, or text (raw mode)
+            raise schema_drift(self.provider, "rest_response", ("result",), "object", result)
+        return result
+
+    def validate_response(self, data: object, model: str) -> dict[str, Any]:
+        """``data`` (its JSON form) when the wrapper and its result have the envelope's shape (a
+        failed request's body, ``success: false``, has no result to check)."""
+        body = self._validate_wrapper(json_value(data))
+        if body["success"]:
+            self._checked_result(body, model, failed=False)
+        return body
+
+    def parse_tool_calls(
+        self,
+        data: object,
+        model: str,
+        *,
+        canonical_names: Mapping[str, str],
+        canonicalize: Canonicalize | None = None,
+    ) -> list[RawToolCall]:
+        """The tool calls of a REST body, canonicalized (none when the result is text)."""
+        result = self.result(json_value(data), model)
+        if not isinstance(result, dict):
+            return []
+        shape = _shape_of(result)
+        if shape == "native":
+            return self.native_calls(result, canonical_names, canonicalize)
+        return self._decoders[shape].parse_tool_calls(
+            result, canonical_names=canonical_names, canonicalize=canonicalize
+        )
+
+    def answer(self, data: object, model: str) -> Any:
+        """The JSON-mode answer of a REST body: an object or number as sent, else the text
+        (native ``response``, the first choice's content, or the Responses output text)."""
+        result = self.result(json_value(data), model)
+        if not isinstance(result, dict):
+            return result
+        shape = _shape_of(result)
+        if shape == "native":
+            return result.get("response")
+        if shape == "chat":
+            return result["choices"][0]["message"].get("content")
+        if isinstance(result.get("output_text"), str):
+            return result["output_text"]
+        return "".join(
+            part.get("text", "")
+            for item in result["output"]
+            if item.get("type") == "message"
+            for part in item.get("content", ())
+            if part.get("type") == "output_text"
+        )
+
+    def stream(self, model: str) -> ToolCallStream:
+        return ToolCallStream(self, model)
+
+    def shape_stream(self, shape: str) -> ToolCallAccumulator:
+        return self._decoders[shape].stream()
+
+    def validate_native(self, event: object) -> dict[str, Any]:
+        return self._validate_result["native"](event)
+
+    def shape_for(self, result: dict[str, Any], model: str, where: tuple[str, ...]) -> str:
+        """The shape of ``result`` (a result or a stream's first event), when ``model``'s family
+        answers with it; else drift at the member that told the shape."""
+        family, shapes = self.family(model)
+        shape = _shape_of(result)
+        if shape not in shapes:
+            key = {"chat": "choices", "responses": "output"}.get(shape, "response")
+            raise schema_drift(
+                self.provider,
+                f"{family} family",
+                (*where, key),
+                f"a {' or '.join(shapes)} result",
+                result.get(key, MISSING),
+            )
+        return shape
+
+    def native_calls(
+        self,
+        valid: dict[str, Any],
+        canonical_names: Mapping[str, str],
+        canonicalize: Canonicalize | None,
+        first_index: int = 0,
+    ) -> list[RawToolCall]:
+        calls = []
+        for index, call in enumerate(valid.get("tool_calls") or (), first_index):
+            function = call.get("function")
+            source = function if function is not None else call
+            name = source.get("name")
+            if name is None:
+                path = ("tool_calls", index - first_index, "name")
+                raise schema_drift(self.provider, "native_output", path, "string", MISSING)
+            call_id = call.get("id") or f"call_{index}"
+            arguments = source.get("arguments", {})
+            if isinstance(arguments, dict):
+                calls.append(
+                    tool_call_from_object(
+                        self.provider, call_id, name, arguments, canonical_names, canonicalize
+                    )
+                )
+            else:  # JSON text, or a value that is no object (a PayloadError)
+                text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+                calls.append(
+                    decode_tool_call(
+                        self.provider, call_id, name, text, canonical_names, canonicalize
+                    )
+                )
+        return calls
+
+
+class ToolCallStream:
+    """The tool calls of one SSE stream of ``model``: give every event (``sse_events`` parses the
+    lines) to ``add`` (it validates the event and returns it), then call ``tool_calls``.
+
+    The first event decides the shape (chat chunks, Responses events or native events, each
+    checked against the model's family); native events carry whole tool calls.
+    """
+
+    def __init__(self, reader: WorkersAiDecoder, model: str) -> None:
+        self._reader = reader
+        self._model = model
+        self._shape: str | None = None
+        self._inner: ToolCallAccumulator | None = None
+        self._native: list[dict[str, Any]] = []
+
+    def add(self, event: object) -> dict[str, Any]:
+        data = json_value(event)
+        if self._shape is None:
+            if type(data) is not dict:
+                raise schema_drift(self._reader.provider, "native_output", (), "object", data)
+            self._shape = self._reader.shape_for(data, self._model, ())
+            if self._shape != "native":
+                self._inner = self._reader.shape_stream(self._shape)
+        if self._inner is not None:
+            return self._inner.add(data)
+        valid = self._reader.validate_native(data)
+        self._native.append(valid)
+        return valid
+
+    def tool_calls(
+        self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None
+    ) -> list[RawToolCall]:
+        if self._inner is not None:
+            return self._inner.tool_calls(
+                canonical_names=canonical_names, canonicalize=canonicalize
+            )
+        calls: list[RawToolCall] = []
+        for event in self._native:
+            calls += self._reader.native_calls(event, canonical_names, canonicalize, len(calls))
+        return calls
+
+
+def _shape_of(result: Mapping[str, Any]) -> str:
+    if "choices" in result:
+        return "chat"
+    if "output" in result or result.get("object") == "response" or "type" in result:
+        return "responses"
+    return "native"
