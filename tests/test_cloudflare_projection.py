@@ -147,4 +147,4 @@ def test_hard_cases_and_the_example_design_pass_the_checker(tmp_path: Path) -> N
                     violations(projected.schema, name=projected.provider_name) == []
                 ), projected.contract.name
     assert checked > 10
-    assert CLOUDFLARE.strict is False
+    assert CLOUDFLARE.strict_flag is False and CLOUDFLARE.non_strict is None
