@@ -153,10 +153,18 @@ def test_deepseek_keeps_only_its_formats() -> None:
 
 @pytest.mark.parametrize("provider", ["azure_openai", "openrouter"])
 def test_gateways_are_openais_table_under_their_own_name(provider: str) -> None:
+    profile = PROFILES[provider]
     same_table = replace(
-        PROFILES[provider], name="openai", title=OPENAI.title, apis=OPENAI.apis, rules=OPENAI.rules
+        profile,
+        name="openai",
+        title=OPENAI.title,
+        apis=OPENAI.apis,
+        rules=OPENAI.rules,
+        non_strict=OPENAI.non_strict,
     )
     assert same_table == OPENAI  # only the name, the rules' sources and the decoders differ
+    assert profile.non_strict is not None and OPENAI.non_strict is not None
+    assert profile.non_strict.refused_at_root == OPENAI.non_strict.refused_at_root
     schema, _ = project(CONSTRAINED, provider)
     assert schema == project(CONSTRAINED, "openai")[0]
 

@@ -13,14 +13,22 @@ chunk of prompt filter results whose ``object``, ``id`` and ``model`` are empty 
 
 from dataclasses import replace
 
-from toolgen.providers.base import Rule
+from toolgen.providers.base import Rule, root_unions_refused
 from toolgen.providers.openai import OPENAI
 from toolgen.providers.openai import RULES as OPENAI_RULES
 
 _DOCS = "Microsoft Learn, Azure OpenAI 'How to use structured outputs' (PROVIDERS.md, OpenAI)"
 _CHECKED = "2026-12-03"
 
+NON_STRICT = root_unions_refused(
+    "[unconfirmed] the strict flag of OpenAI's function definitions is optional on Azure too; a"
+    " root union is taken away, as OpenAI",
+    _DOCS,
+    _CHECKED,
+)
+
 RULES: tuple[Rule, ...] = (
+    *NON_STRICT.rules,
     *(rule for rule in OPENAI_RULES if rule.topic != "non-strict"),
     Rule(
         "default", "'default' is not permitted: dropped (as OpenAI's table does)", _DOCS, _CHECKED
@@ -39,5 +47,5 @@ AZURE_OPENAI = replace(
     name="azure_openai",
     title="Azure OpenAI strict mode",
     rules=RULES,
-    non_strict=None,  # strict only until its non-strict mode is sourced
+    non_strict=NON_STRICT,
 )

@@ -15,7 +15,7 @@ bound here.
 from dataclasses import replace
 
 from toolgen.apis import CHAT
-from toolgen.providers.base import Rule
+from toolgen.providers.base import Rule, root_unions_refused
 from toolgen.providers.openai import OPENAI
 
 _DOCS = "DeepSeek API docs, Tool Calls, 'strict mode (Beta)'"
@@ -23,7 +23,15 @@ _CHECKED = "2026-12-03"
 
 FORMATS = frozenset({"email", "hostname", "ipv4", "ipv6", "uuid"})
 
+NON_STRICT = root_unions_refused(
+    "strict mode is a beta: tools without it are the default; a root union is taken away "
+    "[unconfirmed] (the safe side, as OpenAI)",
+    _DOCS,
+    _CHECKED,
+)
+
 RULES: tuple[Rule, ...] = (
+    *NON_STRICT.rules,
     Rule(
         "keywords",
         "object, string, number, integer, boolean, array, enum, anyOf, $ref/$defs, pattern, "
@@ -57,5 +65,5 @@ DEEPSEEK = replace(
     formats=FORMATS,
     apis=(CHAT,),
     rules=RULES,
-    non_strict=None,  # strict only until its non-strict mode is sourced
+    non_strict=NON_STRICT,
 )

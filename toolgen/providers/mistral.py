@@ -16,7 +16,7 @@ carries text; both forms are decoded, by the lenient Chat Completions decoder (t
 from dataclasses import replace
 
 from toolgen.apis import LENIENT_CHAT
-from toolgen.providers.base import NameRule, Rule
+from toolgen.providers.base import NameRule, Rule, root_unions_refused
 from toolgen.providers.openai import DROP, OPENAI
 
 _DOCS = "Mistral docs, custom structured outputs and function calling (PROVIDERS.md, Mistral)"
@@ -28,7 +28,15 @@ KEEP = frozenset({
     "properties", "required", "additionalProperties", "items",
 })  # fmt: skip
 
+NON_STRICT = root_unions_refused(
+    "[unconfirmed] tools are sent with strict false or without it; what Mistral refuses then is"
+    " not documented: a root union is taken away (the safe side, as OpenAI)",
+    _DOCS,
+    _CHECKED,
+)
+
 RULES: tuple[Rule, ...] = (
+    *NON_STRICT.rules,
     Rule(
         "keywords",
         "[unconfirmed] not documented: structure only (type, enum, const, anyOf, properties, "
@@ -79,5 +87,5 @@ MISTRAL = replace(
     recursion=False,
     apis=(LENIENT_CHAT,),
     rules=RULES,
-    non_strict=None,  # strict only until its non-strict mode is sourced
+    non_strict=NON_STRICT,
 )

@@ -11,14 +11,22 @@ here too). Responses relay each upstream's calls: a recorded call from Claude le
 from dataclasses import replace
 
 from toolgen.apis import LENIENT_CHAT, RESPONSES
-from toolgen.providers.base import Rule
+from toolgen.providers.base import Rule, root_unions_refused
 from toolgen.providers.openai import OPENAI
 from toolgen.providers.openai import RULES as OPENAI_RULES
 
 _DOCS = "OpenRouter docs, structured outputs and tool calling (PROVIDERS.md)"
 _CHECKED = "2026-12-03"
 
+NON_STRICT = root_unions_refused(
+    "[unconfirmed] the strict flag is passed through to the upstream provider, which may refuse"
+    " a root union: taken away (the safe side)",
+    _DOCS,
+    _CHECKED,
+)
+
 RULES: tuple[Rule, ...] = (
+    *NON_STRICT.rules,
     *(rule for rule in OPENAI_RULES if rule.topic != "non-strict"),
     Rule(
         "routing",
@@ -40,5 +48,5 @@ OPENROUTER = replace(
     title="OpenRouter strict mode",
     apis=(LENIENT_CHAT, RESPONSES),
     rules=RULES,
-    non_strict=None,  # strict only until its non-strict mode is sourced
+    non_strict=NON_STRICT,
 )

@@ -64,5 +64,5 @@ XAI = replace(
     recursion=False,
     apis=(CHAT, RESPONSES),
     rules=RULES,
-    non_strict=None,  # strict only until its non-strict mode is sourced
+    non_strict=None,  # tools are always strict on xAI
 )
