@@ -25,7 +25,6 @@ def test_request_options_reach_the_request_class(monkeypatch: pytest.MonkeyPatch
     assert call.splitlines()[1:] == [
         "    _TOOLS,",
         "    _OUTPUTS,",
-        "    strict=STRICT,",
         "    depth=2,",
         '    spelling="upper",',
     ]
