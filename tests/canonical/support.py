@@ -84,11 +84,13 @@ class Case:
 
     def filler(self) -> Filler:
         """The provider's ``fill``: nulls for absent members where it makes them required, enum
-        texts where its enums hold strings only."""
+        texts where its enums hold strings only. A tool sent non-strict gets neither (its schema is
+        the canonical one)."""
+        strict = self.projection.strict
         return Filler(
             self.contract.schema,
-            nulls=self.profile.optional_style == "nullable",
-            enum_texts=self.profile.string_enums,
+            nulls=strict and self.profile.optional_style == "nullable",
+            enum_texts=strict and self.profile.string_enums,
         )
 
     def reference(self, payload: Any) -> Any:
