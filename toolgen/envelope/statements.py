@@ -3,6 +3,8 @@
 The compiler builds a small tree (bind, if/elif, for, plain line); writing it out folds an ``if``
 whose whole body is another ``if`` into one condition and merges neighbouring arms with equal
 bodies, so the generated code is what ruff's SIM102/SIM114 ask for without a post-pass on text.
+Neighbouring ``if`` statements with the same body that leaves the block (``raise``) become one
+``if A or B`` when that fits on a line: the same checks in the same order, in fewer lines.
 Every multi-arm ``If`` the compiler builds switches on one discriminator value, so its arms are
 mutually exclusive and folding an arm's inner condition into it keeps the meaning.
 """
@@ -18,6 +20,7 @@ from toolgen.codegen import LineEmitter
 @dataclass(frozen=True)
 class Line:
     text: str
+    leaves: bool = False  # control never reaches the next statement (a raise)
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,34 @@ def simplify(statements: tuple[Statement, ...] | list[Statement]) -> list[Statem
     return out
 
 
+def _leaves_alike(first: Statement, second: Statement) -> bool:
+    """Whether ``if A: body`` then ``if B: body`` is ``if A or B: body``: one arm each, and the
+    same body that leaves the block (so the second never runs after the first took its arm)."""
+    if not isinstance(first, If) or not isinstance(second, If):
+        return False
+    if len(first.arms) != 1 or len(second.arms) != 1:
+        return False
+    body = first.arms[0][1]
+    last = body[-1] if body else None
+    return body == second.arms[0][1] and isinstance(last, Line) and last.leaves
+
+
+def _merged(statements: list[Statement], room: int) -> list[Statement]:
+    """Neighbouring ``if A: raise`` and ``if B: raise`` as ``if A or B: raise`` while the
+    condition stays within ``room`` characters (one line: black keeps it as written)."""
+    out: list[Statement] = []
+    for statement in statements:
+        if out and _leaves_alike(out[-1], statement):
+            ((before, body),) = out[-1].arms  # type: ignore[union-attr]
+            ((condition, _),) = statement.arms  # type: ignore[union-attr]
+            either = f"{_parenthesized(before, ' and ')} or {_parenthesized(condition, ' and ')}"
+            if len(either) <= room:
+                out[-1] = If(((either, body),))
+                continue
+        out.append(statement)
+    return out
+
+
 def _simplify_if(statement: If) -> If | None:
     arms: list[tuple[str, tuple[Statement, ...]]] = []
     for condition, body in statement.arms:
@@ -113,8 +144,17 @@ def _simplify_if(statement: If) -> If | None:
     return If(tuple(arms)) if arms else None
 
 
+#: The line length black formats the generated code to.
+LINE_LENGTH = 88
+
+
 def write(emitter: LineEmitter, statements: list[Statement] | tuple[Statement, ...]) -> None:
-    for statement in simplify(statements):
+    _write_block(emitter, simplify(statements))
+
+
+def _write_block(emitter: LineEmitter, statements: list[Statement] | tuple[Statement, ...]) -> None:
+    room = LINE_LENGTH - emitter.indent - len("if :")
+    for statement in _merged(list(statements), room):
         _write_one(emitter, statement)
 
 
@@ -127,10 +167,8 @@ def _write_one(emitter: LineEmitter, statement: Statement) -> None:
         target = f"{statement.index}, {statement.item}" if statement.index else statement.item
         iterable = f"enumerate({statement.iterable})" if statement.index else statement.iterable
         with emitter.block(f"for {target} in {iterable}"):
-            for inner in statement.body:
-                _write_one(emitter, inner)
+            _write_block(emitter, statement.body)
     else:
         for position, (condition, body) in enumerate(statement.arms):
             with emitter.block(f"{'if' if position == 0 else 'elif'} {condition}"):
-                for inner in body:
-                    _write_one(emitter, inner)
+                _write_block(emitter, body)
