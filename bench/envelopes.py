@@ -39,7 +39,7 @@ from toolgen.envelope import (
     render_envelope_module,
 )
 from toolgen.providers import PROFILES
-from toolgen.runtime_files import copied
+from toolgen.runtime_files import copied, runtime_modules
 from toolgen.templating import header
 
 REPO = Path(__file__).resolve().parents[1]
@@ -192,7 +192,8 @@ def generated_modules(providers: tuple[str, ...]) -> dict[str, Any]:
     folder.mkdir()
     head = header("0" * 64)
     (folder / "__init__.py").write_text("")
-    (folder / "_runtime.py").write_text(copied("_runtime", head))
+    for fixed in runtime_modules():
+        (folder / f"{fixed}.py").write_text(copied(fixed, head))
     for provider in providers:
         schemas = load_envelope_schemas(provider, {}, PROFILES[provider].apis)
         source = render_envelope_module(provider, schemas, head)

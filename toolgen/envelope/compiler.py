@@ -69,6 +69,8 @@ _SHAPES: dict[str, tuple[Callable[[Any], bool], str]] = {
 MAX_NESTING = 90
 #: The helper (from ``_runtime``) each type test calls.
 _TYPE_HELPERS = {"integer": "integral_float", "number": "finite_float"}
+#: The helper (from ``_runtime``) that tests an integer or number that may be null, beside int.
+_NULLABLE_HELPERS = {"integer": "integral_or_none", "number": "finite_or_none"}
 #: Types whose test reads the value once, so the fast path can test ``parent["key"]`` in place.
 _SINGLE_READ_TYPES = frozenset({"object", "array", "string", "boolean", "null"})
 
@@ -89,20 +91,23 @@ def validator_name(surface: str) -> str:
 
 
 #: Names a local variable may not take: what the module's functions use besides their locals.
-_TAKEN = frozenset({"data", "converted", "json_value", "integral_float", "finite_float"})
+_TAKEN = frozenset(
+    {"data", "converted", "json_value", "integral_float", "finite_float"}
+    | {"integral_or_none", "finite_or_none"}
+)
 
 
 @dataclass
 class ModuleCompiler:
     """What the surfaces of one envelope module share: hoisted constants, imports, and the
-    functions of ``$ref`` targets (one per target and surface; written once per body)."""
+    functions of ``$ref`` targets (one per content, whatever surface names it)."""
 
     provider: str
     constants: Constants = field(default_factory=Constants)
     imports: set[str] = field(default_factory=set)  # names used from outside the module
     names: Identifiers = field(default_factory=lambda: Identifiers(prefix="_"))
     sources: dict[str, str] = field(default_factory=dict)  # function name -> its source
-    _keys: dict[tuple[Any, ...], str | None] = field(default_factory=dict)
+    _keys: dict[str, str | None] = field(default_factory=dict)
     _bodies: dict[str, str] = field(default_factory=dict)  # source without its name -> name
     _pending: set[str] = field(default_factory=set)  # functions being compiled
     _recursive: set[str] = field(default_factory=set)  # called while being compiled
@@ -125,7 +130,7 @@ class ModuleCompiler:
     def target_function(self, compiler: SurfaceCompiler, target: str) -> str | None:
         """The name of the function checking the ``$ref`` target at ``target``; None when the
         target checks nothing."""
-        key = (compiler.surface, target)
+        key = compiler.contents.of(target)  # one function for equal checks, in any surface
         if key in self._keys:
             name = self._keys[key]
             if name in self._pending:
@@ -222,7 +227,7 @@ class SurfaceCompiler:
         self._locals = Identifiers(reserved=_TAKEN)
         self._tokens: dict[str, tuple[str, ...]] = {}  # local name -> its data path
         self._expanding: list[str] = []
-        self._keys = ContentKeys(schema)
+        self.contents = ContentKeys(schema)
 
     @property
     def imports(self) -> set[str]:
@@ -243,7 +248,7 @@ class SurfaceCompiler:
                 "recursive $ref that leads back to itself without descending into a member or "
                 "an item (checking it would never end)",
             )
-        if self.module.uses[self._keys.of("")] > 1:  # checked elsewhere too: one function
+        if self.module.uses[self.contents.of("")] > 1:  # checked elsewhere too: one function
             function = self.module.target_function(self, "")
             # The type test again in place: it tells mypy that ``data`` is a dict.
             narrowing = self._fail(NOT_OF_TYPE["object"]("data"))
@@ -330,11 +335,16 @@ class SurfaceCompiler:
         definition compiles to the same function wherever it is written."""
         if target in self._expanding:
             return False
-        return in_loop or self.module.uses[self._keys.of(target)] == 1
+        return in_loop or self.module.uses[self.contents.of(target)] == 1
 
     def _any_of(self, schema: dict[str, Any], at: At) -> list[Statement]:
         """``{"anyOf": [{"type": "string"}, {"type": "null"}]}``: null, or the other branch."""
         inner = self.nullable_inner(schema, at.pointer)
+        if isinstance(inner, dict) and set(inner) - ANNOTATIONS == {"type"}:
+            helper = _NULLABLE_HELPERS.get(str(inner["type"]))
+            if helper is not None and at.known is None:  # one test instead of two (shorter)
+                self.imports.add(helper)
+                return self._fail(f"type({at.value}) is not int and not {helper}({at.value})")
         body = self.node(inner, replace(at, pointer=jp.join(at.pointer, "anyOf")))
         return guard(f"{at.value} is not None", body)
 
@@ -508,7 +518,7 @@ class SurfaceCompiler:
     def _var(self, parent: str, token: str, kind: str) -> str:
         """A local name from the last steps of the data path (as few as make it free), unique
         within the function."""
-        tokens = (*self._tokens.get(parent, (parent,)), token)
+        tokens = (*self._tokens.get(parent, (parent,)), "_".join(words(token)) or token)
         hints = ["_".join(tokens[-count:]) for count in (1, 2, 3)]
         name = self._locals.shortest(hints, key=(*tokens, kind))
         self._tokens[name] = tokens

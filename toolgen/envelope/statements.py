@@ -4,7 +4,9 @@ The compiler builds a small tree (bind, if/elif, for, plain line); writing it ou
 whose whole body is another ``if`` into one condition and merges neighbouring arms with equal
 bodies, so the generated code is what ruff's SIM102/SIM114 ask for without a post-pass on text.
 Neighbouring ``if`` statements with the same body that leaves the block (``raise``) become one
-``if A or B`` when that fits on a line: the same checks in the same order, in fewer lines.
+``if A or B`` when that fits on a line: the same checks in the same order, in fewer lines. For the
+same reason a value bound only to be tested at once is bound in the test (``type(x := d["k"])``)
+when the test starts with it (so the binding always runs) and fits on a line.
 Every multi-arm ``If`` the compiler builds switches on one discriminator value, so its arms are
 mutually exclusive and folding an arm's inner condition into it keeps the meaning.
 """
@@ -112,6 +114,35 @@ def _leaves_alike(first: Statement, second: Statement) -> bool:
     return body == second.arms[0][1] and isinstance(last, Line) and last.leaves
 
 
+def _bound_in_tests(statements: list[Statement], room: int) -> list[Statement]:
+    """``x = e`` then ``if type(x) ...`` as ``if type(x := e) ...`` (also ``x is ...``, ``x != ...``)."""
+    out: list[Statement] = []
+    for statement in statements:
+        bind = out[-1] if out else None
+        if isinstance(bind, Bind) and isinstance(statement, If):
+            bound = _bound_in_test(bind, statement, room)
+            if bound is not None:
+                out[-1] = bound
+                continue
+        out.append(statement)
+    return out
+
+
+def _bound_in_test(bind: Bind, statement: If, room: int) -> If | None:
+    condition, body = statement.arms[0]
+    name, expr = bind.name, bind.expr
+    for start, bound in (
+        (f"type({name})", f"type({name} := {expr})"),
+        (f"{name} ", f"({name} := {expr}) "),
+    ):
+        if condition.startswith(start):
+            condition = bound + condition[len(start) :]
+            if len(condition) > room:
+                return None
+            return If(((condition, body), *statement.arms[1:]))
+    return None
+
+
 def _merged(statements: list[Statement], room: int) -> list[Statement]:
     """Neighbouring ``if A: raise`` and ``if B: raise`` as ``if A or B: raise`` while the
     condition stays within ``room`` characters (one line: black keeps it as written)."""
@@ -152,9 +183,14 @@ def write(emitter: LineEmitter, statements: list[Statement] | tuple[Statement, .
     _write_block(emitter, simplify(statements))
 
 
-def _write_block(emitter: LineEmitter, statements: list[Statement] | tuple[Statement, ...]) -> None:
+def _write_block(
+    emitter: LineEmitter, statements: list[Statement] | tuple[Statement, ...], in_if: bool = False
+) -> None:
     room = LINE_LENGTH - emitter.indent - len("if :")
-    for statement in _merged(list(statements), room):
+    bound = _bound_in_tests(list(statements), room)
+    if in_if and len(bound) == 1 and isinstance(bound[0], If):
+        bound = list(statements)  # an ``if`` whose whole body is an ``if`` (ruff's SIM102)
+    for statement in _merged(bound, room):
         _write_one(emitter, statement)
 
 
@@ -171,4 +207,4 @@ def _write_one(emitter: LineEmitter, statement: Statement) -> None:
     else:
         for position, (condition, body) in enumerate(statement.arms):
             with emitter.block(f"{'if' if position == 0 else 'elif'} {condition}"):
-                _write_block(emitter, body)
+                _write_block(emitter, body, in_if=True)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._explain import explain_drift
-from ._runtime import integral_float, json_value
+from ._runtime import integral_float, integral_or_none, json_value
 
 __all__ = [
     "PROVIDER",
@@ -106,14 +106,10 @@ def validate_message(data: object) -> dict[str, Any]:
             raise _Mismatch
         if type(data["model"]) is not str:
             raise _Mismatch
-        content = data["content"]
-        if type(content) is not list:
+        if type(content := data["content"]) is not list:
             raise _Mismatch
         for item in content:
-            if type(item) is not dict:
-                raise _Mismatch
-            item_type = item["type"]
-            if type(item_type) is not str:
+            if type(item) is not dict or type(item_type := item["type"]) is not str:
                 raise _Mismatch
             if item_type == "text" and type(item["text"]) is not str:
                 raise _Mismatch
@@ -144,27 +140,19 @@ def validate_message(data: object) -> dict[str, Any]:
 def validate_message_stream_event(data: object) -> dict[str, Any]:
     """Check a anthropic message_stream_event envelope."""
     try:
-        if type(data) is not dict:
-            raise _Mismatch
-        data_type = data["type"]
-        if type(data_type) is not str:
+        if type(data) is not dict or type(data_type := data["type"]) is not str:
             raise _Mismatch
         if data_type == "message_start":
-            message = data["message"]
-            if type(message) is not dict or type(message["id"]) is not str:
+            if type(message := data["message"]) is not dict:
                 raise _Mismatch
-            if message["type"] != "message" or message["role"] != "assistant":
+            if type(message["id"]) is not str or message["type"] != "message":
                 raise _Mismatch
-            if type(message["model"]) is not str:
+            if message["role"] != "assistant" or type(message["model"]) is not str:
                 raise _Mismatch
-            content = message["content"]
-            if type(content) is not list:
+            if type(content := message["content"]) is not list:
                 raise _Mismatch
             for item in content:
-                if type(item) is not dict:
-                    raise _Mismatch
-                item_type = item["type"]
-                if type(item_type) is not str:
+                if type(item) is not dict or type(item_type := item["type"]) is not str:
                     raise _Mismatch
                 if item_type == "text" and type(item["text"]) is not str:
                     raise _Mismatch
@@ -188,19 +176,15 @@ def validate_message_stream_event(data: object) -> dict[str, Any]:
                 raise _Mismatch
             _check_usage(message["usage"])
         elif data_type == "content_block_start":
-            index = data["index"]
-            if type(index) is not int and not integral_float(index):
+            if type(index := data["index"]) is not int and not integral_float(index):
                 raise _Mismatch
             _check_content_block(data["content_block"])
         elif data_type == "content_block_delta":
-            index = data["index"]
-            if type(index) is not int and not integral_float(index):
+            if type(index := data["index"]) is not int and not integral_float(index):
                 raise _Mismatch
-            delta = data["delta"]
-            if type(delta) is not dict:
+            if type(delta := data["delta"]) is not dict:
                 raise _Mismatch
-            delta_type = delta["type"]
-            if type(delta_type) is not str:
+            if type(delta_type := delta["type"]) is not str:
                 raise _Mismatch
             if (
                 (
@@ -215,8 +199,7 @@ def validate_message_stream_event(data: object) -> dict[str, Any]:
             if type(index) is not int and not integral_float(index):
                 raise _Mismatch
         elif data_type == "message_delta":
-            delta = data["delta"]
-            if type(delta) is not dict:
+            if type(delta := data["delta"]) is not dict:
                 raise _Mismatch
             if "stop_reason" in delta:
                 delta_stop_reason = delta["stop_reason"]
@@ -226,41 +209,31 @@ def validate_message_stream_event(data: object) -> dict[str, Any]:
                 delta_stop_sequence = delta["stop_sequence"]
                 if delta_stop_sequence is not None and type(delta_stop_sequence) is not str:
                     raise _Mismatch
-            data_usage = data["usage"]
-            if type(data_usage) is not dict:
+            if type(data_usage := data["usage"]) is not dict:
                 raise _Mismatch
             output_tokens = data_usage["output_tokens"]
             if type(output_tokens) is not int and not integral_float(output_tokens):
                 raise _Mismatch
             if "input_tokens" in data_usage:
                 input_tokens = data_usage["input_tokens"]
-                if (
-                    input_tokens is not None
-                    and type(input_tokens) is not int
-                    and not integral_float(input_tokens)
-                ):
+                if type(input_tokens) is not int and not integral_or_none(input_tokens):
                     raise _Mismatch
             if "cache_creation_input_tokens" in data_usage:
                 cache_creation_input_tokens = data_usage["cache_creation_input_tokens"]
-                if (
-                    cache_creation_input_tokens is not None
-                    and type(cache_creation_input_tokens) is not int
-                    and not integral_float(cache_creation_input_tokens)
+                if type(cache_creation_input_tokens) is not int and not integral_or_none(
+                    cache_creation_input_tokens
                 ):
                     raise _Mismatch
             if "cache_read_input_tokens" in data_usage:
                 cache_read_input_tokens = data_usage["cache_read_input_tokens"]
-                if (
-                    cache_read_input_tokens is not None
-                    and type(cache_read_input_tokens) is not int
-                    and not integral_float(cache_read_input_tokens)
+                if type(cache_read_input_tokens) is not int and not integral_or_none(
+                    cache_read_input_tokens
                 ):
                     raise _Mismatch
         elif data_type == "error":
-            error = data["error"]
-            if type(error) is not dict or type(error["type"]) is not str:
+            if type(error := data["error"]) is not dict:
                 raise _Mismatch
-            if type(error["message"]) is not str:
+            if type(error["type"]) is not str or type(error["message"]) is not str:
                 raise _Mismatch
         return data
     except (KeyError, _Mismatch):
@@ -278,18 +251,14 @@ def _check_usage(usage: Any) -> None:
         raise _Mismatch
     if "cache_creation_input_tokens" in usage:
         cache_creation_input_tokens = usage["cache_creation_input_tokens"]
-        if (
-            cache_creation_input_tokens is not None
-            and type(cache_creation_input_tokens) is not int
-            and not integral_float(cache_creation_input_tokens)
+        if type(cache_creation_input_tokens) is not int and not integral_or_none(
+            cache_creation_input_tokens
         ):
             raise _Mismatch
     if "cache_read_input_tokens" in usage:
         cache_read_input_tokens = usage["cache_read_input_tokens"]
-        if (
-            cache_read_input_tokens is not None
-            and type(cache_read_input_tokens) is not int
-            and not integral_float(cache_read_input_tokens)
+        if type(cache_read_input_tokens) is not int and not integral_or_none(
+            cache_read_input_tokens
         ):
             raise _Mismatch
 
@@ -297,8 +266,7 @@ def _check_usage(usage: Any) -> None:
 def _check_content_block(content_block: Any) -> None:
     if type(content_block) is not dict:
         raise _Mismatch
-    content_block_type = content_block["type"]
-    if type(content_block_type) is not str:
+    if type(content_block_type := content_block["type"]) is not str:
         raise _Mismatch
     if content_block_type == "text" and type(content_block["text"]) is not str:
         raise _Mismatch

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._explain import explain_drift
-from ._runtime import finite_float, integral_float, json_value
+from ._runtime import finite_float, integral_float, integral_or_none, json_value
 
 __all__ = [
     "PROVIDER",
@@ -93,24 +93,22 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
             raise _Mismatch
         if data["object"] != "chat.completion":
             raise _Mismatch
-        created = data["created"]
-        if type(created) is not int and not integral_float(created):
+        if type(created := data["created"]) is not int and not integral_float(created):
             raise _Mismatch
         if type(data["model"]) is not str:
             raise _Mismatch
-        choices = data["choices"]
-        if type(choices) is not list or len(choices) < 1:
+        if type(choices := data["choices"]) is not list or len(choices) < 1:
             raise _Mismatch
         for item in choices:
             if type(item) is not dict:
                 raise _Mismatch
-            index = item["index"]
-            if type(index) is not int and not integral_float(index):
+            if type(index := item["index"]) is not int and not integral_float(index):
                 raise _Mismatch
             if type(item["finish_reason"]) is not str:
                 raise _Mismatch
-            message = item["message"]
-            if type(message) is not dict or type(message["role"]) is not str:
+            if type(message := item["message"]) is not dict:
+                raise _Mismatch
+            if type(message["role"]) is not str:
                 raise _Mismatch
             if "content" in message:
                 content = message["content"]
@@ -124,8 +122,7 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
                     for tool_calls_item in tool_calls:
                         if type(tool_calls_item) is not dict:
                             raise _Mismatch
-                        item_type = tool_calls_item["type"]
-                        if type(item_type) is not str:
+                        if type(item_type := tool_calls_item["type"]) is not str:
                             raise _Mismatch
                         if item_type == "function":
                             if type(tool_calls_item["id"]) is not str:
@@ -140,8 +137,7 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
             if "reasoning" in message and type(message["reasoning"]) is not str:
                 raise _Mismatch
             if "executed_tools" in message:
-                executed_tools = message["executed_tools"]
-                if type(executed_tools) is not list:
+                if type(executed_tools := message["executed_tools"]) is not list:
                     raise _Mismatch
                 for executed_tools_item in executed_tools:
                     if type(executed_tools_item) is not dict:
@@ -150,8 +146,7 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
                         raise _Mismatch
         _check_usage(data["usage"])
         if "x_groq" in data:
-            x_groq = data["x_groq"]
-            if type(x_groq) is not dict:
+            if type(x_groq := data["x_groq"]) is not dict:
                 raise _Mismatch
             if "id" in x_groq and type(x_groq["id"]) is not str:
                 raise _Mismatch
@@ -167,22 +162,18 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
             raise _Mismatch
         if data["object"] != "chat.completion.chunk":
             raise _Mismatch
-        created = data["created"]
-        if type(created) is not int and not integral_float(created):
+        if type(created := data["created"]) is not int and not integral_float(created):
             raise _Mismatch
         if type(data["model"]) is not str:
             raise _Mismatch
-        choices = data["choices"]
-        if type(choices) is not list:
+        if type(choices := data["choices"]) is not list:
             raise _Mismatch
         for item in choices:
             if type(item) is not dict:
                 raise _Mismatch
-            index = item["index"]
-            if type(index) is not int and not integral_float(index):
+            if type(index := item["index"]) is not int and not integral_float(index):
                 raise _Mismatch
-            delta = item["delta"]
-            if type(delta) is not dict:
+            if type(delta := item["delta"]) is not dict:
                 raise _Mismatch
             if "role" in delta:
                 role = delta["role"]
@@ -229,8 +220,7 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
             if "channel" in delta and type(delta["channel"]) is not str:
                 raise _Mismatch
             if "executed_tools" in delta:
-                executed_tools = delta["executed_tools"]
-                if type(executed_tools) is not list:
+                if type(executed_tools := delta["executed_tools"]) is not list:
                     raise _Mismatch
                 for executed_tools_item in executed_tools:
                     if type(executed_tools_item) is not dict:
@@ -245,8 +235,7 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
             if usage is not None:
                 _check_usage(usage)
         if "x_groq" in data:
-            x_groq = data["x_groq"]
-            if type(x_groq) is not dict:
+            if type(x_groq := data["x_groq"]) is not dict:
                 raise _Mismatch
             if "id" in x_groq and type(x_groq["id"]) is not str:
                 raise _Mismatch
@@ -276,11 +265,7 @@ def _check_usage(usage: Any) -> None:
                 raise _Mismatch
             if "cached_tokens" in prompt_tokens_details:
                 cached_tokens = prompt_tokens_details["cached_tokens"]
-                if (
-                    cached_tokens is not None
-                    and type(cached_tokens) is not int
-                    and not integral_float(cached_tokens)
-                ):
+                if type(cached_tokens) is not int and not integral_or_none(cached_tokens):
                     raise _Mismatch
     if "completion_tokens_details" in usage:
         completion_tokens_details = usage["completion_tokens_details"]
@@ -289,11 +274,7 @@ def _check_usage(usage: Any) -> None:
                 raise _Mismatch
             if "reasoning_tokens" in completion_tokens_details:
                 reasoning_tokens = completion_tokens_details["reasoning_tokens"]
-                if (
-                    reasoning_tokens is not None
-                    and type(reasoning_tokens) is not int
-                    and not integral_float(reasoning_tokens)
-                ):
+                if type(reasoning_tokens) is not int and not integral_or_none(reasoning_tokens):
                     raise _Mismatch
     if "queue_time" in usage:
         queue_time = usage["queue_time"]

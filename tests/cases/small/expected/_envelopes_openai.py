@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._explain import explain_drift
-from ._runtime import integral_float, json_value
+from ._runtime import integral_float, integral_or_none, json_value
 
 __all__ = [
     "PROVIDER",
@@ -150,27 +150,24 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
             raise _Mismatch
         if data["object"] != "chat.completion":
             raise _Mismatch
-        created = data["created"]
-        if type(created) is not int and not integral_float(created):
+        if type(created := data["created"]) is not int and not integral_float(created):
             raise _Mismatch
         if type(data["model"]) is not str:
             raise _Mismatch
-        choices = data["choices"]
-        if type(choices) is not list or len(choices) < 1:
+        if type(choices := data["choices"]) is not list or len(choices) < 1:
             raise _Mismatch
         for item in choices:
             if type(item) is not dict:
                 raise _Mismatch
-            index = item["index"]
-            if type(index) is not int and not integral_float(index):
+            if type(index := item["index"]) is not int and not integral_float(index):
                 raise _Mismatch
             if type(item["finish_reason"]) is not str:
                 raise _Mismatch
-            message = item["message"]
-            if type(message) is not dict or type(message["role"]) is not str:
+            if type(message := item["message"]) is not dict:
                 raise _Mismatch
-            content = message["content"]
-            if content is not None and type(content) is not str:
+            if type(message["role"]) is not str:
+                raise _Mismatch
+            if (content := message["content"]) is not None and type(content) is not str:
                 raise _Mismatch
             if "refusal" in message:
                 refusal = message["refusal"]
@@ -184,8 +181,7 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
                     for tool_calls_item in tool_calls:
                         if type(tool_calls_item) is not dict:
                             raise _Mismatch
-                        item_type = tool_calls_item["type"]
-                        if type(item_type) is not str:
+                        if type(item_type := tool_calls_item["type"]) is not str:
                             raise _Mismatch
                         if item_type == "function":
                             if type(tool_calls_item["id"]) is not str:
@@ -210,22 +206,18 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
             raise _Mismatch
         if data["object"] != "chat.completion.chunk":
             raise _Mismatch
-        created = data["created"]
-        if type(created) is not int and not integral_float(created):
+        if type(created := data["created"]) is not int and not integral_float(created):
             raise _Mismatch
         if type(data["model"]) is not str:
             raise _Mismatch
-        choices = data["choices"]
-        if type(choices) is not list:
+        if type(choices := data["choices"]) is not list:
             raise _Mismatch
         for item in choices:
             if type(item) is not dict:
                 raise _Mismatch
-            index = item["index"]
-            if type(index) is not int and not integral_float(index):
+            if type(index := item["index"]) is not int and not integral_float(index):
                 raise _Mismatch
-            delta = item["delta"]
-            if type(delta) is not dict:
+            if type(delta := item["delta"]) is not dict:
                 raise _Mismatch
             if "role" in delta:
                 role = delta["role"]
@@ -297,18 +289,11 @@ def validate_response(data: object) -> dict[str, Any]:
 def validate_response_stream_event(data: object) -> dict[str, Any]:
     """Check a openai response_stream_event envelope."""
     try:
-        if type(data) is not dict:
-            raise _Mismatch
-        data_type = data["type"]
-        if type(data_type) is not str:
+        if type(data) is not dict or type(data_type := data["type"]) is not str:
             raise _Mismatch
         if "sequence_number" in data:
             sequence_number = data["sequence_number"]
-            if (
-                sequence_number is not None
-                and type(sequence_number) is not int
-                and not integral_float(sequence_number)
-            ):
+            if type(sequence_number) is not int and not integral_or_none(sequence_number):
                 raise _Mismatch
         if data_type in (
             "response.created",
@@ -386,11 +371,7 @@ def _check_usage(usage: Any) -> None:
                 raise _Mismatch
             if "cached_tokens" in prompt_tokens_details:
                 cached_tokens = prompt_tokens_details["cached_tokens"]
-                if (
-                    cached_tokens is not None
-                    and type(cached_tokens) is not int
-                    and not integral_float(cached_tokens)
-                ):
+                if type(cached_tokens) is not int and not integral_or_none(cached_tokens):
                     raise _Mismatch
     if "completion_tokens_details" in usage:
         completion_tokens_details = usage["completion_tokens_details"]
@@ -399,11 +380,7 @@ def _check_usage(usage: Any) -> None:
                 raise _Mismatch
             if "reasoning_tokens" in completion_tokens_details:
                 reasoning_tokens = completion_tokens_details["reasoning_tokens"]
-                if (
-                    reasoning_tokens is not None
-                    and type(reasoning_tokens) is not int
-                    and not integral_float(reasoning_tokens)
-                ):
+                if type(reasoning_tokens) is not int and not integral_or_none(reasoning_tokens):
                     raise _Mismatch
 
 
@@ -426,11 +403,7 @@ def _check_response_usage(response_usage: Any) -> None:
                 raise _Mismatch
             if "cached_tokens" in input_tokens_details:
                 cached_tokens = input_tokens_details["cached_tokens"]
-                if (
-                    cached_tokens is not None
-                    and type(cached_tokens) is not int
-                    and not integral_float(cached_tokens)
-                ):
+                if type(cached_tokens) is not int and not integral_or_none(cached_tokens):
                     raise _Mismatch
     if "output_tokens_details" in response_usage:
         output_tokens_details = response_usage["output_tokens_details"]
@@ -439,11 +412,7 @@ def _check_response_usage(response_usage: Any) -> None:
                 raise _Mismatch
             if "reasoning_tokens" in output_tokens_details:
                 reasoning_tokens = output_tokens_details["reasoning_tokens"]
-                if (
-                    reasoning_tokens is not None
-                    and type(reasoning_tokens) is not int
-                    and not integral_float(reasoning_tokens)
-                ):
+                if type(reasoning_tokens) is not int and not integral_or_none(reasoning_tokens):
                     raise _Mismatch
 
 
@@ -457,26 +426,20 @@ def _check_response(response: Any) -> None:
         raise _Mismatch
     if type(response["status"]) is not str or type(response["model"]) is not str:
         raise _Mismatch
-    output = response["output"]
-    if type(output) is not list:
+    if type(output := response["output"]) is not list:
         raise _Mismatch
     for item in output:
-        if type(item) is not dict:
-            raise _Mismatch
-        item_type = item["type"]
-        if type(item_type) is not str:
+        if type(item) is not dict or type(item_type := item["type"]) is not str:
             raise _Mismatch
         if item_type == "message":
             if type(item["id"]) is not str or type(item["role"]) is not str:
                 raise _Mismatch
-            content = item["content"]
-            if type(content) is not list:
+            if type(content := item["content"]) is not list:
                 raise _Mismatch
             for content_item in content:
                 if type(content_item) is not dict:
                     raise _Mismatch
-                content_item_type = content_item["type"]
-                if type(content_item_type) is not str:
+                if type(content_item_type := content_item["type"]) is not str:
                     raise _Mismatch
                 if (
                     content_item_type == "output_text" and type(content_item["text"]) is not str
@@ -495,8 +458,7 @@ def _check_response(response: Any) -> None:
                 item_status = item["status"]
                 if item_status is not None and type(item_status) is not str:
                     raise _Mismatch
-    usage = response["usage"]
-    if usage is not None:
+    if (usage := response["usage"]) is not None:
         _check_response_usage(usage)
 
 
@@ -505,14 +467,10 @@ def _check_output_message(output_message: Any) -> None:
         raise _Mismatch
     if type(output_message["role"]) is not str:
         raise _Mismatch
-    content = output_message["content"]
-    if type(content) is not list:
+    if type(content := output_message["content"]) is not list:
         raise _Mismatch
     for item in content:
-        if type(item) is not dict:
-            raise _Mismatch
-        item_type = item["type"]
-        if type(item_type) is not str:
+        if type(item) is not dict or type(item_type := item["type"]) is not str:
             raise _Mismatch
         if (item_type == "output_text" and type(item["text"]) is not str) or (
             item_type == "refusal" and type(item["refusal"]) is not str
@@ -542,8 +500,7 @@ def _check_function_call(function_call: Any) -> None:
 def _check_output_item(output_item: Any) -> None:
     if type(output_item) is not dict:
         raise _Mismatch
-    output_item_type = output_item["type"]
-    if type(output_item_type) is not str:
+    if type(output_item_type := output_item["type"]) is not str:
         raise _Mismatch
     if output_item_type == "message":
         _check_output_message(output_item)
