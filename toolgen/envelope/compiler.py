@@ -481,11 +481,27 @@ class SurfaceCompiler:
         else:
             body = self.node(child, At(name, path, pointer, in_loop=at.in_loop))
             bound = [Bind(name, subscript)]
+        if not required and body and bound and self._null_passes(child, pointer):
+            # Absent reads as None, which passes: no membership test (as fast, and shorter).
+            return [Bind(name, f"{at.value}.get({key!r})"), *body]
         if not required:
             return guard(f"{key!r} in {at.value}", [*bound, *body]) if body else []
         if not body:  # present, any value
             return self._fail(f"{key!r} not in {at.value}")
         return [*bound, *body]
+
+    def _null_passes(self, schema: Any, pointer: str) -> bool:
+        """Whether ``schema`` is ``anyOf [S, null]`` whose null test comes first (not the one
+        test of a nullable integer or number, where None costs a call)."""
+        schema, pointer = self.follow_refs(schema, pointer)
+        if not isinstance(schema, dict) or "anyOf" not in schema:
+            return False
+        inner = self.nullable_inner(schema, pointer)
+        return not (
+            isinstance(inner, dict)
+            and set(inner) - ANNOTATIONS == {"type"}
+            and str(inner["type"]) in _NULLABLE_HELPERS
+        )
 
     def _reads_once(self, schema: Any, pointer: str, in_loop: bool) -> bool:
         if isinstance(schema, dict) and set(schema) - ANNOTATIONS == {"$ref"}:

@@ -121,16 +121,14 @@ def validate_message(data: object) -> dict[str, Any]:
             elif item_type == "thinking":
                 if type(item["thinking"]) is not str:
                     raise _Mismatch
-                if "signature" in item:
-                    signature = item["signature"]
-                    if signature is not None and type(signature) is not str:
-                        raise _Mismatch
+                signature = item.get("signature")
+                if signature is not None and type(signature) is not str:
+                    raise _Mismatch
         if type(data["stop_reason"]) is not str:
             raise _Mismatch
-        if "stop_sequence" in data:
-            stop_sequence = data["stop_sequence"]
-            if stop_sequence is not None and type(stop_sequence) is not str:
-                raise _Mismatch
+        stop_sequence = data.get("stop_sequence")
+        if stop_sequence is not None and type(stop_sequence) is not str:
+            raise _Mismatch
         _check_usage(data["usage"])
         return data
     except (KeyError, _Mismatch):
@@ -164,10 +162,9 @@ def validate_message_stream_event(data: object) -> dict[str, Any]:
                 elif item_type == "thinking":
                     if type(item["thinking"]) is not str:
                         raise _Mismatch
-                    if "signature" in item:
-                        signature = item["signature"]
-                        if signature is not None and type(signature) is not str:
-                            raise _Mismatch
+                    signature = item.get("signature")
+                    if signature is not None and type(signature) is not str:
+                        raise _Mismatch
             stop_reason = message["stop_reason"]
             if stop_reason is not None and type(stop_reason) is not str:
                 raise _Mismatch
@@ -201,14 +198,12 @@ def validate_message_stream_event(data: object) -> dict[str, Any]:
         elif data_type == "message_delta":
             if type(delta := data["delta"]) is not dict:
                 raise _Mismatch
-            if "stop_reason" in delta:
-                delta_stop_reason = delta["stop_reason"]
-                if delta_stop_reason is not None and type(delta_stop_reason) is not str:
-                    raise _Mismatch
-            if "stop_sequence" in delta:
-                delta_stop_sequence = delta["stop_sequence"]
-                if delta_stop_sequence is not None and type(delta_stop_sequence) is not str:
-                    raise _Mismatch
+            delta_stop_reason = delta.get("stop_reason")
+            if delta_stop_reason is not None and type(delta_stop_reason) is not str:
+                raise _Mismatch
+            delta_stop_sequence = delta.get("stop_sequence")
+            if delta_stop_sequence is not None and type(delta_stop_sequence) is not str:
+                raise _Mismatch
             if type(data_usage := data["usage"]) is not dict:
                 raise _Mismatch
             output_tokens = data_usage["output_tokens"]
@@ -280,7 +275,6 @@ def _check_content_block(content_block: Any) -> None:
     elif content_block_type == "thinking":
         if type(content_block["thinking"]) is not str:
             raise _Mismatch
-        if "signature" in content_block:
-            signature = content_block["signature"]
-            if signature is not None and type(signature) is not str:
-                raise _Mismatch
+        signature = content_block.get("signature")
+        if signature is not None and type(signature) is not str:
+            raise _Mismatch

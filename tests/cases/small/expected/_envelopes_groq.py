@@ -110,30 +110,26 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
                 raise _Mismatch
             if type(message["role"]) is not str:
                 raise _Mismatch
-            if "content" in message:
-                content = message["content"]
-                if content is not None and type(content) is not str:
+            content = message.get("content")
+            if content is not None and type(content) is not str:
+                raise _Mismatch
+            if (tool_calls := message.get("tool_calls")) is not None:
+                if type(tool_calls) is not list:
                     raise _Mismatch
-            if "tool_calls" in message:
-                tool_calls = message["tool_calls"]
-                if tool_calls is not None:
-                    if type(tool_calls) is not list:
+                for tool_calls_item in tool_calls:
+                    if type(tool_calls_item) is not dict:
                         raise _Mismatch
-                    for tool_calls_item in tool_calls:
-                        if type(tool_calls_item) is not dict:
+                    if type(item_type := tool_calls_item["type"]) is not str:
+                        raise _Mismatch
+                    if item_type == "function":
+                        if type(tool_calls_item["id"]) is not str:
                             raise _Mismatch
-                        if type(item_type := tool_calls_item["type"]) is not str:
+                        if type(function := tool_calls_item["function"]) is not dict:
                             raise _Mismatch
-                        if item_type == "function":
-                            if type(tool_calls_item["id"]) is not str:
-                                raise _Mismatch
-                            function = tool_calls_item["function"]
-                            if type(function) is not dict:
-                                raise _Mismatch
-                            if type(function["name"]) is not str:
-                                raise _Mismatch
-                            if type(function["arguments"]) is not str:
-                                raise _Mismatch
+                        if type(function["name"]) is not str:
+                            raise _Mismatch
+                        if type(function["arguments"]) is not str:
+                            raise _Mismatch
             if "reasoning" in message and type(message["reasoning"]) is not str:
                 raise _Mismatch
             if "executed_tools" in message:
@@ -175,46 +171,35 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
                 raise _Mismatch
             if type(delta := item["delta"]) is not dict:
                 raise _Mismatch
-            if "role" in delta:
-                role = delta["role"]
-                if role is not None and type(role) is not str:
+            if (role := delta.get("role")) is not None and type(role) is not str:
+                raise _Mismatch
+            content = delta.get("content")
+            if content is not None and type(content) is not str:
+                raise _Mismatch
+            if (tool_calls := delta.get("tool_calls")) is not None:
+                if type(tool_calls) is not list:
                     raise _Mismatch
-            if "content" in delta:
-                content = delta["content"]
-                if content is not None and type(content) is not str:
-                    raise _Mismatch
-            if "tool_calls" in delta:
-                tool_calls = delta["tool_calls"]
-                if tool_calls is not None:
-                    if type(tool_calls) is not list:
+                for tool_calls_item in tool_calls:
+                    if type(tool_calls_item) is not dict:
                         raise _Mismatch
-                    for tool_calls_item in tool_calls:
-                        if type(tool_calls_item) is not dict:
+                    item_index = tool_calls_item["index"]
+                    if type(item_index) is not int and not integral_float(item_index):
+                        raise _Mismatch
+                    item_id = tool_calls_item.get("id")
+                    if item_id is not None and type(item_id) is not str:
+                        raise _Mismatch
+                    item_type = tool_calls_item.get("type")
+                    if item_type is not None and type(item_type) is not str:
+                        raise _Mismatch
+                    if (function := tool_calls_item.get("function")) is not None:
+                        if type(function) is not dict:
                             raise _Mismatch
-                        item_index = tool_calls_item["index"]
-                        if type(item_index) is not int and not integral_float(item_index):
+                        name = function.get("name")
+                        if name is not None and type(name) is not str:
                             raise _Mismatch
-                        if "id" in tool_calls_item:
-                            item_id = tool_calls_item["id"]
-                            if item_id is not None and type(item_id) is not str:
-                                raise _Mismatch
-                        if "type" in tool_calls_item:
-                            item_type = tool_calls_item["type"]
-                            if item_type is not None and type(item_type) is not str:
-                                raise _Mismatch
-                        if "function" in tool_calls_item:
-                            function = tool_calls_item["function"]
-                            if function is not None:
-                                if type(function) is not dict:
-                                    raise _Mismatch
-                                if "name" in function:
-                                    name = function["name"]
-                                    if name is not None and type(name) is not str:
-                                        raise _Mismatch
-                                if "arguments" in function:
-                                    arguments = function["arguments"]
-                                    if arguments is not None and type(arguments) is not str:
-                                        raise _Mismatch
+                        arguments = function.get("arguments")
+                        if arguments is not None and type(arguments) is not str:
+                            raise _Mismatch
             if "reasoning" in delta and type(delta["reasoning"]) is not str:
                 raise _Mismatch
             if "channel" in delta and type(delta["channel"]) is not str:
@@ -230,10 +215,8 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
             finish_reason = item["finish_reason"]
             if finish_reason is not None and type(finish_reason) is not str:
                 raise _Mismatch
-        if "usage" in data:
-            usage = data["usage"]
-            if usage is not None:
-                _check_usage(usage)
+        if (usage := data.get("usage")) is not None:
+            _check_usage(usage)
         if "x_groq" in data:
             if type(x_groq := data["x_groq"]) is not dict:
                 raise _Mismatch
@@ -258,24 +241,21 @@ def _check_usage(usage: Any) -> None:
     total_tokens = usage["total_tokens"]
     if type(total_tokens) is not int and not integral_float(total_tokens):
         raise _Mismatch
-    if "prompt_tokens_details" in usage:
-        prompt_tokens_details = usage["prompt_tokens_details"]
-        if prompt_tokens_details is not None:
-            if type(prompt_tokens_details) is not dict:
+    if (prompt_tokens_details := usage.get("prompt_tokens_details")) is not None:
+        if type(prompt_tokens_details) is not dict:
+            raise _Mismatch
+        if "cached_tokens" in prompt_tokens_details:
+            cached_tokens = prompt_tokens_details["cached_tokens"]
+            if type(cached_tokens) is not int and not integral_or_none(cached_tokens):
                 raise _Mismatch
-            if "cached_tokens" in prompt_tokens_details:
-                cached_tokens = prompt_tokens_details["cached_tokens"]
-                if type(cached_tokens) is not int and not integral_or_none(cached_tokens):
-                    raise _Mismatch
-    if "completion_tokens_details" in usage:
-        completion_tokens_details = usage["completion_tokens_details"]
-        if completion_tokens_details is not None:
-            if type(completion_tokens_details) is not dict:
+    completion_tokens_details = usage.get("completion_tokens_details")
+    if completion_tokens_details is not None:
+        if type(completion_tokens_details) is not dict:
+            raise _Mismatch
+        if "reasoning_tokens" in completion_tokens_details:
+            reasoning_tokens = completion_tokens_details["reasoning_tokens"]
+            if type(reasoning_tokens) is not int and not integral_or_none(reasoning_tokens):
                 raise _Mismatch
-            if "reasoning_tokens" in completion_tokens_details:
-                reasoning_tokens = completion_tokens_details["reasoning_tokens"]
-                if type(reasoning_tokens) is not int and not integral_or_none(reasoning_tokens):
-                    raise _Mismatch
     if "queue_time" in usage:
         queue_time = usage["queue_time"]
         if type(queue_time) is not int and not finite_float(queue_time):

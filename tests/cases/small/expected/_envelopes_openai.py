@@ -169,30 +169,26 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
                 raise _Mismatch
             if (content := message["content"]) is not None and type(content) is not str:
                 raise _Mismatch
-            if "refusal" in message:
-                refusal = message["refusal"]
-                if refusal is not None and type(refusal) is not str:
+            refusal = message.get("refusal")
+            if refusal is not None and type(refusal) is not str:
+                raise _Mismatch
+            if (tool_calls := message.get("tool_calls")) is not None:
+                if type(tool_calls) is not list:
                     raise _Mismatch
-            if "tool_calls" in message:
-                tool_calls = message["tool_calls"]
-                if tool_calls is not None:
-                    if type(tool_calls) is not list:
+                for tool_calls_item in tool_calls:
+                    if type(tool_calls_item) is not dict:
                         raise _Mismatch
-                    for tool_calls_item in tool_calls:
-                        if type(tool_calls_item) is not dict:
+                    if type(item_type := tool_calls_item["type"]) is not str:
+                        raise _Mismatch
+                    if item_type == "function":
+                        if type(tool_calls_item["id"]) is not str:
                             raise _Mismatch
-                        if type(item_type := tool_calls_item["type"]) is not str:
+                        if type(function := tool_calls_item["function"]) is not dict:
                             raise _Mismatch
-                        if item_type == "function":
-                            if type(tool_calls_item["id"]) is not str:
-                                raise _Mismatch
-                            function = tool_calls_item["function"]
-                            if type(function) is not dict:
-                                raise _Mismatch
-                            if type(function["name"]) is not str:
-                                raise _Mismatch
-                            if type(function["arguments"]) is not str:
-                                raise _Mismatch
+                        if type(function["name"]) is not str:
+                            raise _Mismatch
+                        if type(function["arguments"]) is not str:
+                            raise _Mismatch
         _check_usage(data["usage"])
         return data
     except (KeyError, _Mismatch):
@@ -219,57 +215,43 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
                 raise _Mismatch
             if type(delta := item["delta"]) is not dict:
                 raise _Mismatch
-            if "role" in delta:
-                role = delta["role"]
-                if role is not None and type(role) is not str:
+            if (role := delta.get("role")) is not None and type(role) is not str:
+                raise _Mismatch
+            content = delta.get("content")
+            if content is not None and type(content) is not str:
+                raise _Mismatch
+            refusal = delta.get("refusal")
+            if refusal is not None and type(refusal) is not str:
+                raise _Mismatch
+            if (tool_calls := delta.get("tool_calls")) is not None:
+                if type(tool_calls) is not list:
                     raise _Mismatch
-            if "content" in delta:
-                content = delta["content"]
-                if content is not None and type(content) is not str:
-                    raise _Mismatch
-            if "refusal" in delta:
-                refusal = delta["refusal"]
-                if refusal is not None and type(refusal) is not str:
-                    raise _Mismatch
-            if "tool_calls" in delta:
-                tool_calls = delta["tool_calls"]
-                if tool_calls is not None:
-                    if type(tool_calls) is not list:
+                for tool_calls_item in tool_calls:
+                    if type(tool_calls_item) is not dict:
                         raise _Mismatch
-                    for tool_calls_item in tool_calls:
-                        if type(tool_calls_item) is not dict:
+                    item_index = tool_calls_item["index"]
+                    if type(item_index) is not int and not integral_float(item_index):
+                        raise _Mismatch
+                    item_id = tool_calls_item.get("id")
+                    if item_id is not None and type(item_id) is not str:
+                        raise _Mismatch
+                    item_type = tool_calls_item.get("type")
+                    if item_type is not None and type(item_type) is not str:
+                        raise _Mismatch
+                    if (function := tool_calls_item.get("function")) is not None:
+                        if type(function) is not dict:
                             raise _Mismatch
-                        item_index = tool_calls_item["index"]
-                        if type(item_index) is not int and not integral_float(item_index):
+                        name = function.get("name")
+                        if name is not None and type(name) is not str:
                             raise _Mismatch
-                        if "id" in tool_calls_item:
-                            item_id = tool_calls_item["id"]
-                            if item_id is not None and type(item_id) is not str:
-                                raise _Mismatch
-                        if "type" in tool_calls_item:
-                            item_type = tool_calls_item["type"]
-                            if item_type is not None and type(item_type) is not str:
-                                raise _Mismatch
-                        if "function" in tool_calls_item:
-                            function = tool_calls_item["function"]
-                            if function is not None:
-                                if type(function) is not dict:
-                                    raise _Mismatch
-                                if "name" in function:
-                                    name = function["name"]
-                                    if name is not None and type(name) is not str:
-                                        raise _Mismatch
-                                if "arguments" in function:
-                                    arguments = function["arguments"]
-                                    if arguments is not None and type(arguments) is not str:
-                                        raise _Mismatch
+                        arguments = function.get("arguments")
+                        if arguments is not None and type(arguments) is not str:
+                            raise _Mismatch
             finish_reason = item["finish_reason"]
             if finish_reason is not None and type(finish_reason) is not str:
                 raise _Mismatch
-        if "usage" in data:
-            usage = data["usage"]
-            if usage is not None:
-                _check_usage(usage)
+        if (usage := data.get("usage")) is not None:
+            _check_usage(usage)
         return data
     except (KeyError, _Mismatch):
         return _mismatched(validate_chat_completion_chunk, "chat_completion_chunk", data)
@@ -364,24 +346,21 @@ def _check_usage(usage: Any) -> None:
     total_tokens = usage["total_tokens"]
     if type(total_tokens) is not int and not integral_float(total_tokens):
         raise _Mismatch
-    if "prompt_tokens_details" in usage:
-        prompt_tokens_details = usage["prompt_tokens_details"]
-        if prompt_tokens_details is not None:
-            if type(prompt_tokens_details) is not dict:
+    if (prompt_tokens_details := usage.get("prompt_tokens_details")) is not None:
+        if type(prompt_tokens_details) is not dict:
+            raise _Mismatch
+        if "cached_tokens" in prompt_tokens_details:
+            cached_tokens = prompt_tokens_details["cached_tokens"]
+            if type(cached_tokens) is not int and not integral_or_none(cached_tokens):
                 raise _Mismatch
-            if "cached_tokens" in prompt_tokens_details:
-                cached_tokens = prompt_tokens_details["cached_tokens"]
-                if type(cached_tokens) is not int and not integral_or_none(cached_tokens):
-                    raise _Mismatch
-    if "completion_tokens_details" in usage:
-        completion_tokens_details = usage["completion_tokens_details"]
-        if completion_tokens_details is not None:
-            if type(completion_tokens_details) is not dict:
+    completion_tokens_details = usage.get("completion_tokens_details")
+    if completion_tokens_details is not None:
+        if type(completion_tokens_details) is not dict:
+            raise _Mismatch
+        if "reasoning_tokens" in completion_tokens_details:
+            reasoning_tokens = completion_tokens_details["reasoning_tokens"]
+            if type(reasoning_tokens) is not int and not integral_or_none(reasoning_tokens):
                 raise _Mismatch
-            if "reasoning_tokens" in completion_tokens_details:
-                reasoning_tokens = completion_tokens_details["reasoning_tokens"]
-                if type(reasoning_tokens) is not int and not integral_or_none(reasoning_tokens):
-                    raise _Mismatch
 
 
 def _check_response_usage(response_usage: Any) -> None:
@@ -396,24 +375,21 @@ def _check_response_usage(response_usage: Any) -> None:
     total_tokens = response_usage["total_tokens"]
     if type(total_tokens) is not int and not integral_float(total_tokens):
         raise _Mismatch
-    if "input_tokens_details" in response_usage:
-        input_tokens_details = response_usage["input_tokens_details"]
-        if input_tokens_details is not None:
-            if type(input_tokens_details) is not dict:
+    if (input_tokens_details := response_usage.get("input_tokens_details")) is not None:
+        if type(input_tokens_details) is not dict:
+            raise _Mismatch
+        if "cached_tokens" in input_tokens_details:
+            cached_tokens = input_tokens_details["cached_tokens"]
+            if type(cached_tokens) is not int and not integral_or_none(cached_tokens):
                 raise _Mismatch
-            if "cached_tokens" in input_tokens_details:
-                cached_tokens = input_tokens_details["cached_tokens"]
-                if type(cached_tokens) is not int and not integral_or_none(cached_tokens):
-                    raise _Mismatch
-    if "output_tokens_details" in response_usage:
-        output_tokens_details = response_usage["output_tokens_details"]
-        if output_tokens_details is not None:
-            if type(output_tokens_details) is not dict:
+    output_tokens_details = response_usage.get("output_tokens_details")
+    if output_tokens_details is not None:
+        if type(output_tokens_details) is not dict:
+            raise _Mismatch
+        if "reasoning_tokens" in output_tokens_details:
+            reasoning_tokens = output_tokens_details["reasoning_tokens"]
+            if type(reasoning_tokens) is not int and not integral_or_none(reasoning_tokens):
                 raise _Mismatch
-            if "reasoning_tokens" in output_tokens_details:
-                reasoning_tokens = output_tokens_details["reasoning_tokens"]
-                if type(reasoning_tokens) is not int and not integral_or_none(reasoning_tokens):
-                    raise _Mismatch
 
 
 def _check_response(response: Any) -> None:
@@ -446,18 +422,15 @@ def _check_response(response: Any) -> None:
                 ) or (content_item_type == "refusal" and type(content_item["refusal"]) is not str):
                     raise _Mismatch
         elif item_type == "function_call":
-            if "id" in item:
-                item_id = item["id"]
-                if item_id is not None and type(item_id) is not str:
-                    raise _Mismatch
+            if (item_id := item.get("id")) is not None and type(item_id) is not str:
+                raise _Mismatch
             if type(item["call_id"]) is not str or type(item["name"]) is not str:
                 raise _Mismatch
             if type(item["arguments"]) is not str:
                 raise _Mismatch
-            if "status" in item:
-                item_status = item["status"]
-                if item_status is not None and type(item_status) is not str:
-                    raise _Mismatch
+            item_status = item.get("status")
+            if item_status is not None and type(item_status) is not str:
+                raise _Mismatch
     if (usage := response["usage"]) is not None:
         _check_response_usage(usage)
 
@@ -481,20 +454,17 @@ def _check_output_message(output_message: Any) -> None:
 def _check_function_call(function_call: Any) -> None:
     if type(function_call) is not dict:
         raise _Mismatch
-    if "id" in function_call:
-        function_call_id = function_call["id"]
-        if function_call_id is not None and type(function_call_id) is not str:
-            raise _Mismatch
+    function_call_id = function_call.get("id")
+    if function_call_id is not None and type(function_call_id) is not str:
+        raise _Mismatch
     if type(function_call["call_id"]) is not str:
         raise _Mismatch
     if type(function_call["name"]) is not str:
         raise _Mismatch
     if type(function_call["arguments"]) is not str:
         raise _Mismatch
-    if "status" in function_call:
-        status = function_call["status"]
-        if status is not None and type(status) is not str:
-            raise _Mismatch
+    if (status := function_call.get("status")) is not None and type(status) is not str:
+        raise _Mismatch
 
 
 def _check_output_item(output_item: Any) -> None:
