@@ -3,6 +3,7 @@ document the generated modules hand it (toolgen/envelope/data.py)."""
 
 from __future__ import annotations
 
+import ast
 import json
 from typing import Any
 
@@ -187,3 +188,12 @@ def _refs(node: Any) -> list[str]:
     if isinstance(node, list):
         return [ref for value in node for ref in _refs(value)]
     return []
+
+
+def test_the_schema_text_is_cut_into_literals_that_fit_a_line_and_join_back() -> None:
+    from toolgen.envelope.render import _chunks
+
+    text = json.dumps({"enum": ["it's", 'say "hi"', "back\\slash", "ünï"] * 20})
+    literals = _chunks(text)
+    assert "".join(ast.literal_eval(literal) for literal in literals) == text
+    assert all(len(literal) <= 84 for literal in literals)

@@ -6,9 +6,10 @@ tests, no paths, no enumerate; a missing member surfaces as KeyError and any oth
 holds it as JSON text) to find where and why, in the same order: each check is written once, and
 successful calls (nearly all of them) never pay for paths.
 
-A local ``$ref`` target named more than once is a function, ``_check_<name>(value)``; a recursive
-schema is a function that calls itself. Functions with the same body (a definition repeated in
-several surfaces) are written once.
+A ``$ref`` target (or a surface's root) whose checks the module makes in more than one place, in
+any surface, is one function, ``_check_<name>(value)``, unless a use sits in a loop (there a call
+per item costs more than the checks of a small definition); a recursive schema is a function that
+calls itself. Equal checks are found by content (``ContentKeys``), so one function serves them all.
 
 The subset: ``type`` (one name, or a list of names for a value that may take several shapes,
 with no keyword beside it that needs one type), ``properties``, ``required``, ``items``, ``minItems``, ``enum`` and
@@ -681,7 +682,7 @@ def compile_surface(module: ModuleCompiler, surface: str, schema: Any) -> str:
     public = validator_name(surface)
     emitter = LineEmitter()
     with emitter.block(f"def {public}(data: object) -> dict[str, Any]"):
-        emitter.lines(docstring(f"Check a {module.provider} {surface} envelope."))
+        emitter.lines(docstring(f"Check a {surface} envelope of {module.provider}."))
         with emitter.block("try"):
             write(emitter, checks)
             emitter.line("return data")

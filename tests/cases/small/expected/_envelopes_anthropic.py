@@ -91,6 +91,10 @@ class _Mismatch(Exception):
 def _mismatched(
     validate: Callable[[object], dict[str, Any]], surface: str, data: object
 ) -> dict[str, Any]:
+    """After a failed check: an SDK object is converted and checked again (raw JSON
+
+    pays nothing for that), anything else is drift.
+    """
     converted = json_value(data)
     if converted is not data:
         return validate(converted)
@@ -98,7 +102,7 @@ def _mismatched(
 
 
 def validate_message(data: object) -> dict[str, Any]:
-    """Check a anthropic message envelope."""
+    """Check a message envelope of anthropic."""
     try:
         if type(data) is not dict or type(data["id"]) is not str:
             raise _Mismatch
@@ -136,7 +140,7 @@ def validate_message(data: object) -> dict[str, Any]:
 
 
 def validate_message_stream_event(data: object) -> dict[str, Any]:
-    """Check a anthropic message_stream_event envelope."""
+    """Check a message_stream_event envelope of anthropic."""
     try:
         if type(data) is not dict or type(data_type := data["type"]) is not str:
             raise _Mismatch

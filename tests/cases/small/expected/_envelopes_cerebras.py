@@ -78,6 +78,10 @@ class _Mismatch(Exception):
 def _mismatched(
     validate: Callable[[object], dict[str, Any]], surface: str, data: object
 ) -> dict[str, Any]:
+    """After a failed check: an SDK object is converted and checked again (raw JSON
+
+    pays nothing for that), anything else is drift.
+    """
     converted = json_value(data)
     if converted is not data:
         return validate(converted)
@@ -85,7 +89,7 @@ def _mismatched(
 
 
 def validate_chat_completion(data: object) -> dict[str, Any]:
-    """Check a cerebras chat_completion envelope."""
+    """Check a chat_completion envelope of cerebras."""
     try:
         if type(data) is not dict or type(data["id"]) is not str:
             raise _Mismatch
@@ -160,7 +164,7 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
 
 
 def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
-    """Check a cerebras chat_completion_chunk envelope."""
+    """Check a chat_completion_chunk envelope of cerebras."""
     try:
         if type(data) is not dict or type(data["id"]) is not str:
             raise _Mismatch

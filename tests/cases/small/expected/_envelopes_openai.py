@@ -137,6 +137,10 @@ class _Mismatch(Exception):
 def _mismatched(
     validate: Callable[[object], dict[str, Any]], surface: str, data: object
 ) -> dict[str, Any]:
+    """After a failed check: an SDK object is converted and checked again (raw JSON
+
+    pays nothing for that), anything else is drift.
+    """
     converted = json_value(data)
     if converted is not data:
         return validate(converted)
@@ -144,7 +148,7 @@ def _mismatched(
 
 
 def validate_chat_completion(data: object) -> dict[str, Any]:
-    """Check a openai chat_completion envelope."""
+    """Check a chat_completion envelope of openai."""
     try:
         if type(data) is not dict or type(data["id"]) is not str:
             raise _Mismatch
@@ -196,7 +200,7 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
 
 
 def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
-    """Check a openai chat_completion_chunk envelope."""
+    """Check a chat_completion_chunk envelope of openai."""
     try:
         if type(data) is not dict or type(data["id"]) is not str:
             raise _Mismatch
@@ -258,7 +262,7 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
 
 
 def validate_response(data: object) -> dict[str, Any]:
-    """Check a openai response envelope."""
+    """Check a response envelope of openai."""
     try:
         if type(data) is not dict:
             raise _Mismatch
@@ -269,7 +273,7 @@ def validate_response(data: object) -> dict[str, Any]:
 
 
 def validate_response_stream_event(data: object) -> dict[str, Any]:
-    """Check a openai response_stream_event envelope."""
+    """Check a response_stream_event envelope of openai."""
     try:
         if type(data) is not dict or type(data_type := data["type"]) is not str:
             raise _Mismatch
