@@ -14,7 +14,7 @@ _IMPORT_SOURCES = {
     "Any": "typing",
     "Callable": "collections.abc",
     "Mapping": "collections.abc",
-    "explain_drift": "._explain",
+    "mismatch_handler": "._explain",
 }
 
 
@@ -29,7 +29,7 @@ def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) 
     module.reserve("_mismatched", "_SCHEMAS")
     module.count_uses(schemas)
     validators = [compile_surface(module, s, schemas[s]) for s in sorted(schemas)]
-    imports = module.imports | {"Callable", "explain_drift", "json_value"}
+    imports = module.imports | {"mismatch_handler"}
     public = ["PROVIDER", *(validator_name(s) for s in sorted(schemas))]
 
     emitter = LineEmitter()
@@ -57,26 +57,11 @@ def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) 
     for chunk in _chunks(schema_text(schemas)):
         emitter.line("    " + chunk)
     emitter.line(")")
+    emitter.line("_mismatched = mismatch_handler(PROVIDER, _SCHEMAS)")
     emitter.line()
     emitter.line()
     with emitter.block("class _Mismatch(Exception)"):
-        emitter.lines(docstring("Raised by a validator; explain_drift then finds where and why."))
-    emitter.line()
-    emitter.line()
-    with emitter.block(
-        "def _mismatched(validate: Callable[[object], dict[str, Any]], surface: str, data: object)"
-        " -> dict[str, Any]"
-    ):
-        emitter.lines(
-            docstring(
-                "After a failed check: an SDK object is converted and checked again (raw JSON",
-                "pays nothing for that), anything else is drift.",
-            )
-        )
-        emitter.line("converted = json_value(data)")
-        with emitter.block("if converted is not data"):
-            emitter.line("return validate(converted)")
-        emitter.line("raise explain_drift(PROVIDER, surface, _SCHEMAS, data) from None")
+        emitter.lines(docstring("Raised by a validator's check; _mismatched then finds where and why."))
     functions = [*validators, *module.sources.values()]
     source = emitter.source() + "".join("\n\n" + part for part in functions)
     return format_python(source)

@@ -22,13 +22,16 @@ from ._runtime import (
     SchemaDriftError,
     finite_float,
     integral_float,
+    json_value,
     schema_drift,
 )
 
-__all__ = ["Mismatch", "explain_drift", "first_mismatch"]
+__all__ = ["Mismatch", "explain_drift", "first_mismatch", "mismatch_handler"]
 
 #: path, expected (text), actual (the value found, or MISSING)
 Mismatch = tuple[tuple[str | int, ...], str, object]
+#: A generated ``validate_<surface>``.
+Validate = Callable[[object], dict[str, Any]]
 
 #: For each JSON type, whether a value is of it (bool is not a number; NaN is not a number).
 _IS_TYPE: Final[dict[str, Callable[[Any], bool]]] = {
@@ -40,6 +43,23 @@ _IS_TYPE: Final[dict[str, Callable[[Any], bool]]] = {
     "integer": lambda v: type(v) is int or integral_float(v),
     "number": lambda v: type(v) is int or finite_float(v),
 }
+
+
+def mismatch_handler(
+    provider: str, schemas: str
+) -> Callable[[Validate, str, object], dict[str, Any]]:
+    """What the validators of a generated module do once their check failed (``schemas`` is the
+    module's ``_SCHEMAS``)."""
+
+    def mismatched(validate: Validate, surface: str, data: object) -> dict[str, Any]:
+        """An SDK object is converted and checked again (raw JSON pays nothing for that);
+        anything else is drift, explained."""
+        converted = json_value(data)
+        if converted is not data:
+            return validate(converted)
+        raise explain_drift(provider, surface, schemas, data) from None
+
+    return mismatched
 
 
 def explain_drift(provider: str, api: str, schemas: str, data: object) -> SchemaDriftError:

@@ -11,11 +11,10 @@ has the fields toolgen reads; else it raises SchemaDriftError at the first misma
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from ._explain import explain_drift
-from ._runtime import finite_float, integral_float, integral_or_none, json_value
+from ._explain import mismatch_handler
+from ._runtime import finite_float, integral_float, integral_or_none
 
 __all__ = [
     "PROVIDER",
@@ -71,23 +70,11 @@ _SCHEMAS = (
     '"},{"type":"null"}]},"x_groq":{"type":"object","properties":{"id":{"type":"string"'
     '},"usage":{"$ref":"#/$defs/Usage"}}}}}}'
 )
+_mismatched = mismatch_handler(PROVIDER, _SCHEMAS)
 
 
 class _Mismatch(Exception):
-    """Raised by a validator; explain_drift then finds where and why."""
-
-
-def _mismatched(
-    validate: Callable[[object], dict[str, Any]], surface: str, data: object
-) -> dict[str, Any]:
-    """After a failed check: an SDK object is converted and checked again (raw JSON
-
-    pays nothing for that), anything else is drift.
-    """
-    converted = json_value(data)
-    if converted is not data:
-        return validate(converted)
-    raise explain_drift(PROVIDER, surface, _SCHEMAS, data) from None
+    """Raised by a validator's check; _mismatched then finds where and why."""
 
 
 def validate_chat_completion(data: object) -> dict[str, Any]:
