@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import platform
 import random
 import statistics
@@ -308,7 +309,9 @@ def main() -> None:
         "## Envelope validators",
         "",
         f"Command: `{COMMAND}` ({ROUNDS} rounds, contenders interleaved in a shuffled order each "
-        f"round, same envelope schema for every contender; Python {platform.python_version()}).",
+        f"round, same envelope schema for every contender; Python {platform.python_version()}; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the start: on a busy "
+        "machine only the ratios of one run mean anything).",
         "",
     ]
     modules = generated_modules(("openai", "anthropic"))
