@@ -56,10 +56,6 @@ def conjunction(left: str, right: str) -> str:
     return f"{_parenthesized(left, ' or ')} and {_parenthesized(right, ' or ')}"
 
 
-def disjunction(left: str, right: str) -> str:
-    return f"{_parenthesized(left, ' and ', ' or ')} or {_parenthesized(right, ' and ', ' or ')}"
-
-
 def _parenthesized(condition: str, *operators: str) -> str:
     # Conditions are built here from names and repr() values, so a string constant holding " or "
     # only costs a redundant pair of parentheses.
@@ -160,7 +156,7 @@ def _merged(statements: list[Statement], room: int) -> list[Statement]:
 
 
 def _simplify_if(statement: If) -> If | None:
-    arms: list[tuple[str, tuple[Statement, ...]]] = []
+    arms: list[tuple[list[str], tuple[Statement, ...]]] = []  # conditions joined by ``or``
     for condition, body in statement.arms:
         inner = tuple(simplify(body))
         while len(inner) == 1 and isinstance(inner[0], If) and len(inner[0].arms) == 1:
@@ -169,10 +165,17 @@ def _simplify_if(statement: If) -> If | None:
         if not inner:
             continue
         if arms and arms[-1][1] == inner:
-            arms[-1] = (disjunction(arms[-1][0], condition), inner)
+            arms[-1][0].append(condition)
         else:
-            arms.append((condition, inner))
-    return If(tuple(arms)) if arms else None
+            arms.append(([condition], inner))
+    return If(tuple((_either(conditions), inner) for conditions, inner in arms)) if arms else None
+
+
+def _either(conditions: list[str]) -> str:
+    """``A or B or C`` (one flat chain: ``or`` groups either way)."""
+    if len(conditions) == 1:
+        return conditions[0]
+    return " or ".join(_parenthesized(c, " and ", " or ") for c in conditions)
 
 
 #: The line length black formats the generated code to.

@@ -175,12 +175,11 @@ def validate_message_stream_event(data: object) -> dict[str, Any]:
             if type(delta_type := delta["type"]) is not str:
                 raise _Mismatch
             if (
-                (
-                    (delta_type == "text_delta" and type(delta["text"]) is not str)
-                    or (delta_type == "input_json_delta" and type(delta["partial_json"]) is not str)
-                )
+                (delta_type == "text_delta" and type(delta["text"]) is not str)
+                or (delta_type == "input_json_delta" and type(delta["partial_json"]) is not str)
                 or (delta_type == "thinking_delta" and type(delta["thinking"]) is not str)
-            ) or (delta_type == "signature_delta" and type(delta["signature"]) is not str):
+                or (delta_type == "signature_delta" and type(delta["signature"]) is not str)
+            ):
                 raise _Mismatch
         elif data_type == "content_block_stop":
             index = data["index"]
