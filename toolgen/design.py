@@ -13,6 +13,7 @@ from toolgen import pointer as jp
 from toolgen.bundle import Bundler, Documents, Location
 from toolgen.cache import code_fingerprint, digest, plain
 from toolgen.diagnostics import DESIGN, Diagnostic, Level
+from toolgen.metaschema import meta_validator
 from toolgen.model import Config, Contract, ContractKind, Design, ProviderOptions
 from toolgen.parallel import current
 from toolgen.providers import DIALECTS, PROFILES
@@ -37,8 +38,6 @@ ENVELOPES_FOLDER = "envelopes"
 MAX_UNFOLDED_DEPTH = 128
 #: Schemas of a contract once the references the projection inlines are copied.
 MAX_INLINED_SCHEMAS = 50_000
-
-_META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 
 
 def design_files(root: Path) -> list[str]:
@@ -195,7 +194,7 @@ def _meta_validate(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
             f"not a valid JSON Schema 2020-12: {error.message}",
         )
         for error in sorted(
-            _META.iter_errors(schema), key=lambda e: list(map(str, e.absolute_path))
+            meta_validator().iter_errors(schema), key=lambda e: list(map(str, e.absolute_path))
         )
     ]
 
