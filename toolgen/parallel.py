@@ -25,8 +25,13 @@ from toolgen.cache import Cache
 
 R = TypeVar("R")
 
-#: fewer items than this run in this process: starting a worker (imports) costs about a second
+#: fewer items than this run in this process while no worker runs yet: starting a worker
+#: (imports) costs about a second; once the workers run (:meth:`Runner.start`), any two items go
 MIN_PARALLEL_ITEMS = 32
+
+#: what a worker imports (and runs once) before its first item, while the parent is still busy
+#: loading the design: the generator's and black's imports cost a second or two per process
+WORKER_WARM_UP = "toolgen.modelgen.generate:warm_up"
 
 
 #: how the progress line names the runner's stages
@@ -87,6 +92,17 @@ def _apply(function: Callable[..., R], chunk: list[tuple[Any, ...]]) -> list[R]:
     return [function(*arguments) for arguments in chunk]
 
 
+def _warm_up() -> None:
+    import importlib
+
+    module, name = WORKER_WARM_UP.split(":")
+    getattr(importlib.import_module(module), name)()
+
+
+def _started() -> None:
+    """A no-op task: submitting one per job makes the pool spawn every worker now."""
+
+
 class Runner:
     def __init__(
         self, jobs: int = 1, cache: Cache | None = None, progress: Progress | None = None
@@ -141,7 +157,8 @@ class Runner:
     ) -> Iterator[tuple[int, R]]:
         total = len(arguments)
         self._report(stage, done, total)
-        if self.jobs == 1 or len(todo) < MIN_PARALLEL_ITEMS:
+        least = 2 if self._pool is not None else MIN_PARALLEL_ITEMS
+        if self.jobs == 1 or len(todo) < least:
             for index in todo:
                 yield index, function(*arguments[index])
                 done += 1
@@ -164,11 +181,19 @@ class Runner:
         if self.progress is not None:
             self.progress.update(stage, done, total)
 
+    def start(self) -> None:
+        """Start the workers now (with more than one job), so that their imports overlap the
+        parent's loading; without this they start when a stage first has enough items."""
+        if self.jobs > 1 and self._pool is None:
+            pool = self._executor()
+            for _ in range(self.jobs):
+                pool.submit(_started)
+
     def _executor(self) -> Executor:
         if self._pool is None:
             # spawn: workers start clean (no copied locks or half-written state of this process)
             self._pool = ProcessPoolExecutor(
-                self.jobs, mp_context=multiprocessing.get_context("spawn")
+                self.jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_up
             )
         return self._pool
 

@@ -134,6 +134,14 @@ def _run_generator(schema: Any, class_name: str) -> str:
     return result
 
 
+def warm_up() -> None:
+    """What a build's worker runs before its first item: the generator's first call imports most
+    of datamodel-code-generator (about a second), and meta-validation needs jsonschema."""
+    import toolgen.design  # noqa: F401  (meta-validation and the reference checks run in workers)
+
+    format_python(_run_generator({"type": "object", "properties": {"a": {}}}, "WarmUp"))
+
+
 def _notes_to_diagnostics(
     notes: list[prepare.Note], locate: Any, code: str = "MODEL_CONSTRAINT_DROPPED"
 ) -> list[Diagnostic]:
