@@ -20,7 +20,7 @@ from toolgen.envelope import (
 )
 from toolgen.limits import measure
 from toolgen.model import Design
-from toolgen.modelgen import generate_models
+from toolgen.modelgen import submit_models
 from toolgen.projection import ProjectedContract, ProviderProjection
 from toolgen.rewrites import EnumStringified
 from toolgen.runtime_files import copied
@@ -193,6 +193,8 @@ def _schema_files(projection: ProviderProjection) -> dict[str, str]:
 def render_package(design: Design, projections: list[ProviderProjection]) -> PackageFiles:
     """Every file of the package; a projection-only provider (no APIs) gets its schema files and
     no module."""
+    # the models go to the workers first; the other modules are rendered meanwhile
+    models = submit_models(design, header(design.hash))
     providers = tuple(p.profile.name for p in projections if p.profile.apis)
     files: dict[str, str] = {}
     files["__init__.py"] = format_python(
@@ -207,19 +209,17 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
             submodules=tuple(sorted((*providers, "models"))),
         )
     )
-    models = generate_models(design, header(design.hash))
-    files.update(models.files)
-    diagnostics = list(models.diagnostics)
-    files["_runtime.py"] = copied("_runtime", header(design.hash))
+    rendered: dict[str, str] = {"_runtime.py": copied("_runtime", header(design.hash))}
+    diagnostics: list[Diagnostic] = []
     canonical = _canonical_module(design, projections)
     if canonical is not None:
         diagnostics += canonical.diagnostics
         if canonical.source is not None:
-            files["_canonical.py"] = canonical.source
+            rendered["_canonical.py"] = canonical.source
     for projection in projections:
         name = projection.profile.name
         if not projection.profile.apis:
-            files.update(_schema_files(projection))
+            rendered.update(_schema_files(projection))
             continue
         schemas, found = _envelope_schemas(design, projection)
         diagnostics += found
@@ -232,15 +232,20 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
             if own.source is None:
                 continue
             canonical_module = f"_canonical_{name}"
-            files[f"{canonical_module}.py"] = own.source
+            rendered[f"{canonical_module}.py"] = own.source
         for module in modules_for(projection.profile.apis):
-            files[f"{module}.py"] = copied(module, header(design.hash))
-        files[f"_envelopes_{name}.py"] = render_envelope_module(name, schemas, header(design.hash))
-        files[f"{name}.py"] = _provider_module(
+            rendered[f"{module}.py"] = copied(module, header(design.hash))
+        rendered[f"_envelopes_{name}.py"] = render_envelope_module(
+            name, schemas, header(design.hash)
+        )
+        rendered[f"{name}.py"] = _provider_module(
             design, projection, list(schemas), models.classes, canonical_module
         )
-        files.update(_schema_files(projection))
-    return PackageFiles(files, diagnostics)
+        rendered.update(_schema_files(projection))
+    done = models.result()
+    files.update(done.files)
+    files.update(rendered)
+    return PackageFiles(files, [*done.diagnostics, *diagnostics])
 
 
 def _envelope_schemas(

@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
-from typing import Any, TextIO, TypeVar
+from typing import Any, Generic, TextIO, TypeVar
 
 from toolgen.cache import Cache
 
@@ -103,6 +103,19 @@ def _started() -> None:
     """A no-op task: submitting one per job makes the pool spawn every worker now."""
 
 
+class Pending(Generic[R]):
+    """Results of :meth:`Runner.submit`, ready when :meth:`result` returns."""
+
+    def __init__(self, collect: Callable[[], list[R]]) -> None:
+        self._collect: Callable[[], list[R]] | None = collect
+        self._results: list[R] = []
+
+    def result(self) -> list[R]:
+        if self._collect is not None:
+            self._results, self._collect = self._collect(), None
+        return self._results
+
+
 class Runner:
     def __init__(
         self, jobs: int = 1, cache: Cache | None = None, progress: Progress | None = None
@@ -123,6 +136,20 @@ class Runner:
     ) -> list[R]:
         """``[function(*a) for a in arguments]``; with ``key``, results come from and go to the
         cache (``encode``/``decode`` turn a result into a JSON value and back)."""
+        return self.submit(stage, function, arguments, key, encode, decode).result()
+
+    def submit(
+        self,
+        stage: str,
+        function: Callable[..., R],
+        arguments: Sequence[tuple[Any, ...]],
+        key: Callable[[tuple[Any, ...]], str] | None = None,
+        encode: Callable[[R], Any] = lambda value: value,
+        decode: Callable[[Any], R] = lambda value: value,
+    ) -> Pending[R]:
+        """:meth:`map`, with the work handed to the workers now and collected by
+        ``result()``: this process can do other work meanwhile (with one job, or too few
+        items, the work is done by ``result()``)."""
         results: list[Any] = [None] * len(arguments)
         keys: list[str | None] = [None] * len(arguments)
         todo: list[int] = []
@@ -139,13 +166,17 @@ class Runner:
                         self.cache.hits[stage] -= 1
                         self.cache.misses[stage] += 1
             todo.append(index)
-        done = len(arguments) - len(todo)
-        for index, result in self._compute(stage, function, arguments, todo, done):
-            results[index] = result
-            cache_key = keys[index]
-            if self.cache is not None and cache_key is not None:
-                self.cache.put(stage, cache_key, encode(result))
-        return results
+        computed = self._compute(stage, function, arguments, todo, len(arguments) - len(todo))
+
+        def collect() -> list[R]:
+            for index, result in computed:
+                results[index] = result
+                cache_key = keys[index]
+                if self.cache is not None and cache_key is not None:
+                    self.cache.put(stage, cache_key, encode(result))
+            return results
+
+        return Pending(collect)
 
     def _compute(
         self,
@@ -155,15 +186,13 @@ class Runner:
         todo: list[int],
         done: int,
     ) -> Iterator[tuple[int, R]]:
+        """The results of ``todo``, as they come; the workers' share is submitted before this
+        returns, the rest is computed while the iterator is read."""
         total = len(arguments)
         self._report(stage, done, total)
         least = 2 if self._pool is not None else MIN_PARALLEL_ITEMS
         if self.jobs == 1 or len(todo) < least:
-            for index in todo:
-                yield index, function(*arguments[index])
-                done += 1
-                self._report(stage, done, total)
-            return
+            return self._in_process(stage, function, arguments, todo, done)
         # small chunks keep every worker busy to the end; not so small that pickling dominates
         size = max(1, min(16, len(todo) // (self.jobs * 8)))
         chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
@@ -171,6 +200,24 @@ class Runner:
         futures: dict[Future[list[R]], list[int]] = {
             pool.submit(_apply, function, [arguments[i] for i in chunk]): chunk for chunk in chunks
         }
+        return self._completed(stage, futures, done, total)
+
+    def _in_process(
+        self,
+        stage: str,
+        function: Callable[..., R],
+        arguments: Sequence[tuple[Any, ...]],
+        todo: list[int],
+        done: int,
+    ) -> Iterator[tuple[int, R]]:
+        for index in todo:
+            yield index, function(*arguments[index])
+            done += 1
+            self._report(stage, done, len(arguments))
+
+    def _completed(
+        self, stage: str, futures: dict[Future[list[R]], list[int]], done: int, total: int
+    ) -> Iterator[tuple[int, R]]:
         for future in as_completed(futures):
             chunk = futures[future]
             yield from zip(chunk, future.result(), strict=True)
