@@ -131,12 +131,11 @@ class Runner:
         function: Callable[..., R],
         arguments: Sequence[tuple[Any, ...]],
         key: Callable[[tuple[Any, ...]], str] | None = None,
-        encode: Callable[[R], Any] = lambda value: value,
-        decode: Callable[[Any], R] = lambda value: value,
+        **codec: Callable[[Any], Any],
     ) -> list[R]:
         """``[function(*a) for a in arguments]``; with ``key``, results come from and go to the
-        cache (``encode``/``decode`` turn a result into a JSON value and back)."""
-        return self.submit(stage, function, arguments, key, encode, decode).result()
+        cache (``encode``/``decode`` in ``codec`` turn a result into a JSON value and back)."""
+        return self.submit(stage, function, arguments, key, **codec).result()
 
     def submit(
         self,
@@ -192,7 +191,14 @@ class Runner:
         self._report(stage, done, total)
         least = 2 if self._pool is not None else MIN_PARALLEL_ITEMS
         if self.jobs == 1 or len(todo) < least:
-            return self._in_process(stage, function, arguments, todo, done)
+
+            def in_process(done: int) -> Iterator[tuple[int, R]]:
+                for index in todo:
+                    yield index, function(*arguments[index])
+                    done += 1
+                    self._report(stage, done, total)
+
+            return in_process(done)
         # small chunks keep every worker busy to the end; not so small that pickling dominates
         size = max(1, min(16, len(todo) // (self.jobs * 8)))
         chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
@@ -201,19 +207,6 @@ class Runner:
             pool.submit(_apply, function, [arguments[i] for i in chunk]): chunk for chunk in chunks
         }
         return self._completed(stage, futures, done, total)
-
-    def _in_process(
-        self,
-        stage: str,
-        function: Callable[..., R],
-        arguments: Sequence[tuple[Any, ...]],
-        todo: list[int],
-        done: int,
-    ) -> Iterator[tuple[int, R]]:
-        for index in todo:
-            yield index, function(*arguments[index])
-            done += 1
-            self._report(stage, done, len(arguments))
 
     def _completed(
         self, stage: str, futures: dict[Future[list[R]], list[int]], done: int, total: int
