@@ -200,8 +200,9 @@ def _meta_validate(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
 
 
 def _meta_validate_all(schemas: list[tuple[Any, str, str]]) -> list[list[Diagnostic]]:
-    """:func:`_meta_validate` of each (schema, file, pointer), across the build's processes and
-    through its cache (meta-validation is the slowest part of loading)."""
+    """:func:`_meta_validate` of each (schema, file, pointer), through the build's cache; in this
+    process: against the flat meta-schema it is too cheap to send to the workers (which are still
+    starting at this point of a cold build)."""
     return current().map(
         "meta",
         _meta_validate,
@@ -209,6 +210,7 @@ def _meta_validate_all(schemas: list[tuple[Any, str, str]]) -> list[list[Diagnos
         key=lambda arguments: digest(code_fingerprint(), "meta", *arguments),
         encode=lambda found: [d.to_dict() for d in found],
         decode=lambda found: [Diagnostic.from_dict(d) for d in found],
+        parallel=False,
     )
 
 

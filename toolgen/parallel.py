@@ -116,6 +116,32 @@ class Pending(Generic[R]):
         return self._results
 
 
+class _Completed(Iterator[tuple[int, R]]):
+    """(index, result) of the workers' chunks, in the order they finish."""
+
+    def __init__(
+        self,
+        futures: dict[Future[list[R]], list[int]],
+        report: Callable[[int], None],
+        done: int,
+    ) -> None:
+        self.futures = list(futures)
+        self._results = self._read(futures, report, done)
+
+    @staticmethod
+    def _read(
+        futures: dict[Future[list[R]], list[int]], report: Callable[[int], None], done: int
+    ) -> Iterator[tuple[int, R]]:
+        for future in as_completed(futures):
+            chunk = futures[future]
+            yield from zip(chunk, future.result(), strict=True)
+            done += len(chunk)
+            report(done)
+
+    def __next__(self) -> tuple[int, R]:
+        return next(self._results)
+
+
 class Runner:
     def __init__(
         self, jobs: int = 1, cache: Cache | None = None, progress: Progress | None = None
@@ -124,6 +150,7 @@ class Runner:
         self.cache = cache
         self.progress = progress
         self._pool: Executor | None = None
+        self._submitted: list[Future[Any]] = []  # the workers' share of submit() calls
 
     def map(
         self,
@@ -131,11 +158,13 @@ class Runner:
         function: Callable[..., R],
         arguments: Sequence[tuple[Any, ...]],
         key: Callable[[tuple[Any, ...]], str] | None = None,
-        **codec: Callable[[Any], Any],
+        **options: Any,
     ) -> list[R]:
         """``[function(*a) for a in arguments]``; with ``key``, results come from and go to the
-        cache (``encode``/``decode`` in ``codec`` turn a result into a JSON value and back)."""
-        return self.submit(stage, function, arguments, key, **codec).result()
+        cache (``encode``/``decode`` turn a result into a JSON value and back). Computed here
+        while the workers are busy with submitted work (this process would only wait for them),
+        or with ``parallel=False`` (work too cheap to send)."""
+        return self.submit(stage, function, arguments, key, waiting=True, **options).result()
 
     def submit(
         self,
@@ -145,6 +174,9 @@ class Runner:
         key: Callable[[tuple[Any, ...]], str] | None = None,
         encode: Callable[[R], Any] = lambda value: value,
         decode: Callable[[Any], R] = lambda value: value,
+        *,
+        parallel: bool = True,
+        waiting: bool = False,
     ) -> Pending[R]:
         """:meth:`map`, with the work handed to the workers now and collected by
         ``result()``: this process can do other work meanwhile (with one job, or too few
@@ -165,7 +197,17 @@ class Runner:
                         self.cache.hits[stage] -= 1
                         self.cache.misses[stage] += 1
             todo.append(index)
-        computed = self._compute(stage, function, arguments, todo, len(arguments) - len(todo))
+        if not parallel or (waiting and self._busy()):
+            least = len(todo) + 1  # in this process
+        elif self._pool is None:
+            least = MIN_PARALLEL_ITEMS
+        else:
+            least = 2 if waiting else 1
+        computed = self._compute(
+            stage, function, arguments, todo, len(arguments) - len(todo), least
+        )
+        if not waiting and isinstance(computed, _Completed):
+            self._submitted += computed.futures
 
         def collect() -> list[R]:
             for index, result in computed:
@@ -184,12 +226,13 @@ class Runner:
         arguments: Sequence[tuple[Any, ...]],
         todo: list[int],
         done: int,
+        least: int,
     ) -> Iterator[tuple[int, R]]:
-        """The results of ``todo``, as they come; the workers' share is submitted before this
-        returns, the rest is computed while the iterator is read."""
+        """The results of ``todo``, as they come: computed in this process while the iterator
+        is read, or (``least`` items or more, and more than one job) submitted to the workers
+        before this returns."""
         total = len(arguments)
         self._report(stage, done, total)
-        least = 2 if self._pool is not None else MIN_PARALLEL_ITEMS
         if self.jobs == 1 or len(todo) < least:
 
             def in_process(done: int) -> Iterator[tuple[int, R]]:
@@ -206,16 +249,12 @@ class Runner:
         futures: dict[Future[list[R]], list[int]] = {
             pool.submit(_apply, function, [arguments[i] for i in chunk]): chunk for chunk in chunks
         }
-        return self._completed(stage, futures, done, total)
+        return _Completed(futures, lambda count: self._report(stage, count, total), done)
 
-    def _completed(
-        self, stage: str, futures: dict[Future[list[R]], list[int]], done: int, total: int
-    ) -> Iterator[tuple[int, R]]:
-        for future in as_completed(futures):
-            chunk = futures[future]
-            yield from zip(chunk, future.result(), strict=True)
-            done += len(chunk)
-            self._report(stage, done, total)
+    def _busy(self) -> bool:
+        """Whether submitted work is still running or waiting in the workers."""
+        self._submitted = [future for future in self._submitted if not future.done()]
+        return bool(self._submitted)
 
     def _report(self, stage: str, done: int, total: int) -> None:
         if self.progress is not None:
