@@ -12,17 +12,21 @@ the peak resident memory of its whole process tree, sampled from /proc):
   * the peak memory of the full corpus build for every provider.
 
     python -m bench.build            # writes the "## Build" section of bench/RESULTS.md
+    python -m bench.build --cold 5   # only the 10% build against the generator, 5 rounds: medians
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -146,13 +150,66 @@ def corpus_design(root: Path, tools: list[dict[str, Any]], providers: tuple[str,
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description="the build benchmark (bench/RESULTS.md)")
+    parser.add_argument(
+        "--cold",
+        type=int,
+        metavar="ROUNDS",
+        help="only the cold 10%% build against datamodel-code-generator, ROUNDS rounds "
+        "(printed, RESULTS.md untouched)",
+    )
+    args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="toolgen_bench_build_"))
     try:
+        if args.cold:
+            print(_cold_only(work, args.cold))
+            return
         section = _measure(work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(section)
     write_section("Build", section)
+
+
+def _contenders(small: Path, out: Path) -> list[tuple[str, Callable[[], Run]]]:
+    """The cold 10% build and datamodel-code-generator alone, in the order they run each round."""
+    jobs = ("--no-cache", "-q", "-j")
+    return [
+        ("dmcg defaults", lambda: dmcg_alone(small, "defaults")),
+        ("dmcg toolgen options", lambda: dmcg_alone(small, "toolgen")),
+        ("toolgen -j1", lambda: toolgen(small, out, *jobs, "1")),
+        (f"toolgen -j{JOBS}", lambda: toolgen(small, out, *jobs, str(JOBS))),
+    ]
+
+
+def _cold_only(work: Path, rounds: int) -> str:
+    """Each round runs every contender once, side by side; the ratios are of the medians (and
+    the median of the per-round ratios, less sensitive to a load that changes between rounds)."""
+    openai_tools = clean_tools(("openai",))
+    small = corpus_design(work / "small", openai_tools[: len(openai_tools) // 10], ("openai",))
+    seconds: dict[str, list[float]] = {}
+    for number in range(rounds):
+        for name, measure in _contenders(small, work / "out"):
+            seconds.setdefault(name, []).append(measure().seconds)
+        print(
+            f"round {number + 1}: {_load()}; "
+            + ", ".join(f"{name} {times[-1]:.1f} s" for name, times in seconds.items()),
+            flush=True,
+        )
+    base = seconds["dmcg defaults"]
+    lines = [f"{len(openai_tools) // 10} tools, {rounds} rounds, medians:"]
+    for name, times in seconds.items():
+        per_round = statistics.median(t / b for t, b in zip(times, base, strict=True))
+        lines.append(
+            f"  {name}: {statistics.median(times):.1f} s = "
+            f"{statistics.median(times) / statistics.median(base):.2f}x dmcg defaults "
+            f"(median of per-round ratios {per_round:.2f}x)"
+        )
+    return "\n".join(lines)
+
+
+def _load() -> str:
+    return "load " + " ".join(f"{value:.1f}" for value in os.getloadavg())
 
 
 def _measure(work: Path) -> str:
@@ -169,12 +226,7 @@ def _measure(work: Path) -> str:
     # 1. the build against datamodel-code-generator alone, interleaved, best of ROUNDS
     best: dict[str, Run] = {}
     for _ in range(ROUNDS):
-        for name, measure in (
-            ("dmcg defaults", lambda: dmcg_alone(small, "defaults")),
-            ("dmcg toolgen options", lambda: dmcg_alone(small, "toolgen")),
-            ("toolgen -j1", lambda: toolgen(small, out, "--no-cache", *jobs, "1")),
-            (f"toolgen -j{JOBS}", lambda: toolgen(small, out, "--no-cache", *jobs, str(JOBS))),
-        ):
+        for name, measure in _contenders(small, out):
             result = measure()
             print(f"  {name}: {result.seconds:.1f} s", flush=True)
             if name not in best or result.seconds < best[name].seconds:
