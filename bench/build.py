@@ -57,6 +57,7 @@ SHARED = {
 class Run:
     seconds: float
     peak_mib: float
+    cpu_seconds: float = 0.0  # user + system of the process and the children it waited for
 
 
 def _tree_rss_kib(root: int) -> int:
@@ -87,14 +88,19 @@ def run(command: list[str]) -> Run:
     start = time.perf_counter()
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = 0
-    while process.poll() is None:
+    while True:
+        # wait4, not poll: the CPU time of the process tree (its workers are its children)
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            break
         peak = max(peak, _tree_rss_kib(process.pid))
         time.sleep(0.2)
     seconds = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
     stderr = process.stderr.read().decode() if process.stderr else ""
     if process.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed:\n{stderr[-2000:]}")
-    return Run(seconds, peak / 1024)
+    return Run(seconds, peak / 1024, usage.ru_utime + usage.ru_stime)
 
 
 def toolgen(design: Path, out: Path, *options: str) -> Run:
@@ -188,9 +194,12 @@ def _cold_only(work: Path, rounds: int) -> str:
     openai_tools = clean_tools(("openai",))
     small = corpus_design(work / "small", openai_tools[: len(openai_tools) // 10], ("openai",))
     seconds: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
     for number in range(rounds):
         for name, measure in _contenders(small, work / "out"):
-            seconds.setdefault(name, []).append(measure().seconds)
+            result = measure()
+            seconds.setdefault(name, []).append(result.seconds)
+            cpu.setdefault(name, []).append(result.cpu_seconds)
         print(
             f"round {number + 1}: {_load()}; "
             + ", ".join(f"{name} {times[-1]:.1f} s" for name, times in seconds.items()),
@@ -203,7 +212,8 @@ def _cold_only(work: Path, rounds: int) -> str:
         lines.append(
             f"  {name}: {statistics.median(times):.1f} s = "
             f"{statistics.median(times) / statistics.median(base):.2f}x dmcg defaults "
-            f"(median of per-round ratios {per_round:.2f}x)"
+            f"(median of per-round ratios {per_round:.2f}x); CPU {statistics.median(cpu[name]):.1f} s"
+            f" = {statistics.median(cpu[name]) / statistics.median(cpu['dmcg defaults']):.2f}x"
         )
     return "\n".join(lines)
 
