@@ -29,10 +29,6 @@ R = TypeVar("R")
 #: (imports) costs about a second; once the workers run (:meth:`Runner.start`), any two items go
 MIN_PARALLEL_ITEMS = 32
 
-#: what a worker imports (and runs once) before its first item, while the parent is still busy
-#: loading the design: the generator's and black's imports cost a second or two per process
-WORKER_WARM_UP = "toolgen.modelgen.generate:warm_up"
-
 
 #: how the progress line names the runner's stages
 STAGE_LABELS = {
@@ -93,10 +89,11 @@ def _apply(function: Callable[..., R], chunk: list[tuple[Any, ...]]) -> list[R]:
 
 
 def _warm_up() -> None:
-    import importlib
+    """A worker's first task, run while the parent is still loading the design: the generator's
+    and black's imports cost a second or two per process."""
+    from toolgen.modelgen.generate import warm_up  # imported here: that module imports this one
 
-    module, name = WORKER_WARM_UP.split(":")
-    getattr(importlib.import_module(module), name)()
+    warm_up()
 
 
 def _started() -> None:
