@@ -164,11 +164,20 @@ def main() -> None:
         help="only the cold 10%% build against datamodel-code-generator, ROUNDS rounds "
         "(printed, RESULTS.md untouched)",
     )
+    parser.add_argument(
+        "--scale",
+        action="store_true",
+        help="only the cold builds of 10%% and 100%% of the corpus (OpenAI) and of the full "
+        "corpus for every provider: time, CPU, peak memory (printed, RESULTS.md untouched)",
+    )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="toolgen_bench_build_"))
     try:
-        if args.cold:
-            print(_cold_only(work, args.cold))
+        if args.cold or args.scale:
+            if args.cold:
+                print(_cold_only(work, args.cold), flush=True)
+            if args.scale:
+                print(_scale_only(work))
             return
         section = _measure(work)
     finally:
@@ -215,6 +224,37 @@ def _cold_only(work: Path, rounds: int) -> str:
             f"(median of per-round ratios {per_round:.2f}x); CPU {statistics.median(cpu[name]):.1f} s"
             f" = {statistics.median(cpu[name]) / statistics.median(cpu['dmcg defaults']):.2f}x"
         )
+    return "\n".join(lines)
+
+
+def _scale_only(work: Path) -> str:
+    openai_tools = clean_tools(("openai",))
+    tenth = len(openai_tools) // 10
+    lines = []
+    runs = []
+    for name, tools, providers in (
+        (f"10% ({tenth} tools, OpenAI)", openai_tools[:tenth], ("openai",)),
+        (f"100% ({len(openai_tools)} tools, OpenAI)", openai_tools, ("openai",)),
+        ("every provider", clean_tools(PROVIDER_NAMES), PROVIDER_NAMES),
+    ):
+        design = corpus_design(work / f"scale{len(runs)}", tools, providers)
+        # the scaling builds fill a fresh cache (as in the full benchmark), the last one none
+        cache = (
+            ("--cache-dir", str(work / f"cache{len(runs)}")) if len(runs) < 2 else ("--no-cache",)
+        )
+        runs.append(toolgen(design, work / "out", "-q", *cache, "-j", str(JOBS)))
+        result = runs[-1]
+        lines.append(
+            f"{name}: {result.seconds:.1f} s, CPU {result.cpu_seconds:.1f} s, "
+            f"peak {result.peak_mib:.0f} MiB ({_load()})"
+        )
+        print(lines[-1], flush=True)
+    small, full = runs[0], runs[1]
+    ratio = len(openai_tools) / tenth
+    lines.append(
+        f"scaling 10% -> 100%, relative to linear: {full.seconds / small.seconds / ratio:.2f}x "
+        f"wall, {full.cpu_seconds / small.cpu_seconds / ratio:.2f}x CPU"
+    )
     return "\n".join(lines)
 
 
