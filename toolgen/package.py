@@ -193,7 +193,7 @@ def _schema_files(projection: ProviderProjection) -> dict[str, str]:
 def render_package(design: Design, projections: list[ProviderProjection]) -> PackageFiles:
     """Every file of the package; a projection-only provider (no APIs) gets its schema files and
     no module."""
-    # the models go to the workers first; the other modules are rendered meanwhile
+    # the models go to the workers first, collected last: the other modules are rendered meanwhile
     models = submit_models(design, header(design.hash))
     providers = tuple(p.profile.name for p in projections if p.profile.apis)
     files: dict[str, str] = {}
@@ -209,17 +209,17 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
             submodules=tuple(sorted((*providers, "models"))),
         )
     )
-    rendered: dict[str, str] = {"_runtime.py": copied("_runtime", header(design.hash))}
     diagnostics: list[Diagnostic] = []
+    files["_runtime.py"] = copied("_runtime", header(design.hash))
     canonical = _canonical_module(design, projections)
     if canonical is not None:
         diagnostics += canonical.diagnostics
         if canonical.source is not None:
-            rendered["_canonical.py"] = canonical.source
+            files["_canonical.py"] = canonical.source
     for projection in projections:
         name = projection.profile.name
         if not projection.profile.apis:
-            rendered.update(_schema_files(projection))
+            files.update(_schema_files(projection))
             continue
         schemas, found = _envelope_schemas(design, projection)
         diagnostics += found
@@ -232,19 +232,16 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
             if own.source is None:
                 continue
             canonical_module = f"_canonical_{name}"
-            rendered[f"{canonical_module}.py"] = own.source
+            files[f"{canonical_module}.py"] = own.source
         for module in modules_for(projection.profile.apis):
-            rendered[f"{module}.py"] = copied(module, header(design.hash))
-        rendered[f"_envelopes_{name}.py"] = render_envelope_module(
-            name, schemas, header(design.hash)
-        )
-        rendered[f"{name}.py"] = _provider_module(
+            files[f"{module}.py"] = copied(module, header(design.hash))
+        files[f"_envelopes_{name}.py"] = render_envelope_module(name, schemas, header(design.hash))
+        files[f"{name}.py"] = _provider_module(
             design, projection, list(schemas), models.classes, canonical_module
         )
-        rendered.update(_schema_files(projection))
+        files.update(_schema_files(projection))
     done = models.result()
-    files.update(done.files)
-    files.update(rendered)
+    files.update(done.files)  # the build sorts the files; the models' findings come first
     return PackageFiles(files, [*done.diagnostics, *diagnostics])
 
 
