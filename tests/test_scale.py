@@ -118,6 +118,62 @@ def test_a_module_that_cannot_be_cut_is_formatted_whole(monkeypatch):
     assert formatting.format_python(source) == black_format(source)
 
 
+def test_large_tuples_are_cut_like_lists_and_dicts(monkeypatch):
+    """A one-line tuple assignment is formatted in groups of elements, with black's bytes; lines
+    that only look like one (operators between parenthesized parts, one element) are left whole."""
+    monkeypatch.setattr(formatting, "SPLIT_THRESHOLD", 0)
+    monkeypatch.setattr(formatting, "GROUP_PARTS", 2)
+    names = ", ".join(repr(f"tool_number_{i}") for i in range(40))
+    source = (
+        f"NAMES: tuple[str, ...] = ({names})\n"
+        f"SUM = ({' + '.join(['a_long_name'] * 12)}) * ({' + '.join(['b_long_name'] * 12)})\n"
+        f"ONE = ({'x_very_long_name_' * 15!r},)\n"
+        f"NESTED = (('a', 'b'), {names}, ('c',))\n"
+        "\n\ndef f():\n    return NAMES\n\n\ndef g():\n    return ONE\n"
+    )
+    plan = formatting._quick_plan(source)
+    assert plan is not None
+    assert [literal.opening for literal in plan.literals] == ["(", "("]
+    assert formatting.format_python(source) == black_format(source)
+
+
+def test_the_design_hash_in_the_header_does_not_change_what_black_formats(tmp_path, monkeypatch):
+    """Two large modules that differ only by the design hash of their header: the second one is
+    formatted from the cache entirely, and each gets black's bytes with its own header."""
+    from toolgen.templating import format_python, header
+
+    monkeypatch.setattr(formatting, "SPLIT_THRESHOLD", 0)
+    body = "".join(f"\n\ndef f{i}() -> int:\n  return {{'a': {i}}}['a']\n" for i in range(30))
+    first, second = (header(h * 64) + '\n"""Doc."""\n' + body for h in "ab")
+    cache = Cache(tmp_path)
+    with parallel.using(parallel.Runner(1, cache)):
+        assert format_python(first) == black_format(first)
+        misses = sum(cache.misses.values())
+        assert misses > 1
+        assert format_python(second) == black_format(second)
+    assert sum(cache.misses.values()) == misses
+
+
+def test_a_one_tool_rebuild_formats_a_small_part_of_the_package(
+    make_design, tool, tmp_path, monkeypatch
+):
+    """After a changed tool, black sees the changed contract's pieces and the small heads of the
+    modules, not the tables of every tool (the design hash and the name tables change nothing)."""
+    monkeypatch.setattr(formatting, "SPLIT_THRESHOLD", 0)
+    formatted: list[str] = []
+    real = formatting.black_format
+    monkeypatch.setattr(formatting, "black_format", lambda s: formatted.append(s) or real(s))
+    design = _design(make_design, tool, 30)
+    cache_dir = tmp_path / "cache"
+    _build(design, cache_dir=cache_dir)
+    full = sum(map(len, formatted))
+    formatted.clear()
+    changed = design / "tools" / "t3.yaml"
+    changed.write_text(changed.read_text().replace("q3", "the third query"))
+    _build(design, cache_dir=cache_dir)
+    assert 0 < sum(map(len, formatted)) < 0.1 * full
+
+
 # --------------------------------------------------------------------------------------------
 # --jobs
 # --------------------------------------------------------------------------------------------
