@@ -118,11 +118,14 @@ def test_a_module_that_cannot_be_cut_is_formatted_whole(monkeypatch):
     assert formatting.format_python(source) == black_format(source)
 
 
-def test_large_tuples_are_cut_like_lists_and_dicts(monkeypatch):
-    """A one-line tuple assignment is formatted in groups of elements, with black's bytes; lines
-    that only look like one (operators between parenthesized parts, one element) are left whole."""
+@pytest.mark.parametrize("group_parts", [1, 2])
+def test_large_tuples_are_cut_like_lists_and_dicts(group_parts, monkeypatch):
+    """A one-line tuple assignment is formatted in groups of elements (of one element too), with
+    black's bytes; lines that only look like one (operators between parenthesized parts, one
+    element) are left whole."""
     monkeypatch.setattr(formatting, "SPLIT_THRESHOLD", 0)
-    monkeypatch.setattr(formatting, "GROUP_PARTS", 2)
+    monkeypatch.setattr(formatting, "GROUP_PARTS", group_parts)
+    monkeypatch.setattr(formatting, "_whole", None)  # never the fallback: formatted in parts
     names = ", ".join(repr(f"tool_number_{i}") for i in range(40))
     source = (
         f"NAMES: tuple[str, ...] = ({names})\n"

@@ -152,9 +152,15 @@ class _Literal:
     def closing(self) -> str:
         return _CLOSING[self.opening]
 
+    @property
+    def fragment_brackets(self) -> tuple[str, str]:
+        """A tuple's elements are formatted in a list: black keeps a one-element tuple on one
+        line (its comma is not magic), and formats the elements of both the same way."""
+        return ("[", "]") if self.opening == "(" else (self.opening, self.closing)
+
     def fragment(self, group: tuple[str, ...]) -> str:
-        closing = self.closing
-        return "_ = " + self.opening + "\n" + "".join(f"    {e},\n" for e in group) + closing + "\n"
+        opening, closing = self.fragment_brackets
+        return "_ = " + opening + "\n" + "".join(f"    {e},\n" for e in group) + closing + "\n"
 
 
 @dataclass(frozen=True)
@@ -169,11 +175,11 @@ class _Plan:
         chunks, rest = formatted[: len(self.chunks)], iter(formatted[len(self.chunks) :])
         module = "\n\n".join(chunks)  # two blank lines between top-level definitions
         for literal in self.literals:
-            closing = literal.closing
+            opening, closing = literal.fragment_brackets
             body = []
             for _ in literal.groups:
                 lines = next(rest).splitlines(keepends=True)
-                if lines[0] != f"_ = {literal.opening}\n" or lines[-1] != closing + "\n":
+                if lines[0] != f"_ = {opening}\n" or lines[-1] != closing + "\n":
                     return _whole(self)
                 body += lines[1:-1]
             lines = module.splitlines(keepends=True)
@@ -183,7 +189,7 @@ class _Plan:
             head = lines[found[0]][: -len(literal.placeholder) - 1]
             if len(head) + 1 > LINE_LENGTH or head.lstrip() != head:
                 return _whole(self)
-            lines[found[0]] = head + literal.opening + "\n" + "".join(body) + closing + "\n"
+            lines[found[0]] = head + literal.opening + "\n" + "".join(body) + literal.closing + "\n"
             module = "".join(lines)
         return module
 
