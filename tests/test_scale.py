@@ -370,3 +370,34 @@ def test_no_progress_for_a_short_build():
     progress = Progress(stream, enabled=True)
     progress.update("models", 1, 2)
     assert stream.getvalue() == ""
+
+
+def test_a_cache_under_its_bound_is_not_walked_after_a_build(
+    make_design, tool, tmp_path, monkeypatch
+):
+    """Pruning walks the cache only when what it holds may pass the bound: the size the last walk
+    found plus what builds wrote since."""
+    design = _design(make_design, tool, 3)
+    cache_dir = tmp_path / "cache"
+    _build(design, cache_dir=cache_dir)
+
+    def size() -> int:
+        return sum(p.stat().st_size for p in cache_dir.glob("*/*/*.json"))
+
+    assert int((cache_dir / "size").read_text()) == size()
+    walks: list[Path] = []
+    real_glob = Path.glob
+    monkeypatch.setattr(
+        Path, "glob", lambda self, pattern: walks.append(self) or real_glob(self, pattern)
+    )
+    walked = []
+    for bound in (10**9, 0):
+        cache = Cache(cache_dir, max_bytes=bound)
+        cache.put("stage", "ab" * 32, {"value": bound})
+        cache.prune()
+        walked.append(len(walks))
+    monkeypatch.undo()
+    assert walked == [0, 1]
+    kept = list(cache_dir.glob("*/*/*.json"))
+    assert [p.parent.parent.name for p in kept] == ["stage"], "all but what the last one used"
+    assert (cache_dir / "size").read_text() == str(size())
