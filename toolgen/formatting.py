@@ -34,7 +34,7 @@ MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=LINE_
 #: modules shorter than this are formatted whole
 SPLIT_THRESHOLD = 32_000
 #: a group of parts ends after a part whose hash is 0 modulo this (about this many parts a group)
-GROUP_PARTS = 12
+GROUP_PARTS = 4
 GROUP_MAX_CHARS = 60_000
 _PLACEHOLDER = "__toolgen_literal_{}__"
 
