@@ -93,6 +93,10 @@ class Cache:
         self.written = 0
         self.written_bytes = 0
 
+    def is_empty(self) -> bool:
+        """No entry of any stage yet (a first build, or a deleted cache)."""
+        return not any(self.root.glob("*/*/*.json"))
+
     def _path(self, stage: str, key: str) -> Path:
         return self.root / stage / key[:2] / f"{key}.json"
 
