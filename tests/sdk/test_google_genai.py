@@ -8,7 +8,11 @@ under mypy --strict without a cast (tests/sdk_scripts/uses_google_genai.py).
 
 from __future__ import annotations
 
+import importlib
 import json
+import shutil
+import sys
+from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
@@ -16,8 +20,12 @@ import pytest
 
 from tests.envelope.support import forms
 from tests.sdk.bodies import OUTPUT, OUTPUT_PAYLOAD, PAYLOADS
+from tests.sdk.conftest import REPO
+from toolgen.build import build
+from toolgen.writer import write_package
 
 genai_types = pytest.importorskip("google.genai.types", reason="google-genai is in the dev extras")
+OPENAPI_PACKAGE = "toolgen_sdk_test_openapi"
 
 
 def calls_of(gen: ModuleType) -> list[tuple[str, str, dict[str, Any]]]:
@@ -107,4 +115,39 @@ def test_response_format_goes_into_the_sdk_config_unchanged(gen: ModuleType) -> 
     config = genai_types.GenerateContentConfig.model_validate(members)
     assert config.response_mime_type == "application/json"
     assert config.response_json_schema == gen.gemini.output_schema(OUTPUT)
+    assert config.model_dump(mode="json", by_alias=True, exclude_none=True) == members
+
+
+@pytest.fixture(scope="module")
+def openapi_gemini(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    """The example design's gemini module in the openapi dialect (``parameters``, upper-case
+    types, ``nullable``), imported."""
+    design = tmp_path_factory.mktemp("openapi") / "design"
+    shutil.copytree(REPO / "examples" / "design", design)
+    with (design / "toolgen.toml").open("a", encoding="utf-8") as config:
+        config.write('\n[providers.gemini]\ndialect = "openapi"\n')
+    result = build(design, ("gemini",))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    root = tmp_path_factory.mktemp("openapi_package")
+    write_package(root / OPENAPI_PACKAGE, result.files)
+    sys.path.insert(0, str(root))
+    try:
+        yield importlib.import_module(f"{OPENAPI_PACKAGE}.gemini")
+    finally:
+        sys.path.remove(str(root))
+        for name in [m for m in sys.modules if m.startswith(OPENAPI_PACKAGE)]:
+            del sys.modules[name]
+
+
+def test_the_openapi_dialect_goes_into_the_sdk_config_unchanged(openapi_gemini: ModuleType) -> None:
+    """The SDK's Schema model takes the OpenAPI spelling (``STRING``, ``nullable``) as written."""
+    definitions = openapi_gemini.tool_definitions()
+    assert "parameters" in definitions[0]["functionDeclarations"][0]
+    config = genai_types.GenerateContentConfig.model_validate({"tools": definitions})
+    assert config.model_dump(mode="json", by_alias=True, exclude_none=True) == {
+        "tools": definitions
+    }
+    members = openapi_gemini.response_format(OUTPUT)
+    assert "responseSchema" in members
+    config = genai_types.GenerateContentConfig.model_validate(members)
     assert config.model_dump(mode="json", by_alias=True, exclude_none=True) == members
