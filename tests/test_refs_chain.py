@@ -15,6 +15,9 @@ import pytest
 
 from toolgen import pointer as jp
 from toolgen import refs
+from toolgen.model import Contract, ProviderOptions
+from toolgen.projection import project_contract
+from toolgen.providers import PROFILES
 
 TOOLGEN = Path(__file__).resolve().parent.parent / "toolgen"
 
@@ -209,3 +212,51 @@ def test_the_scan_lets_a_closure_over_a_graph_pass() -> None:
 
 def _indent(text: str) -> str:
     return "".join("    " + line + "\n" for line in text.strip("\n").splitlines())
+
+
+# -- the projection's chain: inlined references and merged one-schema allOf -----------------------
+
+
+def _project(schema: dict[str, Any]) -> tuple[Any, list[tuple[str, str]], list[str]]:
+    contract = Contract(
+        kind="tool", name="t", description="", schema=schema, file="t.json", pointer="/parameters"
+    )
+    projected, found = project_contract(contract, PROFILES["openai"], ProviderOptions(), "t")
+    rewrites = [type(r).__name__ for r in projected.rewrites.rewrites("")]
+    return projected.schema, [(d.pointer, d.code) for d in found], rewrites
+
+
+def _closed(properties: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+        "$defs": defs,
+    }
+
+
+def test_the_projection_reports_a_chain_that_comes_back_at_each_reference() -> None:
+    """References with siblings are inlined; ``A -> B -> A`` never ends (the design loader
+    reports it as UNBOUNDED_REF first; the projection still answers with a value)."""
+    defs = {"A": {"$ref": "#/$defs/B", "title": "A"}, "B": {"$ref": "#/$defs/A", "title": "B"}}
+    schema, found, _ = _project(_closed({"x": {"$ref": "#/$defs/A", "description": "x"}}, defs))
+    assert schema is None
+    assert found == [
+        ("/parameters/properties/x/$ref", "REF_CYCLE"),
+        ("/parameters/$defs/A/$ref", "REF_CYCLE"),
+        ("/parameters/$defs/B/$ref", "REF_CYCLE"),
+    ]
+
+
+def test_the_projection_follows_references_and_allof_in_one_chain() -> None:
+    """The root's reference, then R's one-schema allOf, then its reference: one chain, each step
+    recorded in order."""
+    target = _closed({"s": {"type": "string"}}, {})
+    del target["$defs"]
+    schema, found, rewrites = _project(
+        {"$ref": "#/$defs/R", "$defs": {"R": {"allOf": [{"$ref": "#/$defs/S"}]}, "S": target}}
+    )
+    assert found == []
+    assert {k: v for k, v in schema.items() if k != "$defs"} == target
+    assert rewrites[:3] == ["RefInlined", "AllOfMerged", "RefInlined"]
