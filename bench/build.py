@@ -12,17 +12,21 @@ the peak resident memory of its whole process tree, sampled from /proc):
   * the peak memory of the full corpus build for every provider.
 
     python -m bench.build            # writes the "## Build" section of bench/RESULTS.md
+    python -m bench.build --cold 5   # only the 10% build against the generator, 5 rounds: medians
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,6 +57,7 @@ SHARED = {
 class Run:
     seconds: float
     peak_mib: float
+    cpu_seconds: float = 0.0  # user + system of the process and the children it waited for
 
 
 def _tree_rss_kib(root: int) -> int:
@@ -83,14 +88,19 @@ def run(command: list[str]) -> Run:
     start = time.perf_counter()
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = 0
-    while process.poll() is None:
+    while True:
+        # wait4, not poll: the CPU time of the process tree (its workers are its children)
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            break
         peak = max(peak, _tree_rss_kib(process.pid))
         time.sleep(0.2)
     seconds = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
     stderr = process.stderr.read().decode() if process.stderr else ""
     if process.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed:\n{stderr[-2000:]}")
-    return Run(seconds, peak / 1024)
+    return Run(seconds, peak / 1024, usage.ru_utime + usage.ru_stime)
 
 
 def toolgen(design: Path, out: Path, *options: str) -> Run:
@@ -146,13 +156,110 @@ def corpus_design(root: Path, tools: list[dict[str, Any]], providers: tuple[str,
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description="the build benchmark (bench/RESULTS.md)")
+    parser.add_argument(
+        "--cold",
+        type=int,
+        metavar="ROUNDS",
+        help="only the cold 10%% build against datamodel-code-generator, ROUNDS rounds "
+        "(printed, RESULTS.md untouched)",
+    )
+    parser.add_argument(
+        "--scale",
+        action="store_true",
+        help="only the cold builds of 10%% and 100%% of the corpus (OpenAI) and of the full "
+        "corpus for every provider: time, CPU, peak memory (printed, RESULTS.md untouched)",
+    )
+    args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="toolgen_bench_build_"))
     try:
+        if args.cold or args.scale:
+            if args.cold:
+                print(_cold_only(work, args.cold), flush=True)
+            if args.scale:
+                print(_scale_only(work))
+            return
         section = _measure(work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(section)
     write_section("Build", section)
+
+
+def _contenders(small: Path, out: Path) -> list[tuple[str, Callable[[], Run]]]:
+    """The cold 10% build and datamodel-code-generator alone, in the order they run each round."""
+    jobs = ("--no-cache", "-q", "-j")
+    return [
+        ("dmcg defaults", lambda: dmcg_alone(small, "defaults")),
+        ("dmcg toolgen options", lambda: dmcg_alone(small, "toolgen")),
+        ("toolgen -j1", lambda: toolgen(small, out, *jobs, "1")),
+        (f"toolgen -j{JOBS}", lambda: toolgen(small, out, *jobs, str(JOBS))),
+    ]
+
+
+def _cold_only(work: Path, rounds: int) -> str:
+    """Each round runs every contender once, side by side; the ratios are of the medians (and
+    the median of the per-round ratios, less sensitive to a load that changes between rounds)."""
+    openai_tools = clean_tools(("openai",))
+    small = corpus_design(work / "small", openai_tools[: len(openai_tools) // 10], ("openai",))
+    seconds: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
+    for number in range(rounds):
+        for name, measure in _contenders(small, work / "out"):
+            result = measure()
+            seconds.setdefault(name, []).append(result.seconds)
+            cpu.setdefault(name, []).append(result.cpu_seconds)
+        print(
+            f"round {number + 1}: {_load()}; "
+            + ", ".join(f"{name} {times[-1]:.1f} s" for name, times in seconds.items()),
+            flush=True,
+        )
+    base = seconds["dmcg defaults"]
+    lines = [f"{len(openai_tools) // 10} tools, {rounds} rounds, medians:"]
+    for name, times in seconds.items():
+        per_round = statistics.median(t / b for t, b in zip(times, base, strict=True))
+        lines.append(
+            f"  {name}: {statistics.median(times):.1f} s = "
+            f"{statistics.median(times) / statistics.median(base):.2f}x dmcg defaults "
+            f"(median of per-round ratios {per_round:.2f}x); CPU {statistics.median(cpu[name]):.1f} s"
+            f" = {statistics.median(cpu[name]) / statistics.median(cpu['dmcg defaults']):.2f}x"
+        )
+    return "\n".join(lines)
+
+
+def _scale_only(work: Path) -> str:
+    openai_tools = clean_tools(("openai",))
+    tenth = len(openai_tools) // 10
+    lines = []
+    runs = []
+    for name, tools, providers in (
+        (f"10% ({tenth} tools, OpenAI)", openai_tools[:tenth], ("openai",)),
+        (f"100% ({len(openai_tools)} tools, OpenAI)", openai_tools, ("openai",)),
+        ("every provider", clean_tools(PROVIDER_NAMES), PROVIDER_NAMES),
+    ):
+        design = corpus_design(work / f"scale{len(runs)}", tools, providers)
+        # the scaling builds fill a fresh cache (as in the full benchmark), the last one none
+        cache = (
+            ("--cache-dir", str(work / f"cache{len(runs)}")) if len(runs) < 2 else ("--no-cache",)
+        )
+        runs.append(toolgen(design, work / "out", "-q", *cache, "-j", str(JOBS)))
+        result = runs[-1]
+        lines.append(
+            f"{name}: {result.seconds:.1f} s, CPU {result.cpu_seconds:.1f} s, "
+            f"peak {result.peak_mib:.0f} MiB ({_load()})"
+        )
+        print(lines[-1], flush=True)
+    small, full = runs[0], runs[1]
+    ratio = len(openai_tools) / tenth
+    lines.append(
+        f"scaling 10% -> 100%, relative to linear: {full.seconds / small.seconds / ratio:.2f}x "
+        f"wall, {full.cpu_seconds / small.cpu_seconds / ratio:.2f}x CPU"
+    )
+    return "\n".join(lines)
+
+
+def _load() -> str:
+    return "load " + " ".join(f"{value:.1f}" for value in os.getloadavg())
 
 
 def _measure(work: Path) -> str:
@@ -169,12 +276,7 @@ def _measure(work: Path) -> str:
     # 1. the build against datamodel-code-generator alone, interleaved, best of ROUNDS
     best: dict[str, Run] = {}
     for _ in range(ROUNDS):
-        for name, measure in (
-            ("dmcg defaults", lambda: dmcg_alone(small, "defaults")),
-            ("dmcg toolgen options", lambda: dmcg_alone(small, "toolgen")),
-            ("toolgen -j1", lambda: toolgen(small, out, "--no-cache", *jobs, "1")),
-            (f"toolgen -j{JOBS}", lambda: toolgen(small, out, "--no-cache", *jobs, str(JOBS))),
-        ):
+        for name, measure in _contenders(small, out):
             result = measure()
             print(f"  {name}: {result.seconds:.1f} s", flush=True)
             if name not in best or result.seconds < best[name].seconds:

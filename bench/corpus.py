@@ -15,9 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
 from toolgen.diagnostics import Level
+from toolgen.metaschema import meta_validator
 from toolgen.model import Contract, ProviderOptions
 from toolgen.names import provider_name
 from toolgen.projection import project_contract
@@ -27,7 +26,7 @@ from toolgen.tool_formats import bfcl_json_schema
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "tools"
 
-_META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+_META = meta_validator()
 
 
 def _records() -> list[dict[str, Any]]:

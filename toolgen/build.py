@@ -60,7 +60,9 @@ def build(
     """Build in memory. ``jobs`` processes share the per-contract work (the output does not
     depend on it); with ``cache_dir``, work whose inputs did not change is read from there."""
     cache = Cache(cache_dir) if cache_dir is not None else None
-    with using(Runner(jobs, cache, progress)):
+    with using(Runner(jobs, cache, progress)) as runner:
+        if cache is None or cache.is_empty():
+            runner.start()  # most of the work is to be done: the workers start while loading
         result = _build(Path(design_root), providers)
     if cache is not None:
         cache.prune()

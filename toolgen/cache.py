@@ -90,6 +90,10 @@ class Cache:
         self.used: set[Path] = set()  # the entries this build read or wrote
         self.written = 0
 
+    def is_empty(self) -> bool:
+        """No entry of any stage yet (a first build, or a deleted cache)."""
+        return not any(self.root.glob("*/*/*.json"))
+
     def _path(self, stage: str, key: str) -> Path:
         return self.root / stage / key[:2] / f"{key}.json"
 

@@ -13,6 +13,7 @@ from toolgen import pointer as jp
 from toolgen.bundle import Bundler, Documents, Location
 from toolgen.cache import code_fingerprint, digest, plain
 from toolgen.diagnostics import DESIGN, Diagnostic, Level
+from toolgen.metaschema import meta_validator
 from toolgen.model import Config, Contract, ContractKind, Design, ProviderOptions
 from toolgen.parallel import current
 from toolgen.providers import DIALECTS, PROFILES
@@ -37,8 +38,6 @@ ENVELOPES_FOLDER = "envelopes"
 MAX_UNFOLDED_DEPTH = 128
 #: Schemas of a contract once the references the projection inlines are copied.
 MAX_INLINED_SCHEMAS = 50_000
-
-_META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 
 
 def design_files(root: Path) -> list[str]:
@@ -195,14 +194,15 @@ def _meta_validate(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
             f"not a valid JSON Schema 2020-12: {error.message}",
         )
         for error in sorted(
-            _META.iter_errors(schema), key=lambda e: list(map(str, e.absolute_path))
+            meta_validator().iter_errors(schema), key=lambda e: list(map(str, e.absolute_path))
         )
     ]
 
 
 def _meta_validate_all(schemas: list[tuple[Any, str, str]]) -> list[list[Diagnostic]]:
-    """:func:`_meta_validate` of each (schema, file, pointer), across the build's processes and
-    through its cache (meta-validation is the slowest part of loading)."""
+    """:func:`_meta_validate` of each (schema, file, pointer), through the build's cache; in this
+    process: against the flat meta-schema it is too cheap to send to the workers (which are still
+    starting at this point of a cold build)."""
     return current().map(
         "meta",
         _meta_validate,
@@ -210,6 +210,7 @@ def _meta_validate_all(schemas: list[tuple[Any, str, str]]) -> list[list[Diagnos
         key=lambda arguments: digest(code_fingerprint(), "meta", *arguments),
         encode=lambda found: [d.to_dict() for d in found],
         decode=lambda found: [Diagnostic.from_dict(d) for d in found],
+        parallel=False,
     )
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 
 import black
 
+from toolgen import literal_layout
 from toolgen.cache import digest
 
 LINE_LENGTH = 100
@@ -40,8 +41,10 @@ _PLACEHOLDER = "__toolgen_literal_{}__"
 
 
 def black_format(source: str) -> str:
-    """Format with black; a failure here is a toolgen bug, so it raises."""
-    return black.format_str(source, mode=MODE)
+    """Format with black; a failure here is a toolgen bug, so it raises. A fragment of a large
+    literal of JSON values is laid out without black when toolgen/literal_layout.py can tell
+    what black writes (the same bytes, a tenth of the time)."""
+    return literal_layout.layout(source, MODE) or black.format_str(source, mode=MODE)
 
 
 @functools.cache

@@ -20,7 +20,7 @@ from toolgen.envelope import (
 )
 from toolgen.limits import measure
 from toolgen.model import Design
-from toolgen.modelgen import generate_models
+from toolgen.modelgen import submit_models
 from toolgen.projection import ProjectedContract, ProviderProjection
 from toolgen.rewrites import EnumStringified
 from toolgen.runtime_files import copied
@@ -193,6 +193,8 @@ def _schema_files(projection: ProviderProjection) -> dict[str, str]:
 def render_package(design: Design, projections: list[ProviderProjection]) -> PackageFiles:
     """Every file of the package; a projection-only provider (no APIs) gets its schema files and
     no module."""
+    # the models go to the workers first, collected last: the other modules are rendered meanwhile
+    models = submit_models(design, header(design.hash))
     providers = tuple(p.profile.name for p in projections if p.profile.apis)
     files: dict[str, str] = {}
     files["__init__.py"] = format_python(
@@ -207,9 +209,7 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
             submodules=tuple(sorted((*providers, "models"))),
         )
     )
-    models = generate_models(design, header(design.hash))
-    files.update(models.files)
-    diagnostics = list(models.diagnostics)
+    diagnostics: list[Diagnostic] = []
     files["_runtime.py"] = copied("_runtime", header(design.hash))
     canonical = _canonical_module(design, projections)
     if canonical is not None:
@@ -240,7 +240,9 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
             design, projection, list(schemas), models.classes, canonical_module
         )
         files.update(_schema_files(projection))
-    return PackageFiles(files, diagnostics)
+    done = models.result()
+    files.update(done.files)  # the build sorts the files; the models' findings come first
+    return PackageFiles(files, [*done.diagnostics, *diagnostics])
 
 
 def _envelope_schemas(

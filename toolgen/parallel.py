@@ -19,13 +19,14 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
-from typing import Any, TextIO, TypeVar
+from typing import Any, Generic, TextIO, TypeVar
 
 from toolgen.cache import Cache
 
 R = TypeVar("R")
 
-#: fewer items than this run in this process: starting a worker (imports) costs about a second
+#: fewer items than this run in this process while no worker runs yet: starting a worker
+#: (imports) costs about a second; once the workers run (:meth:`Runner.start`), any two items go
 MIN_PARALLEL_ITEMS = 32
 
 
@@ -87,6 +88,57 @@ def _apply(function: Callable[..., R], chunk: list[tuple[Any, ...]]) -> list[R]:
     return [function(*arguments) for arguments in chunk]
 
 
+def _warm_up() -> None:
+    """A worker's first task, run while the parent is still loading the design: the generator's
+    and black's imports cost a second or two per process."""
+    from toolgen.modelgen.generate import warm_up  # imported here: that module imports this one
+
+    warm_up()
+
+
+def _started() -> None:
+    """A no-op task: submitting one per job makes the pool spawn every worker now."""
+
+
+class Pending(Generic[R]):
+    """Results of :meth:`Runner.submit`, ready when :meth:`result` returns."""
+
+    def __init__(self, collect: Callable[[], list[R]]) -> None:
+        self._collect: Callable[[], list[R]] | None = collect
+        self._results: list[R] = []
+
+    def result(self) -> list[R]:
+        if self._collect is not None:
+            self._results, self._collect = self._collect(), None
+        return self._results
+
+
+class _Completed(Iterator[tuple[int, R]]):
+    """(index, result) of the workers' chunks, in the order they finish."""
+
+    def __init__(
+        self,
+        futures: dict[Future[list[R]], list[int]],
+        report: Callable[[int], None],
+        done: int,
+    ) -> None:
+        self.futures = list(futures)
+        self._results = self._read(futures, report, done)
+
+    @staticmethod
+    def _read(
+        futures: dict[Future[list[R]], list[int]], report: Callable[[int], None], done: int
+    ) -> Iterator[tuple[int, R]]:
+        for future in as_completed(futures):
+            chunk = futures[future]
+            yield from zip(chunk, future.result(), strict=True)
+            done += len(chunk)
+            report(done)
+
+    def __next__(self) -> tuple[int, R]:
+        return next(self._results)
+
+
 class Runner:
     def __init__(
         self, jobs: int = 1, cache: Cache | None = None, progress: Progress | None = None
@@ -95,6 +147,7 @@ class Runner:
         self.cache = cache
         self.progress = progress
         self._pool: Executor | None = None
+        self._submitted: list[Future[Any]] = []  # the workers' share of submit() calls
 
     def map(
         self,
@@ -102,11 +155,29 @@ class Runner:
         function: Callable[..., R],
         arguments: Sequence[tuple[Any, ...]],
         key: Callable[[tuple[Any, ...]], str] | None = None,
-        encode: Callable[[R], Any] = lambda value: value,
-        decode: Callable[[Any], R] = lambda value: value,
+        **options: Any,
     ) -> list[R]:
         """``[function(*a) for a in arguments]``; with ``key``, results come from and go to the
-        cache (``encode``/``decode`` turn a result into a JSON value and back)."""
+        cache (``encode``/``decode`` turn a result into a JSON value and back). Computed here
+        while the workers are busy with submitted work (this process would only wait for them),
+        or with ``parallel=False`` (work too cheap to send)."""
+        return self.submit(stage, function, arguments, key, waiting=True, **options).result()
+
+    def submit(
+        self,
+        stage: str,
+        function: Callable[..., R],
+        arguments: Sequence[tuple[Any, ...]],
+        key: Callable[[tuple[Any, ...]], str] | None = None,
+        encode: Callable[[R], Any] = lambda value: value,
+        decode: Callable[[Any], R] = lambda value: value,
+        *,
+        parallel: bool = True,
+        waiting: bool = False,
+    ) -> Pending[R]:
+        """:meth:`map`, with the work handed to the workers now and collected by
+        ``result()``: this process can do other work meanwhile (with one job, or too few
+        items, the work is done by ``result()``)."""
         results: list[Any] = [None] * len(arguments)
         keys: list[str | None] = [None] * len(arguments)
         todo: list[int] = []
@@ -123,13 +194,27 @@ class Runner:
                         self.cache.hits[stage] -= 1
                         self.cache.misses[stage] += 1
             todo.append(index)
-        done = len(arguments) - len(todo)
-        for index, result in self._compute(stage, function, arguments, todo, done):
-            results[index] = result
-            cache_key = keys[index]
-            if self.cache is not None and cache_key is not None:
-                self.cache.put(stage, cache_key, encode(result))
-        return results
+        if not parallel or (waiting and self._busy()):
+            least = len(todo) + 1  # in this process
+        elif self._pool is None:
+            least = MIN_PARALLEL_ITEMS
+        else:
+            least = 2 if waiting else 1
+        computed = self._compute(
+            stage, function, arguments, todo, len(arguments) - len(todo), least
+        )
+        if not waiting and isinstance(computed, _Completed):
+            self._submitted += computed.futures
+
+        def collect() -> list[R]:
+            for index, result in computed:
+                results[index] = result
+                cache_key = keys[index]
+                if self.cache is not None and cache_key is not None:
+                    self.cache.put(stage, cache_key, encode(result))
+            return results
+
+        return Pending(collect)
 
     def _compute(
         self,
@@ -138,15 +223,22 @@ class Runner:
         arguments: Sequence[tuple[Any, ...]],
         todo: list[int],
         done: int,
+        least: int,
     ) -> Iterator[tuple[int, R]]:
+        """The results of ``todo``, as they come: computed in this process while the iterator
+        is read, or (``least`` items or more, and more than one job) submitted to the workers
+        before this returns."""
         total = len(arguments)
         self._report(stage, done, total)
-        if self.jobs == 1 or len(todo) < MIN_PARALLEL_ITEMS:
-            for index in todo:
-                yield index, function(*arguments[index])
-                done += 1
-                self._report(stage, done, total)
-            return
+        if self.jobs == 1 or len(todo) < least:
+
+            def in_process(done: int) -> Iterator[tuple[int, R]]:
+                for index in todo:
+                    yield index, function(*arguments[index])
+                    done += 1
+                    self._report(stage, done, total)
+
+            return in_process(done)
         # small chunks keep every worker busy to the end; not so small that pickling dominates
         size = max(1, min(16, len(todo) // (self.jobs * 8)))
         chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
@@ -154,21 +246,30 @@ class Runner:
         futures: dict[Future[list[R]], list[int]] = {
             pool.submit(_apply, function, [arguments[i] for i in chunk]): chunk for chunk in chunks
         }
-        for future in as_completed(futures):
-            chunk = futures[future]
-            yield from zip(chunk, future.result(), strict=True)
-            done += len(chunk)
-            self._report(stage, done, total)
+        return _Completed(futures, lambda count: self._report(stage, count, total), done)
+
+    def _busy(self) -> bool:
+        """Whether submitted work is still running or waiting in the workers."""
+        self._submitted = [future for future in self._submitted if not future.done()]
+        return bool(self._submitted)
 
     def _report(self, stage: str, done: int, total: int) -> None:
         if self.progress is not None:
             self.progress.update(stage, done, total)
 
+    def start(self) -> None:
+        """Start the workers now (with more than one job), so that their imports overlap the
+        parent's loading; without this they start when a stage first has enough items."""
+        if self.jobs > 1 and self._pool is None:
+            pool = self._executor()
+            for _ in range(self.jobs):
+                pool.submit(_started)
+
     def _executor(self) -> Executor:
         if self._pool is None:
             # spawn: workers start clean (no copied locks or half-written state of this process)
             self._pool = ProcessPoolExecutor(
-                self.jobs, mp_context=multiprocessing.get_context("spawn")
+                self.jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_up
             )
         return self._pool
 

@@ -29,7 +29,7 @@ from toolgen.diagnostics import Diagnostic, Level
 from toolgen.model import Contract, Design, SharedDef
 from toolgen.modelgen import prepare
 from toolgen.modelgen.imports import name_order, rewrite_imports
-from toolgen.parallel import current
+from toolgen.parallel import Pending, current
 from toolgen.runtime_files import copied
 from toolgen.templating import format_python, render
 
@@ -134,6 +134,14 @@ def _run_generator(schema: Any, class_name: str) -> str:
     return result
 
 
+def warm_up() -> None:
+    """What a build's worker runs before its first item: the generator's first call imports most
+    of datamodel-code-generator (about a second), and meta-validation needs jsonschema."""
+    import toolgen.design  # noqa: F401  (meta-validation and the reference checks run in workers)
+
+    format_python(_run_generator({"type": "object", "properties": {"a": {}}}, "WarmUp"))
+
+
 def _notes_to_diagnostics(
     notes: list[prepare.Note], locate: Any, code: str = "MODEL_CONSTRAINT_DROPPED"
 ) -> list[Diagnostic]:
@@ -212,23 +220,19 @@ def _cache_key(arguments: tuple[Any, ...]) -> str:
     return digest(code_fingerprint(), "models", *plain(arguments))
 
 
-def _contract_modules(
-    planned: list[_Planned], shared_classes: dict[str, str], header: str
-) -> list[tuple[str, str, list[Diagnostic]]]:
+def _submit_contract_modules(
+    planned: list[_Planned], shared_classes: dict[str, str]
+) -> Pending[tuple[str, str, list[Diagnostic]]]:
     """:func:`_contract_module` of every plan, through the build's runner (toolgen/parallel.py):
     in parallel, and from the cache when the contract, the shared definitions it reaches and the
-    names of their classes are unchanged."""
+    names of their classes are unchanged. The results carry :data:`_NEUTRAL_HEADER`."""
     jobs = [
         (plan, {name: shared_classes[name] for name in plan.contract.shared}, _NEUTRAL_HEADER)
         for plan in planned
     ]
-    results = current().map(
+    return current().submit(
         "models", _contract_module, jobs, key=_cache_key, encode=_encode, decode=_decode
     )
-    return [
-        (source.replace(_NEUTRAL_HEADER, header, 1), class_name, found)
-        for source, class_name, found in results
-    ]
 
 
 def _shared_module(
@@ -266,58 +270,85 @@ def _shared_module(
     return format_python(source), "", diagnostics
 
 
+class PendingModels:
+    """The models step under way (:func:`submit_models`): the class of each contract is known
+    at once, the files when :meth:`result` returns."""
+
+    def __init__(self, design: Design, header: str) -> None:
+        self.design = design
+        self.header = header
+        self.planned, self.shared_classes = _plan(design)
+        self.classes: dict[tuple[str, str], tuple[str, str]] = {
+            (plan.contract.kind, plan.contract.name): (
+                f".models.{plan.folder}.{plan.module}",
+                plan.class_name,
+            )
+            for plan in self.planned
+        }
+        self._shared = (
+            current().submit(
+                "shared",
+                _shared_module,
+                [(design.shared, self.shared_classes, _NEUTRAL_HEADER)],
+                key=lambda arguments: digest(code_fingerprint(), "shared", *plain(arguments)),
+                encode=_encode,
+                decode=_decode,
+            )
+            if design.shared
+            else None
+        )
+        self._contracts = _submit_contract_modules(self.planned, self.shared_classes)
+
+    def result(self) -> ModelsOutput:
+        header, shared_classes = self.header, self.shared_classes
+        files: dict[str, str] = {}
+        diagnostics: list[Diagnostic] = []
+        if self._shared is not None:
+            source, _, found = self._shared.result()[0]
+            files["models/_shared.py"] = source.replace(_NEUTRAL_HEADER, header, 1)
+            diagnostics += found
+        for plan, (source, _, found) in zip(self.planned, self._contracts.result(), strict=True):
+            files[f"models/{plan.folder}/{plan.module}.py"] = source.replace(
+                _NEUTRAL_HEADER, header, 1
+            )
+            diagnostics += found
+        classes = self.classes
+        for folder, kind in (("tools", "tool"), ("outputs", "output")):
+            files[f"models/{folder}/__init__.py"] = format_python(
+                render("models_subpackage.py.j2", header=header, kind=kind)
+            )
+        registry = [
+            {"kind": kind, "name": name, "module": module[len(".models") :], "class_name": cls}
+            for (kind, name), (module, cls) in classes.items()
+        ]
+        exported = sorted(
+            [(e["class_name"], e["module"]) for e in registry]
+            + [(cls, "._shared") for cls in shared_classes.values()],
+            key=lambda item: name_order(item[0]),
+        )
+        by_module: dict[str, list[str]] = {}
+        for cls, module in exported:
+            by_module.setdefault(module, []).append(cls)
+        type_imports = sorted(by_module.items(), key=lambda item: item[0].lower())
+        files["models/__init__.py"] = format_python(
+            render(
+                "models_init.py.j2",
+                header=header,
+                registry=registry,
+                exported=exported,
+                type_imports=type_imports,
+            )
+        )
+        files["models/_base.py"] = format_python(render("models_base.py.j2", header=header))
+        files["_decode.py"] = copied("_decode", header)
+        return ModelsOutput(dict(sorted(files.items())), classes, diagnostics)
+
+
+def submit_models(design: Design, header: str) -> PendingModels:
+    """Start the models step: the contracts' modules go to the build's workers now."""
+    return PendingModels(design, header)
+
+
 def generate_models(design: Design, header: str) -> ModelsOutput:
     """Every model file of the generated package, the class of each contract, and diagnostics."""
-    planned, shared_classes = _plan(design)
-    files: dict[str, str] = {}
-    classes: dict[tuple[str, str], tuple[str, str]] = {}
-    diagnostics: list[Diagnostic] = []
-    if design.shared:
-        source, _, found = current().map(
-            "shared",
-            _shared_module,
-            [(design.shared, shared_classes, _NEUTRAL_HEADER)],
-            key=lambda arguments: digest(code_fingerprint(), "shared", *plain(arguments)),
-            encode=_encode,
-            decode=_decode,
-        )[0]
-        files["models/_shared.py"] = source.replace(_NEUTRAL_HEADER, header, 1)
-        diagnostics += found
-    for plan, (source, class_name, found) in zip(
-        planned, _contract_modules(planned, shared_classes, header), strict=True
-    ):
-        files[f"models/{plan.folder}/{plan.module}.py"] = source
-        classes[(plan.contract.kind, plan.contract.name)] = (
-            f".models.{plan.folder}.{plan.module}",
-            class_name,
-        )
-        diagnostics += found
-    for folder, kind in (("tools", "tool"), ("outputs", "output")):
-        files[f"models/{folder}/__init__.py"] = format_python(
-            render("models_subpackage.py.j2", header=header, kind=kind)
-        )
-    registry = [
-        {"kind": kind, "name": name, "module": module[len(".models") :], "class_name": cls}
-        for (kind, name), (module, cls) in classes.items()
-    ]
-    exported = sorted(
-        [(e["class_name"], e["module"]) for e in registry]
-        + [(cls, "._shared") for cls in shared_classes.values()],
-        key=lambda item: name_order(item[0]),
-    )
-    by_module: dict[str, list[str]] = {}
-    for cls, module in exported:
-        by_module.setdefault(module, []).append(cls)
-    type_imports = sorted(by_module.items(), key=lambda item: item[0].lower())
-    files["models/__init__.py"] = format_python(
-        render(
-            "models_init.py.j2",
-            header=header,
-            registry=registry,
-            exported=exported,
-            type_imports=type_imports,
-        )
-    )
-    files["models/_base.py"] = format_python(render("models_base.py.j2", header=header))
-    files["_decode.py"] = copied("_decode", header)
-    return ModelsOutput(dict(sorted(files.items())), classes, diagnostics)
+    return submit_models(design, header).result()
