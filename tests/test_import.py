@@ -921,16 +921,14 @@ def sent_strict(design: Path, provider: str) -> dict[str, bool]:
     return {p.contract.name: p.strict for p in result.projections[0].tools}
 
 
-@pytest.mark.parametrize(
-    ("form", "provider"),
-    [
-        ("openai-chat", "openai"),
-        ("openai-responses", "openai"),
-        ("anthropic", "anthropic"),
-        ("bedrock", "bedrock"),
-    ],
-)
-def test_an_explicit_strict_false_is_kept_for_the_source_provider(tmp_path, form, provider):
+#: Every provider with both modes sends a tool non-strict on strict: false; the others send it
+#: strict (the flag is theirs to ignore). A build for all of them must emit every tool.
+BOTH_MODES = ("openai", "anthropic", "bedrock", "groq")
+ONE_MODE = ("gemini", "xai")
+
+
+@pytest.mark.parametrize("form", ["openai-chat", "openai-responses", "anthropic", "bedrock"])
+def test_an_explicit_strict_false_is_kept_for_every_provider(tmp_path, form):
     entries = [entry_of(form, "loose", False), entry_of(form, "tight", True)]
     entries.append(entry_of(form, "unsaid", None))
     document = {"toolConfig": {"tools": entries}} if form == "bedrock" else entries
@@ -941,30 +939,40 @@ def test_an_explicit_strict_false_is_kept_for_the_source_provider(tmp_path, form
         path.stem: yaml.safe_load(path.read_text(encoding="utf-8"))
         for path in (tmp_path / "design" / "tools").iterdir()
     }
-    assert files["loose"]["providers"] == {provider: {"strict": False}}
-    assert "providers" not in files["tight"]  # strict: true is the default: nothing to say
-    assert "providers" not in files["unsaid"]  # nothing invented where the source says nothing
+    assert files["loose"]["strict"] is False
+    assert "providers" not in files["loose"]  # emission is not restricted
+    assert "strict" not in files["tight"]  # strict: true is the default: nothing to say
+    assert "strict" not in files["unsaid"]  # nothing invented where the source says nothing
     kept = [d for d in result.diagnostics if d.code == "STRICT_FALSE_KEPT"]
     first = "/toolConfig/tools/0" if form == "bedrock" else "/0"
     assert [(d.pointer, d.level, d.provider) for d in kept] == [(first, Level.INFO, form)]
-    assert provider in kept[0].message
-    assert sent_strict(tmp_path / "design", provider) == {
-        "loose": False,
-        "tight": True,
-        "unsaid": True,
-    }
+    assert "strict: false" in kept[0].message
+    for provider in BOTH_MODES:
+        assert sent_strict(tmp_path / "design", provider) == {
+            "loose": False,
+            "tight": True,
+            "unsaid": True,
+        }, provider
+    for provider in ONE_MODE:
+        assert sent_strict(tmp_path / "design", provider) == {
+            "loose": True,
+            "tight": True,
+            "unsaid": True,
+        }, provider
 
 
-def test_strict_false_from_a_build_folder_is_kept_for_that_provider(tmp_path):
-    """A Chat-form list saved in OUT/schemas/groq/ beside its names.json came from Groq."""
+def test_strict_false_from_a_build_folder_is_kept_for_every_provider(tmp_path):
+    """A Chat-form list saved in OUT/schemas/groq/ beside its names.json: the flag is the tool's,
+    whichever provider's build it came from."""
     folder = tmp_path / "out" / "schemas" / "groq"
     write_source(folder, "names.json", {"tools": {"loose": "loose"}})
     source = write_source(folder, "tools.json", [entry_of("openai-chat", "loose", False)])
     result = run_import([source], tmp_path / "design")
     assert result.ok, result.diagnostics
     document = yaml.safe_load((tmp_path / "design" / "tools" / "loose.yaml").read_text())
-    assert document["providers"] == {"groq": {"strict": False}}
+    assert document["strict"] is False and "providers" not in document
     assert sent_strict(tmp_path / "design", "groq") == {"loose": False}
+    assert sent_strict(tmp_path / "design", "openai") == {"loose": False}
 
 
 def test_a_format_without_a_strict_flag_writes_no_providers(tmp_path):
@@ -972,5 +980,5 @@ def test_a_format_without_a_strict_flag_writes_no_providers(tmp_path):
     result = run_import([write_source(tmp_path, "mcp.json", tools)], tmp_path / "design")
     assert result.ok, result.diagnostics
     document = yaml.safe_load((tmp_path / "design" / "tools" / "t.yaml").read_text())
-    assert "providers" not in document
+    assert "strict" not in document and "providers" not in document
     assert "STRICT_FALSE_KEPT" not in {d.code for d in result.diagnostics}

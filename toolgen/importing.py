@@ -24,7 +24,7 @@ import yaml
 from toolgen import pointer as jp
 from toolgen.design import load_design
 from toolgen.diagnostics import Diagnostic, Level
-from toolgen.providers import PROFILES, PROVIDER_NAMES
+from toolgen.providers import PROVIDER_NAMES
 from toolgen.sources import SCHEMA_SUFFIXES, parse
 from toolgen.strict_nulls import (
     first_open_object,
@@ -97,32 +97,14 @@ def _names_map(source: Path) -> dict[str, str]:
     return {wire: canonical for canonical, wire in tools.items() if isinstance(wire, str)}
 
 
-def _strict_provider(source: Path, chosen: ToolFormat) -> str | None:
-    """The provider whose ``strict: false`` a source's definitions carry: the one whose build
-    folder (``OUT/schemas/<provider>/``, with its names.json) holds the source, when it takes
-    ``strict: false``, else the format's own (None: the format has no strict flag)."""
-    if chosen.strict_of is None:
-        return None
-    folder = source.parent.name
-    profile = PROFILES.get(folder)
-    if (
-        profile is not None
-        and profile.non_strict is not None
-        and (source.parent / NAMES_FILE).is_file()
-    ):
-        return folder
-    return chosen.strict_of
-
-
-def _strict_false_kept(pointer: str, provider: str) -> Diagnostic:
+def _strict_false_kept(pointer: str) -> Diagnostic:
     return Diagnostic(
         "",
         pointer,
         "",
         "STRICT_FALSE_KEPT",
-        f"the definition has strict: false: the tool file says providers: {{{provider}: "
-        f"{{strict: false}}}} (sent non-strict; the mapping also limits the tool to {provider}: "
-        "add NAME: {} for each other provider it should go to)",
+        "the definition has strict: false: the tool file says strict: false (sent non-strict by "
+        "every provider that has that mode; the others send it strict)",
         Level.INFO,
     )
 
@@ -178,14 +160,13 @@ def read_source(
             found_tools.append((pointer, tool))
     names = _names_map(source)
     styles = producer_styles((t.parameters for _, t in found_tools), chosen.strict_nulls)
-    sender = _strict_provider(source, chosen)
     tools: list[ReadTool] = []
     for pointer, tool in found_tools:
         design_document, found = _design_document(tool, pointer, styles, names)
         findings += found
-        if design_document is not None and tool.strict is False and sender is not None:
-            design_document["providers"] = {sender: {"strict": False}}
-            findings.append(_strict_false_kept(pointer, sender))
+        if design_document is not None and tool.strict is False and chosen.strict_of is not None:
+            design_document["strict"] = False
+            findings.append(_strict_false_kept(pointer))
         if design_document is not None:
             tools.append(ReadTool(label, chosen.name, pointer, tool.pointer, design_document))
     on_file = [replace(d, file=label, provider=d.provider or chosen.name) for d in findings]

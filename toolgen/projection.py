@@ -740,8 +740,9 @@ def project_non_strict_tool(
 def project_tool(
     contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
 ) -> tuple[ProjectedContract, list[Diagnostic]]:
-    """A tool in the mode its design asks for. The tool file's ``providers: {NAME: {strict}}``
-    wins over ``[providers.NAME] strict`` in toolgen.toml; then:
+    """A tool in the mode its design asks for (:meth:`Contract.requested_strict`: the tool file's
+    ``providers: {NAME: {strict}}``, then its top-level ``strict``, then ``[providers.NAME] strict``
+    in toolgen.toml); then:
 
     - ``strict: false``: the non-strict projection;
     - ``strict: true`` (said in either place): the strict projection, its errors stay errors;
@@ -750,7 +751,7 @@ def project_tool(
       becomes a STRICT_FALLBACK warning where it was found. An error the design chose
       (``optional_nullable = "error"``) is not such a reason: it stays an error.
     """
-    requested = contract.strict.get(profile.name, options.strict)
+    requested = contract.requested_strict(profile.name, options.strict)
     if profile.non_strict is not None and requested is False:
         return project_non_strict_tool(contract, profile, provider_name)
     strict, found = project_contract(contract, profile, options, provider_name)
