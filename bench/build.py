@@ -13,6 +13,7 @@ the peak resident memory of its whole process tree, sampled from /proc):
 
     python -m bench.build            # writes the "## Build" section of bench/RESULTS.md
     python -m bench.build --cold 5   # only the 10% build against the generator, 5 rounds: medians
+    python -m bench.build --only rebuild --rounds 3   # the rebuild ratios alone (medians), printed
 """
 
 from __future__ import annotations
@@ -170,9 +171,14 @@ def main() -> None:
         help="only the cold builds of 10%% and 100%% of the corpus (OpenAI) and of the full "
         "corpus for every provider: time, CPU, peak memory (printed, RESULTS.md untouched)",
     )
+    parser.add_argument("--only", choices=["rebuild"], help="only the rebuild scenarios (printed)")
+    parser.add_argument("--rounds", type=int, default=1, help="repetitions of --only (medians)")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="toolgen_bench_build_"))
     try:
+        if args.only == "rebuild":
+            print(_measure_rebuilds(work, args.rounds))
+            return
         if args.cold or args.scale:
             if args.cold:
                 print(_cold_only(work, args.cold), flush=True)
@@ -184,6 +190,48 @@ def main() -> None:
         shutil.rmtree(work, ignore_errors=True)
     print(section)
     write_section("Build", section)
+
+
+def _rebuilds(design: Path, out: Path, cache: Path) -> tuple[Run, Run, Run]:
+    """A full build with a cold cache, then a rebuild after one changed tool, then one after a
+    changed shared definition (each edit on top of the previous one)."""
+    shutil.rmtree(cache, ignore_errors=True)
+    options = ("--cache-dir", str(cache), "-q", "-j", str(JOBS))
+    full = toolgen(design, out, *options)
+    one = next(iter(sorted((design / "tools").glob("*.json"))))
+    tool = json.loads(one.read_text())
+    one.write_text(json.dumps({**tool, "description": tool["description"] + " Changed."}))
+    one_tool = toolgen(design, out, *options)
+    shared = json.loads((design / SHARED_FILE).read_text())
+    pagination = shared["$defs"]["Pagination"]["properties"]["per_page"]
+    pagination["maximum"] = 50 if pagination["maximum"] != 50 else 100
+    (design / SHARED_FILE).write_text(json.dumps(shared, indent=2))
+    shared_def = toolgen(design, out, *options)
+    return full, one_tool, shared_def
+
+
+def _measure_rebuilds(work: Path, rounds: int) -> str:
+    """The rebuild rows alone, ``rounds`` times (medians of the ratios, each against the full
+    build of its own round)."""
+    tools = clean_tools(("openai",))
+    design = corpus_design(work / "full", tools, ("openai",))
+    ratios: list[tuple[float, float]] = []
+    lines = [f"corpus: {len(tools)} tools (OpenAI), {JOBS} jobs, {rounds} round(s)"]
+    for index in range(rounds):
+        load = os.getloadavg()[0]
+        full, one_tool, shared_def = _rebuilds(design, work / "out", work / "cache")
+        ratios.append((one_tool.seconds / full.seconds, shared_def.seconds / full.seconds))
+        lines.append(
+            f"round {index + 1} (load {load:.1f}): full {full.seconds:.1f} s, one tool "
+            f"{one_tool.seconds:.1f} s ({ratios[-1][0]:.1%}), shared definition "
+            f"{shared_def.seconds:.1f} s ({ratios[-1][1]:.1%})"
+        )
+        print(lines[-1], flush=True)
+    lines.append(
+        f"medians: one tool {statistics.median(r[0] for r in ratios):.1%} (target 5%), shared "
+        f"definition {statistics.median(r[1] for r in ratios):.1%} (target 10%)"
+    )
+    return "\n".join(lines)
 
 
 def _contenders(small: Path, out: Path) -> list[tuple[str, Callable[[], Run]]]:

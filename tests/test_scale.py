@@ -118,6 +118,65 @@ def test_a_module_that_cannot_be_cut_is_formatted_whole(monkeypatch):
     assert formatting.format_python(source) == black_format(source)
 
 
+@pytest.mark.parametrize("group_parts", [1, 2])
+def test_large_tuples_are_cut_like_lists_and_dicts(group_parts, monkeypatch):
+    """A one-line tuple assignment is formatted in groups of elements (of one element too), with
+    black's bytes; lines that only look like one (operators between parenthesized parts, one
+    element) are left whole."""
+    monkeypatch.setattr(formatting, "SPLIT_THRESHOLD", 0)
+    monkeypatch.setattr(formatting, "GROUP_PARTS", group_parts)
+    monkeypatch.setattr(formatting, "_whole", None)  # never the fallback: formatted in parts
+    names = ", ".join(repr(f"tool_number_{i}") for i in range(40))
+    source = (
+        f"NAMES: tuple[str, ...] = ({names})\n"
+        f"SUM = ({' + '.join(['a_long_name'] * 12)}) * ({' + '.join(['b_long_name'] * 12)})\n"
+        f"ONE = ({'x_very_long_name_' * 15!r},)\n"
+        f"NESTED = (('a', 'b'), {names}, ('c',))\n"
+        "\n\ndef f():\n    return NAMES\n\n\ndef g():\n    return ONE\n"
+    )
+    plan = formatting._quick_plan(source)
+    assert plan is not None
+    assert [literal.opening for literal in plan.literals] == ["(", "("]
+    assert formatting.format_python(source) == black_format(source)
+
+
+def test_the_design_hash_in_the_header_does_not_change_what_black_formats(tmp_path, monkeypatch):
+    """Two large modules that differ only by the design hash of their header: the second one is
+    formatted from the cache entirely, and each gets black's bytes with its own header."""
+    from toolgen.templating import format_python, header
+
+    monkeypatch.setattr(formatting, "SPLIT_THRESHOLD", 0)
+    body = "".join(f"\n\ndef f{i}() -> int:\n  return {{'a': {i}}}['a']\n" for i in range(30))
+    first, second = (header(h * 64) + '\n"""Doc."""\n' + body for h in "ab")
+    cache = Cache(tmp_path)
+    with parallel.using(parallel.Runner(1, cache)):
+        assert format_python(first) == black_format(first)
+        misses = sum(cache.misses.values())
+        assert misses > 1
+        assert format_python(second) == black_format(second)
+    assert sum(cache.misses.values()) == misses
+
+
+def test_a_one_tool_rebuild_formats_a_small_part_of_the_package(
+    make_design, tool, tmp_path, monkeypatch
+):
+    """After a changed tool, black sees the changed contract's pieces and the small heads of the
+    modules, not the tables of every tool (the design hash and the name tables change nothing)."""
+    monkeypatch.setattr(formatting, "SPLIT_THRESHOLD", 0)
+    formatted: list[str] = []
+    real = formatting.black_format
+    monkeypatch.setattr(formatting, "black_format", lambda s: formatted.append(s) or real(s))
+    design = _design(make_design, tool, 30)
+    cache_dir = tmp_path / "cache"
+    _build(design, cache_dir=cache_dir)
+    full = sum(map(len, formatted))
+    formatted.clear()
+    changed = design / "tools" / "t3.yaml"
+    changed.write_text(changed.read_text().replace("q3", "the third query"))
+    _build(design, cache_dir=cache_dir)
+    assert 0 < sum(map(len, formatted)) < 0.1 * full
+
+
 # --------------------------------------------------------------------------------------------
 # --jobs
 # --------------------------------------------------------------------------------------------
@@ -311,3 +370,34 @@ def test_no_progress_for_a_short_build():
     progress = Progress(stream, enabled=True)
     progress.update("models", 1, 2)
     assert stream.getvalue() == ""
+
+
+def test_a_cache_under_its_bound_is_not_walked_after_a_build(
+    make_design, tool, tmp_path, monkeypatch
+):
+    """Pruning walks the cache only when what it holds may pass the bound: the size the last walk
+    found plus what builds wrote since."""
+    design = _design(make_design, tool, 3)
+    cache_dir = tmp_path / "cache"
+    _build(design, cache_dir=cache_dir)
+
+    def size() -> int:
+        return sum(p.stat().st_size for p in cache_dir.glob("*/*/*.json"))
+
+    assert int((cache_dir / "size").read_text()) == size()
+    walks: list[Path] = []
+    real_glob = Path.glob
+    monkeypatch.setattr(
+        Path, "glob", lambda self, pattern: walks.append(self) or real_glob(self, pattern)
+    )
+    walked = []
+    for bound in (10**9, 0):
+        cache = Cache(cache_dir, max_bytes=bound)
+        cache.put("stage", "ab" * 32, {"value": bound})
+        cache.prune()
+        walked.append(len(walks))
+    monkeypatch.undo()
+    assert walked == [0, 1]
+    kept = list(cache_dir.glob("*/*/*.json"))
+    assert [p.parent.parent.name for p in kept] == ["stage"], "all but what the last one used"
+    assert (cache_dir / "size").read_text() == str(size())

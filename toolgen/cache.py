@@ -29,6 +29,8 @@ CACHE_FOLDER = ".toolgen-cache"
 MAX_BYTES = 512 * 1024 * 1024
 #: a temporary file this old is left over from a killed build
 STALE_TEMPORARY_SECONDS = 3600
+#: the cache's size in bytes as the last prune found it, plus what builds wrote since
+SIZE_FILE = "size"
 _LIBRARIES = ("black", "datamodel-code-generator", "pydantic", "jinja2", "jsonschema")
 
 
@@ -89,6 +91,7 @@ class Cache:
         self.misses: Counter[str] = Counter()
         self.used: set[Path] = set()  # the entries this build read or wrote
         self.written = 0
+        self.written_bytes = 0
 
     def is_empty(self) -> bool:
         """No entry of any stage yet (a first build, or a deleted cache)."""
@@ -116,11 +119,12 @@ class Cache:
             path.parent.mkdir(parents=True, exist_ok=True)
             handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
             try:
-                with os.fdopen(handle, "w", encoding="utf-8") as file:
-                    file.write(_json({"key": key, "value": value}))
+                with os.fdopen(handle, "wb") as file:
+                    size = file.write(_json({"key": key, "value": value}).encode("utf-8"))
                 os.replace(temporary, path)
                 self.used.add(path)
                 self.written += 1
+                self.written_bytes += size
             except BaseException:
                 Path(temporary).unlink(missing_ok=True)
                 raise
@@ -130,9 +134,18 @@ class Cache:
     def prune(self) -> int:
         """Remove entries this build did not use, least recently written first, while the cache
         is larger than ``max_bytes``; and temporary files of builds killed an hour ago or more.
-        Only after a build that wrote entries (else the cache did not grow). Safe beside other
-        builds: an entry removed under one is a miss there, recomputed. Returns the count."""
+        Only after a build that wrote entries (else the cache did not grow), and only when the
+        size the last prune found plus what builds wrote since (the ``size`` file) passes the
+        bound: walking tens of thousands of entries costs seconds, more than a one-tool rebuild's
+        work. That estimate only grows between walks (a replaced entry counts twice), but two
+        builds finishing at once may lose one's count: the bound is kept to a build's writes.
+        Safe beside other builds: an entry removed under one is a miss there, recomputed.
+        Returns the count."""
         if not self.written:
+            return 0
+        estimate = self._size()
+        if estimate is not None and estimate + self.written_bytes <= self.max_bytes:
+            self._save_size(estimate + self.written_bytes)
             return 0
         now = time.time()
         entries: list[tuple[float, int, Path]] = []
@@ -159,7 +172,27 @@ class Cache:
                 continue
             total -= size
             removed += 1
+        self._save_size(total)
         return removed
+
+    def _size(self) -> int | None:
+        try:
+            size = json.loads((self.root / SIZE_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return size if isinstance(size, int) and size >= 0 else None
+
+    def _save_size(self, size: int) -> None:
+        try:
+            handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=self.root)
+        except OSError:
+            return
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(str(size))
+            os.replace(temporary, self.root / SIZE_FILE)
+        except OSError:
+            Path(temporary).unlink(missing_ok=True)
 
 
 def default_cache_dir(design_root: Path) -> Path:

@@ -6,10 +6,10 @@ joins two of them is the number of blank lines between them. So a large module i
 
 * between two top-level ``def``/``class`` statements separated only by blank lines (black puts
   exactly two blank lines there, whatever was written), and
-* inside a one-line top-level assignment of a large ``{...}`` or ``[...]`` literal (the tables of
-  schemas and names): black explodes it to one element per line, each element formatted on its
-  own at one level of indentation, so groups of elements are formatted as ``_ = {\\n e1,\\n}``
-  fragments and put back under the statement's own first line.
+* inside a one-line top-level assignment of a large ``{...}``, ``[...]`` or ``(...)`` literal
+  (the tables of schemas and names): black explodes it to one element per line, each element
+  formatted on its own at one level of indentation, so groups of elements are formatted as
+  ``_ = {\\n e1,\\n}`` fragments and put back under the statement's own first line.
 
 A module that cannot be cut this way is formatted whole, as is every small one. The parts are
 grouped by content (a group ends after an element whose hash says so), so adding one tool changes
@@ -35,7 +35,7 @@ MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=LINE_
 #: modules shorter than this are formatted whole
 SPLIT_THRESHOLD = 32_000
 #: a group of parts ends after a part whose hash is 0 modulo this (about this many parts a group)
-GROUP_PARTS = 12
+GROUP_PARTS = 4
 GROUP_MAX_CHARS = 60_000
 _PLACEHOLDER = "__toolgen_literal_{}__"
 
@@ -148,12 +148,22 @@ def _placed(plan: _Plan, checked: Sequence[tuple[str | None, list[str]]]) -> boo
 @dataclass(frozen=True)
 class _Literal:
     placeholder: str
-    opening: str  # "{" or "["
+    opening: str  # "{", "[" or "("
     groups: tuple[tuple[str, ...], ...]  # element sources, grouped
 
+    @property
+    def closing(self) -> str:
+        return _CLOSING[self.opening]
+
+    @property
+    def fragment_brackets(self) -> tuple[str, str]:
+        """A tuple's elements are formatted in a list: black keeps a one-element tuple on one
+        line (its comma is not magic), and formats the elements of both the same way."""
+        return ("[", "]") if self.opening == "(" else (self.opening, self.closing)
+
     def fragment(self, group: tuple[str, ...]) -> str:
-        closing = "}" if self.opening == "{" else "]"
-        return "_ = " + self.opening + "\n" + "".join(f"    {e},\n" for e in group) + closing + "\n"
+        opening, closing = self.fragment_brackets
+        return "_ = " + opening + "\n" + "".join(f"    {e},\n" for e in group) + closing + "\n"
 
 
 @dataclass(frozen=True)
@@ -168,11 +178,11 @@ class _Plan:
         chunks, rest = formatted[: len(self.chunks)], iter(formatted[len(self.chunks) :])
         module = "\n\n".join(chunks)  # two blank lines between top-level definitions
         for literal in self.literals:
-            closing = "}" if literal.opening == "{" else "]"
+            opening, closing = literal.fragment_brackets
             body = []
             for _ in literal.groups:
                 lines = next(rest).splitlines(keepends=True)
-                if lines[0] != f"_ = {literal.opening}\n" or lines[-1] != closing + "\n":
+                if lines[0] != f"_ = {opening}\n" or lines[-1] != closing + "\n":
                     return _whole(self)
                 body += lines[1:-1]
             lines = module.splitlines(keepends=True)
@@ -182,7 +192,7 @@ class _Plan:
             head = lines[found[0]][: -len(literal.placeholder) - 1]
             if len(head) + 1 > LINE_LENGTH or head.lstrip() != head:
                 return _whole(self)
-            lines[found[0]] = head + literal.opening + "\n" + "".join(body) + closing + "\n"
+            lines[found[0]] = head + literal.opening + "\n" + "".join(body) + literal.closing + "\n"
             module = "".join(lines)
         return module
 
@@ -191,7 +201,7 @@ def _whole(plan: _Plan) -> str:
     """The plan's module put back together unformatted, then formatted whole (the safe way)."""
     source = "\n\n".join(plan.chunks)
     for literal in plan.literals:
-        closing = "}" if literal.opening == "{" else "]"
+        closing = literal.closing
         elements = ", ".join(e for g in literal.groups for e in g)
         source = source.replace(literal.placeholder, literal.opening + elements + closing, 1)
     return black_format(source)
@@ -224,7 +234,7 @@ def _first_line(node: ast.stmt) -> int:
 
 
 #: a one-line top-level assignment of a bracketed literal: head, opening bracket, body, closing
-_LITERAL_LINE = re.compile(r"([A-Za-z_]\w*(?:: [^=\n]+)? = )([\[{])(.*)([\]}])\n?")
+_LITERAL_LINE = re.compile(r"([A-Za-z_]\w*(?:: [^=\n]+)? = )([\[{(])(.*)([\]})])\n?")
 #: the tokens that matter for splitting a literal: strings (as repr writes them), brackets, commas
 _TOKEN = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|[\[\](){},]""")
 _CLOSING = {"{": "}", "[": "]", "(": ")"}

@@ -51,13 +51,13 @@ def _owned_files(out: Path) -> set[str] | None:
 
 
 def _foreign_files(out: Path, owned: set[str]) -> list[str]:
+    # os.walk and string paths: OUT holds thousands of files, and pathlib costs a second here
     found = []
-    for path in out.rglob("*"):
-        relative = path.relative_to(out)
-        if "__pycache__" in relative.parts or path.is_dir():
-            continue
-        if relative.as_posix() not in owned:
-            found.append(relative.as_posix())
+    for folder, folders, names in os.walk(out):
+        folders[:] = [name for name in folders if name != "__pycache__"]
+        relative = os.path.relpath(folder, out).replace(os.sep, "/")
+        prefix = "" if relative == "." else relative + "/"
+        found += [prefix + name for name in names if prefix + name not in owned]
     return sorted(found)
 
 
@@ -171,17 +171,25 @@ def _exchange(first: Path, second: Path) -> bool:
     raise OSError(code, os.strerror(code), str(second))
 
 
-def _link_unchanged(current: Path, target: Path, data: bytes) -> bool:
+def _link_unchanged(current: str, target: str, data: bytes) -> bool:
     """Hard-link ``current`` (a regular file of the previous tree) as ``target`` when it holds
     ``data`` already: a rebuild that changes a few files writes a few files. The bytes are
     compared, not the manifest's hashes, so a generated file edited by hand is still rewritten."""
     try:
-        if not stat.S_ISREG(os.lstat(current).st_mode) or current.read_bytes() != data:
+        if not stat.S_ISREG(os.lstat(current).st_mode):
             return False
+        with open(current, "rb") as file:
+            if file.read() != data:
+                return False
         os.link(current, target, follow_symlinks=False)
     except OSError:  # gone, unreadable, or a file system without hard links: write it
         return False
     return True
+
+
+def _write_file(path: str, data: bytes) -> None:
+    with open(path, "wb") as file:
+        file.write(data)
 
 
 def write_package(
@@ -206,19 +214,21 @@ def _write_locked(out: Path, files: dict[str, str]) -> None:
     previous = out.parent / f".{out.name}.toolgen-old-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
     try:
-        made: set[Path] = set()
+        made: set[str] = set()
         for path, text in files.items():
-            target = staging / path
-            if target.parent not in made:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                made.add(target.parent)
+            # string paths: pathlib costs a second over the thousands of files of a large design
+            target = os.path.join(staging, path)
+            parent = os.path.dirname(target)
+            if parent not in made:
+                os.makedirs(parent, exist_ok=True)
+                made.add(parent)
             data = text.encode("utf-8")
-            if path not in owned or not _link_unchanged(out / path, target, data):
-                target.write_bytes(data)
+            if path not in owned or not _link_unchanged(os.path.join(out, path), target, data):
+                _write_file(target, data)
         for path in foreign:
-            target = staging / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(out / path, target)
+            carried = staging / path
+            carried.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(out / path, carried)
         # With an exchange, OUT is the previous tree or the new one at every instant; without
         # one, a kill between the two renames leaves the previous tree aside for _recover.
         if out.exists() and _exchange(staging, out):
