@@ -947,18 +947,10 @@ def test_an_explicit_strict_false_is_kept_for_every_provider(tmp_path, form):
     first = "/toolConfig/tools/0" if form == "bedrock" else "/0"
     assert [(d.pointer, d.level, d.provider) for d in kept] == [(first, Level.INFO, form)]
     assert "strict: false" in kept[0].message
-    for provider in BOTH_MODES:
-        assert sent_strict(tmp_path / "design", provider) == {
-            "loose": False,
-            "tight": True,
-            "unsaid": True,
-        }, provider
-    for provider in ONE_MODE:
-        assert sent_strict(tmp_path / "design", provider) == {
-            "loose": True,
-            "tight": True,
-            "unsaid": True,
-        }, provider
+    for provider in (*BOTH_MODES, *ONE_MODE):
+        loose = provider in ONE_MODE
+        expected = {"loose": loose, "tight": True, "unsaid": True}
+        assert sent_strict(tmp_path / "design", provider) == expected, provider
 
 
 def test_strict_false_from_a_build_folder_is_kept_for_every_provider(tmp_path):
