@@ -248,7 +248,8 @@ def test_no_strict_undo_unless_the_definition_is_strict_shaped(tmp_path, change,
     source = write_source(tmp_path, "tools.json", [definition])
     result = run_import([source], tmp_path / "design")
     assert imported_parameters(tmp_path / "design")["t"] == parameters  # nulls kept as written
-    assert codes(result.diagnostics) == [(pointer, "NOT_STRICT")]
+    kept = [("/0", "STRICT_FALSE_KEPT")] if "strict" in change else []  # and the flag with them
+    assert codes(result.diagnostics) == [*kept, (pointer, "NOT_STRICT")]
 
 
 def test_an_optional_member_that_accepts_null(tmp_path, make_design, tool):
@@ -888,3 +889,88 @@ def test_text_yaml_cannot_carry_is_written_as_json(tmp_path):
     design, diagnostics = load_design(tmp_path / "design", PROVIDER_NAMES)
     assert diagnostics == [] and design is not None
     assert design.tools[0].description == "a lone surrogate: \ud800"
+
+
+# -- strict: false carried into the tool file ------------------------------------------------------
+
+CLOSED = {
+    "type": "object",
+    "properties": {"q": {"type": "string"}},
+    "required": ["q"],
+    "additionalProperties": False,
+}
+
+
+def entry_of(form: str, name: str, strict: bool | None) -> dict[str, Any]:
+    """A tool entry of ``form`` with its strict flag (None: no ``strict`` key)."""
+    flag = {} if strict is None else {"strict": strict}
+    if form == "openai-chat":
+        return {"type": "function", "function": {"name": name, "parameters": CLOSED, **flag}}
+    if form == "openai-responses":
+        return {"type": "function", "name": name, "parameters": CLOSED, **flag}
+    if form == "anthropic":
+        return {"name": name, "input_schema": CLOSED, **flag}
+    assert form == "bedrock"
+    return {"toolSpec": {"name": name, "inputSchema": {"json": CLOSED}, **flag}}
+
+
+def sent_strict(design: Path, provider: str) -> dict[str, bool]:
+    """Canonical tool name -> whether a build sends it with the provider's strict flag on."""
+    result = analyze(design, (provider,))
+    assert not [d for d in result.diagnostics if d.level is Level.ERROR], result.diagnostics
+    return {p.contract.name: p.strict for p in result.projections[0].tools}
+
+
+#: Every provider with both modes sends a tool non-strict on strict: false; the others send it
+#: strict (the flag is theirs to ignore). A build for all of them must emit every tool.
+BOTH_MODES = ("openai", "anthropic", "bedrock", "groq")
+ONE_MODE = ("gemini", "xai")
+
+
+@pytest.mark.parametrize("form", ["openai-chat", "openai-responses", "anthropic", "bedrock"])
+def test_an_explicit_strict_false_is_kept_for_every_provider(tmp_path, form):
+    entries = [entry_of(form, "loose", False), entry_of(form, "tight", True)]
+    entries.append(entry_of(form, "unsaid", None))
+    document = {"toolConfig": {"tools": entries}} if form == "bedrock" else entries
+    source = write_source(tmp_path, "tools.json", document)
+    result = run_import([source], tmp_path / "design", forced=form)
+    assert result.ok, result.diagnostics
+    files = {
+        path.stem: yaml.safe_load(path.read_text(encoding="utf-8"))
+        for path in (tmp_path / "design" / "tools").iterdir()
+    }
+    assert files["loose"]["strict"] is False
+    assert "providers" not in files["loose"]  # emission is not restricted
+    assert "strict" not in files["tight"]  # strict: true is the default: nothing to say
+    assert "strict" not in files["unsaid"]  # nothing invented where the source says nothing
+    kept = [d for d in result.diagnostics if d.code == "STRICT_FALSE_KEPT"]
+    first = "/toolConfig/tools/0" if form == "bedrock" else "/0"
+    assert [(d.pointer, d.level, d.provider) for d in kept] == [(first, Level.INFO, form)]
+    assert "strict: false" in kept[0].message
+    for provider in (*BOTH_MODES, *ONE_MODE):
+        loose = provider in ONE_MODE
+        expected = {"loose": loose, "tight": True, "unsaid": True}
+        assert sent_strict(tmp_path / "design", provider) == expected, provider
+
+
+def test_strict_false_from_a_build_folder_is_kept_for_every_provider(tmp_path):
+    """A Chat-form list saved in OUT/schemas/groq/ beside its names.json: the flag is the tool's,
+    whichever provider's build it came from."""
+    folder = tmp_path / "out" / "schemas" / "groq"
+    write_source(folder, "names.json", {"tools": {"loose": "loose"}})
+    source = write_source(folder, "tools.json", [entry_of("openai-chat", "loose", False)])
+    result = run_import([source], tmp_path / "design")
+    assert result.ok, result.diagnostics
+    document = yaml.safe_load((tmp_path / "design" / "tools" / "loose.yaml").read_text())
+    assert document["strict"] is False and "providers" not in document
+    assert sent_strict(tmp_path / "design", "groq") == {"loose": False}
+    assert sent_strict(tmp_path / "design", "openai") == {"loose": False}
+
+
+def test_a_format_without_a_strict_flag_writes_no_providers(tmp_path):
+    tools = {"tools": [{"name": "t", "inputSchema": CLOSED, "strict": False}]}  # not MCP's field
+    result = run_import([write_source(tmp_path, "mcp.json", tools)], tmp_path / "design")
+    assert result.ok, result.diagnostics
+    document = yaml.safe_load((tmp_path / "design" / "tools" / "t.yaml").read_text())
+    assert "strict" not in document and "providers" not in document
+    assert "STRICT_FALSE_KEPT" not in {d.code for d in result.diagnostics}

@@ -1,10 +1,11 @@
 """mypy --strict on a user's script that calls both official SDKs with the generated bindings and no
-cast (tests/sdk_scripts/uses_both_sdks.py), on misuses it must reject (misuses.py, each marked
-``# error``), and on packages of designs with no tools, no outputs, one or several of each. One
-mypy run for all of it: type-checking the SDKs is what costs."""
+cast (tests/sdk_scripts/uses_both_sdks.py; google-genai: uses_google_genai.py), on misuses it must
+reject (misuses.py, each marked ``# error``), and on packages of designs with no tools, no outputs,
+one or several of each. One mypy run for all of it: type-checking the SDKs is what costs."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import shutil
@@ -23,7 +24,21 @@ pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = Path(__file__).resolve().parent / "sdk_scripts"
-SCRIPT_FILES = ("uses_both_sdks.py", "misuses.py")
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:  # its parent package is missing
+        return False
+
+
+GENAI_SCRIPT = "uses_google_genai.py"  # checked where google-genai is installed (dev extras)
+SCRIPT_FILES = (
+    "uses_both_sdks.py",
+    *((GENAI_SCRIPT,) if _installed("google.genai") else ()),
+    "misuses.py",
+)
 
 _TOOL = {
     "name": "only.tool",
@@ -102,6 +117,16 @@ def test_the_user_script_type_checks_without_a_cast(
     root, errors = checked
     assert "cast(" not in (root / "uses_both_sdks.py").read_text(encoding="utf-8")
     assert "uses_both_sdks.py" not in errors, errors
+
+
+def test_the_google_genai_script_type_checks_without_a_cast(
+    checked: tuple[Path, dict[str, set[int]]],
+) -> None:
+    if GENAI_SCRIPT not in SCRIPT_FILES:
+        pytest.skip("google-genai is not installed (it is in the dev extras)")
+    root, errors = checked
+    assert "cast(" not in (root / GENAI_SCRIPT).read_text(encoding="utf-8")
+    assert GENAI_SCRIPT not in errors, errors
 
 
 def test_mypy_rejects_exactly_the_marked_misuses(checked: tuple[Path, dict[str, set[int]]]) -> None:

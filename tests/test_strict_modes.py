@@ -325,6 +325,76 @@ def test_bad_provider_settings_are_diagnostics(tmp_path, file, providers, pointe
     assert [(d.file, d.pointer, d.code) for d in found.diagnostics] == [(file, pointer, code)]
 
 
+# -- the tool file's top-level strict ---------------------------------------------------------
+
+
+def test_a_top_level_strict_false_goes_everywhere_non_strict_where_it_can(tmp_path):
+    """Emitted for every provider (it restricts nothing); non-strict where the provider has both
+    modes, strict (without complaint) where it has one."""
+    root = write_design(tmp_path / "d", {"tools/t.yaml": tool_file("t", LOOKUP, strict=False)})
+    found = analyze(root, (*PROVIDERS, "cerebras", "xai"))
+    assert found.diagnostics == []
+    modes = {p.profile.name: [t.strict for t in p.tools] for p in found.projections}
+    assert modes == {
+        "openai": [False],
+        "groq": [False],
+        "anthropic": [False],
+        "bedrock": [False],
+        "cerebras": [True],
+        "xai": [True],
+    }
+
+
+def test_the_providers_mapping_overrides_a_top_level_strict(tmp_path):
+    providers = {"openai": {"strict": True}, "anthropic": {}}
+    document = tool_file("t", LOOKUP, strict=False, providers=providers)
+    root = write_design(tmp_path / "d", {"tools/t.yaml": document})
+    found = analyze(root, ("openai", "anthropic", "groq"))
+    assert found.diagnostics == []
+    modes = {p.profile.name: [t.strict for t in p.tools] for p in found.projections}
+    assert modes == {"openai": [True], "anthropic": [False], "groq": []}
+
+
+def test_a_top_level_strict_wins_over_toolgen_toml(tmp_path):
+    root = write_design(
+        tmp_path / "d",
+        {
+            "tools/tree.yaml": tool_file("tree", TREE, strict=False),
+            "tools/lookup.yaml": tool_file("lookup", LOOKUP, strict=True),
+            "toolgen.toml": "[providers.anthropic]\nstrict = true\n"
+            "[providers.openai]\nstrict = false\n",
+        },
+    )
+    found = analyze(root, ("anthropic", "openai"))
+    assert found.diagnostics == []
+    modes = {
+        p.profile.name: {t.contract.name: t.strict for t in p.tools} for p in found.projections
+    }
+    assert modes == {
+        "anthropic": {"tree": False, "lookup": True},
+        "openai": {"tree": False, "lookup": True},
+    }
+
+
+@pytest.mark.parametrize(
+    ("file", "flag", "message"),
+    [
+        ("tools/t.yaml", "no", "strict must be true or false"),
+        ("outputs/t.yaml", False, "a structured output always goes strict"),
+        ("outputs/t.yaml", True, "a structured output always goes strict"),
+    ],
+    ids=["not-a-boolean", "false-on-an-output", "true-on-an-output"],
+)
+def test_a_bad_top_level_strict_is_a_diagnostic(tmp_path, file, flag, message):
+    key = "parameters" if file.startswith("tools/") else "schema"
+    document = {"name": "t", "description": "d", key: LOOKUP, "strict": flag}
+    found = analyze(write_design(tmp_path / "d", {file: document}), ("openai",))
+    assert [(d.file, d.pointer, d.code) for d in found.diagnostics] == [
+        (file, "/strict", "INVALID_FIELD")
+    ]
+    assert message in found.diagnostics[0].message
+
+
 @pytest.mark.parametrize("name", sorted(PROFILES))
 def test_a_non_strict_mode_states_its_rules_in_the_profile(name):
     """A profile derived from another (``replace(OPENAI, ...)``) inherits its non-strict mode: it

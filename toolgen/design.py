@@ -27,7 +27,7 @@ CONTRACT_FOLDERS: dict[str, tuple[ContractKind, str, frozenset[str]]] = {
     "tools": (
         "tool",
         "parameters",
-        frozenset({"name", "description", "examples", "providers", "priority"}),
+        frozenset({"name", "description", "examples", "providers", "priority", "strict"}),
     ),
     "outputs": ("output", "schema", frozenset({"name", "description", "examples", "providers"})),
 }
@@ -230,7 +230,7 @@ def _read_contract(file: str, document: Any) -> tuple[dict[str, Any] | None, lis
             f"unknown field {key!r} in a {kind} file (expected {', '.join(sorted(other_keys | {schema_key}))})",
         )
         for key in document
-        if key not in other_keys | {schema_key}
+        if key not in other_keys | {schema_key} and not (key == "strict" and kind == "output")
     ]
 
     def expect(key: str, check: Any, what: str) -> None:
@@ -248,6 +248,8 @@ def _read_contract(file: str, document: Any) -> tuple[dict[str, Any] | None, lis
     expect("examples", lambda v: isinstance(v, list), "a list of example payloads")
     providers, strict, found = _read_providers(file, kind, document.get("providers"))
     diagnostics += found
+    if "strict" in document:
+        diagnostics += _strict_problems(file, kind, "/strict", document["strict"])
     expect(
         "priority",
         lambda v: type(v) is int,
@@ -270,7 +272,19 @@ def _read_contract(file: str, document: Any) -> tuple[dict[str, Any] | None, lis
         "providers": providers,
         "priority": document.get("priority", 0),
         "strict": strict,
+        "strict_all": document.get("strict"),
     }, diagnostics
+
+
+def _strict_problems(file: str, kind: ContractKind, pointer: str, flag: Any) -> list[Diagnostic]:
+    """What is wrong with a ``strict`` flag at ``pointer`` (top level or per provider)."""
+    if not isinstance(flag, bool):
+        message = "strict must be true or false"
+    elif kind != "tool":
+        message = "strict is set per tool; a structured output always goes strict"
+    else:
+        return []
+    return [Diagnostic(file, pointer, DESIGN, "INVALID_FIELD", message)]
 
 
 def _read_providers(
@@ -304,16 +318,14 @@ def _read_providers(
         if "strict" not in settings:
             continue
         flag, where = settings["strict"], jp.join(pointer, "strict")
-        if not isinstance(flag, bool):
-            message = "strict must be true or false"
-        elif kind != "tool":
-            message = "strict is set per tool; a structured output always goes strict"
-        elif flag is False and name in PROFILES and not _strict_optional(name):
+        problems = _strict_problems(file, kind, where, flag)
+        if not problems and flag is False and name in PROFILES and not _strict_optional(name):
             message = f"{name} has no non-strict mode: its tools always go strict"
+            problems = [Diagnostic(file, where, DESIGN, "INVALID_FIELD", message)]
+        if problems:
+            diagnostics += problems
         else:
             strict[name] = flag
-            continue
-        diagnostics.append(Diagnostic(file, where, DESIGN, "INVALID_FIELD", message))
     return tuple(value), strict, diagnostics
 
 
@@ -428,6 +440,7 @@ def load_design(
             priority=info["priority"],
             shared=used,
             strict=info["strict"],
+            strict_all=info["strict_all"],
         )
         if file in broken or any(s.file in broken for s in used.values()):
             continue

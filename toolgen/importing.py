@@ -24,6 +24,7 @@ import yaml
 from toolgen import pointer as jp
 from toolgen.design import load_design
 from toolgen.diagnostics import Diagnostic, Level
+from toolgen.providers import PROVIDER_NAMES
 from toolgen.sources import SCHEMA_SUFFIXES, parse
 from toolgen.strict_nulls import (
     first_open_object,
@@ -96,6 +97,18 @@ def _names_map(source: Path) -> dict[str, str]:
     return {wire: canonical for canonical, wire in tools.items() if isinstance(wire, str)}
 
 
+def _strict_false_kept(pointer: str) -> Diagnostic:
+    return Diagnostic(
+        "",
+        pointer,
+        "",
+        "STRICT_FALSE_KEPT",
+        "the definition has strict: false: the tool file says strict: false (sent non-strict by "
+        "every provider that has that mode; the others send it strict)",
+        Level.INFO,
+    )
+
+
 def _no_tools(document: Any) -> bool:
     """An empty list, or an empty ``tools`` list (of a request, a tools/list result, a toolConfig):
     a build whose tools were all rejected sends one, and it is no error to import nothing."""
@@ -151,6 +164,9 @@ def read_source(
     for pointer, tool in found_tools:
         design_document, found = _design_document(tool, pointer, styles, names)
         findings += found
+        if design_document is not None and tool.strict is False and chosen.strict_of is not None:
+            design_document["strict"] = False
+            findings.append(_strict_false_kept(pointer))
         if design_document is not None:
             tools.append(ReadTool(label, chosen.name, pointer, tool.pointer, design_document))
     on_file = [replace(d, file=label, provider=d.provider or chosen.name) for d in findings]
@@ -256,7 +272,7 @@ def _loader_findings(documents: dict[str, dict[str, Any]]) -> dict[str, list[Dia
         (root / TOOLS_FOLDER).mkdir()
         for relative, document in documents.items():
             (root / relative).write_text(json.dumps(document), encoding="utf-8")
-        _, diagnostics = load_design(root, ())
+        _, diagnostics = load_design(root, PROVIDER_NAMES)
     found: dict[str, list[Diagnostic]] = {}
     for diagnostic in diagnostics:
         found.setdefault(diagnostic.file, []).append(diagnostic)

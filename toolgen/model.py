@@ -46,6 +46,8 @@ class Contract:
     shared: dict[str, SharedDef] = field(default_factory=dict)
     # Tools only: provider -> the tool file's ``providers: {NAME: {strict: ...}}``, where given.
     strict: dict[str, bool] = field(default_factory=dict)
+    # Tools only: the tool file's top-level ``strict``, for every provider (the mapping above wins).
+    strict_all: bool | None = None
 
     def locate(self, schema_pointer: str) -> tuple[str, str]:
         """The design file and the pointer inside it where a node of ``schema`` was authored."""
@@ -54,6 +56,13 @@ class Contract:
             origin = self.shared[tokens[1]]
             return origin.file, jp.join(origin.pointer, *tokens[2:])
         return self.file, self.pointer + schema_pointer
+
+    def requested_strict(self, provider: str, configured: bool | None) -> bool | None:
+        """The strict flag asked for ``provider``: the tool file's ``providers: {NAME: {strict}}``,
+        else its top-level ``strict``, else ``configured`` (toolgen.toml's ``[providers.NAME]``)."""
+        if provider in self.strict:
+            return self.strict[provider]
+        return self.strict_all if self.strict_all is not None else configured
 
     def emitted_for(self, provider: str) -> bool:
         return self.providers is None or provider in self.providers

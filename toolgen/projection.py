@@ -21,7 +21,7 @@ from toolgen.nonstrict import non_object_root, project_non_strict
 from toolgen.nullability import NullOracle
 from toolgen.openapi import write_openapi
 from toolgen.providers.base import Profile
-from toolgen.refs import recursive_refs
+from toolgen.refs import RefCycle, chase, recursive_refs
 from toolgen.rewrites import (
     ANNOTATIONS,
     STRUCTURAL,
@@ -442,74 +442,101 @@ class _Projector:
                 pointer, "FALSE_SCHEMA", "a schema that accepts nothing cannot be expressed"
             )
             return None
-        seen: set[str] = set()
-        while True:
-            ref = node.get("$ref")
-            must_inline = isinstance(ref, str) and self._target_not_projected(ref)
-            if isinstance(ref, str) and (root or must_inline or set(node) - {"$ref"} - STRUCTURAL):
-                if ref in self.inlining:
-                    if must_inline:  # no reference to keep: it never ends
-                        self.report(
-                            jp.join(pointer, "$ref"),
-                            "UNSUPPORTED_RECURSION",
-                            f"a recursive schema cannot be expressed in {self.profile.title} "
-                            f"(the reference cannot stay one; $ref {ref!r} leads back to itself)",
-                        )
-                        return None
-                    # Recursion through a $ref with siblings: inlining again would never end. Only
-                    # annotations may go (the reference stays); anything else cannot be expressed.
-                    if set(node) - {"$ref"} - STRUCTURAL - ANNOTATIONS:
-                        self.report(
-                            jp.join(pointer, "$ref"),
-                            "UNSUPPORTED_RECURSIVE_REF",
-                            f"$ref {ref!r} leads back to itself and has sibling keywords",
-                        )
-                        return None
-                    rewrites.append(RecursiveRefKept(jp.ref_pointer(ref)))
-                    return {"$ref": ref}
-                if ref in seen:
-                    self.report(
-                        jp.join(pointer, "$ref"), "REF_CYCLE", f"$ref {ref!r} refers to itself"
-                    )
-                    return None
-                seen.add(ref)
-                inlined.append(ref)
-                target = self._resolve(ref, pointer)
-                if target is None:
-                    return None
-                target_pointer = jp.ref_pointer(ref)
-                site = {k: v for k, v in node.items() if k != "$ref"}
-                # the target's inverse serves this site, unless the target is not projected
-                annotations_only = not set(site) - STRUCTURAL - ANNOTATIONS and not must_inline
-                rewrites.append(RefInlined(target_pointer, annotations_only))
-                node = self._merge(target, site, jp.join(pointer, "$ref"))
-                _merge_origins(origins, target, target_pointer, site, pointer)
-                continue
-            all_of = node.get("allOf")
-            if isinstance(all_of, list):
-                rest = {k: v for k, v in node.items() if k != "allOf"}
-                if len(all_of) == 1 and isinstance(all_of[0], dict):
-                    branch_pointer = jp.join(origins.get("allOf", pointer), "allOf", 0)
-                    node = self._merge(all_of[0], rest, jp.join(pointer, "allOf"))
-                    _merge_origins(origins, all_of[0], branch_pointer, rest, pointer)
-                    rewrites.append(AllOfMerged(branch_pointer))
-                    continue
+
+        def merge_all_of(at: dict[str, Any]) -> dict[str, Any]:
+            """``at`` with each one-schema ``allOf`` merged in, up to a ``$ref`` to inline."""
+            while self._ref_to_inline(at, root) is None:
+                all_of = at.get("allOf")
+                if not (isinstance(all_of, list) and len(all_of) == 1):
+                    break
+                if not isinstance(all_of[0], dict):
+                    break
+                rest = {k: v for k, v in at.items() if k != "allOf"}
+                branch_pointer = jp.join(origins.get("allOf", pointer), "allOf", 0)
+                at = self._merge(all_of[0], rest, jp.join(pointer, "allOf"))
+                _merge_origins(origins, all_of[0], branch_pointer, rest, pointer)
+                rewrites.append(AllOfMerged(branch_pointer))
+            return at
+
+        def to_inline(at: dict[str, Any] | None) -> str | None:
+            ref = self._ref_to_inline(at, root) if at is not None else None
+            return ref if ref not in self.inlining else None  # back in one: handled below
+
+        def inline(at: dict[str, Any] | None, ref: str) -> dict[str, Any] | None:
+            assert at is not None
+            inlined.append(ref)
+            target = self._resolve(ref, pointer)
+            if target is None:
+                return None
+            target_pointer = jp.ref_pointer(ref)
+            site = {k: v for k, v in at.items() if k != "$ref"}
+            # the target's inverse serves this site, unless the target is not projected
+            annotations_only = not set(site) - STRUCTURAL - ANNOTATIONS
+            annotations_only = annotations_only and not self._target_not_projected(ref)
+            rewrites.append(RefInlined(target_pointer, annotations_only))
+            merged = self._merge(target, site, jp.join(pointer, "$ref"))
+            _merge_origins(origins, target, target_pointer, site, pointer)
+            return merge_all_of(merged)
+
+        start: dict[str, Any] | None = merge_all_of(node)
+        try:
+            followed = chase(start, to_inline, inline)
+        except RefCycle as cycle:
+            back = cycle.pointer  # the $ref text: the chain is keyed by it
+            self.report(jp.join(pointer, "$ref"), "REF_CYCLE", f"$ref {back!r} refers to itself")
+            return None
+        if followed is None:
+            return None
+        node = followed
+        ref = self._ref_to_inline(node, root)
+        if ref is not None:  # it leads back into a $ref being inlined around this node
+            if self._target_not_projected(ref):  # no reference to keep: it never ends
                 self.report(
-                    jp.join(pointer, "allOf"),
-                    "UNSUPPORTED_ALL_OF",
-                    f"allOf with {len(all_of)} schemas cannot be expressed in {self.profile.title}",
-                )
-                node = rest
-            if "oneOf" in node and "anyOf" in node:
-                self.report(
-                    jp.join(pointer, "oneOf"),
-                    "UNSUPPORTED_ONE_OF",
-                    "oneOf beside anyOf cannot be folded",
+                    jp.join(pointer, "$ref"),
+                    "UNSUPPORTED_RECURSION",
+                    f"a recursive schema cannot be expressed in {self.profile.title} "
+                    f"(the reference cannot stay one; $ref {ref!r} leads back to itself)",
                 )
                 return None
-            # oneOf stays oneOf here (its branches are walked, and reported, under the authored
-            # keyword); _node writes the projected branches as anyOf.
-            return node
+            # Recursion through a $ref with siblings: inlining again would never end. Only
+            # annotations may go (the reference stays); anything else cannot be expressed.
+            if set(node) - {"$ref"} - STRUCTURAL - ANNOTATIONS:
+                self.report(
+                    jp.join(pointer, "$ref"),
+                    "UNSUPPORTED_RECURSIVE_REF",
+                    f"$ref {ref!r} leads back to itself and has sibling keywords",
+                )
+                return None
+            rewrites.append(RecursiveRefKept(jp.ref_pointer(ref)))
+            return {"$ref": ref}
+        all_of = node.get("allOf")
+        if isinstance(all_of, list):
+            self.report(
+                jp.join(pointer, "allOf"),
+                "UNSUPPORTED_ALL_OF",
+                f"allOf with {len(all_of)} schemas cannot be expressed in {self.profile.title}",
+            )
+            node = {k: v for k, v in node.items() if k != "allOf"}
+        if "oneOf" in node and "anyOf" in node:
+            self.report(
+                jp.join(pointer, "oneOf"),
+                "UNSUPPORTED_ONE_OF",
+                "oneOf beside anyOf cannot be folded",
+            )
+            return None
+        # oneOf stays oneOf here (its branches are walked, and reported, under the authored
+        # keyword); _node writes the projected branches as anyOf.
+        return node
+
+    def _ref_to_inline(self, node: dict[str, Any], root: bool) -> str | None:
+        """The ``$ref`` the projection inlines at ``node``: one with siblings, at the root, or
+        one whose target cannot stay a reference (None: the node keeps it, or has none)."""
+        ref = node.get("$ref")
+        if not isinstance(ref, str):
+            return None
+        if root or self._target_not_projected(ref) or set(node) - {"$ref"} - STRUCTURAL:
+            return ref
+        return None
 
     def _target_not_projected(self, ref: str) -> bool:
         """Whether a reference cannot stay a reference: the dialect has none, or the profile
@@ -713,8 +740,9 @@ def project_non_strict_tool(
 def project_tool(
     contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
 ) -> tuple[ProjectedContract, list[Diagnostic]]:
-    """A tool in the mode its design asks for. The tool file's ``providers: {NAME: {strict}}``
-    wins over ``[providers.NAME] strict`` in toolgen.toml; then:
+    """A tool in the mode its design asks for (:meth:`Contract.requested_strict`: the tool file's
+    ``providers: {NAME: {strict}}``, then its top-level ``strict``, then ``[providers.NAME] strict``
+    in toolgen.toml); then:
 
     - ``strict: false``: the non-strict projection;
     - ``strict: true`` (said in either place): the strict projection, its errors stay errors;
@@ -723,7 +751,7 @@ def project_tool(
       becomes a STRICT_FALLBACK warning where it was found. An error the design chose
       (``optional_nullable = "error"``) is not such a reason: it stays an error.
     """
-    requested = contract.strict.get(profile.name, options.strict)
+    requested = contract.requested_strict(profile.name, options.strict)
     if profile.non_strict is not None and requested is False:
         return project_non_strict_tool(contract, profile, provider_name)
     strict, found = project_contract(contract, profile, options, provider_name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from toolgen import pointer as jp
 from toolgen import walker
@@ -215,11 +215,50 @@ def unbounded_refs(schema: Any) -> list[str]:
 
 
 class RefCycle(ValueError):
-    """A chain of references that comes back to ``pointer`` (a target it already followed)."""
+    """A chain of references that comes back to ``pointer`` (a target it already followed: a
+    pointer, or the ``$ref`` text for a caller that keys its links by it)."""
 
     def __init__(self, pointer: str) -> None:
         super().__init__(f"the references lead back to #{pointer}")
         self.pointer = pointer
+
+
+State = TypeVar("State")
+
+
+def chase(
+    start: State,
+    target: Callable[[State], str | None],
+    step: Callable[[State, str], State],
+    *,
+    stop_at_dead_end: bool = False,
+) -> State:
+    """Where a chain of references leads from ``start``: the one loop that follows ``$ref``.
+
+    ``target(state)`` is what the state refers to (a pointer, or a ``$ref`` text: the key a
+    repeat is recognised by), or None where the chain ends (the caller decides what counts as a
+    reference: a bare ``$ref``, a local one, one beside annotations...). ``step(state, key)`` is
+    the state the link leads to (the node resolved, merged with its site, recorded...); it is
+    called once per link, in chain order, so it may also act on each link.
+
+    A chain that comes back raises RefCycle, a link ``step`` cannot resolve (KeyError or
+    ValueError) raises that; with ``stop_at_dead_end`` both end the chain at the state holding
+    that link instead. A loop, not recursion: a chain of any length is followed."""
+    seen: set[str] = set()
+    state = start
+    while (key := target(state)) is not None:
+        if key in seen:
+            if stop_at_dead_end:
+                return state
+            raise RefCycle(key)
+        seen.add(key)
+        try:
+            state = step(state, key)
+        except (KeyError, ValueError):
+            if stop_at_dead_end:
+                return state
+            raise
+    return state
 
 
 def follow(
@@ -227,14 +266,11 @@ def follow(
 ) -> tuple[Any, str]:
     """The schema a chain of references leads to from ``node`` (at ``pointer``), and its pointer.
 
-    ``target(node, pointer)`` is the pointer a node refers to, or None where the chain ends (the
-    caller decides what counts as a reference: a bare ``$ref``, one beside annotations...).
+    ``target(node, pointer)`` is the pointer a node refers to, or None where the chain ends.
     Raises RefCycle for a chain that comes back, KeyError or ValueError for one that names
     nothing in ``root``."""
-    seen: set[str] = set()
-    while (next_pointer := target(node, pointer)) is not None:
-        if next_pointer in seen:
-            raise RefCycle(next_pointer)
-        seen.add(next_pointer)
-        node, pointer = jp.resolve(root, next_pointer), next_pointer
-    return node, pointer
+    return chase(
+        (node, pointer),
+        lambda at: target(*at),
+        lambda _, next_pointer: (jp.resolve(root, next_pointer), next_pointer),
+    )

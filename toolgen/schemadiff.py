@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from toolgen import pointer as jp
+from toolgen import refs
 
 
 class Classification(enum.StrEnum):
@@ -134,6 +135,12 @@ def _show(values: list[Any], limit: int = 5) -> str:
     return shown + (f", ... ({len(values)} in all)" if len(values) > limit else "")
 
 
+def _local_ref(node: Any) -> str | None:
+    """The local ``$ref`` of a node (None for none, or one to another document)."""
+    ref = node.get("$ref") if isinstance(node, dict) else None
+    return ref if isinstance(ref, str) and ref.startswith("#") else None
+
+
 class _Normalizer:
     """Rewrites one node of a bundled schema into a canonical form; subschemas stay as authored
     (they are normalized when the comparison reaches them)."""
@@ -145,16 +152,14 @@ class _Normalizer:
     def target(self, node: Any) -> Any:
         """The schema a bare ``$ref`` designates (through chains), else ``node`` itself: every
         reference to one definition is then one node, and recursion is met as a repeated node."""
-        seen: set[str] = set()
-        while isinstance(node, dict) and set(node) == {"$ref"} and isinstance(node["$ref"], str):
-            if node["$ref"] in seen or not node["$ref"].startswith("#"):
-                break
-            seen.add(node["$ref"])
-            try:
-                node = jp.resolve(self.root, jp.ref_pointer(node["$ref"]))
-            except (KeyError, ValueError):
-                break
-        return node
+
+        def bare_ref(at: Any) -> str | None:
+            return _local_ref(at) if isinstance(at, dict) and set(at) == {"$ref"} else None
+
+        return refs.chase(node, bare_ref, self._resolved, stop_at_dead_end=True)
+
+    def _resolved(self, _node: Any, ref: str) -> Any:
+        return jp.resolve(self.root, jp.ref_pointer(ref))
 
     def normalize(self, node: Any) -> dict[str, Any] | bool:
         if node is False:
@@ -200,24 +205,22 @@ class _Normalizer:
         return self._fold_null_branch(node)
 
     def _follow_refs(self, node: dict[str, Any]) -> dict[str, Any] | bool:
-        seen: set[str] = set()
-        while isinstance(node.get("$ref"), str) and node["$ref"].startswith("#"):
-            ref = node["$ref"]
-            if ref in seen:  # an unbounded reference: the design loader reports it
-                return node
-            seen.add(ref)
-            try:
-                target = jp.resolve(self.root, jp.ref_pointer(ref))
-            except (KeyError, ValueError):
-                return node
+        """``node`` with the targets of its local ``$ref`` chain merged in (its own keywords
+        beside each). A chain that comes back (an unbounded reference: the design loader reports
+        it) or names nothing ends at the node that holds that reference."""
+
+        def merged(at: Any, ref: str) -> Any:
+            target = self._resolved(at, ref)
             if target is False:
                 return NOTHING
-            site = self._without(node, "$ref")
-            merged = self._merged(target if isinstance(target, dict) else {}, site)
-            if merged is NOTHING:
-                return NOTHING
-            node = merged
-        return node
+            return self._merged(
+                target if isinstance(target, dict) else {}, self._without(at, "$ref")
+            )
+
+        followed: dict[str, Any] | bool = refs.chase(
+            node, _local_ref, merged, stop_at_dead_end=True
+        )
+        return followed
 
     def _merge_all_of(self, node: dict[str, Any]) -> dict[str, Any] | bool:
         """Branches of ``allOf`` that add keywords the node lacks are merged into it; what

@@ -41,7 +41,8 @@ class ToolFormat:
     JSON Schema 2020-12 (a reader converts its format's own dialect). ``strict_nulls`` says how
     a producer of this format may write an optional member in strict mode: True for a type list
     (``["string", "null"]``), False for an ``anyOf`` with a null branch; empty when strict mode
-    adds no nulls.
+    adds no nulls. ``strict_of`` is the provider whose strict flag an entry's ``strict`` is (None:
+    the format has no strict flag).
     """
 
     name: str
@@ -49,6 +50,7 @@ class ToolFormat:
     find: Callable[[Any], Entries | None]
     read: Callable[[Any, str], ReadResult]
     strict_nulls: tuple[bool, ...] = ()
+    strict_of: str | None = None
 
 
 def finding(pointer: str, code: str, message: str, level: Level = Level.INFO) -> Diagnostic:

@@ -244,7 +244,19 @@ NO_RAW = object()
 
 
 def forms(sdk_object: Any, raw: Any = NO_RAW) -> dict[str, Any]:
-    """Every form a user may hold of one response, chunk or event (the raw JSON when given)."""
+    """Every form a user may hold of one response, chunk or event (the raw JSON when given).
+    A google-genai object's own dumps use the SDK's snake_case names, no wire form (the README
+    says to pass the object itself): its forms are the object and its dump by alias."""
+    if type(sdk_object).__module__.startswith("google.genai"):
+        held = {
+            "SDK object": sdk_object,
+            "model_dump(mode='json', by_alias=True, exclude_none=True)": _quiet(
+                lambda: sdk_object.model_dump(mode="json", by_alias=True, exclude_none=True)
+            ),
+        }
+        if raw is not NO_RAW:
+            held["raw JSON"] = copy.deepcopy(raw)
+        return held
     held = {
         "SDK object": sdk_object,
         "model_dump()": _quiet(sdk_object.model_dump),
@@ -258,12 +270,19 @@ def forms(sdk_object: Any, raw: Any = NO_RAW) -> dict[str, Any]:
 
 def sdk_object_maker(surface: str) -> Callable[[Any], Any]:
     """What the official client makes of a body or event of ``surface``: its object, built with the
-    SDK's own (private) ``construct_type``, the lenient path every response goes through.
-    Skips when the SDKs are not installed, and for Bedrock, whose SDKs hand out plain dicts."""
+    SDK's own (private) ``construct_type``, the lenient path every response goes through (for
+    google-genai, ``GenerateContentResponse._from_response``). Skips when the SDKs are not
+    installed, and for Bedrock, whose SDKs hand out plain dicts."""
     if surface.startswith("converse"):
         pytest.skip("boto3 returns Converse responses and events as plain dicts: the raw JSON")
     if surface.startswith("generate_content"):
-        pytest.skip("the google-genai SDK is not in the dev extras")
+        genai = pytest.importorskip(
+            "google.genai.types", reason="google-genai is in the dev extras"
+        )
+        # what the client returns for each body and each SSE chunk: the SDK's own lenient path,
+        # members it does not know removed (it mutates its input), then model_validate
+        response = genai.GenerateContentResponse
+        return lambda value: response._from_response(response=copy.deepcopy(value), kwargs={})
     if surface.startswith("message"):
         sdk = pytest.importorskip("anthropic", reason="the anthropic SDK is in the dev extras")
         from anthropic._models import construct_type

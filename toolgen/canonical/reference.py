@@ -28,11 +28,17 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from toolgen import pointer as jp
+from toolgen import refs
 from toolgen.canonical import text as json_text
 from toolgen.canonical.views import Reading, Site, tolerant
 from toolgen.projection import ProjectedContract
 
 _DROP = object()
+
+
+def _call(site: Site | None) -> str | None:
+    """The target whose inverse applies at ``site`` (None: its own facets apply)."""
+    return site.call if site is not None else None
 
 
 class ReferenceInverse:
@@ -50,15 +56,15 @@ class ReferenceInverse:
     # -- one node --------------------------------------------------------------------------
 
     def _node(self, value: Any, pointer: str, *, root: bool = False) -> Any:
-        if not isinstance(value, dict | list | str) or self.reading is None:
+        reading = self.reading
+        if not isinstance(value, dict | list | str) or reading is None:
             return value
-        site = self.reading.site(pointer, root=root)
-        seen: set[str] = set()
-        while site is not None and site.call is not None:  # a $ref target's inverse
-            if site.call in seen:
-                return value
-            seen.add(site.call)
-            site = self.reading.site(site.call)
+        try:  # a $ref target's inverse
+            site = refs.chase(
+                reading.site(pointer, root=root), _call, lambda _, at: reading.site(at)
+            )
+        except refs.RefCycle:
+            return value
         if site is None:
             return value
         if isinstance(value, str):

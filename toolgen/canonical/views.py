@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen import pointer as jp
-from toolgen import walker
+from toolgen import refs, walker
 from toolgen.nullability import NullOracle
 from toolgen.rewrites import RewriteRecord
 
@@ -112,16 +112,17 @@ class Reading:
     def _call(self, target: str) -> Site | None:
         """A call to the inverse of ``target``, a chain of bare references followed (the function
         of the last is the one called)."""
-        seen: set[str] = set()
-        while target not in seen:
-            seen.add(target)
-            try:
-                node = self.node(self.record.counterpart(target).pointer)
-            except KeyError:
-                return None
-            if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
-                return Site(target, call=target)
-            target = jp.ref_pointer(node["$ref"])
+        try:
+            end = refs.chase(target, self._referred, lambda _, next_target: next_target)
+        except (refs.RefCycle, KeyError):
+            return None
+        return Site(end, call=end)
+
+    def _referred(self, target: str) -> str | None:
+        """The target the inverse of ``target`` defers to: that of its bare ``$ref``, if any."""
+        node = self.node(self.record.counterpart(target).pointer)
+        if isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            return jp.ref_pointer(node["$ref"])
         return None
 
 

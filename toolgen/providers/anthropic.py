@@ -164,5 +164,9 @@ def _tools_read(entry: Any, pointer: str) -> ReadResult:
 
 
 TOOLS = ToolFormat(
-    name="anthropic", title="Anthropic Messages tools", find=_tools_find, read=_tools_read
+    name="anthropic",
+    title="Anthropic Messages tools",
+    find=_tools_find,
+    read=_tools_read,
+    strict_of="anthropic",
 )

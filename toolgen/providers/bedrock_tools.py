@@ -59,5 +59,9 @@ def _read(entry: Any, pointer: str) -> ReadResult:
 
 
 TOOL_CONFIG = ToolFormat(
-    name="bedrock", title="Bedrock Converse toolConfig", find=_find, read=_read
+    name="bedrock",
+    title="Bedrock Converse toolConfig",
+    find=_find,
+    read=_read,
+    strict_of="bedrock",
 )

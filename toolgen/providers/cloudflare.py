@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen import pointer as jp
+from toolgen import refs
 from toolgen.apis import CHAT, WORKERS_AI
 from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile, Rule, ToolWire
 from toolgen.providers.openai import DROP as OPENAI_DROP
@@ -270,20 +271,18 @@ def _without_top_ref(member: Any, root: dict[str, Any]) -> Any:
     """A member that is a local ``$ref`` as its target (siblings kept over the target's): a
     ``type`` beside a reference would read as a reference with siblings, which the projection
     inlines, so the wire form inlines it at once (recursion is rejected, so this ends)."""
-    seen: set[str] = set()
-    while isinstance(member, dict) and isinstance(member.get("$ref"), str):
-        target = member["$ref"]
-        if not target.startswith("#") or target in seen:
-            return member
-        seen.add(target)
-        try:
-            resolved = jp.resolve(root, target[1:])
-        except (KeyError, ValueError):
-            return member
+
+    def local_ref(node: Any) -> str | None:
+        target = node.get("$ref") if isinstance(node, dict) else None
+        return target if isinstance(target, str) and target.startswith("#") else None
+
+    def inlined(node: dict[str, Any], target: str) -> dict[str, Any]:
+        resolved = jp.resolve(root, target[1:])
         if not isinstance(resolved, dict):
-            return member
-        member = {**resolved, **{k: v for k, v in member.items() if k != "$ref"}}
-    return member
+            raise KeyError(target)  # not a schema to inline: the chain stops before it
+        return {**resolved, **{k: v for k, v in node.items() if k != "$ref"}}
+
+    return refs.chase(member, local_ref, inlined, stop_at_dead_end=True)
 
 
 def native_parameters(schema: Any) -> tuple[Any, list[tuple[str, str, str]]]:
