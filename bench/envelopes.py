@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import platform
 import random
 import statistics
@@ -39,7 +40,7 @@ from toolgen.envelope import (
     render_envelope_module,
 )
 from toolgen.providers import PROFILES
-from toolgen.runtime_files import copied
+from toolgen.runtime_files import copied, runtime_modules
 from toolgen.templating import header
 
 REPO = Path(__file__).resolve().parents[1]
@@ -192,7 +193,8 @@ def generated_modules(providers: tuple[str, ...]) -> dict[str, Any]:
     folder.mkdir()
     head = header("0" * 64)
     (folder / "__init__.py").write_text("")
-    (folder / "_runtime.py").write_text(copied("_runtime", head))
+    for fixed in runtime_modules():
+        (folder / f"{fixed}.py").write_text(copied(fixed, head))
     for provider in providers:
         schemas = load_envelope_schemas(provider, {}, PROFILES[provider].apis)
         source = render_envelope_module(provider, schemas, head)
@@ -307,7 +309,9 @@ def main() -> None:
         "## Envelope validators",
         "",
         f"Command: `{COMMAND}` ({ROUNDS} rounds, contenders interleaved in a shuffled order each "
-        f"round, same envelope schema for every contender; Python {platform.python_version()}).",
+        f"round, same envelope schema for every contender; Python {platform.python_version()}; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the start: on a busy "
+        "machine only the ratios of one run mean anything).",
         "",
     ]
     modules = generated_modules(("openai", "anthropic"))

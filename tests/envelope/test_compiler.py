@@ -210,7 +210,8 @@ def test_a_recursive_schema_is_a_function_that_calls_itself(tmp_path: Path) -> N
     package = tmp_path / "recursive_envelope_out"
     package.mkdir()
     (package / "__init__.py").write_text("")
-    (package / "_runtime.py").write_text(copied("_runtime", "# header"))
+    for fixed in ("_runtime", "_explain"):
+        (package / f"{fixed}.py").write_text(copied(fixed, "# header"))
     (package / "_envelopes_openai.py").write_text(source)
     sys.path.insert(0, str(tmp_path))
     try:
@@ -263,3 +264,28 @@ def test_generated_code_is_clean_under_ruff(package_dir: Path, config: list[str]
 
 def test_generated_code_is_clean_under_mypy_strict(package_dir: Path) -> None:
     assert_mypy_strict_clean(package_dir.parent, package_dir.name)
+
+
+def test_a_sub_schema_checked_in_several_places_is_one_function_unless_a_use_is_in_a_loop() -> None:
+    usage = {"type": "object", "properties": {"total": {"type": "integer"}}, "required": ["total"]}
+    item = {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}
+
+    def surface(name: str) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "required": ["usage", "items"],
+            "properties": {
+                "usage": {"$ref": "#/$defs/Usage"},
+                "items": {"type": "array", "items": {"$ref": "#/$defs/Item"}},
+                name: {"type": "string"},
+            },
+            "$defs": {"Usage": usage, "Item": item},
+        }
+
+    source = render_envelope_module("openai", {"one": surface("a"), "two": surface("b")}, "# h")
+    assert source.count("def _check_usage(") == 1  # one function for both surfaces
+    assert source.count('_check_usage(data["usage"])') == 2
+    assert "def _check_item(" not in source  # checked in place: a call per item costs more
+    assert source.count('type(item["id"]) is not str') == 2
+    alone = render_envelope_module("openai", {"one": surface("a")}, "# h")
+    assert "def _check_" not in alone  # used once in the module: in place

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import math
 from types import ModuleType
@@ -13,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from tests.envelope.support import decoder
+from tests.envelope.support import PACKAGE, decoder
 
 SECRET = "sk-SECRET-do-not-leak-4242"
 SURFACES = [
@@ -355,3 +356,7 @@ def test_random_json_only_drifts_and_agrees_with_jsonschema(
     except modules["_runtime"].SchemaDriftError:
         valid = False
     assert valid == Draft202012Validator(schemas[provider][surface]).is_valid(value)
+    # and the explainer finds a mismatch exactly when the compiled check fails
+    document = json.loads(modules[provider]._SCHEMAS)
+    explain = importlib.import_module(f"{PACKAGE}._explain")
+    assert (explain.first_mismatch(document[surface], value, document) is None) == valid

@@ -24,6 +24,11 @@ class LineEmitter:
         self._merge = merge_nested_ifs
         self.names = Identifiers(reserved=reserved)
 
+    @property
+    def indent(self) -> int:
+        """How many columns the next line is indented by."""
+        return len(_INDENT) * self._depth
+
     def line(self, text: str = "") -> None:
         self._lines.append(_INDENT * self._depth + text if text else "")
 

@@ -1,15 +1,15 @@
-"""Compiles an envelope schema (a JSON Schema 2020-12 subset) into Python validators.
+"""Compiles an envelope schema (a JSON Schema 2020-12 subset) into a Python validator.
 
-Each surface becomes two functions. ``validate_<surface>`` is the fast path: plain subscripts and
-``type(x) is`` tests, no paths, no enumerate; a missing member surfaces as KeyError and any other
-mismatch as ``_Mismatch``. Only then ``_explain_<surface>`` runs: the same checks in the same order,
-written with ``.get`` and indices, returning the SchemaDriftError of the first mismatch. Successful
-calls (nearly all of them) never pay for paths.
+Each surface becomes one function, ``validate_<surface>``: plain subscripts and ``type(x) is``
+tests, no paths, no enumerate; a missing member surfaces as KeyError and any other mismatch as
+``_Mismatch``. Only then does the runtime's ``explain_drift`` walk the schema itself (the module
+holds it as JSON text) to find where and why, in the same order: each check is written once, and
+successful calls (nearly all of them) never pay for paths.
 
-Each local ``$ref`` target is a pair of named functions, ``_check_<name>(value)`` for the fast path
-and ``_explain_<name>(value, api, path)`` (None when it matches) for the explaining one; a
-recursive schema is a function that calls itself. Functions with the same body (a definition
-repeated in several surfaces) are written once.
+A ``$ref`` target (or a surface's root) whose checks the module makes in more than one place, in
+any surface, is one function, ``_check_<name>(value)``, unless a use sits in a loop (there a call
+per item costs more than the checks of a small definition); a recursive schema is a function that
+calls itself. Equal checks are found by content (``ContentKeys``), so one function serves them all.
 
 The subset: ``type`` (one name, or a list of names for a value that may take several shapes,
 with no keyword beside it that needs one type), ``properties``, ``required``, ``items``, ``minItems``, ``enum`` and
@@ -22,7 +22,7 @@ required string property D: a known variant is checked against S, an unknown one
 
 from __future__ import annotations
 
-import enum
+import hashlib
 import json
 from collections import Counter
 from collections.abc import Callable
@@ -30,8 +30,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolgen import pointer as jp
-from toolgen import refs
-from toolgen.codegen import Constants, Identifiers, LineEmitter, docstring, tuple_expression
+from toolgen import refs, walker
+from toolgen.codegen import Constants, Identifiers, LineEmitter, docstring
 from toolgen.envelope.errors import EnvelopeSchemaError
 from toolgen.envelope.statements import Bind, If, Line, Loop, Statement, depth, guard, write
 from toolgen.names import python_identifier, words
@@ -70,13 +70,10 @@ _SHAPES: dict[str, tuple[Callable[[Any], bool], str]] = {
 MAX_NESTING = 90
 #: The helper (from ``_runtime``) each type test calls.
 _TYPE_HELPERS = {"integer": "integral_float", "number": "finite_float"}
+#: The helper (from ``_runtime``) that tests an integer or number that may be null, beside int.
+_NULLABLE_HELPERS = {"integer": "integral_or_none", "number": "finite_or_none"}
 #: Types whose test reads the value once, so the fast path can test ``parent["key"]`` in place.
 _SINGLE_READ_TYPES = frozenset({"object", "array", "string", "boolean", "null"})
-
-
-class Mode(enum.Enum):
-    FAST = "fast"
-    EXPLAIN = "explain"
 
 
 @dataclass(frozen=True)
@@ -87,47 +84,54 @@ class At:
     path: tuple[str, ...]  # Python expressions of the data path (keys as repr, indices as names)
     pointer: str  # JSON pointer of the schema node, for EnvelopeSchemaError
     known: str | None = None  # JSON type already established by an enclosing check
-    nullable: bool = False
+    in_loop: bool = False  # checked once per item of an array
 
 
-def validator_names(surface: str) -> tuple[str, str]:
-    return f"validate_{surface}", f"_explain_{surface}"
+def validator_name(surface: str) -> str:
+    return f"validate_{surface}"
 
 
-def api_constant(surface: str) -> str:
-    return f"_{surface.upper()}"
-
-
-#: Names a local variable may not take: the parameters of an explaining function of a ``$ref``
-#: target beside its value, and what the module's functions use besides their locals.
+#: Names a local variable may not take: what the module's functions use besides their locals.
 _TAKEN = frozenset(
-    {"api", "path", "drift", "data", "converted", "json_value", "integral_float", "finite_float"}
+    {"data", "converted", "json_value", "integral_float", "finite_float"}
+    | {"integral_or_none", "finite_or_none"}
 )
 
 
 @dataclass
 class ModuleCompiler:
     """What the surfaces of one envelope module share: hoisted constants, imports, and the
-    functions of ``$ref`` targets (one per target, surface and mode; written once per body)."""
+    functions of ``$ref`` targets (one per content, whatever surface names it)."""
 
     provider: str
     constants: Constants = field(default_factory=Constants)
     imports: set[str] = field(default_factory=set)  # names used from outside the module
     names: Identifiers = field(default_factory=lambda: Identifiers(prefix="_"))
     sources: dict[str, str] = field(default_factory=dict)  # function name -> its source
-    _keys: dict[tuple[Any, ...], str | None] = field(default_factory=dict)
+    _keys: dict[str, str | None] = field(default_factory=dict)
     _bodies: dict[str, str] = field(default_factory=dict)  # source without its name -> name
     _pending: set[str] = field(default_factory=set)  # functions being compiled
     _recursive: set[str] = field(default_factory=set)  # called while being compiled
+    #: content of a ``$ref`` target (or of a surface's root) -> how often the module checks it
+    uses: Counter[str] = field(default_factory=Counter)
+
+    def count_uses(self, schemas: dict[str, Any]) -> None:
+        """Count, over every surface, the roots and the ``$ref`` that name each content: a
+        sub-schema checked in several places is one function (see ``SurfaceCompiler._inlines``)."""
+        for schema in schemas.values():
+            keys = ContentKeys(schema)
+            self.uses[keys.of("")] += 1
+            for _, target in refs.local_refs(schema):
+                self.uses[keys.of(target)] += 1
 
     def reserve(self, *names: str) -> None:
         for name in names:
             self.names.name(name.removeprefix("_"), key=("reserved", name))
 
-    def target_function(self, compiler: SurfaceCompiler, target: str, nullable: bool) -> str | None:
-        """The name of the function checking the ``$ref`` target at ``target`` in the mode of
-        ``compiler``; None when the target checks nothing."""
-        key = (compiler.mode, compiler.surface, target, nullable)
+    def target_function(self, compiler: SurfaceCompiler, target: str) -> str | None:
+        """The name of the function checking the ``$ref`` target at ``target``; None when the
+        target checks nothing."""
+        key = compiler.contents.of(target)  # one function for equal checks, in any surface
         if key in self._keys:
             name = self._keys[key]
             if name in self._pending:
@@ -135,12 +139,11 @@ class ModuleCompiler:
             return name
         tokens = jp.split(target)
         hint = "_".join(words(tokens[-1])) if tokens else compiler.surface
-        verb = "check" if compiler.mode is Mode.FAST else "explain"
-        name = self.names.name(f"{verb} {hint}{' or null' if nullable else ''}")
+        name = self.names.name(f"check {hint}")
         self._keys[key] = name
         self._pending.add(name)
         try:
-            source = compiler.function_source(name, target, hint, nullable)
+            source = compiler.function_source(name, target, hint)
         finally:
             self._pending.discard(name)
         if source is None:
@@ -158,8 +161,45 @@ class ModuleCompiler:
         return name
 
 
+class ContentKeys:
+    """What the schema at a pointer checks, as a short text equal for equal checks wherever they
+    are written: its keywords with each ``$ref`` replaced by the key of its target (``$defs`` and
+    annotations left out, so a surface's root and a definition elsewhere can be equal)."""
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self._keys: dict[str, str] = {}
+        self._pending: set[str] = set()
+
+    def of(self, target: str) -> str:
+        if target in self._keys:
+            return self._keys[target]
+        if target in self._pending:
+            return f"recursive {target}"
+        self._pending.add(target)
+        try:
+            node = jp.resolve(self.root, target)
+            text = json.dumps(self._keyed(node, target), separators=(",", ":"))
+        except (KeyError, ValueError, TypeError):
+            text = f"unresolved {target}"
+        finally:
+            self._pending.discard(target)
+        key = hashlib.sha256(text.encode()).hexdigest()[:16]
+        self._keys[target] = key
+        return key
+
+    def _keyed(self, node: Any, pointer: str) -> Any:
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        if isinstance(ref, str) and ref.startswith("#"):
+            return {"$ref": self.of(jp.ref_pointer(ref))}
+        node = walker.map_children(node, pointer, lambda c: self._keyed(c.schema, c.pointer))
+        if isinstance(node, dict):
+            return {k: v for k, v in node.items() if k not in ANNOTATIONS}
+        return node
+
+
 class SurfaceCompiler:
-    """The statements checking one surface's schema, for one mode."""
+    """The statements checking one surface's schema."""
 
     #: keyword -> method, in the order the checks run
     KEYWORDS: dict[str, str] = {
@@ -179,19 +219,16 @@ class SurfaceCompiler:
         provider: str,
         surface: str,
         schema: Any,
-        mode: Mode,
         module: ModuleCompiler | None = None,
     ) -> None:
         self.provider = provider
         self.surface = surface
         self.root = schema
-        self.mode = mode
         self.module = module if module is not None else ModuleCompiler(provider)
-        self.api = api_constant(surface)  # the expression of the API name in the function
         self._locals = Identifiers(reserved=_TAKEN)
         self._tokens: dict[str, tuple[str, ...]] = {}  # local name -> its data path
         self._expanding: list[str] = []
-        self._uses: Counter[str] | None = None  # $ref target -> how many $ref name it
+        self.contents = ContentKeys(schema)
 
     @property
     def imports(self) -> set[str]:
@@ -212,6 +249,11 @@ class SurfaceCompiler:
                 "recursive $ref that leads back to itself without descending into a member or "
                 "an item (checking it would never end)",
             )
+        if self.module.uses[self.contents.of("")] > 1:  # checked elsewhere too: one function
+            function = self.module.target_function(self, "")
+            # The type test again in place: it tells mypy that ``data`` is a dict.
+            narrowing = self._fail(NOT_OF_TYPE["object"]("data"))
+            return [*narrowing, Line(f"{function}(data)")] if function is not None else narrowing
         return self.nested(self.node(self.root, At("data", (), "")), "")
 
     def nested(self, statements: list[Statement], pointer: str) -> list[Statement]:
@@ -224,29 +266,20 @@ class SurfaceCompiler:
             )
         return statements
 
-    def function_source(self, name: str, target: str, hint: str, nullable: bool) -> str | None:
+    def function_source(self, name: str, target: str, hint: str) -> str | None:
         """The source of the function ``name`` checking the ``$ref`` target at ``target``; None
         when it checks nothing."""
-        compiler = SurfaceCompiler(self.provider, self.surface, self.root, self.mode, self.module)
-        compiler.api = "api"
+        compiler = SurfaceCompiler(self.provider, self.surface, self.root, self.module)
         value = python_identifier(hint, reserved=_TAKEN)
         compiler._locals = Identifiers(reserved=_TAKEN | {value})
         schema = self.resolve(target, target)
-        body = compiler.node(schema, At(value, ("*path",), target, nullable=nullable))
+        body = compiler.node(schema, At(value, ("*path",), target))
         self.nested(body, target)
         if not body:
             return None
         emitter = LineEmitter()
-        if self.mode is Mode.FAST:
-            with emitter.block(f"def {name}({value}: Any) -> None"):
-                write(emitter, body)
-        else:
-            with emitter.block(
-                f"def {name}({value}: Any, api: str, path: tuple[str | int, ...])"
-                " -> SchemaDriftError | None"
-            ):
-                write(emitter, body)
-                emitter.line("return None")
+        with emitter.block(f"def {name}({value}: Any) -> None"):
+            write(emitter, body)
         return emitter.source()
 
     def node(self, schema: Any, at: At) -> list[Statement]:
@@ -279,44 +312,41 @@ class SurfaceCompiler:
     # -- structural keywords -------------------------------------------------------------------
 
     def _ref(self, schema: dict[str, Any], at: At) -> list[Statement]:
-        """``{"$ref": "#/$defs/Usage"}``: a call to the function of the target, or in the fast
-        path its checks in place when this is the one use of the target (a call costs more than
-        the checks of a small definition: the fast path stays as fast as hand-written code)."""
+        """``{"$ref": "#/$defs/Usage"}``: a call to the function of the target, or its checks in
+        place when this is the one use of the target (a call costs more than the checks of a
+        small definition: the validator stays as fast as hand-written code)."""
         target = self.ref_pointer(schema, at.pointer)
         resolved = self.resolve(target, at.pointer)
-        if self._inlines(target):
+        if self._inlines(target, at.in_loop):
             self._expanding.append(target)
             try:
                 return self.node(resolved, replace(at, pointer=target))
             finally:
                 self._expanding.pop()
-        nullable = at.nullable and self.mode is Mode.EXPLAIN
-        first: list[Statement] = []
-        if nullable and isinstance(resolved, dict) and not self.STRUCTURAL & set(resolved):
-            # The checks of the value itself say "or null" here: they run first, at the call
-            # site, so that one function serves nullable and plain uses of the target alike.
-            own = {k: resolved[k] for k in ("type", "const", "enum") if k in resolved}
-            first, nullable = self.node(own, replace(at, pointer=target)), False
-        function = self.module.target_function(self, target, nullable)
+        function = self.module.target_function(self, target)
         if function is None:
-            return first
-        if self.mode is Mode.FAST:
-            return [Line(f"{function}({at.value})")]
-        call = f"{function}({at.value}, {self.api}, {tuple_expression(at.path)})"
-        return [*first, *guard(f"(drift := {call}) is not None", [Line("return drift")])]
+            return []
+        return [Line(f"{function}({at.value})")]
 
-    def _inlines(self, target: str) -> bool:
-        """Whether the fast path checks ``target`` in place: its one use, and not recursive."""
-        if self.mode is not Mode.FAST or target in self._expanding:
+    def _inlines(self, target: str, in_loop: bool) -> bool:
+        """Whether ``target`` is checked in place: when it is not recursive, and either its one
+        use in the module or a use in a loop (a call per item would cost more than the checks of
+        a small definition: the validator stays as fast as hand-written code; a call per
+        response costs nothing that shows). The same rule in every surface, so that a shared
+        definition compiles to the same function wherever it is written."""
+        if target in self._expanding:
             return False
-        if self._uses is None:
-            self._uses = Counter(target for _, target in refs.local_refs(self.root))
-        return self._uses[target] == 1
+        return in_loop or self.module.uses[self.contents.of(target)] == 1
 
     def _any_of(self, schema: dict[str, Any], at: At) -> list[Statement]:
         """``{"anyOf": [{"type": "string"}, {"type": "null"}]}``: null, or the other branch."""
         inner = self.nullable_inner(schema, at.pointer)
-        body = self.node(inner, replace(at, nullable=True, pointer=jp.join(at.pointer, "anyOf")))
+        if isinstance(inner, dict) and set(inner) - ANNOTATIONS == {"type"}:
+            helper = _NULLABLE_HELPERS.get(str(inner["type"]))
+            if helper is not None and at.known is None:  # one test instead of two (shorter)
+                self.imports.add(helper)
+                return self._fail(f"type({at.value}) is not int and not {helper}({at.value})")
+        body = self.node(inner, replace(at, pointer=jp.join(at.pointer, "anyOf")))
         return guard(f"{at.value} is not None", body)
 
     # -- keywords --------------------------------------------------------------------------------
@@ -330,8 +360,7 @@ class SurfaceCompiler:
             for one in name:
                 if one in _TYPE_HELPERS:
                     self.imports.add(_TYPE_HELPERS[one])
-            condition = " and ".join(NOT_OF_TYPE[n](at.value) for n in name)
-            return self._fail(condition, at, " or ".join(name))
+            return self._fail(" and ".join(NOT_OF_TYPE[n](at.value) for n in name))
         if not isinstance(name, str) or name not in NOT_OF_TYPE:
             raise self.error(
                 jp.join(at.pointer, "type"),
@@ -341,7 +370,7 @@ class SurfaceCompiler:
             return []
         if name in _TYPE_HELPERS:
             self.imports.add(_TYPE_HELPERS[name])
-        return self._fail(NOT_OF_TYPE[name](at.value), at, name)
+        return self._fail(NOT_OF_TYPE[name](at.value))
 
     def _const(self, schema: dict[str, Any], at: At) -> list[Statement]:
         """``{"const": "chat.completion"}`` (strings only)"""
@@ -350,7 +379,7 @@ class SurfaceCompiler:
             raise self.error(
                 jp.join(at.pointer, "const"), "const must be a string in envelope schemas"
             )
-        return self._fail(f"{at.value} != {value!r}", at, json.dumps(value))
+        return self._fail(f"{at.value} != {value!r}")
 
     def _enum(self, schema: dict[str, Any], at: At) -> list[Statement]:
         """``{"enum": ["end_turn", "tool_use"]}`` (strings only; the set is a module constant)"""
@@ -363,30 +392,25 @@ class SurfaceCompiler:
             f"{self.surface} {at.path[-1] if at.path else ''} values".replace("'", ""),
             [repr(v) for v in values],
         )
-        expected = "one of " + ", ".join(json.dumps(v) for v in values)
-        return self._fail(
-            f"type({at.value}) is not str or {at.value} not in {constant}", at, expected
-        )
+        return self._fail(f"type({at.value}) is not str or {at.value} not in {constant}")
 
     def _min_items(self, schema: dict[str, Any], at: At) -> list[Statement]:
-        """``{"type": "array", "minItems": 1}``: drift at the first missing index (``x[0]``)."""
+        """``{"type": "array", "minItems": 1}``"""
         self._needs(at, "array", "minItems")
         count = schema["minItems"]
         if not count:
             return []
-        missing_at = replace(at, path=(*at.path, f"len({at.value})"), nullable=False)
-        expected = self.describe(schema.get("items", True), jp.join(at.pointer, "items"))
-        return self._fail(f"len({at.value}) < {count!r}", missing_at, expected, actual="MISSING")
+        return self._fail(f"len({at.value}) < {count!r}")
 
     def _items(self, schema: dict[str, Any], at: At) -> list[Statement]:
         """``{"type": "array", "items": {"$ref": "#/$defs/Choice"}}``"""
         self._needs(at, "array", "items")
         item = self._var(at.value, "item", "item")
-        index = self._var(at.value, "index", "index")
-        body = self.node(schema["items"], At(item, (*at.path, index), jp.join(at.pointer, "items")))
+        pointer = jp.join(at.pointer, "items")
+        body = self.node(schema["items"], At(item, (*at.path, "item"), pointer, in_loop=True))
         if not body:
             return []
-        return [Loop(item, index if self.mode is Mode.EXPLAIN else None, at.value, tuple(body))]
+        return [Loop(item, None, at.value, tuple(body))]
 
     def _properties(self, schema: dict[str, Any], at: At) -> list[Statement]:
         """``{"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}``"""
@@ -415,10 +439,7 @@ class SurfaceCompiler:
         out: list[Statement] = []
         for key in schema["required"]:
             if key not in declared:
-                missing_at = replace(at, path=(*at.path, repr(key)), nullable=False)
-                out += self._fail(
-                    f"{key!r} not in {at.value}", missing_at, "value", actual="MISSING"
-                )
+                out += self._fail(f"{key!r} not in {at.value}")
         return out
 
     def _all_of(self, schema: dict[str, Any], at: At) -> list[Statement]:
@@ -433,9 +454,7 @@ class SurfaceCompiler:
         bodies: dict[tuple[Statement, ...], list[str]] = {}
         for position, (value, then) in enumerate(cases):
             pointer = jp.join(at.pointer, "allOf", position, "then")
-            body = tuple(
-                self.node(then, replace(at, known="object", nullable=False, pointer=pointer))
-            )
+            body = tuple(self.node(then, replace(at, known="object", pointer=pointer)))
             if body:
                 bodies.setdefault(body, []).append(value)
         if not bodies:
@@ -456,36 +475,43 @@ class SurfaceCompiler:
     ) -> list[Statement]:
         path = (*at.path, repr(key))
         name = self._var(at.value, key, "member")
-        if self.mode is Mode.EXPLAIN:
-            body = self.node(child, At(name, path, pointer))
-            bind_get = Bind(name, f"{at.value}.get({key!r}, MISSING)")
-            if not required:
-                return [bind_get, *guard(f"{name} is not MISSING", body)] if body else []
-            missing = self._fail(
-                f"{name} is MISSING", At(name, path, pointer), self.describe(child, pointer)
-            )
-            if body and isinstance(body[0], If) and body[0].arms[0][1] == missing[0].arms[0][1]:  # type: ignore[union-attr]
-                missing = []  # the first check already rejects MISSING with the same drift
-            return [bind_get, *missing, *body]
         subscript = f"{at.value}[{key!r}]"
-        if not bind and self._reads_once(child, pointer):
-            body = self.node(child, At(subscript, path, pointer))
+        if not bind and self._reads_once(child, pointer, at.in_loop):
+            body = self.node(child, At(subscript, path, pointer, in_loop=at.in_loop))
             bound: list[Statement] = []
         else:
-            body = self.node(child, At(name, path, pointer))
+            body = self.node(child, At(name, path, pointer, in_loop=at.in_loop))
             bound = [Bind(name, subscript)]
+        if not required and body and bound and self._null_passes(child, pointer):
+            # Absent reads as None, which passes: no membership test (as fast, and shorter).
+            return [Bind(name, f"{at.value}.get({key!r})"), *body]
         if not required:
             return guard(f"{key!r} in {at.value}", [*bound, *body]) if body else []
         if not body:  # present, any value
-            return self._fail(f"{key!r} not in {at.value}", At(name, path, pointer), "value")
+            return self._fail(f"{key!r} not in {at.value}")
         return [*bound, *body]
 
-    def _reads_once(self, schema: Any, pointer: str) -> bool:
+    def _null_passes(self, schema: Any, pointer: str) -> bool:
+        """Whether ``schema`` is ``anyOf [S, null]`` whose null test comes first (not the one
+        test of a nullable integer or number, where None costs a call)."""
+        schema, pointer = self.follow_refs(schema, pointer)
+        if not isinstance(schema, dict) or "anyOf" not in schema:
+            return False
+        inner = self.nullable_inner(schema, pointer)
+        return not (
+            isinstance(inner, dict)
+            and set(inner) - ANNOTATIONS == {"type"}
+            and str(inner["type"]) in _NULLABLE_HELPERS
+        )
+
+    def _reads_once(self, schema: Any, pointer: str, in_loop: bool) -> bool:
         if isinstance(schema, dict) and set(schema) - ANNOTATIONS == {"$ref"}:
             target = self.ref_pointer(schema, pointer)
-            if not self._inlines(target):
+            if not self._inlines(target, in_loop):
                 return True  # a call: the value is its argument
-            return self._reads_once(self.resolve(target, pointer), target)
+            return self._reads_once(self.resolve(target, pointer), target, in_loop)
+        if isinstance(schema, dict) and set(schema) - ANNOTATIONS == {"const"}:
+            return True  # x != "value"
         return (
             isinstance(schema, dict)
             and set(schema) - ANNOTATIONS == {"type"}
@@ -495,19 +521,10 @@ class SurfaceCompiler:
 
     # -- helpers -----------------------------------------------------------------------------------
 
-    def _fail(
-        self, condition: str, at: At, expected: str, actual: str | None = None
-    ) -> list[Statement]:
-        if at.nullable:
-            expected += " or null"
-        if self.mode is Mode.FAST:
-            return guard(condition, [Line("raise _Mismatch")])
-        path = tuple_expression(at.path)
-        found = actual or at.value
-        return guard(
-            condition,
-            [Line(f"return _drift({self.api}, {path}, {expected!r}, {found})")],
-        )
+    @staticmethod
+    def _fail(condition: str) -> list[Statement]:
+        """A mismatch when ``condition`` holds (explain_drift then finds where and why)."""
+        return guard(condition, [Line("raise _Mismatch", leaves=True)])
 
     def _needs(self, at: At, json_type: str, keyword: str) -> None:
         if at.known != json_type:
@@ -518,7 +535,7 @@ class SurfaceCompiler:
     def _var(self, parent: str, token: str, kind: str) -> str:
         """A local name from the last steps of the data path (as few as make it free), unique
         within the function."""
-        tokens = (*self._tokens.get(parent, (parent,)), token)
+        tokens = (*self._tokens.get(parent, (parent,)), "_".join(words(token)) or token)
         hints = ["_".join(tokens[-count:]) for count in (1, 2, 3)]
         name = self._locals.shortest(hints, key=(*tokens, kind))
         self._tokens[name] = tokens
@@ -658,45 +675,22 @@ def _is_type_list(value: Any) -> bool:
 
 
 def compile_surface(module: ModuleCompiler, surface: str, schema: Any) -> str:
-    """The source of ``validate_<surface>`` and ``_explain_<surface>`` (unformatted); the
-    functions of ``$ref`` targets, constants and imports they need go to ``module``."""
-    provider = module.provider
-    fast = SurfaceCompiler(provider, surface, schema, Mode.FAST, module).compile()
-    explain = SurfaceCompiler(provider, surface, schema, Mode.EXPLAIN, module).compile()
-    module.imports.update({"Any", "MISSING", "SchemaDriftError", "json_value"})
-    public, explaining = validator_names(surface)
+    """The source of ``validate_<surface>`` (unformatted); the functions of ``$ref`` targets,
+    constants and imports it needs go to ``module``."""
+    checks = SurfaceCompiler(module.provider, surface, schema, module).compile()
+    module.imports.add("Any")
+    public = validator_name(surface)
     emitter = LineEmitter()
     with emitter.block(f"def {public}(data: object) -> dict[str, Any]"):
-        emitter.lines(
-            docstring(
-                f"Check a {provider} {surface} envelope (the fields toolgen reads).",
-                "Returns ``data`` (an SDK object: its JSON form); raises SchemaDriftError at the",
-                "first mismatch, TypeError for a value that is neither JSON nor an SDK object.",
-            )
-        )
+        emitter.lines(docstring(f"Check a {surface} envelope of {module.provider}."))
         with emitter.block("try"):
-            write(emitter, fast)
+            write(emitter, checks)
             emitter.line("return data")
         with emitter.block("except (KeyError, _Mismatch)"):
-            emitter.line("pass")
-        # Only a value that failed the fast path is converted, so raw JSON pays nothing for it.
-        emitter.line("converted = json_value(data)")
-        with emitter.block("if converted is not data"):
-            emitter.line(f"return {public}(converted)")
-        emitter.line(f"raise {explaining}(data)")
-    emitter.line()
-    emitter.line()
-    with emitter.block(f"def {explaining}(data: object) -> SchemaDriftError"):
-        emitter.lines(
-            docstring("The drift error of the first mismatch, once the fast path failed.")
-        )
-        write(emitter, explain)
-        emitter.line(
-            f"raise AssertionError({('toolgen bug: the validators of ' + surface + ' disagree')!r})"
-        )
+            emitter.line(f"return _mismatched({public}, {surface!r}, data)")
     return emitter.source()
 
 
 def check_schema(provider: str, surface: str, schema: Any) -> None:
     """Raise EnvelopeSchemaError unless ``schema`` is inside the compiled subset."""
-    SurfaceCompiler(provider, surface, schema, Mode.FAST).compile()
+    SurfaceCompiler(provider, surface, schema).compile()

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from toolgen.apis import Api
-from toolgen.envelope.compiler import Mode, SurfaceCompiler
+from toolgen.envelope.compiler import SurfaceCompiler
 from toolgen.envelope.errors import EnvelopeSchemaError
 
 
@@ -36,7 +36,7 @@ def check_api_reads(provider: str, apis: Iterable[Api], schemas: dict[str, Any])
 
 def check_decoder_read(provider: str, surface: str, schema: Any, path: str, json_type: str) -> None:
     """Raise EnvelopeSchemaError unless ``schema`` guarantees what a decoder reads at ``path``."""
-    lookup = SurfaceCompiler(provider, surface, schema, Mode.FAST)
+    lookup = SurfaceCompiler(provider, surface, schema)
     where = ""
 
     def fail(message: str) -> EnvelopeSchemaError:

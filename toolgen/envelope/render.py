@@ -5,12 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.codegen import LineEmitter, docstring
-from toolgen.envelope.compiler import (
-    ModuleCompiler,
-    api_constant,
-    compile_surface,
-    validator_names,
-)
+from toolgen.envelope.compiler import ModuleCompiler, compile_surface, validator_name
+from toolgen.envelope.data import schema_text
 from toolgen.templating import export_order, format_python
 
 #: Where each name a generated module may use comes from; anything else is in ``._runtime``.
@@ -18,6 +14,7 @@ _IMPORT_SOURCES = {
     "Any": "typing",
     "Callable": "collections.abc",
     "Mapping": "collections.abc",
+    "mismatch_handler": "._explain",
 }
 
 
@@ -29,10 +26,11 @@ def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) 
     SchemaDriftError otherwise.
     """
     module = ModuleCompiler(provider)
-    module.reserve("_drift", *(validator_names(s)[1] for s in schemas))
+    module.reserve("_mismatched", "_SCHEMAS")
+    module.count_uses(schemas)
     validators = [compile_surface(module, s, schemas[s]) for s in sorted(schemas)]
-    imports = module.imports | {"schema_drift"}
-    public = ["PROVIDER", *(validator_names(s)[0] for s in sorted(schemas))]
+    imports = module.imports | {"mismatch_handler"}
+    public = ["PROVIDER", *(validator_name(s) for s in sorted(schemas))]
 
     emitter = LineEmitter()
     emitter.line(header)
@@ -40,6 +38,10 @@ def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) 
         docstring(
             f"Envelope validators of {provider}.",
             f"Surfaces: {', '.join(sorted(schemas))}.",
+            "",
+            "``validate_<surface>(data)`` returns ``data`` (an SDK object: its JSON form) when it",
+            "has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch",
+            "(found by walking ``_SCHEMAS``), or TypeError for a value neither JSON nor an SDK object.",
         )
     )
     emitter.line()
@@ -49,25 +51,38 @@ def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) 
     emitter.line("__all__ = [" + "".join(repr(name) + ", " for name in export_order(public)) + "]")
     emitter.line()
     emitter.line(f"PROVIDER = {provider!r}")
-    for surface in sorted(schemas):
-        emitter.line(f"{api_constant(surface)} = {surface!r}")
     emitter.lines(module.constants.lines)
+    emitter.line("#: The envelope schemas (surface -> schema) as JSON, read to explain a mismatch.")
+    emitter.line("_SCHEMAS = (")
+    for chunk in _chunks(schema_text(schemas)):
+        emitter.line("    " + chunk)
+    emitter.line(")")
+    emitter.line("_mismatched = mismatch_handler(PROVIDER, _SCHEMAS)")
     emitter.line()
     emitter.line()
     with emitter.block("class _Mismatch(Exception)"):
-        emitter.lines(
-            docstring("Raised by a fast path; the explaining validator then finds where and why.")
-        )
-    emitter.line()
-    emitter.line()
-    with emitter.block(
-        "def _drift(api: str, path: tuple[str | int, ...], expected: str, value: object)"
-        " -> SchemaDriftError"
-    ):
-        emitter.line("return schema_drift(PROVIDER, api, path, expected, value)")
+        emitter.lines(docstring("Raised by a validator's check; _mismatched then finds where and why."))
     functions = [*validators, *module.sources.values()]
     source = emitter.source() + "".join("\n\n" + part for part in functions)
     return format_python(source)
+
+
+#: What a string literal of ``_SCHEMAS`` may take on its line (indented by 4, within 88).
+_CHUNK = 84
+
+
+def _chunks(text: str) -> list[str]:
+    """String literals that concatenate to ``text``, each at most ``_CHUNK`` characters long
+    (full lines: breaking at commas for looks would cost a fifth more lines of data)."""
+    literals: list[str] = []
+    start = 0
+    while start < len(text):
+        end = min(len(text), start + _CHUNK - 2)
+        while len(repr(text[start:end])) > _CHUNK:
+            end -= 1
+        literals.append(repr(text[start:end]))
+        start = end
+    return literals
 
 
 def _import_lines(names: set[str]) -> list[str]:
@@ -77,8 +92,9 @@ def _import_lines(names: set[str]) -> list[str]:
     lines = ["from __future__ import annotations", ""]
     for module in sorted(m for m in by_module if not m.startswith(".")):
         lines += _from_import(module, by_module[module])
-    if "._runtime" in by_module:
-        lines += ["", *_from_import("._runtime", by_module["._runtime"])]
+    lines.append("")
+    for module in sorted(m for m in by_module if m.startswith(".")):
+        lines += _from_import(module, by_module[module])
     return lines
 
 

@@ -28,9 +28,11 @@ __all__ = [
     "decode_tool_call",
     "drift_warning",
     "finite_float",
+    "finite_or_none",
     "first_valid",
     "first_valid_async",
     "integral_float",
+    "integral_or_none",
     "joined_tool_call",
     "json_type_name",
     "json_value",
@@ -83,6 +85,16 @@ def integral_float(value: object) -> bool:
 def finite_float(value: object) -> bool:
     """A float that is not NaN or an infinity: a number in JSON."""
     return type(value) is float and isfinite(value)
+
+
+def integral_or_none(value: object) -> bool:
+    """None or an integral float (the validators test ``type(x) is int`` first)."""
+    return value is None or (type(value) is float and value.is_integer())
+
+
+def finite_or_none(value: object) -> bool:
+    """None or a finite float (the validators test ``type(x) is int`` first)."""
+    return value is None or (type(value) is float and isfinite(value))
 
 
 _JSON_TYPES: Final = frozenset({dict, list, str, int, float, bool, type(None)})

@@ -3,19 +3,18 @@
 """Envelope validators of anthropic.
 
 Surfaces: message, message_stream_event.
+
+``validate_<surface>(data)`` returns ``data`` (an SDK object: its JSON form) when it
+has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch
+(found by walking ``_SCHEMAS``), or TypeError for a value neither JSON nor an SDK object.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ._runtime import (
-    MISSING,
-    SchemaDriftError,
-    integral_float,
-    json_value,
-    schema_drift,
-)
+from ._explain import mismatch_handler
+from ._runtime import integral_float, integral_or_none
 
 __all__ = [
     "PROVIDER",
@@ -24,478 +23,235 @@ __all__ = [
 ]
 
 PROVIDER = "anthropic"
-_MESSAGE = "message"
-_MESSAGE_STREAM_EVENT = "message_stream_event"
+#: The envelope schemas (surface -> schema) as JSON, read to explain a mismatch.
+_SCHEMAS = (
+    '{"$defs":{"ContentBlock":{"type":"object","required":["type"],"properties":{"type"'
+    ':{"type":"string"}},"allOf":[{"if":{"properties":{"type":{"const":"text"}},"requir'
+    'ed":["type"]},"then":{"type":"object","required":["text"],"properties":{"text":{"t'
+    'ype":"string"}}}},{"if":{"properties":{"type":{"const":"tool_use"}},"required":["t'
+    'ype"]},"then":{"type":"object","required":["id","name","input"],"properties":{"id"'
+    ':{"type":"string"},"name":{"type":"string"},"input":{"type":"object"}}}},{"if":{"p'
+    'roperties":{"type":{"const":"thinking"}},"required":["type"]},"then":{"type":"obje'
+    'ct","required":["thinking"],"properties":{"thinking":{"type":"string"},"signature"'
+    ':{"anyOf":[{"type":"string"},{"type":"null"}]}}}}]},"Usage":{"type":"object","requ'
+    'ired":["input_tokens","output_tokens"],"properties":{"input_tokens":{"type":"integ'
+    'er"},"output_tokens":{"type":"integer"},"cache_creation_input_tokens":{"anyOf":[{"'
+    'type":"integer"},{"type":"null"}]},"cache_read_input_tokens":{"anyOf":[{"type":"in'
+    'teger"},{"type":"null"}]}}},"MessageStart":{"type":"object","required":["id","type'
+    '","role","model","content","stop_reason","stop_sequence","usage"],"properties":{"i'
+    'd":{"type":"string"},"type":{"const":"message"},"role":{"const":"assistant"},"mode'
+    'l":{"type":"string"},"content":{"type":"array","items":{"$ref":"#/$defs/ContentBlo'
+    'ck"}},"stop_reason":{"anyOf":[{"type":"string"},{"type":"null"}]},"stop_sequence":'
+    '{"anyOf":[{"type":"string"},{"type":"null"}]},"usage":{"$ref":"#/$defs/Usage"}}},"'
+    'Delta":{"type":"object","required":["type"],"properties":{"type":{"type":"string"}'
+    '},"allOf":[{"if":{"properties":{"type":{"const":"text_delta"}},"required":["type"]'
+    '},"then":{"type":"object","required":["text"],"properties":{"text":{"type":"string'
+    '"}}}},{"if":{"properties":{"type":{"const":"input_json_delta"}},"required":["type"'
+    ']},"then":{"type":"object","required":["partial_json"],"properties":{"partial_json'
+    '":{"type":"string"}}}},{"if":{"properties":{"type":{"const":"thinking_delta"}},"re'
+    'quired":["type"]},"then":{"type":"object","required":["thinking"],"properties":{"t'
+    'hinking":{"type":"string"}}}},{"if":{"properties":{"type":{"const":"signature_delt'
+    'a"}},"required":["type"]},"then":{"type":"object","required":["signature"],"proper'
+    'ties":{"signature":{"type":"string"}}}}]}},"message":{"type":"object","required":['
+    '"id","type","role","model","content","stop_reason","usage"],"properties":{"id":{"t'
+    'ype":"string"},"type":{"const":"message"},"role":{"const":"assistant"},"model":{"t'
+    'ype":"string"},"content":{"type":"array","items":{"$ref":"#/$defs/ContentBlock"}},'
+    '"stop_reason":{"type":"string"},"stop_sequence":{"anyOf":[{"type":"string"},{"type'
+    '":"null"}]},"usage":{"$ref":"#/$defs/Usage"}}},"message_stream_event":{"type":"obj'
+    'ect","required":["type"],"properties":{"type":{"type":"string"}},"allOf":[{"if":{"'
+    'properties":{"type":{"const":"message_start"}},"required":["type"]},"then":{"type"'
+    ':"object","required":["message"],"properties":{"message":{"$ref":"#/$defs/MessageS'
+    'tart"}}}},{"if":{"properties":{"type":{"const":"content_block_start"}},"required":'
+    '["type"]},"then":{"type":"object","required":["index","content_block"],"properties'
+    '":{"index":{"type":"integer"},"content_block":{"$ref":"#/$defs/ContentBlock"}}}},{'
+    '"if":{"properties":{"type":{"const":"content_block_delta"}},"required":["type"]},"'
+    'then":{"type":"object","required":["index","delta"],"properties":{"index":{"type":'
+    '"integer"},"delta":{"$ref":"#/$defs/Delta"}}}},{"if":{"properties":{"type":{"const'
+    '":"content_block_stop"}},"required":["type"]},"then":{"type":"object","required":['
+    '"index"],"properties":{"index":{"type":"integer"}}}},{"if":{"properties":{"type":{'
+    '"const":"message_delta"}},"required":["type"]},"then":{"type":"object","required":'
+    '["delta","usage"],"properties":{"delta":{"type":"object","properties":{"stop_reaso'
+    'n":{"anyOf":[{"type":"string"},{"type":"null"}]},"stop_sequence":{"anyOf":[{"type"'
+    ':"string"},{"type":"null"}]}}},"usage":{"type":"object","required":["output_tokens'
+    '"],"properties":{"output_tokens":{"type":"integer"},"input_tokens":{"anyOf":[{"typ'
+    'e":"integer"},{"type":"null"}]},"cache_creation_input_tokens":{"anyOf":[{"type":"i'
+    'nteger"},{"type":"null"}]},"cache_read_input_tokens":{"anyOf":[{"type":"integer"},'
+    '{"type":"null"}]}}}}}},{"if":{"properties":{"type":{"const":"error"}},"required":['
+    '"type"]},"then":{"type":"object","required":["error"],"properties":{"error":{"type'
+    '":"object","required":["type","message"],"properties":{"type":{"type":"string"},"m'
+    'essage":{"type":"string"}}}}}}]}}'
+)
+_mismatched = mismatch_handler(PROVIDER, _SCHEMAS)
 
 
 class _Mismatch(Exception):
-    """Raised by a fast path; the explaining validator then finds where and why."""
-
-
-def _drift(api: str, path: tuple[str | int, ...], expected: str, value: object) -> SchemaDriftError:
-    return schema_drift(PROVIDER, api, path, expected, value)
+    """Raised by a validator's check; _mismatched then finds where and why."""
 
 
 def validate_message(data: object) -> dict[str, Any]:
-    """Check a anthropic message envelope (the fields toolgen reads).
-
-    Returns ``data`` (an SDK object: its JSON form); raises SchemaDriftError at the
-    first mismatch, TypeError for a value that is neither JSON nor an SDK object.
-    """
+    """Check a message envelope of anthropic."""
     try:
-        if type(data) is not dict:
+        if type(data) is not dict or type(data["id"]) is not str:
             raise _Mismatch
-        if type(data["id"]) is not str:
-            raise _Mismatch
-        data_type = data["type"]
-        if data_type != "message":
-            raise _Mismatch
-        role = data["role"]
-        if role != "assistant":
+        if data["type"] != "message" or data["role"] != "assistant":
             raise _Mismatch
         if type(data["model"]) is not str:
             raise _Mismatch
-        content = data["content"]
-        if type(content) is not list:
+        if type(content := data["content"]) is not list:
             raise _Mismatch
         for item in content:
-            if type(item) is not dict:
-                raise _Mismatch
-            item_type = item["type"]
-            if type(item_type) is not str:
+            if type(item) is not dict or type(item_type := item["type"]) is not str:
                 raise _Mismatch
             if item_type == "text" and type(item["text"]) is not str:
                 raise _Mismatch
             elif item_type == "tool_use":
-                if type(item["id"]) is not str:
-                    raise _Mismatch
-                if type(item["name"]) is not str:
+                if type(item["id"]) is not str or type(item["name"]) is not str:
                     raise _Mismatch
                 if type(item["input"]) is not dict:
                     raise _Mismatch
             elif item_type == "thinking":
                 if type(item["thinking"]) is not str:
                     raise _Mismatch
-                if "signature" in item:
-                    signature = item["signature"]
-                    if signature is not None and type(signature) is not str:
-                        raise _Mismatch
+                signature = item.get("signature")
+                if signature is not None and type(signature) is not str:
+                    raise _Mismatch
         if type(data["stop_reason"]) is not str:
             raise _Mismatch
-        if "stop_sequence" in data:
-            stop_sequence = data["stop_sequence"]
-            if stop_sequence is not None and type(stop_sequence) is not str:
-                raise _Mismatch
-        usage = data["usage"]
-        if type(usage) is not dict:
+        stop_sequence = data.get("stop_sequence")
+        if stop_sequence is not None and type(stop_sequence) is not str:
             raise _Mismatch
-        input_tokens = usage["input_tokens"]
-        if type(input_tokens) is not int and not integral_float(input_tokens):
-            raise _Mismatch
-        output_tokens = usage["output_tokens"]
-        if type(output_tokens) is not int and not integral_float(output_tokens):
-            raise _Mismatch
-        if "cache_creation_input_tokens" in usage:
-            cache_creation_input_tokens = usage["cache_creation_input_tokens"]
-            if (
-                cache_creation_input_tokens is not None
-                and type(cache_creation_input_tokens) is not int
-                and not integral_float(cache_creation_input_tokens)
-            ):
-                raise _Mismatch
-        if "cache_read_input_tokens" in usage:
-            cache_read_input_tokens = usage["cache_read_input_tokens"]
-            if (
-                cache_read_input_tokens is not None
-                and type(cache_read_input_tokens) is not int
-                and not integral_float(cache_read_input_tokens)
-            ):
-                raise _Mismatch
+        _check_usage(data["usage"])
         return data
     except (KeyError, _Mismatch):
-        pass
-    converted = json_value(data)
-    if converted is not data:
-        return validate_message(converted)
-    raise _explain_message(data)
-
-
-def _explain_message(data: object) -> SchemaDriftError:
-    """The drift error of the first mismatch, once the fast path failed."""
-    if type(data) is not dict:
-        return _drift(_MESSAGE, (), "object", data)
-    data_id = data.get("id", MISSING)
-    if type(data_id) is not str:
-        return _drift(_MESSAGE, ("id",), "string", data_id)
-    data_type = data.get("type", MISSING)
-    if data_type != "message":
-        return _drift(_MESSAGE, ("type",), '"message"', data_type)
-    role = data.get("role", MISSING)
-    if role != "assistant":
-        return _drift(_MESSAGE, ("role",), '"assistant"', role)
-    model = data.get("model", MISSING)
-    if type(model) is not str:
-        return _drift(_MESSAGE, ("model",), "string", model)
-    content = data.get("content", MISSING)
-    if type(content) is not list:
-        return _drift(_MESSAGE, ("content",), "array", content)
-    for index, item in enumerate(content):
-        if (drift := _explain_content_block(item, _MESSAGE, ("content", index))) is not None:
-            return drift
-    stop_reason = data.get("stop_reason", MISSING)
-    if type(stop_reason) is not str:
-        return _drift(_MESSAGE, ("stop_reason",), "string", stop_reason)
-    stop_sequence = data.get("stop_sequence", MISSING)
-    if (
-        stop_sequence is not MISSING
-        and stop_sequence is not None
-        and type(stop_sequence) is not str
-    ):
-        return _drift(_MESSAGE, ("stop_sequence",), "string or null", stop_sequence)
-    usage = data.get("usage", MISSING)
-    if usage is MISSING:
-        return _drift(_MESSAGE, ("usage",), "object", usage)
-    if (drift := _explain_usage(usage, _MESSAGE, ("usage",))) is not None:
-        return drift
-    raise AssertionError("toolgen bug: the validators of message disagree")
+        return _mismatched(validate_message, "message", data)
 
 
 def validate_message_stream_event(data: object) -> dict[str, Any]:
-    """Check a anthropic message_stream_event envelope (the fields toolgen reads).
-
-    Returns ``data`` (an SDK object: its JSON form); raises SchemaDriftError at the
-    first mismatch, TypeError for a value that is neither JSON nor an SDK object.
-    """
+    """Check a message_stream_event envelope of anthropic."""
     try:
-        if type(data) is not dict:
-            raise _Mismatch
-        data_type = data["type"]
-        if type(data_type) is not str:
+        if type(data) is not dict or type(data_type := data["type"]) is not str:
             raise _Mismatch
         if data_type == "message_start":
-            message = data["message"]
-            if type(message) is not dict:
+            if type(message := data["message"]) is not dict:
                 raise _Mismatch
-            if type(message["id"]) is not str:
+            if type(message["id"]) is not str or message["type"] != "message":
                 raise _Mismatch
-            message_type = message["type"]
-            if message_type != "message":
+            if message["role"] != "assistant" or type(message["model"]) is not str:
                 raise _Mismatch
-            role = message["role"]
-            if role != "assistant":
-                raise _Mismatch
-            if type(message["model"]) is not str:
-                raise _Mismatch
-            content = message["content"]
-            if type(content) is not list:
+            if type(content := message["content"]) is not list:
                 raise _Mismatch
             for item in content:
-                _check_content_block(item)
+                if type(item) is not dict or type(item_type := item["type"]) is not str:
+                    raise _Mismatch
+                if item_type == "text" and type(item["text"]) is not str:
+                    raise _Mismatch
+                elif item_type == "tool_use":
+                    if type(item["id"]) is not str or type(item["name"]) is not str:
+                        raise _Mismatch
+                    if type(item["input"]) is not dict:
+                        raise _Mismatch
+                elif item_type == "thinking":
+                    if type(item["thinking"]) is not str:
+                        raise _Mismatch
+                    signature = item.get("signature")
+                    if signature is not None and type(signature) is not str:
+                        raise _Mismatch
             stop_reason = message["stop_reason"]
             if stop_reason is not None and type(stop_reason) is not str:
                 raise _Mismatch
             stop_sequence = message["stop_sequence"]
             if stop_sequence is not None and type(stop_sequence) is not str:
                 raise _Mismatch
-            usage = message["usage"]
-            if type(usage) is not dict:
-                raise _Mismatch
-            input_tokens = usage["input_tokens"]
-            if type(input_tokens) is not int and not integral_float(input_tokens):
-                raise _Mismatch
-            output_tokens = usage["output_tokens"]
-            if type(output_tokens) is not int and not integral_float(output_tokens):
-                raise _Mismatch
-            if "cache_creation_input_tokens" in usage:
-                cache_creation_input_tokens = usage["cache_creation_input_tokens"]
-                if (
-                    cache_creation_input_tokens is not None
-                    and type(cache_creation_input_tokens) is not int
-                    and not integral_float(cache_creation_input_tokens)
-                ):
-                    raise _Mismatch
-            if "cache_read_input_tokens" in usage:
-                cache_read_input_tokens = usage["cache_read_input_tokens"]
-                if (
-                    cache_read_input_tokens is not None
-                    and type(cache_read_input_tokens) is not int
-                    and not integral_float(cache_read_input_tokens)
-                ):
-                    raise _Mismatch
+            _check_usage(message["usage"])
         elif data_type == "content_block_start":
-            data_index = data["index"]
-            if type(data_index) is not int and not integral_float(data_index):
+            if type(index := data["index"]) is not int and not integral_float(index):
                 raise _Mismatch
             _check_content_block(data["content_block"])
         elif data_type == "content_block_delta":
-            data_index = data["index"]
-            if type(data_index) is not int and not integral_float(data_index):
+            if type(index := data["index"]) is not int and not integral_float(index):
                 raise _Mismatch
-            delta = data["delta"]
-            if type(delta) is not dict:
+            if type(delta := data["delta"]) is not dict:
                 raise _Mismatch
-            delta_type = delta["type"]
-            if type(delta_type) is not str:
+            if type(delta_type := delta["type"]) is not str:
                 raise _Mismatch
             if (
-                (
-                    (delta_type == "text_delta" and type(delta["text"]) is not str)
-                    or (delta_type == "input_json_delta" and type(delta["partial_json"]) is not str)
-                )
+                (delta_type == "text_delta" and type(delta["text"]) is not str)
+                or (delta_type == "input_json_delta" and type(delta["partial_json"]) is not str)
                 or (delta_type == "thinking_delta" and type(delta["thinking"]) is not str)
-            ) or (delta_type == "signature_delta" and type(delta["signature"]) is not str):
+                or (delta_type == "signature_delta" and type(delta["signature"]) is not str)
+            ):
                 raise _Mismatch
         elif data_type == "content_block_stop":
-            data_index = data["index"]
-            if type(data_index) is not int and not integral_float(data_index):
+            index = data["index"]
+            if type(index) is not int and not integral_float(index):
                 raise _Mismatch
         elif data_type == "message_delta":
-            delta = data["delta"]
-            if type(delta) is not dict:
+            if type(delta := data["delta"]) is not dict:
                 raise _Mismatch
-            if "stop_reason" in delta:
-                delta_stop_reason = delta["stop_reason"]
-                if delta_stop_reason is not None and type(delta_stop_reason) is not str:
-                    raise _Mismatch
-            if "stop_sequence" in delta:
-                delta_stop_sequence = delta["stop_sequence"]
-                if delta_stop_sequence is not None and type(delta_stop_sequence) is not str:
-                    raise _Mismatch
-            data_usage = data["usage"]
-            if type(data_usage) is not dict:
+            delta_stop_reason = delta.get("stop_reason")
+            if delta_stop_reason is not None and type(delta_stop_reason) is not str:
                 raise _Mismatch
-            usage_output_tokens = data_usage["output_tokens"]
-            if type(usage_output_tokens) is not int and not integral_float(usage_output_tokens):
+            delta_stop_sequence = delta.get("stop_sequence")
+            if delta_stop_sequence is not None and type(delta_stop_sequence) is not str:
+                raise _Mismatch
+            if type(data_usage := data["usage"]) is not dict:
+                raise _Mismatch
+            output_tokens = data_usage["output_tokens"]
+            if type(output_tokens) is not int and not integral_float(output_tokens):
                 raise _Mismatch
             if "input_tokens" in data_usage:
-                usage_input_tokens = data_usage["input_tokens"]
-                if (
-                    usage_input_tokens is not None
-                    and type(usage_input_tokens) is not int
-                    and not integral_float(usage_input_tokens)
-                ):
+                input_tokens = data_usage["input_tokens"]
+                if type(input_tokens) is not int and not integral_or_none(input_tokens):
                     raise _Mismatch
             if "cache_creation_input_tokens" in data_usage:
-                usage_cache_creation_input_tokens = data_usage["cache_creation_input_tokens"]
-                if (
-                    usage_cache_creation_input_tokens is not None
-                    and type(usage_cache_creation_input_tokens) is not int
-                    and not integral_float(usage_cache_creation_input_tokens)
+                cache_creation_input_tokens = data_usage["cache_creation_input_tokens"]
+                if type(cache_creation_input_tokens) is not int and not integral_or_none(
+                    cache_creation_input_tokens
                 ):
                     raise _Mismatch
             if "cache_read_input_tokens" in data_usage:
-                usage_cache_read_input_tokens = data_usage["cache_read_input_tokens"]
-                if (
-                    usage_cache_read_input_tokens is not None
-                    and type(usage_cache_read_input_tokens) is not int
-                    and not integral_float(usage_cache_read_input_tokens)
+                cache_read_input_tokens = data_usage["cache_read_input_tokens"]
+                if type(cache_read_input_tokens) is not int and not integral_or_none(
+                    cache_read_input_tokens
                 ):
                     raise _Mismatch
         elif data_type == "error":
-            error = data["error"]
-            if type(error) is not dict:
+            if type(error := data["error"]) is not dict:
                 raise _Mismatch
-            if type(error["type"]) is not str:
-                raise _Mismatch
-            if type(error["message"]) is not str:
+            if type(error["type"]) is not str or type(error["message"]) is not str:
                 raise _Mismatch
         return data
     except (KeyError, _Mismatch):
-        pass
-    converted = json_value(data)
-    if converted is not data:
-        return validate_message_stream_event(converted)
-    raise _explain_message_stream_event(data)
+        return _mismatched(validate_message_stream_event, "message_stream_event", data)
 
 
-def _explain_message_stream_event(data: object) -> SchemaDriftError:
-    """The drift error of the first mismatch, once the fast path failed."""
-    if type(data) is not dict:
-        return _drift(_MESSAGE_STREAM_EVENT, (), "object", data)
-    data_type = data.get("type", MISSING)
-    if type(data_type) is not str:
-        return _drift(_MESSAGE_STREAM_EVENT, ("type",), "string", data_type)
-    if data_type == "message_start":
-        message = data.get("message", MISSING)
-        if message is MISSING:
-            return _drift(_MESSAGE_STREAM_EVENT, ("message",), "object", message)
-        if (
-            drift := _explain_message_start(message, _MESSAGE_STREAM_EVENT, ("message",))
-        ) is not None:
-            return drift
-    elif data_type == "content_block_start":
-        index = data.get("index", MISSING)
-        if type(index) is not int and not integral_float(index):
-            return _drift(_MESSAGE_STREAM_EVENT, ("index",), "integer", index)
-        content_block = data.get("content_block", MISSING)
-        if content_block is MISSING:
-            return _drift(_MESSAGE_STREAM_EVENT, ("content_block",), "object", content_block)
-        if (
-            drift := _explain_content_block(
-                content_block, _MESSAGE_STREAM_EVENT, ("content_block",)
-            )
-        ) is not None:
-            return drift
-    elif data_type == "content_block_delta":
-        index = data.get("index", MISSING)
-        if type(index) is not int and not integral_float(index):
-            return _drift(_MESSAGE_STREAM_EVENT, ("index",), "integer", index)
-        delta = data.get("delta", MISSING)
-        if delta is MISSING:
-            return _drift(_MESSAGE_STREAM_EVENT, ("delta",), "object", delta)
-        if (drift := _explain_delta(delta, _MESSAGE_STREAM_EVENT, ("delta",))) is not None:
-            return drift
-    elif data_type == "content_block_stop":
-        index = data.get("index", MISSING)
-        if type(index) is not int and not integral_float(index):
-            return _drift(_MESSAGE_STREAM_EVENT, ("index",), "integer", index)
-    elif data_type == "message_delta":
-        delta = data.get("delta", MISSING)
-        if type(delta) is not dict:
-            return _drift(_MESSAGE_STREAM_EVENT, ("delta",), "object", delta)
-        stop_reason = delta.get("stop_reason", MISSING)
-        if stop_reason is not MISSING and stop_reason is not None and type(stop_reason) is not str:
-            return _drift(
-                _MESSAGE_STREAM_EVENT, ("delta", "stop_reason"), "string or null", stop_reason
-            )
-        stop_sequence = delta.get("stop_sequence", MISSING)
-        if (
-            stop_sequence is not MISSING
-            and stop_sequence is not None
-            and type(stop_sequence) is not str
-        ):
-            return _drift(
-                _MESSAGE_STREAM_EVENT, ("delta", "stop_sequence"), "string or null", stop_sequence
-            )
-        usage = data.get("usage", MISSING)
-        if type(usage) is not dict:
-            return _drift(_MESSAGE_STREAM_EVENT, ("usage",), "object", usage)
-        output_tokens = usage.get("output_tokens", MISSING)
-        if type(output_tokens) is not int and not integral_float(output_tokens):
-            return _drift(
-                _MESSAGE_STREAM_EVENT, ("usage", "output_tokens"), "integer", output_tokens
-            )
-        input_tokens = usage.get("input_tokens", MISSING)
-        if (
-            input_tokens is not MISSING
-            and input_tokens is not None
-            and type(input_tokens) is not int
-            and not integral_float(input_tokens)
-        ):
-            return _drift(
-                _MESSAGE_STREAM_EVENT, ("usage", "input_tokens"), "integer or null", input_tokens
-            )
-        cache_creation_input_tokens = usage.get("cache_creation_input_tokens", MISSING)
-        if (
-            cache_creation_input_tokens is not MISSING
-            and cache_creation_input_tokens is not None
-            and type(cache_creation_input_tokens) is not int
-            and not integral_float(cache_creation_input_tokens)
-        ):
-            return _drift(
-                _MESSAGE_STREAM_EVENT,
-                ("usage", "cache_creation_input_tokens"),
-                "integer or null",
-                cache_creation_input_tokens,
-            )
-        cache_read_input_tokens = usage.get("cache_read_input_tokens", MISSING)
-        if (
-            cache_read_input_tokens is not MISSING
-            and cache_read_input_tokens is not None
-            and type(cache_read_input_tokens) is not int
-            and not integral_float(cache_read_input_tokens)
-        ):
-            return _drift(
-                _MESSAGE_STREAM_EVENT,
-                ("usage", "cache_read_input_tokens"),
-                "integer or null",
-                cache_read_input_tokens,
-            )
-    elif data_type == "error":
-        error = data.get("error", MISSING)
-        if type(error) is not dict:
-            return _drift(_MESSAGE_STREAM_EVENT, ("error",), "object", error)
-        error_type = error.get("type", MISSING)
-        if type(error_type) is not str:
-            return _drift(_MESSAGE_STREAM_EVENT, ("error", "type"), "string", error_type)
-        error_message = error.get("message", MISSING)
-        if type(error_message) is not str:
-            return _drift(_MESSAGE_STREAM_EVENT, ("error", "message"), "string", error_message)
-    raise AssertionError("toolgen bug: the validators of message_stream_event disagree")
-
-
-def _explain_content_block(
-    content_block: Any, api: str, path: tuple[str | int, ...]
-) -> SchemaDriftError | None:
-    if type(content_block) is not dict:
-        return _drift(api, path, "object", content_block)
-    content_block_type = content_block.get("type", MISSING)
-    if type(content_block_type) is not str:
-        return _drift(api, (*path, "type"), "string", content_block_type)
-    if content_block_type == "text":
-        text = content_block.get("text", MISSING)
-        if type(text) is not str:
-            return _drift(api, (*path, "text"), "string", text)
-    elif content_block_type == "tool_use":
-        content_block_id = content_block.get("id", MISSING)
-        if type(content_block_id) is not str:
-            return _drift(api, (*path, "id"), "string", content_block_id)
-        name = content_block.get("name", MISSING)
-        if type(name) is not str:
-            return _drift(api, (*path, "name"), "string", name)
-        content_block_input = content_block.get("input", MISSING)
-        if type(content_block_input) is not dict:
-            return _drift(api, (*path, "input"), "object", content_block_input)
-    elif content_block_type == "thinking":
-        thinking = content_block.get("thinking", MISSING)
-        if type(thinking) is not str:
-            return _drift(api, (*path, "thinking"), "string", thinking)
-        signature = content_block.get("signature", MISSING)
-        if signature is not MISSING and signature is not None and type(signature) is not str:
-            return _drift(api, (*path, "signature"), "string or null", signature)
-    return None
-
-
-def _explain_usage(usage: Any, api: str, path: tuple[str | int, ...]) -> SchemaDriftError | None:
+def _check_usage(usage: Any) -> None:
     if type(usage) is not dict:
-        return _drift(api, path, "object", usage)
-    input_tokens = usage.get("input_tokens", MISSING)
+        raise _Mismatch
+    input_tokens = usage["input_tokens"]
     if type(input_tokens) is not int and not integral_float(input_tokens):
-        return _drift(api, (*path, "input_tokens"), "integer", input_tokens)
-    output_tokens = usage.get("output_tokens", MISSING)
+        raise _Mismatch
+    output_tokens = usage["output_tokens"]
     if type(output_tokens) is not int and not integral_float(output_tokens):
-        return _drift(api, (*path, "output_tokens"), "integer", output_tokens)
-    cache_creation_input_tokens = usage.get("cache_creation_input_tokens", MISSING)
-    if (
-        cache_creation_input_tokens is not MISSING
-        and cache_creation_input_tokens is not None
-        and type(cache_creation_input_tokens) is not int
-        and not integral_float(cache_creation_input_tokens)
-    ):
-        return _drift(
-            api,
-            (*path, "cache_creation_input_tokens"),
-            "integer or null",
-            cache_creation_input_tokens,
-        )
-    cache_read_input_tokens = usage.get("cache_read_input_tokens", MISSING)
-    if (
-        cache_read_input_tokens is not MISSING
-        and cache_read_input_tokens is not None
-        and type(cache_read_input_tokens) is not int
-        and not integral_float(cache_read_input_tokens)
-    ):
-        return _drift(
-            api, (*path, "cache_read_input_tokens"), "integer or null", cache_read_input_tokens
-        )
-    return None
+        raise _Mismatch
+    if "cache_creation_input_tokens" in usage:
+        cache_creation_input_tokens = usage["cache_creation_input_tokens"]
+        if type(cache_creation_input_tokens) is not int and not integral_or_none(
+            cache_creation_input_tokens
+        ):
+            raise _Mismatch
+    if "cache_read_input_tokens" in usage:
+        cache_read_input_tokens = usage["cache_read_input_tokens"]
+        if type(cache_read_input_tokens) is not int and not integral_or_none(
+            cache_read_input_tokens
+        ):
+            raise _Mismatch
 
 
 def _check_content_block(content_block: Any) -> None:
     if type(content_block) is not dict:
         raise _Mismatch
-    content_block_type = content_block["type"]
-    if type(content_block_type) is not str:
+    if type(content_block_type := content_block["type"]) is not str:
         raise _Mismatch
     if content_block_type == "text" and type(content_block["text"]) is not str:
         raise _Mismatch
@@ -509,73 +265,6 @@ def _check_content_block(content_block: Any) -> None:
     elif content_block_type == "thinking":
         if type(content_block["thinking"]) is not str:
             raise _Mismatch
-        if "signature" in content_block:
-            signature = content_block["signature"]
-            if signature is not None and type(signature) is not str:
-                raise _Mismatch
-
-
-def _explain_message_start(
-    message_start: Any, api: str, path: tuple[str | int, ...]
-) -> SchemaDriftError | None:
-    if type(message_start) is not dict:
-        return _drift(api, path, "object", message_start)
-    message_start_id = message_start.get("id", MISSING)
-    if type(message_start_id) is not str:
-        return _drift(api, (*path, "id"), "string", message_start_id)
-    message_start_type = message_start.get("type", MISSING)
-    if message_start_type != "message":
-        return _drift(api, (*path, "type"), '"message"', message_start_type)
-    role = message_start.get("role", MISSING)
-    if role != "assistant":
-        return _drift(api, (*path, "role"), '"assistant"', role)
-    model = message_start.get("model", MISSING)
-    if type(model) is not str:
-        return _drift(api, (*path, "model"), "string", model)
-    content = message_start.get("content", MISSING)
-    if type(content) is not list:
-        return _drift(api, (*path, "content"), "array", content)
-    for index, item in enumerate(content):
-        if (drift := _explain_content_block(item, api, (*path, "content", index))) is not None:
-            return drift
-    stop_reason = message_start.get("stop_reason", MISSING)
-    if stop_reason is MISSING:
-        return _drift(api, (*path, "stop_reason"), "string or null", stop_reason)
-    if stop_reason is not None and type(stop_reason) is not str:
-        return _drift(api, (*path, "stop_reason"), "string or null", stop_reason)
-    stop_sequence = message_start.get("stop_sequence", MISSING)
-    if stop_sequence is MISSING:
-        return _drift(api, (*path, "stop_sequence"), "string or null", stop_sequence)
-    if stop_sequence is not None and type(stop_sequence) is not str:
-        return _drift(api, (*path, "stop_sequence"), "string or null", stop_sequence)
-    usage = message_start.get("usage", MISSING)
-    if usage is MISSING:
-        return _drift(api, (*path, "usage"), "object", usage)
-    if (drift := _explain_usage(usage, api, (*path, "usage"))) is not None:
-        return drift
-    return None
-
-
-def _explain_delta(delta: Any, api: str, path: tuple[str | int, ...]) -> SchemaDriftError | None:
-    if type(delta) is not dict:
-        return _drift(api, path, "object", delta)
-    delta_type = delta.get("type", MISSING)
-    if type(delta_type) is not str:
-        return _drift(api, (*path, "type"), "string", delta_type)
-    if delta_type == "text_delta":
-        text = delta.get("text", MISSING)
-        if type(text) is not str:
-            return _drift(api, (*path, "text"), "string", text)
-    elif delta_type == "input_json_delta":
-        partial_json = delta.get("partial_json", MISSING)
-        if type(partial_json) is not str:
-            return _drift(api, (*path, "partial_json"), "string", partial_json)
-    elif delta_type == "thinking_delta":
-        thinking = delta.get("thinking", MISSING)
-        if type(thinking) is not str:
-            return _drift(api, (*path, "thinking"), "string", thinking)
-    elif delta_type == "signature_delta":
-        signature = delta.get("signature", MISSING)
-        if type(signature) is not str:
-            return _drift(api, (*path, "signature"), "string", signature)
-    return None
+        signature = content_block.get("signature")
+        if signature is not None and type(signature) is not str:
+            raise _Mismatch

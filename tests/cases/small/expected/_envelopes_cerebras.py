@@ -3,20 +3,18 @@
 """Envelope validators of cerebras.
 
 Surfaces: chat_completion, chat_completion_chunk.
+
+``validate_<surface>(data)`` returns ``data`` (an SDK object: its JSON form) when it
+has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch
+(found by walking ``_SCHEMAS``), or TypeError for a value neither JSON nor an SDK object.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ._runtime import (
-    MISSING,
-    SchemaDriftError,
-    finite_float,
-    integral_float,
-    json_value,
-    schema_drift,
-)
+from ._explain import mismatch_handler
+from ._runtime import finite_float, integral_float, integral_or_none
 
 __all__ = [
     "PROVIDER",
@@ -25,123 +23,107 @@ __all__ = [
 ]
 
 PROVIDER = "cerebras"
-_CHAT_COMPLETION = "chat_completion"
-_CHAT_COMPLETION_CHUNK = "chat_completion_chunk"
+#: The envelope schemas (surface -> schema) as JSON, read to explain a mismatch.
+_SCHEMAS = (
+    '{"$defs":{"Choice":{"type":"object","required":["index","finish_reason","message"]'
+    ',"properties":{"index":{"type":"integer"},"finish_reason":{"type":"string"},"messa'
+    'ge":{"$ref":"#/$defs/Message"}}},"Message":{"type":"object","required":["role"],"p'
+    'roperties":{"role":{"type":"string"},"content":{"anyOf":[{"type":"string"},{"type"'
+    ':"null"}]},"tool_calls":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/ToolCal'
+    'l"}},{"type":"null"}]},"reasoning":{"type":"string"}}},"ToolCall":{"type":"object"'
+    ',"required":["type"],"properties":{"type":{"type":"string"}},"allOf":[{"if":{"prop'
+    'erties":{"type":{"const":"function"}},"required":["type"]},"then":{"$ref":"#/$defs'
+    '/FunctionToolCall"}}]},"FunctionToolCall":{"type":"object","required":["id","funct'
+    'ion"],"properties":{"id":{"type":"string"},"function":{"type":"object","required":'
+    '["name","arguments"],"properties":{"name":{"type":"string"},"arguments":{"type":"s'
+    'tring"}}}}},"Usage":{"type":"object","required":["prompt_tokens","completion_token'
+    's","total_tokens"],"properties":{"prompt_tokens":{"type":"integer"},"completion_to'
+    'kens":{"type":"integer"},"total_tokens":{"type":"integer"},"prompt_tokens_details"'
+    ':{"anyOf":[{"type":"object","properties":{"cached_tokens":{"anyOf":[{"type":"integ'
+    'er"},{"type":"null"}]}}},{"type":"null"}]},"completion_tokens_details":{"anyOf":[{'
+    '"type":"object","properties":{"reasoning_tokens":{"anyOf":[{"type":"integer"},{"ty'
+    'pe":"null"}]}}},{"type":"null"}]}}},"ChunkChoice":{"type":"object","required":["in'
+    'dex","delta","finish_reason"],"properties":{"index":{"type":"integer"},"delta":{"$'
+    'ref":"#/$defs/Delta"},"finish_reason":{"anyOf":[{"type":"string"},{"type":"null"}]'
+    '}}},"Delta":{"type":"object","properties":{"role":{"anyOf":[{"type":"string"},{"ty'
+    'pe":"null"}]},"content":{"anyOf":[{"type":"string"},{"type":"null"}]},"tool_calls"'
+    ':{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/ToolCallDelta"}},{"type":"null'
+    '"}]},"reasoning":{"type":"string"}}},"ToolCallDelta":{"type":"object","required":['
+    '"index"],"properties":{"index":{"type":"integer"},"id":{"anyOf":[{"type":"string"}'
+    ',{"type":"null"}]},"type":{"anyOf":[{"type":"string"},{"type":"null"}]},"function"'
+    ':{"anyOf":[{"type":"object","properties":{"name":{"anyOf":[{"type":"string"},{"typ'
+    'e":"null"}]},"arguments":{"anyOf":[{"type":"string"},{"type":"null"}]}}},{"type":"'
+    'null"}]}}}},"chat_completion":{"type":"object","required":["id","object","created"'
+    ',"model","choices","usage"],"properties":{"id":{"type":"string"},"object":{"const"'
+    ':"chat.completion"},"created":{"type":"integer"},"model":{"type":"string"},"choice'
+    's":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/Choice"}},"usage":{"$ref"'
+    ':"#/$defs/Usage"},"time_info":{"type":"object","properties":{"queue_time":{"type":'
+    '"number"},"prompt_time":{"type":"number"},"completion_time":{"type":"number"},"tot'
+    'al_time":{"type":"number"},"created":{"type":"number"}}}}},"chat_completion_chunk"'
+    ':{"type":"object","required":["id","object","created","model","choices"],"properti'
+    'es":{"id":{"type":"string"},"object":{"const":"chat.completion.chunk"},"created":{'
+    '"type":"integer"},"model":{"type":"string"},"choices":{"type":"array","items":{"$r'
+    'ef":"#/$defs/ChunkChoice"}},"usage":{"anyOf":[{"$ref":"#/$defs/Usage"},{"type":"nu'
+    'll"}]},"time_info":{"type":"object","properties":{"queue_time":{"type":"number"},"'
+    'prompt_time":{"type":"number"},"completion_time":{"type":"number"},"total_time":{"'
+    'type":"number"},"created":{"type":"number"}}}}}}'
+)
+_mismatched = mismatch_handler(PROVIDER, _SCHEMAS)
 
 
 class _Mismatch(Exception):
-    """Raised by a fast path; the explaining validator then finds where and why."""
-
-
-def _drift(api: str, path: tuple[str | int, ...], expected: str, value: object) -> SchemaDriftError:
-    return schema_drift(PROVIDER, api, path, expected, value)
+    """Raised by a validator's check; _mismatched then finds where and why."""
 
 
 def validate_chat_completion(data: object) -> dict[str, Any]:
-    """Check a cerebras chat_completion envelope (the fields toolgen reads).
-
-    Returns ``data`` (an SDK object: its JSON form); raises SchemaDriftError at the
-    first mismatch, TypeError for a value that is neither JSON nor an SDK object.
-    """
+    """Check a chat_completion envelope of cerebras."""
     try:
-        if type(data) is not dict:
+        if type(data) is not dict or type(data["id"]) is not str:
             raise _Mismatch
-        if type(data["id"]) is not str:
+        if data["object"] != "chat.completion":
             raise _Mismatch
-        data_object = data["object"]
-        if data_object != "chat.completion":
-            raise _Mismatch
-        created = data["created"]
-        if type(created) is not int and not integral_float(created):
+        if type(created := data["created"]) is not int and not integral_float(created):
             raise _Mismatch
         if type(data["model"]) is not str:
             raise _Mismatch
-        choices = data["choices"]
-        if type(choices) is not list:
-            raise _Mismatch
-        if len(choices) < 1:
+        if type(choices := data["choices"]) is not list or len(choices) < 1:
             raise _Mismatch
         for item in choices:
             if type(item) is not dict:
                 raise _Mismatch
-            item_index = item["index"]
-            if type(item_index) is not int and not integral_float(item_index):
+            if type(index := item["index"]) is not int and not integral_float(index):
                 raise _Mismatch
             if type(item["finish_reason"]) is not str:
                 raise _Mismatch
-            message = item["message"]
-            if type(message) is not dict:
+            if type(message := item["message"]) is not dict:
                 raise _Mismatch
             if type(message["role"]) is not str:
                 raise _Mismatch
-            if "content" in message:
-                content = message["content"]
-                if content is not None and type(content) is not str:
+            content = message.get("content")
+            if content is not None and type(content) is not str:
+                raise _Mismatch
+            if (tool_calls := message.get("tool_calls")) is not None:
+                if type(tool_calls) is not list:
                     raise _Mismatch
-            if "tool_calls" in message:
-                tool_calls = message["tool_calls"]
-                if tool_calls is not None:
-                    if type(tool_calls) is not list:
+                for tool_calls_item in tool_calls:
+                    if type(tool_calls_item) is not dict:
                         raise _Mismatch
-                    for tool_calls_item in tool_calls:
-                        if type(tool_calls_item) is not dict:
+                    if type(item_type := tool_calls_item["type"]) is not str:
+                        raise _Mismatch
+                    if item_type == "function":
+                        if type(tool_calls_item["id"]) is not str:
                             raise _Mismatch
-                        item_type = tool_calls_item["type"]
-                        if type(item_type) is not str:
+                        if type(function := tool_calls_item["function"]) is not dict:
                             raise _Mismatch
-                        if item_type == "function":
-                            if type(tool_calls_item["id"]) is not str:
-                                raise _Mismatch
-                            function = tool_calls_item["function"]
-                            if type(function) is not dict:
-                                raise _Mismatch
-                            if type(function["name"]) is not str:
-                                raise _Mismatch
-                            if type(function["arguments"]) is not str:
-                                raise _Mismatch
+                        if type(function["name"]) is not str:
+                            raise _Mismatch
+                        if type(function["arguments"]) is not str:
+                            raise _Mismatch
             if "reasoning" in message and type(message["reasoning"]) is not str:
                 raise _Mismatch
-        usage = data["usage"]
-        if type(usage) is not dict:
-            raise _Mismatch
-        prompt_tokens = usage["prompt_tokens"]
-        if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
-            raise _Mismatch
-        completion_tokens = usage["completion_tokens"]
-        if type(completion_tokens) is not int and not integral_float(completion_tokens):
-            raise _Mismatch
-        total_tokens = usage["total_tokens"]
-        if type(total_tokens) is not int and not integral_float(total_tokens):
-            raise _Mismatch
-        if "prompt_tokens_details" in usage:
-            prompt_tokens_details = usage["prompt_tokens_details"]
-            if prompt_tokens_details is not None:
-                if type(prompt_tokens_details) is not dict:
-                    raise _Mismatch
-                if "cached_tokens" in prompt_tokens_details:
-                    cached_tokens = prompt_tokens_details["cached_tokens"]
-                    if (
-                        cached_tokens is not None
-                        and type(cached_tokens) is not int
-                        and not integral_float(cached_tokens)
-                    ):
-                        raise _Mismatch
-        if "completion_tokens_details" in usage:
-            completion_tokens_details = usage["completion_tokens_details"]
-            if completion_tokens_details is not None:
-                if type(completion_tokens_details) is not dict:
-                    raise _Mismatch
-                if "reasoning_tokens" in completion_tokens_details:
-                    reasoning_tokens = completion_tokens_details["reasoning_tokens"]
-                    if (
-                        reasoning_tokens is not None
-                        and type(reasoning_tokens) is not int
-                        and not integral_float(reasoning_tokens)
-                    ):
-                        raise _Mismatch
+        _check_usage(data["usage"])
         if "time_info" in data:
-            time_info = data["time_info"]
-            if type(time_info) is not dict:
+            if type(time_info := data["time_info"]) is not dict:
                 raise _Mismatch
             if "queue_time" in time_info:
                 queue_time = time_info["queue_time"]
@@ -165,207 +147,67 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
                     raise _Mismatch
         return data
     except (KeyError, _Mismatch):
-        pass
-    converted = json_value(data)
-    if converted is not data:
-        return validate_chat_completion(converted)
-    raise _explain_chat_completion(data)
-
-
-def _explain_chat_completion(data: object) -> SchemaDriftError:
-    """The drift error of the first mismatch, once the fast path failed."""
-    if type(data) is not dict:
-        return _drift(_CHAT_COMPLETION, (), "object", data)
-    data_id = data.get("id", MISSING)
-    if type(data_id) is not str:
-        return _drift(_CHAT_COMPLETION, ("id",), "string", data_id)
-    data_object = data.get("object", MISSING)
-    if data_object != "chat.completion":
-        return _drift(_CHAT_COMPLETION, ("object",), '"chat.completion"', data_object)
-    created = data.get("created", MISSING)
-    if type(created) is not int and not integral_float(created):
-        return _drift(_CHAT_COMPLETION, ("created",), "integer", created)
-    model = data.get("model", MISSING)
-    if type(model) is not str:
-        return _drift(_CHAT_COMPLETION, ("model",), "string", model)
-    choices = data.get("choices", MISSING)
-    if type(choices) is not list:
-        return _drift(_CHAT_COMPLETION, ("choices",), "array", choices)
-    if len(choices) < 1:
-        return _drift(_CHAT_COMPLETION, ("choices", len(choices)), "object", MISSING)
-    for index, item in enumerate(choices):
-        if (drift := _explain_choice(item, _CHAT_COMPLETION, ("choices", index))) is not None:
-            return drift
-    usage = data.get("usage", MISSING)
-    if usage is MISSING:
-        return _drift(_CHAT_COMPLETION, ("usage",), "object", usage)
-    if (drift := _explain_usage(usage, _CHAT_COMPLETION, ("usage",))) is not None:
-        return drift
-    time_info = data.get("time_info", MISSING)
-    if time_info is not MISSING:
-        if type(time_info) is not dict:
-            return _drift(_CHAT_COMPLETION, ("time_info",), "object", time_info)
-        queue_time = time_info.get("queue_time", MISSING)
-        if (
-            queue_time is not MISSING
-            and type(queue_time) is not int
-            and not finite_float(queue_time)
-        ):
-            return _drift(_CHAT_COMPLETION, ("time_info", "queue_time"), "number", queue_time)
-        prompt_time = time_info.get("prompt_time", MISSING)
-        if (
-            prompt_time is not MISSING
-            and type(prompt_time) is not int
-            and not finite_float(prompt_time)
-        ):
-            return _drift(_CHAT_COMPLETION, ("time_info", "prompt_time"), "number", prompt_time)
-        completion_time = time_info.get("completion_time", MISSING)
-        if (
-            completion_time is not MISSING
-            and type(completion_time) is not int
-            and not finite_float(completion_time)
-        ):
-            return _drift(
-                _CHAT_COMPLETION, ("time_info", "completion_time"), "number", completion_time
-            )
-        total_time = time_info.get("total_time", MISSING)
-        if (
-            total_time is not MISSING
-            and type(total_time) is not int
-            and not finite_float(total_time)
-        ):
-            return _drift(_CHAT_COMPLETION, ("time_info", "total_time"), "number", total_time)
-        time_info_created = time_info.get("created", MISSING)
-        if (
-            time_info_created is not MISSING
-            and type(time_info_created) is not int
-            and not finite_float(time_info_created)
-        ):
-            return _drift(_CHAT_COMPLETION, ("time_info", "created"), "number", time_info_created)
-    raise AssertionError("toolgen bug: the validators of chat_completion disagree")
+        return _mismatched(validate_chat_completion, "chat_completion", data)
 
 
 def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
-    """Check a cerebras chat_completion_chunk envelope (the fields toolgen reads).
-
-    Returns ``data`` (an SDK object: its JSON form); raises SchemaDriftError at the
-    first mismatch, TypeError for a value that is neither JSON nor an SDK object.
-    """
+    """Check a chat_completion_chunk envelope of cerebras."""
     try:
-        if type(data) is not dict:
+        if type(data) is not dict or type(data["id"]) is not str:
             raise _Mismatch
-        if type(data["id"]) is not str:
+        if data["object"] != "chat.completion.chunk":
             raise _Mismatch
-        data_object = data["object"]
-        if data_object != "chat.completion.chunk":
-            raise _Mismatch
-        created = data["created"]
-        if type(created) is not int and not integral_float(created):
+        if type(created := data["created"]) is not int and not integral_float(created):
             raise _Mismatch
         if type(data["model"]) is not str:
             raise _Mismatch
-        choices = data["choices"]
-        if type(choices) is not list:
+        if type(choices := data["choices"]) is not list:
             raise _Mismatch
         for item in choices:
             if type(item) is not dict:
                 raise _Mismatch
-            item_index = item["index"]
-            if type(item_index) is not int and not integral_float(item_index):
+            if type(index := item["index"]) is not int and not integral_float(index):
                 raise _Mismatch
-            delta = item["delta"]
-            if type(delta) is not dict:
+            if type(delta := item["delta"]) is not dict:
                 raise _Mismatch
-            if "role" in delta:
-                role = delta["role"]
-                if role is not None and type(role) is not str:
+            if (role := delta.get("role")) is not None and type(role) is not str:
+                raise _Mismatch
+            content = delta.get("content")
+            if content is not None and type(content) is not str:
+                raise _Mismatch
+            if (tool_calls := delta.get("tool_calls")) is not None:
+                if type(tool_calls) is not list:
                     raise _Mismatch
-            if "content" in delta:
-                content = delta["content"]
-                if content is not None and type(content) is not str:
-                    raise _Mismatch
-            if "tool_calls" in delta:
-                tool_calls = delta["tool_calls"]
-                if tool_calls is not None:
-                    if type(tool_calls) is not list:
+                for tool_calls_item in tool_calls:
+                    if type(tool_calls_item) is not dict:
                         raise _Mismatch
-                    for tool_calls_item in tool_calls:
-                        if type(tool_calls_item) is not dict:
+                    item_index = tool_calls_item["index"]
+                    if type(item_index) is not int and not integral_float(item_index):
+                        raise _Mismatch
+                    item_id = tool_calls_item.get("id")
+                    if item_id is not None and type(item_id) is not str:
+                        raise _Mismatch
+                    item_type = tool_calls_item.get("type")
+                    if item_type is not None and type(item_type) is not str:
+                        raise _Mismatch
+                    if (function := tool_calls_item.get("function")) is not None:
+                        if type(function) is not dict:
                             raise _Mismatch
-                        tool_calls_item_index = tool_calls_item["index"]
-                        if type(tool_calls_item_index) is not int and not integral_float(
-                            tool_calls_item_index
-                        ):
+                        name = function.get("name")
+                        if name is not None and type(name) is not str:
                             raise _Mismatch
-                        if "id" in tool_calls_item:
-                            item_id = tool_calls_item["id"]
-                            if item_id is not None and type(item_id) is not str:
-                                raise _Mismatch
-                        if "type" in tool_calls_item:
-                            item_type = tool_calls_item["type"]
-                            if item_type is not None and type(item_type) is not str:
-                                raise _Mismatch
-                        if "function" in tool_calls_item:
-                            function = tool_calls_item["function"]
-                            if function is not None:
-                                if type(function) is not dict:
-                                    raise _Mismatch
-                                if "name" in function:
-                                    name = function["name"]
-                                    if name is not None and type(name) is not str:
-                                        raise _Mismatch
-                                if "arguments" in function:
-                                    arguments = function["arguments"]
-                                    if arguments is not None and type(arguments) is not str:
-                                        raise _Mismatch
+                        arguments = function.get("arguments")
+                        if arguments is not None and type(arguments) is not str:
+                            raise _Mismatch
             if "reasoning" in delta and type(delta["reasoning"]) is not str:
                 raise _Mismatch
             finish_reason = item["finish_reason"]
             if finish_reason is not None and type(finish_reason) is not str:
                 raise _Mismatch
-        if "usage" in data:
-            usage = data["usage"]
-            if usage is not None:
-                if type(usage) is not dict:
-                    raise _Mismatch
-                prompt_tokens = usage["prompt_tokens"]
-                if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
-                    raise _Mismatch
-                completion_tokens = usage["completion_tokens"]
-                if type(completion_tokens) is not int and not integral_float(completion_tokens):
-                    raise _Mismatch
-                total_tokens = usage["total_tokens"]
-                if type(total_tokens) is not int and not integral_float(total_tokens):
-                    raise _Mismatch
-                if "prompt_tokens_details" in usage:
-                    prompt_tokens_details = usage["prompt_tokens_details"]
-                    if prompt_tokens_details is not None:
-                        if type(prompt_tokens_details) is not dict:
-                            raise _Mismatch
-                        if "cached_tokens" in prompt_tokens_details:
-                            cached_tokens = prompt_tokens_details["cached_tokens"]
-                            if (
-                                cached_tokens is not None
-                                and type(cached_tokens) is not int
-                                and not integral_float(cached_tokens)
-                            ):
-                                raise _Mismatch
-                if "completion_tokens_details" in usage:
-                    completion_tokens_details = usage["completion_tokens_details"]
-                    if completion_tokens_details is not None:
-                        if type(completion_tokens_details) is not dict:
-                            raise _Mismatch
-                        if "reasoning_tokens" in completion_tokens_details:
-                            reasoning_tokens = completion_tokens_details["reasoning_tokens"]
-                            if (
-                                reasoning_tokens is not None
-                                and type(reasoning_tokens) is not int
-                                and not integral_float(reasoning_tokens)
-                            ):
-                                raise _Mismatch
+        if (usage := data.get("usage")) is not None:
+            _check_usage(usage)
         if "time_info" in data:
-            time_info = data["time_info"]
-            if type(time_info) is not dict:
+            if type(time_info := data["time_info"]) is not dict:
                 raise _Mismatch
             if "queue_time" in time_info:
                 queue_time = time_info["queue_time"]
@@ -389,299 +231,33 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
                     raise _Mismatch
         return data
     except (KeyError, _Mismatch):
-        pass
-    converted = json_value(data)
-    if converted is not data:
-        return validate_chat_completion_chunk(converted)
-    raise _explain_chat_completion_chunk(data)
+        return _mismatched(validate_chat_completion_chunk, "chat_completion_chunk", data)
 
 
-def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
-    """The drift error of the first mismatch, once the fast path failed."""
-    if type(data) is not dict:
-        return _drift(_CHAT_COMPLETION_CHUNK, (), "object", data)
-    data_id = data.get("id", MISSING)
-    if type(data_id) is not str:
-        return _drift(_CHAT_COMPLETION_CHUNK, ("id",), "string", data_id)
-    data_object = data.get("object", MISSING)
-    if data_object != "chat.completion.chunk":
-        return _drift(_CHAT_COMPLETION_CHUNK, ("object",), '"chat.completion.chunk"', data_object)
-    created = data.get("created", MISSING)
-    if type(created) is not int and not integral_float(created):
-        return _drift(_CHAT_COMPLETION_CHUNK, ("created",), "integer", created)
-    model = data.get("model", MISSING)
-    if type(model) is not str:
-        return _drift(_CHAT_COMPLETION_CHUNK, ("model",), "string", model)
-    choices = data.get("choices", MISSING)
-    if type(choices) is not list:
-        return _drift(_CHAT_COMPLETION_CHUNK, ("choices",), "array", choices)
-    for index, item in enumerate(choices):
-        if (
-            drift := _explain_chunk_choice(item, _CHAT_COMPLETION_CHUNK, ("choices", index))
-        ) is not None:
-            return drift
-    usage = data.get("usage", MISSING)
-    if usage is not MISSING and usage is not None:
-        if type(usage) is not dict:
-            return _drift(_CHAT_COMPLETION_CHUNK, ("usage",), "object or null", usage)
-        if (drift := _explain_usage(usage, _CHAT_COMPLETION_CHUNK, ("usage",))) is not None:
-            return drift
-    time_info = data.get("time_info", MISSING)
-    if time_info is not MISSING:
-        if type(time_info) is not dict:
-            return _drift(_CHAT_COMPLETION_CHUNK, ("time_info",), "object", time_info)
-        queue_time = time_info.get("queue_time", MISSING)
-        if (
-            queue_time is not MISSING
-            and type(queue_time) is not int
-            and not finite_float(queue_time)
-        ):
-            return _drift(_CHAT_COMPLETION_CHUNK, ("time_info", "queue_time"), "number", queue_time)
-        prompt_time = time_info.get("prompt_time", MISSING)
-        if (
-            prompt_time is not MISSING
-            and type(prompt_time) is not int
-            and not finite_float(prompt_time)
-        ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK, ("time_info", "prompt_time"), "number", prompt_time
-            )
-        completion_time = time_info.get("completion_time", MISSING)
-        if (
-            completion_time is not MISSING
-            and type(completion_time) is not int
-            and not finite_float(completion_time)
-        ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK, ("time_info", "completion_time"), "number", completion_time
-            )
-        total_time = time_info.get("total_time", MISSING)
-        if (
-            total_time is not MISSING
-            and type(total_time) is not int
-            and not finite_float(total_time)
-        ):
-            return _drift(_CHAT_COMPLETION_CHUNK, ("time_info", "total_time"), "number", total_time)
-        time_info_created = time_info.get("created", MISSING)
-        if (
-            time_info_created is not MISSING
-            and type(time_info_created) is not int
-            and not finite_float(time_info_created)
-        ):
-            return _drift(
-                _CHAT_COMPLETION_CHUNK, ("time_info", "created"), "number", time_info_created
-            )
-    raise AssertionError("toolgen bug: the validators of chat_completion_chunk disagree")
-
-
-def _explain_function_tool_call(
-    function_tool_call: Any, api: str, path: tuple[str | int, ...]
-) -> SchemaDriftError | None:
-    if type(function_tool_call) is not dict:
-        return _drift(api, path, "object", function_tool_call)
-    function_tool_call_id = function_tool_call.get("id", MISSING)
-    if type(function_tool_call_id) is not str:
-        return _drift(api, (*path, "id"), "string", function_tool_call_id)
-    function = function_tool_call.get("function", MISSING)
-    if type(function) is not dict:
-        return _drift(api, (*path, "function"), "object", function)
-    name = function.get("name", MISSING)
-    if type(name) is not str:
-        return _drift(api, (*path, "function", "name"), "string", name)
-    arguments = function.get("arguments", MISSING)
-    if type(arguments) is not str:
-        return _drift(api, (*path, "function", "arguments"), "string", arguments)
-    return None
-
-
-def _explain_tool_call(
-    tool_call: Any, api: str, path: tuple[str | int, ...]
-) -> SchemaDriftError | None:
-    if type(tool_call) is not dict:
-        return _drift(api, path, "object", tool_call)
-    tool_call_type = tool_call.get("type", MISSING)
-    if type(tool_call_type) is not str:
-        return _drift(api, (*path, "type"), "string", tool_call_type)
-    if (
-        tool_call_type == "function"
-        and (drift := _explain_function_tool_call(tool_call, api, path)) is not None
-    ):
-        return drift
-    return None
-
-
-def _explain_message(
-    message: Any, api: str, path: tuple[str | int, ...]
-) -> SchemaDriftError | None:
-    if type(message) is not dict:
-        return _drift(api, path, "object", message)
-    role = message.get("role", MISSING)
-    if type(role) is not str:
-        return _drift(api, (*path, "role"), "string", role)
-    content = message.get("content", MISSING)
-    if content is not MISSING and content is not None and type(content) is not str:
-        return _drift(api, (*path, "content"), "string or null", content)
-    tool_calls = message.get("tool_calls", MISSING)
-    if tool_calls is not MISSING and tool_calls is not None:
-        if type(tool_calls) is not list:
-            return _drift(api, (*path, "tool_calls"), "array or null", tool_calls)
-        for index, item in enumerate(tool_calls):
-            if (drift := _explain_tool_call(item, api, (*path, "tool_calls", index))) is not None:
-                return drift
-    reasoning = message.get("reasoning", MISSING)
-    if reasoning is not MISSING and type(reasoning) is not str:
-        return _drift(api, (*path, "reasoning"), "string", reasoning)
-    return None
-
-
-def _explain_choice(choice: Any, api: str, path: tuple[str | int, ...]) -> SchemaDriftError | None:
-    if type(choice) is not dict:
-        return _drift(api, path, "object", choice)
-    index = choice.get("index", MISSING)
-    if type(index) is not int and not integral_float(index):
-        return _drift(api, (*path, "index"), "integer", index)
-    finish_reason = choice.get("finish_reason", MISSING)
-    if type(finish_reason) is not str:
-        return _drift(api, (*path, "finish_reason"), "string", finish_reason)
-    message = choice.get("message", MISSING)
-    if message is MISSING:
-        return _drift(api, (*path, "message"), "object", message)
-    if (drift := _explain_message(message, api, (*path, "message"))) is not None:
-        return drift
-    return None
-
-
-def _explain_usage(usage: Any, api: str, path: tuple[str | int, ...]) -> SchemaDriftError | None:
+def _check_usage(usage: Any) -> None:
     if type(usage) is not dict:
-        return _drift(api, path, "object", usage)
-    prompt_tokens = usage.get("prompt_tokens", MISSING)
+        raise _Mismatch
+    prompt_tokens = usage["prompt_tokens"]
     if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
-        return _drift(api, (*path, "prompt_tokens"), "integer", prompt_tokens)
-    completion_tokens = usage.get("completion_tokens", MISSING)
+        raise _Mismatch
+    completion_tokens = usage["completion_tokens"]
     if type(completion_tokens) is not int and not integral_float(completion_tokens):
-        return _drift(api, (*path, "completion_tokens"), "integer", completion_tokens)
-    total_tokens = usage.get("total_tokens", MISSING)
+        raise _Mismatch
+    total_tokens = usage["total_tokens"]
     if type(total_tokens) is not int and not integral_float(total_tokens):
-        return _drift(api, (*path, "total_tokens"), "integer", total_tokens)
-    prompt_tokens_details = usage.get("prompt_tokens_details", MISSING)
-    if prompt_tokens_details is not MISSING and prompt_tokens_details is not None:
+        raise _Mismatch
+    if (prompt_tokens_details := usage.get("prompt_tokens_details")) is not None:
         if type(prompt_tokens_details) is not dict:
-            return _drift(
-                api, (*path, "prompt_tokens_details"), "object or null", prompt_tokens_details
-            )
-        cached_tokens = prompt_tokens_details.get("cached_tokens", MISSING)
-        if (
-            cached_tokens is not MISSING
-            and cached_tokens is not None
-            and type(cached_tokens) is not int
-            and not integral_float(cached_tokens)
-        ):
-            return _drift(
-                api,
-                (*path, "prompt_tokens_details", "cached_tokens"),
-                "integer or null",
-                cached_tokens,
-            )
-    completion_tokens_details = usage.get("completion_tokens_details", MISSING)
-    if completion_tokens_details is not MISSING and completion_tokens_details is not None:
+            raise _Mismatch
+        if "cached_tokens" in prompt_tokens_details:
+            cached_tokens = prompt_tokens_details["cached_tokens"]
+            if type(cached_tokens) is not int and not integral_or_none(cached_tokens):
+                raise _Mismatch
+    completion_tokens_details = usage.get("completion_tokens_details")
+    if completion_tokens_details is not None:
         if type(completion_tokens_details) is not dict:
-            return _drift(
-                api,
-                (*path, "completion_tokens_details"),
-                "object or null",
-                completion_tokens_details,
-            )
-        reasoning_tokens = completion_tokens_details.get("reasoning_tokens", MISSING)
-        if (
-            reasoning_tokens is not MISSING
-            and reasoning_tokens is not None
-            and type(reasoning_tokens) is not int
-            and not integral_float(reasoning_tokens)
-        ):
-            return _drift(
-                api,
-                (*path, "completion_tokens_details", "reasoning_tokens"),
-                "integer or null",
-                reasoning_tokens,
-            )
-    return None
-
-
-def _explain_tool_call_delta(
-    tool_call_delta: Any, api: str, path: tuple[str | int, ...]
-) -> SchemaDriftError | None:
-    if type(tool_call_delta) is not dict:
-        return _drift(api, path, "object", tool_call_delta)
-    index = tool_call_delta.get("index", MISSING)
-    if type(index) is not int and not integral_float(index):
-        return _drift(api, (*path, "index"), "integer", index)
-    tool_call_delta_id = tool_call_delta.get("id", MISSING)
-    if (
-        tool_call_delta_id is not MISSING
-        and tool_call_delta_id is not None
-        and type(tool_call_delta_id) is not str
-    ):
-        return _drift(api, (*path, "id"), "string or null", tool_call_delta_id)
-    tool_call_delta_type = tool_call_delta.get("type", MISSING)
-    if (
-        tool_call_delta_type is not MISSING
-        and tool_call_delta_type is not None
-        and type(tool_call_delta_type) is not str
-    ):
-        return _drift(api, (*path, "type"), "string or null", tool_call_delta_type)
-    function = tool_call_delta.get("function", MISSING)
-    if function is not MISSING and function is not None:
-        if type(function) is not dict:
-            return _drift(api, (*path, "function"), "object or null", function)
-        name = function.get("name", MISSING)
-        if name is not MISSING and name is not None and type(name) is not str:
-            return _drift(api, (*path, "function", "name"), "string or null", name)
-        arguments = function.get("arguments", MISSING)
-        if arguments is not MISSING and arguments is not None and type(arguments) is not str:
-            return _drift(api, (*path, "function", "arguments"), "string or null", arguments)
-    return None
-
-
-def _explain_delta(delta: Any, api: str, path: tuple[str | int, ...]) -> SchemaDriftError | None:
-    if type(delta) is not dict:
-        return _drift(api, path, "object", delta)
-    role = delta.get("role", MISSING)
-    if role is not MISSING and role is not None and type(role) is not str:
-        return _drift(api, (*path, "role"), "string or null", role)
-    content = delta.get("content", MISSING)
-    if content is not MISSING and content is not None and type(content) is not str:
-        return _drift(api, (*path, "content"), "string or null", content)
-    tool_calls = delta.get("tool_calls", MISSING)
-    if tool_calls is not MISSING and tool_calls is not None:
-        if type(tool_calls) is not list:
-            return _drift(api, (*path, "tool_calls"), "array or null", tool_calls)
-        for index, item in enumerate(tool_calls):
-            if (
-                drift := _explain_tool_call_delta(item, api, (*path, "tool_calls", index))
-            ) is not None:
-                return drift
-    reasoning = delta.get("reasoning", MISSING)
-    if reasoning is not MISSING and type(reasoning) is not str:
-        return _drift(api, (*path, "reasoning"), "string", reasoning)
-    return None
-
-
-def _explain_chunk_choice(
-    chunk_choice: Any, api: str, path: tuple[str | int, ...]
-) -> SchemaDriftError | None:
-    if type(chunk_choice) is not dict:
-        return _drift(api, path, "object", chunk_choice)
-    index = chunk_choice.get("index", MISSING)
-    if type(index) is not int and not integral_float(index):
-        return _drift(api, (*path, "index"), "integer", index)
-    delta = chunk_choice.get("delta", MISSING)
-    if delta is MISSING:
-        return _drift(api, (*path, "delta"), "object", delta)
-    if (drift := _explain_delta(delta, api, (*path, "delta"))) is not None:
-        return drift
-    finish_reason = chunk_choice.get("finish_reason", MISSING)
-    if finish_reason is MISSING:
-        return _drift(api, (*path, "finish_reason"), "string or null", finish_reason)
-    if finish_reason is not None and type(finish_reason) is not str:
-        return _drift(api, (*path, "finish_reason"), "string or null", finish_reason)
-    return None
+            raise _Mismatch
+        if "reasoning_tokens" in completion_tokens_details:
+            reasoning_tokens = completion_tokens_details["reasoning_tokens"]
+            if type(reasoning_tokens) is not int and not integral_or_none(reasoning_tokens):
+                raise _Mismatch

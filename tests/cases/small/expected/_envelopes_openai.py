@@ -3,19 +3,18 @@
 """Envelope validators of openai.
 
 Surfaces: chat_completion, chat_completion_chunk, response, response_stream_event.
+
+``validate_<surface>(data)`` returns ``data`` (an SDK object: its JSON form) when it
+has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch
+(found by walking ``_SCHEMAS``), or TypeError for a value neither JSON nor an SDK object.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ._runtime import (
-    MISSING,
-    SchemaDriftError,
-    integral_float,
-    json_value,
-    schema_drift,
-)
+from ._explain import mismatch_handler
+from ._runtime import integral_float, integral_or_none
 
 __all__ = [
     "PROVIDER",
@@ -26,494 +25,248 @@ __all__ = [
 ]
 
 PROVIDER = "openai"
-_CHAT_COMPLETION = "chat_completion"
-_CHAT_COMPLETION_CHUNK = "chat_completion_chunk"
-_RESPONSE = "response"
-_RESPONSE_STREAM_EVENT = "response_stream_event"
+#: The envelope schemas (surface -> schema) as JSON, read to explain a mismatch.
+_SCHEMAS = (
+    '{"$defs":{"Choice":{"type":"object","required":["index","finish_reason","message"]'
+    ',"properties":{"index":{"type":"integer"},"finish_reason":{"type":"string"},"messa'
+    'ge":{"$ref":"#/$defs/Message"}}},"Message":{"type":"object","required":["role","co'
+    'ntent"],"properties":{"role":{"type":"string"},"content":{"anyOf":[{"type":"string'
+    '"},{"type":"null"}]},"refusal":{"anyOf":[{"type":"string"},{"type":"null"}]},"tool'
+    '_calls":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/ToolCall"}},{"type":"nu'
+    'll"}]}}},"ToolCall":{"type":"object","required":["type"],"properties":{"type":{"ty'
+    'pe":"string"}},"allOf":[{"if":{"properties":{"type":{"const":"function"}},"require'
+    'd":["type"]},"then":{"$ref":"#/$defs/FunctionToolCall"}}]},"FunctionToolCall":{"ty'
+    'pe":"object","required":["id","function"],"properties":{"id":{"type":"string"},"fu'
+    'nction":{"type":"object","required":["name","arguments"],"properties":{"name":{"ty'
+    'pe":"string"},"arguments":{"type":"string"}}}}},"Usage":{"type":"object","required'
+    '":["prompt_tokens","completion_tokens","total_tokens"],"properties":{"prompt_token'
+    's":{"type":"integer"},"completion_tokens":{"type":"integer"},"total_tokens":{"type'
+    '":"integer"},"prompt_tokens_details":{"anyOf":[{"type":"object","properties":{"cac'
+    'hed_tokens":{"anyOf":[{"type":"integer"},{"type":"null"}]}}},{"type":"null"}]},"co'
+    'mpletion_tokens_details":{"anyOf":[{"type":"object","properties":{"reasoning_token'
+    's":{"anyOf":[{"type":"integer"},{"type":"null"}]}}},{"type":"null"}]}}},"ChunkChoi'
+    'ce":{"type":"object","required":["index","delta","finish_reason"],"properties":{"i'
+    'ndex":{"type":"integer"},"delta":{"$ref":"#/$defs/Delta"},"finish_reason":{"anyOf"'
+    ':[{"type":"string"},{"type":"null"}]}}},"Delta":{"type":"object","properties":{"ro'
+    'le":{"anyOf":[{"type":"string"},{"type":"null"}]},"content":{"anyOf":[{"type":"str'
+    'ing"},{"type":"null"}]},"refusal":{"anyOf":[{"type":"string"},{"type":"null"}]},"t'
+    'ool_calls":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/ToolCallDelta"}},{"t'
+    'ype":"null"}]}}},"ToolCallDelta":{"type":"object","required":["index"],"properties'
+    '":{"index":{"type":"integer"},"id":{"anyOf":[{"type":"string"},{"type":"null"}]},"'
+    'type":{"anyOf":[{"type":"string"},{"type":"null"}]},"function":{"anyOf":[{"type":"'
+    'object","properties":{"name":{"anyOf":[{"type":"string"},{"type":"null"}]},"argume'
+    'nts":{"anyOf":[{"type":"string"},{"type":"null"}]}}},{"type":"null"}]}}},"OutputIt'
+    'em":{"type":"object","required":["type"],"properties":{"type":{"type":"string"}},"'
+    'allOf":[{"if":{"properties":{"type":{"const":"message"}},"required":["type"]},"the'
+    'n":{"$ref":"#/$defs/OutputMessage"}},{"if":{"properties":{"type":{"const":"functio'
+    'n_call"}},"required":["type"]},"then":{"$ref":"#/$defs/FunctionCall"}}]},"OutputMe'
+    'ssage":{"type":"object","required":["id","role","content"],"properties":{"id":{"ty'
+    'pe":"string"},"role":{"type":"string"},"content":{"type":"array","items":{"$ref":"'
+    '#/$defs/ContentPart"}}}},"ContentPart":{"type":"object","required":["type"],"prope'
+    'rties":{"type":{"type":"string"}},"allOf":[{"if":{"properties":{"type":{"const":"o'
+    'utput_text"}},"required":["type"]},"then":{"type":"object","required":["text"],"pr'
+    'operties":{"text":{"type":"string"}}}},{"if":{"properties":{"type":{"const":"refus'
+    'al"}},"required":["type"]},"then":{"type":"object","required":["refusal"],"propert'
+    'ies":{"refusal":{"type":"string"}}}}]},"FunctionCall":{"type":"object","required":'
+    '["call_id","name","arguments"],"properties":{"id":{"anyOf":[{"type":"string"},{"ty'
+    'pe":"null"}]},"call_id":{"type":"string"},"name":{"type":"string"},"arguments":{"t'
+    'ype":"string"},"status":{"anyOf":[{"type":"string"},{"type":"null"}]}}},"ResponseU'
+    'sage":{"type":"object","required":["input_tokens","output_tokens","total_tokens"],'
+    '"properties":{"input_tokens":{"type":"integer"},"output_tokens":{"type":"integer"}'
+    ',"total_tokens":{"type":"integer"},"input_tokens_details":{"anyOf":[{"type":"objec'
+    't","properties":{"cached_tokens":{"anyOf":[{"type":"integer"},{"type":"null"}]}}},'
+    '{"type":"null"}]},"output_tokens_details":{"anyOf":[{"type":"object","properties":'
+    '{"reasoning_tokens":{"anyOf":[{"type":"integer"},{"type":"null"}]}}},{"type":"null'
+    '"}]}}}},"chat_completion":{"type":"object","required":["id","object","created","mo'
+    'del","choices","usage"],"properties":{"id":{"type":"string"},"object":{"const":"ch'
+    'at.completion"},"created":{"type":"integer"},"model":{"type":"string"},"choices":{'
+    '"type":"array","minItems":1,"items":{"$ref":"#/$defs/Choice"}},"usage":{"$ref":"#/'
+    '$defs/Usage"}}},"chat_completion_chunk":{"type":"object","required":["id","object"'
+    ',"created","model","choices"],"properties":{"id":{"type":"string"},"object":{"cons'
+    't":"chat.completion.chunk"},"created":{"type":"integer"},"model":{"type":"string"}'
+    ',"choices":{"type":"array","items":{"$ref":"#/$defs/ChunkChoice"}},"usage":{"anyOf'
+    '":[{"$ref":"#/$defs/Usage"},{"type":"null"}]}}},"response":{"type":"object","requi'
+    'red":["id","object","created_at","status","model","output","usage"],"properties":{'
+    '"id":{"type":"string"},"object":{"const":"response"},"created_at":{"type":"integer'
+    '"},"status":{"type":"string"},"model":{"type":"string"},"output":{"type":"array","'
+    'items":{"$ref":"#/$defs/OutputItem"}},"usage":{"anyOf":[{"$ref":"#/$defs/ResponseU'
+    'sage"},{"type":"null"}]}}},"response_stream_event":{"type":"object","required":["t'
+    'ype"],"properties":{"type":{"type":"string"},"sequence_number":{"anyOf":[{"type":"'
+    'integer"},{"type":"null"}]}},"allOf":[{"if":{"properties":{"type":{"const":"respon'
+    'se.created"}},"required":["type"]},"then":{"type":"object","required":["response"]'
+    ',"properties":{"response":{"$ref":"#/response"}}}},{"if":{"properties":{"type":{"c'
+    'onst":"response.in_progress"}},"required":["type"]},"then":{"type":"object","requi'
+    'red":["response"],"properties":{"response":{"$ref":"#/response"}}}},{"if":{"proper'
+    'ties":{"type":{"const":"response.completed"}},"required":["type"]},"then":{"type":'
+    '"object","required":["response"],"properties":{"response":{"$ref":"#/response"}}}}'
+    ',{"if":{"properties":{"type":{"const":"response.failed"}},"required":["type"]},"th'
+    'en":{"type":"object","required":["response"],"properties":{"response":{"$ref":"#/r'
+    'esponse"}}}},{"if":{"properties":{"type":{"const":"response.incomplete"}},"require'
+    'd":["type"]},"then":{"type":"object","required":["response"],"properties":{"respon'
+    'se":{"$ref":"#/response"}}}},{"if":{"properties":{"type":{"const":"response.queued'
+    '"}},"required":["type"]},"then":{"type":"object","required":["response"],"properti'
+    'es":{"response":{"$ref":"#/response"}}}},{"if":{"properties":{"type":{"const":"res'
+    'ponse.output_item.added"}},"required":["type"]},"then":{"type":"object","required"'
+    ':["output_index","item"],"properties":{"output_index":{"type":"integer"},"item":{"'
+    '$ref":"#/$defs/OutputItem"}}}},{"if":{"properties":{"type":{"const":"response.outp'
+    'ut_item.done"}},"required":["type"]},"then":{"type":"object","required":["output_i'
+    'ndex","item"],"properties":{"output_index":{"type":"integer"},"item":{"$ref":"#/$d'
+    'efs/OutputItem"}}}},{"if":{"properties":{"type":{"const":"response.function_call_a'
+    'rguments.delta"}},"required":["type"]},"then":{"type":"object","required":["item_i'
+    'd","output_index","delta"],"properties":{"item_id":{"type":"string"},"output_index'
+    '":{"type":"integer"},"delta":{"type":"string"}}}},{"if":{"properties":{"type":{"co'
+    'nst":"response.function_call_arguments.done"}},"required":["type"]},"then":{"type"'
+    ':"object","required":["item_id","output_index","arguments"],"properties":{"item_id'
+    '":{"type":"string"},"output_index":{"type":"integer"},"arguments":{"type":"string"'
+    '}}}},{"if":{"properties":{"type":{"const":"response.output_text.delta"}},"required'
+    '":["type"]},"then":{"type":"object","required":["item_id","output_index","content_'
+    'index","delta"],"properties":{"item_id":{"type":"string"},"output_index":{"type":"'
+    'integer"},"content_index":{"type":"integer"},"delta":{"type":"string"}}}},{"if":{"'
+    'properties":{"type":{"const":"response.output_text.done"}},"required":["type"]},"t'
+    'hen":{"type":"object","required":["item_id","output_index","content_index","text"]'
+    ',"properties":{"item_id":{"type":"string"},"output_index":{"type":"integer"},"cont'
+    'ent_index":{"type":"integer"},"text":{"type":"string"}}}}]}}'
+)
+_mismatched = mismatch_handler(PROVIDER, _SCHEMAS)
 
 
 class _Mismatch(Exception):
-    """Raised by a fast path; the explaining validator then finds where and why."""
-
-
-def _drift(api: str, path: tuple[str | int, ...], expected: str, value: object) -> SchemaDriftError:
-    return schema_drift(PROVIDER, api, path, expected, value)
+    """Raised by a validator's check; _mismatched then finds where and why."""
 
 
 def validate_chat_completion(data: object) -> dict[str, Any]:
-    """Check a openai chat_completion envelope (the fields toolgen reads).
-
-    Returns ``data`` (an SDK object: its JSON form); raises SchemaDriftError at the
-    first mismatch, TypeError for a value that is neither JSON nor an SDK object.
-    """
+    """Check a chat_completion envelope of openai."""
     try:
-        if type(data) is not dict:
+        if type(data) is not dict or type(data["id"]) is not str:
             raise _Mismatch
-        if type(data["id"]) is not str:
+        if data["object"] != "chat.completion":
             raise _Mismatch
-        data_object = data["object"]
-        if data_object != "chat.completion":
-            raise _Mismatch
-        created = data["created"]
-        if type(created) is not int and not integral_float(created):
+        if type(created := data["created"]) is not int and not integral_float(created):
             raise _Mismatch
         if type(data["model"]) is not str:
             raise _Mismatch
-        choices = data["choices"]
-        if type(choices) is not list:
-            raise _Mismatch
-        if len(choices) < 1:
+        if type(choices := data["choices"]) is not list or len(choices) < 1:
             raise _Mismatch
         for item in choices:
             if type(item) is not dict:
                 raise _Mismatch
-            item_index = item["index"]
-            if type(item_index) is not int and not integral_float(item_index):
+            if type(index := item["index"]) is not int and not integral_float(index):
                 raise _Mismatch
             if type(item["finish_reason"]) is not str:
                 raise _Mismatch
-            message = item["message"]
-            if type(message) is not dict:
+            if type(message := item["message"]) is not dict:
                 raise _Mismatch
             if type(message["role"]) is not str:
                 raise _Mismatch
-            content = message["content"]
-            if content is not None and type(content) is not str:
+            if (content := message["content"]) is not None and type(content) is not str:
                 raise _Mismatch
-            if "refusal" in message:
-                refusal = message["refusal"]
-                if refusal is not None and type(refusal) is not str:
+            refusal = message.get("refusal")
+            if refusal is not None and type(refusal) is not str:
+                raise _Mismatch
+            if (tool_calls := message.get("tool_calls")) is not None:
+                if type(tool_calls) is not list:
                     raise _Mismatch
-            if "tool_calls" in message:
-                tool_calls = message["tool_calls"]
-                if tool_calls is not None:
-                    if type(tool_calls) is not list:
+                for tool_calls_item in tool_calls:
+                    if type(tool_calls_item) is not dict:
                         raise _Mismatch
-                    for tool_calls_item in tool_calls:
-                        if type(tool_calls_item) is not dict:
+                    if type(item_type := tool_calls_item["type"]) is not str:
+                        raise _Mismatch
+                    if item_type == "function":
+                        if type(tool_calls_item["id"]) is not str:
                             raise _Mismatch
-                        item_type = tool_calls_item["type"]
-                        if type(item_type) is not str:
+                        if type(function := tool_calls_item["function"]) is not dict:
                             raise _Mismatch
-                        if item_type == "function":
-                            if type(tool_calls_item["id"]) is not str:
-                                raise _Mismatch
-                            function = tool_calls_item["function"]
-                            if type(function) is not dict:
-                                raise _Mismatch
-                            if type(function["name"]) is not str:
-                                raise _Mismatch
-                            if type(function["arguments"]) is not str:
-                                raise _Mismatch
-        usage = data["usage"]
-        if type(usage) is not dict:
-            raise _Mismatch
-        prompt_tokens = usage["prompt_tokens"]
-        if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
-            raise _Mismatch
-        completion_tokens = usage["completion_tokens"]
-        if type(completion_tokens) is not int and not integral_float(completion_tokens):
-            raise _Mismatch
-        total_tokens = usage["total_tokens"]
-        if type(total_tokens) is not int and not integral_float(total_tokens):
-            raise _Mismatch
-        if "prompt_tokens_details" in usage:
-            prompt_tokens_details = usage["prompt_tokens_details"]
-            if prompt_tokens_details is not None:
-                if type(prompt_tokens_details) is not dict:
-                    raise _Mismatch
-                if "cached_tokens" in prompt_tokens_details:
-                    cached_tokens = prompt_tokens_details["cached_tokens"]
-                    if (
-                        cached_tokens is not None
-                        and type(cached_tokens) is not int
-                        and not integral_float(cached_tokens)
-                    ):
-                        raise _Mismatch
-        if "completion_tokens_details" in usage:
-            completion_tokens_details = usage["completion_tokens_details"]
-            if completion_tokens_details is not None:
-                if type(completion_tokens_details) is not dict:
-                    raise _Mismatch
-                if "reasoning_tokens" in completion_tokens_details:
-                    reasoning_tokens = completion_tokens_details["reasoning_tokens"]
-                    if (
-                        reasoning_tokens is not None
-                        and type(reasoning_tokens) is not int
-                        and not integral_float(reasoning_tokens)
-                    ):
-                        raise _Mismatch
+                        if type(function["name"]) is not str:
+                            raise _Mismatch
+                        if type(function["arguments"]) is not str:
+                            raise _Mismatch
+        _check_usage(data["usage"])
         return data
     except (KeyError, _Mismatch):
-        pass
-    converted = json_value(data)
-    if converted is not data:
-        return validate_chat_completion(converted)
-    raise _explain_chat_completion(data)
-
-
-def _explain_chat_completion(data: object) -> SchemaDriftError:
-    """The drift error of the first mismatch, once the fast path failed."""
-    if type(data) is not dict:
-        return _drift(_CHAT_COMPLETION, (), "object", data)
-    data_id = data.get("id", MISSING)
-    if type(data_id) is not str:
-        return _drift(_CHAT_COMPLETION, ("id",), "string", data_id)
-    data_object = data.get("object", MISSING)
-    if data_object != "chat.completion":
-        return _drift(_CHAT_COMPLETION, ("object",), '"chat.completion"', data_object)
-    created = data.get("created", MISSING)
-    if type(created) is not int and not integral_float(created):
-        return _drift(_CHAT_COMPLETION, ("created",), "integer", created)
-    model = data.get("model", MISSING)
-    if type(model) is not str:
-        return _drift(_CHAT_COMPLETION, ("model",), "string", model)
-    choices = data.get("choices", MISSING)
-    if type(choices) is not list:
-        return _drift(_CHAT_COMPLETION, ("choices",), "array", choices)
-    if len(choices) < 1:
-        return _drift(_CHAT_COMPLETION, ("choices", len(choices)), "object", MISSING)
-    for index, item in enumerate(choices):
-        if (drift := _explain_choice(item, _CHAT_COMPLETION, ("choices", index))) is not None:
-            return drift
-    usage = data.get("usage", MISSING)
-    if usage is MISSING:
-        return _drift(_CHAT_COMPLETION, ("usage",), "object", usage)
-    if (drift := _explain_usage(usage, _CHAT_COMPLETION, ("usage",))) is not None:
-        return drift
-    raise AssertionError("toolgen bug: the validators of chat_completion disagree")
+        return _mismatched(validate_chat_completion, "chat_completion", data)
 
 
 def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
-    """Check a openai chat_completion_chunk envelope (the fields toolgen reads).
-
-    Returns ``data`` (an SDK object: its JSON form); raises SchemaDriftError at the
-    first mismatch, TypeError for a value that is neither JSON nor an SDK object.
-    """
+    """Check a chat_completion_chunk envelope of openai."""
     try:
-        if type(data) is not dict:
+        if type(data) is not dict or type(data["id"]) is not str:
             raise _Mismatch
-        if type(data["id"]) is not str:
+        if data["object"] != "chat.completion.chunk":
             raise _Mismatch
-        data_object = data["object"]
-        if data_object != "chat.completion.chunk":
-            raise _Mismatch
-        created = data["created"]
-        if type(created) is not int and not integral_float(created):
+        if type(created := data["created"]) is not int and not integral_float(created):
             raise _Mismatch
         if type(data["model"]) is not str:
             raise _Mismatch
-        choices = data["choices"]
-        if type(choices) is not list:
+        if type(choices := data["choices"]) is not list:
             raise _Mismatch
         for item in choices:
             if type(item) is not dict:
                 raise _Mismatch
-            item_index = item["index"]
-            if type(item_index) is not int and not integral_float(item_index):
+            if type(index := item["index"]) is not int and not integral_float(index):
                 raise _Mismatch
-            delta = item["delta"]
-            if type(delta) is not dict:
+            if type(delta := item["delta"]) is not dict:
                 raise _Mismatch
-            if "role" in delta:
-                role = delta["role"]
-                if role is not None and type(role) is not str:
+            if (role := delta.get("role")) is not None and type(role) is not str:
+                raise _Mismatch
+            content = delta.get("content")
+            if content is not None and type(content) is not str:
+                raise _Mismatch
+            refusal = delta.get("refusal")
+            if refusal is not None and type(refusal) is not str:
+                raise _Mismatch
+            if (tool_calls := delta.get("tool_calls")) is not None:
+                if type(tool_calls) is not list:
                     raise _Mismatch
-            if "content" in delta:
-                content = delta["content"]
-                if content is not None and type(content) is not str:
-                    raise _Mismatch
-            if "refusal" in delta:
-                refusal = delta["refusal"]
-                if refusal is not None and type(refusal) is not str:
-                    raise _Mismatch
-            if "tool_calls" in delta:
-                tool_calls = delta["tool_calls"]
-                if tool_calls is not None:
-                    if type(tool_calls) is not list:
+                for tool_calls_item in tool_calls:
+                    if type(tool_calls_item) is not dict:
                         raise _Mismatch
-                    for tool_calls_item in tool_calls:
-                        if type(tool_calls_item) is not dict:
+                    item_index = tool_calls_item["index"]
+                    if type(item_index) is not int and not integral_float(item_index):
+                        raise _Mismatch
+                    item_id = tool_calls_item.get("id")
+                    if item_id is not None and type(item_id) is not str:
+                        raise _Mismatch
+                    item_type = tool_calls_item.get("type")
+                    if item_type is not None and type(item_type) is not str:
+                        raise _Mismatch
+                    if (function := tool_calls_item.get("function")) is not None:
+                        if type(function) is not dict:
                             raise _Mismatch
-                        tool_calls_item_index = tool_calls_item["index"]
-                        if type(tool_calls_item_index) is not int and not integral_float(
-                            tool_calls_item_index
-                        ):
+                        name = function.get("name")
+                        if name is not None and type(name) is not str:
                             raise _Mismatch
-                        if "id" in tool_calls_item:
-                            item_id = tool_calls_item["id"]
-                            if item_id is not None and type(item_id) is not str:
-                                raise _Mismatch
-                        if "type" in tool_calls_item:
-                            item_type = tool_calls_item["type"]
-                            if item_type is not None and type(item_type) is not str:
-                                raise _Mismatch
-                        if "function" in tool_calls_item:
-                            function = tool_calls_item["function"]
-                            if function is not None:
-                                if type(function) is not dict:
-                                    raise _Mismatch
-                                if "name" in function:
-                                    name = function["name"]
-                                    if name is not None and type(name) is not str:
-                                        raise _Mismatch
-                                if "arguments" in function:
-                                    arguments = function["arguments"]
-                                    if arguments is not None and type(arguments) is not str:
-                                        raise _Mismatch
+                        arguments = function.get("arguments")
+                        if arguments is not None and type(arguments) is not str:
+                            raise _Mismatch
             finish_reason = item["finish_reason"]
             if finish_reason is not None and type(finish_reason) is not str:
                 raise _Mismatch
-        if "usage" in data:
-            usage = data["usage"]
-            if usage is not None:
-                if type(usage) is not dict:
-                    raise _Mismatch
-                prompt_tokens = usage["prompt_tokens"]
-                if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
-                    raise _Mismatch
-                completion_tokens = usage["completion_tokens"]
-                if type(completion_tokens) is not int and not integral_float(completion_tokens):
-                    raise _Mismatch
-                total_tokens = usage["total_tokens"]
-                if type(total_tokens) is not int and not integral_float(total_tokens):
-                    raise _Mismatch
-                if "prompt_tokens_details" in usage:
-                    prompt_tokens_details = usage["prompt_tokens_details"]
-                    if prompt_tokens_details is not None:
-                        if type(prompt_tokens_details) is not dict:
-                            raise _Mismatch
-                        if "cached_tokens" in prompt_tokens_details:
-                            cached_tokens = prompt_tokens_details["cached_tokens"]
-                            if (
-                                cached_tokens is not None
-                                and type(cached_tokens) is not int
-                                and not integral_float(cached_tokens)
-                            ):
-                                raise _Mismatch
-                if "completion_tokens_details" in usage:
-                    completion_tokens_details = usage["completion_tokens_details"]
-                    if completion_tokens_details is not None:
-                        if type(completion_tokens_details) is not dict:
-                            raise _Mismatch
-                        if "reasoning_tokens" in completion_tokens_details:
-                            reasoning_tokens = completion_tokens_details["reasoning_tokens"]
-                            if (
-                                reasoning_tokens is not None
-                                and type(reasoning_tokens) is not int
-                                and not integral_float(reasoning_tokens)
-                            ):
-                                raise _Mismatch
+        if (usage := data.get("usage")) is not None:
+            _check_usage(usage)
         return data
     except (KeyError, _Mismatch):
-        pass
-    converted = json_value(data)
-    if converted is not data:
-        return validate_chat_completion_chunk(converted)
-    raise _explain_chat_completion_chunk(data)
-
-
-def _explain_chat_completion_chunk(data: object) -> SchemaDriftError:
-    """The drift error of the first mismatch, once the fast path failed."""
-    if type(data) is not dict:
-        return _drift(_CHAT_COMPLETION_CHUNK, (), "object", data)
-    data_id = data.get("id", MISSING)
-    if type(data_id) is not str:
-        return _drift(_CHAT_COMPLETION_CHUNK, ("id",), "string", data_id)
-    data_object = data.get("object", MISSING)
-    if data_object != "chat.completion.chunk":
-        return _drift(_CHAT_COMPLETION_CHUNK, ("object",), '"chat.completion.chunk"', data_object)
-    created = data.get("created", MISSING)
-    if type(created) is not int and not integral_float(created):
-        return _drift(_CHAT_COMPLETION_CHUNK, ("created",), "integer", created)
-    model = data.get("model", MISSING)
-    if type(model) is not str:
-        return _drift(_CHAT_COMPLETION_CHUNK, ("model",), "string", model)
-    choices = data.get("choices", MISSING)
-    if type(choices) is not list:
-        return _drift(_CHAT_COMPLETION_CHUNK, ("choices",), "array", choices)
-    for index, item in enumerate(choices):
-        if (
-            drift := _explain_chunk_choice(item, _CHAT_COMPLETION_CHUNK, ("choices", index))
-        ) is not None:
-            return drift
-    usage = data.get("usage", MISSING)
-    if usage is not MISSING and usage is not None:
-        if type(usage) is not dict:
-            return _drift(_CHAT_COMPLETION_CHUNK, ("usage",), "object or null", usage)
-        if (drift := _explain_usage(usage, _CHAT_COMPLETION_CHUNK, ("usage",))) is not None:
-            return drift
-    raise AssertionError("toolgen bug: the validators of chat_completion_chunk disagree")
+        return _mismatched(validate_chat_completion_chunk, "chat_completion_chunk", data)
 
 
 def validate_response(data: object) -> dict[str, Any]:
-    """Check a openai response envelope (the fields toolgen reads).
-
-    Returns ``data`` (an SDK object: its JSON form); raises SchemaDriftError at the
-    first mismatch, TypeError for a value that is neither JSON nor an SDK object.
-    """
+    """Check a response envelope of openai."""
     try:
         if type(data) is not dict:
             raise _Mismatch
-        if type(data["id"]) is not str:
-            raise _Mismatch
-        data_object = data["object"]
-        if data_object != "response":
-            raise _Mismatch
-        created_at = data["created_at"]
-        if type(created_at) is not int and not integral_float(created_at):
-            raise _Mismatch
-        if type(data["status"]) is not str:
-            raise _Mismatch
-        if type(data["model"]) is not str:
-            raise _Mismatch
-        output = data["output"]
-        if type(output) is not list:
-            raise _Mismatch
-        for item in output:
-            if type(item) is not dict:
-                raise _Mismatch
-            item_type = item["type"]
-            if type(item_type) is not str:
-                raise _Mismatch
-            if item_type == "message":
-                if type(item["id"]) is not str:
-                    raise _Mismatch
-                if type(item["role"]) is not str:
-                    raise _Mismatch
-                content = item["content"]
-                if type(content) is not list:
-                    raise _Mismatch
-                for content_item in content:
-                    if type(content_item) is not dict:
-                        raise _Mismatch
-                    content_item_type = content_item["type"]
-                    if type(content_item_type) is not str:
-                        raise _Mismatch
-                    if (
-                        content_item_type == "output_text" and type(content_item["text"]) is not str
-                    ) or (
-                        content_item_type == "refusal" and type(content_item["refusal"]) is not str
-                    ):
-                        raise _Mismatch
-            elif item_type == "function_call":
-                if "id" in item:
-                    item_id = item["id"]
-                    if item_id is not None and type(item_id) is not str:
-                        raise _Mismatch
-                if type(item["call_id"]) is not str:
-                    raise _Mismatch
-                if type(item["name"]) is not str:
-                    raise _Mismatch
-                if type(item["arguments"]) is not str:
-                    raise _Mismatch
-                if "status" in item:
-                    item_status = item["status"]
-                    if item_status is not None and type(item_status) is not str:
-                        raise _Mismatch
-        usage = data["usage"]
-        if usage is not None:
-            if type(usage) is not dict:
-                raise _Mismatch
-            input_tokens = usage["input_tokens"]
-            if type(input_tokens) is not int and not integral_float(input_tokens):
-                raise _Mismatch
-            output_tokens = usage["output_tokens"]
-            if type(output_tokens) is not int and not integral_float(output_tokens):
-                raise _Mismatch
-            total_tokens = usage["total_tokens"]
-            if type(total_tokens) is not int and not integral_float(total_tokens):
-                raise _Mismatch
-            if "input_tokens_details" in usage:
-                input_tokens_details = usage["input_tokens_details"]
-                if input_tokens_details is not None:
-                    if type(input_tokens_details) is not dict:
-                        raise _Mismatch
-                    if "cached_tokens" in input_tokens_details:
-                        cached_tokens = input_tokens_details["cached_tokens"]
-                        if (
-                            cached_tokens is not None
-                            and type(cached_tokens) is not int
-                            and not integral_float(cached_tokens)
-                        ):
-                            raise _Mismatch
-            if "output_tokens_details" in usage:
-                output_tokens_details = usage["output_tokens_details"]
-                if output_tokens_details is not None:
-                    if type(output_tokens_details) is not dict:
-                        raise _Mismatch
-                    if "reasoning_tokens" in output_tokens_details:
-                        reasoning_tokens = output_tokens_details["reasoning_tokens"]
-                        if (
-                            reasoning_tokens is not None
-                            and type(reasoning_tokens) is not int
-                            and not integral_float(reasoning_tokens)
-                        ):
-                            raise _Mismatch
+        _check_response(data)
         return data
     except (KeyError, _Mismatch):
-        pass
-    converted = json_value(data)
-    if converted is not data:
-        return validate_response(converted)
-    raise _explain_response(data)
-
-
-def _explain_response(data: object) -> SchemaDriftError:
-    """The drift error of the first mismatch, once the fast path failed."""
-    if type(data) is not dict:
-        return _drift(_RESPONSE, (), "object", data)
-    data_id = data.get("id", MISSING)
-    if type(data_id) is not str:
-        return _drift(_RESPONSE, ("id",), "string", data_id)
-    data_object = data.get("object", MISSING)
-    if data_object != "response":
-        return _drift(_RESPONSE, ("object",), '"response"', data_object)
-    created_at = data.get("created_at", MISSING)
-    if type(created_at) is not int and not integral_float(created_at):
-        return _drift(_RESPONSE, ("created_at",), "integer", created_at)
-    status = data.get("status", MISSING)
-    if type(status) is not str:
-        return _drift(_RESPONSE, ("status",), "string", status)
-    model = data.get("model", MISSING)
-    if type(model) is not str:
-        return _drift(_RESPONSE, ("model",), "string", model)
-    output = data.get("output", MISSING)
-    if type(output) is not list:
-        return _drift(_RESPONSE, ("output",), "array", output)
-    for index, item in enumerate(output):
-        if (drift := _explain_output_item(item, _RESPONSE, ("output", index))) is not None:
-            return drift
-    usage = data.get("usage", MISSING)
-    if usage is MISSING:
-        return _drift(_RESPONSE, ("usage",), "object or null", usage)
-    if usage is not None:
-        if type(usage) is not dict:
-            return _drift(_RESPONSE, ("usage",), "object or null", usage)
-        if (drift := _explain_response_usage(usage, _RESPONSE, ("usage",))) is not None:
-            return drift
-    raise AssertionError("toolgen bug: the validators of response disagree")
+        return _mismatched(validate_response, "response", data)
 
 
 def validate_response_stream_event(data: object) -> dict[str, Any]:
-    """Check a openai response_stream_event envelope (the fields toolgen reads).
-
-    Returns ``data`` (an SDK object: its JSON form); raises SchemaDriftError at the
-    first mismatch, TypeError for a value that is neither JSON nor an SDK object.
-    """
+    """Check a response_stream_event envelope of openai."""
     try:
-        if type(data) is not dict:
-            raise _Mismatch
-        data_type = data["type"]
-        if type(data_type) is not str:
+        if type(data) is not dict or type(data_type := data["type"]) is not str:
             raise _Mismatch
         if "sequence_number" in data:
             sequence_number = data["sequence_number"]
-            if (
-                sequence_number is not None
-                and type(sequence_number) is not int
-                and not integral_float(sequence_number)
-            ):
+            if type(sequence_number) is not int and not integral_or_none(sequence_number):
                 raise _Mismatch
         if data_type in (
             "response.created",
@@ -569,592 +322,148 @@ def validate_response_stream_event(data: object) -> dict[str, Any]:
                 raise _Mismatch
         return data
     except (KeyError, _Mismatch):
-        pass
-    converted = json_value(data)
-    if converted is not data:
-        return validate_response_stream_event(converted)
-    raise _explain_response_stream_event(data)
+        return _mismatched(validate_response_stream_event, "response_stream_event", data)
 
 
-def _explain_response_stream_event(data: object) -> SchemaDriftError:
-    """The drift error of the first mismatch, once the fast path failed."""
-    if type(data) is not dict:
-        return _drift(_RESPONSE_STREAM_EVENT, (), "object", data)
-    data_type = data.get("type", MISSING)
-    if type(data_type) is not str:
-        return _drift(_RESPONSE_STREAM_EVENT, ("type",), "string", data_type)
-    sequence_number = data.get("sequence_number", MISSING)
-    if (
-        sequence_number is not MISSING
-        and sequence_number is not None
-        and type(sequence_number) is not int
-        and not integral_float(sequence_number)
-    ):
-        return _drift(
-            _RESPONSE_STREAM_EVENT, ("sequence_number",), "integer or null", sequence_number
-        )
-    if data_type in (
-        "response.created",
-        "response.in_progress",
-        "response.completed",
-        "response.failed",
-        "response.incomplete",
-        "response.queued",
-    ):
-        response = data.get("response", MISSING)
-        if response is MISSING:
-            return _drift(_RESPONSE_STREAM_EVENT, ("response",), "object", response)
-        if (
-            drift := _explain_response_(response, _RESPONSE_STREAM_EVENT, ("response",))
-        ) is not None:
-            return drift
-    elif data_type in ("response.output_item.added", "response.output_item.done"):
-        output_index = data.get("output_index", MISSING)
-        if type(output_index) is not int and not integral_float(output_index):
-            return _drift(_RESPONSE_STREAM_EVENT, ("output_index",), "integer", output_index)
-        item = data.get("item", MISSING)
-        if item is MISSING:
-            return _drift(_RESPONSE_STREAM_EVENT, ("item",), "object", item)
-        if (drift := _explain_output_item(item, _RESPONSE_STREAM_EVENT, ("item",))) is not None:
-            return drift
-    elif data_type == "response.function_call_arguments.delta":
-        item_id = data.get("item_id", MISSING)
-        if type(item_id) is not str:
-            return _drift(_RESPONSE_STREAM_EVENT, ("item_id",), "string", item_id)
-        output_index = data.get("output_index", MISSING)
-        if type(output_index) is not int and not integral_float(output_index):
-            return _drift(_RESPONSE_STREAM_EVENT, ("output_index",), "integer", output_index)
-        delta = data.get("delta", MISSING)
-        if type(delta) is not str:
-            return _drift(_RESPONSE_STREAM_EVENT, ("delta",), "string", delta)
-    elif data_type == "response.function_call_arguments.done":
-        item_id = data.get("item_id", MISSING)
-        if type(item_id) is not str:
-            return _drift(_RESPONSE_STREAM_EVENT, ("item_id",), "string", item_id)
-        output_index = data.get("output_index", MISSING)
-        if type(output_index) is not int and not integral_float(output_index):
-            return _drift(_RESPONSE_STREAM_EVENT, ("output_index",), "integer", output_index)
-        arguments = data.get("arguments", MISSING)
-        if type(arguments) is not str:
-            return _drift(_RESPONSE_STREAM_EVENT, ("arguments",), "string", arguments)
-    elif data_type == "response.output_text.delta":
-        item_id = data.get("item_id", MISSING)
-        if type(item_id) is not str:
-            return _drift(_RESPONSE_STREAM_EVENT, ("item_id",), "string", item_id)
-        output_index = data.get("output_index", MISSING)
-        if type(output_index) is not int and not integral_float(output_index):
-            return _drift(_RESPONSE_STREAM_EVENT, ("output_index",), "integer", output_index)
-        content_index = data.get("content_index", MISSING)
-        if type(content_index) is not int and not integral_float(content_index):
-            return _drift(_RESPONSE_STREAM_EVENT, ("content_index",), "integer", content_index)
-        delta = data.get("delta", MISSING)
-        if type(delta) is not str:
-            return _drift(_RESPONSE_STREAM_EVENT, ("delta",), "string", delta)
-    elif data_type == "response.output_text.done":
-        item_id = data.get("item_id", MISSING)
-        if type(item_id) is not str:
-            return _drift(_RESPONSE_STREAM_EVENT, ("item_id",), "string", item_id)
-        output_index = data.get("output_index", MISSING)
-        if type(output_index) is not int and not integral_float(output_index):
-            return _drift(_RESPONSE_STREAM_EVENT, ("output_index",), "integer", output_index)
-        content_index = data.get("content_index", MISSING)
-        if type(content_index) is not int and not integral_float(content_index):
-            return _drift(_RESPONSE_STREAM_EVENT, ("content_index",), "integer", content_index)
-        text = data.get("text", MISSING)
-        if type(text) is not str:
-            return _drift(_RESPONSE_STREAM_EVENT, ("text",), "string", text)
-    raise AssertionError("toolgen bug: the validators of response_stream_event disagree")
-
-
-def _explain_function_tool_call(
-    function_tool_call: Any, api: str, path: tuple[str | int, ...]
-) -> SchemaDriftError | None:
-    if type(function_tool_call) is not dict:
-        return _drift(api, path, "object", function_tool_call)
-    function_tool_call_id = function_tool_call.get("id", MISSING)
-    if type(function_tool_call_id) is not str:
-        return _drift(api, (*path, "id"), "string", function_tool_call_id)
-    function = function_tool_call.get("function", MISSING)
-    if type(function) is not dict:
-        return _drift(api, (*path, "function"), "object", function)
-    name = function.get("name", MISSING)
-    if type(name) is not str:
-        return _drift(api, (*path, "function", "name"), "string", name)
-    arguments = function.get("arguments", MISSING)
-    if type(arguments) is not str:
-        return _drift(api, (*path, "function", "arguments"), "string", arguments)
-    return None
-
-
-def _explain_tool_call(
-    tool_call: Any, api: str, path: tuple[str | int, ...]
-) -> SchemaDriftError | None:
-    if type(tool_call) is not dict:
-        return _drift(api, path, "object", tool_call)
-    tool_call_type = tool_call.get("type", MISSING)
-    if type(tool_call_type) is not str:
-        return _drift(api, (*path, "type"), "string", tool_call_type)
-    if (
-        tool_call_type == "function"
-        and (drift := _explain_function_tool_call(tool_call, api, path)) is not None
-    ):
-        return drift
-    return None
-
-
-def _explain_message(
-    message: Any, api: str, path: tuple[str | int, ...]
-) -> SchemaDriftError | None:
-    if type(message) is not dict:
-        return _drift(api, path, "object", message)
-    role = message.get("role", MISSING)
-    if type(role) is not str:
-        return _drift(api, (*path, "role"), "string", role)
-    content = message.get("content", MISSING)
-    if content is MISSING:
-        return _drift(api, (*path, "content"), "string or null", content)
-    if content is not None and type(content) is not str:
-        return _drift(api, (*path, "content"), "string or null", content)
-    refusal = message.get("refusal", MISSING)
-    if refusal is not MISSING and refusal is not None and type(refusal) is not str:
-        return _drift(api, (*path, "refusal"), "string or null", refusal)
-    tool_calls = message.get("tool_calls", MISSING)
-    if tool_calls is not MISSING and tool_calls is not None:
-        if type(tool_calls) is not list:
-            return _drift(api, (*path, "tool_calls"), "array or null", tool_calls)
-        for index, item in enumerate(tool_calls):
-            if (drift := _explain_tool_call(item, api, (*path, "tool_calls", index))) is not None:
-                return drift
-    return None
-
-
-def _explain_choice(choice: Any, api: str, path: tuple[str | int, ...]) -> SchemaDriftError | None:
-    if type(choice) is not dict:
-        return _drift(api, path, "object", choice)
-    index = choice.get("index", MISSING)
-    if type(index) is not int and not integral_float(index):
-        return _drift(api, (*path, "index"), "integer", index)
-    finish_reason = choice.get("finish_reason", MISSING)
-    if type(finish_reason) is not str:
-        return _drift(api, (*path, "finish_reason"), "string", finish_reason)
-    message = choice.get("message", MISSING)
-    if message is MISSING:
-        return _drift(api, (*path, "message"), "object", message)
-    if (drift := _explain_message(message, api, (*path, "message"))) is not None:
-        return drift
-    return None
-
-
-def _explain_usage(usage: Any, api: str, path: tuple[str | int, ...]) -> SchemaDriftError | None:
+def _check_usage(usage: Any) -> None:
     if type(usage) is not dict:
-        return _drift(api, path, "object", usage)
-    prompt_tokens = usage.get("prompt_tokens", MISSING)
+        raise _Mismatch
+    prompt_tokens = usage["prompt_tokens"]
     if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
-        return _drift(api, (*path, "prompt_tokens"), "integer", prompt_tokens)
-    completion_tokens = usage.get("completion_tokens", MISSING)
+        raise _Mismatch
+    completion_tokens = usage["completion_tokens"]
     if type(completion_tokens) is not int and not integral_float(completion_tokens):
-        return _drift(api, (*path, "completion_tokens"), "integer", completion_tokens)
-    total_tokens = usage.get("total_tokens", MISSING)
+        raise _Mismatch
+    total_tokens = usage["total_tokens"]
     if type(total_tokens) is not int and not integral_float(total_tokens):
-        return _drift(api, (*path, "total_tokens"), "integer", total_tokens)
-    prompt_tokens_details = usage.get("prompt_tokens_details", MISSING)
-    if prompt_tokens_details is not MISSING and prompt_tokens_details is not None:
+        raise _Mismatch
+    if (prompt_tokens_details := usage.get("prompt_tokens_details")) is not None:
         if type(prompt_tokens_details) is not dict:
-            return _drift(
-                api, (*path, "prompt_tokens_details"), "object or null", prompt_tokens_details
-            )
-        cached_tokens = prompt_tokens_details.get("cached_tokens", MISSING)
-        if (
-            cached_tokens is not MISSING
-            and cached_tokens is not None
-            and type(cached_tokens) is not int
-            and not integral_float(cached_tokens)
-        ):
-            return _drift(
-                api,
-                (*path, "prompt_tokens_details", "cached_tokens"),
-                "integer or null",
-                cached_tokens,
-            )
-    completion_tokens_details = usage.get("completion_tokens_details", MISSING)
-    if completion_tokens_details is not MISSING and completion_tokens_details is not None:
+            raise _Mismatch
+        if "cached_tokens" in prompt_tokens_details:
+            cached_tokens = prompt_tokens_details["cached_tokens"]
+            if type(cached_tokens) is not int and not integral_or_none(cached_tokens):
+                raise _Mismatch
+    completion_tokens_details = usage.get("completion_tokens_details")
+    if completion_tokens_details is not None:
         if type(completion_tokens_details) is not dict:
-            return _drift(
-                api,
-                (*path, "completion_tokens_details"),
-                "object or null",
-                completion_tokens_details,
-            )
-        reasoning_tokens = completion_tokens_details.get("reasoning_tokens", MISSING)
-        if (
-            reasoning_tokens is not MISSING
-            and reasoning_tokens is not None
-            and type(reasoning_tokens) is not int
-            and not integral_float(reasoning_tokens)
-        ):
-            return _drift(
-                api,
-                (*path, "completion_tokens_details", "reasoning_tokens"),
-                "integer or null",
-                reasoning_tokens,
-            )
-    return None
+            raise _Mismatch
+        if "reasoning_tokens" in completion_tokens_details:
+            reasoning_tokens = completion_tokens_details["reasoning_tokens"]
+            if type(reasoning_tokens) is not int and not integral_or_none(reasoning_tokens):
+                raise _Mismatch
 
 
-def _explain_tool_call_delta(
-    tool_call_delta: Any, api: str, path: tuple[str | int, ...]
-) -> SchemaDriftError | None:
-    if type(tool_call_delta) is not dict:
-        return _drift(api, path, "object", tool_call_delta)
-    index = tool_call_delta.get("index", MISSING)
-    if type(index) is not int and not integral_float(index):
-        return _drift(api, (*path, "index"), "integer", index)
-    tool_call_delta_id = tool_call_delta.get("id", MISSING)
-    if (
-        tool_call_delta_id is not MISSING
-        and tool_call_delta_id is not None
-        and type(tool_call_delta_id) is not str
-    ):
-        return _drift(api, (*path, "id"), "string or null", tool_call_delta_id)
-    tool_call_delta_type = tool_call_delta.get("type", MISSING)
-    if (
-        tool_call_delta_type is not MISSING
-        and tool_call_delta_type is not None
-        and type(tool_call_delta_type) is not str
-    ):
-        return _drift(api, (*path, "type"), "string or null", tool_call_delta_type)
-    function = tool_call_delta.get("function", MISSING)
-    if function is not MISSING and function is not None:
-        if type(function) is not dict:
-            return _drift(api, (*path, "function"), "object or null", function)
-        name = function.get("name", MISSING)
-        if name is not MISSING and name is not None and type(name) is not str:
-            return _drift(api, (*path, "function", "name"), "string or null", name)
-        arguments = function.get("arguments", MISSING)
-        if arguments is not MISSING and arguments is not None and type(arguments) is not str:
-            return _drift(api, (*path, "function", "arguments"), "string or null", arguments)
-    return None
-
-
-def _explain_delta(delta: Any, api: str, path: tuple[str | int, ...]) -> SchemaDriftError | None:
-    if type(delta) is not dict:
-        return _drift(api, path, "object", delta)
-    role = delta.get("role", MISSING)
-    if role is not MISSING and role is not None and type(role) is not str:
-        return _drift(api, (*path, "role"), "string or null", role)
-    content = delta.get("content", MISSING)
-    if content is not MISSING and content is not None and type(content) is not str:
-        return _drift(api, (*path, "content"), "string or null", content)
-    refusal = delta.get("refusal", MISSING)
-    if refusal is not MISSING and refusal is not None and type(refusal) is not str:
-        return _drift(api, (*path, "refusal"), "string or null", refusal)
-    tool_calls = delta.get("tool_calls", MISSING)
-    if tool_calls is not MISSING and tool_calls is not None:
-        if type(tool_calls) is not list:
-            return _drift(api, (*path, "tool_calls"), "array or null", tool_calls)
-        for index, item in enumerate(tool_calls):
-            if (
-                drift := _explain_tool_call_delta(item, api, (*path, "tool_calls", index))
-            ) is not None:
-                return drift
-    return None
-
-
-def _explain_chunk_choice(
-    chunk_choice: Any, api: str, path: tuple[str | int, ...]
-) -> SchemaDriftError | None:
-    if type(chunk_choice) is not dict:
-        return _drift(api, path, "object", chunk_choice)
-    index = chunk_choice.get("index", MISSING)
-    if type(index) is not int and not integral_float(index):
-        return _drift(api, (*path, "index"), "integer", index)
-    delta = chunk_choice.get("delta", MISSING)
-    if delta is MISSING:
-        return _drift(api, (*path, "delta"), "object", delta)
-    if (drift := _explain_delta(delta, api, (*path, "delta"))) is not None:
-        return drift
-    finish_reason = chunk_choice.get("finish_reason", MISSING)
-    if finish_reason is MISSING:
-        return _drift(api, (*path, "finish_reason"), "string or null", finish_reason)
-    if finish_reason is not None and type(finish_reason) is not str:
-        return _drift(api, (*path, "finish_reason"), "string or null", finish_reason)
-    return None
-
-
-def _explain_content_part(
-    content_part: Any, api: str, path: tuple[str | int, ...]
-) -> SchemaDriftError | None:
-    if type(content_part) is not dict:
-        return _drift(api, path, "object", content_part)
-    content_part_type = content_part.get("type", MISSING)
-    if type(content_part_type) is not str:
-        return _drift(api, (*path, "type"), "string", content_part_type)
-    if content_part_type == "output_text":
-        text = content_part.get("text", MISSING)
-        if type(text) is not str:
-            return _drift(api, (*path, "text"), "string", text)
-    elif content_part_type == "refusal":
-        refusal = content_part.get("refusal", MISSING)
-        if type(refusal) is not str:
-            return _drift(api, (*path, "refusal"), "string", refusal)
-    return None
-
-
-def _explain_output_message(
-    output_message: Any, api: str, path: tuple[str | int, ...]
-) -> SchemaDriftError | None:
-    if type(output_message) is not dict:
-        return _drift(api, path, "object", output_message)
-    output_message_id = output_message.get("id", MISSING)
-    if type(output_message_id) is not str:
-        return _drift(api, (*path, "id"), "string", output_message_id)
-    role = output_message.get("role", MISSING)
-    if type(role) is not str:
-        return _drift(api, (*path, "role"), "string", role)
-    content = output_message.get("content", MISSING)
-    if type(content) is not list:
-        return _drift(api, (*path, "content"), "array", content)
-    for index, item in enumerate(content):
-        if (drift := _explain_content_part(item, api, (*path, "content", index))) is not None:
-            return drift
-    return None
-
-
-def _explain_function_call(
-    function_call: Any, api: str, path: tuple[str | int, ...]
-) -> SchemaDriftError | None:
-    if type(function_call) is not dict:
-        return _drift(api, path, "object", function_call)
-    function_call_id = function_call.get("id", MISSING)
-    if (
-        function_call_id is not MISSING
-        and function_call_id is not None
-        and type(function_call_id) is not str
-    ):
-        return _drift(api, (*path, "id"), "string or null", function_call_id)
-    call_id = function_call.get("call_id", MISSING)
-    if type(call_id) is not str:
-        return _drift(api, (*path, "call_id"), "string", call_id)
-    name = function_call.get("name", MISSING)
-    if type(name) is not str:
-        return _drift(api, (*path, "name"), "string", name)
-    arguments = function_call.get("arguments", MISSING)
-    if type(arguments) is not str:
-        return _drift(api, (*path, "arguments"), "string", arguments)
-    status = function_call.get("status", MISSING)
-    if status is not MISSING and status is not None and type(status) is not str:
-        return _drift(api, (*path, "status"), "string or null", status)
-    return None
-
-
-def _explain_output_item(
-    output_item: Any, api: str, path: tuple[str | int, ...]
-) -> SchemaDriftError | None:
-    if type(output_item) is not dict:
-        return _drift(api, path, "object", output_item)
-    output_item_type = output_item.get("type", MISSING)
-    if type(output_item_type) is not str:
-        return _drift(api, (*path, "type"), "string", output_item_type)
-    if (
-        output_item_type == "message"
-        and (drift := _explain_output_message(output_item, api, path)) is not None
-    ) or (
-        output_item_type == "function_call"
-        and (drift := _explain_function_call(output_item, api, path)) is not None
-    ):
-        return drift
-    return None
-
-
-def _explain_response_usage(
-    response_usage: Any, api: str, path: tuple[str | int, ...]
-) -> SchemaDriftError | None:
+def _check_response_usage(response_usage: Any) -> None:
     if type(response_usage) is not dict:
-        return _drift(api, path, "object", response_usage)
-    input_tokens = response_usage.get("input_tokens", MISSING)
+        raise _Mismatch
+    input_tokens = response_usage["input_tokens"]
     if type(input_tokens) is not int and not integral_float(input_tokens):
-        return _drift(api, (*path, "input_tokens"), "integer", input_tokens)
-    output_tokens = response_usage.get("output_tokens", MISSING)
+        raise _Mismatch
+    output_tokens = response_usage["output_tokens"]
     if type(output_tokens) is not int and not integral_float(output_tokens):
-        return _drift(api, (*path, "output_tokens"), "integer", output_tokens)
-    total_tokens = response_usage.get("total_tokens", MISSING)
+        raise _Mismatch
+    total_tokens = response_usage["total_tokens"]
     if type(total_tokens) is not int and not integral_float(total_tokens):
-        return _drift(api, (*path, "total_tokens"), "integer", total_tokens)
-    input_tokens_details = response_usage.get("input_tokens_details", MISSING)
-    if input_tokens_details is not MISSING and input_tokens_details is not None:
+        raise _Mismatch
+    if (input_tokens_details := response_usage.get("input_tokens_details")) is not None:
         if type(input_tokens_details) is not dict:
-            return _drift(
-                api, (*path, "input_tokens_details"), "object or null", input_tokens_details
-            )
-        cached_tokens = input_tokens_details.get("cached_tokens", MISSING)
-        if (
-            cached_tokens is not MISSING
-            and cached_tokens is not None
-            and type(cached_tokens) is not int
-            and not integral_float(cached_tokens)
-        ):
-            return _drift(
-                api,
-                (*path, "input_tokens_details", "cached_tokens"),
-                "integer or null",
-                cached_tokens,
-            )
-    output_tokens_details = response_usage.get("output_tokens_details", MISSING)
-    if output_tokens_details is not MISSING and output_tokens_details is not None:
+            raise _Mismatch
+        if "cached_tokens" in input_tokens_details:
+            cached_tokens = input_tokens_details["cached_tokens"]
+            if type(cached_tokens) is not int and not integral_or_none(cached_tokens):
+                raise _Mismatch
+    output_tokens_details = response_usage.get("output_tokens_details")
+    if output_tokens_details is not None:
         if type(output_tokens_details) is not dict:
-            return _drift(
-                api, (*path, "output_tokens_details"), "object or null", output_tokens_details
-            )
-        reasoning_tokens = output_tokens_details.get("reasoning_tokens", MISSING)
-        if (
-            reasoning_tokens is not MISSING
-            and reasoning_tokens is not None
-            and type(reasoning_tokens) is not int
-            and not integral_float(reasoning_tokens)
+            raise _Mismatch
+        if "reasoning_tokens" in output_tokens_details:
+            reasoning_tokens = output_tokens_details["reasoning_tokens"]
+            if type(reasoning_tokens) is not int and not integral_or_none(reasoning_tokens):
+                raise _Mismatch
+
+
+def _check_response(response: Any) -> None:
+    if type(response) is not dict or type(response["id"]) is not str:
+        raise _Mismatch
+    if response["object"] != "response":
+        raise _Mismatch
+    created_at = response["created_at"]
+    if type(created_at) is not int and not integral_float(created_at):
+        raise _Mismatch
+    if type(response["status"]) is not str or type(response["model"]) is not str:
+        raise _Mismatch
+    if type(output := response["output"]) is not list:
+        raise _Mismatch
+    for item in output:
+        if type(item) is not dict or type(item_type := item["type"]) is not str:
+            raise _Mismatch
+        if item_type == "message":
+            if type(item["id"]) is not str or type(item["role"]) is not str:
+                raise _Mismatch
+            if type(content := item["content"]) is not list:
+                raise _Mismatch
+            for content_item in content:
+                if type(content_item) is not dict:
+                    raise _Mismatch
+                if type(content_item_type := content_item["type"]) is not str:
+                    raise _Mismatch
+                if (
+                    content_item_type == "output_text" and type(content_item["text"]) is not str
+                ) or (content_item_type == "refusal" and type(content_item["refusal"]) is not str):
+                    raise _Mismatch
+        elif item_type == "function_call":
+            if (item_id := item.get("id")) is not None and type(item_id) is not str:
+                raise _Mismatch
+            if type(item["call_id"]) is not str or type(item["name"]) is not str:
+                raise _Mismatch
+            if type(item["arguments"]) is not str:
+                raise _Mismatch
+            item_status = item.get("status")
+            if item_status is not None and type(item_status) is not str:
+                raise _Mismatch
+    if (usage := response["usage"]) is not None:
+        _check_response_usage(usage)
+
+
+def _check_output_message(output_message: Any) -> None:
+    if type(output_message) is not dict or type(output_message["id"]) is not str:
+        raise _Mismatch
+    if type(output_message["role"]) is not str:
+        raise _Mismatch
+    if type(content := output_message["content"]) is not list:
+        raise _Mismatch
+    for item in content:
+        if type(item) is not dict or type(item_type := item["type"]) is not str:
+            raise _Mismatch
+        if (item_type == "output_text" and type(item["text"]) is not str) or (
+            item_type == "refusal" and type(item["refusal"]) is not str
         ):
-            return _drift(
-                api,
-                (*path, "output_tokens_details", "reasoning_tokens"),
-                "integer or null",
-                reasoning_tokens,
-            )
-    return None
+            raise _Mismatch
+
+
+def _check_function_call(function_call: Any) -> None:
+    if type(function_call) is not dict:
+        raise _Mismatch
+    function_call_id = function_call.get("id")
+    if function_call_id is not None and type(function_call_id) is not str:
+        raise _Mismatch
+    if type(function_call["call_id"]) is not str:
+        raise _Mismatch
+    if type(function_call["name"]) is not str:
+        raise _Mismatch
+    if type(function_call["arguments"]) is not str:
+        raise _Mismatch
+    if (status := function_call.get("status")) is not None and type(status) is not str:
+        raise _Mismatch
 
 
 def _check_output_item(output_item: Any) -> None:
     if type(output_item) is not dict:
         raise _Mismatch
-    output_item_type = output_item["type"]
-    if type(output_item_type) is not str:
+    if type(output_item_type := output_item["type"]) is not str:
         raise _Mismatch
     if output_item_type == "message":
-        if type(output_item["id"]) is not str:
-            raise _Mismatch
-        if type(output_item["role"]) is not str:
-            raise _Mismatch
-        content = output_item["content"]
-        if type(content) is not list:
-            raise _Mismatch
-        for item in content:
-            if type(item) is not dict:
-                raise _Mismatch
-            item_type = item["type"]
-            if type(item_type) is not str:
-                raise _Mismatch
-            if (item_type == "output_text" and type(item["text"]) is not str) or (
-                item_type == "refusal" and type(item["refusal"]) is not str
-            ):
-                raise _Mismatch
+        _check_output_message(output_item)
     elif output_item_type == "function_call":
-        if "id" in output_item:
-            output_item_id = output_item["id"]
-            if output_item_id is not None and type(output_item_id) is not str:
-                raise _Mismatch
-        if type(output_item["call_id"]) is not str:
-            raise _Mismatch
-        if type(output_item["name"]) is not str:
-            raise _Mismatch
-        if type(output_item["arguments"]) is not str:
-            raise _Mismatch
-        if "status" in output_item:
-            status = output_item["status"]
-            if status is not None and type(status) is not str:
-                raise _Mismatch
-
-
-def _check_response(response: Any) -> None:
-    if type(response) is not dict:
-        raise _Mismatch
-    if type(response["id"]) is not str:
-        raise _Mismatch
-    response_object = response["object"]
-    if response_object != "response":
-        raise _Mismatch
-    created_at = response["created_at"]
-    if type(created_at) is not int and not integral_float(created_at):
-        raise _Mismatch
-    if type(response["status"]) is not str:
-        raise _Mismatch
-    if type(response["model"]) is not str:
-        raise _Mismatch
-    output = response["output"]
-    if type(output) is not list:
-        raise _Mismatch
-    for item in output:
-        _check_output_item(item)
-    usage = response["usage"]
-    if usage is not None:
-        if type(usage) is not dict:
-            raise _Mismatch
-        input_tokens = usage["input_tokens"]
-        if type(input_tokens) is not int and not integral_float(input_tokens):
-            raise _Mismatch
-        output_tokens = usage["output_tokens"]
-        if type(output_tokens) is not int and not integral_float(output_tokens):
-            raise _Mismatch
-        total_tokens = usage["total_tokens"]
-        if type(total_tokens) is not int and not integral_float(total_tokens):
-            raise _Mismatch
-        if "input_tokens_details" in usage:
-            input_tokens_details = usage["input_tokens_details"]
-            if input_tokens_details is not None:
-                if type(input_tokens_details) is not dict:
-                    raise _Mismatch
-                if "cached_tokens" in input_tokens_details:
-                    cached_tokens = input_tokens_details["cached_tokens"]
-                    if (
-                        cached_tokens is not None
-                        and type(cached_tokens) is not int
-                        and not integral_float(cached_tokens)
-                    ):
-                        raise _Mismatch
-        if "output_tokens_details" in usage:
-            output_tokens_details = usage["output_tokens_details"]
-            if output_tokens_details is not None:
-                if type(output_tokens_details) is not dict:
-                    raise _Mismatch
-                if "reasoning_tokens" in output_tokens_details:
-                    reasoning_tokens = output_tokens_details["reasoning_tokens"]
-                    if (
-                        reasoning_tokens is not None
-                        and type(reasoning_tokens) is not int
-                        and not integral_float(reasoning_tokens)
-                    ):
-                        raise _Mismatch
-
-
-def _explain_response_(
-    response: Any, api: str, path: tuple[str | int, ...]
-) -> SchemaDriftError | None:
-    if type(response) is not dict:
-        return _drift(api, path, "object", response)
-    response_id = response.get("id", MISSING)
-    if type(response_id) is not str:
-        return _drift(api, (*path, "id"), "string", response_id)
-    response_object = response.get("object", MISSING)
-    if response_object != "response":
-        return _drift(api, (*path, "object"), '"response"', response_object)
-    created_at = response.get("created_at", MISSING)
-    if type(created_at) is not int and not integral_float(created_at):
-        return _drift(api, (*path, "created_at"), "integer", created_at)
-    status = response.get("status", MISSING)
-    if type(status) is not str:
-        return _drift(api, (*path, "status"), "string", status)
-    model = response.get("model", MISSING)
-    if type(model) is not str:
-        return _drift(api, (*path, "model"), "string", model)
-    output = response.get("output", MISSING)
-    if type(output) is not list:
-        return _drift(api, (*path, "output"), "array", output)
-    for index, item in enumerate(output):
-        if (drift := _explain_output_item(item, api, (*path, "output", index))) is not None:
-            return drift
-    usage = response.get("usage", MISSING)
-    if usage is MISSING:
-        return _drift(api, (*path, "usage"), "object or null", usage)
-    if usage is not None:
-        if type(usage) is not dict:
-            return _drift(api, (*path, "usage"), "object or null", usage)
-        if (drift := _explain_response_usage(usage, api, (*path, "usage"))) is not None:
-            return drift
-    return None
+        _check_function_call(output_item)
