@@ -197,3 +197,23 @@ def test_the_schema_text_is_cut_into_literals_that_fit_a_line_and_join_back() ->
     literals = _chunks(text)
     assert "".join(ast.literal_eval(literal) for literal in literals) == text
     assert all(len(literal) <= 84 for literal in literals)
+
+
+def test_the_schema_text_is_cut_after_commas_outside_strings() -> None:
+    from toolgen.envelope.render import _chunks
+
+    text = json.dumps(
+        {
+            "properties": {
+                f"member_{i}": {"type": "string", "enum": ["a,b", 'q"x,y']} for i in range(30)
+            }
+        },
+        separators=(",", ":"),
+    )
+    literals = [ast.literal_eval(literal) for literal in _chunks(text)]
+    assert "".join(literals) == text
+    assert len(literals) > 1
+    for literal in literals[:-1]:
+        assert literal.endswith(",")
+        unescaped = literal.replace("\\\\", "").replace('\\"', "")
+        assert unescaped.count('"') % 2 == 0  # no string is split across two literals

@@ -72,17 +72,43 @@ _CHUNK = 84
 
 
 def _chunks(text: str) -> list[str]:
-    """String literals that concatenate to ``text``, each at most ``_CHUNK`` characters long
-    (full lines: breaking at commas for looks would cost a fifth more lines of data)."""
+    """String literals that concatenate to ``text``, each at most ``_CHUNK`` characters long,
+    cut after a comma outside JSON strings so no name or value is split across lines (a piece
+    longer than a line, such as a long pattern, is cut where it must)."""
     literals: list[str] = []
-    start = 0
-    while start < len(text):
-        end = min(len(text), start + _CHUNK - 2)
-        while len(repr(text[start:end])) > _CHUNK:
-            end -= 1
-        literals.append(repr(text[start:end]))
-        start = end
+    line = ""
+    for piece in _pieces(text):
+        if line and len(repr(line + piece)) > _CHUNK:
+            literals.append(repr(line))
+            line = ""
+        line += piece
+        while len(repr(line)) > _CHUNK:
+            end = _CHUNK - 2
+            while len(repr(line[:end])) > _CHUNK:
+                end -= 1
+            literals.append(repr(line[:end]))
+            line = line[end:]
+    if line:
+        literals.append(repr(line))
     return literals
+
+
+def _pieces(text: str) -> list[str]:
+    """``text`` (compact JSON) cut after every comma that is not inside a string."""
+    pieces: list[str] = []
+    start, in_string, escaped = 0, False, False
+    for index, char in enumerate(text):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = in_string
+        elif char == '"':
+            in_string = not in_string
+        elif char == "," and not in_string:
+            pieces.append(text[start : index + 1])
+            start = index + 1
+    pieces.append(text[start:])
+    return [piece for piece in pieces if piece]
 
 
 def _import_lines(names: set[str]) -> list[str]:
