@@ -305,7 +305,9 @@ def test_the_cache_is_pruned_to_its_bound_keeping_what_the_last_build_used(
     monkeypatch.setattr(Cache.__init__, "__defaults__", (0,))  # max_bytes 0: prune all it may
     cache = _misses(design, cache_dir, monkeypatch)
     remaining = set(cache_dir.rglob("*.json"))
-    assert remaining == cache.used, "an entry the build used went, or an unused one stayed"
+    assert {str(entry) for entry in remaining} == cache.used, (
+        "an entry the build used went, or an unused one stayed"
+    )
     assert first - remaining, "the entries of the changed tool's previous version stayed"
     assert not stale_temporary.exists()
     monkeypatch.undo()
