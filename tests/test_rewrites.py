@@ -6,6 +6,7 @@ A rule added to toolgen/rewrites.py without a case below fails ``test_every_rule
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +34,8 @@ from toolgen.rewrites import (
     Rewrite,
     RewriteRecord,
     TypeListSplit,
+    record_from_json,
+    record_to_json,
     rule_kinds,
 )
 from toolgen.templating import header
@@ -325,6 +328,21 @@ def test_both_inverses_undo_it(
     assert Draft202012Validator(p.meaning).is_valid(case.payload), "not a provider payload"
     assert reference_inverse(case.payload, p) == case.expected
     assert compiled.TOOL_CANONICALIZERS[case.name](case.payload) == case.expected
+
+
+def test_the_record_reads_back_from_the_cache_s_json(
+    projected: dict[str, ProjectedContract],
+) -> None:
+    # every rule kind and null form is exercised (test above): each field must come back equal
+    for p in projected.values():
+        stored = json.loads(json.dumps(record_to_json(p.rewrites)))
+        read = record_from_json(stored)
+        assert read == p.rewrites
+        assert [type(r) for _, n in read.nodes for r in n.rewrites] == [
+            type(r) for _, n in p.rewrites.nodes for r in n.rewrites
+        ]
+        for pointer, node in p.rewrites.nodes:
+            assert read.at(pointer) == node
 
 
 def test_the_record_keeps_the_canonical_pointer(projected: dict[str, ProjectedContract]) -> None:

@@ -257,6 +257,7 @@ def test_a_changed_tool_recomputes_only_that_tool(make_design, tool, tmp_path, m
     assert cache.misses["models"] == 1
     assert cache.misses["meta"] == 1
     assert cache.misses["checks"] == 1
+    assert (cache.misses["projection"], cache.hits["projection"]) == (1, 4)
     assert cache.hits["models"] == 4
     assert cache.hits["checks"] == 4
     assert cache.hits["shared"] == 1
@@ -274,6 +275,7 @@ def test_a_changed_shared_definition_recomputes_exactly_its_users(
     assert cache.misses["models"] == 2  # t0 and t1 reach Money; t2..t5 do not
     assert cache.hits["models"] == 4
     assert (cache.misses["checks"], cache.hits["checks"]) == (2, 4)
+    assert (cache.misses["projection"], cache.hits["projection"]) == (2, 4)
     assert cache.misses["meta"] == 1  # the definitions file itself
     assert cache.misses["shared"] == 1  # models/_shared.py
 
@@ -303,7 +305,9 @@ def test_the_cache_is_pruned_to_its_bound_keeping_what_the_last_build_used(
     monkeypatch.setattr(Cache.__init__, "__defaults__", (0,))  # max_bytes 0: prune all it may
     cache = _misses(design, cache_dir, monkeypatch)
     remaining = set(cache_dir.rglob("*.json"))
-    assert remaining == cache.used, "an entry the build used went, or an unused one stayed"
+    assert {str(entry) for entry in remaining} == cache.used, (
+        "an entry the build used went, or an unused one stayed"
+    )
     assert first - remaining, "the entries of the changed tool's previous version stayed"
     assert not stale_temporary.exists()
     monkeypatch.undo()

@@ -86,10 +86,11 @@ class Cache:
 
     def __init__(self, root: Path, max_bytes: int = MAX_BYTES) -> None:
         self.root = Path(root)
+        self._root = str(self.root)
         self.max_bytes = max_bytes
         self.hits: Counter[str] = Counter()
         self.misses: Counter[str] = Counter()
-        self.used: set[Path] = set()  # the entries this build read or wrote
+        self.used: set[str] = set()  # the paths of the entries this build read or wrote
         self.written = 0
         self.written_bytes = 0
 
@@ -97,15 +98,18 @@ class Cache:
         """No entry of any stage yet (a first build, or a deleted cache)."""
         return not any(self.root.glob("*/*/*.json"))
 
-    def _path(self, stage: str, key: str) -> Path:
-        return self.root / stage / key[:2] / f"{key}.json"
+    def _path(self, stage: str, key: str) -> str:
+        # string paths: a rebuild reads tens of thousands of entries, and pathlib costs seconds
+        return os.path.join(self._root, stage, key[:2], key + ".json")
 
     def get(self, stage: str, key: str) -> Any | None:
+        path = self._path(stage, key)
         try:
-            entry = json.loads(self._path(stage, key).read_text(encoding="utf-8"))
+            with open(path, encoding="utf-8") as file:
+                entry = json.loads(file.read())
             if isinstance(entry, dict) and entry.get("key") == key and "value" in entry:
                 self.hits[stage] += 1
-                self.used.add(self._path(stage, key))
+                self.used.add(path)
                 return entry["value"]
         except (OSError, ValueError):
             pass
@@ -116,8 +120,9 @@ class Cache:
         """Store ``value``; a cache that cannot be written only makes the next build slower."""
         path = self._path(stage, key)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+            folder = os.path.dirname(path)
+            os.makedirs(folder, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=folder)
             try:
                 with os.fdopen(handle, "wb") as file:
                     size = file.write(_json({"key": key, "value": value}).encode("utf-8"))
@@ -161,7 +166,7 @@ class Cache:
                     removed += 1
                 continue
             total += status.st_size
-            if path not in self.used:
+            if str(path) not in self.used:
                 entries.append((status.st_mtime, status.st_size, path))
         for _, size, path in sorted(entries, key=lambda entry: entry[:2]):
             if total <= self.max_bytes:

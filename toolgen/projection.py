@@ -13,6 +13,7 @@ from typing import Any
 
 from toolgen import pointer as jp
 from toolgen import walker
+from toolgen.cache import code_fingerprint, digest, plain
 from toolgen.diagnostics import Diagnostic, Level
 from toolgen.limits import check_limits
 from toolgen.model import Contract, Design, ProviderOptions
@@ -20,6 +21,7 @@ from toolgen.names import provider_name
 from toolgen.nonstrict import non_object_root, project_non_strict
 from toolgen.nullability import NullOracle
 from toolgen.openapi import write_openapi
+from toolgen.parallel import current
 from toolgen.providers.base import Profile
 from toolgen.refs import RefCycle, chase, recursive_refs
 from toolgen.rewrites import (
@@ -38,6 +40,8 @@ from toolgen.rewrites import (
     Rewrite,
     RewriteRecord,
     TypeListSplit,
+    record_from_json,
+    record_to_json,
 )
 from toolgen.rewrites import NULL_SCHEMA as NULL_SCHEMA
 
@@ -837,11 +841,76 @@ def project_design(design: Design, profile: Profile) -> ProviderProjection:
         chosen = [c for c in contracts if c.emitted_for(profile.name)]
         names = {c.name: provider_name(c.name, profile.names) for c in chosen}
         diagnostics += _name_diagnostics(chosen, names, profile)
-        project = project_tool if kind == "tool" else project_contract
-        for contract in chosen:
-            result, found = project(contract, profile, options, names[contract.name])
-            projected[kind].append(result)
+        results = current().map(
+            "projection",
+            _projected_parts,
+            [(contract, profile, options, names[contract.name]) for contract in chosen],
+            key=lambda arguments: digest(
+                code_fingerprint(),
+                "projection",
+                plain(arguments[0]),
+                arguments[1].name,
+                plain(arguments[2]),
+                arguments[3],
+            ),
+            encode=_parts_to_json,
+            decode=_parts_from_json,
+            parallel=False,
+        )
+        for contract, (parts, found) in zip(chosen, results, strict=True):
+            projected[kind].append(ProjectedContract(contract, *parts))
             diagnostics += found
     return ProviderProjection(
         profile, tuple(projected["tool"]), tuple(projected["output"]), tuple(diagnostics)
     )
+
+
+#: a projection without its contract: (provider_name, schema, rewrites, provider, meaning, strict)
+_Parts = tuple[str, Any, RewriteRecord, str, Any, bool]
+
+
+def _projected_parts(
+    contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
+) -> tuple[_Parts, list[Diagnostic]]:
+    """What :func:`project_tool` (or :func:`project_contract`, for an output) makes of
+    ``contract``, less the contract itself: the part the build caches."""
+    project = project_tool if contract.kind == "tool" else project_contract
+    result, found = project(contract, profile, options, provider_name)
+    parts = (
+        result.provider_name,
+        result.schema,
+        result.rewrites,
+        result.provider,
+        result.meaning,
+        result.strict,
+    )
+    return parts, found
+
+
+def _parts_to_json(value: tuple[_Parts, list[Diagnostic]]) -> list[Any]:
+    (name, schema, rewrites, provider, meaning, strict), found = value
+    # the meaning is usually the schema itself (no OpenAPI respelling, no wire wrapper)
+    same = meaning is schema
+    return [
+        name,
+        schema,
+        record_to_json(rewrites),
+        provider,
+        None if same else meaning,
+        same,
+        strict,
+        [d.to_dict() for d in found],
+    ]
+
+
+def _parts_from_json(value: list[Any]) -> tuple[_Parts, list[Diagnostic]]:
+    name, schema, rewrites, provider, meaning, same, strict, found = value
+    parts = (
+        name,
+        schema,
+        record_from_json(rewrites),
+        provider,
+        schema if same else meaning,
+        bool(strict),
+    )
+    return parts, [Diagnostic.from_dict(d) for d in found]

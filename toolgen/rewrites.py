@@ -21,7 +21,7 @@ from __future__ import annotations
 import enum
 import json
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar
 
 from toolgen import pointer as jp
@@ -395,3 +395,62 @@ class RewriteRecord:
 def rule_kinds() -> tuple[type[Rewrite], ...]:
     """Every rule kind declared so far."""
     return tuple(Rewrite.KINDS)
+
+
+# -- the record as JSON (the build cache stores projections) --------------------------------
+
+
+def _field_to_json(value: Any) -> Any:
+    if isinstance(value, NullForm):
+        return value.name
+    if isinstance(value, tuple):
+        return [_field_to_json(item) for item in value]
+    return value
+
+
+#: how a rule's field is read back from JSON (the others are JSON values already)
+_FIELD_FROM_JSON: dict[str, Any] = {
+    "form": lambda name: NullForm[name],
+    "keywords": tuple,
+    "values": lambda pairs: tuple((text, value) for text, value in pairs),
+}
+
+
+def _fields(rule: Any) -> tuple[Any, ...]:
+    """The fields of a rule (each kind is a dataclass; the base class is not)."""
+    return fields(rule)
+
+
+def record_to_json(record: RewriteRecord) -> list[Any]:
+    """``record`` as a JSON value: [pointer, canonical pointer, [[rule, field...]...]] a node."""
+    return [
+        [
+            pointer,
+            node.canonical,
+            [
+                [
+                    type(rule).__name__,
+                    *(_field_to_json(getattr(rule, f.name)) for f in _fields(rule)),
+                ]
+                for rule in node.rewrites
+            ],
+        ]
+        for pointer, node in record.nodes
+    ]
+
+
+def record_from_json(value: list[Any]) -> RewriteRecord:
+    """The record :func:`record_to_json` wrote."""
+    kinds = {kind.__name__: kind for kind in rule_kinds()}
+    nodes = []
+    for pointer, canonical, rules in value:
+        rewrites = []
+        for name, *values in rules:
+            kind = kinds[name]
+            arguments = {
+                f.name: _FIELD_FROM_JSON.get(f.name, lambda v: v)(v)
+                for f, v in zip(_fields(kind), values, strict=True)
+            }
+            rewrites.append(kind(**arguments))
+        nodes.append((pointer, NodeRecord(canonical, tuple(rewrites))))
+    return RewriteRecord(tuple(nodes))
