@@ -32,7 +32,9 @@ def show_requests() -> None:
     print(
         f"OpenAI: response_format {openai.response_format('ticket_triage')['json_schema']['name']!r}"
     )
-    definitions = anthropic.tool_definitions()  # strict="auto": as many strict as one request allows
+    definitions = (
+        anthropic.tool_definitions()
+    )  # strict="auto": as many strict as one request allows
     strict = [d["name"] for d in definitions if d.get("strict")]
     print(f"Anthropic: {len(strict)} of {len(definitions)} tools strict in one request")
 

@@ -143,8 +143,8 @@ def test_hard_cases_and_the_example_design_pass_the_checker(tmp_path: Path) -> N
         for projected in result.projections[0].tools:
             if projected.schema is not None:
                 checked += 1
-                assert (
-                    violations(projected.schema, name=projected.provider_name) == []
-                ), projected.contract.name
+                assert violations(projected.schema, name=projected.provider_name) == [], (
+                    projected.contract.name
+                )
     assert checked > 10
     assert CLOUDFLARE.strict_flag is False and CLOUDFLARE.non_strict is None

@@ -30,9 +30,7 @@ def package_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 @pytest.fixture(scope="session")
 def modules(package_dir: Path) -> dict[str, ModuleType]:
     """provider -> generated envelope module; ``"_runtime"`` -> the runtime."""
-    loaded = {
-        p: importlib.import_module(f"{PACKAGE}._envelopes_{p}") for p in envelope_providers()
-    }
+    loaded = {p: importlib.import_module(f"{PACKAGE}._envelopes_{p}") for p in envelope_providers()}
     loaded["_runtime"] = importlib.import_module(f"{PACKAGE}._runtime")
     return loaded
 

@@ -275,7 +275,9 @@ def test_tool_calls_payload_errors(modules: dict[str, ModuleType]) -> None:
         ('{"x": NaN}', "not valid JSON"),
     ):
         with pytest.raises(runtime.PayloadError) as raised:
-            decoder("openai", "chat_completion").parse_tool_calls(chat_completion(raw), canonical_names=names)
+            decoder("openai", "chat_completion").parse_tool_calls(
+                chat_completion(raw), canonical_names=names
+            )
         error = raised.value
         assert (error.tool, error.call_id, error.location) == ("weather.get", "call_1", "arguments")
         assert error.reason.startswith(reason) and error.code == "INVALID_ARGUMENTS"

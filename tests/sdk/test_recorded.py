@@ -47,7 +47,9 @@ def raw_calls(calls: list[Any]) -> list[tuple[str, str, str, Any]]:
 #: The folders whose surfaces the openai and anthropic clients serve (boto3, Bedrock's client,
 #: hands out plain dicts: its recordings are tested as raw JSON in tests/envelope).
 CLIENT_BODIES = [folder for folder in sorted(BODIES) if BODIES[folder][1] in CLIENT_SURFACES]
-CLIENT_STREAMS = [folder for folder in sorted(STREAMS) if STREAMS[folder][1] in CLIENT_STREAM_SURFACES]
+CLIENT_STREAMS = [
+    folder for folder in sorted(STREAMS) if STREAMS[folder][1] in CLIENT_STREAM_SURFACES
+]
 
 
 @pytest.mark.parametrize("folder", CLIENT_BODIES)

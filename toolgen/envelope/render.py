@@ -61,7 +61,9 @@ def render_envelope_module(provider: str, schemas: dict[str, Any], header: str) 
     emitter.line()
     emitter.line()
     with emitter.block("class _Mismatch(Exception)"):
-        emitter.lines(docstring("Raised by a validator's check; _mismatched then finds where and why."))
+        emitter.lines(
+            docstring("Raised by a validator's check; _mismatched then finds where and why.")
+        )
     functions = [*validators, *module.sources.values()]
     source = emitter.source() + "".join("\n\n" + part for part in functions)
     return format_python(source)
