@@ -164,7 +164,7 @@ def read_source(
     for pointer, tool in found_tools:
         design_document, found = _design_document(tool, pointer, styles, names)
         findings += found
-        if design_document is not None and tool.strict is False and chosen.strict_of is not None:
+        if design_document is not None and tool.strict is False and chosen.has_strict:
             design_document["strict"] = False
             findings.append(_strict_false_kept(pointer))
         if design_document is not None:

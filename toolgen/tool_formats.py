@@ -41,8 +41,7 @@ class ToolFormat:
     JSON Schema 2020-12 (a reader converts its format's own dialect). ``strict_nulls`` says how
     a producer of this format may write an optional member in strict mode: True for a type list
     (``["string", "null"]``), False for an ``anyOf`` with a null branch; empty when strict mode
-    adds no nulls. ``strict_of`` is the provider whose strict flag an entry's ``strict`` is (None:
-    the format has no strict flag).
+    adds no nulls. ``has_strict`` says whether an entry may carry a ``strict`` flag.
     """
 
     name: str
@@ -50,7 +49,7 @@ class ToolFormat:
     find: Callable[[Any], Entries | None]
     read: Callable[[Any, str], ReadResult]
     strict_nulls: tuple[bool, ...] = ()
-    strict_of: str | None = None
+    has_strict: bool = False
 
 
 def finding(pointer: str, code: str, message: str, level: Level = Level.INFO) -> Diagnostic:

@@ -168,5 +168,5 @@ TOOLS = ToolFormat(
     title="Anthropic Messages tools",
     find=_tools_find,
     read=_tools_read,
-    strict_of="anthropic",
+    has_strict=True,
 )

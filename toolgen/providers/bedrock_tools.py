@@ -63,5 +63,5 @@ TOOL_CONFIG = ToolFormat(
     title="Bedrock Converse toolConfig",
     find=_find,
     read=_read,
-    strict_of="bedrock",
+    has_strict=True,
 )

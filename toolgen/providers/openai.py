@@ -187,7 +187,7 @@ CHAT_TOOLS = ToolFormat(
     find=_chat_find,
     read=_chat_read,
     strict_nulls=(True, False),
-    strict_of="openai",
+    has_strict=True,
 )
 RESPONSES_TOOLS = ToolFormat(
     name="openai-responses",
@@ -195,5 +195,5 @@ RESPONSES_TOOLS = ToolFormat(
     find=_responses_find,
     read=_responses_read,
     strict_nulls=(True,),
-    strict_of="openai",
+    has_strict=True,
 )
