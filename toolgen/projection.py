@@ -835,6 +835,7 @@ def _name_diagnostics(
 
 def project_design(design: Design, profile: Profile) -> ProviderProjection:
     options = design.config.options_for(profile.name)
+    options_key = plain(options)
     diagnostics: list[Diagnostic] = []
     projected: dict[str, list[ProjectedContract]] = {"tool": [], "output": []}
     for kind, contracts in (("tool", design.tools), ("output", design.outputs)):
@@ -845,12 +846,13 @@ def project_design(design: Design, profile: Profile) -> ProviderProjection:
             "projection",
             _projected_parts,
             [(contract, profile, options, names[contract.name]) for contract in chosen],
+            # the profile is toolgen's code; every item has the same options
             key=lambda arguments: digest(
                 code_fingerprint(),
                 "projection",
-                plain(arguments[0]),
+                arguments[0].identity(),
                 arguments[1].name,
-                plain(arguments[2]),
+                options_key,
                 arguments[3],
             ),
             encode=_parts_to_json,
