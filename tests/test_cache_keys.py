@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from toolgen import cache as cache_module
+from toolgen import sources
 from toolgen.build import analyze, build
 from toolgen.cache import Cache
 from toolgen.design import SCHEMA_SUFFIXES, design_files, load_design
@@ -310,3 +311,28 @@ def test_files_behind_a_link_outside_are_refused_and_links_inside_are_read(tmp_p
         ("tools/t.json", "DUPLICATE_NAME"),  # the link was read: the same tool twice
     }
     assert design is not None and [c.name for c in design.contracts] == ["t"]
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "pointer"),
+    [
+        (
+            '{"parameters": {"properties": {"a": {"maximum": 1e999}}}}',
+            "PARSE_ERROR",
+            "/parameters/properties/a/maximum",
+        ),
+        ('{"a": [1.5, -1e400]}', "PARSE_ERROR", "/a/1"),
+        ("[" * 64 + "]" * 64, None, None),
+        ("[" * 65 + "]" * 65, "TOO_DEEP", "/0" * 64),
+        ('{"a": "' + "{" * 70 + '"}', None, None),  # braces in a string: checked, and valid
+    ],
+)
+def test_json_checked_without_a_walk_keeps_its_errors(text, code, pointer):
+    """A JSON file of few objects and arrays, with finite numbers, skips the nesting walk; the
+    others are walked, with the errors' pointers."""
+    if code is None:
+        assert sources.parse(text, ".json") is not None
+        return
+    with pytest.raises(sources.SourceError) as raised:
+        sources.parse(text, ".json")
+    assert (raised.value.code, raised.value.pointer) == (code, pointer)

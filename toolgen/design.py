@@ -279,6 +279,7 @@ def _meta_validate_all(
         encode=lambda found: [d.to_dict() for d in found],
         decode=lambda found: [Diagnostic.from_dict(d) for d in found],
         parallel=False,
+        indexed=True,
     )
 
 
@@ -580,6 +581,7 @@ def _check_all(contracts: list[Contract]) -> list[tuple[bool, list[Diagnostic]]]
         key=lambda arguments: digest(code_fingerprint(), "checks", arguments[0].identity()),
         encode=lambda result: [result[0], [d.to_dict() for d in result[1]]],
         decode=lambda value: (bool(value[0]), [Diagnostic.from_dict(d) for d in value[1]]),
+        indexed=True,
     )
 
 

@@ -19,6 +19,7 @@ tests/test_rewrites.py fails until a case exercises it.
 from __future__ import annotations
 
 import enum
+import functools
 import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, fields, replace
@@ -417,8 +418,14 @@ _FIELD_FROM_JSON: dict[str, Any] = {
 
 
 def _fields(rule: Any) -> tuple[Any, ...]:
-    """The fields of a rule (each kind is a dataclass; the base class is not)."""
-    return fields(rule)
+    """The fields of a rule or rule kind (each kind is a dataclass; the base class is not)."""
+    return _kind_fields(rule if isinstance(rule, type) else type(rule))
+
+
+@functools.cache
+def _kind_fields(kind: type) -> tuple[Any, ...]:
+    # dataclasses.fields() builds its tuple on every call: a rebuild reads thousands of records
+    return fields(kind)
 
 
 def record_to_json(record: RewriteRecord) -> list[Any]:

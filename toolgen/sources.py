@@ -235,9 +235,26 @@ def _parse_yaml(text: str) -> Any:
 
 def parse(text: str, suffix: str) -> Any:
     """Parse design text; raises ValueError (a SourceError when it has its own code) on bad input."""
+    infinite: list[float] = []  # numbers too large for a float (1e999)
+
+    def number(literal: str) -> float:
+        found = float(literal)
+        if not math.isfinite(found):
+            infinite.append(found)
+        return found
+
     try:
         if suffix == ".json":
-            value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+            value = json.loads(
+                text,
+                object_pairs_hook=_no_duplicates,
+                parse_constant=_no_constant,
+                parse_float=number,
+            )
+            # no more objects and arrays than MAX_DEPTH (braces in strings count too): none
+            # nests deeper, and every number was seen finite: the check has nothing to find
+            if not infinite and text.count("{") + text.count("[") <= MAX_DEPTH:
+                return value
         else:
             value = _parse_yaml(text)
     except RecursionError:  # the parser's own nesting guard, deeper than MAX_DEPTH anyway
