@@ -448,16 +448,23 @@ def record_to_json(record: RewriteRecord) -> list[Any]:
 
 def record_from_json(value: list[Any]) -> RewriteRecord:
     """The record :func:`record_to_json` wrote."""
-    kinds = {kind.__name__: kind for kind in rule_kinds()}
     nodes = []
     for pointer, canonical, rules in value:
         rewrites = []
         for name, *values in rules:
-            kind = kinds[name]
+            kind, readers = _readers(name)
             arguments = {
-                f.name: _FIELD_FROM_JSON.get(f.name, lambda v: v)(v)
-                for f, v in zip(_fields(kind), values, strict=True)
+                field_name: read(v) if read else v
+                for (field_name, read), v in zip(readers, values, strict=True)
             }
             rewrites.append(kind(**arguments))
         nodes.append((pointer, NodeRecord(canonical, tuple(rewrites))))
     return RewriteRecord(tuple(nodes))
+
+
+@functools.cache
+def _readers(name: str) -> tuple[type[Rewrite], tuple[tuple[str, Any], ...]]:
+    """The rule kind called ``name`` and, per field, its name and how it is read back (None:
+    as it is). A KeyError for a name no kind has (an entry of another version: a miss)."""
+    kind = {kind.__name__: kind for kind in rule_kinds()}[name]
+    return kind, tuple((f.name, _FIELD_FROM_JSON.get(f.name)) for f in _fields(kind))
