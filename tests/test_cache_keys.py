@@ -336,3 +336,46 @@ def test_json_checked_without_a_walk_keeps_its_errors(text, code, pointer):
     with pytest.raises(sources.SourceError) as raised:
         sources.parse(text, ".json")
     assert (raised.value.code, raised.value.pointer) == (code, pointer)
+
+
+# --------------------------------------------------------------------------------------------
+# the index of a stage's small entries
+# --------------------------------------------------------------------------------------------
+
+
+def test_an_indexed_stage_is_read_from_its_index_and_hands_out_copies(tmp_path):
+    cache = Cache(tmp_path)
+    cache.index("meta")
+    cache.put("meta", "a" * 64, [{"x": 1}])
+    cache.put("meta", "b" * 64, [])
+    cache.save_indexes()
+    for entry in (tmp_path / "meta").glob("??/*.json"):
+        entry.unlink()  # only the index is left
+    again = Cache(tmp_path)
+    again.index("meta")
+    first = again.get("meta", "a" * 64)
+    assert first == [{"x": 1}]
+    first[0]["x"] = 2  # what a caller does with a value never reaches the index
+    assert again.get("meta", "a" * 64) == [{"x": 1}]
+    assert again.get("meta", "c" * 64) is None
+    assert (again.hits["meta"], again.misses["meta"]) == (2, 1)
+    again.save_indexes()  # used a and not b: the index keeps what this build used
+    third = Cache(tmp_path)
+    third.index("meta")
+    assert third.get("meta", "b" * 64) is None
+    assert third.get("meta", "a" * 64) == [{"x": 1}]
+
+
+@pytest.mark.parametrize("content", [b"\xff{", b'{"stage": "other", "entries": {}}'])
+def test_a_broken_or_foreign_index_only_costs_reads(make_design, tool, tmp_path, content):
+    design = make_design(_files(tool, 3))
+    cache_dir = tmp_path / "cache"
+    expected = build(design, ("openai",)).files
+    assert build(design, ("openai",), cache_dir=cache_dir).files == expected
+    indexes = sorted(cache_dir.glob("*/index/index.json"))
+    assert {p.parts[-3] for p in indexes} == {"meta", "checks", "projection"}
+    for index in indexes:
+        index.write_bytes(content)
+    (_, _), cache = _analyze(design, cache_dir)
+    assert sum(cache.misses.values()) == 0  # read from the entries' own files
+    assert build(design, ("openai",), cache_dir=cache_dir).files == expected

@@ -100,9 +100,11 @@ class Cache:
         self.used: set[str] = set()  # the paths of the entries this build read or wrote
         self.written = 0
         self.written_bytes = 0
-        # indexed stage -> key -> value: as the last build saved it, and as this build uses it
-        self._index: dict[str, dict[str, Any]] = {}
-        self._indexed: dict[str, dict[str, Any]] = {}
+        # indexed stage -> key -> the value's JSON text: as the last build saved them, and as
+        # this build used them (text: a value handed out is a fresh copy, whatever is done to it)
+        self._index: dict[str, dict[str, str]] = {}
+        self._indexed: dict[str, dict[str, str]] = {}
+        self._index_changed: set[str] = set()  # stages read from an entry's file or written
 
     def is_empty(self) -> bool:
         """No entry of any stage yet (a first build, or a deleted cache)."""
@@ -125,11 +127,18 @@ class Cache:
     def get(self, stage: str, key: str) -> Any | None:
         path = self._path(stage, key)
         indexed = self._indexed.get(stage)
-        if indexed is not None and key in self._index[stage]:
-            self.hits[stage] += 1
-            self.used.add(path)
-            indexed[key] = value = self._index[stage][key]
-            return value
+        if indexed is not None:
+            text = self._index[stage].get(key)
+            if text is not None:
+                try:
+                    value = json.loads(text)
+                except ValueError:
+                    value = None
+                if value is not None:
+                    self.hits[stage] += 1
+                    self.used.add(path)
+                    indexed[key] = text
+                    return value
         try:
             with open(path, encoding="utf-8") as file:
                 entry = json.loads(file.read())
@@ -137,7 +146,8 @@ class Cache:
                 self.hits[stage] += 1
                 self.used.add(path)
                 if indexed is not None:
-                    indexed[key] = entry["value"]
+                    indexed[key] = _json(entry["value"])
+                    self._index_changed.add(stage)
                 return entry["value"]
         except (OSError, ValueError):
             pass
@@ -147,19 +157,23 @@ class Cache:
     def put(self, stage: str, key: str, value: Any) -> None:
         """Store ``value``; a cache that cannot be written only makes the next build slower."""
         path = self._path(stage, key)
+        text = _json(value)
         try:
             folder = os.path.dirname(path)
             os.makedirs(folder, exist_ok=True)
             handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=folder)
             try:
                 with os.fdopen(handle, "wb") as file:
-                    size = file.write(_json({"key": key, "value": value}).encode("utf-8"))
+                    # the bytes of _json({"key": key, "value": value})
+                    entry = '{"key":' + _json(key) + ',"value":' + text + "}"
+                    size = file.write(entry.encode("utf-8"))
                 os.replace(temporary, path)
                 self.used.add(path)
                 self.written += 1
                 self.written_bytes += size
                 if stage in self._indexed:
-                    self._indexed[stage][key] = value
+                    self._indexed[stage][key] = text
+                    self._index_changed.add(stage)
             except BaseException:
                 Path(temporary).unlink(missing_ok=True)
                 raise
@@ -177,7 +191,9 @@ class Cache:
         if not isinstance(index, dict) or index.get("stage") != stage:
             return {}
         entries = index.get("entries")
-        return entries if isinstance(entries, dict) else {}
+        if not isinstance(entries, dict):
+            return {}
+        return {key: text for key, text in entries.items() if isinstance(text, str)}
 
     def save_indexes(self) -> None:
         """Write the index of each indexed stage: the entries this build used (so it stays the
@@ -185,7 +201,8 @@ class Cache:
         entry; a build beside this one may replace it with its own (then the next build reads
         the other entries from their files)."""
         for stage, used in self._indexed.items():
-            if used == self._index[stage]:
+            # what it used came from the index unless a file was read or written
+            if stage not in self._index_changed and len(used) == len(self._index[stage]):
                 continue
             path = os.path.join(self._root, stage, INDEX_FILE)
             try:
@@ -201,6 +218,7 @@ class Cache:
                 Path(temporary).unlink(missing_ok=True)
                 continue
             self._index[stage] = dict(used)
+            self._index_changed.discard(stage)
             self.used.add(path)
             self.written += 1
             self.written_bytes += size
