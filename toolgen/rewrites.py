@@ -458,8 +458,16 @@ def record_from_json(value: list[Any]) -> RewriteRecord:
                 for (field_name, read), v in zip(readers, values, strict=True)
             }
             rewrites.append(kind(**arguments))
-        nodes.append((pointer, NodeRecord(canonical, tuple(rewrites))))
+        node = NodeRecord(canonical, tuple(rewrites)) if rewrites else _unchanged_node(canonical)
+        nodes.append((pointer, node))
     return RewriteRecord(tuple(nodes))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _unchanged_node(canonical: str) -> NodeRecord:
+    """A node no rule rewrote (most nodes): one instance per pointer, shared by the records read
+    back (a NodeRecord is frozen; building thousands was a third of reading a record)."""
+    return NodeRecord(canonical)
 
 
 @functools.cache
