@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.test_scale import MONEY
 from toolgen import cache as cache_module
 from toolgen import sources
 from toolgen.build import analyze, build
@@ -27,16 +28,6 @@ from toolgen.model import Contract
 from toolgen.modelgen import generate
 from toolgen.parallel import Runner, using
 from toolgen.providers import PROVIDER_NAMES
-
-MONEY = {
-    "$defs": {
-        "Money": {
-            "type": "object",
-            "properties": {"amount": {"type": "integer"}, "currency": {"type": "string"}},
-            "required": ["amount", "currency"],
-        }
-    }
-}
 
 
 def _files(tool, count: int = 4) -> dict[str, Any]:
