@@ -858,7 +858,6 @@ def project_design(design: Design, profile: Profile) -> ProviderProjection:
             encode=_parts_to_json,
             decode=_parts_from_json,
             parallel=False,
-            indexed=True,
         )
         for contract, (parts, found) in zip(chosen, results, strict=True):
             projected[kind].append(ProjectedContract(contract, *parts))
