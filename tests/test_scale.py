@@ -29,12 +29,25 @@ MONEY = {
 }
 
 
-def _design(make_design, tool, count: int, money_users: int = 1, name: str = "design") -> Path:
+#: a union whose branch tests contracts share (and a pattern: a hoisted constant)
+CHOICE = {
+    "anyOf": [
+        {"type": "string", "pattern": "^[a-z]+$"},
+        {"type": "object", "properties": {"n": {"type": "integer"}, "note": {"type": "string"}}},
+    ]
+}
+
+
+def _design(
+    make_design, tool, count: int, money_users: int = 1, name: str = "design", unions: bool = False
+) -> Path:
     files: dict[str, object] = {"defs/money.yaml": MONEY}
     for index in range(count):
         properties: dict[str, object] = {"query": {"type": "string", "description": f"q{index}"}}
         if index < money_users:
             properties["price"] = {"$ref": "../defs/money.yaml#/$defs/Money"}
+        if unions:
+            properties["choice"] = CHOICE
         files[f"tools/t{index}.yaml"] = tool(
             f"t{index}", {"type": "object", "properties": properties, "required": ["query"]}
         )
@@ -201,15 +214,23 @@ def test_parallel_build_is_byte_identical_to_one_job(make_design, tool, monkeypa
 
 
 def test_cached_uncached_and_partly_cached_builds_are_identical(make_design, tool, tmp_path):
-    design = _design(make_design, tool, 4)
+    design = _design(make_design, tool, 4, money_users=3, unions=True)
     cache = tmp_path / "cache"
     uncached = _build(design)
+    assert "_admits_1" in uncached["_canonical.py"]  # the units share branch tests
     assert _build(design, cache_dir=cache) == uncached  # filling the cache
     assert _build(design, cache_dir=cache) == uncached  # all from the cache
     entries = sorted(cache.rglob("*.json"))
     for entry in entries[::2]:  # half of the entries gone
         entry.unlink()
     assert _build(design, cache_dir=cache) == uncached
+    # the canonical module linked from units of both kinds, either way round
+    for parity in (0, 1):
+        units = sorted((cache / "canonical").rglob("*.json"))
+        assert len(units) == 4
+        for unit in units[parity::2]:
+            unit.unlink()
+        assert _build(design, cache_dir=cache) == uncached
     assert not list(cache.rglob(".tmp-*")), "a temporary file was left in the cache"
 
 
@@ -258,6 +279,7 @@ def test_a_changed_tool_recomputes_only_that_tool(make_design, tool, tmp_path, m
     assert cache.misses["meta"] == 1
     assert cache.misses["checks"] == 1
     assert (cache.misses["projection"], cache.hits["projection"]) == (1, 4)
+    assert (cache.misses["canonical"], cache.hits["canonical"]) == (1, 4)  # one unit compiled
     assert cache.hits["models"] == 4
     assert cache.hits["checks"] == 4
     assert cache.hits["shared"] == 1
@@ -276,6 +298,7 @@ def test_a_changed_shared_definition_recomputes_exactly_its_users(
     assert cache.hits["models"] == 4
     assert (cache.misses["checks"], cache.hits["checks"]) == (2, 4)
     assert (cache.misses["projection"], cache.hits["projection"]) == (2, 4)
+    assert (cache.misses["canonical"], cache.hits["canonical"]) == (2, 4)
     assert cache.misses["meta"] == 1  # the definitions file itself
     assert cache.misses["shared"] == 1  # models/_shared.py
 
