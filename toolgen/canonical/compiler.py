@@ -795,10 +795,13 @@ def compile_unit(projected: ProjectedContract) -> Unit:
 
 
 def _unit_key(arguments: tuple[ProjectedContract, ...]) -> str:
-    """Everything a unit is made from: the projection as the inverse reads it (its JSON Schema
-    and its record of rewrites) and what names the functions (the contract's kind and name, the
-    shared definitions it uses). Errors are located when linked, so the files are not in it."""
+    """Everything a unit is made from: the projection's own cache key, which covers the contract
+    and how it was projected (a build with a cache has it); else the projection as the inverse
+    reads it (its JSON Schema and its record of rewrites) and what names the functions (the
+    contract's kind and name, the shared definitions it uses). Errors are located when linked."""
     (projected,) = arguments
+    if projected.inputs is not None:
+        return digest(code_fingerprint(), "canonical", projected.inputs)
     contract = projected.contract
     return digest(
         code_fingerprint(),
