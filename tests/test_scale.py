@@ -225,7 +225,14 @@ def test_cached_uncached_and_partly_cached_builds_are_identical(make_design, too
         entry.unlink()
     assert _build(design, cache_dir=cache) == uncached
     # the canonical module linked from units of both kinds, either way round
+    def without_groups() -> None:
+        for group in (cache / "canonical-group").rglob("*.json"):
+            group.unlink()
+
     for parity in (0, 1):
+        without_groups()
+        assert _build(design, cache_dir=cache) == uncached  # every unit's entry back
+        without_groups()
         units = sorted((cache / "canonical").rglob("*.json"))
         assert len(units) == 4
         for unit in units[parity::2]:
@@ -283,6 +290,26 @@ def test_a_changed_tool_recomputes_only_that_tool(make_design, tool, tmp_path, m
     assert cache.hits["models"] == 4
     assert cache.hits["checks"] == 4
     assert cache.hits["shared"] == 1
+
+
+def test_a_changed_tool_reads_the_other_canonical_units_in_groups(
+    make_design, tool, tmp_path, monkeypatch
+):
+    """Units are also cached in groups of consecutive contracts: a rebuild reads the groups the
+    change did not touch whole, and only the changed group's units one by one."""
+    from toolgen.canonical import caching
+
+    monkeypatch.setattr(caching, "GROUP_SIZE", 2)  # t0 t1 | t2 t3 | t4
+    design = _design(make_design, tool, 5)
+    cache_dir = tmp_path / "cache"
+    expected = _build(design, cache_dir=cache_dir)
+    changed = design / "tools" / "t3.yaml"
+    changed.write_text(changed.read_text().replace("q3", "the third query"))
+    cache = _misses(design, cache_dir, monkeypatch)
+    assert (cache.misses["canonical-group"], cache.hits["canonical-group"]) == (1, 2)
+    assert (cache.misses["canonical"], cache.hits["canonical"]) == (1, 1)  # t3; t2 read
+    changed.write_text(changed.read_text().replace("the third query", "q3"))
+    assert _build(design, cache_dir=cache_dir) == expected
 
 
 def test_a_changed_shared_definition_recomputes_exactly_its_users(

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolgen import pointer as jp
-from toolgen.cache import code_fingerprint, digest
+from toolgen.canonical.caching import cached_units
 from toolgen.canonical.linker import PATTERN_HINT, CompiledParts, link
 from toolgen.canonical.units import (
     ADMITS,
@@ -51,9 +51,8 @@ from toolgen.codegen import LineEmitter
 from toolgen.diagnostics import Diagnostic
 from toolgen.model import Contract, Design
 from toolgen.nullability import NullOracle
-from toolgen.parallel import current
 from toolgen.projection import ProjectedContract, ProviderProjection
-from toolgen.rewrites import RewriteRecord, record_to_json
+from toolgen.rewrites import RewriteRecord
 from toolgen.templating import format_python, render
 
 
@@ -777,42 +776,13 @@ class _UnitCompiler:
 
 def compile_contracts(contracts: list[ProjectedContract]) -> CompiledParts:
     """The parts of ``_canonical.py`` for projected contracts (with a schema), in the given order:
-    each contract compiled alone into a unit (cached per contract: stage ``canonical``), then the
+    each contract compiled alone into a unit (cached: ``toolgen.canonical.caching``), then the
     units linked."""
-    units = current().map(
-        "canonical",
-        compile_unit,
-        [(projected,) for projected in contracts],
-        key=_unit_key,
-        encode=Unit.to_json,
-        decode=Unit.from_json,
-    )
-    return link(contracts, units)
+    return link(contracts, cached_units(contracts, compile_unit))
 
 
 def compile_unit(projected: ProjectedContract) -> Unit:
     return _UnitCompiler(projected).compile()
-
-
-def _unit_key(arguments: tuple[ProjectedContract, ...]) -> str:
-    """Everything a unit is made from: the projection's own cache key, which covers the contract
-    and how it was projected (a build with a cache has it); else the projection as the inverse
-    reads it (its JSON Schema and its record of rewrites) and what names the functions (the
-    contract's kind and name, the shared definitions it uses). Errors are located when linked."""
-    (projected,) = arguments
-    if projected.inputs is not None:
-        return digest(code_fingerprint(), "canonical", projected.inputs)
-    contract = projected.contract
-    return digest(
-        code_fingerprint(),
-        "canonical",
-        contract.kind,
-        contract.name,
-        sorted(contract.shared),
-        projected.provider,
-        projected.meaning,
-        record_to_json(projected.rewrites),
-    )
 
 
 @dataclass(frozen=True)
