@@ -8,12 +8,16 @@ union its branches with their projected forms, and ``$ref`` targets as named fun
 becomes a call). A fixed point then finds which plans can change a dict or a list at all; the rest
 emit nothing.
 
-``_ModuleCompiler`` writes the plans out with the shared code-generation library
-(``toolgen.codegen``: line emitter, hoisted constants, names).
+``_UnitCompiler`` writes the plans out with the shared code-generation library
+(``toolgen.codegen``: line emitter, names).
 A union's branch test is compiled too (``_Checks``): one function per projected branch that
 decides exactly as jsonschema on that (tolerant) branch, keyword by keyword from a table. Values
 reach the source only through ``repr``; constants are hoisted and shared. Nothing in the output
 walks a schema at run time.
+
+Each contract is compiled alone, into a unit whose module-level names are local
+(``toolgen.canonical.units``), cached per contract (``caching``); the units are then linked into
+the module (``linker``: global names in contract order, shared functions and constants once).
 
 A projection the compiler cannot compile (a profile keeps a keyword the branch tests do not know)
 is a ``CANONICALIZER_COMPILE`` diagnostic at the canonical node, never a traceback.
