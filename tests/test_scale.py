@@ -213,7 +213,12 @@ def test_parallel_build_is_byte_identical_to_one_job(make_design, tool, monkeypa
 # --------------------------------------------------------------------------------------------
 
 
-def test_cached_uncached_and_partly_cached_builds_are_identical(make_design, tool, tmp_path):
+def test_cached_uncached_and_partly_cached_builds_are_identical(
+    make_design, tool, tmp_path, monkeypatch
+):
+    from toolgen.canonical import caching
+
+    monkeypatch.setattr(caching, "GROUP_SIZE", 1)  # a group of canonical units per contract
     design = _design(make_design, tool, 4, money_users=3, unions=True)
     cache = tmp_path / "cache"
     uncached = _build(design)
@@ -224,19 +229,12 @@ def test_cached_uncached_and_partly_cached_builds_are_identical(make_design, too
     for entry in entries[::2]:  # half of the entries gone
         entry.unlink()
     assert _build(design, cache_dir=cache) == uncached
-    # the canonical module linked from units of both kinds, either way round
-    def without_groups() -> None:
-        for group in (cache / "canonical-group").rglob("*.json"):
-            group.unlink()
-
+    # the canonical module linked from units read and units compiled, either way round
     for parity in (0, 1):
-        without_groups()
-        assert _build(design, cache_dir=cache) == uncached  # every unit's entry back
-        without_groups()
-        units = sorted((cache / "canonical").rglob("*.json"))
-        assert len(units) == 4
-        for unit in units[parity::2]:
-            unit.unlink()
+        groups = sorted((cache / "canonical-group").rglob("*.json"))
+        assert len(groups) == 4
+        for group in groups[parity::2]:
+            group.unlink()
         assert _build(design, cache_dir=cache) == uncached
     assert not list(cache.rglob(".tmp-*")), "a temporary file was left in the cache"
 
@@ -292,22 +290,23 @@ def test_a_changed_tool_recomputes_only_that_tool(make_design, tool, tmp_path, m
     assert cache.hits["shared"] == 1
 
 
-def test_a_changed_tool_reads_the_other_canonical_units_in_groups(
+def test_a_changed_tool_reads_the_other_canonical_units_from_its_group(
     make_design, tool, tmp_path, monkeypatch
 ):
-    """Units are also cached in groups of consecutive contracts: a rebuild reads the groups the
-    change did not touch whole, and only the changed group's units one by one."""
+    """Canonical units are cached in groups of consecutive contracts (here one each), a unit with
+    the projection it was made from: a unit made from another projection is not used."""
     from toolgen.canonical import caching
 
-    monkeypatch.setattr(caching, "GROUP_SIZE", 2)  # t0 t1 | t2 t3 | t4
+    monkeypatch.setattr(caching, "GROUP_SIZE", 1)  # t0 | t1 | t2 | t3 | t4
     design = _design(make_design, tool, 5)
     cache_dir = tmp_path / "cache"
     expected = _build(design, cache_dir=cache_dir)
     changed = design / "tools" / "t3.yaml"
     changed.write_text(changed.read_text().replace("q3", "the third query"))
     cache = _misses(design, cache_dir, monkeypatch)
-    assert (cache.misses["canonical-group"], cache.hits["canonical-group"]) == (1, 2)
-    assert (cache.misses["canonical"], cache.hits["canonical"]) == (1, 1)  # t3; t2 read
+    # every group is found by its contracts' names; t3's holds a unit of t3's old projection
+    assert (cache.misses["canonical-group"], cache.hits["canonical-group"]) == (0, 5)
+    assert (cache.misses["canonical"], cache.hits["canonical"]) == (1, 4)
     changed.write_text(changed.read_text().replace("the third query", "q3"))
     assert _build(design, cache_dir=cache_dir) == expected
 

@@ -1,24 +1,31 @@
-"""Units through the build cache: one entry per contract (stage ``canonical``), and the same
-units again in groups of consecutive contracts (stage ``canonical-group``).
+"""Units through the build cache, in groups of consecutive contracts.
 
-A rebuild after a small change finds most groups whole and reads a few dozen entries rather than
-one per contract (opening thousands of small files cost more than linking them); a group that
-changed is made from the entries of its contracts, and only a changed contract is compiled.
+A unit depends only on its contract's projection (``inputs``: the projection's own cache key when
+the build has one). Units are stored a group an entry (stage ``canonical-group``), each with the
+inputs it was made from, and an entry is found by the names of its contracts: a unit whose inputs
+changed is compiled again, the others are read. Opening one small entry per contract cost a
+rebuild more than linking the units, and writing one cost a cold build seconds.
+
+A group ends after a contract whose name hashes to 0 modulo ``GROUP_SIZE`` (or at
+``MAX_GROUP``), so adding or removing a contract changes one group. The build's cache counts units
+under stage ``canonical``: a hit is a unit read, a miss a unit compiled.
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
 from typing import Any
 
-from toolgen.cache import code_fingerprint, digest
+from toolgen.cache import Cache, code_fingerprint, digest
 from toolgen.canonical.units import Unit
 from toolgen.parallel import current
 from toolgen.projection import ProjectedContract
 from toolgen.rewrites import record_to_json
 
-#: consecutive contracts (in module order) whose units are also cached as one entry
+#: about this many contracts a group
 GROUP_SIZE = 64
+MAX_GROUP = 4 * GROUP_SIZE
 UNIT_STAGE = "canonical"
 GROUP_STAGE = "canonical-group"
 
@@ -41,14 +48,29 @@ def inputs(projected: ProjectedContract) -> str:
     )
 
 
-def _unit_key(arguments: tuple[ProjectedContract, ...]) -> str:
-    return digest(code_fingerprint(), UNIT_STAGE, inputs(arguments[0]))
+def _groups(contracts: list[ProjectedContract]) -> list[range]:
+    groups: list[range] = []
+    start = 0
+    for index, projected in enumerate(contracts):
+        name = f"{projected.contract.kind} {projected.contract.name}"
+        ends = zlib.crc32(name.encode("utf-8", "surrogatepass")) % GROUP_SIZE == 0
+        if ends or index + 1 - start >= MAX_GROUP or index + 1 == len(contracts):
+            groups.append(range(start, index + 1))
+            start = index + 1
+    return groups
 
 
-def _units_from_json(value: Any) -> list[Unit]:
-    if not isinstance(value, list):
-        raise TypeError("not a group of units")
-    return [Unit.from_json(unit) for unit in value]
+def _stored(cache: Cache, key: str) -> dict[str, Any]:
+    """inputs -> unit (as JSON) of a group's entry; empty when there is none."""
+    found = cache.get(GROUP_STAGE, key)
+    if found is None:
+        return {}
+    try:
+        return {made_from: unit for made_from, unit in found if isinstance(made_from, str)}
+    except (TypeError, ValueError):  # an entry of another shape: a miss, recomputed
+        cache.hits[GROUP_STAGE] -= 1
+        cache.misses[GROUP_STAGE] += 1
+        return {}
 
 
 def cached_units(
@@ -60,36 +82,32 @@ def cached_units(
     if cache is None:
         return runner.map(UNIT_STAGE, compile_unit, [(p,) for p in contracts])
     units: list[Unit | None] = [None] * len(contracts)
-    missed: list[tuple[str, range]] = []
-    for start in range(0, len(contracts), GROUP_SIZE):
-        group = range(start, min(start + GROUP_SIZE, len(contracts)))
-        key = digest(code_fingerprint(), GROUP_STAGE, [inputs(contracts[i]) for i in group])
-        found = cache.get(GROUP_STAGE, key)
-        if found is not None:
+    made_from = [inputs(p) for p in contracts]
+    changed: list[tuple[str, range]] = []
+    for group in _groups(contracts):
+        names = [
+            (p.provider, p.contract.kind, p.contract.name)
+            for p in contracts[group.start : group.stop]
+        ]
+        key = digest(code_fingerprint(), GROUP_STAGE, names)
+        stored = _stored(cache, key)
+        for index in group:
             try:
-                read = _units_from_json(found)
-                if len(read) != len(group):
-                    raise ValueError("a group of another size")
-                units[group.start : group.stop] = read
-                continue
+                found = stored.get(made_from[index])
+                units[index] = None if found is None else Unit.from_json(found)
             except (TypeError, ValueError, KeyError, IndexError):
-                # an entry of another shape: a miss, recomputed
-                cache.hits[GROUP_STAGE] -= 1
-                cache.misses[GROUP_STAGE] += 1
-        missed.append((key, group))
-    todo = [i for _, group in missed for i in group]
-    made = runner.map(
-        UNIT_STAGE,
-        compile_unit,
-        [(contracts[i],) for i in todo],
-        key=_unit_key,
-        encode=Unit.to_json,
-        decode=Unit.from_json,
-    )
+                units[index] = None
+        if any(units[index] is None for index in group):
+            changed.append((key, group))
+    todo = [index for index, unit in enumerate(units) if unit is None]
+    cache.hits[UNIT_STAGE] += len(units) - len(todo)
+    cache.misses[UNIT_STAGE] += len(todo)
+    made = runner.map(UNIT_STAGE, compile_unit, [(contracts[index],) for index in todo])
     for index, unit in zip(todo, made, strict=True):
         units[index] = unit
     done = [unit for unit in units if unit is not None]
     assert len(done) == len(units)
-    for key, group in missed:
-        cache.put(GROUP_STAGE, key, [unit.to_json() for unit in done[group.start : group.stop]])
+    for key, group in changed:
+        entry = [[made_from[index], done[index].to_json()] for index in group]
+        cache.put(GROUP_STAGE, key, entry)
     return done
