@@ -174,9 +174,11 @@ def _exchange(first: Path, second: Path) -> bool:
 def _link_unchanged(current: str, target: str, data: bytes) -> bool:
     """Hard-link ``current`` (a regular file of the previous tree) as ``target`` when it holds
     ``data`` already: a rebuild that changes a few files writes a few files. The bytes are
-    compared, not the manifest's hashes, so a generated file edited by hand is still rewritten."""
+    compared, not the manifest's hashes, so a generated file edited by hand is still rewritten;
+    a file of another size differs without being read."""
     try:
-        if not stat.S_ISREG(os.lstat(current).st_mode):
+        status = os.lstat(current)
+        if not stat.S_ISREG(status.st_mode) or status.st_size != len(data):
             return False
         with open(current, "rb") as file:
             if file.read() != data:
