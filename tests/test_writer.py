@@ -133,6 +133,30 @@ def test_a_rebuild_writes_only_the_files_that_changed(tmp_path, read_tree):
     assert siblings(out) == []
 
 
+def test_a_rebuild_reads_only_previous_files_of_the_same_size(tmp_path, monkeypatch):
+    """A previous file of another size differs without being read; one of the same size is read
+    and compared, so a hand edit that keeps the size is still rewritten."""
+    out = tmp_path / "gen"
+    files = {f"pkg/m{i}.py": f"M = {i}\n" for i in range(3)}
+    files[MANIFEST] = json.dumps({"files": dict.fromkeys(files, "")})
+    write_package(out, files)
+    inode = (out / "pkg/m0.py").stat().st_ino
+    (out / "pkg/m2.py").write_text("M = 9\n")  # edited by hand, same size
+    read: list[str] = []
+
+    def recording_open(path, mode="r", *args, **kwargs):
+        if "r" in mode:
+            read.append(os.path.relpath(path, out))
+        return open(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(writer, "open", recording_open, raising=False)
+    write_package(out, {**files, "pkg/m1.py": "M = 'longer'\n"})
+    assert sorted(read) == [MANIFEST, "pkg/m0.py", "pkg/m2.py"]
+    assert (out / "pkg/m0.py").stat().st_ino == inode
+    assert (out / "pkg/m2.py").read_text() == "M = 2\n"
+    assert (out / "pkg/m1.py").read_text() == "M = 'longer'\n"
+
+
 # --------------------------------------------------------------------------------------------
 # All or nothing
 # --------------------------------------------------------------------------------------------

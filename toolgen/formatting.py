@@ -90,12 +90,12 @@ class Literal:
 
     def cuttable(self) -> bool:
         """Whether black explodes it one element a line, as the parts assume (what the text scan
-        of :func:`_literal_lines` requires of a literal it finds)."""
-        return (
-            len(self.elements) >= 2
-            and self.length() >= 2 * LINE_LENGTH
-            and all(e and not e.startswith("*") and "\n" not in e for e in self.elements)
-        )
+        of :func:`_literal_lines` requires of a literal it finds: two elements or more, none
+        empty, starred or of several lines)."""
+        if len(self.elements) < 2 or self.length() < 2 * LINE_LENGTH or not all(self.elements):
+            return False
+        joined = "\0" + "\0".join(self.elements)
+        return "\n" not in joined and "\0*" not in joined
 
 
 def written_out(source: str, literals: Sequence[Literal]) -> str:
@@ -108,9 +108,12 @@ def written_out(source: str, literals: Sequence[Literal]) -> str:
 
 def _cut_literals(source: str, literals: Sequence[Literal]) -> tuple[str, list[Literal]]:
     """``source`` with the literals written out that are not to be cut, and those that are."""
-    present = [literal for literal in literals if literal.placeholder in source]
-    kept = [literal for literal in present if not literal.cuttable()]
-    return written_out(source, kept), [literal for literal in present if literal.cuttable()]
+    cut: list[Literal] = []
+    kept: list[Literal] = []
+    for literal in literals:
+        if literal.placeholder in source:
+            (cut if literal.cuttable() else kept).append(literal)
+    return written_out(source, kept), cut
 
 
 def black_format(source: str) -> str:
@@ -385,7 +388,8 @@ def _literal_lines(lines: list[str]) -> list[tuple[int, str, str, list[str]]]:
 
 #: an element's scalar tokens whose text black keeps but for the quotes of a string (repr writes
 #: single quotes; black double ones, which a string without quotes or backslashes takes as is)
-_SCALAR = r"""'[^'"\\\n]*'|-?(?:0|[1-9][0-9]*)|True|False|None"""
+#: (no line break of str.splitlines or NUL in a string: repr escapes them all)
+_SCALAR = r"""'[^'"\\\n\r\0\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*'|-?(?:0|[1-9][0-9]*)|True|False|None"""
 _TUPLE = rf"\((?:{_SCALAR})(?:, (?:{_SCALAR}))+\)"
 #: ``value`` or ``key: value`` of scalars: one line however long (no bracket to split at)
 _SCALAR_ELEMENT = re.compile(rf"(?:(?:{_SCALAR}): )?(?:{_SCALAR})")
@@ -403,16 +407,34 @@ def _element_line(element: str) -> str | None:
     return None
 
 
+#: every element of a literal, each followed by NUL, is one of :data:`_SCALAR_ELEMENT`
+_SCALAR_ELEMENTS = re.compile(rf"(?:(?:(?:{_SCALAR}): )?(?:{_SCALAR})\0)*")
+_SHORT_ELEMENTS = re.compile(rf"(?:(?:(?:{_SCALAR}|{_TUPLE}): )?(?:{_SCALAR}|{_TUPLE})\0)*")
+
+
+def _all_laid_out(elements: Sequence[str]) -> str | None:
+    """The lines of all ``elements`` when :func:`_element_line` lays out each one, found with
+    one scan of their text (a table of names or flags has thousands of elements); else None."""
+    joined = "\0".join(elements) + "\0"
+    if not _SCALAR_ELEMENTS.fullmatch(joined) and not (
+        _SHORT_ELEMENTS.fullmatch(joined)
+        and joined.isascii()  # then the width of a line is its length
+        and max(map(len, elements)) + 5 <= LINE_LENGTH
+    ):
+        return None
+    return "    " + joined[:-1].replace("'", '"').replace("\0", ",\n    ") + ",\n"
+
+
 def _laid_out(lines: Sequence[str | None]) -> str | None:
     return None if any(line is None for line in lines) else "".join(lines)  # type: ignore[arg-type]
 
 
 def _literal(placeholder: str, opening: str, elements: Sequence[str]) -> _Literal:
     """A literal in groups of elements; one group when every element is laid out here."""
-    lines = [_element_line(element) for element in elements]
-    whole = _laid_out(lines)
+    whole = _all_laid_out(elements)
     if whole is not None:
         return _Literal(placeholder, opening, (tuple(elements),), (whole,))
+    lines = [_element_line(element) for element in elements]
     groups, laid_out, start = [], [], 0
     for group in grouped(elements, GROUP_MIN_CHARS):
         groups.append(tuple(group))

@@ -207,8 +207,10 @@ def _schema_files(
     for folder, contracts in (("tools", projection.tools), ("outputs", projection.outputs)):
         for p in contracts:
             if p.schema is not None:
-                text = texts[(p.contract.kind, p.contract.name)].json
-                files[str(base / folder / f"{p.provider_name}.json")] = text
+                file = f"{p.provider_name}.json"
+                # no provider's names have a "/"; else pathlib's spelling of the path, as it was
+                path = f"{base}/{folder}/{file}" if "/" not in file else str(base / folder / file)
+                files[path] = texts[(p.contract.kind, p.contract.name)].json
     files[str(base / "names.json")] = _json(
         {
             "tools": projection.name_map("tool"),
