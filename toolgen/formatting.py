@@ -389,7 +389,8 @@ def _literal_lines(lines: list[str]) -> list[tuple[int, str, str, list[str]]]:
 #: an element's scalar tokens whose text black keeps but for the quotes of a string (repr writes
 #: single quotes; black double ones, which a string without quotes or backslashes takes as is)
 #: (no line break of str.splitlines or NUL in a string: repr escapes them all)
-_SCALAR = r"""'[^'"\\\n\r\0\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*'|-?(?:0|[1-9][0-9]*)|True|False|None"""
+_STRING = r"""'[^'"\\\n\r\0\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*'"""
+_SCALAR = rf"{_STRING}|-?(?:0|[1-9][0-9]*)|True|False|None"
 _TUPLE = rf"\((?:{_SCALAR})(?:, (?:{_SCALAR}))+\)"
 #: ``value`` or ``key: value`` of scalars: one line however long (no bracket to split at)
 _SCALAR_ELEMENT = re.compile(rf"(?:(?:{_SCALAR}): )?(?:{_SCALAR})")
