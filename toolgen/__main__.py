@@ -1,4 +1,4 @@
-from toolgen.cli import main
+from toolgen.cli import run
 
 if __name__ == "__main__":
-    main()
+    run()

@@ -7,7 +7,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -17,6 +17,7 @@ from toolgen.cache import CACHE_FOLDER, default_cache_dir
 from toolgen.diagnostics import Diagnostic, Level, format_json, format_text, sort_diagnostics
 from toolgen.importing import import_sources, write_tools
 from toolgen.parallel import Progress, default_jobs
+from toolgen.process import run_and_exit
 from toolgen.providers import IMPORT_FORMATS, PROVIDER_NAMES
 from toolgen.writer import OutputError, compare, write_package
 
@@ -145,6 +146,12 @@ def main() -> None:
 
     Exit codes: 0 success, 1 design errors or a failed --check, 2 usage errors.
     """
+
+
+def run() -> NoReturn:
+    """The console script (and ``python -m toolgen``): :func:`main` in a process tuned for a
+    build (toolgen/process.py). Tests call :func:`main` through click's runner instead."""
+    run_and_exit(main)
 
 
 @main.command("build")

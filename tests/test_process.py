@@ -1,0 +1,56 @@
+"""The process settings of a build (toolgen/process.py): fewer collections, a hard exit that
+still reports the right exit code and flushes everything the command wrote."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from toolgen.process import GC_THRESHOLDS, exit_code
+
+
+@pytest.mark.parametrize(("code", "expected"), [(None, 0), (0, 0), (1, 1), (2, 2), ("bye", 1)])
+def test_exit_code_is_what_the_interpreter_would_use(code, expected, capsys):
+    assert exit_code(code) == expected
+    assert capsys.readouterr().err == ("bye\n" if code == "bye" else "")
+
+
+def _run(body: str) -> subprocess.CompletedProcess[str]:
+    script = f"import gc, sys\nfrom toolgen.process import run_and_exit\n{body}\n"
+    return subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+
+
+def test_run_and_exit_tunes_the_collector_and_flushes_a_piped_stdout():
+    result = _run(
+        "def main():\n"
+        "    sys.stdout.write('x' * 100_000 + str(gc.get_threshold()))\n"
+        "    raise SystemExit(3)\n"
+        "run_and_exit(main)"
+    )
+    assert result.returncode == 3
+    assert result.stdout == "x" * 100_000 + str(GC_THRESHOLDS)
+
+
+def test_run_and_exit_reports_a_message_exit_like_the_interpreter():
+    result = _run("def main():\n    raise SystemExit('cannot go on')\nrun_and_exit(main)")
+    assert (result.returncode, result.stderr) == (1, "cannot go on\n")
+    assert _run("run_and_exit(lambda: None)").returncode == 0
+
+
+def test_the_real_command_writes_whole_json_and_its_summary(run_toolgen, make_design, tool):
+    design = make_design(
+        {
+            "tools/a.yaml": tool("a", {"type": "object", "properties": {"x": {"type": "string"}}}),
+            "tools/b.yaml": tool("b", {"type": "object", "properties": {"y": {"$ref": "#/nope"}}}),
+        }
+    )
+    result = run_toolgen("build", design, "-o", design.parent / "gen", "--format", "json")
+    assert result.returncode == 1
+    diagnostics = json.loads(result.stdout)
+    assert diagnostics and all(d["file"] == "tools/b.yaml" for d in diagnostics)
+    assert "nothing written" in result.stderr

@@ -1,0 +1,54 @@
+"""Settings of a toolgen process that runs a build: fewer garbage collections, and an exit that
+does not free what the build holds.
+
+A build allocates millions of small, long-lived objects (the design, its projections, the
+generated text); CPython's default thresholds collect the youngest generation every 700
+allocations and so traverse them again and again, about a sixth of a rebuild's time. The
+objects hold few reference cycles, so collecting less often costs little memory. At exit the
+interpreter frees them one by one, a few tenths of a second that nobody waits for usefully.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import os
+import sys
+from collections.abc import Callable
+from typing import NoReturn
+
+#: allocations between collections of the youngest generation, and the ratios of the older two
+GC_THRESHOLDS = (50_000, 20, 100)
+
+
+def collect_less() -> None:
+    """Raise the collector's thresholds (in the CLI process and in each build worker)."""
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
+def exit_code(code: object) -> int:
+    """What the interpreter does with ``SystemExit(code)``: None is 0, an int is itself, anything
+    else is printed to stderr and is 1."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+def run_and_exit(main: Callable[[], object]) -> NoReturn:
+    """Run ``main`` (a click command in standalone mode, which ends in ``SystemExit``) and exit
+    at once, without tearing the heap down. Only for a process's entry point: every resource a
+    command holds (worker pools, locks, temporary folders) is released inside the command, and
+    only the standard streams need flushing."""
+    collect_less()
+    try:
+        main()
+        code = 0
+    except SystemExit as stop:
+        code = exit_code(stop.code)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing more to say
+            stream.flush()
+    os._exit(code)
