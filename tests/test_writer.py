@@ -134,6 +134,19 @@ def test_a_rebuild_writes_only_the_files_that_changed(tmp_path, read_tree):
     assert siblings(out) == []
 
 
+def _record_reads(out: Path, monkeypatch) -> list[str]:
+    """The files under ``out`` the writer opens for reading from now on (paths relative to it)."""
+    read: list[str] = []
+
+    def recording_open(path, mode="r", *args, **kwargs):
+        if "r" in mode:
+            read.append(os.path.relpath(path, out))
+        return open(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(writer, "open", recording_open, raising=False)
+    return read
+
+
 def test_a_rebuild_reads_only_previous_files_of_the_same_size(tmp_path, monkeypatch):
     """A previous file of another size differs without being read; one of the same size is read
     and compared, so a hand edit that keeps the size is still rewritten."""
@@ -143,14 +156,7 @@ def test_a_rebuild_reads_only_previous_files_of_the_same_size(tmp_path, monkeypa
     write_package(out, files)
     inode = (out / "pkg/m0.py").stat().st_ino
     (out / "pkg/m2.py").write_text("M = 9\n")  # edited by hand, same size
-    read: list[str] = []
-
-    def recording_open(path, mode="r", *args, **kwargs):
-        if "r" in mode:
-            read.append(os.path.relpath(path, out))
-        return open(path, mode, *args, **kwargs)
-
-    monkeypatch.setattr(writer, "open", recording_open, raising=False)
+    read = _record_reads(out, monkeypatch)
     write_package(out, {**files, "pkg/m1.py": "M = 'longer'\n"})
     assert sorted(read) == [MANIFEST, "pkg/m0.py", "pkg/m2.py"]
     assert (out / "pkg/m0.py").stat().st_ino == inode
@@ -172,14 +178,7 @@ def test_a_file_whose_manifest_hash_changed_is_written_without_reading_the_previ
     files = {f"pkg/m{i}.py": f"M = {i}\n" for i in range(3)}
     write_package(out, package(files))
     (out / "pkg/m2.py").write_text("M = 9\n")  # edited by hand, its hash unchanged
-    read: list[str] = []
-
-    def recording_open(path, mode="r", *args, **kwargs):
-        if "r" in mode:
-            read.append(os.path.relpath(path, out))
-        return open(path, mode, *args, **kwargs)
-
-    monkeypatch.setattr(writer, "open", recording_open, raising=False)
+    read = _record_reads(out, monkeypatch)
     write_package(out, package({**files, "pkg/m1.py": "M = 7\n"}))
     assert "pkg/m1.py" not in read
     assert {"pkg/m0.py", "pkg/m2.py"} <= set(read)
