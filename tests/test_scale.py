@@ -214,6 +214,37 @@ def test_parallel_build_is_byte_identical_to_one_job(make_design, tool, monkeypa
 # --------------------------------------------------------------------------------------------
 
 
+def test_a_build_with_a_cache_does_not_compile_the_templates_again(
+    make_design, tool, tmp_path, monkeypatch
+):
+    """The compiled templates are kept in the cache folder: a new process (here: a fresh
+    template environment) loads them instead of compiling, with the same output."""
+    import jinja2
+
+    from toolgen import templating
+
+    design = _design(make_design, tool, 2)
+    cache = tmp_path / "cache"
+    templating.environment.cache_clear()
+    first = _build(design, cache_dir=cache)
+    assert list(cache.glob("jinja-*/*"))
+    compiled: list[str | None] = []
+    real = jinja2.Environment.compile
+    monkeypatch.setattr(
+        jinja2.Environment,
+        "compile",
+        lambda self, source, name=None, *a, **k: (
+            compiled.append(name) or real(self, source, name, *a, **k)
+        ),
+    )
+    templating.environment.cache_clear()
+    try:
+        assert _build(design, cache_dir=cache) == first
+    finally:
+        templating.environment.cache_clear()
+    assert compiled == []
+
+
 def test_cached_uncached_and_partly_cached_builds_are_identical(make_design, tool, tmp_path):
     design = _design(make_design, tool, 4)
     cache = tmp_path / "cache"

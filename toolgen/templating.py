@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
+import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -70,8 +72,28 @@ _HEADER_HASH = re.compile(
 _NEUTRAL_HASH = "0" * 12
 
 
+@functools.cache
+def _bytecode_cache(folder: str) -> jinja2.BytecodeCache | None:
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(folder)  # written atomically, checked by source
+
+
 def render(template: str, **context: Any) -> str:
-    return environment().get_template(template).render(**context)
+    """``template`` rendered; in a build with a cache, the compiled templates are kept there
+    (compiling the provider module's templates costs a tenth of a second a build)."""
+    from toolgen.parallel import current
+
+    env = environment()
+    cache = current().cache
+    if cache is not None:
+        version = f"{jinja2.__version__}-py{sys.version_info.major}.{sys.version_info.minor}"
+        env.bytecode_cache = _bytecode_cache(os.path.join(cache.root, f"jinja-{version}"))
+    else:
+        env.bytecode_cache = None
+    return env.get_template(template).render(**context)
 
 
 def format_python(source: str, literals: Sequence[formatting.Literal] = ()) -> str:
