@@ -18,8 +18,8 @@ one group and leaves the others in the cache.
 A caller that has a large literal as data (the tables of a provider module, one element per
 contract) gives it as a :class:`Literal` and renders its placeholder in the text: the formatter
 then neither writes megabytes of text nor scans them to find the elements again. The elements
-whose layout black leaves as written (short names, flags, numbers: :func:`_laid_out`) are laid
-out here, without black or the cache.
+whose layout black leaves as written (short names, flags, integers: :func:`_element_line`) are
+laid out here, without black or the cache.
 """
 
 from __future__ import annotations
@@ -230,7 +230,7 @@ class _Literal:
     placeholder: str
     opening: str  # "{", "[" or "("
     groups: tuple[tuple[str, ...], ...]  # element sources, grouped
-    #: each group's lines as black writes them, when :func:`_laid_out` can tell (else None: black)
+    #: each group's lines as black writes them, when :func:`_element_line` can tell (None: black)
     laid_out: tuple[str | None, ...]
 
     @property
