@@ -40,6 +40,8 @@ def _measured(schema: Any) -> tuple[tuple[int, int], str]:
 
 
 def _group_texts(_key: str, schemas: tuple[Any, ...]) -> list[tuple[tuple[int, int], str]]:
+    """The sizes and JSON text of a group of schemas (``_key``, their cache key, is an argument
+    only so that the runner's key function can read it)."""
     return [_measured(schema) for schema in schemas]
 
 
