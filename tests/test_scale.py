@@ -29,12 +29,25 @@ MONEY = {
 }
 
 
-def _design(make_design, tool, count: int, money_users: int = 1, name: str = "design") -> Path:
+#: a union whose branch tests contracts share (and a pattern: a hoisted constant)
+CHOICE = {
+    "anyOf": [
+        {"type": "string", "pattern": "^[a-z]+$"},
+        {"type": "object", "properties": {"n": {"type": "integer"}, "note": {"type": "string"}}},
+    ]
+}
+
+
+def _design(
+    make_design, tool, count: int, money_users: int = 1, name: str = "design", unions: bool = False
+) -> Path:
     files: dict[str, object] = {"defs/money.yaml": MONEY}
     for index in range(count):
         properties: dict[str, object] = {"query": {"type": "string", "description": f"q{index}"}}
         if index < money_users:
             properties["price"] = {"$ref": "../defs/money.yaml#/$defs/Money"}
+        if unions:
+            properties["choice"] = CHOICE
         files[f"tools/t{index}.yaml"] = tool(
             f"t{index}", {"type": "object", "properties": properties, "required": ["query"]}
         )
@@ -245,16 +258,29 @@ def test_a_build_with_a_cache_does_not_compile_the_templates_again(
     assert compiled == []
 
 
-def test_cached_uncached_and_partly_cached_builds_are_identical(make_design, tool, tmp_path):
-    design = _design(make_design, tool, 4)
+def test_cached_uncached_and_partly_cached_builds_are_identical(
+    make_design, tool, tmp_path, monkeypatch
+):
+    from toolgen.canonical import caching
+
+    monkeypatch.setattr(caching, "GROUP_SIZE", 1)  # a group of canonical units per contract
+    design = _design(make_design, tool, 4, money_users=3, unions=True)
     cache = tmp_path / "cache"
     uncached = _build(design)
+    assert "_admits_1" in uncached["_canonical.py"]  # the units share branch tests
     assert _build(design, cache_dir=cache) == uncached  # filling the cache
     assert _build(design, cache_dir=cache) == uncached  # all from the cache
     entries = sorted(cache.rglob("*.json"))
     for entry in entries[::2]:  # half of the entries gone
         entry.unlink()
     assert _build(design, cache_dir=cache) == uncached
+    # the canonical module linked from units read and units compiled, either way round
+    for parity in (0, 1):
+        groups = sorted((cache / "canonical-group").rglob("*.json"))
+        assert len(groups) == 4
+        for group in groups[parity::2]:
+            group.unlink()
+        assert _build(design, cache_dir=cache) == uncached
     assert not list(cache.rglob(".tmp-*")), "a temporary file was left in the cache"
 
 
@@ -303,9 +329,31 @@ def test_a_changed_tool_recomputes_only_that_tool(make_design, tool, tmp_path, m
     assert cache.misses["meta"] == 1
     assert cache.misses["checks"] == 1
     assert (cache.misses["projection"], cache.hits["projection"]) == (1, 4)
+    assert (cache.misses["canonical"], cache.hits["canonical"]) == (1, 4)  # one unit compiled
     assert cache.hits["models"] == 4
     assert cache.hits["checks"] == 4
     assert cache.hits["shared"] == 1
+
+
+def test_a_changed_tool_reads_the_other_canonical_units_from_its_group(
+    make_design, tool, tmp_path, monkeypatch
+):
+    """Canonical units are cached in groups of consecutive contracts (here one each), a unit with
+    the projection it was made from: a unit made from another projection is not used."""
+    from toolgen.canonical import caching
+
+    monkeypatch.setattr(caching, "GROUP_SIZE", 1)  # t0 | t1 | t2 | t3 | t4
+    design = _design(make_design, tool, 5)
+    cache_dir = tmp_path / "cache"
+    expected = _build(design, cache_dir=cache_dir)
+    changed = design / "tools" / "t3.yaml"
+    changed.write_text(changed.read_text().replace("q3", "the third query"))
+    cache = _misses(design, cache_dir, monkeypatch)
+    # every group is found by its contracts' names; t3's holds a unit of t3's old projection
+    assert (cache.misses["canonical-group"], cache.hits["canonical-group"]) == (0, 5)
+    assert (cache.misses["canonical"], cache.hits["canonical"]) == (1, 4)
+    changed.write_text(changed.read_text().replace("the third query", "q3"))
+    assert _build(design, cache_dir=cache_dir) == expected
 
 
 def test_a_changed_shared_definition_recomputes_exactly_its_users(
@@ -321,6 +369,7 @@ def test_a_changed_shared_definition_recomputes_exactly_its_users(
     assert cache.hits["models"] == 4
     assert (cache.misses["checks"], cache.hits["checks"]) == (2, 4)
     assert (cache.misses["projection"], cache.hits["projection"]) == (2, 4)
+    assert (cache.misses["canonical"], cache.hits["canonical"]) == (2, 4)
     assert cache.misses["meta"] == 1  # the definitions file itself
     assert cache.misses["shared"] == 1  # models/_shared.py
 

@@ -35,6 +35,8 @@ MIN_PARALLEL_ITEMS = 32
 STAGE_LABELS = {
     "meta": "meta-validation",
     "checks": "reference checks",
+    "projection": "projection",
+    "canonical": "canonicalizers",
     "models": "models",
     "shared": "shared models",
     "black": "formatting",

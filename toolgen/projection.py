@@ -165,7 +165,9 @@ class ProjectedContract:
     ``rewrites`` records how each node of ``meaning`` was made (toolgen.rewrites); ``provider``
     is the profile's name (``provider_name`` is the contract's name on that provider's wire).
     ``strict`` says whether the definition goes out with the provider's strict flag on (else the
-    schema is the non-strict projection, toolgen.nonstrict, and the inverse is the identity)."""
+    schema is the non-strict projection, toolgen.nonstrict, and the inverse is the identity).
+    ``inputs`` is the cache key of the projection (a digest of everything it was made from), when
+    a build with a cache made it: work on the projection can key its own cache entries on it."""
 
     contract: Contract
     provider_name: str
@@ -174,6 +176,7 @@ class ProjectedContract:
     provider: str
     meaning: Any | None
     strict: bool = True
+    inputs: str | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -841,24 +844,32 @@ def project_design(design: Design, profile: Profile) -> ProviderProjection:
         chosen = [c for c in contracts if c.emitted_for(profile.name)]
         names = {c.name: provider_name(c.name, profile.names) for c in chosen}
         diagnostics += _name_diagnostics(chosen, names, profile)
-        results = current().map(
-            "projection",
-            _projected_parts,
-            [(contract, profile, options, names[contract.name]) for contract in chosen],
-            key=lambda arguments: digest(
+        keys: dict[str, str] = {}  # contract name -> its projection's cache key (with a cache)
+
+        def key(arguments: tuple[Any, ...], keys: dict[str, str] = keys) -> str:
+            found = digest(
                 code_fingerprint(),
                 "projection",
                 plain(arguments[0]),
                 arguments[1].name,
                 plain(arguments[2]),
                 arguments[3],
-            ),
+            )
+            keys[arguments[0].name] = found
+            return found
+
+        results = current().map(
+            "projection",
+            _projected_parts,
+            [(contract, profile, options, names[contract.name]) for contract in chosen],
+            key=key,
             encode=_parts_to_json,
             decode=_parts_from_json,
             parallel=False,
         )
         for contract, (parts, found) in zip(chosen, results, strict=True):
-            projected[kind].append(ProjectedContract(contract, *parts))
+            inputs = keys.get(contract.name)
+            projected[kind].append(ProjectedContract(contract, *parts, inputs=inputs))
             diagnostics += found
     return ProviderProjection(
         profile, tuple(projected["tool"]), tuple(projected["output"]), tuple(diagnostics)

@@ -8,12 +8,16 @@ union its branches with their projected forms, and ``$ref`` targets as named fun
 becomes a call). A fixed point then finds which plans can change a dict or a list at all; the rest
 emit nothing.
 
-``_ModuleCompiler`` writes the plans out with the shared code-generation library
-(``toolgen.codegen``: line emitter, hoisted constants, names).
+``_UnitCompiler`` writes the plans out with the shared code-generation library
+(``toolgen.codegen``: line emitter, names).
 A union's branch test is compiled too (``_Checks``): one function per projected branch that
 decides exactly as jsonschema on that (tolerant) branch, keyword by keyword from a table. Values
 reach the source only through ``repr``; constants are hoisted and shared. Nothing in the output
 walks a schema at run time.
+
+Each contract is compiled alone, into a unit whose module-level names are local
+(``toolgen.canonical.units``), cached per contract (``caching``); the units are then linked into
+the module (``linker``: global names in contract order, shared functions and constants once).
 
 A projection the compiler cannot compile (a profile keeps a keyword the branch tests do not know)
 is a ``CANONICALIZER_COMPILE`` diagnostic at the canonical node, never a traceback.
@@ -28,6 +32,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolgen import pointer as jp
+from toolgen.canonical.caching import cached_units
+from toolgen.canonical.linker import PATTERN_HINT, CompiledParts, link
+from toolgen.canonical.units import (
+    ADMITS,
+    BRANCH,
+    CANON,
+    ROOT,
+    VALID,
+    Recorder,
+    Unit,
+    number,
+)
 from toolgen.canonical.views import (
     Reading,
     Unresolvable,
@@ -35,16 +51,13 @@ from toolgen.canonical.views import (
     ref_pointer,
     resolve,
 )
-from toolgen.codegen import Constants, Identifiers, LineEmitter
+from toolgen.codegen import LineEmitter
 from toolgen.diagnostics import Diagnostic
 from toolgen.model import Contract, Design
 from toolgen.nullability import NullOracle
 from toolgen.projection import ProjectedContract, ProviderProjection
 from toolgen.rewrites import RewriteRecord
 from toolgen.templating import format_python, render
-
-#: The diagnostic code of a projection the compiler cannot compile.
-COMPILE_CODE = "CANONICALIZER_COMPILE"
 
 
 class CompileError(Exception):
@@ -80,14 +93,13 @@ class _Context:
     reading: Reading
     projected_nulls: NullOracle
 
-    def diagnostic(self, error: CompileError) -> Diagnostic:
-        """The compile error at the canonical node the failing projected node came from."""
+    def error(self, error: CompileError) -> tuple[str, str]:
+        """The compile error at the canonical node the failing projected node came from:
+        (canonical pointer, message), a diagnostic once linked (:func:`_diagnostic`)."""
         pointer = self.record.canonical_pointer(error.pointer or "")
         if error.keyword is not None:
             pointer = jp.join(pointer, error.keyword)
-        file, where = self.contract.locate(pointer)
-        message = f"cannot compile the inverse canonicalizer: {error.message}"
-        return Diagnostic(file, where, self.provider, COMPILE_CODE, message)
+        return pointer, f"cannot compile the inverse canonicalizer: {error.message}"
 
     def function_key(self, pointer: str, prefix: str) -> tuple[str, ...]:
         """Functions of shared definitions are the same in every contract that uses them."""
@@ -136,20 +148,20 @@ class _Function:
 
 
 class _Planner:
-    """Canonical + projected schema -> plans, one function per root and per ``$ref`` target."""
+    """Canonical + projected schema -> plans, one function per root and per ``$ref`` target
+    (named locally: ``names`` records which functions each plan calls)."""
 
-    def __init__(self, names: Identifiers) -> None:
+    def __init__(self, names: Recorder) -> None:
         self.functions: dict[tuple[str, ...], _Function] = {}
         self._names = names
 
-    def name(self, hint: str) -> str:
-        return self._names.name(hint)
-
     def root(self, context: _Context) -> str:
         key = ("canon", "root", context.contract.kind, context.contract.name)
-        function = _Function(self.name(f"{context.contract.kind} {context.contract.name}"), _Plan())
+        name = self._names.new(ROOT, f"{context.contract.kind} {context.contract.name}")
+        function = _Function(name, _Plan())
         self.functions[key] = function
-        function.plan = self.plan("", context, root=True)
+        with self._names.recording(self._names.definition(name).requests):
+            function.plan = self.plan("", context, root=True)
         return function.name
 
     def plan(self, pointer: str, context: _Context, *, root: bool = False) -> _Plan:
@@ -176,9 +188,14 @@ class _Planner:
         per shared definition)."""
         key = context.function_key(target, "canon")
         if key not in self.functions:
-            function = _Function(self.name(context.function_hint(target)), _Plan())
+            name = self._names.new(CANON, context.function_hint(target), key=key)
+            self._names.request(name)
+            function = _Function(name, _Plan())
             self.functions[key] = function
-            function.plan = self.plan(target, context)
+            with self._names.recording(self._names.definition(name).requests):
+                function.plan = self.plan(target, context)
+        else:
+            self._names.request(self.functions[key].name)
         return _Plan(call=self.functions[key].name)
 
 
@@ -187,7 +204,7 @@ def _emitter(*, merge_nested_ifs: bool = False) -> LineEmitter:
     return LineEmitter(merge_nested_ifs=merge_nested_ifs, reserved=frozenset({"value"}))
 
 
-def _names(constants: Constants, values: list[str]) -> str:
+def _names(constants: Recorder, values: list[str]) -> str:
     """A frozenset of member names, in authored order in the source."""
     return constants.add("NAMES", f"frozenset({tuple(values)!r})")
 
@@ -275,66 +292,53 @@ _COMPARISONS = {"minimum": "<", "maximum": ">", "exclusiveMinimum": "<=", "exclu
 
 
 class _Checks:
-    """Compiled branch tests: ``def _admits_...(value) -> bool`` that decides as jsonschema does
-    on the tolerant projected form (absent counts as null). One method per keyword group."""
+    """Compiled branch tests: the statements of ``def _admits_...(value) -> bool`` that decide as
+    jsonschema does on the tolerant projected form (absent counts as null), written out by the
+    linker (``linker.check_function``). One method per keyword group."""
 
-    def __init__(self, constants: Constants, names: Callable[[str], str]) -> None:
-        self.constants = constants
-        self._name = names
-        self.functions: list[str] = []
+    def __init__(self, names: Recorder) -> None:
+        self.constants = names
+        self._names = names
         self._by_body: dict[str, str] = {}
         self._by_ref: dict[tuple[str, ...], str] = {}
-        self.uses_re = False
-        #: every test function: name -> (the projected form it tests, the projected root)
-        self.forms: dict[str, tuple[Any, Any]] = {}
 
-    def function(self, form: Any, context: _Context, hint: str, pointer: str) -> str:
+    def function(self, form: Any, context: _Context, pointer: str) -> str:
         """The name of a function testing ``form``, the projected node at ``pointer``
         (deduplicated by body)."""
         emitter = _emitter(merge_nested_ifs=True)
-        self.node(form, "value", context, emitter, pointer)
+        requests: list[int] = []
+        with self._names.recording(requests):
+            self.node(form, "value", context, emitter, pointer)
         emitter.line("return True")
         body = emitter.source()
         name = self._by_body.get(body)
         if name is None:
-            name = self._name(f"{hint} {len(self._by_body) + 1}")
+            name = self._names.new(ADMITS, pointer=pointer, body=body, requests=requests)
             self._by_body[body] = name
-            self.forms[name] = (form, context.projected)
-            self._define(name, body)
+        self._names.request(name)
         return name
-
-    def _define(self, name: str, body: str) -> None:
-        statements = body.splitlines()
-        if (
-            len(statements) >= 3
-            and statements[-3].startswith("if ")
-            and statements[-2:] == ["    return False", "return True"]
-        ):
-            test = statements[-3][len("if ") : -1]
-            # every test the checks emit is one expression: "not X" negated is X
-            statements[-3:] = [
-                f"return {test[4:]}" if test.startswith("not ") else f"return not ({test})"
-            ]
-        lines = [f"def {name}(value: Any) -> bool:"]
-        lines += ["    " + line if line else line for line in statements]
-        self.functions.append("\n".join(lines) + "\n")
 
     def reference(self, ref: str, context: _Context) -> str:
         pointer = ref_pointer(ref)
         key = context.function_key(pointer, "valid")
         name = self._by_ref.get(key)
-        if name is None:
-            name = self._name("valid " + context.function_hint(pointer))
-            self._by_ref[key] = name
-            try:
-                target = resolve(context.projected, ref)
-            except Unresolvable as error:
-                raise CompileError(f"$ref {ref!r} does not resolve in the projection") from error
-            self.forms[name] = (target, context.projected)
-            emitter = _emitter(merge_nested_ifs=True)
+        if name is not None:
+            self._names.request(name)
+            return name
+        name = self._names.new(VALID, "valid " + context.function_hint(pointer), key=key)
+        self._names.request(name)
+        definition = self._names.definition(name)
+        definition.pointer = pointer
+        self._by_ref[key] = name
+        try:
+            target = resolve(context.projected, ref)
+        except Unresolvable as error:
+            raise CompileError(f"$ref {ref!r} does not resolve in the projection") from error
+        emitter = _emitter(merge_nested_ifs=True)
+        with self._names.recording(definition.requests):
             self.node(target, "value", context, emitter, pointer)
-            emitter.line("return True")
-            self._define(name, emitter.source())
+        emitter.line("return True")
+        definition.body = emitter.source()
         return name
 
     # -- keywords ------------------------------------------------------------------------------
@@ -540,8 +544,7 @@ class _Checks:
                 "union branch cannot be tested against it",
                 "pattern",
             ) from None
-        self.uses_re = True
-        compiled = self.constants.add("PATTERN", f"re.compile({pattern!r})")
+        compiled = self.constants.add(PATTERN_HINT, f"re.compile({pattern!r})")
         with out.block(f"if {compiled}.search({variable}) is None"):
             out.line("return False")
 
@@ -562,8 +565,7 @@ class _Checks:
         if not isinstance(branches, list):
             raise CompileError("anyOf must be a list")
         names = [
-            self.function(b, context, "admits", jp.join(pointer, "anyOf", i))
-            for i, b in enumerate(branches)
+            self.function(b, context, jp.join(pointer, "anyOf", i)) for i, b in enumerate(branches)
         ]
         with out.block(f"if not ({' or '.join(f'{n}({variable})' for n in names) or 'False'})"):
             out.line("return False")
@@ -582,46 +584,46 @@ def _isinstance(variable: str, kinds: frozenset[str]) -> str:
     return f"isinstance({variable}, {names[0]})"
 
 
-class _ModuleCompiler:
-    def __init__(self) -> None:
-        self.constants = Constants()
-        self.planner = _Planner(Identifiers(prefix="_"))
-        self.checks = _Checks(self.constants, self.planner.name)
-        self.roots: dict[str, dict[str, str]] = {"tool": {}, "output": {}}
-        self.functions: list[str] = []
-        self.diagnostics: list[Diagnostic] = []
-        self._changes: dict[str, frozenset[str]] = {}
-        self._branches = 0
+class _UnitCompiler:
+    """One projected contract -> its unit: the functions of its inverse and their branch tests,
+    with local names."""
 
-    def add(self, projected: ProjectedContract) -> None:
-        contract = projected.contract
-        context = _Context(
-            contract,
+    def __init__(self, projected: ProjectedContract) -> None:
+        self.names = Recorder()
+        self.constants = self.names
+        self.planner = _Planner(self.names)
+        self.checks = _Checks(self.names)
+        self.errors: list[tuple[str, str]] = []
+        self._changes: dict[str, frozenset[str]] = {}
+        self.context = _Context(
+            projected.contract,
             projected.provider,
             projected.meaning,
             projected.rewrites,
             Reading(projected.meaning, projected.rewrites),
             NullOracle(projected.meaning),
         )
-        self.roots[contract.kind][contract.name] = self.planner.root(context)
 
     def kinds(self, plan: _Plan) -> frozenset[str]:
         return _kinds(plan, self._changes)
 
-    def compile(self) -> None:
+    def compile(self) -> Unit:
+        root = self.planner.root(self.context)
         functions = {f.name: f.plan for f in self.planner.functions.values()}
         self._changes = _changes(functions)
-        roots = {name for names in self.roots.values() for name in names.values()}
         for function in list(self.planner.functions.values()):
-            if function.name in roots or self._changes[function.name]:
-                self.function(function.name, function.plan)
+            if function.name == root or self._changes[function.name]:
+                definition = self.names.definition(function.name)
+                with self.names.recording(definition.emits):
+                    definition.body = self.function(function.name, function.plan)
+        return Unit(self.names.definitions, number(root), list(dict.fromkeys(self.errors)))
 
-    def function(self, name: str, plan: _Plan) -> None:
+    def function(self, name: str, plan: _Plan) -> str:
         out = _emitter()
         with out.block(f"def {name}(value: Any) -> Any"):
             self.node(plan, "value", out, lambda new: out.line(f"return {new}"))
             out.line("return value")
-        self.functions.append(out.source())
+        return out.source()
 
     # -- one node -------------------------------------------------------------------------------
 
@@ -737,9 +739,9 @@ class _ModuleCompiler:
         arms: list[tuple[list[str], str]] = []
         for branch, call in zip(branches, calls, strict=True):
             try:
-                check = self.checks.function(branch.form, branch.context, "admits", branch.pointer)
+                check = self.checks.function(branch.form, branch.context, branch.pointer)
             except CompileError as error:
-                self.diagnostics.append(branch.context.diagnostic(error))
+                self.errors.append(branch.context.error(error))
                 continue  # the build fails on the diagnostic; the module is not written
             test = f"{check}({result})"
             action = f"{call}({result})" if call is not None else result
@@ -765,41 +767,26 @@ class _ModuleCompiler:
     def branch_function(self, branch: _Branch) -> str:
         if branch.plan.call is not None:
             return branch.plan.call
-        self._branches += 1
-        name = self.planner.name(f"branch {self._branches}")
-        self.function(name, branch.plan)
+        name = self.names.new(BRANCH)
+        self.names.request(name)
+        definition = self.names.definition(name)
+        with self.names.recording(definition.requests):
+            definition.body = self.function(name, branch.plan)
         return name
 
 
 # -- the module ------------------------------------------------------------------------------
 
 
-_LONG_LINE = re.compile(r"^(?P<code>.*\S)\s*$")
-
-
-@dataclass(frozen=True)
-class CompiledParts:
-    """The parts of ``_canonical.py`` (template variables), and what could not be compiled."""
-
-    parts: dict[str, Any]
-    diagnostics: tuple[Diagnostic, ...]
-
-
 def compile_contracts(contracts: list[ProjectedContract]) -> CompiledParts:
-    """The parts of ``_canonical.py`` for projected contracts (with a schema), in the given order."""
-    compiler = _ModuleCompiler()
-    for projected in contracts:
-        compiler.add(projected)
-    compiler.compile()
-    parts = {
-        "constants": compiler.constants.lines,
-        "functions": [*compiler.checks.functions, *compiler.functions],
-        "tools": compiler.roots["tool"],
-        "outputs": compiler.roots["output"],
-        "uses_re": compiler.checks.uses_re,
-        "checks": compiler.checks.forms,
-    }
-    return CompiledParts(parts, tuple(dict.fromkeys(compiler.diagnostics)))
+    """The parts of ``_canonical.py`` for projected contracts (with a schema), in the given order:
+    each contract compiled alone into a unit (cached: ``toolgen.canonical.caching``), then the
+    units linked."""
+    return link(contracts, cached_units(contracts, compile_unit))
+
+
+def compile_unit(projected: ProjectedContract) -> Unit:
+    return _UnitCompiler(projected).compile()
 
 
 @dataclass(frozen=True)
