@@ -65,36 +65,49 @@ def _build(design: Path, **options) -> dict[str, str]:
 # --------------------------------------------------------------------------------------------
 
 
+def _formatted_sources(design: Path, monkeypatch) -> list[tuple[str, tuple]]:
+    """The (source, literals) of every module the build of ``design`` formats."""
+    sources: list[tuple[str, tuple]] = []
+    real = formatting.format_python
+
+    def recorded(source: str, literals=()) -> str:
+        sources.append((source, tuple(literals)))
+        return real(source, literals)
+
+    monkeypatch.setattr(formatting, "format_python", recorded)
+    build(design, ("openai",))
+    monkeypatch.undo()
+    return sources
+
+
 def test_black_in_parts_gives_the_bytes_of_black_on_the_whole_module(example_design, monkeypatch):
     """Every generated module of the example design, cut as finely as it can be (every module,
     groups of one or two parts), formats to what black gives for the module whole."""
-    sources: list[str] = []
-    real = formatting.format_python
-    monkeypatch.setattr(formatting, "format_python", lambda s: sources.append(s) or real(s))
-    build(example_design, ("openai",))
-    monkeypatch.undo()
+    sources = _formatted_sources(example_design, monkeypatch)
     monkeypatch.setattr(formatting, "SPLIT_THRESHOLD", 0)
     monkeypatch.setattr(formatting, "GROUP_PARTS", 2)
-    cut = 0
-    for source in sources:
-        plan = formatting._plan(source)
+    monkeypatch.setattr(formatting, "GROUP_MIN_CHARS", 0)
+    cut = given = 0
+    for source, literals in sources:
+        whole = formatting.written_out(source, literals)
+        plan = formatting._plan(whole)
         cut += plan is not None
-        assert formatting.format_python(source) == black_format(source)
+        given += len(literals)
+        assert formatting.format_python(source, literals) == black_format(whole)
     assert cut >= 5, "the example design no longer exercises the cutting"
+    assert given >= 10, "the provider modules no longer give their tables as data"
 
 
 def test_cuts_found_in_the_text_hold_for_generated_modules(example_design, monkeypatch):
     """The cuts found without parsing the module hold for the generated modules (each part
     parses alone and ends with a definition, after joining a few), so no module is parsed whole."""
-    sources: list[str] = []
-    real = formatting.format_python
-    monkeypatch.setattr(formatting, "format_python", lambda s: sources.append(s) or real(s))
-    build(example_design, ("openai",))
-    monkeypatch.undo()
+    sources = _formatted_sources(example_design, monkeypatch)
     monkeypatch.setattr(formatting, "GROUP_PARTS", 2)
+    monkeypatch.setattr(formatting, "GROUP_MIN_CHARS", 0)
     planned = 0
-    for source in sources:
-        plan = formatting._quick_plan(source)
+    for source, literals in sources:
+        text, given = formatting._cut_literals(source, literals)
+        plan = formatting._quick_plan(text, given)
         if plan is None:
             continue
         planned += 1
@@ -102,7 +115,8 @@ def test_cuts_found_in_the_text_hold_for_generated_modules(example_design, monke
         assert checked is not None, source[:2000]
         plan, parts = checked
         fragments = [black_format(s) for s in plan.sources()[len(parts) :]]
-        assert plan.assemble(parts + fragments) == black_format(source)
+        whole = formatting.written_out(source, literals)
+        assert plan.assemble(parts + fragments) == black_format(whole)
     assert planned >= 5, "the example design no longer exercises the cutting"
 
 
@@ -211,6 +225,37 @@ def test_parallel_build_is_byte_identical_to_one_job(make_design, tool, monkeypa
 # --------------------------------------------------------------------------------------------
 # the cache
 # --------------------------------------------------------------------------------------------
+
+
+def test_a_build_with_a_cache_does_not_compile_the_templates_again(
+    make_design, tool, tmp_path, monkeypatch
+):
+    """The compiled templates are kept in the cache folder: a new process (here: a fresh
+    template environment) loads them instead of compiling, with the same output."""
+    import jinja2
+
+    from toolgen import templating
+
+    design = _design(make_design, tool, 2)
+    cache = tmp_path / "cache"
+    templating.environment.cache_clear()
+    first = _build(design, cache_dir=cache)
+    assert list(cache.glob("jinja-*/*"))
+    compiled: list[str | None] = []
+    real = jinja2.Environment.compile
+    monkeypatch.setattr(
+        jinja2.Environment,
+        "compile",
+        lambda self, source, name=None, *a, **k: (
+            compiled.append(name) or real(self, source, name, *a, **k)
+        ),
+    )
+    templating.environment.cache_clear()
+    try:
+        assert _build(design, cache_dir=cache) == first
+    finally:
+        templating.environment.cache_clear()
+    assert compiled == []
 
 
 def test_cached_uncached_and_partly_cached_builds_are_identical(

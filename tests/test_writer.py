@@ -4,6 +4,7 @@ stale files removed, no path outside OUT, and design strings that cannot become 
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import os
 import re
@@ -131,6 +132,57 @@ def test_a_rebuild_writes_only_the_files_that_changed(tmp_path, read_tree):
         assert (out / path).stat().st_ino != inodes[path], path
     assert outside.read_text() == "M = 3\n"
     assert siblings(out) == []
+
+
+def _record_reads(out: Path, monkeypatch) -> list[str]:
+    """The files under ``out`` the writer opens for reading from now on (paths relative to it)."""
+    read: list[str] = []
+
+    def recording_open(path, mode="r", *args, **kwargs):
+        if "r" in mode:
+            read.append(os.path.relpath(path, out))
+        return open(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(writer, "open", recording_open, raising=False)
+    return read
+
+
+def test_a_rebuild_reads_only_previous_files_of_the_same_size(tmp_path, monkeypatch):
+    """A previous file of another size differs without being read; one of the same size is read
+    and compared, so a hand edit that keeps the size is still rewritten."""
+    out = tmp_path / "gen"
+    files = {f"pkg/m{i}.py": f"M = {i}\n" for i in range(3)}
+    files[MANIFEST] = json.dumps({"files": dict.fromkeys(files, "")})
+    write_package(out, files)
+    inode = (out / "pkg/m0.py").stat().st_ino
+    (out / "pkg/m2.py").write_text("M = 9\n")  # edited by hand, same size
+    read = _record_reads(out, monkeypatch)
+    write_package(out, {**files, "pkg/m1.py": "M = 'longer'\n"})
+    assert sorted(read) == [MANIFEST, "pkg/m0.py", "pkg/m2.py"]
+    assert (out / "pkg/m0.py").stat().st_ino == inode
+    assert (out / "pkg/m2.py").read_text() == "M = 2\n"
+    assert (out / "pkg/m1.py").read_text() == "M = 'longer'\n"
+
+
+def test_a_file_whose_manifest_hash_changed_is_written_without_reading_the_previous(
+    tmp_path, monkeypatch
+):
+    """The manifests say which files were generated differently: those are written without
+    reading the previous ones; the others are compared, so a hand edit is still undone."""
+    out = tmp_path / "gen"
+
+    def package(texts: dict[str, str]) -> dict[str, str]:
+        hashes = {p: hashlib.sha256(t.encode()).hexdigest() for p, t in texts.items()}
+        return {**texts, MANIFEST: json.dumps({"files": hashes})}
+
+    files = {f"pkg/m{i}.py": f"M = {i}\n" for i in range(3)}
+    write_package(out, package(files))
+    (out / "pkg/m2.py").write_text("M = 9\n")  # edited by hand, its hash unchanged
+    read = _record_reads(out, monkeypatch)
+    write_package(out, package({**files, "pkg/m1.py": "M = 7\n"}))
+    assert "pkg/m1.py" not in read
+    assert {"pkg/m0.py", "pkg/m2.py"} <= set(read)
+    assert {p: (out / p).read_text() for p in files} == {**files, "pkg/m1.py": "M = 7\n"}
 
 
 # --------------------------------------------------------------------------------------------

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
@@ -18,19 +17,17 @@ from toolgen.envelope import (
     load_envelope_schemas,
     render_envelope_module,
 )
-from toolgen.limits import measure
+from toolgen.formatting import Literal
 from toolgen.model import Design
 from toolgen.modelgen import submit_models
 from toolgen.projection import ProjectedContract, ProviderProjection
 from toolgen.rewrites import EnumStringified
 from toolgen.runtime_files import copied
+from toolgen.schema_texts import SchemaText, json_text, schema_texts
 from toolgen.templating import format_python, header, render
 
 MANIFEST = ".toolgen-manifest.json"
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+_json = json_text
 
 
 @dataclass(frozen=True)
@@ -51,11 +48,6 @@ class PackageFiles:
         }
         files[MANIFEST] = _json(manifest)
         return files
-
-
-def _sizes(schema: Any) -> tuple[int, int]:
-    stats = measure(schema)
-    return stats.optional, stats.unions
 
 
 def _import_key(name: str) -> tuple[int, str]:
@@ -109,18 +101,54 @@ def _relative_imports(
     return lines
 
 
+def _table(name: str, values: dict[str, str]) -> Literal:
+    """A dict table of the module: its keys, and the Python text of each value."""
+    return Literal(name, "{", tuple(f"{key!r}: {value}" for key, value in values.items()))
+
+
+def _tables(
+    tools: list[ProjectedContract],
+    outputs: list[ProjectedContract],
+    texts: dict[tuple[str, str], SchemaText],
+) -> dict[str, Literal]:
+    """The module's large tables (templates/_provider_tables.py.j2), one element per contract,
+    given to the formatter as data (toolgen/formatting.py)."""
+    tool_texts = {p.contract.name: texts[("tool", p.contract.name)] for p in tools}
+    output_texts = {p.contract.name: texts[("output", p.contract.name)] for p in outputs}
+    tables = [
+        Literal("TOOLS", "(", tuple(repr(p.contract.name) for p in tools)),
+        Literal("OUTPUTS", "(", tuple(repr(p.contract.name) for p in outputs)),
+        _table("PROVIDER_NAMES", {p.contract.name: repr(p.provider_name) for p in tools}),
+        _table("CANONICAL_NAMES", {p.provider_name: repr(p.contract.name) for p in tools}),
+        _table("OUTPUT_PROVIDER_NAMES", {p.contract.name: repr(p.provider_name) for p in outputs}),
+        _table("OUTPUT_CANONICAL_NAMES", {p.provider_name: repr(p.contract.name) for p in outputs}),
+        _table("STRICT", {p.contract.name: repr(p.strict) for p in tools}),
+        _table("TOOL_DESCRIPTIONS", {p.contract.name: repr(p.contract.description) for p in tools}),
+        _table("TOOL_SCHEMAS", {name: text.source for name, text in tool_texts.items()}),
+        _table("TOOL_SIZES", {name: repr(text.sizes) for name, text in tool_texts.items()}),
+        _table("TOOL_PRIORITIES", {p.contract.name: repr(p.contract.priority) for p in tools}),
+        _table(
+            "OUTPUT_DESCRIPTIONS", {p.contract.name: repr(p.contract.description) for p in outputs}
+        ),
+        _table("OUTPUT_SCHEMAS", {name: text.source for name, text in output_texts.items()}),
+    ]
+    return {table.name: table for table in tables}
+
+
 def _provider_module(
     design: Design,
     projection: ProviderProjection,
     surfaces: list[str],
     classes: dict[tuple[str, str], tuple[str, str]],
     canonical_module: str | None,
+    texts: dict[tuple[str, str], SchemaText],
 ) -> str:
     """The generated module of one provider: its tables, bound to the runtime's API classes, and
     to ``canonical_module``'s canonicalizers (None: payloads come back canonical as they are)."""
     profile = projection.profile
     tools = [p for p in projection.tools if p.schema is not None]
     outputs = [p for p in projection.outputs if p.schema is not None]
+    tables = _tables(tools, outputs, texts)
     requests = requests_for(profile.apis)
     sdk_models = any(api.sdk_models for api in profile.apis)
     public = [
@@ -149,38 +177,40 @@ def _provider_module(
         sdk_models=sdk_models,
         imports=_relative_imports(projection, surfaces, requests, canonical_module),
         public=public,
+        tables=tables,
         tools=tuple(p.contract.name for p in tools),
         outputs=tuple(p.contract.name for p in outputs),
-        provider_names={p.contract.name: p.provider_name for p in tools},
-        canonical_names={p.provider_name: p.contract.name for p in tools},
-        output_provider_names={p.contract.name: p.provider_name for p in outputs},
-        output_canonical_names={p.provider_name: p.contract.name for p in outputs},
-        descriptions={p.contract.name: p.contract.description for p in tools},
-        output_descriptions={p.contract.name: p.contract.description for p in outputs},
-        parameters={p.contract.name: p.schema for p in tools},
-        output_schemas={p.contract.name: p.schema for p in outputs},
         nullable=profile.optional_style == "nullable",
         canonical_module=canonical_module,
         limits=profile.limits,
-        strict={p.contract.name: p.strict for p in tools},
         all_strict=all(p.strict for p in tools),
-        sizes={p.contract.name: _sizes(p.schema) for p in tools},
-        priorities={p.contract.name: p.contract.priority for p in tools},
         tool_classes={p.contract.name: classes[("tool", p.contract.name)][1] for p in tools},
         output_classes={p.contract.name: classes[("output", p.contract.name)][1] for p in outputs},
         **projection.profile.module_data,
     )
-    return format_python(source)
+    return format_python(source, tuple(tables.values()))
 
 
-def _schema_files(projection: ProviderProjection) -> dict[str, str]:
+def _texts(projection: ProviderProjection) -> dict[tuple[str, str], SchemaText]:
+    """The texts of every projected schema of ``projection`` (toolgen/schema_texts.py)."""
+    projected = [p for p in (*projection.tools, *projection.outputs) if p.schema is not None]
+    texts = schema_texts([p.schema for p in projected])
+    return {(p.contract.kind, p.contract.name): t for p, t in zip(projected, texts, strict=True)}
+
+
+def _schema_files(
+    projection: ProviderProjection, texts: dict[tuple[str, str], SchemaText]
+) -> dict[str, str]:
     """The projections as JSON, for consumers that are not Python."""
     base = PurePosixPath("schemas") / projection.profile.name
     files: dict[str, str] = {}
     for folder, contracts in (("tools", projection.tools), ("outputs", projection.outputs)):
         for p in contracts:
             if p.schema is not None:
-                files[str(base / folder / f"{p.provider_name}.json")] = _json(p.schema)
+                file = f"{p.provider_name}.json"
+                # no provider's names have a "/"; else pathlib's spelling of the path, as it was
+                path = f"{base}/{folder}/{file}" if "/" not in file else str(base / folder / file)
+                files[path] = texts[(p.contract.kind, p.contract.name)].json
     files[str(base / "names.json")] = _json(
         {
             "tools": projection.name_map("tool"),
@@ -219,7 +249,7 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
     for projection in projections:
         name = projection.profile.name
         if not projection.profile.apis:
-            files.update(_schema_files(projection))
+            files.update(_schema_files(projection, _texts(projection)))
             continue
         schemas, found = _envelope_schemas(design, projection)
         diagnostics += found
@@ -236,10 +266,11 @@ def render_package(design: Design, projections: list[ProviderProjection]) -> Pac
         for module in modules_for(projection.profile.apis):
             files[f"{module}.py"] = copied(module, header(design.hash))
         files[f"_envelopes_{name}.py"] = render_envelope_module(name, schemas, header(design.hash))
+        texts = _texts(projection)
         files[f"{name}.py"] = _provider_module(
-            design, projection, list(schemas), models.classes, canonical_module
+            design, projection, list(schemas), models.classes, canonical_module, texts
         )
-        files.update(_schema_files(projection))
+        files.update(_schema_files(projection, texts))
     done = models.result()
     files.update(done.files)  # the build sorts the files; the models' findings come first
     return PackageFiles(files, [*done.diagnostics, *diagnostics])

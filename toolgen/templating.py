@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
-from collections.abc import Iterable
+import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -70,13 +72,34 @@ _HEADER_HASH = re.compile(
 _NEUTRAL_HASH = "0" * 12
 
 
+@functools.cache
+def _bytecode_cache(folder: str) -> jinja2.BytecodeCache | None:
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(folder)  # written atomically, checked by source
+
+
 def render(template: str, **context: Any) -> str:
-    return environment().get_template(template).render(**context)
+    """``template`` rendered; in a build with a cache, the compiled templates are kept there
+    (compiling the provider module's templates costs a tenth of a second a build)."""
+    from toolgen.parallel import current
+
+    env = environment()
+    cache = current().cache
+    if cache is not None:
+        version = f"{jinja2.__version__}-py{sys.version_info.major}.{sys.version_info.minor}"
+        env.bytecode_cache = _bytecode_cache(os.path.join(cache.root, f"jinja-{version}"))
+    else:
+        env.bytecode_cache = None
+    return env.get_template(template).render(**context)
 
 
-def format_python(source: str) -> str:
+def format_python(source: str, literals: Sequence[formatting.Literal] = ()) -> str:
     """Format generated code with black (in parts, in parallel and cached for a large module:
-    toolgen/formatting.py); a failure here is a toolgen bug, so it raises.
+    toolgen/formatting.py), with ``literals`` written where their placeholders are; a failure
+    here is a toolgen bug, so it raises.
 
     A module that starts with :func:`header` is formatted with a neutral design hash, put back
     after: black leaves a comment's text as it is, so the bytes are the same, and the formatting
@@ -84,10 +107,10 @@ def format_python(source: str) -> str:
     does with every design)."""
     found = _HEADER_HASH.match(source)
     if found is None:
-        return formatting.format_python(source)
+        return formatting.format_python(source, literals)
     start, end = found.span(1)
     neutral = source[:start] + _NEUTRAL_HASH + source[end:]
-    formatted = formatting.format_python(neutral)
+    formatted = formatting.format_python(neutral, literals)
     if formatted[:end] != neutral[:end]:  # black changed the first line: not the header after all
-        return formatting.format_python(source)
+        return formatting.format_python(source, literals)
     return source[:end] + formatted[end:]

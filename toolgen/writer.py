@@ -50,6 +50,22 @@ def _owned_files(out: Path) -> set[str] | None:
         return None
 
 
+def _hashes(manifest: str | None) -> dict[str, str]:
+    """path -> hash of the text of a manifest ({} when it is none or not one)."""
+    try:
+        files = json.loads(manifest or "")["files"]
+    except (ValueError, KeyError, TypeError):
+        return {}
+    return files if isinstance(files, dict) else {}
+
+
+def _previous_hashes(out: Path) -> dict[str, str]:
+    try:
+        return _hashes((out / MANIFEST).read_text(encoding="utf-8"))
+    except OSError:
+        return {}
+
+
 def _foreign_files(out: Path, owned: set[str]) -> list[str]:
     # os.walk and string paths: OUT holds thousands of files, and pathlib costs a second here
     found = []
@@ -174,9 +190,11 @@ def _exchange(first: Path, second: Path) -> bool:
 def _link_unchanged(current: str, target: str, data: bytes) -> bool:
     """Hard-link ``current`` (a regular file of the previous tree) as ``target`` when it holds
     ``data`` already: a rebuild that changes a few files writes a few files. The bytes are
-    compared, not the manifest's hashes, so a generated file edited by hand is still rewritten."""
+    compared, not the manifest's hashes, so a generated file edited by hand is still rewritten;
+    a file of another size differs without being read."""
     try:
-        if not stat.S_ISREG(os.lstat(current).st_mode):
+        status = os.lstat(current)
+        if not stat.S_ISREG(status.st_mode) or status.st_size != len(data):
             return False
         with open(current, "rb") as file:
             if file.read() != data:
@@ -213,6 +231,11 @@ def _write_locked(out: Path, files: dict[str, str]) -> None:
     staging = out.parent / f".{out.name}.toolgen-new-{os.getpid()}"
     previous = out.parent / f".{out.name}.toolgen-old-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
+    # a file whose hashes in the two manifests differ was generated differently: it is written
+    # without reading the previous one (edited by hand, that one could only hold other bytes or,
+    # by chance, the same: writing is right either way); an equal hash still compares the bytes
+    previous_hashes = _previous_hashes(out) if owned else {}
+    hashes = _hashes(files.get(MANIFEST)) if previous_hashes else {}
     try:
         made: set[str] = set()
         for path, text in files.items():
@@ -223,7 +246,13 @@ def _write_locked(out: Path, files: dict[str, str]) -> None:
                 os.makedirs(parent, exist_ok=True)
                 made.add(parent)
             data = text.encode("utf-8")
-            if path not in owned or not _link_unchanged(os.path.join(out, path), target, data):
+            before, now = previous_hashes.get(path), hashes.get(path)
+            changed = before is not None and now is not None and before != now
+            if (
+                path not in owned
+                or changed
+                or not _link_unchanged(os.path.join(out, path), target, data)
+            ):
                 _write_file(target, data)
         for path in foreign:
             carried = staging / path

@@ -26,6 +26,7 @@ from datamodel_code_generator import generate
 from toolgen import names
 from toolgen.cache import code_fingerprint, digest, plain
 from toolgen.diagnostics import Diagnostic, Level
+from toolgen.formatting import Literal
 from toolgen.model import Contract, Design, SharedDef
 from toolgen.modelgen import prepare
 from toolgen.modelgen.imports import name_order, rewrite_imports
@@ -337,18 +338,32 @@ class PendingModels:
         for cls, module in exported:
             by_module.setdefault(module, []).append(cls)
         type_imports = sorted(by_module.items(), key=lambda item: item[0].lower())
+        tables = _registry_tables(registry, exported)
         files["models/__init__.py"] = format_python(
-            render(
-                "models_init.py.j2",
-                header=header,
-                registry=registry,
-                exported=exported,
-                type_imports=type_imports,
-            )
+            render("models_init.py.j2", header=header, type_imports=type_imports, **tables),
+            tuple(tables.values()),
         )
         files["models/_base.py"] = format_python(render("models_base.py.j2", header=header))
         files["_decode.py"] = copied("_decode", header)
         return ModelsOutput(dict(sorted(files.items())), classes, diagnostics)
+
+
+def _registry_tables(
+    registry: list[dict[str, str]], exported: list[tuple[str, str]]
+) -> dict[str, Literal]:
+    """The large literals of ``models/__init__.py``, given to the formatter as data (one element
+    per contract: toolgen/formatting.py), each with a trailing comma as the template had."""
+    classes = tuple(
+        f"({e['kind']!r}, {e['name']!r}): ({e['module']!r}, {e['class_name']!r})" for e in registry
+    )
+    public = ("'CLASSES'", *(repr(cls) for cls, _ in exported), "'model_for'")
+    return {
+        "classes": Literal("CLASSES", "{", classes, trailing_comma=True),
+        "exported": Literal(
+            "EXPORTED", "{", tuple(f"{cls!r}: {module!r}" for cls, module in exported), True
+        ),
+        "public": Literal("ALL", "[", public, trailing_comma=True),
+    }
 
 
 def submit_models(design: Design, header: str) -> PendingModels:
