@@ -65,6 +65,7 @@ def build(
             runner.start()  # most of the work is to be done: the workers start while loading
         result = _build(Path(design_root), providers)
     if cache is not None:
+        cache.save_indexes()
         cache.prune()
     return result
 

@@ -30,6 +30,8 @@ class Documents:
 
     values: dict[str, Any]
     resource_pointer: Callable[[str], str]
+    #: files whose text holds no ``$ref`` key (toolgen.sources.may_hold_ref): not walked
+    without_refs: frozenset[str] = frozenset()
 
     def resolve(self, location: Location) -> Any:
         file, pointer = location
@@ -93,6 +95,8 @@ def _refs_in(
     file, base_pointer = location
     refs: list[_Ref] = []
     diagnostics: list[Diagnostic] = []
+    if file in docs.without_refs:
+        return refs, diagnostics
     for node, pointer in walker.walk(docs.resolve(location)):
         if isinstance(node, dict) and "$ref" in node:
             where = (file, base_pointer + jp.join(pointer, "$ref"))
@@ -193,10 +197,12 @@ class Bundler:
             replacements.update(
                 {r.where[1]: r.local_form for r in refs if r.local and r.local_form}
             )
-            schema = _rewrite(self.docs.resolve(root), root, replacements)
             used = self._closure(
                 [names[r.target] for r in external if r.target], target_refs, names
             )
+            schema = self.docs.resolve(root)
+            if replacements or used:  # else the copy would equal the authored schema
+                schema = _rewrite(schema, root, replacements)
             if used:
                 diagnostics.extend(self._name_clashes(schema, root, used))
                 if isinstance(schema, dict):

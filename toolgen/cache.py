@@ -31,12 +31,19 @@ MAX_BYTES = 512 * 1024 * 1024
 STALE_TEMPORARY_SECONDS = 3600
 #: the cache's size in bytes as the last prune found it, plus what builds wrote since
 SIZE_FILE = "size"
+#: an indexed stage's entries of the last build, in one file (``Cache.index``), at
+#: ``<stage>/index/index.json``: where an entry would be, so pruning treats it as one
+INDEX_FILE = os.path.join("index", "index.json")
 _LIBRARIES = ("black", "datamodel-code-generator", "pydantic", "jinja2", "jsonschema")
 
 
+#: authored order matters (property order is output order): keys are not sorted. One encoder
+#: for every call (``json.dumps`` with options builds one per call: keys are made by the thousand)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=repr)
+
+
 def _json(value: Any) -> str:
-    # authored order matters (property order is output order): keys are not sorted
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=repr)
+    return _ENCODER.encode(value)
 
 
 def digest(*parts: Any) -> str:
@@ -93,6 +100,11 @@ class Cache:
         self.used: set[str] = set()  # the paths of the entries this build read or wrote
         self.written = 0
         self.written_bytes = 0
+        # indexed stage -> key -> the value's JSON text: as the last build saved them, and as
+        # this build used them (text: a value handed out is a fresh copy, whatever is done to it)
+        self._index: dict[str, dict[str, str]] = {}
+        self._indexed: dict[str, dict[str, str]] = {}
+        self._index_changed: set[str] = set()  # stages read from an entry's file or written
 
     def is_empty(self) -> bool:
         """No entry of any stage yet (a first build, or a deleted cache)."""
@@ -102,14 +114,40 @@ class Cache:
         # string paths: a rebuild reads tens of thousands of entries, and pathlib costs seconds
         return os.path.join(self._root, stage, key[:2], key + ".json")
 
+    def index(self, stage: str) -> None:
+        """Also keep the entries of ``stage`` that this build gets or puts in one index file
+        (:meth:`save_indexes`), read whole by the next build's first :meth:`get` of the stage:
+        for stages of many small values, where opening a file per entry costs more than the
+        value (a rebuild reads thousands). The index is only a faster way to the same entries:
+        each is found by its key, so an index that is old, lost or foreign only costs reads."""
+        if stage not in self._index:
+            self._index[stage] = self._read_index(stage)
+            self._indexed[stage] = {}
+
     def get(self, stage: str, key: str) -> Any | None:
         path = self._path(stage, key)
+        indexed = self._indexed.get(stage)
+        if indexed is not None:
+            text = self._index[stage].get(key)
+            if text is not None:
+                try:
+                    value = json.loads(text)
+                except ValueError:
+                    value = None
+                if value is not None:
+                    self.hits[stage] += 1
+                    self.used.add(path)
+                    indexed[key] = text
+                    return value
         try:
             with open(path, encoding="utf-8") as file:
                 entry = json.loads(file.read())
             if isinstance(entry, dict) and entry.get("key") == key and "value" in entry:
                 self.hits[stage] += 1
                 self.used.add(path)
+                if indexed is not None:
+                    indexed[key] = _json(entry["value"])
+                    self._index_changed.add(stage)
                 return entry["value"]
         except (OSError, ValueError):
             pass
@@ -119,22 +157,71 @@ class Cache:
     def put(self, stage: str, key: str, value: Any) -> None:
         """Store ``value``; a cache that cannot be written only makes the next build slower."""
         path = self._path(stage, key)
+        text = _json(value)
         try:
             folder = os.path.dirname(path)
             os.makedirs(folder, exist_ok=True)
             handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=folder)
             try:
                 with os.fdopen(handle, "wb") as file:
-                    size = file.write(_json({"key": key, "value": value}).encode("utf-8"))
+                    # the bytes of _json({"key": key, "value": value})
+                    entry = '{"key":' + _json(key) + ',"value":' + text + "}"
+                    size = file.write(entry.encode("utf-8"))
                 os.replace(temporary, path)
                 self.used.add(path)
                 self.written += 1
                 self.written_bytes += size
+                if stage in self._indexed:
+                    self._indexed[stage][key] = text
+                    self._index_changed.add(stage)
             except BaseException:
                 Path(temporary).unlink(missing_ok=True)
                 raise
         except OSError:
             pass
+
+    def _read_index(self, stage: str) -> dict[str, Any]:
+        path = os.path.join(self._root, stage, INDEX_FILE)
+        try:
+            with open(path, encoding="utf-8") as file:
+                index = json.loads(file.read())
+        except (OSError, ValueError):
+            return {}
+        self.used.add(path)
+        if not isinstance(index, dict) or index.get("stage") != stage:
+            return {}
+        entries = index.get("entries")
+        if not isinstance(entries, dict):
+            return {}
+        return {key: text for key, text in entries.items() if isinstance(text, str)}
+
+    def save_indexes(self) -> None:
+        """Write the index of each indexed stage: the entries this build used (so it stays the
+        size of one build's), when they are not the ones it read. Whole or not at all, like an
+        entry; a build beside this one may replace it with its own (then the next build reads
+        the other entries from their files)."""
+        for stage, used in self._indexed.items():
+            # what it used came from the index unless a file was read or written
+            if stage not in self._index_changed and len(used) == len(self._index[stage]):
+                continue
+            path = os.path.join(self._root, stage, INDEX_FILE)
+            try:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=os.path.dirname(path))
+            except OSError:
+                continue
+            try:
+                with os.fdopen(handle, "wb") as file:
+                    size = file.write(_json({"stage": stage, "entries": used}).encode("utf-8"))
+                os.replace(temporary, path)
+            except OSError:
+                Path(temporary).unlink(missing_ok=True)
+                continue
+            self._index[stage] = dict(used)
+            self._index_changed.discard(stage)
+            self.used.add(path)
+            self.written += 1
+            self.written_bytes += size
 
     def prune(self) -> int:
         """Remove entries this build did not use, least recently written first, while the cache

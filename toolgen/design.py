@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -11,14 +12,20 @@ from jsonschema import Draft202012Validator
 
 from toolgen import pointer as jp
 from toolgen.bundle import Bundler, Documents, Location
-from toolgen.cache import code_fingerprint, digest, plain
+from toolgen.cache import code_fingerprint, digest
 from toolgen.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.metaschema import meta_validator
-from toolgen.model import Config, Contract, ContractKind, Design, ProviderOptions
+from toolgen.model import Config, Contract, ContractKind, Design, ProviderOptions, SharedDef
 from toolgen.parallel import current
 from toolgen.providers import DIALECTS, PROFILES
 from toolgen.refs import inlined_size, unbounded_refs, unfolded_depth
-from toolgen.sources import SCHEMA_SUFFIXES, load_document
+from toolgen.sources import (
+    SCHEMA_SUFFIXES,
+    load_document,
+    may_hold_ref,
+    parse_source,
+    read_source,
+)
 
 CONFIG_FILE = "toolgen.toml"
 
@@ -42,21 +49,56 @@ MAX_INLINED_SCHEMAS = 50_000
 
 def design_files(root: Path) -> list[str]:
     """Every schema file of the design, relative and sorted (so input order never matters)."""
-    found = []
+    return sorted(_scan(root))
+
+
+def _scan(root: Path) -> dict[str, bool]:
+    """Every schema file of the design (relative, in no order) -> whether a symbolic link is on
+    its way from ``root`` (only such a file can lead outside the design folder). What
+    ``rglob("*")`` of each folder finds (symbolic links to folders are not followed below it),
+    with ``os.scandir``: a rebuild lists thousands of files, and pathlib costs a tenth of a
+    second of it."""
+    found: dict[str, bool] = {}
     for folder in (*CONTRACT_FOLDERS, DEFS_FOLDER):
         base = root / folder
         if base.is_dir():
-            found += [
-                p.relative_to(root).as_posix()
-                for p in base.rglob("*")
-                if p.is_file() and p.suffix.lower() in SCHEMA_SUFFIXES
-            ]
-    return sorted(found)
+            _scan_folder(str(base), folder, base.is_symlink(), found)
+    return found
 
 
-def design_hash(root: Path, files: list[str]) -> str:
+def _scan_folder(path: str, relative: str, linked: bool, found: dict[str, bool]) -> None:
+    try:
+        with os.scandir(path) as listing:
+            entries = list(listing)
+    except PermissionError:  # as rglob: a folder that cannot be listed is skipped
+        return
+    for entry in entries:
+        name = f"{relative}/{entry.name}"
+        if entry.is_symlink():
+            if Path(entry.path).is_file() and _suffix(entry.name) in SCHEMA_SUFFIXES:
+                found[name] = True
+        elif entry.is_dir(follow_symlinks=False):
+            _scan_folder(entry.path, name, linked, found)
+        elif entry.is_file(follow_symlinks=False) and _suffix(entry.name) in SCHEMA_SUFFIXES:
+            found[name] = linked
+
+
+def _suffix(name: str) -> str:
+    """``PurePath(name).suffix.lower()``."""
+    dot = name.rfind(".")
+    return name[dot:].lower() if 0 < dot < len(name) - 1 else ""
+
+
+def design_hash(root: Path, files: list[str], read: dict[str, bytes] | None = None) -> str:
+    """A hash of every design file, toolgen.toml and the envelope files; ``read`` holds the
+    bytes of files loading already read (the others are read here)."""
+    read = read or {}
     digest = hashlib.sha256()
     for relative in sorted([*files, CONFIG_FILE, *_envelope_files(root)]):
+        data = read.get(relative)
+        if data is not None:
+            digest.update(relative.encode() + b"\0" + data + b"\0")
+            continue
         path = root / relative
         if path.is_file():
             digest.update(relative.encode() + b"\0")
@@ -80,14 +122,35 @@ def _strict_optional(provider: str) -> bool:
     return profile is not None and profile.non_strict is not None
 
 
+def _outside(root: Path, relative: str) -> list[Diagnostic]:
+    """An error when the design file is a link to a file elsewhere (a design that came from
+    elsewhere could otherwise put any file's content into OUT)."""
+    if (root / relative).resolve().is_relative_to(root.resolve()):
+        return []
+    message = "a symbolic link to a file outside the design folder; toolgen reads only the design"
+    return [Diagnostic(relative, "", DESIGN, "OUTSIDE_DESIGN", message)]
+
+
+def _read_file(
+    root: Path, relative: str, linked: bool
+) -> tuple[bytes | None, Any, list[Diagnostic]]:
+    """The bytes (None when not read) and the value of a design file found by :func:`_scan`:
+    ``_load_inside``, with its path resolved only when a symbolic link is on its way."""
+    refused = _outside(root, relative) if linked else []
+    if refused:
+        return None, None, refused
+    data, found = read_source(os.path.join(root, relative), relative)
+    if data is None:
+        return None, None, found
+    value, found = parse_source(data, _suffix(relative.rsplit("/", 1)[-1]), relative)
+    return data, value, found
+
+
 def _load_inside(root: Path, relative: str) -> tuple[Any, list[Diagnostic]]:
-    """``load_document`` of a design file, refused when it is a link to a file elsewhere (a
-    design that came from elsewhere could otherwise put any file's content into OUT)."""
-    if not (root / relative).resolve().is_relative_to(root.resolve()):
-        message = (
-            "a symbolic link to a file outside the design folder; toolgen reads only the design"
-        )
-        return None, [Diagnostic(relative, "", DESIGN, "OUTSIDE_DESIGN", message)]
+    """``load_document`` of a design file, refused when it is a link to a file elsewhere."""
+    refused = _outside(root, relative)
+    if refused:
+        return None, refused
     return load_document(root / relative, relative)
 
 
@@ -199,18 +262,24 @@ def _meta_validate(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
     ]
 
 
-def _meta_validate_all(schemas: list[tuple[Any, str, str]]) -> list[list[Diagnostic]]:
-    """:func:`_meta_validate` of each (schema, file, pointer), through the build's cache; in this
+def _meta_validate_all(
+    schemas: list[tuple[Any, str, str]], digests: dict[str, str]
+) -> list[list[Diagnostic]]:
+    """:func:`_meta_validate` of each (schema, file, pointer), through the build's cache (keyed by
+    the digest of the file's bytes, which the schema is a function of, with its path); in this
     process: against the flat meta-schema it is too cheap to send to the workers (which are still
     starting at this point of a cold build)."""
     return current().map(
         "meta",
         _meta_validate,
         schemas,
-        key=lambda arguments: digest(code_fingerprint(), "meta", *arguments),
+        key=lambda arguments: digest(
+            code_fingerprint(), "meta", digests[arguments[1]], arguments[1], arguments[2]
+        ),
         encode=lambda found: [d.to_dict() for d in found],
         decode=lambda found: [Diagnostic.from_dict(d) for d in found],
         parallel=False,
+        indexed=True,
     )
 
 
@@ -340,17 +409,26 @@ def load_design(
     root = Path(root)
     if not root.is_dir():
         return None, [Diagnostic(str(root), "", DESIGN, "NO_DESIGN", "not a folder")]
-    files = design_files(root)
+    scanned = _scan(root)
+    files = sorted(scanned)
     diagnostics: list[Diagnostic] = []
     config, found = load_config(root, known_providers)
     diagnostics += found
 
     values: dict[str, Any] = {}
+    read: dict[str, bytes] = {}
     for relative in files:
-        value, found = _load_inside(root, relative)
+        data, value, found = _read_file(root, relative, scanned[relative])
         diagnostics += found
+        if data is not None:
+            read[relative] = data
         if not found:
             values[relative] = value
+    # each file read once: its bytes give the design's hash and the contracts' fingerprints
+    source_hash = design_hash(root, files, read)
+    digests = {relative: hashlib.sha256(read[relative]).hexdigest() for relative in values}
+    without_refs = frozenset(f for f in values if not may_hold_ref(read[f]))
+    del read
 
     contract_files = [f for f in files if f.split("/", 1)[0] in CONTRACT_FOLDERS]
     if not contract_files:
@@ -391,7 +469,7 @@ def load_design(
     schemas += [
         (values[f], f, "") for f in files if f.startswith(DEFS_FOLDER + "/") and f in values
     ]
-    for (_, file, _), found in zip(schemas, _meta_validate_all(schemas), strict=True):
+    for (_, file, _), found in zip(schemas, _meta_validate_all(schemas, digests), strict=True):
         diagnostics += found
         if found:
             fields.pop(file, None)
@@ -420,7 +498,8 @@ def load_design(
         return "/" + CONTRACT_FOLDERS[folder][1] if folder in CONTRACT_FOLDERS else ""
 
     roots: list[Location] = [(file, info["schema_pointer"]) for file, info in fields.items()]
-    bundled, shared, found = Bundler(Documents(values, resource_pointer)).bundle(roots)
+    documents = Documents(values, resource_pointer, without_refs)
+    bundled, shared, found = Bundler(documents).bundle(roots)
     diagnostics += found
 
     # A contract whose file (or a file it references) has an error is reported, not built; the
@@ -442,6 +521,7 @@ def load_design(
             strict=info["strict"],
             strict_all=info["strict_all"],
         )
+        contract.set_fingerprint(_fingerprint(file, used, digests))
         if file in broken or any(s.file in broken for s in used.values()):
             continue
         candidates.append(contract)
@@ -460,10 +540,26 @@ def load_design(
         outputs=tuple(c for c in by_name if c.kind == "output"),
         shared=dict(sorted(shared.items())),
         config=config,
-        hash=design_hash(root, files),
+        hash=source_hash,
         envelopes=envelopes,
     )
     return design, diagnostics
+
+
+def _fingerprint(file: str, used: dict[str, SharedDef], digests: dict[str, str]) -> str:
+    """What a bundled contract is a function of (besides toolgen's code): its file's path and
+    bytes, and the name, place and file bytes of each shared definition it uses (the names are
+    design-wide: a clash elsewhere can rename one; the bytes hold the definitions' own
+    references, whose targets are among the used ones)."""
+    return digest(
+        "contract",
+        file,
+        digests[file],
+        [
+            [name, shared.file, shared.pointer, digests[shared.file]]
+            for name, shared in used.items()
+        ],
+    )
 
 
 def _check_contract(contract: Contract) -> tuple[bool, list[Diagnostic]]:
@@ -482,9 +578,10 @@ def _check_all(contracts: list[Contract]) -> list[tuple[bool, list[Diagnostic]]]
         "checks",
         _check_contract,
         [(contract,) for contract in contracts],
-        key=lambda arguments: digest(code_fingerprint(), "checks", *plain(arguments)),
+        key=lambda arguments: digest(code_fingerprint(), "checks", arguments[0].identity()),
         encode=lambda result: [result[0], [d.to_dict() for d in result[1]]],
         decode=lambda value: (bool(value[0]), [Diagnostic.from_dict(d) for d in value[1]]),
+        indexed=True,
     )
 
 

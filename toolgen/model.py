@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from toolgen import pointer as jp
+from toolgen.cache import plain
 
 ContractKind = Literal["tool", "output"]
 
@@ -48,6 +49,21 @@ class Contract:
     strict: dict[str, bool] = field(default_factory=dict)
     # Tools only: the tool file's top-level ``strict``, for every provider (the mapping above wins).
     strict_all: bool | None = None
+    # A digest of the design text this contract was loaded from (toolgen.design._fingerprint);
+    # "" when it was made otherwise. Not an argument: ``dataclasses.replace`` drops it, so a
+    # changed copy is never keyed as the original.
+    fingerprint: str = field(default="", init=False, compare=False, repr=False)
+
+    def set_fingerprint(self, fingerprint: str) -> None:
+        """Set once by loading, which knows what the contract was made from."""
+        object.__setattr__(self, "fingerprint", fingerprint)
+
+    def identity(self) -> Any:
+        """What the contract is, for a cache key: its fingerprint, else all of its fields (a
+        contract that was not loaded from a design, as in tests)."""
+        if self.fingerprint:
+            return ["fingerprint", self.fingerprint]
+        return plain(self)
 
     def locate(self, schema_pointer: str) -> tuple[str, str]:
         """The design file and the pointer inside it where a node of ``schema`` was authored."""

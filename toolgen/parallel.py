@@ -178,11 +178,15 @@ class Runner:
         *,
         parallel: bool = True,
         waiting: bool = False,
+        indexed: bool = False,
     ) -> Pending[R]:
         """:meth:`map`, with the work handed to the workers now and collected by
         ``result()``: this process can do other work meanwhile (with one job, or too few
-        items, the work is done by ``result()``)."""
+        items, the work is done by ``result()``). ``indexed``: the stage's values are small,
+        read through the cache's index (:meth:`Cache.index`)."""
         results: list[Any] = [None] * len(arguments)
+        if indexed and self.cache is not None:
+            self.cache.index(stage)
         keys: list[str | None] = [None] * len(arguments)
         todo: list[int] = []
         for index, item in enumerate(arguments):

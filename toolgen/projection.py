@@ -838,6 +838,7 @@ def _name_diagnostics(
 
 def project_design(design: Design, profile: Profile) -> ProviderProjection:
     options = design.config.options_for(profile.name)
+    options_key = plain(options)
     diagnostics: list[Diagnostic] = []
     projected: dict[str, list[ProjectedContract]] = {"tool": [], "output": []}
     for kind, contracts in (("tool", design.tools), ("output", design.outputs)):
@@ -850,9 +851,9 @@ def project_design(design: Design, profile: Profile) -> ProviderProjection:
             found = digest(
                 code_fingerprint(),
                 "projection",
-                plain(arguments[0]),
+                arguments[0].identity(),
                 arguments[1].name,
-                plain(arguments[2]),
+                options_key,
                 arguments[3],
             )
             keys[arguments[0].name] = found

@@ -19,6 +19,7 @@ tests/test_rewrites.py fails until a case exercises it.
 from __future__ import annotations
 
 import enum
+import functools
 import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, fields, replace
@@ -417,8 +418,14 @@ _FIELD_FROM_JSON: dict[str, Any] = {
 
 
 def _fields(rule: Any) -> tuple[Any, ...]:
-    """The fields of a rule (each kind is a dataclass; the base class is not)."""
-    return fields(rule)
+    """The fields of a rule or rule kind (each kind is a dataclass; the base class is not)."""
+    return _kind_fields(rule if isinstance(rule, type) else type(rule))
+
+
+@functools.cache
+def _kind_fields(kind: type) -> tuple[Any, ...]:
+    # dataclasses.fields() builds its tuple on every call: a rebuild reads thousands of records
+    return fields(kind)
 
 
 def record_to_json(record: RewriteRecord) -> list[Any]:
@@ -441,16 +448,31 @@ def record_to_json(record: RewriteRecord) -> list[Any]:
 
 def record_from_json(value: list[Any]) -> RewriteRecord:
     """The record :func:`record_to_json` wrote."""
-    kinds = {kind.__name__: kind for kind in rule_kinds()}
     nodes = []
     for pointer, canonical, rules in value:
         rewrites = []
         for name, *values in rules:
-            kind = kinds[name]
+            kind, readers = _readers(name)
             arguments = {
-                f.name: _FIELD_FROM_JSON.get(f.name, lambda v: v)(v)
-                for f, v in zip(_fields(kind), values, strict=True)
+                field_name: read(v) if read else v
+                for (field_name, read), v in zip(readers, values, strict=True)
             }
             rewrites.append(kind(**arguments))
-        nodes.append((pointer, NodeRecord(canonical, tuple(rewrites))))
+        node = NodeRecord(canonical, tuple(rewrites)) if rewrites else _unchanged_node(canonical)
+        nodes.append((pointer, node))
     return RewriteRecord(tuple(nodes))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _unchanged_node(canonical: str) -> NodeRecord:
+    """A node no rule rewrote (most nodes): one instance per pointer, shared by the records read
+    back (a NodeRecord is frozen; building thousands was a third of reading a record)."""
+    return NodeRecord(canonical)
+
+
+@functools.cache
+def _readers(name: str) -> tuple[type[Rewrite], tuple[tuple[str, Any], ...]]:
+    """The rule kind called ``name`` and, per field, its name and how it is read back (None:
+    as it is). A KeyError for a name no kind has (an entry of another version: a miss)."""
+    kind = {kind.__name__: kind for kind in rule_kinds()}[name]
+    return kind, tuple((f.name, _FIELD_FROM_JSON.get(f.name)) for f in _fields(kind))

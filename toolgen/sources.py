@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -113,9 +114,35 @@ def _too_deep(path: _Path) -> SourceError:
 
 
 def _check_json_value(value: Any) -> None:
-    """Iteratively (the value may be as deep as a parser allows): at most MAX_DEPTH levels, and
-    finite numbers only (JSON has no infinities or NaN, YAML's .inf and .nan could not be written
-    back)."""
+    """At most MAX_DEPTH levels, and finite numbers only (JSON has no infinities or NaN, YAML's
+    .inf and .nan could not be written back)."""
+    if not _plainly_valid(value):
+        _raise_invalid(value)
+
+
+def _plainly_valid(value: Any) -> bool:
+    """:func:`_check_json_value` without the pointers its errors need: level by level, so that a
+    valid file (nearly every one) costs no bookkeeping per node."""
+    level = [value] if isinstance(value, dict | list) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > MAX_DEPTH:
+            return False
+        below = []
+        for node in level:
+            for item in node.values() if isinstance(node, dict) else node:
+                if isinstance(item, dict | list):
+                    below.append(item)
+                elif isinstance(item, float) and not math.isfinite(item):
+                    return False
+        level = below
+    return True
+
+
+def _raise_invalid(value: Any) -> None:
+    """The error of an invalid value, where it is. Iteratively: the value may be as deep as a
+    parser allows."""
     pending: list[tuple[Any, int, _Path]] = (
         [(value, 1, None)] if isinstance(value, dict | list) else []
     )
@@ -208,9 +235,26 @@ def _parse_yaml(text: str) -> Any:
 
 def parse(text: str, suffix: str) -> Any:
     """Parse design text; raises ValueError (a SourceError when it has its own code) on bad input."""
+    infinite: list[float] = []  # numbers too large for a float (1e999)
+
+    def number(literal: str) -> float:
+        found = float(literal)
+        if not math.isfinite(found):
+            infinite.append(found)
+        return found
+
     try:
         if suffix == ".json":
-            value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+            value = json.loads(
+                text,
+                object_pairs_hook=_no_duplicates,
+                parse_constant=_no_constant,
+                parse_float=number,
+            )
+            # no more objects and arrays than MAX_DEPTH (braces in strings count too): none
+            # nests deeper, and every number was seen finite: the check has nothing to find
+            if not infinite and text.count("{") + text.count("[") <= MAX_DEPTH:
+                return value
         else:
             value = _parse_yaml(text)
     except RecursionError:  # the parser's own nesting guard, deeper than MAX_DEPTH anyway
@@ -223,20 +267,48 @@ def parse(text: str, suffix: str) -> Any:
     return value
 
 
-def load_document(path: Path, relative: str) -> tuple[Any, list[Diagnostic]]:
-    """The JSON value of one design file, or None with a diagnostic."""
+def may_hold_ref(data: bytes) -> bool:
+    """Whether a design file's bytes can hold a ``$ref`` key: written out, or spelled with an
+    escape (JSON's ``\\u0024``, YAML's ``\\x24`` or an escaped line break), which needs a
+    backslash. (A YAML alias or merge key repeats text written out elsewhere in the file.)"""
+    return b"$ref" in data or b"\\" in data
+
+
+def read_source(path: str | Path, relative: str) -> tuple[bytes | None, list[Diagnostic]]:
+    """The bytes of one design file, or None with a diagnostic (a file over the size limit is
+    not read)."""
     try:
-        size = path.stat().st_size
+        size = os.stat(path).st_size
         if size > MAX_FILE_BYTES:
             message = f"{size:,} bytes; a design file may have at most {MAX_FILE_BYTES:,}"
             return None, [Diagnostic(relative, "", DESIGN, "FILE_TOO_LARGE", message)]
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        with open(path, "rb") as file:
+            return file.read(), []
+    except OSError as error:
         return None, [Diagnostic(relative, "", DESIGN, "UNREADABLE_FILE", str(error))]
+
+
+def parse_source(data: bytes, suffix: str, relative: str) -> tuple[Any, list[Diagnostic]]:
+    """The JSON value of a design file's bytes (``suffix`` says YAML or JSON), or None with a
+    diagnostic."""
     try:
-        return parse(text, path.suffix.lower()), []
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return None, [Diagnostic(relative, "", DESIGN, "UNREADABLE_FILE", str(error))]
+    if "\r" in text:  # the universal newlines of a file read as text
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    try:
+        return parse(text, suffix), []
     except SourceError as error:
         return None, [Diagnostic(relative, error.pointer, DESIGN, error.code, str(error))]
     except (ValueError, yaml.YAMLError) as error:
         message = " ".join(str(error).split())
         return None, [Diagnostic(relative, "", DESIGN, "PARSE_ERROR", message)]
+
+
+def load_document(path: Path, relative: str) -> tuple[Any, list[Diagnostic]]:
+    """The JSON value of one design file, or None with a diagnostic."""
+    data, found = read_source(path, relative)
+    if data is None:
+        return None, found
+    return parse_source(data, path.suffix.lower(), relative)

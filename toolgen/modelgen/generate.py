@@ -218,7 +218,14 @@ def _decode(value: Any) -> tuple[str, str, list[Diagnostic]]:
 
 
 def _cache_key(arguments: tuple[Any, ...]) -> str:
-    return digest(code_fingerprint(), "models", *plain(arguments))
+    plan, shared_classes, header = arguments  # the names and the header are JSON already
+    return digest(
+        code_fingerprint(),
+        "models",
+        [plan.contract.identity(), plan.folder, plan.module, plan.class_name],
+        shared_classes,
+        header,
+    )
 
 
 def _submit_contract_modules(
