@@ -4,6 +4,7 @@ still reports the right exit code and flushes everything the command wrote."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -54,3 +55,23 @@ def test_the_real_command_writes_whole_json_and_its_summary(run_toolgen, make_de
     diagnostics = json.loads(result.stdout)
     assert diagnostics and all(d["file"] == "tools/b.yaml" for d in diagnostics)
     assert "nothing written" in result.stderr
+
+
+def test_build_workers_keep_the_default_collector():
+    """The generator leaves cyclic garbage in the workers: collected rarely, their memory doubled."""
+    from toolgen.parallel import Runner, using
+
+    with using(Runner(jobs=2)) as runner:
+        runner.start()
+        found = runner.map("thresholds", worker_collector, [()] * 4)
+    assert os.getpid() not in {pid for pid, _ in found}
+    assert {thresholds for _, thresholds in found} == {DEFAULT_THRESHOLDS}
+
+
+DEFAULT_THRESHOLDS = (700, 10, 10)
+
+
+def worker_collector() -> tuple[int, tuple[int, int, int]]:
+    import gc
+
+    return os.getpid(), gc.get_threshold()

@@ -22,7 +22,6 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_complet
 from typing import Any, Generic, TextIO, TypeVar
 
 from toolgen.cache import Cache
-from toolgen.process import collect_less
 
 R = TypeVar("R")
 
@@ -96,7 +95,6 @@ def _warm_up() -> None:
     and black's imports cost a second or two per process."""
     from toolgen.modelgen.generate import warm_up  # imported here: that module imports this one
 
-    collect_less()
     warm_up()
 
 
