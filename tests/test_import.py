@@ -17,9 +17,9 @@ from toolgen.build import analyze, build
 from toolgen.design import load_design
 from toolgen.diagnostics import Diagnostic, Level
 from toolgen.importing import ImportResult, file_stem, import_sources, write_tools
-from toolgen.package import _json as schema_json
 from toolgen.providers import IMPORT_FORMATS, PROVIDER_NAMES
 from toolgen.providers.gemini_tools import openapi_to_json_schema
+from toolgen.schema_texts import json_text as schema_json
 
 # -- helpers --------------------------------------------------------------------------------------
 

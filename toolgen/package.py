@@ -27,7 +27,6 @@ from toolgen.schema_texts import SchemaText, json_text, schema_texts
 from toolgen.templating import format_python, header, render
 
 MANIFEST = ".toolgen-manifest.json"
-_json = json_text
 
 
 @dataclass(frozen=True)
@@ -46,7 +45,7 @@ class PackageFiles:
                 path: hashlib.sha256(text.encode()).hexdigest() for path, text in files.items()
             },
         }
-        files[MANIFEST] = _json(manifest)
+        files[MANIFEST] = json_text(manifest)
         return files
 
 
@@ -211,7 +210,7 @@ def _schema_files(
                 # no provider's names have a "/"; else pathlib's spelling of the path, as it was
                 path = f"{base}/{folder}/{file}" if "/" not in file else str(base / folder / file)
                 files[path] = texts[(p.contract.kind, p.contract.name)].json
-    files[str(base / "names.json")] = _json(
+    files[str(base / "names.json")] = json_text(
         {
             "tools": projection.name_map("tool"),
             "outputs": projection.name_map("output"),
