@@ -23,12 +23,14 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check toolgen tests bench examples
 	$(BIN)/mypy toolgen
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -n auto
 
-## lint: ruff and mypy over toolgen's own code
+## lint: ruff and mypy over toolgen's own code, and the layers contract (import-linter)
 lint: $(STAMP)
 	$(BIN)/ruff check toolgen tests bench examples
 	$(BIN)/mypy toolgen
+	$(BIN)/lint-imports
 
 ## bench: benchmarks against peers; results go to bench/RESULTS.md
 bench: $(STAMP)

@@ -118,7 +118,7 @@ _DMCG_ALONE = """
 import json, sys, warnings
 from pathlib import Path
 from datamodel_code_generator import generate
-from toolgen.modelgen.generate import GENERATOR_OPTIONS
+from toolgen.compile.models.generate import GENERATOR_OPTIONS
 defaults = sys.argv[2] == "defaults"
 shared = json.loads(Path(sys.argv[1], "defs", "common.yaml").read_text())["$defs"]
 for path in sorted(Path(sys.argv[1], "tools").glob("*.json")):

@@ -26,14 +26,14 @@ from typing import Any
 from pydantic import BaseModel
 
 from bench.results import write_section
-from toolgen.canonical.compiler import render_canonical_module
-from toolgen.canonical.reference import reference_for
-from toolgen.design import load_design
-from toolgen.model import Config, Contract, Design, ProviderOptions
-from toolgen.nullability import NullOracle
-from toolgen.projection import ProviderProjection, project_contract, project_design
-from toolgen.providers import PROFILES
-from toolgen.templating import header
+from toolgen.compile.canonical.compiler import render_canonical_module
+from toolgen.compile.canonical.reference import reference_for
+from toolgen.load.contracts import Config, Contract, Design, ProviderOptions
+from toolgen.load.loader import load_design
+from toolgen.project.projection import ProviderProjection, project_contract, project_design
+from toolgen.providers import PROFILES, settings
+from toolgen.render.templating import header
+from toolgen.schema.nullability import NullOracle
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "bench" / "RESULTS.md"
@@ -291,7 +291,7 @@ def main() -> None:
         "",
     ]
     folder = Path(tempfile.mkdtemp(prefix="bench_canonical_"))
-    design, _ = load_design(EXAMPLE, ("openai",))
+    design, _ = load_design(EXAMPLE, settings(["openai"]))
     assert design is not None
     projection = project_design(design, OPENAI)
     module = compile_module(design, projection, folder, "bench_example")

@@ -15,13 +15,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from toolgen.diagnostics import Level
-from toolgen.metaschema import meta_validator
-from toolgen.model import Contract, ProviderOptions
-from toolgen.names import provider_name
-from toolgen.projection import project_contract
+from toolgen.infra.diagnostics import Level
+from toolgen.load.contracts import Contract, ProviderOptions
+from toolgen.project.projection import project_contract
 from toolgen.providers import PROFILES, PROVIDER_NAMES
-from toolgen.tool_formats import bfcl_json_schema
+from toolgen.providers.formats import bfcl_json_schema
+from toolgen.schema.metaschema import meta_validator
+from toolgen.schema.names import provider_name
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "tools"

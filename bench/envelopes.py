@@ -35,13 +35,13 @@ import fastjsonschema
 from jsonschema import Draft202012Validator
 
 from bench.results import write_section
-from toolgen.envelope import (
+from toolgen.compile.validators import (
     load_envelope_schemas,
     render_envelope_module,
 )
 from toolgen.providers import PROFILES
-from toolgen.runtime_files import copied, runtime_modules
-from toolgen.templating import header
+from toolgen.render.runtime_files import copied, runtime_modules
+from toolgen.render.templating import header
 
 REPO = Path(__file__).resolve().parents[1]
 

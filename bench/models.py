@@ -28,10 +28,11 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from bench.results import write_section
-from toolgen.design import load_design
-from toolgen.modelgen import generate_models
-from toolgen.runtime_files import copied
-from toolgen.templating import header
+from toolgen.compile.models import generate_models
+from toolgen.load.loader import load_design
+from toolgen.providers import settings
+from toolgen.render.runtime_files import copied
+from toolgen.render.templating import header
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -163,7 +164,7 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="toolgen_bench_models_"))
     try:
         write_design(work / "design", tools)
-        design, diagnostics = load_design(work / "design", ("openai",))
+        design, diagnostics = load_design(work / "design", settings(["openai"]))
         assert design is not None, [d.format() for d in diagnostics[:5]]
         start = time.perf_counter()
         output = generate_models(design, header(design.hash))

@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 
 from toolgen.build import build
-from toolgen.diagnostics import format_text
-from toolgen.runtime_files import is_copy
-from toolgen.templating import header
+from toolgen.infra.diagnostics import format_text
+from toolgen.render.runtime_files import is_copy
+from toolgen.render.templating import header
 
 CASES = Path(__file__).parent / "cases"
 

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from toolgen.build import build
-from toolgen.design import load_config
-from toolgen.providers import PROVIDER_NAMES
-from toolgen.writer import write_package
+from toolgen.load.loader import load_config
+from toolgen.package.writer import write_package
+from toolgen.providers import settings
 
 REPO = Path(__file__).resolve().parents[1]
 _PACKAGES = itertools.count(1)
@@ -160,7 +160,7 @@ def test_parse_output(strict: ModuleType) -> None:
 )
 def test_the_strict_setting(tmp_path: Path, table: str, code: str | None) -> None:
     (tmp_path / "toolgen.toml").write_text(table, encoding="utf-8")
-    config, diagnostics = load_config(tmp_path, PROVIDER_NAMES)
+    config, diagnostics = load_config(tmp_path, settings())
     assert [d.code for d in diagnostics] == ([code] if code else [])
     if code is None:
         assert config.options_for("bedrock").strict is ("true" in table)

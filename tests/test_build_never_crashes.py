@@ -17,7 +17,7 @@ from strict_checker import assert_strict
 
 from tests.canonical.support import instances, json_values
 from toolgen.build import build
-from toolgen.canonical.reference import reference_inverse
+from toolgen.compile.canonical.reference import reference_inverse
 from toolgen.providers import PROVIDER_NAMES
 
 _NAMES = st.sampled_from(["a", "b", "type", "default", "$ref", "properties", "x y", "ü"])

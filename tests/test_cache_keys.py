@@ -19,15 +19,15 @@ from typing import Any
 import pytest
 
 from tests.test_scale import MONEY
-from toolgen import cache as cache_module
-from toolgen import sources
 from toolgen.build import analyze, build
-from toolgen.cache import Cache
-from toolgen.design import SCHEMA_SUFFIXES, design_files, load_design
-from toolgen.model import Contract
-from toolgen.modelgen import generate
-from toolgen.parallel import Runner, using
-from toolgen.providers import PROVIDER_NAMES
+from toolgen.compile.models import generate
+from toolgen.infra import cache as cache_module
+from toolgen.infra.cache import Cache
+from toolgen.infra.parallel import Runner, using
+from toolgen.load import sources
+from toolgen.load.contracts import Contract
+from toolgen.load.loader import SCHEMA_SUFFIXES, design_files, load_design
+from toolgen.providers import settings
 
 
 def _files(tool, count: int = 4) -> dict[str, Any]:
@@ -44,7 +44,7 @@ def _files(tool, count: int = 4) -> dict[str, Any]:
 
 
 def _contracts(design: Path) -> dict[str, Contract]:
-    loaded, diagnostics = load_design(design, PROVIDER_NAMES)
+    loaded, diagnostics = load_design(design, settings())
     assert loaded is not None, diagnostics
     return {c.name: c for c in loaded.contracts}
 
@@ -179,7 +179,12 @@ def test_a_rebuild_converts_no_contract_for_its_keys(make_design, tool, tmp_path
             converted.append(repr(value)[:60])
         return real(value)
 
-    for module in ("toolgen.cache", "toolgen.design", "toolgen.projection", "toolgen.model"):
+    for module in (
+        "toolgen.infra.cache",
+        "toolgen.load.loader",
+        "toolgen.project.projection",
+        "toolgen.load.contracts",
+    ):
         monkeypatch.setattr(f"{module}.plain", counting, raising=False)
     monkeypatch.setattr(generate, "plain", counting, raising=False)
     _analyze(design, cache_dir)
@@ -296,7 +301,7 @@ def test_files_behind_a_link_outside_are_refused_and_links_inside_are_read(tmp_p
     (root / "tools" / "t.json").write_text(json.dumps(tool("t", {"type": "object"})))
     (root / "tools" / "alias.json").symlink_to(root / "tools" / "t.json")
     (root / "outputs").symlink_to(outside)
-    design, diagnostics = load_design(root, PROVIDER_NAMES)
+    design, diagnostics = load_design(root, settings())
     assert {(d.file, d.code) for d in diagnostics} == {
         ("outputs/secret.json", "OUTSIDE_DESIGN"),
         ("tools/t.json", "DUPLICATE_NAME"),  # the link was read: the same tool twice

@@ -21,11 +21,11 @@ from jsonschema import Draft202012Validator
 
 from tests.envelope.support import RETYPED
 from toolgen.build import build
-from toolgen.envelope import EnvelopeSchemaError, load_envelope_schemas
-from toolgen.envelope.decoders import check_decoder_read
+from toolgen.compile.validators import EnvelopeSchemaError, load_envelope_schemas
+from toolgen.compile.validators.decoders import check_decoder_read
+from toolgen.package.writer import write_package
 from toolgen.providers.cloudflare import CLOUDFLARE
 from toolgen.runtime import _workers_ai
-from toolgen.writer import write_package
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures" / "cloudflare"

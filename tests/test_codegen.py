@@ -1,10 +1,10 @@
-"""The code-generation library both compilers write with (toolgen/codegen)."""
+"""The code-generation library both compilers write with (toolgen/render/codegen)."""
 
 from __future__ import annotations
 
 import pytest
 
-from toolgen.codegen import (
+from toolgen.render.codegen import (
     Constants,
     Identifiers,
     LineEmitter,

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from strict_checker import violations
 
-from toolgen.model import Contract, ProviderOptions
-from toolgen.projection import project_contract
+from toolgen.load.contracts import Contract, ProviderOptions
+from toolgen.project.projection import project_contract
 from toolgen.providers import BUILT_BY_DEFAULT, ON_REQUEST, PROFILES
 from toolgen.providers.openai import OPENAI
 

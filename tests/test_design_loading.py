@@ -10,15 +10,15 @@ import pytest
 from strict_checker import assert_strict
 
 from toolgen.build import analyze
-from toolgen.design import load_design
-from toolgen.diagnostics import has_errors
-from toolgen.providers import PROVIDER_NAMES
+from toolgen.infra.diagnostics import has_errors
+from toolgen.load.loader import load_design
+from toolgen.providers import PROVIDER_NAMES, settings
 
 S = {"type": "string"}
 
 
 def load(root):
-    return load_design(root, PROVIDER_NAMES)
+    return load_design(root, settings())
 
 
 def found(diagnostics) -> list[tuple[str, str, str]]:
@@ -177,7 +177,7 @@ def test_every_problem_is_reported_together_in_a_stable_order(make_design, tool)
     first = analyze(root)
     second = analyze(root)
     assert first.diagnostics == second.diagnostics
-    from toolgen.diagnostics import sort_diagnostics
+    from toolgen.infra.diagnostics import sort_diagnostics
 
     listed = sort_diagnostics(first.diagnostics)
     assert [d.file for d in listed] == sorted(d.file for d in listed)
@@ -376,7 +376,7 @@ def test_same_definition_name_in_two_files(make_design, tool):
     schema = design.tools[0].schema
     a, b = schema["properties"]["a"]["$ref"], schema["properties"]["b"]["$ref"]
     assert a != b
-    from toolgen import pointer as jp
+    from toolgen.schema import pointer as jp
 
     assert jp.resolve(schema, a[1:]) == S
     assert jp.resolve(schema, b[1:]) == {"type": "integer"}

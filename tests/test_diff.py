@@ -1,5 +1,5 @@
 """toolgen diff (issue 12, item 2): a table of design pairs, each with the changes a reviewer expects
-(written by hand from the rules in toolgen/schemadiff.py, not copied from the output), then the
+(written by hand from the rules in toolgen/schema/compare.py, not copied from the output), then the
 command line: --git against a temporary repository, --format json, --fail-on and exit codes."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from toolgen.build import analyze
-from toolgen.diff import blocking_diagnostics, diff_designs, format_text
+from toolgen.commands.diff import blocking_diagnostics, diff_designs, format_text
 
 S = {"type": "string"}
 I = {"type": "integer"}  # noqa: E741
@@ -121,8 +121,8 @@ CASES = [
             f"tools/t.yaml:/name: design: BREAKING tool renamed from '{'x' * 70}' to '{'x' * 71}' (was tools/t.yaml)",
             # both names are too long for the wire: cut, with a hash of the canonical name
             "tools/t.yaml:/name: openai: BREAKING wire name changed from "
-            f"'{'x' * 55}_{__import__('toolgen.names').names.short_hash('x' * 70)}' to "
-            f"'{'x' * 55}_{__import__('toolgen.names').names.short_hash('x' * 71)}'",
+            f"'{'x' * 55}_{__import__('toolgen.schema.names').names.short_hash('x' * 70)}' to "
+            f"'{'x' * 55}_{__import__('toolgen.schema.names').names.short_hash('x' * 71)}'",
         ],
     ),
     one(

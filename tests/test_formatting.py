@@ -1,4 +1,4 @@
-"""Large literals given to the formatter as data (toolgen/formatting.py ``Literal``): the bytes of
+"""Large literals given to the formatter as data (toolgen/render/formatting.py ``Literal``): the bytes of
 black on the module with the literals written out, whether they are cut, laid out without black,
 or put back whole; and a rebuild that formats, measures and dumps only the changed contract's part.
 """
@@ -10,10 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolgen import formatting, parallel, schema_texts
 from toolgen.build import build
-from toolgen.cache import Cache
-from toolgen.formatting import MODE, Literal, black_format, format_python, written_out
+from toolgen.infra import parallel
+from toolgen.infra.cache import Cache
+from toolgen.package.assemble import schema_texts
+from toolgen.render import formatting
+from toolgen.render.formatting import MODE, Literal, black_format, format_python, written_out
 
 _TEXT = st.text(
     st.characters(codec="utf-8", exclude_categories=("Cs",))

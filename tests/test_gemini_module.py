@@ -17,7 +17,7 @@ import pytest
 
 from tests.lint_support import RUFF_CONFIGS, assert_mypy_strict_clean, assert_ruff_clean
 from toolgen.build import build
-from toolgen.writer import write_package
+from toolgen.package.writer import write_package
 
 REPO = Path(__file__).resolve().parents[1]
 _PACKAGES = itertools.count(1)

@@ -18,9 +18,9 @@ import pytest
 from tests.conftest import write_design
 from tests.gemini_checker import violations
 from toolgen.build import analyze, build
-from toolgen.canonical.reference import reference_inverse
-from toolgen.names import provider_name
+from toolgen.compile.canonical.reference import reference_inverse
 from toolgen.providers import BUILT_BY_DEFAULT, PROFILES
+from toolgen.schema.names import provider_name
 
 S = {"type": "string"}
 I = {"type": "integer"}  # noqa: E741 - the integer schema, beside S

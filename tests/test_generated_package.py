@@ -13,8 +13,8 @@ import pytest
 
 from tests.lint_support import RUFF_CONFIGS, assert_mypy_strict_clean, assert_ruff_clean
 from toolgen.build import build
+from toolgen.package.writer import write_package
 from toolgen.providers import PROVIDER_NAMES
-from toolgen.writer import write_package
 
 REPO = Path(__file__).resolve().parents[1]
 RECORDED = REPO / "examples" / "recorded"

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from toolgen.build import analyze, build
-from toolgen.design import MAX_UNFOLDED_DEPTH
+from toolgen.load.loader import MAX_UNFOLDED_DEPTH
+from toolgen.load.sources import MAX_DEPTH, MAX_FILE_BYTES
 from toolgen.providers import PROVIDER_NAMES
-from toolgen.refs import unfolded_depth
-from toolgen.sources import MAX_DEPTH, MAX_FILE_BYTES
+from toolgen.schema.refs import unfolded_depth
 
 DEEP = 10_000
 STRING = {"type": "string"}

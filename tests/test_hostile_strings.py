@@ -15,8 +15,8 @@ from pathlib import Path
 
 from tests.test_writer import HOSTILE
 from toolgen.build import analyze, build
+from toolgen.package.writer import write_package
 from toolgen.providers import PROFILES, PROVIDER_NAMES
-from toolgen.writer import write_package
 
 MARKER = "toolgen-hostile-marker"
 RUNS = f"__import__('os').system('touch {MARKER}')"

@@ -14,12 +14,12 @@ import yaml
 
 from tests.canonical.hard_cases import design_files as hard_case_files
 from toolgen.build import analyze, build
-from toolgen.design import load_design
-from toolgen.diagnostics import Diagnostic, Level
-from toolgen.importing import ImportResult, file_stem, import_sources, write_tools
-from toolgen.providers import IMPORT_FORMATS, PROVIDER_NAMES
+from toolgen.commands.importing import ImportResult, file_stem, import_sources, write_tools
+from toolgen.infra.diagnostics import Diagnostic, Level
+from toolgen.load.loader import load_design
+from toolgen.package.schema_texts import json_text as schema_json
+from toolgen.providers import IMPORT_FORMATS, PROVIDER_NAMES, settings
 from toolgen.providers.gemini_tools import openapi_to_json_schema
-from toolgen.schema_texts import json_text as schema_json
 
 # -- helpers --------------------------------------------------------------------------------------
 
@@ -131,11 +131,11 @@ def test_round_trip_of_the_example_build(built_example, example_design, tmp_path
     result = run_import([schemas / f"definitions-{api or 'chat'}.json"], tmp_path / "design")
     assert result.ok, result.diagnostics
     # names.json beside the source restored the canonical names and their files
-    original, _ = load_design(example_design, PROVIDER_NAMES)
+    original, _ = load_design(example_design, settings())
     assert original is not None
     assert {t.name for t in result.tools} == {c.name for c in original.tools}
     assert {t.path for t in result.tools} == {f"tools/{c.name}.yaml" for c in original.tools}
-    again, diagnostics = load_design(tmp_path / "design", PROVIDER_NAMES)
+    again, diagnostics = load_design(tmp_path / "design", settings())
     assert diagnostics == []
     assert again is not None
     descriptions = {c.name: c.description for c in original.tools}
@@ -534,7 +534,7 @@ def test_hostile_names_are_written_inside_the_design(tmp_path):
     }
     # a_b and A_B map to a_b.yaml too (case-insensitive disks): errors, not overwrites
     assert codes(result.diagnostics) == [("/3", "DUPLICATE_FILE"), ("/4", "DUPLICATE_FILE")]
-    _, diagnostics = load_design(tmp_path / "out" / "design", PROVIDER_NAMES)
+    _, diagnostics = load_design(tmp_path / "out" / "design", settings())
     assert diagnostics == []
 
 
@@ -736,7 +736,7 @@ def test_corpus_tool_lists_import_cleanly_or_say_why_per_tool(corpus_dir, tmp_pa
             assert (pointer in written) != bool(reasons), (file, pointer, reasons)
         assert {d.file for d in result.diagnostics} <= {str(source)}
         if result.tools:
-            _, diagnostics = load_design(design, PROVIDER_NAMES)
+            _, diagnostics = load_design(design, settings())
             assert diagnostics == [], (file, diagnostics[:3])
         kind = file.rsplit("-", 1)[0].split("-", 1)[0]  # pydantic, anthropic, mcp_..., bfcl
         imported[kind] = imported.get(kind, 0) + len(result.tools)
@@ -877,7 +877,7 @@ def test_hostile_sources_get_diagnostics_not_tracebacks(tmp_path, document, expe
     result = run_import([source], tmp_path / "design")
     assert codes(result.diagnostics) == expected
     if result.tools:
-        assert load_design(tmp_path / "design", PROVIDER_NAMES)[1] == []
+        assert load_design(tmp_path / "design", settings())[1] == []
 
 
 def test_text_yaml_cannot_carry_is_written_as_json(tmp_path):
@@ -886,7 +886,7 @@ def test_text_yaml_cannot_carry_is_written_as_json(tmp_path):
     source.write_text(json.dumps(tools), encoding="ascii")  # JSON text escapes it: \\ud800
     result = run_import([source], tmp_path / "design")
     assert [t.path for t in result.tools] == ["tools/odd.json"]
-    design, diagnostics = load_design(tmp_path / "design", PROVIDER_NAMES)
+    design, diagnostics = load_design(tmp_path / "design", settings())
     assert diagnostics == [] and design is not None
     assert design.tools[0].description == "a lone surrogate: \ud800"
 

@@ -1,4 +1,4 @@
-"""toolgen/literal_layout.py writes what black writes, byte for byte, or declines (None).
+"""toolgen/render/literal_layout.py writes what black writes, byte for byte, or declines (None).
 
 Compared with ``black.format_str`` on fragments of the shape the formatter cuts large tables into
 (``_ = {\\n    'key': value,\\n}\\n``): generated JSON values (nesting, long and empty keys and
@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolgen.formatting import MODE
-from toolgen.literal_layout import layout
+from toolgen.render.formatting import MODE
+from toolgen.render.literal_layout import layout
 
 NARROW = black.Mode(target_versions=MODE.target_versions, line_length=40)
 

@@ -1,4 +1,4 @@
-"""The flat 2020-12 meta-schema (toolgen/metaschema.py) agrees with the official one: the same
+"""The flat 2020-12 meta-schema (toolgen/schema/metaschema.py) agrees with the official one: the same
 schemas pass, and the ones that fail report the same problems (the official one repeats a problem
 once per vocabulary; compared as sets of (path, message)).
 
@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from toolgen.metaschema import flat_meta_schema, meta_validator
-from toolgen.tool_formats import bfcl_json_schema
+from toolgen.providers.formats import bfcl_json_schema
+from toolgen.schema.metaschema import flat_meta_schema, meta_validator
 
 OFFICIAL = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 

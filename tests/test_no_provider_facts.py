@@ -36,7 +36,9 @@ def test_no_provider_name_outside_the_provider_modules():
 
 def test_the_scan_sees_the_core_the_runtime_and_the_templates():
     scanned = {path.relative_to(REPO).as_posix() for path in _scanned()}
-    assert {"toolgen/package.py", "toolgen/runtime/_runtime.py", "templates/provider.py.j2"} <= (
-        scanned
-    )
+    assert {
+        "toolgen/package/assemble.py",
+        "toolgen/runtime/_runtime.py",
+        "templates/provider.py.j2",
+    } <= (scanned)
     assert not any(path.startswith("toolgen/providers/") for path in scanned)

@@ -1,4 +1,4 @@
-"""The runner's scheduling (toolgen/parallel.py): submitted work goes to the workers at once and
+"""The runner's scheduling (toolgen/infra/parallel.py): submitted work goes to the workers at once and
 comes back in input order; while it keeps them busy, map() computes in this process (which would
 otherwise only wait); work marked not parallel never leaves this process."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import time
 
-from toolgen.parallel import Runner
+from toolgen.infra.parallel import Runner
 
 
 def _pid(_: int) -> int:

@@ -1,4 +1,4 @@
-"""The process settings of a build (toolgen/process.py): fewer collections, a hard exit that
+"""The process settings of a build (toolgen/infra/process.py): fewer collections, a hard exit that
 still reports the right exit code and flushes everything the command wrote."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from toolgen.process import GC_THRESHOLDS, exit_code
+from toolgen.infra.process import GC_THRESHOLDS, exit_code
 
 
 @pytest.mark.parametrize(("code", "expected"), [(None, 0), (0, 0), (1, 1), (2, 2), ("bye", 1)])
@@ -20,7 +20,7 @@ def test_exit_code_is_what_the_interpreter_would_use(code, expected, capsys):
 
 
 def _run(body: str) -> subprocess.CompletedProcess[str]:
-    script = f"import gc, sys\nfrom toolgen.process import run_and_exit\n{body}\n"
+    script = f"import gc, sys\nfrom toolgen.infra.process import run_and_exit\n{body}\n"
     return subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
     )
@@ -59,7 +59,7 @@ def test_the_real_command_writes_whole_json_and_its_summary(run_toolgen, make_de
 
 def test_build_workers_keep_the_default_collector():
     """The generator leaves cyclic garbage in the workers: collected rarely, their memory doubled."""
-    from toolgen.parallel import Runner, using
+    from toolgen.infra.parallel import Runner, using
 
     with using(Runner(jobs=2)) as runner:
         runner.start()

@@ -1,7 +1,7 @@
 """One place follows ``$ref`` chains: ``refs.chase`` (and ``refs.follow`` on top of it).
 
 Its behaviour (links in order, cycles, dead ends, long chains without recursion), and a scan of
-toolgen/ that fails when a private seen-set loop over a chain appears outside toolgen/refs.py.
+toolgen/ that fails when a private seen-set loop over a chain appears outside toolgen/schema/refs.py.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from toolgen import pointer as jp
-from toolgen import refs
-from toolgen.model import Contract, ProviderOptions
-from toolgen.projection import project_contract
+from toolgen.load.contracts import Contract, ProviderOptions
+from toolgen.project.projection import project_contract
 from toolgen.providers import PROFILES
+from toolgen.schema import pointer as jp
+from toolgen.schema import refs
 
 TOOLGEN = Path(__file__).resolve().parent.parent / "toolgen"
 
@@ -164,7 +164,9 @@ def test_no_seen_set_ref_loop_outside_refs_py() -> None:
         if path.name != "refs.py" or path.parent != TOOLGEN
         for line in _seen_set_loops(path.read_text(encoding="utf-8"))
     }
-    assert not found, f"follow $ref chains with toolgen.refs.chase/follow, not a loop: {found}"
+    assert not found, (
+        f"follow $ref chains with toolgen.schema.refs.chase/follow, not a loop: {found}"
+    )
 
 
 @pytest.mark.parametrize(

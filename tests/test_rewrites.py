@@ -1,7 +1,7 @@
 """Every rewrite rule of the projection has an inverse and a case here that exercises it: the
 projection records the rule where it applied, and both inverses (reference and compiled) undo it.
 
-A rule added to toolgen/rewrites.py without a case below fails ``test_every_rule_is_exercised``.
+A rule added to toolgen/project/rewrites.py without a case below fails ``test_every_rule_is_exercised``.
 """
 
 from __future__ import annotations
@@ -14,12 +14,11 @@ from typing import Any
 import pytest
 
 from tests.canonical.support import import_source
-from toolgen.canonical.compiler import render_canonical_module
-from toolgen.canonical.reference import reference_inverse
-from toolgen.model import Config, Contract, Design, ProviderOptions
-from toolgen.projection import ProjectedContract, ProviderProjection, project_contract
-from toolgen.providers import PROFILES, profile_for
-from toolgen.rewrites import (
+from toolgen.compile.canonical.compiler import render_canonical_module
+from toolgen.compile.canonical.reference import reference_inverse
+from toolgen.load.contracts import Config, Contract, Design, ProviderOptions
+from toolgen.project.projection import ProjectedContract, ProviderProjection, project_contract
+from toolgen.project.rewrites import (
     AllOfMerged,
     ConstAsEnum,
     Counterpart,
@@ -38,7 +37,8 @@ from toolgen.rewrites import (
     record_to_json,
     rule_kinds,
 )
-from toolgen.templating import header
+from toolgen.providers import PROFILES, profile_for
+from toolgen.render.templating import header
 
 STR = {"type": "string"}
 

@@ -10,8 +10,8 @@ import pytest
 
 from tests.lint_support import RUFF_CONFIGS, assert_ruff_clean
 from toolgen.build import build
-from toolgen.runtime_files import RUNTIME_DIR, runtime_modules
-from toolgen.templating import header
+from toolgen.render.runtime_files import RUNTIME_DIR, runtime_modules
+from toolgen.render.templating import header
 
 SMALL = Path(__file__).parent / "cases" / "small" / "design"
 

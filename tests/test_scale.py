@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import formatting, parallel
 from toolgen.build import build
-from toolgen.cache import Cache
-from toolgen.formatting import black_format
-from toolgen.parallel import Progress
+from toolgen.infra import parallel
+from toolgen.infra.cache import Cache
+from toolgen.infra.parallel import Progress
+from toolgen.render import formatting
+from toolgen.render.formatting import black_format
 
 MONEY = {
     "$defs": {
@@ -170,7 +171,7 @@ def test_large_tuples_are_cut_like_lists_and_dicts(group_parts, monkeypatch):
 def test_the_design_hash_in_the_header_does_not_change_what_black_formats(tmp_path, monkeypatch):
     """Two large modules that differ only by the design hash of their header: the second one is
     formatted from the cache entirely, and each gets black's bytes with its own header."""
-    from toolgen.templating import format_python, header
+    from toolgen.render.templating import format_python, header
 
     monkeypatch.setattr(formatting, "SPLIT_THRESHOLD", 0)
     body = "".join(f"\n\ndef f{i}() -> int:\n  return {{'a': {i}}}['a']\n" for i in range(30))
@@ -234,7 +235,7 @@ def test_a_build_with_a_cache_does_not_compile_the_templates_again(
     template environment) loads them instead of compiling, with the same output."""
     import jinja2
 
-    from toolgen import templating
+    from toolgen.render import templating
 
     design = _design(make_design, tool, 2)
     cache = tmp_path / "cache"
@@ -261,7 +262,7 @@ def test_a_build_with_a_cache_does_not_compile_the_templates_again(
 def test_cached_uncached_and_partly_cached_builds_are_identical(
     make_design, tool, tmp_path, monkeypatch
 ):
-    from toolgen.canonical import caching
+    from toolgen.compile.canonical import caching
 
     monkeypatch.setattr(caching, "GROUP_SIZE", 1)  # a group of canonical units per contract
     design = _design(make_design, tool, 4, money_users=3, unions=True)
@@ -340,7 +341,7 @@ def test_a_changed_tool_reads_the_other_canonical_units_from_its_group(
 ):
     """Canonical units are cached in groups of consecutive contracts (here one each), a unit with
     the projection it was made from: a unit made from another projection is not used."""
-    from toolgen.canonical import caching
+    from toolgen.compile.canonical import caching
 
     monkeypatch.setattr(caching, "GROUP_SIZE", 1)  # t0 | t1 | t2 | t3 | t4
     design = _design(make_design, tool, 5)
@@ -380,7 +381,7 @@ def test_the_cache_is_pruned_to_its_bound_keeping_what_the_last_build_used(
     import os
     import time
 
-    from toolgen import cache as cache_module
+    from toolgen.infra import cache as cache_module
 
     design = _design(make_design, tool, 4)
     cache_dir = tmp_path / "cache"

@@ -1,4 +1,4 @@
-"""toolgen/schemadiff.py on real schemas: the tools of ../shared/corpus (MCP servers, pydantic-ai and
+"""toolgen/schema/compare.py on real schemas: the tools of ../shared/corpus (MCP servers, pydantic-ai and
 Anthropic SDK recordings) compared with rewritten copies of themselves. A rewrite that keeps the
 meaning is no change; one known edit is exactly one change of the expected kind."""
 
@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from toolgen import walker
-from toolgen.schemadiff import BREAKING, COMPATIBLE, SchemaChange, compare_schemas
+from toolgen.schema import walker
+from toolgen.schema.compare import BREAKING, COMPATIBLE, SchemaChange, compare_schemas
 
 #: Keywords whose values are maps of names to subschemas, and lists whose order means nothing.
 _MAPS = {"properties", "$defs", "definitions", "patternProperties", "dependentSchemas"}
@@ -159,7 +159,7 @@ def test_a_union_against_a_single_schema_compares_branches() -> None:
 
 def test_every_subschema_keyword_has_a_rule() -> None:
     """A keyword holding subschemas that fell to the annotation rule would hide real changes."""
-    from toolgen.schemadiff import RULES
+    from toolgen.schema.compare import RULES
 
     assert set(walker.SUBSCHEMA_KEYWORDS) <= set(RULES)
 

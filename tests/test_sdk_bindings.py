@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from toolgen.build import build
+from toolgen.package.writer import write_package
 from toolgen.providers import PROVIDER_NAMES
-from toolgen.writer import write_package
 
 REPO = Path(__file__).resolve().parents[1]
 _counter = itertools.count()

@@ -17,8 +17,8 @@ import pytest
 
 from tests.lint_support import RUFF_CONFIGS, assert_ruff_clean, tool
 from toolgen.build import build
+from toolgen.package.writer import write_package
 from toolgen.providers import PROVIDER_NAMES
-from toolgen.writer import write_package
 
 pytestmark = pytest.mark.slow
 

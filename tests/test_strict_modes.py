@@ -25,10 +25,10 @@ from tests import anthropic_strict_checker, strict_checker
 from tests.conftest import tool_file, write_design
 from tests.lint_support import RUFF_CONFIGS, assert_mypy_strict_clean, assert_ruff_clean
 from toolgen.build import BuildResult, analyze, build
-from toolgen.diagnostics import Level
-from toolgen.projection import ProjectedContract
+from toolgen.infra.diagnostics import Level
+from toolgen.package.writer import write_package
+from toolgen.project.projection import ProjectedContract
 from toolgen.providers import PROFILES
-from toolgen.writer import write_package
 
 PROVIDERS = ("openai", "groq", "anthropic", "bedrock")
 #: the strict-subset checker of each provider (Groq and Bedrock take OpenAI's and Anthropic's)

@@ -22,11 +22,11 @@ pytestmark = pytest.mark.slow
 _RUN = """
 import sys
 sys.path.insert(0, sys.argv[1])
-import toolgen, toolgen.templating
+import toolgen, toolgen.render.templating
 from pathlib import Path
 site = Path(sys.argv[1]).resolve()
 assert Path(toolgen.__file__).resolve().is_relative_to(site), toolgen.__file__
-templates = toolgen.templating.templates_dir().resolve()
+templates = toolgen.render.templating.templates_dir().resolve()
 assert templates == site / "toolgen" / "templates", templates
 print("TEMPLATES", templates, file=sys.stderr)
 from toolgen.cli import main

@@ -17,10 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import writer
 from toolgen.build import build
-from toolgen.package import MANIFEST
-from toolgen.writer import OutputError, check_paths, compare, write_package
+from toolgen.package.assemble import MANIFEST, writer
+from toolgen.package.writer import OutputError, check_paths, compare, write_package
 
 S = {"type": "string"}
 
@@ -240,7 +239,7 @@ def test_a_failure_while_swapping_leaves_the_previous_output(tmp_path, read_tree
 _SLOW_WRITER = textwrap.dedent("""
     import json, sys, time
     from pathlib import Path
-    import toolgen.writer as writer
+    import toolgen.package.writer as writer
 
     real = writer._write_file
     def slow(path, data):
@@ -490,7 +489,7 @@ def test_concurrent_writers_take_turns(tmp_path, read_tree):
     """A second writer into the same OUT waits for the lock beside OUT, then writes whole."""
     import threading
 
-    from toolgen.writer import lock_path, output_lock
+    from toolgen.package.writer import lock_path, output_lock
 
     out = tmp_path / "gen"
     files = {"a.py": "SECOND\n", MANIFEST: '{"files": {"a.py": ""}}'}
@@ -509,7 +508,7 @@ def test_concurrent_writers_take_turns(tmp_path, read_tree):
 _LOOPING_WRITER = textwrap.dedent("""
     import json, sys
     from pathlib import Path
-    import toolgen.writer as writer
+    import toolgen.package.writer as writer
 
     trees = []
     for name in ("A", "B"):

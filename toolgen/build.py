@@ -6,14 +6,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolgen.cache import Cache
-from toolgen.design import load_design
-from toolgen.diagnostics import Diagnostic, has_errors
-from toolgen.model import Design
-from toolgen.package import render_package
-from toolgen.parallel import Progress, Runner, using
-from toolgen.projection import ProviderProjection, project_design
-from toolgen.providers import BUILT_BY_DEFAULT, PROVIDER_NAMES, profile_for
+from toolgen.compile.models import warm_up
+from toolgen.infra.cache import Cache
+from toolgen.infra.diagnostics import Diagnostic, has_errors
+from toolgen.infra.parallel import Progress, Runner
+from toolgen.load.contracts import Design
+from toolgen.load.loader import load_design
+from toolgen.package.assemble import render_package
+from toolgen.project.projection import ProviderProjection, project_design
+from toolgen.providers import BUILT_BY_DEFAULT, PROVIDER_NAMES, profile_for, settings
 
 
 @dataclass(frozen=True)
@@ -35,13 +36,16 @@ def select_providers(design: Design, requested: Sequence[str] = ()) -> tuple[str
     return tuple(name for name in PROVIDER_NAMES if name in chosen)
 
 
-def analyze(design_root: Path, providers: Sequence[str] = ()) -> BuildResult:
+def analyze(
+    design_root: Path, providers: Sequence[str] = (), runner: Runner | None = None
+) -> BuildResult:
     """Load and project, without rendering: what ``validate`` and ``show`` need."""
-    design, diagnostics = load_design(Path(design_root), PROVIDER_NAMES)
+    runner = runner or Runner()
+    design, diagnostics = load_design(Path(design_root), settings(), runner)
     if design is None:
         return BuildResult({}, diagnostics)
     projections = tuple(
-        project_design(design, profile_for(name, design.config.options_for(name)))
+        project_design(design, profile_for(name, design.config.options_for(name)), runner)
         for name in select_providers(design, providers)
     )
     for projection in projections:
@@ -60,21 +64,21 @@ def build(
     """Build in memory. ``jobs`` processes share the per-contract work (the output does not
     depend on it); with ``cache_dir``, work whose inputs did not change is read from there."""
     cache = Cache(cache_dir) if cache_dir is not None else None
-    with using(Runner(jobs, cache, progress)) as runner:
+    with Runner(jobs, cache, progress, warm_up=warm_up) as runner:
         if cache is None or cache.is_empty():
             runner.start()  # most of the work is to be done: the workers start while loading
-        result = _build(Path(design_root), providers)
+        result = _build(Path(design_root), providers, runner)
     if cache is not None:
         cache.save_indexes()
         cache.prune()
     return result
 
 
-def _build(design_root: Path, providers: Sequence[str]) -> BuildResult:
-    analysis = analyze(design_root, providers)
+def _build(design_root: Path, providers: Sequence[str], runner: Runner) -> BuildResult:
+    analysis = analyze(design_root, providers, runner)
     if not analysis.ok or analysis.design is None:
         return analysis
-    package = render_package(analysis.design, list(analysis.projections))
+    package = render_package(analysis.design, list(analysis.projections), runner)
     diagnostics = analysis.diagnostics + package.diagnostics
     files = package.with_manifest(analysis.design) if not has_errors(diagnostics) else {}
     return BuildResult(files, diagnostics, analysis.design, analysis.projections)

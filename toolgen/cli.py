@@ -13,13 +13,19 @@ import click
 
 from toolgen import __version__
 from toolgen.build import BuildResult, analyze, build
-from toolgen.cache import CACHE_FOLDER, default_cache_dir
-from toolgen.diagnostics import Diagnostic, Level, format_json, format_text, sort_diagnostics
-from toolgen.importing import import_sources, write_tools
-from toolgen.parallel import Progress, default_jobs
-from toolgen.process import run_and_exit
+from toolgen.commands.diff import blocking_diagnostics, diff_designs
+from toolgen.commands.diff import format_json as format_diff_json
+from toolgen.commands.diff import format_text as format_diff_text
+from toolgen.commands.gitrev import GitError, export_design
+from toolgen.commands.importing import import_sources, write_tools
+from toolgen.infra.cache import CACHE_FOLDER, default_cache_dir
+from toolgen.infra.diagnostics import Diagnostic, Level, format_json, format_text, sort_diagnostics
+from toolgen.infra.parallel import Progress, default_jobs
+from toolgen.infra.process import run_and_exit
+from toolgen.load.contracts import Config, Design
+from toolgen.package.writer import OutputError, compare, write_package
 from toolgen.providers import IMPORT_FORMATS, PROVIDER_NAMES
-from toolgen.writer import OutputError, compare, write_package
+from toolgen.providers.table import rules_document, summary_table
 
 EXIT_OK, EXIT_DESIGN, EXIT_USAGE = 0, 1, 2
 
@@ -150,7 +156,7 @@ def main() -> None:
 
 def run() -> NoReturn:
     """The console script (and ``python -m toolgen``): :func:`main` in a process tuned for a
-    build (toolgen/process.py). Tests call :func:`main` through click's runner instead."""
+    build (toolgen/infra/process.py). Tests call :func:`main` through click's runner instead."""
     run_and_exit(main)
 
 
@@ -350,8 +356,6 @@ def diff_command(
 ) -> None:
     """Show what changed from the design OLD to NEW, per tool, output and provider, and whether
     it breaks callers or stored payloads (decided by schema semantics, not by text)."""
-    from toolgen.diff import diff_designs, format_json, format_text
-
     expected = "one folder with --git" if rev is not None else "two folders, OLD and NEW"
     if len(designs) > (1 if rev is not None else 2) or (rev is None and len(designs) != 2):
         raise click.UsageError(f"expected {expected}, got {len(designs)}")
@@ -366,9 +370,9 @@ def diff_command(
         new = _analyzed_side(new_root, str(new_root))
     changes = diff_designs(old, new)
     if output_format == "json":
-        click.echo(format_json(changes), nl=False)
+        click.echo(format_diff_json(changes), nl=False)
     else:
-        click.echo(format_text(changes), nl=False)
+        click.echo(format_diff_text(changes), nl=False)
     breaking = sum(change.breaking for change in changes)
     click.echo(
         f"toolgen: {breaking} breaking, {len(changes) - breaking} compatible change(s)", err=True
@@ -378,8 +382,6 @@ def diff_command(
 
 
 def _design_at(design: Path, rev: str, scratch: Path) -> Path | None:
-    from toolgen.gitrev import GitError, export_design
-
     if not design.is_dir():
         raise click.UsageError(f"{design} is not a folder")
     try:
@@ -392,9 +394,6 @@ def _design_at(design: Path, rev: str, scratch: Path) -> Path | None:
 def _analyzed_side(root: Path | None, label: str) -> BuildResult:
     """One side of a diff, loaded and projected; exits 1 when it cannot be compared. A folder that
     did not exist (at a git revision) is an empty design."""
-    from toolgen.diff import blocking_diagnostics
-    from toolgen.model import Config, Design
-
     if root is None:
         click.echo(f"toolgen: {label} does not exist; every contract is new", err=True)
         return BuildResult({}, [], Design(label, (), (), {}, Config(), ""), ())
@@ -415,8 +414,6 @@ def _analyzed_side(root: Path | None, label: str) -> BuildResult:
 )
 def providers_command(rules: bool) -> None:
     """What each provider profile keeps, drops, rewrites and rejects (a Markdown table)."""
-    from toolgen.providers.table import rules_document, summary_table
-
     click.echo(rules_document() if rules else summary_table(), nl=False)
 
 
@@ -430,7 +427,7 @@ def watch_command(design: Path, out: Path, providers: tuple[str, ...], output_fo
 
     A build with errors prints its diagnostics and writes nothing: OUT keeps the last good build.
     """
-    from toolgen.watch import watch
+    from toolgen.commands.watch import watch  # imported when used: watchfiles is slow to import
 
     cache = default_cache_dir(design)  # each rebuild redoes only the contracts that changed
     if _build_into(design, out, providers, output_format, check=False, cache=cache) == EXIT_USAGE:

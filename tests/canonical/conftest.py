@@ -23,16 +23,16 @@ from tests.canonical.support import (
     projection_of,
     sample,
 )
-from toolgen.model import Config, Contract, Design, ProviderOptions
-from toolgen.projection import (
+from toolgen.load.contracts import Config, Contract, Design, ProviderOptions
+from toolgen.project.projection import (
     ProjectedContract,
     ProviderProjection,
     project_contract,
     project_design,
 )
+from toolgen.project.rewrites import EnumStringified
 from toolgen.providers.bedrock import BEDROCK
 from toolgen.providers.gemini import DIALECTS as GEMINI_DIALECTS
-from toolgen.rewrites import EnumStringified
 
 EXAMPLE_DESIGN = REPO / "examples" / "design"
 _PACKAGES = itertools.count(1)

@@ -17,21 +17,22 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from toolgen import walker
-from toolgen.canonical.compiler import render_canonical_module
-from toolgen.canonical.reference import reference_for
-from toolgen.canonical.views import Unresolvable, ref_pointer, resolve
-from toolgen.design import load_design
-from toolgen.model import Contract, Design, ProviderOptions
-from toolgen.projection import (
+from toolgen.compile.canonical.compiler import render_canonical_module
+from toolgen.compile.canonical.reference import reference_for
+from toolgen.compile.canonical.views import Unresolvable, ref_pointer, resolve
+from toolgen.load.contracts import Contract, Design, ProviderOptions
+from toolgen.load.loader import load_design
+from toolgen.project.projection import (
     ProjectedContract,
     ProviderProjection,
     project_contract,
     project_design,
 )
 from toolgen.providers import PROFILES, profile_for
+from toolgen.providers import settings as provider_settings
 from toolgen.providers.base import Profile
-from toolgen.templating import header
+from toolgen.render.templating import header
+from toolgen.schema import walker
 
 OPENAI = PROFILES["openai"]
 REPO = Path(__file__).resolve().parents[2]
@@ -148,7 +149,7 @@ def compile_projection(
 
 def example_keys() -> list[str]:
     """The contracts of the example design (for parametrizing; empty when it is absent)."""
-    design, _ = load_design(EXAMPLE_DESIGN, ("openai",))
+    design, _ = load_design(EXAMPLE_DESIGN, provider_settings(["openai"]))
     if design is None:
         return []
     return sorted(f"{c.kind}:{c.name}" for c in design.contracts)
@@ -157,7 +158,7 @@ def example_keys() -> list[str]:
 def load_and_project(
     root: Path, provider: str = "openai", dialect: str | None = None
 ) -> tuple[Design, ProviderProjection]:
-    design, diagnostics = load_design(root, (provider,))
+    design, diagnostics = load_design(root, provider_settings([provider]))
     assert design is not None, diagnostics
     return design, project_design(design, profile_for(provider, ProviderOptions(dialect=dialect)))
 

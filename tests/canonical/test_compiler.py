@@ -29,15 +29,16 @@ from tests.canonical.support import (
     sample,
 )
 from tests.lint_support import RUFF_CONFIGS, assert_mypy_strict_clean, assert_ruff_clean
-from toolgen import pointer as jp
-from toolgen import walker
-from toolgen.canonical.compiler import compile_contracts, render_canonical_module
-from toolgen.canonical.views import tolerant
-from toolgen.design import load_design
-from toolgen.package import render_package
-from toolgen.projection import ProjectedContract, project_design
+from toolgen.compile.canonical.compiler import compile_contracts, render_canonical_module
+from toolgen.compile.canonical.views import tolerant
+from toolgen.load.loader import load_design
+from toolgen.package.assemble import render_package
+from toolgen.project.projection import ProjectedContract, project_design
 from toolgen.providers import PROFILES
-from toolgen.templating import header
+from toolgen.providers import settings as provider_settings
+from toolgen.render.templating import header
+from toolgen.schema import pointer as jp
+from toolgen.schema import walker
 
 OPENAI = PROFILES["openai"]
 
@@ -139,8 +140,8 @@ def test_same_design_same_bytes(hard_design: Path) -> None:
     script = (
         "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]);"
         "from tests.canonical.support import load_and_project;"
-        "from toolgen.canonical.compiler import render_canonical_module;"
-        "from toolgen.templating import header;"
+        "from toolgen.compile.canonical.compiler import render_canonical_module;"
+        "from toolgen.render.templating import header;"
         "d, p = load_and_project(Path(sys.argv[2]));"
         "sys.stdout.write(render_canonical_module(d, p, header(d.hash)).source)"
     )
@@ -183,7 +184,7 @@ def test_a_keyword_the_branch_tests_do_not_know_is_a_diagnostic(tmp_path: Path) 
             }
         },
     )
-    design, diagnostics = load_design(root, ("openai",))
+    design, diagnostics = load_design(root, provider_settings(["openai"]))
     assert design is not None, diagnostics
     projection = project_design(design, keeps_min_properties)
     assert projection.tools[0].schema is not None, projection.diagnostics

@@ -26,7 +26,7 @@ from tests.canonical.support import (
     mutated,
     sample,
 )
-from toolgen.canonical.reference import canonicalize_text
+from toolgen.compile.canonical.reference import canonicalize_text
 
 HARD = hard_keys()
 CORPUS_SAMPLE = 60

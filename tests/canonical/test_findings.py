@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from toolgen.model import Contract, ProviderOptions
-from toolgen.projection import project_contract
+from toolgen.load.contracts import Contract, ProviderOptions
+from toolgen.project.projection import project_contract
 from toolgen.providers import PROFILES
 
 
@@ -70,7 +70,7 @@ def test_a_described_recursive_ref_compiles_and_agrees_with_the_reference(tmp_pa
     import sys
 
     from toolgen.build import build
-    from toolgen.canonical.reference import reference_inverse
+    from toolgen.compile.canonical.reference import reference_inverse
 
     node = {"type": "array", "items": {"oneOf": [{"$ref": "#/$defs/D", "description": "again"}]}}
     parameters = {

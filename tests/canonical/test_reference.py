@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 
 from tests.canonical.conftest import write_files
-from toolgen.canonical.reference import canonicalize_text, reference_inverse
-from toolgen.design import load_design
-from toolgen.diagnostics import Level
-from toolgen.model import Contract, ProviderOptions
-from toolgen.projection import ProjectedContract, project_contract, project_design
-from toolgen.providers import PROFILES
+from toolgen.compile.canonical.reference import canonicalize_text, reference_inverse
+from toolgen.infra.diagnostics import Level
+from toolgen.load.contracts import Contract, ProviderOptions
+from toolgen.load.loader import load_design
+from toolgen.project.projection import ProjectedContract, project_contract, project_design
+from toolgen.providers import PROFILES, settings
 
 OPENAI = PROFILES["openai"]
 
@@ -202,7 +202,7 @@ def test_optional_nullable_is_a_diagnostic_and_the_null_stays(
     }
     if setting:
         files["toolgen.toml"] = f'[providers.openai]\noptional_nullable = "{setting}"\n'
-    design, _ = load_design(write_files(tmp_path / "design", files), ("openai",))
+    design, _ = load_design(write_files(tmp_path / "design", files), settings(["openai"]))
     assert design is not None
     projection = project_design(design, OPENAI)
     found = [d for d in projection.diagnostics if d.code == "OPTIONAL_NULLABLE"]

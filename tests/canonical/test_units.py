@@ -11,10 +11,10 @@ import pytest
 
 from tests.canonical.conftest import write_files
 from tests.canonical.support import load_and_project
-from toolgen.canonical.compiler import compile_contracts, compile_unit
-from toolgen.canonical.linker import link
-from toolgen.canonical.units import PLACEHOLDER, Unit
-from toolgen.projection import ProjectedContract
+from toolgen.compile.canonical.compiler import compile_contracts, compile_unit
+from toolgen.compile.canonical.linker import link
+from toolgen.compile.canonical.units import PLACEHOLDER, Unit
+from toolgen.project.projection import ProjectedContract
 
 
 def _contracts(root: Path) -> list[ProjectedContract]:

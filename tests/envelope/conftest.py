@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.envelope.support import PACKAGE, write_package
-from toolgen.envelope import envelope_providers, load_envelope_schemas
+from toolgen.compile.validators import envelope_providers, load_envelope_schemas
 from toolgen.providers import PROFILES
 
 

@@ -12,10 +12,14 @@ from typing import Any
 
 import pytest
 
-from toolgen.envelope import envelope_providers, load_envelope_schemas, render_envelope_module
+from toolgen.compile.validators import (
+    envelope_providers,
+    load_envelope_schemas,
+    render_envelope_module,
+)
 from toolgen.providers import PROFILES
-from toolgen.runtime_files import copied, runtime_modules
-from toolgen.templating import header
+from toolgen.render.runtime_files import copied, runtime_modules
+from toolgen.render.templating import header
 
 CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus"
 ENVELOPES = CORPUS / "envelopes"

@@ -14,13 +14,13 @@ import pytest
 
 from tests.envelope.support import write_package
 from tests.lint_support import RUFF_CONFIGS, assert_mypy_strict_clean, assert_ruff_clean
-from toolgen.envelope import (
+from toolgen.compile.validators import (
     EnvelopeSchemaError,
     load_envelope_schemas,
     render_envelope_module,
 )
 from toolgen.providers import PROFILES
-from toolgen.runtime_files import copied
+from toolgen.render.runtime_files import copied
 
 REPO = Path(__file__).resolve().parents[2]
 OBJECT = {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}

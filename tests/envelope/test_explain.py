@@ -1,5 +1,5 @@
 """The runtime's explainer (toolgen/runtime/_explain.py), imported as source, and the schema
-document the generated modules hand it (toolgen/envelope/data.py)."""
+document the generated modules hand it (toolgen/compile/validators/data.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from toolgen.envelope import load_envelope_schemas
-from toolgen.envelope.data import schema_document, schema_text
+from toolgen.compile.validators import load_envelope_schemas
+from toolgen.compile.validators.data import schema_document, schema_text
 from toolgen.providers import PROFILES
 from toolgen.runtime import _runtime
 from toolgen.runtime._explain import explain_drift, first_mismatch
@@ -191,7 +191,7 @@ def _refs(node: Any) -> list[str]:
 
 
 def test_the_schema_text_is_cut_into_literals_that_fit_a_line_and_join_back() -> None:
-    from toolgen.envelope.render import _chunks
+    from toolgen.compile.validators.envelope_module import _chunks
 
     text = json.dumps({"enum": ["it's", 'say "hi"', "back\\slash", "ünï"] * 20})
     literals = _chunks(text)
@@ -200,7 +200,7 @@ def test_the_schema_text_is_cut_into_literals_that_fit_a_line_and_join_back() ->
 
 
 def test_the_schema_text_is_cut_after_commas_outside_strings() -> None:
-    from toolgen.envelope.render import _chunks
+    from toolgen.compile.validators.envelope_module import _chunks
 
     text = json.dumps(
         {

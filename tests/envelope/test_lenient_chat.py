@@ -14,10 +14,14 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from tests.envelope.support import NAMES, decoder
-from toolgen.apis import CHAT, LENIENT_CHAT
-from toolgen.envelope import EnvelopeSchemaError, load_envelope_schemas, render_envelope_module
-from toolgen.runtime_files import copied, runtime_modules
-from toolgen.templating import header
+from toolgen.compile.validators import (
+    EnvelopeSchemaError,
+    load_envelope_schemas,
+    render_envelope_module,
+)
+from toolgen.providers.apis import CHAT, LENIENT_CHAT
+from toolgen.render.runtime_files import copied, runtime_modules
+from toolgen.render.templating import header
 
 
 def completion(*calls: dict[str, Any]) -> dict[str, Any]:

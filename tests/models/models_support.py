@@ -11,11 +11,12 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from toolgen.design import load_design
-from toolgen.model import Design
-from toolgen.modelgen import ModelsOutput, generate_models
-from toolgen.runtime_files import copied
-from toolgen.templating import header
+from toolgen.compile.models import ModelsOutput, generate_models
+from toolgen.load.contracts import Design
+from toolgen.load.loader import load_design
+from toolgen.providers import settings
+from toolgen.render.runtime_files import copied
+from toolgen.render.templating import header
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tools"
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "design"
@@ -63,7 +64,7 @@ class Built:
 
 
 def load(design_root: Path) -> Design:
-    design, diagnostics = load_design(design_root, ("openai",))
+    design, diagnostics = load_design(design_root, settings(["openai"]))
     assert design is not None, [d.format() for d in diagnostics]
     return design
 

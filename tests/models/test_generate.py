@@ -9,9 +9,9 @@ import pytest
 from models_support import EXAMPLES, load, materialize, write_design
 from pydantic import ValidationError
 
-from toolgen.modelgen import generate_models
-from toolgen.names import Namespace, class_name, module_name
-from toolgen.templating import header
+from toolgen.compile.models import generate_models
+from toolgen.render.templating import header
+from toolgen.schema.names import Namespace, class_name, module_name
 
 MONEY_DEFS = {
     "$defs": {
@@ -279,7 +279,7 @@ def test_a_pattern_python_cannot_compile_is_a_warning(build):
 
 
 def test_generator_failure_is_a_diagnostic_with_a_permissive_model(tmp_path, monkeypatch):
-    from toolgen.modelgen import generate as module
+    from toolgen.compile.models import generate as module
 
     real = module._run_generator
 

@@ -13,8 +13,8 @@ import pytest
 
 from tests.sdk.loopback import Loopback, serve
 from toolgen.build import build
+from toolgen.package.writer import write_package
 from toolgen.providers import PROVIDER_NAMES
-from toolgen.writer import write_package
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = "toolgen_sdk_test_gen"

@@ -22,7 +22,7 @@ from tests.envelope.support import forms
 from tests.sdk.bodies import OUTPUT, OUTPUT_PAYLOAD, PAYLOADS
 from tests.sdk.conftest import REPO
 from toolgen.build import build
-from toolgen.writer import write_package
+from toolgen.package.writer import write_package
 
 genai_types = pytest.importorskip("google.genai.types", reason="google-genai is in the dev extras")
 OPENAPI_PACKAGE = "toolgen_sdk_test_openapi"

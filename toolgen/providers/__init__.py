@@ -11,7 +11,9 @@ when toolgen.toml or ``--provider`` names them: most designs call one or two of 
 a module, its envelope validators and their build time to every default build.
 """
 
-from toolgen.model import ProviderOptions
+from collections.abc import Iterable
+
+from toolgen.load.contracts import ProviderOptions, ProviderSettings
 from toolgen.providers import anthropic, bedrock_tools, gemini, gemini_tools, openai
 from toolgen.providers.anthropic import ANTHROPIC
 from toolgen.providers.azure_openai import AZURE_OPENAI
@@ -20,12 +22,12 @@ from toolgen.providers.bedrock import BEDROCK
 from toolgen.providers.cerebras import CEREBRAS
 from toolgen.providers.cloudflare import CLOUDFLARE
 from toolgen.providers.deepseek import DEEPSEEK
+from toolgen.providers.formats import BFCL_FUNCTIONS, MCP_TOOLS, ToolFormat
 from toolgen.providers.groq import GROQ
 from toolgen.providers.mistral import MISTRAL
 from toolgen.providers.openai import OPENAI
 from toolgen.providers.openrouter import OPENROUTER
 from toolgen.providers.xai import XAI
-from toolgen.tool_formats import BFCL_FUNCTIONS, MCP_TOOLS, ToolFormat
 
 DIALECTS: dict[str, dict[str, Profile]] = {"gemini": gemini.DIALECTS}
 
@@ -60,9 +62,20 @@ BUILT_BY_DEFAULT: tuple[str, ...] = tuple(
 )
 
 
+def settings(names: Iterable[str] = PROVIDER_NAMES) -> dict[str, ProviderSettings]:
+    """What the loader may know of providers ``names``: the settings each takes."""
+    return {
+        name: ProviderSettings(
+            dialects=tuple(DIALECTS.get(name, {})),
+            has_non_strict=PROFILES[name].non_strict is not None,
+        )
+        for name in names
+    }
+
+
 def profile_for(name: str, options: ProviderOptions) -> Profile:
     """The profile of provider ``name`` in the dialect its options choose (its strict flag is
-    chosen per tool by the projection: toolgen.projection.project_tool)."""
+    chosen per tool by the projection: toolgen.project.projection.project_tool)."""
     if options.dialect is not None and name in DIALECTS:
         return DIALECTS[name].get(options.dialect, PROFILES[name])
     return PROFILES[name]

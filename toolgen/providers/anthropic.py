@@ -15,7 +15,7 @@ every mode ("input_schema does not support oneOf, allOf, or anyOf at the top lev
 import re
 from typing import Any
 
-from toolgen.apis import MESSAGES
+from toolgen.providers.apis import MESSAGES
 from toolgen.providers.base import (
     UNREPRESENTABLE,
     Limits,
@@ -24,7 +24,7 @@ from toolgen.providers.base import (
     Rule,
     root_unions_refused,
 )
-from toolgen.tool_formats import (
+from toolgen.providers.formats import (
     Entries,
     ReadResult,
     ToolFormat,

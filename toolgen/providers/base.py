@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from toolgen.apis import Api
+from toolgen.providers.apis import Api
+from toolgen.schema.names import NameRule
 
 #: Keywords no strict mode toolgen targets can represent: a looser projection would let the model
 #: write what the contract forbids in ways the inverse cannot undo, or would close what the
@@ -52,25 +52,9 @@ class Limits:
 
 
 @dataclass(frozen=True)
-class NameRule:
-    """What a tool or output name may look like on the wire."""
-
-    allowed: str  # a regex character class of allowed characters
-    max_length: int
-    first: str | None = None  # a regex character class the first character must match ("_" must)
-
-    def is_valid(self, name: str) -> bool:
-        return (
-            0 < len(name) <= self.max_length
-            and re.fullmatch(f"{self.allowed}+", name) is not None
-            and (self.first is None or re.match(self.first, name) is not None)
-        )
-
-
-@dataclass(frozen=True)
 class OpenApiDialect:
     """A provider that reads an OpenAPI 3.0 Schema Object instead of JSON Schema. The projection
-    still builds JSON Schema (what the inverse reads); toolgen.openapi spells it this way: null as
+    still builds JSON Schema (what the inverse reads); toolgen.project.openapi spells it this way: null as
     ``nullable: true``, type names from ``type_names``, and closed objects left unwritten (no
     ``additionalProperties``: the canonical validation enforces them)."""
 
@@ -92,7 +76,7 @@ class Rule:
 @dataclass(frozen=True)
 class NonStrictMode:
     """A provider's tool definitions with its strict flag off: the canonical schema minus what
-    the provider refuses in every mode (toolgen.nonstrict), each removal recorded; the inverse is
+    the provider refuses in every mode (toolgen.project.nonstrict), each removal recorded; the inverse is
     the identity. ``rules`` state the facts (they are part of the profile's rules too)."""
 
     refused_at_root: frozenset[str]  # keywords refused at the root of a tool's parameters
@@ -157,11 +141,11 @@ class Profile:
     template: str | None = None
     # Provider tables the generated module writes out (template variables by name).
     module_data: Mapping[str, Any] = field(default_factory=dict)
-    # The wire APIs the provider speaks (toolgen.apis); the first is the default ``api`` of the
+    # The wire APIs the provider speaks (toolgen.providers.apis); the first is the default ``api`` of the
     # generated functions. Their fixed modules are copied into OUT and bound by the generated
     # module. None (empty): projection only (validate, show, schema files).
     apis: tuple[Api, ...] = ()
-    # Keyword arguments of the API's request class beyond what toolgen.apis.Requests.arguments
+    # Keyword arguments of the API's request class beyond what toolgen.providers.apis.Requests.arguments
     # provides (a dialect, a wire spelling), written as literals into the generated module.
     request_options: Mapping[str, Any] = field(default_factory=dict)
     # The provider's non-strict tool definitions; None: every tool goes strict (and

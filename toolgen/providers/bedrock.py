@@ -3,13 +3,13 @@
 The rules, each with its source and date, are ``RULES``. With strict off (``[providers.bedrock]
 strict = false``, or per tool in its file) a tool goes out without the ``strict`` key
 (ToolSpecification's default), its schema the canonical one minus what Bedrock refuses in every
-mode (``NON_STRICT``; toolgen.nonstrict).
+mode (``NON_STRICT``; toolgen.project.nonstrict).
 """
 
 from dataclasses import replace
 
-from toolgen.apis import CONVERSE
 from toolgen.providers.anthropic import ANTHROPIC
+from toolgen.providers.apis import CONVERSE
 from toolgen.providers.base import NameRule, Rule, root_unions_refused
 
 _API = (

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolgen import pointer as jp
-from toolgen.diagnostics import Level
-from toolgen.tool_formats import (
+from toolgen.infra.diagnostics import Level
+from toolgen.providers.formats import (
     Entries,
     FoundTool,
     ReadResult,
@@ -23,6 +22,7 @@ from toolgen.tool_formats import (
     not_a_function_tool,
     read_schema_field,
 )
+from toolgen.schema import pointer as jp
 
 
 def _find(document: Any) -> Entries | None:

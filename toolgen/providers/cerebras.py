@@ -10,7 +10,7 @@ documented, so every tool goes strict.
 
 from dataclasses import replace
 
-from toolgen.apis import CHAT
+from toolgen.providers.apis import CHAT
 from toolgen.providers.base import Rule
 from toolgen.providers.openai import OPENAI
 

@@ -23,13 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from toolgen import pointer as jp
-from toolgen import refs
-from toolgen.apis import CHAT, WORKERS_AI
+from toolgen.providers.apis import CHAT, WORKERS_AI
 from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile, Rule, ToolWire
 from toolgen.providers.openai import DROP as OPENAI_DROP
 from toolgen.providers.openai import FORMATS as OPENAI_FORMATS
 from toolgen.providers.openai import KEEP as OPENAI_KEEP
+from toolgen.schema import pointer as jp
+from toolgen.schema import refs
 
 CHECKED = "2026-12-03"
 WORKERS_TYPES = "@cloudflare/workers-types 5.20261117.1"

@@ -14,7 +14,7 @@ bound here.
 
 from dataclasses import replace
 
-from toolgen.apis import CHAT
+from toolgen.providers.apis import CHAT
 from toolgen.providers.base import Rule, root_unions_refused
 from toolgen.providers.openai import OPENAI
 

@@ -19,7 +19,7 @@ the facts there cite the generateContent reference, FunctionDeclaration and Sche
 
 from dataclasses import replace
 
-from toolgen.apis import GENERATE_CONTENT, GENERATE_CONTENT_OPENAPI
+from toolgen.providers.apis import GENERATE_CONTENT, GENERATE_CONTENT_OPENAPI
 from toolgen.providers.base import (
     UNREPRESENTABLE,
     Limits,

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolgen import pointer as jp
-from toolgen import walker
-from toolgen.diagnostics import Diagnostic, Level
-from toolgen.tool_formats import (
+from toolgen.infra.diagnostics import Diagnostic, Level
+from toolgen.providers.formats import (
     Entries,
     FoundTool,
     ReadResult,
@@ -28,6 +26,8 @@ from toolgen.tool_formats import (
     listed,
     read_schema_field,
 )
+from toolgen.schema import pointer as jp
+from toolgen.schema import walker
 
 JSON_SCHEMA_FIELDS = ("parametersJsonSchema", "parameters_json_schema")
 OPENAPI_FIELDS = ("parameters",)

@@ -12,7 +12,7 @@ the canonical schema minus a root-level union (undocumented for Groq: OpenAI's s
 
 from dataclasses import replace
 
-from toolgen.apis import CHAT
+from toolgen.providers.apis import CHAT
 from toolgen.providers.base import Rule, root_unions_refused
 from toolgen.providers.openai import OPENAI
 

@@ -10,12 +10,12 @@ recursion rejected, OpenAI's limits.
 Responses: the recordings (../shared/corpus/envelopes/mistral, 64 bodies and their streams) leave
 out a call's ``type`` and stream a call whole in one chunk, sometimes without ``index``; the
 mistralai SDK types ``FunctionCall.arguments`` as ``Dict[str, Any] | str``. Every recorded call
-carries text; both forms are decoded, by the lenient Chat Completions decoder (toolgen.apis).
+carries text; both forms are decoded, by the lenient Chat Completions decoder (toolgen.providers.apis).
 """
 
 from dataclasses import replace
 
-from toolgen.apis import LENIENT_CHAT
+from toolgen.providers.apis import LENIENT_CHAT
 from toolgen.providers.base import NameRule, Rule, root_unions_refused
 from toolgen.providers.openai import DROP, OPENAI
 

@@ -13,8 +13,7 @@ parameters are "described as a JSON Schema object" in every mode, and whether a 
 
 from typing import Any
 
-from toolgen import pointer as jp
-from toolgen.apis import CHAT, RESPONSES
+from toolgen.providers.apis import CHAT, RESPONSES
 from toolgen.providers.base import (
     UNREPRESENTABLE,
     Limits,
@@ -23,7 +22,7 @@ from toolgen.providers.base import (
     Rule,
     root_unions_refused,
 )
-from toolgen.tool_formats import (
+from toolgen.providers.formats import (
     Entries,
     ReadResult,
     ToolFormat,
@@ -32,6 +31,7 @@ from toolgen.tool_formats import (
     not_a_function_tool,
     read_schema_field,
 )
+from toolgen.schema import pointer as jp
 
 KEEP = frozenset({
     "type", "enum", "const", "anyOf", "description", "title", "$ref", "$defs", "definitions",

@@ -10,7 +10,7 @@ here too). Responses relay each upstream's calls: a recorded call from Claude le
 
 from dataclasses import replace
 
-from toolgen.apis import LENIENT_CHAT, RESPONSES
+from toolgen.providers.apis import LENIENT_CHAT, RESPONSES
 from toolgen.providers.base import Rule, root_unions_refused
 from toolgen.providers.openai import OPENAI
 from toolgen.providers.openai import RULES as OPENAI_RULES

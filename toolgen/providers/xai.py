@@ -12,7 +12,7 @@ OpenAI's do (recordings in ../shared/corpus/envelopes/xai).
 
 from dataclasses import replace
 
-from toolgen.apis import CHAT, RESPONSES
+from toolgen.providers.apis import CHAT, RESPONSES
 from toolgen.providers.base import Rule
 from toolgen.providers.openai import OPENAI
 

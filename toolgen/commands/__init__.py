@@ -1,0 +1,1 @@
+"""The commands beside ``build``: import, diff, watch."""

@@ -1,0 +1,246 @@
+"""What changed between two versions of a design, per tool, output and provider, and what breaks.
+
+The canonical contracts are compared by schema semantics (:mod:`toolgen.schema.compare`); a canonical
+change concerns every provider alike (each decodes into the canonical contract), so it is reported
+once, with the ``design`` slot. Per provider come what only a provider sees: the wire name, whether
+the contract is emitted for it, and whether its projection accepts the contract.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+
+from toolgen.build import BuildResult
+from toolgen.infra.diagnostics import DESIGN, Diagnostic, Level
+from toolgen.load.contracts import Contract, Design
+from toolgen.project.projection import ProjectedContract, ProviderProjection
+from toolgen.schema.compare import BREAKING, COMPATIBLE, Classification, compare_schemas
+
+CONFIG_POINTER = ("toolgen.toml", "/toolgen/providers")
+
+
+@dataclass(frozen=True, order=True)
+class Change:
+    """One difference between two designs: where (file of the new side, or the old one for what was
+    removed, and a JSON pointer), for whom (a provider, or ``design``), what, and whether it breaks.
+    """
+
+    file: str
+    pointer: str
+    provider: str
+    kind: str
+    classification: Classification
+    message: str
+
+    @property
+    def breaking(self) -> bool:
+        return self.classification is BREAKING
+
+    def format(self) -> str:
+        label = self.classification.value.upper()
+        return f"{self.file}:{self.pointer}: {self.provider}: {label} {self.message}"
+
+    def to_dict(self) -> dict[str, str]:
+        return {key: str(value) for key, value in asdict(self).items()}
+
+
+def format_text(changes: Iterable[Change]) -> str:
+    return "".join(change.format() + "\n" for change in sorted(changes))
+
+
+def format_json(changes: Iterable[Change]) -> str:
+    return json.dumps([change.to_dict() for change in sorted(changes)], indent=2) + "\n"
+
+
+def blocking_diagnostics(result: BuildResult) -> list[Diagnostic]:
+    """Errors that keep a side from being compared: a file that did not load is not a removed tool.
+    (A provider's rejection is not one of them: it is a change the diff reports.)"""
+    if result.design is None:
+        return list(result.diagnostics)
+    return [d for d in result.diagnostics if d.level is Level.ERROR and d.provider == DESIGN]
+
+
+def _pair_contracts(
+    old: Design, new: Design
+) -> tuple[list[tuple[Contract, Contract]], list[Contract], list[Contract]]:
+    """(old, new) pairs of the same contract, then the removed and the added ones. A contract that
+    changed its name is paired with its old self when it kept its file, or else when exactly one
+    removed contract of its kind has the same schema."""
+    old_by = {(c.kind, c.name): c for c in old.contracts}
+    new_by = {(c.kind, c.name): c for c in new.contracts}
+    pairs = [(old_by[key], new_by[key]) for key in sorted(old_by.keys() & new_by.keys())]
+    removed = [old_by[key] for key in sorted(old_by.keys() - new_by.keys())]
+    added = [new_by[key] for key in sorted(new_by.keys() - old_by.keys())]
+    for same in (
+        lambda o, n: o.file == n.file,
+        lambda o, n: not compare_schemas(o.schema, n.schema),
+    ):
+        for contract in list(added):
+            candidates = [o for o in removed if o.kind == contract.kind and same(o, contract)]
+            if len(candidates) == 1:
+                pairs.append((candidates[0], contract))
+                removed.remove(candidates[0])
+                added.remove(contract)
+    return pairs, removed, added
+
+
+def _contract_changes(old: Contract, new: Contract) -> list[Change]:
+    def change(pointer: str, kind: str, classification: Classification, message: str) -> Change:
+        return Change(new.file, pointer, DESIGN, kind, classification, message)
+
+    changes = []
+    if old.name != new.name:
+        changes.append(
+            change(
+                "/name",
+                "RENAMED",
+                BREAKING,
+                f"{new.kind} renamed from {old.name!r} to {new.name!r} (was {old.file})",
+            )
+        )
+    if old.description != new.description:
+        changes.append(
+            change("/description", "ANNOTATION_CHANGED", COMPATIBLE, "description changed")
+        )
+    if old.priority != new.priority:
+        # Which tools go strict where a provider caps strict tools per request; payloads keep
+        # their shape either way.
+        changes.append(
+            change(
+                "/priority",
+                "PRIORITY_CHANGED",
+                COMPATIBLE,
+                f"priority changed from {old.priority} to {new.priority}",
+            )
+        )
+    for found in compare_schemas(old.schema, new.schema):
+        changes.append(
+            change(new.pointer + found.pointer, found.kind, found.classification, found.message)
+        )
+    return changes
+
+
+def _rejection(projection: ProviderProjection, contract: Contract, code: str | None = None) -> str:
+    """The first error about ``contract`` (or the first diagnostic of ``code``), as a suffix."""
+    files = {contract.file, *(s.file for s in contract.shared.values())}
+    reasons = sorted(
+        d
+        for d in projection.diagnostics
+        if d.file in files and (d.code == code if code else d.level is Level.ERROR)
+    )
+    if not reasons:
+        return ""
+    first = reasons[0]
+    more = f" and {len(reasons) - 1} more" if len(reasons) > 1 else ""
+    return f": {first.code} at {first.file}:{first.pointer}{more}"
+
+
+def _provider_changes(
+    old: ProviderProjection, new: ProviderProjection, pairs: list[tuple[Contract, Contract]]
+) -> list[Change]:
+    old_projected = {(p.contract.kind, p.contract.name): p for p in (*old.tools, *old.outputs)}
+    new_projected = {(p.contract.kind, p.contract.name): p for p in (*new.tools, *new.outputs)}
+    changes = []
+    for old_contract, new_contract in pairs:
+        changes += _projected_changes(
+            new,
+            new_contract,
+            old_projected.get((old_contract.kind, old_contract.name)),
+            new_projected.get((new_contract.kind, new_contract.name)),
+        )
+    return changes
+
+
+def _projected_changes(
+    projection: ProviderProjection,
+    contract: Contract,
+    before: ProjectedContract | None,
+    after: ProjectedContract | None,
+) -> list[Change]:
+    """What one provider sees change in one contract (None: the contract is not emitted for it)."""
+    provider, kind = projection.profile.name, contract.kind
+
+    def change(pointer: str, code: str, classification: Classification, message: str) -> Change:
+        return Change(contract.file, pointer, provider, code, classification, message)
+
+    if after is None:
+        if before is None:
+            return []
+        return [change("/providers", "NOT_EMITTED", BREAKING, f"no longer emitted for {provider}")]
+    if before is None:
+        return [change("/providers", "EMITTED", COMPATIBLE, f"now emitted for {provider}")]
+    changes = []
+    if before.provider_name != after.provider_name:
+        changes.append(
+            change(
+                "/name",
+                "PROVIDER_NAME_CHANGED",
+                BREAKING,
+                f"wire name changed from {before.provider_name!r} to {after.provider_name!r}",
+            )
+        )
+    if before.schema is not None and after.schema is None:
+        reason = _rejection(projection, contract)
+        changes.append(
+            change(
+                contract.pointer,
+                "NEWLY_REJECTED",
+                BREAKING,
+                f"{provider} rejects this {kind} now{reason}",
+            )
+        )
+    elif before.schema is None and after.schema is not None:
+        changes.append(
+            change(
+                contract.pointer, "NOW_ACCEPTED", COMPATIBLE, f"{provider} accepts this {kind} now"
+            )
+        )
+    elif before.schema is not None and before.strict != after.strict:
+        # The contract holds either way (payloads are validated after decoding); what changes
+        # is whether the provider constrains the model's output to the schema.
+        mode, code = ("strict", "NOW_STRICT") if after.strict else ("non-strict", "NOW_NON_STRICT")
+        reason = "" if after.strict else _rejection(projection, contract, "STRICT_FALLBACK")
+        message = f"{provider} sends this {kind} {mode} now{reason}"
+        changes.append(change(contract.pointer, code, COMPATIBLE, message))
+    return changes
+
+
+def diff_designs(old: BuildResult, new: BuildResult) -> list[Change]:
+    """The changes from ``old`` to ``new`` (both analyzed, without blocking diagnostics), sorted."""
+    assert old.design is not None and new.design is not None
+    pairs, removed, added = _pair_contracts(old.design, new.design)
+    changes = [
+        Change(
+            c.file,
+            "",
+            DESIGN,
+            f"{c.kind.upper()}_REMOVED",
+            BREAKING,
+            f"{c.kind} {c.name!r} removed",
+        )
+        for c in removed
+    ]
+    changes += [
+        Change(
+            c.file, "", DESIGN, f"{c.kind.upper()}_ADDED", COMPATIBLE, f"{c.kind} {c.name!r} added"
+        )
+        for c in added
+    ]
+    for old_contract, new_contract in pairs:
+        changes += _contract_changes(old_contract, new_contract)
+    old_by = {p.profile.name: p for p in old.projections}
+    new_by = {p.profile.name: p for p in new.projections}
+    file, pointer = CONFIG_POINTER
+    for name in sorted(old_by.keys() - new_by.keys()):
+        changes.append(
+            Change(file, pointer, name, "PROVIDER_DROPPED", BREAKING, f"no longer built for {name}")
+        )
+    for name in sorted(new_by.keys() - old_by.keys()):
+        changes.append(
+            Change(file, pointer, name, "PROVIDER_ADDED", COMPATIBLE, f"now built for {name}")
+        )
+    for name in sorted(old_by.keys() & new_by.keys()):
+        changes += _provider_changes(old_by[name], new_by[name], pairs)
+    return sorted(set(changes))

@@ -1,0 +1,2 @@
+"""Stage 3, compiling: the Pydantic models, the inverse canonicalizers and the envelope
+validators of the generated package."""

@@ -1,0 +1,392 @@
+"""Pydantic v2 models of the canonical contracts, written by datamodel-code-generator in-process.
+
+Layout of what :func:`generate_models` returns (paths relative to OUT)::
+
+    models/__init__.py          lazy registry: model_for(kind, name), classes on first use
+    models/_base.py             CanonicalModel: strict, open by default, serialises by alias
+    models/_shared.py           one class per shared definition (design/defs), imported where used
+    models/tools/<module>.py    one module per tool: its parameters model and nested classes
+    models/outputs/<module>.py  one module per structured output
+    _decode.py                  ToolCall, decode_tool_call(), decode_output()
+
+One generator call per contract (and one for the shared definitions): a contract's module is only
+imported when that contract is used, so a package of 1,000 tools imports in constant time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+from datamodel_code_generator import generate
+
+from toolgen.compile.models import prepare
+from toolgen.compile.models.imports import name_order, rewrite_imports
+from toolgen.infra.cache import code_fingerprint, digest, plain
+from toolgen.infra.diagnostics import Diagnostic, Level
+from toolgen.infra.parallel import Pending, Runner
+from toolgen.load.contracts import Contract, Design, SharedDef
+from toolgen.render.formatting import Literal
+from toolgen.render.runtime_files import copied
+from toolgen.render.templating import format_python, render
+from toolgen.schema import names
+from toolgen.schema.metaschema import meta_validator
+
+PROVIDER = "models"  # the provider slot of the diagnostics of this stage
+
+#: datamodel-code-generator options, each with the reason it is set.
+GENERATOR_OPTIONS: dict[str, Any] = {
+    "input_file_type": "jsonschema",
+    "output_model_type": "pydantic_v2.BaseModel",
+    "target_python_version": "3.11",
+    # MISSING is importable from pydantic itself from 2.14 (no experimental import, no warning).
+    "target_pydantic_version": "2.14",
+    # An optional member that is absent stays absent: `x: T | MISSING = MISSING`, and
+    # model_dump() leaves it out, so a payload dumps back to itself.
+    "use_missing_sentinel": True,
+    # Constraints as Annotated[..., Field(ge=...)]: readable, and mypy sees the plain type.
+    "use_annotated": True,
+    "field_constraints": True,
+    # enum/const as Literal[...]: the value is the payload's value, not an Enum member.
+    "enum_field_as_literal": "all",
+    # A schema's description becomes its class docstring (pydantic puts it in the model's JSON
+    # schema); a member's description becomes Field(description=...), so it reaches
+    # model_json_schema() and the SDKs' helpers that read it (attribute docstrings would not).
+    "use_schema_description": True,
+    # Strictness, extra members and alias handling live in one base class (models/_base.py);
+    # additionalProperties: false still writes extra='forbid' on the closed models.
+    "base_class": prepare.BASE_CLASS,
+    # Deterministic output: no timestamp, no command line; black runs afterwards (toolgen's own).
+    "disable_timestamp": True,
+    "formatters": [],
+    "use_double_quotes": True,
+    "custom_file_header": "#",
+}
+
+_CLASS_DEF = re.compile(r"^class (\w+)\(", re.MULTILINE)
+_ROOT_MODEL_DEF = re.compile(
+    r"^(class \w+\(RootModel\[.*\]\):\n)(?!    model_config)", re.MULTILINE
+)
+_ROOT_CONFIG_IMPORT = f"from {prepare.PLACEHOLDER_PACKAGE}.models._base import ROOT_MODEL_CONFIG\n"
+
+
+def _strict_root_models(source: str) -> str:
+    """Root models do not inherit CanonicalModel's config (no option for their base class):
+    give each the same strictness, or a nested ``RootModel[int]`` would accept ``"5"``."""
+    if not _ROOT_MODEL_DEF.search(source):
+        return source
+    source = _ROOT_MODEL_DEF.sub(r"\1    model_config = ROOT_MODEL_CONFIG\n", source)
+    return _ROOT_CONFIG_IMPORT + source
+
+
+@dataclass(frozen=True)
+class ModelsOutput:
+    files: dict[str, str]
+    classes: dict[tuple[str, str], tuple[str, str]]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Planned:
+    contract: Contract
+    folder: str  # "tools" or "outputs"
+    module: str
+    class_name: str
+
+
+def _plan(design: Design) -> tuple[list[_Planned], dict[str, str]]:
+    """Class and module names for every contract and shared definition, in a stable order.
+
+    Classes share one namespace (tools first, then outputs, then shared definitions) so that
+    ``from OUT.models import X`` is never ambiguous; modules are unique per folder.
+    """
+    classes = names.Namespace()
+    planned: list[_Planned] = []
+    for folder, kind_suffix, contracts in (
+        ("tools", "Tool", design.tools),
+        ("outputs", "Output", design.outputs),
+    ):
+        modules = names.Namespace()
+        for contract in contracts:
+            wanted = names.class_name(contract.name)
+            planned.append(
+                _Planned(
+                    contract,
+                    folder,
+                    modules.claim(names.module_name(contract.name)),
+                    classes.claim(wanted, alternative=wanted + kind_suffix),
+                )
+            )
+    shared: dict[str, str] = {}
+    for name in design.shared:  # already sorted by name
+        wanted = names.class_name(name)
+        shared[name] = classes.claim(wanted, alternative=wanted + "Def")
+    return planned, shared
+
+
+def _run_generator(schema: Any, class_name: str) -> str:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = generate(json.dumps(schema), class_name=class_name, **GENERATOR_OPTIONS)
+    if not isinstance(result, str):  # a single input always gives a single module
+        raise TypeError(f"datamodel-code-generator returned {type(result).__name__}")
+    return result
+
+
+def warm_up() -> None:
+    """What a build's worker runs before its first item: the generator's first call imports most
+    of datamodel-code-generator (about a second), and meta-validation needs jsonschema."""
+    meta_validator()  # meta-validation runs in workers
+    schema = {"type": "object", "properties": {"a": {}}}
+    format_python(_run_generator(schema, "WarmUp"), runner=Runner())
+
+
+def _notes_to_diagnostics(
+    notes: list[prepare.Note], locate: Any, code: str = "MODEL_CONSTRAINT_DROPPED"
+) -> list[Diagnostic]:
+    found = []
+    for pointer, message in notes:
+        file, where = locate(pointer)
+        found.append(Diagnostic(file, where, PROVIDER, code, message, Level.WARNING))
+    return found
+
+
+def _fallback_module(
+    header: str, class_name: str, description: str, reason: str, runner: Runner
+) -> str:
+    return format_python(
+        render(
+            "models_fallback.py.j2",
+            runner,
+            header=header,
+            class_name=class_name,
+            description=description,
+            reason=reason,
+        ),
+        runner=runner,
+    )
+
+
+def _contract_module(
+    plan: _Planned, shared_classes: dict[str, str], header: str, *, runner: Runner
+) -> tuple[str, str, list[Diagnostic]]:
+    """The source of one contract's module and the name of its root class."""
+    contract = plan.contract
+    notes: list[prepare.Note] = []
+    used = {name: shared_classes[name] for name in contract.shared}
+    schema = prepare.contract_schema(contract.schema, contract.description, used, notes)
+    diagnostics = _notes_to_diagnostics(notes, contract.locate)
+    package = f"models.{plan.folder}"
+    try:
+        source = _run_generator(schema, plan.class_name)
+        if plan.class_name not in _CLASS_DEF.findall(source):
+            raise ValueError(f"the generator did not write class {plan.class_name}")
+        source = rewrite_imports(_strict_root_models(source), package, header)
+        return format_python(source, runner=runner), plan.class_name, diagnostics
+    except Exception as error:  # the generator's failures on a schema are design findings
+        reason = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+        diagnostics.append(
+            Diagnostic(
+                contract.file,
+                contract.pointer,
+                PROVIDER,
+                "MODEL_NOT_GENERATED",
+                f"no typed model for {contract.kind} {contract.name!r} "
+                f"(datamodel-code-generator failed: {reason}); "
+                "its model accepts any object",
+                Level.WARNING,
+            )
+        )
+        return (
+            _fallback_module(header, plan.class_name, contract.description, reason, runner),
+            plan.class_name,
+            diagnostics,
+        )
+
+
+#: the header every contract module is generated with (and cached under); the design's own
+#: header replaces it afterwards, so a cached module serves every design hash
+_NEUTRAL_HEADER = "# toolgen-models-header"
+
+
+def _encode(result: tuple[str, str, list[Diagnostic]]) -> Any:
+    source, class_name, diagnostics = result
+    return [source, class_name, [d.to_dict() for d in diagnostics]]
+
+
+def _decode(value: Any) -> tuple[str, str, list[Diagnostic]]:
+    source, class_name, diagnostics = value
+    return source, class_name, [Diagnostic.from_dict(d) for d in diagnostics]
+
+
+def _cache_key(arguments: tuple[Any, ...]) -> str:
+    plan, shared_classes, header = arguments  # the names and the header are JSON already
+    return digest(
+        code_fingerprint(),
+        "models",
+        [plan.contract.identity(), plan.folder, plan.module, plan.class_name],
+        shared_classes,
+        header,
+    )
+
+
+def _submit_contract_modules(
+    planned: list[_Planned], shared_classes: dict[str, str], runner: Runner
+) -> Pending[tuple[str, str, list[Diagnostic]]]:
+    """:func:`_contract_module` of every plan, through the build's runner (toolgen/infra/parallel.py):
+    in parallel, and from the cache when the contract, the shared definitions it reaches and the
+    names of their classes are unchanged. The results carry :data:`_NEUTRAL_HEADER`."""
+    jobs = [
+        (plan, {name: shared_classes[name] for name in plan.contract.shared}, _NEUTRAL_HEADER)
+        for plan in planned
+    ]
+    return runner.submit(
+        "models",
+        _contract_module,
+        jobs,
+        key=_cache_key,
+        encode=_encode,
+        decode=_decode,
+        with_runner=True,
+    )
+
+
+def _shared_module(
+    shared: dict[str, SharedDef], shared_classes: dict[str, str], header: str, *, runner: Runner
+) -> tuple[str, str, list[Diagnostic]]:
+    """The source of ``models/_shared.py`` ("" in the place of a class name: the shape of a
+    contract module's result, so that both go through the runner and the cache alike)."""
+    diagnostics: list[Diagnostic] = []
+    defs: dict[str, Any] = {}
+    for name, definition in shared.items():
+        notes: list[prepare.Note] = []
+        schema = prepare.prepare(prepare.rename_refs(definition.schema, shared_classes), notes)
+        if schema is True:
+            schema = {}
+        defs[shared_classes[name]] = schema
+        diagnostics += _notes_to_diagnostics(notes, lambda p, d=definition: (d.file, d.pointer + p))
+    root = "ToolgenSharedRoot"
+    source = _run_generator({"$defs": defs}, root)
+    # The generator writes a root model for the (empty) root schema; only the definitions matter.
+    source = re.sub(rf"\nclass {root}\(RootModel\[Any\]\):\n    root: Any\n", "\n", source)
+    missing = sorted(set(defs) - set(_CLASS_DEF.findall(source)))
+    for cls in missing:
+        name = next(n for n, c in shared_classes.items() if c == cls)
+        definition = shared[name]
+        diagnostics.append(
+            Diagnostic(
+                definition.file,
+                definition.pointer,
+                PROVIDER,
+                "MODEL_NOT_GENERATED",
+                f"the generator wrote no class {cls} for shared definition {name!r}",
+            )
+        )
+    source = rewrite_imports(_strict_root_models(source), "models", header)
+    return format_python(source, runner=runner), "", diagnostics
+
+
+class PendingModels:
+    """The models step under way (:func:`submit_models`): the class of each contract is known
+    at once, the files when :meth:`result` returns."""
+
+    def __init__(self, design: Design, header: str, runner: Runner) -> None:
+        self.design = design
+        self.header = header
+        self.runner = runner
+        self.planned, self.shared_classes = _plan(design)
+        self.classes: dict[tuple[str, str], tuple[str, str]] = {
+            (plan.contract.kind, plan.contract.name): (
+                f".models.{plan.folder}.{plan.module}",
+                plan.class_name,
+            )
+            for plan in self.planned
+        }
+        self._shared = (
+            runner.submit(
+                "shared",
+                _shared_module,
+                [(design.shared, self.shared_classes, _NEUTRAL_HEADER)],
+                key=lambda arguments: digest(code_fingerprint(), "shared", *plain(arguments)),
+                encode=_encode,
+                decode=_decode,
+                with_runner=True,
+            )
+            if design.shared
+            else None
+        )
+        self._contracts = _submit_contract_modules(self.planned, self.shared_classes, runner)
+
+    def result(self) -> ModelsOutput:
+        header, shared_classes, runner = self.header, self.shared_classes, self.runner
+        files: dict[str, str] = {}
+        diagnostics: list[Diagnostic] = []
+        if self._shared is not None:
+            source, _, found = self._shared.result()[0]
+            files["models/_shared.py"] = source.replace(_NEUTRAL_HEADER, header, 1)
+            diagnostics += found
+        for plan, (source, _, found) in zip(self.planned, self._contracts.result(), strict=True):
+            files[f"models/{plan.folder}/{plan.module}.py"] = source.replace(
+                _NEUTRAL_HEADER, header, 1
+            )
+            diagnostics += found
+        classes = self.classes
+        for folder, kind in (("tools", "tool"), ("outputs", "output")):
+            files[f"models/{folder}/__init__.py"] = format_python(
+                render("models_subpackage.py.j2", runner, header=header, kind=kind), runner=runner
+            )
+        registry = [
+            {"kind": kind, "name": name, "module": module[len(".models") :], "class_name": cls}
+            for (kind, name), (module, cls) in classes.items()
+        ]
+        exported = sorted(
+            [(e["class_name"], e["module"]) for e in registry]
+            + [(cls, "._shared") for cls in shared_classes.values()],
+            key=lambda item: name_order(item[0]),
+        )
+        by_module: dict[str, list[str]] = {}
+        for cls, module in exported:
+            by_module.setdefault(module, []).append(cls)
+        type_imports = sorted(by_module.items(), key=lambda item: item[0].lower())
+        tables = _registry_tables(registry, exported)
+        files["models/__init__.py"] = format_python(
+            render("models_init.py.j2", runner, header=header, type_imports=type_imports, **tables),
+            tuple(tables.values()),
+            runner=runner,
+        )
+        files["models/_base.py"] = format_python(
+            render("models_base.py.j2", runner, header=header), runner=runner
+        )
+        files["_decode.py"] = copied("_decode", header)
+        return ModelsOutput(dict(sorted(files.items())), classes, diagnostics)
+
+
+def _registry_tables(
+    registry: list[dict[str, str]], exported: list[tuple[str, str]]
+) -> dict[str, Literal]:
+    """The large literals of ``models/__init__.py``, given to the formatter as data (one element
+    per contract: toolgen/render/formatting.py), each with a trailing comma as the template had."""
+    classes = tuple(
+        f"({e['kind']!r}, {e['name']!r}): ({e['module']!r}, {e['class_name']!r})" for e in registry
+    )
+    public = ("'CLASSES'", *(repr(cls) for cls, _ in exported), "'model_for'")
+    return {
+        "classes": Literal("CLASSES", "{", classes, trailing_comma=True),
+        "exported": Literal(
+            "EXPORTED", "{", tuple(f"{cls!r}: {module!r}" for cls, module in exported), True
+        ),
+        "public": Literal("ALL", "[", public, trailing_comma=True),
+    }
+
+
+def submit_models(design: Design, header: str, runner: Runner) -> PendingModels:
+    """Start the models step: the contracts' modules go to ``runner``'s workers now."""
+    return PendingModels(design, header, runner)
+
+
+def generate_models(design: Design, header: str, runner: Runner | None = None) -> ModelsOutput:
+    """Every model file of the generated package, the class of each contract, and diagnostics."""
+    return submit_models(design, header, runner or Runner()).result()

@@ -1,0 +1,291 @@
+"""The incremental build cache: results of per-contract work, stored by a hash of their inputs.
+
+An entry's key is the SHA-256 of everything its result depends on (toolgen's own code and
+templates, the versions of the libraries that write code, and the work's explicit inputs), so a
+stale entry is never found rather than ever invalidated. Entries are written to a temporary file
+and renamed into place: a build killed at any moment leaves whole entries or none, and an entry
+that does not read back (truncated, edited, foreign) counts as a miss and is recomputed.
+
+The cache lives in ``.toolgen-cache/`` beside the design folder (or ``--cache-dir``), never in
+the output folder; deleting it at any time is safe.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections import Counter
+from dataclasses import fields, is_dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from toolgen.infra.resources import PACKAGE_DIR, templates_dir
+
+CACHE_FOLDER = ".toolgen-cache"
+#: the size a cache is pruned to after a build (entries that build used are always kept)
+MAX_BYTES = 512 * 1024 * 1024
+#: a temporary file this old is left over from a killed build
+STALE_TEMPORARY_SECONDS = 3600
+#: the cache's size in bytes as the last prune found it, plus what builds wrote since
+SIZE_FILE = "size"
+#: an indexed stage's entries of the last build, in one file (``Cache.index``), at
+#: ``<stage>/index/index.json``: where an entry would be, so pruning treats it as one
+INDEX_FILE = os.path.join("index", "index.json")
+_LIBRARIES = ("black", "datamodel-code-generator", "pydantic", "jinja2", "jsonschema")
+
+
+#: authored order matters (property order is output order): keys are not sorted. One encoder
+#: for every call (``json.dumps`` with options builds one per call: keys are made by the thousand)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=repr)
+
+
+def _json(value: Any) -> str:
+    return _ENCODER.encode(value)
+
+
+def digest(*parts: Any) -> str:
+    """The SHA-256 of JSON values, in order."""
+    return hashlib.sha256(_json(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def plain(value: Any) -> Any:
+    """``value`` with its dataclasses as tuples of their fields (for a cache key; faster than
+    :func:`dataclasses.asdict`, which deep-copies every schema)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return [plain(getattr(value, f.name)) for f in fields(value)]
+    if isinstance(value, dict):
+        return (
+            {k: plain(v) for k, v in value.items()}
+            if any(is_dataclass(v) for v in value.values())
+            else value
+        )
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    return value
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """A hash of toolgen's source, its templates and the versions of the libraries whose output
+    ends up in generated files: any change to the generator is a different key."""
+    sources = sorted(PACKAGE_DIR.rglob("*.py")) + sorted(
+        p for p in templates_dir().rglob("*") if p.is_file()
+    )
+    hasher = hashlib.sha256()
+    for path in sources:
+        hasher.update(path.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for library in _LIBRARIES:
+        try:
+            hasher.update(f"{library}={metadata.version(library)}\0".encode())
+        except metadata.PackageNotFoundError:
+            hasher.update(f"{library}=?\0".encode())
+    return hasher.hexdigest()
+
+
+class Cache:
+    """JSON values by key, under ``root/<stage>/<key[:2]>/<key>.json``; counts hits and misses per stage."""
+
+    def __init__(self, root: Path, max_bytes: int = MAX_BYTES) -> None:
+        self.root = Path(root)
+        self._root = str(self.root)
+        self.max_bytes = max_bytes
+        self.hits: Counter[str] = Counter()
+        self.misses: Counter[str] = Counter()
+        self.used: set[str] = set()  # the paths of the entries this build read or wrote
+        self.written = 0
+        self.written_bytes = 0
+        # indexed stage -> key -> the value's JSON text: as the last build saved them, and as
+        # this build used them (text: a value handed out is a fresh copy, whatever is done to it)
+        self._index: dict[str, dict[str, str]] = {}
+        self._indexed: dict[str, dict[str, str]] = {}
+        self._index_changed: set[str] = set()  # stages read from an entry's file or written
+
+    def is_empty(self) -> bool:
+        """No entry of any stage yet (a first build, or a deleted cache)."""
+        return not any(self.root.glob("*/*/*.json"))
+
+    def _path(self, stage: str, key: str) -> str:
+        # string paths: a rebuild reads tens of thousands of entries, and pathlib costs seconds
+        return os.path.join(self._root, stage, key[:2], key + ".json")
+
+    def index(self, stage: str) -> None:
+        """Also keep the entries of ``stage`` that this build gets or puts in one index file
+        (:meth:`save_indexes`), read whole by the next build's first :meth:`get` of the stage:
+        for stages of many small values, where opening a file per entry costs more than the
+        value (a rebuild reads thousands). The index is only a faster way to the same entries:
+        each is found by its key, so an index that is old, lost or foreign only costs reads."""
+        if stage not in self._index:
+            self._index[stage] = self._read_index(stage)
+            self._indexed[stage] = {}
+
+    def get(self, stage: str, key: str) -> Any | None:
+        path = self._path(stage, key)
+        indexed = self._indexed.get(stage)
+        if indexed is not None:
+            text = self._index[stage].get(key)
+            if text is not None:
+                try:
+                    value = json.loads(text)
+                except ValueError:
+                    value = None
+                if value is not None:
+                    self.hits[stage] += 1
+                    self.used.add(path)
+                    indexed[key] = text
+                    return value
+        try:
+            with open(path, encoding="utf-8") as file:
+                entry = json.loads(file.read())
+            if isinstance(entry, dict) and entry.get("key") == key and "value" in entry:
+                self.hits[stage] += 1
+                self.used.add(path)
+                if indexed is not None:
+                    indexed[key] = _json(entry["value"])
+                    self._index_changed.add(stage)
+                return entry["value"]
+        except (OSError, ValueError):
+            pass
+        self.misses[stage] += 1
+        return None
+
+    def put(self, stage: str, key: str, value: Any) -> None:
+        """Store ``value``; a cache that cannot be written only makes the next build slower."""
+        path = self._path(stage, key)
+        text = _json(value)
+        try:
+            folder = os.path.dirname(path)
+            os.makedirs(folder, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+            try:
+                with os.fdopen(handle, "wb") as file:
+                    # the bytes of _json({"key": key, "value": value})
+                    entry = '{"key":' + _json(key) + ',"value":' + text + "}"
+                    size = file.write(entry.encode("utf-8"))
+                os.replace(temporary, path)
+                self.used.add(path)
+                self.written += 1
+                self.written_bytes += size
+                if stage in self._indexed:
+                    self._indexed[stage][key] = text
+                    self._index_changed.add(stage)
+            except BaseException:
+                Path(temporary).unlink(missing_ok=True)
+                raise
+        except OSError:
+            pass
+
+    def _read_index(self, stage: str) -> dict[str, Any]:
+        path = os.path.join(self._root, stage, INDEX_FILE)
+        try:
+            with open(path, encoding="utf-8") as file:
+                index = json.loads(file.read())
+        except (OSError, ValueError):
+            return {}
+        self.used.add(path)
+        if not isinstance(index, dict) or index.get("stage") != stage:
+            return {}
+        entries = index.get("entries")
+        if not isinstance(entries, dict):
+            return {}
+        return {key: text for key, text in entries.items() if isinstance(text, str)}
+
+    def save_indexes(self) -> None:
+        """Write the index of each indexed stage: the entries this build used (so it stays the
+        size of one build's), when they are not the ones it read. Whole or not at all, like an
+        entry; a build beside this one may replace it with its own (then the next build reads
+        the other entries from their files)."""
+        for stage, used in self._indexed.items():
+            # what it used came from the index unless a file was read or written
+            if stage not in self._index_changed and len(used) == len(self._index[stage]):
+                continue
+            path = os.path.join(self._root, stage, INDEX_FILE)
+            try:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=os.path.dirname(path))
+            except OSError:
+                continue
+            try:
+                with os.fdopen(handle, "wb") as file:
+                    size = file.write(_json({"stage": stage, "entries": used}).encode("utf-8"))
+                os.replace(temporary, path)
+            except OSError:
+                Path(temporary).unlink(missing_ok=True)
+                continue
+            self._index[stage] = dict(used)
+            self._index_changed.discard(stage)
+            self.used.add(path)
+            self.written += 1
+            self.written_bytes += size
+
+    def prune(self) -> int:
+        """Remove entries this build did not use, least recently written first, while the cache
+        is larger than ``max_bytes``; and temporary files of builds killed an hour ago or more.
+        Only after a build that wrote entries (else the cache did not grow), and only when the
+        size the last prune found plus what builds wrote since (the ``size`` file) passes the
+        bound: walking tens of thousands of entries costs seconds, more than a one-tool rebuild's
+        work. That estimate only grows between walks (a replaced entry counts twice), but two
+        builds finishing at once may lose one's count: the bound is kept to a build's writes.
+        Safe beside other builds: an entry removed under one is a miss there, recomputed.
+        Returns the count."""
+        if not self.written:
+            return 0
+        estimate = self._size()
+        if estimate is not None and estimate + self.written_bytes <= self.max_bytes:
+            self._save_size(estimate + self.written_bytes)
+            return 0
+        now = time.time()
+        entries: list[tuple[float, int, Path]] = []
+        total, removed = 0, 0
+        for path in self.root.glob("*/*/*"):
+            try:
+                status = path.stat()
+            except OSError:
+                continue
+            if path.name.startswith(".tmp-"):
+                if now - status.st_mtime > STALE_TEMPORARY_SECONDS:
+                    path.unlink(missing_ok=True)
+                    removed += 1
+                continue
+            total += status.st_size
+            if str(path) not in self.used:
+                entries.append((status.st_mtime, status.st_size, path))
+        for _, size, path in sorted(entries, key=lambda entry: entry[:2]):
+            if total <= self.max_bytes:
+                break
+            try:
+                path.unlink()
+            except OSError:
+                continue
+            total -= size
+            removed += 1
+        self._save_size(total)
+        return removed
+
+    def _size(self) -> int | None:
+        try:
+            size = json.loads((self.root / SIZE_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return size if isinstance(size, int) and size >= 0 else None
+
+    def _save_size(self, size: int) -> None:
+        try:
+            handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=self.root)
+        except OSError:
+            return
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(str(size))
+            os.replace(temporary, self.root / SIZE_FILE)
+        except OSError:
+            Path(temporary).unlink(missing_ok=True)
+
+
+def default_cache_dir(design_root: Path) -> Path:
+    """``.toolgen-cache/`` beside the design folder."""
+    return Path(design_root).absolute().parent / CACHE_FOLDER

@@ -1,0 +1,306 @@
+"""Running the build's per-contract work: across processes, through the cache, with progress.
+
+A :class:`Runner` maps a module-level function over explicit, picklable argument tuples and
+returns the results in input order, so the output never depends on which worker finished first.
+Results found in the cache are not computed; the others run in a pool of spawned processes
+(``--jobs``) or, for one job or a handful of items, in this process.
+
+The build makes one runner and hands it to each stage; a stage hands it on to what it calls
+(black formatting, the models step). A function run through :meth:`Runner.submit` with
+``with_runner=True`` receives the runner that runs it as its ``runner`` argument: the build's own
+in this process, a one-job runner without a cache in a worker.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from typing import Any, Generic, TextIO, TypeVar
+
+from toolgen.infra.cache import Cache
+
+R = TypeVar("R")
+
+#: fewer items than this run in this process while no worker runs yet: starting a worker
+#: (imports) costs about a second; once the workers run (:meth:`Runner.start`), any two items go
+MIN_PARALLEL_ITEMS = 32
+
+
+#: how the progress line names the runner's stages
+STAGE_LABELS = {
+    "meta": "meta-validation",
+    "checks": "reference checks",
+    "projection": "projection",
+    "canonical": "canonicalizers",
+    "models": "models",
+    "shared": "shared models",
+    "black": "formatting",
+    "black-part": "formatting",
+}
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+class Progress:
+    """``toolgen: models 120/3635`` on one terminal line, once a build has run for a second."""
+
+    DELAY = 1.0
+    INTERVAL = 0.1
+
+    def __init__(self, stream: TextIO, enabled: bool) -> None:
+        self.stream = stream
+        self.enabled = enabled
+        self.started = time.monotonic()
+        self._last = 0.0
+        self._shown = False
+
+    @classmethod
+    def for_terminal(cls, quiet: bool, stream: TextIO | None = None) -> Progress:
+        """Shown only on a terminal, outside CI (``CI`` set) and without ``--quiet``."""
+        stream = stream or sys.stderr
+        enabled = not quiet and not os.environ.get("CI") and stream.isatty()
+        return cls(stream, enabled)
+
+    def update(self, stage: str, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.started < self.DELAY or (now - self._last < self.INTERVAL and done < total):
+            return
+        self._last = now
+        self._shown = True
+        label = STAGE_LABELS.get(stage, stage)
+        self.stream.write(f"\r\x1b[Ktoolgen: {label} {done}/{total}")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self._shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self._shown = False
+
+
+def _apply(function: Callable[..., R], chunk: list[tuple[Any, ...]], with_runner: bool) -> list[R]:
+    """``function`` over a chunk of arguments, in a worker."""
+    if not with_runner:
+        return [function(*arguments) for arguments in chunk]
+    runner = Runner()
+    return [function(*arguments, runner=runner) for arguments in chunk]
+
+
+def _started() -> None:
+    """A no-op task: submitting one per job makes the pool spawn every worker now."""
+
+
+class Pending(Generic[R]):
+    """Results of :meth:`Runner.submit`, ready when :meth:`result` returns."""
+
+    def __init__(self, collect: Callable[[], list[R]]) -> None:
+        self._collect: Callable[[], list[R]] | None = collect
+        self._results: list[R] = []
+
+    def result(self) -> list[R]:
+        if self._collect is not None:
+            self._results, self._collect = self._collect(), None
+        return self._results
+
+
+class _Completed(Iterator[tuple[int, R]]):
+    """(index, result) of the workers' chunks, in the order they finish."""
+
+    def __init__(
+        self,
+        futures: dict[Future[list[R]], list[int]],
+        report: Callable[[int], None],
+        done: int,
+    ) -> None:
+        self.futures = list(futures)
+        self._results = self._read(futures, report, done)
+
+    @staticmethod
+    def _read(
+        futures: dict[Future[list[R]], list[int]], report: Callable[[int], None], done: int
+    ) -> Iterator[tuple[int, R]]:
+        for future in as_completed(futures):
+            chunk = futures[future]
+            yield from zip(chunk, future.result(), strict=True)
+            done += len(chunk)
+            report(done)
+
+    def __next__(self) -> tuple[int, R]:
+        return next(self._results)
+
+
+class Runner:
+    def __init__(
+        self,
+        jobs: int = 1,
+        cache: Cache | None = None,
+        progress: Progress | None = None,
+        warm_up: Callable[[], None] | None = None,
+    ) -> None:
+        """``warm_up``: a module-level function each worker runs first, while the parent is
+        still loading the design (the imports of the stages' libraries cost a second or two)."""
+        self.jobs = max(1, jobs)
+        self.cache = cache
+        self.progress = progress
+        self.warm_up = warm_up
+        self._pool: Executor | None = None
+        self._submitted: list[Future[Any]] = []  # the workers' share of submit() calls
+
+    def map(
+        self,
+        stage: str,
+        function: Callable[..., R],
+        arguments: Sequence[tuple[Any, ...]],
+        key: Callable[[tuple[Any, ...]], str] | None = None,
+        **options: Any,
+    ) -> list[R]:
+        """``[function(*a) for a in arguments]``; with ``key``, results come from and go to the
+        cache (``encode``/``decode`` turn a result into a JSON value and back). Computed here
+        while the workers are busy with submitted work (this process would only wait for them),
+        or with ``parallel=False`` (work too cheap to send)."""
+        return self.submit(stage, function, arguments, key, waiting=True, **options).result()
+
+    def submit(
+        self,
+        stage: str,
+        function: Callable[..., R],
+        arguments: Sequence[tuple[Any, ...]],
+        key: Callable[[tuple[Any, ...]], str] | None = None,
+        encode: Callable[[R], Any] = lambda value: value,
+        decode: Callable[[Any], R] = lambda value: value,
+        *,
+        parallel: bool = True,
+        waiting: bool = False,
+        indexed: bool = False,
+        with_runner: bool = False,
+    ) -> Pending[R]:
+        """:meth:`map`, with the work handed to the workers now and collected by
+        ``result()``: this process can do other work meanwhile (with one job, or too few
+        items, the work is done by ``result()``). ``indexed``: the stage's values are small,
+        read through the cache's index (:meth:`Cache.index`). ``with_runner``: ``function``
+        takes a ``runner`` keyword, the runner that runs it (see the module docstring)."""
+        results: list[Any] = [None] * len(arguments)
+        if indexed and self.cache is not None:
+            self.cache.index(stage)
+        keys: list[str | None] = [None] * len(arguments)
+        todo: list[int] = []
+        for index, item in enumerate(arguments):
+            if self.cache is not None and key is not None:
+                keys[index] = key(item)
+                found = self.cache.get(stage, keys[index] or "")
+                if found is not None:
+                    try:
+                        results[index] = decode(found)
+                        continue
+                    except (TypeError, ValueError, KeyError, IndexError):
+                        # an entry of another shape: a miss, recomputed
+                        self.cache.hits[stage] -= 1
+                        self.cache.misses[stage] += 1
+            todo.append(index)
+        if not parallel or (waiting and self._busy()):
+            least = len(todo) + 1  # in this process
+        elif self._pool is None:
+            least = MIN_PARALLEL_ITEMS
+        else:
+            least = 2 if waiting else 1
+        computed = self._compute(
+            stage, function, arguments, todo, len(arguments) - len(todo), least, with_runner
+        )
+        if not waiting and isinstance(computed, _Completed):
+            self._submitted += computed.futures
+
+        def collect() -> list[R]:
+            for index, result in computed:
+                results[index] = result
+                cache_key = keys[index]
+                if self.cache is not None and cache_key is not None:
+                    self.cache.put(stage, cache_key, encode(result))
+            return results
+
+        return Pending(collect)
+
+    def _compute(
+        self,
+        stage: str,
+        function: Callable[..., R],
+        arguments: Sequence[tuple[Any, ...]],
+        todo: list[int],
+        done: int,
+        least: int,
+        with_runner: bool,
+    ) -> Iterator[tuple[int, R]]:
+        """The results of ``todo``, as they come: computed in this process while the iterator
+        is read, or (``least`` items or more, and more than one job) submitted to the workers
+        before this returns."""
+        total = len(arguments)
+        self._report(stage, done, total)
+        if self.jobs == 1 or len(todo) < least:
+
+            def in_process(done: int) -> Iterator[tuple[int, R]]:
+                for index in todo:
+                    if with_runner:
+                        yield index, function(*arguments[index], runner=self)
+                    else:
+                        yield index, function(*arguments[index])
+                    done += 1
+                    self._report(stage, done, total)
+
+            return in_process(done)
+        # small chunks keep every worker busy to the end; not so small that pickling dominates
+        size = max(1, min(16, len(todo) // (self.jobs * 8)))
+        chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
+        pool = self._executor()
+        futures: dict[Future[list[R]], list[int]] = {
+            pool.submit(_apply, function, [arguments[i] for i in chunk], with_runner): chunk
+            for chunk in chunks
+        }
+        return _Completed(futures, lambda count: self._report(stage, count, total), done)
+
+    def _busy(self) -> bool:
+        """Whether submitted work is still running or waiting in the workers."""
+        self._submitted = [future for future in self._submitted if not future.done()]
+        return bool(self._submitted)
+
+    def _report(self, stage: str, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress.update(stage, done, total)
+
+    def start(self) -> None:
+        """Start the workers now (with more than one job), so that their imports overlap the
+        parent's loading; without this they start when a stage first has enough items."""
+        if self.jobs > 1 and self._pool is None:
+            pool = self._executor()
+            for _ in range(self.jobs):
+                pool.submit(_started)
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            # spawn: workers start clean (no copied locks or half-written state of this process)
+            self._pool = ProcessPoolExecutor(
+                self.jobs,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=self.warm_up,
+            )
+        return self._pool
+
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the workers (a later stage that needs them starts them again)."""
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+        if self.progress is not None:
+            self.progress.finish()

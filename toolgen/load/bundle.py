@@ -1,0 +1,245 @@
+"""Bundling: relative ``$ref`` across design files become local ``#/$defs/<name>`` references.
+
+Each tool or output schema is a resource whose base is its file; a reference such as
+``../defs/money.yaml#/$defs/Money`` names a schema in another file. Every such target becomes one
+design-wide shared definition (one name, one schema), copied into the ``$defs`` of each contract that
+uses it, directly or through other shared definitions. Cycles through files are fine: targets are
+collected with a worklist, never by recursion over references.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from toolgen.infra.diagnostics import DESIGN, Diagnostic
+from toolgen.load.contracts import SharedDef
+from toolgen.schema import pointer as jp
+from toolgen.schema import walker
+
+#: A schema location in the design: (file relative to the design folder, JSON pointer in that file).
+Location = tuple[str, str]
+
+
+@dataclass
+class Documents:
+    """The parsed design files and, for each, the pointer of the schema resource it holds."""
+
+    values: dict[str, Any]
+    resource_pointer: Callable[[str], str]
+    #: files whose text holds no ``$ref`` key (toolgen.load.sources.may_hold_ref): not walked
+    without_refs: frozenset[str] = frozenset()
+
+    def resolve(self, location: Location) -> Any:
+        file, pointer = location
+        return jp.resolve(self.values[file], pointer)
+
+
+@dataclass(frozen=True)
+class _Ref:
+    """One ``$ref`` found in a schema: where it is written and what it designates."""
+
+    where: Location  # the ``$ref`` keyword itself
+    local: bool  # stays a reference inside the same resource
+    target: Location | None  # None when the reference is broken (a diagnostic says why)
+    local_form: str | None = None  # a local reference spelled with its own file name, as "#..."
+
+
+def _classify(
+    ref: Any, base_file: str, where: Location, docs: Documents
+) -> tuple[_Ref, list[Diagnostic]]:
+    def broken(code: str, message: str) -> tuple[_Ref, list[Diagnostic]]:
+        return _Ref(where, False, None), [Diagnostic(where[0], where[1], DESIGN, code, message)]
+
+    if not isinstance(ref, str):
+        return broken("INVALID_REF", "$ref must be a string")
+    uri, _, fragment = ref.partition("#")
+    if fragment and not fragment.startswith("/"):
+        return broken("UNSUPPORTED_REF", f"$ref {ref!r}: only JSON-pointer fragments are supported")
+    if ":" in uri or uri.startswith("/"):
+        return broken(
+            "UNSUPPORTED_REF", f"$ref {ref!r}: only relative references inside the design"
+        )
+    fragment = jp.unescape_uri(fragment)
+    if uri == "":
+        target_file = base_file
+    else:
+        target_file = posixpath.normpath(posixpath.join(posixpath.dirname(base_file), uri))
+        if target_file.startswith("../") or target_file == "..":
+            return broken("REF_OUTSIDE_DESIGN", f"$ref {ref!r} leaves the design folder")
+        if target_file not in docs.values:
+            return broken("REF_FILE_NOT_FOUND", f"$ref {ref!r}: no design file {target_file}")
+    target = (target_file, docs.resource_pointer(target_file) + fragment)
+    try:
+        docs.resolve(target)
+    except KeyError:
+        return broken(
+            "REF_NOT_FOUND", f"$ref {ref!r}: nothing at {fragment or '#'} in {target_file}"
+        )
+    if uri and target_file == base_file:  # "t.yaml#/$defs/X" inside t.yaml is "#/$defs/X"
+        return _Ref(where, True, target, "#" + ref.partition("#")[2]), []
+    return _Ref(where, uri == "", target), []
+
+
+def _refs_in(
+    location: Location, docs: Documents, *, local_is_shared: bool
+) -> tuple[list[_Ref], list[Diagnostic]]:
+    """The references inside the schema at ``location``.
+
+    In a contract's own schema a same-file reference stays local; inside a shared definition every
+    reference (local ones included) designates another shared definition.
+    """
+    file, base_pointer = location
+    refs: list[_Ref] = []
+    diagnostics: list[Diagnostic] = []
+    if file in docs.without_refs:
+        return refs, diagnostics
+    for node, pointer in walker.walk(docs.resolve(location)):
+        if isinstance(node, dict) and "$ref" in node:
+            where = (file, base_pointer + jp.join(pointer, "$ref"))
+            ref, found = _classify(node["$ref"], file, where, docs)
+            if local_is_shared and ref.target is not None:
+                ref = _Ref(ref.where, False, ref.target)
+            refs.append(ref)
+            diagnostics.extend(found)
+    return refs, diagnostics
+
+
+def _preferred_name(location: Location) -> str:
+    file, pointer = location
+    tokens = jp.split(pointer)
+    stem = posixpath.basename(file).rsplit(".", 1)[0]
+    return tokens[-1] if tokens else stem
+
+
+def _assign_names(targets: set[Location]) -> dict[Location, str]:
+    """Design-wide unique names: the last pointer token, qualified by the file stem on a clash."""
+    ordered = sorted(targets)
+    wanted: dict[str, list[Location]] = {}
+    for target in ordered:
+        wanted.setdefault(_preferred_name(target), []).append(target)
+    names: dict[Location, str] = {}
+    taken: set[str] = set()
+    for target in ordered:
+        name = _preferred_name(target)
+        if len(wanted[name]) > 1:
+            stem = posixpath.basename(target[0]).rsplit(".", 1)[0]
+            name = f"{stem}.{name}"
+        candidate, index = name, 2
+        while candidate in taken:
+            candidate, index = f"{name}_{index}", index + 1
+        names[target] = candidate
+        taken.add(candidate)
+    return names
+
+
+def _def_ref(name: str) -> str:
+    """The local reference to a shared definition: a JSON pointer, percent-encoded as a URI fragment."""
+    return "#" + quote(jp.join("/$defs", name), safe="/$~!&'()*+,;=:@")
+
+
+def _rewrite(schema: Any, base: Location, replacements: dict[str, str]) -> Any:
+    """A copy of ``schema`` with the ``$ref`` values at the given pointers replaced."""
+
+    def visit(node: Any, pointer: str) -> Any:
+        copied = walker.map_children(
+            node, pointer, lambda child: visit(child.schema, child.pointer)
+        )
+        ref_pointer = base[1] + jp.join(pointer, "$ref")
+        if isinstance(copied, dict) and ref_pointer in replacements:
+            copied["$ref"] = replacements[ref_pointer]
+        return copied
+
+    return visit(schema, "")
+
+
+@dataclass
+class Bundler:
+    docs: Documents
+
+    def bundle(
+        self, roots: list[Location]
+    ) -> tuple[list[tuple[Any, dict[str, SharedDef]]], dict[str, SharedDef], list[Diagnostic]]:
+        """Bundle each root schema; returns (schema, shared defs it uses) per root, all shared defs, diagnostics."""
+        diagnostics: list[Diagnostic] = []
+        root_refs: list[list[_Ref]] = []
+        for root in roots:
+            refs, found = _refs_in(root, self.docs, local_is_shared=False)
+            root_refs.append(refs)
+            diagnostics.extend(found)
+
+        # Collect the closure of shared targets with a worklist (cycles across files terminate).
+        target_refs: dict[Location, list[_Ref]] = {}
+        pending = [r.target for refs in root_refs for r in refs if not r.local and r.target]
+        while pending:
+            target = pending.pop()
+            if target in target_refs:
+                continue
+            refs, found = _refs_in(target, self.docs, local_is_shared=True)
+            target_refs[target] = refs
+            diagnostics.extend(found)
+            pending.extend(r.target for r in refs if r.target)
+
+        names = _assign_names(set(target_refs))
+        shared: dict[str, SharedDef] = {}
+        for target, refs in target_refs.items():
+            replacements = {r.where[1]: _def_ref(names[r.target]) for r in refs if r.target}
+            schema = _rewrite(self.docs.resolve(target), target, replacements)
+            shared[names[target]] = SharedDef(names[target], target[0], target[1], schema)
+
+        bundled: list[tuple[Any, dict[str, SharedDef]]] = []
+        for root, refs in zip(roots, root_refs, strict=True):
+            external = [r for r in refs if not r.local and r.target]
+            replacements = {r.where[1]: _def_ref(names[r.target]) for r in external if r.target}
+            replacements.update(
+                {r.where[1]: r.local_form for r in refs if r.local and r.local_form}
+            )
+            used = self._closure(
+                [names[r.target] for r in external if r.target], target_refs, names
+            )
+            schema = self.docs.resolve(root)
+            if replacements or used:  # else the copy would equal the authored schema
+                schema = _rewrite(schema, root, replacements)
+            if used:
+                diagnostics.extend(self._name_clashes(schema, root, used))
+                if isinstance(schema, dict):
+                    local_defs = dict(schema.get("$defs") or {})
+                    local_defs.update({name: shared[name].schema for name in used})
+                    schema["$defs"] = local_defs
+            bundled.append((schema, {name: shared[name] for name in used}))
+        return bundled, shared, diagnostics
+
+    @staticmethod
+    def _closure(
+        start: list[str], target_refs: dict[Location, list[_Ref]], names: dict[Location, str]
+    ) -> list[str]:
+        by_name = {name: target for target, name in names.items()}
+        seen: set[str] = set()
+        pending = list(start)
+        while pending:
+            name = pending.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            pending.extend(names[r.target] for r in target_refs[by_name[name]] if r.target)
+        return sorted(seen)
+
+    @staticmethod
+    def _name_clashes(schema: Any, root: Location, used: list[str]) -> list[Diagnostic]:
+        local = schema.get("$defs") if isinstance(schema, dict) else None
+        if not isinstance(local, dict):
+            return []
+        return [
+            Diagnostic(
+                root[0],
+                jp.join(root[1], "$defs", name),
+                DESIGN,
+                "DEFS_NAME_CLASH",
+                f"local definition {name!r} has the name of a shared definition this schema uses; rename it",
+            )
+            for name in used
+            if name in local
+        ]

@@ -1,0 +1,699 @@
+"""Loading a design folder (DESIGN.md §3) into a bundled, meta-validated :class:`Design`."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from toolgen.infra.cache import code_fingerprint, digest
+from toolgen.infra.diagnostics import DESIGN, Diagnostic, Level
+from toolgen.infra.parallel import Runner
+from toolgen.load.bundle import Bundler, Documents, Location
+from toolgen.load.contracts import (
+    Config,
+    Contract,
+    ContractKind,
+    Design,
+    ProviderOptions,
+    ProviderSettings,
+    SharedDef,
+)
+from toolgen.load.sources import (
+    SCHEMA_SUFFIXES,
+    load_document,
+    may_hold_ref,
+    parse_source,
+    read_source,
+)
+from toolgen.schema import pointer as jp
+from toolgen.schema.metaschema import meta_validator
+from toolgen.schema.refs import inlined_size, unbounded_refs, unfolded_depth
+
+CONFIG_FILE = "toolgen.toml"
+
+#: folder -> (contract kind, key holding the schema, the other keys a file may carry)
+CONTRACT_FOLDERS: dict[str, tuple[ContractKind, str, frozenset[str]]] = {
+    "tools": (
+        "tool",
+        "parameters",
+        frozenset({"name", "description", "examples", "providers", "priority", "strict"}),
+    ),
+    "outputs": ("output", "schema", frozenset({"name", "description", "examples", "providers"})),
+}
+DEFS_FOLDER = "defs"
+ENVELOPES_FOLDER = "envelopes"
+
+#: Schemas on one path through subschemas and references (see _too_deep_through_refs).
+MAX_UNFOLDED_DEPTH = 128
+#: Schemas of a contract once the references the projection inlines are copied.
+MAX_INLINED_SCHEMAS = 50_000
+
+
+def design_files(root: Path) -> list[str]:
+    """Every schema file of the design, relative and sorted (so input order never matters)."""
+    return sorted(_scan(root))
+
+
+def _scan(root: Path) -> dict[str, bool]:
+    """Every schema file of the design (relative, in no order) -> whether a symbolic link is on
+    its way from ``root`` (only such a file can lead outside the design folder). What
+    ``rglob("*")`` of each folder finds (symbolic links to folders are not followed below it),
+    with ``os.scandir``: a rebuild lists thousands of files, and pathlib costs a tenth of a
+    second of it."""
+    found: dict[str, bool] = {}
+    for folder in (*CONTRACT_FOLDERS, DEFS_FOLDER):
+        base = root / folder
+        if base.is_dir():
+            _scan_folder(str(base), folder, base.is_symlink(), found)
+    return found
+
+
+def _scan_folder(path: str, relative: str, linked: bool, found: dict[str, bool]) -> None:
+    try:
+        with os.scandir(path) as listing:
+            entries = list(listing)
+    except PermissionError:  # as rglob: a folder that cannot be listed is skipped
+        return
+    for entry in entries:
+        name = f"{relative}/{entry.name}"
+        if entry.is_symlink():
+            if Path(entry.path).is_file() and _suffix(entry.name) in SCHEMA_SUFFIXES:
+                found[name] = True
+        elif entry.is_dir(follow_symlinks=False):
+            _scan_folder(entry.path, name, linked, found)
+        elif entry.is_file(follow_symlinks=False) and _suffix(entry.name) in SCHEMA_SUFFIXES:
+            found[name] = linked
+
+
+def _suffix(name: str) -> str:
+    """``PurePath(name).suffix.lower()``."""
+    dot = name.rfind(".")
+    return name[dot:].lower() if 0 < dot < len(name) - 1 else ""
+
+
+def design_hash(root: Path, files: list[str], read: dict[str, bytes] | None = None) -> str:
+    """A hash of every design file, toolgen.toml and the envelope files; ``read`` holds the
+    bytes of files loading already read (the others are read here)."""
+    read = read or {}
+    digest = hashlib.sha256()
+    for relative in sorted([*files, CONFIG_FILE, *_envelope_files(root)]):
+        data = read.get(relative)
+        if data is not None:
+            digest.update(relative.encode() + b"\0" + data + b"\0")
+            continue
+        path = root / relative
+        if path.is_file():
+            digest.update(relative.encode() + b"\0")
+            with path.open("rb") as file:  # in chunks: a design file may be far over its limit
+                while chunk := file.read(1 << 20):
+                    digest.update(chunk)
+            digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _envelope_files(root: Path) -> list[str]:
+    base = root / ENVELOPES_FOLDER
+    if not base.is_dir():
+        return []
+    return sorted(p.relative_to(root).as_posix() for p in base.rglob("*.json") if p.is_file())
+
+
+def _outside(root: Path, relative: str) -> list[Diagnostic]:
+    """An error when the design file is a link to a file elsewhere (a design that came from
+    elsewhere could otherwise put any file's content into OUT)."""
+    if (root / relative).resolve().is_relative_to(root.resolve()):
+        return []
+    message = "a symbolic link to a file outside the design folder; toolgen reads only the design"
+    return [Diagnostic(relative, "", DESIGN, "OUTSIDE_DESIGN", message)]
+
+
+def _read_file(
+    root: Path, relative: str, linked: bool
+) -> tuple[bytes | None, Any, list[Diagnostic]]:
+    """The bytes (None when not read) and the value of a design file found by :func:`_scan`:
+    ``_load_inside``, with its path resolved only when a symbolic link is on its way."""
+    refused = _outside(root, relative) if linked else []
+    if refused:
+        return None, None, refused
+    data, found = read_source(os.path.join(root, relative), relative)
+    if data is None:
+        return None, None, found
+    value, found = parse_source(data, _suffix(relative.rsplit("/", 1)[-1]), relative)
+    return data, value, found
+
+
+def _load_inside(root: Path, relative: str) -> tuple[Any, list[Diagnostic]]:
+    """``load_document`` of a design file, refused when it is a link to a file elsewhere."""
+    refused = _outside(root, relative)
+    if refused:
+        return None, refused
+    return load_document(root / relative, relative)
+
+
+def load_config(
+    root: Path, known_providers: Mapping[str, ProviderSettings]
+) -> tuple[Config, list[Diagnostic]]:
+    path = root / CONFIG_FILE
+    if not path.is_file():
+        return Config(), []
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        return Config(), [Diagnostic(CONFIG_FILE, "", DESIGN, "PARSE_ERROR", str(error))]
+    except RecursionError:  # tomllib recurses into nested arrays and inline tables
+        return Config(), [
+            Diagnostic(CONFIG_FILE, "", DESIGN, "TOO_DEEP", "arrays or tables nest too deep")
+        ]
+    diagnostics: list[Diagnostic] = []
+
+    def problem(pointer: str, code: str, message: str) -> None:
+        diagnostics.append(Diagnostic(CONFIG_FILE, pointer, DESIGN, code, message))
+
+    for key in sorted(set(data) - {"toolgen", "providers"}):
+        problem(
+            jp.join("", key),
+            "UNKNOWN_FIELD",
+            f"unknown table {key!r} (expected [toolgen] or [providers.NAME])",
+        )
+    section = data.get("toolgen", {})
+    if not isinstance(section, dict):
+        problem("/toolgen", "INVALID_CONFIG", "toolgen must be a table: [toolgen]")
+        section = {}
+    tables = data.get("providers", {})
+    if not isinstance(tables, dict):
+        problem(
+            "/providers",
+            "INVALID_CONFIG",
+            "providers must be tables [providers.NAME]; the list of providers goes under [toolgen]",
+        )
+        tables = {}
+    providers: tuple[str, ...] | None = None
+    for key in sorted(set(section) - {"providers"}):
+        problem(jp.join("/toolgen", key), "UNKNOWN_FIELD", f"unknown setting {key!r}")
+    if "providers" in section:
+        value = section["providers"]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            problem(
+                "/toolgen/providers", "INVALID_CONFIG", "providers must be a list of provider names"
+            )
+        else:
+            for name in value:
+                if name not in known_providers:
+                    problem(
+                        "/toolgen/providers",
+                        "UNKNOWN_PROVIDER",
+                        f"unknown provider {name!r}; toolgen supports {', '.join(known_providers)}",
+                    )
+            providers = tuple(v for v in value if v in known_providers)
+    options: dict[str, ProviderOptions] = {}
+    for name, table in tables.items():
+        pointer = jp.join("/providers", name)
+        if name not in known_providers:
+            problem(pointer, "UNKNOWN_PROVIDER", f"unknown provider {name!r}")
+            continue
+        if not isinstance(table, dict):
+            problem(
+                pointer, "INVALID_CONFIG", f"providers.{name} must be a table: [providers.{name}]"
+            )
+            continue
+        dialects = known_providers[name].dialects
+        settings = {"optional_nullable"} | ({"dialect"} if dialects else set())
+        settings |= {"strict"} if known_providers[name].has_non_strict else set()
+        for key in sorted(set(table) - settings):
+            problem(jp.join(pointer, key), "UNKNOWN_FIELD", f"unknown setting {key!r}")
+        level = table.get("optional_nullable", "warning")
+        if level not in ("warning", "error"):
+            problem(
+                jp.join(pointer, "optional_nullable"),
+                "INVALID_CONFIG",
+                "optional_nullable must be 'warning' or 'error'",
+            )
+            level = "warning"
+        dialect = table.get("dialect") if dialects else None
+        if dialect is not None and dialect not in dialects:
+            problem(
+                jp.join(pointer, "dialect"),
+                "INVALID_CONFIG",
+                f"dialect must be one of {', '.join(repr(d) for d in dialects)}, not {dialect!r}",
+            )
+            dialect = None
+        strict = table.get("strict")
+        if strict is not None and not isinstance(strict, bool):
+            problem(jp.join(pointer, "strict"), "INVALID_CONFIG", "strict must be true or false")
+            strict = None
+        options[name] = ProviderOptions(optional_nullable=level, dialect=dialect, strict=strict)
+    return Config(providers=providers, options=options), diagnostics
+
+
+def _meta_validate(schema: Any, file: str, pointer: str) -> list[Diagnostic]:
+    return [
+        Diagnostic(
+            file,
+            jp.join(pointer, *error.absolute_path),
+            DESIGN,
+            "INVALID_SCHEMA",
+            f"not a valid JSON Schema 2020-12: {error.message}",
+        )
+        for error in sorted(
+            meta_validator().iter_errors(schema), key=lambda e: list(map(str, e.absolute_path))
+        )
+    ]
+
+
+def _meta_validate_all(
+    schemas: list[tuple[Any, str, str]], digests: dict[str, str], runner: Runner
+) -> list[list[Diagnostic]]:
+    """:func:`_meta_validate` of each (schema, file, pointer), through the build's cache (keyed by
+    the digest of the file's bytes, which the schema is a function of, with its path); in this
+    process: against the flat meta-schema it is too cheap to send to the workers (which are still
+    starting at this point of a cold build)."""
+    return runner.map(
+        "meta",
+        _meta_validate,
+        schemas,
+        key=lambda arguments: digest(
+            code_fingerprint(), "meta", digests[arguments[1]], arguments[1], arguments[2]
+        ),
+        encode=lambda found: [d.to_dict() for d in found],
+        decode=lambda found: [Diagnostic.from_dict(d) for d in found],
+        parallel=False,
+        indexed=True,
+    )
+
+
+def _read_contract(
+    file: str, document: Any, known_providers: Mapping[str, ProviderSettings]
+) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
+    """The checked fields of a tool or output file (name defaults to the file's stem)."""
+    kind, schema_key, other_keys = CONTRACT_FOLDERS[file.split("/", 1)[0]]
+    if not isinstance(document, dict):
+        return None, [
+            Diagnostic(file, "", DESIGN, "INVALID_FILE", f"a {kind} file must be a mapping")
+        ]
+    diagnostics = [
+        Diagnostic(
+            file,
+            jp.join("", key),
+            DESIGN,
+            "UNKNOWN_FIELD",
+            f"unknown field {key!r} in a {kind} file (expected {', '.join(sorted(other_keys | {schema_key}))})",
+        )
+        for key in document
+        if key not in other_keys | {schema_key} and not (key == "strict" and kind == "output")
+    ]
+
+    def expect(key: str, check: Any, what: str) -> None:
+        if key in document and not check(document[key]):
+            diagnostics.append(
+                Diagnostic(file, jp.join("", key), DESIGN, "INVALID_FIELD", f"{key} must be {what}")
+            )
+
+    expect(
+        "name",
+        lambda v: isinstance(v, str) and v.strip() == v and v != "",
+        "a non-empty string without surrounding spaces",
+    )
+    expect("description", lambda v: isinstance(v, str), "a string")
+    expect("examples", lambda v: isinstance(v, list), "a list of example payloads")
+    providers, strict, found = _read_providers(
+        file, kind, document.get("providers"), known_providers
+    )
+    diagnostics += found
+    if "strict" in document:
+        diagnostics += _strict_problems(file, kind, "/strict", document["strict"])
+    expect(
+        "priority",
+        lambda v: type(v) is int,
+        "an integer (tools with a higher priority are marked strict first)",
+    )
+    if schema_key not in document:
+        diagnostics.append(
+            Diagnostic(file, "", DESIGN, "MISSING_FIELD", f"a {kind} file needs {schema_key!r}")
+        )
+    # An unknown field is reported but does not stop the schema from being checked.
+    if any(d.code != "UNKNOWN_FIELD" for d in diagnostics):
+        return None, diagnostics
+    stem = file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return {
+        "kind": kind,
+        "name": document.get("name", stem),
+        "description": document.get("description", ""),
+        "schema_pointer": "/" + schema_key,
+        "examples": tuple(document.get("examples", ())),
+        "providers": providers,
+        "priority": document.get("priority", 0),
+        "strict": strict,
+        "strict_all": document.get("strict"),
+    }, diagnostics
+
+
+def _strict_problems(file: str, kind: ContractKind, pointer: str, flag: Any) -> list[Diagnostic]:
+    """What is wrong with a ``strict`` flag at ``pointer`` (top level or per provider)."""
+    if not isinstance(flag, bool):
+        message = "strict must be true or false"
+    elif kind != "tool":
+        message = "strict is set per tool; a structured output always goes strict"
+    else:
+        return []
+    return [Diagnostic(file, pointer, DESIGN, "INVALID_FIELD", message)]
+
+
+def _read_providers(
+    file: str, kind: ContractKind, value: Any, known_providers: Mapping[str, ProviderSettings]
+) -> tuple[tuple[str, ...] | None, dict[str, bool], list[Diagnostic]]:
+    """A contract file's ``providers``: where it is emitted (a list of names, or the keys of a
+    mapping), and for a tool, per provider, its ``strict`` flag (``{NAME: {strict: false}}``)."""
+    if value is None:
+        return None, {}, []
+    if isinstance(value, list) and all(isinstance(name, str) for name in value):
+        return tuple(value), {}, []
+    if not isinstance(value, dict):
+        message = "providers must be a list of provider names, or a mapping of name to settings"
+        return None, {}, [Diagnostic(file, "/providers", DESIGN, "INVALID_FIELD", message)]
+    diagnostics: list[Diagnostic] = []
+    strict: dict[str, bool] = {}
+    for name, settings in value.items():
+        pointer = jp.join("/providers", name)
+        if settings is None:
+            continue
+        if not isinstance(settings, dict):
+            message = f"providers.{name} must be a mapping of settings (strict), or empty"
+            diagnostics.append(Diagnostic(file, pointer, DESIGN, "INVALID_FIELD", message))
+            continue
+        for key in settings:
+            if key != "strict":
+                message = f"unknown setting {key!r} (expected strict)"
+                diagnostics.append(
+                    Diagnostic(file, jp.join(pointer, key), DESIGN, "UNKNOWN_FIELD", message)
+                )
+        if "strict" not in settings:
+            continue
+        flag, where = settings["strict"], jp.join(pointer, "strict")
+        problems = _strict_problems(file, kind, where, flag)
+        known = known_providers.get(name)
+        if not problems and flag is False and known is not None and not known.has_non_strict:
+            message = f"{name} has no non-strict mode: its tools always go strict"
+            problems = [Diagnostic(file, where, DESIGN, "INVALID_FIELD", message)]
+        if problems:
+            diagnostics += problems
+        else:
+            strict[name] = flag
+    return tuple(value), strict, diagnostics
+
+
+def load_design(
+    root: Path, known_providers: Mapping[str, ProviderSettings], runner: Runner | None = None
+) -> tuple[Design | None, list[Diagnostic]]:
+    """Read, bundle and validate ``root``; ``known_providers`` are the providers a design may
+    name, with the settings each takes; ``runner`` does the per-contract work (in this process,
+    without a cache, when None).
+
+    The design holds every contract that loaded cleanly; the diagnostics say what did not (a build
+    with any error diagnostic writes nothing). None only when ``root`` is not a folder.
+    """
+    root = Path(root)
+    runner = runner or Runner()
+    if not root.is_dir():
+        return None, [Diagnostic(str(root), "", DESIGN, "NO_DESIGN", "not a folder")]
+    scanned = _scan(root)
+    files = sorted(scanned)
+    diagnostics: list[Diagnostic] = []
+    config, found = load_config(root, known_providers)
+    diagnostics += found
+
+    values: dict[str, Any] = {}
+    read: dict[str, bytes] = {}
+    for relative in files:
+        data, value, found = _read_file(root, relative, scanned[relative])
+        diagnostics += found
+        if data is not None:
+            read[relative] = data
+        if not found:
+            values[relative] = value
+    # each file read once: its bytes give the design's hash and the contracts' fingerprints
+    source_hash = design_hash(root, files, read)
+    digests = {relative: hashlib.sha256(read[relative]).hexdigest() for relative in values}
+    without_refs = frozenset(f for f in values if not may_hold_ref(read[f]))
+    del read
+
+    contract_files = [f for f in files if f.split("/", 1)[0] in CONTRACT_FOLDERS]
+    if not contract_files:
+        diagnostics.append(
+            Diagnostic(
+                ".",
+                "",
+                DESIGN,
+                "EMPTY_DESIGN",
+                "no tools/ or outputs/ files with a .yaml, .yml or .json name",
+            )
+        )
+
+    fields: dict[str, dict[str, Any]] = {}
+    for file in contract_files:
+        if file not in values:
+            continue
+        info, found = _read_contract(file, values[file], known_providers)
+        diagnostics += found
+        if info is None:
+            continue
+        if info["providers"] is not None:
+            for name in info["providers"]:
+                if name not in known_providers:
+                    diagnostics.append(
+                        Diagnostic(
+                            file,
+                            "/providers",
+                            DESIGN,
+                            "UNKNOWN_PROVIDER",
+                            f"unknown provider {name!r}",
+                        )
+                    )
+        fields[file] = info
+    schemas = [
+        (values[f][i["schema_pointer"][1:]], f, i["schema_pointer"]) for f, i in fields.items()
+    ]
+    schemas += [
+        (values[f], f, "") for f in files if f.startswith(DEFS_FOLDER + "/") and f in values
+    ]
+    for (_, file, _), found in zip(
+        schemas, _meta_validate_all(schemas, digests, runner), strict=True
+    ):
+        diagnostics += found
+        if found:
+            fields.pop(file, None)
+
+    seen: dict[tuple[str, str], str] = {}
+    for file, info in fields.items():
+        key = (info["kind"], info["name"])
+        if key in seen:
+            diagnostics.append(
+                Diagnostic(
+                    file,
+                    "/name",
+                    DESIGN,
+                    "DUPLICATE_NAME",
+                    f"{info['kind']} {info['name']!r} is also defined in {seen[key]}",
+                )
+            )
+        else:
+            seen[key] = file
+
+    def resource_pointer(file: str) -> str:
+        info = fields.get(file)
+        if info is not None:
+            return str(info["schema_pointer"])
+        folder = file.split("/", 1)[0]
+        return "/" + CONTRACT_FOLDERS[folder][1] if folder in CONTRACT_FOLDERS else ""
+
+    roots: list[Location] = [(file, info["schema_pointer"]) for file, info in fields.items()]
+    documents = Documents(values, resource_pointer, without_refs)
+    bundled, shared, found = Bundler(documents).bundle(roots)
+    diagnostics += found
+
+    # A contract whose file (or a file it references) has an error is reported, not built; the
+    # others still go through the providers so that one run reports every problem.
+    broken = {d.file for d in diagnostics if d.level is Level.ERROR}
+    candidates: list[Contract] = []
+    for (file, info), (schema, used) in zip(fields.items(), bundled, strict=True):
+        contract = Contract(
+            kind=info["kind"],
+            name=info["name"],
+            description=info["description"],
+            schema=schema,
+            file=file,
+            pointer=info["schema_pointer"],
+            examples=info["examples"],
+            providers=info["providers"],
+            priority=info["priority"],
+            shared=used,
+            strict=info["strict"],
+            strict_all=info["strict_all"],
+        )
+        contract.set_fingerprint(_fingerprint(file, used, digests))
+        if file in broken or any(s.file in broken for s in used.values()):
+            continue
+        candidates.append(contract)
+    contracts: list[Contract] = []
+    for contract, (usable, found) in zip(candidates, _check_all(candidates, runner), strict=True):
+        diagnostics += found
+        if usable:
+            contracts.append(contract)
+
+    envelopes, found = _load_envelopes(root)
+    diagnostics += found
+    by_name = sorted(contracts, key=lambda c: c.name)
+    design = Design(
+        root=str(root),
+        tools=tuple(c for c in by_name if c.kind == "tool"),
+        outputs=tuple(c for c in by_name if c.kind == "output"),
+        shared=dict(sorted(shared.items())),
+        config=config,
+        hash=source_hash,
+        envelopes=envelopes,
+    )
+    return design, diagnostics
+
+
+def _fingerprint(file: str, used: dict[str, SharedDef], digests: dict[str, str]) -> str:
+    """What a bundled contract is a function of (besides toolgen's code): its file's path and
+    bytes, and the name, place and file bytes of each shared definition it uses (the names are
+    design-wide: a clash elsewhere can rename one; the bytes hold the definitions' own
+    references, whose targets are among the used ones)."""
+    return digest(
+        "contract",
+        file,
+        digests[file],
+        [
+            [name, shared.file, shared.pointer, digests[shared.file]]
+            for name, shared in used.items()
+        ],
+    )
+
+
+def _check_contract(contract: Contract) -> tuple[bool, list[Diagnostic]]:
+    """Whether a bundled contract can be built (its references are bounded), and what its
+    references and examples are found to break."""
+    unbounded = _unbounded_refs(contract) or _too_deep_through_refs(contract)
+    if unbounded:
+        return False, unbounded
+    return True, _check_examples(contract)
+
+
+def _check_all(contracts: list[Contract], runner: Runner) -> list[tuple[bool, list[Diagnostic]]]:
+    """:func:`_check_contract` of each contract, across the build's processes and through its
+    cache (following every contract's references is a large part of loading)."""
+    return runner.map(
+        "checks",
+        _check_contract,
+        [(contract,) for contract in contracts],
+        key=lambda arguments: digest(code_fingerprint(), "checks", arguments[0].identity()),
+        encode=lambda result: [result[0], [d.to_dict() for d in result[1]]],
+        decode=lambda value: (bool(value[0]), [Diagnostic.from_dict(d) for d in value[1]]),
+        indexed=True,
+    )
+
+
+def _unbounded_refs(contract: Contract) -> list[Diagnostic]:
+    """A reference that leads back to itself on the same value can never be checked (every
+    validator, toolgen's included, would loop forever): an error where it is written."""
+    diagnostics = []
+    for pointer in unbounded_refs(contract.schema):
+        file, where = contract.locate(pointer)
+        diagnostics.append(
+            Diagnostic(
+                file,
+                where,
+                DESIGN,
+                "UNBOUNDED_REF",
+                "this $ref leads back to itself without descending into a member or an item, "
+                "so no value can ever be checked against it",
+            )
+        )
+    return diagnostics
+
+
+def _too_deep_through_refs(contract: Contract) -> list[Diagnostic]:
+    """Each file is at most MAX_DEPTH deep and MAX_FILE_BYTES large, but references chain files
+    and definitions into deeper paths (10,000 definitions that each reference the next), and the
+    projection copies the references it inlines (a few lines can expand to billions): an error
+    before any stage recurses or copies."""
+    pointer, depth = unfolded_depth(contract.schema)
+    if depth > MAX_UNFOLDED_DEPTH:
+        message = (
+            f"following the references from here leads {depth:,} schemas deep; toolgen follows "
+            f"at most {MAX_UNFOLDED_DEPTH} (recursion through a member or an item counts once)"
+        )
+        return [Diagnostic(*contract.locate(pointer), DESIGN, "REF_TOO_DEEP", message)]
+    pointer, size = inlined_size(contract.schema)
+    if size > MAX_INLINED_SCHEMAS:
+        message = (
+            f"the references with sibling keywords, copied where they are used, make this "
+            f"schema {size:,} schemas; toolgen allows {MAX_INLINED_SCHEMAS:,} (move the siblings "
+            f"into the definition, or reference it without them)"
+        )
+        return [Diagnostic(*contract.locate(pointer), DESIGN, "REF_TOO_LARGE", message)]
+    return []
+
+
+def _check_examples(contract: Contract) -> list[Diagnostic]:
+    if not contract.examples:
+        return []
+    try:
+        validator = Draft202012Validator(contract.schema)
+        diagnostics = []
+        for index, example in enumerate(contract.examples):
+            error = next(
+                iter(
+                    sorted(
+                        validator.iter_errors(example),
+                        key=lambda e: list(map(str, e.absolute_path)),
+                    )
+                ),
+                None,
+            )
+            if error is not None:
+                where = "".join(f"[{p!r}]" for p in error.absolute_path) or "the payload"
+                diagnostics.append(
+                    Diagnostic(
+                        contract.file,
+                        jp.join("/examples", index),
+                        DESIGN,
+                        "INVALID_EXAMPLE",
+                        f"example does not match {contract.pointer[1:]}: at {where}: {error.message}",
+                    )
+                )
+        return diagnostics
+    except (
+        Exception
+    ) as error:  # a broken reference surfaces here too; it already has its own diagnostic
+        return [
+            Diagnostic(
+                contract.file,
+                "/examples",
+                DESIGN,
+                "INVALID_EXAMPLE",
+                f"examples could not be checked: {error}",
+            )
+        ]
+
+
+def _load_envelopes(root: Path) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """Envelope schema overrides from ``design/envelopes/<provider>/<surface>.json``."""
+    envelopes: dict[str, Any] = {}
+    diagnostics: list[Diagnostic] = []
+    for relative in _envelope_files(root):
+        value, found = _load_inside(root, relative)
+        diagnostics += found
+        if found:
+            continue
+        found = _meta_validate(value, relative, "")
+        diagnostics += found
+        if not found:
+            envelopes[relative[len(ENVELOPES_FOLDER) + 1 : -len(".json")]] = value
+    return envelopes, diagnostics

@@ -1,0 +1,340 @@
+"""Assembling the generated package: the map of every output file, rendered in memory."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+from toolgen import __version__
+from toolgen.compile.canonical.compiler import CanonicalModule, render_canonical_module
+from toolgen.compile.models import submit_models
+from toolgen.compile.validators import (
+    EnvelopeSchemaError,
+    load_envelope_schemas,
+    render_envelope_module,
+)
+from toolgen.infra.diagnostics import Diagnostic
+from toolgen.infra.parallel import Runner
+from toolgen.load.contracts import Design
+from toolgen.load.loader import ENVELOPES_FOLDER
+from toolgen.package.schema_texts import SchemaText, json_text, schema_texts
+from toolgen.project.projection import ProjectedContract, ProviderProjection
+from toolgen.project.rewrites import EnumStringified
+from toolgen.providers.apis import Requests, modules_for, requests_for
+from toolgen.render.formatting import Literal
+from toolgen.render.runtime_files import copied
+from toolgen.render.templating import format_python, header, render
+
+MANIFEST = ".toolgen-manifest.json"
+
+
+@dataclass(frozen=True)
+class PackageFiles:
+    """Relative POSIX path -> file content, for one build, and what the rendering stages reported."""
+
+    files: dict[str, str]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def with_manifest(self, design: Design) -> dict[str, str]:
+        files = dict(sorted(self.files.items()))
+        manifest = {
+            "toolgen_version": __version__,
+            "design_hash": design.hash,
+            "files": {
+                path: hashlib.sha256(text.encode()).hexdigest() for path, text in files.items()
+            },
+        }
+        files[MANIFEST] = json_text(manifest)
+        return files
+
+
+def _import_key(name: str) -> tuple[int, str]:
+    """isort's order of the names of one import: constants, classes, then the rest."""
+    if name.isupper():
+        return 0, name.lower()
+    return (1 if name[:1].isupper() else 2), name.lower()
+
+
+def _import_statement(module: str, names: list[str]) -> str:
+    """One import, on one line when it fits ruff's default line length (88), else one name a line
+    with a trailing comma (which black and isort both keep)."""
+    line = f"from .{module} import {', '.join(names)}"
+    if len(line) <= 88:
+        return line
+    return f"from .{module} import (\n" + "".join(f"    {name},\n" for name in names) + ")"
+
+
+def _relative_imports(
+    projection: ProviderProjection,
+    surfaces: list[str],
+    requests: Requests,
+    canonical_module: str | None,
+) -> list[str]:
+    """The generated provider module's relative imports, in isort's order (an ``x as y`` import
+    on a line of its own after its module's others)."""
+    profile = projection.profile
+    decode = ["OutputData", "ToolCall", "decode_output", "output_data", "typed_call"]
+    if any(api.sdk_models for api in profile.apis):
+        decode.append("projected_model")
+    by_module: dict[str, set[str]] = {
+        "_contracts": {"Contracts"},
+        "_decode": set(decode),
+        f"_envelopes_{profile.name}": {f"validate_{surface}" for surface in surfaces},
+        "_runtime": {"PayloadError", "RawToolCall", "SchemaDriftError", "ToolCallDecoder"},
+        requests.module: {requests.name},
+    }
+    if "limits" in requests.arguments:
+        by_module["_contracts"].add("StrictToolLimits")
+    for api in profile.apis:
+        by_module.setdefault(api.module, set()).update({api.decoder, *api.types})
+    aliases = {"_runtime": "decode_tool_call as _decode_arguments"}
+    if canonical_module is not None:
+        by_module[canonical_module] = {"OUTPUT_CANONICALIZERS", "TOOL_CANONICALIZERS"}
+        aliases[canonical_module] = "canonicalize_text as _canonicalize_text"
+    lines: list[str] = []
+    for module in sorted(by_module):
+        lines.append(_import_statement(module, sorted(by_module[module], key=_import_key)))
+        if module in aliases:
+            lines.append(_import_statement(module, [aliases[module]]))
+    return lines
+
+
+def _table(name: str, values: dict[str, str]) -> Literal:
+    """A dict table of the module: its keys, and the Python text of each value."""
+    return Literal(name, "{", tuple(f"{key!r}: {value}" for key, value in values.items()))
+
+
+def _tables(
+    tools: list[ProjectedContract],
+    outputs: list[ProjectedContract],
+    texts: dict[tuple[str, str], SchemaText],
+) -> dict[str, Literal]:
+    """The module's large tables (templates/_provider_tables.py.j2), one element per contract,
+    given to the formatter as data (toolgen/render/formatting.py)."""
+    tool_texts = {p.contract.name: texts[("tool", p.contract.name)] for p in tools}
+    output_texts = {p.contract.name: texts[("output", p.contract.name)] for p in outputs}
+    tables = [
+        Literal("TOOLS", "(", tuple(repr(p.contract.name) for p in tools)),
+        Literal("OUTPUTS", "(", tuple(repr(p.contract.name) for p in outputs)),
+        _table("PROVIDER_NAMES", {p.contract.name: repr(p.provider_name) for p in tools}),
+        _table("CANONICAL_NAMES", {p.provider_name: repr(p.contract.name) for p in tools}),
+        _table("OUTPUT_PROVIDER_NAMES", {p.contract.name: repr(p.provider_name) for p in outputs}),
+        _table("OUTPUT_CANONICAL_NAMES", {p.provider_name: repr(p.contract.name) for p in outputs}),
+        _table("STRICT", {p.contract.name: repr(p.strict) for p in tools}),
+        _table("TOOL_DESCRIPTIONS", {p.contract.name: repr(p.contract.description) for p in tools}),
+        _table("TOOL_SCHEMAS", {name: text.source for name, text in tool_texts.items()}),
+        _table("TOOL_SIZES", {name: repr(text.sizes) for name, text in tool_texts.items()}),
+        _table("TOOL_PRIORITIES", {p.contract.name: repr(p.contract.priority) for p in tools}),
+        _table(
+            "OUTPUT_DESCRIPTIONS", {p.contract.name: repr(p.contract.description) for p in outputs}
+        ),
+        _table("OUTPUT_SCHEMAS", {name: text.source for name, text in output_texts.items()}),
+    ]
+    return {table.name: table for table in tables}
+
+
+def _provider_module(
+    design: Design,
+    projection: ProviderProjection,
+    surfaces: list[str],
+    classes: dict[tuple[str, str], tuple[str, str]],
+    canonical_module: str | None,
+    texts: dict[tuple[str, str], SchemaText],
+    runner: Runner,
+) -> str:
+    """The generated module of one provider: its tables, bound to the runtime's API classes, and
+    to ``canonical_module``'s canonicalizers (None: payloads come back canonical as they are)."""
+    profile = projection.profile
+    tools = [p for p in projection.tools if p.schema is not None]
+    outputs = [p for p in projection.outputs if p.schema is not None]
+    tables = _tables(tools, outputs, texts)
+    requests = requests_for(profile.apis)
+    sdk_models = any(api.sdk_models for api in profile.apis)
+    public = [
+        *("PROVIDER", "AnyToolCall", "Api", "OutputData", "PayloadError", "SchemaDriftError"),
+        *("ToolCall", "ToolCallStream", "canonicalize", "canonicalize_output"),
+        *("canonicalize_output_text", "canonicalize_text", "decode_tool_call", "parse_output"),
+        *("parse_tool_calls", "parameters", "output_schema", "TOOLS", "OUTPUTS"),
+        *("PROVIDER_NAMES", "CANONICAL_NAMES", "OUTPUT_PROVIDER_NAMES", "OUTPUT_CANONICAL_NAMES"),
+        *("STRICT", "MAX_TOOLS", "MAX_STRICT_TOOLS", "MAX_OPTIONAL_MEMBERS", "MAX_UNION_MEMBERS"),
+        *requests.functions,
+        *(name for api in profile.apis for name in api.types),
+        *(f"validate_{surface}" for surface in surfaces),
+        *(("tool_model", "output_model") if sdk_models else ()),
+    ]
+    source = render(
+        profile.template or "provider.py.j2",
+        runner,
+        header=header(design.hash),
+        title=profile.title,
+        provider=profile.name,
+        apis=profile.apis,
+        api_names=profile.api_names,
+        api_titles=[api.title for api in profile.apis],
+        requests=requests,
+        request_options=dict(sorted(profile.request_options.items())),
+        request_functions=requests.functions,
+        sdk_models=sdk_models,
+        imports=_relative_imports(projection, surfaces, requests, canonical_module),
+        public=public,
+        tables=tables,
+        tools=tuple(p.contract.name for p in tools),
+        outputs=tuple(p.contract.name for p in outputs),
+        nullable=profile.optional_style == "nullable",
+        canonical_module=canonical_module,
+        limits=profile.limits,
+        all_strict=all(p.strict for p in tools),
+        tool_classes={p.contract.name: classes[("tool", p.contract.name)][1] for p in tools},
+        output_classes={p.contract.name: classes[("output", p.contract.name)][1] for p in outputs},
+        **projection.profile.module_data,
+    )
+    return format_python(source, tuple(tables.values()), runner=runner)
+
+
+def _texts(projection: ProviderProjection, runner: Runner) -> dict[tuple[str, str], SchemaText]:
+    """The texts of every projected schema of ``projection`` (toolgen/package/schema_texts.py)."""
+    projected = [p for p in (*projection.tools, *projection.outputs) if p.schema is not None]
+    texts = schema_texts([p.schema for p in projected], runner)
+    return {(p.contract.kind, p.contract.name): t for p, t in zip(projected, texts, strict=True)}
+
+
+def _schema_files(
+    projection: ProviderProjection, texts: dict[tuple[str, str], SchemaText]
+) -> dict[str, str]:
+    """The projections as JSON, for consumers that are not Python."""
+    base = PurePosixPath("schemas") / projection.profile.name
+    files: dict[str, str] = {}
+    for folder, contracts in (("tools", projection.tools), ("outputs", projection.outputs)):
+        for p in contracts:
+            if p.schema is not None:
+                file = f"{p.provider_name}.json"
+                # no provider's names have a "/"; else pathlib's spelling of the path, as it was
+                path = f"{base}/{folder}/{file}" if "/" not in file else str(base / folder / file)
+                files[path] = texts[(p.contract.kind, p.contract.name)].json
+    files[str(base / "names.json")] = json_text(
+        {
+            "tools": projection.name_map("tool"),
+            "outputs": projection.name_map("output"),
+        }
+    )
+    return files
+
+
+def render_package(
+    design: Design, projections: list[ProviderProjection], runner: Runner | None = None
+) -> PackageFiles:
+    """Every file of the package; a projection-only provider (no APIs) gets its schema files and
+    no module. ``runner`` does the work that can be shared out or cached (in this process, without
+    a cache, when None)."""
+    runner = runner or Runner()
+    # the models go to the workers first, collected last: the other modules are rendered meanwhile
+    models = submit_models(design, header(design.hash), runner)
+    providers = tuple(p.profile.name for p in projections if p.profile.apis)
+    files: dict[str, str] = {}
+    files["__init__.py"] = format_python(
+        render(
+            "package_init.py.j2",
+            runner,
+            header=header(design.hash),
+            version=__version__,
+            design_hash=design.hash,
+            providers=providers,
+            tools=tuple(c.name for c in design.tools),
+            outputs=tuple(c.name for c in design.outputs),
+            submodules=tuple(sorted((*providers, "models"))),
+        ),
+        runner=runner,
+    )
+    diagnostics: list[Diagnostic] = []
+    files["_runtime.py"] = copied("_runtime", header(design.hash))
+    canonical = _canonical_module(design, projections, runner)
+    if canonical is not None:
+        diagnostics += canonical.diagnostics
+        if canonical.source is not None:
+            files["_canonical.py"] = canonical.source
+    for projection in projections:
+        name = projection.profile.name
+        if not projection.profile.apis:
+            files.update(_schema_files(projection, _texts(projection, runner)))
+            continue
+        schemas, found = _envelope_schemas(design, projection)
+        diagnostics += found
+        if found:
+            continue
+        canonical_module = "_canonical" if projection.profile.optional_style == "nullable" else None
+        if canonical_module is None and _reads_enum_texts(projection):
+            own = render_canonical_module(design, projection, header(design.hash), runner)
+            diagnostics += own.diagnostics
+            if own.source is None:
+                continue
+            canonical_module = f"_canonical_{name}"
+            files[f"{canonical_module}.py"] = own.source
+        for module in modules_for(projection.profile.apis):
+            files[f"{module}.py"] = copied(module, header(design.hash))
+        files[f"_envelopes_{name}.py"] = render_envelope_module(
+            name, schemas, header(design.hash), runner
+        )
+        texts = _texts(projection, runner)
+        files[f"{name}.py"] = _provider_module(
+            design, projection, list(schemas), models.classes, canonical_module, texts, runner
+        )
+        files.update(_schema_files(projection, texts))
+    done = models.result()
+    files.update(done.files)  # the build sorts the files; the models' findings come first
+    return PackageFiles(files, [*done.diagnostics, *diagnostics])
+
+
+def _envelope_schemas(
+    design: Design, projection: ProviderProjection
+) -> tuple[dict[str, Any], list[Diagnostic]]:
+    provider = projection.profile.name
+    overrides = {
+        key: value for key, value in design.envelopes.items() if key.split("/", 1)[0] == provider
+    }
+    try:
+        return load_envelope_schemas(provider, overrides, projection.profile.apis), []
+    except EnvelopeSchemaError as error:
+        file = f"{ENVELOPES_FOLDER}/{provider}/{error.surface}.json"
+        return {}, [Diagnostic(file, error.pointer, provider, "INVALID_ENVELOPE", error.message)]
+
+
+def _canonical_module(
+    design: Design, projections: list[ProviderProjection], runner: Runner
+) -> CanonicalModule | None:
+    """One ``_canonical.py`` serves every provider that makes optionals nullable: the inverse of a
+    contract depends only on its canonical schema and on which values its projection admits, and
+    those providers' projections of one contract admit the same values. Each contract is compiled
+    from the first such projection that accepts it in strict mode (a non-strict tool's inverse is
+    the identity; its module does not call this one)."""
+    nullable = [p for p in projections if p.profile.optional_style == "nullable"]
+    if not nullable:
+        return None
+    chosen: dict[tuple[str, str], ProjectedContract] = {}
+    for projection in nullable:
+        for projected in (*projection.tools, *projection.outputs):
+            key = (projected.contract.kind, projected.contract.name)
+            if projected.schema is not None and projected.strict and key not in chosen:
+                chosen[key] = projected
+    merged = ProviderProjection(
+        nullable[0].profile,
+        tuple(p for p in chosen.values() if p.contract.kind == "tool"),
+        tuple(p for p in chosen.values() if p.contract.kind == "output"),
+        (),
+    )
+    return render_canonical_module(design, merged, header(design.hash), runner)
+
+
+def _reads_enum_texts(projection: ProviderProjection) -> bool:
+    """Whether the inverse of a provider that adds no nulls does anything: it reads back the enum
+    values its projection wrote as text (EnumStringified); otherwise its payloads are canonical
+    as they come, and its module needs no canonicalizers. Such a provider gets its own
+    ``_canonical_<provider>.py``: its inverse differs from the one the nullable providers share."""
+    return any(
+        isinstance(rewrite, EnumStringified) and rewrite.values
+        for projected in (*projection.tools, *projection.outputs)
+        if projected.schema is not None
+        for _, node in projected.rewrites.nodes
+        for rewrite in node.rewrites
+    )

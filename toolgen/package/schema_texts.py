@@ -1,0 +1,79 @@
+"""What the package writes of each projected schema: its Python text (an element of a provider
+module's table), its sizes (optional members, union-typed schemas) and its JSON file.
+
+A rebuild after one changed tool would otherwise measure and dump every schema of the design again.
+The sizes and the JSON text are pure functions of the schema, so they are cached by the schema's
+Python text (``repr``, which the table needs anyway and which tells apart every two JSON values),
+in groups cut by content as toolgen/render/formatting.py cuts a table: few entries to read, and a changed
+schema recomputes only its own group.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from toolgen.infra.cache import code_fingerprint, digest
+from toolgen.infra.parallel import Runner
+from toolgen.project.limits import measure
+from toolgen.render import formatting
+from toolgen.render.codegen import python_literal
+
+
+def json_text(value: Any) -> str:
+    """A JSON file of the package: two-space indents, text as it is, a final newline."""
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+@dataclass(frozen=True)
+class SchemaText:
+    source: str  # the schema as a Python literal
+    sizes: tuple[int, int]  # (optional members, union-typed schemas)
+    json: str  # the schema's JSON file
+
+
+def _measured(schema: Any) -> tuple[tuple[int, int], str]:
+    stats = measure(schema)
+    return (stats.optional, stats.unions), json_text(schema)
+
+
+def _group_texts(_key: str, schemas: tuple[Any, ...]) -> list[tuple[tuple[int, int], str]]:
+    """The sizes and JSON text of a group of schemas (``_key``, their cache key, is an argument
+    only so that the runner's key function can read it)."""
+    return [_measured(schema) for schema in schemas]
+
+
+def _encode(value: list[tuple[tuple[int, int], str]]) -> Any:
+    return [[optional, unions, text] for (optional, unions), text in value]
+
+
+def _decode(value: Any) -> list[tuple[tuple[int, int], str]]:
+    return [((int(optional), int(unions)), str(text)) for optional, unions, text in value]
+
+
+def schema_texts(schemas: Sequence[Any], runner: Runner) -> list[SchemaText]:
+    """The texts of each schema (not None), through ``runner``'s cache."""
+    sources = [python_literal(schema) for schema in schemas]
+    arguments: list[tuple[str, tuple[Any, ...]]] = []
+    start = 0
+    fingerprint = code_fingerprint()
+    for group in formatting.grouped(sources, formatting.GROUP_MIN_CHARS):
+        key = digest(fingerprint, "schema-texts", *group)
+        arguments.append((key, tuple(schemas[start : start + len(group)])))
+        start += len(group)
+    results = runner.map(
+        "schema-texts",
+        _group_texts,
+        arguments,
+        key=lambda item: str(item[0]),
+        encode=_encode,
+        decode=_decode,
+        parallel=False,
+    )
+    measured = [texts for group in results for texts in group]
+    return [
+        SchemaText(source, sizes, text)
+        for source, (sizes, text) in zip(sources, measured, strict=True)
+    ]

@@ -1,0 +1,276 @@
+"""Writing the package: all or nothing, only into a folder toolgen owns, removing what it no longer makes."""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import fcntl
+import json
+import os
+import shutil
+import stat
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from toolgen.package.assemble import MANIFEST
+
+
+class OutputError(Exception):
+    """OUT cannot be written safely (not toolgen's, or a path that would leave it)."""
+
+
+def check_paths(files: dict[str, str]) -> None:
+    """Every path stays inside OUT and no two differ only by case."""
+    folded: dict[str, str] = {}
+    for path in files:
+        pure = PurePosixPath(path)
+        if (
+            pure.is_absolute()
+            or ".." in pure.parts
+            or str(pure) != path
+            or "\\" in path
+            or not path
+        ):
+            raise OutputError(f"refusing to write {path!r}: it would leave the output folder")
+        other = folded.setdefault(path.casefold(), path)
+        if other != path:
+            raise OutputError(
+                f"refusing to write both {other!r} and {path!r}: they differ only by case"
+            )
+
+
+def _owned_files(out: Path) -> set[str] | None:
+    """The files the last build wrote into ``out`` (None when ``out`` has no toolgen manifest)."""
+    try:
+        manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+        return {*manifest["files"], MANIFEST}
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _hashes(manifest: str | None) -> dict[str, str]:
+    """path -> hash of the text of a manifest ({} when it is none or not one)."""
+    try:
+        files = json.loads(manifest or "")["files"]
+    except (ValueError, KeyError, TypeError):
+        return {}
+    return files if isinstance(files, dict) else {}
+
+
+def _previous_hashes(out: Path) -> dict[str, str]:
+    try:
+        return _hashes((out / MANIFEST).read_text(encoding="utf-8"))
+    except OSError:
+        return {}
+
+
+def _foreign_files(out: Path, owned: set[str]) -> list[str]:
+    # os.walk and string paths: OUT holds thousands of files, and pathlib costs a second here
+    found = []
+    for folder, folders, names in os.walk(out):
+        folders[:] = [name for name in folders if name != "__pycache__"]
+        relative = os.path.relpath(folder, out).replace(os.sep, "/")
+        prefix = "" if relative == "." else relative + "/"
+        found += [prefix + name for name in names if prefix + name not in owned]
+    return sorted(found)
+
+
+def _ensure_ours(out: Path) -> set[str]:
+    if not out.exists():
+        return set()
+    if not out.is_dir():
+        raise OutputError(f"{out} exists and is not a folder")
+    owned = _owned_files(out)
+    if owned is None:
+        if any(out.iterdir()):
+            raise OutputError(
+                f"{out} is not empty and has no {MANIFEST}: toolgen writes only into folders it owns"
+            )
+        return set()
+    return owned
+
+
+@dataclass(frozen=True)
+class Difference:
+    path: str
+    change: str  # "missing", "changed" or "stale"
+
+
+def compare(out: Path, files: dict[str, str]) -> list[Difference]:
+    """What writing ``files`` would change in ``out`` (manifest included), in path order."""
+    owned = _owned_files(out) if out.is_dir() else set()
+    differences = []
+    for path, text in sorted(files.items()):
+        target = out / path
+        if not target.is_file():
+            differences.append(Difference(path, "missing"))
+        elif target.read_bytes() != text.encode("utf-8"):
+            differences.append(Difference(path, "changed"))
+    for path in sorted((owned or set()) - set(files)):
+        if (out / path).exists():
+            differences.append(Difference(path, "stale"))
+    return differences
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, owned by someone else
+        return True
+    return True
+
+
+def _recover(out: Path) -> None:
+    """Clean up after a build that was killed: its staging tree goes; if it died between moving
+    the previous tree aside and moving the new one in, the previous tree comes back."""
+    prefix = f".{out.name}.toolgen-"
+    for leftover in sorted(out.parent.glob(prefix + "*")):
+        kind, _, pid = leftover.name[len(prefix) :].partition("-")
+        if kind not in ("new", "old") or not pid.isdigit() or _alive(int(pid)):
+            continue
+        if kind == "old" and not out.exists() and (leftover / MANIFEST).is_file():
+            os.replace(leftover, out)
+        else:
+            shutil.rmtree(leftover, ignore_errors=True)
+
+
+def lock_path(out: Path) -> Path:
+    """The lock file of builds into ``out``: beside it, never inside it."""
+    out = out.absolute()
+    return out.parent / f".{out.name}.toolgen-lock"
+
+
+@contextlib.contextmanager
+def output_lock(out: Path, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+    """Hold the lock of ``out`` (builds into one OUT take turns; the kernel releases the lock of
+    a killed build). ``on_wait`` is called once when another build holds it."""
+    path = lock_path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    while True:
+        handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                on_wait()
+                on_wait = None
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            same = os.stat(path).st_ino == os.fstat(handle).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:  # else the holder removed the file as we waited: lock the new one
+            break
+        os.close(handle)
+    try:
+        yield
+    finally:
+        path.unlink(missing_ok=True)  # while locked: a waiter then sees another inode and retries
+        os.close(handle)
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    """Swap two paths in one step (Linux renameat2 RENAME_EXCHANGE); False where unsupported."""
+    function = getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)
+    if function is None:
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    if function(at_fdcwd, bytes(first), at_fdcwd, bytes(second), rename_exchange) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
+        return False
+    raise OSError(code, os.strerror(code), str(second))
+
+
+def _link_unchanged(current: str, target: str, data: bytes) -> bool:
+    """Hard-link ``current`` (a regular file of the previous tree) as ``target`` when it holds
+    ``data`` already: a rebuild that changes a few files writes a few files. The bytes are
+    compared, not the manifest's hashes, so a generated file edited by hand is still rewritten;
+    a file of another size differs without being read."""
+    try:
+        status = os.lstat(current)
+        if not stat.S_ISREG(status.st_mode) or status.st_size != len(data):
+            return False
+        with open(current, "rb") as file:
+            if file.read() != data:
+                return False
+        os.link(current, target, follow_symlinks=False)
+    except OSError:  # gone, unreadable, or a file system without hard links: write it
+        return False
+    return True
+
+
+def _write_file(path: str, data: bytes) -> None:
+    with open(path, "wb") as file:
+        file.write(data)
+
+
+def write_package(
+    out: Path, files: dict[str, str], on_wait: Callable[[], None] | None = None
+) -> None:
+    """Replace ``out`` with ``files`` atomically: the new tree is written beside it and swapped in
+    with one rename; the previous tree stays whole until then, and files toolgen did not write are
+    carried over. Concurrent writers into one ``out`` take turns (:func:`output_lock`)."""
+    check_paths(files)
+    out = out.absolute()
+    with output_lock(out, on_wait):
+        _write_locked(out, files)
+
+
+def _write_locked(out: Path, files: dict[str, str]) -> None:
+    if out.parent.is_dir():
+        _recover(out)
+    owned = _ensure_ours(out)
+    foreign = _foreign_files(out, owned) if out.exists() else []
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = out.parent / f".{out.name}.toolgen-new-{os.getpid()}"
+    previous = out.parent / f".{out.name}.toolgen-old-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    # a file whose hashes in the two manifests differ was generated differently: it is written
+    # without reading the previous one (edited by hand, that one could only hold other bytes or,
+    # by chance, the same: writing is right either way); an equal hash still compares the bytes
+    previous_hashes = _previous_hashes(out) if owned else {}
+    hashes = _hashes(files.get(MANIFEST)) if previous_hashes else {}
+    try:
+        made: set[str] = set()
+        for path, text in files.items():
+            # string paths: pathlib costs a second over the thousands of files of a large design
+            target = os.path.join(staging, path)
+            parent = os.path.dirname(target)
+            if parent not in made:
+                os.makedirs(parent, exist_ok=True)
+                made.add(parent)
+            data = text.encode("utf-8")
+            before, now = previous_hashes.get(path), hashes.get(path)
+            changed = before is not None and now is not None and before != now
+            if (
+                path not in owned
+                or changed
+                or not _link_unchanged(os.path.join(out, path), target, data)
+            ):
+                _write_file(target, data)
+        for path in foreign:
+            carried = staging / path
+            carried.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(out / path, carried)
+        # With an exchange, OUT is the previous tree or the new one at every instant; without
+        # one, a kill between the two renames leaves the previous tree aside for _recover.
+        if out.exists() and _exchange(staging, out):
+            staging, previous = previous, staging
+        else:
+            if out.exists():
+                os.replace(out, previous)
+            try:
+                os.replace(staging, out)
+            except BaseException:
+                if previous.exists() and not out.exists():
+                    os.replace(previous, out)
+                raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    shutil.rmtree(previous, ignore_errors=True)

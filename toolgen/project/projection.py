@@ -1,0 +1,932 @@
+"""The provider projection: one walk over a canonical schema, steered by a provider profile.
+
+For every node the profile's table decides which keywords stay, which go (the canonical validation
+keeps enforcing them) and which reject the contract. Objects are closed and made all-required, and
+each canonically optional member is written the way the profile says (left optional, or made
+required and nullable).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolgen.infra.cache import code_fingerprint, digest, plain
+from toolgen.infra.diagnostics import Diagnostic, Level
+from toolgen.infra.parallel import Runner
+from toolgen.load.contracts import Contract, Design, ProviderOptions
+from toolgen.project.limits import check_limits
+from toolgen.project.nonstrict import non_object_root, project_non_strict
+from toolgen.project.openapi import write_openapi
+from toolgen.project.rewrites import (
+    ANNOTATIONS,
+    STRUCTURAL,
+    AllOfMerged,
+    ConstAsEnum,
+    EnumStringified,
+    KeywordsDropped,
+    MadeNullable,
+    NodeRecord,
+    OneOfFolded,
+    OptionalKept,
+    RecursiveRefKept,
+    RefInlined,
+    Rewrite,
+    RewriteRecord,
+    TypeListSplit,
+    record_from_json,
+    record_to_json,
+)
+from toolgen.project.rewrites import NULL_SCHEMA as NULL_SCHEMA
+from toolgen.providers.base import Profile
+from toolgen.schema import pointer as jp
+from toolgen.schema import walker
+from toolgen.schema.names import provider_name
+from toolgen.schema.nullability import NullOracle
+from toolgen.schema.refs import RefCycle, chase, recursive_refs
+
+_UNION = ("anyOf", "oneOf")
+
+
+def _types(node: dict[str, Any]) -> list[Any]:
+    value = node.get("type")
+    return value if isinstance(value, list) else [] if value is None else [value]
+
+
+def is_object_schema(node: Any) -> bool:
+    return isinstance(node, dict) and (
+        "object" in _types(node) or ("type" not in node and "properties" in node)
+    )
+
+
+def _several_branches(branches: Any) -> bool:
+    """Whether a union has more than one branch besides ``{"type": "null"}``."""
+    if not isinstance(branches, list):
+        return False
+    return sum(not (isinstance(b, dict) and b.get("type") == "null") for b in branches) > 1
+
+
+def _passes_optional_member(schema: Any, ref_keyword: str) -> bool:
+    """Whether the path to a ``$ref`` from the definition (or root) holding it enters a member
+    that its object does not require (so a payload can end the recursion by leaving it out)."""
+    tokens = jp.split(ref_keyword)[:-1]
+    start = 2 if len(tokens) >= 2 and tokens[0] in ("$defs", "definitions") else 0
+    nodes = [jp.resolve(schema, jp.join("", *tokens[:start]))]
+    for index in range(start, len(tokens)):
+        token, node = tokens[index], nodes[-1]
+        if index >= start + 1 and tokens[index - 1] == "properties" and len(nodes) >= 2:
+            owner = nodes[-2]
+            required = owner.get("required") if isinstance(owner, dict) else None
+            if token not in (required if isinstance(required, list) else []):
+                return True
+        nodes.append(node[int(token)] if isinstance(node, list) else node[token])
+    return False
+
+
+def _authored(schema: Any, pointer: str) -> str:
+    """A pointer into the projection as a pointer into the authored schema: without the
+    ``anyOf/0`` steps of the null branches the projection wrapped around optional members."""
+    tokens, node = [], schema
+    steps = iter(jp.split(pointer))
+    for token in steps:
+        if token == "anyOf" and isinstance(node, dict) and "anyOf" not in node:
+            next(steps, None)  # the wrapped member is branch 0
+            continue
+        tokens.append(token)
+        if isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            node = node.get(token) if isinstance(node, dict) else None
+    return jp.join("", *tokens)
+
+
+def make_nullable(node: dict[str, Any], *, type_arrays: bool = True) -> dict[str, Any]:
+    """``node`` as the projection writes an optional member that does not accept null (the rule
+    and its inverse: ``MadeNullable`` in toolgen.project.rewrites)."""
+    return MadeNullable.apply(node, type_arrays=type_arrays)[0]
+
+
+@dataclass
+class _Built:
+    """A projected node with the record of its subtree: its own rules, and its descendants'
+    records under pointers relative to it (re-based when a wrapper moves it)."""
+
+    schema: Any
+    canonical: str
+    rewrites: list[Rewrite] = field(default_factory=list)
+    below: dict[str, NodeRecord] = field(default_factory=dict)
+
+    def records(self, at: str) -> dict[str, NodeRecord]:
+        """Its records with pointers under ``at``."""
+        found = {at: NodeRecord(self.canonical, tuple(self.rewrites))}
+        found.update({at + relative: record for relative, record in self.below.items()})
+        return found
+
+    def rewritten(self, schema: Any, rewrite: Rewrite) -> _Built:
+        """The node rewritten by ``rewrite``; a wrapping rule moves it under ``/anyOf/0``."""
+        if not rewrite.moves:
+            return _Built(schema, self.canonical, [*self.rewrites, rewrite], self.below)
+        return _Built(schema, self.canonical, [rewrite], self.records(jp.join("", "anyOf", 0)))
+
+
+@dataclass(frozen=True)
+class _Origins:
+    """Where the keywords of a (possibly merged) node were authored, as pointers into the bundled
+    schema: a node that inlined a ``$ref`` or merged a one-element ``allOf`` took some keywords from
+    elsewhere, and a diagnostic about them must point there."""
+
+    node: str
+    keywords: dict[str, str]
+
+    def of(self, keyword: str) -> str:
+        return jp.join(self.keywords.get(keyword, self.node), keyword)
+
+
+def _merge_origins(
+    origins: dict[str, str],
+    base: dict[str, Any],
+    base_pointer: str,
+    site: dict[str, Any],
+    site_pointer: str,
+) -> None:
+    """Record that ``base``'s keywords come from ``base_pointer``, ``site``'s from where they were."""
+    site_origins = {k: origins.get(k, site_pointer) for k in site}
+    origins.clear()
+    origins.update({k: base_pointer for k in base})
+    origins.update(site_origins)
+
+
+@dataclass(frozen=True)
+class ProjectedContract:
+    """A contract as one provider receives it; ``schema`` is None when the provider cannot take it.
+
+    ``meaning`` is the projection as JSON Schema, the form the inverse reads: ``schema`` itself,
+    unless the provider's dialect is OpenAPI (then ``schema`` respells it, toolgen.project.openapi).
+    ``rewrites`` records how each node of ``meaning`` was made (toolgen.project.rewrites); ``provider``
+    is the profile's name (``provider_name`` is the contract's name on that provider's wire).
+    ``strict`` says whether the definition goes out with the provider's strict flag on (else the
+    schema is the non-strict projection, toolgen.project.nonstrict, and the inverse is the identity).
+    ``inputs`` is the cache key of the projection (a digest of everything it was made from), when
+    a build with a cache made it: work on the projection can key its own cache entries on it."""
+
+    contract: Contract
+    provider_name: str
+    schema: Any | None
+    rewrites: RewriteRecord
+    provider: str
+    meaning: Any | None
+    strict: bool = True
+    inputs: str | None = field(default=None, compare=False)
+
+
+@dataclass
+class _Projector:
+    contract: Contract
+    profile: Profile
+    options: ProviderOptions
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.oracle = NullOracle(self.contract.schema)
+        self.errored: set[str] = set()  # schema pointers that have an error
+        self.inlining: list[str] = []  # the $ref targets being inlined around the current node
+        self.in_union = 0  # how many unions of several non-null branches enclose the current node
+
+    def has_error_within(self, pointer: str) -> bool:
+        return any(p == pointer or p.startswith(pointer + "/") for p in self.errored)
+
+    # -- reporting ---------------------------------------------------------------------------
+
+    def report(self, pointer: str, code: str, message: str, level: Level = Level.ERROR) -> None:
+        if level is Level.ERROR:
+            self.errored.add(pointer)
+        file, where = self.contract.locate(pointer)
+        self.diagnostics.append(Diagnostic(file, where, self.profile.name, code, message, level))
+
+    def error_count(self) -> int:
+        return sum(d.level is Level.ERROR for d in self.diagnostics)
+
+    # -- the walk ---------------------------------------------------------------------------
+
+    def project(self) -> tuple[Any | None, RewriteRecord]:
+        origins: dict[str, str] = {}
+        rewrites: list[Rewrite] = []
+        root = self._normalize(
+            self.contract.schema,
+            "",
+            root=True,
+            inlined=self.inlining,
+            origins=origins,
+            rewrites=rewrites,
+        )
+        if root is not None:
+            self._check_root(root, self.contract.schema)
+        built = self._project_node(
+            root or {},
+            _Origins("", origins),
+            root=True,
+            errors_before=self.error_count(),
+            rewrites=rewrites,
+        )
+        projected = built.schema
+        self.inlining.clear()
+        if not self.profile.recursion:
+            for pointer in recursive_refs(projected):
+                self.report(
+                    _authored(self.contract.schema, pointer),
+                    "UNSUPPORTED_RECURSION",
+                    f"a recursive schema cannot be expressed in {self.profile.title}",
+                )
+        elif self.profile.recursion_through_optional:
+            for pointer in recursive_refs(projected):
+                if not _passes_optional_member(projected, pointer):
+                    self.report(
+                        pointer,
+                        "RECURSION_THROUGH_REQUIRED",
+                        f"{self.profile.title} takes a recursive reference only under a member "
+                        "that is not required; make a member on the way optional",
+                    )
+        for pointer, code, message in check_limits(projected, self.profile.limits):
+            self.report(pointer, code, message)
+        self.diagnostics += _description_limit(self.contract, self.profile)
+        if self.error_count():
+            return None, RewriteRecord()
+        return projected, RewriteRecord(tuple(built.records("").items()))
+
+    def _check_root(self, root: Any, authored: Any) -> None:
+        if not isinstance(root, dict):
+            return
+        if any(k in root for k in _UNION):
+            keyword = next(k for k in _UNION if k in root)
+            if isinstance(authored, dict) and keyword not in authored and "oneOf" in authored:
+                keyword = "oneOf"  # folded into anyOf by _normalize; point at what was written
+            self.report(
+                jp.join("", keyword),
+                "ROOT_UNION",
+                f"the root must be one object schema, not {keyword}; wrap the union in a property",
+            )
+        for pointer, code, message in non_object_root(root):
+            self.report(pointer, code, message)
+
+    def _node(self, node: Any, pointer: str) -> _Built:
+        """The projection of one (normalized or raw) canonical node."""
+        errors_before = self.error_count()
+        inlined: list[str] = []
+        origins: dict[str, str] = {}
+        rewrites: list[Rewrite] = []
+        normalized = self._normalize(
+            node, pointer, root=False, inlined=inlined, origins=origins, rewrites=rewrites
+        )
+        if normalized is None:
+            return _Built({}, pointer, rewrites)
+        self.inlining.extend(inlined)
+        try:
+            return self._project_node(
+                normalized,
+                _Origins(pointer, origins),
+                root=False,
+                errors_before=errors_before,
+                rewrites=rewrites,
+            )
+        finally:
+            del self.inlining[len(self.inlining) - len(inlined) :]
+
+    def _project_node(
+        self,
+        node: dict[str, Any],
+        origins: _Origins,
+        *,
+        root: bool,
+        errors_before: int,
+        rewrites: list[Rewrite],
+    ) -> _Built:
+        pointer = origins.node
+        result: dict[str, Any] = {}
+        below: dict[str, NodeRecord] = {}
+        members: dict[str, _Built] = {}
+
+        def one_child(found: walker.Child) -> Any:
+            built = self._child(found, origins)
+            if found.keyword == "properties" and isinstance(found.key, str):
+                members[found.key] = built  # _close may still make it nullable
+            else:
+                keyword = "anyOf" if found.keyword == "oneOf" else found.keyword  # OneOfFolded
+                keys = () if found.key is None else (found.key,)
+                below.update(built.records(jp.join("", keyword, *keys)))
+            return built.schema
+
+        if self.profile.const_as_enum and "const" in node and "enum" not in node:
+            node = ConstAsEnum.apply(node)
+            rewrites.append(ConstAsEnum())
+            authored = origins.keywords.get("const", pointer)
+            origins = _Origins(pointer, {**origins.keywords, "enum": authored})
+
+        def child(found: walker.Child) -> Any:
+            several = found.keyword in _UNION and _several_branches(node.get(found.keyword))
+            self.in_union += several
+            try:
+                return one_child(found)
+            finally:
+                self.in_union -= several
+
+        dropped: list[str] = []
+        for keyword, value in node.items():
+            if keyword == "oneOf":  # folded into anyOf below, after its branches are projected
+                result[keyword] = value
+                continue
+            verdict = self.profile.verdict(keyword)
+            if verdict == "reject":
+                self.report(
+                    origins.of(keyword),
+                    self.profile.reject[keyword],
+                    f"{keyword!r} cannot be expressed in {self.profile.title}",
+                )
+            elif keyword == "additionalProperties":
+                continue  # written by _close
+            elif (
+                verdict == "drop"
+                or (keyword == "format" and value not in self.profile.formats)
+                or (keyword in self.profile.keep_if and not self.profile.keep_if[keyword](value))
+            ):
+                dropped.append(keyword)
+            else:
+                result[keyword] = value
+        if dropped:
+            rewrites.append(KeywordsDropped(tuple(dropped)))
+        result = walker.map_children(result, pointer, child)
+        if "oneOf" in result:
+            result = OneOfFolded.apply(result)
+            rewrites.append(OneOfFolded())
+        if self.profile.string_enums:
+            result = self._stringify_enum(result, origins, rewrites)
+        if root or is_object_schema(node):
+            self._check_union_beside_object(node, origins)
+            result = self._close(result, node, origins, root=root, members=members)
+        elif (
+            "array" in _types(result)
+            and "items" not in result
+            and not self.has_error_within(pointer)
+        ):
+            self.report(
+                pointer,
+                "ARRAY_WITHOUT_ITEMS",
+                f"an array without items accepts any elements; {self.profile.title} needs an items schema",
+            )
+        if (
+            not any(k in result for k in ("type", "enum", "const", "anyOf", "$ref"))
+            and self.error_count() == errors_before
+        ):
+            self.report(
+                pointer,
+                "UNCONSTRAINED_SCHEMA",
+                f"this schema accepts any value; {self.profile.title} needs a type for every value",
+            )
+        for name, member in members.items():
+            below.update(member.records(jp.join("", "properties", name)))
+        built = _Built(result, pointer, rewrites, below)
+        if not self.profile.type_arrays:
+            split = TypeListSplit.apply(result)
+            if split is None:
+                self.report(
+                    jp.join(pointer, "type"),
+                    "UNSUPPORTED_TYPE_LIST",
+                    f"a list of several types cannot be expressed in {self.profile.title}; use anyOf",
+                )
+            elif split[1] is not None:
+                built = built.rewritten(split[0], split[1])
+        return built
+
+    def _stringify_enum(
+        self, node: dict[str, Any], origins: _Origins, rewrites: list[Rewrite]
+    ) -> dict[str, Any]:
+        """A string-only enum for the provider, with the texts the inverse reads back."""
+        stringified = EnumStringified.apply(node)
+        if stringified is None:
+            self.report(
+                origins.of("enum"),
+                "ENUM_NOT_TEXT",
+                f"{self.profile.title} takes string enums only, and these values cannot all be "
+                "written as distinct texts (an object or array, or a value whose text is another "
+                "value of the enum)",
+            )
+            return node
+        written, rule = stringified
+        if rule is None:
+            return node
+        if self.in_union and rule.values:
+            self.report(
+                origins.of("enum"),
+                "ENUM_TEXT_IN_UNION",
+                f"{self.profile.title} takes string enums only; inside anyOf/oneOf the text of a "
+                "value could be another branch's string, so it cannot be read back exactly",
+            )
+            return node
+        rewrites.append(rule)
+        return written
+
+    def _child(self, child: walker.Child, origins: _Origins) -> _Built:
+        """The projection of a subschema, reported where it was authored."""
+        below_keyword = child.pointer[len(jp.join(origins.node, child.keyword)) :]
+        return self._node(child.schema, origins.of(child.keyword) + below_keyword)
+
+    def _normalize(
+        self,
+        node: Any,
+        pointer: str,
+        *,
+        root: bool,
+        inlined: list[str],
+        origins: dict[str, str],
+        rewrites: list[Rewrite],
+    ) -> dict[str, Any] | None:
+        """Rewrite the forms the provider lacks into equivalent ones it has: a ``$ref`` with
+        siblings is inlined, a one-element ``allOf`` merged (each recorded in ``rewrites``);
+        ``oneOf`` is folded into ``anyOf`` by the caller."""
+        if node is True:
+            return {}
+        if node is False:
+            self.report(
+                pointer, "FALSE_SCHEMA", "a schema that accepts nothing cannot be expressed"
+            )
+            return None
+
+        def merge_all_of(at: dict[str, Any]) -> dict[str, Any]:
+            """``at`` with each one-schema ``allOf`` merged in, up to a ``$ref`` to inline."""
+            while self._ref_to_inline(at, root) is None:
+                all_of = at.get("allOf")
+                if not (isinstance(all_of, list) and len(all_of) == 1):
+                    break
+                if not isinstance(all_of[0], dict):
+                    break
+                rest = {k: v for k, v in at.items() if k != "allOf"}
+                branch_pointer = jp.join(origins.get("allOf", pointer), "allOf", 0)
+                at = self._merge(all_of[0], rest, jp.join(pointer, "allOf"))
+                _merge_origins(origins, all_of[0], branch_pointer, rest, pointer)
+                rewrites.append(AllOfMerged(branch_pointer))
+            return at
+
+        def to_inline(at: dict[str, Any] | None) -> str | None:
+            ref = self._ref_to_inline(at, root) if at is not None else None
+            return ref if ref not in self.inlining else None  # back in one: handled below
+
+        def inline(at: dict[str, Any] | None, ref: str) -> dict[str, Any] | None:
+            assert at is not None
+            inlined.append(ref)
+            target = self._resolve(ref, pointer)
+            if target is None:
+                return None
+            target_pointer = jp.ref_pointer(ref)
+            site = {k: v for k, v in at.items() if k != "$ref"}
+            # the target's inverse serves this site, unless the target is not projected
+            annotations_only = not set(site) - STRUCTURAL - ANNOTATIONS
+            annotations_only = annotations_only and not self._target_not_projected(ref)
+            rewrites.append(RefInlined(target_pointer, annotations_only))
+            merged = self._merge(target, site, jp.join(pointer, "$ref"))
+            _merge_origins(origins, target, target_pointer, site, pointer)
+            return merge_all_of(merged)
+
+        start: dict[str, Any] | None = merge_all_of(node)
+        try:
+            followed = chase(start, to_inline, inline)
+        except RefCycle as cycle:
+            back = cycle.pointer  # the $ref text: the chain is keyed by it
+            self.report(jp.join(pointer, "$ref"), "REF_CYCLE", f"$ref {back!r} refers to itself")
+            return None
+        if followed is None:
+            return None
+        node = followed
+        ref = self._ref_to_inline(node, root)
+        if ref is not None:  # it leads back into a $ref being inlined around this node
+            if self._target_not_projected(ref):  # no reference to keep: it never ends
+                self.report(
+                    jp.join(pointer, "$ref"),
+                    "UNSUPPORTED_RECURSION",
+                    f"a recursive schema cannot be expressed in {self.profile.title} "
+                    f"(the reference cannot stay one; $ref {ref!r} leads back to itself)",
+                )
+                return None
+            # Recursion through a $ref with siblings: inlining again would never end. Only
+            # annotations may go (the reference stays); anything else cannot be expressed.
+            if set(node) - {"$ref"} - STRUCTURAL - ANNOTATIONS:
+                self.report(
+                    jp.join(pointer, "$ref"),
+                    "UNSUPPORTED_RECURSIVE_REF",
+                    f"$ref {ref!r} leads back to itself and has sibling keywords",
+                )
+                return None
+            rewrites.append(RecursiveRefKept(jp.ref_pointer(ref)))
+            return {"$ref": ref}
+        all_of = node.get("allOf")
+        if isinstance(all_of, list):
+            self.report(
+                jp.join(pointer, "allOf"),
+                "UNSUPPORTED_ALL_OF",
+                f"allOf with {len(all_of)} schemas cannot be expressed in {self.profile.title}",
+            )
+            node = {k: v for k, v in node.items() if k != "allOf"}
+        if "oneOf" in node and "anyOf" in node:
+            self.report(
+                jp.join(pointer, "oneOf"),
+                "UNSUPPORTED_ONE_OF",
+                "oneOf beside anyOf cannot be folded",
+            )
+            return None
+        # oneOf stays oneOf here (its branches are walked, and reported, under the authored
+        # keyword); _node writes the projected branches as anyOf.
+        return node
+
+    def _ref_to_inline(self, node: dict[str, Any], root: bool) -> str | None:
+        """The ``$ref`` the projection inlines at ``node``: one with siblings, at the root, or
+        one whose target cannot stay a reference (None: the node keeps it, or has none)."""
+        ref = node.get("$ref")
+        if not isinstance(ref, str):
+            return None
+        if root or self._target_not_projected(ref) or set(node) - {"$ref"} - STRUCTURAL:
+            return ref
+        return None
+
+    def _target_not_projected(self, ref: str) -> bool:
+        """Whether a reference cannot stay a reference: the dialect has none, or the profile
+        drops the container of its target (``definitions`` where only ``$defs`` is taken)."""
+        if self.profile.inline_refs:
+            return True
+        tokens = jp.split(jp.ref_pointer(ref)) if ref.startswith("#") else []
+        return (
+            bool(tokens) and tokens[0] in STRUCTURAL and self.profile.verdict(tokens[0]) != "keep"
+        )
+
+    def _resolve(self, ref: str, pointer: str) -> dict[str, Any] | None:
+        try:
+            target = jp.resolve(self.contract.schema, jp.ref_pointer(ref))
+        except (KeyError, ValueError):
+            self.report(jp.join(pointer, "$ref"), "REF_NOT_FOUND", f"$ref {ref!r} does not resolve")
+            return None
+        if isinstance(target, bool):
+            return {} if target else None
+        return dict(target)
+
+    def _merge(self, base: dict[str, Any], site: dict[str, Any], pointer: str) -> dict[str, Any]:
+        """``base`` with the keywords of ``site`` added; a keyword both give differently is an error
+        unless it only describes (then the site's wins)."""
+        merged = dict(base)
+        for keyword, value in site.items():
+            if (
+                keyword in merged
+                and merged[keyword] != value
+                and keyword not in ANNOTATIONS | STRUCTURAL
+            ):
+                self.report(
+                    pointer,
+                    "CONFLICTING_KEYWORDS",
+                    f"{keyword!r} is given both here and in the schema it merges with, differently",
+                )
+                continue
+            merged[keyword] = value
+        return merged
+
+    def _optional_member(self, projected: _Built, canonical: Any, pointer: str) -> _Built:
+        """An optional member written as a required one that accepts null, unless it accepts null
+        already: then absent and null cannot be told apart (reported; the inverse keeps null)."""
+        if not self.oracle.accepts_null(canonical):
+            schema, rewrite = MadeNullable.apply(
+                projected.schema, type_arrays=self.profile.type_arrays
+            )
+            return projected.rewritten(schema, rewrite)
+        if not self.has_error_within(pointer):
+            level = Level.ERROR if self.options.optional_nullable == "error" else Level.WARNING
+            self.report(
+                pointer,
+                "OPTIONAL_NULLABLE",
+                "optional and accepts null: strict mode cannot tell an absent member from null, "
+                "so the inverse keeps null",
+                level,
+            )
+        return projected.rewritten(projected.schema, OptionalKept())
+
+    def _check_union_beside_object(self, node: dict[str, Any], origins: _Origins) -> None:
+        """Members beside an anyOf/oneOf of object branches: closing both levels would admit no
+        payload at all (each level forbids the other's members), so the contract is rejected."""
+        for keyword in _UNION:
+            branches = node.get(keyword)
+            if not isinstance(branches, list) or "properties" not in node:
+                continue
+            for branch in branches:
+                target = branch
+                if isinstance(branch, dict) and isinstance(branch.get("$ref"), str):
+                    try:
+                        target = jp.resolve(self.contract.schema, jp.ref_pointer(branch["$ref"]))
+                    except (KeyError, ValueError):
+                        continue
+                if is_object_schema(target):
+                    self.report(
+                        origins.of(keyword),
+                        "OBJECT_BESIDE_UNION",
+                        f"properties beside {keyword} of objects cannot be expressed in {self.profile.title} "
+                        "(both levels would be closed); repeat the shared properties in each branch",
+                    )
+                    return
+
+    def _close(
+        self,
+        result: dict[str, Any],
+        canonical: dict[str, Any],
+        origins: _Origins,
+        *,
+        root: bool,
+        members: dict[str, _Built],
+    ) -> dict[str, Any]:
+        """Close an object: no additional members, every member required, optionals the provider's way."""
+        pointer = origins.node
+        extra = canonical.get("additionalProperties")
+        if extra is not None and extra is not False:
+            if extra is True or extra == {}:
+                self.report(
+                    origins.of("additionalProperties"),
+                    "OPEN_OBJECT",
+                    f"an open object cannot be expressed in {self.profile.title}: its members must all be declared",
+                )
+            else:
+                self.report(
+                    origins.of("additionalProperties"),
+                    "MAP_OBJECT",
+                    f"a map (additionalProperties with a schema) cannot be expressed in {self.profile.title}",
+                )
+            return result
+        if extra is None and "properties" not in canonical and not root:
+            if self.has_error_within(pointer):  # e.g. patternProperties, already reported
+                return result
+            self.report(
+                pointer,
+                "OPEN_OBJECT",
+                "an object without properties accepts any members; closing it would forbid them all "
+                "(declare its properties, or set additionalProperties: false if it must be empty)",
+            )
+            return result
+        properties: dict[str, Any] = dict(result.get("properties") or {})
+        required = canonical.get("required") or []
+        for name in required:
+            if name not in properties:
+                self.report(
+                    origins.of("required"),
+                    "REQUIRED_WITHOUT_PROPERTY",
+                    f"required member {name!r} has no schema under properties",
+                )
+        canonical_properties = canonical.get("properties") or {}
+        if self.profile.optional_style == "nullable":
+            for name in properties:
+                if name not in required:
+                    members[name] = self._optional_member(
+                        members[name],
+                        canonical_properties[name],
+                        jp.join(origins.of("properties"), name),
+                    )
+                    properties[name] = members[name].schema
+        closed = dict(result)
+        if "type" not in closed:
+            closed = {"type": "object", **closed}
+        closed["properties"] = properties
+        if self.profile.optional_style == "nullable":
+            closed["required"] = list(properties)
+        elif required:
+            closed["required"] = [name for name in properties if name in required]
+        closed["additionalProperties"] = False
+        return closed
+
+
+def _description_limit(contract: Contract, profile: Profile) -> list[Diagnostic]:
+    limit = profile.limits.description
+    if limit is None or len(contract.description) <= limit:
+        return []
+    size = len(contract.description)
+    message = f"description of {size:,} characters exceeds the limit of {limit:,}"
+    return [Diagnostic(contract.file, "/description", profile.name, "LIMIT_DESCRIPTION", message)]
+
+
+def project_contract(
+    contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
+) -> tuple[ProjectedContract, list[Diagnostic]]:
+    """The strict projection of ``contract`` (every structured output, and tools in strict mode)."""
+    projector = _Projector(contract, profile, options)
+    meaning, rewrites = projector.project()
+    schema = meaning
+    if meaning is not None and profile.openapi is not None:
+        schema = write_openapi(meaning, profile.openapi)
+    if schema is not None and profile.tool_wire is not None and contract.kind == "tool":
+        schema, problems = profile.tool_wire.apply(schema)
+        for pointer, code, message in problems:
+            projector.report(pointer, code, message)
+        if problems:
+            schema = meaning = None
+    projected = ProjectedContract(contract, provider_name, schema, rewrites, profile.name, meaning)
+    # a node inlined at several places is reported once
+    return projected, list(dict.fromkeys(projector.diagnostics))
+
+
+def project_non_strict_tool(
+    contract: Contract, profile: Profile, provider_name: str
+) -> tuple[ProjectedContract, list[Diagnostic]]:
+    """``contract`` as a tool with the provider's strict flag off (toolgen.project.nonstrict)."""
+    assert profile.non_strict is not None
+    meaning, rewrites, problems = project_non_strict(contract.schema, profile.non_strict)
+    diagnostics = [
+        Diagnostic(*contract.locate(pointer), profile.name, code, message)
+        for pointer, code, message in problems
+    ]
+    diagnostics += _description_limit(contract, profile)
+    if any(d.level is Level.ERROR for d in diagnostics):
+        meaning, rewrites = None, RewriteRecord()
+    schema = meaning
+    if meaning is not None and profile.openapi is not None:
+        schema = write_openapi(meaning, profile.openapi)
+    projected = ProjectedContract(
+        contract, provider_name, schema, rewrites, profile.name, meaning, strict=False
+    )
+    return projected, diagnostics
+
+
+def project_tool(
+    contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
+) -> tuple[ProjectedContract, list[Diagnostic]]:
+    """A tool in the mode its design asks for (:meth:`Contract.requested_strict`: the tool file's
+    ``providers: {NAME: {strict}}``, then its top-level ``strict``, then ``[providers.NAME] strict``
+    in toolgen.toml); then:
+
+    - ``strict: false``: the non-strict projection;
+    - ``strict: true`` (said in either place): the strict projection, its errors stay errors;
+    - neither said: the strict projection, unless it has errors and the provider has a non-strict
+      mode that takes the tool: then the tool goes non-strict, and each reason strict mode gave
+      becomes a STRICT_FALLBACK warning where it was found. An error the design chose
+      (``optional_nullable = "error"``) is not such a reason: it stays an error.
+    """
+    requested = contract.requested_strict(profile.name, options.strict)
+    if profile.non_strict is not None and requested is False:
+        return project_non_strict_tool(contract, profile, provider_name)
+    strict, found = project_contract(contract, profile, options, provider_name)
+    if profile.non_strict is None or requested is True or strict.schema is not None:
+        return strict, found
+    if any(d.code in _CHOSEN_ERRORS and d.level is Level.ERROR for d in found):
+        return strict, found
+    loose, loose_found = project_non_strict_tool(contract, profile, provider_name)
+    if loose.schema is None:
+        return strict, found
+    return loose, _fallback_warnings(found, profile) + loose_found
+
+
+#: Errors the design chose (``optional_nullable = "error"``): strict mode could send the tool, so
+#: they never turn into a fallback.
+_CHOSEN_ERRORS = frozenset({"OPTIONAL_NULLABLE"})
+
+
+def _fallback_warnings(strict_found: list[Diagnostic], profile: Profile) -> list[Diagnostic]:
+    return [
+        Diagnostic(
+            d.file,
+            d.pointer,
+            d.provider,
+            "STRICT_FALLBACK",
+            f"sent non-strict: {profile.title} cannot take this ({d.code}: {d.message}); "
+            f"say strict: false for this tool to accept that, or strict: true to make it an error",
+            Level.WARNING,
+        )
+        for d in strict_found
+        if d.level is Level.ERROR
+    ]
+
+
+@dataclass(frozen=True)
+class ProviderProjection:
+    """Every contract of a design as one provider receives it, with the name maps."""
+
+    profile: Profile
+    tools: tuple[ProjectedContract, ...]
+    outputs: tuple[ProjectedContract, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+    def name_map(self, kind: str) -> dict[str, str]:
+        """canonical name -> provider name, for tools or outputs."""
+        contracts = self.tools if kind == "tool" else self.outputs
+        return {p.contract.name: p.provider_name for p in contracts}
+
+
+def _name_diagnostics(
+    contracts: list[Contract], names: dict[str, str], profile: Profile
+) -> list[Diagnostic]:
+    """Two contracts whose provider names are equal, or equal but for case (files of the same name
+    on a case-insensitive disk), are a build error."""
+    diagnostics = []
+    by_folded: dict[str, list[Contract]] = {}
+    for contract in contracts:
+        by_folded.setdefault(names[contract.name].casefold(), []).append(contract)
+    for group in by_folded.values():
+        for contract in group[1:] if len(group) > 1 else []:
+            first = group[0]
+            same = names[first.name] == names[contract.name]
+            code = "NAME_COLLISION" if same else "CASE_COLLISION"
+            relation = "is also" if same else "differs only by case from"
+            diagnostics.append(
+                Diagnostic(
+                    contract.file,
+                    "/name",
+                    profile.name,
+                    code,
+                    f"{contract.kind} {contract.name!r} becomes {names[contract.name]!r}, which {relation} "
+                    f"the name of {first.name!r} ({first.file}); rename one of them",
+                )
+            )
+    return diagnostics
+
+
+def project_design(
+    design: Design, profile: Profile, runner: Runner | None = None
+) -> ProviderProjection:
+    """Every contract of ``design`` that ``profile`` emits, projected (through ``runner``'s cache)."""
+    runner = runner or Runner()
+    options = design.config.options_for(profile.name)
+    options_key = plain(options)
+    diagnostics: list[Diagnostic] = []
+    projected: dict[str, list[ProjectedContract]] = {"tool": [], "output": []}
+    for kind, contracts in (("tool", design.tools), ("output", design.outputs)):
+        chosen = [c for c in contracts if c.emitted_for(profile.name)]
+        names = {c.name: provider_name(c.name, profile.names) for c in chosen}
+        diagnostics += _name_diagnostics(chosen, names, profile)
+        keys: dict[str, str] = {}  # contract name -> its projection's cache key (with a cache)
+
+        def key(arguments: tuple[Any, ...], keys: dict[str, str] = keys) -> str:
+            found = digest(
+                code_fingerprint(),
+                "projection",
+                arguments[0].identity(),
+                arguments[1].name,
+                options_key,
+                arguments[3],
+            )
+            keys[arguments[0].name] = found
+            return found
+
+        results = runner.map(
+            "projection",
+            _projected_parts,
+            [(contract, profile, options, names[contract.name]) for contract in chosen],
+            key=key,
+            encode=_parts_to_json,
+            decode=_parts_from_json,
+            parallel=False,
+        )
+        for contract, (parts, found) in zip(chosen, results, strict=True):
+            inputs = keys.get(contract.name)
+            projected[kind].append(ProjectedContract(contract, *parts, inputs=inputs))
+            diagnostics += found
+    return ProviderProjection(
+        profile, tuple(projected["tool"]), tuple(projected["output"]), tuple(diagnostics)
+    )
+
+
+#: a projection without its contract: (provider_name, schema, rewrites, provider, meaning, strict)
+_Parts = tuple[str, Any, RewriteRecord, str, Any, bool]
+
+
+def _projected_parts(
+    contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
+) -> tuple[_Parts, list[Diagnostic]]:
+    """What :func:`project_tool` (or :func:`project_contract`, for an output) makes of
+    ``contract``, less the contract itself: the part the build caches."""
+    project = project_tool if contract.kind == "tool" else project_contract
+    result, found = project(contract, profile, options, provider_name)
+    parts = (
+        result.provider_name,
+        result.schema,
+        result.rewrites,
+        result.provider,
+        result.meaning,
+        result.strict,
+    )
+    return parts, found
+
+
+def _parts_to_json(value: tuple[_Parts, list[Diagnostic]]) -> list[Any]:
+    (name, schema, rewrites, provider, meaning, strict), found = value
+    # the meaning is usually the schema itself (no OpenAPI respelling, no wire wrapper)
+    same = meaning is schema
+    return [
+        name,
+        schema,
+        record_to_json(rewrites),
+        provider,
+        None if same else meaning,
+        same,
+        strict,
+        [d.to_dict() for d in found],
+    ]
+
+
+def _parts_from_json(value: list[Any]) -> tuple[_Parts, list[Diagnostic]]:
+    name, schema, rewrites, provider, meaning, same, strict, found = value
+    parts = (
+        name,
+        schema,
+        record_from_json(rewrites),
+        provider,
+        schema if same else meaning,
+        bool(strict),
+    )
+    return parts, [Diagnostic.from_dict(d) for d in found]

@@ -1,0 +1,219 @@
+"""What a tool-definition format is, for ``toolgen import``: where its tools sit in a document, how
+one entry reads, and which of a provider's additions an import may undo. The provider formats live
+in ``toolgen/providers/``; MCP and BFCL are no providers, so their readers live here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from toolgen.infra.diagnostics import Diagnostic, Level
+from toolgen.schema import pointer as jp
+from toolgen.schema import walker
+
+Entries = list[tuple[str, Any]]  # (JSON pointer in the source document, the entry there)
+
+
+@dataclass(frozen=True)
+class FoundTool:
+    """One tool read from a source, its schema still in the source's dialect."""
+
+    name: Any  # checked by the import (a source may hold anything here)
+    description: Any
+    parameters: Any
+    pointer: str  # where ``parameters`` is in the source document
+    strict: bool | None = None  # the definition's strict flag; None when it has none
+
+
+#: What reading one entry gives: the tool (None when the entry is no function tool) and findings.
+ReadResult = tuple[FoundTool | None, list[Diagnostic]]
+
+
+@dataclass(frozen=True)
+class ToolFormat:
+    """A format of tool definitions a provider (or MCP) uses on the wire.
+
+    ``find`` gives the tool entries of a document, or None when the document is not in this
+    format (detection tries the formats in order). ``read`` gives one entry's tool, its schema in
+    JSON Schema 2020-12 (a reader converts its format's own dialect). ``strict_nulls`` says how
+    a producer of this format may write an optional member in strict mode: True for a type list
+    (``["string", "null"]``), False for an ``anyOf`` with a null branch; empty when strict mode
+    adds no nulls. ``has_strict`` says whether an entry may carry a ``strict`` flag.
+    """
+
+    name: str
+    title: str
+    find: Callable[[Any], Entries | None]
+    read: Callable[[Any, str], ReadResult]
+    strict_nulls: tuple[bool, ...] = ()
+    has_strict: bool = False
+
+
+def finding(pointer: str, code: str, message: str, level: Level = Level.INFO) -> Diagnostic:
+    """A finding of a reader; the import fills in the source file and the format."""
+    return Diagnostic("", pointer, "", code, message, level)
+
+
+def entries(value: Any, pointer: str) -> Entries:
+    """The items of a list with their pointers (nothing when ``value`` is not a list)."""
+    if not isinstance(value, list):
+        return []
+    return [(jp.join(pointer, index), item) for index, item in enumerate(value)]
+
+
+def any_have(found: Entries, check: Callable[[dict[str, Any]], bool]) -> Entries | None:
+    """``found`` when some entry passes ``check`` (a request may mix function tools with built-in
+    ones, which ``read`` skips), else None: the document is not in this format."""
+    if any(isinstance(entry, dict) and check(entry) for _, entry in found):
+        return found
+    return None
+
+
+def listed(document: Any, key: str = "tools") -> Entries:
+    """The entries of a bare list, or of ``document[key]`` (a request body or a wrapper)."""
+    if isinstance(document, dict):
+        return entries(document.get(key), jp.join("", key))
+    return entries(document, "")
+
+
+def json_rpc_result(document: Any) -> tuple[Any, str]:
+    """The ``result`` of a JSON-RPC response, else the document itself (with its pointer)."""
+    if isinstance(document, dict) and "jsonrpc" in document and "result" in document:
+        return document["result"], "/result"
+    return document, ""
+
+
+def read_schema_field(
+    entry: dict[str, Any], key: str, pointer: str, *, strict: Any = None
+) -> ReadResult:
+    """The common shape: ``{name, description, <key>: schema}``; a schema given as JSON text (some
+    SDKs serialize it) is parsed."""
+    where = jp.join(pointer, key)
+    if key not in entry:
+        return None, [finding(pointer, "MISSING_SCHEMA", f"no {key!r} in this tool", Level.ERROR)]
+    schema = entry[key]
+    if isinstance(schema, str):
+        try:
+            schema = json.loads(schema)
+        except ValueError as error:
+            return None, [
+                finding(where, "INVALID_SCHEMA_TEXT", f"not JSON text: {error}", Level.ERROR)
+            ]
+    return (
+        FoundTool(
+            entry.get("name"),
+            entry.get("description", ""),
+            schema,
+            where,
+            strict if isinstance(strict, bool) else None,
+        ),
+        [],
+    )
+
+
+def _mcp_find(document: Any) -> Entries | None:
+    result, base = json_rpc_result(document)
+    if not isinstance(result, dict):
+        return None
+    return any_have(
+        entries(result.get("tools"), jp.join(base, "tools")), lambda e: "inputSchema" in e
+    )
+
+
+def _mcp_read(entry: Any, pointer: str) -> ReadResult:
+    return read_schema_field(entry, "inputSchema", pointer)
+
+
+MCP_TOOLS = ToolFormat(
+    name="mcp",
+    title="MCP tools/list result",
+    find=_mcp_find,
+    read=_mcp_read,
+)
+
+
+def not_a_function_tool(entry: Any, pointer: str) -> Diagnostic:
+    kind = entry.get("type") if isinstance(entry, dict) else None
+    what = f"a {kind!r} tool" if isinstance(kind, str) else "not a function tool"
+    return finding(pointer, "SKIPPED_TOOL", f"{what} without a JSON Schema; skipped")
+
+
+# -- BFCL (Berkeley Function Calling Leaderboard) function docs: no provider either ---------------
+# [{name, description, parameters: {type: "dict", properties, required}}] with Python and Java
+# type names; they are written as JSON Schema's (an unknown name is left for the loader to report).
+
+BFCL_TYPES: dict[str, str | None] = {
+    "dict": "object",
+    "HashMap": "object",
+    "float": "number",
+    "double": "number",
+    "long": "integer",
+    "String": "string",
+    "char": "string",
+    "Array": "array",
+    "ArrayList": "array",
+    "tuple": "array",
+    "Boolean": "boolean",
+    "any": None,  # any value: no type
+    "": None,
+}
+
+
+def _bfcl_find(document: Any) -> Entries | None:
+    return any_have(
+        listed(document),
+        lambda e: (
+            "name" in e
+            and isinstance(e.get("parameters"), dict)
+            and e["parameters"].get("type") == "dict"
+        ),
+    )
+
+
+def _bfcl_types(node: Any, pointer: str, renamed: list[str]) -> Any:
+    if not isinstance(node, dict):
+        return node
+    node = walker.map_children(
+        node, pointer, lambda child: _bfcl_types(child.schema, child.pointer, renamed)
+    )
+    kind = node.get("type")
+    if not isinstance(kind, str) or kind not in BFCL_TYPES:
+        return node
+    renamed.append(kind)
+    json_type = BFCL_TYPES[kind]
+    if json_type is None:
+        return {k: v for k, v in node.items() if k != "type"}
+    return {**node, "type": json_type}
+
+
+def bfcl_json_schema(schema: Any) -> Any:
+    """A copy of a BFCL schema with JSON Schema type names (keyword-driven: names stay names)."""
+    return _bfcl_types(schema, "", [])
+
+
+def _bfcl_read(entry: Any, pointer: str) -> ReadResult:
+    if not isinstance(entry, dict):
+        return None, [not_a_function_tool(entry, pointer)]
+    tool, findings = read_schema_field(entry, "parameters", pointer)
+    if tool is None:
+        return None, findings
+    renamed: list[str] = []
+    schema = _bfcl_types(tool.parameters, tool.pointer, renamed)
+    if renamed:
+        findings.append(
+            finding(
+                tool.pointer,
+                "BFCL_TYPE",
+                f"{len(renamed)} BFCL type name(s) written as JSON Schema's "
+                f"({', '.join(sorted(set(renamed), key=str))}; any: no type)",
+            )
+        )
+    return FoundTool(tool.name, tool.description, schema, tool.pointer), findings
+
+
+BFCL_FUNCTIONS = ToolFormat(
+    name="bfcl", title="BFCL function docs", find=_bfcl_find, read=_bfcl_read
+)

@@ -1,0 +1,21 @@
+"""The code-generation library both compilers write with (envelope validators, canonicalizers).
+
+- ``LineEmitter``: lines of Python, indented by ``with emitter.block(...)``;
+- ``Identifiers``: Python identifiers from free text, unique within their scope;
+- ``Constants``: module-level constants, hoisted and shared (one name per distinct expression);
+- ``python_literal``, ``tuple_expression``, ``docstring``: values and text written as source.
+"""
+
+from toolgen.render.codegen.constants import Constants
+from toolgen.render.codegen.emitter import LineEmitter
+from toolgen.render.codegen.literals import docstring, python_literal, tuple_expression
+from toolgen.render.codegen.scope import Identifiers
+
+__all__ = [
+    "Constants",
+    "LineEmitter",
+    "Identifiers",
+    "docstring",
+    "python_literal",
+    "tuple_expression",
+]

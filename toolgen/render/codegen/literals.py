@@ -1,0 +1,35 @@
+"""JSON values and text written as Python source."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from toolgen.render.codegen.constants import tuple_display
+
+
+def python_literal(value: Any) -> str:
+    """A Python expression equal to the JSON value ``value`` (dicts keep their order).
+
+    ``repr`` is exact for every JSON value (strings, integers of any size, finite floats, bools,
+    None, lists and dicts of them); a non-finite float is not JSON and has no literal."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{value!r} is not a JSON value")
+    return repr(value)
+
+
+def tuple_expression(items: list[str] | tuple[str, ...]) -> str:
+    """A tuple display of the expressions ``items``; ``(*path,)`` is written ``path``."""
+    if len(items) == 1 and items[0].startswith("*"):
+        return items[0][1:]
+    return tuple_display(items)
+
+
+def docstring(summary: str, *body: str) -> list[str]:
+    """The lines of a triple-quoted docstring; toolgen writes its text from names only."""
+    for text in (summary, *body):
+        if '"""' in text or "\\" in text or not text.isprintable():
+            raise ValueError("docstring text must be plain lines")
+    if not body:
+        return ['"""' + summary + '"""']
+    return ['"""' + summary, "", *body, '"""']

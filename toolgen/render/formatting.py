@@ -1,0 +1,510 @@
+"""black, in pieces: a large generated module is formatted as independent parts, in parallel and
+through the cache, with the bytes black gives for the whole module.
+
+black formats a module's top-level statements one logical line at a time; the only thing that
+joins two of them is the number of blank lines between them. So a large module is cut
+
+* between two top-level ``def``/``class`` statements separated only by blank lines (black puts
+  exactly two blank lines there, whatever was written), and
+* inside a one-line top-level assignment of a large ``{...}``, ``[...]`` or ``(...)`` literal
+  (the tables of schemas and names): black explodes it to one element per line, each element
+  formatted on its own at one level of indentation, so groups of elements are formatted as
+  ``_ = {\\n e1,\\n}`` fragments and put back under the statement's own first line.
+
+A module that cannot be cut this way is formatted whole, as is every small one. The parts are
+grouped by content (a group ends after an element whose hash says so), so adding one tool changes
+one group and leaves the others in the cache.
+
+A caller that has a large literal as data (the tables of a provider module, one element per
+contract) gives it as a :class:`Literal` and renders its placeholder in the text: the formatter
+then neither writes megabytes of text nor scans them to find the elements again. The elements
+whose layout black leaves as written (short names, flags, integers: :func:`_element_line`) are
+laid out here, without black or the cache.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import black
+from black.strings import str_width
+
+from toolgen.infra.cache import digest
+from toolgen.infra.parallel import Runner
+from toolgen.render import literal_layout
+
+LINE_LENGTH = 100
+MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=LINE_LENGTH)
+#: modules shorter than this are formatted whole
+SPLIT_THRESHOLD = 32_000
+#: a group of parts ends after a part whose hash is 0 modulo this (about this many parts a group)
+GROUP_PARTS = 4
+GROUP_MAX_CHARS = 60_000
+_PLACEHOLDER = "__toolgen_literal_{}__"
+#: groups of a literal's elements are this long at least (fewer cache entries to read)
+GROUP_MIN_CHARS = 12_000
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A ``{...}``, ``[...]`` or ``(...)`` literal given as data to :func:`format_python`: the
+    source text of each element (``repr`` text: ``'key': value`` in a dict), written in place of
+    :attr:`placeholder`, which must be the whole value of a top-level assignment (else the
+    module is formatted whole, with the literal written out on one line). ``name`` tells the
+    literals of one module apart (an identifier). ``trailing_comma`` writes a comma after every
+    element (black's magic trailing comma: one element a line however short). In a template,
+    ``{{ literal }}`` writes the placeholder."""
+
+    name: str
+    opening: str  # "{", "[" or "("
+    elements: tuple[str, ...]
+    trailing_comma: bool = False
+
+    @property
+    def placeholder(self) -> str:
+        return _PLACEHOLDER.format(self.name)
+
+    def __str__(self) -> str:
+        return self.placeholder
+
+    def text(self) -> str:
+        """The literal on one line, as ``repr`` writes it (with ``, `` after every element when
+        ``trailing_comma``)."""
+        if self.trailing_comma:
+            return self.opening + "".join(e + ", " for e in self.elements) + self.closing
+        if self.opening == "(" and len(self.elements) == 1:
+            return "(" + self.elements[0] + ",)"
+        return self.opening + ", ".join(self.elements) + self.closing
+
+    @property
+    def closing(self) -> str:
+        return _CLOSING[self.opening]
+
+    def length(self) -> int:
+        """About ``len(self.text())`` (two more at most), without writing it."""
+        return sum(map(len, self.elements)) + 2 * len(self.elements) + 2
+
+    def cuttable(self) -> bool:
+        """Whether black explodes it one element a line, as the parts assume (what the text scan
+        of :func:`_literal_lines` requires of a literal it finds: two elements or more, none
+        empty, starred or of several lines)."""
+        if len(self.elements) < 2 or self.length() < 2 * LINE_LENGTH or not all(self.elements):
+            return False
+        joined = "\0" + "\0".join(self.elements)
+        return "\n" not in joined and "\0*" not in joined
+
+
+def written_out(source: str, literals: Sequence[Literal]) -> str:
+    """``source`` with each literal written on one line in the place of its placeholder: the
+    module that :func:`format_python` gives black's bytes of."""
+    for literal in literals:
+        source = source.replace(literal.placeholder, literal.text(), 1)
+    return source
+
+
+def _cut_literals(source: str, literals: Sequence[Literal]) -> tuple[str, list[Literal]]:
+    """``source`` with the literals written out that are not to be cut, and those that are."""
+    cut: list[Literal] = []
+    kept: list[Literal] = []
+    for literal in literals:
+        if literal.placeholder in source:
+            (cut if literal.cuttable() else kept).append(literal)
+    return written_out(source, kept), cut
+
+
+def black_format(source: str) -> str:
+    """Format with black; a failure here is a toolgen bug, so it raises. A fragment of a large
+    literal of JSON values is laid out without black when toolgen/render/literal_layout.py can tell
+    what black writes (the same bytes, a tenth of the time)."""
+    return literal_layout.layout(source, MODE) or black.format_str(source, mode=MODE)
+
+
+@functools.cache
+def _black_id() -> str:
+    return digest("black", black.__version__, repr(MODE))
+
+
+def _black_key(arguments: tuple[str, ...]) -> str:
+    return digest(_black_id(), arguments[0])
+
+
+def format_python(source: str, literals: Sequence[Literal] = (), *, runner: Runner) -> str:
+    """``black_format(source)``, computed in parts for a large module (see the module docstring)
+    by ``runner``; ``literals`` are written where their placeholders are in ``source``."""
+    source, given = _cut_literals(source, literals)
+    size = len(source) + sum(literal.length() - len(literal.placeholder) for literal in given)
+    if size >= SPLIT_THRESHOLD:
+        quick = _quick_plan(source, given)
+        checked = _check_parts(quick, runner) if quick is not None else None
+        if checked is not None:
+            quick, parts = checked
+            fragments = quick.sources()[len(parts) :]
+            formatted = runner.map("black", black_format, [(s,) for s in fragments], key=_black_key)
+            return quick.assemble(parts + formatted)
+    source = written_out(source, given)
+    plan = _plan(source) if len(source) >= SPLIT_THRESHOLD else None
+    if plan is None:
+        return runner.map("black", black_format, [(source,)], key=_black_key)[0]
+    formatted = runner.map("black", black_format, [(s,) for s in plan.sources()], key=_black_key)
+    return plan.assemble(formatted)
+
+
+#: how many times the parts of a quick plan are joined at the cuts that did not hold
+MAX_JOINS = 8
+
+
+def _check_parts(plan: _Plan, runner: Runner) -> tuple[_Plan, list[str]] | None:
+    """The plan with its parts formatted and checked (:func:`_checked_black`); a part that does
+    not end with a definition is joined with the next one and checked again. None when the cuts
+    do not hold in the end."""
+    chunks = list(plan.chunks)
+    for _ in range(MAX_JOINS):
+        last = len(chunks) - 1
+        checked = runner.map(
+            "black-part",
+            _checked_black,
+            [(chunk, index == last) for index, chunk in enumerate(chunks)],
+            key=_part_key,
+        )
+        failed = {index for index, (text, _) in enumerate(checked) if text is None}
+        if not failed:
+            if not _placed(plan, checked):
+                return None
+            return replace(plan, chunks=tuple(chunks)), [str(text) for text, _ in checked]
+        if last in failed:
+            return None
+        joined: list[str] = []
+        for index, chunk in enumerate(chunks):
+            if index - 1 in failed and joined:
+                joined[-1] += chunk
+            else:
+                joined.append(chunk)
+        chunks = joined
+    return None
+
+
+def _part_key(arguments: tuple[str, bool]) -> str:
+    return digest(_black_id(), "part", *arguments)
+
+
+def _checked_black(source: str, ends_module: bool) -> tuple[str | None, list[str]]:
+    """A part of :func:`_quick_plan` formatted, with what makes its cuts sound: None when it is
+    not a module of its own, or (unless it ends the module) does not end with a ``def``/``class``
+    and blank lines; else also the names that its top-level assignments have as whole values."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None, []
+    if not ends_module:
+        last = tree.body[-1] if tree.body else None
+        if last is None or not _is_definition(last):
+            return None, []
+        if any(line.strip() for line in source.splitlines()[last.end_lineno or 0 :]):
+            return None, []
+    names = [
+        node.value.id
+        for node in tree.body
+        if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Name)
+    ]
+    return black_format(source), names
+
+
+def _placed(plan: _Plan, checked: Sequence[tuple[str | None, list[str]]]) -> bool:
+    """Each literal's placeholder is the whole value of a top-level assignment (as :func:`_plan`
+    requires); the last part is the module's end and need not end with a definition."""
+    names = {name for _, found in checked for name in found}
+    return all(literal.placeholder in names for literal in plan.literals)
+
+
+@dataclass(frozen=True)
+class _Literal:
+    placeholder: str
+    opening: str  # "{", "[" or "("
+    groups: tuple[tuple[str, ...], ...]  # element sources, grouped
+    #: each group's lines as black writes them, when :func:`_element_line` can tell (None: black)
+    laid_out: tuple[str | None, ...]
+
+    @property
+    def closing(self) -> str:
+        return _CLOSING[self.opening]
+
+    @property
+    def fragment_brackets(self) -> tuple[str, str]:
+        """A tuple's elements are formatted in a list: black keeps a one-element tuple on one
+        line (its comma is not magic), and formats the elements of both the same way."""
+        return ("[", "]") if self.opening == "(" else (self.opening, self.closing)
+
+    def fragment(self, group: tuple[str, ...]) -> str:
+        opening, closing = self.fragment_brackets
+        return "_ = " + opening + "\n" + "".join(f"    {e},\n" for e in group) + closing + "\n"
+
+
+@dataclass(frozen=True)
+class _Plan:
+    chunks: tuple[str, ...]  # top-level code, literals replaced by placeholders
+    literals: tuple[_Literal, ...]
+
+    def sources(self) -> list[str]:
+        return [
+            *self.chunks,
+            *(
+                literal.fragment(group)
+                for literal in self.literals
+                for group, laid_out in zip(literal.groups, literal.laid_out, strict=True)
+                if laid_out is None
+            ),
+        ]
+
+    def assemble(self, formatted: list[str]) -> str:
+        chunks, rest = formatted[: len(self.chunks)], iter(formatted[len(self.chunks) :])
+        module = "\n\n".join(chunks)  # two blank lines between top-level definitions
+        places: list[tuple[int, int, str]] = []  # (start, end, text) of each placeholder's line
+        for literal in self.literals:
+            opening, closing = literal.fragment_brackets
+            first, last = f"_ = {opening}\n", f"\n{closing}\n"
+            body = []
+            for laid_out in literal.laid_out:
+                if laid_out is None:
+                    text = next(rest)
+                    if not text.startswith(first) or not text.endswith(last):
+                        return _whole(self)
+                    laid_out = text[len(first) : len(text) - len(last) + 1]
+                body.append(laid_out)
+            end = module.find(literal.placeholder + "\n")
+            if end < 0 or module.count(literal.placeholder) != 1:
+                return _whole(self)
+            start = module.rfind("\n", 0, end) + 1
+            head = module[start:end]
+            if len(head) + 1 > LINE_LENGTH or head.lstrip() != head:
+                return _whole(self)
+            text = head + literal.opening + "\n" + "".join(body) + literal.closing
+            places.append((start, end + len(literal.placeholder), text))
+        pieces, position = [], 0
+        for start, end, text in sorted(places):
+            pieces += [module[position:start], text]
+            position = end
+        pieces.append(module[position:])
+        return "".join(pieces)
+
+
+def _whole(plan: _Plan) -> str:
+    """The plan's module put back together unformatted, then formatted whole (the safe way)."""
+    source = "\n\n".join(plan.chunks)
+    for literal in plan.literals:
+        closing = literal.closing
+        elements = ", ".join(e for g in literal.groups for e in g)
+        source = source.replace(literal.placeholder, literal.opening + elements + closing, 1)
+    return black_format(source)
+
+
+def _ends_group(part: str, size: int, min_chars: int) -> bool:
+    if size >= GROUP_MAX_CHARS:
+        return True
+    if size < min_chars:
+        return False
+    mark = int.from_bytes(hashlib.sha256(part.encode("utf-8", "surrogatepass")).digest()[:4])
+    return mark % GROUP_PARTS == 0
+
+
+def grouped(parts: Sequence[str], min_chars: int = 0) -> list[list[str]]:
+    """``parts`` in groups cut by content: a group ends after a part whose hash says so (once it
+    has ``min_chars``), so a changed part changes its own group only."""
+    groups: list[list[str]] = [[]]
+    size = 0
+    for part in parts:
+        groups[-1].append(part)
+        size += len(part)
+        if _ends_group(part, size, min_chars):
+            groups.append([])
+            size = 0
+    return [g for g in groups if g]
+
+
+def _is_definition(node: ast.stmt) -> bool:
+    return isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+
+
+def _first_line(node: ast.stmt) -> int:
+    decorators = getattr(node, "decorator_list", [])
+    return min([node.lineno, *(d.lineno for d in decorators)])
+
+
+#: a one-line top-level assignment of a bracketed literal: head, opening bracket, body, closing
+_LITERAL_LINE = re.compile(r"([A-Za-z_]\w*(?:: [^=\n]+)? = )([\[{(])(.*)([\]})])\n?")
+#: the tokens that matter for splitting a literal: strings (as repr writes them), brackets, commas
+_TOKEN = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|[\[\](){},]""")
+_CLOSING = {"{": "}", "[": "]", "(": ")"}
+
+
+def _elements(body: str) -> list[str] | None:
+    """The top-level elements of a literal's body, split at commas outside strings and brackets;
+    None when the body does not scan (the module is then formatted whole)."""
+    elements, start, depth = [], 0, 0
+    for token in _TOKEN.finditer(body):
+        text = token.group()
+        if text in "([{":
+            depth += 1
+        elif text in ")]}":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif text == "," and depth == 0:
+            elements.append(body[start : token.start()].strip())
+            start = token.end()
+    if depth != 0:
+        return None
+    last = body[start:].strip()
+    if last:
+        elements.append(last)
+    if len(elements) < 2 or any(not e or e.startswith("*") for e in elements):
+        return None
+    return elements
+
+
+def _literal_lines(lines: list[str]) -> list[tuple[int, str, str, list[str]]]:
+    """(line index, head, opening bracket, elements) of each large one-line literal assignment.
+    Found by scanning text, not by parsing: parsing megabytes of literals is the slow part."""
+    found = []
+    for index, line in enumerate(lines):
+        if len(line) < 2 * LINE_LENGTH or line[:1] in " \t#":
+            continue
+        match = _LITERAL_LINE.fullmatch(line)
+        if match is None or _CLOSING[match.group(2)] != match.group(4):
+            continue
+        elements = _elements(match.group(3))
+        if elements is not None:
+            found.append((index, match.group(1), match.group(2), elements))
+    return found
+
+
+#: an element's scalar tokens whose text black keeps but for the quotes of a string (repr writes
+#: single quotes; black double ones, which a string without quotes or backslashes takes as is)
+#: (no line break of str.splitlines or NUL in a string: repr escapes them all)
+_STRING = r"""'[^'"\\\n\r\0\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*'"""
+_SCALAR = rf"{_STRING}|-?(?:0|[1-9][0-9]*)|True|False|None"
+_TUPLE = rf"\((?:{_SCALAR})(?:, (?:{_SCALAR}))+\)"
+#: ``value`` or ``key: value`` of scalars: one line however long (no bracket to split at)
+_SCALAR_ELEMENT = re.compile(rf"(?:(?:{_SCALAR}): )?(?:{_SCALAR})")
+#: the same with tuples of two or more scalars: one line when it fits
+_SHORT_ELEMENT = re.compile(rf"(?:(?:{_SCALAR}|{_TUPLE}): )?(?:{_SCALAR}|{_TUPLE})")
+
+
+def _element_line(element: str) -> str | None:
+    """The line black writes for ``element`` in an exploded literal, when its tokens are all
+    scalars (and tuples of them that fit on the line); None when black has to say."""
+    if _SCALAR_ELEMENT.fullmatch(element) or (
+        _SHORT_ELEMENT.fullmatch(element) and str_width(element) + 5 <= LINE_LENGTH
+    ):
+        return "    " + element.replace("'", '"') + ",\n"
+    return None
+
+
+#: every element of a literal, each followed by NUL, is one of :data:`_SCALAR_ELEMENT`
+_SCALAR_ELEMENTS = re.compile(rf"(?:(?:(?:{_SCALAR}): )?(?:{_SCALAR})\0)*")
+_SHORT_ELEMENTS = re.compile(rf"(?:(?:(?:{_SCALAR}|{_TUPLE}): )?(?:{_SCALAR}|{_TUPLE})\0)*")
+
+
+def _all_laid_out(elements: Sequence[str]) -> str | None:
+    """The lines of all ``elements`` when :func:`_element_line` lays out each one, found with
+    one scan of their text (a table of names or flags has thousands of elements); else None."""
+    joined = "\0".join(elements) + "\0"
+    if not _SCALAR_ELEMENTS.fullmatch(joined) and not (
+        _SHORT_ELEMENTS.fullmatch(joined)
+        and joined.isascii()  # then the width of a line is its length
+        and max(map(len, elements)) + 5 <= LINE_LENGTH
+    ):
+        return None
+    return "    " + joined[:-1].replace("'", '"').replace("\0", ",\n    ") + ",\n"
+
+
+def _laid_out(lines: Sequence[str | None]) -> str | None:
+    return None if any(line is None for line in lines) else "".join(lines)  # type: ignore[arg-type]
+
+
+def _literal(placeholder: str, opening: str, elements: Sequence[str]) -> _Literal:
+    """A literal in groups of elements; one group when every element is laid out here."""
+    whole = _all_laid_out(elements)
+    if whole is not None:
+        return _Literal(placeholder, opening, (tuple(elements),), (whole,))
+    lines = [_element_line(element) for element in elements]
+    groups, laid_out, start = [], [], 0
+    for group in grouped(elements, GROUP_MIN_CHARS):
+        groups.append(tuple(group))
+        laid_out.append(_laid_out(lines[start : start + len(group)]))
+        start += len(group)
+    return _Literal(placeholder, opening, tuple(groups), tuple(laid_out))
+
+
+def _with_placeholders(
+    source: str, given: Sequence[Literal] = ()
+) -> tuple[list[str], list[_Literal]]:
+    """The module's lines with each large literal replaced by a placeholder, and the literals
+    (``given`` first: their placeholders are in the text already)."""
+    lines = source.splitlines(keepends=True)
+    literals = [_literal(g.placeholder, g.opening, g.elements) for g in given]
+    for index, head, opening, elements in _literal_lines(lines):
+        placeholder = _PLACEHOLDER.format(len(literals))
+        lines[index] = head + placeholder + "\n"
+        literals.append(_literal(placeholder, opening, elements))
+    return lines, literals
+
+
+#: a top-level ``def``/``class`` (or its first decorator) at the start of a line
+_DEFINITION_START = re.compile(r"(?:@|def |async def |class )")
+
+
+def _quick_plan(source: str, given: Sequence[Literal] = ()) -> _Plan | None:
+    """Cuts found in the text, not by parsing the module (parsing megabytes of code is slow):
+    before each line that starts a top-level ``def``, ``class`` or decorator after a blank line.
+    The cuts are sound only if every part is a module of its own that ends with a definition and
+    blank lines (so no cut falls in a string or a bracket, and each is between two top-level
+    definitions, as :func:`_plan` cuts); :func:`_checked_black` checks that with each part, so
+    only the parts that changed are parsed. When a part fails, the module is planned by
+    :func:`_plan`."""
+    lines, literals = _with_placeholders(source, given)
+    cuts = [0]
+    cuts += [
+        index
+        for index in range(1, len(lines))
+        if _DEFINITION_START.match(lines[index]) and not lines[index - 1].strip()
+    ]
+    cuts.append(len(lines))
+    if len(cuts) < 3:
+        return None
+    definitions = ["".join(lines[a:b]) for a, b in zip(cuts, cuts[1:], strict=False)]
+    return _Plan(tuple("".join(g) for g in grouped(definitions)), tuple(literals))
+
+
+def _plan(source: str) -> _Plan | None:
+    lines, literals = _with_placeholders(source)
+    try:
+        tree = ast.parse("".join(lines))
+    except (SyntaxError, RecursionError):
+        return None
+    # each placeholder must be the whole value of a top-level assignment (not, say, text in a
+    # string that looked like one); else the module is formatted whole
+    values = {
+        node.value.id
+        for node in tree.body
+        if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Name)
+    }
+    if any(literal.placeholder not in values for literal in literals):
+        return None
+    cuts = [0]
+    for before, node in zip(tree.body, tree.body[1:], strict=False):
+        start = _first_line(node) - 1
+        between = lines[(before.end_lineno or 0) : start]
+        blank = bool(between) and all(not line.strip() for line in between)
+        if _is_definition(before) and _is_definition(node) and blank:
+            cuts.append(start)
+    cuts.append(len(lines))
+    definitions = ["".join(lines[a:b]) for a, b in zip(cuts, cuts[1:], strict=False)]
+    chunks = ["".join(g) for g in grouped(definitions)] if len(definitions) > 1 else definitions
+    if not literals and len(chunks) < 2:
+        return None
+    return _Plan(tuple(chunks), tuple(literals))

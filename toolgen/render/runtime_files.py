@@ -1,0 +1,35 @@
+"""The fixed modules of the generated package: toolgen/runtime/_<name>.py copied verbatim into OUT.
+
+A copy is the generated-file header, a newline, then the source file byte for byte: nothing in
+them depends on the design, so the build neither renders nor formats them.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from toolgen.infra.resources import PACKAGE_DIR
+
+RUNTIME_DIR = PACKAGE_DIR / "runtime"
+
+
+def runtime_modules() -> tuple[str, ...]:
+    """Every fixed module, by its module name in OUT (``_runtime``, ``_decode``, ``_responses`` ...)."""
+    return tuple(sorted(p.stem for p in RUNTIME_DIR.glob("_*.py") if p.stem != "__init__"))
+
+
+@functools.cache
+def runtime_source(module: str) -> str:
+    """The source of the fixed module ``module`` (``_runtime``) as toolgen ships it."""
+    return (RUNTIME_DIR / f"{module}.py").read_text(encoding="utf-8")
+
+
+def copied(module: str, header: str) -> str:
+    """The file ``OUT/<module>.py``: ``header`` then the source, unchanged."""
+    return f"{header}\n{runtime_source(module)}"
+
+
+def is_copy(path: str, text: str, header: str) -> bool:
+    """Whether the output file ``path`` is the verbatim copy of a fixed module under ``header``."""
+    module = path.removesuffix(".py")
+    return "/" not in path and module in runtime_modules() and text == copied(module, header)
