@@ -1,4 +1,5 @@
-"""Envelope validators: provider response schemas (``toolgen/envelopes``) compiled to Python.
+"""Envelope validators: provider response schemas (``toolgen/providers/envelopes``) compiled
+to Python.
 
 - ``load_envelope_schemas(provider, overrides, apis)``: surface -> schema, with the design's
   overrides, checked against what the decoders of ``apis`` read;

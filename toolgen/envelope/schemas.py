@@ -1,4 +1,5 @@
-"""The envelope schemas of a provider: toolgen's own (``toolgen/envelopes``) and overrides."""
+"""The envelope schemas of a provider: toolgen's own (``toolgen/providers/envelopes``) and
+overrides."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ from toolgen.envelope.compiler import check_schema
 from toolgen.envelope.decoders import check_api_reads
 from toolgen.envelope.errors import EnvelopeSchemaError
 
-BUILTIN_DIR = Path(__file__).resolve().parent.parent / "envelopes"
+BUILTIN_DIR = Path(__file__).resolve().parent.parent / "providers" / "envelopes"
 
 
 def envelope_providers() -> tuple[str, ...]:
-    """The providers with envelope schemas in toolgen (a folder under toolgen/envelopes)."""
+    """The providers with envelope schemas in toolgen (a folder under
+    toolgen/providers/envelopes)."""
     return tuple(sorted(p.name for p in BUILTIN_DIR.iterdir() if p.is_dir()))
 
 

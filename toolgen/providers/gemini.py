@@ -11,7 +11,7 @@ structured outputs, in two dialects chosen by ``[providers.gemini] dialect`` in 
 In both, optional members stay optional (Gemini has no all-required rule): the projection adds no
 nulls, and payloads come back canonical, except the OpenAPI dialect's enum texts, which the
 generated canonicalizer reads back. The generated module speaks the generateContent API
-(toolgen/runtime/_generate_content.py; envelopes in toolgen/envelopes/gemini).
+(toolgen/runtime/_generate_content.py; envelopes in toolgen/providers/envelopes/gemini).
 
 Every rule, its source and the date it was checked (../shared/PROVIDERS.md, "Google Gemini";
 the facts there cite the generateContent reference, FunctionDeclaration and Schema):
