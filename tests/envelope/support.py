@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from toolgen.envelope import envelope_providers, load_envelope_schemas, render_envelope_module
-from toolgen.providers import PROFILES
+from toolgen.envelope import load_envelope_schemas, render_envelope_module
+from toolgen.providers import PROFILES, envelope_providers
 from toolgen.runtime_files import copied, runtime_modules
 from toolgen.templating import header
 

@@ -18,8 +18,8 @@ import json
 import sys
 from typing import Any
 
-from toolgen.envelope import envelope_providers, load_envelope_schemas
-from toolgen.providers import PROFILES
+from toolgen.envelope import load_envelope_schemas
+from toolgen.providers import PROFILES, envelope_providers
 
 
 def digest(schema: Any) -> str:

@@ -8,11 +8,10 @@ to Python.
 
 from toolgen.envelope.errors import EnvelopeSchemaError
 from toolgen.envelope.render import render_envelope_module
-from toolgen.envelope.schemas import envelope_providers, load_envelope_schemas
+from toolgen.envelope.schemas import load_envelope_schemas
 
 __all__ = [
     "EnvelopeSchemaError",
-    "envelope_providers",
     "load_envelope_schemas",
     "render_envelope_module",
 ]

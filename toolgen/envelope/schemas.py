@@ -3,33 +3,14 @@ overrides."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from toolgen.apis import Api
 from toolgen.envelope.compiler import check_schema
 from toolgen.envelope.decoders import check_api_reads
 from toolgen.envelope.errors import EnvelopeSchemaError
-
-BUILTIN_DIR = Path(__file__).resolve().parent.parent / "providers" / "envelopes"
-
-
-def envelope_providers() -> tuple[str, ...]:
-    """The providers with envelope schemas in toolgen (a folder under
-    toolgen/providers/envelopes)."""
-    return tuple(sorted(p.name for p in BUILTIN_DIR.iterdir() if p.is_dir()))
-
-
-def builtin_schemas(provider: str) -> dict[str, Any]:
-    folder = BUILTIN_DIR / provider
-    if not folder.is_dir():
-        return {}
-    return {
-        path.stem: json.loads(path.read_text(encoding="utf-8"))
-        for path in sorted(folder.glob("*.json"))
-    }
+from toolgen.providers.surfaces import builtin_schemas
 
 
 def load_envelope_schemas(
@@ -41,7 +22,8 @@ def load_envelope_schemas(
     surface is replaced, a new one is added. Raises EnvelopeSchemaError for what cannot be compiled,
     including an override that drops a field the tool-call decoder of one of ``apis`` reads.
     """
-    schemas = builtin_schemas(provider)
+    apis = tuple(apis)
+    schemas = builtin_schemas(provider, apis)
     for key in sorted(overrides):
         owner, _, surface = key.partition("/")
         if owner != provider:

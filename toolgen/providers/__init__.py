@@ -60,6 +60,11 @@ BUILT_BY_DEFAULT: tuple[str, ...] = tuple(
 )
 
 
+def envelope_providers() -> tuple[str, ...]:
+    """The providers toolgen writes envelope validators for (every profile with an API), sorted."""
+    return tuple(sorted(name for name, profile in PROFILES.items() if profile.apis))
+
+
 def profile_for(name: str, options: ProviderOptions) -> Profile:
     """The profile of provider ``name`` in the dialect its options choose (its strict flag is
     chosen per tool by the projection: toolgen.projection.project_tool)."""

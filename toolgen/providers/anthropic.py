@@ -127,6 +127,7 @@ def _simple_pattern(pattern: Any) -> bool:
 
 ANTHROPIC = Profile(
     name="anthropic",
+    display_name="Anthropic",
     title="Anthropic strict tool use",
     keep=KEEP,
     drop=DROP,

@@ -11,9 +11,7 @@ chunk of prompt filter results whose ``object``, ``id`` and ``model`` are empty 
 ``choices`` is empty.
 """
 
-from dataclasses import replace
-
-from toolgen.providers.base import Rule, root_unions_refused
+from toolgen.providers.base import Rule, derive, root_unions_refused
 from toolgen.providers.openai import OPENAI
 from toolgen.providers.openai import RULES as OPENAI_RULES
 
@@ -42,9 +40,10 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-AZURE_OPENAI = replace(
+AZURE_OPENAI = derive(
     OPENAI,
     name="azure_openai",
+    display_name="Azure OpenAI",
     title="Azure OpenAI strict mode",
     rules=RULES,
     non_strict=NON_STRICT,

@@ -6,11 +6,9 @@ strict = false``, or per tool in its file) a tool goes out without the ``strict`
 mode (``NON_STRICT``; toolgen.nonstrict).
 """
 
-from dataclasses import replace
-
 from toolgen.apis import CONVERSE
 from toolgen.providers.anthropic import ANTHROPIC
-from toolgen.providers.base import NameRule, Rule, root_unions_refused
+from toolgen.providers.base import NameRule, Rule, derive, root_unions_refused
 
 _API = (
     "Bedrock Runtime API reference, ToolSpecification, ToolInputSchema, OutputFormat "
@@ -66,9 +64,10 @@ RULES: tuple[Rule, ...] = (
     *NON_STRICT.rules,
 )
 
-BEDROCK = replace(
+BEDROCK = derive(
     ANTHROPIC,
     name="bedrock",
+    display_name="Bedrock",
     title="Bedrock Converse strict tool use",
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
     apis=(CONVERSE,),

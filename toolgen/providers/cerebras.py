@@ -11,7 +11,7 @@ documented, so every tool goes strict.
 from dataclasses import replace
 
 from toolgen.apis import CHAT
-from toolgen.providers.base import Rule
+from toolgen.providers.base import Rule, derive
 from toolgen.providers.openai import OPENAI
 
 _DOCS = "Cerebras docs, structured outputs (PROVIDERS.md, OpenAI-compatible providers)"
@@ -40,9 +40,10 @@ RULES: tuple[Rule, ...] = (
     Rule("non-strict", "[unconfirmed] not documented: every tool goes strict", _DOCS, "2026-12-03"),
 )
 
-CEREBRAS = replace(
+CEREBRAS = derive(
     OPENAI,
     name="cerebras",
+    display_name="Cerebras",
     title="Cerebras strict mode",
     limits=replace(OPENAI.limits, any_of_branches=5, tools=None),
     type_arrays=False,

@@ -319,6 +319,7 @@ def native_parameters(schema: Any) -> tuple[Any, list[tuple[str, str, str]]]:
 
 CLOUDFLARE = Profile(
     name="cloudflare",
+    display_name="Workers AI",
     title="Cloudflare Workers AI",
     keep=OPENAI_KEEP,
     drop=OPENAI_DROP,

@@ -12,10 +12,8 @@ recordings from ``api.deepseek.com/responses``; DeepSeek documents Chat Completi
 bound here.
 """
 
-from dataclasses import replace
-
 from toolgen.apis import CHAT
-from toolgen.providers.base import Rule, root_unions_refused
+from toolgen.providers.base import Rule, derive, root_unions_refused
 from toolgen.providers.openai import OPENAI
 
 _DOCS = "DeepSeek API docs, Tool Calls, 'strict mode (Beta)'"
@@ -58,9 +56,10 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-DEEPSEEK = replace(
+DEEPSEEK = derive(
     OPENAI,
     name="deepseek",
+    display_name="DeepSeek",
     title="DeepSeek strict mode",
     formats=FORMATS,
     apis=(CHAT,),

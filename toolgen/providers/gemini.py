@@ -295,6 +295,7 @@ def _numbers_and_strings(values: object) -> bool:
 
 GEMINI_JSON_SCHEMA = Profile(
     name="gemini",
+    display_name="Gemini",
     title="Gemini (JSON Schema dialect)",
     keep=JSON_SCHEMA_KEEP,
     drop=JSON_SCHEMA_DROP,

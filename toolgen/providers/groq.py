@@ -13,7 +13,7 @@ the canonical schema minus a root-level union (undocumented for Groq: OpenAI's s
 from dataclasses import replace
 
 from toolgen.apis import CHAT
-from toolgen.providers.base import Rule, root_unions_refused
+from toolgen.providers.base import Rule, derive, root_unions_refused
 from toolgen.providers.openai import OPENAI
 
 _DOCS = "Groq docs, structured outputs (PROVIDERS.md, OpenAI-compatible providers)"
@@ -48,9 +48,10 @@ RULES: tuple[Rule, ...] = (
     *NON_STRICT.rules,
 )
 
-GROQ = replace(
+GROQ = derive(
     OPENAI,
     name="groq",
+    display_name="Groq",
     title="Groq strict mode",
     limits=replace(OPENAI.limits, tools=None),  # OpenAI's tool count is not documented for Groq
     apis=(CHAT,),

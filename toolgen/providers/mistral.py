@@ -13,10 +13,8 @@ mistralai SDK types ``FunctionCall.arguments`` as ``Dict[str, Any] | str``. Ever
 carries text; both forms are decoded, by the lenient Chat Completions decoder (toolgen.apis).
 """
 
-from dataclasses import replace
-
 from toolgen.apis import LENIENT_CHAT
-from toolgen.providers.base import NameRule, Rule, root_unions_refused
+from toolgen.providers.base import NameRule, Rule, derive, root_unions_refused
 from toolgen.providers.openai import DROP, OPENAI
 
 _DOCS = "Mistral docs, custom structured outputs and function calling (PROVIDERS.md, Mistral)"
@@ -75,9 +73,10 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-MISTRAL = replace(
+MISTRAL = derive(
     OPENAI,
     name="mistral",
+    display_name="Mistral",
     title="Mistral strict mode",
     keep=KEEP,
     drop=DROP | (OPENAI.keep - KEEP),

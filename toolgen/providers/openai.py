@@ -125,6 +125,7 @@ RULES: tuple[Rule, ...] = (
 
 OPENAI = Profile(
     name="openai",
+    display_name="OpenAI",
     title="OpenAI strict mode",
     keep=KEEP,
     drop=DROP,

@@ -8,10 +8,8 @@ here too). Responses relay each upstream's calls: a recorded call from Claude le
 ``function.arguments`` when it has none, so chat completions are read by the lenient decoder.
 """
 
-from dataclasses import replace
-
 from toolgen.apis import LENIENT_CHAT, RESPONSES
-from toolgen.providers.base import Rule, root_unions_refused
+from toolgen.providers.base import Rule, derive, root_unions_refused
 from toolgen.providers.openai import OPENAI
 from toolgen.providers.openai import RULES as OPENAI_RULES
 
@@ -42,9 +40,10 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-OPENROUTER = replace(
+OPENROUTER = derive(
     OPENAI,
     name="openrouter",
+    display_name="OpenRouter",
     title="OpenRouter strict mode",
     apis=(LENIENT_CHAT, RESPONSES),
     rules=RULES,

@@ -10,10 +10,8 @@ pointer of that reference. The rest follows OpenAI's table (the safe side). Resp
 OpenAI's do (recordings in ../shared/corpus/envelopes/xai).
 """
 
-from dataclasses import replace
-
 from toolgen.apis import CHAT, RESPONSES
-from toolgen.providers.base import Rule
+from toolgen.providers.base import Rule, derive
 from toolgen.providers.openai import OPENAI
 
 _DOCS = (
@@ -56,9 +54,10 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-XAI = replace(
+XAI = derive(
     OPENAI,
     name="xai",
+    display_name="xAI",
     title="xAI strict mode",
     optional_style="omit",
     recursion=False,
