@@ -24,6 +24,7 @@ from toolgen.providers.base import (
     Rule,
     root_unions_refused,
 )
+from toolgen.providers.registration import ImportFormat, Registration
 from toolgen.tool_formats import (
     Entries,
     ReadResult,
@@ -171,3 +172,6 @@ TOOLS = ToolFormat(
     read=_tools_read,
     has_strict=True,
 )
+
+REGISTRATION = Registration(ANTHROPIC, order=20)
+IMPORT_FORMATS = (ImportFormat(50, TOOLS),)

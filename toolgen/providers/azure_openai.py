@@ -14,6 +14,7 @@ chunk of prompt filter results whose ``object``, ``id`` and ``model`` are empty 
 from toolgen.providers.base import Rule, derive, root_unions_refused
 from toolgen.providers.openai import OPENAI
 from toolgen.providers.openai import RULES as OPENAI_RULES
+from toolgen.providers.registration import Registration
 
 _DOCS = "Microsoft Learn, Azure OpenAI 'How to use structured outputs' (PROVIDERS.md, OpenAI)"
 _CHECKED = "2026-12-03"
@@ -48,3 +49,5 @@ AZURE_OPENAI = derive(
     rules=RULES,
     non_strict=NON_STRICT,
 )
+
+REGISTRATION = Registration(AZURE_OPENAI, order=90, on_request=True)

@@ -9,6 +9,7 @@ mode (``NON_STRICT``; toolgen.nonstrict).
 from toolgen.apis import CONVERSE
 from toolgen.providers.anthropic import ANTHROPIC
 from toolgen.providers.base import NameRule, Rule, derive, root_unions_refused
+from toolgen.providers.registration import Registration
 
 _API = (
     "Bedrock Runtime API reference, ToolSpecification, ToolInputSchema, OutputFormat "
@@ -74,3 +75,5 @@ BEDROCK = derive(
     non_strict=NON_STRICT,
     rules=RULES,
 )
+
+REGISTRATION = Registration(BEDROCK, order=50)

@@ -12,6 +12,7 @@ from typing import Any
 
 from toolgen import pointer as jp
 from toolgen.diagnostics import Level
+from toolgen.providers.registration import ImportFormat
 from toolgen.tool_formats import (
     Entries,
     FoundTool,
@@ -65,3 +66,5 @@ TOOL_CONFIG = ToolFormat(
     read=_read,
     has_strict=True,
 )
+
+IMPORT_FORMATS = (ImportFormat(20, TOOL_CONFIG),)

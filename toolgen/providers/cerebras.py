@@ -13,6 +13,7 @@ from dataclasses import replace
 from toolgen.apis import CHAT
 from toolgen.providers.base import Rule, derive
 from toolgen.providers.openai import OPENAI
+from toolgen.providers.registration import Registration
 
 _DOCS = "Cerebras docs, structured outputs (PROVIDERS.md, OpenAI-compatible providers)"
 _CHECKED = "2026-12-02"
@@ -51,3 +52,5 @@ CEREBRAS = derive(
     non_strict=None,
     rules=RULES,
 )
+
+REGISTRATION = Registration(CEREBRAS, order=40)

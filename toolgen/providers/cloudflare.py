@@ -30,6 +30,7 @@ from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile, R
 from toolgen.providers.openai import DROP as OPENAI_DROP
 from toolgen.providers.openai import FORMATS as OPENAI_FORMATS
 from toolgen.providers.openai import KEEP as OPENAI_KEEP
+from toolgen.providers.registration import Registration
 
 CHECKED = "2026-12-03"
 WORKERS_TYPES = "@cloudflare/workers-types 5.20261117.1"
@@ -342,3 +343,5 @@ CLOUDFLARE = Profile(
     non_strict=None,
     strict_flag=False,
 )
+
+REGISTRATION = Registration(CLOUDFLARE, order=120)

@@ -15,6 +15,7 @@ bound here.
 from toolgen.apis import CHAT
 from toolgen.providers.base import Rule, derive, root_unions_refused
 from toolgen.providers.openai import OPENAI
+from toolgen.providers.registration import Registration
 
 _DOCS = "DeepSeek API docs, Tool Calls, 'strict mode (Beta)'"
 _CHECKED = "2026-12-03"
@@ -66,3 +67,5 @@ DEEPSEEK = derive(
     rules=RULES,
     non_strict=NON_STRICT,
 )
+
+REGISTRATION = Registration(DEEPSEEK, order=110, on_request=True)

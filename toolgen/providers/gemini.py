@@ -28,6 +28,7 @@ from toolgen.providers.base import (
     Profile,
     Rule,
 )
+from toolgen.providers.registration import Registration
 
 CHECKED = "2026-12-03"
 
@@ -342,3 +343,5 @@ GEMINI_OPENAPI = replace(
 
 #: ``[providers.gemini] dialect`` -> the profile; the first is the default.
 DIALECTS: dict[str, Profile] = {"json_schema": GEMINI_JSON_SCHEMA, "openapi": GEMINI_OPENAPI}
+
+REGISTRATION = Registration(GEMINI_JSON_SCHEMA, order=60, dialects=DIALECTS)

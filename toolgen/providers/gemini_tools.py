@@ -17,6 +17,7 @@ from typing import Any
 from toolgen import pointer as jp
 from toolgen import walker
 from toolgen.diagnostics import Diagnostic, Level
+from toolgen.providers.registration import ImportFormat
 from toolgen.tool_formats import (
     Entries,
     FoundTool,
@@ -193,3 +194,5 @@ def _nullable(node: dict[str, Any]) -> dict[str, Any]:
 FUNCTION_DECLARATIONS = ToolFormat(
     name="gemini", title="Gemini function declarations", find=_find, read=_read
 )
+
+IMPORT_FORMATS = (ImportFormat(70, FUNCTION_DECLARATIONS),)

@@ -15,6 +15,7 @@ from dataclasses import replace
 from toolgen.apis import CHAT
 from toolgen.providers.base import Rule, derive, root_unions_refused
 from toolgen.providers.openai import OPENAI
+from toolgen.providers.registration import Registration
 
 _DOCS = "Groq docs, structured outputs (PROVIDERS.md, OpenAI-compatible providers)"
 _CHECKED = "2026-12-02"
@@ -58,3 +59,5 @@ GROQ = derive(
     non_strict=NON_STRICT,
     rules=RULES,
 )
+
+REGISTRATION = Registration(GROQ, order=30)

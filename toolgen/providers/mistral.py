@@ -16,6 +16,7 @@ carries text; both forms are decoded, by the lenient Chat Completions decoder (t
 from toolgen.apis import LENIENT_CHAT
 from toolgen.providers.base import NameRule, Rule, derive, root_unions_refused
 from toolgen.providers.openai import DROP, OPENAI
+from toolgen.providers.registration import Registration
 
 _DOCS = "Mistral docs, custom structured outputs and function calling (PROVIDERS.md, Mistral)"
 _SDK = "mistralai SDK models/functioncall.py; corpus envelopes/mistral (64 bodies, 5 streams)"
@@ -88,3 +89,5 @@ MISTRAL = derive(
     rules=RULES,
     non_strict=NON_STRICT,
 )
+
+REGISTRATION = Registration(MISTRAL, order=70, on_request=True)

@@ -23,6 +23,7 @@ from toolgen.providers.base import (
     Rule,
     root_unions_refused,
 )
+from toolgen.providers.registration import ImportFormat, Registration
 from toolgen.tool_formats import (
     Entries,
     ReadResult,
@@ -198,3 +199,6 @@ RESPONSES_TOOLS = ToolFormat(
     strict_nulls=(True,),
     has_strict=True,
 )
+
+REGISTRATION = Registration(OPENAI, order=10)
+IMPORT_FORMATS = (ImportFormat(30, CHAT_TOOLS), ImportFormat(40, RESPONSES_TOOLS))

@@ -12,6 +12,7 @@ from toolgen.apis import LENIENT_CHAT, RESPONSES
 from toolgen.providers.base import Rule, derive, root_unions_refused
 from toolgen.providers.openai import OPENAI
 from toolgen.providers.openai import RULES as OPENAI_RULES
+from toolgen.providers.registration import Registration
 
 _DOCS = "OpenRouter docs, structured outputs and tool calling (PROVIDERS.md)"
 _CHECKED = "2026-12-03"
@@ -49,3 +50,5 @@ OPENROUTER = derive(
     rules=RULES,
     non_strict=NON_STRICT,
 )
+
+REGISTRATION = Registration(OPENROUTER, order=100, on_request=True)

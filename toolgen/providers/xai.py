@@ -13,6 +13,7 @@ OpenAI's do (recordings in ../shared/corpus/envelopes/xai).
 from toolgen.apis import CHAT, RESPONSES
 from toolgen.providers.base import Rule, derive
 from toolgen.providers.openai import OPENAI
+from toolgen.providers.registration import Registration
 
 _DOCS = (
     "xAI docs, function calling and structured outputs (PROVIDERS.md, OpenAI-compatible providers)"
@@ -65,3 +66,5 @@ XAI = derive(
     rules=RULES,
     non_strict=None,  # tools are always strict on xAI
 )
+
+REGISTRATION = Registration(XAI, order=80, on_request=True)
