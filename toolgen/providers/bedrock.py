@@ -13,7 +13,7 @@ from toolgen.providers.registration import Registration
 
 _API = (
     "Bedrock Runtime API reference, ToolSpecification, ToolInputSchema, OutputFormat "
-    "(PROVIDERS.md, AWS Bedrock Converse)"
+    "(docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html)"
 )
 _CHECKED = "2026-12-03"
 

@@ -1,10 +1,10 @@
 """AWS Bedrock Converse tool definitions, for ``toolgen import`` (toolgen builds no Bedrock
 bindings yet): ``toolConfig.tools[].toolSpec{name, description, inputSchema{json}, strict?}``.
 
-Source: ../shared/PROVIDERS.md, "AWS Bedrock Converse" (Converse API reference, ToolSpecification
-and ToolInputSchema). Strict mode on Claude models adds no nulls, so there is nothing to undo; entries
-without a toolSpec (a ``cachePoint``, a system tool) are skipped. Verified on 2026-12-03.
-"""
+Source: the Bedrock Converse API reference, ToolSpecification and ToolInputSchema
+(https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html). Strict
+mode on Claude models adds no nulls, so there is nothing to undo; entries without a toolSpec (a
+``cachePoint``, a system tool) are skipped. Verified on 2026-12-03."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Cerebras strict json_schema and tools (OpenAI-compatible Chat Completions).
 
-Source: ../shared/PROVIDERS.md, "OpenAI-compatible providers" (Cerebras structured outputs docs):
+Source: Cerebras docs, "Structured outputs"
+(https://inference-docs.cerebras.ai/capabilities/structured-outputs):
 every property required; nullable written as ``anyOf`` with a null branch because the type-list
 shorthand ``["string", "null"]`` is refused; at most 5 anyOf branches; ``items: true`` refused
 (an unconstrained schema is rejected everywhere); ``$ref``/``$defs`` supported. The rest follows
@@ -15,7 +16,9 @@ from toolgen.providers.base import Rule, derive
 from toolgen.providers.openai import OPENAI
 from toolgen.providers.registration import Registration
 
-_DOCS = "Cerebras docs, structured outputs (PROVIDERS.md, OpenAI-compatible providers)"
+_DOCS = (
+    "Cerebras docs, structured outputs (inference-docs.cerebras.ai/capabilities/structured-outputs)"
+)
 _CHECKED = "2026-12-02"
 
 RULES: tuple[Rule, ...] = (

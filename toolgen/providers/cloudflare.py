@@ -13,9 +13,9 @@ OpenAI-compatible server reads), nulls as an ``anyOf`` branch, no recursion.
 Every rule, its source and the date it was checked. Sources: the ``@cloudflare/workers-types``
 package (npm, version ``WORKERS_TYPES``: ``AiTextGenerationInput``, ``AiTextGenerationOutput``,
 ``Ai_Cf_*_Input``/``_Output`` of each model, ``ChatCompletionsInput``/``Output``,
-``ResponsesOutput``, the ``AiModels`` map), developers.cloudflare.com/workers-ai
-("function-calling/traditional", "json-mode", changelog 2025-02-25) and ../shared/PROVIDERS.md
-("Cloudflare Workers AI").
+``ResponsesOutput``, the ``AiModels`` map) and the Workers AI docs
+(https://developers.cloudflare.com/workers-ai/features/function-calling/traditional/,
+https://developers.cloudflare.com/workers-ai/features/json-mode/, changelog 2025-02-25).
 """
 
 from __future__ import annotations
@@ -34,6 +34,10 @@ from toolgen.providers.registration import Registration
 
 CHECKED = "2026-12-03"
 WORKERS_TYPES = "@cloudflare/workers-types 5.20261117.1"
+FUNCTION_CALLING = (
+    "Workers AI docs, Traditional function calling"
+    " (developers.cloudflare.com/workers-ai/features/function-calling/traditional)"
+)
 
 #: Every fact the profile acts on, with its source; [unconfirmed] facts take the safe side.
 RULES: tuple[Rule, ...] = (
@@ -57,7 +61,7 @@ RULES: tuple[Rule, ...] = (
         "strict",
         "no strict mode: the schema is a hint; ChatCompletionsInput's FunctionDefinition.strict "
         "is not sent (the native form has no such member)",
-        "PROVIDERS.md, Cloudflare Workers AI; developers.cloudflare.com/workers-ai/json-mode",
+        f"{FUNCTION_CALLING}; developers.cloudflare.com/workers-ai/features/json-mode",
         CHECKED,
     ),
     Rule(
@@ -78,7 +82,7 @@ RULES: tuple[Rule, ...] = (
         "keywords",
         "[unconfirmed] no keyword list is documented: OpenAI's strict table is kept, the rest "
         "dropped (looser; the canonical validation enforces it), UNREPRESENTABLE rejected",
-        "PROVIDERS.md, Cloudflare Workers AI (safe side)",
+        f"{FUNCTION_CALLING} (safe side)",
         CHECKED,
     ),
     Rule(
@@ -111,20 +115,20 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "recursion",
         "[unconfirmed] recursive schemas are not documented for guided decoding: rejected",
-        "PROVIDERS.md, Cloudflare Workers AI (safe side)",
+        f"{FUNCTION_CALLING} (safe side)",
         CHECKED,
     ),
     Rule(
         "names",
         "[unconfirmed] no name rule is documented: OpenAI's [a-zA-Z0-9_-]{1,64}, which the "
         "OpenAI-compatible endpoint forwards",
-        "PROVIDERS.md, Cloudflare Workers AI (safe side)",
+        f"{FUNCTION_CALLING} (safe side)",
         CHECKED,
     ),
     Rule(
         "limits",
         "none documented: no limit is checked",
-        "PROVIDERS.md, Cloudflare Workers AI",
+        FUNCTION_CALLING,
         CHECKED,
     ),
     Rule(

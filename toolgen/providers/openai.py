@@ -1,9 +1,10 @@
 """OpenAI strict mode (Chat Completions and Responses API): function parameters and json_schema outputs.
 
-Source: OpenAI Structured Outputs guide, "Supported schemas", and openai-python's
-shared_params/function_definition.py and responses/function_tool_param.py; verified against
-../shared/PROVIDERS.md on 2026-12-02. Where a fact is unconfirmed the profile takes the safe side:
-``oneOf`` is folded into ``anyOf`` (looser), ``minLength``/``maxLength`` and ``default`` are dropped.
+Source: OpenAI Structured Outputs guide, "Supported schemas"
+(https://platform.openai.com/docs/guides/structured-outputs#supported-schemas), and openai-python's
+shared_params/function_definition.py and responses/function_tool_param.py; verified on 2026-12-02.
+Where a fact is unconfirmed the profile takes the safe side: ``oneOf`` is folded into ``anyOf``
+(looser), ``minLength``/``maxLength`` and ``default`` are dropped.
 
 Non-strict tools (``strict: false``; function_definition.py: "Only a subset of JSON Schema is
 supported when ``strict`` is true") send the canonical schema, minus a root-level union: the
@@ -56,7 +57,10 @@ FORMATS = frozenset({
     "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
 })  # fmt: skip
 
-_GUIDE = "OpenAI Structured Outputs guide, 'Supported schemas' (PROVIDERS.md, OpenAI)"
+_GUIDE = (
+    "OpenAI Structured Outputs guide, 'Supported schemas'"
+    " (platform.openai.com/docs/guides/structured-outputs#supported-schemas)"
+)
 _CHECKED = "2026-12-02"
 
 #: What strict: false leaves out of the canonical schema.
