@@ -25,18 +25,45 @@ from typing import Any
 
 from toolgen import pointer as jp
 from toolgen import refs
-from toolgen.apis import CHAT, WORKERS_AI
+from toolgen.apis import CHAT, Api, Requests
 from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile, Rule, ToolWire
 from toolgen.providers.openai import DROP as OPENAI_DROP
 from toolgen.providers.openai import FORMATS as OPENAI_FORMATS
 from toolgen.providers.openai import KEEP as OPENAI_KEEP
 from toolgen.providers.registration import Registration
+from toolgen.runtime import _workers_ai
 
 CHECKED = "2026-12-03"
 WORKERS_TYPES = "@cloudflare/workers-types 5.20261117.1"
 FUNCTION_CALLING = (
     "Workers AI docs, Traditional function calling"
     " (developers.cloudflare.com/workers-ai/features/function-calling/traditional)"
+)
+
+#: Workers AI's ai/run/{model}: the REST wrapper and the result shapes of the model families (its
+#: decoder reads the chat-style and Responses-style results with those APIs' decoders; its request
+#: builders serve Chat Completions too).
+WORKERS_AI = Api(
+    "run",
+    "Workers AI ai/run",
+    "_workers_ai",
+    "WorkersAiDecoder",
+    _workers_ai.READS,
+    Requests(
+        "_workers_ai",
+        "WorkersAiRequests",
+        ("tool_definition", "tool_definitions", "response_format", "chat_response_format"),
+    ),
+    (
+        "ChatResponseFormat",
+        "FunctionTool",
+        "NativeResponseFormat",
+        "ToolFunction",
+        "WorkersAiError",
+        "sse_events",
+    ),
+    requires=("_chat_completions", "_responses"),
+    combines=("chat",),
 )
 
 #: Every fact the profile acts on, with its source; [unconfirmed] facts take the safe side.
