@@ -51,7 +51,7 @@ def builtin_schemas(provider: str, apis: Iterable[Api]) -> dict[str, Any]:
 def _retitled(schema: Any, owner: Profile, heir: Profile | None) -> Any:
     """``schema`` of ``owner`` with its title naming ``heir`` where it names ``owner``."""
     title = schema.get("title") if isinstance(schema, dict) else None
-    if heir is None or not isinstance(title, str) or not owner.display_name:
+    if heir is None or not isinstance(title, str) or not (owner.display_name and heir.display_name):
         return schema
     if not title.startswith(owner.display_name):
         return schema
