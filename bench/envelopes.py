@@ -1,7 +1,8 @@
 """Envelope validators benchmark: the compiled validators against their peers, side by side.
 
-Contenders, all checking the same envelope schema (toolgen/envelopes/<provider>/<surface>.json) on
-the recorded success bodies of ../shared/corpus/envelopes:
+Contenders, all checking the same envelope schema
+(toolgen/providers/envelopes/<provider>/<surface>.json) on the recorded success bodies of
+../shared/corpus/envelopes:
   * toolgen's compiled ``validate_<surface>`` (generated into a temporary package),
   * a hand-written function checking the same fields with bare ``type(...) is`` tests
     (the practical limit for pure Python),

@@ -23,7 +23,7 @@ from toolgen.build import analyze, build
 from toolgen.compile.models import generate
 from toolgen.infra import cache as cache_module
 from toolgen.infra.cache import Cache
-from toolgen.infra.parallel import Runner, using
+from toolgen.infra.parallel import Runner
 from toolgen.load import sources
 from toolgen.load.contracts import Contract
 from toolgen.load.loader import SCHEMA_SUFFIXES, design_files, load_design
@@ -117,8 +117,8 @@ def test_a_changed_copy_of_a_contract_is_keyed_by_its_fields(make_design, tool):
 
 def _analyze(design: Path, cache_dir: Path) -> tuple[Any, Cache]:
     cache = Cache(cache_dir)
-    with using(Runner(1, cache)):
-        result = analyze(design, ("openai",))
+    with Runner(1, cache) as runner:
+        result = analyze(design, ("openai",), runner)
         planned, shared = generate._plan(result.design)
         keys = [
             generate._cache_key((p, {n: shared[n] for n in p.contract.shared}, "# h"))

@@ -161,8 +161,12 @@ def test_gateways_are_openais_table_under_their_own_name(provider: str) -> None:
         apis=OPENAI.apis,
         rules=OPENAI.rules,
         non_strict=OPENAI.non_strict,
+        derives_from=None,
+        display_name=OPENAI.display_name,
     )
-    assert same_table == OPENAI  # only the name, the rules' sources and the decoders differ
+    # only the name, the rules' sources, the decoders and the lineage differ
+    assert same_table == OPENAI
+    assert profile.derives_from == "openai"
     assert profile.non_strict is not None and OPENAI.non_strict is not None
     assert profile.non_strict.refused_at_root == OPENAI.non_strict.refused_at_root
     schema, _ = project(CONSTRAINED, provider)

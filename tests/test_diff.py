@@ -15,6 +15,7 @@ import pytest
 
 from toolgen.build import analyze
 from toolgen.commands.diff import blocking_diagnostics, diff_designs, format_text
+from toolgen.schema.names import short_hash
 
 S = {"type": "string"}
 I = {"type": "integer"}  # noqa: E741
@@ -121,8 +122,8 @@ CASES = [
             f"tools/t.yaml:/name: design: BREAKING tool renamed from '{'x' * 70}' to '{'x' * 71}' (was tools/t.yaml)",
             # both names are too long for the wire: cut, with a hash of the canonical name
             "tools/t.yaml:/name: openai: BREAKING wire name changed from "
-            f"'{'x' * 55}_{__import__('toolgen.schema.names').names.short_hash('x' * 70)}' to "
-            f"'{'x' * 55}_{__import__('toolgen.schema.names').names.short_hash('x' * 71)}'",
+            f"'{'x' * 55}_{short_hash('x' * 70)}' to "
+            f"'{'x' * 55}_{short_hash('x' * 71)}'",
         ],
     ),
     one(

@@ -12,7 +12,9 @@ import pytest
 from toolgen.build import build
 
 REPO = Path(__file__).resolve().parents[1]
-OPENAI_CHAT = json.loads((REPO / "toolgen/envelopes/openai/chat_completion.json").read_text())
+OPENAI_CHAT = json.loads(
+    (REPO / "toolgen/providers/envelopes/openai/chat_completion.json").read_text()
+)
 RECORDED = json.loads((REPO / "examples/recorded/chat_tool_calls.json").read_text())
 
 

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from toolgen.build import build
 from toolgen.infra import parallel
 from toolgen.infra.cache import Cache
-from toolgen.package.assemble import schema_texts
+from toolgen.infra.parallel import Runner
+from toolgen.package import schema_texts
 from toolgen.render import formatting
 from toolgen.render.formatting import MODE, Literal, black_format, format_python, written_out
 
@@ -112,7 +113,9 @@ def test_given_literals_format_to_black_on_the_written_out_module(trailing_comma
     schemas = _schemas(20)
     source = _module(names, flags, mixed, small, schemas)
     literals = (names, flags, mixed, small, schemas, absent)
-    assert format_python(source, literals) == black_format(written_out(source, literals))
+    assert format_python(source, literals, runner=Runner()) == black_format(
+        written_out(source, literals)
+    )
 
 
 @pytest.mark.usefixtures("cut_small")
@@ -128,7 +131,7 @@ def test_a_placeholder_out_of_place_falls_back_to_black_on_the_whole(place) -> N
     schemas = _schemas(12)
     source = "Y = 1\n\n\n" + place.format(schemas) + "\n\ndef f() -> int:\n    return 1\n"
     expected = black_format(written_out(source, (schemas,)))
-    assert format_python(source, (schemas,)) == expected
+    assert format_python(source, (schemas,), runner=Runner()) == expected
 
 
 @pytest.mark.usefixtures("cut_small")
@@ -139,7 +142,7 @@ def test_given_literals_are_not_scanned_for_in_the_text(monkeypatch) -> None:
     real = formatting._elements
     monkeypatch.setattr(formatting, "_elements", lambda body: scanned.append(body) or real(body))
     source = _module(_schemas(40))
-    assert format_python(source, (_schemas(40),)) == black_format(
+    assert format_python(source, (_schemas(40),), runner=Runner()) == black_format(
         written_out(source, (_schemas(40),))
     )
     assert scanned == []
@@ -158,11 +161,11 @@ def test_a_changed_element_reformats_its_own_group_only(tmp_path, monkeypatch) -
     changed = Literal(
         "SCHEMAS", "{", (*schemas.elements[:100], "'x': [1]", *schemas.elements[101:])
     )
-    with parallel.using(parallel.Runner(1, Cache(tmp_path))):
-        format_python(_module(names, schemas), (names, schemas))
+    with parallel.Runner(1, Cache(tmp_path)) as runner:
+        format_python(_module(names, schemas), (names, schemas), runner=runner)
         assert not any("tool_number_" in text for text in formatted)
         formatted.clear()
-        format_python(_module(names, changed), (names, changed))
+        format_python(_module(names, changed), (names, changed), runner=runner)
     fragments = [text for text in formatted if text.startswith("_ = {")]
     # the changed group, and the next one when the changed element was the end of a group
     assert 1 <= len(fragments) <= 2 and "'x': [1]" in fragments[0]

@@ -1,5 +1,5 @@
-"""No provider is named outside toolgen/providers and toolgen/envelopes: the build, the compilers,
-the fixed runtime modules and the templates know a provider only through its profile."""
+"""No provider is named outside toolgen/providers (its envelopes included): the build, the
+compilers, the fixed runtime modules and the templates know a provider only through its profile."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from toolgen.providers import PROVIDER_NAMES
 
 REPO = Path(__file__).resolve().parents[1]
-ALLOWED = (REPO / "toolgen" / "providers", REPO / "toolgen" / "envelopes")
+ALLOWED = (REPO / "toolgen" / "providers",)
 
 
 def _scanned() -> list[Path]:

@@ -59,9 +59,9 @@ def test_the_real_command_writes_whole_json_and_its_summary(run_toolgen, make_de
 
 def test_build_workers_keep_the_default_collector():
     """The generator leaves cyclic garbage in the workers: collected rarely, their memory doubled."""
-    from toolgen.infra.parallel import Runner, using
+    from toolgen.infra.parallel import Runner
 
-    with using(Runner(jobs=2)) as runner:
+    with Runner(jobs=2) as runner:
         runner.start()
         found = runner.map("thresholds", worker_collector, [()] * 4)
     assert os.getpid() not in {pid for pid, _ in found}

@@ -15,7 +15,7 @@ import pytest
 from toolgen.build import build
 from toolgen.infra import parallel
 from toolgen.infra.cache import Cache
-from toolgen.infra.parallel import Progress
+from toolgen.infra.parallel import Progress, Runner
 from toolgen.render import formatting
 from toolgen.render.formatting import black_format
 
@@ -71,9 +71,9 @@ def _formatted_sources(design: Path, monkeypatch) -> list[tuple[str, tuple]]:
     sources: list[tuple[str, tuple]] = []
     real = formatting.format_python
 
-    def recorded(source: str, literals=()) -> str:
+    def recorded(source: str, literals=(), *, runner: Runner) -> str:
         sources.append((source, tuple(literals)))
-        return real(source, literals)
+        return real(source, literals, runner=runner)
 
     monkeypatch.setattr(formatting, "format_python", recorded)
     build(design, ("openai",))
@@ -94,7 +94,7 @@ def test_black_in_parts_gives_the_bytes_of_black_on_the_whole_module(example_des
         plan = formatting._plan(whole)
         cut += plan is not None
         given += len(literals)
-        assert formatting.format_python(source, literals) == black_format(whole)
+        assert formatting.format_python(source, literals, runner=Runner()) == black_format(whole)
     assert cut >= 5, "the example design no longer exercises the cutting"
     assert given >= 10, "the provider modules no longer give their tables as data"
 
@@ -136,14 +136,14 @@ def test_cuts_found_in_the_text_that_do_not_hold_are_not_used(source, monkeypatc
     monkeypatch.setattr(formatting, "SPLIT_THRESHOLD", 0)
     monkeypatch.setattr(formatting, "GROUP_PARTS", 1)
     assert formatting._quick_plan(source) is not None
-    assert formatting.format_python(source) == black_format(source)
+    assert formatting.format_python(source, runner=Runner()) == black_format(source)
 
 
 def test_a_module_that_cannot_be_cut_is_formatted_whole(monkeypatch):
     monkeypatch.setattr(formatting, "SPLIT_THRESHOLD", 0)
     source = "x = 1\n# a comment\ndef f():\n  return {'a': 1}\n"
     assert formatting._plan(source) is None
-    assert formatting.format_python(source) == black_format(source)
+    assert formatting.format_python(source, runner=Runner()) == black_format(source)
 
 
 @pytest.mark.parametrize("group_parts", [1, 2])
@@ -165,7 +165,7 @@ def test_large_tuples_are_cut_like_lists_and_dicts(group_parts, monkeypatch):
     plan = formatting._quick_plan(source)
     assert plan is not None
     assert [literal.opening for literal in plan.literals] == ["(", "("]
-    assert formatting.format_python(source) == black_format(source)
+    assert formatting.format_python(source, runner=Runner()) == black_format(source)
 
 
 def test_the_design_hash_in_the_header_does_not_change_what_black_formats(tmp_path, monkeypatch):
@@ -177,11 +177,11 @@ def test_the_design_hash_in_the_header_does_not_change_what_black_formats(tmp_pa
     body = "".join(f"\n\ndef f{i}() -> int:\n  return {{'a': {i}}}['a']\n" for i in range(30))
     first, second = (header(h * 64) + '\n"""Doc."""\n' + body for h in "ab")
     cache = Cache(tmp_path)
-    with parallel.using(parallel.Runner(1, cache)):
-        assert format_python(first) == black_format(first)
+    with parallel.Runner(1, cache) as runner:
+        assert format_python(first, runner=runner) == black_format(first)
         misses = sum(cache.misses.values())
         assert misses > 1
-        assert format_python(second) == black_format(second)
+        assert format_python(second, runner=runner) == black_format(second)
     assert sum(cache.misses.values()) == misses
 
 

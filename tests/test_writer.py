@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from toolgen.build import build
-from toolgen.package.assemble import MANIFEST, writer
+from toolgen.package import writer
+from toolgen.package.assemble import MANIFEST
 from toolgen.package.writer import OutputError, check_paths, compare, write_package
 
 S = {"type": "string"}

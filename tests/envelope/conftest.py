@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from tests.envelope.support import PACKAGE, write_package
-from toolgen.compile.validators import envelope_providers, load_envelope_schemas
-from toolgen.providers import PROFILES
+from toolgen.compile.validators import load_envelope_schemas
+from toolgen.providers import PROFILES, envelope_providers
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,12 @@
 """The provider profiles toolgen supports, by name (the order of the generated modules), and the
 tool-definition formats ``toolgen import`` reads (bedrock_tools is the import side of ``bedrock``).
 
+Every registry here is gathered from the modules of this package (toolgen.providers.registration):
+a provider module's ``REGISTRATION`` gives its profile, its place in the order, whether it is
+built on request and its dialects; ``IMPORT_FORMATS`` of any module gives the formats it reads.
+Adding a provider is adding its module (and an envelope folder where its responses differ from
+those of the provider it derives from: toolgen.providers.surfaces).
+
 A provider with several dialects (``[providers.NAME] dialect`` in toolgen.toml) lists them in
 ``DIALECTS``; ``PROFILES`` holds its default one. A profile without APIs is projection only:
 ``validate``, ``show`` and ``build --provider NAME`` (schema files) take it, but it is not in the
@@ -11,55 +17,58 @@ when toolgen.toml or ``--provider`` names them: most designs call one or two of 
 a module, its envelope validators and their build time to every default build.
 """
 
+import importlib
+import pkgutil
 from collections.abc import Iterable
+from types import ModuleType
 
 from toolgen.load.contracts import ProviderOptions, ProviderSettings
-from toolgen.providers import anthropic, bedrock_tools, gemini, gemini_tools, openai
-from toolgen.providers.anthropic import ANTHROPIC
-from toolgen.providers.azure_openai import AZURE_OPENAI
 from toolgen.providers.base import Profile
-from toolgen.providers.bedrock import BEDROCK
-from toolgen.providers.cerebras import CEREBRAS
-from toolgen.providers.cloudflare import CLOUDFLARE
-from toolgen.providers.deepseek import DEEPSEEK
 from toolgen.providers.formats import BFCL_FUNCTIONS, MCP_TOOLS, ToolFormat
-from toolgen.providers.groq import GROQ
-from toolgen.providers.mistral import MISTRAL
-from toolgen.providers.openai import OPENAI
-from toolgen.providers.openrouter import OPENROUTER
-from toolgen.providers.xai import XAI
+from toolgen.providers.registration import ImportFormat, Registration
 
-DIALECTS: dict[str, dict[str, Profile]] = {"gemini": gemini.DIALECTS}
+#: Modules of this package that read the registries: importing them while the registries are
+#: gathered would be a cycle, and they declare nothing.
+_READERS = frozenset({"surfaces", "table"})
 
-PROFILES: dict[str, Profile] = {
-    profile.name: profile
-    for profile in (
-        OPENAI,
-        ANTHROPIC,
-        GROQ,
-        CEREBRAS,
-        BEDROCK,
-        next(iter(gemini.DIALECTS.values())),
-        MISTRAL,
-        XAI,
-        AZURE_OPENAI,
-        OPENROUTER,
-        DEEPSEEK,
-        CLOUDFLARE,
+
+def _modules() -> tuple[ModuleType, ...]:
+    """The modules of this package but the readers, by name."""
+    return tuple(
+        importlib.import_module(f"{__name__}.{module.name}")
+        for module in sorted(pkgutil.iter_modules(__path__), key=lambda found: found.name)
+        if module.name not in _READERS
     )
+
+
+_MODULES = _modules()
+_REGISTRATIONS: tuple[Registration, ...] = tuple(
+    sorted(
+        (module.REGISTRATION for module in _MODULES if hasattr(module, "REGISTRATION")),
+        key=lambda registration: (registration.order, registration.profile.name),
+    )
+)
+
+DIALECTS: dict[str, dict[str, Profile]] = {
+    r.profile.name: dict(r.dialects) for r in _REGISTRATIONS if r.dialects
 }
+
+PROFILES: dict[str, Profile] = {r.profile.name: r.profile for r in _REGISTRATIONS}
 
 PROVIDER_NAMES: tuple[str, ...] = tuple(PROFILES)
 
 #: Built only when named (see the module docstring).
-ON_REQUEST: frozenset[str] = frozenset(
-    p.name for p in (MISTRAL, XAI, AZURE_OPENAI, OPENROUTER, DEEPSEEK)
-)
+ON_REQUEST: frozenset[str] = frozenset(r.profile.name for r in _REGISTRATIONS if r.on_request)
 
 #: What ``toolgen build`` generates when neither --provider nor toolgen.toml says.
 BUILT_BY_DEFAULT: tuple[str, ...] = tuple(
     n for n, p in PROFILES.items() if p.apis and n not in ON_REQUEST
 )
+
+
+def envelope_providers() -> tuple[str, ...]:
+    """The providers toolgen writes envelope validators for (every profile with an API), sorted."""
+    return tuple(sorted(name for name, profile in PROFILES.items() if profile.apis))
 
 
 def settings(names: Iterable[str] = PROVIDER_NAMES) -> dict[str, ProviderSettings]:
@@ -81,15 +90,16 @@ def profile_for(name: str, options: ProviderOptions) -> Profile:
     return PROFILES[name]
 
 
-#: In detection order: a document is read by the first format whose layout it has. The bare
-#: declaration list of Gemini comes after the OpenAI forms, whose entries carry a type, and after
-#: BFCL's, whose roots are of type "dict".
-IMPORT_FORMATS: tuple[ToolFormat, ...] = (
-    MCP_TOOLS,
-    bedrock_tools.TOOL_CONFIG,
-    openai.CHAT_TOOLS,
-    openai.RESPONSES_TOOLS,
-    anthropic.TOOLS,
-    BFCL_FUNCTIONS,
-    gemini_tools.FUNCTION_DECLARATIONS,
+#: The formats of no provider. The detection order: MCP's tools first; the bare declaration list
+#: of Gemini comes after the OpenAI forms, whose entries carry a type, and after BFCL's, whose
+#: roots are of type "dict".
+_SHARED_FORMATS = (ImportFormat(10, MCP_TOOLS), ImportFormat(60, BFCL_FUNCTIONS))
+
+#: In detection order: a document is read by the first format whose layout it has.
+IMPORT_FORMATS: tuple[ToolFormat, ...] = tuple(
+    found.format
+    for found in sorted(
+        (*_SHARED_FORMATS, *(f for m in _MODULES for f in getattr(m, "IMPORT_FORMATS", ()))),
+        key=lambda found: (found.rank, found.format.name),
+    )
 )

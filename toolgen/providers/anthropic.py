@@ -1,7 +1,8 @@
 """Anthropic Messages API: strict tool use (``input_schema``) and JSON outputs (``output_config.format``).
 
-Source: ../shared/PROVIDERS.md, "Anthropic" (docs "strict tool use", "structured outputs";
-anthropic-sdk-python types/tool_param.py). Strict mode needs ``additionalProperties: false`` on every
+Source: Anthropic docs "Structured outputs" (strict tool use and JSON outputs,
+https://docs.claude.com/en/docs/build-with-claude/structured-outputs) and anthropic-sdk-python
+types/tool_param.py. Strict mode needs ``additionalProperties: false`` on every
 object but lets optional members stay optional, so the projection adds no nulls and the inverse is
 the identity. Verified on 2026-12-02. Safe-side choices: names at most 64 characters (older errors
 showed 64, newer docs 128); a ``pattern`` with backreferences, lookaround or ``\\b`` is dropped
@@ -33,6 +34,7 @@ from toolgen.providers.formats import (
     not_a_function_tool,
     read_schema_field,
 )
+from toolgen.providers.registration import ImportFormat, Registration
 
 KEEP = frozenset({
     "type", "enum", "const", "anyOf", "description", "title", "$ref", "$defs", "definitions",
@@ -54,14 +56,18 @@ FORMATS = frozenset({
     "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid",
 })  # fmt: skip
 
-_DOCS = "Anthropic docs 'strict tool use', 'structured outputs' (PROVIDERS.md, Anthropic)"
+_DOCS = (
+    "Anthropic docs, Structured outputs: strict tool use, JSON outputs"
+    " (docs.claude.com/en/docs/build-with-claude/structured-outputs)"
+)
 _CHECKED = "2026-12-02"
 
 #: What the Messages API refuses with strict off too: the rest of the canonical schema is sent.
 NON_STRICT = root_unions_refused(
     "'input_schema does not support oneOf, allOf, or anyOf at the top level' even without strict "
     "(strict: false is a documented value: 'When true, guarantees schema validation')",
-    "Anthropic docs 'tool use'; anthropic-sdk-python types/tool_param.py (PROVIDERS.md, Anthropic)",
+    "Anthropic docs, Tool use (docs.claude.com/en/docs/agents-and-tools/tool-use/overview);"
+    " anthropic-sdk-python types/tool_param.py",
     "2026-12-03",
 )
 
@@ -112,7 +118,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "names",
         "^[a-zA-Z0-9_-]{1,128}$ (older errors showed 64): at most 64, the safe side",
-        "anthropic-sdk-python types/tool_param.py; PROVIDERS.md, Anthropic",
+        "anthropic-sdk-python types/tool_param.py; Anthropic API reference, Messages, tools[].name",
         _CHECKED,
     ),
     *NON_STRICT.rules,
@@ -127,6 +133,7 @@ def _simple_pattern(pattern: Any) -> bool:
 
 ANTHROPIC = Profile(
     name="anthropic",
+    display_name="Anthropic",
     title="Anthropic strict tool use",
     keep=KEEP,
     drop=DROP,
@@ -170,3 +177,6 @@ TOOLS = ToolFormat(
     read=_tools_read,
     has_strict=True,
 )
+
+REGISTRATION = Registration(ANTHROPIC, order=20)
+IMPORT_FORMATS = (ImportFormat(50, TOOLS),)

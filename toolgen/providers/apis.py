@@ -1,4 +1,5 @@
-"""The wire APIs toolgen binds, provider-neutral: what a profile lists in ``Profile.apis``.
+"""The wire APIs toolgen binds, provider-neutral: what a profile lists in ``Profile.apis``. An API
+that only one provider speaks is defined in that provider's module, beside its profile.
 
 Each names its fixed module in toolgen/runtime (copied into OUT when a provider speaks it) and, in
 it: the decoder class, which the generated provider module builds as
@@ -19,7 +20,6 @@ from toolgen.runtime import (
     _generate_content,
     _messages,
     _responses,
-    _workers_ai,
 )
 
 #: What every generated provider module uses, whatever its APIs.
@@ -54,6 +54,9 @@ class Api:
     sdk_models: bool = False
     # other fixed modules its module imports (copied with it)
     requires: tuple[str, ...] = ()
+    # the other APIs its request builders serve too: a provider speaking it first and then
+    # those needs no combined module (COMBINED)
+    combines: tuple[str, ...] = ()
 
     @property
     def surfaces(self) -> tuple[str, ...]:
@@ -138,33 +141,8 @@ GENERATE_CONTENT_OPENAPI = replace(
     ),
 )
 
-#: Workers AI's ai/run/{model}: the REST wrapper and the result shapes of the model families (its
-#: decoder reads the chat-style and Responses-style results with those APIs' decoders).
-WORKERS_AI = Api(
-    "run",
-    "Workers AI ai/run",
-    "_workers_ai",
-    "WorkersAiDecoder",
-    _workers_ai.READS,
-    Requests(
-        "_workers_ai",
-        "WorkersAiRequests",
-        ("tool_definition", "tool_definitions", "response_format", "chat_response_format"),
-    ),
-    (
-        "ChatResponseFormat",
-        "FunctionTool",
-        "NativeResponseFormat",
-        "ToolFunction",
-        "WorkersAiError",
-        "sse_events",
-    ),
-    requires=("_chat_completions", "_responses"),
-)
-
 #: The request builders of a provider that speaks several APIs, by their names in order.
 COMBINED: dict[tuple[str, ...], Requests] = {
-    ("run", "chat"): WORKERS_AI.requests,
     ("chat", "responses"): Requests(
         "_chat_and_responses", "ChatAndResponsesRequests", _CHAT_FUNCTIONS
     ),
@@ -174,7 +152,7 @@ COMBINED: dict[tuple[str, ...], Requests] = {
 def requests_for(apis: Sequence[Api]) -> Requests:
     """The request builders of a provider that speaks ``apis`` (KeyError for a combination no
     runtime module serves)."""
-    if len(apis) == 1:
+    if len(apis) == 1 or {api.name for api in apis[1:]} <= set(apis[0].combines):
         return apis[0].requests
     return COMBINED[tuple(api.name for api in apis)]
 

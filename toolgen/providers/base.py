@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from toolgen.providers.apis import Api
@@ -156,6 +156,12 @@ class Profile:
     strict_flag: bool = True
     # The rules table: every fact above with its source and date (``toolgen providers`` prints it).
     rules: tuple[Rule, ...] = ()
+    # The provider this one derives from (set by ``derive``): an envelope surface its APIs read
+    # that its folder under toolgen/providers/envelopes does not hold is that provider's
+    # (recursively), retitled (toolgen.providers.surfaces).
+    derives_from: str | None = None
+    # How the titles of its envelope schemas name the provider ("OpenAI chat completion").
+    display_name: str = ""
 
     @property
     def api_names(self) -> tuple[str, ...]:
@@ -167,3 +173,9 @@ class Profile:
         if keyword in self.keep:
             return "keep"
         return "drop"
+
+
+def derive(base: Profile, **changes: Any) -> Profile:
+    """A profile with ``base``'s rules but for ``changes``, deriving from ``base``: it inherits
+    the envelope surfaces its own folder does not hold."""
+    return replace(base, derives_from=base.name, **changes)

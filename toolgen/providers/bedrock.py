@@ -6,15 +6,14 @@ strict = false``, or per tool in its file) a tool goes out without the ``strict`
 mode (``NON_STRICT``; toolgen.project.nonstrict).
 """
 
-from dataclasses import replace
-
 from toolgen.providers.anthropic import ANTHROPIC
 from toolgen.providers.apis import CONVERSE
-from toolgen.providers.base import NameRule, Rule, root_unions_refused
+from toolgen.providers.base import NameRule, Rule, derive, root_unions_refused
+from toolgen.providers.registration import Registration
 
 _API = (
     "Bedrock Runtime API reference, ToolSpecification, ToolInputSchema, OutputFormat "
-    "(PROVIDERS.md, AWS Bedrock Converse)"
+    "(docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html)"
 )
 _CHECKED = "2026-12-03"
 
@@ -66,12 +65,15 @@ RULES: tuple[Rule, ...] = (
     *NON_STRICT.rules,
 )
 
-BEDROCK = replace(
+BEDROCK = derive(
     ANTHROPIC,
     name="bedrock",
+    display_name="Bedrock",
     title="Bedrock Converse strict tool use",
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
     apis=(CONVERSE,),
     non_strict=NON_STRICT,
     rules=RULES,
 )
+
+REGISTRATION = Registration(BEDROCK, order=50)

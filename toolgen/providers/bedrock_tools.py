@@ -1,10 +1,10 @@
 """AWS Bedrock Converse tool definitions, for ``toolgen import`` (toolgen builds no Bedrock
 bindings yet): ``toolConfig.tools[].toolSpec{name, description, inputSchema{json}, strict?}``.
 
-Source: ../shared/PROVIDERS.md, "AWS Bedrock Converse" (Converse API reference, ToolSpecification
-and ToolInputSchema). Strict mode on Claude models adds no nulls, so there is nothing to undo; entries
-without a toolSpec (a ``cachePoint``, a system tool) are skipped. Verified on 2026-12-03.
-"""
+Source: the Bedrock Converse API reference, ToolSpecification and ToolInputSchema
+(https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html). Strict
+mode on Claude models adds no nulls, so there is nothing to undo; entries without a toolSpec (a
+``cachePoint``, a system tool) are skipped. Verified on 2026-12-03."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from toolgen.providers.formats import (
     not_a_function_tool,
     read_schema_field,
 )
+from toolgen.providers.registration import ImportFormat
 from toolgen.schema import pointer as jp
 
 
@@ -65,3 +66,5 @@ TOOL_CONFIG = ToolFormat(
     read=_read,
     has_strict=True,
 )
+
+IMPORT_FORMATS = (ImportFormat(20, TOOL_CONFIG),)

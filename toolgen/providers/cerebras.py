@@ -1,6 +1,7 @@
 """Cerebras strict json_schema and tools (OpenAI-compatible Chat Completions).
 
-Source: ../shared/PROVIDERS.md, "OpenAI-compatible providers" (Cerebras structured outputs docs):
+Source: Cerebras docs, "Structured outputs"
+(https://inference-docs.cerebras.ai/capabilities/structured-outputs):
 every property required; nullable written as ``anyOf`` with a null branch because the type-list
 shorthand ``["string", "null"]`` is refused; at most 5 anyOf branches; ``items: true`` refused
 (an unconstrained schema is rejected everywhere); ``$ref``/``$defs`` supported. The rest follows
@@ -11,10 +12,13 @@ documented, so every tool goes strict.
 from dataclasses import replace
 
 from toolgen.providers.apis import CHAT
-from toolgen.providers.base import Rule
+from toolgen.providers.base import Rule, derive
 from toolgen.providers.openai import OPENAI
+from toolgen.providers.registration import Registration
 
-_DOCS = "Cerebras docs, structured outputs (PROVIDERS.md, OpenAI-compatible providers)"
+_DOCS = (
+    "Cerebras docs, structured outputs (inference-docs.cerebras.ai/capabilities/structured-outputs)"
+)
 _CHECKED = "2026-12-02"
 
 RULES: tuple[Rule, ...] = (
@@ -40,9 +44,10 @@ RULES: tuple[Rule, ...] = (
     Rule("non-strict", "[unconfirmed] not documented: every tool goes strict", _DOCS, "2026-12-03"),
 )
 
-CEREBRAS = replace(
+CEREBRAS = derive(
     OPENAI,
     name="cerebras",
+    display_name="Cerebras",
     title="Cerebras strict mode",
     limits=replace(OPENAI.limits, any_of_branches=5, tools=None),
     type_arrays=False,
@@ -50,3 +55,5 @@ CEREBRAS = replace(
     non_strict=None,
     rules=RULES,
 )
+
+REGISTRATION = Registration(CEREBRAS, order=40)

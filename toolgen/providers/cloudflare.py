@@ -13,9 +13,9 @@ OpenAI-compatible server reads), nulls as an ``anyOf`` branch, no recursion.
 Every rule, its source and the date it was checked. Sources: the ``@cloudflare/workers-types``
 package (npm, version ``WORKERS_TYPES``: ``AiTextGenerationInput``, ``AiTextGenerationOutput``,
 ``Ai_Cf_*_Input``/``_Output`` of each model, ``ChatCompletionsInput``/``Output``,
-``ResponsesOutput``, the ``AiModels`` map), developers.cloudflare.com/workers-ai
-("function-calling/traditional", "json-mode", changelog 2025-02-25) and ../shared/PROVIDERS.md
-("Cloudflare Workers AI").
+``ResponsesOutput``, the ``AiModels`` map) and the Workers AI docs
+(https://developers.cloudflare.com/workers-ai/features/function-calling/traditional/,
+https://developers.cloudflare.com/workers-ai/features/json-mode/, changelog 2025-02-25).
 """
 
 from __future__ import annotations
@@ -23,16 +23,48 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from toolgen.providers.apis import CHAT, WORKERS_AI
+from toolgen.providers.apis import CHAT, Api, Requests
 from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile, Rule, ToolWire
 from toolgen.providers.openai import DROP as OPENAI_DROP
 from toolgen.providers.openai import FORMATS as OPENAI_FORMATS
 from toolgen.providers.openai import KEEP as OPENAI_KEEP
+from toolgen.providers.registration import Registration
+from toolgen.runtime import _workers_ai
 from toolgen.schema import pointer as jp
 from toolgen.schema import refs
 
 CHECKED = "2026-12-03"
 WORKERS_TYPES = "@cloudflare/workers-types 5.20261117.1"
+FUNCTION_CALLING = (
+    "Workers AI docs, Traditional function calling"
+    " (developers.cloudflare.com/workers-ai/features/function-calling/traditional)"
+)
+
+#: Workers AI's ai/run/{model}: the REST wrapper and the result shapes of the model families (its
+#: decoder reads the chat-style and Responses-style results with those APIs' decoders; its request
+#: builders serve Chat Completions too).
+WORKERS_AI = Api(
+    "run",
+    "Workers AI ai/run",
+    "_workers_ai",
+    "WorkersAiDecoder",
+    _workers_ai.READS,
+    Requests(
+        "_workers_ai",
+        "WorkersAiRequests",
+        ("tool_definition", "tool_definitions", "response_format", "chat_response_format"),
+    ),
+    (
+        "ChatResponseFormat",
+        "FunctionTool",
+        "NativeResponseFormat",
+        "ToolFunction",
+        "WorkersAiError",
+        "sse_events",
+    ),
+    requires=("_chat_completions", "_responses"),
+    combines=("chat",),
+)
 
 #: Every fact the profile acts on, with its source; [unconfirmed] facts take the safe side.
 RULES: tuple[Rule, ...] = (
@@ -56,7 +88,7 @@ RULES: tuple[Rule, ...] = (
         "strict",
         "no strict mode: the schema is a hint; ChatCompletionsInput's FunctionDefinition.strict "
         "is not sent (the native form has no such member)",
-        "PROVIDERS.md, Cloudflare Workers AI; developers.cloudflare.com/workers-ai/json-mode",
+        f"{FUNCTION_CALLING}; developers.cloudflare.com/workers-ai/features/json-mode",
         CHECKED,
     ),
     Rule(
@@ -77,7 +109,7 @@ RULES: tuple[Rule, ...] = (
         "keywords",
         "[unconfirmed] no keyword list is documented: OpenAI's strict table is kept, the rest "
         "dropped (looser; the canonical validation enforces it), UNREPRESENTABLE rejected",
-        "PROVIDERS.md, Cloudflare Workers AI (safe side)",
+        f"{FUNCTION_CALLING} (safe side)",
         CHECKED,
     ),
     Rule(
@@ -110,20 +142,20 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "recursion",
         "[unconfirmed] recursive schemas are not documented for guided decoding: rejected",
-        "PROVIDERS.md, Cloudflare Workers AI (safe side)",
+        f"{FUNCTION_CALLING} (safe side)",
         CHECKED,
     ),
     Rule(
         "names",
         "[unconfirmed] no name rule is documented: OpenAI's [a-zA-Z0-9_-]{1,64}, which the "
         "OpenAI-compatible endpoint forwards",
-        "PROVIDERS.md, Cloudflare Workers AI (safe side)",
+        f"{FUNCTION_CALLING} (safe side)",
         CHECKED,
     ),
     Rule(
         "limits",
         "none documented: no limit is checked",
-        "PROVIDERS.md, Cloudflare Workers AI",
+        FUNCTION_CALLING,
         CHECKED,
     ),
     Rule(
@@ -319,6 +351,7 @@ def native_parameters(schema: Any) -> tuple[Any, list[tuple[str, str, str]]]:
 
 CLOUDFLARE = Profile(
     name="cloudflare",
+    display_name="Workers AI",
     title="Cloudflare Workers AI",
     keep=OPENAI_KEEP,
     drop=OPENAI_DROP,
@@ -341,3 +374,5 @@ CLOUDFLARE = Profile(
     non_strict=None,
     strict_flag=False,
 )
+
+REGISTRATION = Registration(CLOUDFLARE, order=120)

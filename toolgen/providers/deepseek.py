@@ -7,18 +7,20 @@ in ``required``; object, string, number, integer, boolean, array, enum, anyOf an
 supported, string ``pattern`` and ``format`` in {email, hostname, ipv4, ipv6, uuid} only (date
 and time formats are dropped here, and the canonical validation enforces them). The rest follows
 OpenAI's table (the safe side). DeepSeek documents only ``response_format: {type:
-"json_object"}``; a json_schema output is [unconfirmed] there. The corpus also holds Responses API
-recordings from ``api.deepseek.com/responses``; DeepSeek documents Chat Completions, the only API
-bound here.
+"json_object"}``; a json_schema output is [unconfirmed] there. Responses API answers have also
+been recorded from ``api.deepseek.com/responses``; DeepSeek documents Chat Completions, the only
+API bound here.
 """
 
-from dataclasses import replace
-
 from toolgen.providers.apis import CHAT
-from toolgen.providers.base import Rule, root_unions_refused
+from toolgen.providers.base import Rule, derive, root_unions_refused
 from toolgen.providers.openai import OPENAI
+from toolgen.providers.registration import Registration
 
-_DOCS = "DeepSeek API docs, Tool Calls, 'strict mode (Beta)'"
+_DOCS = (
+    "DeepSeek API docs, Tool Calls, 'strict mode (Beta)'"
+    " (api-docs.deepseek.com/guides/function_calling)"
+)
 _CHECKED = "2026-12-03"
 
 FORMATS = frozenset({"email", "hostname", "ipv4", "ipv6", "uuid"})
@@ -58,12 +60,15 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-DEEPSEEK = replace(
+DEEPSEEK = derive(
     OPENAI,
     name="deepseek",
+    display_name="DeepSeek",
     title="DeepSeek strict mode",
     formats=FORMATS,
     apis=(CHAT,),
     rules=RULES,
     non_strict=NON_STRICT,
 )
+
+REGISTRATION = Registration(DEEPSEEK, order=110, on_request=True)

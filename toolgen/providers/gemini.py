@@ -11,10 +11,12 @@ structured outputs, in two dialects chosen by ``[providers.gemini] dialect`` in 
 In both, optional members stay optional (Gemini has no all-required rule): the projection adds no
 nulls, and payloads come back canonical, except the OpenAPI dialect's enum texts, which the
 generated canonicalizer reads back. The generated module speaks the generateContent API
-(toolgen/runtime/_generate_content.py; envelopes in toolgen/envelopes/gemini).
+(toolgen/runtime/_generate_content.py; envelopes in toolgen/providers/envelopes/gemini).
 
-Every rule, its source and the date it was checked (../shared/PROVIDERS.md, "Google Gemini";
-the facts there cite the generateContent reference, FunctionDeclaration and Schema):
+Every rule, its source and the date it was checked (the generateContent reference
+https://ai.google.dev/api/generate-content, FunctionDeclaration and Schema, and the guides
+https://ai.google.dev/gemini-api/docs/structured-output and
+https://ai.google.dev/gemini-api/docs/function-calling):
 """
 
 from dataclasses import replace
@@ -28,8 +30,18 @@ from toolgen.providers.base import (
     Profile,
     Rule,
 )
+from toolgen.providers.registration import Registration
 
 CHECKED = "2026-12-03"
+JSON_SCHEMA_DOCS = (
+    "Gemini API docs, Structured output and Function calling"
+    " (ai.google.dev/gemini-api/docs/structured-output,"
+    " ai.google.dev/gemini-api/docs/function-calling)"
+)
+OPENAPI_DOCS = "Gemini API reference, Schema (ai.google.dev/api/caching#Schema)"
+DECLARATION_DOCS = (
+    "Gemini API reference, FunctionDeclaration (ai.google.dev/api/caching#FunctionDeclaration)"
+)
 
 #: Every rule: (dialect, or None for both; the rule). [unconfirmed] facts take the safe side.
 _RULES: tuple[tuple[str | None, Rule], ...] = (
@@ -46,7 +58,7 @@ _RULES: tuple[tuple[str | None, Rule], ...] = (
                 "enforces it); prefixItems stays rejected (no inverse reads tuples); "
                 "$id/$anchor dropped (bundled references are pointers)"
             ),
-            "PROVIDERS.md, Google Gemini, JSON Schema dialect",
+            JSON_SCHEMA_DOCS,
             CHECKED,
         ),
     ),
@@ -59,7 +71,7 @@ _RULES: tuple[tuple[str | None, Rule], ...] = (
                 "inlines the reference (so does a reference into definitions, a container"
                 " off the whitelist: the reference would dangle)"
             ),
-            "PROVIDERS.md, Google Gemini, JSON Schema dialect",
+            JSON_SCHEMA_DOCS,
             CHECKED,
         ),
     ),
@@ -72,7 +84,7 @@ _RULES: tuple[tuple[str | None, Rule], ...] = (
                 " whose path from its definition to the reference passes no optional "
                 "member is rejected"
             ),
-            "PROVIDERS.md, Google Gemini, JSON Schema dialect",
+            JSON_SCHEMA_DOCS,
             CHECKED,
         ),
     ),
@@ -85,7 +97,7 @@ _RULES: tuple[tuple[str | None, Rule], ...] = (
                 "value is a string or number (enum holds strings and numbers), else "
                 "dropped"
             ),
-            "PROVIDERS.md, Google Gemini, JSON Schema dialect",
+            JSON_SCHEMA_DOCS,
             CHECKED,
         ),
     ),
@@ -97,7 +109,7 @@ _RULES: tuple[tuple[str | None, Rule], ...] = (
                 "[unconfirmed] type arrays are not listed: split into anyOf with a null "
                 "branch (anyOf is)"
             ),
-            "PROVIDERS.md, Google Gemini, JSON Schema dialect (safe side)",
+            f"{JSON_SCHEMA_DOCS} (safe side)",
             CHECKED,
         ),
     ),
@@ -114,7 +126,7 @@ _RULES: tuple[tuple[str | None, Rule], ...] = (
                 "canonical validation enforces them; the branch-test compiler and the "
                 "regex dialect [unconfirmed] are the reasons)"
             ),
-            "PROVIDERS.md, Google Gemini, legacy dialect",
+            OPENAPI_DOCS,
             CHECKED,
         ),
     ),
@@ -129,7 +141,7 @@ _RULES: tuple[tuple[str | None, Rule], ...] = (
                 "additionalProperties not written, a type list with null written "
                 "nullable: true, with several types rejected, exclusive bounds dropped"
             ),
-            "PROVIDERS.md, Google Gemini, legacy dialect (the 'Unknown name' error)",
+            f"{OPENAPI_DOCS}; the API's 'Unknown name ... Cannot find field' error",
             CHECKED,
         ),
     ),
@@ -141,7 +153,7 @@ _RULES: tuple[tuple[str | None, Rule], ...] = (
                 "type is one of STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT, NULL: "
                 "written upper-case"
             ),
-            "PROVIDERS.md, Google Gemini, legacy dialect",
+            OPENAPI_DOCS,
             CHECKED,
         ),
     ),
@@ -155,7 +167,7 @@ _RULES: tuple[tuple[str | None, Rule], ...] = (
                 "two values with one text, or such an enum inside a union, are rejected "
                 "(no exact inverse)"
             ),
-            "PROVIDERS.md, Google Gemini, legacy dialect",
+            OPENAPI_DOCS,
             CHECKED,
         ),
     ),
@@ -167,7 +179,7 @@ _RULES: tuple[tuple[str | None, Rule], ...] = (
                 "string formats: only enum and date-time on the Gemini API; date-time "
                 "kept, others dropped (json_schema: [unconfirmed], the same list)"
             ),
-            "PROVIDERS.md, Google Gemini, legacy dialect",
+            OPENAPI_DOCS,
             CHECKED,
         ),
     ),
@@ -176,7 +188,7 @@ _RULES: tuple[tuple[str | None, Rule], ...] = (
         Rule(
             "roots",
             "tool roots must be objects",
-            "PROVIDERS.md, Google Gemini",
+            DECLARATION_DOCS,
             CHECKED,
         ),
     ),
@@ -185,7 +197,7 @@ _RULES: tuple[tuple[str | None, Rule], ...] = (
         Rule(
             "optional members",
             ("required is optional (no all-required rule): optional members stay optional"),
-            "PROVIDERS.md, Google Gemini",
+            DECLARATION_DOCS,
             CHECKED,
         ),
     ),
@@ -194,7 +206,7 @@ _RULES: tuple[tuple[str | None, Rule], ...] = (
         Rule(
             "names",
             "start with a letter or _, then letters, digits, _ . : -, at most 64",
-            "PROVIDERS.md, Google Gemini",
+            DECLARATION_DOCS,
             CHECKED,
         ),
     ),
@@ -206,7 +218,7 @@ _RULES: tuple[tuple[str | None, Rule], ...] = (
                 "[unconfirmed] 'too many states for serving' for long enums and many "
                 "bounds: no documented numbers, so no limit is checked"
             ),
-            "PROVIDERS.md, Google Gemini",
+            f"{JSON_SCHEMA_DOCS}; the API's 'too many states for serving' error",
             CHECKED,
         ),
     ),
@@ -234,8 +246,7 @@ _RULES: tuple[tuple[str | None, Rule], ...] = (
                 "candidates is absent when the prompt was blocked (promptFeedback)"
             ),
             "generateContent reference: GenerateContentResponse, Candidate, Part, "
-            "FunctionCall; 458 recorded bodies (../shared/corpus/envelopes/google-gla, "
-            "google-vertex)",
+            "FunctionCall; 458 recorded response bodies of the Gemini API and Vertex AI",
             CHECKED,
         ),
     ),
@@ -249,8 +260,8 @@ _RULES: tuple[tuple[str | None, Rule], ...] = (
                 "then partialArgs (jsonPath and a string, number, bool or null value; strings "
                 "go on while willContinue), ended by a functionCall part without willContinue"
             ),
-            "google-genai 3.6.1 types.py (FunctionCall, PartialArg); the recorded stream "
-            "chunks (../shared/corpus/envelopes/google-*/generate-content-stream*)",
+            "google-genai 3.6.1 types.py (FunctionCall, PartialArg); recorded stream chunks of "
+            "generateContent (alt=sse) on the Gemini API and Vertex AI",
             CHECKED,
         ),
     ),
@@ -295,6 +306,7 @@ def _numbers_and_strings(values: object) -> bool:
 
 GEMINI_JSON_SCHEMA = Profile(
     name="gemini",
+    display_name="Gemini",
     title="Gemini (JSON Schema dialect)",
     keep=JSON_SCHEMA_KEEP,
     drop=JSON_SCHEMA_DROP,
@@ -341,3 +353,5 @@ GEMINI_OPENAPI = replace(
 
 #: ``[providers.gemini] dialect`` -> the profile; the first is the default.
 DIALECTS: dict[str, Profile] = {"json_schema": GEMINI_JSON_SCHEMA, "openapi": GEMINI_OPENAPI}
+
+REGISTRATION = Registration(GEMINI_JSON_SCHEMA, order=60, dialects=DIALECTS)

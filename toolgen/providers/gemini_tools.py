@@ -1,14 +1,14 @@
 """Google Gemini function declarations, for ``toolgen import`` (toolgen builds no Gemini bindings
 yet): ``tools[].functionDeclarations[].{name, description, parametersJsonSchema | parameters}``.
 
-Source: ../shared/PROVIDERS.md, "Google Gemini" (generateContent reference, FunctionDeclaration and
-Schema). Two dialects: ``parametersJsonSchema`` is JSON Schema and is taken as it is; ``parameters``
-is an OpenAPI 3.0 subset, converted here: upper-case type names (STRING, OBJECT ...) become JSON
-Schema's, ``nullable: true`` becomes a type that admits null, the string-only enums of a number or
-integer become numbers, ``example`` becomes ``examples``, and Gemini's own ``propertyOrdering``
-and ``format: enum`` are dropped (property order is the source's). Gemini adds no nulls and no
-``required``, so there is nothing else to undo. Verified on 2026-12-03.
-"""
+Source: the Gemini API reference, FunctionDeclaration and Schema
+(https://ai.google.dev/api/caching#FunctionDeclaration, https://ai.google.dev/api/caching#Schema).
+Two dialects: ``parametersJsonSchema`` is JSON Schema and is taken as it is; ``parameters`` is an
+OpenAPI 3.0 subset, converted here: upper-case type names (STRING, OBJECT ...) become JSON Schema's,
+``nullable: true`` becomes a type that admits null, the string-only enums of a number or integer
+become numbers, ``example`` becomes ``examples``, and Gemini's own ``propertyOrdering`` and
+``format: enum`` are dropped (property order is the source's). Gemini adds no nulls and no
+``required``, so there is nothing else to undo. Verified on 2026-12-03."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from toolgen.providers.formats import (
     listed,
     read_schema_field,
 )
+from toolgen.providers.registration import ImportFormat
 from toolgen.schema import pointer as jp
 from toolgen.schema import walker
 
@@ -193,3 +194,5 @@ def _nullable(node: dict[str, Any]) -> dict[str, Any]:
 FUNCTION_DECLARATIONS = ToolFormat(
     name="gemini", title="Gemini function declarations", find=_find, read=_read
 )
+
+IMPORT_FORMATS = (ImportFormat(70, FUNCTION_DECLARATIONS),)

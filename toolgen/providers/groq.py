@@ -1,6 +1,6 @@
 """Groq structured outputs and tool use in strict mode (OpenAI-compatible Chat Completions).
 
-Source: ../shared/PROVIDERS.md, "OpenAI-compatible providers" (Groq docs, structured outputs):
+Source: Groq docs, "Structured outputs" (https://console.groq.com/docs/structured-outputs):
 strict means every property required and ``additionalProperties: false``; names
 ``^[a-zA-Z0-9_-]+$``. Keyword support and limits beyond that are not documented, so Groq takes
 OpenAI's table (the safe side: what OpenAI refuses is dropped or rejected here too), for Chat
@@ -13,10 +13,11 @@ the canonical schema minus a root-level union (undocumented for Groq: OpenAI's s
 from dataclasses import replace
 
 from toolgen.providers.apis import CHAT
-from toolgen.providers.base import Rule, root_unions_refused
+from toolgen.providers.base import Rule, derive, root_unions_refused
 from toolgen.providers.openai import OPENAI
+from toolgen.providers.registration import Registration
 
-_DOCS = "Groq docs, structured outputs (PROVIDERS.md, OpenAI-compatible providers)"
+_DOCS = "Groq docs, structured outputs (console.groq.com/docs/structured-outputs)"
 _CHECKED = "2026-12-02"
 
 NON_STRICT = root_unions_refused(
@@ -48,12 +49,15 @@ RULES: tuple[Rule, ...] = (
     *NON_STRICT.rules,
 )
 
-GROQ = replace(
+GROQ = derive(
     OPENAI,
     name="groq",
+    display_name="Groq",
     title="Groq strict mode",
     limits=replace(OPENAI.limits, tools=None),  # OpenAI's tool count is not documented for Groq
     apis=(CHAT,),
     non_strict=NON_STRICT,
     rules=RULES,
 )
+
+REGISTRATION = Registration(GROQ, order=30)

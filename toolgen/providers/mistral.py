@@ -1,26 +1,30 @@
 """Mistral chat completions: function ``tools`` and ``response_format`` json_schema, with ``strict``.
 
-Source: ../shared/PROVIDERS.md, "OpenAI-compatible providers" (Mistral docs "Custom Structured
-Outputs" and "Function calling"), verified on 2026-12-03. The docs state the request shapes and the
-name rule and leave the keyword support of strict mode open [unconfirmed], so the profile takes
-the safe side rule by rule (``RULES``): structure only (every validation keyword dropped, the
-canonical validation enforces them), nullable written with ``anyOf`` as Pydantic writes Optional,
-recursion rejected, OpenAI's limits.
+Source: Mistral docs "Custom Structured Outputs"
+(https://docs.mistral.ai/capabilities/structured-output/custom_structured_output/) and "Function
+calling" (https://docs.mistral.ai/capabilities/function_calling/), verified on 2026-12-03. The docs
+state the request shapes and the name rule and leave the keyword support of strict mode open
+[unconfirmed], so the profile takes the safe side rule by rule (``RULES``): structure only (every
+validation keyword dropped, the canonical validation enforces them), nullable written with ``anyOf``
+as Pydantic writes Optional, recursion rejected, OpenAI's limits.
 
-Responses: the recordings (../shared/corpus/envelopes/mistral, 64 bodies and their streams) leave
+Responses: recorded Mistral responses (64 bodies and their streams) leave
 out a call's ``type`` and stream a call whole in one chunk, sometimes without ``index``; the
 mistralai SDK types ``FunctionCall.arguments`` as ``Dict[str, Any] | str``. Every recorded call
 carries text; both forms are decoded, by the lenient Chat Completions decoder (toolgen.providers.apis).
 """
 
-from dataclasses import replace
-
 from toolgen.providers.apis import LENIENT_CHAT
-from toolgen.providers.base import NameRule, Rule, root_unions_refused
+from toolgen.providers.base import NameRule, Rule, derive, root_unions_refused
 from toolgen.providers.openai import DROP, OPENAI
+from toolgen.providers.registration import Registration
 
-_DOCS = "Mistral docs, custom structured outputs and function calling (PROVIDERS.md, Mistral)"
-_SDK = "mistralai SDK models/functioncall.py; corpus envelopes/mistral (64 bodies, 5 streams)"
+_DOCS = (
+    "Mistral docs, Custom Structured Outputs and Function calling"
+    " (docs.mistral.ai/capabilities/structured-output/custom_structured_output,"
+    " docs.mistral.ai/capabilities/function_calling)"
+)
+_SDK = "mistralai SDK models/functioncall.py; recorded Mistral responses (64 bodies, 5 streams)"
 _CHECKED = "2026-12-03"
 
 KEEP = frozenset({
@@ -75,9 +79,10 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-MISTRAL = replace(
+MISTRAL = derive(
     OPENAI,
     name="mistral",
+    display_name="Mistral",
     title="Mistral strict mode",
     keep=KEEP,
     drop=DROP | (OPENAI.keep - KEEP),
@@ -89,3 +94,5 @@ MISTRAL = replace(
     rules=RULES,
     non_strict=NON_STRICT,
 )
+
+REGISTRATION = Registration(MISTRAL, order=70, on_request=True)

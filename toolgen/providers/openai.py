@@ -1,9 +1,10 @@
 """OpenAI strict mode (Chat Completions and Responses API): function parameters and json_schema outputs.
 
-Source: OpenAI Structured Outputs guide, "Supported schemas", and openai-python's
-shared_params/function_definition.py and responses/function_tool_param.py; verified against
-../shared/PROVIDERS.md on 2026-12-02. Where a fact is unconfirmed the profile takes the safe side:
-``oneOf`` is folded into ``anyOf`` (looser), ``minLength``/``maxLength`` and ``default`` are dropped.
+Source: OpenAI Structured Outputs guide, "Supported schemas"
+(https://platform.openai.com/docs/guides/structured-outputs#supported-schemas), and openai-python's
+shared_params/function_definition.py and responses/function_tool_param.py; verified on 2026-12-02.
+Where a fact is unconfirmed the profile takes the safe side: ``oneOf`` is folded into ``anyOf``
+(looser), ``minLength``/``maxLength`` and ``default`` are dropped.
 
 Non-strict tools (``strict: false``; function_definition.py: "Only a subset of JSON Schema is
 supported when ``strict`` is true") send the canonical schema, minus a root-level union: the
@@ -31,6 +32,7 @@ from toolgen.providers.formats import (
     not_a_function_tool,
     read_schema_field,
 )
+from toolgen.providers.registration import ImportFormat, Registration
 from toolgen.schema import pointer as jp
 
 KEEP = frozenset({
@@ -55,7 +57,10 @@ FORMATS = frozenset({
     "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
 })  # fmt: skip
 
-_GUIDE = "OpenAI Structured Outputs guide, 'Supported schemas' (PROVIDERS.md, OpenAI)"
+_GUIDE = (
+    "OpenAI Structured Outputs guide, 'Supported schemas'"
+    " (platform.openai.com/docs/guides/structured-outputs#supported-schemas)"
+)
 _CHECKED = "2026-12-02"
 
 #: What strict: false leaves out of the canonical schema.
@@ -125,6 +130,7 @@ RULES: tuple[Rule, ...] = (
 
 OPENAI = Profile(
     name="openai",
+    display_name="OpenAI",
     title="OpenAI strict mode",
     keep=KEEP,
     drop=DROP,
@@ -197,3 +203,6 @@ RESPONSES_TOOLS = ToolFormat(
     strict_nulls=(True,),
     has_strict=True,
 )
+
+REGISTRATION = Registration(OPENAI, order=10)
+IMPORT_FORMATS = (ImportFormat(30, CHAT_TOOLS), ImportFormat(40, RESPONSES_TOOLS))

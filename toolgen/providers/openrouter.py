@@ -1,21 +1,23 @@
 """OpenRouter (OpenAI-compatible Chat Completions and Responses API) in strict mode.
 
-Source: ../shared/PROVIDERS.md, "OpenAI-compatible providers" (OpenRouter docs "Structured
-outputs" and "Tool calling": requests in OpenAI's shapes, relayed to the routed model's
-provider), verified on 2026-12-03. The schema reaches whichever provider serves the model, unknown
-at build time, so the profile keeps OpenAI's table (what OpenAI refuses is dropped or rejected
-here too). Responses relay each upstream's calls: a recorded call from Claude leaves out
-``function.arguments`` when it has none, so chat completions are read by the lenient decoder.
-"""
-
-from dataclasses import replace
+Source: OpenRouter docs "Structured Outputs" (https://openrouter.ai/docs/structured-outputs) and
+"Tool Calling" (https://openrouter.ai/docs/features/tool-calling): requests in OpenAI's shapes,
+relayed to the routed model's provider; verified on 2026-12-03. The schema reaches whichever
+provider serves the model, unknown at build time, so the profile keeps OpenAI's table (what OpenAI
+refuses is dropped or rejected here too). Responses relay each upstream's calls: a recorded call
+from Claude leaves out ``function.arguments`` when it has none, so chat completions are read by the
+lenient decoder."""
 
 from toolgen.providers.apis import LENIENT_CHAT, RESPONSES
-from toolgen.providers.base import Rule, root_unions_refused
+from toolgen.providers.base import Rule, derive, root_unions_refused
 from toolgen.providers.openai import OPENAI
 from toolgen.providers.openai import RULES as OPENAI_RULES
+from toolgen.providers.registration import Registration
 
-_DOCS = "OpenRouter docs, structured outputs and tool calling (PROVIDERS.md)"
+_DOCS = (
+    "OpenRouter docs, Structured Outputs (openrouter.ai/docs/structured-outputs) and Tool Calling"
+    " (openrouter.ai/docs/features/tool-calling)"
+)
 _CHECKED = "2026-12-03"
 
 NON_STRICT = root_unions_refused(
@@ -37,16 +39,19 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "responses",
         "a call without arguments may leave out function.arguments (read as {})",
-        "corpus envelopes/openrouter/chat-completions/019.json",
+        "recorded OpenRouter chat completions (a call relayed from Claude)",
         _CHECKED,
     ),
 )
 
-OPENROUTER = replace(
+OPENROUTER = derive(
     OPENAI,
     name="openrouter",
+    display_name="OpenRouter",
     title="OpenRouter strict mode",
     apis=(LENIENT_CHAT, RESPONSES),
     rules=RULES,
     non_strict=NON_STRICT,
 )
+
+REGISTRATION = Registration(OPENROUTER, order=100, on_request=True)

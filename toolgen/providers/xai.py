@@ -1,23 +1,22 @@
 """xAI (Grok) function calling and structured outputs: Chat Completions and the Responses API.
 
-Source: ../shared/PROVIDERS.md, "OpenAI-compatible providers" (xAI docs "Function calling" and
-"Structured outputs"), verified on 2026-12-03. Tools are always strict there. A member left out of
-``required`` stays optional (the projection adds no nulls; the inverse is the identity);
-``additionalProperties`` defaults to false (toolgen still writes it); ``oneOf`` is read as
-``anyOf`` (folded), ``allOf`` only with one subschema (merged; more is rejected, as for every
-profile), and a ``$ref`` may not lead back to itself: a recursive schema is rejected with the
-pointer of that reference. The rest follows OpenAI's table (the safe side). Responses arrive as
-OpenAI's do (recordings in ../shared/corpus/envelopes/xai).
-"""
-
-from dataclasses import replace
+Source: xAI docs "Function calling" (https://docs.x.ai/docs/guides/function-calling) and "Structured
+outputs" (https://docs.x.ai/docs/guides/structured-outputs), verified on 2026-12-03. Tools are
+always strict there. A member left out of ``required`` stays optional (the projection adds no nulls;
+the inverse is the identity); ``additionalProperties`` defaults to false (toolgen still writes it);
+``oneOf`` is read as ``anyOf`` (folded), ``allOf`` only with one subschema (merged; more is
+rejected, as for every profile), and a ``$ref`` may not lead back to itself: a recursive schema is
+rejected with the pointer of that reference. The rest follows OpenAI's table (the safe side).
+Responses arrive as OpenAI's do (recorded xAI responses)."""
 
 from toolgen.providers.apis import CHAT, RESPONSES
-from toolgen.providers.base import Rule
+from toolgen.providers.base import Rule, derive
 from toolgen.providers.openai import OPENAI
+from toolgen.providers.registration import Registration
 
 _DOCS = (
-    "xAI docs, function calling and structured outputs (PROVIDERS.md, OpenAI-compatible providers)"
+    "xAI docs, Function calling and Structured outputs (docs.x.ai/docs/guides/function-calling,"
+    " docs.x.ai/docs/guides/structured-outputs)"
 )
 _CHECKED = "2026-12-03"
 
@@ -56,9 +55,10 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-XAI = replace(
+XAI = derive(
     OPENAI,
     name="xai",
+    display_name="xAI",
     title="xAI strict mode",
     optional_style="omit",
     recursion=False,
@@ -66,3 +66,5 @@ XAI = replace(
     rules=RULES,
     non_strict=None,  # tools are always strict on xAI
 )
+
+REGISTRATION = Registration(XAI, order=80, on_request=True)

@@ -1,4 +1,5 @@
-"""Envelope validators: provider response schemas (``toolgen/envelopes``) compiled to Python.
+"""Envelope validators: provider response schemas (``toolgen/providers/envelopes``) compiled
+to Python.
 
 - ``load_envelope_schemas(provider, overrides, apis)``: surface -> schema, with the design's
   overrides, checked against what the decoders of ``apis`` read;
@@ -7,11 +8,10 @@
 
 from toolgen.compile.validators.envelope_module import render_envelope_module
 from toolgen.compile.validators.errors import EnvelopeSchemaError
-from toolgen.compile.validators.schemas import envelope_providers, load_envelope_schemas
+from toolgen.compile.validators.schemas import load_envelope_schemas
 
 __all__ = [
     "EnvelopeSchemaError",
-    "envelope_providers",
     "load_envelope_schemas",
     "render_envelope_module",
 ]

@@ -1,33 +1,16 @@
-"""The envelope schemas of a provider: toolgen's own (``toolgen/envelopes``) and overrides."""
+"""The envelope schemas of a provider: toolgen's own (``toolgen/providers/envelopes``) and
+overrides."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
 from toolgen.compile.validators.decoders import check_api_reads
 from toolgen.compile.validators.envelope_compiler import check_schema
 from toolgen.compile.validators.errors import EnvelopeSchemaError
-from toolgen.infra.resources import PACKAGE_DIR
 from toolgen.providers.apis import Api
-
-BUILTIN_DIR = PACKAGE_DIR / "envelopes"
-
-
-def envelope_providers() -> tuple[str, ...]:
-    """The providers with envelope schemas in toolgen (a folder under toolgen/envelopes)."""
-    return tuple(sorted(p.name for p in BUILTIN_DIR.iterdir() if p.is_dir()))
-
-
-def builtin_schemas(provider: str) -> dict[str, Any]:
-    folder = BUILTIN_DIR / provider
-    if not folder.is_dir():
-        return {}
-    return {
-        path.stem: json.loads(path.read_text(encoding="utf-8"))
-        for path in sorted(folder.glob("*.json"))
-    }
+from toolgen.providers.surfaces import builtin_schemas
 
 
 def load_envelope_schemas(
@@ -39,7 +22,8 @@ def load_envelope_schemas(
     surface is replaced, a new one is added. Raises EnvelopeSchemaError for what cannot be compiled,
     including an override that drops a field the tool-call decoder of one of ``apis`` reads.
     """
-    schemas = builtin_schemas(provider)
+    apis = tuple(apis)
+    schemas = builtin_schemas(provider, apis)
     for key in sorted(overrides):
         owner, _, surface = key.partition("/")
         if owner != provider:

@@ -1,0 +1,53 @@
+"""The registries of toolgen.providers are gathered from the provider modules (their
+REGISTRATION and IMPORT_FORMATS): the order they give is the order of the generated modules and of
+import detection, so it is pinned here."""
+
+from __future__ import annotations
+
+import pkgutil
+
+import toolgen.providers as providers
+from toolgen.providers import (
+    BUILT_BY_DEFAULT,
+    DIALECTS,
+    IMPORT_FORMATS,
+    ON_REQUEST,
+    PROFILES,
+    envelope_providers,
+)
+
+
+def test_the_providers_in_their_order():
+    assert tuple(PROFILES) == (
+        "openai", "anthropic", "groq", "cerebras", "bedrock", "gemini", "mistral", "xai",
+        "azure_openai", "openrouter", "deepseek", "cloudflare",
+    )  # fmt: skip
+    assert sorted(ON_REQUEST) == ["azure_openai", "deepseek", "mistral", "openrouter", "xai"]
+    assert BUILT_BY_DEFAULT == (
+        "openai", "anthropic", "groq", "cerebras", "bedrock", "gemini", "cloudflare",
+    )  # fmt: skip
+    assert envelope_providers() == tuple(sorted(PROFILES))
+
+
+def test_dialects_and_their_default():
+    assert {name: list(d) for name, d in DIALECTS.items()} == {"gemini": ["json_schema", "openapi"]}
+    assert PROFILES["gemini"] is DIALECTS["gemini"]["json_schema"]
+
+
+def test_import_formats_in_detection_order():
+    assert [f.name for f in IMPORT_FORMATS] == [
+        "mcp", "bedrock", "openai-chat", "openai-responses", "anthropic", "bfcl", "gemini",
+    ]  # fmt: skip
+
+
+def test_every_module_is_read_and_no_two_share_a_place():
+    modules = list(providers._MODULES)
+    registrations = [m.REGISTRATION for m in modules if hasattr(m, "REGISTRATION")]
+    assert len({r.order for r in registrations}) == len(registrations)
+    ranks = [f.rank for m in modules for f in getattr(m, "IMPORT_FORMATS", ())]
+    ranks += [f.rank for f in providers._SHARED_FORMATS]
+    assert len(set(ranks)) == len(ranks)
+    names = {m.name for m in pkgutil.iter_modules(providers.__path__)}
+    assert names - {m.__name__.rsplit(".", 1)[1] for m in modules} == providers._READERS
+    assert all(r.profile.name == m.__name__.rsplit(".", 1)[1] for m in modules
+               if (r := getattr(m, "REGISTRATION", None)) is not None)  # fmt: skip

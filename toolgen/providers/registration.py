@@ -1,0 +1,37 @@
+"""What a module of toolgen.providers declares to be listed: the registries of
+``toolgen/providers/__init__.py`` are gathered from these, no provider is named there by hand.
+
+A provider module sets ``REGISTRATION``; a module that reads tool definitions for ``toolgen
+import`` sets ``IMPORT_FORMATS`` (a module may set both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from toolgen.providers.base import Profile
+from toolgen.providers.formats import ToolFormat
+
+
+@dataclass(frozen=True)
+class Registration:
+    """A provider: its profile (its default dialect's) and where the registries place it."""
+
+    profile: Profile
+    # Its place among the providers (lower first): the order of ``--provider`` choices, of the
+    # default build's modules and of the provider tables.
+    order: int
+    # Built only when toolgen.toml or ``--provider`` names it (not in BUILT_BY_DEFAULT).
+    on_request: bool = False
+    # ``[providers.NAME] dialect`` -> profile, the default first; empty: one dialect.
+    dialects: Mapping[str, Profile] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ImportFormat:
+    """A tool-definition format ``toolgen import`` reads, at its place in the detection order:
+    a document is read by the first format (lowest rank) whose layout it has."""
+
+    rank: int
+    format: ToolFormat
