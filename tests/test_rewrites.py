@@ -1,7 +1,7 @@
 """Every rewrite rule of the projection has an inverse and a case here that exercises it: the
 projection records the rule where it applied, and both inverses (reference and compiled) undo it.
 
-A rule added to toolgen/rewrites.py without a case below fails ``test_every_rule_is_exercised``.
+A rule added to toolgen/rewrites/ without a case below fails ``test_every_rule_is_exercised``.
 """
 
 from __future__ import annotations
@@ -283,6 +283,15 @@ def test_every_rule_has_an_inverse() -> None:
     for kind in rule_kinds():
         assert kind.invert is not Rewrite.invert, kind.__name__
         assert not getattr(kind, "__abstractmethods__", None), kind.__name__
+
+
+def test_every_rule_has_its_forward_half_beside_its_inverse() -> None:
+    """The rewriting of a node (``apply``) is declared by the rule itself, in the module of its
+    inverse, not left to the projection."""
+    for kind in rule_kinds():
+        assert "apply" in vars(kind), f"{kind.__name__} has no apply"
+        assert kind.apply.__module__ == kind.invert.__module__ == kind.__module__, kind.__name__
+        assert kind.__module__.startswith("toolgen.rewrites."), kind.__name__
 
 
 def test_every_rule_is_exercised(projected: dict[str, ProjectedContract]) -> None:

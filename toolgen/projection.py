@@ -24,8 +24,8 @@ from toolgen.openapi import write_openapi
 from toolgen.parallel import current
 from toolgen.providers.base import Profile
 from toolgen.refs import RefCycle, chase, recursive_refs
+from toolgen.rewrites import NULL_SCHEMA as NULL_SCHEMA
 from toolgen.rewrites import (
-    ANNOTATIONS,
     STRUCTURAL,
     AllOfMerged,
     ConstAsEnum,
@@ -43,7 +43,6 @@ from toolgen.rewrites import (
     record_from_json,
     record_to_json,
 )
-from toolgen.rewrites import NULL_SCHEMA as NULL_SCHEMA
 
 _UNION = ("anyOf", "oneOf")
 
@@ -147,10 +146,12 @@ def _merge_origins(
     base: dict[str, Any],
     base_pointer: str,
     site: dict[str, Any],
+    merged_keyword: str,
     site_pointer: str,
 ) -> None:
-    """Record that ``base``'s keywords come from ``base_pointer``, ``site``'s from where they were."""
-    site_origins = {k: origins.get(k, site_pointer) for k in site}
+    """Record that ``base``'s keywords come from ``base_pointer``, and those of ``site`` but
+    ``merged_keyword`` (the ``$ref`` or ``allOf`` merged away) from where they were."""
+    site_origins = {k: origins.get(k, site_pointer) for k in site if k != merged_keyword}
     origins.clear()
     origins.update({k: base_pointer for k in base})
     origins.update(site_origins)
@@ -301,7 +302,6 @@ class _Projector:
         rewrites: list[Rewrite],
     ) -> _Built:
         pointer = origins.node
-        result: dict[str, Any] = {}
         below: dict[str, NodeRecord] = {}
         members: dict[str, _Built] = {}
 
@@ -316,8 +316,8 @@ class _Projector:
             return built.schema
 
         if self.profile.const_as_enum and "const" in node and "enum" not in node:
-            node = ConstAsEnum.apply(node)
-            rewrites.append(ConstAsEnum())
+            node, as_enum = ConstAsEnum.apply(node)
+            rewrites.append(as_enum)
             authored = origins.keywords.get("const", pointer)
             origins = _Origins(pointer, {**origins.keywords, "enum": authored})
 
@@ -329,10 +329,10 @@ class _Projector:
             finally:
                 self.in_union -= several
 
-        dropped: list[str] = []
+        left_out = {"additionalProperties"}  # written by _close
+        dropped: set[str] = set()
         for keyword, value in node.items():
             if keyword == "oneOf":  # folded into anyOf below, after its branches are projected
-                result[keyword] = value
                 continue
             verdict = self.profile.verdict(keyword)
             if verdict == "reject":
@@ -341,22 +341,23 @@ class _Projector:
                     self.profile.reject[keyword],
                     f"{keyword!r} cannot be expressed in {self.profile.title}",
                 )
+                left_out.add(keyword)
             elif keyword == "additionalProperties":
-                continue  # written by _close
+                continue
             elif (
                 verdict == "drop"
                 or (keyword == "format" and value not in self.profile.formats)
                 or (keyword in self.profile.keep_if and not self.profile.keep_if[keyword](value))
             ):
-                dropped.append(keyword)
-            else:
-                result[keyword] = value
-        if dropped:
-            rewrites.append(KeywordsDropped(tuple(dropped)))
+                dropped.add(keyword)
+        kept = {k: v for k, v in node.items() if k not in left_out}
+        result, dropping = KeywordsDropped.apply(kept, dropped)
+        if dropping is not None:
+            rewrites.append(dropping)
         result = walker.map_children(result, pointer, child)
         if "oneOf" in result:
-            result = OneOfFolded.apply(result)
-            rewrites.append(OneOfFolded())
+            result, folding = OneOfFolded.apply(result)
+            rewrites.append(folding)
         if self.profile.string_enums:
             result = self._stringify_enum(result, origins, rewrites)
         if root or is_object_schema(node):
@@ -453,16 +454,15 @@ class _Projector:
         def merge_all_of(at: dict[str, Any]) -> dict[str, Any]:
             """``at`` with each one-schema ``allOf`` merged in, up to a ``$ref`` to inline."""
             while self._ref_to_inline(at, root) is None:
-                all_of = at.get("allOf")
-                if not (isinstance(all_of, list) and len(all_of) == 1):
-                    break
-                if not isinstance(all_of[0], dict):
-                    break
-                rest = {k: v for k, v in at.items() if k != "allOf"}
                 branch_pointer = jp.join(origins.get("allOf", pointer), "allOf", 0)
-                at = self._merge(all_of[0], rest, jp.join(pointer, "allOf"))
-                _merge_origins(origins, all_of[0], branch_pointer, rest, pointer)
-                rewrites.append(AllOfMerged(branch_pointer))
+                merging = AllOfMerged.apply(at, branch_pointer)
+                if merging is None:
+                    break
+                merged, rule, conflicts = merging
+                self._report_conflicts(conflicts, jp.join(pointer, "allOf"))
+                _merge_origins(origins, at["allOf"][0], branch_pointer, at, "allOf", pointer)
+                rewrites.append(rule)
+                at = merged
             return at
 
         def to_inline(at: dict[str, Any] | None) -> str | None:
@@ -476,13 +476,12 @@ class _Projector:
             if target is None:
                 return None
             target_pointer = jp.ref_pointer(ref)
-            site = {k: v for k, v in at.items() if k != "$ref"}
-            # the target's inverse serves this site, unless the target is not projected
-            annotations_only = not set(site) - STRUCTURAL - ANNOTATIONS
-            annotations_only = annotations_only and not self._target_not_projected(ref)
-            rewrites.append(RefInlined(target_pointer, annotations_only))
-            merged = self._merge(target, site, jp.join(pointer, "$ref"))
-            _merge_origins(origins, target, target_pointer, site, pointer)
+            merged, rule, conflicts = RefInlined.apply(
+                at, target, target_pointer, target_kept=not self._target_not_projected(ref)
+            )
+            rewrites.append(rule)
+            self._report_conflicts(conflicts, jp.join(pointer, "$ref"))
+            _merge_origins(origins, target, target_pointer, at, "$ref", pointer)
             return merge_all_of(merged)
 
         start: dict[str, Any] | None = merge_all_of(node)
@@ -507,15 +506,17 @@ class _Projector:
                 return None
             # Recursion through a $ref with siblings: inlining again would never end. Only
             # annotations may go (the reference stays); anything else cannot be expressed.
-            if set(node) - {"$ref"} - STRUCTURAL - ANNOTATIONS:
+            kept = RecursiveRefKept.apply(node)
+            if kept is None:
                 self.report(
                     jp.join(pointer, "$ref"),
                     "UNSUPPORTED_RECURSIVE_REF",
                     f"$ref {ref!r} leads back to itself and has sibling keywords",
                 )
                 return None
-            rewrites.append(RecursiveRefKept(jp.ref_pointer(ref)))
-            return {"$ref": ref}
+            bare, rule = kept
+            rewrites.append(rule)
+            return bare
         all_of = node.get("allOf")
         if isinstance(all_of, list):
             self.report(
@@ -565,24 +566,14 @@ class _Projector:
             return {} if target else None
         return dict(target)
 
-    def _merge(self, base: dict[str, Any], site: dict[str, Any], pointer: str) -> dict[str, Any]:
-        """``base`` with the keywords of ``site`` added; a keyword both give differently is an error
-        unless it only describes (then the site's wins)."""
-        merged = dict(base)
-        for keyword, value in site.items():
-            if (
-                keyword in merged
-                and merged[keyword] != value
-                and keyword not in ANNOTATIONS | STRUCTURAL
-            ):
-                self.report(
-                    pointer,
-                    "CONFLICTING_KEYWORDS",
-                    f"{keyword!r} is given both here and in the schema it merges with, differently",
-                )
-                continue
-            merged[keyword] = value
-        return merged
+    def _report_conflicts(self, keywords: tuple[str, ...], pointer: str) -> None:
+        """A keyword given differently by both schemas of a merge (toolgen.rewrites.composition)."""
+        for keyword in keywords:
+            self.report(
+                pointer,
+                "CONFLICTING_KEYWORDS",
+                f"{keyword!r} is given both here and in the schema it merges with, differently",
+            )
 
     def _optional_member(self, projected: _Built, canonical: Any, pointer: str) -> _Built:
         """An optional member written as a required one that accepts null, unless it accepts null
@@ -601,7 +592,7 @@ class _Projector:
                 "so the inverse keeps null",
                 level,
             )
-        return projected.rewritten(projected.schema, OptionalKept())
+        return projected.rewritten(*OptionalKept.apply(projected.schema))
 
     def _check_union_beside_object(self, node: dict[str, Any], origins: _Origins) -> None:
         """Members beside an anyOf/oneOf of object branches: closing both levels would admit no
