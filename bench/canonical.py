@@ -29,9 +29,10 @@ from bench.results import write_section
 from toolgen.canonical.compiler import render_canonical_module
 from toolgen.canonical.reference import reference_for
 from toolgen.design import load_design
+from toolgen.design_projection import ProviderProjection, project_design
 from toolgen.model import Config, Contract, Design, ProviderOptions
 from toolgen.nullability import NullOracle
-from toolgen.projection import ProviderProjection, project_contract, project_design
+from toolgen.projection import project_contract
 from toolgen.providers import PROFILES
 from toolgen.templating import header
 

@@ -11,10 +11,11 @@ import pytest
 from anthropic_strict_checker import assert_strict, violations
 
 from toolgen.model import Contract, ProviderOptions
-from toolgen.projection import project_contract, project_non_strict_tool
+from toolgen.projection import project_contract
 from toolgen.providers.anthropic import ANTHROPIC
 from toolgen.providers.bedrock import BEDROCK
 from toolgen.providers.openai import OPENAI
+from toolgen.strictness import project_non_strict_tool
 
 LOOSE = "non-strict"
 

@@ -16,8 +16,9 @@ import pytest
 from tests.canonical.support import import_source
 from toolgen.canonical.compiler import render_canonical_module
 from toolgen.canonical.reference import reference_inverse
+from toolgen.design_projection import ProviderProjection
 from toolgen.model import Config, Contract, Design, ProviderOptions
-from toolgen.projection import ProjectedContract, ProviderProjection, project_contract
+from toolgen.projection import ProjectedContract, project_contract
 from toolgen.providers import PROFILES, profile_for
 from toolgen.rewrites import (
     AllOfMerged,
@@ -371,3 +372,64 @@ def test_the_record_is_deterministic_and_immutable() -> None:
     with pytest.raises(AttributeError):
         first.nodes = ()  # type: ignore[misc]
     assert RewriteRecord().at("") is None
+
+
+# -- the forward halves on their own --------------------------------------------------------------
+
+
+def test_keywords_dropped_keeps_the_node_s_order_and_records_none_when_nothing_goes() -> None:
+    node = {"type": "string", "minLength": 1, "format": "x", "description": "d"}
+    kept, rule = KeywordsDropped.apply(node, {"format", "minLength", "pattern"})
+    assert kept == {"type": "string", "description": "d"}
+    assert list(kept) == ["type", "description"]
+    assert rule == KeywordsDropped(("minLength", "format"))
+    assert KeywordsDropped.apply(node, {"pattern"}) == (node, None)
+
+
+def test_ref_inlined_merges_the_site_into_the_target_and_names_conflicts() -> None:
+    target = {"type": "string", "description": "target", "maxLength": 3}
+    node = {"$ref": "#/$defs/S", "description": "site", "maxLength": 4}
+    merged, rule, conflicts = RefInlined.apply(node, target, "/$defs/S", target_kept=True)
+    assert merged == {"type": "string", "description": "site", "maxLength": 3}
+    assert conflicts == ("maxLength",)
+    assert rule == RefInlined("/$defs/S", annotations_only=False)
+    described = {"$ref": "#/$defs/S", "title": "t"}
+    assert RefInlined.apply(described, target, "/$defs/S", target_kept=True)[1].annotations_only
+    assert not RefInlined.apply(described, target, "/$defs/S", target_kept=False)[
+        1
+    ].annotations_only
+
+
+def test_recursive_ref_kept_only_where_the_siblings_describe() -> None:
+    assert RecursiveRefKept.apply({"$ref": "#/$defs/N", "description": "d"}) == (
+        {"$ref": "#/$defs/N"},
+        RecursiveRefKept("/$defs/N"),
+    )
+    assert RecursiveRefKept.apply({"$ref": "#/$defs/N", "minItems": 1}) is None
+
+
+def test_all_of_merged_only_for_one_schema() -> None:
+    node = {
+        "allOf": [{"type": "string", "description": "b"}],
+        "description": "n",
+        "type": "integer",
+    }
+    merged, rule, conflicts = AllOfMerged.apply(node, "/allOf/0")
+    assert merged == {"type": "string", "description": "n"}
+    assert (rule, conflicts) == (AllOfMerged("/allOf/0"), ("type",))
+    assert AllOfMerged.apply({"allOf": [STR, STR]}, "/allOf/0") is None
+    assert AllOfMerged.apply({"allOf": [True]}, "/allOf/0") is None
+    assert AllOfMerged.apply(STR, "/allOf/0") is None
+
+
+def test_one_of_folded_const_as_enum_and_optional_kept_record_themselves() -> None:
+    assert OneOfFolded.apply({"description": "d", "oneOf": [STR]}) == (
+        {"description": "d", "anyOf": [STR]},
+        OneOfFolded(),
+    )
+    assert ConstAsEnum.apply({"const": 3, "title": "t"}) == (
+        {"enum": [3], "title": "t"},
+        ConstAsEnum(),
+    )
+    nullable = {"type": ["string", "null"]}
+    assert OptionalKept.apply(nullable) == (nullable, OptionalKept())

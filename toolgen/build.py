@@ -8,11 +8,11 @@ from pathlib import Path
 
 from toolgen.cache import Cache
 from toolgen.design import load_design
+from toolgen.design_projection import ProviderProjection, project_design
 from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.model import Design
 from toolgen.package import render_package
 from toolgen.parallel import Progress, Runner, using
-from toolgen.projection import ProviderProjection, project_design
 from toolgen.providers import BUILT_BY_DEFAULT, PROVIDER_NAMES, profile_for
 
 

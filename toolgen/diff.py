@@ -13,9 +13,10 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from toolgen.build import BuildResult
+from toolgen.design_projection import ProviderProjection
 from toolgen.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.model import Contract, Design
-from toolgen.projection import ProjectedContract, ProviderProjection
+from toolgen.projection import ProjectedContract
 from toolgen.schemadiff import BREAKING, COMPATIBLE, Classification, compare_schemas
 
 CONFIG_POINTER = ("toolgen.toml", "/toolgen/providers")

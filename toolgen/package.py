@@ -11,6 +11,7 @@ from toolgen import __version__
 from toolgen.apis import Requests, modules_for, requests_for
 from toolgen.canonical.compiler import CanonicalModule, render_canonical_module
 from toolgen.design import ENVELOPES_FOLDER
+from toolgen.design_projection import ProviderProjection
 from toolgen.diagnostics import Diagnostic
 from toolgen.envelope import (
     EnvelopeSchemaError,
@@ -20,7 +21,7 @@ from toolgen.envelope import (
 from toolgen.formatting import Literal
 from toolgen.model import Design
 from toolgen.modelgen import submit_models
-from toolgen.projection import ProjectedContract, ProviderProjection
+from toolgen.projection import ProjectedContract
 from toolgen.rewrites import EnumStringified
 from toolgen.runtime_files import copied
 from toolgen.schema_texts import SchemaText, json_text, schema_texts

@@ -13,15 +13,12 @@ from typing import Any
 
 from toolgen import pointer as jp
 from toolgen import walker
-from toolgen.cache import code_fingerprint, digest, plain
 from toolgen.diagnostics import Diagnostic, Level
 from toolgen.limits import check_limits
-from toolgen.model import Contract, Design, ProviderOptions
-from toolgen.names import provider_name
-from toolgen.nonstrict import non_object_root, project_non_strict
+from toolgen.model import Contract, ProviderOptions
+from toolgen.nonstrict import non_object_root
 from toolgen.nullability import NullOracle
 from toolgen.openapi import write_openapi
-from toolgen.parallel import current
 from toolgen.providers.base import Profile
 from toolgen.refs import RefCycle, chase, recursive_refs
 from toolgen.rewrites import NULL_SCHEMA as NULL_SCHEMA
@@ -40,8 +37,6 @@ from toolgen.rewrites import (
     Rewrite,
     RewriteRecord,
     TypeListSplit,
-    record_from_json,
-    record_to_json,
 )
 
 _UNION = ("anyOf", "oneOf")
@@ -249,7 +244,7 @@ class _Projector:
                     )
         for pointer, code, message in check_limits(projected, self.profile.limits):
             self.report(pointer, code, message)
-        self.diagnostics += _description_limit(self.contract, self.profile)
+        self.diagnostics += description_limit(self.contract, self.profile)
         if self.error_count():
             return None, RewriteRecord()
         return projected, RewriteRecord(tuple(built.records("").items()))
@@ -684,7 +679,7 @@ class _Projector:
         return closed
 
 
-def _description_limit(contract: Contract, profile: Profile) -> list[Diagnostic]:
+def description_limit(contract: Contract, profile: Profile) -> list[Diagnostic]:
     limit = profile.limits.description
     if limit is None or len(contract.description) <= limit:
         return []
@@ -711,209 +706,3 @@ def project_contract(
     projected = ProjectedContract(contract, provider_name, schema, rewrites, profile.name, meaning)
     # a node inlined at several places is reported once
     return projected, list(dict.fromkeys(projector.diagnostics))
-
-
-def project_non_strict_tool(
-    contract: Contract, profile: Profile, provider_name: str
-) -> tuple[ProjectedContract, list[Diagnostic]]:
-    """``contract`` as a tool with the provider's strict flag off (toolgen.nonstrict)."""
-    assert profile.non_strict is not None
-    meaning, rewrites, problems = project_non_strict(contract.schema, profile.non_strict)
-    diagnostics = [
-        Diagnostic(*contract.locate(pointer), profile.name, code, message)
-        for pointer, code, message in problems
-    ]
-    diagnostics += _description_limit(contract, profile)
-    if any(d.level is Level.ERROR for d in diagnostics):
-        meaning, rewrites = None, RewriteRecord()
-    schema = meaning
-    if meaning is not None and profile.openapi is not None:
-        schema = write_openapi(meaning, profile.openapi)
-    projected = ProjectedContract(
-        contract, provider_name, schema, rewrites, profile.name, meaning, strict=False
-    )
-    return projected, diagnostics
-
-
-def project_tool(
-    contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
-) -> tuple[ProjectedContract, list[Diagnostic]]:
-    """A tool in the mode its design asks for (:meth:`Contract.requested_strict`: the tool file's
-    ``providers: {NAME: {strict}}``, then its top-level ``strict``, then ``[providers.NAME] strict``
-    in toolgen.toml); then:
-
-    - ``strict: false``: the non-strict projection;
-    - ``strict: true`` (said in either place): the strict projection, its errors stay errors;
-    - neither said: the strict projection, unless it has errors and the provider has a non-strict
-      mode that takes the tool: then the tool goes non-strict, and each reason strict mode gave
-      becomes a STRICT_FALLBACK warning where it was found. An error the design chose
-      (``optional_nullable = "error"``) is not such a reason: it stays an error.
-    """
-    requested = contract.requested_strict(profile.name, options.strict)
-    if profile.non_strict is not None and requested is False:
-        return project_non_strict_tool(contract, profile, provider_name)
-    strict, found = project_contract(contract, profile, options, provider_name)
-    if profile.non_strict is None or requested is True or strict.schema is not None:
-        return strict, found
-    if any(d.code in _CHOSEN_ERRORS and d.level is Level.ERROR for d in found):
-        return strict, found
-    loose, loose_found = project_non_strict_tool(contract, profile, provider_name)
-    if loose.schema is None:
-        return strict, found
-    return loose, _fallback_warnings(found, profile) + loose_found
-
-
-#: Errors the design chose (``optional_nullable = "error"``): strict mode could send the tool, so
-#: they never turn into a fallback.
-_CHOSEN_ERRORS = frozenset({"OPTIONAL_NULLABLE"})
-
-
-def _fallback_warnings(strict_found: list[Diagnostic], profile: Profile) -> list[Diagnostic]:
-    return [
-        Diagnostic(
-            d.file,
-            d.pointer,
-            d.provider,
-            "STRICT_FALLBACK",
-            f"sent non-strict: {profile.title} cannot take this ({d.code}: {d.message}); "
-            f"say strict: false for this tool to accept that, or strict: true to make it an error",
-            Level.WARNING,
-        )
-        for d in strict_found
-        if d.level is Level.ERROR
-    ]
-
-
-@dataclass(frozen=True)
-class ProviderProjection:
-    """Every contract of a design as one provider receives it, with the name maps."""
-
-    profile: Profile
-    tools: tuple[ProjectedContract, ...]
-    outputs: tuple[ProjectedContract, ...]
-    diagnostics: tuple[Diagnostic, ...]
-
-    def name_map(self, kind: str) -> dict[str, str]:
-        """canonical name -> provider name, for tools or outputs."""
-        contracts = self.tools if kind == "tool" else self.outputs
-        return {p.contract.name: p.provider_name for p in contracts}
-
-
-def _name_diagnostics(
-    contracts: list[Contract], names: dict[str, str], profile: Profile
-) -> list[Diagnostic]:
-    """Two contracts whose provider names are equal, or equal but for case (files of the same name
-    on a case-insensitive disk), are a build error."""
-    diagnostics = []
-    by_folded: dict[str, list[Contract]] = {}
-    for contract in contracts:
-        by_folded.setdefault(names[contract.name].casefold(), []).append(contract)
-    for group in by_folded.values():
-        for contract in group[1:] if len(group) > 1 else []:
-            first = group[0]
-            same = names[first.name] == names[contract.name]
-            code = "NAME_COLLISION" if same else "CASE_COLLISION"
-            relation = "is also" if same else "differs only by case from"
-            diagnostics.append(
-                Diagnostic(
-                    contract.file,
-                    "/name",
-                    profile.name,
-                    code,
-                    f"{contract.kind} {contract.name!r} becomes {names[contract.name]!r}, which {relation} "
-                    f"the name of {first.name!r} ({first.file}); rename one of them",
-                )
-            )
-    return diagnostics
-
-
-def project_design(design: Design, profile: Profile) -> ProviderProjection:
-    options = design.config.options_for(profile.name)
-    options_key = plain(options)
-    diagnostics: list[Diagnostic] = []
-    projected: dict[str, list[ProjectedContract]] = {"tool": [], "output": []}
-    for kind, contracts in (("tool", design.tools), ("output", design.outputs)):
-        chosen = [c for c in contracts if c.emitted_for(profile.name)]
-        names = {c.name: provider_name(c.name, profile.names) for c in chosen}
-        diagnostics += _name_diagnostics(chosen, names, profile)
-        keys: dict[str, str] = {}  # contract name -> its projection's cache key (with a cache)
-
-        def key(arguments: tuple[Any, ...], keys: dict[str, str] = keys) -> str:
-            found = digest(
-                code_fingerprint(),
-                "projection",
-                arguments[0].identity(),
-                arguments[1].name,
-                options_key,
-                arguments[3],
-            )
-            keys[arguments[0].name] = found
-            return found
-
-        results = current().map(
-            "projection",
-            _projected_parts,
-            [(contract, profile, options, names[contract.name]) for contract in chosen],
-            key=key,
-            encode=_parts_to_json,
-            decode=_parts_from_json,
-            parallel=False,
-        )
-        for contract, (parts, found) in zip(chosen, results, strict=True):
-            inputs = keys.get(contract.name)
-            projected[kind].append(ProjectedContract(contract, *parts, inputs=inputs))
-            diagnostics += found
-    return ProviderProjection(
-        profile, tuple(projected["tool"]), tuple(projected["output"]), tuple(diagnostics)
-    )
-
-
-#: a projection without its contract: (provider_name, schema, rewrites, provider, meaning, strict)
-_Parts = tuple[str, Any, RewriteRecord, str, Any, bool]
-
-
-def _projected_parts(
-    contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
-) -> tuple[_Parts, list[Diagnostic]]:
-    """What :func:`project_tool` (or :func:`project_contract`, for an output) makes of
-    ``contract``, less the contract itself: the part the build caches."""
-    project = project_tool if contract.kind == "tool" else project_contract
-    result, found = project(contract, profile, options, provider_name)
-    parts = (
-        result.provider_name,
-        result.schema,
-        result.rewrites,
-        result.provider,
-        result.meaning,
-        result.strict,
-    )
-    return parts, found
-
-
-def _parts_to_json(value: tuple[_Parts, list[Diagnostic]]) -> list[Any]:
-    (name, schema, rewrites, provider, meaning, strict), found = value
-    # the meaning is usually the schema itself (no OpenAPI respelling, no wire wrapper)
-    same = meaning is schema
-    return [
-        name,
-        schema,
-        record_to_json(rewrites),
-        provider,
-        None if same else meaning,
-        same,
-        strict,
-        [d.to_dict() for d in found],
-    ]
-
-
-def _parts_from_json(value: list[Any]) -> tuple[_Parts, list[Diagnostic]]:
-    name, schema, rewrites, provider, meaning, same, strict, found = value
-    parts = (
-        name,
-        schema,
-        record_from_json(rewrites),
-        provider,
-        schema if same else meaning,
-        bool(strict),
-    )
-    return parts, [Diagnostic.from_dict(d) for d in found]

@@ -23,13 +23,9 @@ from tests.canonical.support import (
     projection_of,
     sample,
 )
+from toolgen.design_projection import ProviderProjection, project_design
 from toolgen.model import Config, Contract, Design, ProviderOptions
-from toolgen.projection import (
-    ProjectedContract,
-    ProviderProjection,
-    project_contract,
-    project_design,
-)
+from toolgen.projection import ProjectedContract, project_contract
 from toolgen.providers.bedrock import BEDROCK
 from toolgen.providers.gemini import DIALECTS as GEMINI_DIALECTS
 from toolgen.rewrites import EnumStringified

@@ -22,13 +22,9 @@ from toolgen.canonical.compiler import render_canonical_module
 from toolgen.canonical.reference import reference_for
 from toolgen.canonical.views import Unresolvable, ref_pointer, resolve
 from toolgen.design import load_design
+from toolgen.design_projection import ProviderProjection, project_design
 from toolgen.model import Contract, Design, ProviderOptions
-from toolgen.projection import (
-    ProjectedContract,
-    ProviderProjection,
-    project_contract,
-    project_design,
-)
+from toolgen.projection import ProjectedContract, project_contract
 from toolgen.providers import PROFILES, profile_for
 from toolgen.providers.base import Profile
 from toolgen.templating import header

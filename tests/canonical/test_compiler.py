@@ -34,8 +34,9 @@ from toolgen import walker
 from toolgen.canonical.compiler import compile_contracts, render_canonical_module
 from toolgen.canonical.views import tolerant
 from toolgen.design import load_design
+from toolgen.design_projection import project_design
 from toolgen.package import render_package
-from toolgen.projection import ProjectedContract, project_design
+from toolgen.projection import ProjectedContract
 from toolgen.providers import PROFILES
 from toolgen.templating import header
 

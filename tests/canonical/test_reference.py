@@ -11,9 +11,10 @@ import pytest
 from tests.canonical.conftest import write_files
 from toolgen.canonical.reference import canonicalize_text, reference_inverse
 from toolgen.design import load_design
+from toolgen.design_projection import project_design
 from toolgen.diagnostics import Level
 from toolgen.model import Contract, ProviderOptions
-from toolgen.projection import ProjectedContract, project_contract, project_design
+from toolgen.projection import ProjectedContract, project_contract
 from toolgen.providers import PROFILES
 
 OPENAI = PROFILES["openai"]

@@ -52,10 +52,11 @@ from toolgen.canonical.views import (
     resolve,
 )
 from toolgen.codegen import LineEmitter
+from toolgen.design_projection import ProviderProjection
 from toolgen.diagnostics import Diagnostic
 from toolgen.model import Contract, Design
 from toolgen.nullability import NullOracle
-from toolgen.projection import ProjectedContract, ProviderProjection
+from toolgen.projection import ProjectedContract
 from toolgen.rewrites import RewriteRecord
 from toolgen.templating import format_python, render
 

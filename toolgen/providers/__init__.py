@@ -62,7 +62,7 @@ BUILT_BY_DEFAULT: tuple[str, ...] = tuple(
 
 def profile_for(name: str, options: ProviderOptions) -> Profile:
     """The profile of provider ``name`` in the dialect its options choose (its strict flag is
-    chosen per tool by the projection: toolgen.projection.project_tool)."""
+    chosen per tool by the projection: toolgen.strictness.project_tool)."""
     if options.dialect is not None and name in DIALECTS:
         return DIALECTS[name].get(options.dialect, PROFILES[name])
     return PROFILES[name]
