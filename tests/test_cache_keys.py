@@ -179,7 +179,7 @@ def test_a_rebuild_converts_no_contract_for_its_keys(make_design, tool, tmp_path
             converted.append(repr(value)[:60])
         return real(value)
 
-    for module in ("toolgen.cache", "toolgen.design", "toolgen.projection", "toolgen.model"):
+    for module in ("toolgen.cache", "toolgen.design", "toolgen.design_projection", "toolgen.model"):
         monkeypatch.setattr(f"{module}.plain", counting, raising=False)
     monkeypatch.setattr(generate, "plain", counting, raising=False)
     _analyze(design, cache_dir)
