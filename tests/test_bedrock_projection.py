@@ -11,7 +11,8 @@ import pytest
 from anthropic_strict_checker import assert_strict, violations
 
 from toolgen.load.contracts import Contract, ProviderOptions
-from toolgen.project.projection import project_contract, project_non_strict_tool
+from toolgen.project.projection import project_contract
+from toolgen.project.strictness import project_non_strict_tool
 from toolgen.providers.anthropic import ANTHROPIC
 from toolgen.providers.bedrock import BEDROCK
 from toolgen.providers.openai import OPENAI

@@ -182,7 +182,7 @@ def test_a_rebuild_converts_no_contract_for_its_keys(make_design, tool, tmp_path
     for module in (
         "toolgen.infra.cache",
         "toolgen.load.loader",
-        "toolgen.project.projection",
+        "toolgen.project.design_projection",
         "toolgen.load.contracts",
     ):
         monkeypatch.setattr(f"{module}.plain", counting, raising=False)

@@ -1,7 +1,7 @@
 """Every rewrite rule of the projection has an inverse and a case here that exercises it: the
 projection records the rule where it applied, and both inverses (reference and compiled) undo it.
 
-A rule added to toolgen/project/rewrites.py without a case below fails ``test_every_rule_is_exercised``.
+A rule added to toolgen/project/rewrites/ without a case below fails ``test_every_rule_is_exercised``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from tests.canonical.support import import_source
 from toolgen.compile.canonical.compiler import render_canonical_module
 from toolgen.compile.canonical.reference import reference_inverse
 from toolgen.load.contracts import Config, Contract, Design, ProviderOptions
-from toolgen.project.projection import ProjectedContract, ProviderProjection, project_contract
+from toolgen.project.design_projection import ProviderProjection
+from toolgen.project.projection import ProjectedContract, project_contract
 from toolgen.project.rewrites import (
     AllOfMerged,
     ConstAsEnum,
@@ -285,6 +286,15 @@ def test_every_rule_has_an_inverse() -> None:
         assert not getattr(kind, "__abstractmethods__", None), kind.__name__
 
 
+def test_every_rule_has_its_forward_half_beside_its_inverse() -> None:
+    """The rewriting of a node (``apply``) is declared by the rule itself, in the module of its
+    inverse, not left to the projection."""
+    for kind in rule_kinds():
+        assert "apply" in vars(kind), f"{kind.__name__} has no apply"
+        assert kind.apply.__module__ == kind.invert.__module__ == kind.__module__, kind.__name__
+        assert kind.__module__.startswith("toolgen.project.rewrites."), kind.__name__
+
+
 def test_every_rule_is_exercised(projected: dict[str, ProjectedContract]) -> None:
     recorded = {
         type(rewrite)
@@ -362,3 +372,64 @@ def test_the_record_is_deterministic_and_immutable() -> None:
     with pytest.raises(AttributeError):
         first.nodes = ()  # type: ignore[misc]
     assert RewriteRecord().at("") is None
+
+
+# -- the forward halves on their own --------------------------------------------------------------
+
+
+def test_keywords_dropped_keeps_the_node_s_order_and_records_none_when_nothing_goes() -> None:
+    node = {"type": "string", "minLength": 1, "format": "x", "description": "d"}
+    kept, rule = KeywordsDropped.apply(node, {"format", "minLength", "pattern"})
+    assert kept == {"type": "string", "description": "d"}
+    assert list(kept) == ["type", "description"]
+    assert rule == KeywordsDropped(("minLength", "format"))
+    assert KeywordsDropped.apply(node, {"pattern"}) == (node, None)
+
+
+def test_ref_inlined_merges_the_site_into_the_target_and_names_conflicts() -> None:
+    target = {"type": "string", "description": "target", "maxLength": 3}
+    node = {"$ref": "#/$defs/S", "description": "site", "maxLength": 4}
+    merged, rule, conflicts = RefInlined.apply(node, target, "/$defs/S", target_kept=True)
+    assert merged == {"type": "string", "description": "site", "maxLength": 3}
+    assert conflicts == ("maxLength",)
+    assert rule == RefInlined("/$defs/S", annotations_only=False)
+    described = {"$ref": "#/$defs/S", "title": "t"}
+    assert RefInlined.apply(described, target, "/$defs/S", target_kept=True)[1].annotations_only
+    assert not RefInlined.apply(described, target, "/$defs/S", target_kept=False)[
+        1
+    ].annotations_only
+
+
+def test_recursive_ref_kept_only_where_the_siblings_describe() -> None:
+    assert RecursiveRefKept.apply({"$ref": "#/$defs/N", "description": "d"}) == (
+        {"$ref": "#/$defs/N"},
+        RecursiveRefKept("/$defs/N"),
+    )
+    assert RecursiveRefKept.apply({"$ref": "#/$defs/N", "minItems": 1}) is None
+
+
+def test_all_of_merged_only_for_one_schema() -> None:
+    node = {
+        "allOf": [{"type": "string", "description": "b"}],
+        "description": "n",
+        "type": "integer",
+    }
+    merged, rule, conflicts = AllOfMerged.apply(node, "/allOf/0")
+    assert merged == {"type": "string", "description": "n"}
+    assert (rule, conflicts) == (AllOfMerged("/allOf/0"), ("type",))
+    assert AllOfMerged.apply({"allOf": [STR, STR]}, "/allOf/0") is None
+    assert AllOfMerged.apply({"allOf": [True]}, "/allOf/0") is None
+    assert AllOfMerged.apply(STR, "/allOf/0") is None
+
+
+def test_one_of_folded_const_as_enum_and_optional_kept_record_themselves() -> None:
+    assert OneOfFolded.apply({"description": "d", "oneOf": [STR]}) == (
+        {"description": "d", "anyOf": [STR]},
+        OneOfFolded(),
+    )
+    assert ConstAsEnum.apply({"const": 3, "title": "t"}) == (
+        {"enum": [3], "title": "t"},
+        ConstAsEnum(),
+    )
+    nullable = {"type": ["string", "null"]}
+    assert OptionalKept.apply(nullable) == (nullable, OptionalKept())

@@ -13,7 +13,7 @@ from toolgen.infra.parallel import Progress, Runner
 from toolgen.load.contracts import Design
 from toolgen.load.loader import load_design
 from toolgen.package.assemble import render_package
-from toolgen.project.projection import ProviderProjection, project_design
+from toolgen.project.design_projection import ProviderProjection, project_design
 from toolgen.providers import BUILT_BY_DEFAULT, PROVIDER_NAMES, profile_for, settings
 
 

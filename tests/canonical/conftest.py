@@ -24,12 +24,8 @@ from tests.canonical.support import (
     sample,
 )
 from toolgen.load.contracts import Config, Contract, Design, ProviderOptions
-from toolgen.project.projection import (
-    ProjectedContract,
-    ProviderProjection,
-    project_contract,
-    project_design,
-)
+from toolgen.project.design_projection import ProviderProjection, project_design
+from toolgen.project.projection import ProjectedContract, project_contract
 from toolgen.project.rewrites import EnumStringified
 from toolgen.providers.bedrock import BEDROCK
 from toolgen.providers.gemini import DIALECTS as GEMINI_DIALECTS

@@ -22,12 +22,8 @@ from toolgen.compile.canonical.reference import reference_for
 from toolgen.compile.canonical.views import Unresolvable, ref_pointer, resolve
 from toolgen.load.contracts import Contract, Design, ProviderOptions
 from toolgen.load.loader import load_design
-from toolgen.project.projection import (
-    ProjectedContract,
-    ProviderProjection,
-    project_contract,
-    project_design,
-)
+from toolgen.project.design_projection import ProviderProjection, project_design
+from toolgen.project.projection import ProjectedContract, project_contract
 from toolgen.providers import PROFILES, profile_for
 from toolgen.providers import settings as provider_settings
 from toolgen.providers.base import Profile

@@ -33,7 +33,8 @@ from toolgen.compile.canonical.compiler import compile_contracts, render_canonic
 from toolgen.compile.canonical.views import tolerant
 from toolgen.load.loader import load_design
 from toolgen.package.assemble import render_package
-from toolgen.project.projection import ProjectedContract, project_design
+from toolgen.project.design_projection import project_design
+from toolgen.project.projection import ProjectedContract
 from toolgen.providers import PROFILES
 from toolgen.providers import settings as provider_settings
 from toolgen.render.templating import header

@@ -13,7 +13,8 @@ from toolgen.compile.canonical.reference import canonicalize_text, reference_inv
 from toolgen.infra.diagnostics import Level
 from toolgen.load.contracts import Contract, ProviderOptions
 from toolgen.load.loader import load_design
-from toolgen.project.projection import ProjectedContract, project_contract, project_design
+from toolgen.project.design_projection import project_design
+from toolgen.project.projection import ProjectedContract, project_contract
 from toolgen.providers import PROFILES, settings
 
 OPENAI = PROFILES["openai"]

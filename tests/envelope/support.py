@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from toolgen.render.runtime_files import copied, runtime_modules
 
 from toolgen.compile.validators import load_envelope_schemas, render_envelope_module
 from toolgen.providers import PROFILES, envelope_providers
+from toolgen.render.runtime_files import copied, runtime_modules
 from toolgen.render.templating import header
 
 CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus"

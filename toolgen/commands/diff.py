@@ -15,7 +15,8 @@ from dataclasses import asdict, dataclass
 from toolgen.build import BuildResult
 from toolgen.infra.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.load.contracts import Contract, Design
-from toolgen.project.projection import ProjectedContract, ProviderProjection
+from toolgen.project.design_projection import ProviderProjection
+from toolgen.project.projection import ProjectedContract
 from toolgen.schema.compare import BREAKING, COMPATIBLE, Classification, compare_schemas
 
 CONFIG_POINTER = ("toolgen.toml", "/toolgen/providers")

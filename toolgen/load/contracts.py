@@ -100,7 +100,7 @@ class ProviderOptions:
     """Per-provider settings from ``toolgen.toml`` (``[providers.NAME]``)."""
 
     optional_nullable: Literal["warning", "error"] = "warning"
-    # Tools' strict flag; None: strict, with the non-strict fallback (toolgen.project.projection.project_tool).
+    # Tools' strict flag; None: strict, with the non-strict fallback (toolgen.project.strictness.project_tool).
     # Only for profiles with a non-strict mode (Profile.non_strict).
     strict: bool | None = None
     dialect: str | None = None  # for a provider with several (toolgen.providers.DIALECTS)

@@ -20,7 +20,8 @@ from toolgen.infra.parallel import Runner
 from toolgen.load.contracts import Design
 from toolgen.load.loader import ENVELOPES_FOLDER
 from toolgen.package.schema_texts import SchemaText, json_text, schema_texts
-from toolgen.project.projection import ProjectedContract, ProviderProjection
+from toolgen.project.design_projection import ProviderProjection
+from toolgen.project.projection import ProjectedContract
 from toolgen.project.rewrites import EnumStringified
 from toolgen.providers.apis import Requests, modules_for, requests_for
 from toolgen.render.formatting import Literal

@@ -59,9 +59,8 @@ def project_non_strict(
         if not isinstance(node, dict):
             nodes.append((pointer, NodeRecord(pointer)))
             return node
-        dropped = tuple(keyword for keyword in node if keyword in refused)
-        nodes.append((pointer, NodeRecord(pointer, (KeywordsDropped(dropped),) if dropped else ())))
-        kept = {keyword: value for keyword, value in node.items() if keyword not in refused}
+        kept, dropping = KeywordsDropped.apply(node, refused)
+        nodes.append((pointer, NodeRecord(pointer, (dropping,) if dropping else ())))
         return walker.map_children(
             kept, pointer, lambda child: project(child.schema, child.pointer, anywhere)
         )

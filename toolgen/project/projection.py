@@ -11,15 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolgen.infra.cache import code_fingerprint, digest, plain
 from toolgen.infra.diagnostics import Diagnostic, Level
-from toolgen.infra.parallel import Runner
-from toolgen.load.contracts import Contract, Design, ProviderOptions
+from toolgen.load.contracts import Contract, ProviderOptions
 from toolgen.project.limits import check_limits
-from toolgen.project.nonstrict import non_object_root, project_non_strict
+from toolgen.project.nonstrict import non_object_root
 from toolgen.project.openapi import write_openapi
+from toolgen.project.rewrites import NULL_SCHEMA as NULL_SCHEMA
 from toolgen.project.rewrites import (
-    ANNOTATIONS,
     STRUCTURAL,
     AllOfMerged,
     ConstAsEnum,
@@ -34,14 +32,10 @@ from toolgen.project.rewrites import (
     Rewrite,
     RewriteRecord,
     TypeListSplit,
-    record_from_json,
-    record_to_json,
 )
-from toolgen.project.rewrites import NULL_SCHEMA as NULL_SCHEMA
 from toolgen.providers.base import Profile
 from toolgen.schema import pointer as jp
 from toolgen.schema import walker
-from toolgen.schema.names import provider_name
 from toolgen.schema.nullability import NullOracle
 from toolgen.schema.refs import RefCycle, chase, recursive_refs
 
@@ -147,10 +141,12 @@ def _merge_origins(
     base: dict[str, Any],
     base_pointer: str,
     site: dict[str, Any],
+    merged_keyword: str,
     site_pointer: str,
 ) -> None:
-    """Record that ``base``'s keywords come from ``base_pointer``, ``site``'s from where they were."""
-    site_origins = {k: origins.get(k, site_pointer) for k in site}
+    """Record that ``base``'s keywords come from ``base_pointer``, and those of ``site`` but
+    ``merged_keyword`` (the ``$ref`` or ``allOf`` merged away) from where they were."""
+    site_origins = {k: origins.get(k, site_pointer) for k in site if k != merged_keyword}
     origins.clear()
     origins.update({k: base_pointer for k in base})
     origins.update(site_origins)
@@ -248,7 +244,7 @@ class _Projector:
                     )
         for pointer, code, message in check_limits(projected, self.profile.limits):
             self.report(pointer, code, message)
-        self.diagnostics += _description_limit(self.contract, self.profile)
+        self.diagnostics += description_limit(self.contract, self.profile)
         if self.error_count():
             return None, RewriteRecord()
         return projected, RewriteRecord(tuple(built.records("").items()))
@@ -301,7 +297,6 @@ class _Projector:
         rewrites: list[Rewrite],
     ) -> _Built:
         pointer = origins.node
-        result: dict[str, Any] = {}
         below: dict[str, NodeRecord] = {}
         members: dict[str, _Built] = {}
 
@@ -316,8 +311,8 @@ class _Projector:
             return built.schema
 
         if self.profile.const_as_enum and "const" in node and "enum" not in node:
-            node = ConstAsEnum.apply(node)
-            rewrites.append(ConstAsEnum())
+            node, as_enum = ConstAsEnum.apply(node)
+            rewrites.append(as_enum)
             authored = origins.keywords.get("const", pointer)
             origins = _Origins(pointer, {**origins.keywords, "enum": authored})
 
@@ -329,10 +324,10 @@ class _Projector:
             finally:
                 self.in_union -= several
 
-        dropped: list[str] = []
+        left_out = {"additionalProperties"}  # written by _close
+        dropped: set[str] = set()
         for keyword, value in node.items():
             if keyword == "oneOf":  # folded into anyOf below, after its branches are projected
-                result[keyword] = value
                 continue
             verdict = self.profile.verdict(keyword)
             if verdict == "reject":
@@ -341,22 +336,23 @@ class _Projector:
                     self.profile.reject[keyword],
                     f"{keyword!r} cannot be expressed in {self.profile.title}",
                 )
+                left_out.add(keyword)
             elif keyword == "additionalProperties":
-                continue  # written by _close
+                continue
             elif (
                 verdict == "drop"
                 or (keyword == "format" and value not in self.profile.formats)
                 or (keyword in self.profile.keep_if and not self.profile.keep_if[keyword](value))
             ):
-                dropped.append(keyword)
-            else:
-                result[keyword] = value
-        if dropped:
-            rewrites.append(KeywordsDropped(tuple(dropped)))
+                dropped.add(keyword)
+        kept = {k: v for k, v in node.items() if k not in left_out}
+        result, dropping = KeywordsDropped.apply(kept, dropped)
+        if dropping is not None:
+            rewrites.append(dropping)
         result = walker.map_children(result, pointer, child)
         if "oneOf" in result:
-            result = OneOfFolded.apply(result)
-            rewrites.append(OneOfFolded())
+            result, folding = OneOfFolded.apply(result)
+            rewrites.append(folding)
         if self.profile.string_enums:
             result = self._stringify_enum(result, origins, rewrites)
         if root or is_object_schema(node):
@@ -453,16 +449,15 @@ class _Projector:
         def merge_all_of(at: dict[str, Any]) -> dict[str, Any]:
             """``at`` with each one-schema ``allOf`` merged in, up to a ``$ref`` to inline."""
             while self._ref_to_inline(at, root) is None:
-                all_of = at.get("allOf")
-                if not (isinstance(all_of, list) and len(all_of) == 1):
-                    break
-                if not isinstance(all_of[0], dict):
-                    break
-                rest = {k: v for k, v in at.items() if k != "allOf"}
                 branch_pointer = jp.join(origins.get("allOf", pointer), "allOf", 0)
-                at = self._merge(all_of[0], rest, jp.join(pointer, "allOf"))
-                _merge_origins(origins, all_of[0], branch_pointer, rest, pointer)
-                rewrites.append(AllOfMerged(branch_pointer))
+                merging = AllOfMerged.apply(at, branch_pointer)
+                if merging is None:
+                    break
+                merged, rule, conflicts = merging
+                self._report_conflicts(conflicts, jp.join(pointer, "allOf"))
+                _merge_origins(origins, at["allOf"][0], branch_pointer, at, "allOf", pointer)
+                rewrites.append(rule)
+                at = merged
             return at
 
         def to_inline(at: dict[str, Any] | None) -> str | None:
@@ -476,13 +471,12 @@ class _Projector:
             if target is None:
                 return None
             target_pointer = jp.ref_pointer(ref)
-            site = {k: v for k, v in at.items() if k != "$ref"}
-            # the target's inverse serves this site, unless the target is not projected
-            annotations_only = not set(site) - STRUCTURAL - ANNOTATIONS
-            annotations_only = annotations_only and not self._target_not_projected(ref)
-            rewrites.append(RefInlined(target_pointer, annotations_only))
-            merged = self._merge(target, site, jp.join(pointer, "$ref"))
-            _merge_origins(origins, target, target_pointer, site, pointer)
+            merged, rule, conflicts = RefInlined.apply(
+                at, target, target_pointer, target_kept=not self._target_not_projected(ref)
+            )
+            rewrites.append(rule)
+            self._report_conflicts(conflicts, jp.join(pointer, "$ref"))
+            _merge_origins(origins, target, target_pointer, at, "$ref", pointer)
             return merge_all_of(merged)
 
         start: dict[str, Any] | None = merge_all_of(node)
@@ -507,15 +501,17 @@ class _Projector:
                 return None
             # Recursion through a $ref with siblings: inlining again would never end. Only
             # annotations may go (the reference stays); anything else cannot be expressed.
-            if set(node) - {"$ref"} - STRUCTURAL - ANNOTATIONS:
+            kept = RecursiveRefKept.apply(node)
+            if kept is None:
                 self.report(
                     jp.join(pointer, "$ref"),
                     "UNSUPPORTED_RECURSIVE_REF",
                     f"$ref {ref!r} leads back to itself and has sibling keywords",
                 )
                 return None
-            rewrites.append(RecursiveRefKept(jp.ref_pointer(ref)))
-            return {"$ref": ref}
+            bare, rule = kept
+            rewrites.append(rule)
+            return bare
         all_of = node.get("allOf")
         if isinstance(all_of, list):
             self.report(
@@ -565,24 +561,14 @@ class _Projector:
             return {} if target else None
         return dict(target)
 
-    def _merge(self, base: dict[str, Any], site: dict[str, Any], pointer: str) -> dict[str, Any]:
-        """``base`` with the keywords of ``site`` added; a keyword both give differently is an error
-        unless it only describes (then the site's wins)."""
-        merged = dict(base)
-        for keyword, value in site.items():
-            if (
-                keyword in merged
-                and merged[keyword] != value
-                and keyword not in ANNOTATIONS | STRUCTURAL
-            ):
-                self.report(
-                    pointer,
-                    "CONFLICTING_KEYWORDS",
-                    f"{keyword!r} is given both here and in the schema it merges with, differently",
-                )
-                continue
-            merged[keyword] = value
-        return merged
+    def _report_conflicts(self, keywords: tuple[str, ...], pointer: str) -> None:
+        """A keyword given differently by both schemas of a merge (toolgen.project.rewrites.composition)."""
+        for keyword in keywords:
+            self.report(
+                pointer,
+                "CONFLICTING_KEYWORDS",
+                f"{keyword!r} is given both here and in the schema it merges with, differently",
+            )
 
     def _optional_member(self, projected: _Built, canonical: Any, pointer: str) -> _Built:
         """An optional member written as a required one that accepts null, unless it accepts null
@@ -601,7 +587,7 @@ class _Projector:
                 "so the inverse keeps null",
                 level,
             )
-        return projected.rewritten(projected.schema, OptionalKept())
+        return projected.rewritten(*OptionalKept.apply(projected.schema))
 
     def _check_union_beside_object(self, node: dict[str, Any], origins: _Origins) -> None:
         """Members beside an anyOf/oneOf of object branches: closing both levels would admit no
@@ -693,7 +679,7 @@ class _Projector:
         return closed
 
 
-def _description_limit(contract: Contract, profile: Profile) -> list[Diagnostic]:
+def description_limit(contract: Contract, profile: Profile) -> list[Diagnostic]:
     limit = profile.limits.description
     if limit is None or len(contract.description) <= limit:
         return []
@@ -720,213 +706,3 @@ def project_contract(
     projected = ProjectedContract(contract, provider_name, schema, rewrites, profile.name, meaning)
     # a node inlined at several places is reported once
     return projected, list(dict.fromkeys(projector.diagnostics))
-
-
-def project_non_strict_tool(
-    contract: Contract, profile: Profile, provider_name: str
-) -> tuple[ProjectedContract, list[Diagnostic]]:
-    """``contract`` as a tool with the provider's strict flag off (toolgen.project.nonstrict)."""
-    assert profile.non_strict is not None
-    meaning, rewrites, problems = project_non_strict(contract.schema, profile.non_strict)
-    diagnostics = [
-        Diagnostic(*contract.locate(pointer), profile.name, code, message)
-        for pointer, code, message in problems
-    ]
-    diagnostics += _description_limit(contract, profile)
-    if any(d.level is Level.ERROR for d in diagnostics):
-        meaning, rewrites = None, RewriteRecord()
-    schema = meaning
-    if meaning is not None and profile.openapi is not None:
-        schema = write_openapi(meaning, profile.openapi)
-    projected = ProjectedContract(
-        contract, provider_name, schema, rewrites, profile.name, meaning, strict=False
-    )
-    return projected, diagnostics
-
-
-def project_tool(
-    contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
-) -> tuple[ProjectedContract, list[Diagnostic]]:
-    """A tool in the mode its design asks for (:meth:`Contract.requested_strict`: the tool file's
-    ``providers: {NAME: {strict}}``, then its top-level ``strict``, then ``[providers.NAME] strict``
-    in toolgen.toml); then:
-
-    - ``strict: false``: the non-strict projection;
-    - ``strict: true`` (said in either place): the strict projection, its errors stay errors;
-    - neither said: the strict projection, unless it has errors and the provider has a non-strict
-      mode that takes the tool: then the tool goes non-strict, and each reason strict mode gave
-      becomes a STRICT_FALLBACK warning where it was found. An error the design chose
-      (``optional_nullable = "error"``) is not such a reason: it stays an error.
-    """
-    requested = contract.requested_strict(profile.name, options.strict)
-    if profile.non_strict is not None and requested is False:
-        return project_non_strict_tool(contract, profile, provider_name)
-    strict, found = project_contract(contract, profile, options, provider_name)
-    if profile.non_strict is None or requested is True or strict.schema is not None:
-        return strict, found
-    if any(d.code in _CHOSEN_ERRORS and d.level is Level.ERROR for d in found):
-        return strict, found
-    loose, loose_found = project_non_strict_tool(contract, profile, provider_name)
-    if loose.schema is None:
-        return strict, found
-    return loose, _fallback_warnings(found, profile) + loose_found
-
-
-#: Errors the design chose (``optional_nullable = "error"``): strict mode could send the tool, so
-#: they never turn into a fallback.
-_CHOSEN_ERRORS = frozenset({"OPTIONAL_NULLABLE"})
-
-
-def _fallback_warnings(strict_found: list[Diagnostic], profile: Profile) -> list[Diagnostic]:
-    return [
-        Diagnostic(
-            d.file,
-            d.pointer,
-            d.provider,
-            "STRICT_FALLBACK",
-            f"sent non-strict: {profile.title} cannot take this ({d.code}: {d.message}); "
-            f"say strict: false for this tool to accept that, or strict: true to make it an error",
-            Level.WARNING,
-        )
-        for d in strict_found
-        if d.level is Level.ERROR
-    ]
-
-
-@dataclass(frozen=True)
-class ProviderProjection:
-    """Every contract of a design as one provider receives it, with the name maps."""
-
-    profile: Profile
-    tools: tuple[ProjectedContract, ...]
-    outputs: tuple[ProjectedContract, ...]
-    diagnostics: tuple[Diagnostic, ...]
-
-    def name_map(self, kind: str) -> dict[str, str]:
-        """canonical name -> provider name, for tools or outputs."""
-        contracts = self.tools if kind == "tool" else self.outputs
-        return {p.contract.name: p.provider_name for p in contracts}
-
-
-def _name_diagnostics(
-    contracts: list[Contract], names: dict[str, str], profile: Profile
-) -> list[Diagnostic]:
-    """Two contracts whose provider names are equal, or equal but for case (files of the same name
-    on a case-insensitive disk), are a build error."""
-    diagnostics = []
-    by_folded: dict[str, list[Contract]] = {}
-    for contract in contracts:
-        by_folded.setdefault(names[contract.name].casefold(), []).append(contract)
-    for group in by_folded.values():
-        for contract in group[1:] if len(group) > 1 else []:
-            first = group[0]
-            same = names[first.name] == names[contract.name]
-            code = "NAME_COLLISION" if same else "CASE_COLLISION"
-            relation = "is also" if same else "differs only by case from"
-            diagnostics.append(
-                Diagnostic(
-                    contract.file,
-                    "/name",
-                    profile.name,
-                    code,
-                    f"{contract.kind} {contract.name!r} becomes {names[contract.name]!r}, which {relation} "
-                    f"the name of {first.name!r} ({first.file}); rename one of them",
-                )
-            )
-    return diagnostics
-
-
-def project_design(
-    design: Design, profile: Profile, runner: Runner | None = None
-) -> ProviderProjection:
-    """Every contract of ``design`` that ``profile`` emits, projected (through ``runner``'s cache)."""
-    runner = runner or Runner()
-    options = design.config.options_for(profile.name)
-    options_key = plain(options)
-    diagnostics: list[Diagnostic] = []
-    projected: dict[str, list[ProjectedContract]] = {"tool": [], "output": []}
-    for kind, contracts in (("tool", design.tools), ("output", design.outputs)):
-        chosen = [c for c in contracts if c.emitted_for(profile.name)]
-        names = {c.name: provider_name(c.name, profile.names) for c in chosen}
-        diagnostics += _name_diagnostics(chosen, names, profile)
-        keys: dict[str, str] = {}  # contract name -> its projection's cache key (with a cache)
-
-        def key(arguments: tuple[Any, ...], keys: dict[str, str] = keys) -> str:
-            found = digest(
-                code_fingerprint(),
-                "projection",
-                arguments[0].identity(),
-                arguments[1].name,
-                options_key,
-                arguments[3],
-            )
-            keys[arguments[0].name] = found
-            return found
-
-        results = runner.map(
-            "projection",
-            _projected_parts,
-            [(contract, profile, options, names[contract.name]) for contract in chosen],
-            key=key,
-            encode=_parts_to_json,
-            decode=_parts_from_json,
-            parallel=False,
-        )
-        for contract, (parts, found) in zip(chosen, results, strict=True):
-            inputs = keys.get(contract.name)
-            projected[kind].append(ProjectedContract(contract, *parts, inputs=inputs))
-            diagnostics += found
-    return ProviderProjection(
-        profile, tuple(projected["tool"]), tuple(projected["output"]), tuple(diagnostics)
-    )
-
-
-#: a projection without its contract: (provider_name, schema, rewrites, provider, meaning, strict)
-_Parts = tuple[str, Any, RewriteRecord, str, Any, bool]
-
-
-def _projected_parts(
-    contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
-) -> tuple[_Parts, list[Diagnostic]]:
-    """What :func:`project_tool` (or :func:`project_contract`, for an output) makes of
-    ``contract``, less the contract itself: the part the build caches."""
-    project = project_tool if contract.kind == "tool" else project_contract
-    result, found = project(contract, profile, options, provider_name)
-    parts = (
-        result.provider_name,
-        result.schema,
-        result.rewrites,
-        result.provider,
-        result.meaning,
-        result.strict,
-    )
-    return parts, found
-
-
-def _parts_to_json(value: tuple[_Parts, list[Diagnostic]]) -> list[Any]:
-    (name, schema, rewrites, provider, meaning, strict), found = value
-    # the meaning is usually the schema itself (no OpenAPI respelling, no wire wrapper)
-    same = meaning is schema
-    return [
-        name,
-        schema,
-        record_to_json(rewrites),
-        provider,
-        None if same else meaning,
-        same,
-        strict,
-        [d.to_dict() for d in found],
-    ]
-
-
-def _parts_from_json(value: list[Any]) -> tuple[_Parts, list[Diagnostic]]:
-    name, schema, rewrites, provider, meaning, same, strict, found = value
-    parts = (
-        name,
-        schema,
-        record_from_json(rewrites),
-        provider,
-        schema if same else meaning,
-        bool(strict),
-    )
-    return parts, [Diagnostic.from_dict(d) for d in found]

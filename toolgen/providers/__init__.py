@@ -84,7 +84,7 @@ def settings(names: Iterable[str] = PROVIDER_NAMES) -> dict[str, ProviderSetting
 
 def profile_for(name: str, options: ProviderOptions) -> Profile:
     """The profile of provider ``name`` in the dialect its options choose (its strict flag is
-    chosen per tool by the projection: toolgen.project.projection.project_tool)."""
+    chosen per tool by the projection: toolgen.project.strictness.project_tool)."""
     if options.dialect is not None and name in DIALECTS:
         return DIALECTS[name].get(options.dialect, PROFILES[name])
     return PROFILES[name]

@@ -53,7 +53,8 @@ from toolgen.compile.canonical.views import (
 from toolgen.infra.diagnostics import Diagnostic
 from toolgen.infra.parallel import Runner
 from toolgen.load.contracts import Contract, Design
-from toolgen.project.projection import ProjectedContract, ProviderProjection
+from toolgen.project.design_projection import ProviderProjection
+from toolgen.project.projection import ProjectedContract
 from toolgen.project.rewrites import RewriteRecord
 from toolgen.render.codegen import LineEmitter
 from toolgen.render.templating import format_python, render

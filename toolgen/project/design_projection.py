@@ -1,0 +1,124 @@
+"""Every contract of a design as one provider receives it: each tool in the mode the strictness
+policy chooses (toolgen.project.strictness), each output strictly (toolgen.project.projection), one cache entry per
+contract (toolgen.project.projection_json), and the names that collide on the provider."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from toolgen.infra.cache import code_fingerprint, digest, plain
+from toolgen.infra.diagnostics import Diagnostic
+from toolgen.infra.parallel import Runner
+from toolgen.load.contracts import Contract, Design, ProviderOptions
+from toolgen.project.projection import ProjectedContract, project_contract
+from toolgen.project.projection_json import Parts, parts_from_json, parts_to_json
+from toolgen.project.strictness import project_tool
+from toolgen.providers.base import Profile
+from toolgen.schema.names import provider_name
+
+
+@dataclass(frozen=True)
+class ProviderProjection:
+    """Every contract of a design as one provider receives it, with the name maps."""
+
+    profile: Profile
+    tools: tuple[ProjectedContract, ...]
+    outputs: tuple[ProjectedContract, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+    def name_map(self, kind: str) -> dict[str, str]:
+        """canonical name -> provider name, for tools or outputs."""
+        contracts = self.tools if kind == "tool" else self.outputs
+        return {p.contract.name: p.provider_name for p in contracts}
+
+
+def _name_diagnostics(
+    contracts: list[Contract], names: dict[str, str], profile: Profile
+) -> list[Diagnostic]:
+    """Two contracts whose provider names are equal, or equal but for case (files of the same name
+    on a case-insensitive disk), are a build error."""
+    diagnostics = []
+    by_folded: dict[str, list[Contract]] = {}
+    for contract in contracts:
+        by_folded.setdefault(names[contract.name].casefold(), []).append(contract)
+    for group in by_folded.values():
+        for contract in group[1:] if len(group) > 1 else []:
+            first = group[0]
+            same = names[first.name] == names[contract.name]
+            code = "NAME_COLLISION" if same else "CASE_COLLISION"
+            relation = "is also" if same else "differs only by case from"
+            diagnostics.append(
+                Diagnostic(
+                    contract.file,
+                    "/name",
+                    profile.name,
+                    code,
+                    f"{contract.kind} {contract.name!r} becomes {names[contract.name]!r}, which {relation} "
+                    f"the name of {first.name!r} ({first.file}); rename one of them",
+                )
+            )
+    return diagnostics
+
+
+def project_design(
+    design: Design, profile: Profile, runner: Runner | None = None
+) -> ProviderProjection:
+    """Every contract of ``design`` that ``profile`` emits, projected (through ``runner``'s cache)."""
+    runner = runner or Runner()
+    options = design.config.options_for(profile.name)
+    options_key = plain(options)
+    diagnostics: list[Diagnostic] = []
+    projected: dict[str, list[ProjectedContract]] = {"tool": [], "output": []}
+    for kind, contracts in (("tool", design.tools), ("output", design.outputs)):
+        chosen = [c for c in contracts if c.emitted_for(profile.name)]
+        names = {c.name: provider_name(c.name, profile.names) for c in chosen}
+        diagnostics += _name_diagnostics(chosen, names, profile)
+        keys: dict[str, str] = {}  # contract name -> its projection's cache key (with a cache)
+
+        def key(arguments: tuple[Any, ...], keys: dict[str, str] = keys) -> str:
+            found = digest(
+                code_fingerprint(),
+                "projection",
+                arguments[0].identity(),
+                arguments[1].name,
+                options_key,
+                arguments[3],
+            )
+            keys[arguments[0].name] = found
+            return found
+
+        results = runner.map(
+            "projection",
+            _projected_parts,
+            [(contract, profile, options, names[contract.name]) for contract in chosen],
+            key=key,
+            encode=parts_to_json,
+            decode=parts_from_json,
+            parallel=False,
+        )
+        for contract, (parts, found) in zip(chosen, results, strict=True):
+            inputs = keys.get(contract.name)
+            projected[kind].append(ProjectedContract(contract, *parts, inputs=inputs))
+            diagnostics += found
+    return ProviderProjection(
+        profile, tuple(projected["tool"]), tuple(projected["output"]), tuple(diagnostics)
+    )
+
+
+def _projected_parts(
+    contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
+) -> tuple[Parts, list[Diagnostic]]:
+    """What :func:`project_tool` (or :func:`project_contract`, for an output) makes of
+    ``contract``, less the contract itself: the part the build caches."""
+    project = project_tool if contract.kind == "tool" else project_contract
+    result, found = project(contract, profile, options, provider_name)
+    parts = (
+        result.provider_name,
+        result.schema,
+        result.rewrites,
+        result.provider,
+        result.meaning,
+        result.strict,
+    )
+    return parts, found

@@ -1,0 +1,68 @@
+"""The rewrites of the provider projection, each written beside its inverse.
+
+The projection (toolgen.project.projection) writes some canonical forms another way for a provider: a
+``$ref`` with siblings inlined, a one-element ``allOf`` merged, ``oneOf`` folded into ``anyOf``,
+an optional member made nullable, a type list split into ``anyOf``. For every projected node it
+records which rules it applied, in order (a :class:`NodeRecord`), keyed by the node's pointer in
+the projected schema beside the pointer of the canonical node it came from (a :class:`RewriteRecord`).
+
+The inverses (toolgen.compile.canonical) read that record and never recognise shapes: each rule's
+``invert`` says what the inverse sees at a node the rule rewrote (a :class:`Counterpart`). A rule
+that moves the node it rewrites (a wrapper) is the first rule of the wrapper's record; the wrapped
+node's own rules stay with it, under ``/anyOf/0``. A node the projection adds (the null branch of a
+wrapper) has no record of its own.
+
+Each rule sits in one module of its family, its forward half (``apply``: the rewriting of a node,
+returning the rule to record) beside its inverse; the projection's walk decides where a rule
+applies and calls ``apply``. A new rule is a new :class:`Rewrite` subclass: it cannot be declared
+without ``invert``, and tests/test_rewrites.py fails until it has an ``apply`` and a case
+exercises it.
+"""
+
+from __future__ import annotations
+
+from toolgen.project.rewrites.composition import (
+    AllOfMerged,
+    OneOfFolded,
+    RecursiveRefKept,
+    RefInlined,
+)
+from toolgen.project.rewrites.enums import ConstAsEnum, EnumStringified, enum_text
+from toolgen.project.rewrites.keywords import KeywordsDropped
+from toolgen.project.rewrites.nulls import MadeNullable, NullForm, OptionalKept
+from toolgen.project.rewrites.record import NodeRecord, RewriteRecord
+from toolgen.project.rewrites.record_json import record_from_json, record_to_json
+from toolgen.project.rewrites.rule import (
+    ANNOTATIONS,
+    NULL_SCHEMA,
+    STRUCTURAL,
+    Counterpart,
+    Rewrite,
+    rule_kinds,
+)
+from toolgen.project.rewrites.type_lists import TypeListSplit
+
+__all__ = [
+    "ANNOTATIONS",
+    "NULL_SCHEMA",
+    "STRUCTURAL",
+    "AllOfMerged",
+    "ConstAsEnum",
+    "Counterpart",
+    "EnumStringified",
+    "KeywordsDropped",
+    "MadeNullable",
+    "NodeRecord",
+    "NullForm",
+    "OneOfFolded",
+    "OptionalKept",
+    "RecursiveRefKept",
+    "RefInlined",
+    "Rewrite",
+    "RewriteRecord",
+    "TypeListSplit",
+    "enum_text",
+    "record_from_json",
+    "record_to_json",
+    "rule_kinds",
+]

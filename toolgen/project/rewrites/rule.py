@@ -1,0 +1,66 @@
+"""What every rewrite rule is: a :class:`Rewrite` with a forward half (``apply``, the rewriting of
+a node, returning the rule to record) and an ``invert`` (what the inverse reads at a node it
+rewrote, a :class:`Counterpart`)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+NULL_SCHEMA: dict[str, Any] = {"type": "null"}
+
+#: Keywords that only describe; when a ``$ref`` target and the referencing site both carry one,
+#: the site wins, and a site that adds nothing else has the target's inverse.
+ANNOTATIONS = frozenset(
+    {"title", "description", "$comment", "default", "examples", "example", "deprecated"}
+)
+STRUCTURAL = frozenset({"$defs", "definitions"})
+
+
+def types_of(node: dict[str, Any]) -> list[Any]:
+    value = node.get("type")
+    return value if isinstance(value, list) else [] if value is None else [value]
+
+
+@dataclass(frozen=True)
+class Counterpart:
+    """Where the inverse stands for one canonical node, in the projected schema.
+
+    ``pointer`` is the node the projection made of it, below any wrapper the projection put around
+    it; ``null_branch`` says that node's last ``anyOf`` branch was added by the projection (it is
+    not a branch of the canonical union); ``call`` is the pointer of a ``$ref`` target whose
+    inverse is this node's. At the root (``root``) a ``$ref`` is always inlined and never a call.
+    """
+
+    pointer: str
+    root: bool = False
+    null_branch: bool = False
+    call: str | None = None
+    values: tuple[tuple[str, Any], ...] | None = None  # text -> canonical value (EnumStringified)
+
+
+class Rewrite(ABC):
+    """One rule, applied at one projected node. Subclasses are frozen dataclasses, each with a
+    static ``apply`` (the forward half: its arguments and result are the rule's own)."""
+
+    #: every rule kind, in declaration order (filled by ``__init_subclass__``)
+    KINDS: ClassVar[list[type[Rewrite]]] = []
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        Rewrite.KINDS.append(cls)
+
+    @abstractmethod
+    def invert(self, at: Counterpart) -> Counterpart:
+        """What the inverse reads at a node this rule rewrote."""
+
+    @property
+    def moves(self) -> bool:
+        """Whether the rule wrapped the node (its counterpart is a child of the recorded node)."""
+        return False
+
+
+def rule_kinds() -> tuple[type[Rewrite], ...]:
+    """Every rule kind declared so far."""
+    return tuple(Rewrite.KINDS)

@@ -1,0 +1,47 @@
+"""Type lists written for a provider that takes one type per node."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from toolgen.project.rewrites.rule import NULL_SCHEMA, Counterpart, Rewrite, types_of
+from toolgen.schema import pointer as jp
+
+
+@dataclass(frozen=True)
+class TypeListSplit(Rewrite):
+    """For a provider without type lists: ``{"type": [X, "null"], ...}`` became
+    ``{"anyOf": [{"type": X, ...}, {"type": "null"}]}`` (``null_branch``), or ``{"type": [X]}``
+    became ``{"type": X}``."""
+
+    null_branch: bool
+
+    @staticmethod
+    def apply(node: dict[str, Any]) -> tuple[dict[str, Any], TypeListSplit | None] | None:
+        """The node without a type list (and the rule, None when there was no list); None when
+        the list has more than one type besides null (the projection reports it)."""
+        if not isinstance(node.get("type"), list):
+            return node, None
+        types = types_of(node)
+        others = [t for t in types if t != "null"]
+        if len(others) > 1:
+            return None
+        if len(others) == len(types):
+            return {**node, "type": others[0]}, TypeListSplit(null_branch=False)
+        outer = {k: v for k, v in node.items() if k in ("title", "description")}
+        inner = {k: v for k, v in node.items() if k not in outer}
+        inner["type"] = others[0]
+        if isinstance(inner.get("enum"), list):
+            inner["enum"] = [v for v in inner["enum"] if v is not None]
+        return {**outer, "anyOf": [inner, dict(NULL_SCHEMA)]}, TypeListSplit(null_branch=True)
+
+    @property
+    def moves(self) -> bool:
+        return self.null_branch
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        """The split node is the wrapper's first branch (null is the canonical node's own)."""
+        if self.null_branch:
+            return replace(at, pointer=jp.join(at.pointer, "anyOf", 0))
+        return at
