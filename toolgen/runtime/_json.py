@@ -177,7 +177,7 @@ def checked(value: Any) -> Any:
             if kind is dict:
                 for key, member in node.items():
                     if not isinstance(key, str):
-                        raise JsonRefused("an object member name that is not a string")
+                        raise JsonRefused("an object member name that is not a string (not JSON)")
                     pending.append((key, depth))
                     pending.append((member, depth + 1))
             else:
