@@ -26,9 +26,9 @@ from tests.envelope.support import (
     bodies,
     decoder,
     format_path,
-    spread,
     stream_events,
 )
+from tests.envelope.test_mutations import samples
 
 pytestmark = [pytest.mark.corpus, pytest.mark.slow]
 
@@ -161,21 +161,12 @@ def test_one_value_replaced_at_a_time(
 ) -> None:
     """Each number of a sample of documents, replaced alone (the first mismatch is that one)."""
     checker, allowed = Checker(modules), allowed_errors(modules)
-    for folder, (provider, surface) in surfaces.items():
-        if surfaces is BODIES:
-            documents = bodies(folder)
-        else:
-            documents = [
-                (f"{name}#{i}", event)
-                for name, events in stream_events(folder)
-                for i, event in enumerate(events)
-            ]
-        for name, document in spread(documents, 8 if surfaces is BODIES else 40):
-            for where, changed in one_replaced(document):
-                checker.check(provider, surface, f"{folder}/{name}: {where}", changed)
-                if surfaces is BODIES:
-                    decode_body(provider, surface, changed, allowed)
-                else:
-                    decode_stream(provider, surface, [changed], allowed)
+    for provider, surface, name, document in samples(surfaces, 12 if surfaces is BODIES else 60):
+        for where, changed in one_replaced(document):
+            checker.check(provider, surface, f"{name}: {where}", changed)
+            if surfaces is BODIES:
+                decode_body(provider, surface, changed, allowed)
+            else:
+                decode_stream(provider, surface, [changed], allowed)
     assert not checker.wrong, checker.wrong[:5]
     assert checker.checked > 1000
