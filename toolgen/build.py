@@ -14,6 +14,7 @@ from toolgen.package import render_package
 from toolgen.parallel import Progress, Runner, using
 from toolgen.projection import ProviderProjection, project_design
 from toolgen.providers import BUILT_BY_DEFAULT, PROVIDER_NAMES, profile_for
+from toolgen.satisfiable import design_diagnostics
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ def analyze(design_root: Path, providers: Sequence[str] = ()) -> BuildResult:
     )
     for projection in projections:
         diagnostics += projection.diagnostics
+    diagnostics += design_diagnostics(design, projections)
     return BuildResult({}, diagnostics, design, projections)
 
 
