@@ -87,6 +87,7 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 _DECODER: Final = json.JSONDecoder(
     object_pairs_hook=_object, parse_float=_float, parse_int=_integer, parse_constant=_constant
 )
+_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 _STRING: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 
 
@@ -202,6 +203,6 @@ def dumps(value: Any) -> str:
     """Compact JSON text of ``value`` (non-ASCII kept), once ``checked`` accepted it."""
     checked(value)
     try:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return _ENCODER.encode(value)
     except ValueError:  # the interpreter's digit limit was set lower than ours
         raise JsonRefused(_TOO_MANY_DIGITS) from None
