@@ -38,7 +38,7 @@ __all__ = [
 MAX_DEPTH: Final = 128
 MAX_CHARS: Final = 1024 * 1024
 MAX_INTEGER_DIGITS: Final = 4300
-#: the largest magnitude of MAX_INTEGER_DIGITS digits, as a bit length bound (checked exactly)
+#: an integer of at most MAX_INTEGER_DIGITS digits is smaller than this in magnitude
 _INTEGER_LIMIT: Final = 10**MAX_INTEGER_DIGITS
 
 
@@ -206,3 +206,5 @@ def dumps(value: Any) -> str:
         return _ENCODER.encode(value)
     except ValueError:  # the interpreter's digit limit was set lower than ours
         raise JsonRefused(_TOO_MANY_DIGITS) from None
+    except RecursionError:  # the caller's own stack was nearly full
+        raise JsonRefused(_TOO_DEEP) from None
