@@ -14,6 +14,7 @@ from toolgen.load.contracts import Design
 from toolgen.load.loader import load_design
 from toolgen.package.assemble import render_package
 from toolgen.project.design_projection import ProviderProjection, project_design
+from toolgen.project.satisfiable import design_diagnostics
 from toolgen.providers import BUILT_BY_DEFAULT, PROVIDER_NAMES, profile_for, settings
 
 
@@ -50,6 +51,7 @@ def analyze(
     )
     for projection in projections:
         diagnostics += projection.diagnostics
+    diagnostics += design_diagnostics(design, projections)
     return BuildResult({}, diagnostics, design, projections)
 
 

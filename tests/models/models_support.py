@@ -78,7 +78,8 @@ def materialize(design: Design, out_parent: Path) -> Built:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(source, encoding="utf-8")
     (out / "__init__.py").write_text("")
-    (out / "_runtime.py").write_text(copied("_runtime", header(design.hash)), encoding="utf-8")
+    for fixed in ("_runtime", "_json"):  # what _decode imports, as the package has them
+        (out / f"{fixed}.py").write_text(copied(fixed, header(design.hash)), encoding="utf-8")
     return Built(design, output, out, package)
 
 

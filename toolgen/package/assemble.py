@@ -250,6 +250,7 @@ def render_package(
     )
     diagnostics: list[Diagnostic] = []
     files["_runtime.py"] = copied("_runtime", header(design.hash))
+    files["_json.py"] = copied("_json", header(design.hash))  # _runtime's JSON reading
     canonical = _canonical_module(design, projections, runner)
     if canonical is not None:
         diagnostics += canonical.diagnostics

@@ -23,7 +23,7 @@ from toolgen.runtime import (
 )
 
 #: What every generated provider module uses, whatever its APIs.
-BASE_MODULES: tuple[str, ...] = ("_contracts", "_decode", "_explain", "_runtime")
+BASE_MODULES: tuple[str, ...] = ("_contracts", "_decode", "_explain", "_json", "_runtime")
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,13 @@ and the failing location, never values.
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ValidationError, model_validator
 
+from ._json import JsonRefused, checked, loads
 from ._runtime import PayloadError, RawToolCall, json_value
 
 M = TypeVar("M", bound=BaseModel)
@@ -79,14 +79,13 @@ def _validation_message(error: ValidationError, payload: Any) -> tuple[str, str]
     return location(tuple(first["loc"]), payload), f"{first['msg']} [{first['type']}]{more}"
 
 
-def _parse_json(provider: str, name: str, text: str | bytes) -> Any:
+def _parsed_output(provider: str, name: str, data: object) -> Any:
+    """The JSON value of an output given as text, as a parsed value or as an SDK object, within
+    the limits of ``_json`` (PayloadError naming the rule it breaks)."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        # error.msg and the position describe the syntax only, never the content.
-        reason = f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
-    except (TypeError, ValueError):
-        reason = "not valid JSON text"
+        return loads(data) if isinstance(data, str | bytes) else checked(json_value(data))
+    except JsonRefused as refused:
+        reason = refused.reason
     raise PayloadError(
         provider=provider,
         tool=name,
@@ -135,9 +134,7 @@ def decode_output(
 
     Raises PayloadError with ``tool`` set to the output's canonical name and an empty call id.
     """
-    parsed = (
-        _parse_json(provider, name, data) if isinstance(data, str | bytes) else json_value(data)
-    )
+    parsed = _parsed_output(provider, name, data)
     return _validate(model, canonicalize(parsed), provider=provider, tool=name, call_id="")
 
 

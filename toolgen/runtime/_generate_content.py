@@ -21,13 +21,13 @@ they read (see _chat_completions).
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, TypedDict
 
 from ._contracts import Contracts
+from ._json import JsonRefused, dumps, loads
 from ._runtime import (
     Canonicalize,
     PayloadError,
@@ -35,6 +35,7 @@ from ._runtime import (
     ValidatingDecoder,
     Validator,
     tool_call_from_object,
+    value_digest,
 )
 
 __all__ = [
@@ -252,10 +253,11 @@ class _StreamedCall:
             return
         if self.continued == path and isinstance(value, str):
             parent, key = self._parent(steps)
-            if parent is not None:
-                parent[key] += value
+            parent[key] += value
         elif not self._put(steps, value):
             self.error = "partial arguments write through a value that is no container"
+            self.continued = None
+            return
         self.continued = path if arg.get("willContinue") and isinstance(value, str) else None
 
     def _parent(self, steps: list[str | int]) -> tuple[Any, str | int]:
@@ -312,11 +314,11 @@ class GenerateContentToolCallStream:
         name = call.get("name")
         if name is not None:
             arguments = call.get("args")
-            self._open = _StreamedCall(
-                call.get("id") or "",
-                name,
-                copy.deepcopy(arguments) if arguments is not None else {},
-            )
+            self._open = _StreamedCall(call.get("id") or "", name, {})
+            try:  # a copy, for the parts to write into; JSON within the runtime's limits
+                self._open.arguments = loads(dumps(arguments)) if arguments is not None else {}
+            except JsonRefused as refused:
+                self._open.error = refused.reason
             self._calls.append(self._open)
         elif self._open is None:
             self._orphans += 1
@@ -345,7 +347,7 @@ class GenerateContentToolCallStream:
             if call.error is not None:
                 raise PayloadError(
                     self.provider,
-                    canonical_names.get(call.name, call.name),
+                    canonical_names.get(call.name) or value_digest(call.name),
                     call.id,
                     "partialArgs",
                     call.error,

@@ -6,12 +6,16 @@ type names; a payload error names the tool, the call id and where the payload is
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from math import isfinite, isnan
 from typing import Any, Final, Protocol, TypeVar
+
+from ._json import JsonRefused, dumps, loads
 
 __all__ = [
     "MISSING",
@@ -40,6 +44,7 @@ __all__ = [
     "remove_schema_drift_hook",
     "schema_drift",
     "tool_call_from_object",
+    "value_digest",
 ]
 
 _log = logging.getLogger(__name__)
@@ -115,31 +120,53 @@ def json_value(data: object) -> Any:
         return data
     model_dump = getattr(data, "model_dump", None)
     to_dict = getattr(data, "to_dict", None)
-    if callable(model_dump):
-        converted = model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
-    elif callable(to_dict):
-        converted = to_dict()
-    else:
+    try:
+        if callable(model_dump):
+            converted = model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
+        elif callable(to_dict):
+            converted = to_dict()
+        else:
+            raise TypeError(
+                "expected a JSON value or an object with model_dump() or to_dict(), "
+                f"got {type(data).__name__}"
+            )
+    except (ValueError, RecursionError) as error:  # a value its serializer refuses (too deep ...)
         raise TypeError(
-            "expected a JSON value or an object with model_dump() or to_dict(), "
-            f"got {type(data).__name__}"
-        )
+            f"{type(data).__name__} did not convert to a JSON value ({type(error).__name__})"
+        ) from None
     if type(converted) not in _JSON_TYPES:
         raise TypeError(f"{type(data).__name__} did not convert to a JSON value")
     return converted
 
 
-def format_path(path: Iterable[str | int]) -> str:
-    """``choices[0].message.content`` from ``("choices", 0, "message", "content")``."""
+#: the largest index a path shows; a larger one (a response value) shows as ``[?]``
+_SHOWN_INDEX: Final = 2**53
+
+
+def format_path(path: Iterable[object]) -> str:
+    """``choices[0].message.content`` from ``("choices", 0, "message", "content")``.
+
+    An index is any value the envelope accepts as an integer (an integral float: ``0.0`` shows
+    as ``[0]``); one that is no integer of at most 2**53 shows as ``[?]``.
+    """
     text = ""
     for part in path:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        elif part.isidentifier():
-            text += f".{part}" if text else part
+        if isinstance(part, str):
+            if part.isidentifier():
+                text += f".{part}" if text else part
+            else:
+                text += f"[{json.dumps(part)}]"
         else:
-            text += f"[{json.dumps(part)}]"
+            text += f"[{_index_text(part)}]"
     return text
+
+
+def _index_text(part: object) -> str:
+    if isinstance(part, bool) or not isinstance(part, int | float):
+        return "?"
+    if isinstance(part, float) and not part.is_integer():
+        return "?"
+    return str(int(part)) if abs(part) <= _SHOWN_INDEX else "?"
 
 
 class SchemaDriftError(Exception):
@@ -224,6 +251,9 @@ class PayloadError(ValueError):
 
 
 _drift_hooks: list[DriftHook] = []
+#: set while a hook runs in this thread or task: drift found inside a hook (one that decodes the
+#: drifted data itself) is raised to the hook as usual but reported to no hook again
+_in_hook: ContextVar[bool] = ContextVar("toolgen_in_drift_hook", default=False)
 
 
 def on_schema_drift(callback: DriftHook) -> DriftHook:
@@ -241,20 +271,30 @@ def remove_schema_drift_hook(callback: DriftHook) -> None:
 
 
 def _notify(callback: DriftHook, error: SchemaDriftError) -> None:
+    token = _in_hook.set(True)
     try:
         callback(error)
     except Exception:  # noqa: BLE001 - a failing hook must never break the request path
         _log.warning("schema drift hook %r failed", callback, exc_info=True)
+    finally:
+        _in_hook.reset(token)
+
+
+def _report(error: SchemaDriftError) -> SchemaDriftError:
+    """``error`` after every drift hook has seen it (none when a hook is running already)."""
+    if not _in_hook.get():
+        for callback in tuple(_drift_hooks):
+            _notify(callback, error)
+    return error
 
 
 def schema_drift(
     provider: str, api: str, path: Iterable[str | int], expected: str, value: object
 ) -> SchemaDriftError:
     """The error for ``value`` found at ``path``, after every drift hook has seen it."""
-    error = SchemaDriftError(provider, api, format_path(path), expected, json_type_name(value))
-    for callback in tuple(_drift_hooks):
-        _notify(callback, error)
-    return error
+    return _report(
+        SchemaDriftError(provider, api, format_path(path), expected, json_type_name(value))
+    )
 
 
 def drift_warning(
@@ -263,10 +303,7 @@ def drift_warning(
     """A warning-level drift (``level == "warning"``), after every drift hook has seen it: the
     response is read anyway, in a more tolerant way. Never raised; ``actual`` names what was
     found (a kind, never a response value)."""
-    error = SchemaDriftError(provider, api, format_path(path), expected, actual, "warning")
-    for callback in tuple(_drift_hooks):
-        _notify(callback, error)
-    return error
+    return _report(SchemaDriftError(provider, api, format_path(path), expected, actual, "warning"))
 
 
 def first_valid(attempts: Iterable[Callable[[], _T]], *, on_drift: DriftHook | None = None) -> _T:
@@ -317,8 +354,11 @@ class RawToolCall:
     raw_arguments: str
 
 
-def _reject_constant(constant: str) -> Any:
-    raise ValueError("NaN and infinities are not JSON")
+def value_digest(value: str) -> str:
+    """How an error names a text the provider sent (a tool name not in the design): its length
+    and the first 12 hex digits of its SHA-256, never the text."""
+    digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"<{len(value)} characters, sha256 {digest}>"
 
 
 def _canonical_name(
@@ -327,9 +367,20 @@ def _canonical_name(
     name = names.get(provider_name)
     if name is None:
         raise PayloadError(
-            provider, provider_name, call_id, "name", "not a tool of the design", "UNKNOWN_TOOL"
+            provider,
+            value_digest(provider_name),
+            call_id,
+            "name",
+            "not a tool of the design",
+            "UNKNOWN_TOOL",
         )
     return name
+
+
+def _refused(
+    provider: str, tool: str, call_id: str, refused: JsonRefused, code: str = "INVALID_ARGUMENTS"
+) -> PayloadError:
+    return PayloadError(provider, tool, call_id, "arguments", refused.reason, code)
 
 
 def decode_tool_call(
@@ -343,16 +394,9 @@ def decode_tool_call(
     """A call whose arguments arrive as JSON text; malformed text is a PayloadError, not drift."""
     name = _canonical_name(provider, call_id, provider_name, canonical_names)
     try:
-        arguments = json.loads(raw_arguments, parse_constant=_reject_constant)
-    except ValueError as error:
-        where = (
-            f" (line {error.lineno}, column {error.colno})"
-            if isinstance(error, json.JSONDecodeError)
-            else ""
-        )
-        raise PayloadError(
-            provider, name, call_id, "arguments", f"not valid JSON{where}", "INVALID_ARGUMENTS"
-        ) from None
+        arguments = loads(raw_arguments)
+    except JsonRefused as refused:
+        raise _refused(provider, name, call_id, refused) from None
     if type(arguments) is not dict:
         raise PayloadError(
             provider,
@@ -375,9 +419,13 @@ def tool_call_from_object(
     canonical_names: Mapping[str, str],
     canonicalize: Callable[[str, Any], Any] | None,
 ) -> RawToolCall:
-    """A call whose arguments arrive already decoded (a JSON object, not its text)."""
+    """A call whose arguments arrive already decoded (a JSON object, not its text), checked
+    against the limits of JSON text (``_json``)."""
     name = _canonical_name(provider, call_id, provider_name, canonical_names)
-    raw = json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
+    try:
+        raw = dumps(arguments)
+    except JsonRefused as refused:
+        raise _refused(provider, name, call_id, refused) from None
     if canonicalize is not None:
         arguments = canonicalize(name, arguments)
     return RawToolCall(call_id, name, provider_name, arguments, raw)

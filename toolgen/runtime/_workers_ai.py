@@ -19,18 +19,19 @@ answering with a shape it is not known for is drift. Drift paths of a shape star
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
 from ._chat_completions import READS as CHAT_READS
 from ._chat_completions import ChatCompletionsDecoder
 from ._contracts import Contracts
+from ._json import JsonRefused, dumps, loads
 from ._responses import READS as RESPONSES_READS
 from ._responses import ResponsesDecoder
 from ._runtime import (
     MISSING,
     Canonicalize,
+    PayloadError,
     RawToolCall,
     ToolCallAccumulator,
     ToolCallDecoder,
@@ -40,6 +41,7 @@ from ._runtime import (
     json_value,
     schema_drift,
     tool_call_from_object,
+    value_digest,
 )
 
 __all__ = [
@@ -190,7 +192,8 @@ class WorkersAiError(Exception):
 
 def sse_events(lines: Iterable[str | bytes]) -> Iterator[Any]:
     """The JSON events of an SSE stream given line by line (``data: {...}``); other fields,
-    blank lines and the final ``data: [DONE]`` are skipped. Malformed JSON raises ValueError."""
+    blank lines and the final ``data: [DONE]`` are skipped. Malformed JSON, or JSON beyond the
+    runtime's limits (``_json``), raises ValueError (JsonRefused)."""
     for line in lines:
         text = line.decode("utf-8") if isinstance(line, bytes) else line
         text = text.rstrip("\r\n")
@@ -198,7 +201,7 @@ def sse_events(lines: Iterable[str | bytes]) -> Iterator[Any]:
             continue
         payload = text[5:].strip()
         if payload and payload != "[DONE]":
-            yield json.loads(payload)
+            yield loads(payload)
 
 
 class WorkersAiDecoder:
@@ -372,13 +375,30 @@ class WorkersAiDecoder:
                     )
                 )
             else:  # JSON text, or a value that is no object (a PayloadError)
-                text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+                text = (
+                    arguments
+                    if isinstance(arguments, str)
+                    else self._text(call_id, name, arguments, canonical_names)
+                )
                 calls.append(
                     decode_tool_call(
                         self.provider, call_id, name, text, canonical_names, canonicalize
                     )
                 )
         return calls
+
+    def _text(
+        self, call_id: str, name: str, arguments: object, canonical_names: Mapping[str, str]
+    ) -> str:
+        """Arguments sent as a JSON value that is no object, as text (decoding then says what
+        it is); PayloadError when the runtime refuses the value (``_json``)."""
+        try:
+            return dumps(arguments)
+        except JsonRefused as refused:
+            tool = canonical_names.get(name) or value_digest(name)
+            raise PayloadError(
+                self.provider, tool, call_id, "arguments", refused.reason, "INVALID_ARGUMENTS"
+            ) from None
 
 
 class ToolCallStream:

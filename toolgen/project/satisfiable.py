@@ -1,0 +1,209 @@
+"""Schema nodes that no value satisfies: an ``enum`` none of whose values has the node's type, a
+``const`` outside its type, bounds the wrong way round (``minimum`` above ``maximum``,
+``minLength`` above ``maxLength`` ...), a required member a closed object cannot have.
+
+Such a node is a design error: the model would refuse every value there, and a provider that
+enforces the schema can never produce one (the corpus has one: a required array whose only
+constraint is a string ``enum``). Only contradictions within one node are found, and only when
+they leave the node no value at all: ``minimum`` above ``maximum`` on a node that also admits
+strings is satisfiable by any string. ``validate`` and ``build`` report each node as an
+UNSATISFIABLE_SCHEMA error at its pointer, for the canonical schema and, when that one is
+satisfiable, for each provider's projection.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from toolgen.infra.diagnostics import DESIGN, Diagnostic
+from toolgen.load.contracts import Contract, Design
+from toolgen.project.design_projection import ProviderProjection
+from toolgen.schema import pointer as jp
+
+__all__ = ["contract_diagnostics", "design_diagnostics", "unsatisfiable_nodes"]
+
+CODE = "UNSATISFIABLE_SCHEMA"
+_NUMERIC = frozenset({"number", "integer"})
+#: keywords whose value is one subschema, or a list or an object of subschemas
+_ONE = ("additionalProperties", "items", "contains", "not", "if", "then", "else", "propertyNames")
+_MANY = ("prefixItems", "anyOf", "oneOf", "allOf")
+_NAMED = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+
+
+def json_type(value: Any) -> str:
+    """The JSON Schema type name of a JSON value (an integral number is an integer)."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if value is None:
+        return "null"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _admits(types: frozenset[str], value: Any) -> bool:
+    kind = json_type(value)
+    return kind in types or (kind == "integer" and "number" in types)
+
+
+def _types(node: dict[str, Any]) -> frozenset[str] | None:
+    """The node's ``type`` as a set (None: any type)."""
+    declared = node.get("type")
+    if isinstance(declared, str):
+        return frozenset({declared})
+    if isinstance(declared, list):
+        return frozenset(t for t in declared if isinstance(t, str))
+    return None
+
+
+def _number(node: dict[str, Any], key: str) -> float | None:
+    value = node.get(key)
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _bounds_reason(node: dict[str, Any], types: frozenset[str]) -> str | None:
+    """Why a numeric node's bounds admit no number (its types all numeric)."""
+    low, low_open = _number(node, "minimum"), False
+    high, high_open = _number(node, "maximum"), False
+    exclusive_low, exclusive_high = (
+        _number(node, "exclusiveMinimum"),
+        _number(node, "exclusiveMaximum"),
+    )
+    if exclusive_low is not None and (low is None or exclusive_low >= low):
+        low, low_open = exclusive_low, True
+    if exclusive_high is not None and (high is None or exclusive_high <= high):
+        high, high_open = exclusive_high, True
+    if low is None or high is None:
+        return None
+    if low > high or (low == high and (low_open or high_open)):
+        return f"no number lies between its lower bound {low} and its upper bound {high}"
+    if types == {"integer"} and math.isfinite(low) and math.isfinite(high):
+        first = math.floor(low) + 1 if low_open or not float(low).is_integer() else low
+        last = math.ceil(high) - 1 if high_open or not float(high).is_integer() else high
+        if first > last:
+            return f"no integer lies between its lower bound {low} and its upper bound {high}"
+    return None
+
+
+def _pair_reason(node: dict[str, Any], low_key: str, high_key: str) -> str | None:
+    low, high = _number(node, low_key), _number(node, high_key)
+    if low is not None and high is not None and low > high:
+        return f"{low_key} {low} is above {high_key} {high}"
+    return None
+
+
+def _own_reason(node: dict[str, Any]) -> str | None:
+    """Why ``node`` on its own admits no value, or None."""
+    types = _types(node)
+    if types is not None and not types:
+        return "its type list is empty"
+    if "enum" in node and isinstance(node["enum"], list):
+        values = node["enum"]
+        if not values:
+            return "its enum is empty"
+        if types is not None and not any(_admits(types, v) for v in values):
+            return f"none of its enum values is of its type ({' or '.join(sorted(types))})"
+    if "const" in node and types is not None and not _admits(types, node["const"]):
+        kind = json_type(node["const"])
+        return f"its const is of type {kind}, not of its type ({' or '.join(sorted(types))})"
+    if types is None:
+        return None
+    if types <= _NUMERIC:
+        return _bounds_reason(node, types)
+    if types == {"string"}:
+        return _pair_reason(node, "minLength", "maxLength")
+    if types == {"array"}:
+        return _pair_reason(node, "minItems", "maxItems")
+    if types == {"object"}:
+        found = _pair_reason(node, "minProperties", "maxProperties")
+        properties = node.get("properties")
+        known = properties if isinstance(properties, dict) else {}
+        if (
+            found is None
+            and node.get("additionalProperties") is False
+            and not node.get("patternProperties")
+        ):
+            missing = [k for k in node.get("required", ()) if isinstance(k, str) and k not in known]
+            if missing:
+                found = f"it requires {missing[0]!r}, which its closed properties do not have"
+        return found
+    return None
+
+
+def _children(node: dict[str, Any], at: str) -> Iterator[tuple[Any, str]]:
+    for key in _ONE:
+        if key in node:
+            yield node[key], jp.join(at, key)
+    for key in _MANY:
+        if isinstance(node.get(key), list):
+            for index, child in enumerate(node[key]):
+                yield child, jp.join(at, key, index)
+    if isinstance(node.get("items"), list):  # draft 4-7 tuple form
+        for index, child in enumerate(node["items"]):
+            yield child, jp.join(at, "items", index)
+    for key in _NAMED:
+        if isinstance(node.get(key), dict):
+            for name, child in node[key].items():
+                yield child, jp.join(at, key, name)
+
+
+def unsatisfiable_nodes(schema: Any) -> list[tuple[str, str]]:
+    """(pointer, reason) of every node of ``schema`` that admits no value on its own account.
+    Iterative: a deep schema is walked, never recursed."""
+    found = []
+    pending: list[tuple[Any, str]] = [(schema, "")]
+    while pending:
+        node, at = pending.pop()
+        if not isinstance(node, dict):
+            continue
+        reason = _own_reason(node)
+        if reason is not None:
+            found.append((at, reason))
+        pending.extend(_children(node, at))
+    return found
+
+
+def contract_diagnostics(contract: Contract, schema: Any, provider: str) -> list[Diagnostic]:
+    """The UNSATISFIABLE_SCHEMA errors of ``schema`` (the contract's own, or its projection for
+    ``provider``), each at the design file and pointer of its node."""
+    whose = "its schema" if provider == DESIGN else f"its projection for {provider}"
+    return [
+        Diagnostic(
+            *contract.locate(at),
+            provider,
+            CODE,
+            f"no value satisfies this node of {whose}: {reason}",
+        )
+        for at, reason in unsatisfiable_nodes(schema)
+    ]
+
+
+def design_diagnostics(
+    design: Design, projections: Sequence[ProviderProjection]
+) -> list[Diagnostic]:
+    """Every contract's canonical schema, and the projections of those whose canonical schema is
+    satisfiable (an unsatisfiable one is reported once, in the design's own terms)."""
+    diagnostics: list[Diagnostic] = []
+    unsatisfiable: set[tuple[str, str]] = set()
+    for contract in (*design.tools, *design.outputs):
+        found = contract_diagnostics(contract, contract.schema, DESIGN)
+        if found:
+            unsatisfiable.add((contract.kind, contract.name))
+        diagnostics += found
+    for projection in projections:
+        for projected in (*projection.tools, *projection.outputs):
+            contract = projected.contract
+            if (
+                projected.meaning is not None
+                and (contract.kind, contract.name) not in unsatisfiable
+            ):
+                diagnostics += contract_diagnostics(
+                    contract, projected.meaning, projection.profile.name
+                )
+    return diagnostics

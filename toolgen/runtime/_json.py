@@ -1,0 +1,210 @@
+"""JSON for the whole runtime: one reading of JSON text (arguments, outputs, joined stream
+fragments) and one check of values that arrive already parsed (an ``input`` or ``args`` object,
+an SDK object's dump), under the same limits, so a model only ever holds what it can write back.
+
+Refused, as ``JsonRefused`` whose ``reason`` names the rule or the limit, never the content:
+
+- nesting deeper than ``MAX_DEPTH`` arrays and objects (pydantic refuses to serialize a payload
+  nested about 255 levels; 128 leaves room for the models around it), checked before parsing, so
+  no input reaches Python's recursion limit;
+- text longer than ``MAX_CHARS`` characters (1 MiB: about four times the longest answer a model
+  writes today), or a parsed value that large;
+- an integer of more than ``MAX_INTEGER_DIGITS`` digits (Python's own limit for converting
+  integers to and from text), NaN, ``Infinity`` and numbers beyond the float range (``1e999``):
+  a model never holds ``inf`` or ``nan``;
+- lone surrogates (``"\\ud800"``), which no UTF-8 text can hold;
+- an object with two members of the same name (JSON Schema cannot see them; the standard library
+  would keep the last silently);
+- in a parsed value, anything that is not JSON (a tuple, a non-string key, a set ...).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from math import isfinite
+from typing import Any, Final
+
+__all__ = [
+    "MAX_CHARS",
+    "MAX_DEPTH",
+    "MAX_INTEGER_DIGITS",
+    "JsonRefused",
+    "checked",
+    "dumps",
+    "loads",
+]
+
+MAX_DEPTH: Final = 128
+MAX_CHARS: Final = 1024 * 1024
+MAX_INTEGER_DIGITS: Final = 4300
+#: an integer of at most MAX_INTEGER_DIGITS digits is smaller than this in magnitude
+_INTEGER_LIMIT: Final = 10**MAX_INTEGER_DIGITS
+
+
+class JsonRefused(ValueError):
+    """JSON the runtime does not read; ``reason`` says which rule or limit, never the content."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+_TOO_DEEP: Final = f"nested deeper than {MAX_DEPTH} arrays and objects"
+_TOO_LONG: Final = f"longer than {MAX_CHARS} characters"
+_TOO_MANY_DIGITS: Final = f"an integer of more than {MAX_INTEGER_DIGITS} digits"
+_BEYOND_FLOAT: Final = "a number beyond the float range (it would read as an infinity)"
+_SURROGATE: Final = "a lone surrogate (text no UTF-8 can hold)"
+
+
+def _integer(text: str) -> int:
+    if len(text) > MAX_INTEGER_DIGITS and len(text.lstrip("-")) > MAX_INTEGER_DIGITS:
+        raise JsonRefused(_TOO_MANY_DIGITS)
+    try:
+        return int(text)
+    except ValueError:  # the interpreter's digit limit was set lower than ours
+        raise JsonRefused(_TOO_MANY_DIGITS) from None
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if value - value != 0.0:  # inf - inf is nan
+        raise JsonRefused(_BEYOND_FLOAT)
+    return value
+
+
+def _constant(text: str) -> Any:
+    raise JsonRefused("not valid JSON: NaN and infinities are no JSON numbers")
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        raise JsonRefused("an object with two members of the same name")
+    return value
+
+
+_DECODER: Final = json.JSONDecoder(
+    object_pairs_hook=_object, parse_float=_float, parse_int=_integer, parse_constant=_constant
+)
+_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+_STRING: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+class _BracketsOnly(dict[int, str | None]):
+    """A ``str.translate`` table: brackets kept (braces as brackets), every other character
+    dropped (cached per character by CPython, so ASCII text translates at C speed)."""
+
+    def __missing__(self, key: int) -> None:
+        return None
+
+
+_BRACKETS_ONLY: Final = _BracketsOnly({91: "[", 93: "]", 123: "[", 125: "]"})
+_RUN: Final = re.compile(r"\[+|\]+")
+#: leaf removals before the count goes run by run: each pass removes the empty pairs (the leaves)
+#: of every level at once, so what remains has few runs even when the text was all brackets
+_LEAF_PASSES: Final = 8
+_RAW_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+_ESCAPED_SURROGATE: Final = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _too_deep(text: str) -> bool:
+    """Whether ``text`` opens more than MAX_DEPTH arrays and objects at once (brackets inside
+    strings do not count), found without a loop per character: keep the brackets alone, remove
+    the leaves a few times (each pass takes one level off every branch), then add up the runs of
+    what remains."""
+    brackets = _STRING.sub("", text).translate(_BRACKETS_ONLY)
+    depth = 0
+    while depth < _LEAF_PASSES and brackets:
+        shorter = brackets.replace("[]", "")
+        if len(shorter) == len(brackets):
+            break  # mismatched brackets: the parser reports them
+        brackets, depth = shorter, depth + 1
+    for run in _RUN.finditer(brackets):
+        token = run.group()
+        if token[0] == "[":
+            depth += len(token)
+            if depth > MAX_DEPTH:
+                return True
+        else:
+            depth -= len(token)
+    return False
+
+
+def loads(text: str | bytes) -> Any:
+    """The JSON value of ``text`` (bytes are read as UTF-8, or UTF-16/32 by their first bytes);
+    JsonRefused when it is not JSON or breaks a rule of this module."""
+    if len(text) > MAX_CHARS:
+        raise JsonRefused(_TOO_LONG)
+    if not isinstance(text, str):
+        try:
+            text = bytes(text).decode(json.detect_encoding(text))
+        except (UnicodeDecodeError, LookupError):
+            raise JsonRefused("not UTF-8 text") from None
+    if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(text):
+        raise JsonRefused(_TOO_DEEP)
+    if _RAW_SURROGATE.search(text) is not None:
+        raise JsonRefused(_SURROGATE)
+    try:
+        value = _DECODER.decode(text)
+    except json.JSONDecodeError as error:
+        # the message and the position describe the syntax only, never the content
+        raise JsonRefused(
+            f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
+    except RecursionError:  # the caller's own stack was nearly full
+        raise JsonRefused(_TOO_DEEP) from None
+    if _ESCAPED_SURROGATE.search(text) is not None:
+        checked(value)  # pairs are joined by the parser; a lone one stays in a string
+    return value
+
+
+def checked(value: Any) -> Any:
+    """``value`` when it is JSON within the limits of ``loads`` (nothing is copied); JsonRefused
+    naming the first rule it breaks otherwise. Iterative: any depth is refused, never recursed."""
+    size = 0
+    pending: list[tuple[Any, int]] = [(value, 1)]
+    while pending:
+        node, depth = pending.pop()
+        size += 1
+        kind = type(node)
+        if kind is str:
+            size += len(node)
+            if _RAW_SURROGATE.search(node) is not None:
+                raise JsonRefused(_SURROGATE)
+        elif kind is dict or kind is list:
+            if depth > MAX_DEPTH:
+                raise JsonRefused(_TOO_DEEP)
+            if kind is dict:
+                for key, member in node.items():
+                    if not isinstance(key, str):
+                        raise JsonRefused("an object member name that is not a string (not JSON)")
+                    pending.append((key, depth))
+                    pending.append((member, depth + 1))
+            else:
+                pending.extend((item, depth + 1) for item in node)
+        elif kind is float or (isinstance(node, float) and kind is not bool):
+            if not isfinite(node):
+                raise JsonRefused("NaN or an infinity (no JSON number)")
+        elif kind is int or (isinstance(node, int) and kind is not bool):
+            if not -_INTEGER_LIMIT < node < _INTEGER_LIMIT:
+                raise JsonRefused(_TOO_MANY_DIGITS)
+        elif kind is not bool and node is not None:
+            if isinstance(node, str):
+                pending.append((str(node), depth))
+                continue
+            raise JsonRefused(f"a {kind.__name__}, which is not a JSON value")
+        if size > MAX_CHARS:
+            raise JsonRefused(_TOO_LONG)
+    return value
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text of ``value`` (non-ASCII kept), once ``checked`` accepted it."""
+    checked(value)
+    try:
+        return _ENCODER.encode(value)
+    except ValueError:  # the interpreter's digit limit was set lower than ours
+        raise JsonRefused(_TOO_MANY_DIGITS) from None
+    except RecursionError:  # the caller's own stack was nearly full
+        raise JsonRefused(_TOO_DEEP) from None
