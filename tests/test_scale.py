@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -304,8 +305,8 @@ def _misses(design: Path, cache_dir: Path, monkeypatch) -> Cache:
     caches: list[Cache] = []
     real_init = Cache.__init__
 
-    def spy(self: Cache, root: Path) -> None:
-        real_init(self, root)
+    def spy(self: Cache, root: Path, *args: Any, **options: Any) -> None:
+        real_init(self, root, *args, **options)
         caches.append(self)
 
     monkeypatch.setattr(Cache, "__init__", spy)
