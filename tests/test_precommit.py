@@ -3,13 +3,15 @@ try-repo`` on a temporary repository.
 
 Tests run offline, and a ``language: python`` hook makes pre-commit pip-install toolgen from a
 package index. So the hooks repository of the test is this repository's hooks file with
-``language: system`` (every other field as shipped): pre-commit then runs the hooks' entries and
-arguments with the toolgen of the test environment. What is not covered is pip installing toolgen,
-which the wheel test (tests/test_wheel.py) covers offline."""
+``language: system`` and the entries' ``toolgen`` spelled ``python -m toolgen`` with this
+interpreter and this source tree (every other field as shipped): pre-commit then runs the toolgen
+under test, not whichever is first on PATH. What is not covered is pip installing toolgen, which
+the wheel test (tests/test_wheel.py) covers offline."""
 
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -42,7 +44,7 @@ def test_hooks_through_pre_commit_try_repo(tmp_path: Path, make_design, tool, ru
     hooks_repo.mkdir()
     shipped = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
     (hooks_repo / ".pre-commit-hooks.yaml").write_text(
-        yaml.safe_dump([{**hook, "language": "system"} for hook in shipped], sort_keys=False)
+        yaml.safe_dump([_under_test(hook) for hook in shipped], sort_keys=False)
     )
     env = {
         **{
@@ -55,8 +57,7 @@ def test_hooks_through_pre_commit_try_repo(tmp_path: Path, make_design, tool, ru
         "GIT_AUTHOR_EMAIL": "t@example.com",
         "GIT_COMMITTER_NAME": "t",
         "GIT_COMMITTER_EMAIL": "t@example.com",
-        # the system hooks find the toolgen of this environment first
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PYTHONPATH": str(REPO),  # python -m toolgen imports the source tree under test
     }
 
     def git(*args: str, repo: Path = consumer) -> None:
@@ -78,6 +79,11 @@ def test_hooks_through_pre_commit_try_repo(tmp_path: Path, make_design, tool, ru
     git("init", "-q", "-b", "main")
     git("add", ".")
     git("commit", "-q", "-m", "first")
+    committed = subprocess.run(
+        ["git", "-C", str(consumer), "ls-files"], check=True, capture_output=True, text=True
+    ).stdout.split()
+    assert "design/tools/t.yaml" in committed
+    assert not [path for path in committed if ".toolgen-cache" in path]  # it ignores itself
 
     # A breaking change (member b removed), with gen/ regenerated: check passes, diff fails.
     del parameters["properties"]["b"]
@@ -103,3 +109,11 @@ def test_hooks_through_pre_commit_try_repo(tmp_path: Path, make_design, tool, ru
     )
     assert "tools/t.yaml:/parameters/properties/b: design: BREAKING member removed" in output
     assert done.returncode == 1
+
+
+def _under_test(hook: dict[str, object]) -> dict[str, object]:
+    """A shipped hook as a system hook running this interpreter's ``-m toolgen``."""
+    entry = str(hook["entry"])
+    assert entry.startswith("toolgen ")
+    python = f"{shlex.quote(sys.executable)} -m toolgen"
+    return {**hook, "language": "system", "entry": python + entry.removeprefix("toolgen")}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -112,7 +113,7 @@ def test_cuts_found_in_the_text_hold_for_generated_modules(example_design, monke
         if plan is None:
             continue
         planned += 1
-        checked = formatting._check_parts(plan)
+        checked = formatting._check_parts(plan, Runner())
         assert checked is not None, source[:2000]
         plan, parts = checked
         fragments = [black_format(s) for s in plan.sources()[len(parts) :]]
@@ -305,8 +306,8 @@ def _misses(design: Path, cache_dir: Path, monkeypatch) -> Cache:
     caches: list[Cache] = []
     real_init = Cache.__init__
 
-    def spy(self: Cache, root: Path) -> None:
-        real_init(self, root)
+    def spy(self: Cache, root: Path, *args: Any, **options: Any) -> None:
+        real_init(self, root, *args, **options)
         caches.append(self)
 
     monkeypatch.setattr(Cache, "__init__", spy)

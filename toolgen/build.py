@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from toolgen.compile.models import warm_up
@@ -61,11 +61,15 @@ def build(
     *,
     jobs: int = 1,
     cache_dir: Path | None = None,
+    read_only_cache: bool = False,
     progress: Progress | None = None,
 ) -> BuildResult:
     """Build in memory. ``jobs`` processes share the per-contract work (the output does not
-    depend on it); with ``cache_dir``, work whose inputs did not change is read from there."""
-    cache = Cache(cache_dir) if cache_dir is not None else None
+    depend on it); with ``cache_dir``, work whose inputs did not change is read from there, and
+    what was computed is written there unless ``read_only_cache``."""
+    cache = Cache(cache_dir, read_only=read_only_cache) if cache_dir is not None else None
+    if cache is not None:
+        cache.open()
     with Runner(jobs, cache, progress, warm_up=warm_up) as runner:
         if cache is None or cache.is_empty():
             runner.start()  # most of the work is to be done: the workers start while loading
@@ -73,6 +77,7 @@ def build(
     if cache is not None:
         cache.save_indexes()
         cache.prune()
+        result = replace(result, diagnostics=result.diagnostics + cache.notices())
     return result
 
 

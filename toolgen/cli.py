@@ -116,12 +116,15 @@ def _run_build(
     jobs: int | None,
     cache_dir: Path | None,
     quiet: bool,
+    *,
+    read_only_cache: bool = False,
 ) -> BuildResult:
     return build(
         design,
         providers,
         jobs=jobs or default_jobs(),
         cache_dir=cache_dir,
+        read_only_cache=read_only_cache,
         progress=Progress.for_terminal(quiet),
     )
 
@@ -167,7 +170,8 @@ def run() -> NoReturn:
 @click.option(
     "--check",
     is_flag=True,
-    help="Write nothing; exit 1 and list the files when OUT differs from what the build would write.",
+    help="Write nothing (not even the build cache, which is only read); exit 1 and list the "
+    "files when OUT differs from what the build would write.",
 )
 @_format_option
 @_scale_options
@@ -211,7 +215,8 @@ def _build_into(
     quiet: bool = False,
 ) -> int:
     """One build of DESIGN into OUT (or compared with OUT), reported; returns the exit code."""
-    result = _run_build(design, providers, jobs, cache, quiet)
+    # --check changes no file: it reads the cache, and writes neither it nor OUT
+    result = _run_build(design, providers, jobs, cache, quiet, read_only_cache=check)
     _report(result.diagnostics, output_format)
     if not result.ok:
         click.echo(

@@ -7,7 +7,10 @@ and renamed into place: a build killed at any moment leaves whole entries or non
 that does not read back (truncated, edited, foreign) counts as a miss and is recomputed.
 
 The cache lives in ``.toolgen-cache/`` beside the design folder (or ``--cache-dir``), never in
-the output folder; deleting it at any time is safe.
+the output folder; deleting it at any time is safe. Like pytest's, mypy's and ruff's, it holds a
+``.gitignore`` of ``*`` and a ``CACHEDIR.TAG``, so git and backup tools pass it by. A cache that
+cannot be written is skipped (:attr:`Cache.problem` says why) and a read-only one writes nothing:
+either way the build's output is the same.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from toolgen.infra.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.infra.resources import PACKAGE_DIR, templates_dir
 
 CACHE_FOLDER = ".toolgen-cache"
@@ -36,6 +40,14 @@ SIZE_FILE = "size"
 #: an indexed stage's entries of the last build, in one file (``Cache.index``), at
 #: ``<stage>/index/index.json``: where an entry would be, so pruning treats it as one
 INDEX_FILE = os.path.join("index", "index.json")
+#: what toolgen puts in a cache folder it owns, so that git and backup tools leave it alone
+MARKERS = {
+    ".gitignore": "# Created by toolgen automatically: the build cache is never committed.\n*\n",
+    # https://bford.info/cachedir/
+    "CACHEDIR.TAG": "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by toolgen (its build cache).\n"
+    "# For information about cache directory tags, see https://bford.info/cachedir/\n",
+}
 _LIBRARIES = ("black", "datamodel-code-generator", "pydantic", "jinja2", "jsonschema")
 
 
@@ -88,12 +100,18 @@ def code_fingerprint() -> str:
 
 
 class Cache:
-    """JSON values by key, under ``root/<stage>/<key[:2]>/<key>.json``; counts hits and misses per stage."""
+    """JSON values by key, under ``root/<stage>/<key[:2]>/<key>.json``; counts hits and misses per stage.
 
-    def __init__(self, root: Path, max_bytes: int = MAX_BYTES) -> None:
+    ``read_only``: entries are read, nothing is written (``toolgen build --check`` changes no
+    file). Otherwise the first write that fails (a folder that cannot be created, a read-only
+    file system) sets :attr:`problem` and ends the writes of this build."""
+
+    def __init__(self, root: Path, max_bytes: int = MAX_BYTES, *, read_only: bool = False) -> None:
         self.root = Path(root)
         self._root = str(self.root)
         self.max_bytes = max_bytes
+        self.read_only = read_only
+        self.problem: str | None = None  # why this build's writes stopped
         self.hits: Counter[str] = Counter()
         self.misses: Counter[str] = Counter()
         self.used: set[str] = set()  # the paths of the entries this build read or wrote
@@ -104,6 +122,39 @@ class Cache:
         self._index: dict[str, dict[str, str]] = {}
         self._indexed: dict[str, dict[str, str]] = {}
         self._index_changed: set[str] = set()  # stages read from an entry's file or written
+
+    @property
+    def writable(self) -> bool:
+        return not self.read_only and self.problem is None
+
+    def _failed(self, error: OSError) -> None:
+        if self.problem is None:
+            self.problem = error.strerror or str(error)
+
+    def open(self) -> None:
+        """Before a build writes: create the folder with its markers (a folder that lacks them
+        gets them, when it is toolgen's: created here, empty, or holding the ``size`` file; a
+        ``--cache-dir`` of other files is left as it is). A failure sets :attr:`problem`."""
+        if not self.writable:
+            return
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            missing = [name for name in MARKERS if not (self.root / name).exists()]
+            if missing and ((self.root / SIZE_FILE).exists() or not any(self.root.iterdir())):
+                for name in missing:
+                    _write_atomically(self._root, name, MARKERS[name].encode("utf-8"))
+        except OSError as error:
+            self._failed(error)
+
+    def notices(self) -> list[Diagnostic]:
+        """What a build reports of its cache: one notice when it could not be written."""
+        if self.problem is None:
+            return []
+        message = (
+            f"the build cache {self.root} is skipped: {self.problem} "
+            "(the output is the same; rebuilds are slower)"
+        )
+        return [Diagnostic("", "", DESIGN, "CACHE_SKIPPED", message, Level.INFO)]
 
     def is_empty(self) -> bool:
         """No entry of any stage yet (a first build, or a deleted cache)."""
@@ -155,29 +206,25 @@ class Cache:
 
     def put(self, stage: str, key: str, value: Any) -> None:
         """Store ``value``; a cache that cannot be written only makes the next build slower."""
+        if not self.writable:
+            return
         path = self._path(stage, key)
         text = _json(value)
+        # the bytes of _json({"key": key, "value": value})
+        entry = '{"key":' + _json(key) + ',"value":' + text + "}"
         try:
             folder = os.path.dirname(path)
             os.makedirs(folder, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=folder)
-            try:
-                with os.fdopen(handle, "wb") as file:
-                    # the bytes of _json({"key": key, "value": value})
-                    entry = '{"key":' + _json(key) + ',"value":' + text + "}"
-                    size = file.write(entry.encode("utf-8"))
-                os.replace(temporary, path)
-                self.used.add(path)
-                self.written += 1
-                self.written_bytes += size
-                if stage in self._indexed:
-                    self._indexed[stage][key] = text
-                    self._index_changed.add(stage)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
-        except OSError:
-            pass
+            size = _write_atomically(folder, key + ".json", entry.encode("utf-8"))
+        except OSError as error:
+            self._failed(error)
+            return
+        self.used.add(path)
+        self.written += 1
+        self.written_bytes += size
+        if stage in self._indexed:
+            self._indexed[stage][key] = text
+            self._index_changed.add(stage)
 
     def _read_index(self, stage: str) -> dict[str, Any]:
         path = os.path.join(self._root, stage, INDEX_FILE)
@@ -199,23 +246,21 @@ class Cache:
         size of one build's), when they are not the ones it read. Whole or not at all, like an
         entry; a build beside this one may replace it with its own (then the next build reads
         the other entries from their files)."""
+        if not self.writable:
+            return
         for stage, used in self._indexed.items():
             # what it used came from the index unless a file was read or written
             if stage not in self._index_changed and len(used) == len(self._index[stage]):
                 continue
             path = os.path.join(self._root, stage, INDEX_FILE)
+            folder, name = os.path.split(path)
+            text = _json({"stage": stage, "entries": used})
             try:
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=os.path.dirname(path))
-            except OSError:
-                continue
-            try:
-                with os.fdopen(handle, "wb") as file:
-                    size = file.write(_json({"stage": stage, "entries": used}).encode("utf-8"))
-                os.replace(temporary, path)
-            except OSError:
-                Path(temporary).unlink(missing_ok=True)
-                continue
+                os.makedirs(folder, exist_ok=True)
+                size = _write_atomically(folder, name, text.encode("utf-8"))
+            except OSError as error:
+                self._failed(error)
+                return
             self._index[stage] = dict(used)
             self._index_changed.discard(stage)
             self.used.add(path)
@@ -232,7 +277,7 @@ class Cache:
         builds finishing at once may lose one's count: the bound is kept to a build's writes.
         Safe beside other builds: an entry removed under one is a miss there, recomputed.
         Returns the count."""
-        if not self.written:
+        if not self.written or not self.writable:
             return 0
         estimate = self._size()
         if estimate is not None and estimate + self.written_bytes <= self.max_bytes:
@@ -275,15 +320,23 @@ class Cache:
 
     def _save_size(self, size: int) -> None:
         try:
-            handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=self.root)
-        except OSError:
-            return
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                file.write(str(size))
-            os.replace(temporary, self.root / SIZE_FILE)
-        except OSError:
-            Path(temporary).unlink(missing_ok=True)
+            _write_atomically(self._root, SIZE_FILE, str(size).encode("utf-8"))
+        except OSError as error:
+            self._failed(error)
+
+
+def _write_atomically(folder: str, name: str, data: bytes) -> int:
+    """Write ``folder/name`` whole or not at all (a temporary file renamed into place); returns
+    the size. Raises OSError."""
+    handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            size = file.write(data)
+        os.replace(temporary, os.path.join(folder, name))
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return size
 
 
 def default_cache_dir(design_root: Path) -> Path:

@@ -6,6 +6,7 @@ Templates receive prepared data only: every design string reaches generated code
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -66,13 +67,32 @@ _HEADER_HASH = re.compile(
 _NEUTRAL_HASH = "0" * 12
 
 
+class _BytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Written atomically, checked by source; when the build cache is read-only or cannot be
+    written, only read. A file that cannot be read or written is passed by (jinja2 raises)."""
+
+    def __init__(self, folder: str, writable: bool) -> None:
+        super().__init__(folder)
+        self.writable = writable
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().load_bytecode(bucket)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if self.writable:
+            try:
+                super().dump_bytecode(bucket)
+            except OSError:
+                self.writable = False
+
+
 @functools.cache
-def _bytecode_cache(folder: str) -> jinja2.BytecodeCache | None:
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError:
-        return None
-    return jinja2.FileSystemBytecodeCache(folder)  # written atomically, checked by source
+def _bytecode_cache(folder: str, writable: bool) -> jinja2.BytecodeCache:
+    if writable:
+        with contextlib.suppress(OSError):
+            os.makedirs(folder, exist_ok=True)
+    return _BytecodeCache(folder, writable)
 
 
 def render(template: str, runner: Runner, /, **context: Any) -> str:
@@ -82,7 +102,8 @@ def render(template: str, runner: Runner, /, **context: Any) -> str:
     cache = runner.cache
     if cache is not None:
         version = f"{jinja2.__version__}-py{sys.version_info.major}.{sys.version_info.minor}"
-        env.bytecode_cache = _bytecode_cache(os.path.join(cache.root, f"jinja-{version}"))
+        folder = os.path.join(cache.root, f"jinja-{version}")
+        env.bytecode_cache = _bytecode_cache(folder, cache.writable)
     else:
         env.bytecode_cache = None
     return env.get_template(template).render(**context)
