@@ -38,11 +38,12 @@ from black.strings import str_width
 
 from toolgen import literal_layout
 
-_STRING = r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*\""""
+_STRING = r"""'(?:[^'\\\n]++|\\.)*+'|"(?:[^"\\\n]++|\\.)*+\""""
 _NUMBER = r"-?[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?(?![\w.])"
 _SCALAR = rf"(?:{_STRING}|{_NUMBER}|(?:True|False|None)(?!\w))"
-#: a bracket whose body is scalars joined by commas (one space or none after each)
-_RUN = re.compile(rf"[\[({{]((?:{_SCALAR}, ?)+{_SCALAR},?)[\])}}]")
+#: a bracket whose body is scalars joined by commas (one space or none after each); possessive:
+#: the regex engine keeps no state to go back to per element (a gigabyte for 100,000 of them)
+_RUN = re.compile(rf"[\[({{]({_SCALAR}(?:, ?{_SCALAR})++,?)[\])}}]")
 _ELEMENT = re.compile(_SCALAR)
 #: a string black writes as is but for its quotes (no quote, backslash or line end inside)
 _PLAIN_STRING = re.compile(r"""'[^'"\\\n\r\0\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*'""")
@@ -88,6 +89,21 @@ def _kept_count(elements: Sequence[str], mode: Mode) -> int:
     return len(elements)
 
 
+#: elements joined by NUL, each a string without quotes, backslashes or control characters
+_PLAIN_STRINGS = re.compile(r"""(?:'[^'"\\\x00-\x1f\x7f]*'\0)*+""")
+
+
+def _plain_texts(elements: Sequence[str]) -> tuple[str, ...] | None:
+    """black's texts of ``elements`` when all are short ASCII strings black only requotes (each
+    one :func:`_elidable`; then :func:`_normalized` gives the same); else None."""
+    joined = "\0".join(elements) + "\0"
+    if not joined.isascii() or max(map(len, elements)) > MAX_WIDTH:
+        return None
+    if not _PLAIN_STRINGS.fullmatch(joined):
+        return None
+    return tuple(joined[:-1].replace("'", '"').split("\0"))
+
+
 def _elidable(element: str) -> bool:
     return str_width(element) <= MAX_WIDTH and not _LINE_ENDS.search(element)
 
@@ -127,9 +143,10 @@ class Skeleton:
     ) -> list[str] | None:
         """``elements`` with each stretch of short ones in ``[start, end)`` replaced by a marker."""
         kept = elements[:start]
+        plain = _plain_texts(elements[start:end])  # the usual enum: one scan for all
         index = start
         while index < end:
-            stop = index
+            stop = end if plain is not None else index
             while stop < end and _elidable(elements[stop]):
                 stop += 1
             if stop - index >= MIN_STRETCH:
@@ -141,7 +158,11 @@ class Skeleton:
                         f'"{marker}"',
                         _normalized(elements[index - 1], self.mode),
                         _normalized(elements[stop], self.mode),
-                        tuple(_normalized(e, self.mode) for e in elements[index:stop]),
+                        (
+                            plain
+                            if plain is not None
+                            else tuple(_normalized(e, self.mode) for e in elements[index:stop])
+                        ),
                     )
                 )
                 kept.append(f"'{marker}'")
@@ -188,9 +209,10 @@ class Skeleton:
                 return None
             previous = formatted.rfind("\n", 0, start - 1) + 1
             end = at + len(elided.marker) + 2
-            if (
-                formatted[previous:start] != f"{indent}{elided.before},\n"
-                or not formatted.startswith(f"{indent}{elided.after},", end)
+            if formatted[
+                previous:start
+            ] != f"{indent}{elided.before},\n" or not formatted.startswith(
+                f"{indent}{elided.after},", end
             ):
                 return None
             pieces += [formatted[position:start], "".join(f"{indent}{t},\n" for t in elided.texts)]
