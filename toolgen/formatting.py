@@ -207,7 +207,7 @@ def _checked_black(source: str, ends_module: bool) -> tuple[str | None, list[str
     """A part of :func:`_quick_plan` formatted, with what makes its cuts sound: None when it is
     not a module of its own, or (unless it ends the module) does not end with a ``def``/``class``
     and blank lines; else also the names that its top-level assignments have as whole values."""
-    skeleton, tree = scalar_runs.parsed(source, MODE)
+    tree = scalar_runs.parsed(source, MODE)[1]  # parsed without the runs: a fraction of the memory
     if tree is None:
         return None, []
     if not ends_module:
@@ -221,7 +221,7 @@ def _checked_black(source: str, ends_module: bool) -> tuple[str | None, list[str
         for node in tree.body
         if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Name)
     ]
-    return scalar_runs.format_skeleton(skeleton, _black), names
+    return black_format(source), names
 
 
 def _placed(plan: _Plan, checked: Sequence[tuple[str | None, list[str]]]) -> bool:
