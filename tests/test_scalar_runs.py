@@ -121,6 +121,13 @@ def test_runs_out_of_place_are_formatted_whole(source: str) -> None:
     assert not _assert_black(source)
 
 
+def test_a_call_with_many_arguments_leaves_the_other_runs_out_of_black() -> None:
+    values = ", ".join(repr(f"v{i}") for i in range(100))
+    source = f"X = f({values})\nY = [{values}]\n"
+    assert _assert_black(source)
+    assert len(scalar_runs.Skeleton(source, MODE).elided) == 1
+
+
 def test_short_runs_are_not_touched() -> None:
     source = "X = [" + ", ".join(repr(f"v{i}") for i in range(scalar_runs.MIN_ELEMENTS - 1)) + "]\n"
     assert scalar_runs.Skeleton(source, MODE).text == source

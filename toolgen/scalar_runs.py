@@ -104,6 +104,13 @@ def _plain_texts(elements: Sequence[str]) -> tuple[str, ...] | None:
     return tuple(joined[:-1].replace("'", '"').split("\0"))
 
 
+def _is_call(source: str, opening: int) -> bool:
+    """Whether the bracket at ``opening`` is a call's parenthesis (its arguments are no run: the
+    skeleton would not hold, and the module's other runs would go to black with it)."""
+    before = source[:opening].rstrip(" ")[-1:]
+    return source[opening] == "(" and (before.isidentifier() or before.isdigit() or before in ")]")
+
+
 def _elidable(element: str) -> bool:
     return str_width(element) <= MAX_WIDTH and not _LINE_ENDS.search(element)
 
@@ -118,7 +125,7 @@ class Skeleton:
         pieces: list[str] = []
         position = 0
         for run in _RUN.finditer(source):
-            if run.group(1).count(",") + 1 < MIN_ELEMENTS:
+            if run.group(1).count(",") + 1 < MIN_ELEMENTS or _is_call(source, run.start()):
                 continue
             elements = _ELEMENT.findall(run.group(1))
             head = _kept_count(elements, mode)
