@@ -11,10 +11,13 @@ the peak resident memory of its whole process tree, sampled from /proc):
     use, against the full build that filled the cache (each into the OUT the last build left, as
     a developer rebuilds); and one changed tool built into an empty OUT with the cache kept (a CI
     job that keeps only its cache);
-  * the peak memory of the full corpus build for every provider.
+  * the peak memory of the full corpus build for every provider;
+  * a design of one tool with a 100,000-value string enum (about 1 MB) against a design of the
+    same size in corpus tools (OpenAI, no cache): the build should stay linear in its input.
 
     python -m bench.build            # writes the "## Build" section of bench/RESULTS.md
     python -m bench.build --cold 5   # only the 10% build against the generator, 5 rounds: medians
+    python -m bench.build --enum 3   # only the large enum against the same-size design, 3 rounds
     python -m bench.build --only rebuild --rounds 3   # the rebuild ratios alone (medians), printed
 """
 
@@ -161,6 +164,103 @@ def corpus_design(root: Path, tools: list[dict[str, Any]], providers: tuple[str,
     return root
 
 
+ENUM_VALUES = 100_000
+#: the build of the large-enum design may take this many times the same-size design's, at most
+ENUM_RATIO = 3.0
+ENUM_PEAK_MIB = 300
+
+
+def enum_design(root: Path, count: int = ENUM_VALUES) -> Path:
+    """One tool whose parameter is a string enum of ``count`` SKUs (compact JSON: about 1 MB for
+    100,000), for OpenAI."""
+    values = [f"S{index:05d}" for index in range(count)]
+    parameters = {
+        "type": "object",
+        "properties": {"sku": {"type": "string", "enum": values, "description": "The SKU."}},
+        "required": ["sku"],
+    }
+    tool = {"name": "pick_sku", "description": "Pick one SKU.", "parameters": parameters}
+    write_design(root, [], ("openai",))
+    (root / "tools" / "pick_sku.json").write_text(json.dumps(tool), encoding="utf-8")
+    return root
+
+
+def design_bytes(root: Path) -> int:
+    return sum(path.stat().st_size for path in root.rglob("*") if path.is_file())
+
+
+def same_size_design(root: Path, size: int, tools: list[dict[str, Any]]) -> tuple[Path, int]:
+    """The first corpus ``tools`` whose design folder reaches ``size`` bytes (OpenAI), and how
+    many they are."""
+    count = total = 0
+    for tool in tools:
+        count += 1
+        total += len(json.dumps(tool, indent=2, ensure_ascii=False).encode("utf-8"))
+        if total >= size:
+            break
+    return write_design(root, tools[:count], ("openai",)), count
+
+
+@dataclass(frozen=True)
+class EnumRuns:
+    enum: list[Run]
+    ordinary: list[Run]
+    summary: str  # what the two designs are
+
+    def ratio(self) -> float:
+        """The median of the per-round ratios (a load that changes between rounds moves both)."""
+        pairs = zip(self.enum, self.ordinary, strict=True)
+        return statistics.median(e.seconds / o.seconds for e, o in pairs)
+
+    def peak_mib(self) -> float:
+        return max(run.peak_mib for run in self.enum)
+
+
+def _enum_runs(work: Path, rounds: int) -> EnumRuns:
+    """The large-enum design and the same-size ordinary design, each a cold ``toolgen build``
+    (no cache, JOBS jobs), interleaved for ``rounds`` rounds."""
+    enum = enum_design(work / "enum")
+    size = design_bytes(enum)
+    ordinary, count = same_size_design(work / "ordinary", size, clean_tools(("openai",)))
+    summary = (
+        f"one tool with a {ENUM_VALUES:,}-value string enum ({size / 1e6:.2f} MB) against "
+        f"{count} corpus tools ({design_bytes(ordinary) / 1e6:.2f} MB), OpenAI, `--no-cache -j "
+        f"{JOBS}`"
+    )
+    enum_runs: list[Run] = []
+    ordinary_runs: list[Run] = []
+    options = ("--no-cache", "-q", "-j", str(JOBS))
+    for number in range(rounds):
+        load = _load()
+        enum_runs.append(toolgen(enum, work / "out", *options))
+        ordinary_runs.append(toolgen(ordinary, work / "out", *options))
+        print(
+            f"round {number + 1} ({load}): enum {enum_runs[-1].seconds:.1f} s "
+            f"(peak {enum_runs[-1].peak_mib:.0f} MiB), ordinary {ordinary_runs[-1].seconds:.1f} s "
+            f"(peak {ordinary_runs[-1].peak_mib:.0f} MiB)",
+            flush=True,
+        )
+    return EnumRuns(enum_runs, ordinary_runs, summary)
+
+
+def _enum_only(work: Path, rounds: int) -> str:
+    runs = _enum_runs(work, rounds)
+    enum = statistics.median(run.seconds for run in runs.enum)
+    ordinary = statistics.median(run.seconds for run in runs.ordinary)
+    pairs = zip(runs.enum, runs.ordinary, strict=True)
+    cpu = statistics.median(e.cpu_seconds / o.cpu_seconds for e, o in pairs)
+    return "\n".join(
+        [
+            f"{runs.summary}, {rounds} round(s), medians:",
+            f"  enum {enum:.1f} s, ordinary {ordinary:.1f} s: ratio {runs.ratio():.2f} (median of "
+            f"per-round ratios; target <= {ENUM_RATIO:g}), CPU ratio {cpu:.2f}",
+            f"  peak memory of the enum build {runs.peak_mib():.0f} MiB (process tree; target < "
+            f"{ENUM_PEAK_MIB} MiB), of the ordinary build "
+            f"{max(run.peak_mib for run in runs.ordinary):.0f} MiB",
+        ]
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="the build benchmark (bench/RESULTS.md)")
     parser.add_argument(
@@ -176,6 +276,13 @@ def main() -> None:
         help="only the cold builds of 10%% and 100%% of the corpus (OpenAI) and of the full "
         "corpus for every provider: time, CPU, peak memory (printed, RESULTS.md untouched)",
     )
+    parser.add_argument(
+        "--enum",
+        type=int,
+        metavar="ROUNDS",
+        help="only the large-enum design against a same-size design of corpus tools, ROUNDS "
+        "rounds (printed, RESULTS.md untouched)",
+    )
     parser.add_argument("--only", choices=["rebuild"], help="only the rebuild scenarios (printed)")
     parser.add_argument("--rounds", type=int, default=1, help="repetitions of --only (medians)")
     args = parser.parse_args()
@@ -183,6 +290,9 @@ def main() -> None:
     try:
         if args.only == "rebuild":
             print(_measure_rebuilds(work, args.rounds))
+            return
+        if args.enum:
+            print(_enum_only(work, args.enum))
             return
         if args.cold or args.scale:
             if args.cold:
@@ -369,6 +479,9 @@ def _measure(work: Path) -> str:
     # 4. memory of the full corpus for every provider
     every_run = toolgen(every, out, "--no-cache", *jobs, str(JOBS))
 
+    # 5. the large enum against the same-size design
+    enum = _enum_runs(work, 1)
+
     base = best["dmcg defaults"].seconds
     strict = best["dmcg toolgen options"].seconds
     one_job, parallel = best["toolgen -j1"].seconds, best[f"toolgen -j{JOBS}"].seconds
@@ -407,6 +520,11 @@ def _measure(work: Path) -> str:
         f"< 1 GiB | {verdict(full_cold.peak_mib < 1024)} |",
         f"| peak memory, full corpus, every provider (process tree; {every_run.seconds:.0f} s) | "
         f"{every_run.peak_mib:.0f} MiB | < 1 GiB | {verdict(every_run.peak_mib < 1024)} |",
+        f"| build of a large enum / a design of the same size ({enum.summary}) | "
+        f"{enum.ratio():.2f}× ({enum.enum[0].seconds:.1f} s / {enum.ordinary[0].seconds:.1f} s) "
+        f"| ≤ {ENUM_RATIO:g}× | {verdict(enum.ratio() <= ENUM_RATIO)} |",
+        f"| peak memory, large enum (process tree) | {enum.peak_mib():.0f} MiB | < "
+        f"{ENUM_PEAK_MIB} MiB | {verdict(enum.peak_mib() < ENUM_PEAK_MIB)} |",
         "",
     ]
     return "\n".join(lines)

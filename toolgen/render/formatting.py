@@ -36,7 +36,7 @@ from black.strings import str_width
 
 from toolgen.infra.cache import digest
 from toolgen.infra.parallel import Runner
-from toolgen.render import literal_layout
+from toolgen.render import literal_layout, scalar_runs
 
 LINE_LENGTH = 100
 MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=LINE_LENGTH)
@@ -120,8 +120,15 @@ def _cut_literals(source: str, literals: Sequence[Literal]) -> tuple[str, list[L
 def black_format(source: str) -> str:
     """Format with black; a failure here is a toolgen bug, so it raises. A fragment of a large
     literal of JSON values is laid out without black when toolgen/render/literal_layout.py can tell
-    what black writes (the same bytes, a tenth of the time)."""
-    return literal_layout.layout(source, MODE) or black.format_str(source, mode=MODE)
+    what black writes (the same bytes, a tenth of the time); long runs of scalars (large enums)
+    are left out of what black sees and put back after (toolgen/render/scalar_runs.py)."""
+    return literal_layout.layout(source, MODE) or scalar_runs.format_skeleton(
+        scalar_runs.parsed(source, MODE)[0], _black
+    )
+
+
+def _black(source: str) -> str:
+    return black.format_str(source, mode=MODE)
 
 
 @functools.cache
@@ -196,9 +203,8 @@ def _checked_black(source: str, ends_module: bool) -> tuple[str | None, list[str
     """A part of :func:`_quick_plan` formatted, with what makes its cuts sound: None when it is
     not a module of its own, or (unless it ends the module) does not end with a ``def``/``class``
     and blank lines; else also the names that its top-level assignments have as whole values."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = scalar_runs.parsed(source, MODE)[1]  # parsed without the runs: a fraction of the memory
+    if tree is None:
         return None, []
     if not ends_module:
         last = tree.body[-1] if tree.body else None
@@ -465,7 +471,8 @@ def _quick_plan(source: str, given: Sequence[Literal] = ()) -> _Plan | None:
     blank lines (so no cut falls in a string or a bracket, and each is between two top-level
     definitions, as :func:`_plan` cuts); :func:`_checked_black` checks that with each part, so
     only the parts that changed are parsed. When a part fails, the module is planned by
-    :func:`_plan`."""
+    :func:`_plan`. The module's head (imports, constants) goes with its first definition: it
+    ends with no definition, so a cut after it would fail."""
     lines, literals = _with_placeholders(source, given)
     cuts = [0]
     cuts += [
@@ -476,15 +483,16 @@ def _quick_plan(source: str, given: Sequence[Literal] = ()) -> _Plan | None:
     cuts.append(len(lines))
     if len(cuts) < 3:
         return None
+    if not _DEFINITION_START.match(lines[0]):
+        del cuts[1]  # the module's head ends with no definition: its cut could not hold
     definitions = ["".join(lines[a:b]) for a, b in zip(cuts, cuts[1:], strict=False)]
     return _Plan(tuple("".join(g) for g in grouped(definitions)), tuple(literals))
 
 
 def _plan(source: str) -> _Plan | None:
     lines, literals = _with_placeholders(source)
-    try:
-        tree = ast.parse("".join(lines))
-    except (SyntaxError, RecursionError):
+    tree = scalar_runs.parsed("".join(lines), MODE)[1]
+    if tree is None:
         return None
     # each placeholder must be the whole value of a top-level assignment (not, say, text in a
     # string that looked like one); else the module is formatted whole

@@ -71,13 +71,15 @@ class _Pair(_Node):
         return f"{self.key}: {self.value.flat()}"
 
 
-def _string(text: str, mode: Mode) -> str:
+def string_text(text: str, mode: Mode) -> str:
+    """The text black writes for a string token."""
     leaf = Leaf(token.STRING, text)
     normalize_unicode_escape_sequences(leaf)
     return normalize_string_quotes(normalize_string_prefix(leaf.value, mode))
 
 
-def _number(text: str) -> str:
+def number_text(text: str) -> str:
+    """The text black writes for a number token, with its minus sign."""
     sign, digits = ("-", text[1:]) if text.startswith("-") else ("", text)
     leaf = Leaf(token.NUMBER, digits)
     normalize_numeric_literal(leaf)
@@ -119,14 +121,14 @@ class _Parser:
         kind, key = self._next()
         if kind != "string" or self._next() != ("punct", ":"):
             raise _NotLiteral
-        return _Pair("", (), _string(key, self.mode), self._value())
+        return _Pair("", (), string_text(key, self.mode), self._value())
 
     def _value(self) -> _Node:
         kind, text = self._next()
         if kind == "string":
-            return _Node(_string(text, self.mode))
+            return _Node(string_text(text, self.mode))
         if kind == "number":
-            return _Node(_number(text))
+            return _Node(number_text(text))
         if kind == "name":
             return _Node(text)
         if text not in _CLOSING:

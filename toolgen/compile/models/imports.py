@@ -53,10 +53,10 @@ def rewrite_imports(source: str, package: str, header: str) -> str:
 
     Imported names the body never mentions are dropped (the generator can leave one behind).
     """
-    tree = ast.parse(source)
+    head, tree = _import_block(source)
     imports: dict[tuple[int, str], set[str]] = {}
     plain: set[str] = set()
-    body_start = len(source.splitlines())
+    body_start = len(head.splitlines())
     for node in tree.body:
         if isinstance(node, ast.ImportFrom):
             module, level = node.module or "", node.level
@@ -96,6 +96,25 @@ def rewrite_imports(source: str, package: str, header: str) -> str:
         for section in sorted(sections)
     ]
     return f"{header}\n\n" + "\n\n".join(blocks) + "\n\n\n" + body + "\n"
+
+
+#: a line that cannot belong to the leading import block: one at column 0 that is no import,
+#: comment or closing parenthesis
+_AFTER_IMPORTS = re.compile(r"^(?!from |import |#|\)|[ \t\r\n]|$)", re.MULTILINE)
+
+
+def _import_block(source: str) -> tuple[str, ast.Module]:
+    """The module up to the end of its leading import block, and its tree (the rest of the
+    module, megabytes for a large enum, is kept as written: parsing it is most of the time and
+    memory); the whole module when that part does not parse on its own."""
+    found = _AFTER_IMPORTS.search(source)
+    if found is not None:
+        head = source[: found.start()]
+        try:
+            return head, ast.parse(head)
+        except SyntaxError:
+            pass
+    return source, ast.parse(source)
 
 
 def _module_key(item: tuple[str, str]) -> tuple[bool, int, str]:
