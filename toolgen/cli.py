@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import tempfile
 from collections.abc import Callable
@@ -413,11 +414,21 @@ def _analyzed_side(root: Path | None, label: str) -> BuildResult:
 @click.option(
     "--rules", is_flag=True, help="Also list every rule of every profile with its source and date."
 )
-def providers_command(rules: bool) -> None:
-    """What each provider profile keeps, drops, rewrites and rejects (a Markdown table)."""
-    from toolgen.providers.table import rules_document, summary_table
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+    help="text: one block per provider, wrapped to the terminal; markdown: the docs' tables; "
+    "json: every profile with its rules.",
+)
+def providers_command(rules: bool, output_format: str) -> None:
+    """What each provider profile keeps, drops, rewrites and rejects."""
+    from toolgen.providers.table import render
 
-    click.echo(rules_document() if rules else summary_table(), nl=False)
+    width = shutil.get_terminal_size().columns
+    click.echo(render(output_format, rules=rules, width=width), nl=False)
 
 
 @main.command("watch")
