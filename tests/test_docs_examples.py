@@ -135,3 +135,35 @@ def test_the_pages_have_examples_to_run() -> None:
     assert counts["README.md"] >= 1
     assert counts["docs/generated-api.md"] >= 5
     assert counts["docs/sdks.md"] >= 5
+
+
+COMMAND = re.compile(r"\btoolgen (build|validate|show|diff|watch|import|providers)\b([^`\n#]*)")
+
+
+def test_the_options_the_pages_name_exist() -> None:
+    """Each ``toolgen COMMAND --option`` written in the pages is an option of that command."""
+    from click.testing import CliRunner
+
+    from toolgen.cli import main
+
+    runner = CliRunner()
+    helps: dict[str, str] = {}
+    checked = 0
+    for page in PAGES:
+        for command, rest in COMMAND.findall(page.read_text(encoding="utf-8")):
+            if command not in helps:
+                helps[command] = runner.invoke(main, [command, "--help"]).output
+            for option in re.findall(r"(?<![\w-])--[a-z][a-z-]*", rest):
+                assert option in helps[command], f"{page.name}: toolgen {command} {option}"
+                checked += 1
+    assert checked >= 20  # the synopsis of docs/commands.md alone names more
+
+
+def test_the_pages_cite_public_sources() -> None:
+    """A user of toolgen has the provider's pages and SDKs, not the notes toolgen was built from.
+    docs/providers.md is written from the profiles (`make provider-docs`), which cite their own."""
+    for page in PAGES:
+        if page.name == "providers.md":
+            continue
+        text = page.read_text(encoding="utf-8")
+        assert "PROVIDERS.md" not in text and "../shared/" not in text, page.name
