@@ -167,3 +167,21 @@ def test_the_pages_cite_public_sources() -> None:
             continue
         text = page.read_text(encoding="utf-8")
         assert "PROVIDERS.md" not in text and "../shared/" not in text, page.name
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/design.md"])
+def test_the_tool_file_of_the_page_loads(page: str, tmp_path: Path) -> None:
+    """The tool file a page shows is a tool of a design (with the example design's definitions)."""
+    import shutil
+
+    from toolgen.build import analyze
+
+    tool = next(
+        b.code for b in blocks(REPO / page) if b.language == "yaml" and b.code.startswith("name:")
+    )
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "refund.yaml").write_text(tool, encoding="utf-8")
+    shutil.copytree(REPO / "examples" / "design" / "defs", tmp_path / "defs")
+    result = analyze(tmp_path, ("openai", "anthropic"))
+    assert [d.format() for d in result.diagnostics] == []
+    assert [t.contract.name for t in result.projections[0].tools] == ["billing.refund"]
