@@ -2,8 +2,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
+DOCS_STAMP := $(VENV)/.installed-docs
 
-.PHONY: demo test lint bench golden provider-docs clean
+.PHONY: demo test lint bench golden provider-docs docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -12,6 +13,10 @@ $(BIN)/python:
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	touch $(STAMP)
+
+$(DOCS_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	touch $(DOCS_STAMP)
 
 ## demo: build the example design into gen/ and run the example application
 demo: $(STAMP)
@@ -44,5 +49,9 @@ golden: $(STAMP)
 provider-docs: $(STAMP)
 	$(BIN)/python -m toolgen.providers.table README.md docs/providers.md
 
+## docs: build the reference in docs/ as a site into site/ (mkdocs-material, works offline)
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 clean:
-	rm -rf $(VENV) gen dist build
+	rm -rf $(VENV) gen dist build site

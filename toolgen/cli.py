@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import tempfile
 from collections.abc import Callable
@@ -25,7 +26,7 @@ from toolgen.infra.process import run_and_exit
 from toolgen.load.contracts import Config, Design
 from toolgen.package.writer import OutputError, compare, write_package
 from toolgen.providers import IMPORT_FORMATS, PROVIDER_NAMES
-from toolgen.providers.table import rules_document, summary_table
+from toolgen.providers.table import render as render_providers
 
 EXIT_OK, EXIT_DESIGN, EXIT_USAGE = 0, 1, 2
 
@@ -417,9 +418,19 @@ def _analyzed_side(root: Path | None, label: str) -> BuildResult:
 @click.option(
     "--rules", is_flag=True, help="Also list every rule of every profile with its source and date."
 )
-def providers_command(rules: bool) -> None:
-    """What each provider profile keeps, drops, rewrites and rejects (a Markdown table)."""
-    click.echo(rules_document() if rules else summary_table(), nl=False)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+    help="text: one block per provider, wrapped to the terminal; markdown: the docs' tables; "
+    "json: every profile with its rules.",
+)
+def providers_command(rules: bool, output_format: str) -> None:
+    """What each provider profile keeps, drops, rewrites and rejects."""
+    width = shutil.get_terminal_size().columns
+    click.echo(render_providers(output_format, rules=rules, width=width), nl=False)
 
 
 @main.command("watch")

@@ -267,3 +267,15 @@ def message_events(calls: list[Call]) -> list[dict[str, Any]]:
     )
     events.append({"type": "message_stop"})
     return events
+
+
+def response_body(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """A Gemini GenerateContentResponse of one candidate with ``parts``."""
+    return {
+        "candidates": [
+            {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
+        ],
+        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 20},
+        "modelVersion": "gemini-test",
+        "responseId": "resp_1",
+    }

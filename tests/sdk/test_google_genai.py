@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.envelope.support import forms
-from tests.sdk.bodies import OUTPUT, OUTPUT_PAYLOAD, PAYLOADS
+from tests.sdk.bodies import OUTPUT, OUTPUT_PAYLOAD, PAYLOADS, response_body
 from tests.sdk.conftest import REPO
 from toolgen.build import build
 from toolgen.package.writer import write_package
@@ -36,17 +36,6 @@ def calls_of(gen: ModuleType) -> list[tuple[str, str, dict[str, Any]]]:
         (f"call_{n}", gemini.PROVIDER_NAMES[name], PAYLOADS[name])
         for n, name in enumerate(gemini.TOOLS)
     ]
-
-
-def response_body(parts: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "candidates": [
-            {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
-        ],
-        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 20},
-        "modelVersion": "gemini-test",
-        "responseId": "resp_1",
-    }
 
 
 def call_part(call_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:

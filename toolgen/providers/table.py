@@ -6,7 +6,9 @@ the projection does: ``make provider-docs`` rewrites them and a test compares.
 
 from __future__ import annotations
 
+import json
 import sys
+import textwrap
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -28,15 +30,23 @@ README_BEGIN = "<!-- provider table: written by `make provider-docs`, do not edi
 README_END = "<!-- end of provider table -->"
 
 
-def variants() -> list[tuple[str, Profile]]:
-    """Every profile a build can use, labelled as toolgen.toml chooses it."""
-    found: list[tuple[str, Profile]] = []
+def entries() -> list[tuple[str, str | None, Profile]]:
+    """Every profile a build can use: (provider name, dialect or None, profile)."""
+    found: list[tuple[str, str | None, Profile]] = []
     for name, profile in PROFILES.items():
         if name in DIALECTS:
-            found += [(f'`{name}`, `dialect = "{d}"`', p) for d, p in DIALECTS[name].items()]
+            found += [(name, dialect, p) for dialect, p in DIALECTS[name].items()]
         else:
-            found.append((f"`{name}`", profile))
+            found.append((name, None, profile))
     return found
+
+
+def variants() -> list[tuple[str, Profile]]:
+    """Every profile a build can use, labelled as toolgen.toml chooses it."""
+    return [
+        (f"`{name}`" if dialect is None else f'`{name}`, `dialect = "{dialect}"`', profile)
+        for name, dialect, profile in entries()
+    ]
 
 
 def _code(names: Iterable[str]) -> str:
@@ -111,21 +121,36 @@ def _sources(profile: Profile) -> str:
     return f"{len(profile.rules)} rules, checked {', '.join(dates)}" if dates else "none"
 
 
+#: The summary's columns after the provider's label, in order.
+COLUMNS = (
+    "strict flag", "optional members", "rewrites", "kept beyond structure",
+    "dropped (enforced after decoding)", "rejected beyond the common set", "rules",
+)  # fmt: skip
+
+
+def summary_cells(profile: Profile) -> tuple[str, ...]:
+    """One profile's cells of the summary, in the order of ``COLUMNS`` (Markdown text)."""
+    kept = sorted(profile.keep - _STRUCTURE)
+    dropped = sorted(profile.drop - _ANNOTATIONS)
+    return (
+        _strict_flag(profile),
+        _optional(profile),
+        _rewrites(profile),
+        f"{_code(kept)}; formats {_code(profile.formats)}",
+        _code(dropped),
+        _rejected(profile),
+        _sources(profile),
+    )
+
+
 def summary_table() -> str:
     """The README's table: one row per profile variant."""
     rows = [
-        "| provider | strict flag | optional members | rewrites | kept beyond structure |"
-        " dropped (enforced after decoding) | rejected beyond the common set | rules |",
-        "|---|---|---|---|---|---|---|---|",
+        "| provider | " + " | ".join(COLUMNS) + " |",
+        "|---|" + "---|" * len(COLUMNS),
     ]
     for label, profile in variants():
-        kept = sorted(profile.keep - _STRUCTURE)
-        dropped = sorted(profile.drop - _ANNOTATIONS)
-        rows.append(
-            f"| {label} | {_strict_flag(profile)} | {_optional(profile)} "
-            f"| {_rewrites(profile)} | {_code(kept)}; formats {_code(profile.formats)} "
-            f"| {_code(dropped)} | {_rejected(profile)} | {_sources(profile)} |"
-        )
+        rows.append(f"| {label} | " + " | ".join(summary_cells(profile)) + " |")
     return "\n".join(rows) + "\n"
 
 
@@ -154,6 +179,79 @@ def readme_with_table(readme: str) -> str:
     if not found or not found_end:
         raise ValueError(f"README.md needs the markers {README_BEGIN!r} and {README_END!r}")
     return f"{head}{README_BEGIN}\n{summary_table()}{README_END}{tail}"
+
+
+#: The JSON keys of ``COLUMNS``.
+_JSON_KEYS = (
+    "strict_flag",
+    "optional_members",
+    "rewrites",
+    "kept",
+    "dropped",
+    "rejected",
+    "sources",
+)
+#: Below this many columns for the values, a block puts each value under its name.
+_NARROW = 30
+
+
+def _plain(markdown: str) -> str:
+    return markdown.replace("`", "").replace("\\|", "|")
+
+
+def json_document() -> str:
+    """Every profile with its summary cells and its rules (``toolgen providers --format json``)."""
+    document = []
+    for name, dialect, profile in entries():
+        cells = dict(zip(_JSON_KEYS, map(_plain, summary_cells(profile)), strict=True))
+        rules = [
+            {"topic": r.topic, "fact": r.fact, "source": r.source, "checked": r.checked}
+            for r in profile.rules
+        ]
+        entry = {"provider": name, "dialect": dialect, "title": profile.title}
+        document.append({**entry, **cells, "rules": rules})
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _field(name: str, value: str, width: int) -> list[str]:
+    """``name`` and its wrapped ``value``: side by side, or the value under it when narrow."""
+    key_width = 2 + max(map(len, COLUMNS)) + 2
+    if width - key_width >= _NARROW:
+        lines = textwrap.wrap(value, width - key_width, break_on_hyphens=False) or [""]
+        return [f"  {name:<{key_width - 4}}  {lines[0]}"] + [" " * key_width + x for x in lines[1:]]
+    body = textwrap.wrap(
+        value, max(width, 24), initial_indent="    ", subsequent_indent="    ",
+        break_on_hyphens=False,
+    )  # fmt: skip
+    return [f"  {name}", *body]
+
+
+def terminal_text(width: int, *, rules: bool = False) -> str:
+    """The summary as one block per profile, wrapped to ``width`` columns (and each rule)."""
+    blocks = []
+    for name, dialect, profile in entries():
+        label = name if dialect is None else f'{name}, dialect = "{dialect}"'
+        lines = textwrap.wrap(f"{label}: {profile.title}", max(width, 24), subsequent_indent="  ")
+        for column, cell in zip(COLUMNS, summary_cells(profile), strict=True):
+            lines += _field(column, _plain(cell), width)
+        if rules:
+            for rule in profile.rules:
+                text = f"{rule.topic}: {_plain(rule.fact)} ({rule.source}, checked {rule.checked})"
+                lines += textwrap.wrap(
+                    text, max(width, 24), initial_indent="  - ", subsequent_indent="    ",
+                    break_on_hyphens=False,
+                )  # fmt: skip
+        blocks.append("\n".join(lines) + "\n")
+    return "\n".join(blocks)
+
+
+def render(output_format: str, *, rules: bool, width: int) -> str:
+    """What ``toolgen providers`` prints: ``text`` for a terminal, ``markdown`` or ``json``."""
+    if output_format == "json":
+        return json_document()
+    if output_format == "markdown":
+        return rules_document() if rules else summary_table()
+    return terminal_text(width, rules=rules)
 
 
 def main(argv: list[str]) -> int:
