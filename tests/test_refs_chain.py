@@ -161,7 +161,7 @@ def test_no_seen_set_ref_loop_outside_refs_py() -> None:
     found = {
         f"{path.relative_to(TOOLGEN.parent)}:{line}"
         for path in sorted(TOOLGEN.rglob("*.py"))
-        if path.name != "refs.py" or path.parent != TOOLGEN
+        if path != TOOLGEN / "schema" / "refs.py"
         for line in _seen_set_loops(path.read_text(encoding="utf-8"))
     }
     assert not found, (
