@@ -18,6 +18,8 @@ from toolgen.commands.diff import blocking_diagnostics, diff_designs
 from toolgen.commands.diff import format_json as format_diff_json
 from toolgen.commands.diff import format_text as format_diff_text
 from toolgen.commands.gitrev import GitError, export_design
+from toolgen.commands.import_config import check_design, target_providers, write_config
+from toolgen.commands.import_sync import RECORD_FILE, record_imported, update_design
 from toolgen.commands.importing import import_sources, write_tools
 from toolgen.infra.cache import CACHE_FOLDER, default_cache_dir
 from toolgen.infra.diagnostics import Diagnostic, Level, format_json, format_text, sort_diagnostics
@@ -485,22 +487,68 @@ when a source or a tool could not be imported (the others are written)."""
     help="Read every SOURCE in this format instead of detecting it from the content.",
 )
 @click.option("--force", is_flag=True, help="Replace tool files that exist already.")
+@click.option(
+    "--provider",
+    "providers",
+    multiple=True,
+    type=click.Choice(PROVIDER_NAMES),
+    help="Name this provider in the toolgen.toml written (repeatable). Default: the providers "
+    "the source format targets; the default build's for MCP and BFCL.",
+)
+@click.option(
+    "--update",
+    is_flag=True,
+    help=f"Merge SOURCE into a design imported before ({RECORD_FILE}): upstream changes applied, "
+    "local edits kept, conflicts reported; then print toolgen diff of the design.",
+)
+@click.option("--prune", is_flag=True, help="With --update: delete tools gone upstream.")
 def import_command(
-    sources: tuple[Path, ...], out: Path, source_format: str | None, force: bool
+    sources: tuple[Path, ...],
+    out: Path,
+    source_format: str | None,
+    force: bool,
+    providers: tuple[str, ...],
+    update: bool,
+    prune: bool,
 ) -> None:
-    result = import_sources(
-        [(path, str(path)) for path in sources],
-        out,
-        IMPORT_FORMATS,
-        forced=source_format,
-        force=force,
-    )
-    _report(result.diagnostics, "text")
+    labelled = [(path, str(path)) for path in sources]
+    if update:
+        sys.exit(_import_update(labelled, out, source_format, prune))
+    result = import_sources(labelled, out, IMPORT_FORMATS, forced=source_format, force=force)
     write_tools(out, result.tools)
-    errors = sum(d.level is Level.ERROR for d in result.diagnostics)
+    found = [*result.diagnostics, *record_imported(out, result.tools)]
+    targets = providers or target_providers(sources, IMPORT_FORMATS, source_format)
+    found += [write_config(out, targets), *check_design(out)]
+    _report(found, "text")
+    errors = sum(d.level is Level.ERROR for d in found)
     click.echo(
         f"toolgen: imported {len(result.tools)} tool(s) into {out / 'tools'}; "
-        f"{errors} error(s), {len(result.diagnostics) - errors} note(s) and warning(s)",
+        f"{errors} error(s), {len(found) - errors} note(s) and warning(s)",
         err=True,
     )
-    sys.exit(EXIT_OK if result.ok else EXIT_DESIGN)
+    sys.exit(EXIT_OK if errors == 0 else EXIT_DESIGN)
+
+
+def _import_update(
+    sources: list[tuple[Path, str]], design: Path, source_format: str | None, prune: bool
+) -> int:
+    """``import --update``: merge, check, and print the diff of the design before and after."""
+    with tempfile.TemporaryDirectory(prefix="toolgen-update-") as scratch:
+        before = Path(scratch) / "before"
+        shutil.copytree(design, before, ignore=shutil.ignore_patterns(CACHE_FOLDER))
+        result = update_design(sources, design, IMPORT_FORMATS, forced=source_format, prune=prune)
+        found = [*result.diagnostics, *check_design(design)]
+        _report(found, "text")
+        old, new = analyze(before), analyze(design)
+    if blocking_diagnostics(old) or blocking_diagnostics(new):
+        click.echo("toolgen: the design has errors; no diff printed", err=True)
+    else:
+        click.echo(format_diff_text(diff_designs(old, new)), nl=False)
+    conflicts = sum(d.code == "CONFLICT" for d in found)
+    errors = sum(d.level is Level.ERROR for d in found)
+    click.echo(
+        f"toolgen: updated {design}: {len(result.added)} added, {len(result.updated)} updated, "
+        f"{len(result.removed)} removed, {conflicts} conflict(s), {errors} error(s)",
+        err=True,
+    )
+    return EXIT_OK if errors == 0 else EXIT_DESIGN

@@ -176,6 +176,7 @@ TOOLS = ToolFormat(
     find=_tools_find,
     read=_tools_read,
     has_strict=True,
+    targets=("anthropic",),
 )
 
 REGISTRATION = Registration(ANTHROPIC, order=20)

@@ -65,6 +65,7 @@ TOOL_CONFIG = ToolFormat(
     find=_find,
     read=_read,
     has_strict=True,
+    targets=("bedrock",),
 )
 
 IMPORT_FORMATS = (ImportFormat(20, TOOL_CONFIG),)

@@ -41,7 +41,8 @@ class ToolFormat:
     JSON Schema 2020-12 (a reader converts its format's own dialect). ``strict_nulls`` says how
     a producer of this format may write an optional member in strict mode: True for a type list
     (``["string", "null"]``), False for an ``anyOf`` with a null branch; empty when strict mode
-    adds no nulls. ``has_strict`` says whether an entry may carry a ``strict`` flag.
+    adds no nulls. ``has_strict`` says whether an entry may carry a ``strict`` flag. ``targets``
+    names the providers that read this format.
     """
 
     name: str
@@ -50,6 +51,9 @@ class ToolFormat:
     read: Callable[[Any, str], ReadResult]
     strict_nulls: tuple[bool, ...] = ()
     has_strict: bool = False
+    #: The providers a design imported from this format is built for (toolgen.toml's list); empty
+    #: for a format of no provider (MCP, BFCL): the default build's providers.
+    targets: tuple[str, ...] = ()
 
 
 def finding(pointer: str, code: str, message: str, level: Level = Level.INFO) -> Diagnostic:

@@ -192,7 +192,11 @@ def _nullable(node: dict[str, Any]) -> dict[str, Any]:
 
 
 FUNCTION_DECLARATIONS = ToolFormat(
-    name="gemini", title="Gemini function declarations", find=_find, read=_read
+    name="gemini",
+    title="Gemini function declarations",
+    find=_find,
+    read=_read,
+    targets=("gemini",),
 )
 
 IMPORT_FORMATS = (ImportFormat(70, FUNCTION_DECLARATIONS),)

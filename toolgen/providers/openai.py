@@ -194,6 +194,7 @@ CHAT_TOOLS = ToolFormat(
     read=_chat_read,
     strict_nulls=(True, False),
     has_strict=True,
+    targets=("openai",),
 )
 RESPONSES_TOOLS = ToolFormat(
     name="openai-responses",
@@ -202,6 +203,7 @@ RESPONSES_TOOLS = ToolFormat(
     read=_responses_read,
     strict_nulls=(True,),
     has_strict=True,
+    targets=("openai",),
 )
 
 REGISTRATION = Registration(OPENAI, order=10)

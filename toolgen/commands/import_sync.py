@@ -1,0 +1,346 @@
+"""``toolgen import --update``: an imported design that follows its source without losing local edits.
+
+An import keeps a record beside the design (``toolgen-import.json``, committed with it): for each
+tool its file and the values upstream gave it. A re-import merges three ways, per member of the tool
+file (recursively through objects, so an edit of one property's description and an upstream change
+to another property both survive): a member nobody edited locally takes the upstream value, a local
+edit of a member upstream did not change is kept, a member both changed is a conflict reported with
+both values and left as the local one. Tools new upstream are added; tools gone upstream are
+reported, and deleted (``--prune``) only when the local file is what upstream last gave.
+
+Every file is replaced atomically and the record is written last, so a re-import stopped half way
+leaves a design that the next one merges without losing anything (a tool file already merged is
+then equal to upstream, which is no conflict).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolgen import __version__
+from toolgen.commands.importing import TOOLS_FOLDER, ImportedTool, import_sources, render_tool
+from toolgen.infra.diagnostics import Diagnostic, Level
+from toolgen.load.sources import SCHEMA_SUFFIXES, parse
+from toolgen.providers.formats import ToolFormat
+from toolgen.schema import pointer as jp
+
+RECORD_FILE = "toolgen-import.json"
+SYNC = "import"  # the provider slot of the findings of a re-import
+
+
+class _Missing:
+    """A member absent from one side of a merge."""
+
+    def __repr__(self) -> str:
+        return "absent"
+
+
+MISSING: Any = _Missing()
+
+
+@dataclass
+class ImportRecord:
+    """What was imported: tool name -> {"file": design-relative path, "upstream": the tool file's
+    document as the source gave it}."""
+
+    tools: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def to_text(self) -> str:
+        body = {
+            "about": "written by toolgen import: the upstream value of every imported tool, which "
+            "toolgen import --update merges with the local files; commit it with the design",
+            "toolgen": __version__,
+            "tools": dict(sorted(self.tools.items())),
+        }
+        return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+
+
+@dataclass(frozen=True)
+class SyncResult:
+    diagnostics: list[Diagnostic]
+    added: list[str]
+    updated: list[str]
+    removed: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.level is Level.ERROR for d in self.diagnostics)
+
+
+def read_record(design: Path) -> tuple[ImportRecord, list[Diagnostic]]:
+    """The record of ``design`` (empty when there is none yet)."""
+    path = design / RECORD_FILE
+    if not path.exists():
+        return ImportRecord(), []
+    try:
+        body = json.loads(path.read_text(encoding="utf-8"))
+        tools = body["tools"]
+        if not isinstance(tools, dict) or not all(
+            isinstance(t, dict) and isinstance(t.get("file"), str) and "upstream" in t
+            for t in tools.values()
+        ):
+            raise ValueError("tools is not a map of {file, upstream}")
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        return ImportRecord(), [
+            Diagnostic(RECORD_FILE, "", SYNC, "UNREADABLE_RECORD", str(error), Level.ERROR)
+        ]
+    return ImportRecord(dict(tools)), []
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Replace ``path`` by ``text`` in one step (a temporary file beside it, then a rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(
+        prefix=f".{path.name}.", suffix=".toolgen-tmp", dir=path.parent
+    )
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def upstream_documents(tools: Sequence[ImportedTool]) -> dict[str, tuple[str, dict[str, Any]]]:
+    """name -> (planned file, document) of planned tool files."""
+    found = {}
+    for tool in tools:
+        document = parse(tool.text, Path(tool.path).suffix)
+        found[tool.name] = (tool.path, document)
+    return found
+
+
+def record_imported(design: Path, tools: Sequence[ImportedTool]) -> list[Diagnostic]:
+    """Add the tools a first import wrote to the record of ``design`` (written atomically)."""
+    record, problems = read_record(design)
+    if problems:
+        return problems
+    for name, (path, document) in upstream_documents(tools).items():
+        record.tools[name] = {"file": path, "upstream": _fields(document)}
+    write_atomically(design / RECORD_FILE, record.to_text())
+    return []
+
+
+def _fields(document: dict[str, Any]) -> dict[str, Any]:
+    """What the merge compares: the tool file without its name (a renamed tool is another tool)."""
+    return {k: v for k, v in document.items() if k != "name"}
+
+
+def _same(a: Any, b: Any) -> bool:
+    if a is MISSING or b is MISSING:
+        return a is b
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+@dataclass(frozen=True)
+class Conflict:
+    pointer: str
+    local: Any
+    upstream: Any
+
+
+def merge(base: Any, local: Any, upstream: Any, pointer: str = "") -> tuple[Any, list[Conflict]]:
+    """The three-way merge of one value (MISSING for an absent member): objects member by member,
+    anything else whole. A conflict keeps the local value."""
+    if _same(local, base):
+        return upstream, []
+    if _same(upstream, base) or _same(local, upstream):
+        return local, []
+    if isinstance(local, dict) and isinstance(upstream, dict):
+        base_members = base if isinstance(base, dict) else {}
+        merged: dict[str, Any] = {}
+        conflicts: list[Conflict] = []
+        for key in [*local, *(k for k in upstream if k not in local)]:
+            value, found = merge(
+                base_members.get(key, MISSING),
+                local.get(key, MISSING),
+                upstream.get(key, MISSING),
+                jp.join(pointer, key),
+            )
+            conflicts += found
+            if value is not MISSING:
+                merged[key] = value
+        return merged, conflicts
+    return local, [Conflict(pointer, local, upstream)]
+
+
+def _shown(value: Any) -> str:
+    if value is MISSING:
+        return "(absent)"
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _local_file(design: Path, recorded: str | None, planned: str) -> str | None:
+    """The design-relative file holding a tool locally: the recorded one, else one of the planned
+    stem in any schema suffix."""
+    if recorded is not None and (design / recorded).is_file():
+        return recorded
+    stem = Path(planned).stem
+    for suffix in SCHEMA_SUFFIXES:
+        candidate = f"{TOOLS_FOLDER}/{stem}{suffix}"
+        if (design / candidate).is_file():
+            return candidate
+    return None
+
+
+def _note(
+    file: str, pointer: str, code: str, message: str, level: Level = Level.INFO
+) -> Diagnostic:
+    return Diagnostic(file, pointer, SYNC, code, message, level)
+
+
+def _text_for(path: str, document: dict[str, Any]) -> str:
+    suffix, text = render_tool(document)
+    if Path(path).suffix == ".json" and suffix != ".json":
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return text  # YAML, or JSON text (which a .yaml file reads as the same value)
+
+
+def update_design(
+    sources: Sequence[tuple[Path, str]],
+    design: Path,
+    formats: Sequence[ToolFormat],
+    *,
+    forced: str | None = None,
+    prune: bool = False,
+) -> SyncResult:
+    """Re-import ``sources`` into ``design``, merging with its local edits (see the module)."""
+    record, diagnostics = read_record(design)
+    if diagnostics:
+        return SyncResult(diagnostics, [], [], [])
+    with tempfile.TemporaryDirectory(prefix="toolgen-update-") as empty:
+        # planned as into an empty design: whether a file exists is the merge's question here
+        planned = import_sources(sources, Path(empty), formats, forced=forced)
+    diagnostics = list(planned.diagnostics)
+    if not planned.ok and not planned.tools:
+        return SyncResult(diagnostics, [], [], [])
+    added: list[str] = []
+    updated: list[str] = []
+    removed: list[str] = []
+    upstream = upstream_documents(planned.tools)
+    for name, (path, document) in upstream.items():
+        entry = record.tools.get(name)
+        local_file = _local_file(design, entry["file"] if entry else None, path)
+        if local_file is None and entry is not None:
+            diagnostics.append(
+                _note(
+                    entry["file"],
+                    "",
+                    "REMOVED_LOCALLY",
+                    f"tool {name!r} was deleted here; "
+                    "not brought back (delete its entry in the record to import it again)",
+                )
+            )
+            record.tools[name] = {"file": entry["file"], "upstream": _fields(document)}
+            continue
+        if local_file is None:
+            text = next(t.text for t in planned.tools if t.name == name)
+            write_atomically(design / path, text)
+            record.tools[name] = {"file": path, "upstream": _fields(document)}
+            added.append(name)
+            diagnostics.append(_note(path, "", "ADDED", f"tool {name!r} is new upstream"))
+            continue
+        outcome = _merge_file(design, local_file, entry, name, document)
+        if isinstance(outcome, Diagnostic):  # the local file does not read: left alone
+            diagnostics.append(outcome)
+            continue
+        changed, found = outcome
+        diagnostics += found
+        if changed:
+            updated.append(name)
+        record.tools[name] = {"file": local_file, "upstream": _fields(document)}
+    gone_upstream = sorted(set(record.tools) - set(upstream))
+    if gone_upstream and not planned.ok:  # a tool that failed to import is not gone
+        diagnostics.append(
+            _note(
+                RECORD_FILE,
+                "",
+                "REMOVALS_NOT_CHECKED",
+                f"{len(gone_upstream)} recorded tool(s) "
+                "not read upstream; with import errors, none is taken as removed",
+                Level.WARNING,
+            )
+        )
+        gone_upstream = []
+    for name in gone_upstream:
+        gone = _removed_upstream(design, name, record.tools[name], prune)
+        diagnostics.append(gone)
+        if gone.code in ("PRUNED", "ALREADY_DELETED"):
+            del record.tools[name]
+            removed.append(name)
+    write_atomically(design / RECORD_FILE, record.to_text())  # last: see the module's docstring
+    return SyncResult(diagnostics, added, updated, removed)
+
+
+def _merge_file(
+    design: Path, local_file: str, entry: dict[str, Any] | None, name: str, document: dict[str, Any]
+) -> tuple[bool, list[Diagnostic]] | Diagnostic:
+    try:
+        local = parse((design / local_file).read_text(encoding="utf-8"), Path(local_file).suffix)
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        return _note(
+            local_file, "", "UNREADABLE_LOCAL", f"{error}; tool {name!r} left as it is", Level.ERROR
+        )
+    if not isinstance(local, dict):
+        return _note(
+            local_file,
+            "",
+            "UNREADABLE_LOCAL",
+            f"not a tool file; {name!r} left as it is",
+            Level.ERROR,
+        )
+    base = entry["upstream"] if entry is not None else {}
+    merged, conflicts = merge(base, _fields(local), _fields(document))
+    found = [
+        _note(
+            local_file,
+            c.pointer,
+            "CONFLICT",
+            f"changed here and upstream; kept the local value {_shown(c.local)} "
+            f"(upstream: {_shown(c.upstream)})",
+            Level.WARNING,
+        )
+        for c in conflicts
+    ]
+    result = {"name": local.get("name", name), **merged}
+    if _same(result, local):
+        return False, found
+    write_atomically(design / local_file, _text_for(local_file, result))
+    return True, found
+
+
+def _removed_upstream(design: Path, name: str, entry: dict[str, Any], prune: bool) -> Diagnostic:
+    file = entry["file"]
+    path = design / file
+    if not path.is_file():
+        return _note(file, "", "ALREADY_DELETED", f"tool {name!r} is gone upstream and here")
+    if not prune:
+        return _note(
+            file,
+            "",
+            "REMOVED_UPSTREAM",
+            f"tool {name!r} is gone upstream; kept (--prune deletes it)",
+            Level.WARNING,
+        )
+    try:
+        local = parse(path.read_text(encoding="utf-8"), path.suffix)
+    except (OSError, UnicodeDecodeError, ValueError):
+        local = None
+    if not isinstance(local, dict) or not _same(_fields(local), entry["upstream"]):
+        return _note(
+            file,
+            "",
+            "REMOVED_UPSTREAM",
+            f"tool {name!r} is gone upstream but was edited here; kept",
+            Level.WARNING,
+        )
+    path.unlink()
+    return _note(file, "", "PRUNED", f"tool {name!r} is gone upstream; deleted")
