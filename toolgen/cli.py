@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -461,6 +462,74 @@ def watch_command(design: Path, out: Path, providers: tuple[str, ...], output_fo
     click.echo(f"toolgen: watching {design} (Ctrl-C to stop)", err=True)
     watch(design, out, rebuild)
     click.echo("toolgen: stopped", err=True)
+
+
+@main.group("canary")
+def canary_group() -> None:
+    """Record providers' answers as golden fixtures, and check them offline for envelope drift."""
+
+
+@canary_group.command("record")
+@_design_argument
+@click.option("--provider", required=True, type=click.Choice(PROVIDER_NAMES))
+@click.option("--api", "apis", multiple=True, help="Only this API (repeatable). Default: all.")
+@click.option(
+    "--out", required=True, type=click.Path(file_okay=False, path_type=Path), help="Fixtures."
+)
+@click.option("--base-url", help="Any compatible endpoint (a gateway, a test server).")
+@click.option("--model", help="The model to ask. Default: a small one of the provider.")
+@click.option("--tool", help="The tool to force. Default: the first the provider takes.")
+@click.option("--output", help="The structured output to ask for. Default: the first.")
+def canary_record_command(
+    design: Path,
+    provider: str,
+    apis: tuple[str, ...],
+    out: Path,
+    base_url: str | None,
+    model: str | None,
+    tool: str | None,
+    output: str | None,
+) -> None:
+    """Send the smallest real requests per API of PROVIDER (a forced tool call, a structured
+    output, a stream; the key from the provider's usual environment variable) and write the
+    answers as fixtures, identifiers and free text replaced by placeholders."""
+    from toolgen.commands.canary import RecordOptions, exit_code, record
+
+    options = RecordOptions(provider, apis, base_url, model, tool, output)
+    written, findings = record(design, options, out, os.environ)
+    for finding in findings:
+        click.echo(finding.format(), err=True)
+    click.echo(f"toolgen: recorded {len(written)} fixture(s) into {out}", err=True)
+    sys.exit(exit_code(findings))
+
+
+@canary_group.command("check")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option(
+    "-o",
+    "gen",
+    required=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="The generated package whose validators and decoders read the fixtures.",
+)
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+def canary_check_command(folder: Path, gen: Path, output_format: str) -> None:
+    """Run GEN's validators and decoders over the fixtures in FOLDER, offline. Exit 1 on breaking
+    drift (provider, API, fixture, path); additive drift (what the envelope schema does not
+    declare) is a notice."""
+    from toolgen.commands.canary import check, exit_code
+
+    findings = check(folder, gen)
+    if output_format == "json":
+        click.echo(json.dumps([f.to_dict() for f in findings], indent=2))
+    else:
+        for finding in findings:
+            click.echo(finding.format(), err=True)
+    breaking = sum(f.level != "additive" for f in findings)
+    click.echo(
+        f"toolgen: {breaking} breaking, {len(findings) - breaking} additive finding(s)", err=True
+    )
+    sys.exit(exit_code(findings))
 
 
 _IMPORT_HELP = f"""Turn tool definitions (JSON files: {", ".join(f.title for f in IMPORT_FORMATS)})

@@ -1,0 +1,289 @@
+"""``toolgen canary``: catch a provider's envelope drift before production does.
+
+``record`` sends, per wire API the provider module binds, the smallest real requests (a forced
+call of a design tool, a structured output of a design output, the tool call streamed) and writes
+what came back as golden fixtures (toolgen.infra.canary_fixtures). ``check`` runs the generated
+package's own validators and decoders over the fixtures, offline: what they reject is breaking
+drift; what the envelope schema leaves undeclared (toolgen.schema.undeclared) is additive drift, a
+notice. HTTP is the standard library's (urllib): no new run-time dependency.
+"""
+
+from __future__ import annotations
+
+import datetime
+import importlib
+import importlib.util
+import json
+import re
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from toolgen import __version__
+from toolgen.build import analyze
+from toolgen.infra.canary_fixtures import (
+    Fixture,
+    fixture_files,
+    read_fixture,
+    scrub,
+    sse_events,
+    write_fixture,
+)
+from toolgen.providers import PROFILES
+from toolgen.providers.canary_wire import ENDPOINTS, WIRE_APIS, Definition
+from toolgen.schema.undeclared import undeclared
+
+TIMEOUT_SECONDS = 120
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """One result of a canary: ``level`` is "breaking", "additive" or "error" (nothing could be
+    recorded or checked)."""
+
+    provider: str
+    api: str
+    fixture: str
+    path: str
+    level: str
+    message: str
+
+    def format(self) -> str:
+        where = f"{self.fixture}:{self.path}" if self.path else self.fixture
+        return f"{where}: {self.provider} {self.api}: {self.level.upper()} {self.message}"
+
+    def to_dict(self) -> dict[str, str]:
+        return asdict(self)
+
+
+# -- record -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecordOptions:
+    provider: str
+    apis: tuple[str, ...] = ()  # empty: every API the provider binds
+    base_url: str | None = None
+    model: str | None = None
+    tool: str | None = None  # canonical name; default: the design's first tool
+    output: str | None = None  # canonical name; default: the design's first output
+
+
+def record(
+    design: Path, options: RecordOptions, out: Path, environ: Mapping[str, str]
+) -> tuple[list[Path], list[Finding]]:
+    """Send the canary's requests and write their fixtures under ``out``."""
+    provider = options.provider
+    endpoint = ENDPOINTS.get(provider)
+    problem = _record_problem(provider, options, endpoint is not None)
+    if problem:
+        return [], [Finding(provider, "", "", "", "error", problem)]
+    key = environ.get(endpoint.env, "") if endpoint else ""
+    if endpoint is not None and not key and options.base_url is None:
+        return [], [Finding(provider, "", "", "", "error", f"{endpoint.env} is not set")]
+    result = analyze(design, (provider,))
+    if not result.ok or not result.projections:
+        return [], [Finding(provider, "", "", "", "error", "the design does not build")]
+    projection = result.projections[0]
+    tool = _chosen(projection.tools, options.tool)
+    output = _chosen(projection.outputs, options.output)
+    base_url = (options.base_url or (endpoint.base_url if endpoint else "")).rstrip("/")
+    model = options.model or (endpoint.model if endpoint else "model")
+    headers = {"Content-Type": "application/json", **(endpoint.auth(key) if endpoint else {})}
+    written: list[Path] = []
+    findings: list[Finding] = []
+    for api in PROFILES[provider].apis:
+        if options.apis and api.name not in options.apis:
+            continue
+        wire = WIRE_APIS.get(api.name)
+        if wire is None:
+            findings.append(Finding(provider, api.name, "", "", "error", "no canary requests"))
+            continue
+        requests: list[tuple[str, str, dict[str, Any], bool]] = []
+        if tool is not None:
+            requests.append(("tool_call", tool[0], wire.tool_request(model, tool[1], False), False))
+            requests.append(("stream", tool[0], wire.tool_request(model, tool[1], True), True))
+        if output is not None:
+            requests.append(("output", output[0], wire.output_request(model, output[1]), False))
+        for kind, contract, body, stream in requests:
+            url = base_url + wire.path(model, stream)
+            try:
+                answer = _post(url, body, headers)
+            except (OSError, ValueError) as error:
+                message = f"{url}: {_without(str(error), key)}"
+                findings.append(Finding(provider, api.name, kind, "", "error", message))
+                continue
+            fixture = Fixture(
+                provider,
+                api.name,
+                kind,
+                contract,
+                model,
+                datetime.date.today().isoformat(),
+                __version__,
+                body,
+                response=None if stream else scrub(json.loads(answer), keep_text=kind == "output"),
+                events=scrub(sse_events(answer)) if stream else None,
+            )
+            written.append(write_fixture(out, fixture))
+    return written, findings
+
+
+def _record_problem(provider: str, options: RecordOptions, known: bool) -> str:
+    if provider not in PROFILES:
+        return f"unknown provider {provider!r}"
+    bound = [api.name for api in PROFILES[provider].apis]
+    unknown = [api for api in options.apis if api not in bound]
+    if unknown:
+        return f"{provider} binds no API {unknown[0]!r} (it binds {', '.join(bound) or 'none'})"
+    if not known and options.base_url is None:
+        return f"toolgen knows no endpoint of {provider}; give --base-url"
+    return ""
+
+
+def _chosen(contracts: Sequence[Any], name: str | None) -> tuple[str, Definition] | None:
+    """(canonical name, definition) of the contract ``name``, or of the first one the provider
+    can take; None when there is none."""
+    usable = [
+        c for c in contracts if c.schema is not None and (name is None or c.contract.name == name)
+    ]
+    if not usable:
+        return None
+    found = usable[0]
+    definition = Definition(
+        found.provider_name, found.contract.description or "", found.schema, bool(found.strict)
+    )
+    return found.contract.name, definition
+
+
+def _post(url: str, body: dict[str, Any], headers: dict[str, str]) -> str:
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers=headers, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:  # noqa: S310
+            return str(response.read().decode("utf-8"))
+    except urllib.error.HTTPError as error:
+        raise ValueError(f"HTTP {error.code} {error.reason}") from None
+
+
+def _without(text: str, secret: str) -> str:
+    return text.replace(secret, "<key>") if secret else text
+
+
+# -- check --------------------------------------------------------------------------------------
+
+
+def load_package(gen: Path) -> ModuleType:
+    """The generated package in ``gen``, imported under a name of its own (it imports itself only
+    relatively, so any name works)."""
+    name = "toolgen_canary_" + re.sub(r"\W", "_", str(gen.resolve()))
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(
+        name, gen / "__init__.py", submodule_search_locations=[str(gen)]
+    )
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{gen} is no generated package")
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[name] = package
+    spec.loader.exec_module(package)
+    return package
+
+
+def check(folder: Path, gen: Path) -> list[Finding]:
+    """Every fixture under ``folder`` read by the package ``gen``: breaking and additive drift."""
+    try:
+        package = load_package(gen)
+    except (ImportError, OSError, SyntaxError) as error:
+        return [Finding("", "", "", "", "error", f"cannot import {gen}: {error}")]
+    findings: list[Finding] = []
+    files = list(fixture_files(folder))
+    if not files:
+        return [Finding("", "", str(folder), "", "error", "no fixtures")]
+    for path in files:
+        label = path.relative_to(folder).as_posix()
+        try:
+            fixture = read_fixture(path)
+        except (OSError, ValueError, TypeError) as error:
+            findings.append(Finding("", "", label, "", "error", str(error)))
+            continue
+        findings += _check_fixture(package, fixture, label)
+    return sorted(findings)
+
+
+def _check_fixture(package: ModuleType, fixture: Fixture, label: str) -> list[Finding]:
+    def finding(path: str, level: str, message: str) -> Finding:
+        return Finding(fixture.provider, fixture.api, label, path, level, message)
+
+    try:
+        module = importlib.import_module(f"{package.__name__}.{fixture.provider}")
+        envelopes = importlib.import_module(f"{package.__name__}._envelopes_{fixture.provider}")
+    except ImportError:
+        return [finding("", "error", f"{fixture.provider} is not built into the package")]
+    runtime = importlib.import_module(f"{package.__name__}._runtime")
+    api = next((a for a in PROFILES[fixture.provider].apis if a.name == fixture.api), None)
+    if api is None:
+        return [finding("", "error", f"{fixture.provider} binds no API {fixture.api!r}")]
+    findings = []
+    try:
+        findings += _decode(module, fixture, finding)
+    except runtime.SchemaDriftError as error:
+        findings.append(
+            finding(error.path, "breaking", f"expected {error.expected}, got {error.actual}")
+        )
+    except runtime.PayloadError as error:
+        findings.append(finding(error.location, "breaking", f"{error.code}: {error.reason}"))
+    except (TypeError, ValueError, KeyError) as error:
+        findings.append(finding("", "breaking", f"{type(error).__name__}: {error}"))
+    schemas = json.loads(envelopes._SCHEMAS)
+    surface = api.surfaces[-1] if fixture.kind == "stream" else api.surfaces[0]
+    schema = schemas.get(surface)
+    bodies = (fixture.events or []) if fixture.kind == "stream" else [fixture.response]
+    seen = set()
+    for index, body in enumerate(bodies):
+        for item in undeclared(body, schema) if isinstance(schema, dict) else []:
+            where = f"[{index}].{item.path}" if fixture.kind == "stream" else item.path
+            key = (re.sub(r"\[\d+\]", "[*]", item.path), item.what, item.detail)
+            if key in seen:
+                continue
+            seen.add(key)
+            findings.append(finding(where, "additive", _additive_message(item.what, item.detail)))
+    return findings
+
+
+def _additive_message(what: str, detail: str) -> str:
+    if what == "member":
+        return f"member {detail!r} is not in the envelope schema"
+    if what == "type":
+        return f"type {detail!r} is not in the envelope schema (a new block, item or event)"
+    return f"value {detail!r} is not among the envelope schema's values"
+
+
+def _decode(module: ModuleType, fixture: Fixture, finding: Any) -> list[Finding]:
+    """Decode the fixture as an application would; a finding when a call or output is missing."""
+    if fixture.kind == "stream":
+        stream = module.ToolCallStream(fixture.api)
+        for event in fixture.events or []:
+            stream.add(event)
+        calls = stream.tool_calls()
+    else:
+        calls = module.parse_tool_calls(fixture.response, fixture.api)
+    if fixture.kind == "output":
+        text = WIRE_APIS[fixture.api].output_text(fixture.response)
+        if not isinstance(text, str):
+            return [finding("", "breaking", "no structured output text where the API puts it")]
+        module.parse_output(fixture.contract, text)
+        return []
+    if not calls:  # the request forced a call: the decoder no longer finds it
+        return [finding("", "breaking", "no tool call decoded")]
+    return []
+
+
+def exit_code(findings: Sequence[Finding]) -> int:
+    return 1 if any(f.level in ("breaking", "error") for f in findings) else 0
