@@ -512,14 +512,19 @@ def canary_record_command(
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="The generated package whose validators and decoders read the fixtures.",
 )
+@click.option(
+    "--since",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Fixtures of an earlier recording: additive drift already in them is not reported.",
+)
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
-def canary_check_command(folder: Path, gen: Path, output_format: str) -> None:
+def canary_check_command(folder: Path, gen: Path, since: Path | None, output_format: str) -> None:
     """Run GEN's validators and decoders over the fixtures in FOLDER, offline. Exit 1 on breaking
     drift (provider, API, fixture, path); additive drift (what the envelope schema does not
     declare) is a notice."""
     from toolgen.commands.canary import check, exit_code
 
-    findings = check(folder, gen)
+    findings = check(folder, gen, since)
     if output_format == "json":
         click.echo(json.dumps([f.to_dict() for f in findings], indent=2))
     else:

@@ -84,15 +84,20 @@ class _Handler(BaseHTTPRequestHandler):
         except LookupError:
             self.send_error(404, "no stand-in for this path")
             return
-        data = body.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        respond(self, content_type, body)
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+
+def respond(handler: BaseHTTPRequestHandler, content_type: str, body: str) -> None:
+    """Send ``body`` as a 200 answer of ``content_type``."""
+    data = body.encode()
+    handler.send_response(200)
+    handler.send_header("Content-Type", content_type)
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)
 
 
 def environment(url: str) -> dict[str, str]:

@@ -196,40 +196,49 @@ def load_package(gen: Path) -> ModuleType:
     return package
 
 
-def check(folder: Path, gen: Path) -> list[Finding]:
-    """Every fixture under ``folder`` read by the package ``gen``: breaking and additive drift."""
+def check(folder: Path, gen: Path, since: Path | None = None) -> list[Finding]:
+    """Every fixture under ``folder`` read by the package ``gen``: breaking and additive drift.
+    With ``since`` (the fixtures of an earlier recording), additive drift already in those is not
+    reported again."""
     try:
         package = load_package(gen)
     except (ImportError, OSError, SyntaxError) as error:
         return [Finding("", "", "", "", "error", f"cannot import {gen}: {error}")]
-    findings: list[Finding] = []
-    files = list(fixture_files(folder))
-    if not files:
+    fixtures, findings = _read_all(folder)
+    if not fixtures and not findings:
         return [Finding("", "", str(folder), "", "error", "no fixtures")]
-    for path in files:
-        label = path.relative_to(folder).as_posix()
-        try:
-            fixture = read_fixture(path)
-        except (OSError, ValueError, TypeError) as error:
-            findings.append(Finding("", "", label, "", "error", str(error)))
-            continue
-        findings += _check_fixture(package, fixture, label)
+    known: set[tuple[str, ...]] = set()
+    for _, earlier in _read_all(since)[0] if since is not None else []:
+        known |= {key for key, _ in _undeclared(package, earlier)}
+    for label, fixture in fixtures:
+        findings += _check_fixture(package, fixture, label, known)
     return sorted(findings)
 
 
-def _check_fixture(package: ModuleType, fixture: Fixture, label: str) -> list[Finding]:
+def _read_all(folder: Path) -> tuple[list[tuple[str, Fixture]], list[Finding]]:
+    fixtures, findings = [], []
+    for path in fixture_files(folder):
+        label = path.relative_to(folder).as_posix()
+        try:
+            fixtures.append((label, read_fixture(path)))
+        except (OSError, ValueError, TypeError) as error:
+            findings.append(Finding("", "", label, "", "error", str(error)))
+    return fixtures, findings
+
+
+def _check_fixture(
+    package: ModuleType, fixture: Fixture, label: str, known: set[tuple[str, ...]]
+) -> list[Finding]:
     def finding(path: str, level: str, message: str) -> Finding:
         return Finding(fixture.provider, fixture.api, label, path, level, message)
 
     try:
         module = importlib.import_module(f"{package.__name__}.{fixture.provider}")
-        envelopes = importlib.import_module(f"{package.__name__}._envelopes_{fixture.provider}")
     except ImportError:
         return [finding("", "error", f"{fixture.provider} is not built into the package")]
-    runtime = importlib.import_module(f"{package.__name__}._runtime")
-    api = next((a for a in PROFILES[fixture.provider].apis if a.name == fixture.api), None)
-    if api is None:
+    if _api(fixture) is None:
         return [finding("", "error", f"{fixture.provider} binds no API {fixture.api!r}")]
+    runtime = importlib.import_module(f"{package.__name__}._runtime")
     findings = []
     try:
         findings += _decode(module, fixture, finding)
@@ -241,20 +250,42 @@ def _check_fixture(package: ModuleType, fixture: Fixture, label: str) -> list[Fi
         findings.append(finding(error.location, "breaking", f"{error.code}: {error.reason}"))
     except (TypeError, ValueError, KeyError) as error:
         findings.append(finding("", "breaking", f"{type(error).__name__}: {error}"))
-    schemas = json.loads(envelopes._SCHEMAS)
-    surface = api.surfaces[-1] if fixture.kind == "stream" else api.surfaces[0]
-    schema = schemas.get(surface)
-    bodies = (fixture.events or []) if fixture.kind == "stream" else [fixture.response]
-    seen = set()
-    for index, body in enumerate(bodies):
-        for item in undeclared(body, schema) if isinstance(schema, dict) else []:
-            where = f"[{index}].{item.path}" if fixture.kind == "stream" else item.path
-            key = (re.sub(r"\[\d+\]", "[*]", item.path), item.what, item.detail)
-            if key in seen:
-                continue
-            seen.add(key)
-            findings.append(finding(where, "additive", _additive_message(item.what, item.detail)))
+    for key, (where, message) in _undeclared(package, fixture):
+        if key not in known:
+            findings.append(finding(where, "additive", message))
     return findings
+
+
+def _api(fixture: Fixture) -> Any:
+    profile = PROFILES.get(fixture.provider)
+    return next((a for a in profile.apis if a.name == fixture.api), None) if profile else None
+
+
+def _undeclared(
+    package: ModuleType, fixture: Fixture
+) -> list[tuple[tuple[str, ...], tuple[str, str]]]:
+    """(key, (path, message)) of what the fixture's answer holds that its envelope schema does
+    not declare, once per key: provider, API, kind and the path with any index."""
+    api = _api(fixture)
+    try:
+        envelopes = importlib.import_module(f"{package.__name__}._envelopes_{fixture.provider}")
+    except ImportError:
+        return []
+    if api is None:
+        return []
+    schemas = json.loads(envelopes._SCHEMAS)
+    schema = schemas.get(api.surfaces[-1] if fixture.kind == "stream" else api.surfaces[0])
+    if not isinstance(schema, dict):
+        return []
+    bodies = (fixture.events or []) if fixture.kind == "stream" else [fixture.response]
+    found: dict[tuple[str, ...], tuple[str, str]] = {}
+    for index, body in enumerate(bodies):
+        for item in undeclared(body, schema, schemas):
+            where = f"[{index}].{item.path}" if fixture.kind == "stream" else item.path
+            any_index = re.sub(r"\[\d+\]", "[*]", item.path)
+            key = (fixture.provider, fixture.api, fixture.kind, any_index, item.what, item.detail)
+            found.setdefault(key, (where, _additive_message(item.what, item.detail)))
+    return list(found.items())
 
 
 def _additive_message(what: str, detail: str) -> str:

@@ -144,9 +144,11 @@ class _Walk:
         return next((b for b in resolved if isinstance(b, dict) and _accepts_type(b, value)), None)
 
 
-def undeclared(value: Any, schema: dict[str, Any]) -> list[Undeclared]:
-    """Everything in ``value`` that ``schema`` (a root, its ``$defs`` referenced locally) leaves
-    undeclared, sorted and without repeats."""
-    walk = _Walk(schema)
+def undeclared(
+    value: Any, schema: dict[str, Any], root: dict[str, Any] | None = None
+) -> list[Undeclared]:
+    """Everything in ``value`` that ``schema`` leaves undeclared, sorted and without repeats;
+    its local references are resolved in ``root`` (default: ``schema`` itself)."""
+    walk = _Walk(schema if root is None else root)
     walk.walk(value, schema, "")
     return sorted(set(walk.found))
