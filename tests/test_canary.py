@@ -16,6 +16,7 @@ from toolgen.cli import main
 from toolgen.commands.canary import RecordOptions, check, exit_code, record
 from toolgen.infra.canary_fixtures import ID_MEMBERS, read_fixture
 from toolgen.package.writer import write_package
+from toolgen.schema.undeclared import undeclared
 
 DESIGN = Path(__file__).parent / "fixtures" / "canary" / "design"
 KEY = "sk-canary-secret-0123456789"
@@ -158,3 +159,59 @@ def test_record_without_a_key_or_endpoint_says_so(tmp_path):
     assert [f.message for f in findings] == ["OPENAI_API_KEY is not set"]
     _, findings = record(DESIGN, RecordOptions("bedrock"), tmp_path, {})
     assert "give --base-url" in findings[0].message
+
+
+def test_undeclared_members_types_and_values():
+    schema = {
+        "type": "object",
+        "properties": {
+            "finish": {"anyOf": [{"const": "stop"}, {"const": "tool_calls"}, {"type": "string"}]},
+            "blocks": {"type": "array", "items": {"$ref": "#/$defs/Block"}},
+        },
+        "$defs": {
+            "Block": {
+                "type": "object",
+                "properties": {"type": {"type": "string"}},
+                "allOf": [
+                    {
+                        "if": {"properties": {"type": {"const": "text"}}},
+                        "then": {"properties": {"text": {"type": "string"}}},
+                    }
+                ],
+            }
+        },
+    }
+    value = {
+        "finish": "paused",
+        "extra": 1,
+        "blocks": [{"type": "text", "text": "", "cached": True}, {"type": "audio", "data": ""}],
+    }
+    assert [(u.path, u.what, u.detail) for u in undeclared(value, schema)] == [
+        ("blocks[0].cached", "member", "cached"),
+        ("blocks[1].type", "type", "audio"),  # its members are not judged: a variant of its own
+        ("extra", "member", "extra"),
+        ("finish", "value", "paused"),
+    ]
+
+
+def test_cli_record_against_the_loopback(tmp_path, gen):
+    with serving() as loopback:
+        result = CliRunner().invoke(
+            main,
+            [
+                "canary",
+                "record",
+                str(DESIGN),
+                "--provider",
+                "gemini",
+                "--out",
+                str(tmp_path),
+                "--base-url",
+                loopback.url,
+            ],
+            env={"GEMINI_API_KEY": KEY},
+        )
+    assert result.exit_code == 0, result.output
+    assert "recorded 3 fixture(s)" in result.stderr
+    check_result = CliRunner().invoke(main, ["canary", "check", str(tmp_path), "-o", str(gen)])
+    assert check_result.exit_code == 0, check_result.output
