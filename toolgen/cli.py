@@ -607,6 +607,8 @@ def _import_update(
     sources: list[tuple[Path, str]], design: Path, source_format: str | None, prune: bool
 ) -> int:
     """``import --update``: merge, check, and print the diff of the design before and after."""
+    if not design.is_dir():
+        raise click.UsageError(f"{design} is no design folder; import it without --update first")
     with tempfile.TemporaryDirectory(prefix="toolgen-update-") as scratch:
         before = Path(scratch) / "before"
         shutil.copytree(design, before, ignore=shutil.ignore_patterns(CACHE_FOLDER))
