@@ -62,3 +62,53 @@ def test_a_pattern_no_strict_decoder_takes_is_dropped(provider, pattern):
 def test_a_simple_pattern_is_kept(provider):
     schema, _ = project(obj({"a": {"type": "string", "pattern": "^[a-z]+$"}}), provider)
     assert "^[a-z]+$" in str(schema)
+
+
+# -- a $ref inside an embedded resource ($id) ------------------------------------------------
+
+
+def _resolved(schema: Any, node: Any) -> Any:
+    """``node`` with its chain of local references followed in ``schema``."""
+    from toolgen.schema import pointer as jp
+
+    while isinstance(node, dict) and isinstance(node.get("$ref"), str):
+        node = jp.resolve(schema, jp.ref_pointer(node["$ref"]))
+    return node
+
+
+EMBEDDED = {
+    "type": "object",
+    "$defs": {"x": {"type": "string"}},
+    "properties": {
+        "sub": {
+            "$id": "https://example.com/sub",
+            "$defs": {"x": {"type": "integer"}},
+            "type": "object",
+            "properties": {"n": {"$ref": "#/$defs/x"}, "m": {"$ref": "#/$defs/y"}},
+            "required": ["n", "m"],
+        },
+        "top": {"$ref": "#/$defs/x"},
+    },
+    "required": ["sub", "top"],
+}
+EMBEDDED["properties"]["sub"]["$defs"]["y"] = {"type": "boolean"}  # only the resource has it
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic", "gemini"])
+def test_a_ref_inside_an_embedded_resource_resolves_against_it(make_design, tool, provider):
+    from jsonschema import Draft202012Validator
+
+    from toolgen.build import analyze
+
+    root = make_design({"tools/t.json": tool("t", EMBEDDED)})
+    result = analyze(root, (provider,))
+    assert not [d for d in result.diagnostics if d.level is Level.ERROR], result.diagnostics
+    projected = result.projections[0].tools[0].schema
+    sub = _resolved(projected, member(projected, "sub"))
+    assert _resolved(projected, member(sub, "n"))["type"] == "integer"
+    assert _resolved(projected, member(sub, "m"))["type"] == "boolean"
+    assert _resolved(projected, member(projected, "top"))["type"] == "string"
+    canonical = result.design.tools[0].schema  # the canonical validation agrees
+    validator = Draft202012Validator(canonical)
+    assert validator.is_valid({"sub": {"n": 1, "m": True}, "top": "a"})
+    assert not validator.is_valid({"sub": {"n": "1", "m": True}, "top": "a"})
