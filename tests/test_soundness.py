@@ -112,3 +112,102 @@ def test_a_ref_inside_an_embedded_resource_resolves_against_it(make_design, tool
     validator = Draft202012Validator(canonical)
     assert validator.is_valid({"sub": {"n": 1, "m": True}, "top": "a"})
     assert not validator.is_valid({"sub": {"n": "1", "m": True}, "top": "a"})
+
+
+# -- the one-branch allOf merge compares JSON values ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("branch", "site"),
+    [
+        ({"const": True}, {"const": 1}),
+        ({"const": 0}, {"const": False}),
+        ({"enum": [1]}, {"enum": [True]}),
+        ({"const": [1, True]}, {"const": [True, 1]}),
+    ],
+)
+def test_a_merge_of_values_python_calls_equal_is_a_conflict(branch, site):
+    _, diagnostics = project(obj({"a": {"allOf": [branch], **site}}))
+    assert "CONFLICTING_KEYWORDS" in codes(diagnostics)
+
+
+def test_a_merge_of_numbers_json_calls_equal_is_none():
+    schema, diagnostics = project(obj({"a": {"allOf": [{"const": 1}], "const": 1.0}}))
+    assert not codes(diagnostics), diagnostics
+
+
+def test_json_equality():
+    from toolgen.schema.equality import json_equal
+
+    assert json_equal(1, 1.0) and json_equal({"a": [1, None]}, {"a": [1.0, None]})
+    assert not json_equal(True, 1) and not json_equal(0, False) and not json_equal([1], [True])
+    assert not json_equal({"a": 1}, {"b": 1}) and not json_equal("1", 1)
+
+
+# -- the generated models compare const and enum values as JSON does --------------------------
+
+LITERALS = {
+    "type": "object",
+    "properties": {
+        "yes": {"const": True},
+        "one": {"const": 1},
+        "mixed": {"enum": [1, "x", None]},
+        "bracket": {"enum": ["]", "[1]"]},
+        "items": {"type": "array", "items": {"enum": [0, False]}},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("payload", "valid"),
+    [
+        ({"yes": True}, True),
+        ({"yes": 1}, False),
+        ({"yes": 1.0}, False),
+        ({"one": 1.0}, True),
+        ({"one": True}, False),
+        ({"mixed": True}, False),
+        ({"mixed": "x"}, True),
+        ({"mixed": None}, True),
+        ({"bracket": "]"}, True),
+        ({"items": [0, False, 0.0]}, True),
+        ({"items": [True]}, False),
+        ({"items": [1]}, False),
+    ],
+)
+def test_the_models_keep_json_equality(literal_models, payload, valid):
+    from jsonschema import Draft202012Validator
+    from pydantic import ValidationError
+
+    assert Draft202012Validator(LITERALS).is_valid(payload) is valid  # the case is right
+    try:
+        literal_models.model_validate(payload)
+    except ValidationError:
+        assert not valid
+    else:
+        assert valid
+
+
+@pytest.fixture(scope="module")
+def literal_models(tmp_path_factory):
+    import importlib
+    import sys
+
+    from tests.conftest import tool_file, write_design
+    from toolgen.build import build
+
+    folder = tmp_path_factory.mktemp("literals")
+    result = build(
+        write_design(folder / "design", {"tools/t.json": tool_file("t", LITERALS)}), ("anthropic",)
+    )
+    assert result.ok, result.diagnostics
+    for relative, text in result.files.items():
+        target = folder / "packages" / "literal_models" / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(folder / "packages"))
+    try:
+        importlib.invalidate_caches()
+        yield importlib.import_module("literal_models.models.tools.t").T
+    finally:
+        sys.path.remove(str(folder / "packages"))

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import bisect
-from urllib.parse import quote
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
+from urllib.parse import quote
 
 from toolgen.schema import pointer as jp
 from toolgen.schema import walker

@@ -8,18 +8,19 @@ from typing import Any
 
 from toolgen.project.rewrites.rule import ANNOTATIONS, STRUCTURAL, Counterpart, Rewrite
 from toolgen.schema import pointer as jp
+from toolgen.schema.equality import json_equal
 
 
 def merge(base: dict[str, Any], site: dict[str, Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
-    """``base`` with the keywords of ``site`` added, and the keywords both give differently (each
-    left as ``base`` has it: the caller reports them), unless it only describes (then the site's
-    wins)."""
+    """``base`` with the keywords of ``site`` added, and the keywords both give differently under
+    JSON equality (``true`` is not ``1``; each left as ``base`` has it: the caller reports them),
+    unless it only describes (then the site's wins)."""
     merged = dict(base)
     conflicts: list[str] = []
     for keyword, value in site.items():
         if (
             keyword in merged
-            and merged[keyword] != value
+            and not json_equal(merged[keyword], value)
             and keyword not in ANNOTATIONS | STRUCTURAL
         ):
             conflicts.append(keyword)
