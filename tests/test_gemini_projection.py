@@ -403,7 +403,7 @@ def test_names(canonical, wire):
 )
 def test_the_dialect_setting(make_design, tool, provider, dialect, expected):
     toml = f"[providers.{provider}]\ndialect = {json.dumps(dialect)}\n"
-    root = make_design({"toolgen.toml": toml, "tools/t.yaml": tool("t", obj({}))})
+    root = make_design({"toolgen.toml": toml, "tools/t.yaml": tool("t", obj({}, additionalProperties=False))})
     result = analyze(root, (provider,))
     assert [(d.code, d.pointer) for d in result.diagnostics] == expected
 

@@ -211,3 +211,30 @@ def literal_models(tmp_path_factory):
         yield importlib.import_module("literal_models.models.tools.t").T
     finally:
         sys.path.remove(str(folder / "packages"))
+
+
+# -- objects closed silently -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic", "gemini"])
+def test_properties_without_type_accepts_any_value_and_is_not_closed(provider):
+    schema, diagnostics = project(obj({"a": {"properties": {}}}), provider)
+    assert schema is None
+    assert codes(diagnostics) == ["UNCONSTRAINED_SCHEMA"], diagnostics
+
+
+@pytest.mark.parametrize("root", [{}, {"type": "object"}, {"type": "object", "properties": {}}])
+def test_an_open_root_without_members_is_closed_with_a_warning(root):
+    schema, diagnostics = project(root)
+    assert schema == {
+        "type": "object",
+        "properties": {},
+        "required": [],
+        "additionalProperties": False,
+    }
+    assert codes(diagnostics, Level.WARNING) == ["EMPTY_ROOT_CLOSED"]
+
+
+def test_a_root_closed_by_its_author_is_quiet():
+    _, diagnostics = project({"type": "object", "additionalProperties": False})
+    assert not diagnostics

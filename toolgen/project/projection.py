@@ -48,8 +48,10 @@ def _types(node: dict[str, Any]) -> list[Any]:
 
 
 def is_object_schema(node: Any) -> bool:
+    """Typed object, or untyped with declared members (``{"properties": {}}`` without a type
+    accepts any value: it is no object schema)."""
     return isinstance(node, dict) and (
-        "object" in _types(node) or ("type" not in node and "properties" in node)
+        "object" in _types(node) or ("type" not in node and bool(node.get("properties")))
     )
 
 
@@ -648,6 +650,21 @@ class _Projector:
                 "(declare its properties, or set additionalProperties: false if it must be empty)",
             )
             return result
+        if (
+            root
+            and extra is None
+            and not canonical.get("properties")
+            and not any(k in canonical for k in _UNION)  # a root union is an error already
+        ):
+            self.report(
+                pointer,
+                "EMPTY_ROOT_CLOSED",
+                f"the parameters declare no members and leave the object open (any members); "
+                f"{self.profile.title} is sent an object without members, so the model can only "
+                "send {} (declare the members, or set additionalProperties: false to say there "
+                "are none)",
+                Level.WARNING,
+            )
         properties: dict[str, Any] = dict(result.get("properties") or {})
         required = canonical.get("required") or []
         for name in required:
