@@ -238,3 +238,42 @@ def test_an_open_root_without_members_is_closed_with_a_warning(root):
 def test_a_root_closed_by_its_author_is_quiet():
     _, diagnostics = project({"type": "object", "additionalProperties": False})
     assert not diagnostics
+
+
+# -- Gemini: const null, propertyOrdering, enums with null -----------------------------------
+
+
+def test_gemini_openapi_writes_const_null_as_the_null_type():
+    schema, diagnostics = project(obj({"a": {"const": None}}), "gemini-openapi")
+    assert member(schema) == {"type": "NULL"}, diagnostics
+
+
+def test_gemini_json_schema_writes_const_null_as_the_null_type():
+    schema, diagnostics = project(obj({"a": {"const": None}}), "gemini")
+    assert member(schema) == {"type": "null"}, diagnostics
+
+
+@pytest.mark.parametrize("provider", ["gemini", "gemini-openapi"])
+def test_gemini_keeps_property_ordering(provider):
+    ordered = {"type": "object", "properties": {"x": S, "y": S}, "propertyOrdering": ["y", "x"]}
+    schema, diagnostics = project(obj({"a": ordered}), provider)
+    assert member(schema)["propertyOrdering"] == ["y", "x"], diagnostics
+
+
+def test_gemini_types_an_enum_with_null_instead_of_calling_it_any_value():
+    schema, diagnostics = project(obj({"a": {"enum": [1, 2, None]}}), "gemini")
+    assert not codes(diagnostics), diagnostics
+    assert member(schema) == {"anyOf": [{"type": "integer", "enum": [1, 2]}, {"type": "null"}]}
+
+
+@pytest.mark.parametrize("provider", ["cerebras", "mistral"])
+@pytest.mark.parametrize(
+    "canonical",
+    [
+        {"type": ["string", "null"], "enum": ["a", "b", None]},
+        {"type": "string", "enum": ["a", "b", None]},
+    ],
+)
+def test_the_typed_branch_of_a_nullable_enum_holds_no_null(provider, canonical):
+    schema, _ = project({"type": "object", "properties": {"a": canonical}}, provider)
+    assert member(schema) == {"anyOf": [{"type": "string", "enum": ["a", "b"]}, {"type": "null"}]}

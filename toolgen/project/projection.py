@@ -21,7 +21,9 @@ from toolgen.project.rewrites import (
     STRUCTURAL,
     AllOfMerged,
     ConstAsEnum,
+    EnumNarrowed,
     EnumStringified,
+    EnumTyped,
     KeywordsDropped,
     MadeNullable,
     NodeRecord,
@@ -317,6 +319,22 @@ class _Projector:
             rewrites.append(as_enum)
             authored = origins.keywords.get("const", pointer)
             origins = _Origins(pointer, {**origins.keywords, "enum": authored})
+
+        narrowing = EnumNarrowed.apply(node)
+        if narrowing is not None:
+            node = narrowing[0]
+            rewrites.append(narrowing[1])
+        takes_enum = self.profile.keep_if.get("enum")
+        if (
+            takes_enum
+            and isinstance(node.get("enum"), list)
+            and node["enum"]
+            and "type" not in node
+        ):
+            scalars = not any(isinstance(v, dict | list) for v in node["enum"])
+            if scalars and not takes_enum(node["enum"]) and not any(k in node for k in _UNION):
+                node, typing = EnumTyped.apply(node, takes_enum)
+                rewrites.append(typing)
 
         def child(found: walker.Child) -> Any:
             several = found.keyword in _UNION and _several_branches(node.get(found.keyword))

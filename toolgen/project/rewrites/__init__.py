@@ -27,7 +27,14 @@ from toolgen.project.rewrites.composition import (
     RecursiveRefKept,
     RefInlined,
 )
-from toolgen.project.rewrites.enums import ConstAsEnum, EnumStringified, enum_text
+from toolgen.project.rewrites.enums import (
+    ConstAsEnum,
+    EnumNarrowed,
+    EnumStringified,
+    EnumTyped,
+    enum_text,
+    json_type,
+)
 from toolgen.project.rewrites.keywords import KeywordsDropped
 from toolgen.project.rewrites.nulls import MadeNullable, NullForm, OptionalKept
 from toolgen.project.rewrites.record import NodeRecord, RewriteRecord
@@ -49,7 +56,9 @@ __all__ = [
     "AllOfMerged",
     "ConstAsEnum",
     "Counterpart",
+    "EnumNarrowed",
     "EnumStringified",
+    "EnumTyped",
     "KeywordsDropped",
     "MadeNullable",
     "NodeRecord",
@@ -62,6 +71,7 @@ __all__ = [
     "RewriteRecord",
     "TypeListSplit",
     "enum_text",
+    "json_type",
     "record_from_json",
     "record_to_json",
     "rule_kinds",
