@@ -1,4 +1,4 @@
-"""Equality of JSON values as JSON Schema defines it (``const``, ``enum``, ``uniqueItems``):
+"""JSON values as JSON Schema sees them: their type, and equality (``const``, ``enum``, ``uniqueItems``):
 numbers are equal when mathematically equal (``1`` and ``1.0``), and no boolean equals a number
 (Python's ``True == 1`` does not hold here)."""
 
@@ -18,3 +18,18 @@ def json_equal(a: Any, b: Any) -> bool:
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
     return type(a) is type(b) and a == b
+
+
+def json_type(value: Any) -> str:
+    """The JSON Schema type name of a JSON value (an integral number is an integer)."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if value is None:
+        return "null"
+    return "array" if isinstance(value, list) else "object"

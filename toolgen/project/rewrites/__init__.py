@@ -33,7 +33,6 @@ from toolgen.project.rewrites.enums import (
     EnumStringified,
     EnumTyped,
     enum_text,
-    json_type,
 )
 from toolgen.project.rewrites.keywords import KeywordsDropped
 from toolgen.project.rewrites.nulls import MadeNullable, NullForm, OptionalKept
@@ -71,7 +70,6 @@ __all__ = [
     "RewriteRecord",
     "TypeListSplit",
     "enum_text",
-    "json_type",
     "record_from_json",
     "record_to_json",
     "rule_kinds",

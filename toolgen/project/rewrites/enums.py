@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from toolgen.project.rewrites.rule import Counterpart, Rewrite, types_of
+from toolgen.schema.equality import json_type
 
 
 @dataclass(frozen=True)
@@ -80,19 +81,6 @@ class EnumStringified(Rewrite):
         """A text of ``values`` becomes its canonical value; any other value stays (a canonical
         string is written as itself)."""
         return replace(at, values=self.values)
-
-
-def json_type(value: Any) -> str:
-    """The JSON Schema type of a JSON value (``integer`` for a number without a fraction)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    return {str: "string", list: "array", dict: "object"}.get(type(value), "object")
 
 
 @dataclass(frozen=True)
