@@ -277,3 +277,55 @@ def test_gemini_types_an_enum_with_null_instead_of_calling_it_any_value():
 def test_the_typed_branch_of_a_nullable_enum_holds_no_null(provider, canonical):
     schema, _ = project({"type": "object", "properties": {"a": canonical}}, provider)
     assert member(schema) == {"anyOf": [{"type": "string", "enum": ["a", "b"]}, {"type": "null"}]}
+
+
+def test_gemini_writes_a_boolean_const_as_the_boolean_type():
+    schema, diagnostics = project(obj({"f": {"const": True}}), "gemini")
+    assert member(schema, "f") == {"type": "boolean"}, diagnostics
+
+
+# -- the wire schemas of Cerebras and Mistral (no type lists: nulls as anyOf branches) --------
+
+NULL = {"type": "null"}
+WIRE = [
+    # an optional member: required, and null as a second branch
+    ({"a": S}, [], {"anyOf": [S, NULL]}),
+    # a nullable required member: its type list split
+    ({"a": {"type": ["integer", "null"]}}, ["a"], {"anyOf": [{"type": "integer"}, NULL]}),
+    # an optional nullable enum: one null branch, no null inside the typed branch's enum
+    (
+        {"a": {"type": ["string", "null"], "enum": ["x", None]}},
+        [],
+        {"anyOf": [{"type": "string", "enum": ["x"]}, NULL]},
+    ),
+    # const stays const (both take it), wrapped when optional
+    ({"a": {"const": "x"}}, [], {"anyOf": [{"const": "x"}, NULL]}),
+    # an array of optional-member objects: every level closed
+    (
+        {"a": {"type": "array", "items": {"type": "object", "properties": {"b": S}}}},
+        ["a"],
+        {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"b": {"anyOf": [S, NULL]}},
+                "required": ["b"],
+                "additionalProperties": False,
+            },
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize("provider", ["cerebras", "mistral"])
+@pytest.mark.parametrize(("properties", "required", "expected"), WIRE)
+def test_the_wire_schema_of_cerebras_and_mistral(provider, properties, required, expected):
+    canonical = {"type": "object", "properties": properties, "required": required}
+    schema, diagnostics = project(canonical, provider)
+    assert not codes(diagnostics), diagnostics
+    assert schema == {
+        "type": "object",
+        "properties": {"a": expected},
+        "required": ["a"],
+        "additionalProperties": False,
+    }
