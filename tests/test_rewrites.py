@@ -35,6 +35,7 @@ from toolgen.project.rewrites import (
     RefInlined,
     Rewrite,
     RewriteRecord,
+    TypeIntoBranches,
     TypeListSplit,
     record_from_json,
     record_to_json,
@@ -257,6 +258,15 @@ CASES = [
         "/properties/n",
         {"n": None},
         {"n": None},
+    ),
+    Case(
+        "type_into_branches",
+        "openai",
+        obj({"a": {"type": "object", "oneOf": [obj({"x": STR}, ["x"]), obj({"y": STR})]}}, ["a"]),
+        lambda r: r == TypeIntoBranches(),
+        "/properties/a",
+        {"a": {"y": None}},
+        {"a": {}},
     ),
     Case(
         "enum_narrowed",

@@ -329,3 +329,19 @@ def test_the_wire_schema_of_cerebras_and_mistral(provider, properties, required,
         "required": ["a"],
         "additionalProperties": False,
     }
+
+
+# -- type beside a union of objects ------------------------------------------------------------
+
+CARD = obj({"kind": {"const": "card"}, "n": S}, additionalProperties=False)
+IBAN = obj({"kind": {"const": "iban"}}, additionalProperties=False)
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic", "gemini", "cerebras"])
+def test_type_object_beside_a_union_of_objects_goes_into_the_branches(provider):
+    untyped = [{k: v for k, v in b.items() if k != "type"} for b in (CARD, IBAN)]
+    schema, diagnostics = project(obj({"pay": {"type": "object", "oneOf": untyped}}), provider)
+    assert not codes(diagnostics), diagnostics
+    branches = member(schema, "pay")["anyOf"]
+    assert [b["type"] for b in branches] == ["object", "object"]
+    assert all(b["additionalProperties"] is False for b in branches)

@@ -33,6 +33,7 @@ from toolgen.project.rewrites import (
     RefInlined,
     Rewrite,
     RewriteRecord,
+    TypeIntoBranches,
     TypeListSplit,
 )
 from toolgen.providers.base import Profile
@@ -320,6 +321,10 @@ class _Projector:
             authored = origins.keywords.get("const", pointer)
             origins = _Origins(pointer, {**origins.keywords, "enum": authored})
 
+        folding_type = TypeIntoBranches.apply(node) if not root else None
+        if folding_type is not None:
+            node = folding_type[0]
+            rewrites.append(folding_type[1])
         narrowing = EnumNarrowed.apply(node)
         if narrowing is not None:
             node = narrowing[0]

@@ -26,6 +26,7 @@ from toolgen.project.rewrites.composition import (
     OneOfFolded,
     RecursiveRefKept,
     RefInlined,
+    TypeIntoBranches,
 )
 from toolgen.project.rewrites.enums import (
     ConstAsEnum,
@@ -68,6 +69,7 @@ __all__ = [
     "RefInlined",
     "Rewrite",
     "RewriteRecord",
+    "TypeIntoBranches",
     "TypeListSplit",
     "enum_text",
     "record_from_json",
