@@ -345,3 +345,9 @@ def test_type_object_beside_a_union_of_objects_goes_into_the_branches(provider):
     branches = member(schema, "pay")["anyOf"]
     assert [b["type"] for b in branches] == ["object", "object"]
     assert all(b["additionalProperties"] is False for b in branches)
+
+
+def test_an_enum_gemini_cannot_write_is_not_called_any_value():
+    _, diagnostics = project(obj({"o": {"const": {"x": 1}}}), "gemini")
+    assert codes(diagnostics) == ["ENUM_NOT_EXPRESSIBLE"]
+    assert "accepts the values of its enum only" in diagnostics[0].message

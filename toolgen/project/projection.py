@@ -397,11 +397,21 @@ class _Projector:
             not any(k in result for k in ("type", "enum", "const", "anyOf", "$ref"))
             and self.error_count() == errors_before
         ):
-            self.report(
-                pointer,
-                "UNCONSTRAINED_SCHEMA",
-                f"this schema accepts any value; {self.profile.title} needs a type for every value",
-            )
+            if "enum" in node:  # the values decide it, but the provider's enums cannot hold them
+                self.report(
+                    origins.of("enum"),
+                    "ENUM_NOT_EXPRESSIBLE",
+                    f"this schema accepts the values of its enum only; {self.profile.title} "
+                    "cannot write them as an enum (objects or arrays) and they have no declared "
+                    "type to write instead",
+                )
+            else:
+                self.report(
+                    pointer,
+                    "UNCONSTRAINED_SCHEMA",
+                    f"this schema accepts any value; {self.profile.title} needs a type for every "
+                    "value",
+                )
         for name, member in members.items():
             below.update(member.records(jp.join("", "properties", name)))
         built = _Built(result, pointer, rewrites, below)
