@@ -207,9 +207,10 @@ class _Normalizer:
             node["type"] = sorted(set(types))
             node = _enum_decides_type(node)
         if "type" in node and isinstance(node.get("anyOf"), list):
-            node = self._type_into_branches(node)
-            if node is NOTHING:
+            typed = self._type_into_branches(node)
+            if typed is NOTHING or not isinstance(typed, dict):
                 return NOTHING
+            node = typed
         return self._fold_null_branch(node)
 
     def _type_into_branches(self, node: dict[str, Any]) -> dict[str, Any] | bool:
