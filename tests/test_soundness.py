@@ -351,3 +351,8 @@ def test_an_enum_gemini_cannot_write_is_not_called_any_value():
     _, diagnostics = project(obj({"o": {"const": {"x": 1}}}), "gemini")
     assert codes(diagnostics) == ["ENUM_NOT_EXPRESSIBLE"]
     assert "accepts the values of its enum only" in diagnostics[0].message
+
+
+def test_an_enum_none_of_whose_values_fits_its_type_is_left_as_it_is():
+    schema, _ = project(obj({"a": {"type": "string", "enum": [1, 2]}}), "openai")
+    assert member(schema)["enum"] == [1, 2]

@@ -138,13 +138,13 @@ class EnumNarrowed(Rewrite):
 
     @staticmethod
     def apply(node: dict[str, Any]) -> tuple[dict[str, Any], EnumNarrowed] | None:
-        """``node`` without the enum values outside its type; None when every value fits (or
-        there is no type or no enum)."""
+        """``node`` without the enum values outside its type; None when every value fits, when
+        none does (an empty enum is no schema a provider takes), or there is no type or enum."""
         values, types = node.get("enum"), types_of(node)
         if not isinstance(values, list) or not types:
             return None
         inside = [v for v in values if fits(v, types)]
-        if len(inside) == len(values):
+        if len(inside) == len(values) or not inside:  # none fits: the node admits nothing as is
             return None
         return {**node, "enum": inside}, EnumNarrowed()
 
