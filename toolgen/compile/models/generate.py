@@ -25,7 +25,7 @@ from datamodel_code_generator import generate
 
 from toolgen.compile.models import prepare
 from toolgen.compile.models.imports import name_order, rewrite_imports
-from toolgen.compile.models.literals import json_literals
+from toolgen.compile.models.json_literals import json_literals
 from toolgen.infra.cache import code_fingerprint, digest, plain
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.infra.parallel import Pending, Runner
