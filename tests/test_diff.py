@@ -83,7 +83,41 @@ CARD = obj({"kind": {"const": "card"}, "number": S}, ["kind", "number"])
 IBAN = obj({"kind": {"const": "iban"}, "iban": S}, ["kind", "iban"])
 CASH = obj({"kind": {"const": "cash"}}, ["kind"])
 
+
+def _untyped(node: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in node.items() if k != "type"}
+
+
+#: Equivalent rewrites (issue 20): each pair accepts the same payloads, so the diff is empty.
+EQUIVALENT = [
+    one(
+        obj({"pay": {"type": "object", "oneOf": [_untyped(CARD), _untyped(IBAN)]}}, ["pay"]),
+        obj({"pay": {"oneOf": [CARD, IBAN]}}, ["pay"]),
+        [],
+        "type beside a union of objects folded into the branches",
+    ),
+    one(
+        obj({"e": {"enum": ["a", "b"]}, "c": {"const": 3}}),
+        obj({"e": {"type": "string", "enum": ["a", "b"]}, "c": {"type": "integer", "const": 3}}),
+        [],
+        "an enum and a const with the type their values have",
+    ),
+    one(
+        obj({"e": {"type": "string", "enum": ["a", None]}}),
+        obj({"e": {"type": "string", "enum": ["a"]}}),
+        [],
+        "an enum value its type refuses",
+    ),
+    one(
+        obj({"u": {"anyOf": [S, {"type": "integer", "minimum": 1}, CASH]}}),
+        obj({"u": {"anyOf": [CASH, {"type": "integer", "minimum": 1}, S]}}),
+        [],
+        "a reordered union",
+    ),
+]
+
 CASES = [
+    *EQUIVALENT,
     Case(
         "tool removed",
         {"tools/t.yaml": tool(obj({"a": S})), "tools/u.yaml": tool(obj({"a": S}), name="u")},

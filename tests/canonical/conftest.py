@@ -23,6 +23,7 @@ from tests.canonical.support import (
     projection_of,
     sample,
 )
+from tests.conftest import skip_without_corpus
 from toolgen.load.contracts import Config, Contract, Design, ProviderOptions
 from toolgen.project.design_projection import ProviderProjection, project_design
 from toolgen.project.projection import ProjectedContract, project_contract
@@ -147,7 +148,7 @@ def example(tmp_path_factory: pytest.TempPathFactory) -> Compiled:
 def corpus_tools() -> list[Contract]:
     """Every corpus tool that meta-validates and projects for OpenAI (read once)."""
     if not CORPUS_TOOLS.is_dir():
-        pytest.skip(f"the shared corpus is not at {CORPUS_TOOLS}")
+        skip_without_corpus(f"the shared corpus is not at {CORPUS_TOOLS}")
     return [contract for contract, _ in corpus_contracts()]
 
 

@@ -18,6 +18,7 @@ from tests.canonical.support import (
     PROPERTY,
     Case,
     Compiled,
+    case_of,
     example_keys,
     hard_keys,
     instances,
@@ -70,32 +71,25 @@ def check_agreement(case: Case, compiled_module: Any, data: st.DataObject) -> No
     )
 
 
-def _case(compiled: Compiled, key: str) -> Case:
-    found = {c.key: c for c in compiled.cases}
-    if key not in found:
-        pytest.skip(f"{key} is not in this design (or does not project)")
-    return found[key]
-
-
 @pytest.mark.parametrize("key", HARD)
 @DIFF
 @given(data=st.data())
 def test_hard_cases(hard: Compiled, key: str, data: st.DataObject) -> None:
-    check_agreement(_case(hard, key), hard.module, data)
+    check_agreement(case_of(hard, key), hard.module, data)
 
 
 @pytest.mark.parametrize("key", HARD)
 @settings(DIFF, max_examples=20)
 @given(data=st.data())
 def test_hard_cases_for_cerebras(hard_cerebras: Compiled, key: str, data: st.DataObject) -> None:
-    check_agreement(_case(hard_cerebras, key), hard_cerebras.module, data)
+    check_agreement(case_of(hard_cerebras, key, "cerebras"), hard_cerebras.module, data)
 
 
 @pytest.mark.parametrize("key", example_keys())
 @DIFF
 @given(data=st.data())
 def test_example_design(example: Compiled, key: str, data: st.DataObject) -> None:
-    check_agreement(_case(example, key), example.module, data)
+    check_agreement(case_of(example, key), example.module, data)
 
 
 @pytest.mark.corpus

@@ -31,6 +31,7 @@ from tests.canonical.support import (
     Case,
     Compiled,
     Filler,
+    case_of,
     closed,
     example_keys,
     hard_keys,
@@ -109,19 +110,12 @@ LAWS = {
 }
 
 
-def _case(compiled: Compiled, key: str) -> Case:
-    found = {c.key: c for c in compiled.cases}
-    if key not in found:
-        pytest.skip(f"{key} is not in this design (or does not project)")
-    return found[key]
-
-
 @pytest.mark.parametrize("law", sorted(LAWS))
 @pytest.mark.parametrize("key", HARD)
 @LAW
 @given(data=st.data())
 def test_hard_cases(hard: Compiled, key: str, law: str, data: st.DataObject) -> None:
-    LAWS[law](_case(hard, key), data)
+    LAWS[law](case_of(hard, key), data)
 
 
 @pytest.mark.parametrize("law", sorted(LAWS))
@@ -132,7 +126,7 @@ def test_hard_cases(hard: Compiled, key: str, law: str, data: st.DataObject) -> 
 def test_hard_cases_for_other_profiles(
     hard_for: Callable[[str], Compiled], profile: str, key: str, law: str, data: st.DataObject
 ) -> None:
-    LAWS[law](_case(hard_for(profile), key), data)
+    LAWS[law](case_of(hard_for(profile), key, profile), data)
 
 
 @pytest.mark.parametrize("law", sorted(LAWS))
@@ -144,7 +138,7 @@ def test_hard_cases_for_bedrock(
 ) -> None:
     """Bedrock strict (Anthropic's subset, non-strict where strict mode cannot go) and with
     ``strict = false`` (every tool non-strict: the canonical schema minus a root union)."""
-    LAWS[law](_case(hard_bedrock, key), data)
+    LAWS[law](case_of(hard_bedrock, key, "bedrock"), data)
 
 
 @pytest.mark.parametrize("law", sorted(LAWS))
@@ -152,7 +146,7 @@ def test_hard_cases_for_bedrock(
 @LAW
 @given(data=st.data())
 def test_example_design(example: Compiled, key: str, law: str, data: st.DataObject) -> None:
-    LAWS[law](_case(example, key), data)
+    LAWS[law](case_of(example, key), data)
 
 
 @pytest.mark.parametrize("law", sorted(LAWS))
@@ -163,7 +157,7 @@ def test_example_design(example: Compiled, key: str, law: str, data: st.DataObje
 def test_example_design_for_other_profiles(
     example_for: Callable[[str], Compiled], profile: str, key: str, law: str, data: st.DataObject
 ) -> None:
-    LAWS[law](_case(example_for(profile), key), data)
+    LAWS[law](case_of(example_for(profile), key, profile), data)
 
 
 @pytest.mark.corpus
@@ -193,7 +187,7 @@ def test_corpus_for_gemini(
 def test_optional_nullable_is_the_stated_exception(hard: Compiled) -> None:
     """Absent and null are one payload for an optional member that accepts null: both come back
     as null (the build warned with OPTIONAL_NULLABLE); every other absent member is absent."""
-    case = _case(hard, "tool:optional_nullable")
+    case = case_of(hard, "tool:optional_nullable")
     absent: dict[str, Any] = {"required_null": 1}
     filled, expected = _filler(case)(absent)
     assert filled == {"maybe": None, "maybe_ref": None, "required_null": 1, "plain": None}

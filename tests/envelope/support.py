@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import skip_without_corpus
 from toolgen.compile.validators import load_envelope_schemas, render_envelope_module
 from toolgen.providers import PROFILES, envelope_providers
 from toolgen.render.runtime_files import copied, runtime_modules
@@ -116,7 +117,7 @@ def decoder(provider: str, surface: str, package: str = PACKAGE) -> Any:
 
 def require_corpus() -> None:
     if not ENVELOPES.is_dir():
-        pytest.skip(f"corpus not found at {ENVELOPES} (the shared folder beside the repo)")
+        skip_without_corpus(f"corpus not found at {ENVELOPES} (the shared folder beside the repo)")
 
 
 def bodies(folder: str) -> list[tuple[str, Any]]:

@@ -41,8 +41,8 @@ def test_recorded_stream_events_pass(folder: str, modules: dict[str, ModuleType]
     streams = stream_events(folder)
     assert streams
     for name, events in streams:
-        for event in events:
-            validate(event), name
+        for index, event in enumerate(events):
+            assert validate(event) is event, f"{name} event {index}"
 
 
 @pytest.mark.parametrize("folder", sorted(BODIES))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import sys
 from typing import Any
 
@@ -26,7 +27,13 @@ corpus = pytest.mark.corpus
 def _corpus_sample() -> list[dict[str, Any]]:
     from models_support import corpus_tools
 
-    return corpus_tools(CORPUS_SAMPLE) if CORPUS.is_dir() else []
+    if not CORPUS.is_dir():
+        if os.environ.get(
+            "CI"
+        ):  # a missing corpus fails in CI (tests.conftest.skip_without_corpus)
+            raise FileNotFoundError(f"the shared corpus is not at {CORPUS} (CI is set)")
+        return []
+    return corpus_tools(CORPUS_SAMPLE)
 
 
 @pytest.fixture(scope="module")

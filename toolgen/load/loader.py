@@ -33,7 +33,7 @@ from toolgen.load.sources import (
 )
 from toolgen.schema import pointer as jp
 from toolgen.schema.metaschema import meta_validator
-from toolgen.schema.refs import inlined_size, unbounded_refs, unfolded_depth
+from toolgen.schema.refs import inlined_size, rebase_embedded, unbounded_refs, unfolded_depth
 
 CONFIG_FILE = "toolgen.toml"
 
@@ -512,6 +512,7 @@ def load_design(
         return "/" + CONTRACT_FOLDERS[folder][1] if folder in CONTRACT_FOLDERS else ""
 
     roots: list[Location] = [(file, info["schema_pointer"]) for file, info in fields.items()]
+    _rebase_embedded_resources(values, fields, without_refs)
     documents = Documents(values, resource_pointer, without_refs)
     bundled, shared, found = Bundler(documents).bundle(roots)
     diagnostics += found
@@ -558,6 +559,22 @@ def load_design(
         envelopes=envelopes,
     )
     return design, diagnostics
+
+
+def _rebase_embedded_resources(
+    values: dict[str, Any], fields: dict[str, dict[str, Any]], without_refs: frozenset[str]
+) -> None:
+    """Each schema resource with its embedded resources (subschemas with an ``$id``) rebased onto
+    it (toolgen.schema.refs.rebase_embedded), so that bundling and every later stage resolve a
+    reference inside one against that subschema, as JSON Schema does."""
+    for file, value in values.items():
+        if file in without_refs:
+            continue
+        if file in fields:
+            key = fields[file]["schema_pointer"][1:]
+            value[key] = rebase_embedded(value[key])
+        elif file.startswith(DEFS_FOLDER + "/"):
+            values[file] = rebase_embedded(value)
 
 
 def _fingerprint(file: str, used: dict[str, SharedDef], digests: dict[str, str]) -> str:

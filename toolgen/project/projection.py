@@ -21,7 +21,9 @@ from toolgen.project.rewrites import (
     STRUCTURAL,
     AllOfMerged,
     ConstAsEnum,
+    EnumNarrowed,
     EnumStringified,
+    EnumTyped,
     KeywordsDropped,
     MadeNullable,
     NodeRecord,
@@ -31,6 +33,7 @@ from toolgen.project.rewrites import (
     RefInlined,
     Rewrite,
     RewriteRecord,
+    TypeIntoBranches,
     TypeListSplit,
 )
 from toolgen.providers.base import Profile
@@ -48,8 +51,10 @@ def _types(node: dict[str, Any]) -> list[Any]:
 
 
 def is_object_schema(node: Any) -> bool:
+    """Typed object, or untyped with declared members (``{"properties": {}}`` without a type
+    accepts any value: it is no object schema)."""
     return isinstance(node, dict) and (
-        "object" in _types(node) or ("type" not in node and "properties" in node)
+        "object" in _types(node) or ("type" not in node and bool(node.get("properties")))
     )
 
 
@@ -316,6 +321,26 @@ class _Projector:
             authored = origins.keywords.get("const", pointer)
             origins = _Origins(pointer, {**origins.keywords, "enum": authored})
 
+        folding_type = TypeIntoBranches.apply(node) if not root else None
+        if folding_type is not None:
+            node = folding_type[0]
+            rewrites.append(folding_type[1])
+        narrowing = EnumNarrowed.apply(node)
+        if narrowing is not None:
+            node = narrowing[0]
+            rewrites.append(narrowing[1])
+        takes_enum = self.profile.keep_if.get("enum")
+        if (
+            takes_enum
+            and isinstance(node.get("enum"), list)
+            and node["enum"]
+            and "type" not in node
+        ):
+            scalars = not any(isinstance(v, dict | list) for v in node["enum"])
+            if scalars and not takes_enum(node["enum"]) and not any(k in node for k in _UNION):
+                node, typing = EnumTyped.apply(node, takes_enum)
+                rewrites.append(typing)
+
         def child(found: walker.Child) -> Any:
             several = found.keyword in _UNION and _several_branches(node.get(found.keyword))
             self.in_union += several
@@ -372,11 +397,21 @@ class _Projector:
             not any(k in result for k in ("type", "enum", "const", "anyOf", "$ref"))
             and self.error_count() == errors_before
         ):
-            self.report(
-                pointer,
-                "UNCONSTRAINED_SCHEMA",
-                f"this schema accepts any value; {self.profile.title} needs a type for every value",
-            )
+            if "enum" in node:  # the values decide it, but the provider's enums cannot hold them
+                self.report(
+                    origins.of("enum"),
+                    "ENUM_NOT_EXPRESSIBLE",
+                    f"this schema accepts the values of its enum only; {self.profile.title} "
+                    "cannot write them as an enum (objects or arrays) and they have no declared "
+                    "type to write instead",
+                )
+            else:
+                self.report(
+                    pointer,
+                    "UNCONSTRAINED_SCHEMA",
+                    f"this schema accepts any value; {self.profile.title} needs a type for every "
+                    "value",
+                )
         for name, member in members.items():
             below.update(member.records(jp.join("", "properties", name)))
         built = _Built(result, pointer, rewrites, below)
@@ -648,6 +683,21 @@ class _Projector:
                 "(declare its properties, or set additionalProperties: false if it must be empty)",
             )
             return result
+        if (
+            root
+            and extra is None
+            and not canonical.get("properties")
+            and not any(k in canonical for k in _UNION)  # a root union is an error already
+        ):
+            self.report(
+                pointer,
+                "EMPTY_ROOT_CLOSED",
+                f"the parameters declare no members and leave the object open (any members); "
+                f"{self.profile.title} is sent an object without members, so the model can only "
+                "send {} (declare the members, or set additionalProperties: false to say there "
+                "are none)",
+                Level.WARNING,
+            )
         properties: dict[str, Any] = dict(result.get("properties") or {})
         required = canonical.get("required") or []
         for name in required:

@@ -21,6 +21,7 @@ from toolgen.infra.diagnostics import DESIGN, Diagnostic
 from toolgen.load.contracts import Contract, Design
 from toolgen.project.design_projection import ProviderProjection
 from toolgen.schema import pointer as jp
+from toolgen.schema.equality import json_type
 
 __all__ = ["contract_diagnostics", "design_diagnostics", "unsatisfiable_nodes"]
 
@@ -30,21 +31,6 @@ _NUMERIC = frozenset({"number", "integer"})
 _ONE = ("additionalProperties", "items", "contains", "not", "if", "then", "else", "propertyNames")
 _MANY = ("prefixItems", "anyOf", "oneOf", "allOf")
 _NAMED = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-
-
-def json_type(value: Any) -> str:
-    """The JSON Schema type name of a JSON value (an integral number is an integer)."""
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if value is None:
-        return "null"
-    return "array" if isinstance(value, list) else "object"
 
 
 def _admits(types: frozenset[str], value: Any) -> bool:

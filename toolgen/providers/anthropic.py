@@ -13,7 +13,6 @@ the canonical schema minus a root-level ``anyOf``/``oneOf``/``allOf``, which the
 every mode ("input_schema does not support oneOf, allOf, or anyOf at the top level").
 """
 
-import re
 from typing import Any
 
 from toolgen.providers.apis import MESSAGES
@@ -24,6 +23,7 @@ from toolgen.providers.base import (
     Profile,
     Rule,
     root_unions_refused,
+    simple_pattern,
 )
 from toolgen.providers.formats import (
     Entries,
@@ -124,13 +124,6 @@ RULES: tuple[Rule, ...] = (
     *NON_STRICT.rules,
 )
 
-_COMPLEX_PATTERN = re.compile(r"\\[1-9]|\\k<|\(\?[=!<]|\\b|\\B")
-
-
-def _simple_pattern(pattern: Any) -> bool:
-    return isinstance(pattern, str) and _COMPLEX_PATTERN.search(pattern) is None
-
-
 ANTHROPIC = Profile(
     name="anthropic",
     display_name="Anthropic",
@@ -141,7 +134,7 @@ ANTHROPIC = Profile(
     formats=FORMATS,
     keep_if={
         "minItems": lambda value: value in (0, 1),
-        "pattern": _simple_pattern,
+        "pattern": simple_pattern,
     },
     # 20 strict tools, 24 optional and 16 union-typed members are limits across all strict tools
     # of one request; one schema over them can never be sent.

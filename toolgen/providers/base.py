@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -28,6 +29,18 @@ UNREPRESENTABLE: dict[str, str] = {
     "$dynamicRef": "UNSUPPORTED_REF",
     "$dynamicAnchor": "UNSUPPORTED_REF",
 }
+
+
+#: Backreferences, lookaround and word boundaries: regex features the constrained decoders of
+#: OpenAI and Anthropic refuse (OpenAI answers 400 "regex lookaround is not supported").
+_COMPLEX_PATTERN = re.compile(r"\\[1-9]|\\k<|\(\?[=!<]|\\b|\\B")
+
+
+def simple_pattern(pattern: Any) -> bool:
+    """Whether a ``pattern`` uses none of the regex features strict decoders refuse; a profile
+    keeps only such patterns (``keep_if``) and drops the others (the canonical validation
+    enforces them)."""
+    return isinstance(pattern, str) and _COMPLEX_PATTERN.search(pattern) is None
 
 
 @dataclass(frozen=True)

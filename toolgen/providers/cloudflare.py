@@ -24,7 +24,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen.providers.apis import CHAT, Api, Requests
-from toolgen.providers.base import UNREPRESENTABLE, Limits, NameRule, Profile, Rule, ToolWire
+from toolgen.providers.base import (
+    UNREPRESENTABLE,
+    Limits,
+    NameRule,
+    Profile,
+    Rule,
+    ToolWire,
+    simple_pattern,
+)
 from toolgen.providers.openai import DROP as OPENAI_DROP
 from toolgen.providers.openai import FORMATS as OPENAI_FORMATS
 from toolgen.providers.openai import KEEP as OPENAI_KEEP
@@ -357,6 +365,7 @@ CLOUDFLARE = Profile(
     drop=OPENAI_DROP,
     reject=UNREPRESENTABLE,
     formats=OPENAI_FORMATS,
+    keep_if={"pattern": simple_pattern},  # OpenAI's, as its keywords
     limits=Limits(),
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
     optional_style="omit",

@@ -278,6 +278,7 @@ FORMATS = frozenset({"date-time"})
 JSON_SCHEMA_KEEP = frozenset({
     "$ref", "$defs", "type", "format", "title", "description", "enum", "items", "minItems",
     "maxItems", "minimum", "maximum", "anyOf", "properties", "additionalProperties", "required",
+    "propertyOrdering",
 })  # fmt: skip
 
 # Refused (or of unsettled support) in a dialect; the canonical validation enforces them.
@@ -291,7 +292,7 @@ JSON_SCHEMA_DROP = frozenset({
 
 OPENAPI_KEEP = frozenset({
     "type", "format", "title", "description", "enum", "items", "minItems", "maxItems",
-    "properties", "required", "minimum", "maximum", "anyOf",
+    "properties", "required", "minimum", "maximum", "anyOf", "propertyOrdering",
 })  # fmt: skip
 
 OPENAPI_DROP = JSON_SCHEMA_DROP | {"$ref", "$defs", "additionalProperties"}

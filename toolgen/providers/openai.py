@@ -22,6 +22,7 @@ from toolgen.providers.base import (
     Profile,
     Rule,
     root_unions_refused,
+    simple_pattern,
 )
 from toolgen.providers.formats import (
     Entries,
@@ -82,6 +83,14 @@ RULES: tuple[Rule, ...] = (
         _CHECKED,
     ),
     Rule(
+        "patterns",
+        "lookaround (and, on the safe side, backreferences and \\b) are refused: 400 'regex "
+        "lookaround is not supported'; such a pattern is dropped (the canonical validation "
+        "enforces it)",
+        _GUIDE,
+        "2026-12-04",
+    ),
+    Rule(
         "oneOf",
         "[unconfirmed]: folded into anyOf (looser, the inverse is identity)",
         _GUIDE,
@@ -136,6 +145,7 @@ OPENAI = Profile(
     drop=DROP,
     reject=REJECT,
     formats=FORMATS,
+    keep_if={"pattern": simple_pattern},
     limits=Limits(
         properties=5_000,
         nesting=10,

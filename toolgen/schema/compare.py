@@ -26,6 +26,7 @@ from typing import Any
 
 from toolgen.schema import pointer as jp
 from toolgen.schema import refs
+from toolgen.schema.equality import json_type
 
 
 class Classification(enum.StrEnum):
@@ -197,12 +198,34 @@ class _Normalizer:
                 node["enum"] = [v for v in enum_values if json_key(v) == json_key(const)]
             else:
                 node["enum"] = [const]
+        if isinstance(node.get("enum"), list) and "type" not in node:
+            node["type"] = enum_types(node["enum"])  # the type the values have
         if "type" in node:
             types = node["type"] if isinstance(node["type"], list) else [node["type"]]
             if "number" in types:
                 types = [t for t in types if t != "integer"]
             node["type"] = sorted(set(types))
+            node = _enum_decides_type(node)
+        if "type" in node and isinstance(node.get("anyOf"), list):
+            typed = self._type_into_branches(node)
+            if typed is NOTHING or not isinstance(typed, dict):
+                return NOTHING
+            node = typed
         return self._fold_null_branch(node)
+
+    def _type_into_branches(self, node: dict[str, Any]) -> dict[str, Any] | bool:
+        """``{type: T, anyOf: [A, B]}`` is ``{anyOf: [A and T, B and T]}`` (for ``oneOf`` too:
+        where ``T`` holds, each branch is what it was): the form MCP servers write and the one a
+        projection folds, compared as one. A branch that admits none of ``T`` goes."""
+        types = node["type"]
+        branches = []
+        for branch in node["anyOf"]:
+            typed = _with_types(self.normalize(branch), types)
+            if typed is not NOTHING:
+                branches.append(typed)
+        if not branches:
+            return NOTHING
+        return {**self._without(node, "type"), "anyOf": branches}
 
     def _follow_refs(self, node: dict[str, Any]) -> dict[str, Any] | bool:
         """``node`` with the targets of its local ``$ref`` chain merged in (its own keywords
@@ -297,6 +320,42 @@ class _Normalizer:
         if isinstance(folded.get("enum"), list) and None not in folded["enum"]:
             folded["enum"] = [*folded["enum"], None]
         return folded
+
+
+def _admits_type(types: list[str], value: Any) -> bool:
+    kind = json_type(value)
+    return kind in types or (kind == "integer" and "number" in types)
+
+
+def _enum_decides_type(node: dict[str, Any]) -> dict[str, Any]:
+    """An ``enum`` beside ``type`` without the values the type refuses, and the type of the values
+    it keeps: ``{type: string, enum: [a]}`` and ``{enum: [a]}`` are one schema."""
+    values = node.get("enum")
+    if not isinstance(values, list):
+        return node
+    kept = [v for v in values if _admits_type(node["type"], v)]
+    return {**node, "type": enum_types(kept), "enum": kept}
+
+
+def enum_types(values: list[Any]) -> list[str]:
+    """The types of an enum's values (``number`` holds the integers), sorted."""
+    types = {json_type(v) for v in values}
+    return sorted(types - {"integer"} if "number" in types else types)
+
+
+def _with_types(branch: dict[str, Any] | bool, types: list[str]) -> dict[str, Any] | bool:
+    """A normalized ``branch`` that also requires one of ``types``."""
+    if branch is NOTHING or not isinstance(branch, dict):
+        return NOTHING
+    if isinstance(branch.get("enum"), list):
+        kept = [v for v in branch["enum"] if _admits_type(types, v)]
+        return {**branch, "enum": kept} if kept else NOTHING
+    if "type" not in branch:
+        return {**branch, "type": types}
+    both = {t for t in branch["type"] if t in types or (t == "integer" and "number" in types)} | (
+        {"integer"} if "number" in branch["type"] and "integer" in types else set()
+    )
+    return {**branch, "type": sorted(both)} if both else NOTHING
 
 
 def _assertions(node: dict[str, Any]) -> dict[str, Any]:

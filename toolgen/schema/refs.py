@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
+from urllib.parse import quote
 
 from toolgen.schema import pointer as jp
 from toolgen.schema import walker
@@ -274,3 +275,32 @@ def follow(
         lambda at: target(*at),
         lambda _, next_pointer: (jp.resolve(root, next_pointer), next_pointer),
     )
+
+
+def _fragment(pointer: str) -> str:
+    """A JSON pointer as the fragment of a local ``$ref`` (percent-encoded)."""
+    return "#" + quote(pointer, safe="/$~!&'()*+,;=:@")
+
+
+def rebase_embedded(schema: Any) -> Any:
+    """``schema`` with each subschema that carries an ``$id`` (an embedded resource) made part of
+    the document: its ``$id`` removed and every local ``$ref`` inside it (``#/$defs/X``, which
+    resolves against that resource) rewritten as the pointer from the document's root. After it,
+    every local reference of the schema resolves against the root, as every stage reads it. The
+    same object when there is no embedded resource."""
+
+    def visit(node: Any, pointer: str, base: str) -> Any:
+        if not isinstance(node, dict):
+            return node
+        changed = node
+        if pointer and isinstance(node.get("$id"), str):
+            base = pointer
+            changed = {k: v for k, v in node.items() if k != "$id"}
+        ref = changed.get("$ref")
+        if base and isinstance(ref, str) and ref.startswith("#"):
+            changed = {**changed, "$ref": _fragment(base + jp.ref_pointer(ref))}
+        return walker.map_children(changed, pointer, lambda c: visit(c.schema, c.pointer, base))
+
+    if not any(p and isinstance(n, dict) and "$id" in n for n, p in walker.walk(schema)):
+        return schema
+    return visit(schema, "", "")

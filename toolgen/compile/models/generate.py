@@ -25,6 +25,7 @@ from datamodel_code_generator import generate
 
 from toolgen.compile.models import prepare
 from toolgen.compile.models.imports import name_order, rewrite_imports
+from toolgen.compile.models.json_literals import json_literals
 from toolgen.infra.cache import code_fingerprint, digest, plain
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.infra.parallel import Pending, Runner
@@ -184,7 +185,7 @@ def _contract_module(
         source = _run_generator(schema, plan.class_name)
         if plan.class_name not in _CLASS_DEF.findall(source):
             raise ValueError(f"the generator did not write class {plan.class_name}")
-        source = rewrite_imports(_strict_root_models(source), package, header)
+        source = rewrite_imports(json_literals(_strict_root_models(source)), package, header)
         return format_python(source, runner=runner), plan.class_name, diagnostics
     except Exception as error:  # the generator's failures on a schema are design findings
         reason = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
@@ -285,7 +286,7 @@ def _shared_module(
                 f"the generator wrote no class {cls} for shared definition {name!r}",
             )
         )
-    source = rewrite_imports(_strict_root_models(source), "models", header)
+    source = rewrite_imports(json_literals(_strict_root_models(source)), "models", header)
     return format_python(source, runner=runner), "", diagnostics
 
 

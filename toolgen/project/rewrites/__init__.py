@@ -26,8 +26,15 @@ from toolgen.project.rewrites.composition import (
     OneOfFolded,
     RecursiveRefKept,
     RefInlined,
+    TypeIntoBranches,
 )
-from toolgen.project.rewrites.enums import ConstAsEnum, EnumStringified, enum_text
+from toolgen.project.rewrites.enums import (
+    ConstAsEnum,
+    EnumNarrowed,
+    EnumStringified,
+    EnumTyped,
+    enum_text,
+)
 from toolgen.project.rewrites.keywords import KeywordsDropped
 from toolgen.project.rewrites.nulls import MadeNullable, NullForm, OptionalKept
 from toolgen.project.rewrites.record import NodeRecord, RewriteRecord
@@ -49,7 +56,9 @@ __all__ = [
     "AllOfMerged",
     "ConstAsEnum",
     "Counterpart",
+    "EnumNarrowed",
     "EnumStringified",
+    "EnumTyped",
     "KeywordsDropped",
     "MadeNullable",
     "NodeRecord",
@@ -60,6 +69,7 @@ __all__ = [
     "RefInlined",
     "Rewrite",
     "RewriteRecord",
+    "TypeIntoBranches",
     "TypeListSplit",
     "enum_text",
     "record_from_json",

@@ -8,18 +8,19 @@ from typing import Any
 
 from toolgen.project.rewrites.rule import ANNOTATIONS, STRUCTURAL, Counterpart, Rewrite
 from toolgen.schema import pointer as jp
+from toolgen.schema.equality import json_equal
 
 
 def merge(base: dict[str, Any], site: dict[str, Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
-    """``base`` with the keywords of ``site`` added, and the keywords both give differently (each
-    left as ``base`` has it: the caller reports them), unless it only describes (then the site's
-    wins)."""
+    """``base`` with the keywords of ``site`` added, and the keywords both give differently under
+    JSON equality (``true`` is not ``1``; each left as ``base`` has it: the caller reports them),
+    unless it only describes (then the site's wins)."""
     merged = dict(base)
     conflicts: list[str] = []
     for keyword, value in site.items():
         if (
             keyword in merged
-            and merged[keyword] != value
+            and not json_equal(merged[keyword], value)
             and keyword not in ANNOTATIONS | STRUCTURAL
         ):
             conflicts.append(keyword)
@@ -116,4 +117,35 @@ class OneOfFolded(Rewrite):
     def invert(self, at: Counterpart) -> Counterpart:
         """The ``anyOf`` branches are the ``oneOf`` branches, in order: the first that admits a
         valid payload is its only one."""
+        return at
+
+
+@dataclass(frozen=True)
+class TypeIntoBranches(Rewrite):
+    """``{"type": T, "oneOf": [A, B]}`` (a shape MCP servers write: ``type: object`` beside a
+    union of objects) became ``{"oneOf": [A and T, B and T]}``: ``T`` written into each branch
+    that has no type of its own (a branch with one, or a ``$ref``, is left as it is: where it
+    admits what ``T`` refuses, the projection is looser and the canonical validation keeps
+    ``T``). The same payloads; nothing to undo."""
+
+    @staticmethod
+    def apply(node: dict[str, Any]) -> tuple[dict[str, Any], TypeIntoBranches] | None:
+        """``node`` with its ``type`` in the branches of its union; None when the node has no
+        type beside a union, or asserts more than its type there (its members would be closed
+        at both levels)."""
+        keyword = next((k for k in ("anyOf", "oneOf") if isinstance(node.get(k), list)), None)
+        if keyword is None or "type" not in node:
+            return None
+        if set(node) - {"type", keyword} - ANNOTATIONS - STRUCTURAL:
+            return None
+        branches = [
+            {"type": node["type"], **b}
+            if isinstance(b, dict) and not {"type", "$ref"} & set(b)
+            else b
+            for b in node[keyword]
+        ]
+        rest = {k: v for k, v in node.items() if k not in ("type", keyword)}
+        return {**rest, keyword: branches}, TypeIntoBranches()
+
+    def invert(self, at: Counterpart) -> Counterpart:
         return at

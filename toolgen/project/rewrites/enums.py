@@ -4,10 +4,12 @@ where the provider takes strings only."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from toolgen.project.rewrites.rule import Counterpart, Rewrite, types_of
+from toolgen.schema.equality import json_type
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,9 @@ class EnumStringified(Rewrite):
         values = node.get("enum")
         if not isinstance(values, list):
             return node, None
+        if values and all(v is None for v in values):  # const null: the null type says it
+            result = {k: v for k, v in node.items() if k in ("title", "description")}
+            return {**result, "type": "null"}, EnumStringified(())
         string_type = ["string", "null"] if None in values else ["string"]
         if all(isinstance(v, str | None) for v in values) and types_of(node) == string_type:
             return node, None
@@ -76,3 +81,72 @@ class EnumStringified(Rewrite):
         """A text of ``values`` becomes its canonical value; any other value stays (a canonical
         string is written as itself)."""
         return replace(at, values=self.values)
+
+
+@dataclass(frozen=True)
+class EnumTyped(Rewrite):
+    """An ``enum`` without ``type`` whose values the provider's enums cannot all hold (Gemini's
+    JSON Schema dialect: strings and numbers only) became the types of its values: one typed
+    node, or an ``anyOf`` of one branch per type, each keeping its values where the provider's
+    enum takes them (``kept``) and null as ``{"type": "null"}``. The same values or more (the
+    canonical validation keeps the enum), never "any value"; nothing to undo."""
+
+    kept: bool  # every branch kept its values
+
+    @staticmethod
+    def apply(
+        node: dict[str, Any], takes: Callable[[list[Any]], bool]
+    ) -> tuple[dict[str, Any], EnumTyped]:
+        """``node`` (an enum without type) with its values' types; ``takes`` says whether the
+        provider's enum holds a list of values."""
+        groups: dict[str, list[Any]] = {}
+        for value in node["enum"]:
+            groups.setdefault(json_type(value), []).append(value)
+        if "integer" in groups and "number" in groups:  # number holds the integers
+            groups["number"] = [*groups.pop("integer"), *groups["number"]]
+        branches = []
+        kept = True
+        for kind, values in groups.items():
+            branch: dict[str, Any] = {"type": kind}
+            if kind != "null":
+                if takes(values):
+                    branch["enum"] = values
+                else:
+                    kept = False
+            branches.append(branch)
+        rest = {k: v for k, v in node.items() if k != "enum"}
+        if len(branches) == 1:
+            return {**rest, **branches[0]}, EnumTyped(kept)
+        return {**rest, "anyOf": branches}, EnumTyped(kept)
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        """The values are the canonical ones: the branches are read as a union (identity)."""
+        return at
+
+
+def fits(value: Any, types: list[Any]) -> bool:
+    """Whether ``value`` is of one of ``types`` (``number`` holds the integers)."""
+    kind = json_type(value)
+    return kind in types or (kind == "integer" and "number" in types)
+
+
+@dataclass(frozen=True)
+class EnumNarrowed(Rewrite):
+    """The values of an ``enum`` that its node's own ``type`` refuses went (``{"type": "string",
+    "enum": ["a", null]}`` admits ``"a"`` only): the same values, an enum every provider reads as
+    written. Nothing to undo."""
+
+    @staticmethod
+    def apply(node: dict[str, Any]) -> tuple[dict[str, Any], EnumNarrowed] | None:
+        """``node`` without the enum values outside its type; None when every value fits, when
+        none does (an empty enum is no schema a provider takes), or there is no type or enum."""
+        values, types = node.get("enum"), types_of(node)
+        if not isinstance(values, list) or not types:
+            return None
+        inside = [v for v in values if fits(v, types)]
+        if len(inside) == len(values) or not inside:  # none fits: the node admits nothing as is
+            return None
+        return {**node, "enum": inside}, EnumNarrowed()
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        return at
