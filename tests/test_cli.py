@@ -253,10 +253,14 @@ def test_show_a_rejected_tool(cli, bad_design):
 
 
 def test_show_a_tool_that_goes_non_strict(cli, make_design, tool):
-    """Without strict asked for, what strict mode refuses is sent non-strict: exit 0, the
-    STRICT_FALLBACK warning and the mode on stderr, the canonical schema on stdout."""
+    """With ``strict_fallback = "non-strict"``, what strict mode refuses is sent non-strict: exit
+    0, the STRICT_FALLBACK warning and the mode on stderr, the canonical schema on stdout."""
     schema = {"type": "object", "properties": {"x": {"not": S}}, "required": ["x"]}
-    design = make_design({"tools/c.yaml": tool("c", schema)}, name="fallback")
+    files = {
+        "tools/c.yaml": tool("c", schema),
+        "toolgen.toml": '[toolgen]\nstrict_fallback = "non-strict"\n',
+    }
+    design = make_design(files, name="fallback")
     result = cli("show", design, "c", "--provider", "openai")
     assert result.exit_code == 0, result.stderr
     assert [m["code"] for m in diagnostic_lines(result.stderr)] == ["STRICT_FALLBACK"]

@@ -862,8 +862,9 @@ def test_pointer_escapes_property_names(project_one):
 
 
 def test_rejection_in_a_shared_definition_points_into_its_file(make_design, tool):
-    """Strict mode asked for in toolgen.toml: an error where the shared definition is written;
-    left unsaid: the tool goes non-strict, with a warning at the same place."""
+    """Strict mode asked for in toolgen.toml, or left unsaid: an error where the shared
+    definition is written; with ``strict_fallback = "non-strict"``: the tool goes non-strict,
+    with a warning at the same place."""
     from toolgen.build import analyze
 
     files = {
@@ -877,6 +878,11 @@ def test_rejection_in_a_shared_definition_points_into_its_file(make_design, tool
         (*where, "MAP_OBJECT")
     ]
     result = analyze(make_design(files, "unsaid"), ("openai",))
+    assert [(d.file, d.pointer, d.provider, d.code) for d in errors(result.diagnostics)] == [
+        (*where, "MAP_OBJECT")
+    ]
+    fallback = '[toolgen]\nstrict_fallback = "non-strict"\n'
+    result = analyze(make_design({**files, "toolgen.toml": fallback}, "opted"), ("openai",))
     assert [(d.file, d.pointer, d.provider, d.code, d.level) for d in result.diagnostics] == [
         (*where, "STRICT_FALLBACK", "warning")
     ]
