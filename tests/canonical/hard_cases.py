@@ -212,6 +212,30 @@ OUTPUTS: dict[str, dict[str, Any]] = {
         },
         ["severity"],
     ),
+    "encodings.maps": obj(
+        {
+            "counts": {"type": "object", "additionalProperties": INT, "maxProperties": 5},
+            "places": {"type": "object", "additionalProperties": obj({"city": STR}, ["city"])},
+            "names": {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}},
+        },
+        ["counts"],
+    ),
+    "encodings.open_objects": obj(
+        {
+            "labels": obj({"kind": STR}, ["kind"], additionalProperties=True),
+            "scores": obj({"total": NUM}, additionalProperties=NUM),
+        },
+        ["labels"],
+    ),
+    "encodings.any_values": obj(
+        {
+            "value": {"description": "any JSON value"},
+            "maybe": {},
+            "list": {"type": "array"},
+            "either": {"anyOf": [INT, {"type": "array", "items": {}}]},
+        },
+        ["value"],
+    ),
 }
 
 DEFS = {

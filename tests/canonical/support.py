@@ -23,7 +23,9 @@ from toolgen.compile.canonical.views import Unresolvable, ref_pointer, resolve
 from toolgen.load.contracts import Contract, Design, ProviderOptions
 from toolgen.load.loader import load_design
 from toolgen.project.design_projection import ProviderProjection, project_design
-from toolgen.project.projection import ProjectedContract, project_contract
+from toolgen.project.encoding import object_encoding
+from toolgen.project.projection import ProjectedContract, is_object_schema, project_contract
+from toolgen.project.rewrites import ExtraMembers
 from toolgen.providers import PROFILES, profile_for
 from toolgen.providers import settings as provider_settings
 from toolgen.providers.base import Profile
@@ -88,6 +90,7 @@ class Case:
             self.contract.schema,
             nulls=strict and self.profile.optional_style == "nullable",
             enum_texts=strict and self.profile.string_enums,
+            encodings=strict,
         )
 
     def reference(self, payload: Any) -> Any:
@@ -487,22 +490,60 @@ class Filler:
     null (``nulls``), and, where enums hold strings only (``enum_texts``), an enum value that is
     no string written as its compact JSON text. Also the expected inverse: absent again, except
     members that are optional *and* accept null (OPTIONAL_NULLABLE), which come back as null —
-    the stated exception of the law."""
+    the stated exception of the law.
 
-    def __init__(self, canonical: Any, *, nulls: bool = True, enum_texts: bool = False) -> None:
+    Where the provider is strict (``encodings``), the encodings of
+    toolgen.project.rewrites.encodings are written as the projection decides them
+    (toolgen.project.encoding): a map as key/value entries, an open object's extra members as
+    entries of one more member, a value of any type as its JSON text (an optional one that is
+    absent as null: JSON text keeps absent and null apart)."""
+
+    def __init__(
+        self,
+        canonical: Any,
+        *,
+        nulls: bool = True,
+        enum_texts: bool = False,
+        encodings: bool = False,
+    ) -> None:
         self.root = canonical
         self.validator = Draft202012Validator(canonical)
         self.nulls = nulls
         self.enum_texts = enum_texts
+        self.encodings = encodings
 
     def __call__(self, value: Any) -> tuple[Any, Any]:
         return self.fill(value, self.root, root=True)
+
+    def any_value(self, node: Any, *, root: bool = False) -> bool:
+        """Whether the projection writes ``node`` as JSON text (a value of any type)."""
+        view = canonical_view(node, self.root, follow_bare=True)
+        return (
+            self.encodings
+            and not root
+            and not is_object_schema(view)
+            and not any(k in view for k in ("type", "enum", "const", "anyOf", "oneOf", "$ref"))
+        )
+
+    def entries(self, value: dict[str, Any], schema: Any) -> tuple[list[Any], dict[str, Any]]:
+        """The members of ``value`` as the key/value entries of an encoded map, and as read back."""
+        pairs = [(name, self.fill(member, schema)) for name, member in value.items()]
+        entries = [{"key": name, "value": filled} for name, (filled, _) in pairs]
+        return entries, {name: expected for name, (_, expected) in pairs}
 
     def fill(self, value: Any, node: Any, *, root: bool = False) -> tuple[Any, Any]:
         view = canonical_view(node, self.root, follow_bare=True)
         filled, expected = value, value
         properties = view.get("properties")
-        if isinstance(value, dict) and isinstance(properties, dict):
+        encoding = (
+            object_encoding(view, root=root) if self.encodings and is_object_schema(view) else None
+        )
+        extra = view.get("additionalProperties", True)
+        if self.any_value(node, root=root):
+            filled = json.dumps(value)
+        elif encoding == "map" and isinstance(value, dict):
+            filled, expected = self.entries(value, extra)
+        elif isinstance(value, dict) and isinstance(properties, dict):
             filled, expected = {}, {}
             required = view.get("required") or []
             for name, schema in properties.items():
@@ -510,14 +551,26 @@ class Filler:
                     filled[name], expected[name] = self.fill(value[name], schema)
                 elif self.nulls:
                     filled[name] = None
-                    if name not in required and self.accepts_null(schema):
+                    if (
+                        name not in required
+                        and self.accepts_null(schema)
+                        and not self.any_value(schema)
+                    ):
                         expected[name] = None
-            for name in value:
-                if name not in properties:
-                    filled[name] = expected[name] = value[name]
+            others = {name: value[name] for name in value if name not in properties}
+            if encoding == "extras":
+                member = ExtraMembers.name_for(properties)
+                if others or self.nulls:
+                    filled[member], extras = self.entries(others, extra)
+                    expected.update(extras)
+            else:
+                filled.update(others)
+                expected.update(others)
         elif isinstance(value, list) and isinstance(view.get("items"), dict):
             pairs = [self.fill(v, view["items"]) for v in value]
             filled, expected = [f for f, _ in pairs], [e for _, e in pairs]
+        elif isinstance(value, list) and self.encodings and _is_array_of_any(view):
+            filled = [json.dumps(v) for v in value]  # elements of any type
         elif self.enum_texts and not isinstance(value, str | dict | list) and value is not None:
             values = view.get("enum", [view["const"]] if "const" in view else None)
             if isinstance(values, list) and any(v == value for v in values):
@@ -535,6 +588,13 @@ class Filler:
         return schema is True or (
             isinstance(schema, dict) and self.validator.evolve(schema=schema).is_valid(None)
         )
+
+
+def _is_array_of_any(view: dict[str, Any]) -> bool:
+    types = view.get("type")
+    return "items" not in view and (
+        types == "array" or isinstance(types, list) and "array" in types
+    )
 
 
 def projected_validator(case: Case) -> Draft202012Validator:

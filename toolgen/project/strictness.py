@@ -74,7 +74,7 @@ _CHOSEN_ERRORS = frozenset({"OPTIONAL_NULLABLE"})
 
 _OPT_IN = (
     "; strict mode cannot carry this tool exactly: say strict: false for it (or for the "
-    "provider in toolgen.toml), or [toolgen] strict_fallback = \"non-strict\", to send it "
+    'provider in toolgen.toml), or [toolgen] strict_fallback = "non-strict", to send it '
     "non-strict"
 )
 
@@ -82,9 +82,7 @@ _OPT_IN = (
 def _with_opt_in(found: list[Diagnostic]) -> list[Diagnostic]:
     """The strict projection's errors, each saying how the design can opt into non-strict mode
     (the provider has one)."""
-    return [
-        replace(d, message=d.message + _OPT_IN) if d.level is Level.ERROR else d for d in found
-    ]
+    return [replace(d, message=d.message + _OPT_IN) if d.level is Level.ERROR else d for d in found]
 
 
 def _fallback_warnings(strict_found: list[Diagnostic], profile: Profile) -> list[Diagnostic]:

@@ -220,6 +220,7 @@ def link(contracts: list[ProjectedContract], units: list[Unit]) -> CompiledParts
         "tools": roots["tool"],
         "outputs": roots["output"],
         "uses_re": linker.uses_re,
+        "uses_decode": any("_decode(" in function for function in linker.inverses),
         "checks": linker.forms,
     }
     return CompiledParts(parts, ())

@@ -27,6 +27,13 @@ from toolgen.project.rewrites.composition import (
     RecursiveRefKept,
     RefInlined,
 )
+from toolgen.project.rewrites.encodings import (
+    DECODERS,
+    AnyAsJsonText,
+    EncodingError,
+    ExtraMembers,
+    MapAsPairs,
+)
 from toolgen.project.rewrites.enums import ConstAsEnum, EnumStringified, enum_text
 from toolgen.project.rewrites.keywords import KeywordsDropped
 from toolgen.project.rewrites.nulls import MadeNullable, NullForm, OptionalKept
@@ -44,14 +51,19 @@ from toolgen.project.rewrites.type_lists import TypeListSplit
 
 __all__ = [
     "ANNOTATIONS",
+    "DECODERS",
     "NULL_SCHEMA",
     "STRUCTURAL",
     "AllOfMerged",
+    "AnyAsJsonText",
     "ConstAsEnum",
     "Counterpart",
+    "EncodingError",
     "EnumStringified",
+    "ExtraMembers",
     "KeywordsDropped",
     "MadeNullable",
+    "MapAsPairs",
     "NodeRecord",
     "NullForm",
     "OneOfFolded",
