@@ -37,6 +37,7 @@ from toolgen.project.rewrites import (
     RefInlined,
     Rewrite,
     RewriteRecord,
+    TupleAsObject,
     TypeListSplit,
     record_from_json,
     record_to_json,
@@ -272,6 +273,16 @@ CASES = [
         Counterpart("/properties/o", decode=("extras", "additional_members")),
     ),
     Case(
+        "tuple_as_object",
+        "openai",
+        obj({"t": {"type": "array", "prefixItems": [STR, STR], "items": False}}),
+        lambda r: r == TupleAsObject(),
+        "/properties/t",
+        {"t": {"0": "a", "1": None}},
+        {"t": ["a"]},
+        Counterpart("/properties/t", decode=("tuple", "")),
+    ),
+    Case(
         "any_as_json_text",
         "openai",
         obj({"v": {"description": "anything"}, "w": {}}, ["v"]),
@@ -475,6 +486,7 @@ def test_one_of_folded_const_as_enum_and_optional_kept_record_themselves() -> No
         ("map_as_pairs", {"m": [{"key": "a", "value": 1}, {"key": "a", "value": 2}]}, "twice"),
         ("any_as_json_text", {"v": "not json", "w": None}, "not JSON"),
         ("any_as_json_text", {"v": "NaN", "w": None}, "not JSON"),
+        ("tuple_as_object", {"t": {"0": None, "1": "b"}}, "after an absent one"),
         (
             "extra_members",
             {"o": {"a": "x", "additional_members": [{"key": "a", "value": "1"}]}},

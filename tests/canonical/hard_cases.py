@@ -227,6 +227,18 @@ OUTPUTS: dict[str, dict[str, Any]] = {
         },
         ["labels"],
     ),
+    "encodings.tuples": obj(
+        {
+            "point": {
+                "type": "array",
+                "prefixItems": [NUM, NUM],
+                "minItems": 2,
+                "maxItems": 2,
+            },
+            "range": {"type": "array", "prefixItems": [STR, INT, obj({"a": STR})], "items": False},
+        },
+        ["point"],
+    ),
     "encodings.any_values": obj(
         {
             "value": {"description": "any JSON value"},

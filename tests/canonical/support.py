@@ -25,7 +25,7 @@ from toolgen.load.loader import load_design
 from toolgen.project.design_projection import ProviderProjection, project_design
 from toolgen.project.encoding import object_encoding
 from toolgen.project.projection import ProjectedContract, is_object_schema, project_contract
-from toolgen.project.rewrites import ExtraMembers
+from toolgen.project.rewrites import ExtraMembers, TupleAsObject
 from toolgen.providers import PROFILES, profile_for
 from toolgen.providers import settings as provider_settings
 from toolgen.providers.base import Profile
@@ -539,8 +539,15 @@ class Filler:
             object_encoding(view, root=root) if self.encodings and is_object_schema(view) else None
         )
         extra = view.get("additionalProperties", True)
+        positions = TupleAsObject.length(view) if self.encodings else None
         if self.any_value(node, root=root):
             filled = json.dumps(value)
+        elif positions is not None and isinstance(value, list):
+            pairs = [self.fill(v, s) for v, s in zip(value, view["prefixItems"], strict=False)]
+            filled = {str(i): f for i, (f, _) in enumerate(pairs)}
+            if self.nulls:
+                filled.update({str(i): None for i in range(len(value), positions)})
+            expected = [e for _, e in pairs]
         elif encoding == "map" and isinstance(value, dict):
             filled, expected = self.entries(value, extra)
         elif isinstance(value, dict) and isinstance(properties, dict):

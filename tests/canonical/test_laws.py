@@ -44,9 +44,15 @@ from tests.canonical.support import (
     relaxed,
     sample,
 )
-from toolgen.project.rewrites import AnyAsJsonText, ExtraMembers, MapAsPairs, Rewrite
+from toolgen.project.rewrites import (
+    AnyAsJsonText,
+    ExtraMembers,
+    MapAsPairs,
+    Rewrite,
+    TupleAsObject,
+)
 
-ENCODINGS = (AnyAsJsonText, ExtraMembers, MapAsPairs)
+ENCODINGS = (AnyAsJsonText, ExtraMembers, MapAsPairs, TupleAsObject)
 HARD = hard_keys()
 EXAMPLE = example_keys()
 CORPUS_SAMPLE = 40

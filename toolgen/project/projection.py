@@ -35,6 +35,7 @@ from toolgen.project.rewrites import (
     RefInlined,
     Rewrite,
     RewriteRecord,
+    TupleAsObject,
     TypeListSplit,
 )
 from toolgen.providers.base import Profile
@@ -334,6 +335,9 @@ class _Projector:
         encoding = object_encoding(node, root=root) if is_object_schema(node) else None
         if encoding is not None:
             left_out.add("propertyNames")  # the keys of the encoded map (key_schema)
+        positions = TupleAsObject.length(node)
+        if positions is not None:  # written by _tuple
+            left_out |= {"prefixItems", "items", "minItems", "maxItems"}
         for keyword, value in node.items():
             if keyword == "oneOf" or keyword in left_out:
                 continue  # oneOf: folded into anyOf below, after its branches are projected
@@ -363,6 +367,8 @@ class _Projector:
             rewrites.append(folding)
         if self.profile.string_enums:
             result = self._stringify_enum(result, origins, rewrites)
+        if positions is not None:
+            result = self._tuple(node, origins, members, rewrites)
         if encoding == "map":
             value = self._map_values(node, origins)
             result, as_map = MapAsPairs.apply(
@@ -407,6 +413,32 @@ class _Projector:
             elif split[1] is not None:
                 built = built.rewritten(split[0], split[1])
         return built
+
+    def _tuple(
+        self,
+        node: dict[str, Any],
+        origins: _Origins,
+        members: dict[str, _Built],
+        rewrites: list[Rewrite],
+    ) -> dict[str, Any]:
+        """The tuple ``node`` as an object with a member per position (TupleAsObject); the
+        positions past ``minItems`` are optional members, written the provider's way."""
+        least = node.get("minItems", 0)
+        nullable = self.profile.optional_style == "nullable"
+        required = []
+        for index, position in enumerate(node["prefixItems"]):
+            name, pointer = str(index), jp.join(origins.of("prefixItems"), index)
+            members[name] = self._node(position, pointer)
+            if isinstance(least, int) and index < least:
+                required.append(name)
+            elif nullable:
+                members[name] = self._optional_member(members[name], position, pointer)
+        positions = {name: built.schema for name, built in members.items()}
+        written, rule = TupleAsObject.apply(
+            node, positions, list(positions) if nullable else required
+        )
+        rewrites.append(rule)
+        return written
 
     def _keeps_sizes(self) -> bool:
         return all(self.profile.verdict(k) == "keep" for k in ("minItems", "maxItems"))

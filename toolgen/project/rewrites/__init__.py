@@ -33,6 +33,7 @@ from toolgen.project.rewrites.encodings import (
     EncodingError,
     ExtraMembers,
     MapAsPairs,
+    TupleAsObject,
 )
 from toolgen.project.rewrites.enums import ConstAsEnum, EnumStringified, enum_text
 from toolgen.project.rewrites.keywords import KeywordsDropped
@@ -72,6 +73,7 @@ __all__ = [
     "RefInlined",
     "Rewrite",
     "RewriteRecord",
+    "TupleAsObject",
     "TypeListSplit",
     "enum_text",
     "record_from_json",

@@ -125,6 +125,48 @@ class ExtraMembers(Rewrite):
         return replace(at, decode=("extras", self.member))
 
 
+@dataclass(frozen=True)
+class TupleAsObject(Rewrite):
+    """A tuple (``prefixItems``, no items beyond them) became a closed object with one member per
+    position, named by its index (``"0"``, ``"1"``, ...), required up to ``minItems``; the inverse
+    reads the members back as an array, in order (a position present after an absent one is an
+    :class:`EncodingError`)."""
+
+    @staticmethod
+    def apply(
+        node: dict[str, Any], positions: dict[str, Any], required: list[str]
+    ) -> tuple[dict[str, Any], TupleAsObject]:
+        """The object of the tuple ``node``, whose positions are written as ``positions``
+        (projected already, keyed by index), and the rule."""
+        written = {
+            "type": "object",
+            **_described(node, "a tuple, written as an object with one member per position"),
+            "properties": positions,
+            "required": required,
+            "additionalProperties": False,
+        }
+        return written, TupleAsObject()
+
+    @staticmethod
+    def length(node: dict[str, Any]) -> int | None:
+        """The positions of the tuple ``node``, when it is one this encoding carries: an array
+        of ``prefixItems`` with no elements beyond them (``items: false``, or ``maxItems`` no
+        more than the positions)."""
+        prefix = node.get("prefixItems")
+        if not isinstance(prefix, list) or not prefix or node.get("type") != "array":
+            return None
+        if {"additionalItems", "contains", "unevaluatedItems"} & set(node):
+            return None
+        most = node.get("maxItems")
+        closed = node.get("items") is False and (most is None or most == len(prefix))
+        if closed or ("items" not in node and most == len(prefix)):
+            return len(prefix)
+        return None
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        return replace(at, decode=("tuple", ""))
+
+
 def _not_json(constant: str) -> Any:
     raise ValueError(constant)
 
@@ -163,8 +205,20 @@ def decode_extras(value: Any, member: str) -> Any:
     return result
 
 
+def decode_tuple(value: Any, _: str) -> Any:
+    if not isinstance(value, dict):
+        return value
+    result: list[Any] = []
+    while str(len(result)) in value:
+        result.append(value[str(len(result))])
+    if len(result) != len(value):
+        raise EncodingError("a tuple position is written after an absent one")
+    return result
+
+
 #: decoder name -> decoder(value, argument); the generated module has the same functions
 DECODERS: dict[str, Callable[[Any, str], Any]] = {
+    "tuple": decode_tuple,
     "json": decode_json,
     "pairs": decode_pairs,
     "extras": decode_extras,
