@@ -44,7 +44,7 @@ def bad_design(make_design, tool):
                 "b",
                 {
                     "type": "object",
-                    "properties": {"m": {"type": "object", "additionalProperties": S}},
+                    "properties": {"m": {"type": "object", "patternProperties": {"^x": S}}},
                 },
             ),
             "tools/a.yaml": tool("a", {"type": "strng"}),
@@ -92,7 +92,12 @@ def test_build_with_design_errors_exits_1_and_writes_nothing(cli, bad_design, tm
     found = [(m["file"], m["pointer"], m["provider"], m["code"]) for m in lines]
     assert found == [
         ("tools/a.yaml", "/parameters/type", "design", "INVALID_SCHEMA"),
-        ("tools/b.yaml", "/parameters/properties/m/additionalProperties", "openai", "MAP_OBJECT"),
+        (
+            "tools/b.yaml",
+            "/parameters/properties/m/patternProperties",
+            "openai",
+            "UNSUPPORTED_PATTERN_PROPERTIES",
+        ),
         ("tools/c.yaml", "/parameters/properties/x/not", "openai", "UNSUPPORTED_NOT"),
     ]
     assert "build failed" in result.stderr
@@ -128,9 +133,9 @@ def test_json_format(cli, bad_design, tmp_path):
         ("tools/a.yaml", "/parameters/type", "design", "INVALID_SCHEMA", "error"),
         (
             "tools/b.yaml",
-            "/parameters/properties/m/additionalProperties",
+            "/parameters/properties/m/patternProperties",
             "openai",
-            "MAP_OBJECT",
+            "UNSUPPORTED_PATTERN_PROPERTIES",
             "error",
         ),
         ("tools/c.yaml", "/parameters/properties/x/not", "openai", "UNSUPPORTED_NOT", "error"),

@@ -301,11 +301,6 @@ REJECTED: dict[str, tuple[tuple[str, ...], Any, list[tuple[str, str]]]] = {
         {**obj({"root": {"$ref": "#/$defs/Node"}}), **NODE},
         [("UNSUPPORTED_RECURSION", "/parameters/$defs/Node/properties/next/$ref")],
     ),
-    "a map": (
-        BOTH,
-        obj({"m": {"type": "object", "additionalProperties": S}}),
-        [("MAP_OBJECT", "/parameters/properties/m/additionalProperties")],
-    ),
     "a type list of several types": (
         BOTH,
         obj({"t": {"type": ["string", "integer"]}}),
@@ -316,11 +311,6 @@ REJECTED: dict[str, tuple[tuple[str, ...], Any, list[tuple[str, str]]]] = {
         BOTH,
         obj({"x": {"type": "array", "prefixItems": [S]}}),
         [("UNSUPPORTED_TUPLE", "/parameters/properties/x/prefixItems")],
-    ),
-    "a boolean const without type (json_schema enums hold strings and numbers)": (
-        ("json_schema",),
-        obj({"f": {"const": True}}),
-        [("UNCONSTRAINED_SCHEMA", "/parameters/properties/f")],
     ),
     "two enum values with one text": (
         ("openapi",),
