@@ -44,7 +44,7 @@ def bad_design(make_design, tool):
                 "b",
                 {
                     "type": "object",
-                    "properties": {"m": {"type": "object", "additionalProperties": S}},
+                    "properties": {"m": {"type": "object", "patternProperties": {"^x": S}}},
                 },
             ),
             "tools/a.yaml": tool("a", {"type": "strng"}),
@@ -92,7 +92,12 @@ def test_build_with_design_errors_exits_1_and_writes_nothing(cli, bad_design, tm
     found = [(m["file"], m["pointer"], m["provider"], m["code"]) for m in lines]
     assert found == [
         ("tools/a.yaml", "/parameters/type", "design", "INVALID_SCHEMA"),
-        ("tools/b.yaml", "/parameters/properties/m/additionalProperties", "openai", "MAP_OBJECT"),
+        (
+            "tools/b.yaml",
+            "/parameters/properties/m/patternProperties",
+            "openai",
+            "UNSUPPORTED_PATTERN_PROPERTIES",
+        ),
         ("tools/c.yaml", "/parameters/properties/x/not", "openai", "UNSUPPORTED_NOT"),
     ]
     assert "build failed" in result.stderr
@@ -128,9 +133,9 @@ def test_json_format(cli, bad_design, tmp_path):
         ("tools/a.yaml", "/parameters/type", "design", "INVALID_SCHEMA", "error"),
         (
             "tools/b.yaml",
-            "/parameters/properties/m/additionalProperties",
+            "/parameters/properties/m/patternProperties",
             "openai",
-            "MAP_OBJECT",
+            "UNSUPPORTED_PATTERN_PROPERTIES",
             "error",
         ),
         ("tools/c.yaml", "/parameters/properties/x/not", "openai", "UNSUPPORTED_NOT", "error"),
@@ -253,10 +258,14 @@ def test_show_a_rejected_tool(cli, bad_design):
 
 
 def test_show_a_tool_that_goes_non_strict(cli, make_design, tool):
-    """Without strict asked for, what strict mode refuses is sent non-strict: exit 0, the
-    STRICT_FALLBACK warning and the mode on stderr, the canonical schema on stdout."""
+    """With ``strict_fallback = "non-strict"``, what strict mode refuses is sent non-strict: exit
+    0, the STRICT_FALLBACK warning and the mode on stderr, the canonical schema on stdout."""
     schema = {"type": "object", "properties": {"x": {"not": S}}, "required": ["x"]}
-    design = make_design({"tools/c.yaml": tool("c", schema)}, name="fallback")
+    files = {
+        "tools/c.yaml": tool("c", schema),
+        "toolgen.toml": '[toolgen]\nstrict_fallback = "non-strict"\n',
+    }
+    design = make_design(files, name="fallback")
     result = cli("show", design, "c", "--provider", "openai")
     assert result.exit_code == 0, result.stderr
     assert [m["code"] for m in diagnostic_lines(result.stderr)] == ["STRICT_FALLBACK"]

@@ -21,6 +21,8 @@ S = {"type": "string"}
 I = {"type": "integer"}  # noqa: E741
 OPENAI_ONLY = '[toolgen]\nproviders = ["openai"]\n'
 BOTH = '[toolgen]\nproviders = ["openai", "anthropic"]\n'
+# a contract strict mode cannot carry is sent non-strict instead of failing the build
+FALLBACK = 'strict_fallback = "non-strict"\n'
 
 
 def obj(
@@ -397,7 +399,7 @@ CASES = [
         obj({"a": {"type": "string", "allOf": [{"minLength": 1}, {"maxLength": 9}]}}),
         obj({"a": {"type": "string", "minLength": 1, "maxLength": 9}}),
         # the same contract; OpenAI, which cannot take a two-branch allOf strict, takes it now
-        ["tools/t.yaml:/parameters: openai: COMPATIBLE openai sends this tool strict now"],
+        ["tools/t.yaml:/parameters: openai: COMPATIBLE openai accepts this tool now"],
         "allOf of disjoint keywords merged",
     ),
     one(
@@ -412,14 +414,15 @@ CASES = [
         [f"{P}/properties/a/allOf/1: design: BREAKING allOf branch added"],
         "allOf branch added",
     ),
-    one(
-        obj({"a": {"type": "string", "not": {"enum": ["x"]}}}),
-        obj({"a": S}),
+    Case(
+        "not removed (sent strict by a provider now)",
+        {"tools/t.yaml": tool(obj({"a": {"type": "string", "not": {"enum": ["x"]}}}))},
+        {"tools/t.yaml": tool(obj({"a": S}))},
         [
             "tools/t.yaml:/parameters: openai: COMPATIBLE openai sends this tool strict now",
             f"{P}/properties/a/not: design: COMPATIBLE not removed",
         ],
-        "not removed",
+        config=OPENAI_ONLY + FALLBACK,
     ),
     Case(
         "now emitted for a provider",
@@ -460,14 +463,14 @@ CASES = [
             f"{P}/properties/label: design: BREAKING member removed",
             f"{P}/properties/root: design: BREAKING new required member",
         ],
-        config=BOTH,
+        config=BOTH + FALLBACK,
     ),
     Case(
-        "sent strict by a provider now",
+        # both strict: the map is sent as a list of key/value entries
+        "map closed into an object",
         {"tools/t.yaml": tool(obj({"m": {"type": "object", "additionalProperties": S}}))},
         {"tools/t.yaml": tool(obj({"m": obj({"k": S}, additionalProperties=False)}))},
         [
-            "tools/t.yaml:/parameters: openai: COMPATIBLE openai sends this tool strict now",
             f"{P}/properties/m/additionalProperties: design: BREAKING object closed:"
             " members not listed are rejected now",
             f"{P}/properties/m/properties/k: design: COMPATIBLE new optional member",

@@ -301,11 +301,6 @@ REJECTED: dict[str, tuple[tuple[str, ...], Any, list[tuple[str, str]]]] = {
         {**obj({"root": {"$ref": "#/$defs/Node"}}), **NODE},
         [("UNSUPPORTED_RECURSION", "/parameters/$defs/Node/properties/next/$ref")],
     ),
-    "a map": (
-        BOTH,
-        obj({"m": {"type": "object", "additionalProperties": S}}),
-        [("MAP_OBJECT", "/parameters/properties/m/additionalProperties")],
-    ),
     "a type list of several types": (
         BOTH,
         obj({"t": {"type": ["string", "integer"]}}),

@@ -618,26 +618,6 @@ REJECTED: dict[str, tuple[Any, list[tuple[str, str]]]] = {
         {"oneOf": [obj({"a": S}), obj({"b": S})]},
         [("/parameters/oneOf", "ROOT_UNION")],
     ),
-    "open nested object": (
-        obj({"o": {"type": "object"}}, ["o"]),
-        [("/parameters/properties/o", "OPEN_OBJECT")],
-    ),
-    "additionalProperties true": (
-        obj({"o": obj({"x": S}, additionalProperties=True)}, ["o"]),
-        [("/parameters/properties/o/additionalProperties", "OPEN_OBJECT")],
-    ),
-    "additionalProperties empty schema": (
-        obj({"o": obj({"x": S}, additionalProperties={})}, ["o"]),
-        [("/parameters/properties/o/additionalProperties", "OPEN_OBJECT")],
-    ),
-    "open root": (
-        obj({"x": S}, additionalProperties=True),
-        [("/parameters/additionalProperties", "OPEN_OBJECT")],
-    ),
-    "map-style additionalProperties": (
-        obj({"tags": {"type": "object", "additionalProperties": S}}, ["tags"]),
-        [("/parameters/properties/tags/additionalProperties", "MAP_OBJECT")],
-    ),
     "patternProperties": (
         obj({"o": obj({}, patternProperties={"^x": S}, additionalProperties=False)}, ["o"]),
         [("/parameters/properties/o/patternProperties", "UNSUPPORTED_PATTERN_PROPERTIES")],
@@ -694,26 +674,16 @@ REJECTED: dict[str, tuple[Any, list[tuple[str, str]]]] = {
         [("/parameters/$defs/D/not", "UNSUPPORTED_NOT")],
     ),
     "rejection inside items": (
-        obj(
-            {"l": {"type": "array", "items": {"type": "object", "additionalProperties": S}}}, ["l"]
-        ),
-        [("/parameters/properties/l/items/additionalProperties", "MAP_OBJECT")],
+        obj({"l": {"type": "array", "items": {"type": "string", "not": {"const": ""}}}}, ["l"]),
+        [("/parameters/properties/l/items/not", "UNSUPPORTED_NOT")],
     ),
     "rejection inside anyOf": (
-        obj({"u": {"anyOf": [S, {"type": "object"}]}}, ["u"]),
-        [("/parameters/properties/u/anyOf/1", "OPEN_OBJECT")],
+        obj({"u": {"anyOf": [S, {"type": "integer", "not": {"const": 0}}]}}, ["u"]),
+        [("/parameters/properties/u/anyOf/1/not", "UNSUPPORTED_NOT")],
     ),
     "rejection under a keyword-named property": (
-        obj({"not": {"type": "object", "additionalProperties": True}}, ["not"]),
-        [("/parameters/properties/not/additionalProperties", "OPEN_OBJECT")],
-    ),
-    "array without items": (
-        obj({"l": {"type": "array"}}, ["l"]),
-        [("/parameters/properties/l", "ARRAY_WITHOUT_ITEMS")],
-    ),
-    "untyped member": (
-        obj({"any": {"description": "anything"}}, ["any"]),
-        [("/parameters/properties/any", "UNCONSTRAINED_SCHEMA")],
+        obj({"not": {"type": "string", "not": {"const": ""}}}, ["not"]),
+        [("/parameters/properties/not/not", "UNSUPPORTED_NOT")],
     ),
     "false schema": (
         obj({"never": False}, ["never"]),
@@ -842,45 +812,51 @@ def test_description_limit(project_one):
 
 def test_every_rejection_is_reported_together(project_one):
     canonical = obj(
-        {"a": {"not": S}, "b": {"type": "object"}, "c": {"patternProperties": {"x": S}}},
+        {"a": {"not": S}, "b": {"if": S}, "c": {"patternProperties": {"x": S}}},
         ["a", "b", "c"],
     )
     projected, diagnostics = project_one(canonical)
     assert projected is None
     assert sorted((d.pointer, d.code) for d in errors(diagnostics)) == [
         ("/parameters/properties/a/not", "UNSUPPORTED_NOT"),
-        ("/parameters/properties/b", "OPEN_OBJECT"),
+        ("/parameters/properties/b/if", "UNSUPPORTED_CONDITIONAL"),
         ("/parameters/properties/c/patternProperties", "UNSUPPORTED_PATTERN_PROPERTIES"),
     ]
 
 
 def test_pointer_escapes_property_names(project_one):
-    projected, diagnostics = project_one(obj({"a/b~c": {"type": "object"}}, ["a/b~c"]))
+    projected, diagnostics = project_one(obj({"a/b~c": {"not": S}}, ["a/b~c"]))
     assert [(d.pointer, d.code) for d in errors(diagnostics)] == [
-        ("/parameters/properties/a~1b~0c", "OPEN_OBJECT")
+        ("/parameters/properties/a~1b~0c/not", "UNSUPPORTED_NOT")
     ]
 
 
 def test_rejection_in_a_shared_definition_points_into_its_file(make_design, tool):
-    """Strict mode asked for in toolgen.toml: an error where the shared definition is written;
-    left unsaid: the tool goes non-strict, with a warning at the same place."""
+    """Strict mode asked for in toolgen.toml, or left unsaid: an error where the shared
+    definition is written; with ``strict_fallback = "non-strict"``: the tool goes non-strict,
+    with a warning at the same place."""
     from toolgen.build import analyze
 
     files = {
         "tools/a.yaml": tool("a", obj({"m": {"$ref": "../defs/common.yaml#/$defs/Bad"}}, ["m"])),
-        "defs/common.yaml": {"$defs": {"Bad": {"type": "object", "additionalProperties": S}}},
+        "defs/common.yaml": {"$defs": {"Bad": {"type": "string", "not": {"const": ""}}}},
     }
-    where = ("defs/common.yaml", "/$defs/Bad/additionalProperties", "openai")
+    where = ("defs/common.yaml", "/$defs/Bad/not", "openai")
     root = make_design({**files, "toolgen.toml": "[providers.openai]\nstrict = true\n"}, "asked")
     result = analyze(root, ("openai",))
     assert [(d.file, d.pointer, d.provider, d.code) for d in errors(result.diagnostics)] == [
-        (*where, "MAP_OBJECT")
+        (*where, "UNSUPPORTED_NOT")
     ]
     result = analyze(make_design(files, "unsaid"), ("openai",))
+    assert [(d.file, d.pointer, d.provider, d.code) for d in errors(result.diagnostics)] == [
+        (*where, "UNSUPPORTED_NOT")
+    ]
+    fallback = '[toolgen]\nstrict_fallback = "non-strict"\n'
+    result = analyze(make_design({**files, "toolgen.toml": fallback}, "opted"), ("openai",))
     assert [(d.file, d.pointer, d.provider, d.code, d.level) for d in result.diagnostics] == [
         (*where, "STRICT_FALLBACK", "warning")
     ]
-    assert "MAP_OBJECT" in result.diagnostics[0].message
+    assert "UNSUPPORTED_NOT" in result.diagnostics[0].message
     assert result.projections[0].tools[0].strict is False
 
 
@@ -1024,10 +1000,10 @@ def test_output_names_are_sanitised_and_mapped(make_design, tool, output, import
 
 
 def test_pointer_inside_a_folded_one_of_is_the_authored_one(project_one):
-    canonical = obj({"u": {"oneOf": [obj({"v": {"description": "any"}}, ["v"]), S]}}, ["u"])
+    canonical = obj({"u": {"oneOf": [obj({"v": {"not": S}}, ["v"]), S]}}, ["u"])
     projected, diagnostics = project_one(canonical)
     assert [(d.pointer, d.code) for d in errors(diagnostics)] == [
-        ("/parameters/properties/u/oneOf/0/properties/v", "UNCONSTRAINED_SCHEMA")
+        ("/parameters/properties/u/oneOf/0/properties/v/not", "UNSUPPORTED_NOT")
     ]
 
 
@@ -1075,3 +1051,28 @@ def test_recursive_ref_with_a_constraint_beside_it_is_rejected(project_one):
     projected, diagnostics = project_one(canonical)
     assert projected is None
     assert {d.code for d in errors(diagnostics)} == {"UNSUPPORTED_RECURSIVE_REF"}
+
+
+#: What an encoding carries now (toolgen.project.rewrites.encodings): once rejected, no diagnostic.
+ENCODED = {
+    "open nested object": obj({"o": {"type": "object"}}, ["o"]),
+    "additionalProperties true": obj({"o": obj({"x": S}, additionalProperties=True)}, ["o"]),
+    "additionalProperties empty schema": obj({"o": obj({"x": S}, additionalProperties={})}, ["o"]),
+    "open root": obj({"x": S}, additionalProperties=True),
+    "map-style additionalProperties": obj(
+        {"tags": {"type": "object", "additionalProperties": S}}, ["tags"]
+    ),
+    "array without items": obj({"l": {"type": "array"}}, ["l"]),
+    "untyped member": obj({"any": {"description": "anything"}}, ["any"]),
+}
+
+
+@pytest.mark.parametrize("name", ENCODED)
+def test_what_an_encoding_carries_is_not_rejected(name):
+    from toolgen.load.contracts import Contract, ProviderOptions
+    from toolgen.project.projection import project_contract
+    from toolgen.providers import PROFILES
+
+    contract = Contract("tool", "t", "", ENCODED[name], "tools/t.yaml", "/parameters")
+    projected, found = project_contract(contract, PROFILES["openai"], ProviderOptions(), "t")
+    assert found == [] and projected.schema is not None

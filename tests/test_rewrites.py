@@ -21,13 +21,17 @@ from toolgen.project.design_projection import ProviderProjection
 from toolgen.project.projection import ProjectedContract, project_contract
 from toolgen.project.rewrites import (
     AllOfMerged,
+    AnyAsJsonText,
     ConstAsEnum,
     Counterpart,
+    EncodingError,
     EnumNarrowed,
     EnumStringified,
     EnumTyped,
+    ExtraMembers,
     KeywordsDropped,
     MadeNullable,
+    MapAsPairs,
     NullForm,
     OneOfFolded,
     OptionalKept,
@@ -35,6 +39,7 @@ from toolgen.project.rewrites import (
     RefInlined,
     Rewrite,
     RewriteRecord,
+    TupleAsObject,
     TypeIntoBranches,
     TypeListSplit,
     record_from_json,
@@ -277,6 +282,46 @@ CASES = [
         {"s": None},
         {},
     ),
+    Case(
+        "map_as_pairs",
+        "openai",
+        obj({"m": {"type": "object", "additionalProperties": {"type": "integer"}}}, ["m"]),
+        lambda r: r == MapAsPairs(),
+        "/properties/m",
+        {"m": [{"key": "a", "value": 1}, {"key": "b", "value": 2}]},
+        {"m": {"a": 1, "b": 2}},
+        Counterpart("/properties/m", decode=("pairs", "")),
+    ),
+    Case(
+        "extra_members",
+        "openai",
+        obj({"o": {**obj({"a": STR}, ["a"]), "additionalProperties": True}}, ["o"]),
+        lambda r: r == ExtraMembers("additional_members"),
+        "/properties/o",
+        {"o": {"a": "x", "additional_members": [{"key": "b", "value": "[1]"}]}},
+        {"o": {"a": "x", "b": [1]}},
+        Counterpart("/properties/o", decode=("extras", "additional_members")),
+    ),
+    Case(
+        "tuple_as_object",
+        "openai",
+        obj({"t": {"type": "array", "prefixItems": [STR, STR], "items": False}}),
+        lambda r: r == TupleAsObject(),
+        "/properties/t",
+        {"t": {"0": "a", "1": None}},
+        {"t": ["a"]},
+        Counterpart("/properties/t", decode=("tuple", "")),
+    ),
+    Case(
+        "any_as_json_text",
+        "openai",
+        obj({"v": {"description": "anything"}, "w": {}}, ["v"]),
+        lambda r: r == AnyAsJsonText(),
+        "/properties/v",
+        {"v": '{"a": [1, null]}', "w": None},
+        {"v": {"a": [1, None]}},
+        Counterpart("/properties/v", decode=("json", "")),
+    ),
 ]
 
 
@@ -463,3 +508,41 @@ def test_one_of_folded_const_as_enum_and_optional_kept_record_themselves() -> No
     )
     nullable = {"type": ["string", "null"]}
     assert OptionalKept.apply(nullable) == (nullable, OptionalKept())
+
+
+@pytest.mark.parametrize(
+    ("name", "payload", "reason"),
+    [
+        ("map_as_pairs", {"m": [{"key": "a", "value": 1}, {"key": "a", "value": 2}]}, "twice"),
+        ("any_as_json_text", {"v": "not json", "w": None}, "not JSON"),
+        ("any_as_json_text", {"v": "NaN", "w": None}, "not JSON"),
+        ("tuple_as_object", {"t": {"0": None, "1": "b"}}, "after an absent one"),
+        (
+            "extra_members",
+            {"o": {"a": "x", "additional_members": [{"key": "a", "value": "1"}]}},
+            "declared member",
+        ),
+    ],
+)
+def test_a_payload_that_breaks_an_encoding_is_an_error(
+    name: str, payload: Any, reason: str, projected: dict[str, ProjectedContract], compiled: Any
+) -> None:
+    """A duplicate key, text that is not JSON, an extra member named as a declared one: both
+    inverses raise (a ValueError: the generated runtime reports it as a PayloadError)."""
+    with pytest.raises(EncodingError, match=reason):
+        reference_inverse(payload, projected[name])
+    with pytest.raises(ValueError, match=reason):
+        compiled.TOOL_CANONICALIZERS[name](payload)
+
+
+def test_an_optional_value_of_any_type_keeps_absent_and_null_apart(
+    projected: dict[str, ProjectedContract], compiled: Any
+) -> None:
+    """JSON text is never null: null is the absent member, the text "null" a null value."""
+    p = projected["any_as_json_text"]
+    for payload, expected in (
+        ({"v": "1", "w": None}, {"v": 1}),
+        ({"v": "1", "w": "null"}, {"v": 1, "w": None}),
+    ):
+        assert reference_inverse(payload, p) == expected
+        assert compiled.TOOL_CANONICALIZERS["any_as_json_text"](payload) == expected

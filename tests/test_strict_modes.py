@@ -3,7 +3,8 @@
 One design serves every provider with a non-strict mode (OpenAI, Groq, Anthropic, Bedrock):
 ``lookup`` goes strict everywhere; ``notes`` asks for non-strict in its tool file; ``tree`` is
 recursive, which Anthropic's strict subset cannot express, so there (and on Bedrock) it falls
-back to non-strict with a warning, while OpenAI and Groq take it strict. The tests check the
+back to non-strict with a warning (the design opts in: ``strict_fallback = "non-strict"``; without
+it the build fails closed), while OpenAI and Groq take it strict. The tests check the
 projections (strict ones pass the provider's strict-subset checker, non-strict ones equal the
 canonical schema minus what the provider refuses in every mode), the diagnostics, the generated
 modules' flags and their inverses on payloads of both kinds, and the package under ruff and mypy.
@@ -75,7 +76,7 @@ TREE = {
 TREE_RECURSION = "/parameters/$defs/Node/properties/children/items/$ref"
 
 
-def _design(root: Path, **overrides: Any) -> Path:
+def _design(root: Path, *, fallback: bool = True, **overrides: Any) -> Path:
     tools = {
         "lookup": tool_file("lookup", LOOKUP),
         "notes": tool_file(
@@ -85,7 +86,9 @@ def _design(root: Path, **overrides: Any) -> Path:
         **overrides,
     }
     files: dict[str, Any] = {f"tools/{name}.yaml": value for name, value in tools.items()}
-    files["toolgen.toml"] = f"[toolgen]\nproviders = {json.dumps(list(PROVIDERS))}\n"
+    files["toolgen.toml"] = f"[toolgen]\nproviders = {json.dumps(list(PROVIDERS))}\n" + (
+        'strict_fallback = "non-strict"\n' if fallback else ""
+    )
     return write_design(root, files)
 
 
@@ -112,6 +115,18 @@ def test_the_design_builds_with_a_fallback_warning_where_strict_mode_cannot_go(r
         for provider in ("anthropic", "bedrock")
     ]
     assert "UNSUPPORTED_RECURSION" in result.diagnostics[0].message
+
+
+def test_without_the_opt_in_the_build_fails_closed(tmp_path):
+    """A tool strict mode cannot carry is an error by default, naming where, the provider and
+    how to opt in; the tool that asked for non-strict stays quiet."""
+    result = analyze(_design(tmp_path / "design", fallback=False), PROVIDERS)
+    assert not result.ok
+    assert [(d.file, d.pointer, d.provider, d.code, d.level) for d in result.diagnostics] == [
+        ("tools/tree.yaml", TREE_RECURSION, provider, "UNSUPPORTED_RECURSION", Level.ERROR)
+        for provider in ("anthropic", "bedrock")
+    ]
+    assert 'strict_fallback = "non-strict"' in result.diagnostics[0].message
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)

@@ -123,9 +123,9 @@ def hard_bedrock(
     optionals stay optional, no recursion; the others fall back to non-strict), and with
     ``strict = false`` (the canonical schemas minus a root union)."""
     design, _ = load_and_project(hard_design)
-    if request.param == "loose":
-        options = {"bedrock": ProviderOptions(strict=False)}
-        design = replace(design, config=replace(design.config, options=options))
+    options = {"bedrock": ProviderOptions(strict=False)} if request.param == "loose" else {}
+    config = replace(design.config, options=options, strict_fallback="non-strict")
+    design = replace(design, config=config)
     return compile_projection(
         design,
         project_design(design, BEDROCK),

@@ -212,6 +212,42 @@ OUTPUTS: dict[str, dict[str, Any]] = {
         },
         ["severity"],
     ),
+    "encodings.maps": obj(
+        {
+            "counts": {"type": "object", "additionalProperties": INT, "maxProperties": 5},
+            "places": {"type": "object", "additionalProperties": obj({"city": STR}, ["city"])},
+            "names": {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}},
+        },
+        ["counts"],
+    ),
+    "encodings.open_objects": obj(
+        {
+            "labels": obj({"kind": STR}, ["kind"], additionalProperties=True),
+            "scores": obj({"total": NUM}, additionalProperties=NUM),
+        },
+        ["labels"],
+    ),
+    "encodings.tuples": obj(
+        {
+            "point": {
+                "type": "array",
+                "prefixItems": [NUM, NUM],
+                "minItems": 2,
+                "maxItems": 2,
+            },
+            "range": {"type": "array", "prefixItems": [STR, INT, obj({"a": STR})], "items": False},
+        },
+        ["point"],
+    ),
+    "encodings.any_values": obj(
+        {
+            "value": {"description": "any JSON value"},
+            "maybe": {},
+            "list": {"type": "array"},
+            "either": {"anyOf": [INT, {"type": "array", "items": {}}]},
+        },
+        ["value"],
+    ),
 }
 
 DEFS = {

@@ -25,7 +25,9 @@ from toolgen.compile.canonical.views import Unresolvable, ref_pointer, resolve
 from toolgen.load.contracts import Contract, Design, ProviderOptions
 from toolgen.load.loader import load_design
 from toolgen.project.design_projection import ProviderProjection, project_design
-from toolgen.project.projection import ProjectedContract, project_contract
+from toolgen.project.encoding import object_encoding
+from toolgen.project.projection import ProjectedContract, is_object_schema, project_contract
+from toolgen.project.rewrites import ExtraMembers, TupleAsObject
 from toolgen.providers import PROFILES, profile_for
 from toolgen.providers import settings as provider_settings
 from toolgen.providers.base import Profile
@@ -93,6 +95,7 @@ class Case:
             self.contract.schema,
             nulls=strict and self.profile.optional_style == "nullable",
             enum_texts=strict and self.profile.string_enums,
+            encodings=strict,
         )
 
     def reference(self, payload: Any) -> Any:
@@ -347,7 +350,7 @@ def instances(schema: Any) -> st.SearchStrategy[Any]:
     """Instances of a root schema: hypothesis-jsonschema where it works, else our own strategy
     (recursive schemas, 2020-12-only keywords), filtered by jsonschema either way."""
     validator = Draft202012Validator(schema)
-    if not is_recursive(schema):
+    if not is_recursive(schema) and "prefixItems" not in json.dumps(schema):
         try:
             from hypothesis_jsonschema import from_schema
 
@@ -423,6 +426,16 @@ class _Own:
         if kind == "array":
             items = view.get("items", True)
             least = view.get("minItems", 0)
+            positions = view.get("prefixItems")
+            if isinstance(positions, list) and positions and items is False:
+                # a tuple: its first n positions, n from minItems to every position
+                shortest = min(least, len(positions))
+                longest = min(view.get("maxItems", len(positions)), len(positions))
+                return st.integers(shortest, longest).flatmap(
+                    lambda n: st.tuples(*(self.node(p, depth - 1) for p in positions[:n])).map(
+                        list
+                    )
+                )
             most = max(least, min(view.get("maxItems", 3), 3 if depth > 0 else 0))
             if most == 0:
                 return st.just([])
@@ -492,22 +505,67 @@ class Filler:
     null (``nulls``), and, where enums hold strings only (``enum_texts``), an enum value that is
     no string written as its compact JSON text. Also the expected inverse: absent again, except
     members that are optional *and* accept null (OPTIONAL_NULLABLE), which come back as null —
-    the stated exception of the law."""
+    the stated exception of the law.
 
-    def __init__(self, canonical: Any, *, nulls: bool = True, enum_texts: bool = False) -> None:
+    Where the provider is strict (``encodings``), the encodings of
+    toolgen.project.rewrites.encodings are written as the projection decides them
+    (toolgen.project.encoding): a map as key/value entries, an open object's extra members as
+    entries of one more member, a value of any type as its JSON text (an optional one that is
+    absent as null: JSON text keeps absent and null apart)."""
+
+    def __init__(
+        self,
+        canonical: Any,
+        *,
+        nulls: bool = True,
+        enum_texts: bool = False,
+        encodings: bool = False,
+    ) -> None:
         self.root = canonical
         self.validator = Draft202012Validator(canonical)
         self.nulls = nulls
         self.enum_texts = enum_texts
+        self.encodings = encodings
 
     def __call__(self, value: Any) -> tuple[Any, Any]:
         return self.fill(value, self.root, root=True)
+
+    def any_value(self, node: Any, *, root: bool = False) -> bool:
+        """Whether the projection writes ``node`` as JSON text (a value of any type)."""
+        view = canonical_view(node, self.root, follow_bare=True)
+        return (
+            self.encodings
+            and not root
+            and not is_object_schema(view)
+            and not any(k in view for k in ("type", "enum", "const", "anyOf", "oneOf", "$ref"))
+        )
+
+    def entries(self, value: dict[str, Any], schema: Any) -> tuple[list[Any], dict[str, Any]]:
+        """The members of ``value`` as the key/value entries of an encoded map, and as read back."""
+        pairs = [(name, self.fill(member, schema)) for name, member in value.items()]
+        entries = [{"key": name, "value": filled} for name, (filled, _) in pairs]
+        return entries, {name: expected for name, (_, expected) in pairs}
 
     def fill(self, value: Any, node: Any, *, root: bool = False) -> tuple[Any, Any]:
         view = canonical_view(node, self.root, follow_bare=True)
         filled, expected = value, value
         properties = view.get("properties")
-        if isinstance(value, dict) and isinstance(properties, dict):
+        encoding = (
+            object_encoding(view, root=root) if self.encodings and is_object_schema(view) else None
+        )
+        extra = view.get("additionalProperties", True)
+        positions = TupleAsObject.length(view) if self.encodings else None
+        if self.any_value(node, root=root):
+            filled = json.dumps(value)
+        elif positions is not None and isinstance(value, list):
+            pairs = [self.fill(v, s) for v, s in zip(value, view["prefixItems"], strict=False)]
+            filled = {str(i): f for i, (f, _) in enumerate(pairs)}
+            if self.nulls:
+                filled.update({str(i): None for i in range(len(value), positions)})
+            expected = [e for _, e in pairs]
+        elif encoding == "map" and isinstance(value, dict):
+            filled, expected = self.entries(value, extra)
+        elif isinstance(value, dict) and isinstance(properties, dict):
             filled, expected = {}, {}
             required = view.get("required") or []
             for name, schema in properties.items():
@@ -515,14 +573,26 @@ class Filler:
                     filled[name], expected[name] = self.fill(value[name], schema)
                 elif self.nulls:
                     filled[name] = None
-                    if name not in required and self.accepts_null(schema):
+                    if (
+                        name not in required
+                        and self.accepts_null(schema)
+                        and not self.any_value(schema)
+                    ):
                         expected[name] = None
-            for name in value:
-                if name not in properties:
-                    filled[name] = expected[name] = value[name]
+            others = {name: value[name] for name in value if name not in properties}
+            if encoding == "extras":
+                member = ExtraMembers.name_for(properties)
+                if others or self.nulls:
+                    filled[member], extras = self.entries(others, extra)
+                    expected.update(extras)
+            else:
+                filled.update(others)
+                expected.update(others)
         elif isinstance(value, list) and isinstance(view.get("items"), dict):
             pairs = [self.fill(v, view["items"]) for v in value]
             filled, expected = [f for f, _ in pairs], [e for _, e in pairs]
+        elif isinstance(value, list) and self.encodings and _is_array_of_any(view):
+            filled = [json.dumps(v) for v in value]  # elements of any type
         elif self.enum_texts and not isinstance(value, str | dict | list) and value is not None:
             values = view.get("enum", [view["const"]] if "const" in view else None)
             if isinstance(values, list) and any(v == value for v in values):
@@ -540,6 +610,13 @@ class Filler:
         return schema is True or (
             isinstance(schema, dict) and self.validator.evolve(schema=schema).is_valid(None)
         )
+
+
+def _is_array_of_any(view: dict[str, Any]) -> bool:
+    types = view.get("type")
+    return "items" not in view and (
+        types == "array" or isinstance(types, list) and "array" in types
+    )
 
 
 def projected_validator(case: Case) -> Draft202012Validator:
@@ -579,6 +656,10 @@ EXPECTED_REJECTIONS: dict[str, dict[str, str]] = {
         "tool:optional.const": "an object const has no text in a string enum (ENUM_NOT_TEXT)",
         "tool:trees.recursive": "no references in the OpenAPI dialect (UNSUPPORTED_RECURSION)",
         "tool:trees.root_recursion": "no references in the OpenAPI dialect",
+    },
+    "mistral": {
+        "tool:trees.recursive": "strict mode refuses recursion, and the build fails closed",
+        "tool:trees.root_recursion": "strict mode refuses recursion, and the build fails closed",
     },
     "xai": {
         "tool:trees.recursive": "recursion refused (UNSUPPORTED_RECURSION)",

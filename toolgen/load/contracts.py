@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from toolgen.infra.cache import plain
@@ -104,15 +104,22 @@ class ProviderOptions:
     # Only for profiles with a non-strict mode (Profile.non_strict).
     strict: bool | None = None
     dialect: str | None = None  # for a provider with several (toolgen.providers.DIALECTS)
+    # ``[toolgen] strict_fallback``: "error" (a tool strict mode cannot carry fails the build) or
+    # "non-strict" (it goes out non-strict, with a STRICT_FALLBACK warning per reason)
+    strict_fallback: Literal["error", "non-strict"] = "error"
 
 
 @dataclass(frozen=True)
 class Config:
     providers: tuple[str, ...] | None = None
     options: dict[str, ProviderOptions] = field(default_factory=dict)
+    strict_fallback: Literal["error", "non-strict"] = "error"
 
     def options_for(self, provider: str) -> ProviderOptions:
-        return self.options.get(provider, ProviderOptions())
+        options = self.options.get(provider, ProviderOptions())
+        if options.strict_fallback != self.strict_fallback:
+            options = replace(options, strict_fallback=self.strict_fallback)
+        return options
 
 
 @dataclass(frozen=True)

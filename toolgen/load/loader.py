@@ -194,8 +194,16 @@ def load_config(
         )
         tables = {}
     providers: tuple[str, ...] | None = None
-    for key in sorted(set(section) - {"providers"}):
+    for key in sorted(set(section) - {"providers", "strict_fallback"}):
         problem(jp.join("/toolgen", key), "UNKNOWN_FIELD", f"unknown setting {key!r}")
+    strict_fallback = section.get("strict_fallback", "error")
+    if strict_fallback not in ("error", "non-strict"):
+        problem(
+            "/toolgen/strict_fallback",
+            "INVALID_CONFIG",
+            "strict_fallback must be 'error' or 'non-strict'",
+        )
+        strict_fallback = "error"
     if "providers" in section:
         value = section["providers"]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -248,7 +256,8 @@ def load_config(
             problem(jp.join(pointer, "strict"), "INVALID_CONFIG", "strict must be true or false")
             strict = None
         options[name] = ProviderOptions(optional_nullable=level, dialect=dialect, strict=strict)
-    return Config(providers=providers, options=options), diagnostics
+    config = Config(providers=providers, options=options, strict_fallback=strict_fallback)
+    return config, diagnostics
 
 
 def _meta_validate(schema: Any, file: str, pointer: str) -> list[Diagnostic]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.load.contracts import Contract, ProviderOptions
+from toolgen.project.encoding import key_schema, object_encoding
 from toolgen.project.limits import check_limits
 from toolgen.project.nonstrict import non_object_root
 from toolgen.project.openapi import write_openapi
@@ -20,12 +21,15 @@ from toolgen.project.rewrites import NULL_SCHEMA as NULL_SCHEMA
 from toolgen.project.rewrites import (
     STRUCTURAL,
     AllOfMerged,
+    AnyAsJsonText,
     ConstAsEnum,
     EnumNarrowed,
     EnumStringified,
     EnumTyped,
+    ExtraMembers,
     KeywordsDropped,
     MadeNullable,
+    MapAsPairs,
     NodeRecord,
     OneOfFolded,
     OptionalKept,
@@ -33,6 +37,7 @@ from toolgen.project.rewrites import (
     RefInlined,
     Rewrite,
     RewriteRecord,
+    TupleAsObject,
     TypeIntoBranches,
     TypeListSplit,
 )
@@ -43,6 +48,7 @@ from toolgen.schema.nullability import NullOracle
 from toolgen.schema.refs import RefCycle, chase, recursive_refs
 
 _UNION = ("anyOf", "oneOf")
+_MAP_VALUE = jp.join("", "items", "properties", "value")  # in a map's entries (MapAsPairs)
 
 
 def _types(node: dict[str, Any]) -> list[Any]:
@@ -351,9 +357,15 @@ class _Projector:
 
         left_out = {"additionalProperties"}  # written by _close
         dropped: set[str] = set()
+        encoding = object_encoding(node, root=root) if is_object_schema(node) else None
+        if encoding is not None:
+            left_out.add("propertyNames")  # the keys of the encoded map (key_schema)
+        positions = TupleAsObject.length(node)
+        if positions is not None:  # written by _tuple
+            left_out |= {"prefixItems", "items", "minItems", "maxItems"}
         for keyword, value in node.items():
-            if keyword == "oneOf":  # folded into anyOf below, after its branches are projected
-                continue
+            if keyword == "oneOf" or keyword in left_out:
+                continue  # oneOf: folded into anyOf below, after its branches are projected
             verdict = self.profile.verdict(keyword)
             if verdict == "reject":
                 self.report(
@@ -380,19 +392,30 @@ class _Projector:
             rewrites.append(folding)
         if self.profile.string_enums:
             result = self._stringify_enum(result, origins, rewrites)
-        if root or is_object_schema(node):
+        if positions is not None:
+            result = self._tuple(node, origins, members, rewrites)
+        if encoding == "map":
+            value = self._map_values(node, origins)
+            result, as_map = MapAsPairs.apply(
+                node, key_schema(node, self.profile), value.schema, sizes=self._keeps_sizes()
+            )
+            rewrites.append(as_map)
+            below.update(value.records(_MAP_VALUE))
+        elif root or is_object_schema(node):
             self._check_union_beside_object(node, origins)
-            result = self._close(result, node, origins, root=root, members=members)
+            closing = node
+            if encoding == "extras":
+                closing = {k: v for k, v in node.items() if k != "additionalProperties"}
+            result = self._close(result, closing, origins, root=root, members=members)
+            if encoding == "extras" and "properties" in result:
+                result = self._extra_members(result, node, origins, members, rewrites)
         elif (
             "array" in _types(result)
             and "items" not in result
             and not self.has_error_within(pointer)
         ):
-            self.report(
-                pointer,
-                "ARRAY_WITHOUT_ITEMS",
-                f"an array without items accepts any elements; {self.profile.title} needs an items schema",
-            )
+            result = {**result, "items": AnyAsJsonText.apply({})[0]}  # elements of any type
+            below["/items"] = NodeRecord(pointer, (AnyAsJsonText(),))
         if (
             not any(k in result for k in ("type", "enum", "const", "anyOf", "$ref"))
             and self.error_count() == errors_before
@@ -406,12 +429,10 @@ class _Projector:
                     "type to write instead",
                 )
             else:
-                self.report(
-                    pointer,
-                    "UNCONSTRAINED_SCHEMA",
-                    f"this schema accepts any value; {self.profile.title} needs a type for every "
-                    "value",
-                )
+                result, as_text = AnyAsJsonText.apply(result)  # a value of any type
+                rewrites.append(as_text)
+                below.clear()
+                members.clear()
         for name, member in members.items():
             below.update(member.records(jp.join("", "properties", name)))
         built = _Built(result, pointer, rewrites, below)
@@ -426,6 +447,64 @@ class _Projector:
             elif split[1] is not None:
                 built = built.rewritten(split[0], split[1])
         return built
+
+    def _tuple(
+        self,
+        node: dict[str, Any],
+        origins: _Origins,
+        members: dict[str, _Built],
+        rewrites: list[Rewrite],
+    ) -> dict[str, Any]:
+        """The tuple ``node`` as an object with a member per position (TupleAsObject); the
+        positions past ``minItems`` are optional members, written the provider's way."""
+        least = node.get("minItems", 0)
+        nullable = self.profile.optional_style == "nullable"
+        required = []
+        for index, position in enumerate(node["prefixItems"]):
+            name, pointer = str(index), jp.join(origins.of("prefixItems"), index)
+            members[name] = self._node(position, pointer)
+            if isinstance(least, int) and index < least:
+                required.append(name)
+            elif nullable:
+                members[name] = self._optional_member(members[name], position, pointer)
+        positions = {name: built.schema for name, built in members.items()}
+        written, rule = TupleAsObject.apply(
+            node, positions, list(positions) if nullable else required
+        )
+        rewrites.append(rule)
+        return written
+
+    def _keeps_sizes(self) -> bool:
+        return all(self.profile.verdict(k) == "keep" for k in ("minItems", "maxItems"))
+
+    def _map_values(self, node: dict[str, Any], origins: _Origins) -> _Built:
+        """The projection of the values of a map or of an open object's extra members (any
+        value where ``additionalProperties`` is absent or true)."""
+        extra = node.get("additionalProperties")
+        if extra is None:
+            return self._node(True, origins.node)
+        return self._node(extra, origins.of("additionalProperties"))
+
+    def _extra_members(
+        self,
+        closed: dict[str, Any],
+        node: dict[str, Any],
+        origins: _Origins,
+        members: dict[str, _Built],
+        rewrites: list[Rewrite],
+    ) -> dict[str, Any]:
+        """The closed object ``closed`` with one more member holding the extra members of the
+        open object ``node`` as a map (ExtraMembers)."""
+        value = self._map_values(node, origins)
+        pairs, as_map = MapAsPairs.apply(
+            {}, key_schema(node, self.profile), value.schema, sizes=False
+        )
+        required = self.profile.optional_style == "nullable"
+        written, extra = ExtraMembers.apply(closed, pairs, required=required)
+        canonical = origins.of("additionalProperties")
+        members[extra.member] = _Built(pairs, canonical, [as_map], value.records(_MAP_VALUE))
+        rewrites.append(extra)
+        return written
 
     def _stringify_enum(
         self, node: dict[str, Any], origins: _Origins, rewrites: list[Rewrite]
@@ -608,7 +687,9 @@ class _Projector:
     def _optional_member(self, projected: _Built, canonical: Any, pointer: str) -> _Built:
         """An optional member written as a required one that accepts null, unless it accepts null
         already: then absent and null cannot be told apart (reported; the inverse keeps null)."""
-        if not self.oracle.accepts_null(canonical):
+        as_text = any(isinstance(r, AnyAsJsonText) for r in projected.rewrites)
+        if as_text or not self.oracle.accepts_null(canonical):
+            # JSON text is never null: null there is an absent member, "null" a null one
             schema, rewrite = MadeNullable.apply(
                 projected.schema, type_arrays=self.profile.type_arrays
             )

@@ -4,6 +4,8 @@ gave into STRICT_FALLBACK warnings where a tool falls back."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.load.contracts import Contract, ProviderOptions
 from toolgen.project.nonstrict import project_non_strict
@@ -42,12 +44,13 @@ def project_tool(
     ``providers: {NAME: {strict}}``, then its top-level ``strict``, then ``[providers.NAME] strict``
     in toolgen.toml); then:
 
-    - ``strict: false``: the non-strict projection;
+    - ``strict: false``: the non-strict projection, quietly (the design chose it);
     - ``strict: true`` (said in either place): the strict projection, its errors stay errors;
-    - neither said: the strict projection, unless it has errors and the provider has a non-strict
-      mode that takes the tool: then the tool goes non-strict, and each reason strict mode gave
-      becomes a STRICT_FALLBACK warning where it was found. An error the design chose
-      (``optional_nullable = "error"``) is not such a reason: it stays an error.
+    - neither said: the strict projection. Where it has errors, the build fails closed (each error
+      says how to opt in), unless the design says ``[toolgen] strict_fallback = "non-strict"``
+      and the provider has a non-strict mode that takes the tool: then the tool goes non-strict,
+      and each reason strict mode gave becomes a STRICT_FALLBACK warning where it was found. An
+      error the design chose (``optional_nullable = "error"``) stays an error either way.
     """
     requested = contract.requested_strict(profile.name, options.strict)
     if profile.non_strict is not None and requested is False:
@@ -57,6 +60,8 @@ def project_tool(
         return strict, found
     if any(d.code in _CHOSEN_ERRORS and d.level is Level.ERROR for d in found):
         return strict, found
+    if options.strict_fallback != "non-strict":
+        return strict, _with_opt_in(found)
     loose, loose_found = project_non_strict_tool(contract, profile, provider_name)
     if loose.schema is None:
         return strict, found
@@ -66,6 +71,18 @@ def project_tool(
 #: Errors the design chose (``optional_nullable = "error"``): strict mode could send the tool, so
 #: they never turn into a fallback.
 _CHOSEN_ERRORS = frozenset({"OPTIONAL_NULLABLE"})
+
+_OPT_IN = (
+    "; strict mode cannot carry this tool exactly: say strict: false for it (or for the "
+    'provider in toolgen.toml), or [toolgen] strict_fallback = "non-strict", to send it '
+    "non-strict"
+)
+
+
+def _with_opt_in(found: list[Diagnostic]) -> list[Diagnostic]:
+    """The strict projection's errors, each saying how the design can opt into non-strict mode
+    (the provider has one)."""
+    return [replace(d, message=d.message + _OPT_IN) if d.level is Level.ERROR else d for d in found]
 
 
 def _fallback_warnings(strict_found: list[Diagnostic], profile: Profile) -> list[Diagnostic]:

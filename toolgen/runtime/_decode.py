@@ -135,7 +135,18 @@ def decode_output(
     Raises PayloadError with ``tool`` set to the output's canonical name and an empty call id.
     """
     parsed = _parsed_output(provider, name, data)
-    return _validate(model, canonicalize(parsed), provider=provider, tool=name, call_id="")
+    try:
+        canonical = canonicalize(parsed)
+    except ValueError as error:  # it breaks an encoding of the projection
+        raise PayloadError(
+            provider=provider,
+            tool=name,
+            call_id="",
+            location="(root)",
+            reason=str(error),
+            code="INVALID_OUTPUT",
+        ) from error
+    return _validate(model, canonical, provider=provider, tool=name, call_id="")
 
 
 def projected_model(

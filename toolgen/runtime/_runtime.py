@@ -383,6 +383,23 @@ def _refused(
     return PayloadError(provider, tool, call_id, "arguments", refused.reason, code)
 
 
+def _canonicalized(
+    provider: str,
+    name: str,
+    call_id: str,
+    canonicalize: Callable[[str, Any], Any],
+    arguments: Any,
+) -> Any:
+    """``canonicalize`` of a call's arguments; arguments that break an encoding of the projection
+    (a map with a key twice, JSON text that is not JSON: a ValueError) are a PayloadError."""
+    try:
+        return canonicalize(name, arguments)
+    except ValueError as error:
+        raise PayloadError(
+            provider, name, call_id, "arguments", str(error), "INVALID_ARGUMENTS"
+        ) from error
+
+
 def decode_tool_call(
     provider: str,
     call_id: str,
@@ -407,7 +424,7 @@ def decode_tool_call(
             "INVALID_ARGUMENTS",
         )
     if canonicalize is not None:
-        arguments = canonicalize(name, arguments)
+        arguments = _canonicalized(provider, name, call_id, canonicalize, arguments)
     return RawToolCall(call_id, name, provider_name, arguments, raw_arguments)
 
 
@@ -427,7 +444,7 @@ def tool_call_from_object(
     except JsonRefused as refused:
         raise _refused(provider, name, call_id, refused) from None
     if canonicalize is not None:
-        arguments = canonicalize(name, arguments)
+        arguments = _canonicalized(provider, name, call_id, canonicalize, arguments)
     return RawToolCall(call_id, name, provider_name, arguments, raw)
 
 

@@ -141,6 +141,7 @@ class _Plan:
     items: _Plan | None = None
     branches: list[_Branch] = field(default_factory=list)
     values: dict[str, Any] | None = None  # enum text -> canonical value
+    decode: tuple[str, str] | None = None  # (decoder, argument), applied last
 
 
 @dataclass
@@ -183,6 +184,7 @@ class _Planner:
             form = context.reading.node(branch)
             plan.branches.append(_Branch(self.plan(branch, context), form, context, branch))
         plan.values = dict(site.values) if site.values else None
+        plan.decode = site.decode
         return plan
 
     def reference(self, target: str, context: _Context) -> _Plan:
@@ -214,6 +216,8 @@ def _names(constants: Recorder, values: list[str]) -> str:
 _DICT = frozenset({"dict"})
 _LIST = frozenset({"list"})
 _STR = frozenset({"str"})
+#: the kind of value each decoder reads (toolgen.project.rewrites.encodings)
+_DECODES = {"json": "str", "pairs": "list", "extras": "dict", "tuple": "dict"}
 
 
 def _kinds(plan: _Plan, known: dict[str, frozenset[str]]) -> frozenset[str]:
@@ -235,6 +239,8 @@ def _own_kinds(plan: _Plan, known: dict[str, frozenset[str]]) -> frozenset[str]:
         found |= _LIST
     if plan.values:
         found |= _STR
+    if plan.decode is not None:
+        found |= frozenset({_DECODES[plan.decode[0]]})
     return found
 
 
@@ -659,7 +665,7 @@ class _UnitCompiler:
         if "dict" in own:
             with self._only(source, "dict", kinds, out):
                 self.members(plan.members, source, result, out)
-        if "list" in own:
+        if "list" in own and plan.items is not None and self.kinds(plan.items):
             with self._only(source, "list", kinds, out):
                 self.items(plan.items, source, result, out)  # type: ignore[arg-type]
         if "str" in own and plan.values:
@@ -674,6 +680,10 @@ class _UnitCompiler:
             else:
                 with out.block(f"if {_isinstance(result, union)}"):
                     self.union(plan.branches, result, out)
+        if plan.decode is not None:
+            decoder, argument = plan.decode
+            with out.block(f"if isinstance({result}, {_DECODES[decoder]})"):
+                out.line(f"{result} = _decode({decoder!r}, {argument!r}, {result})")
 
     @contextlib.contextmanager
     def _only(

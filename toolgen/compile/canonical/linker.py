@@ -55,9 +55,24 @@ class CompiledParts:
 
 def check_function(name: str, body: str) -> str:
     """``def name(value: Any) -> bool:`` with the statements of a test; a last ``if X: return
-    False`` before ``return True`` becomes ``return not X``."""
+    False`` before ``return True`` becomes ``return not X``, and a last ``for`` holding only
+    that ``if`` an ``all()``."""
     statements = body.splitlines()
     if (
+        len(statements) >= 4
+        and statements[-4].startswith("for ")
+        and statements[-3].startswith("    if ")
+        and statements[-2:] == ["        return False", "return True"]
+    ):
+        # a last loop whose one test fails the value: all() over the elements (ruff SIM110)
+        loop = statements[-4][len("for ") : -1]
+        test = statements[-3][len("    if ") : -1]
+        statements[-4:] = [
+            f"return all({test[4:]} for {loop})"
+            if test.startswith("not ")
+            else f"return not any({test} for {loop})"
+        ]
+    elif (
         len(statements) >= 3
         and statements[-3].startswith("if ")
         and statements[-2:] == ["    return False", "return True"]
@@ -220,6 +235,7 @@ def link(contracts: list[ProjectedContract], units: list[Unit]) -> CompiledParts
         "tools": roots["tool"],
         "outputs": roots["output"],
         "uses_re": linker.uses_re,
+        "uses_decode": any("_decode(" in function for function in linker.inverses),
         "checks": linker.forms,
     }
     return CompiledParts(parts, ())

@@ -15,6 +15,10 @@ its rewrites (``views.Reading``; DESIGN.md §5):
   (the union of their candidates) and the canonical validation reports what is left;
 - where the projection wrote an enum's values as text (EnumStringified), a text of the record
   becomes its canonical value; any other value stays;
+- where the projection encoded the node (a map as key/value entries, extra members as one more
+  member, a value of any type as JSON text: toolgen.project.rewrites.encodings), its decoder
+  applies last, after the node's members or items are read back; a payload that breaks the
+  encoding raises ``EncodingError``;
 - recursion follows the payload, so it is bounded by the payload's depth.
 
 The input is never mutated; an untouched payload comes back as the same object.
@@ -30,6 +34,7 @@ from jsonschema import Draft202012Validator
 from toolgen.compile.canonical import text as json_text
 from toolgen.compile.canonical.views import Reading, Site, tolerant
 from toolgen.project.projection import ProjectedContract
+from toolgen.project.rewrites import DECODERS
 from toolgen.schema import pointer as jp
 from toolgen.schema import refs
 
@@ -68,14 +73,18 @@ class ReferenceInverse:
         if site is None:
             return value
         if isinstance(value, str):
-            return self._text(value, site)
-        result = value
-        if isinstance(value, dict) and site.members is not None:
-            result = self._object(value, site)
-        elif isinstance(value, list) and site.items is not None:
-            result = self._array(value, site.items)
-        if site.branches is not None:
-            result = self._union(result, site.branches)
+            result = self._text(value, site)
+        else:
+            result = value
+            if isinstance(value, dict) and site.members is not None:
+                result = self._object(value, site)
+            elif isinstance(value, list) and site.items is not None:
+                result = self._array(value, site.items)
+            if site.branches is not None:
+                result = self._union(result, site.branches)
+        if site.decode is not None:
+            kind, argument = site.decode
+            result = DECODERS[kind](result, argument)
         return result
 
     def _object(self, value: dict[str, Any], site: Site) -> Any:

@@ -61,6 +61,7 @@ class Site:
     items: str | None = None  # the pointer of the items schema
     branches: tuple[str, ...] | None = None  # the pointers of the canonical union's branches
     values: Mapping[str, Any] | None = None  # enum text -> canonical value (EnumStringified)
+    decode: tuple[str, str] | None = None  # the decoder applied last (rewrites.encodings)
 
 
 class Reading:
@@ -92,7 +93,7 @@ class Reading:
             return None
         values = dict(at.values) if at.values else None
         if not isinstance(node, dict):
-            return Site(at.pointer, values=values)
+            return Site(at.pointer, values=values, decode=at.decode)
         if isinstance(node.get("$ref"), str):  # the projection keeps a $ref only bare
             return self._call(jp.ref_pointer(node["$ref"]))
         members = None
@@ -107,7 +108,14 @@ class Reading:
         if isinstance(branches, list):
             count = len(branches) - (1 if at.null_branch else 0)
             union = tuple(jp.join(at.pointer, "anyOf", i) for i in range(count)) or None
-        return Site(at.pointer, members=members, items=items, branches=union, values=values)
+        return Site(
+            at.pointer,
+            members=members,
+            items=items,
+            branches=union,
+            values=values,
+            decode=at.decode,
+        )
 
     def _call(self, target: str) -> Site | None:
         """A call to the inverse of ``target``, a chain of bare references followed (the function

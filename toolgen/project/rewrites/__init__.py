@@ -28,6 +28,14 @@ from toolgen.project.rewrites.composition import (
     RefInlined,
     TypeIntoBranches,
 )
+from toolgen.project.rewrites.encodings import (
+    DECODERS,
+    AnyAsJsonText,
+    EncodingError,
+    ExtraMembers,
+    MapAsPairs,
+    TupleAsObject,
+)
 from toolgen.project.rewrites.enums import (
     ConstAsEnum,
     EnumNarrowed,
@@ -51,16 +59,21 @@ from toolgen.project.rewrites.type_lists import TypeListSplit
 
 __all__ = [
     "ANNOTATIONS",
+    "DECODERS",
     "NULL_SCHEMA",
     "STRUCTURAL",
     "AllOfMerged",
+    "AnyAsJsonText",
     "ConstAsEnum",
     "Counterpart",
+    "EncodingError",
     "EnumNarrowed",
     "EnumStringified",
     "EnumTyped",
+    "ExtraMembers",
     "KeywordsDropped",
     "MadeNullable",
+    "MapAsPairs",
     "NodeRecord",
     "NullForm",
     "OneOfFolded",
@@ -69,6 +82,7 @@ __all__ = [
     "RefInlined",
     "Rewrite",
     "RewriteRecord",
+    "TupleAsObject",
     "TypeIntoBranches",
     "TypeListSplit",
     "enum_text",

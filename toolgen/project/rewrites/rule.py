@@ -38,6 +38,8 @@ class Counterpart:
     null_branch: bool = False
     call: str | None = None
     values: tuple[tuple[str, Any], ...] | None = None  # text -> canonical value (EnumStringified)
+    # (decoder, argument) applied after the node's own facets (toolgen.project.rewrites.encodings)
+    decode: tuple[str, str] | None = None
 
 
 class Rewrite(ABC):

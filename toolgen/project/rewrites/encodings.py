@@ -1,0 +1,225 @@
+"""Encodings with exact inverses: canonical forms that no strict mode takes (maps, open objects,
+values of any type), written in a shape it does take, and read back exactly by the inverse.
+
+Each rule's ``apply`` writes the shape; its ``invert`` tells the inverse which decoder to apply at
+the node, after the node's own facets (members, items) have been inverted (a
+:class:`Counterpart` with ``decode``). The decoders themselves are :data:`DECODERS`: the reference
+inverse calls them, and the compiled canonicalizers carry the same functions (the
+``_canonical.py`` template), so both read a payload the same way. A payload that breaks an
+encoding (a duplicate key, text that is not JSON) raises :class:`EncodingError`, which the
+generated runtime reports as a ``PayloadError``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from toolgen.project.rewrites.rule import Counterpart, Rewrite
+
+#: the members of one entry of an encoded map
+KEY, VALUE = "key", "value"
+
+#: how the description of a value written as JSON text tells the model so
+JSON_TEXT_NOTE = "any JSON value, written as JSON text"
+
+
+class EncodingError(ValueError):
+    """A provider's payload that does not read back as the encoding says."""
+
+
+def _described(node: dict[str, Any], note: str) -> dict[str, Any]:
+    """The annotations of ``node`` the projection keeps beside an encoding, with ``note`` added to
+    its description."""
+    kept = {k: v for k, v in node.items() if k in ("title", "description")}
+    description = kept.get("description")
+    kept["description"] = f"{description} ({note})" if isinstance(description, str) else note
+    return kept
+
+
+@dataclass(frozen=True)
+class AnyAsJsonText(Rewrite):
+    """A value of any type (``{}``, ``true``, a description alone) became a string holding its
+    JSON text; the inverse parses it (text that is not JSON is an :class:`EncodingError`)."""
+
+    @staticmethod
+    def apply(node: dict[str, Any]) -> tuple[dict[str, Any], AnyAsJsonText]:
+        """A string schema that says the value is written as JSON text, and the rule."""
+        return {"type": "string", **_described(node, JSON_TEXT_NOTE)}, AnyAsJsonText()
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        return replace(at, decode=("json", ""))
+
+
+@dataclass(frozen=True)
+class MapAsPairs(Rewrite):
+    """A map (an object whose members all follow one schema: ``additionalProperties: X``, or any
+    members at all) became an array of ``{"key": name, "value": X}`` entries; the inverse builds
+    the object (a duplicate key is an :class:`EncodingError`). ``min/maxProperties`` became
+    ``min/maxItems`` where the provider keeps those."""
+
+    @staticmethod
+    def apply(
+        node: dict[str, Any], key: dict[str, Any], value: Any, *, sizes: bool
+    ) -> tuple[dict[str, Any], MapAsPairs]:
+        """The array of entries for the map ``node`` (the canonical object), whose keys are
+        written as ``key`` and values as ``value`` (projected already), and the rule; ``sizes``:
+        the provider keeps ``minItems`` and ``maxItems``."""
+        entry = {
+            "type": "object",
+            "properties": {KEY: key, VALUE: value},
+            "required": [KEY, VALUE],
+            "additionalProperties": False,
+        }
+        written: dict[str, Any] = {
+            "type": "array",
+            **_described(node, "a map, written as a list of key/value entries with distinct keys"),
+            "items": entry,
+        }
+        if sizes:
+            for canonical, projected in (
+                ("minProperties", "minItems"),
+                ("maxProperties", "maxItems"),
+            ):
+                if isinstance(node.get(canonical), int) and not isinstance(node[canonical], bool):
+                    written[projected] = node[canonical]
+        return written, MapAsPairs()
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        return replace(at, decode=("pairs", ""))
+
+
+@dataclass(frozen=True)
+class ExtraMembers(Rewrite):
+    """An open object (declared members, and others beside them) kept its declared members and
+    gained one more, ``member`` (a name no declared member has), holding the other members as a
+    map (:class:`MapAsPairs`, recorded at that member); the inverse merges them back (a key that
+    is a declared member's name, or written twice, is an :class:`EncodingError`)."""
+
+    member: str
+
+    @staticmethod
+    def apply(
+        node: dict[str, Any], pairs: dict[str, Any], *, required: bool
+    ) -> tuple[dict[str, Any], ExtraMembers]:
+        """The closed object ``node`` with one more member holding the others as ``pairs`` (the
+        map's projection), required where every member is, and the rule."""
+        properties = node.get("properties") or {}
+        member = ExtraMembers.name_for(properties)
+        written = {**node, "properties": {**properties, member: pairs}}
+        if required:
+            written["required"] = [*node.get("required", []), member]
+        return written, ExtraMembers(member)
+
+    @staticmethod
+    def name_for(declared: Any) -> str:
+        """A member name that none of ``declared`` is."""
+        name = "additional_members"
+        while name in declared:
+            name = "_" + name
+        return name
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        return replace(at, decode=("extras", self.member))
+
+
+@dataclass(frozen=True)
+class TupleAsObject(Rewrite):
+    """A tuple (``prefixItems``, no items beyond them) became a closed object with one member per
+    position, named by its index (``"0"``, ``"1"``, ...), required up to ``minItems``; the inverse
+    reads the members back as an array, in order (a position present after an absent one is an
+    :class:`EncodingError`)."""
+
+    @staticmethod
+    def apply(
+        node: dict[str, Any], positions: dict[str, Any], required: list[str]
+    ) -> tuple[dict[str, Any], TupleAsObject]:
+        """The object of the tuple ``node``, whose positions are written as ``positions``
+        (projected already, keyed by index), and the rule."""
+        written = {
+            "type": "object",
+            **_described(node, "a tuple, written as an object with one member per position"),
+            "properties": positions,
+            "required": required,
+            "additionalProperties": False,
+        }
+        return written, TupleAsObject()
+
+    @staticmethod
+    def length(node: dict[str, Any]) -> int | None:
+        """The positions of the tuple ``node``, when it is one this encoding carries: an array
+        of ``prefixItems`` with no elements beyond them (``items: false``, or ``maxItems`` no
+        more than the positions)."""
+        prefix = node.get("prefixItems")
+        if not isinstance(prefix, list) or not prefix or node.get("type") != "array":
+            return None
+        if {"additionalItems", "contains", "unevaluatedItems"} & set(node):
+            return None
+        most = node.get("maxItems")
+        closed = node.get("items") is False and (most is None or most == len(prefix))
+        if closed or ("items" not in node and most == len(prefix)):
+            return len(prefix)
+        return None
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        return replace(at, decode=("tuple", ""))
+
+
+def _not_json(constant: str) -> Any:
+    raise ValueError(constant)
+
+
+def decode_json(value: Any, _: str) -> Any:
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value, parse_constant=_not_json)
+    except ValueError:
+        raise EncodingError("a value written as JSON text is not JSON") from None
+
+
+def decode_pairs(value: Any, _: str) -> Any:
+    if not isinstance(value, list):
+        return value
+    result: dict[str, Any] = {}
+    for entry in value:
+        if not (isinstance(entry, dict) and isinstance(entry.get(KEY), str) and VALUE in entry):
+            return value  # not an encoded map: the canonical validation reports it
+        if entry[KEY] in result:
+            raise EncodingError(f"the map has the key {entry[KEY]!r} twice")
+        result[entry[KEY]] = entry[VALUE]
+    return result
+
+
+def decode_extras(value: Any, member: str) -> Any:
+    if not isinstance(value, dict) or not isinstance(value.get(member), dict):
+        return value  # none written, or not a map: the canonical validation reports the latter
+    extras = value[member]
+    result = {k: v for k, v in value.items() if k != member}
+    for name, extra in extras.items():
+        if name in result:
+            raise EncodingError(f"the additional member {name!r} is also a declared member")
+        result[name] = extra
+    return result
+
+
+def decode_tuple(value: Any, _: str) -> Any:
+    if not isinstance(value, dict):
+        return value
+    result: list[Any] = []
+    while str(len(result)) in value:
+        result.append(value[str(len(result))])
+    if len(result) != len(value):
+        raise EncodingError("a tuple position is written after an absent one")
+    return result
+
+
+#: decoder name -> decoder(value, argument); the generated module has the same functions
+DECODERS: dict[str, Callable[[Any, str], Any]] = {
+    "tuple": decode_tuple,
+    "json": decode_json,
+    "pairs": decode_pairs,
+    "extras": decode_extras,
+}
