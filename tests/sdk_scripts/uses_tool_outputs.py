@@ -4,7 +4,13 @@ no cast); each line marked ``# error`` is a misuse mypy must reject (tests/test_
 from __future__ import annotations
 
 from examplegen import models
-from examplegen.tool_outputs import JSON, ToolOutputError, dump_output, output_model, validate_output
+from examplegen.tool_outputs import (
+    JSON,
+    ToolOutputError,
+    dump_output,
+    output_model,
+    validate_output,
+)
 
 
 def handler_result(city: str) -> models.WeatherGetForecastOutput:
