@@ -124,6 +124,9 @@ def _loaded(root: Path) -> tuple[Any, list[str]]:
     return design, [f"{d.file}:{d.pointer}: {d.code}" for d in diagnostics]
 
 
+LOOP = {"$ref": "#/$defs/D", "$defs": {"D": {"$ref": "#/$defs/D"}}}
+
+
 def test_output_title_and_annotations_are_checked_at_load(make_design, tool) -> None:
     parameters = {"type": "object"}
     root = make_design(
@@ -132,6 +135,7 @@ def test_output_title_and_annotations_are_checked_at_load(make_design, tool) -> 
             "tools/b.yaml": tool("b", parameters, title=3, annotations={"readOnlyHint": "yes"}),
             "tools/c.yaml": tool("c", parameters, annotations=["readOnlyHint"]),
             "tools/d.yaml": tool("d", parameters, output={"$ref": "#/$defs/Missing"}),
+            "tools/e.yaml": tool("e", parameters, output=LOOP),
         }
     )
     design, found = _loaded(root)
@@ -141,6 +145,7 @@ def test_output_title_and_annotations_are_checked_at_load(make_design, tool) -> 
         "tools/c.yaml:/annotations: INVALID_FIELD",
         "tools/a.yaml:/output/type: INVALID_SCHEMA",
         "tools/d.yaml:/output/$ref: REF_NOT_FOUND",
+        "tools/e.yaml:/output/$defs/D/$ref: UNBOUNDED_REF",
     ]
     assert [t.name for t in design.tools] == []
 
