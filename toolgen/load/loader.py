@@ -32,16 +32,12 @@ from toolgen.load.sources import (
     parse_source,
     read_source,
 )
-from toolgen.load.tool_extras import extras_problems, tool_output
+from toolgen.load.tool_extras import TOOL_EXTRAS, extras_problems, tool_output
 from toolgen.schema import pointer as jp
 from toolgen.schema.metaschema import meta_validator
 from toolgen.schema.refs import inlined_size, unbounded_refs, unfolded_depth
 
 CONFIG_FILE = "toolgen.toml"
-
-#: what a tool file may hold beside its parameters and settings: the schema of what its handler
-#: returns, and MCP's ``title`` and ``annotations`` (toolgen/load/tool_extras.py)
-TOOL_EXTRAS = ("output", "title", "annotations")
 
 #: folder -> (contract kind, key holding the schema, the other keys a file may carry)
 CONTRACT_FOLDERS: dict[str, tuple[ContractKind, str, frozenset[str]]] = {

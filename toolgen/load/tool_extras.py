@@ -17,6 +17,9 @@ from toolgen.infra.diagnostics import DESIGN, Diagnostic
 from toolgen.load.contracts import Contract, SharedDef
 from toolgen.schema import pointer as jp
 
+#: the fields of a tool file this module reads
+TOOL_EXTRAS = ("output", "title", "annotations")
+
 #: MCP ToolAnnotations members and the JSON type each must have (others are kept unchecked)
 ANNOTATION_TYPES: dict[str, tuple[type, str]] = {
     "title": (str, "a string"),
