@@ -83,7 +83,51 @@ def test_strict_selections_over_the_caps_raise(strict: ModuleType) -> None:
         16,
     )
     with pytest.raises(ValueError, match="exceed one request's limits"):
-        strict.tool_definitions()  # the example's 7 tools hold more than 24 optional members
+        # the example's 7 tools hold more than 24 optional members
+        strict.tool_definitions(strict=True)
+    # "auto" (the default) marks strict as many as fit and sends the others without the flag
+    definitions = strict.tool_definitions()
+    assert [d["toolSpec"].get("strict") for d in definitions].count(True) == 6
+    assert [d["toolSpec"]["name"] for d in definitions] == [
+        strict.PROVIDER_NAMES[name] for name in strict.TOOLS
+    ]
+    assert not any("strict" in d["toolSpec"] for d in strict.tool_definitions(strict=False))
+
+
+def test_a_design_of_25_tools_builds_and_its_definitions_go_out_under_auto(
+    tmp_path: Path,
+) -> None:
+    design = tmp_path / "design"
+    (design / "tools").mkdir(parents=True)
+    (design / "toolgen.toml").write_text('[toolgen]\nproviders = ["bedrock"]\n', encoding="utf-8")
+    for index in range(25):
+        tool = {
+            "name": f"tool_{index:02}",
+            "description": f"Tool {index}.",
+            "priority": 1 if index == 24 else 0,
+            "parameters": {
+                "type": "object",
+                "properties": {"n": {"type": "integer"}},
+                "required": ["n"],
+            },
+        }
+        (design / "tools" / f"tool_{index:02}.json").write_text(json.dumps(tool), encoding="utf-8")
+    result = build(design)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    package = f"toolgen_bedrock_test_{next(_PACKAGES)}"
+    write_package(tmp_path / "out" / package, result.files)
+    sys.path.insert(0, str(tmp_path / "out"))
+    bedrock = importlib.import_module(f"{package}.bedrock")
+    definitions = bedrock.tool_definitions()  # raised ValueError before strict="auto"
+    marked = [d["toolSpec"]["name"] for d in definitions if d["toolSpec"].get("strict")]
+    assert len(definitions) == 25 and len(marked) == bedrock.MAX_STRICT_TOOLS == 20
+    assert "tool_24" in marked  # the highest priority goes strict first
+    assert marked == ["tool_" + f"{i:02}" for i in (*range(19), 24)]
+    assert all(
+        set(d["toolSpec"]) <= {"name", "description", "inputSchema", "strict"} for d in definitions
+    )
+    with pytest.raises(ValueError, match="25 strict tools"):
+        bedrock.tool_definitions(strict=True)
 
 
 def test_strict_off_sends_no_strict_flag_and_the_canonical_schemas(

@@ -38,16 +38,19 @@ SCRIPT_FILES = (
     "uses_both_sdks.py",
     *((GENAI_SCRIPT,) if _installed("google.genai") else ()),
     "misuses.py",
+    "uses_tool_outputs.py",
 )
 
 _TOOL = {
     "name": "only.tool",
     "description": "One tool.",
     "parameters": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]},
+    "output": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
 }
 _OTHER_TOOL = {
     "name": "other.tool",
     "parameters": {"type": "object", "properties": {"y": {"type": "integer"}}},
+    "output": {"type": "array", "items": {"type": "integer"}},
 }
 _OUTPUT = {"name": "first", "schema": {"type": "object", "properties": {"x": {"type": "string"}}}}
 _OTHER_OUTPUT = {
@@ -135,6 +138,14 @@ def test_mypy_rejects_exactly_the_marked_misuses(checked: tuple[Path, dict[str, 
     marked = {number for number, line in enumerate(lines, 1) if line.endswith("# error")}
     assert len(marked) == 12
     assert errors.get("misuses.py") == marked
+
+
+def test_tool_outputs_are_typed_per_tool(checked: tuple[Path, dict[str, set[int]]]) -> None:
+    root, errors = checked
+    lines = (root / "uses_tool_outputs.py").read_text(encoding="utf-8").splitlines()
+    marked = {number for number, line in enumerate(lines, 1) if line.endswith("# error")}
+    assert len(marked) == 3
+    assert errors.get("uses_tool_outputs.py") == marked
 
 
 def test_generated_packages_of_every_shape_are_clean(

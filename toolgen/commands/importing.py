@@ -228,7 +228,7 @@ def _design_document(
                     "not strict-shaped",
                 )
             )
-    return {"name": name, "description": description, "parameters": schema}, findings
+    return {"name": name, "description": description, "parameters": schema, **tool.extra}, findings
 
 
 def _nulls_kept(pointer: str, why: str) -> Diagnostic:

@@ -49,8 +49,11 @@ class _Ref:
 
 
 def _classify(
-    ref: Any, base_file: str, where: Location, docs: Documents
+    ref: Any, base_file: str, where: Location, docs: Documents, resource: str | None = None
 ) -> tuple[_Ref, list[Diagnostic]]:
+    """``resource``: the pointer a same-file reference is resolved from, when not the file's
+    own resource (a tool file's ``output`` beside its ``parameters``)."""
+
     def broken(code: str, message: str) -> tuple[_Ref, list[Diagnostic]]:
         return _Ref(where, False, None), [Diagnostic(where[0], where[1], DESIGN, code, message)]
 
@@ -72,7 +75,8 @@ def _classify(
             return broken("REF_OUTSIDE_DESIGN", f"$ref {ref!r} leaves the design folder")
         if target_file not in docs.values:
             return broken("REF_FILE_NOT_FOUND", f"$ref {ref!r}: no design file {target_file}")
-    target = (target_file, docs.resource_pointer(target_file) + fragment)
+    base = resource if resource is not None and uri == "" else docs.resource_pointer(target_file)
+    target = (target_file, base + fragment)
     try:
         docs.resolve(target)
     except KeyError:
@@ -100,7 +104,8 @@ def _refs_in(
     for node, pointer in walker.walk(docs.resolve(location)):
         if isinstance(node, dict) and "$ref" in node:
             where = (file, base_pointer + jp.join(pointer, "$ref"))
-            ref, found = _classify(node["$ref"], file, where, docs)
+            resource = None if local_is_shared else base_pointer
+            ref, found = _classify(node["$ref"], file, where, docs, resource)
             if local_is_shared and ref.target is not None:
                 ref = _Ref(ref.where, False, ref.target)
             refs.append(ref)

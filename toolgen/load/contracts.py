@@ -8,7 +8,8 @@ from typing import Any, Literal
 from toolgen.infra.cache import plain
 from toolgen.schema import pointer as jp
 
-ContractKind = Literal["tool", "output"]
+#: "tool_output": a tool's ``output:`` schema (what its handler returns); never sent to a provider
+ContractKind = Literal["tool", "output", "tool_output"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,11 @@ class Contract:
     strict: dict[str, bool] = field(default_factory=dict)
     # Tools only: the tool file's top-level ``strict``, for every provider (the mapping above wins).
     strict_all: bool | None = None
+    # Tools only: the tool file's ``output:`` (kind "tool_output", the tool's name), ``title`` and
+    # ``annotations`` (MCP's Tool.title and Tool.annotations, kept as written).
+    output: Contract | None = None
+    title: str | None = None
+    annotations: dict[str, Any] | None = None
     # A digest of the design text this contract was loaded from (toolgen.load.loader._fingerprint);
     # "" when it was made otherwise. Not an argument: ``dataclasses.replace`` drops it, so a
     # changed copy is never keyed as the original.
@@ -137,3 +143,8 @@ class Design:
     @property
     def contracts(self) -> tuple[Contract, ...]:
         return self.tools + self.outputs
+
+    @property
+    def tool_outputs(self) -> tuple[Contract, ...]:
+        """The ``output:`` schemas of the tools that declare one, in the tools' order."""
+        return tuple(tool.output for tool in self.tools if tool.output is not None)

@@ -6,6 +6,7 @@ import hashlib
 import os
 import tomllib
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from toolgen.load.sources import (
     parse_source,
     read_source,
 )
+from toolgen.load.tool_extras import TOOL_EXTRAS, extras_problems, tool_output
 from toolgen.schema import pointer as jp
 from toolgen.schema.metaschema import meta_validator
 from toolgen.schema.refs import inlined_size, rebase_embedded, unbounded_refs, unfolded_depth
@@ -42,7 +44,9 @@ CONTRACT_FOLDERS: dict[str, tuple[ContractKind, str, frozenset[str]]] = {
     "tools": (
         "tool",
         "parameters",
-        frozenset({"name", "description", "examples", "providers", "priority", "strict"}),
+        frozenset(
+            {"name", "description", "examples", "providers", "priority", "strict", *TOOL_EXTRAS}
+        ),
     ),
     "outputs": ("output", "schema", frozenset({"name", "description", "examples", "providers"})),
 }
@@ -336,6 +340,8 @@ def _read_contract(
     diagnostics += found
     if "strict" in document:
         diagnostics += _strict_problems(file, kind, "/strict", document["strict"])
+    if kind == "tool":
+        diagnostics += extras_problems(file, document)
     expect(
         "priority",
         lambda v: type(v) is int,
@@ -359,6 +365,9 @@ def _read_contract(
         "priority": document.get("priority", 0),
         "strict": strict,
         "strict_all": document.get("strict"),
+        "title": document.get("title"),
+        "annotations": document.get("annotations"),
+        "output": "/output" if kind == "tool" and "output" in document else None,
     }, diagnostics
 
 
@@ -487,6 +496,7 @@ def load_design(
     schemas = [
         (values[f][i["schema_pointer"][1:]], f, i["schema_pointer"]) for f, i in fields.items()
     ]
+    schemas += [(values[f]["output"], f, i["output"]) for f, i in fields.items() if i["output"]]
     schemas += [
         (values[f], f, "") for f in files if f.startswith(DEFS_FOLDER + "/") and f in values
     ]
@@ -522,15 +532,17 @@ def load_design(
 
     roots: list[Location] = [(file, info["schema_pointer"]) for file, info in fields.items()]
     _rebase_embedded_resources(values, fields, without_refs)
+    output_roots: list[Location] = [(f, i["output"]) for f, i in fields.items() if i["output"]]
     documents = Documents(values, resource_pointer, without_refs)
-    bundled, shared, found = Bundler(documents).bundle(roots)
+    bundled, shared, found = Bundler(documents).bundle(roots + output_roots)
     diagnostics += found
+    outputs = dict(zip((file for file, _ in output_roots), bundled[len(roots) :], strict=True))
 
     # A contract whose file (or a file it references) has an error is reported, not built; the
     # others still go through the providers so that one run reports every problem.
     broken = {d.file for d in diagnostics if d.level is Level.ERROR}
     candidates: list[Contract] = []
-    for (file, info), (schema, used) in zip(fields.items(), bundled, strict=True):
+    for (file, info), (schema, used) in zip(fields.items(), bundled[: len(roots)], strict=True):
         contract = Contract(
             kind=info["kind"],
             name=info["name"],
@@ -544,16 +556,27 @@ def load_design(
             shared=used,
             strict=info["strict"],
             strict_all=info["strict_all"],
+            output=tool_output(
+                file, info, outputs.get(file), partial(_fingerprint, file, digests=digests)
+            ),
+            title=info["title"],
+            annotations=info["annotations"],
         )
         contract.set_fingerprint(_fingerprint(file, used, digests))
         if file in broken or any(s.file in broken for s in used.values()):
             continue
+        if contract.output is not None and any(
+            s.file in broken for s in contract.output.shared.values()
+        ):
+            continue
         candidates.append(contract)
-    contracts: list[Contract] = []
-    for contract, (usable, found) in zip(candidates, _check_all(candidates, runner), strict=True):
+    checked = [*candidates, *(c.output for c in candidates if c.output is not None)]
+    unusable: set[str] = set()
+    for contract, (usable, found) in zip(checked, _check_all(checked, runner), strict=True):
         diagnostics += found
-        if usable:
-            contracts.append(contract)
+        if not usable:
+            unusable.add(contract.file)
+    contracts = [contract for contract in candidates if contract.file not in unusable]
 
     envelopes, found = _load_envelopes(root)
     diagnostics += found
@@ -580,8 +603,9 @@ def _rebase_embedded_resources(
         if file in without_refs:
             continue
         if file in fields:
-            key = fields[file]["schema_pointer"][1:]
-            value[key] = rebase_embedded(value[key])
+            for pointer in (fields[file]["schema_pointer"], fields[file]["output"]):
+                if pointer:  # a tool's parameters and its output are resources of their own
+                    value[pointer[1:]] = rebase_embedded(value[pointer[1:]])
         elif file.startswith(DEFS_FOLDER + "/"):
             values[file] = rebase_embedded(value)
 

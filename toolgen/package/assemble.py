@@ -20,6 +20,7 @@ from toolgen.infra.parallel import Runner
 from toolgen.load.contracts import Design
 from toolgen.load.loader import ENVELOPES_FOLDER
 from toolgen.package.schema_texts import SchemaText, json_text, schema_texts
+from toolgen.package.tool_outputs import tool_output_files
 from toolgen.project.design_projection import ProviderProjection
 from toolgen.project.projection import ProjectedContract
 from toolgen.project.rewrites import EnumStringified
@@ -251,6 +252,7 @@ def render_package(
     diagnostics: list[Diagnostic] = []
     files["_runtime.py"] = copied("_runtime", header(design.hash))
     files["_json.py"] = copied("_json", header(design.hash))  # _runtime's JSON reading
+    files.update(tool_output_files(design, models.classes, runner))
     canonical = _canonical_module(design, projections, runner)
     if canonical is not None:
         diagnostics += canonical.diagnostics

@@ -3,7 +3,8 @@
 The rules, each with its source and date, are ``RULES``. With strict off (``[providers.bedrock]
 strict = false``, or per tool in its file) a tool goes out without the ``strict`` key
 (ToolSpecification's default), its schema the canonical one minus what Bedrock refuses in every
-mode (``NON_STRICT``; toolgen.project.nonstrict).
+mode (``NON_STRICT``; toolgen.project.nonstrict). ``bedrock.tool_definitions(strict="auto")``
+(the default) marks strict as many tools as the per-request limits allow, as Anthropic's does.
 """
 
 from toolgen.providers.anthropic import ANTHROPIC

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolgen.infra.diagnostics import Diagnostic, Level
@@ -26,6 +26,9 @@ class FoundTool:
     parameters: Any
     pointer: str  # where ``parameters`` is in the source document
     strict: bool | None = None  # the definition's strict flag; None when it has none
+    #: tool-file fields beyond name, description and parameters that the format carries
+    #: (MCP: ``output``, ``title``, ``annotations``), as the tool file writes them
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 #: What reading one entry gives: the tool (None when the entry is no function tool) and findings.
@@ -127,8 +130,16 @@ def _mcp_find(document: Any) -> Entries | None:
     )
 
 
+#: MCP Tool member -> the tool file's field (toolgen/load/tool_extras.py)
+MCP_EXTRAS = {"title": "title", "outputSchema": "output", "annotations": "annotations"}
+
+
 def _mcp_read(entry: Any, pointer: str) -> ReadResult:
-    return read_schema_field(entry, "inputSchema", pointer)
+    tool, findings = read_schema_field(entry, "inputSchema", pointer)
+    if tool is None:
+        return tool, findings
+    extra = {field: entry[member] for member, field in MCP_EXTRAS.items() if member in entry}
+    return replace(tool, extra=extra), findings
 
 
 MCP_TOOLS = ToolFormat(

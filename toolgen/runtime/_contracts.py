@@ -73,6 +73,35 @@ class StrictToolLimits:
             )
         )
 
+    def fitting(self, tools: Contracts, chosen: list[str]) -> set[str]:
+        """The tools marked strict under ``strict="auto"``: of those in ``chosen`` that may go
+        strict, by priority (highest first, ties in ``chosen`` order), each one that still fits
+        the limits beside those taken before it."""
+        taken: set[str] = set()
+        optional = unions = 0
+        may = [name for name in chosen if tools.is_strict(name)]
+        for name in sorted(may, key=lambda tool: -tools.priorities[tool]):
+            more_optional, more_unions = tools.sizes[name]
+            if name not in taken and self.fits(
+                len(taken) + 1, optional + more_optional, unions + more_unions
+            ):
+                taken.add(name)
+                optional += more_optional
+                unions += more_unions
+        return taken
+
+    def marked(self, tools: Contracts, chosen: list[str], strict: bool | str) -> set[str]:
+        """The tools of ``chosen`` to mark strict for a request's ``strict`` argument: "auto",
+        as many as fit (:meth:`fitting`); True, every one that may go strict (ValueError when
+        they exceed the limits); False, none."""
+        if strict == "auto":
+            return self.fitting(tools, chosen)
+        if strict is not True:
+            return set()
+        may = [name for name in chosen if tools.is_strict(name)]
+        self.check(tools, may, 'send fewer tools, or strict="auto"')
+        return set(may)
+
     def check(self, tools: Contracts, chosen: list[str], advice: str) -> None:
         """Raise ValueError when ``chosen``, all marked strict, exceed the limits (the API would
         refuse the request)."""

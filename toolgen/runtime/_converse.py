@@ -90,30 +90,38 @@ class ConverseRequests:
         self._outputs = outputs
         self._limits = limits
 
-    def tool_definition(self, name: str) -> ToolTypeDef:
-        """The ``toolSpec`` entry of canonical tool ``name`` for ``toolConfig.tools`` (without
-        ``strict`` for a non-strict tool: ``STRICT`` in the provider module)."""
+    def tool_definition(self, name: str, strict: bool = True) -> ToolTypeDef:
+        """The ``toolSpec`` entry of canonical tool ``name`` for ``toolConfig.tools``, with
+        ``strict: true`` when ``strict`` and the tool may go strict (``STRICT`` in the provider
+        module), else without the key (ToolSpecification's default: not strict). A strict tool
+        sent with ``strict=False`` keeps its closed schema; either way its input is validated on
+        the way back."""
         spec: ToolSpecification = {
             "name": self._tools.provider_name(name),
             "inputSchema": {"json": self._tools.schema(name)},
         }
         if self._tools.descriptions[name]:  # the API refuses an empty description
             spec["description"] = self._tools.descriptions[name]
-        if self._tools.is_strict(name):
+        if strict and self._tools.is_strict(name):
             spec["strict"] = True
         return {"toolSpec": spec}
 
-    def tool_definitions(self, names: Iterable[str] | None = None) -> list[ToolTypeDef]:
-        """``toolConfig.tools`` for the tools ``names`` (all tools when None).
+    def tool_definitions(
+        self, names: Iterable[str] | None = None, *, strict: bool | Literal["auto"] = "auto"
+    ) -> list[ToolTypeDef]:
+        """``toolConfig.tools`` for the tools ``names`` (all tools when None), in that order.
 
-        Raises ValueError when the strict tools of the selection exceed the per-request limits of
-        strict tool use (the API would refuse the request); non-strict tools do not count.
+        Strict tool use has per-request limits (``MAX_STRICT_TOOLS`` strict tools,
+        ``MAX_OPTIONAL_MEMBERS`` optional and ``MAX_UNION_MEMBERS`` union-typed members across
+        them, in the provider module). ``strict="auto"`` marks strict as many tools as fit, by
+        priority then in order, and sends the others without ``strict`` with the same closed
+        schemas; ``strict=True`` marks every tool strict and raises ValueError when they exceed
+        the limits (the API would refuse the request); ``strict=False`` marks none. A tool the
+        design sends non-strict is never marked and never counts.
         """
         chosen = self._tools.chosen(names)
-        definitions = [self.tool_definition(name) for name in chosen]
-        strict = [name for name in chosen if self._tools.is_strict(name)]
-        self._limits.check(self._tools, strict, "send fewer tools")
-        return definitions
+        marked = self._limits.marked(self._tools, chosen, strict)
+        return [self.tool_definition(name, name in marked) for name in chosen]
 
     def output_format(self, name: str) -> OutputFormat:
         """``outputConfig.textFormat`` for the canonical structured output ``name`` (the schema

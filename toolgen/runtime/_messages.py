@@ -131,23 +131,6 @@ class MessagesRequests:
             "strict": strict and self._tools.is_strict(name),
         }
 
-    def _strict_tools(self, chosen: list[str]) -> set[str]:
-        """The tools marked strict under "auto": of those that may go strict, by priority
-        (highest first, ties in ``chosen`` order), each one that still fits the request's limits
-        beside those taken before it."""
-        taken: set[str] = set()
-        optional = unions = 0
-        may = [name for name in chosen if self._tools.is_strict(name)]
-        for name in sorted(may, key=lambda tool: -self._tools.priorities[tool]):
-            more_optional, more_unions = self._tools.sizes[name]
-            if name not in taken and self._limits.fits(
-                len(taken) + 1, optional + more_optional, unions + more_unions
-            ):
-                taken.add(name)
-                optional += more_optional
-                unions += more_unions
-        return taken
-
     def tool_definitions(
         self, names: Iterable[str] | None = None, *, strict: bool | Literal["auto"] = "auto"
     ) -> list[ToolParam]:
@@ -162,13 +145,8 @@ class MessagesRequests:
         non-strict is never marked and never counts.
         """
         chosen = self._tools.chosen(names)
-        if strict == "auto":
-            marked = self._strict_tools(chosen)
-            return [self.tool_definition(name, name in marked) for name in chosen]
-        if strict is True:
-            may = [name for name in chosen if self._tools.is_strict(name)]
-            self._limits.check(self._tools, may, 'send fewer tools, or strict="auto"')
-        return [self.tool_definition(name, strict) for name in chosen]
+        marked = self._limits.marked(self._tools, chosen, strict)
+        return [self.tool_definition(name, name in marked) for name in chosen]
 
     def output_format(self, name: str) -> JSONOutputFormatParam:
         """``output_config.format`` for the canonical structured output ``name``."""

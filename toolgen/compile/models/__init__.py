@@ -6,6 +6,7 @@ from toolgen.compile.models.generate import (
     PendingModels,
     generate_models,
     submit_models,
+    tool_output_classes,
     warm_up,
 )
 
@@ -15,5 +16,6 @@ __all__ = [
     "PendingModels",
     "generate_models",
     "submit_models",
+    "tool_output_classes",
     "warm_up",
 ]

@@ -7,6 +7,7 @@ Layout of what :func:`generate_models` returns (paths relative to OUT)::
     models/_shared.py           one class per shared definition (design/defs), imported where used
     models/tools/<module>.py    one module per tool: its parameters model and nested classes
     models/outputs/<module>.py  one module per structured output
+    models/tool_outputs/<module>.py  one module per tool that declares ``output:`` (<Tool>Output)
     _decode.py                  ToolCall, decode_tool_call(), decode_output()
 
 One generator call per contract (and one for the shared definitions): a contract's module is only
@@ -93,7 +94,7 @@ class ModelsOutput:
 @dataclass(frozen=True)
 class _Planned:
     contract: Contract
-    folder: str  # "tools" or "outputs"
+    folder: str  # "tools", "outputs" or "tool_outputs"
     module: str
     class_name: str
 
@@ -106,13 +107,15 @@ def _plan(design: Design) -> tuple[list[_Planned], dict[str, str]]:
     """
     classes = names.Namespace()
     planned: list[_Planned] = []
-    for folder, kind_suffix, contracts in (
-        ("tools", "Tool", design.tools),
-        ("outputs", "Output", design.outputs),
+    for folder, (prefix, kind_suffix), contracts in (
+        ("tools", ("", "Tool"), design.tools),
+        ("outputs", ("", "Output"), design.outputs),
+        # what a tool's handler returns: ``<Tool>Output``, last, so no other class is renamed
+        ("tool_outputs", ("Output", "ToolOutput"), design.tool_outputs),
     ):
         modules = names.Namespace()
         for contract in contracts:
-            wanted = names.class_name(contract.name)
+            wanted = names.class_name(contract.name) + prefix
             planned.append(
                 _Planned(
                     contract,
@@ -335,7 +338,7 @@ class PendingModels:
             )
             diagnostics += found
         classes = self.classes
-        for folder, kind in (("tools", "tool"), ("outputs", "output")):
+        for folder, kind in _subpackages(self.design):
             files[f"models/{folder}/__init__.py"] = format_python(
                 render("models_subpackage.py.j2", runner, header=header, kind=kind), runner=runner
             )
@@ -363,6 +366,21 @@ class PendingModels:
         )
         files["_decode.py"] = copied("_decode", header)
         return ModelsOutput(dict(sorted(files.items())), classes, diagnostics)
+
+
+def _subpackages(design: Design) -> list[tuple[str, str]]:
+    """(folder, what each of its modules holds) of the models package: the tool outputs' only when
+    a tool declares one (a design without leaves the package as it was)."""
+    folders = [("tools", "tool"), ("outputs", "output")]
+    if design.tool_outputs:
+        folders.append(("tool_outputs", "tool output (what a tool's handler returns)"))
+    return folders
+
+
+def tool_output_classes(classes: dict[tuple[str, str], tuple[str, str]]) -> dict[str, str]:
+    """Canonical tool name -> the class name of its output model (``models.<class>``), for the
+    tools that declare ``output:``; ``classes`` is :attr:`ModelsOutput.classes`."""
+    return {name: cls for (kind, name), (_, cls) in classes.items() if kind == "tool_output"}
 
 
 def _registry_tables(
