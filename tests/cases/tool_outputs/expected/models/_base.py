@@ -2,7 +2,10 @@
 # change the design and run `toolgen build`.
 """The base class of every generated model: canonical JSON semantics in Pydantic terms."""
 
-from pydantic import BaseModel, ConfigDict
+from typing import Any, get_args
+
+from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler
+from pydantic_core import core_schema
 
 #: The same strictness for root models (a list item with a pattern, a shared scalar definition),
 #: which cannot take a base class of their own.
@@ -28,3 +31,34 @@ class CanonicalModel(BaseModel):
         serialize_by_alias=True,
         regex_engine="python-re",
     )
+
+
+def _json_equal(a: Any, b: Any) -> bool:
+    """JSON Schema's equality of two scalars: no boolean equals a number (``True == 1`` does not
+    hold), numbers compare by value (``1`` equals ``1.0``)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a is b
+    return type(a) is type(b) or (isinstance(a, int | float) and isinstance(b, int | float))
+
+
+class JsonValues:
+    """Beside a ``Literal`` of booleans or numbers (``Annotated[Literal[True], JSON_VALUES]``):
+    the value must equal one of the literal's values in JSON, not merely in Python, so ``1`` is
+    not ``True`` and ``True`` is not ``1`` (JSON Schema's ``const`` and ``enum``)."""
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        allowed = get_args(source)
+
+        def check(value: Any) -> Any:
+            if isinstance(value, bool | int | float) and not any(
+                value == option and _json_equal(value, option) for option in allowed
+            ):
+                raise ValueError(f"{value!r} is none of {list(allowed)!r} in JSON")
+            return value
+
+        return core_schema.no_info_before_validator_function(check, handler(source))
+
+
+JSON_VALUES = JsonValues()
