@@ -263,3 +263,43 @@ def test_a_result_set_that_misses_or_repeats_a_call_names_the_id(gen: ModuleType
         gen.anthropic.tool_results(outcomes, [])
     with pytest.raises(ValueError, match="toolu_a"):
         gen.anthropic.tool_results(outcomes * 2, [1, 2])
+
+
+def test_async_handlers_run_at_once_and_answer_in_call_order(gen: ModuleType) -> None:
+    import asyncio
+
+    calls = [
+        anthropic_call(gen, "toolu_a", FORECAST, PAYLOADS[FORECAST]),
+        anthropic_call(gen, "toolu_b", REFUND, PAYLOADS[REFUND]),
+        ("toolu_c", "no_such_tool", "{}"),
+    ]
+    outcomes = gen.anthropic.parse_tool_calls(message(calls), on_error="collect")
+    assert outcomes[2].name is None and outcomes[2].wire_name == "no_such_tool"
+    refunded = asyncio.Event()
+
+    class Handlers(gen.handlers.AsyncToolHandlers):
+        pass
+
+    async def forecast(self: Any, arguments: Any) -> Any:
+        await asyncio.wait_for(refunded.wait(), 5)  # only ends if the refund runs meanwhile
+        raise gen.handlers.ToolError("the forecast service is down")
+
+    async def refund(self: Any, arguments: Any) -> Any:
+        refunded.set()
+        return "refunded"
+
+    names = gen.handlers.HANDLER_NAMES
+    for name, method in names.items():
+        setattr(Handlers, method, {FORECAST: forecast, REFUND: refund}.get(name, refund))
+    Handlers.__abstractmethods__ = frozenset()
+    message_ = asyncio.run(gen.anthropic.arun_tool_calls(Handlers(), outcomes))
+    blocks = message_["content"]
+    assert [b["tool_use_id"] for b in blocks] == ["toolu_a", "toolu_b", "toolu_c"]
+    assert blocks[0] == {
+        "type": "tool_result",
+        "tool_use_id": "toolu_a",
+        "content": "the forecast service is down",
+        "is_error": True,
+    }
+    assert blocks[1]["content"] == "refunded" and "is_error" not in blocks[1]
+    assert blocks[2]["is_error"] is True and len(blocks[2]["content"]) < 300
