@@ -45,7 +45,7 @@ class Loop:
     @property
     def types(self) -> tuple[str, ...]:
         """The types of _tool_results the provider module imports and re-exports."""
-        found = set()
+        found: set[str] = set()
         for text in (self.turn, self.result, self.results):
             found.update(part for part in text.replace("[", " ").replace("]", " ").split())
         return tuple(sorted(name for name in found if name not in ("list", "Any")))
@@ -111,9 +111,9 @@ CHAT = Api(
     loop=Loop(
         "ChatLoop",
         "validate_chat_completion",
-        "ChatAssistantMessage",
-        "ChatToolMessage",
-        "list[ChatToolMessage]",
+        "ChatCompletionAssistantMessageParam",
+        "ChatCompletionToolMessageParam",
+        "list[ChatCompletionToolMessageParam]",
     ),
 )
 #: Chat Completions read leniently (untyped calls, arguments as text, object or absent, whole
@@ -149,9 +149,9 @@ MESSAGES = Api(
     loop=Loop(
         "MessagesLoop",
         "validate_message",
-        "AnthropicAssistantMessage",
+        "AssistantMessageParam",
         "ToolResultBlockParam",
-        "AnthropicToolResultsMessage",
+        "UserMessageParam",
     ),
 )
 CONVERSE = Api(
@@ -190,9 +190,9 @@ GENERATE_CONTENT = Api(
     loop=Loop(
         "GenerateContentLoop",
         "validate_generate_content",
-        "GeminiContent",
+        "Content",
         "FunctionResponsePart",
-        "GeminiContent",
+        "Content",
     ),
 )
 #: The same API with its OpenAPI Schema objects (``parameters``, ``responseSchema``) for schemas.

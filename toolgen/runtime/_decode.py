@@ -52,7 +52,7 @@ class ToolCall(Generic[N, M]):
     name: N
     arguments: M
     raw_arguments: str
-    #: the tool's name as the provider sent it (what a replayed call and a Gemini result carry)
+    #: the tool's name as the provider sent it (what a replayed call and a function response carry)
     wire_name: str = ""
 
 

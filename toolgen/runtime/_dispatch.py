@@ -39,7 +39,9 @@ def _error(outcome: ToolCall[Any, Any], error: ToolError) -> Answer:
     return answer_for(outcome, error.message, True)
 
 
-def run_calls(handlers: object, names: Mapping[str, str], outcomes: Sequence[Outcome]) -> list[Answer]:
+def run_calls(
+    handlers: object, names: Mapping[str, str], outcomes: Sequence[Outcome]
+) -> list[Answer]:
     """Each ToolCall to its handler in call order; a FailedCall answered with its error text."""
     answers = []
     for outcome in outcomes:

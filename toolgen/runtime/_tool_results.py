@@ -5,9 +5,10 @@ Each API has a ``*Loop`` class built by the generated provider module from its r
 validator: ``assistant_turn(data)`` validates a response and returns the model's turn as received,
 ``result(answer)`` one call's answer, ``results(answers)`` the answers to every call of a turn.
 
-The TypedDicts mirror the SDK param types (openai-python ``ChatCompletionAssistantMessageParam``,
-``ChatCompletionToolMessageParam``, ``response_input_item_param.FunctionCallOutput``;
-anthropic-sdk-python ``AssistantMessageParam``, ``UserMessageParam``, ``ToolResultBlockParam``):
+The TypedDicts mirror the SDKs' param types of the same names (Chat Completions'
+``ChatCompletionAssistantMessageParam`` and ``ChatCompletionToolMessageParam``, the Responses
+API's ``response_input_item_param.FunctionCallOutput``, the Messages API's
+``AssistantMessageParam``, ``UserMessageParam`` and ``ToolResultBlockParam``):
 a TypedDict goes where another is expected when it declares the same keys, equally required, with
 equivalent types, so these declare every key of the SDK's type; a nested SDK type that would take
 pages to mirror is ``Any`` there (equivalent to anything), the rest is spelled out.
@@ -24,21 +25,21 @@ from ._runtime import MISSING, Validator, schema_drift
 
 __all__ = [
     "Answer",
-    "AnthropicAssistantMessage",
-    "AnthropicToolResultsMessage",
-    "ChatAssistantMessage",
+    "AssistantMessageParam",
+    "ChatCompletionAssistantMessageParam",
+    "ChatCompletionToolMessageParam",
     "ChatLoop",
-    "ChatToolMessage",
+    "Content",
     "ConverseLoop",
     "ConverseMessage",
     "ConverseToolResultBlock",
     "FunctionCallOutput",
     "FunctionResponsePart",
-    "GeminiContent",
     "GenerateContentLoop",
     "MessagesLoop",
     "ResponsesLoop",
     "ToolResultBlockParam",
+    "UserMessageParam",
     "WorkersAssistantMessage",
     "WorkersRunLoop",
     "WorkersToolMessage",
@@ -88,11 +89,11 @@ def _checked_ids(answers: Sequence[Answer]) -> list[Answer]:
     return answered_in_order(list(dict.fromkeys(answer.call_id for answer in answers)), answers)
 
 
-# --- OpenAI Chat Completions (and compatible chats) ------------------------------------------
+# --- Chat Completions (and compatible chats) -------------------------------------------------
 
 
-class ChatAssistantMessage(TypedDict):
-    """openai-python ``ChatCompletionAssistantMessageParam``."""
+class ChatCompletionAssistantMessageParam(TypedDict):
+    """The SDK's ``ChatCompletionAssistantMessageParam``."""
 
     role: Literal["assistant"]
     audio: NotRequired[Any]
@@ -103,8 +104,9 @@ class ChatAssistantMessage(TypedDict):
     tool_calls: NotRequired[Iterable[Any]]
 
 
-class ChatToolMessage(TypedDict):
-    """openai-python ``ChatCompletionToolMessageParam`` (``name``: Mistral's tool messages)."""
+class ChatCompletionToolMessageParam(TypedDict):
+    """The SDK's ``ChatCompletionToolMessageParam`` (``name``: for providers whose tool messages
+    carry it)."""
 
     content: str | Iterable[Any]
     role: Literal["tool"]
@@ -115,16 +117,19 @@ class ChatToolMessage(TypedDict):
 class ChatLoop:
     """Chat Completions: the first choice's message replayed with its calls as received; one
     ``role: "tool"`` message per call (a failure's text as its content, the API having no error
-    marker); ``name`` on each when ``tool_message_name`` (Mistral)."""
+    marker); ``name`` on each when ``tool_message_name`` (the provider's profile says so)."""
 
     def __init__(self, provider: str, validate: Validator, *, tool_message_name: bool = False):
         self.provider = provider
         self._validate = validate
         self._name = tool_message_name
 
-    def assistant_turn(self, data: object) -> ChatAssistantMessage:
+    def assistant_turn(self, data: object) -> ChatCompletionAssistantMessageParam:
         message = self._validate(data)["choices"][0]["message"]
-        turn: ChatAssistantMessage = {"role": "assistant", "content": message.get("content")}
+        turn: ChatCompletionAssistantMessageParam = {
+            "role": "assistant",
+            "content": message.get("content"),
+        }
         calls = message.get("tool_calls")
         if calls:
             turn["tool_calls"] = [_chat_call(call) for call in calls]
@@ -132,8 +137,8 @@ class ChatLoop:
             turn["refusal"] = message["refusal"]
         return turn
 
-    def result(self, answer: Answer) -> ChatToolMessage:
-        message: ChatToolMessage = {
+    def result(self, answer: Answer) -> ChatCompletionToolMessageParam:
+        message: ChatCompletionToolMessageParam = {
             "role": "tool",
             "tool_call_id": answer.call_id,
             "content": _marked_text(answer),
@@ -142,7 +147,7 @@ class ChatLoop:
             message["name"] = answer.wire_name
         return message
 
-    def results(self, answers: Sequence[Answer]) -> list[ChatToolMessage]:
+    def results(self, answers: Sequence[Answer]) -> list[ChatCompletionToolMessageParam]:
         return [self.result(answer) for answer in _checked_ids(answers)]
 
 
@@ -166,11 +171,11 @@ def _chat_call(call: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-# --- OpenAI Responses -------------------------------------------------------------------------
+# --- Responses API ----------------------------------------------------------------------------
 
 
 class FunctionCallOutput(TypedDict):
-    """openai-python ``response_input_item_param.FunctionCallOutput``."""
+    """The SDK's ``response_input_item_param.FunctionCallOutput``."""
 
     output: str | list[Any]
     type: Literal["function_call_output"]
@@ -204,11 +209,11 @@ class ResponsesLoop:
         return [self.result(answer) for answer in _checked_ids(answers)]
 
 
-# --- Anthropic Messages -----------------------------------------------------------------------
+# --- Messages API -----------------------------------------------------------------------------
 
 
 class ToolResultBlockParam(TypedDict):
-    """anthropic-sdk-python ``ToolResultBlockParam``."""
+    """The SDK's ``ToolResultBlockParam``."""
 
     tool_use_id: str
     type: Literal["tool_result"]
@@ -218,15 +223,15 @@ class ToolResultBlockParam(TypedDict):
     toolset_name: NotRequired[str | None]
 
 
-class AnthropicAssistantMessage(TypedDict):
-    """anthropic-sdk-python ``AssistantMessageParam``: ``content`` holds the response's blocks."""
+class AssistantMessageParam(TypedDict):
+    """The SDK's ``AssistantMessageParam``: ``content`` holds the response's blocks."""
 
     content: str | Iterable[Any]
     role: Literal["assistant"]
 
 
-class AnthropicToolResultsMessage(TypedDict):
-    """anthropic-sdk-python ``UserMessageParam``: ``content`` holds ``ToolResultBlockParam``
+class UserMessageParam(TypedDict):
+    """The SDK's ``UserMessageParam``: ``content`` holds ``ToolResultBlockParam``
     blocks, one per ``tool_use`` block of the turn before, in its order."""
 
     content: str | Iterable[Any]
@@ -234,7 +239,7 @@ class AnthropicToolResultsMessage(TypedDict):
 
 
 class MessagesLoop:
-    """Anthropic Messages: the response's blocks replayed as received (thinking blocks with their
+    """Messages API: the response's blocks replayed as received (thinking blocks with their
     signatures); one user message beginning with one ``tool_result`` block per ``tool_use``
     (``is_error`` on a failure)."""
 
@@ -242,7 +247,7 @@ class MessagesLoop:
         self.provider = provider
         self._validate = validate
 
-    def assistant_turn(self, data: object) -> AnthropicAssistantMessage:
+    def assistant_turn(self, data: object) -> AssistantMessageParam:
         return {"role": "assistant", "content": list(self._validate(data)["content"])}
 
     def result(self, answer: Answer) -> ToolResultBlockParam:
@@ -255,11 +260,11 @@ class MessagesLoop:
             block["is_error"] = True
         return block
 
-    def results(self, answers: Sequence[Answer]) -> AnthropicToolResultsMessage:
+    def results(self, answers: Sequence[Answer]) -> UserMessageParam:
         return {"role": "user", "content": [self.result(a) for a in _checked_ids(answers)]}
 
 
-# --- Bedrock Converse -------------------------------------------------------------------------
+# --- Converse API -----------------------------------------------------------------------------
 
 
 class ConverseToolResult(TypedDict):
@@ -284,7 +289,7 @@ class ConverseMessage(TypedDict):
 
 
 class ConverseLoop:
-    """Bedrock Converse: ``output.message`` replayed as received; one user message with one
+    """Converse API: ``output.message`` replayed as received; one user message with one
     ``toolResult`` block per ``toolUse`` (``json`` always an object: any other JSON value is
     wrapped as ``{"output": value}``; ``status: "error"`` on a failure)."""
 
@@ -310,7 +315,7 @@ class ConverseLoop:
         return {"role": "user", "content": [self.result(a) for a in _checked_ids(answers)]}
 
 
-# --- Gemini generateContent -------------------------------------------------------------------
+# --- generateContent --------------------------------------------------------------------------
 
 
 class FunctionResponse(TypedDict):
@@ -327,7 +332,7 @@ class FunctionResponsePart(TypedDict):
     functionResponse: FunctionResponse
 
 
-class GeminiContent(TypedDict):
+class Content(TypedDict):
     """A ``Content``: ``role`` and its parts (google-genai ``ContentDict`` takes it)."""
 
     role: NotRequired[str | None]
@@ -335,7 +340,7 @@ class GeminiContent(TypedDict):
 
 
 class GenerateContentLoop:
-    """Gemini generateContent: the first candidate's ``content`` replayed as received
+    """generateContent: the first candidate's ``content`` replayed as received
     (``thoughtSignature`` parts kept); one user content with one ``functionResponse`` part per
     ``functionCall`` part, same count and order, the call's ``id`` echoed when it had one."""
 
@@ -343,7 +348,7 @@ class GenerateContentLoop:
         self.provider = provider
         self._validate = validate
 
-    def assistant_turn(self, data: object) -> GeminiContent:
+    def assistant_turn(self, data: object) -> Content:
         candidates = self._validate(data).get("candidates") or ()
         if not candidates or "content" not in candidates[0]:
             raise schema_drift(
@@ -359,8 +364,8 @@ class GenerateContentLoop:
             response["id"] = answer.call_id
         return {"functionResponse": response}
 
-    def results(self, answers: Sequence[Answer]) -> GeminiContent:
-        # Gemini calls may have no id: order and count are the contract then, not ids
+    def results(self, answers: Sequence[Answer]) -> Content:
+        # calls may have no id: order and count are the contract then, not ids
         if all(answer.call_id for answer in answers):
             answers = _checked_ids(answers)
         return {"role": "user", "parts": [self.result(answer) for answer in answers]}
@@ -409,7 +414,10 @@ class WorkersRunLoop:
             calls = [_chat_call(call) for call in message.get("tool_calls") or ()]
         else:
             turn = {"role": "assistant", "content": _text(result.get("response"))}
-            calls = [_native_call(index, call) for index, call in enumerate(result.get("tool_calls") or ())]
+            calls = [
+                _native_call(index, call)
+                for index, call in enumerate(result.get("tool_calls") or ())
+            ]
         if calls:
             turn["tool_calls"] = calls
         return turn

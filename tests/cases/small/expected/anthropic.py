@@ -36,10 +36,10 @@ from ._runtime import (
 )
 from ._runtime import decode_tool_call as _decode_arguments
 from ._tool_results import (
-    AnthropicAssistantMessage,
-    AnthropicToolResultsMessage,
+    AssistantMessageParam,
     MessagesLoop,
     ToolResultBlockParam,
+    UserMessageParam,
 )
 from .models import model_for
 
@@ -63,11 +63,10 @@ __all__ = [
     "PROVIDER_NAMES",
     "STRICT",
     "TOOLS",
-    "AnthropicAssistantMessage",
-    "AnthropicToolResultsMessage",
     "AnyOutcome",
     "AnyToolCall",
     "Api",
+    "AssistantMessageParam",
     "CacheControlEphemeralParam",
     "FailedCall",
     "InputSchemaTyped",
@@ -79,6 +78,7 @@ __all__ = [
     "ToolCallStream",
     "ToolParam",
     "ToolResultBlockParam",
+    "UserMessageParam",
     "arun_tool_calls",
     "assistant_turn",
     "canonicalize",
@@ -350,7 +350,7 @@ _LOOPS: dict[str, MessagesLoop] = {
 }
 
 
-def assistant_turn(response: object, api: Api = "messages") -> AnthropicAssistantMessage:
+def assistant_turn(response: object, api: Api = "messages") -> AssistantMessageParam:
     """What to append to the conversation for the model's turn of ``response`` (validated: a
     SchemaDriftError when its envelope drifted), in the wire form ``api`` replays as received."""
     return _LOOPS[api].assistant_turn(response)
@@ -367,7 +367,7 @@ def tool_result(
 
 def tool_results(
     outcomes: Sequence[AnyOutcome], outputs: Sequence[object], api: Api = "messages"
-) -> AnthropicToolResultsMessage:
+) -> UserMessageParam:
     """The answers to every call of a turn, in call order, ``outputs`` aligned with ``outcomes``
     (ignored for a FailedCall); ValueError naming a call id left without an answer or answered
     twice."""
@@ -376,7 +376,7 @@ def tool_results(
 
 def run_tool_calls(
     handlers: ToolHandlers, outcomes: Sequence[AnyOutcome], api: Api = "messages"
-) -> AnthropicToolResultsMessage:
+) -> UserMessageParam:
     """Each call run by its handler (``handlers.ToolHandlers``), in call order, and answered as
     ``tool_results`` does: a ToolError answers with the error marker and its message, any other
     exception propagates."""
@@ -387,7 +387,7 @@ def run_tool_calls(
 
 async def arun_tool_calls(
     handlers: AsyncToolHandlers, outcomes: Sequence[AnyOutcome], api: Api = "messages"
-) -> AnthropicToolResultsMessage:
+) -> UserMessageParam:
     """``run_tool_calls`` with coroutine handlers (``handlers.AsyncToolHandlers``), every call at
     once; the answers in call order."""
     from .handlers import HANDLER_NAMES

@@ -47,7 +47,11 @@ from ._runtime import (
     collecting_failures,
 )
 from ._runtime import decode_tool_call as _decode_arguments
-from ._tool_results import ChatAssistantMessage, ChatLoop, ChatToolMessage
+from ._tool_results import (
+    ChatCompletionAssistantMessageParam,
+    ChatCompletionToolMessageParam,
+    ChatLoop,
+)
 from .models import model_for
 
 if TYPE_CHECKING:
@@ -75,9 +79,9 @@ __all__ = [
     "AnyOutcome",
     "AnyToolCall",
     "Api",
-    "ChatAssistantMessage",
+    "ChatCompletionAssistantMessageParam",
     "ChatCompletionFunctionToolParam",
-    "ChatToolMessage",
+    "ChatCompletionToolMessageParam",
     "FailedCall",
     "FunctionDefinition",
     "JSONSchema",
@@ -365,7 +369,7 @@ _LOOPS: dict[str, ChatLoop] = {
 }
 
 
-def assistant_turn(response: object, api: Api = "chat") -> ChatAssistantMessage:
+def assistant_turn(response: object, api: Api = "chat") -> ChatCompletionAssistantMessageParam:
     """What to append to the conversation for the model's turn of ``response`` (validated: a
     SchemaDriftError when its envelope drifted), in the wire form ``api`` replays as received."""
     return _LOOPS[api].assistant_turn(response)
@@ -373,7 +377,7 @@ def assistant_turn(response: object, api: Api = "chat") -> ChatAssistantMessage:
 
 def tool_result(
     call: AnyOutcome, output: object = None, *, is_error: bool = False, api: Api = "chat"
-) -> ChatToolMessage:
+) -> ChatCompletionToolMessageParam:
     """The answer to one call: ``output`` is text, a JSON value or a pydantic model (sent as its
     canonical JSON); ``is_error`` marks a failure. A FailedCall answers with its ``for_model()``
     text as a failure, whatever ``output`` is."""
@@ -382,7 +386,7 @@ def tool_result(
 
 def tool_results(
     outcomes: Sequence[AnyOutcome], outputs: Sequence[object], api: Api = "chat"
-) -> list[ChatToolMessage]:
+) -> list[ChatCompletionToolMessageParam]:
     """The answers to every call of a turn, in call order, ``outputs`` aligned with ``outcomes``
     (ignored for a FailedCall); ValueError naming a call id left without an answer or answered
     twice."""
@@ -391,7 +395,7 @@ def tool_results(
 
 def run_tool_calls(
     handlers: ToolHandlers, outcomes: Sequence[AnyOutcome], api: Api = "chat"
-) -> list[ChatToolMessage]:
+) -> list[ChatCompletionToolMessageParam]:
     """Each call run by its handler (``handlers.ToolHandlers``), in call order, and answered as
     ``tool_results`` does: a ToolError answers with the error marker and its message, any other
     exception propagates."""
@@ -402,7 +406,7 @@ def run_tool_calls(
 
 async def arun_tool_calls(
     handlers: AsyncToolHandlers, outcomes: Sequence[AnyOutcome], api: Api = "chat"
-) -> list[ChatToolMessage]:
+) -> list[ChatCompletionToolMessageParam]:
     """``run_tool_calls`` with coroutine handlers (``handlers.AsyncToolHandlers``), every call at
     once; the answers in call order."""
     from .handlers import HANDLER_NAMES

@@ -55,9 +55,9 @@ from ._runtime import (
 )
 from ._runtime import decode_tool_call as _decode_arguments
 from ._tool_results import (
-    ChatAssistantMessage,
+    ChatCompletionAssistantMessageParam,
+    ChatCompletionToolMessageParam,
     ChatLoop,
-    ChatToolMessage,
     FunctionCallOutput,
     ResponsesLoop,
 )
@@ -88,9 +88,9 @@ __all__ = [
     "AnyOutcome",
     "AnyToolCall",
     "Api",
-    "ChatAssistantMessage",
+    "ChatCompletionAssistantMessageParam",
     "ChatCompletionFunctionToolParam",
-    "ChatToolMessage",
+    "ChatCompletionToolMessageParam",
     "FailedCall",
     "FunctionCallOutput",
     "FunctionDefinition",
@@ -380,12 +380,16 @@ _LOOPS: dict[str, ChatLoop | ResponsesLoop] = {
 
 
 @overload
-def assistant_turn(response: object, api: Literal["chat"] = "chat") -> ChatAssistantMessage: ...
+def assistant_turn(
+    response: object, api: Literal["chat"] = "chat"
+) -> ChatCompletionAssistantMessageParam: ...
 @overload
 def assistant_turn(response: object, api: Literal["responses"]) -> list[Any]: ...
 
 
-def assistant_turn(response: object, api: Api = "chat") -> ChatAssistantMessage | list[Any]:
+def assistant_turn(
+    response: object, api: Api = "chat"
+) -> ChatCompletionAssistantMessageParam | list[Any]:
     """What to append to the conversation for the model's turn of ``response`` (validated: a
     SchemaDriftError when its envelope drifted), in the wire form ``api`` replays as received."""
     return _LOOPS[api].assistant_turn(response)
@@ -398,7 +402,7 @@ def tool_result(
     *,
     is_error: bool = False,
     api: Literal["chat"] = "chat",
-) -> ChatToolMessage: ...
+) -> ChatCompletionToolMessageParam: ...
 @overload
 def tool_result(
     call: AnyOutcome, output: object = None, *, is_error: bool = False, api: Literal["responses"]
@@ -407,7 +411,7 @@ def tool_result(
 
 def tool_result(
     call: AnyOutcome, output: object = None, *, is_error: bool = False, api: Api = "chat"
-) -> ChatToolMessage | FunctionCallOutput:
+) -> ChatCompletionToolMessageParam | FunctionCallOutput:
     """The answer to one call: ``output`` is text, a JSON value or a pydantic model (sent as its
     canonical JSON); ``is_error`` marks a failure. A FailedCall answers with its ``for_model()``
     text as a failure, whatever ``output`` is."""
@@ -417,7 +421,7 @@ def tool_result(
 @overload
 def tool_results(
     outcomes: Sequence[AnyOutcome], outputs: Sequence[object], api: Literal["chat"] = "chat"
-) -> list[ChatToolMessage]: ...
+) -> list[ChatCompletionToolMessageParam]: ...
 @overload
 def tool_results(
     outcomes: Sequence[AnyOutcome], outputs: Sequence[object], api: Literal["responses"]
@@ -426,7 +430,7 @@ def tool_results(
 
 def tool_results(
     outcomes: Sequence[AnyOutcome], outputs: Sequence[object], api: Api = "chat"
-) -> list[ChatToolMessage] | list[FunctionCallOutput]:
+) -> list[ChatCompletionToolMessageParam] | list[FunctionCallOutput]:
     """The answers to every call of a turn, in call order, ``outputs`` aligned with ``outcomes``
     (ignored for a FailedCall); ValueError naming a call id left without an answer or answered
     twice."""
@@ -436,7 +440,7 @@ def tool_results(
 @overload
 def run_tool_calls(
     handlers: ToolHandlers, outcomes: Sequence[AnyOutcome], api: Literal["chat"] = "chat"
-) -> list[ChatToolMessage]: ...
+) -> list[ChatCompletionToolMessageParam]: ...
 @overload
 def run_tool_calls(
     handlers: ToolHandlers, outcomes: Sequence[AnyOutcome], api: Literal["responses"]
@@ -445,7 +449,7 @@ def run_tool_calls(
 
 def run_tool_calls(
     handlers: ToolHandlers, outcomes: Sequence[AnyOutcome], api: Api = "chat"
-) -> list[ChatToolMessage] | list[FunctionCallOutput]:
+) -> list[ChatCompletionToolMessageParam] | list[FunctionCallOutput]:
     """Each call run by its handler (``handlers.ToolHandlers``), in call order, and answered as
     ``tool_results`` does: a ToolError answers with the error marker and its message, any other
     exception propagates."""
@@ -457,7 +461,7 @@ def run_tool_calls(
 @overload
 async def arun_tool_calls(
     handlers: AsyncToolHandlers, outcomes: Sequence[AnyOutcome], api: Literal["chat"] = "chat"
-) -> list[ChatToolMessage]: ...
+) -> list[ChatCompletionToolMessageParam]: ...
 @overload
 async def arun_tool_calls(
     handlers: AsyncToolHandlers, outcomes: Sequence[AnyOutcome], api: Literal["responses"]
@@ -466,7 +470,7 @@ async def arun_tool_calls(
 
 async def arun_tool_calls(
     handlers: AsyncToolHandlers, outcomes: Sequence[AnyOutcome], api: Api = "chat"
-) -> list[ChatToolMessage] | list[FunctionCallOutput]:
+) -> list[ChatCompletionToolMessageParam] | list[FunctionCallOutput]:
     """``run_tool_calls`` with coroutine handlers (``handlers.AsyncToolHandlers``), every call at
     once; the answers in call order."""
     from .handlers import HANDLER_NAMES
