@@ -303,3 +303,30 @@ def test_async_handlers_run_at_once_and_answer_in_call_order(gen: ModuleType) ->
     }
     assert blocks[1]["content"] == "refunded" and "is_error" not in blocks[1]
     assert blocks[2]["is_error"] is True and len(blocks[2]["content"]) < 300
+
+
+def test_every_failed_call_is_kept_in_wire_order_with_a_short_valueless_message(
+    gen: ModuleType,
+) -> None:
+    secret = "s3cr3t-value"
+    refund = gen.openai.PROVIDER_NAMES[REFUND]
+    calls = [
+        ("c1", "no_such_tool", json.dumps({"x": secret})),
+        ("c2", refund, '{"charge_id": "' + secret),  # not JSON
+        ("c3", refund, json.dumps([secret])),  # not an object
+        ("c4", refund, json.dumps({**BAD_REFUND, "note": secret, "reason": secret})),
+        openai_call(gen, "c5", FORECAST, PAYLOADS[FORECAST]),
+    ]
+    outcomes = gen.openai.parse_tool_calls(chat_completion(calls), on_error="collect")
+    assert [o.id for o in outcomes] == ["c1", "c2", "c3", "c4", "c5"]
+    assert [type(o).__name__ for o in outcomes] == ["FailedCall"] * 4 + ["ToolCall"]
+    assert [o.wire_name for o in outcomes] == [c[1] for c in calls]
+    assert [o.name for o in outcomes[:4]] == [None, REFUND, REFUND, REFUND]
+    assert [o.raw_arguments for o in outcomes[:4]] == [c[2] for c in calls[:4]]
+    for failed in outcomes[:4]:
+        text = failed.for_model()
+        assert len(text) < 300 and secret not in text and "ch_bad" not in text
+    assert "arguments" in outcomes[1].for_model() and "arguments" in outcomes[2].for_model()
+    assert "arguments.charge_id" in outcomes[3].for_model()
+    with pytest.raises(gen.openai.PayloadError):
+        gen.openai.parse_tool_calls(chat_completion(calls))
