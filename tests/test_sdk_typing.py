@@ -39,6 +39,8 @@ SCRIPT_FILES = (
     *((GENAI_SCRIPT,) if _installed("google.genai") else ()),
     "misuses.py",
     "uses_tool_outputs.py",
+    "uses_tool_loop.py",
+    "loop_misuses.py",
 )
 
 _TOOL = {
@@ -146,6 +148,30 @@ def test_tool_outputs_are_typed_per_tool(checked: tuple[Path, dict[str, set[int]
     marked = {number for number, line in enumerate(lines, 1) if line.endswith("# error")}
     assert len(marked) == 3
     assert errors.get("uses_tool_outputs.py") == marked
+
+
+def test_the_tool_loop_script_type_checks_without_a_cast(
+    checked: tuple[Path, dict[str, set[int]]],
+) -> None:
+    """A loop for every API with only the generated helpers: what they return goes into the
+    SDKs' ``messages=`` / ``input=`` lists as they are typed."""
+    root, errors = checked
+    text = (root / "uses_tool_loop.py").read_text(encoding="utf-8")
+    assert not re.search(r"\bcast\(", text) and "type: ignore" not in text
+    assert "uses_tool_loop.py" not in errors, errors
+
+
+def test_mypy_rejects_exactly_the_marked_loop_misuses(
+    checked: tuple[Path, dict[str, set[int]]],
+) -> None:
+    """A handler taking another tool's model or returning a non-JSON value, a missing handler,
+    a FailedCall used as a call, results of one API or provider sent to another, a result for
+    something that is no call."""
+    root, errors = checked
+    lines = (root / "loop_misuses.py").read_text(encoding="utf-8").splitlines()
+    marked = {number for number, line in enumerate(lines, 1) if line.endswith("# error")}
+    assert len(marked) == 10
+    assert errors.get("loop_misuses.py") == marked
 
 
 def test_generated_packages_of_every_shape_are_clean(

@@ -221,3 +221,59 @@ def test_an_mcp_output_schema_that_is_no_schema_is_not_imported(tmp_path: Path) 
     result = import_sources([(source, "tools_list.json")], tmp_path / "design", IMPORT_FORMATS)
     assert not result.ok and result.tools == []
     assert [d.code for d in result.diagnostics] == ["INVALID_SCHEMA"]
+
+
+# -- the tool loop sends results through the output check -----------------------------------------
+
+_CONVERSE = {
+    "output": {
+        "message": {
+            "role": "assistant",
+            "content": [
+                {
+                    "toolUse": {
+                        "toolUseId": "tooluse_1",
+                        "name": "maps_route",
+                        "input": {"from": {"lat": 0, "lon": 0}, "to": {"lat": 1, "lon": 1}},
+                    }
+                }
+            ],
+        }
+    },
+    "stopReason": "tool_use",
+    "usage": {"inputTokens": 10, "outputTokens": 5, "totalTokens": 15},
+    "metrics": {"latencyMs": 100},
+}
+
+
+def test_the_loop_checks_a_result_against_its_output_schema(package: ModuleType) -> None:
+    bedrock = importlib.import_module(f"{package.__name__}.bedrock")
+    (call,) = bedrock.parse_tool_calls(_CONVERSE)
+    result = bedrock.tool_result(call, ROUTE)
+    assert result["toolResult"] == {
+        "toolUseId": "tooluse_1",
+        "content": [{"json": ROUTE}],
+        "status": "success",
+    }
+    broken = {**ROUTE, "distance_km": -1}
+    with pytest.raises(_outputs(package).ToolOutputError) as caught:
+        bedrock.tool_result(call, broken)
+    assert caught.value.location == "distance_km"
+    with pytest.raises(_outputs(package).ToolOutputError):
+        bedrock.tool_results([call], [broken])
+    # an error's text is no result: the output schema does not apply to it
+    failed = bedrock.tool_result(call, "the map service is down", is_error=True)
+    assert failed["toolResult"]["status"] == "error"
+
+    class Handlers(package.handlers.ToolHandlers):
+        def maps_route(self, arguments: Any) -> Any:
+            return broken
+
+        def echo(self, arguments: Any) -> Any:
+            return arguments
+
+        def ping(self, arguments: Any) -> Any:
+            return "pong"
+
+    with pytest.raises(_outputs(package).ToolOutputError):
+        bedrock.run_tool_calls(Handlers(), [call])

@@ -432,9 +432,7 @@ class _Own:
                 shortest = min(least, len(positions))
                 longest = min(view.get("maxItems", len(positions)), len(positions))
                 return st.integers(shortest, longest).flatmap(
-                    lambda n: st.tuples(*(self.node(p, depth - 1) for p in positions[:n])).map(
-                        list
-                    )
+                    lambda n: st.tuples(*(self.node(p, depth - 1) for p in positions[:n])).map(list)
                 )
             most = max(least, min(view.get("maxItems", 3), 3 if depth > 0 else 0))
             if most == 0:

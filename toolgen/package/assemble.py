@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
@@ -24,10 +25,11 @@ from toolgen.package.tool_outputs import tool_output_files
 from toolgen.project.design_projection import ProviderProjection
 from toolgen.project.projection import ProjectedContract
 from toolgen.project.rewrites import EnumStringified
-from toolgen.providers.apis import Requests, modules_for, requests_for
+from toolgen.providers.apis import Api, Requests, modules_for, requests_for
 from toolgen.render.formatting import Literal
 from toolgen.render.runtime_files import copied
 from toolgen.render.templating import format_python, header, render
+from toolgen.schema.names import python_identifier
 
 MANIFEST = ".toolgen-manifest.json"
 
@@ -91,6 +93,7 @@ def _relative_imports(
         by_module["_contracts"].add("StrictToolLimits")
     for api in profile.apis:
         by_module.setdefault(api.module, set()).update({api.decoder, *api.types})
+    _loop_imports(profile.apis, by_module)
     aliases = {"_runtime": "decode_tool_call as _decode_arguments"}
     if canonical_module is not None:
         by_module[canonical_module] = {"OUTPUT_CANONICALIZERS", "TOOL_CANONICALIZERS"}
@@ -101,6 +104,18 @@ def _relative_imports(
         if module in aliases:
             lines.append(_import_statement(module, [aliases[module]]))
     return lines
+
+
+def _loop_imports(apis: Sequence[Api], by_module: dict[str, set[str]]) -> None:
+    """What the tool loop of a provider module (templates/_tool_loop.py.j2) imports."""
+    by_module["_runtime"].add("collecting_failures")
+    by_module["_outcomes"] = {"FailedCall", "answer_for", "answers_for", "outcome"}
+    by_module["_dispatch"] = {"arun_calls", "run_calls"}
+    by_module["tool_outputs"] = {"dump_output"}
+    by_module["_tool_results"] = set()
+    for api in apis:
+        if api.loop is not None:
+            by_module["_tool_results"].update({api.loop.name, *api.loop.types})
 
 
 def _table(name: str, values: dict[str, str]) -> Literal:
@@ -165,6 +180,9 @@ def _provider_module(
         *(name for api in profile.apis for name in api.types),
         *(f"validate_{surface}" for surface in surfaces),
         *(("tool_model", "output_model") if sdk_models else ()),
+        *("AnyOutcome", "FailedCall", "assistant_turn", "tool_result", "tool_results"),
+        *("run_tool_calls", "arun_tool_calls"),
+        *(name for api in profile.apis if api.loop for name in api.loop.types),
     ]
     source = render(
         profile.template or "provider.py.j2",
@@ -190,9 +208,30 @@ def _provider_module(
         all_strict=all(p.strict for p in tools),
         tool_classes={p.contract.name: classes[("tool", p.contract.name)][1] for p in tools},
         output_classes={p.contract.name: classes[("output", p.contract.name)][1] for p in outputs},
-        **projection.profile.module_data,
+        **{"tool_message_name": False, **projection.profile.module_data},
     )
     return format_python(source, tuple(tables.values()), runner=runner)
+
+
+def _handlers_module(
+    design: Design, classes: dict[tuple[str, str], tuple[str, str]], runner: Runner
+) -> str:
+    """``handlers.py``: the typed dispatch base classes, one method per tool of the design."""
+    names: dict[str, str] = {}
+    for contract in design.tools:
+        names[contract.name] = python_identifier(contract.name, reserved=set(names.values()))
+    tools = tuple(contract.name for contract in design.tools)
+    return format_python(
+        render(
+            "handlers.py.j2",
+            runner,
+            header=header(design.hash),
+            tools=tools,
+            handler_names=names,
+            tool_classes={name: classes[("tool", name)][1] for name in tools},
+        ),
+        runner=runner,
+    )
 
 
 def _texts(projection: ProviderProjection, runner: Runner) -> dict[tuple[str, str], SchemaText]:
@@ -245,11 +284,13 @@ def render_package(
             providers=providers,
             tools=tuple(c.name for c in design.tools),
             outputs=tuple(c.name for c in design.outputs),
-            submodules=tuple(sorted((*providers, "models"))),
+            submodules=tuple(sorted((*providers, "models", *(("handlers",) if providers else ())))),
         ),
         runner=runner,
     )
     diagnostics: list[Diagnostic] = []
+    if providers:
+        files["handlers.py"] = _handlers_module(design, models.classes, runner)
     files["_runtime.py"] = copied("_runtime", header(design.hash))
     files["_json.py"] = copied("_json", header(design.hash))  # _runtime's JSON reading
     files.update(tool_output_files(design, models.classes, runner))

@@ -23,7 +23,32 @@ from toolgen.runtime import (
 )
 
 #: What every generated provider module uses, whatever its APIs.
-BASE_MODULES: tuple[str, ...] = ("_contracts", "_decode", "_explain", "_json", "_runtime")
+BASE_MODULES: tuple[str, ...] = (
+    *("_contracts", "_decode", "_dispatch", "_explain", "_json", "_outcomes", "_runtime"),
+    "_tool_results",
+)
+
+
+@dataclass(frozen=True)
+class Loop:
+    """The second half of an API's tool loop: a class of toolgen/runtime/_tool_results.py, built
+    as ``Class(PROVIDER, <source>)`` (``source``: what reads a response, the generated validator
+    of its surface), and the types its ``assistant_turn``, ``result`` and ``results`` return
+    (names of that module, or builtins)."""
+
+    name: str
+    source: str
+    turn: str
+    result: str
+    results: str
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        """The types of _tool_results the provider module imports and re-exports."""
+        found: set[str] = set()
+        for text in (self.turn, self.result, self.results):
+            found.update(part for part in text.replace("[", " ").replace("]", " ").split())
+        return tuple(sorted(name for name in found if name not in ("list", "Any")))
 
 
 @dataclass(frozen=True)
@@ -57,6 +82,8 @@ class Api:
     # the other APIs its request builders serve too: a provider speaking it first and then
     # those needs no combined module (COMBINED)
     combines: tuple[str, ...] = ()
+    # its tool loop (assistant_turn, tool_result, tool_results, run_tool_calls)
+    loop: Loop | None = None
 
     @property
     def surfaces(self) -> tuple[str, ...]:
@@ -81,6 +108,13 @@ CHAT = Api(
         "ResponseFormatJSONSchema",
     ),
     sdk_models=True,
+    loop=Loop(
+        "ChatLoop",
+        "validate_chat_completion",
+        "ChatCompletionAssistantMessageParam",
+        "ChatCompletionToolMessageParam",
+        "list[ChatCompletionToolMessageParam]",
+    ),
 )
 #: Chat Completions read leniently (untyped calls, arguments as text, object or absent, whole
 #: streamed calls without index): for compatible APIs whose recordings show those shapes.
@@ -96,6 +130,13 @@ RESPONSES = Api(
     Requests("_responses", "ResponsesRequests", ("tool_definition", "tool_definitions")),
     ("FunctionToolParam", "ResponseFormatTextJSONSchemaConfigParam"),
     sdk_models=True,
+    loop=Loop(
+        "ResponsesLoop",
+        "validate_response",
+        "list[Any]",
+        "FunctionCallOutput",
+        "list[FunctionCallOutput]",
+    ),
 )
 MESSAGES = Api(
     "messages",
@@ -105,6 +146,13 @@ MESSAGES = Api(
     _messages.READS,
     Requests("_messages", "MessagesRequests", _OUTPUT_FORMAT_FUNCTIONS, ("limits",)),
     ("CacheControlEphemeralParam", "InputSchemaTyped", "JSONOutputFormatParam", "ToolParam"),
+    loop=Loop(
+        "MessagesLoop",
+        "validate_message",
+        "AssistantMessageParam",
+        "ToolResultBlockParam",
+        "UserMessageParam",
+    ),
 )
 CONVERSE = Api(
     "converse",
@@ -121,6 +169,13 @@ CONVERSE = Api(
         "ToolSpecification",
         "ToolTypeDef",
     ),
+    loop=Loop(
+        "ConverseLoop",
+        "validate_converse",
+        "ConverseMessage",
+        "ConverseToolResultBlock",
+        "ConverseMessage",
+    ),
 )
 
 _GENERATE_CONTENT_FUNCTIONS = ("tool_definition", "tool_definitions", "response_format")
@@ -132,6 +187,13 @@ GENERATE_CONTENT = Api(
     _generate_content.READS,
     Requests("_generate_content", "GenerateContentRequests", _GENERATE_CONTENT_FUNCTIONS, ()),
     ("FunctionDeclaration", "ResponseFormat", "Tool"),
+    loop=Loop(
+        "GenerateContentLoop",
+        "validate_generate_content",
+        "Content",
+        "FunctionResponsePart",
+        "Content",
+    ),
 )
 #: The same API with its OpenAPI Schema objects (``parameters``, ``responseSchema``) for schemas.
 GENERATE_CONTENT_OPENAPI = replace(

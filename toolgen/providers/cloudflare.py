@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from toolgen.providers.apis import CHAT, Api, Requests
+from toolgen.providers.apis import CHAT, Api, Loop, Requests
 from toolgen.providers.base import (
     UNREPRESENTABLE,
     Limits,
@@ -72,6 +72,13 @@ WORKERS_AI = Api(
     ),
     requires=("_chat_completions", "_responses"),
     combines=("chat",),
+    loop=Loop(
+        "WorkersRunLoop",
+        "_READER.result",
+        "WorkersAssistantMessage",
+        "WorkersToolMessage",
+        "list[WorkersToolMessage]",
+    ),
 )
 
 #: Every fact the profile acts on, with its source; [unconfirmed] facts take the safe side.

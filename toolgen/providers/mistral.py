@@ -93,6 +93,8 @@ MISTRAL = derive(
     apis=(LENIENT_CHAT,),
     rules=RULES,
     non_strict=NON_STRICT,
+    # its tool messages carry the function's name (docs.mistral.ai, function calling)
+    module_data={"tool_message_name": True},
 )
 
 REGISTRATION = Registration(MISTRAL, order=70, on_request=True)

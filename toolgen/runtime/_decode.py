@@ -52,6 +52,8 @@ class ToolCall(Generic[N, M]):
     name: N
     arguments: M
     raw_arguments: str
+    #: the tool's name as the provider sent it (what a replayed call and a function response carry)
+    wire_name: str = ""
 
 
 def location(loc: tuple[int | str, ...], payload: Any) -> str:
@@ -119,7 +121,11 @@ def typed_call(provider: str, call: RawToolCall, model: type[M]) -> ToolCall[str
     """
     arguments = _validate(model, call.arguments, provider=provider, tool=call.name, call_id=call.id)
     return ToolCall(
-        id=call.id, name=call.name, arguments=arguments, raw_arguments=call.raw_arguments
+        id=call.id,
+        name=call.name,
+        arguments=arguments,
+        raw_arguments=call.raw_arguments,
+        wire_name=call.provider_name,
     )
 
 

@@ -34,6 +34,7 @@ from ._runtime import (
     RawToolCall,
     ValidatingDecoder,
     Validator,
+    failed_call,
     tool_call_from_object,
     value_digest,
 )
@@ -345,7 +346,7 @@ class GenerateContentToolCallStream:
         calls = []
         for call in self._calls:
             if call.error is not None:
-                raise PayloadError(
+                error = PayloadError(
                     self.provider,
                     canonical_names.get(call.name) or value_digest(call.name),
                     call.id,
@@ -353,6 +354,8 @@ class GenerateContentToolCallStream:
                     call.error,
                     "INVALID_ARGUMENTS",
                 )
+                calls.append(failed_call(error, call.id, call.name, ""))
+                continue
             calls.append(
                 tool_call_from_object(
                     self.provider, call.id, call.name, call.arguments, canonical_names, canonicalize

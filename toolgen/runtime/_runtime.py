@@ -9,7 +9,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from math import isfinite, isnan
@@ -29,8 +30,10 @@ __all__ = [
     "ToolCallFragments",
     "ValidatingDecoder",
     "Validator",
+    "collecting_failures",
     "decode_tool_call",
     "drift_warning",
+    "failed_call",
     "finite_float",
     "finite_or_none",
     "first_valid",
@@ -213,6 +216,10 @@ class SchemaDriftError(Exception):
         }
 
 
+#: ``PayloadError.for_model()`` stays shorter than this (it is spent in the model's context)
+_FOR_MODEL_LIMIT: Final = 300
+
+
 class PayloadError(ValueError):
     """A tool call that cannot be used: malformed arguments, or a tool not in the design."""
 
@@ -238,6 +245,19 @@ class PayloadError(ValueError):
             f"PayloadError(provider={self.provider!r}, tool={self.tool!r}, "
             f"call_id={self.call_id!r}, location={self.location!r}, code={self.code!r})"
         )
+
+    def for_model(self) -> str:
+        """What the model is told about this call so it can retry: the canonical path and the rule
+        broken, under 300 characters, with no value from elsewhere (never the arguments)."""
+        if self.code == "UNKNOWN_TOOL":
+            text = "No tool has the name this call used. Call one of the tools you were given."
+        else:
+            where = "the arguments" if self.location == "(root)" else f"arguments.{self.location}"
+            text = (
+                f"The call was not run. {where}: {self.reason}. "
+                "Call the tool again with arguments that follow its schema."
+            )
+        return text if len(text) < _FOR_MODEL_LIMIT else text[: _FOR_MODEL_LIMIT - 4] + " ..."
 
     def to_dict(self) -> dict[str, str]:
         return {
@@ -352,6 +372,37 @@ class RawToolCall:
     provider_name: str
     arguments: Any
     raw_arguments: str
+    #: set only while failures are collected (``collecting_failures``): why the call is unusable
+    error: PayloadError | None = None
+
+
+#: whether per-call PayloadErrors become failed RawToolCalls (``parse_tool_calls(on_error="collect")``)
+_collecting: ContextVar[bool] = ContextVar("toolgen_collecting_failures", default=False)
+
+
+@contextmanager
+def collecting_failures(on_error: str) -> Iterator[None]:
+    """Within the block, a call that fails to decode is returned as a RawToolCall with ``error``
+    set (``on_error="collect"``) instead of raising its PayloadError (``"raise"``); envelope drift
+    raises either way."""
+    if on_error not in ("raise", "collect"):
+        raise ValueError(f"on_error must be 'raise' or 'collect', not {on_error!r}")
+    token = _collecting.set(on_error == "collect")
+    try:
+        yield
+    finally:
+        _collecting.reset(token)
+
+
+def failed_call(
+    error: PayloadError, call_id: str, provider_name: str, raw_arguments: str
+) -> RawToolCall:
+    """``error`` raised, or while failures are collected, the call it spoils (``error`` set; its
+    name is the canonical one, or empty when the provider's name is no tool of the design)."""
+    if not _collecting.get():
+        raise error
+    name = "" if error.code == "UNKNOWN_TOOL" else error.tool
+    return RawToolCall(call_id, name, provider_name, None, raw_arguments, error)
 
 
 def value_digest(value: str) -> str:
@@ -409,6 +460,22 @@ def decode_tool_call(
     canonicalize: Callable[[str, Any], Any] | None,
 ) -> RawToolCall:
     """A call whose arguments arrive as JSON text; malformed text is a PayloadError, not drift."""
+    try:
+        return _decode_text(
+            provider, call_id, provider_name, raw_arguments, canonical_names, canonicalize
+        )
+    except PayloadError as error:
+        return failed_call(error, call_id, provider_name, raw_arguments)
+
+
+def _decode_text(
+    provider: str,
+    call_id: str,
+    provider_name: str,
+    raw_arguments: str,
+    canonical_names: Mapping[str, str],
+    canonicalize: Callable[[str, Any], Any] | None,
+) -> RawToolCall:
     name = _canonical_name(provider, call_id, provider_name, canonical_names)
     try:
         arguments = loads(raw_arguments)
@@ -438,6 +505,29 @@ def tool_call_from_object(
 ) -> RawToolCall:
     """A call whose arguments arrive already decoded (a JSON object, not its text), checked
     against the limits of JSON text (``_json``)."""
+    try:
+        return _decode_object(
+            provider, call_id, provider_name, arguments, canonical_names, canonicalize
+        )
+    except PayloadError as error:
+        return failed_call(error, call_id, provider_name, _text_or_empty(arguments))
+
+
+def _text_or_empty(arguments: object) -> str:
+    try:
+        return dumps(arguments)
+    except JsonRefused:
+        return ""
+
+
+def _decode_object(
+    provider: str,
+    call_id: str,
+    provider_name: str,
+    arguments: dict[str, Any],
+    canonical_names: Mapping[str, str],
+    canonicalize: Callable[[str, Any], Any] | None,
+) -> RawToolCall:
     name = _canonical_name(provider, call_id, provider_name, canonical_names)
     try:
         raw = dumps(arguments)

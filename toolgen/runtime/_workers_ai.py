@@ -38,6 +38,7 @@ from ._runtime import (
     Validator,
     decode_tool_call,
     drift_warning,
+    failed_call,
     json_value,
     schema_drift,
     tool_call_from_object,
@@ -375,11 +376,15 @@ class WorkersAiDecoder:
                     )
                 )
             else:  # JSON text, or a value that is no object (a PayloadError)
-                text = (
-                    arguments
-                    if isinstance(arguments, str)
-                    else self._text(call_id, name, arguments, canonical_names)
-                )
+                try:
+                    text = (
+                        arguments
+                        if isinstance(arguments, str)
+                        else self._text(call_id, name, arguments, canonical_names)
+                    )
+                except PayloadError as error:
+                    calls.append(failed_call(error, call_id, name, ""))
+                    continue
                 calls.append(
                     decode_tool_call(
                         self.provider, call_id, name, text, canonical_names, canonicalize

@@ -18,7 +18,7 @@ PROVIDERS: tuple[str, ...] = ("openai", "anthropic", "groq", "cerebras")
 TOOLS: tuple[str, ...] = ("maps.route", "ping")
 OUTPUTS: tuple[str, ...] = ("route_summary",)
 
-_SUBMODULES = frozenset(("anthropic", "cerebras", "groq", "models", "openai"))
+_SUBMODULES = frozenset(("anthropic", "cerebras", "groq", "handlers", "models", "openai"))
 
 if TYPE_CHECKING:
     # What a type checker sees: the submodules themselves, and no module-level __getattr__ (it
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from . import anthropic as anthropic
     from . import cerebras as cerebras
     from . import groq as groq
+    from . import handlers as handlers
     from . import models as models
     from . import openai as openai
 else:

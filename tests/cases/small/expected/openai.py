@@ -11,6 +11,7 @@ Names: TOOLS and OUTPUTS hold canonical names; the provider sees ``PROVIDER_NAME
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, overload
 
 from ._canonical import OUTPUT_CANONICALIZERS, TOOL_CANONICALIZERS
@@ -32,19 +33,34 @@ from ._decode import (
     projected_model,
     typed_call,
 )
+from ._dispatch import arun_calls, run_calls
 from ._envelopes_openai import (
     validate_chat_completion,
     validate_chat_completion_chunk,
     validate_response,
     validate_response_stream_event,
 )
+from ._outcomes import FailedCall, answer_for, answers_for, outcome
 from ._responses import (
     FunctionToolParam,
     ResponseFormatTextJSONSchemaConfigParam,
     ResponsesDecoder,
 )
-from ._runtime import PayloadError, RawToolCall, SchemaDriftError, ToolCallDecoder
+from ._runtime import (
+    PayloadError,
+    RawToolCall,
+    SchemaDriftError,
+    ToolCallDecoder,
+    collecting_failures,
+)
 from ._runtime import decode_tool_call as _decode_arguments
+from ._tool_results import (
+    ChatCompletionAssistantMessageParam,
+    ChatCompletionToolMessageParam,
+    ChatLoop,
+    FunctionCallOutput,
+    ResponsesLoop,
+)
 from .models import model_for
 
 if TYPE_CHECKING:
@@ -53,6 +69,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from . import models as _models
+    from .handlers import AsyncToolHandlers, ToolHandlers
 
 
 __all__ = [
@@ -68,9 +85,14 @@ __all__ = [
     "PROVIDER_NAMES",
     "STRICT",
     "TOOLS",
+    "AnyOutcome",
     "AnyToolCall",
     "Api",
+    "ChatCompletionAssistantMessageParam",
     "ChatCompletionFunctionToolParam",
+    "ChatCompletionToolMessageParam",
+    "FailedCall",
+    "FunctionCallOutput",
     "FunctionDefinition",
     "FunctionToolParam",
     "JSONSchema",
@@ -81,6 +103,8 @@ __all__ = [
     "SchemaDriftError",
     "ToolCall",
     "ToolCallStream",
+    "arun_tool_calls",
+    "assistant_turn",
     "canonicalize",
     "canonicalize_output",
     "canonicalize_output_text",
@@ -92,9 +116,12 @@ __all__ = [
     "parse_output",
     "parse_tool_calls",
     "response_format",
+    "run_tool_calls",
     "tool_definition",
     "tool_definitions",
     "tool_model",
+    "tool_result",
+    "tool_results",
     "validate_chat_completion",
     "validate_chat_completion_chunk",
     "validate_response",
@@ -231,8 +258,13 @@ if TYPE_CHECKING:
         ToolCall[Literal["maps.route"], _models.MapsRoute],
         ToolCall[Literal["ping"], _models.Ping],
     ]
+    #: A call as ``on_error="collect"`` gives it: typed, or failed with the reason.
+    AnyOutcome: TypeAlias = AnyToolCall | FailedCall
 else:
     AnyToolCall = ToolCall
+    AnyOutcome = ToolCall | FailedCall
+
+OnError = Literal["raise", "collect"]
 
 
 def canonicalize(name: str, payload: Any) -> Any:
@@ -262,6 +294,12 @@ def _typed(call: RawToolCall) -> AnyToolCall:
     return cast("AnyToolCall", typed_call(PROVIDER, call, model_for("tool", call.name)))
 
 
+def _outcomes(calls: list[RawToolCall], on_error: OnError) -> list[Any]:
+    if on_error == "raise":
+        return [_typed(call) for call in calls]
+    return [outcome(call, _typed) for call in calls]
+
+
 def decode_tool_call(provider_name: str, arguments: str, call_id: str = "") -> AnyToolCall:
     """One call as OpenAI strict mode names it, with its JSON ``arguments``: canonical name, canonical
     payload, model instance. Raises PayloadError (unknown tool, malformed JSON, invalid payload)."""
@@ -271,13 +309,27 @@ def decode_tool_call(provider_name: str, arguments: str, call_id: str = "") -> A
     return _typed(call)
 
 
-def parse_tool_calls(data: object, api: Api = "chat") -> list[AnyToolCall]:
+@overload
+def parse_tool_calls(
+    data: object, api: Api = "chat", *, on_error: Literal["raise"] = "raise"
+) -> list[AnyToolCall]: ...
+@overload
+def parse_tool_calls(
+    data: object, api: Api = "chat", *, on_error: Literal["collect"]
+) -> list[AnyOutcome]: ...
+
+
+def parse_tool_calls(
+    data: object, api: Api = "chat", *, on_error: OnError = "raise"
+) -> list[AnyToolCall] | list[AnyOutcome]:
     """The tool calls of a response of ``api``, validated (SchemaDriftError when the envelope
-    drifted), decoded, canonicalized and typed (PayloadError when a call is unusable)."""
-    calls = _DECODERS[api].parse_tool_calls(
-        data, canonical_names=CANONICAL_NAMES, canonicalize=canonicalize
-    )
-    return [_typed(call) for call in calls]
+    drifted), decoded, canonicalized and typed. A call that is unusable raises its PayloadError
+    (``on_error="raise"``) or comes back as a FailedCall in its place (``"collect"``)."""
+    with collecting_failures(on_error):
+        calls = _DECODERS[api].parse_tool_calls(
+            data, canonical_names=CANONICAL_NAMES, canonicalize=canonicalize
+        )
+    return _outcomes(calls, on_error)
 
 
 def parse_output(name: Literal["route_summary"], data: OutputData) -> _models.RouteSummary:
@@ -307,9 +359,123 @@ class ToolCallStream:
     def add(self, event: object) -> dict[str, Any]:
         return self._stream.add(event)
 
-    def tool_calls(self) -> list[AnyToolCall]:
-        calls = self._stream.tool_calls(canonical_names=CANONICAL_NAMES, canonicalize=canonicalize)
-        return [_typed(call) for call in calls]
+    @overload
+    def tool_calls(self, *, on_error: Literal["raise"] = "raise") -> list[AnyToolCall]: ...
+    @overload
+    def tool_calls(self, *, on_error: Literal["collect"]) -> list[AnyOutcome]: ...
+
+    def tool_calls(self, *, on_error: OnError = "raise") -> list[AnyToolCall] | list[AnyOutcome]:
+        """The joined calls, typed; ``on_error`` as ``parse_tool_calls`` has it."""
+        with collecting_failures(on_error):
+            calls = self._stream.tool_calls(
+                canonical_names=CANONICAL_NAMES, canonicalize=canonicalize
+            )
+        return _outcomes(calls, on_error)
+
+
+_LOOPS: dict[str, ChatLoop | ResponsesLoop] = {
+    "chat": ChatLoop(PROVIDER, validate_chat_completion),
+    "responses": ResponsesLoop(PROVIDER, validate_response),
+}
+
+
+@overload
+def assistant_turn(
+    response: object, api: Literal["chat"] = "chat"
+) -> ChatCompletionAssistantMessageParam: ...
+@overload
+def assistant_turn(response: object, api: Literal["responses"]) -> list[Any]: ...
+
+
+def assistant_turn(
+    response: object, api: Api = "chat"
+) -> ChatCompletionAssistantMessageParam | list[Any]:
+    """What to append to the conversation for the model's turn of ``response`` (validated: a
+    SchemaDriftError when its envelope drifted), in the wire form ``api`` replays as received."""
+    return _LOOPS[api].assistant_turn(response)
+
+
+@overload
+def tool_result(
+    call: AnyOutcome,
+    output: object = None,
+    *,
+    is_error: bool = False,
+    api: Literal["chat"] = "chat",
+) -> ChatCompletionToolMessageParam: ...
+@overload
+def tool_result(
+    call: AnyOutcome, output: object = None, *, is_error: bool = False, api: Literal["responses"]
+) -> FunctionCallOutput: ...
+
+
+def tool_result(
+    call: AnyOutcome, output: object = None, *, is_error: bool = False, api: Api = "chat"
+) -> ChatCompletionToolMessageParam | FunctionCallOutput:
+    """The answer to one call: ``output`` is text, a JSON value or a pydantic model (sent as its
+    canonical JSON); ``is_error`` marks a failure. A FailedCall answers with its ``for_model()``
+    text as a failure, whatever ``output`` is."""
+    return _LOOPS[api].result(answer_for(call, output, is_error))
+
+
+@overload
+def tool_results(
+    outcomes: Sequence[AnyOutcome], outputs: Sequence[object], api: Literal["chat"] = "chat"
+) -> list[ChatCompletionToolMessageParam]: ...
+@overload
+def tool_results(
+    outcomes: Sequence[AnyOutcome], outputs: Sequence[object], api: Literal["responses"]
+) -> list[FunctionCallOutput]: ...
+
+
+def tool_results(
+    outcomes: Sequence[AnyOutcome], outputs: Sequence[object], api: Api = "chat"
+) -> list[ChatCompletionToolMessageParam] | list[FunctionCallOutput]:
+    """The answers to every call of a turn, in call order, ``outputs`` aligned with ``outcomes``
+    (ignored for a FailedCall); ValueError naming a call id left without an answer or answered
+    twice."""
+    return _LOOPS[api].results(answers_for(outcomes, outputs))
+
+
+@overload
+def run_tool_calls(
+    handlers: ToolHandlers, outcomes: Sequence[AnyOutcome], api: Literal["chat"] = "chat"
+) -> list[ChatCompletionToolMessageParam]: ...
+@overload
+def run_tool_calls(
+    handlers: ToolHandlers, outcomes: Sequence[AnyOutcome], api: Literal["responses"]
+) -> list[FunctionCallOutput]: ...
+
+
+def run_tool_calls(
+    handlers: ToolHandlers, outcomes: Sequence[AnyOutcome], api: Api = "chat"
+) -> list[ChatCompletionToolMessageParam] | list[FunctionCallOutput]:
+    """Each call run by its handler (``handlers.ToolHandlers``), in call order, and answered as
+    ``tool_results`` does: a ToolError answers with the error marker and its message, any other
+    exception propagates."""
+    from .handlers import HANDLER_NAMES
+
+    return _LOOPS[api].results(run_calls(handlers, HANDLER_NAMES, outcomes))
+
+
+@overload
+async def arun_tool_calls(
+    handlers: AsyncToolHandlers, outcomes: Sequence[AnyOutcome], api: Literal["chat"] = "chat"
+) -> list[ChatCompletionToolMessageParam]: ...
+@overload
+async def arun_tool_calls(
+    handlers: AsyncToolHandlers, outcomes: Sequence[AnyOutcome], api: Literal["responses"]
+) -> list[FunctionCallOutput]: ...
+
+
+async def arun_tool_calls(
+    handlers: AsyncToolHandlers, outcomes: Sequence[AnyOutcome], api: Api = "chat"
+) -> list[ChatCompletionToolMessageParam] | list[FunctionCallOutput]:
+    """``run_tool_calls`` with coroutine handlers (``handlers.AsyncToolHandlers``), every call at
+    once; the answers in call order."""
+    from .handlers import HANDLER_NAMES
+
+    return _LOOPS[api].results(await arun_calls(handlers, HANDLER_NAMES, outcomes))
 
 
 _TOOL_MODELS: dict[str, type[BaseModel]] = {}

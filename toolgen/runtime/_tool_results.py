@@ -1,0 +1,456 @@
+"""The second half of the tool loop, per wire API: the assistant turn to replay and the results
+that answer its calls (see "Returning tool results" in toolgen's PROVIDERS notes).
+
+Each API has a ``*Loop`` class built by the generated provider module from its response
+validator: ``assistant_turn(data)`` validates a response and returns the model's turn as received,
+``result(answer)`` one call's answer, ``results(answers)`` the answers to every call of a turn.
+
+The TypedDicts mirror the SDKs' param types of the same names (Chat Completions'
+``ChatCompletionAssistantMessageParam`` and ``ChatCompletionToolMessageParam``, the Responses
+API's ``response_input_item_param.FunctionCallOutput``, the Messages API's
+``AssistantMessageParam``, ``UserMessageParam`` and ``ToolResultBlockParam``):
+a TypedDict goes where another is expected when it declares the same keys, equally required, with
+equivalent types, so these declare every key of the SDK's type; a nested SDK type that would take
+pages to mirror is ``Any`` there (equivalent to anything), the rest is spelled out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, NotRequired, TypedDict
+
+from ._json import dumps
+from ._runtime import MISSING, Validator, schema_drift
+
+__all__ = [
+    "Answer",
+    "AssistantMessageParam",
+    "ChatCompletionAssistantMessageParam",
+    "ChatCompletionToolMessageParam",
+    "ChatLoop",
+    "Content",
+    "ConverseLoop",
+    "ConverseMessage",
+    "ConverseToolResultBlock",
+    "FunctionCallOutput",
+    "FunctionResponsePart",
+    "GenerateContentLoop",
+    "MessagesLoop",
+    "ResponsesLoop",
+    "ToolResultBlockParam",
+    "UserMessageParam",
+    "WorkersAssistantMessage",
+    "WorkersRunLoop",
+    "WorkersToolMessage",
+    "answered_in_order",
+]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What answers one call: its id and wire name, the output (text, or a JSON value in its
+    canonical form) and whether it reports a failure."""
+
+    call_id: str
+    wire_name: str
+    output: Any
+    is_error: bool = False
+
+    def text(self) -> str:
+        """The output as text: itself when it is text, else its compact JSON."""
+        return self.output if isinstance(self.output, str) else dumps(self.output)
+
+
+def _marked_text(answer: Answer) -> str:
+    """The text of an answer for an API with no error marker: a failure's text says so."""
+    return f"Error: {answer.text()}" if answer.is_error else answer.text()
+
+
+def answered_in_order(call_ids: Sequence[str], answers: Sequence[Answer]) -> list[Answer]:
+    """``answers`` checked against the calls they answer: one per id, none twice, none unknown
+    (ValueError naming the id); returned in the calls' order."""
+    by_id: dict[str, Answer] = {}
+    known = set(call_ids)
+    for answer in answers:
+        if answer.call_id not in known:
+            raise ValueError(f"a result answers call id {answer.call_id!r}, which is no call here")
+        if answer.call_id in by_id:
+            raise ValueError(f"call id {answer.call_id!r} is answered twice")
+        by_id[answer.call_id] = answer
+    missing = [call_id for call_id in call_ids if call_id not in by_id]
+    if missing:
+        raise ValueError(f"call id {missing[0]!r} has no result")
+    return [by_id[call_id] for call_id in call_ids]
+
+
+def _checked_ids(answers: Sequence[Answer]) -> list[Answer]:
+    """Answers built from outcomes: an id answered twice is a ValueError naming it."""
+    return answered_in_order(list(dict.fromkeys(answer.call_id for answer in answers)), answers)
+
+
+# --- Chat Completions (and compatible chats) -------------------------------------------------
+
+
+class ChatCompletionAssistantMessageParam(TypedDict):
+    """The SDK's ``ChatCompletionAssistantMessageParam``."""
+
+    role: Literal["assistant"]
+    audio: NotRequired[Any]
+    content: NotRequired[str | Iterable[Any] | None]
+    function_call: NotRequired[Any]
+    name: NotRequired[str]
+    refusal: NotRequired[str | None]
+    tool_calls: NotRequired[Iterable[Any]]
+
+
+class ChatCompletionToolMessageParam(TypedDict):
+    """The SDK's ``ChatCompletionToolMessageParam`` (``name``: for providers whose tool messages
+    carry it)."""
+
+    content: str | Iterable[Any]
+    role: Literal["tool"]
+    tool_call_id: str
+    name: NotRequired[str]
+
+
+class ChatLoop:
+    """Chat Completions: the first choice's message replayed with its calls as received; one
+    ``role: "tool"`` message per call (a failure's text as its content, the API having no error
+    marker); ``name`` on each when ``tool_message_name`` (the provider's profile says so)."""
+
+    def __init__(self, provider: str, validate: Validator, *, tool_message_name: bool = False):
+        self.provider = provider
+        self._validate = validate
+        self._name = tool_message_name
+
+    def assistant_turn(self, data: object) -> ChatCompletionAssistantMessageParam:
+        message = self._validate(data)["choices"][0]["message"]
+        turn: ChatCompletionAssistantMessageParam = {
+            "role": "assistant",
+            "content": message.get("content"),
+        }
+        calls = message.get("tool_calls")
+        if calls:
+            turn["tool_calls"] = [_chat_call(call) for call in calls]
+        if message.get("refusal") is not None:
+            turn["refusal"] = message["refusal"]
+        return turn
+
+    def result(self, answer: Answer) -> ChatCompletionToolMessageParam:
+        message: ChatCompletionToolMessageParam = {
+            "role": "tool",
+            "tool_call_id": answer.call_id,
+            "content": _marked_text(answer),
+        }
+        if self._name:
+            message["name"] = answer.wire_name
+        return message
+
+    def results(self, answers: Sequence[Answer]) -> list[ChatCompletionToolMessageParam]:
+        return [self.result(answer) for answer in _checked_ids(answers)]
+
+
+def _chat_call(call: dict[str, Any]) -> dict[str, Any]:
+    """A call of the response as the request takes it: the members the API defines, unchanged
+    (a lenient API's call without ``type`` is a function call; arguments sent as an object go
+    back as their text)."""
+    function = call.get("function")
+    if function is None:
+        return dict(call)
+    arguments = function.get("arguments")
+    return {
+        "id": call["id"],
+        "type": call.get("type") or "function",
+        "function": {
+            "name": function["name"],
+            "arguments": arguments
+            if isinstance(arguments, str)
+            else dumps({} if arguments is None else arguments),
+        },
+    }
+
+
+# --- Responses API ----------------------------------------------------------------------------
+
+
+class FunctionCallOutput(TypedDict):
+    """The SDK's ``response_input_item_param.FunctionCallOutput``."""
+
+    output: str | list[Any]
+    type: Literal["function_call_output"]
+    id: NotRequired[str | None]
+    call_id: NotRequired[str | None]
+    caller: NotRequired[Any]
+    name: NotRequired[str | None]
+    namespace: NotRequired[str | None]
+    status: NotRequired[Literal["in_progress", "completed", "incomplete"] | None]
+
+
+class ResponsesLoop:
+    """The Responses API: every ``output`` item replayed as received (reasoning items included,
+    for when nothing is stored); one ``function_call_output`` item per call."""
+
+    def __init__(self, provider: str, validate: Validator) -> None:
+        self.provider = provider
+        self._validate = validate
+
+    def assistant_turn(self, data: object) -> list[Any]:
+        return [dict(item) for item in self._validate(data)["output"]]
+
+    def result(self, answer: Answer) -> FunctionCallOutput:
+        return {
+            "type": "function_call_output",
+            "call_id": answer.call_id,
+            "output": _marked_text(answer),
+        }
+
+    def results(self, answers: Sequence[Answer]) -> list[FunctionCallOutput]:
+        return [self.result(answer) for answer in _checked_ids(answers)]
+
+
+# --- Messages API -----------------------------------------------------------------------------
+
+
+class ToolResultBlockParam(TypedDict):
+    """The SDK's ``ToolResultBlockParam``."""
+
+    tool_use_id: str
+    type: Literal["tool_result"]
+    cache_control: NotRequired[Any]
+    content: NotRequired[str | Iterable[Any]]
+    is_error: NotRequired[bool]
+    toolset_name: NotRequired[str | None]
+
+
+class AssistantMessageParam(TypedDict):
+    """The SDK's ``AssistantMessageParam``: ``content`` holds the response's blocks."""
+
+    content: str | Iterable[Any]
+    role: Literal["assistant"]
+
+
+class UserMessageParam(TypedDict):
+    """The SDK's ``UserMessageParam``: ``content`` holds ``ToolResultBlockParam``
+    blocks, one per ``tool_use`` block of the turn before, in its order."""
+
+    content: str | Iterable[Any]
+    role: Literal["user"]
+
+
+class MessagesLoop:
+    """Messages API: the response's blocks replayed as received (thinking blocks with their
+    signatures); one user message beginning with one ``tool_result`` block per ``tool_use``
+    (``is_error`` on a failure)."""
+
+    def __init__(self, provider: str, validate: Validator) -> None:
+        self.provider = provider
+        self._validate = validate
+
+    def assistant_turn(self, data: object) -> AssistantMessageParam:
+        return {"role": "assistant", "content": list(self._validate(data)["content"])}
+
+    def result(self, answer: Answer) -> ToolResultBlockParam:
+        block: ToolResultBlockParam = {
+            "type": "tool_result",
+            "tool_use_id": answer.call_id,
+            "content": answer.text(),
+        }
+        if answer.is_error:
+            block["is_error"] = True
+        return block
+
+    def results(self, answers: Sequence[Answer]) -> UserMessageParam:
+        return {"role": "user", "content": [self.result(a) for a in _checked_ids(answers)]}
+
+
+# --- Converse API -----------------------------------------------------------------------------
+
+
+class ConverseToolResult(TypedDict):
+    """``ToolResultBlock`` of the Converse API reference."""
+
+    toolUseId: str
+    content: list[dict[str, Any]]
+    status: NotRequired[Literal["success", "error"]]
+
+
+class ConverseToolResultBlock(TypedDict):
+    """A ``ContentBlock`` holding a ``toolResult``."""
+
+    toolResult: ConverseToolResult
+
+
+class ConverseMessage(TypedDict):
+    """A ``Message`` of the Converse API: ``role`` and its ``ContentBlock`` list."""
+
+    role: Literal["user", "assistant"]
+    content: list[Any]
+
+
+class ConverseLoop:
+    """Converse API: ``output.message`` replayed as received; one user message with one
+    ``toolResult`` block per ``toolUse`` (``json`` always an object: any other JSON value is
+    wrapped as ``{"output": value}``; ``status: "error"`` on a failure)."""
+
+    def __init__(self, provider: str, validate: Validator) -> None:
+        self.provider = provider
+        self._validate = validate
+
+    def assistant_turn(self, data: object) -> ConverseMessage:
+        message = self._validate(data)["output"]["message"]
+        return {"role": message["role"], "content": list(message["content"])}
+
+    def result(self, answer: Answer) -> ConverseToolResultBlock:
+        output = answer.output
+        if isinstance(output, str):
+            content: dict[str, Any] = {"text": output}
+        else:
+            content = {"json": output if isinstance(output, dict) else {"output": output}}
+        result: ConverseToolResult = {"toolUseId": answer.call_id, "content": [content]}
+        result["status"] = "error" if answer.is_error else "success"
+        return {"toolResult": result}
+
+    def results(self, answers: Sequence[Answer]) -> ConverseMessage:
+        return {"role": "user", "content": [self.result(a) for a in _checked_ids(answers)]}
+
+
+# --- generateContent --------------------------------------------------------------------------
+
+
+class FunctionResponse(TypedDict):
+    """``FunctionResponse``: ``response`` is an object with ``output`` or ``error``."""
+
+    name: str
+    response: dict[str, Any]
+    id: NotRequired[str]
+
+
+class FunctionResponsePart(TypedDict):
+    """A ``Part`` holding a ``functionResponse``."""
+
+    functionResponse: FunctionResponse
+
+
+class Content(TypedDict):
+    """A ``Content``: ``role`` and its parts (google-genai ``ContentDict`` takes it)."""
+
+    role: NotRequired[str | None]
+    parts: NotRequired[list[Any] | None]
+
+
+class GenerateContentLoop:
+    """generateContent: the first candidate's ``content`` replayed as received
+    (``thoughtSignature`` parts kept); one user content with one ``functionResponse`` part per
+    ``functionCall`` part, same count and order, the call's ``id`` echoed when it had one."""
+
+    def __init__(self, provider: str, validate: Validator) -> None:
+        self.provider = provider
+        self._validate = validate
+
+    def assistant_turn(self, data: object) -> Content:
+        candidates = self._validate(data).get("candidates") or ()
+        if not candidates or "content" not in candidates[0]:
+            raise schema_drift(
+                self.provider, "generate_content", ("candidates", 0, "content"), "object", MISSING
+            )
+        content = candidates[0]["content"]
+        return {"role": content.get("role") or "model", "parts": list(content.get("parts") or ())}
+
+    def result(self, answer: Answer) -> FunctionResponsePart:
+        key = "error" if answer.is_error else "output"
+        response: FunctionResponse = {"name": answer.wire_name, "response": {key: answer.output}}
+        if answer.call_id:
+            response["id"] = answer.call_id
+        return {"functionResponse": response}
+
+    def results(self, answers: Sequence[Answer]) -> Content:
+        # calls may have no id: order and count are the contract then, not ids
+        if all(answer.call_id for answer in answers):
+            answers = _checked_ids(answers)
+        return {"role": "user", "parts": [self.result(answer) for answer in answers]}
+
+
+# --- Workers AI ai/run ------------------------------------------------------------------------
+
+
+class WorkersToolMessage(TypedDict):
+    """A ``role: "tool"`` message of ``ai/run`` (``RoleScopedChatInput`` of workers-types)."""
+
+    role: Literal["tool"]
+    content: str
+    name: NotRequired[str]
+    tool_call_id: NotRequired[str]
+
+
+class WorkersAssistantMessage(TypedDict):
+    """The assistant turn of ``ai/run``: its text and its calls in Chat Completions form."""
+
+    role: Literal["assistant"]
+    content: str
+    tool_calls: NotRequired[list[Any]]
+
+
+class WorkersRunLoop:
+    """Workers AI ``ai/run``: the model's turn as an assistant message (a native result's calls
+    in Chat Completions form, with the ids the decoder gave them); one tool message per call with
+    its ``name`` and ``tool_call_id`` (a failure's text as its content). ``result_of(data,
+    model)`` is the validated ``result`` of a REST body."""
+
+    def __init__(self, provider: str, result_of: Callable[[object, str], Any]) -> None:
+        self.provider = provider
+        self._result_of = result_of
+
+    def assistant_turn(self, data: object, model: str) -> WorkersAssistantMessage:
+        result = self._result_of(data, model)
+        if not isinstance(result, dict):
+            return {"role": "assistant", "content": result if isinstance(result, str) else ""}
+        if "choices" in result:
+            message = result["choices"][0]["message"]
+            turn: WorkersAssistantMessage = {
+                "role": "assistant",
+                "content": message.get("content") or "",
+            }
+            calls = [_chat_call(call) for call in message.get("tool_calls") or ()]
+        else:
+            turn = {"role": "assistant", "content": _text(result.get("response"))}
+            calls = [
+                _native_call(index, call)
+                for index, call in enumerate(result.get("tool_calls") or ())
+            ]
+        if calls:
+            turn["tool_calls"] = calls
+        return turn
+
+    def result(self, answer: Answer) -> WorkersToolMessage:
+        return {
+            "role": "tool",
+            "name": answer.wire_name,
+            "tool_call_id": answer.call_id,
+            "content": _marked_text(answer),
+        }
+
+    def results(self, answers: Sequence[Answer]) -> list[WorkersToolMessage]:
+        return [self.result(answer) for answer in _checked_ids(answers)]
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else dumps(value)
+
+
+def _native_call(index: int, call: dict[str, Any]) -> dict[str, Any]:
+    """A native call in Chat Completions form, its id as the decoder gives it (``call_<n>``
+    when it has none)."""
+    function = call.get("function")
+    source = function if function is not None else call
+    arguments = source.get("arguments", {})
+    return {
+        "id": call.get("id") or f"call_{index}",
+        "type": "function",
+        "function": {
+            "name": source["name"],
+            "arguments": arguments if isinstance(arguments, str) else dumps(arguments),
+        },
+    }
