@@ -37,7 +37,10 @@ def handlers(gen: ModuleType, ran: list[str]) -> Any:
         def run(self: Any, arguments: Any) -> Any:
             ran.append(name)
             if name == FORECAST:
-                return {"high_c": 21, "city": arguments.city}
+                return {
+                    "city": arguments.city,
+                    "days": [{"date": "2026-12-04", "high": 21, "low": 12}],
+                }
             if name == REFUND:
                 return arguments
             raise gen.handlers.ToolError("not available")
@@ -103,7 +106,10 @@ def test_chat_three_turns(gen: ModuleType, server: Loopback, openai_client: Any)
     assert completion.choices[0].message.content == "Done: refunded."
     assert ran == [FORECAST, REFUND]
     first = check_chat_request(server.requests[1][1], turn1)
-    assert json.loads(first[0]["content"]) == {"high_c": 21, "city": "Lyon"}
+    assert json.loads(first[0]["content"]) == {
+        "city": "Lyon",
+        "days": [{"date": "2026-12-04", "high": 21, "low": 12}],
+    }
     assert first[1]["content"].startswith("Error: ")
     check_for_model(first[1]["content"])
     second = check_chat_request(server.requests[2][1], turn2)
@@ -131,7 +137,7 @@ def test_chat_streamed(gen: ModuleType, server: Loopback, openai_client: Any) ->
     assert [type(o).__name__ for o in outcomes] == ["ToolCall", "FailedCall"]
     assert outcomes[1].name == REFUND and outcomes[1].wire_name == turn1[1][1]
     messages.append(oai.assistant_turn(final))
-    messages.extend(oai.tool_results(outcomes, [{"high_c": 21}, None]))
+    messages.extend(oai.tool_results(outcomes, [{"city": "Lyon", "days": []}, None]))
     openai_client.chat.completions.create(model="m", messages=messages)
     answers = check_chat_request(server.requests[1][1], turn1)
     check_for_model(answers[1]["content"])
@@ -250,14 +256,14 @@ def test_messages_streamed(gen: ModuleType, server: Loopback, anthropic_client: 
         final = events.get_final_message()
     outcomes = stream.tool_calls(on_error="collect")
     messages.append(claude.assistant_turn(final))
-    messages.append(claude.tool_results(outcomes, [{"high_c": 21}, None]))
+    messages.append(claude.tool_results(outcomes, [{"city": "Lyon", "days": []}, None]))
     anthropic_client.messages.create(model="m", max_tokens=100, messages=messages)
     blocks = check_messages_request(server.requests[1][1], turn1)
     assert blocks[1]["is_error"] is True
 
 
 def test_a_result_set_that_misses_or_repeats_a_call_names_the_id(gen: ModuleType) -> None:
-    calls = [anthropic_call(gen, "toolu_a", FORECAST, PAYLOADS[FORECAST])]
+    calls = [anthropic_call(gen, "toolu_a", REFUND, PAYLOADS[REFUND])]  # no output: schema
     outcomes = gen.anthropic.parse_tool_calls(message(calls), on_error="collect")
     with pytest.raises(ValueError, match="toolu_a"):
         gen.anthropic.tool_results(outcomes, [])

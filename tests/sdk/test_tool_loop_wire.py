@@ -127,7 +127,8 @@ def test_bedrock_three_turns(gen: ModuleType) -> None:
 
 
 def test_bedrock_wraps_json_that_is_no_object(gen: ModuleType) -> None:
-    turn = converse_reply(gen, [("t1", FORECAST, PAYLOADS[FORECAST])])
+    # the refund declares no output: schema, so any JSON value may answer it
+    turn = converse_reply(gen, [("t1", REFUND, PAYLOADS[REFUND])])
     (call,) = gen.bedrock.parse_tool_calls(turn)
     block = gen.bedrock.tool_result(call, [1, 2])
     assert block["toolResult"]["content"] == [{"json": {"output": [1, 2]}}]

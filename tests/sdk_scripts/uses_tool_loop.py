@@ -51,7 +51,7 @@ class Handlers(ToolHandlers):
         return None
 
     def weather_get_forecast(self, arguments: WeatherGetForecast) -> HandlerOutput:
-        return {"high_c": 21}
+        return {"city": "Lyon", "days": []}
 
 
 class AsyncHandlers(AsyncToolHandlers):

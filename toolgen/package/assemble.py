@@ -87,6 +87,7 @@ def _relative_imports(
         "_decode": set(decode),
         f"_envelopes_{profile.name}": {f"validate_{surface}" for surface in surfaces},
         "_runtime": {"PayloadError", "RawToolCall", "SchemaDriftError", "ToolCallDecoder"},
+        "models": {"model_for"},
         requests.module: {requests.name},
     }
     if "limits" in requests.arguments:

@@ -42,6 +42,7 @@ from ._tool_results import (
     UserMessageParam,
 )
 from .models import model_for
+from .tool_outputs import dump_output
 
 if TYPE_CHECKING:
     from typing import Union
@@ -360,9 +361,10 @@ def tool_result(
     call: AnyOutcome, output: object = None, *, is_error: bool = False, api: Api = "messages"
 ) -> ToolResultBlockParam:
     """The answer to one call: ``output`` is text, a JSON value or a pydantic model (sent as its
-    canonical JSON); ``is_error`` marks a failure. A FailedCall answers with its ``for_model()``
+    canonical JSON, checked against the tool's ``output:`` schema where it declares one:
+    ToolOutputError); ``is_error`` marks a failure. A FailedCall answers with its ``for_model()``
     text as a failure, whatever ``output`` is."""
-    return _LOOPS[api].result(answer_for(call, output, is_error))
+    return _LOOPS[api].result(answer_for(call, output, is_error, dump_output))
 
 
 def tool_results(
@@ -371,7 +373,7 @@ def tool_results(
     """The answers to every call of a turn, in call order, ``outputs`` aligned with ``outcomes``
     (ignored for a FailedCall); ValueError naming a call id left without an answer or answered
     twice."""
-    return _LOOPS[api].results(answers_for(outcomes, outputs))
+    return _LOOPS[api].results(answers_for(outcomes, outputs, dump_output))
 
 
 def run_tool_calls(
@@ -382,7 +384,7 @@ def run_tool_calls(
     exception propagates."""
     from .handlers import HANDLER_NAMES
 
-    return _LOOPS[api].results(run_calls(handlers, HANDLER_NAMES, outcomes))
+    return _LOOPS[api].results(run_calls(handlers, HANDLER_NAMES, outcomes, dump_output))
 
 
 async def arun_tool_calls(
@@ -392,4 +394,4 @@ async def arun_tool_calls(
     once; the answers in call order."""
     from .handlers import HANDLER_NAMES
 
-    return _LOOPS[api].results(await arun_calls(handlers, HANDLER_NAMES, outcomes))
+    return _LOOPS[api].results(await arun_calls(handlers, HANDLER_NAMES, outcomes, dump_output))

@@ -18,12 +18,13 @@ PROVIDERS: tuple[str, ...] = ("bedrock",)
 TOOLS: tuple[str, ...] = ("echo", "maps.route", "ping")
 OUTPUTS: tuple[str, ...] = ()
 
-_SUBMODULES = frozenset(("bedrock", "models"))
+_SUBMODULES = frozenset(("bedrock", "handlers", "models"))
 
 if TYPE_CHECKING:
     # What a type checker sees: the submodules themselves, and no module-level __getattr__ (it
     # would type a misspelled or unbuilt provider module as a plain module of Any).
     from . import bedrock as bedrock
+    from . import handlers as handlers
     from . import models as models
 else:
 

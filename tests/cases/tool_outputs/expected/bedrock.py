@@ -11,7 +11,8 @@ Optional members stay optional, so payloads come back canonical.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, overload
 
 from ._contracts import Contracts, StrictToolLimits
 from ._converse import (
@@ -25,10 +26,20 @@ from ._converse import (
     ToolTypeDef,
 )
 from ._decode import OutputData, ToolCall, decode_output, output_data, typed_call
+from ._dispatch import arun_calls, run_calls
 from ._envelopes_bedrock import validate_converse, validate_converse_stream_event
-from ._runtime import PayloadError, RawToolCall, SchemaDriftError, ToolCallDecoder
+from ._outcomes import FailedCall, answer_for, answers_for, outcome
+from ._runtime import (
+    PayloadError,
+    RawToolCall,
+    SchemaDriftError,
+    ToolCallDecoder,
+    collecting_failures,
+)
 from ._runtime import decode_tool_call as _decode_arguments
+from ._tool_results import ConverseLoop, ConverseMessage, ConverseToolResultBlock
 from .models import model_for
+from .tool_outputs import dump_output
 
 if TYPE_CHECKING:
     from typing import Union
@@ -36,6 +47,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from . import models as _models
+    from .handlers import AsyncToolHandlers, ToolHandlers
 
 
 __all__ = [
@@ -51,8 +63,12 @@ __all__ = [
     "PROVIDER_NAMES",
     "STRICT",
     "TOOLS",
+    "AnyOutcome",
     "AnyToolCall",
     "Api",
+    "ConverseMessage",
+    "ConverseToolResultBlock",
+    "FailedCall",
     "JsonSchemaDefinition",
     "OutputData",
     "OutputFormat",
@@ -64,6 +80,8 @@ __all__ = [
     "ToolInputSchema",
     "ToolSpecification",
     "ToolTypeDef",
+    "arun_tool_calls",
+    "assistant_turn",
     "canonicalize",
     "canonicalize_output",
     "canonicalize_output_text",
@@ -74,8 +92,11 @@ __all__ = [
     "parameters",
     "parse_output",
     "parse_tool_calls",
+    "run_tool_calls",
     "tool_definition",
     "tool_definitions",
+    "tool_result",
+    "tool_results",
     "validate_converse",
     "validate_converse_stream_event",
 ]
@@ -184,8 +205,13 @@ if TYPE_CHECKING:
         ToolCall[Literal["maps.route"], _models.MapsRoute],
         ToolCall[Literal["ping"], _models.Ping],
     ]
+    #: A call as ``on_error="collect"`` gives it: typed, or failed with the reason.
+    AnyOutcome: TypeAlias = AnyToolCall | FailedCall
 else:
     AnyToolCall = ToolCall
+    AnyOutcome = ToolCall | FailedCall
+
+OnError = Literal["raise", "collect"]
 
 
 def canonicalize(name: str, payload: Any) -> Any:
@@ -218,6 +244,12 @@ def _typed(call: RawToolCall) -> AnyToolCall:
     return cast("AnyToolCall", typed_call(PROVIDER, call, model_for("tool", call.name)))
 
 
+def _outcomes(calls: list[RawToolCall], on_error: OnError) -> list[Any]:
+    if on_error == "raise":
+        return [_typed(call) for call in calls]
+    return [outcome(call, _typed) for call in calls]
+
+
 def decode_tool_call(provider_name: str, arguments: str, call_id: str = "") -> AnyToolCall:
     """One call as Bedrock Converse strict tool use names it, with its JSON ``arguments``: canonical name, canonical
     payload, model instance. Raises PayloadError (unknown tool, malformed JSON, invalid payload)."""
@@ -227,13 +259,27 @@ def decode_tool_call(provider_name: str, arguments: str, call_id: str = "") -> A
     return _typed(call)
 
 
-def parse_tool_calls(data: object, api: Api = "converse") -> list[AnyToolCall]:
+@overload
+def parse_tool_calls(
+    data: object, api: Api = "converse", *, on_error: Literal["raise"] = "raise"
+) -> list[AnyToolCall]: ...
+@overload
+def parse_tool_calls(
+    data: object, api: Api = "converse", *, on_error: Literal["collect"]
+) -> list[AnyOutcome]: ...
+
+
+def parse_tool_calls(
+    data: object, api: Api = "converse", *, on_error: OnError = "raise"
+) -> list[AnyToolCall] | list[AnyOutcome]:
     """The tool calls of a response of ``api``, validated (SchemaDriftError when the envelope
-    drifted), decoded, canonicalized and typed (PayloadError when a call is unusable)."""
-    calls = _DECODERS[api].parse_tool_calls(
-        data, canonical_names=CANONICAL_NAMES, canonicalize=canonicalize
-    )
-    return [_typed(call) for call in calls]
+    drifted), decoded, canonicalized and typed. A call that is unusable raises its PayloadError
+    (``on_error="raise"``) or comes back as a FailedCall in its place (``"collect"``)."""
+    with collecting_failures(on_error):
+        calls = _DECODERS[api].parse_tool_calls(
+            data, canonical_names=CANONICAL_NAMES, canonicalize=canonicalize
+        )
+    return _outcomes(calls, on_error)
 
 
 def parse_output(name: str, data: OutputData) -> BaseModel:
@@ -260,6 +306,66 @@ class ToolCallStream:
     def add(self, event: object) -> dict[str, Any]:
         return self._stream.add(event)
 
-    def tool_calls(self) -> list[AnyToolCall]:
-        calls = self._stream.tool_calls(canonical_names=CANONICAL_NAMES, canonicalize=canonicalize)
-        return [_typed(call) for call in calls]
+    @overload
+    def tool_calls(self, *, on_error: Literal["raise"] = "raise") -> list[AnyToolCall]: ...
+    @overload
+    def tool_calls(self, *, on_error: Literal["collect"]) -> list[AnyOutcome]: ...
+
+    def tool_calls(self, *, on_error: OnError = "raise") -> list[AnyToolCall] | list[AnyOutcome]:
+        """The joined calls, typed; ``on_error`` as ``parse_tool_calls`` has it."""
+        with collecting_failures(on_error):
+            calls = self._stream.tool_calls(
+                canonical_names=CANONICAL_NAMES, canonicalize=canonicalize
+            )
+        return _outcomes(calls, on_error)
+
+
+_LOOPS: dict[str, ConverseLoop] = {
+    "converse": ConverseLoop(PROVIDER, validate_converse),
+}
+
+
+def assistant_turn(response: object, api: Api = "converse") -> ConverseMessage:
+    """What to append to the conversation for the model's turn of ``response`` (validated: a
+    SchemaDriftError when its envelope drifted), in the wire form ``api`` replays as received."""
+    return _LOOPS[api].assistant_turn(response)
+
+
+def tool_result(
+    call: AnyOutcome, output: object = None, *, is_error: bool = False, api: Api = "converse"
+) -> ConverseToolResultBlock:
+    """The answer to one call: ``output`` is text, a JSON value or a pydantic model (sent as its
+    canonical JSON, checked against the tool's ``output:`` schema where it declares one:
+    ToolOutputError); ``is_error`` marks a failure. A FailedCall answers with its ``for_model()``
+    text as a failure, whatever ``output`` is."""
+    return _LOOPS[api].result(answer_for(call, output, is_error, dump_output))
+
+
+def tool_results(
+    outcomes: Sequence[AnyOutcome], outputs: Sequence[object], api: Api = "converse"
+) -> ConverseMessage:
+    """The answers to every call of a turn, in call order, ``outputs`` aligned with ``outcomes``
+    (ignored for a FailedCall); ValueError naming a call id left without an answer or answered
+    twice."""
+    return _LOOPS[api].results(answers_for(outcomes, outputs, dump_output))
+
+
+def run_tool_calls(
+    handlers: ToolHandlers, outcomes: Sequence[AnyOutcome], api: Api = "converse"
+) -> ConverseMessage:
+    """Each call run by its handler (``handlers.ToolHandlers``), in call order, and answered as
+    ``tool_results`` does: a ToolError answers with the error marker and its message, any other
+    exception propagates."""
+    from .handlers import HANDLER_NAMES
+
+    return _LOOPS[api].results(run_calls(handlers, HANDLER_NAMES, outcomes, dump_output))
+
+
+async def arun_tool_calls(
+    handlers: AsyncToolHandlers, outcomes: Sequence[AnyOutcome], api: Api = "converse"
+) -> ConverseMessage:
+    """``run_tool_calls`` with coroutine handlers (``handlers.AsyncToolHandlers``), every call at
+    once; the answers in call order."""
+    from .handlers import HANDLER_NAMES
+
+    return _LOOPS[api].results(await arun_calls(handlers, HANDLER_NAMES, outcomes, dump_output))
