@@ -23,7 +23,14 @@ from toolgen.runtime import (
 )
 
 #: What every generated provider module uses, whatever its APIs.
-BASE_MODULES: tuple[str, ...] = ("_contracts", "_decode", "_explain", "_json", "_runtime")
+BASE_MODULES: tuple[str, ...] = (
+    "_attributes",
+    "_contracts",
+    "_decode",
+    "_explain",
+    "_json",
+    "_runtime",
+)
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,9 @@ class Api:
     # the other APIs its request builders serve too: a provider speaking it first and then
     # those needs no combined module (COMBINED)
     combines: tuple[str, ...] = ()
+    # the surfaces whose decoder takes ``read_<surface>`` (an SDK object read as it is, through
+    # its attributes) rather than ``validate_<surface>``
+    readers: tuple[str, ...] = ()
 
     @property
     def surfaces(self) -> tuple[str, ...]:
@@ -81,11 +91,15 @@ CHAT = Api(
         "ResponseFormatJSONSchema",
     ),
     sdk_models=True,
+    readers=("chat_completion",),
 )
 #: Chat Completions read leniently (untyped calls, arguments as text, object or absent, whole
 #: streamed calls without index): for compatible APIs whose recordings show those shapes.
 LENIENT_CHAT = replace(
-    CHAT, decoder="LenientChatCompletionsDecoder", reads=_chat_completions.LENIENT_READS
+    CHAT,
+    decoder="LenientChatCompletionsDecoder",
+    reads=_chat_completions.LENIENT_READS,
+    readers=(),
 )
 RESPONSES = Api(
     "responses",
@@ -96,6 +110,7 @@ RESPONSES = Api(
     Requests("_responses", "ResponsesRequests", ("tool_definition", "tool_definitions")),
     ("FunctionToolParam", "ResponseFormatTextJSONSchemaConfigParam"),
     sdk_models=True,
+    readers=("response",),
 )
 MESSAGES = Api(
     "messages",
@@ -105,6 +120,7 @@ MESSAGES = Api(
     _messages.READS,
     Requests("_messages", "MessagesRequests", _OUTPUT_FORMAT_FUNCTIONS, ("limits",)),
     ("CacheControlEphemeralParam", "InputSchemaTyped", "JSONOutputFormatParam", "ToolParam"),
+    readers=("message",),
 )
 CONVERSE = Api(
     "converse",

@@ -136,6 +136,15 @@ class ResponsesDecoder(ValidatingDecoder):
 
         Output items of other types are skipped; malformed arguments raise PayloadError.
         """
+        valid = self._validate(data)
+        if type(valid) is not dict:  # an SDK object its reader checked through its attributes
+            return [
+                decode_tool_call(
+                    self.provider, item.call_id, item.name, item.arguments, canonical_names, canonicalize
+                )
+                for item in valid.output
+                if item.type == "function_call"
+            ]
         return [
             decode_tool_call(
                 self.provider,
@@ -145,7 +154,7 @@ class ResponsesDecoder(ValidatingDecoder):
                 canonical_names,
                 canonicalize,
             )
-            for item in self._validate(data)["output"]
+            for item in valid["output"]
             if item["type"] == "function_call"
         ]
 

@@ -418,14 +418,17 @@ def tool_call_from_object(
     arguments: dict[str, Any],
     canonical_names: Mapping[str, str],
     canonicalize: Callable[[str, Any], Any] | None,
+    raw: str | None = None,
 ) -> RawToolCall:
     """A call whose arguments arrive already decoded (a JSON object, not its text), checked
-    against the limits of JSON text (``_json``)."""
+    against the limits of JSON text (``_json``); ``raw`` is ``dumps(arguments)`` when the caller
+    has it already."""
     name = _canonical_name(provider, call_id, provider_name, canonical_names)
-    try:
-        raw = dumps(arguments)
-    except JsonRefused as refused:
-        raise _refused(provider, name, call_id, refused) from None
+    if raw is None:
+        try:
+            raw = dumps(arguments)
+        except JsonRefused as refused:
+            raise _refused(provider, name, call_id, refused) from None
     if canonicalize is not None:
         arguments = canonicalize(name, arguments)
     return RawToolCall(call_id, name, provider_name, arguments, raw)

@@ -14,8 +14,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from ._contracts import Contracts, StrictToolLimits
-from ._decode import OutputData, ToolCall, decode_output, output_data, typed_call
-from ._envelopes_anthropic import validate_message, validate_message_stream_event
+from ._decode import OutputData, ToolCall, decode_output, output_data, typed_calls
+from ._envelopes_anthropic import (
+    read_message,
+    validate_message,
+    validate_message_stream_event,
+)
 from ._messages import (
     CacheControlEphemeralParam,
     InputSchemaTyped,
@@ -179,7 +183,7 @@ tool_definitions = _REQUESTS.tool_definitions
 output_format = _REQUESTS.output_format
 
 _DECODERS: dict[str, ToolCallDecoder] = {
-    "messages": MessagesDecoder(PROVIDER, validate_message, validate_message_stream_event),
+    "messages": MessagesDecoder(PROVIDER, read_message, validate_message_stream_event),
 }
 
 
@@ -231,26 +235,27 @@ def canonicalize_output_text(name: str, text: str | bytes) -> str | bytes:
     return text
 
 
-def _typed(call: RawToolCall) -> AnyToolCall:
-    return cast("AnyToolCall", typed_call(PROVIDER, call, model_for("tool", call.name)))
+_inverse = None  # the payloads are canonical as they come
+
+
+def _typed(calls: list[RawToolCall]) -> list[AnyToolCall]:
+    return cast("list[AnyToolCall]", typed_calls(PROVIDER, calls, model_for))
 
 
 def decode_tool_call(provider_name: str, arguments: str, call_id: str = "") -> AnyToolCall:
     """One call as Anthropic strict tool use names it, with its JSON ``arguments``: canonical name, canonical
     payload, model instance. Raises PayloadError (unknown tool, malformed JSON, invalid payload)."""
-    call = _decode_arguments(
-        PROVIDER, call_id, provider_name, arguments, CANONICAL_NAMES, canonicalize
-    )
-    return _typed(call)
+    call = _decode_arguments(PROVIDER, call_id, provider_name, arguments, CANONICAL_NAMES, _inverse)
+    return _typed([call])[0]
 
 
 def parse_tool_calls(data: object, api: Api = "messages") -> list[AnyToolCall]:
     """The tool calls of a response of ``api``, validated (SchemaDriftError when the envelope
     drifted), decoded, canonicalized and typed (PayloadError when a call is unusable)."""
     calls = _DECODERS[api].parse_tool_calls(
-        data, canonical_names=CANONICAL_NAMES, canonicalize=canonicalize
+        data, canonical_names=CANONICAL_NAMES, canonicalize=_inverse
     )
-    return [_typed(call) for call in calls]
+    return _typed(calls)
 
 
 def parse_output(name: Literal["route_summary"], data: OutputData) -> _models.RouteSummary:
@@ -281,5 +286,5 @@ class ToolCallStream:
         return self._stream.add(event)
 
     def tool_calls(self) -> list[AnyToolCall]:
-        calls = self._stream.tool_calls(canonical_names=CANONICAL_NAMES, canonicalize=canonicalize)
-        return [_typed(call) for call in calls]
+        calls = self._stream.tool_calls(canonical_names=CANONICAL_NAMES, canonicalize=_inverse)
+        return _typed(calls)

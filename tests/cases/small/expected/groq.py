@@ -30,9 +30,13 @@ from ._decode import (
     decode_output,
     output_data,
     projected_model,
-    typed_call,
+    typed_calls,
 )
-from ._envelopes_groq import validate_chat_completion, validate_chat_completion_chunk
+from ._envelopes_groq import (
+    read_chat_completion,
+    validate_chat_completion,
+    validate_chat_completion_chunk,
+)
 from ._runtime import PayloadError, RawToolCall, SchemaDriftError, ToolCallDecoder
 from ._runtime import decode_tool_call as _decode_arguments
 from .models import model_for
@@ -192,9 +196,7 @@ tool_definitions = _REQUESTS.tool_definitions
 response_format = _REQUESTS.response_format
 
 _DECODERS: dict[str, ToolCallDecoder] = {
-    "chat": ChatCompletionsDecoder(
-        PROVIDER, validate_chat_completion, validate_chat_completion_chunk
-    ),
+    "chat": ChatCompletionsDecoder(PROVIDER, read_chat_completion, validate_chat_completion_chunk),
 }
 
 
@@ -243,26 +245,29 @@ def canonicalize_output_text(name: str, text: str | bytes) -> str | bytes:
     return _canonicalize_text(OUTPUT_CANONICALIZERS[_OUTPUTS.known(name)], text)
 
 
-def _typed(call: RawToolCall) -> AnyToolCall:
-    return cast("AnyToolCall", typed_call(PROVIDER, call, model_for("tool", call.name)))
+def _inverse(name: str, payload: Any) -> Any:
+    """``canonicalize`` of a name the decoders found in ``CANONICAL_NAMES`` (not checked again)."""
+    return TOOL_CANONICALIZERS[name](payload)
+
+
+def _typed(calls: list[RawToolCall]) -> list[AnyToolCall]:
+    return cast("list[AnyToolCall]", typed_calls(PROVIDER, calls, model_for))
 
 
 def decode_tool_call(provider_name: str, arguments: str, call_id: str = "") -> AnyToolCall:
     """One call as Groq strict mode names it, with its JSON ``arguments``: canonical name, canonical
     payload, model instance. Raises PayloadError (unknown tool, malformed JSON, invalid payload)."""
-    call = _decode_arguments(
-        PROVIDER, call_id, provider_name, arguments, CANONICAL_NAMES, canonicalize
-    )
-    return _typed(call)
+    call = _decode_arguments(PROVIDER, call_id, provider_name, arguments, CANONICAL_NAMES, _inverse)
+    return _typed([call])[0]
 
 
 def parse_tool_calls(data: object, api: Api = "chat") -> list[AnyToolCall]:
     """The tool calls of a response of ``api``, validated (SchemaDriftError when the envelope
     drifted), decoded, canonicalized and typed (PayloadError when a call is unusable)."""
     calls = _DECODERS[api].parse_tool_calls(
-        data, canonical_names=CANONICAL_NAMES, canonicalize=canonicalize
+        data, canonical_names=CANONICAL_NAMES, canonicalize=_inverse
     )
-    return [_typed(call) for call in calls]
+    return _typed(calls)
 
 
 def parse_output(name: Literal["route_summary"], data: OutputData) -> _models.RouteSummary:
@@ -293,8 +298,8 @@ class ToolCallStream:
         return self._stream.add(event)
 
     def tool_calls(self) -> list[AnyToolCall]:
-        calls = self._stream.tool_calls(canonical_names=CANONICAL_NAMES, canonicalize=canonicalize)
-        return [_typed(call) for call in calls]
+        calls = self._stream.tool_calls(canonical_names=CANONICAL_NAMES, canonicalize=_inverse)
+        return _typed(calls)
 
 
 _TOOL_MODELS: dict[str, type[BaseModel]] = {}
