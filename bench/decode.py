@@ -252,13 +252,15 @@ def race(pair: dict[str, Callable[[], Any]], rounds: int) -> dict[str, list[floa
 
 
 def table(times: dict[str, list[float]]) -> list[str]:
-    (ours, theirs) = times
+    ours, theirs = times
     lines = [
         "| contender | µs per response (min) | µs per response (median) |",
         "|---|---|---|",
     ]
     for name, values in times.items():
-        lines.append(f"| {name} | {min(values) * 1e6:.2f} | {statistics.median(values) * 1e6:.2f} |")
+        lines.append(
+            f"| {name} | {min(values) * 1e6:.2f} | {statistics.median(values) * 1e6:.2f} |"
+        )
     ratio_min = min(times[ours]) / min(times[theirs])
     ratios = [a / b for a, b in zip(times[ours], times[theirs], strict=True)]
     lines += [

@@ -70,7 +70,9 @@ def _reads_as_wire(cls: type, members: tuple[str, ...], optional: tuple[str, ...
     if decorators.model_serializers:
         return False
     serialized = {
-        name for decorator in decorators.field_serializers.values() for name in decorator.info.fields
+        name
+        for decorator in decorators.field_serializers.values()
+        for name in decorator.info.fields
     }
     fields = cls.model_fields
     for name in members:

@@ -181,6 +181,7 @@ class ChatCompletionsDecoder(ValidatingDecoder):
         """
         valid = self._validate(data)
         if type(valid) is not dict:  # an SDK object its reader checked through its attributes
+            completion: Any = valid
             return [
                 decode_tool_call(
                     self.provider,
@@ -190,7 +191,7 @@ class ChatCompletionsDecoder(ValidatingDecoder):
                     canonical_names,
                     canonicalize,
                 )
-                for call in valid.choices[0].message.tool_calls or ()
+                for call in completion.choices[0].message.tool_calls or ()
                 if call.type == "function"
             ]
         message = valid["choices"][0]["message"]

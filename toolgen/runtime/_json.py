@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from math import isfinite
 from typing import Any, Final
 
@@ -88,7 +89,7 @@ _DECODER: Final = json.JSONDecoder(
     object_pairs_hook=_object, parse_float=_float, parse_int=_integer, parse_constant=_constant
 )
 #: the decoder's scanner (C): ``(value, end)`` of the value at an index, StopIteration when none
-_SCAN: Final = _DECODER.scan_once
+_SCAN: Final[Callable[[str, int], tuple[Any, int]]] = _DECODER.scan_once  # type: ignore[attr-defined]
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 _STRING: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 

@@ -212,7 +212,8 @@ class MessagesDecoder(ValidatingDecoder):
         """
         valid = self._validate(data)
         if type(valid) is not dict:  # an SDK object its reader checked through its attributes
-            blocks = [block for block in valid.content if block.type == "tool_use"]
+            message: Any = valid
+            blocks = [block for block in message.content if block.type == "tool_use"]
             try:
                 texts = [dumps(block.input) for block in blocks]
             except JsonRefused:  # an input its dump may write otherwise (NaN...): read the dump

@@ -138,11 +138,17 @@ class ResponsesDecoder(ValidatingDecoder):
         """
         valid = self._validate(data)
         if type(valid) is not dict:  # an SDK object its reader checked through its attributes
+            response: Any = valid
             return [
                 decode_tool_call(
-                    self.provider, item.call_id, item.name, item.arguments, canonical_names, canonicalize
+                    self.provider,
+                    item.call_id,
+                    item.name,
+                    item.arguments,
+                    canonical_names,
+                    canonicalize,
                 )
-                for item in valid.output
+                for item in response.output
                 if item.type == "function_call"
             ]
         return [
@@ -188,9 +194,9 @@ class ResponseToolCallStream(FragmentJoiner):
                 valid["delta"]
             )
         elif kind == "response.function_call_arguments.done":
-            self._calls.setdefault(
-                valid["output_index"], ToolCallFragments()
-            ).final_arguments = valid["arguments"]
+            self._calls.setdefault(valid["output_index"], ToolCallFragments()).final_arguments = (
+                valid["arguments"]
+            )
         return valid
 
     def tool_calls(

@@ -126,7 +126,11 @@ class ObjectSurfaceCompiler(SurfaceCompiler):
         """Whether ``schema`` (through its ``$ref`` chain) checks inside an object: its value is
         then bound (a free-form object is tested in place, as a dict)."""
         schema, _ = self.follow_refs(schema, "")
-        return isinstance(schema, dict) and schema.get("type") == "object" and bool(_INSIDE & set(schema))
+        return (
+            isinstance(schema, dict)
+            and schema.get("type") == "object"
+            and bool(_INSIDE & set(schema))
+        )
 
 
 def _members(schema: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
