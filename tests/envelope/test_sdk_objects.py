@@ -90,7 +90,8 @@ def test_recorded_bodies_read_as_objects_as_their_json(
         assert outcome(parse, sdk_object, runtime) == expected, name
         assert outcome(parse, dump(sdk_object, runtime), runtime) == expected, name
         read_as_is += read(sdk_object) is sdk_object
-    assert read_as_is, "no recorded body was read through its attributes"
+    if folder.split("/")[0] in ("openai", "anthropic"):  # the SDKs' own APIs
+        assert read_as_is, "no recorded body was read through its attributes"
 
 
 @pytest.mark.parametrize("folder", READ_FOLDERS)
@@ -106,7 +107,7 @@ def test_mutated_bodies_as_objects_decide_as_their_dump(
     schema = schemas[provider]
     compared = drifted = 0
     for name, body in spread(bodies(folder), MUTATED_BODIES_PER_FOLDER):
-        for path, _ in covered(schema, schema[surface], body):
+        for path, _ in covered(schema[surface], schema[surface], body):
             for kind in ("retyped", "removed"):
                 mutated = copy.deepcopy(body)
                 parent = parent_of(mutated, path)
@@ -122,7 +123,7 @@ def test_mutated_bodies_as_objects_decide_as_their_dump(
                 got = outcome(parse, sdk_object, runtime)
                 assert got == outcome(parse, wire, runtime), (name, kind, path)
                 compared += 1
-                drifted += got[0] == "drift"
+                drifted += isinstance(got, tuple) and got[0] == "drift"
     assert compared and drifted
 
 

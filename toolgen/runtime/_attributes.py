@@ -10,8 +10,9 @@ interest dump to themselves, which ``admit`` establishes once per class and set 
 - a pydantic model whose ``model_dump`` is pydantic's own (no override);
 - each member a declared field of that name, with no other alias, not excluded, with no field or
   model serializer;
-- each member that may be absent defaults to None (a decoder reading the attribute of an absent
-  member sees None, as ``.get`` on the wire form does).
+- each member that may be absent defaults to None, or has no default (then an absent one is no
+  attribute: the decoders read it with ``getattr(obj, name, None)``), so that an absent member
+  reads as None, as ``.get`` on the wire form does.
 
 Values are then checked with the same ``type(x) is`` tests as raw JSON, so a value that would dump
 to something else (an enum member, a datetime, NaN) fails the check, and the object is read as its
@@ -81,8 +82,7 @@ def _reads_as_wire(cls: type, members: tuple[str, ...], optional: tuple[str, ...
             return False
         if (field.alias or name) != name or (field.serialization_alias or name) != name:
             return False
-        if name in optional and (
-            field.is_required() or field.default_factory is not None or field.default is not None
-        ):
+        defaulted = field.default_factory is not None or field.default is not None
+        if name in optional and not field.is_required() and defaulted:
             return False
     return True

@@ -191,7 +191,7 @@ class ChatCompletionsDecoder(ValidatingDecoder):
                     canonical_names,
                     canonicalize,
                 )
-                for call in completion.choices[0].message.tool_calls or ()
+                for call in getattr(completion.choices[0].message, "tool_calls", None) or ()
                 if call.type == "function"
             ]
         message = valid["choices"][0]["message"]

@@ -61,6 +61,7 @@ class ObjectSurfaceCompiler(SurfaceCompiler):
             return super()._type(schema, at)
         if not _INSIDE & set(schema):
             return self._fail(NOT_OF_TYPE["object"](at.value))
+        self._objects.pop(at.value, None)  # a name bound again (in another arm): a new object
         return self._admit(schema, at)
 
     def _admit(self, schema: dict[str, Any], at: At) -> list[Statement]:
@@ -91,12 +92,11 @@ class ObjectSurfaceCompiler(SurfaceCompiler):
                 Bind(values, f"{at.value}.__dict__"),
             ]
             self._objects[at.value] = (fields, values, members)
-        else:
+        else:  # a union case's members: admitted in its arm alone (not remembered after it)
             fields = known[0]
-            self._objects[at.value] = (known[0], known[1], (*known[2], *members))
         if required:
             names = self.module.constants.frozenset(f"{hint} required", [repr(m) for m in required])
-            out += self._fail(f"not {names} <= {fields}")
+            out += self._fail(f"not {fields} >= {names}")
         return out
 
     def _properties(self, schema: dict[str, Any], at: At) -> list[Statement]:

@@ -56,15 +56,17 @@ _MESSAGE_REQUIRED_3 = frozenset(
 )
 _MESSAGE_STREAM_EVENT_CLASSES_2 = admitted_classes(("content_block", "index"), ())
 _MESSAGE_STREAM_EVENT_REQUIRED_2 = frozenset(("content_block", "index"))
-_MESSAGE_STREAM_EVENT_CLASSES_3 = admitted_classes(("delta",), ())
-_MESSAGE_STREAM_EVENT_REQUIRED_3 = frozenset(("delta",))
+_MESSAGE_STREAM_EVENT_CLASSES_3 = admitted_classes(("delta", "index"), ())
+_MESSAGE_STREAM_EVENT_REQUIRED_3 = frozenset(("delta", "index"))
 _DELTA_CLASSES = admitted_classes(("partial_json",), ())
 _DELTA_REQUIRED = frozenset(("partial_json",))
 _DELTA_CLASSES_2 = admitted_classes(("thinking",), ())
 _DELTA_CLASSES_3 = admitted_classes(("signature",), ())
 _DELTA_REQUIRED_2 = frozenset(("signature",))
-_MESSAGE_STREAM_EVENT_CLASSES_4 = admitted_classes(("usage",), ())
-_MESSAGE_STREAM_EVENT_REQUIRED_4 = frozenset(("usage",))
+_MESSAGE_STREAM_EVENT_CLASSES_4 = admitted_classes(("index",), ())
+_MESSAGE_STREAM_EVENT_REQUIRED_4 = frozenset(("index",))
+_MESSAGE_STREAM_EVENT_CLASSES_5 = admitted_classes(("delta", "usage"), ())
+_MESSAGE_STREAM_EVENT_REQUIRED_5 = frozenset(("delta", "usage"))
 _DELTA_CLASSES_4 = admitted_classes(
     ("stop_reason", "stop_sequence"), ("stop_reason", "stop_sequence")
 )
@@ -73,8 +75,8 @@ _USAGE_CLASSES = admitted_classes(
     ("cache_creation_input_tokens", "cache_read_input_tokens", "input_tokens"),
 )
 _USAGE_REQUIRED = frozenset(("output_tokens",))
-_MESSAGE_STREAM_EVENT_CLASSES_5 = admitted_classes(("error",), ())
-_MESSAGE_STREAM_EVENT_REQUIRED_5 = frozenset(("error",))
+_MESSAGE_STREAM_EVENT_CLASSES_6 = admitted_classes(("error",), ())
+_MESSAGE_STREAM_EVENT_REQUIRED_6 = frozenset(("error",))
 _ERROR_CLASSES = admitted_classes(("message", "type"), ())
 _ERROR_REQUIRED = frozenset(("message", "type"))
 #: The envelope schemas (surface -> schema) as JSON, read to explain a mismatch.
@@ -346,7 +348,7 @@ def _object_message(data: Any) -> None:
         raise _Mismatch
     fields = data.__pydantic_fields_set__
     members = data.__dict__
-    if not _MESSAGE_REQUIRED <= fields or type(members["id"]) is not str:
+    if not fields >= _MESSAGE_REQUIRED or type(members["id"]) is not str:
         raise _Mismatch
     if members["type"] != "message" or members["role"] != "assistant":
         raise _Mismatch
@@ -359,21 +361,25 @@ def _object_message(data: Any) -> None:
             raise _Mismatch
         item_fields = item.__pydantic_fields_set__
         item_members = item.__dict__
-        if not _ITEM_REQUIRED <= item_fields:
+        if not item_fields >= _ITEM_REQUIRED:
             raise _Mismatch
         if type(item_type := item_members["type"]) is not str:
             raise _Mismatch
         if item_type == "text":
             if type(item) not in _ITEM_CLASSES_2 and not admit(item, _ITEM_CLASSES_2):
                 raise _Mismatch
-            if not _ITEM_REQUIRED_2 <= item_fields:
+            if not item_fields >= _ITEM_REQUIRED_2:
                 raise _Mismatch
             if type(item_members["text"]) is not str:
+                raise _Mismatch
+            if type(item) not in _ITEM_CLASSES_2 and not admit(item, _ITEM_CLASSES_2):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_2:
                 raise _Mismatch
         elif item_type == "tool_use":
             if type(item) not in _ITEM_CLASSES_3 and not admit(item, _ITEM_CLASSES_3):
                 raise _Mismatch
-            if not _ITEM_REQUIRED_3 <= item_fields:
+            if not item_fields >= _ITEM_REQUIRED_3:
                 raise _Mismatch
             if type(item_members["id"]) is not str:
                 raise _Mismatch
@@ -381,10 +387,14 @@ def _object_message(data: Any) -> None:
                 raise _Mismatch
             if type(item_members["input"]) is not dict:
                 raise _Mismatch
+            if type(item) not in _ITEM_CLASSES_3 and not admit(item, _ITEM_CLASSES_3):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_3:
+                raise _Mismatch
         elif item_type == "thinking":
             if type(item) not in _ITEM_CLASSES_4 and not admit(item, _ITEM_CLASSES_4):
                 raise _Mismatch
-            if not _ITEM_REQUIRED_4 <= item_fields:
+            if not item_fields >= _ITEM_REQUIRED_4:
                 raise _Mismatch
             if type(item_members["thinking"]) is not str:
                 raise _Mismatch
@@ -392,6 +402,10 @@ def _object_message(data: Any) -> None:
                 signature = item_members["signature"]
                 if signature is not None and type(signature) is not str:
                     raise _Mismatch
+            if type(item) not in _ITEM_CLASSES_4 and not admit(item, _ITEM_CLASSES_4):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_4:
+                raise _Mismatch
     if type(members["stop_reason"]) is not str:
         raise _Mismatch
     if "stop_sequence" in fields:
@@ -419,21 +433,21 @@ def _object_message_stream_event(data: Any) -> None:
         raise _Mismatch
     fields = data.__pydantic_fields_set__
     members = data.__dict__
-    if not _ITEM_REQUIRED <= fields or type(data_type := members["type"]) is not str:
+    if not fields >= _ITEM_REQUIRED or type(data_type := members["type"]) is not str:
         raise _Mismatch
     if data_type == "message_start":
         if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES and not admit(
             data, _MESSAGE_STREAM_EVENT_CLASSES
         ):
             raise _Mismatch
-        if not _MESSAGE_STREAM_EVENT_REQUIRED <= fields:
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED:
             raise _Mismatch
         message = members["message"]
         if type(message) not in _MESSAGE_CLASSES_3 and not admit(message, _MESSAGE_CLASSES_3):
             raise _Mismatch
         message_fields = message.__pydantic_fields_set__
         message_members = message.__dict__
-        if not _MESSAGE_REQUIRED_3 <= message_fields:
+        if not message_fields >= _MESSAGE_REQUIRED_3:
             raise _Mismatch
         if type(message_members["id"]) is not str:
             raise _Mismatch
@@ -450,21 +464,25 @@ def _object_message_stream_event(data: Any) -> None:
                 raise _Mismatch
             item_fields = item.__pydantic_fields_set__
             item_members = item.__dict__
-            if not _ITEM_REQUIRED <= item_fields:
+            if not item_fields >= _ITEM_REQUIRED:
                 raise _Mismatch
             if type(item_type := item_members["type"]) is not str:
                 raise _Mismatch
             if item_type == "text":
                 if type(item) not in _ITEM_CLASSES_2 and not admit(item, _ITEM_CLASSES_2):
                     raise _Mismatch
-                if not _ITEM_REQUIRED_2 <= item_fields:
+                if not item_fields >= _ITEM_REQUIRED_2:
                     raise _Mismatch
                 if type(item_members["text"]) is not str:
+                    raise _Mismatch
+                if type(item) not in _ITEM_CLASSES_2 and not admit(item, _ITEM_CLASSES_2):
+                    raise _Mismatch
+                if not item_fields >= _ITEM_REQUIRED_2:
                     raise _Mismatch
             elif item_type == "tool_use":
                 if type(item) not in _ITEM_CLASSES_3 and not admit(item, _ITEM_CLASSES_3):
                     raise _Mismatch
-                if not _ITEM_REQUIRED_3 <= item_fields:
+                if not item_fields >= _ITEM_REQUIRED_3:
                     raise _Mismatch
                 if type(item_members["id"]) is not str:
                     raise _Mismatch
@@ -472,10 +490,14 @@ def _object_message_stream_event(data: Any) -> None:
                     raise _Mismatch
                 if type(item_members["input"]) is not dict:
                     raise _Mismatch
+                if type(item) not in _ITEM_CLASSES_3 and not admit(item, _ITEM_CLASSES_3):
+                    raise _Mismatch
+                if not item_fields >= _ITEM_REQUIRED_3:
+                    raise _Mismatch
             elif item_type == "thinking":
                 if type(item) not in _ITEM_CLASSES_4 and not admit(item, _ITEM_CLASSES_4):
                     raise _Mismatch
-                if not _ITEM_REQUIRED_4 <= item_fields:
+                if not item_fields >= _ITEM_REQUIRED_4:
                     raise _Mismatch
                 if type(item_members["thinking"]) is not str:
                     raise _Mismatch
@@ -483,6 +505,10 @@ def _object_message_stream_event(data: Any) -> None:
                     signature = item_members["signature"]
                     if signature is not None and type(signature) is not str:
                         raise _Mismatch
+                if type(item) not in _ITEM_CLASSES_4 and not admit(item, _ITEM_CLASSES_4):
+                    raise _Mismatch
+                if not item_fields >= _ITEM_REQUIRED_4:
+                    raise _Mismatch
         stop_reason = message_members["stop_reason"]
         if stop_reason is not None and type(stop_reason) is not str:
             raise _Mismatch
@@ -491,23 +517,35 @@ def _object_message_stream_event(data: Any) -> None:
             raise _Mismatch
         usage = message_members["usage"]
         _object_check_usage(usage)
+        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES and not admit(
+            data, _MESSAGE_STREAM_EVENT_CLASSES
+        ):
+            raise _Mismatch
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED:
+            raise _Mismatch
     elif data_type == "content_block_start":
         if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_2 and not admit(
             data, _MESSAGE_STREAM_EVENT_CLASSES_2
         ):
             raise _Mismatch
-        if not _MESSAGE_STREAM_EVENT_REQUIRED_2 <= fields:
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_2:
             raise _Mismatch
         if type(index := members["index"]) is not int and not integral_float(index):
             raise _Mismatch
         content_block = members["content_block"]
         _object_check_content_block(content_block)
+        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_2 and not admit(
+            data, _MESSAGE_STREAM_EVENT_CLASSES_2
+        ):
+            raise _Mismatch
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_2:
+            raise _Mismatch
     elif data_type == "content_block_delta":
         if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_3 and not admit(
             data, _MESSAGE_STREAM_EVENT_CLASSES_3
         ):
             raise _Mismatch
-        if not _MESSAGE_STREAM_EVENT_REQUIRED_3 <= fields:
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_3:
             raise _Mismatch
         if type(index := members["index"]) is not int and not integral_float(index):
             raise _Mismatch
@@ -516,52 +554,87 @@ def _object_message_stream_event(data: Any) -> None:
             raise _Mismatch
         delta_fields = delta.__pydantic_fields_set__
         delta_members = delta.__dict__
-        if not _ITEM_REQUIRED <= delta_fields:
+        if not delta_fields >= _ITEM_REQUIRED:
             raise _Mismatch
         if type(delta_type := delta_members["type"]) is not str:
             raise _Mismatch
         if delta_type == "text_delta":
             if type(delta) not in _ITEM_CLASSES_2 and not admit(delta, _ITEM_CLASSES_2):
                 raise _Mismatch
-            if not _ITEM_REQUIRED_2 <= delta_fields:
+            if not delta_fields >= _ITEM_REQUIRED_2:
                 raise _Mismatch
             if type(delta_members["text"]) is not str:
+                raise _Mismatch
+            if type(delta) not in _ITEM_CLASSES_2 and not admit(delta, _ITEM_CLASSES_2):
+                raise _Mismatch
+            if not delta_fields >= _ITEM_REQUIRED_2:
                 raise _Mismatch
         elif delta_type == "input_json_delta":
             if type(delta) not in _DELTA_CLASSES and not admit(delta, _DELTA_CLASSES):
                 raise _Mismatch
-            if not _DELTA_REQUIRED <= delta_fields:
+            if not delta_fields >= _DELTA_REQUIRED:
                 raise _Mismatch
             if type(delta_members["partial_json"]) is not str:
+                raise _Mismatch
+            if type(delta) not in _DELTA_CLASSES and not admit(delta, _DELTA_CLASSES):
+                raise _Mismatch
+            if not delta_fields >= _DELTA_REQUIRED:
                 raise _Mismatch
         elif delta_type == "thinking_delta":
             if type(delta) not in _DELTA_CLASSES_2 and not admit(delta, _DELTA_CLASSES_2):
                 raise _Mismatch
-            if not _ITEM_REQUIRED_4 <= delta_fields:
+            if not delta_fields >= _ITEM_REQUIRED_4:
                 raise _Mismatch
             if type(delta_members["thinking"]) is not str:
+                raise _Mismatch
+            if type(delta) not in _DELTA_CLASSES_2 and not admit(delta, _DELTA_CLASSES_2):
+                raise _Mismatch
+            if not delta_fields >= _ITEM_REQUIRED_4:
                 raise _Mismatch
         elif delta_type == "signature_delta":
             if type(delta) not in _DELTA_CLASSES_3 and not admit(delta, _DELTA_CLASSES_3):
                 raise _Mismatch
-            if not _DELTA_REQUIRED_2 <= delta_fields:
+            if not delta_fields >= _DELTA_REQUIRED_2:
                 raise _Mismatch
             if type(delta_members["signature"]) is not str:
                 raise _Mismatch
-    elif data_type == "content_block_stop":
-        index = members["index"]
-        if type(index) is not int and not integral_float(index):
+            if type(delta) not in _DELTA_CLASSES_3 and not admit(delta, _DELTA_CLASSES_3):
+                raise _Mismatch
+            if not delta_fields >= _DELTA_REQUIRED_2:
+                raise _Mismatch
+        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_3 and not admit(
+            data, _MESSAGE_STREAM_EVENT_CLASSES_3
+        ):
             raise _Mismatch
-    elif data_type == "message_delta":
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_3:
+            raise _Mismatch
+    elif data_type == "content_block_stop":
         if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_4 and not admit(
             data, _MESSAGE_STREAM_EVENT_CLASSES_4
         ):
             raise _Mismatch
-        if not _MESSAGE_STREAM_EVENT_REQUIRED_4 <= fields:
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_4:
+            raise _Mismatch
+        if type(index := members["index"]) is not int and not integral_float(index):
+            raise _Mismatch
+        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_4 and not admit(
+            data, _MESSAGE_STREAM_EVENT_CLASSES_4
+        ):
+            raise _Mismatch
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_4:
+            raise _Mismatch
+    elif data_type == "message_delta":
+        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_5 and not admit(
+            data, _MESSAGE_STREAM_EVENT_CLASSES_5
+        ):
+            raise _Mismatch
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_5:
             raise _Mismatch
         delta = members["delta"]
         if type(delta) not in _DELTA_CLASSES_4 and not admit(delta, _DELTA_CLASSES_4):
             raise _Mismatch
+        delta_fields = delta.__pydantic_fields_set__
+        delta_members = delta.__dict__
         if "stop_reason" in delta_fields:
             delta_stop_reason = delta_members["stop_reason"]
             if delta_stop_reason is not None and type(delta_stop_reason) is not str:
@@ -575,7 +648,7 @@ def _object_message_stream_event(data: Any) -> None:
             raise _Mismatch
         usage_fields = data_usage.__pydantic_fields_set__
         usage_members = data_usage.__dict__
-        if not _USAGE_REQUIRED <= usage_fields:
+        if not usage_fields >= _USAGE_REQUIRED:
             raise _Mismatch
         output_tokens = usage_members["output_tokens"]
         if type(output_tokens) is not int and not integral_float(output_tokens):
@@ -596,23 +669,35 @@ def _object_message_stream_event(data: Any) -> None:
                 cache_read_input_tokens
             ):
                 raise _Mismatch
-    elif data_type == "error":
         if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_5 and not admit(
             data, _MESSAGE_STREAM_EVENT_CLASSES_5
         ):
             raise _Mismatch
-        if not _MESSAGE_STREAM_EVENT_REQUIRED_5 <= fields:
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_5:
+            raise _Mismatch
+    elif data_type == "error":
+        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_6 and not admit(
+            data, _MESSAGE_STREAM_EVENT_CLASSES_6
+        ):
+            raise _Mismatch
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_6:
             raise _Mismatch
         error = members["error"]
         if type(error) not in _ERROR_CLASSES and not admit(error, _ERROR_CLASSES):
             raise _Mismatch
         error_fields = error.__pydantic_fields_set__
         error_members = error.__dict__
-        if not _ERROR_REQUIRED <= error_fields:
+        if not error_fields >= _ERROR_REQUIRED:
             raise _Mismatch
         if type(error_members["type"]) is not str:
             raise _Mismatch
         if type(error_members["message"]) is not str:
+            raise _Mismatch
+        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_6 and not admit(
+            data, _MESSAGE_STREAM_EVENT_CLASSES_6
+        ):
+            raise _Mismatch
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_6:
             raise _Mismatch
 
 
@@ -632,7 +717,7 @@ def _object_check_usage(usage: Any) -> None:
         raise _Mismatch
     fields = usage.__pydantic_fields_set__
     members = usage.__dict__
-    if not _MESSAGE_REQUIRED_2 <= fields:
+    if not fields >= _MESSAGE_REQUIRED_2:
         raise _Mismatch
     input_tokens = members["input_tokens"]
     if type(input_tokens) is not int and not integral_float(input_tokens):
@@ -659,28 +744,40 @@ def _object_check_content_block(content_block: Any) -> None:
         raise _Mismatch
     fields = content_block.__pydantic_fields_set__
     members = content_block.__dict__
-    if not _ITEM_REQUIRED <= fields:
+    if not fields >= _ITEM_REQUIRED:
         raise _Mismatch
     if type(content_block_type := members["type"]) is not str:
         raise _Mismatch
     if content_block_type == "text":
         if type(content_block) not in _ITEM_CLASSES_2 and not admit(content_block, _ITEM_CLASSES_2):
             raise _Mismatch
-        if not _ITEM_REQUIRED_2 <= fields or type(members["text"]) is not str:
+        if not fields >= _ITEM_REQUIRED_2 or type(members["text"]) is not str:
+            raise _Mismatch
+        if type(content_block) not in _ITEM_CLASSES_2 and not admit(content_block, _ITEM_CLASSES_2):
+            raise _Mismatch
+        if not fields >= _ITEM_REQUIRED_2:
             raise _Mismatch
     elif content_block_type == "tool_use":
         if type(content_block) not in _ITEM_CLASSES_3 and not admit(content_block, _ITEM_CLASSES_3):
             raise _Mismatch
-        if not _ITEM_REQUIRED_3 <= fields or type(members["id"]) is not str:
+        if not fields >= _ITEM_REQUIRED_3 or type(members["id"]) is not str:
             raise _Mismatch
         if type(members["name"]) is not str or type(members["input"]) is not dict:
+            raise _Mismatch
+        if type(content_block) not in _ITEM_CLASSES_3 and not admit(content_block, _ITEM_CLASSES_3):
+            raise _Mismatch
+        if not fields >= _ITEM_REQUIRED_3:
             raise _Mismatch
     elif content_block_type == "thinking":
         if type(content_block) not in _ITEM_CLASSES_4 and not admit(content_block, _ITEM_CLASSES_4):
             raise _Mismatch
-        if not _ITEM_REQUIRED_4 <= fields or type(members["thinking"]) is not str:
+        if not fields >= _ITEM_REQUIRED_4 or type(members["thinking"]) is not str:
             raise _Mismatch
         if "signature" in fields:
             signature = members["signature"]
             if signature is not None and type(signature) is not str:
                 raise _Mismatch
+        if type(content_block) not in _ITEM_CLASSES_4 and not admit(content_block, _ITEM_CLASSES_4):
+            raise _Mismatch
+        if not fields >= _ITEM_REQUIRED_4:
+            raise _Mismatch

@@ -342,7 +342,7 @@ def _object_chat_completion(data: Any) -> None:
         raise _Mismatch
     fields = data.__pydantic_fields_set__
     members = data.__dict__
-    if not _CHAT_COMPLETION_REQUIRED <= fields or type(members["id"]) is not str:
+    if not fields >= _CHAT_COMPLETION_REQUIRED or type(members["id"]) is not str:
         raise _Mismatch
     if members["object"] != "chat.completion":
         raise _Mismatch
@@ -357,7 +357,7 @@ def _object_chat_completion(data: Any) -> None:
             raise _Mismatch
         item_fields = item.__pydantic_fields_set__
         item_members = item.__dict__
-        if not _ITEM_REQUIRED <= item_fields:
+        if not item_fields >= _ITEM_REQUIRED:
             raise _Mismatch
         index = item_members["index"]
         if type(index) is not int and not integral_float(index):
@@ -369,7 +369,7 @@ def _object_chat_completion(data: Any) -> None:
             raise _Mismatch
         message_fields = message.__pydantic_fields_set__
         message_members = message.__dict__
-        if not _MESSAGE_REQUIRED <= message_fields:
+        if not message_fields >= _MESSAGE_REQUIRED:
             raise _Mismatch
         if type(message_members["role"]) is not str:
             raise _Mismatch
@@ -389,7 +389,7 @@ def _object_chat_completion(data: Any) -> None:
                         raise _Mismatch
                     tool_calls_item_fields = tool_calls_item.__pydantic_fields_set__
                     tool_calls_item_members = tool_calls_item.__dict__
-                    if not _ITEM_REQUIRED_2 <= tool_calls_item_fields:
+                    if not tool_calls_item_fields >= _ITEM_REQUIRED_2:
                         raise _Mismatch
                     if type(item_type := tool_calls_item_members["type"]) is not str:
                         raise _Mismatch
@@ -398,7 +398,7 @@ def _object_chat_completion(data: Any) -> None:
                             tool_calls_item, _ITEM_CLASSES_3
                         ):
                             raise _Mismatch
-                        if not _ITEM_REQUIRED_3 <= tool_calls_item_fields:
+                        if not tool_calls_item_fields >= _ITEM_REQUIRED_3:
                             raise _Mismatch
                         if type(tool_calls_item_members["id"]) is not str:
                             raise _Mismatch
@@ -409,11 +409,17 @@ def _object_chat_completion(data: Any) -> None:
                             raise _Mismatch
                         function_fields = function.__pydantic_fields_set__
                         function_members = function.__dict__
-                        if not _FUNCTION_REQUIRED <= function_fields:
+                        if not function_fields >= _FUNCTION_REQUIRED:
                             raise _Mismatch
                         if type(function_members["name"]) is not str:
                             raise _Mismatch
                         if type(function_members["arguments"]) is not str:
+                            raise _Mismatch
+                        if type(tool_calls_item) not in _ITEM_CLASSES_3 and not admit(
+                            tool_calls_item, _ITEM_CLASSES_3
+                        ):
+                            raise _Mismatch
+                        if not tool_calls_item_fields >= _ITEM_REQUIRED_3:
                             raise _Mismatch
         if "reasoning" in message_fields and type(message_members["reasoning"]) is not str:
             raise _Mismatch
@@ -427,7 +433,7 @@ def _object_chat_completion(data: Any) -> None:
                     raise _Mismatch
                 executed_tools_item_fields = executed_tools_item.__pydantic_fields_set__
                 executed_tools_item_members = executed_tools_item.__dict__
-                if not _ITEM_REQUIRED_2 <= executed_tools_item_fields:
+                if not executed_tools_item_fields >= _ITEM_REQUIRED_2:
                     raise _Mismatch
                 if type(executed_tools_item_members["type"]) is not str:
                     raise _Mismatch
@@ -462,7 +468,7 @@ def _object_chat_completion_chunk(data: Any) -> None:
         raise _Mismatch
     fields = data.__pydantic_fields_set__
     members = data.__dict__
-    if not _CHAT_COMPLETION_CHUNK_REQUIRED <= fields or type(members["id"]) is not str:
+    if not fields >= _CHAT_COMPLETION_CHUNK_REQUIRED or type(members["id"]) is not str:
         raise _Mismatch
     if members["object"] != "chat.completion.chunk":
         raise _Mismatch
@@ -477,7 +483,7 @@ def _object_chat_completion_chunk(data: Any) -> None:
             raise _Mismatch
         item_fields = item.__pydantic_fields_set__
         item_members = item.__dict__
-        if not _ITEM_REQUIRED_4 <= item_fields:
+        if not item_fields >= _ITEM_REQUIRED_4:
             raise _Mismatch
         index = item_members["index"]
         if type(index) is not int and not integral_float(index):
@@ -507,7 +513,7 @@ def _object_chat_completion_chunk(data: Any) -> None:
                         raise _Mismatch
                     tool_calls_item_fields = tool_calls_item.__pydantic_fields_set__
                     tool_calls_item_members = tool_calls_item.__dict__
-                    if not _ITEM_REQUIRED_5 <= tool_calls_item_fields:
+                    if not tool_calls_item_fields >= _ITEM_REQUIRED_5:
                         raise _Mismatch
                     item_index = tool_calls_item_members["index"]
                     if type(item_index) is not int and not integral_float(item_index):
@@ -551,7 +557,7 @@ def _object_chat_completion_chunk(data: Any) -> None:
                     raise _Mismatch
                 executed_tools_item_fields = executed_tools_item.__pydantic_fields_set__
                 executed_tools_item_members = executed_tools_item.__dict__
-                if not _ITEM_REQUIRED_2 <= executed_tools_item_fields:
+                if not executed_tools_item_fields >= _ITEM_REQUIRED_2:
                     raise _Mismatch
                 if type(executed_tools_item_members["type"]) is not str:
                     raise _Mismatch
@@ -593,7 +599,7 @@ def _object_check_usage(usage: Any) -> None:
         raise _Mismatch
     fields = usage.__pydantic_fields_set__
     members = usage.__dict__
-    if not _CHAT_COMPLETION_REQUIRED_2 <= fields:
+    if not fields >= _CHAT_COMPLETION_REQUIRED_2:
         raise _Mismatch
     prompt_tokens = members["prompt_tokens"]
     if type(prompt_tokens) is not int and not integral_float(prompt_tokens):

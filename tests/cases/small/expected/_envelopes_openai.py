@@ -83,7 +83,9 @@ _ITEM_CLASSES_7 = admitted_classes(("text",), ())
 _ITEM_REQUIRED_7 = frozenset(("text",))
 _ITEM_CLASSES_8 = admitted_classes(("refusal",), ())
 _ITEM_REQUIRED_8 = frozenset(("refusal",))
-_ITEM_CLASSES_9 = admitted_classes(("arguments", "call_id", "name", "status"), ("status",))
+_ITEM_CLASSES_9 = admitted_classes(
+    ("arguments", "call_id", "id", "name", "status"), ("id", "status")
+)
 _ITEM_REQUIRED_9 = frozenset(("arguments", "call_id", "name"))
 _RESPONSE_CLASSES_2 = admitted_classes(
     (
@@ -101,15 +103,18 @@ _RESPONSE_STREAM_EVENT_CLASSES_2 = admitted_classes(("response",), ())
 _RESPONSE_STREAM_EVENT_REQUIRED = frozenset(("response",))
 _RESPONSE_STREAM_EVENT_CLASSES_3 = admitted_classes(("item", "output_index"), ())
 _RESPONSE_STREAM_EVENT_REQUIRED_2 = frozenset(("item", "output_index"))
-_RESPONSE_STREAM_EVENT_CLASSES_4 = admitted_classes(
-    ("arguments", "call_id", "id", "name", "status"), ("id", "status")
+_RESPONSE_STREAM_EVENT_CLASSES_4 = admitted_classes(("delta", "item_id", "output_index"), ())
+_RESPONSE_STREAM_EVENT_REQUIRED_3 = frozenset(("delta", "item_id", "output_index"))
+_RESPONSE_STREAM_EVENT_CLASSES_5 = admitted_classes(("arguments", "item_id", "output_index"), ())
+_RESPONSE_STREAM_EVENT_REQUIRED_4 = frozenset(("arguments", "item_id", "output_index"))
+_RESPONSE_STREAM_EVENT_CLASSES_6 = admitted_classes(
+    ("content_index", "delta", "item_id", "output_index"), ()
 )
-_RESPONSE_STREAM_EVENT_CLASSES_5 = admitted_classes(("delta", "item_id"), ())
-_RESPONSE_STREAM_EVENT_REQUIRED_3 = frozenset(("delta", "item_id"))
-_RESPONSE_STREAM_EVENT_CLASSES_6 = admitted_classes(("arguments",), ())
-_RESPONSE_STREAM_EVENT_REQUIRED_4 = frozenset(("arguments",))
-_RESPONSE_STREAM_EVENT_CLASSES_7 = admitted_classes(("content_index",), ())
-_RESPONSE_STREAM_EVENT_REQUIRED_5 = frozenset(("content_index",))
+_RESPONSE_STREAM_EVENT_REQUIRED_5 = frozenset(("content_index", "delta", "item_id", "output_index"))
+_RESPONSE_STREAM_EVENT_CLASSES_7 = admitted_classes(
+    ("content_index", "item_id", "output_index", "text"), ()
+)
+_RESPONSE_STREAM_EVENT_REQUIRED_6 = frozenset(("content_index", "item_id", "output_index", "text"))
 #: The envelope schemas (surface -> schema) as JSON, read to explain a mismatch.
 _SCHEMAS = (
     '{"$defs":{"Choice":{"type":"object","required":["index","finish_reason",'
@@ -587,7 +592,7 @@ def _object_chat_completion(data: Any) -> None:
         raise _Mismatch
     fields = data.__pydantic_fields_set__
     members = data.__dict__
-    if not _CHAT_COMPLETION_REQUIRED <= fields or type(members["id"]) is not str:
+    if not fields >= _CHAT_COMPLETION_REQUIRED or type(members["id"]) is not str:
         raise _Mismatch
     if members["object"] != "chat.completion":
         raise _Mismatch
@@ -602,7 +607,7 @@ def _object_chat_completion(data: Any) -> None:
             raise _Mismatch
         item_fields = item.__pydantic_fields_set__
         item_members = item.__dict__
-        if not _ITEM_REQUIRED <= item_fields:
+        if not item_fields >= _ITEM_REQUIRED:
             raise _Mismatch
         index = item_members["index"]
         if type(index) is not int and not integral_float(index):
@@ -614,7 +619,7 @@ def _object_chat_completion(data: Any) -> None:
             raise _Mismatch
         message_fields = message.__pydantic_fields_set__
         message_members = message.__dict__
-        if not _MESSAGE_REQUIRED <= message_fields:
+        if not message_fields >= _MESSAGE_REQUIRED:
             raise _Mismatch
         if type(message_members["role"]) is not str:
             raise _Mismatch
@@ -637,7 +642,7 @@ def _object_chat_completion(data: Any) -> None:
                         raise _Mismatch
                     tool_calls_item_fields = tool_calls_item.__pydantic_fields_set__
                     tool_calls_item_members = tool_calls_item.__dict__
-                    if not _ITEM_REQUIRED_2 <= tool_calls_item_fields:
+                    if not tool_calls_item_fields >= _ITEM_REQUIRED_2:
                         raise _Mismatch
                     if type(item_type := tool_calls_item_members["type"]) is not str:
                         raise _Mismatch
@@ -646,7 +651,7 @@ def _object_chat_completion(data: Any) -> None:
                             tool_calls_item, _ITEM_CLASSES_3
                         ):
                             raise _Mismatch
-                        if not _ITEM_REQUIRED_3 <= tool_calls_item_fields:
+                        if not tool_calls_item_fields >= _ITEM_REQUIRED_3:
                             raise _Mismatch
                         if type(tool_calls_item_members["id"]) is not str:
                             raise _Mismatch
@@ -657,11 +662,17 @@ def _object_chat_completion(data: Any) -> None:
                             raise _Mismatch
                         function_fields = function.__pydantic_fields_set__
                         function_members = function.__dict__
-                        if not _FUNCTION_REQUIRED <= function_fields:
+                        if not function_fields >= _FUNCTION_REQUIRED:
                             raise _Mismatch
                         if type(function_members["name"]) is not str:
                             raise _Mismatch
                         if type(function_members["arguments"]) is not str:
+                            raise _Mismatch
+                        if type(tool_calls_item) not in _ITEM_CLASSES_3 and not admit(
+                            tool_calls_item, _ITEM_CLASSES_3
+                        ):
+                            raise _Mismatch
+                        if not tool_calls_item_fields >= _ITEM_REQUIRED_3:
                             raise _Mismatch
     usage = members["usage"]
     _object_check_usage(usage)
@@ -686,7 +697,7 @@ def _object_chat_completion_chunk(data: Any) -> None:
         raise _Mismatch
     fields = data.__pydantic_fields_set__
     members = data.__dict__
-    if not _CHAT_COMPLETION_CHUNK_REQUIRED <= fields or type(members["id"]) is not str:
+    if not fields >= _CHAT_COMPLETION_CHUNK_REQUIRED or type(members["id"]) is not str:
         raise _Mismatch
     if members["object"] != "chat.completion.chunk":
         raise _Mismatch
@@ -701,7 +712,7 @@ def _object_chat_completion_chunk(data: Any) -> None:
             raise _Mismatch
         item_fields = item.__pydantic_fields_set__
         item_members = item.__dict__
-        if not _ITEM_REQUIRED_4 <= item_fields:
+        if not item_fields >= _ITEM_REQUIRED_4:
             raise _Mismatch
         index = item_members["index"]
         if type(index) is not int and not integral_float(index):
@@ -735,7 +746,7 @@ def _object_chat_completion_chunk(data: Any) -> None:
                         raise _Mismatch
                     tool_calls_item_fields = tool_calls_item.__pydantic_fields_set__
                     tool_calls_item_members = tool_calls_item.__dict__
-                    if not _ITEM_REQUIRED_5 <= tool_calls_item_fields:
+                    if not tool_calls_item_fields >= _ITEM_REQUIRED_5:
                         raise _Mismatch
                     item_index = tool_calls_item_members["index"]
                     if type(item_index) is not int and not integral_float(item_index):
@@ -809,54 +820,58 @@ def _object_response_stream_event(data: Any) -> None:
         raise _Mismatch
     fields = data.__pydantic_fields_set__
     members = data.__dict__
-    if not _ITEM_REQUIRED_2 <= fields or type(data_type := members["type"]) is not str:
+    if not fields >= _ITEM_REQUIRED_2 or type(data_type := members["type"]) is not str:
         raise _Mismatch
     if "sequence_number" in fields:
         sequence_number = members["sequence_number"]
         if type(sequence_number) is not int and not integral_or_none(sequence_number):
             raise _Mismatch
-    if data_type == "response.created":
-        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_2 and not admit(
-            data, _RESPONSE_STREAM_EVENT_CLASSES_2
-        ):
-            raise _Mismatch
-        if not _RESPONSE_STREAM_EVENT_REQUIRED <= fields:
-            raise _Mismatch
-        response = members["response"]
-        _object_check_response(response)
-    elif data_type in (
+    if data_type in (
+        "response.created",
         "response.in_progress",
         "response.completed",
         "response.failed",
         "response.incomplete",
         "response.queued",
     ):
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_2 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_2
+        ):
+            raise _Mismatch
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED:
+            raise _Mismatch
         response = members["response"]
         _object_check_response(response)
-    elif data_type == "response.output_item.added":
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_2 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_2
+        ):
+            raise _Mismatch
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED:
+            raise _Mismatch
+    elif data_type in ("response.output_item.added", "response.output_item.done"):
         if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_3 and not admit(
             data, _RESPONSE_STREAM_EVENT_CLASSES_3
         ):
             raise _Mismatch
-        if not _RESPONSE_STREAM_EVENT_REQUIRED_2 <= fields:
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_2:
             raise _Mismatch
         output_index = members["output_index"]
         if type(output_index) is not int and not integral_float(output_index):
             raise _Mismatch
         item = members["item"]
         _object_check_output_item(item)
-    elif data_type == "response.output_item.done":
-        output_index = members["output_index"]
-        if type(output_index) is not int and not integral_float(output_index):
-            raise _Mismatch
-        item = members["item"]
-        _object_check_output_item(item)
-    elif data_type == "response.function_call_arguments.delta":
-        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_5 and not admit(
-            data, _RESPONSE_STREAM_EVENT_CLASSES_5
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_3 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_3
         ):
             raise _Mismatch
-        if not _RESPONSE_STREAM_EVENT_REQUIRED_3 <= fields:
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_2:
+            raise _Mismatch
+    elif data_type == "response.function_call_arguments.delta":
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_4 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_4
+        ):
+            raise _Mismatch
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_3:
             raise _Mismatch
         if type(members["item_id"]) is not str:
             raise _Mismatch
@@ -865,12 +880,18 @@ def _object_response_stream_event(data: Any) -> None:
             raise _Mismatch
         if type(members["delta"]) is not str:
             raise _Mismatch
-    elif data_type == "response.function_call_arguments.done":
-        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_6 and not admit(
-            data, _RESPONSE_STREAM_EVENT_CLASSES_6
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_4 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_4
         ):
             raise _Mismatch
-        if not _RESPONSE_STREAM_EVENT_REQUIRED_4 <= fields:
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_3:
+            raise _Mismatch
+    elif data_type == "response.function_call_arguments.done":
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_5 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_5
+        ):
+            raise _Mismatch
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_4:
             raise _Mismatch
         if type(members["item_id"]) is not str:
             raise _Mismatch
@@ -879,12 +900,18 @@ def _object_response_stream_event(data: Any) -> None:
             raise _Mismatch
         if type(members["arguments"]) is not str:
             raise _Mismatch
-    elif data_type == "response.output_text.delta":
-        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_7 and not admit(
-            data, _RESPONSE_STREAM_EVENT_CLASSES_7
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_5 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_5
         ):
             raise _Mismatch
-        if not _RESPONSE_STREAM_EVENT_REQUIRED_5 <= fields:
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_4:
+            raise _Mismatch
+    elif data_type == "response.output_text.delta":
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_6 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_6
+        ):
+            raise _Mismatch
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_5:
             raise _Mismatch
         if type(members["item_id"]) is not str:
             raise _Mismatch
@@ -896,10 +923,20 @@ def _object_response_stream_event(data: Any) -> None:
             raise _Mismatch
         if type(members["delta"]) is not str:
             raise _Mismatch
-    elif data_type == "response.output_text.done":
-        if type(data) not in _ITEM_CLASSES_7 and not admit(data, _ITEM_CLASSES_7):
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_6 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_6
+        ):
             raise _Mismatch
-        if not _ITEM_REQUIRED_7 <= fields or type(members["item_id"]) is not str:
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_5:
+            raise _Mismatch
+    elif data_type == "response.output_text.done":
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_7 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_7
+        ):
+            raise _Mismatch
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_6:
+            raise _Mismatch
+        if type(members["item_id"]) is not str:
             raise _Mismatch
         output_index = members["output_index"]
         if type(output_index) is not int and not integral_float(output_index):
@@ -908,6 +945,12 @@ def _object_response_stream_event(data: Any) -> None:
         if type(content_index) is not int and not integral_float(content_index):
             raise _Mismatch
         if type(members["text"]) is not str:
+            raise _Mismatch
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_7 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_7
+        ):
+            raise _Mismatch
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_6:
             raise _Mismatch
 
 
@@ -929,7 +972,7 @@ def _object_check_usage(usage: Any) -> None:
         raise _Mismatch
     fields = usage.__pydantic_fields_set__
     members = usage.__dict__
-    if not _CHAT_COMPLETION_REQUIRED_2 <= fields:
+    if not fields >= _CHAT_COMPLETION_REQUIRED_2:
         raise _Mismatch
     prompt_tokens = members["prompt_tokens"]
     if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
@@ -977,7 +1020,7 @@ def _object_check_response_usage(response_usage: Any) -> None:
         raise _Mismatch
     fields = response_usage.__pydantic_fields_set__
     members = response_usage.__dict__
-    if not _RESPONSE_REQUIRED_2 <= fields:
+    if not fields >= _RESPONSE_REQUIRED_2:
         raise _Mismatch
     input_tokens = members["input_tokens"]
     if type(input_tokens) is not int and not integral_float(input_tokens):
@@ -1021,7 +1064,7 @@ def _object_check_response(response: Any) -> None:
         raise _Mismatch
     fields = response.__pydantic_fields_set__
     members = response.__dict__
-    if not _RESPONSE_REQUIRED <= fields or type(members["id"]) is not str:
+    if not fields >= _RESPONSE_REQUIRED or type(members["id"]) is not str:
         raise _Mismatch
     if members["object"] != "response":
         raise _Mismatch
@@ -1037,14 +1080,14 @@ def _object_check_response(response: Any) -> None:
             raise _Mismatch
         item_fields = item.__pydantic_fields_set__
         item_members = item.__dict__
-        if not _ITEM_REQUIRED_2 <= item_fields:
+        if not item_fields >= _ITEM_REQUIRED_2:
             raise _Mismatch
         if type(item_type := item_members["type"]) is not str:
             raise _Mismatch
         if item_type == "message":
             if type(item) not in _ITEM_CLASSES_6 and not admit(item, _ITEM_CLASSES_6):
                 raise _Mismatch
-            if not _ITEM_REQUIRED_6 <= item_fields:
+            if not item_fields >= _ITEM_REQUIRED_6:
                 raise _Mismatch
             if type(item_members["id"]) is not str:
                 raise _Mismatch
@@ -1059,7 +1102,7 @@ def _object_check_response(response: Any) -> None:
                     raise _Mismatch
                 content_item_fields = content_item.__pydantic_fields_set__
                 content_item_members = content_item.__dict__
-                if not _ITEM_REQUIRED_2 <= content_item_fields:
+                if not content_item_fields >= _ITEM_REQUIRED_2:
                     raise _Mismatch
                 if type(content_item_type := content_item_members["type"]) is not str:
                     raise _Mismatch
@@ -1068,23 +1111,39 @@ def _object_check_response(response: Any) -> None:
                         content_item, _ITEM_CLASSES_7
                     ):
                         raise _Mismatch
-                    if not _ITEM_REQUIRED_7 <= content_item_fields:
+                    if not content_item_fields >= _ITEM_REQUIRED_7:
                         raise _Mismatch
                     if type(content_item_members["text"]) is not str:
+                        raise _Mismatch
+                    if type(content_item) not in _ITEM_CLASSES_7 and not admit(
+                        content_item, _ITEM_CLASSES_7
+                    ):
+                        raise _Mismatch
+                    if not content_item_fields >= _ITEM_REQUIRED_7:
                         raise _Mismatch
                 elif content_item_type == "refusal":
                     if type(content_item) not in _ITEM_CLASSES_8 and not admit(
                         content_item, _ITEM_CLASSES_8
                     ):
                         raise _Mismatch
-                    if not _ITEM_REQUIRED_8 <= content_item_fields:
+                    if not content_item_fields >= _ITEM_REQUIRED_8:
                         raise _Mismatch
                     if type(content_item_members["refusal"]) is not str:
                         raise _Mismatch
+                    if type(content_item) not in _ITEM_CLASSES_8 and not admit(
+                        content_item, _ITEM_CLASSES_8
+                    ):
+                        raise _Mismatch
+                    if not content_item_fields >= _ITEM_REQUIRED_8:
+                        raise _Mismatch
+            if type(item) not in _ITEM_CLASSES_6 and not admit(item, _ITEM_CLASSES_6):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_6:
+                raise _Mismatch
         elif item_type == "function_call":
             if type(item) not in _ITEM_CLASSES_9 and not admit(item, _ITEM_CLASSES_9):
                 raise _Mismatch
-            if not _ITEM_REQUIRED_9 <= item_fields:
+            if not item_fields >= _ITEM_REQUIRED_9:
                 raise _Mismatch
             if "id" in item_fields:
                 item_id = item_members["id"]
@@ -1100,6 +1159,10 @@ def _object_check_response(response: Any) -> None:
                 item_status = item_members["status"]
                 if item_status is not None and type(item_status) is not str:
                     raise _Mismatch
+            if type(item) not in _ITEM_CLASSES_9 and not admit(item, _ITEM_CLASSES_9):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_9:
+                raise _Mismatch
     if (usage := members["usage"]) is not None:
         _object_check_response_usage(usage)
 
@@ -1109,7 +1172,7 @@ def _object_check_output_message(output_message: Any) -> None:
         raise _Mismatch
     fields = output_message.__pydantic_fields_set__
     members = output_message.__dict__
-    if not _ITEM_REQUIRED_6 <= fields or type(members["id"]) is not str:
+    if not fields >= _ITEM_REQUIRED_6 or type(members["id"]) is not str:
         raise _Mismatch
     if type(members["role"]) is not str:
         raise _Mismatch
@@ -1120,34 +1183,40 @@ def _object_check_output_message(output_message: Any) -> None:
             raise _Mismatch
         item_fields = item.__pydantic_fields_set__
         item_members = item.__dict__
-        if not _ITEM_REQUIRED_2 <= item_fields:
+        if not item_fields >= _ITEM_REQUIRED_2:
             raise _Mismatch
         if type(item_type := item_members["type"]) is not str:
             raise _Mismatch
         if item_type == "output_text":
             if type(item) not in _ITEM_CLASSES_7 and not admit(item, _ITEM_CLASSES_7):
                 raise _Mismatch
-            if not _ITEM_REQUIRED_7 <= item_fields:
+            if not item_fields >= _ITEM_REQUIRED_7:
                 raise _Mismatch
             if type(item_members["text"]) is not str:
+                raise _Mismatch
+            if type(item) not in _ITEM_CLASSES_7 and not admit(item, _ITEM_CLASSES_7):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_7:
                 raise _Mismatch
         elif item_type == "refusal":
             if type(item) not in _ITEM_CLASSES_8 and not admit(item, _ITEM_CLASSES_8):
                 raise _Mismatch
-            if not _ITEM_REQUIRED_8 <= item_fields:
+            if not item_fields >= _ITEM_REQUIRED_8:
                 raise _Mismatch
             if type(item_members["refusal"]) is not str:
+                raise _Mismatch
+            if type(item) not in _ITEM_CLASSES_8 and not admit(item, _ITEM_CLASSES_8):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_8:
                 raise _Mismatch
 
 
 def _object_check_function_call(function_call: Any) -> None:
-    if type(function_call) not in _RESPONSE_STREAM_EVENT_CLASSES_4 and not admit(
-        function_call, _RESPONSE_STREAM_EVENT_CLASSES_4
-    ):
+    if type(function_call) not in _ITEM_CLASSES_9 and not admit(function_call, _ITEM_CLASSES_9):
         raise _Mismatch
     fields = function_call.__pydantic_fields_set__
     members = function_call.__dict__
-    if not _ITEM_REQUIRED_9 <= fields:
+    if not fields >= _ITEM_REQUIRED_9:
         raise _Mismatch
     if "id" in fields:
         function_call_id = members["id"]
@@ -1168,7 +1237,7 @@ def _object_check_output_item(output_item: Any) -> None:
         raise _Mismatch
     fields = output_item.__pydantic_fields_set__
     members = output_item.__dict__
-    if not _ITEM_REQUIRED_2 <= fields:
+    if not fields >= _ITEM_REQUIRED_2:
         raise _Mismatch
     if type(output_item_type := members["type"]) is not str:
         raise _Mismatch
