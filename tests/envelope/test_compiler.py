@@ -210,7 +210,7 @@ def test_a_recursive_schema_is_a_function_that_calls_itself(tmp_path: Path) -> N
     package = tmp_path / "recursive_envelope_out"
     package.mkdir()
     (package / "__init__.py").write_text("")
-    for fixed in ("_runtime", "_json", "_explain"):
+    for fixed in ("_runtime", "_json", "_explain", "_attributes"):
         (package / f"{fixed}.py").write_text(copied(fixed, "# header"))
     (package / "_envelopes_openai.py").write_text(source)
     sys.path.insert(0, str(tmp_path))

@@ -79,13 +79,14 @@ def _relative_imports(
     """The generated provider module's relative imports, in isort's order (an ``x as y`` import
     on a line of its own after its module's others)."""
     profile = projection.profile
-    decode = ["OutputData", "ToolCall", "decode_output", "output_data", "typed_call"]
+    decode = ["OutputData", "ToolCall", "decode_output", "output_data", "typed_calls"]
     if any(api.sdk_models for api in profile.apis):
         decode.append("projected_model")
     by_module: dict[str, set[str]] = {
         "_contracts": {"Contracts"},
         "_decode": set(decode),
-        f"_envelopes_{profile.name}": {f"validate_{surface}" for surface in surfaces},
+        f"_envelopes_{profile.name}": {f"validate_{surface}" for surface in surfaces}
+        | {f"read_{surface}" for api in profile.apis for surface in api.readers},
         "_runtime": {"PayloadError", "RawToolCall", "SchemaDriftError", "ToolCallDecoder"},
         "models": {"model_for"},
         requests.module: {requests.name},

@@ -24,8 +24,8 @@ from toolgen.runtime import (
 
 #: What every generated provider module uses, whatever its APIs.
 BASE_MODULES: tuple[str, ...] = (
-    *("_contracts", "_decode", "_dispatch", "_explain", "_json", "_outcomes", "_runtime"),
-    "_tool_results",
+    *("_attributes", "_contracts", "_decode", "_dispatch", "_explain", "_json", "_outcomes"),
+    *("_runtime", "_tool_results"),
 )
 
 
@@ -84,6 +84,9 @@ class Api:
     combines: tuple[str, ...] = ()
     # its tool loop (assistant_turn, tool_result, tool_results, run_tool_calls)
     loop: Loop | None = None
+    # the surfaces whose decoder takes ``read_<surface>`` (an SDK object read as it is, through
+    # its attributes) rather than ``validate_<surface>``
+    readers: tuple[str, ...] = ()
 
     @property
     def surfaces(self) -> tuple[str, ...]:
@@ -115,11 +118,15 @@ CHAT = Api(
         "ChatCompletionToolMessageParam",
         "list[ChatCompletionToolMessageParam]",
     ),
+    readers=("chat_completion",),
 )
 #: Chat Completions read leniently (untyped calls, arguments as text, object or absent, whole
 #: streamed calls without index): for compatible APIs whose recordings show those shapes.
 LENIENT_CHAT = replace(
-    CHAT, decoder="LenientChatCompletionsDecoder", reads=_chat_completions.LENIENT_READS
+    CHAT,
+    decoder="LenientChatCompletionsDecoder",
+    reads=_chat_completions.LENIENT_READS,
+    readers=(),
 )
 RESPONSES = Api(
     "responses",
@@ -137,6 +144,7 @@ RESPONSES = Api(
         "FunctionCallOutput",
         "list[FunctionCallOutput]",
     ),
+    readers=("response",),
 )
 MESSAGES = Api(
     "messages",
@@ -153,6 +161,7 @@ MESSAGES = Api(
         "ToolResultBlockParam",
         "UserMessageParam",
     ),
+    readers=("message",),
 )
 CONVERSE = Api(
     "converse",

@@ -179,7 +179,22 @@ class ChatCompletionsDecoder(ValidatingDecoder):
 
         Calls of other types are skipped; malformed arguments raise PayloadError.
         """
-        message = self._validate(data)["choices"][0]["message"]
+        valid = self._validate(data)
+        if type(valid) is not dict:  # an SDK object its reader checked through its attributes
+            completion: Any = valid
+            return [
+                decode_tool_call(
+                    self.provider,
+                    call.id,
+                    call.function.name,
+                    call.function.arguments,
+                    canonical_names,
+                    canonicalize,
+                )
+                for call in getattr(completion.choices[0].message, "tool_calls", None) or ()
+                if call.type == "function"
+            ]
+        message = valid["choices"][0]["message"]
         return [
             decode_tool_call(
                 self.provider,

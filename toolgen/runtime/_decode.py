@@ -1,14 +1,14 @@
 """Typed decoding: a canonical payload validated into its model.
 
 Provider modules decode a call's JSON arguments and canonicalize them (``_runtime``), then call
-``typed_call`` with the model class from ``models.model_for``; errors name the tool, the call id
-and the failing location, never values.
+``typed_calls`` (``typed_call`` for one call) with ``models.model_for``; errors name the tool, the
+call id and the failing location, never values.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeAlias, TypeVar
 
@@ -53,7 +53,7 @@ class ToolCall(Generic[N, M]):
     arguments: M
     raw_arguments: str
     #: the tool's name as the provider sent it (what a replayed call and a function response carry)
-    wire_name: str = ""
+    wire_name: str
 
 
 def location(loc: tuple[int | str, ...], payload: Any) -> str:
@@ -102,15 +102,21 @@ def _validate(model: type[M], payload: Any, *, provider: str, tool: str, call_id
     try:
         return model.model_validate(payload)
     except ValidationError as error:
-        where, message = _validation_message(error, payload)
-        raise PayloadError(
-            provider=provider,
-            tool=tool,
-            call_id=call_id,
-            location=where,
-            reason=message,
-            code="INVALID_ARGUMENTS" if call_id else "INVALID_OUTPUT",
-        ) from error
+        raise _invalid(error, payload, provider, tool, call_id) from error
+
+
+def _invalid(
+    error: ValidationError, payload: Any, provider: str, tool: str, call_id: str
+) -> PayloadError:
+    where, message = _validation_message(error, payload)
+    return PayloadError(
+        provider=provider,
+        tool=tool,
+        call_id=call_id,
+        location=where,
+        reason=message,
+        code="INVALID_ARGUMENTS" if call_id else "INVALID_OUTPUT",
+    )
 
 
 def typed_call(provider: str, call: RawToolCall, model: type[M]) -> ToolCall[str, M]:
@@ -127,6 +133,25 @@ def typed_call(provider: str, call: RawToolCall, model: type[M]) -> ToolCall[str
         raw_arguments=call.raw_arguments,
         wire_name=call.provider_name,
     )
+
+
+def typed_calls(
+    provider: str, calls: Iterable[RawToolCall], model_for: Callable[[str, str], type[BaseModel]]
+) -> list[ToolCall[str, Any]]:
+    """``typed_call`` of each call in one loop: each model's validator called directly (what
+    ``model_validate`` calls), no wrapper per call."""
+    typed: list[ToolCall[str, Any]] = []
+    for call in calls:
+        try:
+            arguments = model_for("tool", call.name).__pydantic_validator__.validate_python(
+                call.arguments
+            )
+        except ValidationError as error:
+            raise _invalid(error, call.arguments, provider, call.name, call.id) from error
+        typed.append(
+            ToolCall(call.id, call.name, arguments, call.raw_arguments, call.provider_name)
+        )
+    return typed
 
 
 def decode_output(

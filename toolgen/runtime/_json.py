@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from math import isfinite
 from typing import Any, Final
 
@@ -87,6 +88,8 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 _DECODER: Final = json.JSONDecoder(
     object_pairs_hook=_object, parse_float=_float, parse_int=_integer, parse_constant=_constant
 )
+#: the decoder's scanner (C): ``(value, end)`` of the value at an index, StopIteration when none
+_SCAN: Final[Callable[[str, int], tuple[Any, int]]] = _DECODER.scan_once  # type: ignore[attr-defined]
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 _STRING: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 
@@ -143,10 +146,27 @@ def loads(text: str | bytes) -> Any:
             raise JsonRefused("not UTF-8 text") from None
     if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(text):
         raise JsonRefused(_TOO_DEEP)
-    if _RAW_SURROGATE.search(text) is not None:
+    if not text.isascii() and _RAW_SURROGATE.search(text) is not None:
         raise JsonRefused(_SURROGATE)
     try:
-        value = _DECODER.decode(text)
+        # the decoder's scanner itself: a value that fills the text, with no wrapper in Python
+        value, end = _SCAN(text, 0)
+    except JsonRefused:
+        raise
+    except (StopIteration, ValueError, RecursionError):
+        end = -1
+    if end != len(text):  # white space around the value, or no valid JSON: the whole decode
+        value = _decoded(text)
+    if "\\u" in text and _ESCAPED_SURROGATE.search(text) is not None:
+        checked(value)  # pairs are joined by the parser; a lone one stays in a string
+    return value
+
+
+def _decoded(text: str) -> Any:
+    """``text`` through the decoder's whole ``decode`` (white space, trailing data), its syntax
+    errors as JsonRefused."""
+    try:
+        return _DECODER.decode(text)
     except json.JSONDecodeError as error:
         # the message and the position describe the syntax only, never the content
         raise JsonRefused(
@@ -154,9 +174,6 @@ def loads(text: str | bytes) -> Any:
         ) from None
     except RecursionError:  # the caller's own stack was nearly full
         raise JsonRefused(_TOO_DEEP) from None
-    if _ESCAPED_SURROGATE.search(text) is not None:
-        checked(value)  # pairs are joined by the parser; a lone one stays in a string
-    return value
 
 
 def checked(value: Any) -> Any:

@@ -26,6 +26,7 @@ from typing import (
 )
 
 from ._contracts import Contracts, StrictToolLimits
+from ._json import JsonRefused, dumps
 from ._runtime import (
     Canonicalize,
     FragmentJoiner,
@@ -34,6 +35,7 @@ from ._runtime import (
     ValidatingDecoder,
     Validator,
     joined_tool_call,
+    json_value,
     tool_call_from_object,
 )
 
@@ -186,6 +188,21 @@ class MessagesDecoder(ValidatingDecoder):
 
         Their ``raw_arguments`` is ``input`` written as compact JSON.
         """
+        valid = self._validate(data)
+        if type(valid) is not dict:  # an SDK object its reader checked through its attributes
+            message: Any = valid
+            blocks = [block for block in message.content if block.type == "tool_use"]
+            try:
+                texts = [dumps(block.input) for block in blocks]
+            except JsonRefused:  # an input its dump may write otherwise (NaN...): read the dump
+                valid = self._validate(json_value(data))
+            else:
+                return [
+                    tool_call_from_object(
+                        self.provider, b.id, b.name, b.input, canonical_names, canonicalize, text
+                    )
+                    for b, text in zip(blocks, texts, strict=True)
+                ]
         return [
             tool_call_from_object(
                 self.provider,
@@ -195,7 +212,7 @@ class MessagesDecoder(ValidatingDecoder):
                 canonical_names,
                 canonicalize,
             )
-            for block in self._validate(data)["content"]
+            for block in valid["content"]
             if block["type"] == "tool_use"
         ]
 

@@ -136,6 +136,21 @@ class ResponsesDecoder(ValidatingDecoder):
 
         Output items of other types are skipped; malformed arguments raise PayloadError.
         """
+        valid = self._validate(data)
+        if type(valid) is not dict:  # an SDK object its reader checked through its attributes
+            response: Any = valid
+            return [
+                decode_tool_call(
+                    self.provider,
+                    item.call_id,
+                    item.name,
+                    item.arguments,
+                    canonical_names,
+                    canonicalize,
+                )
+                for item in response.output
+                if item.type == "function_call"
+            ]
         return [
             decode_tool_call(
                 self.provider,
@@ -145,7 +160,7 @@ class ResponsesDecoder(ValidatingDecoder):
                 canonical_names,
                 canonicalize,
             )
-            for item in self._validate(data)["output"]
+            for item in valid["output"]
             if item["type"] == "function_call"
         ]
 
@@ -179,9 +194,9 @@ class ResponseToolCallStream(FragmentJoiner):
                 valid["delta"]
             )
         elif kind == "response.function_call_arguments.done":
-            self._calls.setdefault(
-                valid["output_index"], ToolCallFragments()
-            ).final_arguments = valid["arguments"]
+            self._calls.setdefault(valid["output_index"], ToolCallFragments()).final_arguments = (
+                valid["arguments"]
+            )
         return valid
 
     def tool_calls(

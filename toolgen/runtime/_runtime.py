@@ -502,12 +502,14 @@ def tool_call_from_object(
     arguments: dict[str, Any],
     canonical_names: Mapping[str, str],
     canonicalize: Callable[[str, Any], Any] | None,
+    raw: str | None = None,
 ) -> RawToolCall:
     """A call whose arguments arrive already decoded (a JSON object, not its text), checked
-    against the limits of JSON text (``_json``)."""
+    against the limits of JSON text (``_json``); ``raw`` is ``dumps(arguments)`` when the caller
+    has it already."""
     try:
         return _decode_object(
-            provider, call_id, provider_name, arguments, canonical_names, canonicalize
+            provider, call_id, provider_name, arguments, canonical_names, canonicalize, raw
         )
     except PayloadError as error:
         return failed_call(error, call_id, provider_name, _text_or_empty(arguments))
@@ -527,12 +529,14 @@ def _decode_object(
     arguments: dict[str, Any],
     canonical_names: Mapping[str, str],
     canonicalize: Callable[[str, Any], Any] | None,
+    raw: str | None,
 ) -> RawToolCall:
     name = _canonical_name(provider, call_id, provider_name, canonical_names)
-    try:
-        raw = dumps(arguments)
-    except JsonRefused as refused:
-        raise _refused(provider, name, call_id, refused) from None
+    if raw is None:
+        try:
+            raw = dumps(arguments)
+        except JsonRefused as refused:
+            raise _refused(provider, name, call_id, refused) from None
     if canonicalize is not None:
         arguments = _canonicalized(provider, name, call_id, canonicalize, arguments)
     return RawToolCall(call_id, name, provider_name, arguments, raw)

@@ -278,7 +278,7 @@ class SurfaceCompiler:
     def function_source(self, name: str, target: str, hint: str) -> str | None:
         """The source of the function ``name`` checking the ``$ref`` target at ``target``; None
         when it checks nothing."""
-        compiler = SurfaceCompiler(self.provider, self.surface, self.root, self.module)
+        compiler = self.sibling()
         value = python_identifier(hint, reserved=_TAKEN)
         compiler._locals = Identifiers(reserved=_TAKEN | {value})
         schema = self.resolve(target, target)
@@ -290,6 +290,10 @@ class SurfaceCompiler:
         with emitter.block(f"def {name}({value}: Any) -> None"):
             write(emitter, body)
         return emitter.source()
+
+    def sibling(self) -> SurfaceCompiler:
+        """A compiler of the same kind for a function of this module."""
+        return SurfaceCompiler(self.provider, self.surface, self.root, self.module)
 
     def node(self, schema: Any, at: At) -> list[Statement]:
         if schema is True:

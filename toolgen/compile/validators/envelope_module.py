@@ -10,6 +10,11 @@ from toolgen.compile.validators.envelope_compiler import (
     compile_surface,
     validator_name,
 )
+from toolgen.compile.validators.object_compiler import (
+    compile_object_surface,
+    object_module,
+    reader_name,
+)
 from toolgen.infra.parallel import Runner
 from toolgen.render.codegen import LineEmitter, docstring
 from toolgen.render.templating import export_order, format_python
@@ -20,6 +25,8 @@ _IMPORT_SOURCES = {
     "Callable": "collections.abc",
     "Mapping": "collections.abc",
     "mismatch_handler": "._explain",
+    "admitted_classes": "._attributes",
+    "admit": "._attributes",
 }
 
 
@@ -36,8 +43,14 @@ def render_envelope_module(
     module.reserve("_mismatched", "_SCHEMAS")
     module.count_uses(schemas)
     validators = [compile_surface(module, s, schemas[s]) for s in sorted(schemas)]
+    objects = object_module(module)
+    readers = [compile_object_surface(objects, s, schemas[s]) for s in sorted(schemas)]
     imports = module.imports | {"mismatch_handler"}
-    public = ["PROVIDER", *(validator_name(s) for s in sorted(schemas))]
+    public = [
+        "PROVIDER",
+        *(validator_name(s) for s in sorted(schemas)),
+        *(reader_name(s) for s in sorted(schemas)),
+    ]
 
     emitter = LineEmitter()
     emitter.line(header)
@@ -49,6 +62,8 @@ def render_envelope_module(
             "``validate_<surface>(data)`` returns ``data`` (an SDK object: its JSON form) when it",
             "has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch",
             "(found by walking ``_SCHEMAS``), or TypeError for a value neither JSON nor an SDK object.",
+            "``read_<surface>(data)`` is what the decoders read: the same checks, an SDK object read",
+            "through its attributes and returned as it is (its wire form when those do not hold).",
         )
     )
     emitter.line()
@@ -71,7 +86,7 @@ def render_envelope_module(
         emitter.lines(
             docstring("Raised by a validator's check; _mismatched then finds where and why.")
         )
-    functions = [*validators, *module.sources.values()]
+    functions = [*validators, *module.sources.values(), *readers, *objects.sources.values()]
     source = emitter.source() + "".join("\n\n" + part for part in functions)
     return format_python(source, runner=runner or Runner())
 

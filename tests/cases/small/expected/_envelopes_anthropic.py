@@ -7,22 +7,78 @@ Surfaces: message, message_stream_event.
 ``validate_<surface>(data)`` returns ``data`` (an SDK object: its JSON form) when it
 has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch
 (found by walking ``_SCHEMAS``), or TypeError for a value neither JSON nor an SDK object.
+``read_<surface>(data)`` is what the decoders read: the same checks, an SDK object read
+through its attributes and returned as it is (its wire form when those do not hold).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ._attributes import admit, admitted_classes
 from ._explain import mismatch_handler
 from ._runtime import integral_float, integral_or_none
 
 __all__ = [
     "PROVIDER",
+    "read_message",
+    "read_message_stream_event",
     "validate_message",
     "validate_message_stream_event",
 ]
 
 PROVIDER = "anthropic"
+_MESSAGE_CLASSES = admitted_classes(
+    ("content", "id", "model", "role", "stop_reason", "stop_sequence", "type", "usage"),
+    ("stop_sequence",),
+)
+_MESSAGE_REQUIRED = frozenset(("content", "id", "model", "role", "stop_reason", "type", "usage"))
+_ITEM_CLASSES = admitted_classes(("type",), ())
+_ITEM_REQUIRED = frozenset(("type",))
+_ITEM_CLASSES_2 = admitted_classes(("text",), ())
+_ITEM_REQUIRED_2 = frozenset(("text",))
+_ITEM_CLASSES_3 = admitted_classes(("id", "input", "name"), ())
+_ITEM_REQUIRED_3 = frozenset(("id", "input", "name"))
+_ITEM_CLASSES_4 = admitted_classes(("signature", "thinking"), ("signature",))
+_ITEM_REQUIRED_4 = frozenset(("thinking",))
+_MESSAGE_CLASSES_2 = admitted_classes(
+    ("cache_creation_input_tokens", "cache_read_input_tokens", "input_tokens", "output_tokens"),
+    ("cache_creation_input_tokens", "cache_read_input_tokens"),
+)
+_MESSAGE_REQUIRED_2 = frozenset(("input_tokens", "output_tokens"))
+_MESSAGE_STREAM_EVENT_CLASSES = admitted_classes(("message",), ())
+_MESSAGE_STREAM_EVENT_REQUIRED = frozenset(("message",))
+_MESSAGE_CLASSES_3 = admitted_classes(
+    ("content", "id", "model", "role", "stop_reason", "stop_sequence", "type", "usage"), ()
+)
+_MESSAGE_REQUIRED_3 = frozenset(
+    ("content", "id", "model", "role", "stop_reason", "stop_sequence", "type", "usage")
+)
+_MESSAGE_STREAM_EVENT_CLASSES_2 = admitted_classes(("content_block", "index"), ())
+_MESSAGE_STREAM_EVENT_REQUIRED_2 = frozenset(("content_block", "index"))
+_MESSAGE_STREAM_EVENT_CLASSES_3 = admitted_classes(("delta", "index"), ())
+_MESSAGE_STREAM_EVENT_REQUIRED_3 = frozenset(("delta", "index"))
+_DELTA_CLASSES = admitted_classes(("partial_json",), ())
+_DELTA_REQUIRED = frozenset(("partial_json",))
+_DELTA_CLASSES_2 = admitted_classes(("thinking",), ())
+_DELTA_CLASSES_3 = admitted_classes(("signature",), ())
+_DELTA_REQUIRED_2 = frozenset(("signature",))
+_MESSAGE_STREAM_EVENT_CLASSES_4 = admitted_classes(("index",), ())
+_MESSAGE_STREAM_EVENT_REQUIRED_4 = frozenset(("index",))
+_MESSAGE_STREAM_EVENT_CLASSES_5 = admitted_classes(("delta", "usage"), ())
+_MESSAGE_STREAM_EVENT_REQUIRED_5 = frozenset(("delta", "usage"))
+_DELTA_CLASSES_4 = admitted_classes(
+    ("stop_reason", "stop_sequence"), ("stop_reason", "stop_sequence")
+)
+_USAGE_CLASSES = admitted_classes(
+    ("cache_creation_input_tokens", "cache_read_input_tokens", "input_tokens", "output_tokens"),
+    ("cache_creation_input_tokens", "cache_read_input_tokens", "input_tokens"),
+)
+_USAGE_REQUIRED = frozenset(("output_tokens",))
+_MESSAGE_STREAM_EVENT_CLASSES_6 = admitted_classes(("error",), ())
+_MESSAGE_STREAM_EVENT_REQUIRED_6 = frozenset(("error",))
+_ERROR_CLASSES = admitted_classes(("message", "type"), ())
+_ERROR_REQUIRED = frozenset(("message", "type"))
 #: The envelope schemas (surface -> schema) as JSON, read to explain a mismatch.
 _SCHEMAS = (
     '{"$defs":{"ContentBlock":{"type":"object","required":["type"],'
@@ -283,4 +339,445 @@ def _check_content_block(content_block: Any) -> None:
             raise _Mismatch
         signature = content_block.get("signature")
         if signature is not None and type(signature) is not str:
+            raise _Mismatch
+
+
+def _object_message(data: Any) -> None:
+    """``validate_message``'s checks over an SDK object's attributes."""
+    if type(data) not in _MESSAGE_CLASSES and not admit(data, _MESSAGE_CLASSES):
+        raise _Mismatch
+    fields = data.__pydantic_fields_set__
+    members = data.__dict__
+    if not fields >= _MESSAGE_REQUIRED or type(members["id"]) is not str:
+        raise _Mismatch
+    if members["type"] != "message" or members["role"] != "assistant":
+        raise _Mismatch
+    if type(members["model"]) is not str:
+        raise _Mismatch
+    if type(content := members["content"]) is not list:
+        raise _Mismatch
+    for item in content:
+        if type(item) not in _ITEM_CLASSES and not admit(item, _ITEM_CLASSES):
+            raise _Mismatch
+        item_fields = item.__pydantic_fields_set__
+        item_members = item.__dict__
+        if not item_fields >= _ITEM_REQUIRED:
+            raise _Mismatch
+        if type(item_type := item_members["type"]) is not str:
+            raise _Mismatch
+        if item_type == "text":
+            if type(item) not in _ITEM_CLASSES_2 and not admit(item, _ITEM_CLASSES_2):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_2:
+                raise _Mismatch
+            if type(item_members["text"]) is not str:
+                raise _Mismatch
+            if type(item) not in _ITEM_CLASSES_2 and not admit(item, _ITEM_CLASSES_2):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_2:
+                raise _Mismatch
+        elif item_type == "tool_use":
+            if type(item) not in _ITEM_CLASSES_3 and not admit(item, _ITEM_CLASSES_3):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_3:
+                raise _Mismatch
+            if type(item_members["id"]) is not str:
+                raise _Mismatch
+            if type(item_members["name"]) is not str:
+                raise _Mismatch
+            if type(item_members["input"]) is not dict:
+                raise _Mismatch
+            if type(item) not in _ITEM_CLASSES_3 and not admit(item, _ITEM_CLASSES_3):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_3:
+                raise _Mismatch
+        elif item_type == "thinking":
+            if type(item) not in _ITEM_CLASSES_4 and not admit(item, _ITEM_CLASSES_4):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_4:
+                raise _Mismatch
+            if type(item_members["thinking"]) is not str:
+                raise _Mismatch
+            if "signature" in item_fields:
+                signature = item_members["signature"]
+                if signature is not None and type(signature) is not str:
+                    raise _Mismatch
+            if type(item) not in _ITEM_CLASSES_4 and not admit(item, _ITEM_CLASSES_4):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_4:
+                raise _Mismatch
+    if type(members["stop_reason"]) is not str:
+        raise _Mismatch
+    if "stop_sequence" in fields:
+        stop_sequence = members["stop_sequence"]
+        if stop_sequence is not None and type(stop_sequence) is not str:
+            raise _Mismatch
+    usage = members["usage"]
+    _object_check_usage(usage)
+
+
+def read_message(data: object) -> Any:
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_message``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    if type(data) is not dict:
+        try:
+            _object_message(data)
+            return data
+        except (AttributeError, KeyError, TypeError, _Mismatch):
+            pass
+    return validate_message(data)
+
+
+def _object_message_stream_event(data: Any) -> None:
+    """``validate_message_stream_event``'s checks over an SDK object's attributes."""
+    if type(data) not in _ITEM_CLASSES and not admit(data, _ITEM_CLASSES):
+        raise _Mismatch
+    fields = data.__pydantic_fields_set__
+    members = data.__dict__
+    if not fields >= _ITEM_REQUIRED or type(data_type := members["type"]) is not str:
+        raise _Mismatch
+    if data_type == "message_start":
+        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES and not admit(
+            data, _MESSAGE_STREAM_EVENT_CLASSES
+        ):
+            raise _Mismatch
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED:
+            raise _Mismatch
+        message = members["message"]
+        if type(message) not in _MESSAGE_CLASSES_3 and not admit(message, _MESSAGE_CLASSES_3):
+            raise _Mismatch
+        message_fields = message.__pydantic_fields_set__
+        message_members = message.__dict__
+        if not message_fields >= _MESSAGE_REQUIRED_3:
+            raise _Mismatch
+        if type(message_members["id"]) is not str:
+            raise _Mismatch
+        if message_members["type"] != "message":
+            raise _Mismatch
+        if message_members["role"] != "assistant":
+            raise _Mismatch
+        if type(message_members["model"]) is not str:
+            raise _Mismatch
+        if type(content := message_members["content"]) is not list:
+            raise _Mismatch
+        for item in content:
+            if type(item) not in _ITEM_CLASSES and not admit(item, _ITEM_CLASSES):
+                raise _Mismatch
+            item_fields = item.__pydantic_fields_set__
+            item_members = item.__dict__
+            if not item_fields >= _ITEM_REQUIRED:
+                raise _Mismatch
+            if type(item_type := item_members["type"]) is not str:
+                raise _Mismatch
+            if item_type == "text":
+                if type(item) not in _ITEM_CLASSES_2 and not admit(item, _ITEM_CLASSES_2):
+                    raise _Mismatch
+                if not item_fields >= _ITEM_REQUIRED_2:
+                    raise _Mismatch
+                if type(item_members["text"]) is not str:
+                    raise _Mismatch
+                if type(item) not in _ITEM_CLASSES_2 and not admit(item, _ITEM_CLASSES_2):
+                    raise _Mismatch
+                if not item_fields >= _ITEM_REQUIRED_2:
+                    raise _Mismatch
+            elif item_type == "tool_use":
+                if type(item) not in _ITEM_CLASSES_3 and not admit(item, _ITEM_CLASSES_3):
+                    raise _Mismatch
+                if not item_fields >= _ITEM_REQUIRED_3:
+                    raise _Mismatch
+                if type(item_members["id"]) is not str:
+                    raise _Mismatch
+                if type(item_members["name"]) is not str:
+                    raise _Mismatch
+                if type(item_members["input"]) is not dict:
+                    raise _Mismatch
+                if type(item) not in _ITEM_CLASSES_3 and not admit(item, _ITEM_CLASSES_3):
+                    raise _Mismatch
+                if not item_fields >= _ITEM_REQUIRED_3:
+                    raise _Mismatch
+            elif item_type == "thinking":
+                if type(item) not in _ITEM_CLASSES_4 and not admit(item, _ITEM_CLASSES_4):
+                    raise _Mismatch
+                if not item_fields >= _ITEM_REQUIRED_4:
+                    raise _Mismatch
+                if type(item_members["thinking"]) is not str:
+                    raise _Mismatch
+                if "signature" in item_fields:
+                    signature = item_members["signature"]
+                    if signature is not None and type(signature) is not str:
+                        raise _Mismatch
+                if type(item) not in _ITEM_CLASSES_4 and not admit(item, _ITEM_CLASSES_4):
+                    raise _Mismatch
+                if not item_fields >= _ITEM_REQUIRED_4:
+                    raise _Mismatch
+        stop_reason = message_members["stop_reason"]
+        if stop_reason is not None and type(stop_reason) is not str:
+            raise _Mismatch
+        stop_sequence = message_members["stop_sequence"]
+        if stop_sequence is not None and type(stop_sequence) is not str:
+            raise _Mismatch
+        usage = message_members["usage"]
+        _object_check_usage(usage)
+        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES and not admit(
+            data, _MESSAGE_STREAM_EVENT_CLASSES
+        ):
+            raise _Mismatch
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED:
+            raise _Mismatch
+    elif data_type == "content_block_start":
+        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_2 and not admit(
+            data, _MESSAGE_STREAM_EVENT_CLASSES_2
+        ):
+            raise _Mismatch
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_2:
+            raise _Mismatch
+        if type(index := members["index"]) is not int and not integral_float(index):
+            raise _Mismatch
+        content_block = members["content_block"]
+        _object_check_content_block(content_block)
+        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_2 and not admit(
+            data, _MESSAGE_STREAM_EVENT_CLASSES_2
+        ):
+            raise _Mismatch
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_2:
+            raise _Mismatch
+    elif data_type == "content_block_delta":
+        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_3 and not admit(
+            data, _MESSAGE_STREAM_EVENT_CLASSES_3
+        ):
+            raise _Mismatch
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_3:
+            raise _Mismatch
+        if type(index := members["index"]) is not int and not integral_float(index):
+            raise _Mismatch
+        delta = members["delta"]
+        if type(delta) not in _ITEM_CLASSES and not admit(delta, _ITEM_CLASSES):
+            raise _Mismatch
+        delta_fields = delta.__pydantic_fields_set__
+        delta_members = delta.__dict__
+        if not delta_fields >= _ITEM_REQUIRED:
+            raise _Mismatch
+        if type(delta_type := delta_members["type"]) is not str:
+            raise _Mismatch
+        if delta_type == "text_delta":
+            if type(delta) not in _ITEM_CLASSES_2 and not admit(delta, _ITEM_CLASSES_2):
+                raise _Mismatch
+            if not delta_fields >= _ITEM_REQUIRED_2:
+                raise _Mismatch
+            if type(delta_members["text"]) is not str:
+                raise _Mismatch
+            if type(delta) not in _ITEM_CLASSES_2 and not admit(delta, _ITEM_CLASSES_2):
+                raise _Mismatch
+            if not delta_fields >= _ITEM_REQUIRED_2:
+                raise _Mismatch
+        elif delta_type == "input_json_delta":
+            if type(delta) not in _DELTA_CLASSES and not admit(delta, _DELTA_CLASSES):
+                raise _Mismatch
+            if not delta_fields >= _DELTA_REQUIRED:
+                raise _Mismatch
+            if type(delta_members["partial_json"]) is not str:
+                raise _Mismatch
+            if type(delta) not in _DELTA_CLASSES and not admit(delta, _DELTA_CLASSES):
+                raise _Mismatch
+            if not delta_fields >= _DELTA_REQUIRED:
+                raise _Mismatch
+        elif delta_type == "thinking_delta":
+            if type(delta) not in _DELTA_CLASSES_2 and not admit(delta, _DELTA_CLASSES_2):
+                raise _Mismatch
+            if not delta_fields >= _ITEM_REQUIRED_4:
+                raise _Mismatch
+            if type(delta_members["thinking"]) is not str:
+                raise _Mismatch
+            if type(delta) not in _DELTA_CLASSES_2 and not admit(delta, _DELTA_CLASSES_2):
+                raise _Mismatch
+            if not delta_fields >= _ITEM_REQUIRED_4:
+                raise _Mismatch
+        elif delta_type == "signature_delta":
+            if type(delta) not in _DELTA_CLASSES_3 and not admit(delta, _DELTA_CLASSES_3):
+                raise _Mismatch
+            if not delta_fields >= _DELTA_REQUIRED_2:
+                raise _Mismatch
+            if type(delta_members["signature"]) is not str:
+                raise _Mismatch
+            if type(delta) not in _DELTA_CLASSES_3 and not admit(delta, _DELTA_CLASSES_3):
+                raise _Mismatch
+            if not delta_fields >= _DELTA_REQUIRED_2:
+                raise _Mismatch
+        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_3 and not admit(
+            data, _MESSAGE_STREAM_EVENT_CLASSES_3
+        ):
+            raise _Mismatch
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_3:
+            raise _Mismatch
+    elif data_type == "content_block_stop":
+        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_4 and not admit(
+            data, _MESSAGE_STREAM_EVENT_CLASSES_4
+        ):
+            raise _Mismatch
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_4:
+            raise _Mismatch
+        if type(index := members["index"]) is not int and not integral_float(index):
+            raise _Mismatch
+        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_4 and not admit(
+            data, _MESSAGE_STREAM_EVENT_CLASSES_4
+        ):
+            raise _Mismatch
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_4:
+            raise _Mismatch
+    elif data_type == "message_delta":
+        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_5 and not admit(
+            data, _MESSAGE_STREAM_EVENT_CLASSES_5
+        ):
+            raise _Mismatch
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_5:
+            raise _Mismatch
+        delta = members["delta"]
+        if type(delta) not in _DELTA_CLASSES_4 and not admit(delta, _DELTA_CLASSES_4):
+            raise _Mismatch
+        delta_fields = delta.__pydantic_fields_set__
+        delta_members = delta.__dict__
+        if "stop_reason" in delta_fields:
+            delta_stop_reason = delta_members["stop_reason"]
+            if delta_stop_reason is not None and type(delta_stop_reason) is not str:
+                raise _Mismatch
+        if "stop_sequence" in delta_fields:
+            delta_stop_sequence = delta_members["stop_sequence"]
+            if delta_stop_sequence is not None and type(delta_stop_sequence) is not str:
+                raise _Mismatch
+        data_usage = members["usage"]
+        if type(data_usage) not in _USAGE_CLASSES and not admit(data_usage, _USAGE_CLASSES):
+            raise _Mismatch
+        usage_fields = data_usage.__pydantic_fields_set__
+        usage_members = data_usage.__dict__
+        if not usage_fields >= _USAGE_REQUIRED:
+            raise _Mismatch
+        output_tokens = usage_members["output_tokens"]
+        if type(output_tokens) is not int and not integral_float(output_tokens):
+            raise _Mismatch
+        if "input_tokens" in usage_fields:
+            input_tokens = usage_members["input_tokens"]
+            if type(input_tokens) is not int and not integral_or_none(input_tokens):
+                raise _Mismatch
+        if "cache_creation_input_tokens" in usage_fields:
+            cache_creation_input_tokens = usage_members["cache_creation_input_tokens"]
+            if type(cache_creation_input_tokens) is not int and not integral_or_none(
+                cache_creation_input_tokens
+            ):
+                raise _Mismatch
+        if "cache_read_input_tokens" in usage_fields:
+            cache_read_input_tokens = usage_members["cache_read_input_tokens"]
+            if type(cache_read_input_tokens) is not int and not integral_or_none(
+                cache_read_input_tokens
+            ):
+                raise _Mismatch
+        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_5 and not admit(
+            data, _MESSAGE_STREAM_EVENT_CLASSES_5
+        ):
+            raise _Mismatch
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_5:
+            raise _Mismatch
+    elif data_type == "error":
+        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_6 and not admit(
+            data, _MESSAGE_STREAM_EVENT_CLASSES_6
+        ):
+            raise _Mismatch
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_6:
+            raise _Mismatch
+        error = members["error"]
+        if type(error) not in _ERROR_CLASSES and not admit(error, _ERROR_CLASSES):
+            raise _Mismatch
+        error_fields = error.__pydantic_fields_set__
+        error_members = error.__dict__
+        if not error_fields >= _ERROR_REQUIRED:
+            raise _Mismatch
+        if type(error_members["type"]) is not str:
+            raise _Mismatch
+        if type(error_members["message"]) is not str:
+            raise _Mismatch
+        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_6 and not admit(
+            data, _MESSAGE_STREAM_EVENT_CLASSES_6
+        ):
+            raise _Mismatch
+        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_6:
+            raise _Mismatch
+
+
+def read_message_stream_event(data: object) -> Any:
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_message_stream_event``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    if type(data) is not dict:
+        try:
+            _object_message_stream_event(data)
+            return data
+        except (AttributeError, KeyError, TypeError, _Mismatch):
+            pass
+    return validate_message_stream_event(data)
+
+
+def _object_check_usage(usage: Any) -> None:
+    if type(usage) not in _MESSAGE_CLASSES_2 and not admit(usage, _MESSAGE_CLASSES_2):
+        raise _Mismatch
+    fields = usage.__pydantic_fields_set__
+    members = usage.__dict__
+    if not fields >= _MESSAGE_REQUIRED_2:
+        raise _Mismatch
+    input_tokens = members["input_tokens"]
+    if type(input_tokens) is not int and not integral_float(input_tokens):
+        raise _Mismatch
+    output_tokens = members["output_tokens"]
+    if type(output_tokens) is not int and not integral_float(output_tokens):
+        raise _Mismatch
+    if "cache_creation_input_tokens" in fields:
+        cache_creation_input_tokens = members["cache_creation_input_tokens"]
+        if type(cache_creation_input_tokens) is not int and not integral_or_none(
+            cache_creation_input_tokens
+        ):
+            raise _Mismatch
+    if "cache_read_input_tokens" in fields:
+        cache_read_input_tokens = members["cache_read_input_tokens"]
+        if type(cache_read_input_tokens) is not int and not integral_or_none(
+            cache_read_input_tokens
+        ):
+            raise _Mismatch
+
+
+def _object_check_content_block(content_block: Any) -> None:
+    if type(content_block) not in _ITEM_CLASSES and not admit(content_block, _ITEM_CLASSES):
+        raise _Mismatch
+    fields = content_block.__pydantic_fields_set__
+    members = content_block.__dict__
+    if not fields >= _ITEM_REQUIRED:
+        raise _Mismatch
+    if type(content_block_type := members["type"]) is not str:
+        raise _Mismatch
+    if content_block_type == "text":
+        if type(content_block) not in _ITEM_CLASSES_2 and not admit(content_block, _ITEM_CLASSES_2):
+            raise _Mismatch
+        if not fields >= _ITEM_REQUIRED_2 or type(members["text"]) is not str:
+            raise _Mismatch
+        if type(content_block) not in _ITEM_CLASSES_2 and not admit(content_block, _ITEM_CLASSES_2):
+            raise _Mismatch
+        if not fields >= _ITEM_REQUIRED_2:
+            raise _Mismatch
+    elif content_block_type == "tool_use":
+        if type(content_block) not in _ITEM_CLASSES_3 and not admit(content_block, _ITEM_CLASSES_3):
+            raise _Mismatch
+        if not fields >= _ITEM_REQUIRED_3 or type(members["id"]) is not str:
+            raise _Mismatch
+        if type(members["name"]) is not str or type(members["input"]) is not dict:
+            raise _Mismatch
+        if type(content_block) not in _ITEM_CLASSES_3 and not admit(content_block, _ITEM_CLASSES_3):
+            raise _Mismatch
+        if not fields >= _ITEM_REQUIRED_3:
+            raise _Mismatch
+    elif content_block_type == "thinking":
+        if type(content_block) not in _ITEM_CLASSES_4 and not admit(content_block, _ITEM_CLASSES_4):
+            raise _Mismatch
+        if not fields >= _ITEM_REQUIRED_4 or type(members["thinking"]) is not str:
+            raise _Mismatch
+        if "signature" in fields:
+            signature = members["signature"]
+            if signature is not None and type(signature) is not str:
+                raise _Mismatch
+        if type(content_block) not in _ITEM_CLASSES_4 and not admit(content_block, _ITEM_CLASSES_4):
+            raise _Mismatch
+        if not fields >= _ITEM_REQUIRED_4:
             raise _Mismatch

@@ -7,22 +7,83 @@ Surfaces: chat_completion, chat_completion_chunk.
 ``validate_<surface>(data)`` returns ``data`` (an SDK object: its JSON form) when it
 has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch
 (found by walking ``_SCHEMAS``), or TypeError for a value neither JSON nor an SDK object.
+``read_<surface>(data)`` is what the decoders read: the same checks, an SDK object read
+through its attributes and returned as it is (its wire form when those do not hold).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ._attributes import admit, admitted_classes
 from ._explain import mismatch_handler
 from ._runtime import finite_float, integral_float, integral_or_none
 
 __all__ = [
     "PROVIDER",
+    "read_chat_completion",
+    "read_chat_completion_chunk",
     "validate_chat_completion",
     "validate_chat_completion_chunk",
 ]
 
 PROVIDER = "groq"
+_CHAT_COMPLETION_CLASSES = admitted_classes(
+    ("choices", "created", "id", "model", "object", "usage", "x_groq"), ("x_groq",)
+)
+_CHAT_COMPLETION_REQUIRED = frozenset(("choices", "created", "id", "model", "object", "usage"))
+_ITEM_CLASSES = admitted_classes(("finish_reason", "index", "message"), ())
+_ITEM_REQUIRED = frozenset(("finish_reason", "index", "message"))
+_MESSAGE_CLASSES = admitted_classes(
+    ("content", "executed_tools", "reasoning", "role", "tool_calls"),
+    ("content", "executed_tools", "reasoning", "tool_calls"),
+)
+_MESSAGE_REQUIRED = frozenset(("role",))
+_ITEM_CLASSES_2 = admitted_classes(("type",), ())
+_ITEM_REQUIRED_2 = frozenset(("type",))
+_ITEM_CLASSES_3 = admitted_classes(("function", "id"), ())
+_ITEM_REQUIRED_3 = frozenset(("function", "id"))
+_FUNCTION_CLASSES = admitted_classes(("arguments", "name"), ())
+_FUNCTION_REQUIRED = frozenset(("arguments", "name"))
+_CHAT_COMPLETION_CLASSES_2 = admitted_classes(
+    (
+        "completion_time",
+        "completion_tokens",
+        "completion_tokens_details",
+        "prompt_time",
+        "prompt_tokens",
+        "prompt_tokens_details",
+        "queue_time",
+        "total_time",
+        "total_tokens",
+    ),
+    (
+        "completion_time",
+        "completion_tokens_details",
+        "prompt_time",
+        "prompt_tokens_details",
+        "queue_time",
+        "total_time",
+    ),
+)
+_CHAT_COMPLETION_REQUIRED_2 = frozenset(("completion_tokens", "prompt_tokens", "total_tokens"))
+_PROMPT_TOKENS_DETAILS_CLASSES = admitted_classes(("cached_tokens",), ("cached_tokens",))
+_COMPLETION_TOKENS_DETAILS_CLASSES = admitted_classes(("reasoning_tokens",), ("reasoning_tokens",))
+_X_GROQ_CLASSES = admitted_classes(("id",), ("id",))
+_CHAT_COMPLETION_CHUNK_CLASSES = admitted_classes(
+    ("choices", "created", "id", "model", "object", "usage", "x_groq"), ("usage", "x_groq")
+)
+_CHAT_COMPLETION_CHUNK_REQUIRED = frozenset(("choices", "created", "id", "model", "object"))
+_ITEM_CLASSES_4 = admitted_classes(("delta", "finish_reason", "index"), ())
+_ITEM_REQUIRED_4 = frozenset(("delta", "finish_reason", "index"))
+_DELTA_CLASSES = admitted_classes(
+    ("channel", "content", "executed_tools", "reasoning", "role", "tool_calls"),
+    ("channel", "content", "executed_tools", "reasoning", "role", "tool_calls"),
+)
+_ITEM_CLASSES_5 = admitted_classes(("function", "id", "index", "type"), ("function", "id", "type"))
+_ITEM_REQUIRED_5 = frozenset(("index",))
+_FUNCTION_CLASSES_2 = admitted_classes(("arguments", "name"), ("arguments", "name"))
+_X_GROQ_CLASSES_2 = admitted_classes(("id", "usage"), ("id", "usage"))
 #: The envelope schemas (surface -> schema) as JSON, read to explain a mismatch.
 _SCHEMAS = (
     '{"$defs":{"Choice":{"type":"object","required":["index","finish_reason",'
@@ -271,5 +332,325 @@ def _check_usage(usage: Any) -> None:
             raise _Mismatch
     if "total_time" in usage:
         total_time = usage["total_time"]
+        if type(total_time) is not int and not finite_float(total_time):
+            raise _Mismatch
+
+
+def _object_chat_completion(data: Any) -> None:
+    """``validate_chat_completion``'s checks over an SDK object's attributes."""
+    if type(data) not in _CHAT_COMPLETION_CLASSES and not admit(data, _CHAT_COMPLETION_CLASSES):
+        raise _Mismatch
+    fields = data.__pydantic_fields_set__
+    members = data.__dict__
+    if not fields >= _CHAT_COMPLETION_REQUIRED or type(members["id"]) is not str:
+        raise _Mismatch
+    if members["object"] != "chat.completion":
+        raise _Mismatch
+    if type(created := members["created"]) is not int and not integral_float(created):
+        raise _Mismatch
+    if type(members["model"]) is not str:
+        raise _Mismatch
+    if type(choices := members["choices"]) is not list or len(choices) < 1:
+        raise _Mismatch
+    for item in choices:
+        if type(item) not in _ITEM_CLASSES and not admit(item, _ITEM_CLASSES):
+            raise _Mismatch
+        item_fields = item.__pydantic_fields_set__
+        item_members = item.__dict__
+        if not item_fields >= _ITEM_REQUIRED:
+            raise _Mismatch
+        index = item_members["index"]
+        if type(index) is not int and not integral_float(index):
+            raise _Mismatch
+        if type(item_members["finish_reason"]) is not str:
+            raise _Mismatch
+        message = item_members["message"]
+        if type(message) not in _MESSAGE_CLASSES and not admit(message, _MESSAGE_CLASSES):
+            raise _Mismatch
+        message_fields = message.__pydantic_fields_set__
+        message_members = message.__dict__
+        if not message_fields >= _MESSAGE_REQUIRED:
+            raise _Mismatch
+        if type(message_members["role"]) is not str:
+            raise _Mismatch
+        if "content" in message_fields:
+            content = message_members["content"]
+            if content is not None and type(content) is not str:
+                raise _Mismatch
+        if "tool_calls" in message_fields:
+            tool_calls = message_members["tool_calls"]
+            if tool_calls is not None:
+                if type(tool_calls) is not list:
+                    raise _Mismatch
+                for tool_calls_item in tool_calls:
+                    if type(tool_calls_item) not in _ITEM_CLASSES_2 and not admit(
+                        tool_calls_item, _ITEM_CLASSES_2
+                    ):
+                        raise _Mismatch
+                    tool_calls_item_fields = tool_calls_item.__pydantic_fields_set__
+                    tool_calls_item_members = tool_calls_item.__dict__
+                    if not tool_calls_item_fields >= _ITEM_REQUIRED_2:
+                        raise _Mismatch
+                    if type(item_type := tool_calls_item_members["type"]) is not str:
+                        raise _Mismatch
+                    if item_type == "function":
+                        if type(tool_calls_item) not in _ITEM_CLASSES_3 and not admit(
+                            tool_calls_item, _ITEM_CLASSES_3
+                        ):
+                            raise _Mismatch
+                        if not tool_calls_item_fields >= _ITEM_REQUIRED_3:
+                            raise _Mismatch
+                        if type(tool_calls_item_members["id"]) is not str:
+                            raise _Mismatch
+                        function = tool_calls_item_members["function"]
+                        if type(function) not in _FUNCTION_CLASSES and not admit(
+                            function, _FUNCTION_CLASSES
+                        ):
+                            raise _Mismatch
+                        function_fields = function.__pydantic_fields_set__
+                        function_members = function.__dict__
+                        if not function_fields >= _FUNCTION_REQUIRED:
+                            raise _Mismatch
+                        if type(function_members["name"]) is not str:
+                            raise _Mismatch
+                        if type(function_members["arguments"]) is not str:
+                            raise _Mismatch
+                        if type(tool_calls_item) not in _ITEM_CLASSES_3 and not admit(
+                            tool_calls_item, _ITEM_CLASSES_3
+                        ):
+                            raise _Mismatch
+                        if not tool_calls_item_fields >= _ITEM_REQUIRED_3:
+                            raise _Mismatch
+        if "reasoning" in message_fields and type(message_members["reasoning"]) is not str:
+            raise _Mismatch
+        if "executed_tools" in message_fields:
+            if type(executed_tools := message_members["executed_tools"]) is not list:
+                raise _Mismatch
+            for executed_tools_item in executed_tools:
+                if type(executed_tools_item) not in _ITEM_CLASSES_2 and not admit(
+                    executed_tools_item, _ITEM_CLASSES_2
+                ):
+                    raise _Mismatch
+                executed_tools_item_fields = executed_tools_item.__pydantic_fields_set__
+                executed_tools_item_members = executed_tools_item.__dict__
+                if not executed_tools_item_fields >= _ITEM_REQUIRED_2:
+                    raise _Mismatch
+                if type(executed_tools_item_members["type"]) is not str:
+                    raise _Mismatch
+    usage = members["usage"]
+    _object_check_usage(usage)
+    if "x_groq" in fields:
+        x_groq = members["x_groq"]
+        if type(x_groq) not in _X_GROQ_CLASSES and not admit(x_groq, _X_GROQ_CLASSES):
+            raise _Mismatch
+        x_groq_fields = x_groq.__pydantic_fields_set__
+        x_groq_members = x_groq.__dict__
+        if "id" in x_groq_fields and type(x_groq_members["id"]) is not str:
+            raise _Mismatch
+
+
+def read_chat_completion(data: object) -> Any:
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_chat_completion``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    if type(data) is not dict:
+        try:
+            _object_chat_completion(data)
+            return data
+        except (AttributeError, KeyError, TypeError, _Mismatch):
+            pass
+    return validate_chat_completion(data)
+
+
+def _object_chat_completion_chunk(data: Any) -> None:
+    """``validate_chat_completion_chunk``'s checks over an SDK object's attributes."""
+    if type(data) not in _CHAT_COMPLETION_CHUNK_CLASSES and not admit(
+        data, _CHAT_COMPLETION_CHUNK_CLASSES
+    ):
+        raise _Mismatch
+    fields = data.__pydantic_fields_set__
+    members = data.__dict__
+    if not fields >= _CHAT_COMPLETION_CHUNK_REQUIRED or type(members["id"]) is not str:
+        raise _Mismatch
+    if members["object"] != "chat.completion.chunk":
+        raise _Mismatch
+    if type(created := members["created"]) is not int and not integral_float(created):
+        raise _Mismatch
+    if type(members["model"]) is not str:
+        raise _Mismatch
+    if type(choices := members["choices"]) is not list:
+        raise _Mismatch
+    for item in choices:
+        if type(item) not in _ITEM_CLASSES_4 and not admit(item, _ITEM_CLASSES_4):
+            raise _Mismatch
+        item_fields = item.__pydantic_fields_set__
+        item_members = item.__dict__
+        if not item_fields >= _ITEM_REQUIRED_4:
+            raise _Mismatch
+        index = item_members["index"]
+        if type(index) is not int and not integral_float(index):
+            raise _Mismatch
+        delta = item_members["delta"]
+        if type(delta) not in _DELTA_CLASSES and not admit(delta, _DELTA_CLASSES):
+            raise _Mismatch
+        delta_fields = delta.__pydantic_fields_set__
+        delta_members = delta.__dict__
+        if "role" in delta_fields:
+            role = delta_members["role"]
+            if role is not None and type(role) is not str:
+                raise _Mismatch
+        if "content" in delta_fields:
+            content = delta_members["content"]
+            if content is not None and type(content) is not str:
+                raise _Mismatch
+        if "tool_calls" in delta_fields:
+            tool_calls = delta_members["tool_calls"]
+            if tool_calls is not None:
+                if type(tool_calls) is not list:
+                    raise _Mismatch
+                for tool_calls_item in tool_calls:
+                    if type(tool_calls_item) not in _ITEM_CLASSES_5 and not admit(
+                        tool_calls_item, _ITEM_CLASSES_5
+                    ):
+                        raise _Mismatch
+                    tool_calls_item_fields = tool_calls_item.__pydantic_fields_set__
+                    tool_calls_item_members = tool_calls_item.__dict__
+                    if not tool_calls_item_fields >= _ITEM_REQUIRED_5:
+                        raise _Mismatch
+                    item_index = tool_calls_item_members["index"]
+                    if type(item_index) is not int and not integral_float(item_index):
+                        raise _Mismatch
+                    if "id" in tool_calls_item_fields:
+                        item_id = tool_calls_item_members["id"]
+                        if item_id is not None and type(item_id) is not str:
+                            raise _Mismatch
+                    if "type" in tool_calls_item_fields:
+                        item_type = tool_calls_item_members["type"]
+                        if item_type is not None and type(item_type) is not str:
+                            raise _Mismatch
+                    if "function" in tool_calls_item_fields:
+                        function = tool_calls_item_members["function"]
+                        if function is not None:
+                            if type(function) not in _FUNCTION_CLASSES_2 and not admit(
+                                function, _FUNCTION_CLASSES_2
+                            ):
+                                raise _Mismatch
+                            function_fields = function.__pydantic_fields_set__
+                            function_members = function.__dict__
+                            if "name" in function_fields:
+                                name = function_members["name"]
+                                if name is not None and type(name) is not str:
+                                    raise _Mismatch
+                            if "arguments" in function_fields:
+                                arguments = function_members["arguments"]
+                                if arguments is not None and type(arguments) is not str:
+                                    raise _Mismatch
+        if "reasoning" in delta_fields and type(delta_members["reasoning"]) is not str:
+            raise _Mismatch
+        if "channel" in delta_fields and type(delta_members["channel"]) is not str:
+            raise _Mismatch
+        if "executed_tools" in delta_fields:
+            if type(executed_tools := delta_members["executed_tools"]) is not list:
+                raise _Mismatch
+            for executed_tools_item in executed_tools:
+                if type(executed_tools_item) not in _ITEM_CLASSES_2 and not admit(
+                    executed_tools_item, _ITEM_CLASSES_2
+                ):
+                    raise _Mismatch
+                executed_tools_item_fields = executed_tools_item.__pydantic_fields_set__
+                executed_tools_item_members = executed_tools_item.__dict__
+                if not executed_tools_item_fields >= _ITEM_REQUIRED_2:
+                    raise _Mismatch
+                if type(executed_tools_item_members["type"]) is not str:
+                    raise _Mismatch
+        finish_reason = item_members["finish_reason"]
+        if finish_reason is not None and type(finish_reason) is not str:
+            raise _Mismatch
+    if "usage" in fields:
+        usage = members["usage"]
+        if usage is not None:
+            _object_check_usage(usage)
+    if "x_groq" in fields:
+        x_groq = members["x_groq"]
+        if type(x_groq) not in _X_GROQ_CLASSES_2 and not admit(x_groq, _X_GROQ_CLASSES_2):
+            raise _Mismatch
+        x_groq_fields = x_groq.__pydantic_fields_set__
+        x_groq_members = x_groq.__dict__
+        if "id" in x_groq_fields and type(x_groq_members["id"]) is not str:
+            raise _Mismatch
+        if "usage" in x_groq_fields:
+            x_groq_usage = x_groq_members["usage"]
+            _object_check_usage(x_groq_usage)
+
+
+def read_chat_completion_chunk(data: object) -> Any:
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_chat_completion_chunk``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    if type(data) is not dict:
+        try:
+            _object_chat_completion_chunk(data)
+            return data
+        except (AttributeError, KeyError, TypeError, _Mismatch):
+            pass
+    return validate_chat_completion_chunk(data)
+
+
+def _object_check_usage(usage: Any) -> None:
+    if type(usage) not in _CHAT_COMPLETION_CLASSES_2 and not admit(
+        usage, _CHAT_COMPLETION_CLASSES_2
+    ):
+        raise _Mismatch
+    fields = usage.__pydantic_fields_set__
+    members = usage.__dict__
+    if not fields >= _CHAT_COMPLETION_REQUIRED_2:
+        raise _Mismatch
+    prompt_tokens = members["prompt_tokens"]
+    if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
+        raise _Mismatch
+    completion_tokens = members["completion_tokens"]
+    if type(completion_tokens) is not int and not integral_float(completion_tokens):
+        raise _Mismatch
+    total_tokens = members["total_tokens"]
+    if type(total_tokens) is not int and not integral_float(total_tokens):
+        raise _Mismatch
+    if "prompt_tokens_details" in fields:
+        prompt_tokens_details = members["prompt_tokens_details"]
+        if prompt_tokens_details is not None:
+            if type(prompt_tokens_details) not in _PROMPT_TOKENS_DETAILS_CLASSES and not admit(
+                prompt_tokens_details, _PROMPT_TOKENS_DETAILS_CLASSES
+            ):
+                raise _Mismatch
+            prompt_tokens_details_fields = prompt_tokens_details.__pydantic_fields_set__
+            prompt_tokens_details_members = prompt_tokens_details.__dict__
+            if "cached_tokens" in prompt_tokens_details_fields:
+                cached_tokens = prompt_tokens_details_members["cached_tokens"]
+                if type(cached_tokens) is not int and not integral_or_none(cached_tokens):
+                    raise _Mismatch
+    if "completion_tokens_details" in fields:
+        completion_tokens_details = members["completion_tokens_details"]
+        if completion_tokens_details is not None:
+            if type(
+                completion_tokens_details
+            ) not in _COMPLETION_TOKENS_DETAILS_CLASSES and not admit(
+                completion_tokens_details, _COMPLETION_TOKENS_DETAILS_CLASSES
+            ):
+                raise _Mismatch
+            completion_tokens_details_fields = completion_tokens_details.__pydantic_fields_set__
+            completion_tokens_details_members = completion_tokens_details.__dict__
+            if "reasoning_tokens" in completion_tokens_details_fields:
+                reasoning_tokens = completion_tokens_details_members["reasoning_tokens"]
+                if type(reasoning_tokens) is not int and not integral_or_none(reasoning_tokens):
+                    raise _Mismatch
+    if "queue_time" in fields:
+        queue_time = members["queue_time"]
+        if type(queue_time) is not int and not finite_float(queue_time):
+            raise _Mismatch
+    if "prompt_time" in fields:
+        prompt_time = members["prompt_time"]
+        if type(prompt_time) is not int and not finite_float(prompt_time):
+            raise _Mismatch
+    if "completion_time" in fields:
+        completion_time = members["completion_time"]
+        if type(completion_time) is not int and not finite_float(completion_time):
+            raise _Mismatch
+    if "total_time" in fields:
+        total_time = members["total_time"]
         if type(total_time) is not int and not finite_float(total_time):
             raise _Mismatch

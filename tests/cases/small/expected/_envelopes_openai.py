@@ -7,17 +7,24 @@ Surfaces: chat_completion, chat_completion_chunk, response, response_stream_even
 ``validate_<surface>(data)`` returns ``data`` (an SDK object: its JSON form) when it
 has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch
 (found by walking ``_SCHEMAS``), or TypeError for a value neither JSON nor an SDK object.
+``read_<surface>(data)`` is what the decoders read: the same checks, an SDK object read
+through its attributes and returned as it is (its wire form when those do not hold).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ._attributes import admit, admitted_classes
 from ._explain import mismatch_handler
 from ._runtime import integral_float, integral_or_none
 
 __all__ = [
     "PROVIDER",
+    "read_chat_completion",
+    "read_chat_completion_chunk",
+    "read_response",
+    "read_response_stream_event",
     "validate_chat_completion",
     "validate_chat_completion_chunk",
     "validate_response",
@@ -25,6 +32,89 @@ __all__ = [
 ]
 
 PROVIDER = "openai"
+_CHAT_COMPLETION_CLASSES = admitted_classes(
+    ("choices", "created", "id", "model", "object", "usage"), ()
+)
+_CHAT_COMPLETION_REQUIRED = frozenset(("choices", "created", "id", "model", "object", "usage"))
+_ITEM_CLASSES = admitted_classes(("finish_reason", "index", "message"), ())
+_ITEM_REQUIRED = frozenset(("finish_reason", "index", "message"))
+_MESSAGE_CLASSES = admitted_classes(
+    ("content", "refusal", "role", "tool_calls"), ("refusal", "tool_calls")
+)
+_MESSAGE_REQUIRED = frozenset(("content", "role"))
+_ITEM_CLASSES_2 = admitted_classes(("type",), ())
+_ITEM_REQUIRED_2 = frozenset(("type",))
+_ITEM_CLASSES_3 = admitted_classes(("function", "id"), ())
+_ITEM_REQUIRED_3 = frozenset(("function", "id"))
+_FUNCTION_CLASSES = admitted_classes(("arguments", "name"), ())
+_FUNCTION_REQUIRED = frozenset(("arguments", "name"))
+_CHAT_COMPLETION_CLASSES_2 = admitted_classes(
+    (
+        "completion_tokens",
+        "completion_tokens_details",
+        "prompt_tokens",
+        "prompt_tokens_details",
+        "total_tokens",
+    ),
+    ("completion_tokens_details", "prompt_tokens_details"),
+)
+_CHAT_COMPLETION_REQUIRED_2 = frozenset(("completion_tokens", "prompt_tokens", "total_tokens"))
+_PROMPT_TOKENS_DETAILS_CLASSES = admitted_classes(("cached_tokens",), ("cached_tokens",))
+_COMPLETION_TOKENS_DETAILS_CLASSES = admitted_classes(("reasoning_tokens",), ("reasoning_tokens",))
+_CHAT_COMPLETION_CHUNK_CLASSES = admitted_classes(
+    ("choices", "created", "id", "model", "object", "usage"), ("usage",)
+)
+_CHAT_COMPLETION_CHUNK_REQUIRED = frozenset(("choices", "created", "id", "model", "object"))
+_ITEM_CLASSES_4 = admitted_classes(("delta", "finish_reason", "index"), ())
+_ITEM_REQUIRED_4 = frozenset(("delta", "finish_reason", "index"))
+_DELTA_CLASSES = admitted_classes(
+    ("content", "refusal", "role", "tool_calls"), ("content", "refusal", "role", "tool_calls")
+)
+_ITEM_CLASSES_5 = admitted_classes(("function", "id", "index", "type"), ("function", "id", "type"))
+_ITEM_REQUIRED_5 = frozenset(("index",))
+_FUNCTION_CLASSES_2 = admitted_classes(("arguments", "name"), ("arguments", "name"))
+_RESPONSE_CLASSES = admitted_classes(
+    ("created_at", "id", "model", "object", "output", "status", "usage"), ()
+)
+_RESPONSE_REQUIRED = frozenset(("created_at", "id", "model", "object", "output", "status", "usage"))
+_ITEM_CLASSES_6 = admitted_classes(("content", "id", "role"), ())
+_ITEM_REQUIRED_6 = frozenset(("content", "id", "role"))
+_ITEM_CLASSES_7 = admitted_classes(("text",), ())
+_ITEM_REQUIRED_7 = frozenset(("text",))
+_ITEM_CLASSES_8 = admitted_classes(("refusal",), ())
+_ITEM_REQUIRED_8 = frozenset(("refusal",))
+_ITEM_CLASSES_9 = admitted_classes(
+    ("arguments", "call_id", "id", "name", "status"), ("id", "status")
+)
+_ITEM_REQUIRED_9 = frozenset(("arguments", "call_id", "name"))
+_RESPONSE_CLASSES_2 = admitted_classes(
+    (
+        "input_tokens",
+        "input_tokens_details",
+        "output_tokens",
+        "output_tokens_details",
+        "total_tokens",
+    ),
+    ("input_tokens_details", "output_tokens_details"),
+)
+_RESPONSE_REQUIRED_2 = frozenset(("input_tokens", "output_tokens", "total_tokens"))
+_RESPONSE_STREAM_EVENT_CLASSES = admitted_classes(("sequence_number", "type"), ("sequence_number",))
+_RESPONSE_STREAM_EVENT_CLASSES_2 = admitted_classes(("response",), ())
+_RESPONSE_STREAM_EVENT_REQUIRED = frozenset(("response",))
+_RESPONSE_STREAM_EVENT_CLASSES_3 = admitted_classes(("item", "output_index"), ())
+_RESPONSE_STREAM_EVENT_REQUIRED_2 = frozenset(("item", "output_index"))
+_RESPONSE_STREAM_EVENT_CLASSES_4 = admitted_classes(("delta", "item_id", "output_index"), ())
+_RESPONSE_STREAM_EVENT_REQUIRED_3 = frozenset(("delta", "item_id", "output_index"))
+_RESPONSE_STREAM_EVENT_CLASSES_5 = admitted_classes(("arguments", "item_id", "output_index"), ())
+_RESPONSE_STREAM_EVENT_REQUIRED_4 = frozenset(("arguments", "item_id", "output_index"))
+_RESPONSE_STREAM_EVENT_CLASSES_6 = admitted_classes(
+    ("content_index", "delta", "item_id", "output_index"), ()
+)
+_RESPONSE_STREAM_EVENT_REQUIRED_5 = frozenset(("content_index", "delta", "item_id", "output_index"))
+_RESPONSE_STREAM_EVENT_CLASSES_7 = admitted_classes(
+    ("content_index", "item_id", "output_index", "text"), ()
+)
+_RESPONSE_STREAM_EVENT_REQUIRED_6 = frozenset(("content_index", "item_id", "output_index", "text"))
 #: The envelope schemas (surface -> schema) as JSON, read to explain a mismatch.
 _SCHEMAS = (
     '{"$defs":{"Choice":{"type":"object","required":["index","finish_reason",'
@@ -494,3 +584,664 @@ def _check_output_item(output_item: Any) -> None:
         _check_output_message(output_item)
     elif output_item_type == "function_call":
         _check_function_call(output_item)
+
+
+def _object_chat_completion(data: Any) -> None:
+    """``validate_chat_completion``'s checks over an SDK object's attributes."""
+    if type(data) not in _CHAT_COMPLETION_CLASSES and not admit(data, _CHAT_COMPLETION_CLASSES):
+        raise _Mismatch
+    fields = data.__pydantic_fields_set__
+    members = data.__dict__
+    if not fields >= _CHAT_COMPLETION_REQUIRED or type(members["id"]) is not str:
+        raise _Mismatch
+    if members["object"] != "chat.completion":
+        raise _Mismatch
+    if type(created := members["created"]) is not int and not integral_float(created):
+        raise _Mismatch
+    if type(members["model"]) is not str:
+        raise _Mismatch
+    if type(choices := members["choices"]) is not list or len(choices) < 1:
+        raise _Mismatch
+    for item in choices:
+        if type(item) not in _ITEM_CLASSES and not admit(item, _ITEM_CLASSES):
+            raise _Mismatch
+        item_fields = item.__pydantic_fields_set__
+        item_members = item.__dict__
+        if not item_fields >= _ITEM_REQUIRED:
+            raise _Mismatch
+        index = item_members["index"]
+        if type(index) is not int and not integral_float(index):
+            raise _Mismatch
+        if type(item_members["finish_reason"]) is not str:
+            raise _Mismatch
+        message = item_members["message"]
+        if type(message) not in _MESSAGE_CLASSES and not admit(message, _MESSAGE_CLASSES):
+            raise _Mismatch
+        message_fields = message.__pydantic_fields_set__
+        message_members = message.__dict__
+        if not message_fields >= _MESSAGE_REQUIRED:
+            raise _Mismatch
+        if type(message_members["role"]) is not str:
+            raise _Mismatch
+        content = message_members["content"]
+        if content is not None and type(content) is not str:
+            raise _Mismatch
+        if "refusal" in message_fields:
+            refusal = message_members["refusal"]
+            if refusal is not None and type(refusal) is not str:
+                raise _Mismatch
+        if "tool_calls" in message_fields:
+            tool_calls = message_members["tool_calls"]
+            if tool_calls is not None:
+                if type(tool_calls) is not list:
+                    raise _Mismatch
+                for tool_calls_item in tool_calls:
+                    if type(tool_calls_item) not in _ITEM_CLASSES_2 and not admit(
+                        tool_calls_item, _ITEM_CLASSES_2
+                    ):
+                        raise _Mismatch
+                    tool_calls_item_fields = tool_calls_item.__pydantic_fields_set__
+                    tool_calls_item_members = tool_calls_item.__dict__
+                    if not tool_calls_item_fields >= _ITEM_REQUIRED_2:
+                        raise _Mismatch
+                    if type(item_type := tool_calls_item_members["type"]) is not str:
+                        raise _Mismatch
+                    if item_type == "function":
+                        if type(tool_calls_item) not in _ITEM_CLASSES_3 and not admit(
+                            tool_calls_item, _ITEM_CLASSES_3
+                        ):
+                            raise _Mismatch
+                        if not tool_calls_item_fields >= _ITEM_REQUIRED_3:
+                            raise _Mismatch
+                        if type(tool_calls_item_members["id"]) is not str:
+                            raise _Mismatch
+                        function = tool_calls_item_members["function"]
+                        if type(function) not in _FUNCTION_CLASSES and not admit(
+                            function, _FUNCTION_CLASSES
+                        ):
+                            raise _Mismatch
+                        function_fields = function.__pydantic_fields_set__
+                        function_members = function.__dict__
+                        if not function_fields >= _FUNCTION_REQUIRED:
+                            raise _Mismatch
+                        if type(function_members["name"]) is not str:
+                            raise _Mismatch
+                        if type(function_members["arguments"]) is not str:
+                            raise _Mismatch
+                        if type(tool_calls_item) not in _ITEM_CLASSES_3 and not admit(
+                            tool_calls_item, _ITEM_CLASSES_3
+                        ):
+                            raise _Mismatch
+                        if not tool_calls_item_fields >= _ITEM_REQUIRED_3:
+                            raise _Mismatch
+    usage = members["usage"]
+    _object_check_usage(usage)
+
+
+def read_chat_completion(data: object) -> Any:
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_chat_completion``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    if type(data) is not dict:
+        try:
+            _object_chat_completion(data)
+            return data
+        except (AttributeError, KeyError, TypeError, _Mismatch):
+            pass
+    return validate_chat_completion(data)
+
+
+def _object_chat_completion_chunk(data: Any) -> None:
+    """``validate_chat_completion_chunk``'s checks over an SDK object's attributes."""
+    if type(data) not in _CHAT_COMPLETION_CHUNK_CLASSES and not admit(
+        data, _CHAT_COMPLETION_CHUNK_CLASSES
+    ):
+        raise _Mismatch
+    fields = data.__pydantic_fields_set__
+    members = data.__dict__
+    if not fields >= _CHAT_COMPLETION_CHUNK_REQUIRED or type(members["id"]) is not str:
+        raise _Mismatch
+    if members["object"] != "chat.completion.chunk":
+        raise _Mismatch
+    if type(created := members["created"]) is not int and not integral_float(created):
+        raise _Mismatch
+    if type(members["model"]) is not str:
+        raise _Mismatch
+    if type(choices := members["choices"]) is not list:
+        raise _Mismatch
+    for item in choices:
+        if type(item) not in _ITEM_CLASSES_4 and not admit(item, _ITEM_CLASSES_4):
+            raise _Mismatch
+        item_fields = item.__pydantic_fields_set__
+        item_members = item.__dict__
+        if not item_fields >= _ITEM_REQUIRED_4:
+            raise _Mismatch
+        index = item_members["index"]
+        if type(index) is not int and not integral_float(index):
+            raise _Mismatch
+        delta = item_members["delta"]
+        if type(delta) not in _DELTA_CLASSES and not admit(delta, _DELTA_CLASSES):
+            raise _Mismatch
+        delta_fields = delta.__pydantic_fields_set__
+        delta_members = delta.__dict__
+        if "role" in delta_fields:
+            role = delta_members["role"]
+            if role is not None and type(role) is not str:
+                raise _Mismatch
+        if "content" in delta_fields:
+            content = delta_members["content"]
+            if content is not None and type(content) is not str:
+                raise _Mismatch
+        if "refusal" in delta_fields:
+            refusal = delta_members["refusal"]
+            if refusal is not None and type(refusal) is not str:
+                raise _Mismatch
+        if "tool_calls" in delta_fields:
+            tool_calls = delta_members["tool_calls"]
+            if tool_calls is not None:
+                if type(tool_calls) is not list:
+                    raise _Mismatch
+                for tool_calls_item in tool_calls:
+                    if type(tool_calls_item) not in _ITEM_CLASSES_5 and not admit(
+                        tool_calls_item, _ITEM_CLASSES_5
+                    ):
+                        raise _Mismatch
+                    tool_calls_item_fields = tool_calls_item.__pydantic_fields_set__
+                    tool_calls_item_members = tool_calls_item.__dict__
+                    if not tool_calls_item_fields >= _ITEM_REQUIRED_5:
+                        raise _Mismatch
+                    item_index = tool_calls_item_members["index"]
+                    if type(item_index) is not int and not integral_float(item_index):
+                        raise _Mismatch
+                    if "id" in tool_calls_item_fields:
+                        item_id = tool_calls_item_members["id"]
+                        if item_id is not None and type(item_id) is not str:
+                            raise _Mismatch
+                    if "type" in tool_calls_item_fields:
+                        item_type = tool_calls_item_members["type"]
+                        if item_type is not None and type(item_type) is not str:
+                            raise _Mismatch
+                    if "function" in tool_calls_item_fields:
+                        function = tool_calls_item_members["function"]
+                        if function is not None:
+                            if type(function) not in _FUNCTION_CLASSES_2 and not admit(
+                                function, _FUNCTION_CLASSES_2
+                            ):
+                                raise _Mismatch
+                            function_fields = function.__pydantic_fields_set__
+                            function_members = function.__dict__
+                            if "name" in function_fields:
+                                name = function_members["name"]
+                                if name is not None and type(name) is not str:
+                                    raise _Mismatch
+                            if "arguments" in function_fields:
+                                arguments = function_members["arguments"]
+                                if arguments is not None and type(arguments) is not str:
+                                    raise _Mismatch
+        finish_reason = item_members["finish_reason"]
+        if finish_reason is not None and type(finish_reason) is not str:
+            raise _Mismatch
+    if "usage" in fields:
+        usage = members["usage"]
+        if usage is not None:
+            _object_check_usage(usage)
+
+
+def read_chat_completion_chunk(data: object) -> Any:
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_chat_completion_chunk``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    if type(data) is not dict:
+        try:
+            _object_chat_completion_chunk(data)
+            return data
+        except (AttributeError, KeyError, TypeError, _Mismatch):
+            pass
+    return validate_chat_completion_chunk(data)
+
+
+def _object_response(data: Any) -> None:
+    """``validate_response``'s checks over an SDK object's attributes."""
+    _object_check_response(data)
+
+
+def read_response(data: object) -> Any:
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_response``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    if type(data) is not dict:
+        try:
+            _object_response(data)
+            return data
+        except (AttributeError, KeyError, TypeError, _Mismatch):
+            pass
+    return validate_response(data)
+
+
+def _object_response_stream_event(data: Any) -> None:
+    """``validate_response_stream_event``'s checks over an SDK object's attributes."""
+    if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES and not admit(
+        data, _RESPONSE_STREAM_EVENT_CLASSES
+    ):
+        raise _Mismatch
+    fields = data.__pydantic_fields_set__
+    members = data.__dict__
+    if not fields >= _ITEM_REQUIRED_2 or type(data_type := members["type"]) is not str:
+        raise _Mismatch
+    if "sequence_number" in fields:
+        sequence_number = members["sequence_number"]
+        if type(sequence_number) is not int and not integral_or_none(sequence_number):
+            raise _Mismatch
+    if data_type in (
+        "response.created",
+        "response.in_progress",
+        "response.completed",
+        "response.failed",
+        "response.incomplete",
+        "response.queued",
+    ):
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_2 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_2
+        ):
+            raise _Mismatch
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED:
+            raise _Mismatch
+        response = members["response"]
+        _object_check_response(response)
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_2 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_2
+        ):
+            raise _Mismatch
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED:
+            raise _Mismatch
+    elif data_type in ("response.output_item.added", "response.output_item.done"):
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_3 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_3
+        ):
+            raise _Mismatch
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_2:
+            raise _Mismatch
+        output_index = members["output_index"]
+        if type(output_index) is not int and not integral_float(output_index):
+            raise _Mismatch
+        item = members["item"]
+        _object_check_output_item(item)
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_3 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_3
+        ):
+            raise _Mismatch
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_2:
+            raise _Mismatch
+    elif data_type == "response.function_call_arguments.delta":
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_4 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_4
+        ):
+            raise _Mismatch
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_3:
+            raise _Mismatch
+        if type(members["item_id"]) is not str:
+            raise _Mismatch
+        output_index = members["output_index"]
+        if type(output_index) is not int and not integral_float(output_index):
+            raise _Mismatch
+        if type(members["delta"]) is not str:
+            raise _Mismatch
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_4 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_4
+        ):
+            raise _Mismatch
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_3:
+            raise _Mismatch
+    elif data_type == "response.function_call_arguments.done":
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_5 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_5
+        ):
+            raise _Mismatch
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_4:
+            raise _Mismatch
+        if type(members["item_id"]) is not str:
+            raise _Mismatch
+        output_index = members["output_index"]
+        if type(output_index) is not int and not integral_float(output_index):
+            raise _Mismatch
+        if type(members["arguments"]) is not str:
+            raise _Mismatch
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_5 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_5
+        ):
+            raise _Mismatch
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_4:
+            raise _Mismatch
+    elif data_type == "response.output_text.delta":
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_6 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_6
+        ):
+            raise _Mismatch
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_5:
+            raise _Mismatch
+        if type(members["item_id"]) is not str:
+            raise _Mismatch
+        output_index = members["output_index"]
+        if type(output_index) is not int and not integral_float(output_index):
+            raise _Mismatch
+        content_index = members["content_index"]
+        if type(content_index) is not int and not integral_float(content_index):
+            raise _Mismatch
+        if type(members["delta"]) is not str:
+            raise _Mismatch
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_6 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_6
+        ):
+            raise _Mismatch
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_5:
+            raise _Mismatch
+    elif data_type == "response.output_text.done":
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_7 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_7
+        ):
+            raise _Mismatch
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_6:
+            raise _Mismatch
+        if type(members["item_id"]) is not str:
+            raise _Mismatch
+        output_index = members["output_index"]
+        if type(output_index) is not int and not integral_float(output_index):
+            raise _Mismatch
+        content_index = members["content_index"]
+        if type(content_index) is not int and not integral_float(content_index):
+            raise _Mismatch
+        if type(members["text"]) is not str:
+            raise _Mismatch
+        if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES_7 and not admit(
+            data, _RESPONSE_STREAM_EVENT_CLASSES_7
+        ):
+            raise _Mismatch
+        if not fields >= _RESPONSE_STREAM_EVENT_REQUIRED_6:
+            raise _Mismatch
+
+
+def read_response_stream_event(data: object) -> Any:
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_response_stream_event``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    if type(data) is not dict:
+        try:
+            _object_response_stream_event(data)
+            return data
+        except (AttributeError, KeyError, TypeError, _Mismatch):
+            pass
+    return validate_response_stream_event(data)
+
+
+def _object_check_usage(usage: Any) -> None:
+    if type(usage) not in _CHAT_COMPLETION_CLASSES_2 and not admit(
+        usage, _CHAT_COMPLETION_CLASSES_2
+    ):
+        raise _Mismatch
+    fields = usage.__pydantic_fields_set__
+    members = usage.__dict__
+    if not fields >= _CHAT_COMPLETION_REQUIRED_2:
+        raise _Mismatch
+    prompt_tokens = members["prompt_tokens"]
+    if type(prompt_tokens) is not int and not integral_float(prompt_tokens):
+        raise _Mismatch
+    completion_tokens = members["completion_tokens"]
+    if type(completion_tokens) is not int and not integral_float(completion_tokens):
+        raise _Mismatch
+    total_tokens = members["total_tokens"]
+    if type(total_tokens) is not int and not integral_float(total_tokens):
+        raise _Mismatch
+    if "prompt_tokens_details" in fields:
+        prompt_tokens_details = members["prompt_tokens_details"]
+        if prompt_tokens_details is not None:
+            if type(prompt_tokens_details) not in _PROMPT_TOKENS_DETAILS_CLASSES and not admit(
+                prompt_tokens_details, _PROMPT_TOKENS_DETAILS_CLASSES
+            ):
+                raise _Mismatch
+            prompt_tokens_details_fields = prompt_tokens_details.__pydantic_fields_set__
+            prompt_tokens_details_members = prompt_tokens_details.__dict__
+            if "cached_tokens" in prompt_tokens_details_fields:
+                cached_tokens = prompt_tokens_details_members["cached_tokens"]
+                if type(cached_tokens) is not int and not integral_or_none(cached_tokens):
+                    raise _Mismatch
+    if "completion_tokens_details" in fields:
+        completion_tokens_details = members["completion_tokens_details"]
+        if completion_tokens_details is not None:
+            if type(
+                completion_tokens_details
+            ) not in _COMPLETION_TOKENS_DETAILS_CLASSES and not admit(
+                completion_tokens_details, _COMPLETION_TOKENS_DETAILS_CLASSES
+            ):
+                raise _Mismatch
+            completion_tokens_details_fields = completion_tokens_details.__pydantic_fields_set__
+            completion_tokens_details_members = completion_tokens_details.__dict__
+            if "reasoning_tokens" in completion_tokens_details_fields:
+                reasoning_tokens = completion_tokens_details_members["reasoning_tokens"]
+                if type(reasoning_tokens) is not int and not integral_or_none(reasoning_tokens):
+                    raise _Mismatch
+
+
+def _object_check_response_usage(response_usage: Any) -> None:
+    if type(response_usage) not in _RESPONSE_CLASSES_2 and not admit(
+        response_usage, _RESPONSE_CLASSES_2
+    ):
+        raise _Mismatch
+    fields = response_usage.__pydantic_fields_set__
+    members = response_usage.__dict__
+    if not fields >= _RESPONSE_REQUIRED_2:
+        raise _Mismatch
+    input_tokens = members["input_tokens"]
+    if type(input_tokens) is not int and not integral_float(input_tokens):
+        raise _Mismatch
+    output_tokens = members["output_tokens"]
+    if type(output_tokens) is not int and not integral_float(output_tokens):
+        raise _Mismatch
+    total_tokens = members["total_tokens"]
+    if type(total_tokens) is not int and not integral_float(total_tokens):
+        raise _Mismatch
+    if "input_tokens_details" in fields:
+        input_tokens_details = members["input_tokens_details"]
+        if input_tokens_details is not None:
+            if type(input_tokens_details) not in _PROMPT_TOKENS_DETAILS_CLASSES and not admit(
+                input_tokens_details, _PROMPT_TOKENS_DETAILS_CLASSES
+            ):
+                raise _Mismatch
+            input_tokens_details_fields = input_tokens_details.__pydantic_fields_set__
+            input_tokens_details_members = input_tokens_details.__dict__
+            if "cached_tokens" in input_tokens_details_fields:
+                cached_tokens = input_tokens_details_members["cached_tokens"]
+                if type(cached_tokens) is not int and not integral_or_none(cached_tokens):
+                    raise _Mismatch
+    if "output_tokens_details" in fields:
+        output_tokens_details = members["output_tokens_details"]
+        if output_tokens_details is not None:
+            if type(output_tokens_details) not in _COMPLETION_TOKENS_DETAILS_CLASSES and not admit(
+                output_tokens_details, _COMPLETION_TOKENS_DETAILS_CLASSES
+            ):
+                raise _Mismatch
+            output_tokens_details_fields = output_tokens_details.__pydantic_fields_set__
+            output_tokens_details_members = output_tokens_details.__dict__
+            if "reasoning_tokens" in output_tokens_details_fields:
+                reasoning_tokens = output_tokens_details_members["reasoning_tokens"]
+                if type(reasoning_tokens) is not int and not integral_or_none(reasoning_tokens):
+                    raise _Mismatch
+
+
+def _object_check_response(response: Any) -> None:
+    if type(response) not in _RESPONSE_CLASSES and not admit(response, _RESPONSE_CLASSES):
+        raise _Mismatch
+    fields = response.__pydantic_fields_set__
+    members = response.__dict__
+    if not fields >= _RESPONSE_REQUIRED or type(members["id"]) is not str:
+        raise _Mismatch
+    if members["object"] != "response":
+        raise _Mismatch
+    created_at = members["created_at"]
+    if type(created_at) is not int and not integral_float(created_at):
+        raise _Mismatch
+    if type(members["status"]) is not str or type(members["model"]) is not str:
+        raise _Mismatch
+    if type(output := members["output"]) is not list:
+        raise _Mismatch
+    for item in output:
+        if type(item) not in _ITEM_CLASSES_2 and not admit(item, _ITEM_CLASSES_2):
+            raise _Mismatch
+        item_fields = item.__pydantic_fields_set__
+        item_members = item.__dict__
+        if not item_fields >= _ITEM_REQUIRED_2:
+            raise _Mismatch
+        if type(item_type := item_members["type"]) is not str:
+            raise _Mismatch
+        if item_type == "message":
+            if type(item) not in _ITEM_CLASSES_6 and not admit(item, _ITEM_CLASSES_6):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_6:
+                raise _Mismatch
+            if type(item_members["id"]) is not str:
+                raise _Mismatch
+            if type(item_members["role"]) is not str:
+                raise _Mismatch
+            if type(content := item_members["content"]) is not list:
+                raise _Mismatch
+            for content_item in content:
+                if type(content_item) not in _ITEM_CLASSES_2 and not admit(
+                    content_item, _ITEM_CLASSES_2
+                ):
+                    raise _Mismatch
+                content_item_fields = content_item.__pydantic_fields_set__
+                content_item_members = content_item.__dict__
+                if not content_item_fields >= _ITEM_REQUIRED_2:
+                    raise _Mismatch
+                if type(content_item_type := content_item_members["type"]) is not str:
+                    raise _Mismatch
+                if content_item_type == "output_text":
+                    if type(content_item) not in _ITEM_CLASSES_7 and not admit(
+                        content_item, _ITEM_CLASSES_7
+                    ):
+                        raise _Mismatch
+                    if not content_item_fields >= _ITEM_REQUIRED_7:
+                        raise _Mismatch
+                    if type(content_item_members["text"]) is not str:
+                        raise _Mismatch
+                    if type(content_item) not in _ITEM_CLASSES_7 and not admit(
+                        content_item, _ITEM_CLASSES_7
+                    ):
+                        raise _Mismatch
+                    if not content_item_fields >= _ITEM_REQUIRED_7:
+                        raise _Mismatch
+                elif content_item_type == "refusal":
+                    if type(content_item) not in _ITEM_CLASSES_8 and not admit(
+                        content_item, _ITEM_CLASSES_8
+                    ):
+                        raise _Mismatch
+                    if not content_item_fields >= _ITEM_REQUIRED_8:
+                        raise _Mismatch
+                    if type(content_item_members["refusal"]) is not str:
+                        raise _Mismatch
+                    if type(content_item) not in _ITEM_CLASSES_8 and not admit(
+                        content_item, _ITEM_CLASSES_8
+                    ):
+                        raise _Mismatch
+                    if not content_item_fields >= _ITEM_REQUIRED_8:
+                        raise _Mismatch
+            if type(item) not in _ITEM_CLASSES_6 and not admit(item, _ITEM_CLASSES_6):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_6:
+                raise _Mismatch
+        elif item_type == "function_call":
+            if type(item) not in _ITEM_CLASSES_9 and not admit(item, _ITEM_CLASSES_9):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_9:
+                raise _Mismatch
+            if "id" in item_fields:
+                item_id = item_members["id"]
+                if item_id is not None and type(item_id) is not str:
+                    raise _Mismatch
+            if type(item_members["call_id"]) is not str:
+                raise _Mismatch
+            if type(item_members["name"]) is not str:
+                raise _Mismatch
+            if type(item_members["arguments"]) is not str:
+                raise _Mismatch
+            if "status" in item_fields:
+                item_status = item_members["status"]
+                if item_status is not None and type(item_status) is not str:
+                    raise _Mismatch
+            if type(item) not in _ITEM_CLASSES_9 and not admit(item, _ITEM_CLASSES_9):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_9:
+                raise _Mismatch
+    if (usage := members["usage"]) is not None:
+        _object_check_response_usage(usage)
+
+
+def _object_check_output_message(output_message: Any) -> None:
+    if type(output_message) not in _ITEM_CLASSES_6 and not admit(output_message, _ITEM_CLASSES_6):
+        raise _Mismatch
+    fields = output_message.__pydantic_fields_set__
+    members = output_message.__dict__
+    if not fields >= _ITEM_REQUIRED_6 or type(members["id"]) is not str:
+        raise _Mismatch
+    if type(members["role"]) is not str:
+        raise _Mismatch
+    if type(content := members["content"]) is not list:
+        raise _Mismatch
+    for item in content:
+        if type(item) not in _ITEM_CLASSES_2 and not admit(item, _ITEM_CLASSES_2):
+            raise _Mismatch
+        item_fields = item.__pydantic_fields_set__
+        item_members = item.__dict__
+        if not item_fields >= _ITEM_REQUIRED_2:
+            raise _Mismatch
+        if type(item_type := item_members["type"]) is not str:
+            raise _Mismatch
+        if item_type == "output_text":
+            if type(item) not in _ITEM_CLASSES_7 and not admit(item, _ITEM_CLASSES_7):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_7:
+                raise _Mismatch
+            if type(item_members["text"]) is not str:
+                raise _Mismatch
+            if type(item) not in _ITEM_CLASSES_7 and not admit(item, _ITEM_CLASSES_7):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_7:
+                raise _Mismatch
+        elif item_type == "refusal":
+            if type(item) not in _ITEM_CLASSES_8 and not admit(item, _ITEM_CLASSES_8):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_8:
+                raise _Mismatch
+            if type(item_members["refusal"]) is not str:
+                raise _Mismatch
+            if type(item) not in _ITEM_CLASSES_8 and not admit(item, _ITEM_CLASSES_8):
+                raise _Mismatch
+            if not item_fields >= _ITEM_REQUIRED_8:
+                raise _Mismatch
+
+
+def _object_check_function_call(function_call: Any) -> None:
+    if type(function_call) not in _ITEM_CLASSES_9 and not admit(function_call, _ITEM_CLASSES_9):
+        raise _Mismatch
+    fields = function_call.__pydantic_fields_set__
+    members = function_call.__dict__
+    if not fields >= _ITEM_REQUIRED_9:
+        raise _Mismatch
+    if "id" in fields:
+        function_call_id = members["id"]
+        if function_call_id is not None and type(function_call_id) is not str:
+            raise _Mismatch
+    if type(members["call_id"]) is not str or type(members["name"]) is not str:
+        raise _Mismatch
+    if type(members["arguments"]) is not str:
+        raise _Mismatch
+    if "status" in fields:
+        status = members["status"]
+        if status is not None and type(status) is not str:
+            raise _Mismatch
+
+
+def _object_check_output_item(output_item: Any) -> None:
+    if type(output_item) not in _ITEM_CLASSES_2 and not admit(output_item, _ITEM_CLASSES_2):
+        raise _Mismatch
+    fields = output_item.__pydantic_fields_set__
+    members = output_item.__dict__
+    if not fields >= _ITEM_REQUIRED_2:
+        raise _Mismatch
+    if type(output_item_type := members["type"]) is not str:
+        raise _Mismatch
+    if output_item_type == "message":
+        _object_check_output_message(output_item)
+    elif output_item_type == "function_call":
+        _object_check_function_call(output_item)

@@ -31,10 +31,14 @@ from ._decode import (
     decode_output,
     output_data,
     projected_model,
-    typed_call,
+    typed_calls,
 )
 from ._dispatch import arun_calls, run_calls
-from ._envelopes_groq import validate_chat_completion, validate_chat_completion_chunk
+from ._envelopes_groq import (
+    read_chat_completion,
+    validate_chat_completion,
+    validate_chat_completion_chunk,
+)
 from ._outcomes import FailedCall, answer_for, answers_for, outcome
 from ._runtime import (
     PayloadError,
@@ -217,9 +221,7 @@ tool_definitions = _REQUESTS.tool_definitions
 response_format = _REQUESTS.response_format
 
 _DECODERS: dict[str, ToolCallDecoder] = {
-    "chat": ChatCompletionsDecoder(
-        PROVIDER, validate_chat_completion, validate_chat_completion_chunk
-    ),
+    "chat": ChatCompletionsDecoder(PROVIDER, read_chat_completion, validate_chat_completion_chunk),
 }
 
 
@@ -273,23 +275,30 @@ def canonicalize_output_text(name: str, text: str | bytes) -> str | bytes:
     return _canonicalize_text(OUTPUT_CANONICALIZERS[_OUTPUTS.known(name)], text)
 
 
-def _typed(call: RawToolCall) -> AnyToolCall:
-    return cast("AnyToolCall", typed_call(PROVIDER, call, model_for("tool", call.name)))
+def _inverse(name: str, payload: Any) -> Any:
+    """``canonicalize`` of a name the decoders found in ``CANONICAL_NAMES`` (not checked again)."""
+    return TOOL_CANONICALIZERS[name](payload)
+
+
+def _typed(calls: list[RawToolCall]) -> list[AnyToolCall]:
+    return cast("list[AnyToolCall]", typed_calls(PROVIDER, calls, model_for))
+
+
+def _typed_one(call: RawToolCall) -> AnyToolCall:
+    return _typed([call])[0]
 
 
 def _outcomes(calls: list[RawToolCall], on_error: OnError) -> list[Any]:
     if on_error == "raise":
-        return [_typed(call) for call in calls]
-    return [outcome(call, _typed) for call in calls]
+        return _typed(calls)
+    return [outcome(call, _typed_one) for call in calls]
 
 
 def decode_tool_call(provider_name: str, arguments: str, call_id: str = "") -> AnyToolCall:
     """One call as Groq strict mode names it, with its JSON ``arguments``: canonical name, canonical
     payload, model instance. Raises PayloadError (unknown tool, malformed JSON, invalid payload)."""
-    call = _decode_arguments(
-        PROVIDER, call_id, provider_name, arguments, CANONICAL_NAMES, canonicalize
-    )
-    return _typed(call)
+    call = _decode_arguments(PROVIDER, call_id, provider_name, arguments, CANONICAL_NAMES, _inverse)
+    return _typed([call])[0]
 
 
 @overload
@@ -310,7 +319,7 @@ def parse_tool_calls(
     (``on_error="raise"``) or comes back as a FailedCall in its place (``"collect"``)."""
     with collecting_failures(on_error):
         calls = _DECODERS[api].parse_tool_calls(
-            data, canonical_names=CANONICAL_NAMES, canonicalize=canonicalize
+            data, canonical_names=CANONICAL_NAMES, canonicalize=_inverse
         )
     return _outcomes(calls, on_error)
 
@@ -350,9 +359,7 @@ class ToolCallStream:
     def tool_calls(self, *, on_error: OnError = "raise") -> list[AnyToolCall] | list[AnyOutcome]:
         """The joined calls, typed; ``on_error`` as ``parse_tool_calls`` has it."""
         with collecting_failures(on_error):
-            calls = self._stream.tool_calls(
-                canonical_names=CANONICAL_NAMES, canonicalize=canonicalize
-            )
+            calls = self._stream.tool_calls(canonical_names=CANONICAL_NAMES, canonicalize=_inverse)
         return _outcomes(calls, on_error)
 
 

@@ -7,22 +7,81 @@ Surfaces: converse, converse_stream_event.
 ``validate_<surface>(data)`` returns ``data`` (an SDK object: its JSON form) when it
 has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch
 (found by walking ``_SCHEMAS``), or TypeError for a value neither JSON nor an SDK object.
+``read_<surface>(data)`` is what the decoders read: the same checks, an SDK object read
+through its attributes and returned as it is (its wire form when those do not hold).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ._attributes import admit, admitted_classes
 from ._explain import mismatch_handler
 from ._runtime import integral_float
 
 __all__ = [
     "PROVIDER",
+    "read_converse",
+    "read_converse_stream_event",
     "validate_converse",
     "validate_converse_stream_event",
 ]
 
 PROVIDER = "bedrock"
+_CONVERSE_CLASSES = admitted_classes(("metrics", "output", "stopReason", "usage"), ("metrics",))
+_CONVERSE_REQUIRED = frozenset(("output", "stopReason", "usage"))
+_OUTPUT_CLASSES = admitted_classes(("message",), ())
+_OUTPUT_REQUIRED = frozenset(("message",))
+_MESSAGE_CLASSES = admitted_classes(("content", "role"), ())
+_MESSAGE_REQUIRED = frozenset(("content", "role"))
+_ITEM_CLASSES = admitted_classes(
+    ("reasoningContent", "text", "toolUse"), ("reasoningContent", "text", "toolUse")
+)
+_TOOLUSE_CLASSES = admitted_classes(("input", "name", "toolUseId", "type"), ("type",))
+_TOOLUSE_REQUIRED = frozenset(("input", "name", "toolUseId"))
+_USAGE_CLASSES = admitted_classes(
+    ("cacheReadInputTokens", "cacheWriteInputTokens", "inputTokens", "outputTokens", "totalTokens"),
+    ("cacheReadInputTokens", "cacheWriteInputTokens"),
+)
+_USAGE_REQUIRED = frozenset(("inputTokens", "outputTokens", "totalTokens"))
+_METRICS_CLASSES = admitted_classes(("latencyMs",), ())
+_METRICS_REQUIRED = frozenset(("latencyMs",))
+_CONVERSE_STREAM_EVENT_CLASSES = admitted_classes(
+    (
+        "contentBlockDelta",
+        "contentBlockStart",
+        "contentBlockStop",
+        "messageStart",
+        "messageStop",
+        "metadata",
+    ),
+    (
+        "contentBlockDelta",
+        "contentBlockStart",
+        "contentBlockStop",
+        "messageStart",
+        "messageStop",
+        "metadata",
+    ),
+)
+_MESSAGESTART_CLASSES = admitted_classes(("role",), ())
+_MESSAGESTART_REQUIRED = frozenset(("role",))
+_CONTENTBLOCKSTART_CLASSES = admitted_classes(("contentBlockIndex", "start"), ())
+_CONTENTBLOCKSTART_REQUIRED = frozenset(("contentBlockIndex", "start"))
+_START_CLASSES = admitted_classes(("toolUse",), ("toolUse",))
+_TOOLUSE_CLASSES_2 = admitted_classes(("name", "toolUseId", "type"), ("type",))
+_TOOLUSE_REQUIRED_2 = frozenset(("name", "toolUseId"))
+_CONTENTBLOCKDELTA_CLASSES = admitted_classes(("contentBlockIndex", "delta"), ())
+_CONTENTBLOCKDELTA_REQUIRED = frozenset(("contentBlockIndex", "delta"))
+_TOOLUSE_CLASSES_3 = admitted_classes(("input",), ())
+_TOOLUSE_REQUIRED_3 = frozenset(("input",))
+_CONTENTBLOCKSTOP_CLASSES = admitted_classes(("contentBlockIndex",), ())
+_CONTENTBLOCKSTOP_REQUIRED = frozenset(("contentBlockIndex",))
+_MESSAGESTOP_CLASSES = admitted_classes(("stopReason",), ())
+_MESSAGESTOP_REQUIRED = frozenset(("stopReason",))
+_METADATA_CLASSES = admitted_classes(("metrics", "usage"), ("metrics",))
+_METADATA_REQUIRED = frozenset(("usage",))
+_USAGE_CLASSES_2 = admitted_classes(("inputTokens", "outputTokens", "totalTokens"), ())
 #: The envelope schemas (surface -> schema) as JSON, read to explain a mismatch.
 _SCHEMAS = (
     '{"$defs":{"Message":{"type":"object","required":["role","content"],'
@@ -220,3 +279,272 @@ def validate_converse_stream_event(data: object) -> dict[str, Any]:
         return data
     except (KeyError, _Mismatch):
         return _mismatched(validate_converse_stream_event, "converse_stream_event", data)
+
+
+def _object_converse(data: Any) -> None:
+    """``validate_converse``'s checks over an SDK object's attributes."""
+    if type(data) not in _CONVERSE_CLASSES and not admit(data, _CONVERSE_CLASSES):
+        raise _Mismatch
+    fields = data.__pydantic_fields_set__
+    members = data.__dict__
+    if not fields >= _CONVERSE_REQUIRED:
+        raise _Mismatch
+    output = members["output"]
+    if type(output) not in _OUTPUT_CLASSES and not admit(output, _OUTPUT_CLASSES):
+        raise _Mismatch
+    output_fields = output.__pydantic_fields_set__
+    output_members = output.__dict__
+    if not output_fields >= _OUTPUT_REQUIRED:
+        raise _Mismatch
+    message = output_members["message"]
+    if type(message) not in _MESSAGE_CLASSES and not admit(message, _MESSAGE_CLASSES):
+        raise _Mismatch
+    message_fields = message.__pydantic_fields_set__
+    message_members = message.__dict__
+    if not message_fields >= _MESSAGE_REQUIRED:
+        raise _Mismatch
+    if message_members["role"] != "assistant":
+        raise _Mismatch
+    if type(content := message_members["content"]) is not list:
+        raise _Mismatch
+    for item in content:
+        if type(item) not in _ITEM_CLASSES and not admit(item, _ITEM_CLASSES):
+            raise _Mismatch
+        item_fields = item.__pydantic_fields_set__
+        item_members = item.__dict__
+        if "text" in item_fields and type(item_members["text"]) is not str:
+            raise _Mismatch
+        if "toolUse" in item_fields:
+            tool_use = item_members["toolUse"]
+            if type(tool_use) not in _TOOLUSE_CLASSES and not admit(tool_use, _TOOLUSE_CLASSES):
+                raise _Mismatch
+            tool_use_fields = tool_use.__pydantic_fields_set__
+            tool_use_members = tool_use.__dict__
+            if not tool_use_fields >= _TOOLUSE_REQUIRED:
+                raise _Mismatch
+            if type(tool_use_members["toolUseId"]) is not str:
+                raise _Mismatch
+            if type(tool_use_members["name"]) is not str:
+                raise _Mismatch
+            if type(tool_use_members["input"]) is not dict:
+                raise _Mismatch
+            if "type" in tool_use_fields and type(tool_use_members["type"]) is not str:
+                raise _Mismatch
+        if "reasoningContent" in item_fields and type(item_members["reasoningContent"]) is not dict:
+            raise _Mismatch
+    if type(members["stopReason"]) is not str:
+        raise _Mismatch
+    usage = members["usage"]
+    if type(usage) not in _USAGE_CLASSES and not admit(usage, _USAGE_CLASSES):
+        raise _Mismatch
+    usage_fields = usage.__pydantic_fields_set__
+    usage_members = usage.__dict__
+    if not usage_fields >= _USAGE_REQUIRED:
+        raise _Mismatch
+    input_tokens = usage_members["inputTokens"]
+    if type(input_tokens) is not int and not integral_float(input_tokens):
+        raise _Mismatch
+    output_tokens = usage_members["outputTokens"]
+    if type(output_tokens) is not int and not integral_float(output_tokens):
+        raise _Mismatch
+    total_tokens = usage_members["totalTokens"]
+    if type(total_tokens) is not int and not integral_float(total_tokens):
+        raise _Mismatch
+    if "cacheReadInputTokens" in usage_fields:
+        cache_read_input_tokens = usage_members["cacheReadInputTokens"]
+        if type(cache_read_input_tokens) is not int and not integral_float(cache_read_input_tokens):
+            raise _Mismatch
+    if "cacheWriteInputTokens" in usage_fields:
+        cache_write_input_tokens = usage_members["cacheWriteInputTokens"]
+        if type(cache_write_input_tokens) is not int and not integral_float(
+            cache_write_input_tokens
+        ):
+            raise _Mismatch
+    if "metrics" in fields:
+        metrics = members["metrics"]
+        if type(metrics) not in _METRICS_CLASSES and not admit(metrics, _METRICS_CLASSES):
+            raise _Mismatch
+        metrics_fields = metrics.__pydantic_fields_set__
+        metrics_members = metrics.__dict__
+        if not metrics_fields >= _METRICS_REQUIRED:
+            raise _Mismatch
+        latency_ms = metrics_members["latencyMs"]
+        if type(latency_ms) is not int and not integral_float(latency_ms):
+            raise _Mismatch
+
+
+def read_converse(data: object) -> Any:
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_converse``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    if type(data) is not dict:
+        try:
+            _object_converse(data)
+            return data
+        except (AttributeError, KeyError, TypeError, _Mismatch):
+            pass
+    return validate_converse(data)
+
+
+def _object_converse_stream_event(data: Any) -> None:
+    """``validate_converse_stream_event``'s checks over an SDK object's attributes."""
+    if type(data) not in _CONVERSE_STREAM_EVENT_CLASSES and not admit(
+        data, _CONVERSE_STREAM_EVENT_CLASSES
+    ):
+        raise _Mismatch
+    fields = data.__pydantic_fields_set__
+    members = data.__dict__
+    if "messageStart" in fields:
+        message_start = members["messageStart"]
+        if type(message_start) not in _MESSAGESTART_CLASSES and not admit(
+            message_start, _MESSAGESTART_CLASSES
+        ):
+            raise _Mismatch
+        message_start_fields = message_start.__pydantic_fields_set__
+        message_start_members = message_start.__dict__
+        if not message_start_fields >= _MESSAGESTART_REQUIRED:
+            raise _Mismatch
+        if message_start_members["role"] != "assistant":
+            raise _Mismatch
+    if "contentBlockStart" in fields:
+        content_block_start = members["contentBlockStart"]
+        if type(content_block_start) not in _CONTENTBLOCKSTART_CLASSES and not admit(
+            content_block_start, _CONTENTBLOCKSTART_CLASSES
+        ):
+            raise _Mismatch
+        content_block_start_fields = content_block_start.__pydantic_fields_set__
+        content_block_start_members = content_block_start.__dict__
+        if not content_block_start_fields >= _CONTENTBLOCKSTART_REQUIRED:
+            raise _Mismatch
+        content_block_index = content_block_start_members["contentBlockIndex"]
+        if type(content_block_index) is not int and not integral_float(content_block_index):
+            raise _Mismatch
+        start = content_block_start_members["start"]
+        if type(start) not in _START_CLASSES and not admit(start, _START_CLASSES):
+            raise _Mismatch
+        start_fields = start.__pydantic_fields_set__
+        start_members = start.__dict__
+        if "toolUse" in start_fields:
+            tool_use = start_members["toolUse"]
+            if type(tool_use) not in _TOOLUSE_CLASSES_2 and not admit(tool_use, _TOOLUSE_CLASSES_2):
+                raise _Mismatch
+            tool_use_fields = tool_use.__pydantic_fields_set__
+            tool_use_members = tool_use.__dict__
+            if not tool_use_fields >= _TOOLUSE_REQUIRED_2:
+                raise _Mismatch
+            if type(tool_use_members["toolUseId"]) is not str:
+                raise _Mismatch
+            if type(tool_use_members["name"]) is not str:
+                raise _Mismatch
+            if "type" in tool_use_fields and type(tool_use_members["type"]) is not str:
+                raise _Mismatch
+    if "contentBlockDelta" in fields:
+        content_block_delta = members["contentBlockDelta"]
+        if type(content_block_delta) not in _CONTENTBLOCKDELTA_CLASSES and not admit(
+            content_block_delta, _CONTENTBLOCKDELTA_CLASSES
+        ):
+            raise _Mismatch
+        content_block_delta_fields = content_block_delta.__pydantic_fields_set__
+        content_block_delta_members = content_block_delta.__dict__
+        if not content_block_delta_fields >= _CONTENTBLOCKDELTA_REQUIRED:
+            raise _Mismatch
+        content_block_delta_content_block_index = content_block_delta_members["contentBlockIndex"]
+        if type(content_block_delta_content_block_index) is not int and not integral_float(
+            content_block_delta_content_block_index
+        ):
+            raise _Mismatch
+        delta = content_block_delta_members["delta"]
+        if type(delta) not in _ITEM_CLASSES and not admit(delta, _ITEM_CLASSES):
+            raise _Mismatch
+        delta_fields = delta.__pydantic_fields_set__
+        delta_members = delta.__dict__
+        if "text" in delta_fields and type(delta_members["text"]) is not str:
+            raise _Mismatch
+        if "toolUse" in delta_fields:
+            delta_tool_use = delta_members["toolUse"]
+            if type(delta_tool_use) not in _TOOLUSE_CLASSES_3 and not admit(
+                delta_tool_use, _TOOLUSE_CLASSES_3
+            ):
+                raise _Mismatch
+            delta_tool_use_fields = delta_tool_use.__pydantic_fields_set__
+            delta_tool_use_members = delta_tool_use.__dict__
+            if not delta_tool_use_fields >= _TOOLUSE_REQUIRED_3:
+                raise _Mismatch
+            if type(delta_tool_use_members["input"]) is not str:
+                raise _Mismatch
+        if (
+            "reasoningContent" in delta_fields
+            and type(delta_members["reasoningContent"]) is not dict
+        ):
+            raise _Mismatch
+    if "contentBlockStop" in fields:
+        content_block_stop = members["contentBlockStop"]
+        if type(content_block_stop) not in _CONTENTBLOCKSTOP_CLASSES and not admit(
+            content_block_stop, _CONTENTBLOCKSTOP_CLASSES
+        ):
+            raise _Mismatch
+        content_block_stop_fields = content_block_stop.__pydantic_fields_set__
+        content_block_stop_members = content_block_stop.__dict__
+        if not content_block_stop_fields >= _CONTENTBLOCKSTOP_REQUIRED:
+            raise _Mismatch
+        content_block_stop_content_block_index = content_block_stop_members["contentBlockIndex"]
+        if type(content_block_stop_content_block_index) is not int and not integral_float(
+            content_block_stop_content_block_index
+        ):
+            raise _Mismatch
+    if "messageStop" in fields:
+        message_stop = members["messageStop"]
+        if type(message_stop) not in _MESSAGESTOP_CLASSES and not admit(
+            message_stop, _MESSAGESTOP_CLASSES
+        ):
+            raise _Mismatch
+        message_stop_fields = message_stop.__pydantic_fields_set__
+        message_stop_members = message_stop.__dict__
+        if not message_stop_fields >= _MESSAGESTOP_REQUIRED:
+            raise _Mismatch
+        if type(message_stop_members["stopReason"]) is not str:
+            raise _Mismatch
+    if "metadata" in fields:
+        metadata = members["metadata"]
+        if type(metadata) not in _METADATA_CLASSES and not admit(metadata, _METADATA_CLASSES):
+            raise _Mismatch
+        metadata_fields = metadata.__pydantic_fields_set__
+        metadata_members = metadata.__dict__
+        if not metadata_fields >= _METADATA_REQUIRED:
+            raise _Mismatch
+        usage = metadata_members["usage"]
+        if type(usage) not in _USAGE_CLASSES_2 and not admit(usage, _USAGE_CLASSES_2):
+            raise _Mismatch
+        usage_fields = usage.__pydantic_fields_set__
+        usage_members = usage.__dict__
+        if not usage_fields >= _USAGE_REQUIRED:
+            raise _Mismatch
+        input_tokens = usage_members["inputTokens"]
+        if type(input_tokens) is not int and not integral_float(input_tokens):
+            raise _Mismatch
+        output_tokens = usage_members["outputTokens"]
+        if type(output_tokens) is not int and not integral_float(output_tokens):
+            raise _Mismatch
+        total_tokens = usage_members["totalTokens"]
+        if type(total_tokens) is not int and not integral_float(total_tokens):
+            raise _Mismatch
+        if "metrics" in metadata_fields:
+            metrics = metadata_members["metrics"]
+            if type(metrics) not in _METRICS_CLASSES and not admit(metrics, _METRICS_CLASSES):
+                raise _Mismatch
+            metrics_fields = metrics.__pydantic_fields_set__
+            metrics_members = metrics.__dict__
+            if not metrics_fields >= _METRICS_REQUIRED:
+                raise _Mismatch
+            latency_ms = metrics_members["latencyMs"]
+            if type(latency_ms) is not int and not integral_float(latency_ms):
+                raise _Mismatch
+
+
+def read_converse_stream_event(data: object) -> Any:
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_converse_stream_event``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    if type(data) is not dict:
+        try:
+            _object_converse_stream_event(data)
+            return data
+        except (AttributeError, KeyError, TypeError, _Mismatch):
+            pass
+    return validate_converse_stream_event(data)

@@ -25,7 +25,7 @@ from ._converse import (
     ToolSpecification,
     ToolTypeDef,
 )
-from ._decode import OutputData, ToolCall, decode_output, output_data, typed_call
+from ._decode import OutputData, ToolCall, decode_output, output_data, typed_calls
 from ._dispatch import arun_calls, run_calls
 from ._envelopes_bedrock import validate_converse, validate_converse_stream_event
 from ._outcomes import FailedCall, answer_for, answers_for, outcome
@@ -240,23 +240,28 @@ def canonicalize_output_text(name: str, text: str | bytes) -> str | bytes:
     return text
 
 
-def _typed(call: RawToolCall) -> AnyToolCall:
-    return cast("AnyToolCall", typed_call(PROVIDER, call, model_for("tool", call.name)))
+_inverse = None  # the payloads are canonical as they come
+
+
+def _typed(calls: list[RawToolCall]) -> list[AnyToolCall]:
+    return cast("list[AnyToolCall]", typed_calls(PROVIDER, calls, model_for))
+
+
+def _typed_one(call: RawToolCall) -> AnyToolCall:
+    return _typed([call])[0]
 
 
 def _outcomes(calls: list[RawToolCall], on_error: OnError) -> list[Any]:
     if on_error == "raise":
-        return [_typed(call) for call in calls]
-    return [outcome(call, _typed) for call in calls]
+        return _typed(calls)
+    return [outcome(call, _typed_one) for call in calls]
 
 
 def decode_tool_call(provider_name: str, arguments: str, call_id: str = "") -> AnyToolCall:
     """One call as Bedrock Converse strict tool use names it, with its JSON ``arguments``: canonical name, canonical
     payload, model instance. Raises PayloadError (unknown tool, malformed JSON, invalid payload)."""
-    call = _decode_arguments(
-        PROVIDER, call_id, provider_name, arguments, CANONICAL_NAMES, canonicalize
-    )
-    return _typed(call)
+    call = _decode_arguments(PROVIDER, call_id, provider_name, arguments, CANONICAL_NAMES, _inverse)
+    return _typed([call])[0]
 
 
 @overload
@@ -277,7 +282,7 @@ def parse_tool_calls(
     (``on_error="raise"``) or comes back as a FailedCall in its place (``"collect"``)."""
     with collecting_failures(on_error):
         calls = _DECODERS[api].parse_tool_calls(
-            data, canonical_names=CANONICAL_NAMES, canonicalize=canonicalize
+            data, canonical_names=CANONICAL_NAMES, canonicalize=_inverse
         )
     return _outcomes(calls, on_error)
 
@@ -314,9 +319,7 @@ class ToolCallStream:
     def tool_calls(self, *, on_error: OnError = "raise") -> list[AnyToolCall] | list[AnyOutcome]:
         """The joined calls, typed; ``on_error`` as ``parse_tool_calls`` has it."""
         with collecting_failures(on_error):
-            calls = self._stream.tool_calls(
-                canonical_names=CANONICAL_NAMES, canonicalize=canonicalize
-            )
+            calls = self._stream.tool_calls(canonical_names=CANONICAL_NAMES, canonicalize=_inverse)
         return _outcomes(calls, on_error)
 
 

@@ -1,0 +1,300 @@
+"""Typed decode benchmark: toolgen's ``parse_tool_calls`` against the path a user of the SDK writes.
+
+A 4-call response of the example design (refund, contact, forecast, email; strict-mode payloads,
+so the nulls strict mode forces are in the arguments), decoded to model instances:
+
+* from raw JSON (the dict a response's body parses to): toolgen's ``parse_tool_calls(body)``
+  (envelope, names, JSON, inverse, model) against the SDK path: ``ChatCompletion.model_validate``
+  of the body, then per call ``json.loads`` of the arguments, nulls stripped, the model's
+  ``model_validate``;
+* from the SDK object (what the client returns, built with the SDK's own ``construct_type``):
+  ``parse_tool_calls(completion)`` against the user's own path from that object: read
+  ``tool_calls``, ``json.loads``, strip nulls, ``model_validate``;
+* the same two for Anthropic's Messages API (``input`` arrives parsed and without forced nulls:
+  the user's path is ``model_validate`` of each ``tool_use`` block's ``input``).
+
+Both contenders produce the same model instances (checked before timing). Each round runs every
+contender over the same response, in a shuffled order (interleaved, one process); the report
+gives the ratio of the minima and of the medians.
+
+    python -m bench.decode    # writes the "## Typed decode" section of bench/RESULTS.md
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bench.results import write_section
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLE = REPO / "examples" / "design"
+COMMAND = "python -m bench.decode"
+ROUNDS = 41
+PACKAGE = "toolgen_bench_decode"
+
+REFUND = {"charge_id": "ch_12345678", "amount": None, "reason": "duplicate", "note": None}
+CONTACT = {
+    "name": "Ada Lovelace",
+    "email": "ada@example.com",
+    "phone": None,
+    "address": {
+        "street": "1 Analytical Way",
+        "city": "London",
+        "postal_code": None,
+        "country": "GB",
+    },
+    "company": {"name": "Engines Ltd", "domain": None},
+    "tags": ["vip", "uk"],
+    "status": None,
+}
+FORECAST = {"city": "Lyon", "days": 5, "units": "celsius"}
+EMAIL = {
+    "to": ["ada@example.com"],
+    "cc": None,
+    "subject": "Your refund",
+    "body": "The duplicate charge was refunded.",
+    "priority": "normal",
+}
+#: provider name, canonical name, strict-mode arguments
+CALLS = (
+    ("billing_refund", "billing.refund", REFUND),
+    ("crm_upsert_contact", "crm.upsert_contact", CONTACT),
+    ("weather_get_forecast", "weather.get_forecast", FORECAST),
+    ("send_email", "send_email", EMAIL),
+)
+
+
+def chat_completion() -> dict[str, Any]:
+    """A recorded-shape chat completion with the four calls (arguments as compact JSON text)."""
+    return {
+        "id": "chatcmpl-bench",
+        "object": "chat.completion",
+        "created": 1764806400,
+        "model": "gpt-5-2025-08-07",
+        "choices": [
+            {
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "content": None,
+                    "refusal": None,
+                    "annotations": [],
+                    "tool_calls": [
+                        {
+                            "id": f"call_{index}",
+                            "type": "function",
+                            "function": {"name": name, "arguments": json.dumps(arguments)},
+                        }
+                        for index, (name, _, arguments) in enumerate(CALLS)
+                    ],
+                },
+                "finish_reason": "tool_calls",
+                "logprobs": None,
+            }
+        ],
+        "usage": {
+            "prompt_tokens": 512,
+            "completion_tokens": 160,
+            "total_tokens": 672,
+            "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+            "completion_tokens_details": {"reasoning_tokens": 64, "audio_tokens": 0},
+        },
+        "service_tier": "default",
+        "system_fingerprint": None,
+    }
+
+
+def message() -> dict[str, Any]:
+    """An Anthropic message with the four calls as ``tool_use`` blocks (``input`` parsed)."""
+    return {
+        "id": "msg_bench",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5",
+        "content": [
+            {"type": "text", "text": "Doing all four."},
+            *(
+                {
+                    "type": "tool_use",
+                    "id": f"toolu_{index}",
+                    "name": name,
+                    "input": strip_nulls(arguments),  # optional members stay optional
+                }
+                for index, (name, _, arguments) in enumerate(CALLS)
+            ),
+        ],
+        "stop_reason": "tool_use",
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": 512,
+            "output_tokens": 160,
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": 0,
+        },
+    }
+
+
+def strip_nulls(value: Any) -> Any:
+    """What a user writes to drop the nulls strict mode forced (members only, recursively)."""
+    if type(value) is dict:
+        return {k: strip_nulls(v) for k, v in value.items() if v is not None}
+    if type(value) is list:
+        return [strip_nulls(v) for v in value]
+    return value
+
+
+def build_package(folder: Path) -> Any:
+    """The example design built with the toolgen of this checkout, imported."""
+    subprocess.run(
+        [sys.executable, "-c", "from toolgen.cli import run; run()", "build", str(EXAMPLE)]
+        + ["-o", str(folder / PACKAGE), "-q"],
+        check=True,
+    )
+    sys.path.insert(0, str(folder))
+    return importlib.import_module(PACKAGE)
+
+
+def contenders(gen: Any) -> dict[str, dict[str, Callable[[], Any]]]:
+    """Per comparison, its two contenders (toolgen first), each a call that decodes one response."""
+    from anthropic._models import construct_type as anthropic_construct
+    from anthropic.types import Message
+    from openai._models import construct_type as openai_construct
+    from openai.types.chat import ChatCompletion
+
+    oai = importlib.import_module(f"{gen.__name__}.openai")
+    claude = importlib.import_module(f"{gen.__name__}.anthropic")
+    model_for = importlib.import_module(f"{gen.__name__}.models").model_for
+    models = {provider: model_for("tool", canonical) for provider, canonical, _ in CALLS}
+    body, anthropic_body = chat_completion(), message()
+    completion = openai_construct(type_=ChatCompletion, value=copy.deepcopy(body))
+    anthropic_message = anthropic_construct(type_=Message, value=copy.deepcopy(anthropic_body))
+
+    def user_from_completion(completion: Any) -> list[Any]:
+        return [
+            models[call.function.name].model_validate(
+                strip_nulls(json.loads(call.function.arguments))
+            )
+            for call in completion.choices[0].message.tool_calls or ()
+            if call.type == "function"
+        ]
+
+    def user_from_message(message: Any) -> list[Any]:
+        return [
+            models[block.name].model_validate(block.input)
+            for block in message.content
+            if block.type == "tool_use"
+        ]
+
+    return {
+        "OpenAI chat completion, raw JSON": {
+            "toolgen parse_tool_calls(body)": lambda: oai.parse_tool_calls(body),
+            "SDK path: ChatCompletion.model_validate + per call json.loads, strip nulls, "
+            "model_validate": lambda: user_from_completion(ChatCompletion.model_validate(body)),
+        },
+        "OpenAI chat completion, SDK object": {
+            "toolgen parse_tool_calls(completion)": lambda: oai.parse_tool_calls(completion),
+            "user's path from the object: tool_calls, json.loads, strip nulls, model_validate": (
+                lambda: user_from_completion(completion)
+            ),
+        },
+        "Anthropic message, raw JSON": {
+            "toolgen parse_tool_calls(body)": lambda: claude.parse_tool_calls(anthropic_body),
+            "SDK path: Message.model_validate + per block model_validate": (
+                lambda: user_from_message(Message.model_validate(anthropic_body))
+            ),
+        },
+        "Anthropic message, SDK object": {
+            "toolgen parse_tool_calls(message)": lambda: claude.parse_tool_calls(anthropic_message),
+            "user's path from the object: content, model_validate": (
+                lambda: user_from_message(anthropic_message)
+            ),
+        },
+    }
+
+
+def same_results(pair: dict[str, Callable[[], Any]]) -> None:
+    """Both contenders give the same models (toolgen's wrapped in ToolCall)."""
+    ours, theirs = (function() for function in pair.values())
+    assert [call.arguments for call in ours] == theirs, "the contenders disagree"
+
+
+def per_response(function: Callable[[], Any], repeat: int) -> float:
+    start = time.perf_counter()
+    for _ in range(repeat):
+        function()
+    return (time.perf_counter() - start) / repeat
+
+
+def race(pair: dict[str, Callable[[], Any]], rounds: int) -> dict[str, list[float]]:
+    """Interleaved rounds, the contenders in a shuffled order each round; seconds per response."""
+    repeat = max(1, int(0.02 / per_response(next(iter(pair.values())), 20)))
+    times: dict[str, list[float]] = {name: [] for name in pair}
+    order = list(pair)
+    rng = random.Random(7)
+    for _ in range(rounds):
+        rng.shuffle(order)
+        for name in order:
+            times[name].append(per_response(pair[name], repeat))
+    return times
+
+
+def table(times: dict[str, list[float]]) -> list[str]:
+    ours, theirs = times
+    lines = [
+        "| contender | µs per response (min) | µs per response (median) |",
+        "|---|---|---|",
+    ]
+    for name, values in times.items():
+        lines.append(
+            f"| {name} | {min(values) * 1e6:.2f} | {statistics.median(values) * 1e6:.2f} |"
+        )
+    ratio_min = min(times[ours]) / min(times[theirs])
+    ratios = [a / b for a, b in zip(times[ours], times[theirs], strict=True)]
+    lines += [
+        "",
+        f"toolgen / the other: {ratio_min:.2f} (min), {statistics.median(ratios):.2f} "
+        "(median of the per-round ratios).",
+    ]
+    return lines
+
+
+def main(rounds: int = ROUNDS) -> None:
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        gen = build_package(Path(tmp))
+        comparisons = contenders(gen)
+        sections = []
+        for title, pair in comparisons.items():
+            same_results(pair)
+            times = race(pair, rounds)
+            sections += [f"### {title}: 4 calls", "", *table(times), ""]
+            print(f"{title}: " + "; ".join(sections[-2:-1]), flush=True)
+    section = [
+        "## Typed decode",
+        "",
+        f"Command: `{COMMAND}` ({rounds} rounds, the two contenders of each comparison "
+        "interleaved in a shuffled order each round, one process; a 4-call response of the "
+        f"example design; Python {platform.python_version()}; load average {load:.1f} on "
+        f"{os.cpu_count()} cores at the start: the machine is shared, only the ratios of one run "
+        "mean anything).",
+        "",
+        *sections,
+    ]
+    write_section("Typed decode", "\n".join(section).rstrip("\n") + "\n")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else ROUNDS)

@@ -1,0 +1,179 @@
+"""The envelope checks compiled a second time, over an SDK object's attributes.
+
+``read_<surface>(data)`` is what the decoders call: raw JSON goes to ``validate_<surface>``; an
+SDK object is checked by ``_object_<surface>(data)``, the same checks in the same order, where an
+object member is read from the object (present when in ``__pydantic_fields_set__``, its value in
+``__dict__``) once ``_attributes.admit`` found that the class reads as its wire form. When any of
+it fails (a class not admitted, an enum member where a string is checked, a mismatch), the object
+goes to ``validate_<surface>``, which reads it as its wire form (its dump) and explains any drift:
+the drift decisions are those of the wire form by construction, and a valid object pays no dump.
+
+A free-form object (``{"type": "object"}`` and nothing to check inside) is a dict in the SDK
+objects too (``Dict[str, object]``), and is tested as one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolgen.compile.validators.envelope_compiler import (
+    NOT_OF_TYPE,
+    At,
+    ModuleCompiler,
+    SurfaceCompiler,
+    validator_name,
+)
+from toolgen.compile.validators.statements import Bind, Line, Statement, guard, write
+from toolgen.render.codegen import Identifiers, LineEmitter, docstring
+
+#: the keywords that check inside an object (without them an object is free-form)
+_INSIDE = frozenset({"properties", "required", "allOf"})
+
+
+def object_module(module: ModuleCompiler) -> ModuleCompiler:
+    """The module compiler of the object checks: the constants and imports of ``module``, its
+    own functions (``_object_<def>``)."""
+    objects = ModuleCompiler(module.provider, module.constants, module.imports)
+    objects.names = Identifiers(prefix="_object_")
+    objects.uses = module.uses
+    return objects
+
+
+class ObjectSurfaceCompiler(SurfaceCompiler):
+    """The statements checking one surface over an SDK object (see the module docstring)."""
+
+    def __init__(self, provider: str, surface: str, schema: Any, module: ModuleCompiler) -> None:
+        super().__init__(provider, surface, schema, module)
+        #: value expression -> (its fields-set name, its members name, the members admitted)
+        self._objects: dict[str, tuple[str, str, tuple[str, ...]]] = {}
+
+    def compile(self) -> list[Statement]:
+        if self.module.uses[self.contents.of("")] > 1:
+            function = self.module.target_function(self, "")
+            return [Line(f"{function}(data)")] if function is not None else []
+        return super().compile()
+
+    def sibling(self) -> ObjectSurfaceCompiler:
+        return ObjectSurfaceCompiler(self.provider, self.surface, self.root, self.module)
+
+    def _type(self, schema: dict[str, Any], at: At) -> list[Statement]:
+        if schema["type"] != "object" or at.known == "object":
+            return super()._type(schema, at)
+        if not _INSIDE & set(schema):
+            return self._fail(NOT_OF_TYPE["object"](at.value))
+        self._objects.pop(at.value, None)  # a name bound again (in another arm): a new object
+        return self._admit(schema, at)
+
+    def _admit(self, schema: dict[str, Any], at: At) -> list[Statement]:
+        """The admission of the object at ``at`` for the members ``schema`` reads (again for a
+        union case's further members), its fields set and members bound, then the test that it
+        was given every required member."""
+        members, optional = _members(schema)
+        required = tuple(m for m in members if m not in optional)
+        known = self._objects.get(at.value)
+        if known is not None:
+            members = tuple(m for m in members if m not in known[2])
+            optional = tuple(m for m in optional if m in members)
+            required = tuple(m for m in required if m in members)
+            if not members:
+                return []
+        self.imports.update({"admit", "admitted_classes"})
+        where = at.path[-1] if at.path and at.path[-1] != "*path" else self.surface
+        hint = where.replace("'", "")
+        classes = self.module.constants.add(
+            f"{hint} classes", f"admitted_classes({members!r}, {optional!r})"
+        )
+        out = self._fail(f"type({at.value}) not in {classes} and not admit({at.value}, {classes})")
+        if known is None:
+            fields = self._var(at.value, "fields", "fields")
+            values = self._var(at.value, "members", "members")
+            out += [
+                Bind(fields, f"{at.value}.__pydantic_fields_set__"),
+                Bind(values, f"{at.value}.__dict__"),
+            ]
+            self._objects[at.value] = (fields, values, members)
+        else:  # a union case's members: admitted in its arm alone (not remembered after it)
+            fields = known[0]
+        if required:
+            names = self.module.constants.frozenset(f"{hint} required", [repr(m) for m in required])
+            out += self._fail(f"not {fields} >= {names}")
+        return out
+
+    def _properties(self, schema: dict[str, Any], at: At) -> list[Statement]:
+        return [*self._admit(schema, at), *super()._properties(schema, at)]
+
+    def _required(self, schema: dict[str, Any], at: At) -> list[Statement]:
+        return self._admit(schema, at)  # required members without a schema: tested there
+
+    def _member(
+        self, key: str, child: Any, required: bool, at: At, pointer: str, bind: bool
+    ) -> list[Statement]:
+        fields, values, _ = self._objects[at.value]
+        name = self._var(at.value, key, "member")
+        subscript = f"{values}[{key!r}]"
+        path = (*at.path, repr(key))
+        if not bind and self._reads_once(child, pointer, at.in_loop) and not self._object(child):
+            body = self.node(child, At(subscript, path, pointer, in_loop=at.in_loop))
+            bound: list[Statement] = []
+        else:
+            body = self.node(child, At(name, path, pointer, in_loop=at.in_loop))
+            bound = [Bind(name, subscript)]
+        if not required:
+            return guard(f"{key!r} in {fields}", [*bound, *body]) if body else []
+        return [*bound, *body] if body else []  # present: tested with the others by _admit
+
+    def _object(self, schema: Any) -> bool:
+        """Whether ``schema`` (through its ``$ref`` chain) checks inside an object: its value is
+        then bound (a free-form object is tested in place, as a dict)."""
+        schema, _ = self.follow_refs(schema, "")
+        return (
+            isinstance(schema, dict)
+            and schema.get("type") == "object"
+            and bool(_INSIDE & set(schema))
+        )
+
+
+def _members(schema: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The members an object schema reads (declared or required), and those that may be absent."""
+    required = set(schema.get("required", ()))
+    members = sorted(set(schema.get("properties", {})) | required)
+    return tuple(members), tuple(m for m in members if m not in required)
+
+
+def object_function_name(surface: str) -> str:
+    return f"_object_{surface}"
+
+
+def reader_name(surface: str) -> str:
+    return f"read_{surface}"
+
+
+def compile_object_surface(module: ModuleCompiler, surface: str, schema: Any) -> str:
+    """The source of ``_object_<surface>`` and of ``read_<surface>`` (unformatted)."""
+    checks = ObjectSurfaceCompiler(module.provider, surface, schema, module).compile()
+    validator = validator_name(surface)
+    emitter = LineEmitter()
+    with emitter.block(f"def {object_function_name(surface)}(data: Any) -> None"):
+        emitter.lines(docstring(f"``{validator}``'s checks over an SDK object's attributes."))
+        if checks:
+            write(emitter, checks)
+        else:
+            emitter.line("return")
+    emitter.line()
+    emitter.line()
+    with emitter.block(f"def {reader_name(surface)}(data: object) -> Any"):
+        emitter.lines(
+            docstring(
+                f"``data`` as the decoders read it once it holds: raw JSON checked by "
+                f"``{validator}``, an SDK object through its attributes (as it is), or, when "
+                "those do not hold, as its wire form (the dump, drift explained)."
+            )
+        )
+        with emitter.block("if type(data) is not dict"):
+            with emitter.block("try"):
+                emitter.line(f"{object_function_name(surface)}(data)")
+                emitter.line("return data")
+            with emitter.block("except (AttributeError, KeyError, TypeError, _Mismatch)"):
+                emitter.line("pass")
+        emitter.line(f"return {validator}(data)")
+    return emitter.source()
