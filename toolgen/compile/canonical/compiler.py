@@ -838,5 +838,5 @@ def render_canonical_module(
         return CanonicalModule(formatted)
     roots = [*compiled.parts["tools"].values(), *compiled.parts["outputs"].values()]
     functions = {line.split("(", 1)[0].removeprefix("def ") for line in compiled.parts["functions"]}
-    cut = split_module(formatted, roots, functions, split, header)
+    cut = split_module(formatted, roots, functions, split, header, runner)
     return CanonicalModule(cut.core, parts=cut.parts)

@@ -16,6 +16,9 @@ import re
 import symtable
 from dataclasses import dataclass
 
+from toolgen.infra.cache import code_fingerprint, digest
+from toolgen.infra.parallel import Runner
+
 #: a top-level function of the formatted module, up to the next top-level line
 _FUNCTION = re.compile(r"^def (\w+)\(.*?(?=^\S)", re.MULTILINE | re.DOTALL)
 _IDENTIFIER = re.compile(r"\b_\w+\b")
@@ -63,14 +66,15 @@ def owners(functions: dict[str, str], roots: list[str]) -> dict[str, set[str]]:
     return reached
 
 
-def _globals(source: str) -> set[str]:
-    """The global names the functions of ``source`` read."""
+def global_names(source: str) -> list[str]:
+    """The global names the functions of ``source`` read (a quarter of a millisecond a contract:
+    the build caches them by ``source``)."""
     table = symtable.symtable(source, "<part>", "exec")
     found: set[str] = set()
     for child in table.get_children():
         if isinstance(child, symtable.Function):
             found.update(child.get_globals())
-    return found
+    return sorted(found)
 
 
 def import_key(name: str) -> tuple[int, str]:
@@ -103,7 +107,7 @@ def _imports(used: set[str], core: str) -> str:
 
 
 def split_module(
-    formatted: str, roots: list[str], compiled: set[str], core: str, header: str
+    formatted: str, roots: list[str], compiled: set[str], core: str, header: str, runner: Runner
 ) -> Split:
     """``formatted`` (the whole module ``core``, black-formatted) cut into its core and one module
     per root function (``roots``: the canonicalizers); only the ``compiled`` functions move (the
@@ -117,18 +121,30 @@ def split_module(
     for name in texts:  # in the module's order
         if len(reached[name]) == 1:
             moved[next(iter(reached[name]))].append(name)
-    cut = sorted((spans[name] for names in moved.values() for name in names), reverse=True)
-    core_text = formatted
-    for start, end in cut:
-        core_text = core_text[:start] + core_text[end:]
+    kept: list[str] = []
+    position = 0
+    for start, end in sorted(spans[name] for names in moved.values() for name in names):
+        kept.append(formatted[position:start])
+        position = end
+    core_text = "".join(kept) + formatted[position:]
+    bodies = {
+        root: "".join(texts[name] for name in names).rstrip("\n") + "\n"
+        for root, names in moved.items()
+    }
+    found = runner.map(
+        "canonical-globals",
+        global_names,
+        [(body,) for body in bodies.values()],
+        key=lambda arguments: digest(code_fingerprint(), "canonical-globals", arguments[0]),
+        parallel=False,
+        indexed=True,
+    )
     parts: dict[str, str] = {}
-    for root, names in moved.items():
-        body = "".join(texts[name] for name in names).rstrip("\n") + "\n"
-        used = {"Any"} | _globals(body) - set(names)
+    for (root, body), used in zip(bodies.items(), found, strict=True):
         parts[part_name(root)] = (
             f'{header}\n"""The inverse canonicalizer ``{root}`` and the functions only it uses.\n\n'
             f"``{core}`` imports this module when its table is first asked for this contract.\n"
             '"""\n\nfrom __future__ import annotations\n\n'
-            f"{_imports(used, core)}\n\n{body}"
+            f"{_imports({'Any', *used} - set(moved[root]), core)}\n\n{body}"
         )
     return Split(core_text, parts)
