@@ -12,9 +12,10 @@ import pytest
 
 from tests.canonical.support import EXAMPLE_DESIGN, import_source, load_and_project
 from toolgen.compile.canonical.compiler import render_canonical_module
+from toolgen.compile.canonical.split import part_name
 from toolgen.render.templating import header
 
-_DEF = re.compile(r"^def (\w+)\(.*?(?=^\S|\Z)", re.MULTILINE | re.DOTALL)
+_DEF = re.compile(r"^def (\w+)\(.*?(?=^[^\s)]|\Z)", re.MULTILINE | re.DOTALL)
 
 
 def _functions(text: str) -> dict[str, str]:
@@ -68,7 +69,7 @@ def test_a_part_loads_on_first_use_only(rendered: tuple) -> None:
     name = next(iter(split.TOOL_CANONICALIZERS))
     function = split.TOOL_CANONICALIZERS[name]
     assert function is split.TOOL_CANONICALIZERS[name]  # imported once
-    assert [m for m in sys.modules if m.startswith(parts)] == [parts + function.__name__[1:]]
+    assert [m for m in sys.modules if m.startswith(parts)] == [parts + part_name(function.__name__)]
     assert "unknown" not in split.TOOL_CANONICALIZERS
     with pytest.raises(KeyError):
         split.TOOL_CANONICALIZERS["unknown"]

@@ -33,7 +33,7 @@ from typing import Any
 
 from toolgen.compile.canonical.caching import cached_units
 from toolgen.compile.canonical.linker import PATTERN_HINT, CompiledParts, link
-from toolgen.compile.canonical.split import split_module
+from toolgen.compile.canonical.split import part_name, split_module
 from toolgen.compile.canonical.units import (
     ADMITS,
     BRANCH,
@@ -831,6 +831,11 @@ def render_canonical_module(
         provider=projection.profile.name,
         nulls=projection.profile.optional_style == "nullable",
         parts_package=f"{split}_parts" if split else None,
+        part_modules={
+            root: part_name(root)
+            for roots in (compiled.parts["tools"], compiled.parts["outputs"])
+            for root in roots.values()
+        },
         **compiled.parts,
     )
     formatted = format_python(source, runner=runner)

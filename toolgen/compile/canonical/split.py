@@ -12,6 +12,7 @@ and decoding a call costs the same for ten tools as for thousands.
 from __future__ import annotations
 
 import builtins
+import hashlib
 import re
 import symtable
 from dataclasses import dataclass
@@ -19,8 +20,11 @@ from dataclasses import dataclass
 from toolgen.infra.cache import code_fingerprint, digest
 from toolgen.infra.parallel import Runner
 
-#: a top-level function of the formatted module, up to the next top-level line
-_FUNCTION = re.compile(r"^def (\w+)\(.*?(?=^\S)", re.MULTILINE | re.DOTALL)
+#: a top-level function of the formatted module, up to the next top-level line (the ``)`` of a
+#: signature black wrapped is not one)
+_FUNCTION = re.compile(r"^def (\w+)\(.*?(?=^[^\s)])", re.MULTILINE | re.DOTALL)
+#: the longest module name of a part (a file name has at most 255 bytes)
+_LONGEST = 100
 _IDENTIFIER = re.compile(r"\b_\w+\b")
 #: the core's imports that a contract's functions may use, and where they come from
 _STDLIB = {
@@ -44,8 +48,11 @@ class Split:
 
 def part_name(root: str) -> str:
     """The module of the canonicalizer function ``root`` (``_tool_maps_route``) in the parts
-    package: its name without the leading underscore."""
-    return root.removeprefix("_")
+    package: its name without the leading underscore (cut, with a hash of it, when long)."""
+    name = root.removeprefix("_")
+    if len(name) <= _LONGEST:
+        return name
+    return f"{name[: _LONGEST - 13]}_{hashlib.sha256(name.encode()).hexdigest()[:12]}"
 
 
 def owners(functions: dict[str, str], roots: list[str]) -> dict[str, set[str]]:
@@ -145,6 +152,7 @@ def split_module(
             f'{header}\n"""The inverse canonicalizer ``{root}`` and the functions only it uses.\n\n'
             f"``{core}`` imports this module when its table is first asked for this contract.\n"
             '"""\n\nfrom __future__ import annotations\n\n'
-            f"{_imports({'Any', *used} - set(moved[root]), core)}\n\n{body}"
+            f"{_imports({'Any', *used} - set(moved[root]), core)}\n\n{body}\n\n"
+            f"CANONICALIZER = {root}\n"
         )
     return Split(core_text, parts)

@@ -76,9 +76,8 @@ class _Canonicalizers(Mapping[str, Callable[[Any], Any]]):
             return self._loaded[name]
         except KeyError:
             module = self._modules[name]
-        found: Callable[[Any], Any] = getattr(
-            importlib.import_module(f"._canonical_parts.{module}", __package__), f"_{module}"
-        )
+        part = importlib.import_module(f"._canonical_parts.{module}", __package__)
+        found: Callable[[Any], Any] = part.CANONICALIZER
         self._loaded[name] = found
         return found
 

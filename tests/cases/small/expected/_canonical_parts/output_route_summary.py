@@ -22,3 +22,6 @@ def _output_route_summary(value: Any) -> Any:
         if new_value is not value:
             return new_value
     return value
+
+
+CANONICALIZER = _output_route_summary

@@ -70,3 +70,6 @@ def _def_point(value: Any) -> Any:
         if new_value is not value:
             return new_value
     return value
+
+
+CANONICALIZER = _tool_maps_route

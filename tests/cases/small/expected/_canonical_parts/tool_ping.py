@@ -12,3 +12,6 @@ from typing import Any
 
 def _tool_ping(value: Any) -> Any:
     return value
+
+
+CANONICALIZER = _tool_ping
