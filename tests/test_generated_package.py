@@ -89,6 +89,23 @@ print(json.dumps([[c.name, c.arguments.model_dump(mode="json")] for c in stream.
     assert streamed == [["weather.get_forecast", {"city": "Paris, FR", "units": "celsius"}]]
 
 
+def test_decoding_loads_only_the_modules_of_the_contracts_it_meets(built: Path) -> None:
+    code = f"""
+import json, sys
+from examplegen import openai
+def loaded(prefix):
+    return sorted(m.removeprefix(prefix) for m in sys.modules if m.startswith(prefix))
+assert not loaded("examplegen._tables_") and not loaded("examplegen._canonical_parts.")
+calls = openai.parse_tool_calls(json.loads(open({str(RECORDED / "chat_tool_calls.json")!r}).read()))
+print(json.dumps([loaded("examplegen._canonical_parts."), loaded("examplegen._tables_")]))
+openai.parameters(calls[0].name)
+print(json.dumps(loaded("examplegen._tables_")))
+"""
+    decoded, requested = (json.loads(line) for line in _run(built, code).splitlines())
+    assert decoded == [["tool_billing_refund", "tool_crm_upsert_contact"], []]
+    assert requested == ["openai"]
+
+
 def test_drift_is_typed_and_falls_back(built: Path) -> None:
     recorded = json.loads((RECORDED / "chat_tool_calls.json").read_text())
     drifted = copy.deepcopy(recorded)

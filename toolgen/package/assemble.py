@@ -10,6 +10,7 @@ from typing import Any
 
 from toolgen import __version__
 from toolgen.compile.canonical.compiler import CanonicalModule, render_canonical_module
+from toolgen.compile.canonical.split import import_key
 from toolgen.compile.models import submit_models
 from toolgen.compile.validators import (
     EnvelopeSchemaError,
@@ -54,13 +55,6 @@ class PackageFiles:
         return files
 
 
-def _import_key(name: str) -> tuple[int, str]:
-    """isort's order of the names of one import: constants, classes, then the rest."""
-    if name.isupper():
-        return 0, name.lower()
-    return (1 if name[:1].isupper() else 2), name.lower()
-
-
 def _import_statement(module: str, names: list[str]) -> str:
     """One import, on one line when it fits ruff's default line length (88), else one name a line
     with a trailing comma (which black and isort both keep)."""
@@ -83,7 +77,7 @@ def _relative_imports(
     if any(api.sdk_models for api in profile.apis):
         decode.append("projected_model")
     by_module: dict[str, set[str]] = {
-        "_contracts": {"Contracts"},
+        "_contracts": {"Contracts", "ModuleTable"},
         "_decode": set(decode),
         f"_envelopes_{profile.name}": {f"validate_{surface}" for surface in surfaces}
         | {f"read_{surface}" for api in profile.apis for surface in api.readers},
@@ -102,7 +96,7 @@ def _relative_imports(
         aliases[canonical_module] = "canonicalize_text as _canonicalize_text"
     lines: list[str] = []
     for module in sorted(by_module):
-        lines.append(_import_statement(module, sorted(by_module[module], key=_import_key)))
+        lines.append(_import_statement(module, sorted(by_module[module], key=import_key)))
         if module in aliases:
             lines.append(_import_statement(module, [aliases[module]]))
     return lines
@@ -125,13 +119,21 @@ def _table(name: str, values: dict[str, str]) -> Literal:
     return Literal(name, "{", tuple(f"{key!r}: {value}" for key, value in values.items()))
 
 
+#: the tables of the provider module's own tables module (templates/provider_tables.py.j2)
+LAZY_TABLES = (
+    *("TOOL_DESCRIPTIONS", "TOOL_SCHEMAS", "TOOL_SIZES", "TOOL_PRIORITIES"),
+    *("OUTPUT_DESCRIPTIONS", "OUTPUT_SCHEMAS"),
+)
+
+
 def _tables(
     tools: list[ProjectedContract],
     outputs: list[ProjectedContract],
     texts: dict[tuple[str, str], SchemaText],
 ) -> dict[str, Literal]:
-    """The module's large tables (templates/_provider_tables.py.j2), one element per contract,
-    given to the formatter as data (toolgen/render/formatting.py)."""
+    """The module's large tables (templates/_provider_tables.py.j2 and, for LAZY_TABLES,
+    provider_tables.py.j2), one element per contract, given to the formatter as data
+    (toolgen/render/formatting.py)."""
     tool_texts = {p.contract.name: texts[("tool", p.contract.name)] for p in tools}
     output_texts = {p.contract.name: texts[("output", p.contract.name)] for p in outputs}
     tables = [
@@ -154,6 +156,23 @@ def _tables(
     return {table.name: table for table in tables}
 
 
+def _tables_module(
+    design: Design, projection: ProviderProjection, tables: dict[str, Literal], runner: Runner
+) -> str:
+    """The provider's tables module: the per-contract tables its provider module loads on first
+    use (``ModuleTable``)."""
+    lazy = {name: tables[name] for name in LAZY_TABLES}
+    source = render(
+        "provider_tables.py.j2",
+        runner,
+        header=header(design.hash),
+        title=projection.profile.title,
+        provider=projection.profile.name,
+        tables=lazy,
+    )
+    return format_python(source, tuple(lazy.values()), runner=runner)
+
+
 def _provider_module(
     design: Design,
     projection: ProviderProjection,
@@ -162,13 +181,15 @@ def _provider_module(
     canonical_module: str | None,
     texts: dict[tuple[str, str], SchemaText],
     runner: Runner,
-) -> str:
-    """The generated module of one provider: its tables, bound to the runtime's API classes, and
-    to ``canonical_module``'s canonicalizers (None: payloads come back canonical as they are)."""
+) -> dict[str, str]:
+    """The generated module of one provider (its tables, bound to the runtime's API classes, and
+    to ``canonical_module``'s canonicalizers; None: payloads come back canonical as they are) and
+    its tables module, by file name."""
     profile = projection.profile
     tools = [p for p in projection.tools if p.schema is not None]
     outputs = [p for p in projection.outputs if p.schema is not None]
     tables = _tables(tools, outputs, texts)
+    tables_module = f"_tables_{profile.name}"
     requests = requests_for(profile.apis)
     sdk_models = any(api.sdk_models for api in profile.apis)
     public = [
@@ -202,6 +223,7 @@ def _provider_module(
         imports=_relative_imports(projection, surfaces, requests, canonical_module),
         public=public,
         tables=tables,
+        tables_module=f".{tables_module}",
         tools=tuple(p.contract.name for p in tools),
         outputs=tuple(p.contract.name for p in outputs),
         nullable=profile.optional_style == "nullable",
@@ -212,7 +234,11 @@ def _provider_module(
         output_classes={p.contract.name: classes[("output", p.contract.name)][1] for p in outputs},
         **{"tool_message_name": False, **projection.profile.module_data},
     )
-    return format_python(source, tuple(tables.values()), runner=runner)
+    eager = tuple(table for name, table in tables.items() if name not in LAZY_TABLES)
+    return {
+        f"{profile.name}.py": format_python(source, eager, runner=runner),
+        f"{tables_module}.py": _tables_module(design, projection, tables, runner),
+    }
 
 
 def _handlers_module(
@@ -300,7 +326,7 @@ def render_package(
     if canonical is not None:
         diagnostics += canonical.diagnostics
         if canonical.source is not None:
-            files["_canonical.py"] = canonical.source
+            files |= _canonical_files("_canonical", canonical, header(design.hash))
     for projection in projections:
         name = projection.profile.name
         if not projection.profile.apis:
@@ -312,19 +338,21 @@ def render_package(
             continue
         canonical_module = "_canonical" if projection.profile.optional_style == "nullable" else None
         if canonical_module is None and _reads_enum_texts(projection):
-            own = render_canonical_module(design, projection, header(design.hash), runner)
+            canonical_module = f"_canonical_{name}"
+            own = render_canonical_module(
+                design, projection, header(design.hash), runner, split=canonical_module
+            )
             diagnostics += own.diagnostics
             if own.source is None:
                 continue
-            canonical_module = f"_canonical_{name}"
-            files[f"{canonical_module}.py"] = own.source
+            files |= _canonical_files(canonical_module, own, header(design.hash))
         for module in modules_for(projection.profile.apis):
             files[f"{module}.py"] = copied(module, header(design.hash))
         files[f"_envelopes_{name}.py"] = render_envelope_module(
             name, schemas, header(design.hash), runner
         )
         texts = _texts(projection, runner)
-        files[f"{name}.py"] = _provider_module(
+        files |= _provider_module(
             design, projection, list(schemas), models.classes, canonical_module, texts, runner
         )
         files.update(_schema_files(projection, texts))
@@ -370,7 +398,20 @@ def _canonical_module(
         tuple(p for p in chosen.values() if p.contract.kind == "output"),
         (),
     )
-    return render_canonical_module(design, merged, header(design.hash), runner)
+    return render_canonical_module(design, merged, header(design.hash), runner, split="_canonical")
+
+
+def _canonical_files(module: str, canonical: CanonicalModule, header: str) -> dict[str, str]:
+    """The files of a canonical module split into its core and its contracts' modules, which
+    load on first use (``toolgen.compile.canonical.split``)."""
+    assert canonical.source is not None
+    package = f"{module}_parts"
+    files = {f"{module}.py": canonical.source}
+    files[f"{package}/__init__.py"] = (
+        f'{header}\n"""One module per canonicalizer of ``{module}``, imported on first use."""\n'
+    )
+    files |= {f"{package}/{name}.py": text for name, text in canonical.parts.items()}
+    return files
 
 
 def _reads_enum_texts(projection: ProviderProjection) -> bool:

@@ -8,11 +8,44 @@ it speaks as two ``Contracts``.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping
+import importlib
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
-__all__ = ["Contracts", "StrictToolLimits"]
+__all__ = ["Contracts", "ModuleTable", "StrictToolLimits"]
+
+_V = TypeVar("_V")
+
+
+class ModuleTable(Mapping[str, _V]):
+    """The table ``name`` of the module ``module`` (relative to ``package``), imported on first
+    use: a provider module keeps its per-contract tables (descriptions, projected schemas, sizes)
+    in a module of their own, so that importing it, and decoding a call, builds none of them."""
+
+    __slots__ = ("_module", "_name", "_package", "_table")
+
+    def __init__(self, package: str | None, module: str, name: str) -> None:
+        self._package = package
+        self._module = module
+        self._name = name
+        self._table: Mapping[str, _V] | None = None
+
+    def _load(self) -> Mapping[str, _V]:
+        table = self._table
+        if table is None:
+            module = importlib.import_module(self._module, self._package)
+            table = self._table = getattr(module, self._name)
+        return table
+
+    def __getitem__(self, key: str) -> _V:
+        return self._load()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
 
 
 @dataclass(frozen=True)
@@ -34,7 +67,7 @@ class Contracts:
 
     def known(self, name: str) -> str:
         """``name``, or KeyError when it is none of these contracts."""
-        if name not in self.schemas:
+        if name not in self.provider_names:  # the schemas may not be loaded yet
             known = ", ".join(self.names) or "none"
             raise KeyError(f"unknown {self.kind} {name!r}; known: {known}")
         return name

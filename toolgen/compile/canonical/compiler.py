@@ -33,6 +33,7 @@ from typing import Any
 
 from toolgen.compile.canonical.caching import cached_units
 from toolgen.compile.canonical.linker import PATTERN_HINT, CompiledParts, link
+from toolgen.compile.canonical.split import part_name, split_module
 from toolgen.compile.canonical.units import (
     ADMITS,
     BRANCH,
@@ -805,18 +806,28 @@ def compile_unit(projected: ProjectedContract) -> Unit:
 
 @dataclass(frozen=True)
 class CanonicalModule:
-    """The source of ``OUT/_canonical.py``; None, with diagnostics, when it cannot be compiled."""
+    """The source of ``OUT/_canonical.py``; None, with diagnostics, when it cannot be compiled.
+    Split (``render_canonical_module(..., split=True)``): ``parts`` holds the module of each
+    contract's canonicalizer, by its name in the parts package ``<module>_parts``."""
 
     source: str | None
     diagnostics: tuple[Diagnostic, ...] = ()
+    parts: dict[str, str] = field(default_factory=dict)
 
 
 def render_canonical_module(
-    design: Design, projection: ProviderProjection, header: str, runner: Runner | None = None
+    design: Design,
+    projection: ProviderProjection,
+    header: str,
+    runner: Runner | None = None,
+    *,
+    split: str | None = None,
 ) -> CanonicalModule:
     """The black-formatted source of ``OUT/_canonical.py`` (or of a provider's own
     ``_canonical_<provider>.py``): one canonicalizer per projected tool and output, keyed by
-    canonical name in ``TOOL_CANONICALIZERS`` and ``OUTPUT_CANONICALIZERS``."""
+    canonical name in ``TOOL_CANONICALIZERS`` and ``OUTPUT_CANONICALIZERS``. ``split``: the
+    module's name; its canonicalizers then go to modules of their own, imported on first use
+    (``toolgen.compile.canonical.split``)."""
     del design  # the projection carries every contract; kept for the integrator's signature
     projected = [p for p in (*projection.tools, *projection.outputs) if p.schema is not None]
     runner = runner or Runner()
@@ -829,6 +840,18 @@ def render_canonical_module(
         header=header,
         provider=projection.profile.name,
         nulls=projection.profile.optional_style == "nullable",
+        parts_package=f"{split}_parts" if split else None,
+        part_modules={
+            root: part_name(root)
+            for roots in (compiled.parts["tools"], compiled.parts["outputs"])
+            for root in roots.values()
+        },
         **compiled.parts,
     )
-    return CanonicalModule(format_python(source, runner=runner))
+    formatted = format_python(source, runner=runner)
+    if not split:
+        return CanonicalModule(formatted)
+    roots = [*compiled.parts["tools"].values(), *compiled.parts["outputs"].values()]
+    functions = {line.split("(", 1)[0].removeprefix("def ") for line in compiled.parts["functions"]}
+    cut = split_module(formatted, roots, functions, split, header, runner)
+    return CanonicalModule(cut.core, parts=cut.parts)

@@ -22,8 +22,6 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-from datamodel_code_generator import generate
-
 from toolgen.compile.models import prepare
 from toolgen.compile.models.imports import name_order, rewrite_imports
 from toolgen.compile.models.json_literals import json_literals
@@ -132,6 +130,10 @@ def _plan(design: Design) -> tuple[list[_Planned], dict[str, str]]:
 
 
 def _run_generator(schema: Any, class_name: str) -> str:
+    # imported here, not with this module: about a second, which a build whose models all come
+    # from the cache (or from the workers, which import it in warm_up) does not pay
+    from datamodel_code_generator import generate
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         result = generate(json.dumps(schema), class_name=class_name, **GENERATOR_OPTIONS)

@@ -12,8 +12,9 @@ here reads a schema at run time.
 
 from __future__ import annotations
 
+import importlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from numbers import Number
 from typing import Any
@@ -62,92 +63,48 @@ def _multiple_of(value: Any, divisor: Any) -> bool:
     return not value % divisor
 
 
-def _tool_maps_route(value: Any) -> Any:
-    if isinstance(value, dict):
-        new_value = value
-        from_ = value.get("from")
-        if isinstance(from_, dict):
-            new_from = _def_point(from_)
-            if new_from is not from_:
-                if new_value is value:
-                    new_value = dict(value)
-                new_value["from"] = new_from
-        to = value.get("to")
-        if isinstance(to, dict):
-            new_to = _def_point(to)
-            if new_to is not to:
-                if new_value is value:
-                    new_value = dict(value)
-                new_value["to"] = new_to
-        via = value.get("via", _ABSENT)
-        if via is None:
-            if new_value is value:
-                new_value = dict(value)
-            del new_value["via"]
-        elif isinstance(via, list):
-            new_via = via
-            for via_index, via_item in enumerate(via):
-                if isinstance(via_item, dict):
-                    new_via_item = _def_point(via_item)
-                    if new_via_item is not via_item:
-                        if new_via is via:
-                            new_via = list(via)
-                        new_via[via_index] = new_via_item
-            if new_via is not via:
-                if new_value is value:
-                    new_value = dict(value)
-                new_value["via"] = new_via
-        if value.get("mode", _ABSENT) is None:
-            if new_value is value:
-                new_value = dict(value)
-            del new_value["mode"]
-        if value.get("avoid", _ABSENT) is None:
-            if new_value is value:
-                new_value = dict(value)
-            del new_value["avoid"]
-        if new_value is not value:
-            return new_value
-    return value
+class _Canonicalizers(Mapping[str, Callable[[Any], Any]]):
+    """Canonical name -> canonicalizer, each imported from its module of ``_canonical_parts``
+    on first use."""
 
+    def __init__(self, modules: dict[str, str]) -> None:
+        self._modules = modules
+        self._loaded: dict[str, Callable[[Any], Any]] = {}
 
-def _def_point(value: Any) -> Any:
-    if isinstance(value, dict):
-        new_value = value
-        if value.get("label", _ABSENT) is None:
-            if new_value is value:
-                new_value = dict(value)
-            del new_value["label"]
-        if new_value is not value:
-            return new_value
-    return value
+    def __getitem__(self, name: str) -> Callable[[Any], Any]:
+        try:
+            return self._loaded[name]
+        except KeyError:
+            module = self._modules[name]
+        part = importlib.import_module(f"._canonical_parts.{module}", __package__)
+        found: Callable[[Any], Any] = part.CANONICALIZER
+        self._loaded[name] = found
+        return found
 
+    def __contains__(self, name: object) -> bool:
+        return name in self._modules
 
-def _tool_ping(value: Any) -> Any:
-    return value
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
 
-
-def _output_route_summary(value: Any) -> Any:
-    if isinstance(value, dict):
-        new_value = value
-        if value.get("warnings", _ABSENT) is None:
-            if new_value is value:
-                new_value = dict(value)
-            del new_value["warnings"]
-        if new_value is not value:
-            return new_value
-    return value
+    def __len__(self) -> int:
+        return len(self._modules)
 
 
 #: canonical tool name -> its canonicalizer
-TOOL_CANONICALIZERS: dict[str, Callable[[Any], Any]] = {
-    "maps.route": _tool_maps_route,
-    "ping": _tool_ping,
-}
+TOOL_CANONICALIZERS: Mapping[str, Callable[[Any], Any]] = _Canonicalizers(
+    {
+        "maps.route": "tool_maps_route",
+        "ping": "tool_ping",
+    }
+)
 
 #: canonical structured-output name -> its canonicalizer
-OUTPUT_CANONICALIZERS: dict[str, Callable[[Any], Any]] = {
-    "route_summary": _output_route_summary,
-}
+OUTPUT_CANONICALIZERS: Mapping[str, Callable[[Any], Any]] = _Canonicalizers(
+    {
+        "route_summary": "output_route_summary",
+    }
+)
 
 
 class _FloatText(float):

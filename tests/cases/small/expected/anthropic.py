@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, overload
 
-from ._contracts import Contracts, StrictToolLimits
+from ._contracts import Contracts, ModuleTable, StrictToolLimits
 from ._decode import OutputData, ToolCall, decode_output, output_data, typed_calls
 from ._dispatch import arun_calls, run_calls
 from ._envelopes_anthropic import (
@@ -129,64 +129,24 @@ MAX_STRICT_TOOLS: int | None = 20
 MAX_OPTIONAL_MEMBERS: int | None = 24
 MAX_UNION_MEMBERS: int | None = 16
 
-_TOOL_DESCRIPTIONS: dict[str, str] = {
-    "maps.route": "Plan a route between two points.",
-    "ping": "Check that the service answers.",
-}
-_TOOL_SCHEMAS: dict[str, dict[str, Any]] = {
-    "maps.route": {
-        "type": "object",
-        "properties": {
-            "from": {"$ref": "#/$defs/Point"},
-            "to": {"$ref": "#/$defs/Point"},
-            "via": {"type": "array", "items": {"$ref": "#/$defs/Point"}},
-            "mode": {"type": "string", "enum": ["car", "bike", "walk"]},
-            "avoid": {
-                "anyOf": [
-                    {"const": "tolls"},
-                    {
-                        "type": "object",
-                        "properties": {"area": {"type": "string"}},
-                        "required": ["area"],
-                        "additionalProperties": False,
-                    },
-                ]
-            },
-        },
-        "required": ["from", "to"],
-        "$defs": {
-            "Point": {
-                "type": "object",
-                "properties": {
-                    "lat": {"type": "number"},
-                    "lon": {"type": "number"},
-                    "label": {"type": "string"},
-                },
-                "required": ["lat", "lon"],
-                "additionalProperties": False,
-            }
-        },
-        "additionalProperties": False,
-    },
-    "ping": {"type": "object", "properties": {}, "additionalProperties": False},
-}
-#: (optional members, union-typed schemas) of each input schema
-_TOOL_SIZES: dict[str, tuple[int, int]] = {"maps.route": (4, 1), "ping": (0, 0)}
-#: the tool file's ``priority`` (0 when it gives none)
-_TOOL_PRIORITIES: dict[str, int] = {"maps.route": 0, "ping": 0}
-_OUTPUT_DESCRIPTIONS: dict[str, str] = {"route_summary": "Summary of a planned route."}
-_OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
-    "route_summary": {
-        "type": "object",
-        "properties": {
-            "distance_km": {"type": "number"},
-            "duration_min": {"type": "integer"},
-            "warnings": {"type": "array", "items": {"type": "string"}},
-        },
-        "required": ["distance_km", "duration_min"],
-        "additionalProperties": False,
-    }
-}
+_TOOL_DESCRIPTIONS: ModuleTable[str] = ModuleTable(
+    __package__, "._tables_anthropic", "TOOL_DESCRIPTIONS"
+)
+_TOOL_SCHEMAS: ModuleTable[dict[str, Any]] = ModuleTable(
+    __package__, "._tables_anthropic", "TOOL_SCHEMAS"
+)
+_TOOL_SIZES: ModuleTable[tuple[int, int]] = ModuleTable(
+    __package__, "._tables_anthropic", "TOOL_SIZES"
+)
+_TOOL_PRIORITIES: ModuleTable[int] = ModuleTable(
+    __package__, "._tables_anthropic", "TOOL_PRIORITIES"
+)
+_OUTPUT_DESCRIPTIONS: ModuleTable[str] = ModuleTable(
+    __package__, "._tables_anthropic", "OUTPUT_DESCRIPTIONS"
+)
+_OUTPUT_SCHEMAS: ModuleTable[dict[str, Any]] = ModuleTable(
+    __package__, "._tables_anthropic", "OUTPUT_SCHEMAS"
+)
 _TOOLS = Contracts(
     "tool",
     TOOLS,

@@ -24,7 +24,7 @@ from ._chat_completions import (
     JSONSchema,
     ResponseFormatJSONSchema,
 )
-from ._contracts import Contracts
+from ._contracts import Contracts, ModuleTable
 from ._decode import (
     OutputData,
     ToolCall,
@@ -140,71 +140,24 @@ MAX_STRICT_TOOLS: int | None = None
 MAX_OPTIONAL_MEMBERS: int | None = None
 MAX_UNION_MEMBERS: int | None = None
 
-_TOOL_DESCRIPTIONS: dict[str, str] = {
-    "maps.route": "Plan a route between two points.",
-    "ping": "Check that the service answers.",
-}
-_TOOL_SCHEMAS: dict[str, dict[str, Any]] = {
-    "maps.route": {
-        "type": "object",
-        "properties": {
-            "from": {"$ref": "#/$defs/Point"},
-            "to": {"$ref": "#/$defs/Point"},
-            "via": {
-                "anyOf": [{"type": "array", "items": {"$ref": "#/$defs/Point"}}, {"type": "null"}]
-            },
-            "mode": {
-                "anyOf": [{"type": "string", "enum": ["car", "bike", "walk"]}, {"type": "null"}]
-            },
-            "avoid": {
-                "anyOf": [
-                    {"const": "tolls"},
-                    {
-                        "type": "object",
-                        "properties": {"area": {"type": "string"}},
-                        "required": ["area"],
-                        "additionalProperties": False,
-                    },
-                    {"type": "null"},
-                ]
-            },
-        },
-        "required": ["from", "to", "via", "mode", "avoid"],
-        "$defs": {
-            "Point": {
-                "type": "object",
-                "properties": {
-                    "lat": {"type": "number", "minimum": -90, "maximum": 90},
-                    "lon": {"type": "number", "minimum": -180, "maximum": 180},
-                    "label": {"anyOf": [{"type": "string"}, {"type": "null"}]},
-                },
-                "required": ["lat", "lon", "label"],
-                "additionalProperties": False,
-            }
-        },
-        "additionalProperties": False,
-    },
-    "ping": {"type": "object", "properties": {}, "required": [], "additionalProperties": False},
-}
-#: (optional members, union-typed schemas) of each input schema
-_TOOL_SIZES: dict[str, tuple[int, int]] = {"maps.route": (0, 4), "ping": (0, 0)}
-#: the tool file's ``priority`` (0 when it gives none)
-_TOOL_PRIORITIES: dict[str, int] = {"maps.route": 0, "ping": 0}
-_OUTPUT_DESCRIPTIONS: dict[str, str] = {"route_summary": "Summary of a planned route."}
-_OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
-    "route_summary": {
-        "type": "object",
-        "properties": {
-            "distance_km": {"type": "number"},
-            "duration_min": {"type": "integer"},
-            "warnings": {
-                "anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]
-            },
-        },
-        "required": ["distance_km", "duration_min", "warnings"],
-        "additionalProperties": False,
-    }
-}
+_TOOL_DESCRIPTIONS: ModuleTable[str] = ModuleTable(
+    __package__, "._tables_cerebras", "TOOL_DESCRIPTIONS"
+)
+_TOOL_SCHEMAS: ModuleTable[dict[str, Any]] = ModuleTable(
+    __package__, "._tables_cerebras", "TOOL_SCHEMAS"
+)
+_TOOL_SIZES: ModuleTable[tuple[int, int]] = ModuleTable(
+    __package__, "._tables_cerebras", "TOOL_SIZES"
+)
+_TOOL_PRIORITIES: ModuleTable[int] = ModuleTable(
+    __package__, "._tables_cerebras", "TOOL_PRIORITIES"
+)
+_OUTPUT_DESCRIPTIONS: ModuleTable[str] = ModuleTable(
+    __package__, "._tables_cerebras", "OUTPUT_DESCRIPTIONS"
+)
+_OUTPUT_SCHEMAS: ModuleTable[dict[str, Any]] = ModuleTable(
+    __package__, "._tables_cerebras", "OUTPUT_SCHEMAS"
+)
 _TOOLS = Contracts(
     "tool",
     TOOLS,

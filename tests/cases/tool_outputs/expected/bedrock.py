@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, overload
 
-from ._contracts import Contracts, StrictToolLimits
+from ._contracts import Contracts, ModuleTable, StrictToolLimits
 from ._converse import (
     ConverseDecoder,
     ConverseRequests,
@@ -125,40 +125,22 @@ MAX_STRICT_TOOLS: int | None = 20
 MAX_OPTIONAL_MEMBERS: int | None = 24
 MAX_UNION_MEMBERS: int | None = 16
 
-_TOOL_DESCRIPTIONS: dict[str, str] = {
-    "echo": "Say it back; returns any JSON.",
-    "maps.route": "Plan a route between two points.",
-    "ping": "Check that the service answers.",
-}
-_TOOL_SCHEMAS: dict[str, dict[str, Any]] = {
-    "echo": {
-        "type": "object",
-        "properties": {"text": {"type": "string"}},
-        "required": ["text"],
-        "additionalProperties": False,
-    },
-    "maps.route": {
-        "type": "object",
-        "properties": {"from": {"$ref": "#/$defs/Point"}, "to": {"$ref": "#/$defs/Point"}},
-        "required": ["from", "to"],
-        "$defs": {
-            "Point": {
-                "type": "object",
-                "properties": {"lat": {"type": "number"}, "lon": {"type": "number"}},
-                "required": ["lat", "lon"],
-                "additionalProperties": False,
-            }
-        },
-        "additionalProperties": False,
-    },
-    "ping": {"type": "object", "properties": {}, "additionalProperties": False},
-}
-#: (optional members, union-typed schemas) of each input schema
-_TOOL_SIZES: dict[str, tuple[int, int]] = {"echo": (0, 0), "maps.route": (0, 0), "ping": (0, 0)}
-#: the tool file's ``priority`` (0 when it gives none)
-_TOOL_PRIORITIES: dict[str, int] = {"echo": 0, "maps.route": 0, "ping": 0}
-_OUTPUT_DESCRIPTIONS: dict[str, str] = {}
-_OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {}
+_TOOL_DESCRIPTIONS: ModuleTable[str] = ModuleTable(
+    __package__, "._tables_bedrock", "TOOL_DESCRIPTIONS"
+)
+_TOOL_SCHEMAS: ModuleTable[dict[str, Any]] = ModuleTable(
+    __package__, "._tables_bedrock", "TOOL_SCHEMAS"
+)
+_TOOL_SIZES: ModuleTable[tuple[int, int]] = ModuleTable(
+    __package__, "._tables_bedrock", "TOOL_SIZES"
+)
+_TOOL_PRIORITIES: ModuleTable[int] = ModuleTable(__package__, "._tables_bedrock", "TOOL_PRIORITIES")
+_OUTPUT_DESCRIPTIONS: ModuleTable[str] = ModuleTable(
+    __package__, "._tables_bedrock", "OUTPUT_DESCRIPTIONS"
+)
+_OUTPUT_SCHEMAS: ModuleTable[dict[str, Any]] = ModuleTable(
+    __package__, "._tables_bedrock", "OUTPUT_SCHEMAS"
+)
 _TOOLS = Contracts(
     "tool",
     TOOLS,

@@ -1,0 +1,86 @@
+"""The canonical module split into a core and one module per contract (loaded on first use) holds
+the same functions, and gives the same canonicalizers, as the module whole."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.canonical.support import EXAMPLE_DESIGN, import_source, load_and_project
+from toolgen.compile.canonical.compiler import render_canonical_module
+from toolgen.compile.canonical.split import part_name
+from toolgen.render.templating import header
+
+_DEF = re.compile(r"^def (\w+)\(.*?(?=^[^\s)]|\Z)", re.MULTILINE | re.DOTALL)
+
+
+def _functions(text: str) -> dict[str, str]:
+    return {match[1]: match[0].rstrip() for match in _DEF.finditer(text)}
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, object, dict[str, str]]:
+    if not EXAMPLE_DESIGN.is_dir():
+        pytest.skip("the example design is absent")
+    design, projection = load_and_project(EXAMPLE_DESIGN)
+    whole = render_canonical_module(design, projection, header(design.hash))
+    split = render_canonical_module(design, projection, header(design.hash), split="_canonical")
+    assert whole.source is not None and split.source is not None
+    folder = tmp_path_factory.mktemp("split")
+    whole_module = import_source(whole.source, folder / "a", "toolgen_split_whole")
+    root = folder / "b" / "toolgen_split_parts"
+    (root / "_canonical_parts").mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "_canonical.py").write_text(split.source, encoding="utf-8")
+    (root / "_canonical_parts" / "__init__.py").write_text("")
+    for name, text in split.parts.items():
+        (root / "_canonical_parts" / f"{name}.py").write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(folder / "b"))
+    importlib.invalidate_caches()
+    try:
+        split_module = importlib.import_module("toolgen_split_parts._canonical")
+    finally:
+        sys.path.remove(str(folder / "b"))
+    texts = {"_canonical": split.source, **split.parts}
+    return whole_module, split_module, texts
+
+
+def test_every_function_is_kept_once_with_its_text(rendered: tuple) -> None:
+    whole, _, texts = rendered
+    found: dict[str, str] = {}
+    for text in texts.values():
+        for name, function in _functions(text).items():
+            assert name not in found, f"{name} written twice"
+            found[name] = function
+    assert found == _functions(Path(whole.__file__).read_text(encoding="utf-8"))
+    assert len(texts) > 2  # the example design has several contracts: several parts
+
+
+def test_a_part_loads_on_first_use_only(rendered: tuple) -> None:
+    whole, split, _ = rendered
+    assert list(split.TOOL_CANONICALIZERS) == list(whole.TOOL_CANONICALIZERS)
+    assert list(split.OUTPUT_CANONICALIZERS) == list(whole.OUTPUT_CANONICALIZERS)
+    parts = "toolgen_split_parts._canonical_parts."
+    assert not [m for m in sys.modules if m.startswith(parts)]  # the core imports no part
+    name = next(iter(split.TOOL_CANONICALIZERS))
+    function = split.TOOL_CANONICALIZERS[name]
+    assert function is split.TOOL_CANONICALIZERS[name]  # imported once
+    assert [m for m in sys.modules if m.startswith(parts)] == [parts + part_name(function.__name__)]
+    assert "unknown" not in split.TOOL_CANONICALIZERS
+    with pytest.raises(KeyError):
+        split.TOOL_CANONICALIZERS["unknown"]
+
+
+def test_the_same_canonicalizers_as_the_whole_module(rendered: tuple) -> None:
+    whole, split, _ = rendered
+    for table in ("TOOL_CANONICALIZERS", "OUTPUT_CANONICALIZERS"):
+        for name, function in getattr(whole, table).items():
+            other = getattr(split, table)[name]
+            assert other.__name__ == function.__name__
+            assert other.__code__.co_code == function.__code__.co_code
+            for payload in ({}, {"a": None}, [], None, "x"):
+                assert other(payload) == function(payload)

@@ -1,0 +1,158 @@
+"""Splitting ``_canonical.py`` into a core and one module per contract, loaded on first use.
+
+The linked module is formatted whole (as before: cached in parts), then the functions that only
+one contract's canonicalizer reaches are cut out of the formatted text into that contract's module
+(``_canonical_parts/tool_maps_route.py``): black formats a top-level function the same alone as
+among others, and removing one with the two blank lines after it leaves the rest as black wrote
+it. What two contracts or more reach, the helpers and the constants stay in the core, which
+imports a contract's module when its canonicalizer is first asked for; so importing the package
+and decoding a call costs the same for ten tools as for thousands.
+"""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import re
+import symtable
+from dataclasses import dataclass
+
+from toolgen.infra.cache import code_fingerprint, digest
+from toolgen.infra.parallel import Runner
+
+#: a top-level function of the formatted module, up to the next top-level line (the ``)`` of a
+#: signature black wrapped is not one)
+_FUNCTION = re.compile(r"^def (\w+)\(.*?(?=^[^\s)])", re.MULTILINE | re.DOTALL)
+#: the longest module name of a part (a file name has at most 255 bytes)
+_LONGEST = 100
+_IDENTIFIER = re.compile(r"\b_\w+\b")
+#: the core's imports that a contract's functions may use, and where they come from
+_STDLIB = {
+    "Any": "typing",
+    "Callable": "collections.abc",
+    "Mapping": "collections.abc",
+    "Sequence": "collections.abc",
+    "Fraction": "fractions",
+    "Number": "numbers",
+}
+_MODULES = ("json", "re")
+
+
+@dataclass(frozen=True)
+class Split:
+    """The core module's text and each contract's module (name in the parts package -> text)."""
+
+    core: str
+    parts: dict[str, str]
+
+
+def part_name(root: str) -> str:
+    """The module of the canonicalizer function ``root`` (``_tool_maps_route``) in the parts
+    package: its name without the leading underscore (cut, with a hash of it, when long)."""
+    name = root.removeprefix("_")
+    if len(name) <= _LONGEST:
+        return name
+    return f"{name[: _LONGEST - 13]}_{hashlib.sha256(name.encode()).hexdigest()[:12]}"
+
+
+def owners(functions: dict[str, str], roots: list[str]) -> dict[str, set[str]]:
+    """Function name -> the roots whose canonicalizer reaches it (calls it, at any depth)."""
+    calls = {
+        name: {found for found in _IDENTIFIER.findall(text) if found in functions and found != name}
+        for name, text in functions.items()
+    }
+    reached: dict[str, set[str]] = {name: set() for name in functions}
+    for root in roots:
+        frontier = [root]
+        while frontier:
+            name = frontier.pop()
+            if root in reached[name]:
+                continue
+            reached[name].add(root)
+            frontier += calls[name]
+    return reached
+
+
+def global_names(source: str) -> list[str]:
+    """The global names the functions of ``source`` read (a quarter of a millisecond a contract:
+    the build caches them by ``source``)."""
+    table = symtable.symtable(source, "<part>", "exec")
+    found: set[str] = set()
+    for child in table.get_children():
+        if isinstance(child, symtable.Function):
+            found.update(child.get_globals())
+    return sorted(found)
+
+
+def import_key(name: str) -> tuple[int, str]:
+    """isort's order of the names of one import: constants, classes, then the rest."""
+    if name.isupper():
+        return 0, name.lower()
+    return (1 if name[:1].isupper() else 2), name.lower()
+
+
+def _imports(used: set[str], core: str) -> str:
+    """The import block of a contract's module: stdlib names from the stdlib, the core's own
+    names from the core (one a line when they do not fit black's 88 columns)."""
+    lines = [f"import {module}" for module in _MODULES if module in used]
+    if lines:
+        lines.append("")
+    by_module: dict[str, list[str]] = {}
+    for name in sorted(used & set(_STDLIB)):
+        by_module.setdefault(_STDLIB[name], []).append(name)
+    for module in sorted(by_module):
+        lines.append(f"from {module} import {', '.join(sorted(by_module[module]))}")
+    own = sorted(used - set(_STDLIB) - set(_MODULES) - set(dir(builtins)), key=import_key)
+    if own:
+        lines.append("")
+        line = f"from ..{core} import {', '.join(own)}"
+        if len(line) <= 88:
+            lines.append(line)
+        else:
+            lines += [f"from ..{core} import (", *(f"    {name}," for name in own), ")"]
+    return "\n".join(lines) + "\n"
+
+
+def split_module(
+    formatted: str, roots: list[str], compiled: set[str], core: str, header: str, runner: Runner
+) -> Split:
+    """``formatted`` (the whole module ``core``, black-formatted) cut into its core and one module
+    per root function (``roots``: the canonicalizers); only the ``compiled`` functions move (the
+    helpers of the template stay)."""
+    spans = {
+        match[1]: match.span() for match in _FUNCTION.finditer(formatted) if match[1] in compiled
+    }
+    texts = {name: formatted[start:end] for name, (start, end) in spans.items()}
+    reached = owners(texts, roots)
+    moved: dict[str, list[str]] = {root: [] for root in roots}
+    for name in texts:  # in the module's order
+        if len(reached[name]) == 1:
+            moved[next(iter(reached[name]))].append(name)
+    kept: list[str] = []
+    position = 0
+    for start, end in sorted(spans[name] for names in moved.values() for name in names):
+        kept.append(formatted[position:start])
+        position = end
+    core_text = "".join(kept) + formatted[position:]
+    bodies = {
+        root: "".join(texts[name] for name in names).rstrip("\n") + "\n"
+        for root, names in moved.items()
+    }
+    found = runner.map(
+        "canonical-globals",
+        global_names,
+        [(body,) for body in bodies.values()],
+        key=lambda arguments: digest(code_fingerprint(), "canonical-globals", arguments[0]),
+        parallel=False,
+        indexed=True,
+    )
+    parts: dict[str, str] = {}
+    for (root, body), used in zip(bodies.items(), found, strict=True):
+        parts[part_name(root)] = (
+            f'{header}\n"""The inverse canonicalizer ``{root}`` and the functions only it uses.\n\n'
+            f"``{core}`` imports this module when its table is first asked for this contract.\n"
+            '"""\n\nfrom __future__ import annotations\n\n'
+            f"{_imports({'Any', *used} - set(moved[root]), core)}\n\n{body}\n\n"
+            f"CANONICALIZER = {root}\n"
+        )
+    return Split(core_text, parts)
