@@ -85,8 +85,8 @@ class EnumStringified(Rewrite):
 
 @dataclass(frozen=True)
 class EnumTyped(Rewrite):
-    """An ``enum`` without ``type`` whose values the provider's enums cannot all hold (Gemini's
-    JSON Schema dialect: strings and numbers only) became the types of its values: one typed
+    """An ``enum`` without ``type`` whose values the provider's enums cannot all hold (a profile
+    whose enums take strings and numbers only) became the types of its values: one typed
     node, or an ``anyOf`` of one branch per type, each keeping its values where the provider's
     enum takes them (``kept``) and null as ``{"type": "null"}``. The same values or more (the
     canonical validation keeps the enum), never "any value"; nothing to undo."""
