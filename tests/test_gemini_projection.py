@@ -411,6 +411,7 @@ def test_gemini_is_built_by_default_with_its_module(make_design, tool):
     assert gemini == [
         "_envelopes_gemini.py",
         "_generate_content.py",
+        "_tables_gemini.py",
         "gemini.py",
         "schemas/gemini/names.json",
         "schemas/gemini/tools/crm.find.json",

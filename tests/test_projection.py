@@ -889,8 +889,8 @@ def test_large_integers_survive_the_build(make_design, suffix):
     assert written["properties"]["n"]["maximum"] == big
     assert written["properties"]["c"]["const"] == big
     assert "9007199254740993" in result.files["schemas/openai/tools/big.json"]
-    assert "9007199254740993" in result.files["openai.py"]
-    assert "9007199254740992" not in result.files["openai.py"]
+    assert "9007199254740993" in result.files["_tables_openai.py"]
+    assert "9007199254740992" not in result.files["_tables_openai.py"]
 
 
 def _yaml(value: Any) -> str:

@@ -8,7 +8,12 @@
 
 from toolgen.render.codegen.constants import Constants
 from toolgen.render.codegen.emitter import LineEmitter
-from toolgen.render.codegen.literals import docstring, python_literal, tuple_expression
+from toolgen.render.codegen.literals import (
+    docstring,
+    docstring_text,
+    python_literal,
+    tuple_expression,
+)
 from toolgen.render.codegen.scope import Identifiers
 
 __all__ = [
@@ -16,6 +21,7 @@ __all__ = [
     "LineEmitter",
     "Identifiers",
     "docstring",
+    "docstring_text",
     "python_literal",
     "tuple_expression",
 ]

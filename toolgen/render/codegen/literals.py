@@ -25,6 +25,21 @@ def tuple_expression(items: list[str] | tuple[str, ...]) -> str:
     return tuple_display(items)
 
 
+def docstring_text(text: str) -> str:
+    """``text`` escaped to sit on one line of a triple-quoted docstring (a design's names are
+    free text: a quote, a backslash or a line break must not end or bend the literal)."""
+    escaped = []
+    for char in text:
+        if char in '\\"':
+            escaped.append("\\" + char)
+        elif char.isprintable():
+            escaped.append(char)
+        else:
+            code = ord(char)
+            escaped.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+    return "".join(escaped)
+
+
 def docstring(summary: str, *body: str) -> list[str]:
     """The lines of a triple-quoted docstring; toolgen writes its text from names only."""
     for text in (summary, *body):
