@@ -125,3 +125,18 @@ def test_every_corpus_tool_on_its_broken_forms(corpus: Compiled) -> None:
             actual = case.compiled(payload)
             assert actual == expected, case.key
             assert (actual is payload) == (expected is payload), case.key
+
+
+def test_of_two_broken_encodings_both_inverses_name_the_first_declared(
+    hard_cerebras: Compiled,
+) -> None:
+    """``places`` is declared before ``names``; the payload lists them the other way round. Both
+    inverses read members in the declared order, so both refuse with the duplicate key."""
+    case = case_of(hard_cerebras, "output:encodings.maps", "cerebras")
+    twice = [{"key": "", "value": {"city": ""}}] * 2
+    payload = {"counts": [], "names": [{"key": "a", "value": ""}], "places": twice}
+    with pytest.raises(EncodingError, match="twice") as reference:
+        case.reference(payload)
+    with pytest.raises(ValueError, match="twice") as compiled:
+        case.compiled(payload)
+    assert str(compiled.value) == str(reference.value)

@@ -90,10 +90,12 @@ class ReferenceInverse:
     def _object(self, value: dict[str, Any], site: Site) -> Any:
         members = site.members or {}
         changes: dict[str, Any] = {}
-        for name, member in value.items():
-            declared = members.get(name)
-            if declared is None:
-                continue  # undeclared: kept as it is, nulls included
+        # in the declared order, as the compiled inverse reads them: of two members that break
+        # an encoding, both inverses report the same one; undeclared members are kept as they are
+        for name, declared in members.items():
+            if name not in value:
+                continue
+            member = value[name]
             if member is None:
                 if declared.drop_null:
                     changes[name] = _DROP
