@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import itertools
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,9 @@ _SCALARS = st.one_of(
 )  # fmt: skip
 _TYPES = st.sampled_from(["string", "integer", "number", "boolean", "null", "object", "array"])
 _REF = {"$ref": "#/$defs/D"}
+#: examples per fuzz test: each is a whole build for every provider (about 2 s), so the suite runs
+#: a few; set TOOLGEN_FUZZ_EXAMPLES for a deeper run
+FUZZ_EXAMPLES = int(os.environ.get("TOOLGEN_FUZZ_EXAMPLES", "15"))
 
 
 def _leaves() -> st.SearchStrategy[object]:
@@ -81,7 +85,7 @@ def _compiled_canonicalizer(files: dict[str, str], folder: Path) -> Any:
         sys.path.remove(str(folder))
 
 
-@settings(max_examples=40, deadline=None, derandomize=True, database=None,
+@settings(max_examples=FUZZ_EXAMPLES, deadline=None, derandomize=True, database=None,
           suppress_health_check=list(HealthCheck))  # fmt: skip
 @given(member=SCHEMAS, definition=SCHEMAS, data=st.data())
 def test_build_reports_instead_of_raising(tmp_path_factory, member, definition, data):
@@ -205,7 +209,7 @@ _ANY_FIELDS = st.fixed_dictionaries(
 TOOL_FILES = st.one_of(json_values(), _ANY_FIELDS, _WELL_FORMED, _WELL_FORMED, _WELL_FORMED)
 
 
-@settings(max_examples=40, deadline=None, derandomize=True, database=None,
+@settings(max_examples=FUZZ_EXAMPLES, deadline=None, derandomize=True, database=None,
           suppress_health_check=list(HealthCheck))  # fmt: skip
 @given(tool_file=TOOL_FILES, definition=st.one_of(WILD_SCHEMAS, SCHEMAS))
 def test_arbitrary_json_builds_or_is_reported(tmp_path_factory, tool_file, definition):
