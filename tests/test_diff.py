@@ -510,6 +510,36 @@ CASES = [
             "outputs/o.yaml:/schema/properties/a/type: design: BREAKING type narrowed from string to integer"
         ],
     ),
+    Case(
+        "a tool's output schema narrowed",
+        {"tools/t.yaml": tool(obj({"a": S}), output=obj({"ok": S}))},
+        {"tools/t.yaml": tool(obj({"a": S}), output=obj({"ok": I}))},
+        [
+            "tools/t.yaml:/output/properties/ok/type: design: BREAKING output: type narrowed"
+            " from string to integer"
+        ],
+    ),
+    Case(
+        "a tool gains an output schema",
+        {"tools/t.yaml": tool(obj({"a": S}))},
+        {"tools/t.yaml": tool(obj({"a": S}), output={"type": "array"})},
+        ["tools/t.yaml:/output/type: design: BREAKING output: type narrowed from any to array"],
+    ),
+    Case(
+        "a tool loses its output schema",
+        {"tools/t.yaml": tool(obj({"a": S}), output={"type": "array"})},
+        {"tools/t.yaml": tool(obj({"a": S}))},
+        ["tools/t.yaml:/output/type: design: COMPATIBLE output: type widened from array to any"],
+    ),
+    Case(
+        "title and annotations changed",
+        {"tools/t.yaml": tool(obj({"a": S}), title="A", annotations={"readOnlyHint": True})},
+        {"tools/t.yaml": tool(obj({"a": S}), title="B", annotations={"readOnlyHint": False})},
+        [
+            "tools/t.yaml:/annotations: design: COMPATIBLE annotations changed",
+            "tools/t.yaml:/title: design: COMPATIBLE title changed",
+        ],
+    ),
 ]
 
 

@@ -120,7 +120,31 @@ def _contract_changes(old: Contract, new: Contract) -> list[Change]:
         changes.append(
             change(new.pointer + found.pointer, found.kind, found.classification, found.message)
         )
-    return changes
+    for field, label in (("title", "title"), ("annotations", "annotations")):
+        if getattr(old, field) != getattr(new, field):
+            changes.append(change(f"/{field}", "ANNOTATION_CHANGED", COMPATIBLE, f"{label} changed"))
+    return changes + _output_changes(old, new)
+
+
+def _output_changes(old: Contract, new: Contract) -> list[Change]:
+    """A tool's ``output:`` constrains what its handler may return; none constrains nothing (the
+    schema ``true``). So a new or narrowed output schema breaks handlers whose results it now
+    rejects, and a removed or widened one breaks nothing."""
+    before = old.output.schema if old.output is not None else True
+    after = new.output.schema if new.output is not None else True
+    declared = new.output or old.output
+    pointer = declared.pointer if declared is not None else "/output"
+    return [
+        Change(
+            new.file,
+            pointer + found.pointer,
+            DESIGN,
+            found.kind,
+            found.classification,
+            f"output: {found.message}",
+        )
+        for found in compare_schemas(before, after)
+    ]
 
 
 def _rejection(projection: ProviderProjection, contract: Contract, code: str | None = None) -> str:
