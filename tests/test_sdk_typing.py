@@ -164,13 +164,13 @@ def test_the_tool_loop_script_type_checks_without_a_cast(
 def test_mypy_rejects_exactly_the_marked_loop_misuses(
     checked: tuple[Path, dict[str, set[int]]],
 ) -> None:
-    """A handler taking another tool's model or returning a non-JSON value, a missing handler,
-    a FailedCall used as a call, results of one API or provider sent to another, a result for
-    something that is no call."""
+    """A handler taking another tool's model, returning a non-JSON value or a model other than
+    its tool's output model, a missing handler, a FailedCall used as a call, results of one API
+    or provider sent to another, a result for something that is no call."""
     root, errors = checked
     lines = (root / "loop_misuses.py").read_text(encoding="utf-8").splitlines()
     marked = {number for number, line in enumerate(lines, 1) if line.endswith("# error")}
-    assert len(marked) == 10
+    assert len(marked) == 11
     assert errors.get("loop_misuses.py") == marked
 
 

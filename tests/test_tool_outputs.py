@@ -150,6 +150,21 @@ def test_output_title_and_annotations_are_checked_at_load(make_design, tool) -> 
     assert [t.name for t in design.tools] == []
 
 
+def test_output_true_is_no_output_and_output_false_is_an_error(make_design, tool) -> None:
+    """``true`` admits every result, as no ``output:`` does (no model, results unchecked);
+    ``false`` admits none, so every call would fail: the build says so at the field."""
+    parameters = {"type": "object"}
+    root = make_design(
+        {
+            "tools/a.yaml": tool("a", parameters, output=True),
+            "tools/b.yaml": tool("b", parameters, output=False),
+        }
+    )
+    design, found = _loaded(root)
+    assert found == ["tools/b.yaml:/output: INVALID_FIELD"]
+    assert [(t.name, t.output) for t in design.tools] == [("a", None)]
+
+
 def test_an_output_resolves_its_own_defs_and_shared_ones(make_design, tool) -> None:
     parameters = {
         "type": "object",

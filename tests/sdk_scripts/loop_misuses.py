@@ -19,7 +19,12 @@ class WrongModel(Handlers):
     def billing_refund(self, arguments: SendEmail) -> HandlerOutput:  # error
         return None
 
-    def weather_get_forecast(self, arguments: WeatherGetForecast) -> HandlerOutput:
+    def weather_get_forecast(self, arguments: WeatherGetForecast) -> SendEmail:  # error
+        return SendEmail.model_validate({})
+
+
+class WrongOutput(Handlers):
+    def billing_refund(self, arguments: BillingRefund) -> HandlerOutput:
         return object()  # error
 
 

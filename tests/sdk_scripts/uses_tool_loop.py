@@ -14,7 +14,13 @@ from anthropic.types import MessageParam
 from examplegen import anthropic as claude
 from examplegen import bedrock, cloudflare, gemini, mistral
 from examplegen import openai as oai
-from examplegen.handlers import AsyncToolHandlers, HandlerOutput, ToolError, ToolHandlers
+from examplegen.handlers import (
+    AsyncToolHandlers,
+    HandlerOutput,
+    JSONOutput,
+    ToolError,
+    ToolHandlers,
+)
 from examplegen.models import (
     BillingRefund,
     CalendarCreateEvent,
@@ -23,6 +29,7 @@ from examplegen.models import (
     SearchDocuments,
     SendEmail,
     WeatherGetForecast,
+    WeatherGetForecastOutput,
 )
 from openai import OpenAI
 from openai.types.chat import ChatCompletionMessageParam
@@ -50,8 +57,10 @@ class Handlers(ToolHandlers):
     def send_email(self, arguments: SendEmail) -> HandlerOutput:
         return None
 
-    def weather_get_forecast(self, arguments: WeatherGetForecast) -> HandlerOutput:
-        return {"city": "Lyon", "days": []}
+    def weather_get_forecast(
+        self, arguments: WeatherGetForecast
+    ) -> WeatherGetForecastOutput | JSONOutput:
+        return WeatherGetForecastOutput.model_validate({"city": "Lyon", "days": []})
 
 
 class AsyncHandlers(AsyncToolHandlers):
@@ -73,8 +82,8 @@ class AsyncHandlers(AsyncToolHandlers):
     async def send_email(self, arguments: SendEmail) -> HandlerOutput:
         return None
 
-    async def weather_get_forecast(self, arguments: WeatherGetForecast) -> HandlerOutput:
-        return None
+    async def weather_get_forecast(self, arguments: WeatherGetForecast) -> JSONOutput:
+        return {"city": "Lyon", "days": []}
 
 
 def chat_loop(client: OpenAI) -> str | None:

@@ -31,13 +31,21 @@ ANNOTATION_TYPES: dict[str, tuple[type, str]] = {
 
 
 def extras_problems(file: str, document: dict[str, Any]) -> list[Diagnostic]:
-    """What is wrong with a tool file's ``title`` and ``annotations`` (``output`` is a schema:
-    the meta-schema checks it with the parameters)."""
+    """What is wrong with a tool file's ``title`` and ``annotations``, and an ``output: false``
+    (``output`` is a schema: the meta-schema checks it with the parameters)."""
 
     def problem(pointer: str, message: str) -> Diagnostic:
         return Diagnostic(file, pointer, DESIGN, "INVALID_FIELD", message)
 
     found: list[Diagnostic] = []
+    if document.get("output", True) is False:
+        found.append(
+            problem(
+                "/output",
+                "output: false admits no result, so every call of the tool would fail; leave"
+                " output out (or write true) for a tool whose results are not checked",
+            )
+        )
     if "title" in document and not isinstance(document["title"], str):
         found.append(problem("/title", "title must be a string"))
     annotations = document.get("annotations", {})
@@ -65,6 +73,8 @@ def tool_output(
     if bundled is None:
         return None
     schema, used = bundled
+    if schema is True:  # admits any result: the same as no output schema
+        return None
     contract = Contract(
         kind="tool_output",
         name=info["name"],

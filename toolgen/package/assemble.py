@@ -257,9 +257,17 @@ def _handlers_module(
             tools=tools,
             handler_names=names,
             tool_classes={name: classes[("tool", name)][1] for name in tools},
+            output_types={name: _handler_output(name, classes) for name in tools},
         ),
         runner=runner,
     )
+
+
+def _handler_output(tool: str, classes: dict[tuple[str, str], tuple[str, str]]) -> str:
+    """The return type of the handler of ``tool``: its output model or JSON when it declares
+    ``output:`` (another model is a type error), else any JSON value or model."""
+    found = classes.get(("tool_output", tool))
+    return f"_models.{found[1]} | JSONOutput" if found else "HandlerOutput"
 
 
 def _texts(projection: ProviderProjection, runner: Runner) -> dict[tuple[str, str], SchemaText]:

@@ -20,10 +20,20 @@ from ._dispatch import ToolError
 if TYPE_CHECKING:
     from . import models as _models
 
-__all__ = ["HANDLER_NAMES", "AsyncToolHandlers", "HandlerOutput", "ToolError", "ToolHandlers"]
+__all__ = [
+    "HANDLER_NAMES",
+    "AsyncToolHandlers",
+    "HandlerOutput",
+    "JSONOutput",
+    "ToolError",
+    "ToolHandlers",
+]
 
+#: What a handler returns as it is: text or a JSON value.
+JSONOutput: TypeAlias = str | int | float | bool | None | list[Any] | dict[str, Any]
 #: What a handler returns: text, a JSON value, or a pydantic model (sent as its canonical JSON).
-HandlerOutput: TypeAlias = str | int | float | bool | None | list[Any] | dict[str, Any] | BaseModel
+#: The handler of a tool that declares ``output:`` returns that tool's output model or JSON.
+HandlerOutput: TypeAlias = JSONOutput | BaseModel
 
 #: canonical tool name -> the name of its handler method
 HANDLER_NAMES: dict[str, str] = {"echo": "echo", "maps.route": "maps_route", "ping": "ping"}
@@ -37,11 +47,11 @@ class ToolHandlers(ABC):
         """Runs ``echo``."""
 
     @abstractmethod
-    def maps_route(self, arguments: _models.MapsRoute) -> HandlerOutput:
+    def maps_route(self, arguments: _models.MapsRoute) -> _models.MapsRouteOutput | JSONOutput:
         """Runs ``maps.route``."""
 
     @abstractmethod
-    def ping(self, arguments: _models.Ping) -> HandlerOutput:
+    def ping(self, arguments: _models.Ping) -> _models.PingOutput | JSONOutput:
         """Runs ``ping``."""
 
 
@@ -53,9 +63,11 @@ class AsyncToolHandlers(ABC):
         """Runs ``echo``."""
 
     @abstractmethod
-    async def maps_route(self, arguments: _models.MapsRoute) -> HandlerOutput:
+    async def maps_route(
+        self, arguments: _models.MapsRoute
+    ) -> _models.MapsRouteOutput | JSONOutput:
         """Runs ``maps.route``."""
 
     @abstractmethod
-    async def ping(self, arguments: _models.Ping) -> HandlerOutput:
+    async def ping(self, arguments: _models.Ping) -> _models.PingOutput | JSONOutput:
         """Runs ``ping``."""
