@@ -33,6 +33,7 @@ from toolgen.load.loader import load_design
 from toolgen.project.design_projection import ProviderProjection, project_design
 from toolgen.project.projection import project_contract
 from toolgen.providers import PROFILES, settings
+from toolgen.render.runtime_files import copied
 from toolgen.render.templating import header
 from toolgen.schema.nullability import NullOracle
 
@@ -247,6 +248,7 @@ def compile_module(design: Design, projection: ProviderProjection, folder: Path,
     rendered = render_canonical_module(design, projection, header(design.hash))
     assert rendered.source is not None, rendered.diagnostics
     (package / "_canonical.py").write_text(rendered.source)
+    (package / "_canonical_support.py").write_text(copied("_canonical_support", "# bench"))
     sys.path.insert(0, str(folder))
     return importlib.import_module(f"{name}._canonical")
 

@@ -422,6 +422,7 @@ def test_gemini_is_built_by_default_with_its_module(make_design, tool):
     texts = tool("v", obj({"n": {"type": "integer", "enum": [1, 2]}}, ["n"]))
     with_texts = build(make_design({"tools/v.yaml": texts}), ("gemini",))
     assert with_texts.ok and "_canonical_gemini.py" in with_texts.files
+    assert "_canonical_support.py" in with_texts.files  # the helpers its canonicalizers import
 
 
 def test_show_prints_the_wire_form_of_the_dialect(make_design, tool):

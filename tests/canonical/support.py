@@ -31,6 +31,7 @@ from toolgen.project.rewrites import ExtraMembers, TupleAsObject
 from toolgen.providers import PROFILES, profile_for
 from toolgen.providers import settings as provider_settings
 from toolgen.providers.base import Profile
+from toolgen.render.runtime_files import copied
 from toolgen.render.templating import header
 from toolgen.schema import walker
 
@@ -121,12 +122,20 @@ class Compiled:
         printer.text(repr(self))
 
 
+def write_support(package: Path) -> None:
+    """The fixed helpers a canonical module imports, in its package as the build writes them."""
+    text = copied("_canonical_support", header("0" * 64))
+    (package / "_canonical_support.py").write_text(text, encoding="utf-8")
+
+
 def import_source(source: str, folder: Path, package: str) -> ModuleType:
-    """``source`` as ``<package>._canonical`` (a relative-import-only module in its package)."""
+    """``source`` as ``<package>._canonical`` (a relative-import-only module in its package, with
+    the helpers it imports)."""
     root = folder / package
     root.mkdir(parents=True)
     (root / "__init__.py").write_text("")
     (root / "_canonical.py").write_text(source, encoding="utf-8")
+    write_support(root)
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
     return importlib.import_module(f"{package}._canonical")

@@ -27,6 +27,7 @@ from tests.canonical.support import (
     member_names,
     mutated,
     sample,
+    write_support,
 )
 from tests.lint_support import RUFF_CONFIGS, assert_mypy_strict_clean, assert_ruff_clean
 from toolgen.compile.canonical.compiler import compile_contracts, render_canonical_module
@@ -37,6 +38,7 @@ from toolgen.project.design_projection import project_design
 from toolgen.project.projection import ProjectedContract
 from toolgen.providers import PROFILES
 from toolgen.providers import settings as provider_settings
+from toolgen.render.runtime_files import runtime_source
 from toolgen.render.templating import header
 from toolgen.schema import pointer as jp
 from toolgen.schema import walker
@@ -64,6 +66,7 @@ def generated(
         package.mkdir()
         (package / "__init__.py").write_text("")
         (package / "_canonical.py").write_text(compiled.source, encoding="utf-8")
+        write_support(package)
     return root
 
 
@@ -76,12 +79,22 @@ def test_mypy_strict(generated: Path) -> None:
     assert_mypy_strict_clean(generated, "gen_hard", "gen_example", "gen_corpus")
 
 
+def _imported(source: str) -> set[str]:
+    tree = ast.parse(source)
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imported |= {
+        "." * n.level + (n.module or "") for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+    }
+    return imported
+
+
 def test_standard_library_only_and_no_schema_at_run_time(hard: Compiled, corpus: Compiled) -> None:
+    """The module imports the standard library and its fixed helpers, which import the standard
+    library only."""
+    assert _imported(runtime_source("_canonical_support")) <= STANDARD_LIBRARY
     for compiled in (hard, corpus):
         tree = ast.parse(compiled.source)
-        imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-        imported |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-        assert imported <= STANDARD_LIBRARY
+        assert _imported(compiled.source) <= STANDARD_LIBRARY | {"._canonical_support"}
         assert "jsonschema" not in compiled.source and "$defs" not in compiled.source
         calls = {
             n.func.id

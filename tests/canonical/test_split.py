@@ -10,7 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.canonical.support import EXAMPLE_DESIGN, import_source, load_and_project
+from tests.canonical.support import (
+    EXAMPLE_DESIGN,
+    import_source,
+    load_and_project,
+    write_support,
+)
 from toolgen.compile.canonical.compiler import render_canonical_module
 from toolgen.compile.canonical.split import part_name
 from toolgen.render.templating import header
@@ -36,6 +41,7 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, object, 
     (root / "_canonical_parts").mkdir(parents=True)
     (root / "__init__.py").write_text("")
     (root / "_canonical.py").write_text(split.source, encoding="utf-8")
+    write_support(root)
     (root / "_canonical_parts" / "__init__.py").write_text("")
     for name, text in split.parts.items():
         (root / "_canonical_parts" / f"{name}.py").write_text(text, encoding="utf-8")

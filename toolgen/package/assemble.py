@@ -10,7 +10,7 @@ from typing import Any
 
 from toolgen import __version__
 from toolgen.compile.canonical.compiler import CanonicalModule, render_canonical_module
-from toolgen.compile.canonical.split import import_key
+from toolgen.compile.canonical.helpers import SUPPORT_MODULE, import_key
 from toolgen.compile.models import submit_models
 from toolgen.compile.validators import (
     EnvelopeSchemaError,
@@ -411,10 +411,14 @@ def _canonical_module(
 
 def _canonical_files(module: str, canonical: CanonicalModule, header: str) -> dict[str, str]:
     """The files of a canonical module split into its core and its contracts' modules, which
-    load on first use (``toolgen.compile.canonical.split``)."""
+    load on first use (``toolgen.compile.canonical.split``), and the fixed helpers they import
+    (toolgen/runtime/_canonical_support.py, the same file for every canonical module)."""
     assert canonical.source is not None
     package = f"{module}_parts"
-    files = {f"{module}.py": canonical.source}
+    files = {
+        f"{module}.py": canonical.source,
+        f"{SUPPORT_MODULE}.py": copied(SUPPORT_MODULE, header),
+    }
     files[f"{package}/__init__.py"] = (
         f'{header}\n"""One module per canonicalizer of ``{module}``, imported on first use."""\n'
     )

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolgen.compile.canonical.caching import cached_units
+from toolgen.compile.canonical.helpers import RESERVED, support_import
 from toolgen.compile.canonical.linker import PATTERN_HINT, CompiledParts, link
 from toolgen.compile.canonical.split import part_name, split_module
 from toolgen.compile.canonical.units import (
@@ -205,8 +206,9 @@ class _Planner:
 
 
 def _emitter(*, merge_nested_ifs: bool = False) -> LineEmitter:
-    """The emitter of one function, whose argument is ``value``."""
-    return LineEmitter(merge_nested_ifs=merge_nested_ifs, reserved=frozenset({"value"}))
+    """The emitter of one function, whose argument is ``value`` (no local takes that name, nor
+    a helper's)."""
+    return LineEmitter(merge_nested_ifs=merge_nested_ifs, reserved=RESERVED)
 
 
 def _names(constants: Recorder, values: list[str]) -> str:
@@ -271,8 +273,8 @@ def _type_test(name: str, variable: str) -> str:
         "string": f"isinstance({variable}, str)",
         "boolean": f"isinstance({variable}, bool)",
         "null": f"{variable} is None",
-        "number": f"_is_number({variable})",
-        "integer": f"_is_integer({variable})",
+        "number": f"is_number({variable})",
+        "integer": f"is_integer({variable})",
     }
     if name not in tests:
         raise CompileError(f"unknown type {name!r}")
@@ -418,7 +420,7 @@ class _Checks:
         self.guarded(
             types,
             "number",
-            f"_is_number({variable})",
+            f"is_number({variable})",
             _NUMBER,
             form,
             out,
@@ -472,7 +474,7 @@ class _Checks:
             tests.append(f"{variable} is None")
         elif others:
             tests.append(
-                f"_in_enum({variable}, {self.constants.add('VALUES', repr(tuple(others)))})"
+                f"in_enum({variable}, {self.constants.add('VALUES', repr(tuple(others)))})"
             )
         with out.block(f"if not ({' or '.join(tests) or 'False'})"):
             out.line("return False")
@@ -484,7 +486,7 @@ class _Checks:
         elif isinstance(value, str):
             failed = f"{variable} != {self.constants.add('CONST', repr(value))}"
         else:
-            failed = f"not _equal({variable}, {self.constants.add('CONST', repr(value))})"
+            failed = f"not json_equal({variable}, {self.constants.add('CONST', repr(value))})"
         with out.block(f"if {failed}"):
             out.line("return False")
 
@@ -518,8 +520,8 @@ class _Checks:
                 out.line(f"{member} = {variable}[{key}]")
                 self.node(schema, member, context, out, at)
                 continue
-            out.line(f"{member} = {variable}.get({key}, _ABSENT)")
-            with out.block(f"if {member} is not _ABSENT"):
+            out.line(f"{member} = {variable}.get({key}, ABSENT)")
+            with out.block(f"if {member} is not ABSENT"):
                 self.node(schema, member, context, out, at)
 
     def array(
@@ -564,7 +566,7 @@ class _Checks:
                 with out.block(f"if {variable} {operator} {form[keyword]!r}"):
                     out.line("return False")
         if "multipleOf" in form:
-            with out.block(f"if not _multiple_of({variable}, {form['multipleOf']!r})"):
+            with out.block(f"if not multiple_of({variable}, {form['multipleOf']!r})"):
                 out.line("return False")
 
     def any_of(
@@ -684,7 +686,7 @@ class _UnitCompiler:
         if plan.decode is not None:
             decoder, argument = plan.decode
             with out.block(f"if isinstance({result}, {_DECODES[decoder]})"):
-                out.line(f"{result} = _decode({decoder!r}, {argument!r}, {result})")
+                out.line(f"{result} = decode({decoder!r}, {argument!r}, {result})")
 
     @contextlib.contextmanager
     def _only(
@@ -709,7 +711,7 @@ class _UnitCompiler:
             if not member.drop_null and not child:
                 continue
             if not child:
-                with out.block(f"if {source}.get({key}, _ABSENT) is None"):
+                with out.block(f"if {source}.get({key}, ABSENT) is None"):
                     self._copy(source, result, "dict", out)
                     out.line(f"del {result}[{key}]")
                 continue
@@ -717,7 +719,7 @@ class _UnitCompiler:
             keyword = "if"
             if member.drop_null:
                 keyword = "elif"
-                out.line(f"{variable} = {source}.get({key}, _ABSENT)")
+                out.line(f"{variable} = {source}.get({key}, ABSENT)")
                 with out.block(f"if {variable} is None"):
                     self._copy(source, result, "dict", out)
                     out.line(f"del {result}[{key}]")
@@ -846,6 +848,9 @@ def render_canonical_module(
             for roots in (compiled.parts["tools"], compiled.parts["outputs"])
             for root in roots.values()
         },
+        support_import=support_import(
+            "\n".join(compiled.parts["functions"]), ".", "canonicalize_text"
+        ),
         **compiled.parts,
     )
     formatted = format_python(source, runner=runner)

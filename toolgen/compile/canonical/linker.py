@@ -235,7 +235,6 @@ def link(contracts: list[ProjectedContract], units: list[Unit]) -> CompiledParts
         "tools": roots["tool"],
         "outputs": roots["output"],
         "uses_re": linker.uses_re,
-        "uses_decode": any("_decode(" in function for function in linker.inverses),
         "checks": linker.forms,
     }
     return CompiledParts(parts, ())

@@ -17,8 +17,9 @@ its rewrites (``views.Reading``; DESIGN.md §5):
   becomes its canonical value; any other value stays;
 - where the projection encoded the node (a map as key/value entries, extra members as one more
   member, a value of any type as JSON text: toolgen.project.rewrites.encodings), its decoder
-  applies last, after the node's members or items are read back; a payload that breaks the
-  encoding raises ``EncodingError``;
+  applies last, after the node's members or items are read back (the decoders of
+  toolgen/runtime/_canonical_support.py, which the compiled canonicalizers call too); a payload
+  that breaks the encoding raises ``EncodingError``;
 - recursion follows the payload, so it is bounded by the payload's depth.
 
 The input is never mutated; an untouched payload comes back as the same object.
@@ -31,10 +32,9 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from toolgen.compile.canonical import text as json_text
 from toolgen.compile.canonical.views import Reading, Site, tolerant
 from toolgen.project.projection import ProjectedContract
-from toolgen.project.rewrites import DECODERS
+from toolgen.runtime import _canonical_support as support
 from toolgen.schema import pointer as jp
 from toolgen.schema import refs
 
@@ -84,7 +84,7 @@ class ReferenceInverse:
                 result = self._union(result, site.branches)
         if site.decode is not None:
             kind, argument = site.decode
-            result = DECODERS[kind](result, argument)
+            result = support.DECODERS[kind](result, argument)
         return result
 
     def _object(self, value: dict[str, Any], site: Site) -> Any:
@@ -173,4 +173,4 @@ def canonicalize_text(text: str | bytes, projected: ProjectedContract) -> str | 
     """:func:`reference_inverse` on JSON text: the same text (byte-identical) when nothing changes,
     else compact JSON with member order, large integers and float text kept."""
     inverse: Callable[[Any], Any] = reference_for(projected)
-    return json_text.canonicalize_text(inverse, text)
+    return support.canonicalize_text(inverse, text)

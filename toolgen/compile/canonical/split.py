@@ -4,9 +4,11 @@ The linked module is formatted whole (as before: cached in parts), then the func
 one contract's canonicalizer reaches are cut out of the formatted text into that contract's module
 (``_canonical_parts/tool_maps_route.py``): black formats a top-level function the same alone as
 among others, and removing one with the two blank lines after it leaves the rest as black wrote
-it. What two contracts or more reach, the helpers and the constants stay in the core, which
-imports a contract's module when its canonicalizer is first asked for; so importing the package
-and decoding a call costs the same for ten tools as for thousands.
+it. What two contracts or more reach and the constants stay in the core, which imports a
+contract's module when its canonicalizer is first asked for; so importing the package and decoding
+a call costs the same for ten tools as for thousands. The fixed helpers are no part of either:
+the core and each part import those their functions call from ``_canonical_support``
+(``toolgen.compile.canonical.helpers``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,12 @@ import re
 import symtable
 from dataclasses import dataclass
 
+from toolgen.compile.canonical.helpers import (
+    HELPERS,
+    SUPPORT_MODULE,
+    import_statement,
+    support_import,
+)
 from toolgen.infra.cache import code_fingerprint, digest
 from toolgen.infra.parallel import Runner
 
@@ -26,7 +34,11 @@ _FUNCTION = re.compile(r"^def (\w+)\(.*?(?=^[^\s)])", re.MULTILINE | re.DOTALL)
 #: the longest module name of a part (a file name has at most 255 bytes)
 _LONGEST = 100
 _IDENTIFIER = re.compile(r"\b_\w+\b")
-#: the core's imports that a contract's functions may use, and where they come from
+#: the core's import of the helpers (one line, or one name a line in parentheses)
+_SUPPORT_IMPORT = re.compile(
+    rf"^from \.{SUPPORT_MODULE} import (?:\([^)]*\)|[^\n]*)$", re.MULTILINE
+)
+#: the standard library names a contract's functions may use, and where they come from
 _STDLIB = {
     "Any": "typing",
     "Callable": "collections.abc",
@@ -84,16 +96,10 @@ def global_names(source: str) -> list[str]:
     return sorted(found)
 
 
-def import_key(name: str) -> tuple[int, str]:
-    """isort's order of the names of one import: constants, classes, then the rest."""
-    if name.isupper():
-        return 0, name.lower()
-    return (1 if name[:1].isupper() else 2), name.lower()
-
-
 def _imports(used: set[str], core: str) -> str:
-    """The import block of a contract's module: stdlib names from the stdlib, the core's own
-    names from the core (one a line when they do not fit black's 88 columns)."""
+    """The import block of a contract's module: stdlib names from the stdlib, the helpers from
+    the support module, the core's own names from the core (one a line when they do not fit
+    black's 88 columns)."""
     lines = [f"import {module}" for module in _MODULES if module in used]
     if lines:
         lines.append("")
@@ -102,15 +108,27 @@ def _imports(used: set[str], core: str) -> str:
         by_module.setdefault(_STDLIB[name], []).append(name)
     for module in sorted(by_module):
         lines.append(f"from {module} import {', '.join(sorted(by_module[module]))}")
-    own = sorted(used - set(_STDLIB) - set(_MODULES) - set(dir(builtins)), key=import_key)
-    if own:
+    helpers = used & set(HELPERS)
+    own = used - helpers - set(_STDLIB) - set(_MODULES) - set(dir(builtins))
+    local = {f"..{core}": own, f"..{SUPPORT_MODULE}": helpers}
+    if own or helpers:
         lines.append("")
-        line = f"from ..{core} import {', '.join(own)}"
-        if len(line) <= 88:
-            lines.append(line)
-        else:
-            lines += [f"from ..{core} import (", *(f"    {name}," for name in own), ")"]
+        lines += [
+            import_statement(module, names) for module, names in sorted(local.items()) if names
+        ]
     return "\n".join(lines) + "\n"
+
+
+def _core_imports(core: str, texts: dict[str, str], moved: dict[str, list[str]]) -> str:
+    """``core`` (the module cut) importing only the helpers its remaining functions call, and
+    ``canonicalize_text`` (it re-exports it)."""
+    gone = {name for names in moved.values() for name in names}
+    kept = "".join(text for name, text in texts.items() if name not in gone)
+    imports = _SUPPORT_IMPORT.findall(core)
+    if len(imports) != 1:
+        raise AssertionError(f"the canonical module imports its helpers {len(imports)} times")
+    statement = support_import(kept, ".", "canonicalize_text")
+    return _SUPPORT_IMPORT.sub(lambda _: statement, core, count=1)
 
 
 def split_module(
@@ -118,7 +136,7 @@ def split_module(
 ) -> Split:
     """``formatted`` (the whole module ``core``, black-formatted) cut into its core and one module
     per root function (``roots``: the canonicalizers); only the ``compiled`` functions move (the
-    helpers of the template stay)."""
+    template's own code stays), and the core then imports only the helpers it still calls."""
     spans = {
         match[1]: match.span() for match in _FUNCTION.finditer(formatted) if match[1] in compiled
     }
@@ -133,7 +151,7 @@ def split_module(
     for start, end in sorted(spans[name] for names in moved.values() for name in names):
         kept.append(formatted[position:start])
         position = end
-    core_text = "".join(kept) + formatted[position:]
+    core_text = _core_imports("".join(kept) + formatted[position:], texts, moved)
     bodies = {
         root: "".join(texts[name] for name in names).rstrip("\n") + "\n"
         for root, names in moved.items()

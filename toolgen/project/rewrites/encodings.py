@@ -3,31 +3,38 @@ values of any type), written in a shape it does take, and read back exactly by t
 
 Each rule's ``apply`` writes the shape; its ``invert`` tells the inverse which decoder to apply at
 the node, after the node's own facets (members, items) have been inverted (a
-:class:`Counterpart` with ``decode``). The decoders themselves are :data:`DECODERS`: the reference
-inverse calls them, and the compiled canonicalizers carry the same functions (the
-``_canonical.py`` template), so both read a payload the same way. A payload that breaks an
-encoding (a duplicate key, text that is not JSON) raises :class:`EncodingError`, which the
-generated runtime reports as a ``PayloadError``.
+:class:`Counterpart` with ``decode``). The decoders themselves are :data:`DECODERS`, in
+toolgen/runtime/_canonical_support.py: the reference inverse calls them, and the compiled
+canonicalizers import the same module (copied into the generated package), so both read a
+payload the same way. A payload that breaks an encoding (a duplicate key, text that is not JSON)
+raises :class:`EncodingError`, which the generated runtime reports as a ``PayloadError``.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from toolgen.project.rewrites.rule import Counterpart, Rewrite
+from toolgen.runtime._canonical_support import DECODERS, EncodingError
+
+__all__ = [
+    "DECODERS",
+    "JSON_TEXT_NOTE",
+    "KEY",
+    "VALUE",
+    "AnyAsJsonText",
+    "EncodingError",
+    "ExtraMembers",
+    "MapAsPairs",
+    "TupleAsObject",
+]
 
 #: the members of one entry of an encoded map
 KEY, VALUE = "key", "value"
 
 #: how the description of a value written as JSON text tells the model so
 JSON_TEXT_NOTE = "any JSON value, written as JSON text"
-
-
-class EncodingError(ValueError):
-    """A provider's payload that does not read back as the encoding says."""
 
 
 def _described(node: dict[str, Any], note: str) -> dict[str, Any]:
@@ -165,61 +172,3 @@ class TupleAsObject(Rewrite):
 
     def invert(self, at: Counterpart) -> Counterpart:
         return replace(at, decode=("tuple", ""))
-
-
-def _not_json(constant: str) -> Any:
-    raise ValueError(constant)
-
-
-def decode_json(value: Any, _: str) -> Any:
-    if not isinstance(value, str):
-        return value
-    try:
-        return json.loads(value, parse_constant=_not_json)
-    except ValueError:
-        raise EncodingError("a value written as JSON text is not JSON") from None
-
-
-def decode_pairs(value: Any, _: str) -> Any:
-    if not isinstance(value, list):
-        return value
-    result: dict[str, Any] = {}
-    for entry in value:
-        if not (isinstance(entry, dict) and isinstance(entry.get(KEY), str) and VALUE in entry):
-            return value  # not an encoded map: the canonical validation reports it
-        if entry[KEY] in result:
-            raise EncodingError(f"the map has the key {entry[KEY]!r} twice")
-        result[entry[KEY]] = entry[VALUE]
-    return result
-
-
-def decode_extras(value: Any, member: str) -> Any:
-    if not isinstance(value, dict) or not isinstance(value.get(member), dict):
-        return value  # none written, or not a map: the canonical validation reports the latter
-    extras = value[member]
-    result = {k: v for k, v in value.items() if k != member}
-    for name, extra in extras.items():
-        if name in result:
-            raise EncodingError(f"the additional member {name!r} is also a declared member")
-        result[name] = extra
-    return result
-
-
-def decode_tuple(value: Any, _: str) -> Any:
-    if not isinstance(value, dict):
-        return value
-    result: list[Any] = []
-    while str(len(result)) in value:
-        result.append(value[str(len(result))])
-    if len(result) != len(value):
-        raise EncodingError("a tuple position is written after an absent one")
-    return result
-
-
-#: decoder name -> decoder(value, argument); the generated module has the same functions
-DECODERS: dict[str, Callable[[Any, str], Any]] = {
-    "tuple": decode_tuple,
-    "json": decode_json,
-    "pairs": decode_pairs,
-    "extras": decode_extras,
-}

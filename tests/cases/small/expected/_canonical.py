@@ -7,60 +7,18 @@ does not accept null comes back as ``null``, and goes here. A member that is opt
 accepts null keeps its null (the build warned: OPTIONAL_NULLABLE). At a union, the first branch
 whose projected form admits the payload decides. Untouched payloads are returned as the same
 object; changed ones are new objects (the input is never mutated). Standard library only; nothing
-here reads a schema at run time.
+here reads a schema at run time, and the fixed helpers are in ``_canonical_support``.
 """
 
 from __future__ import annotations
 
 import importlib
-import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from fractions import Fraction
-from numbers import Number
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from ._canonical_support import canonicalize_text
+
 __all__ = ["OUTPUT_CANONICALIZERS", "TOOL_CANONICALIZERS", "canonicalize_text"]
-
-_ABSENT: Any = object()
-
-
-def _is_number(value: Any) -> bool:
-    return not isinstance(value, bool) and isinstance(value, Number)
-
-
-def _is_integer(value: Any) -> bool:
-    if isinstance(value, float):
-        return value.is_integer()
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _equal(one: Any, two: Any) -> bool:
-    """JSON equality: ``True`` is not ``1``, ``1`` is ``1.0``, containers compared deeply."""
-    if one is two:
-        return True
-    if isinstance(one, str) or isinstance(two, str):
-        return bool(one == two)
-    if isinstance(one, Sequence) and isinstance(two, Sequence):
-        return len(one) == len(two) and all(_equal(a, b) for a, b in zip(one, two, strict=True))
-    if isinstance(one, Mapping) and isinstance(two, Mapping):
-        return len(one) == len(two) and all(k in two and _equal(v, two[k]) for k, v in one.items())
-    if isinstance(one, bool) or isinstance(two, bool):
-        return one is two
-    return bool(one == two)
-
-
-def _in_enum(value: Any, values: tuple[Any, ...]) -> bool:
-    return any(_equal(value, each) for each in values)
-
-
-def _multiple_of(value: Any, divisor: Any) -> bool:
-    if isinstance(divisor, float):
-        quotient = value / divisor
-        try:
-            return bool(int(quotient) == quotient)
-        except OverflowError:
-            return (Fraction(value) / Fraction(divisor)).denominator == 1
-    return not value % divisor
 
 
 class _Canonicalizers(Mapping[str, Callable[[Any], Any]]):
@@ -105,59 +63,3 @@ OUTPUT_CANONICALIZERS: Mapping[str, Callable[[Any], Any]] = _Canonicalizers(
         "route_summary": "output_route_summary",
     }
 )
-
-
-class _FloatText(float):
-    """A JSON number with a fraction or exponent that remembers how it was written."""
-
-    __slots__ = ("text",)
-    text: str
-
-
-def _parse_float(text: str) -> _FloatText:
-    number = _FloatText(text)
-    number.text = text
-    return number
-
-
-def _encode(value: Any, parts: list[str]) -> None:
-    if isinstance(value, str):
-        parts.append(json.dumps(value, ensure_ascii=False))
-    elif value is None or isinstance(value, bool):
-        parts.append(json.dumps(value))
-    elif isinstance(value, _FloatText):
-        parts.append(value.text)
-    elif isinstance(value, int | float):
-        parts.append(json.dumps(value))
-    elif isinstance(value, dict):
-        parts.append("{")
-        for index, (key, member) in enumerate(value.items()):
-            if index:
-                parts.append(",")
-            parts.append(json.dumps(str(key), ensure_ascii=False))
-            parts.append(":")
-            _encode(member, parts)
-        parts.append("}")
-    elif isinstance(value, list | tuple):
-        parts.append("[")
-        for index, element in enumerate(value):
-            if index:
-                parts.append(",")
-            _encode(element, parts)
-        parts.append("]")
-    else:
-        raise TypeError(f"not a JSON value: {type(value).__name__}")
-
-
-def canonicalize_text(canonicalizer: Callable[[Any], Any], text: str | bytes) -> str | bytes:
-    """``canonicalizer`` applied to JSON text: the same text (byte-identical) when nothing
-    changes, else compact JSON with member order, large integers and float text kept (bytes in,
-    UTF-8 bytes out)."""
-    payload = json.loads(text, parse_float=_parse_float)
-    result = canonicalizer(payload)
-    if result is payload:
-        return text
-    parts: list[str] = []
-    _encode(result, parts)
-    encoded = "".join(parts)
-    return encoded.encode() if isinstance(text, bytes) else encoded

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._canonical import _ABSENT
+from .._canonical_support import ABSENT
 
 
 def _output_route_summary(value: Any) -> Any:
     if isinstance(value, dict):
         new_value = value
-        if value.get("warnings", _ABSENT) is None:
+        if value.get("warnings", ABSENT) is None:
             if new_value is value:
                 new_value = dict(value)
             del new_value["warnings"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._canonical import _ABSENT
+from .._canonical_support import ABSENT
 
 
 def _tool_maps_route(value: Any) -> Any:
@@ -29,7 +29,7 @@ def _tool_maps_route(value: Any) -> Any:
                 if new_value is value:
                     new_value = dict(value)
                 new_value["to"] = new_to
-        via = value.get("via", _ABSENT)
+        via = value.get("via", ABSENT)
         if via is None:
             if new_value is value:
                 new_value = dict(value)
@@ -47,11 +47,11 @@ def _tool_maps_route(value: Any) -> Any:
                 if new_value is value:
                     new_value = dict(value)
                 new_value["via"] = new_via
-        if value.get("mode", _ABSENT) is None:
+        if value.get("mode", ABSENT) is None:
             if new_value is value:
                 new_value = dict(value)
             del new_value["mode"]
-        if value.get("avoid", _ABSENT) is None:
+        if value.get("avoid", ABSENT) is None:
             if new_value is value:
                 new_value = dict(value)
             del new_value["avoid"]
@@ -63,7 +63,7 @@ def _tool_maps_route(value: Any) -> Any:
 def _def_point(value: Any) -> Any:
     if isinstance(value, dict):
         new_value = value
-        if value.get("label", _ABSENT) is None:
+        if value.get("label", ABSENT) is None:
             if new_value is value:
                 new_value = dict(value)
             del new_value["label"]
