@@ -1,4 +1,4 @@
-"""Fixtures of the SDK tests: the example design's package, a loopback server, both clients."""
+"""Fixtures of the SDK tests: the example design's package, a loopback server, the clients."""
 
 from __future__ import annotations
 
@@ -67,4 +67,15 @@ def anthropic_client(loopback: Loopback) -> Any:
         api_key="test",
         max_retries=0,
         http_client=anthropic.DefaultHttpxClient(trust_env=False),
+    )
+
+
+@pytest.fixture(scope="session")
+def genai_client(loopback: Loopback) -> Any:
+    genai = pytest.importorskip("google.genai", reason="google-genai is in the dev extras")
+    return genai.Client(
+        api_key="test",
+        http_options=genai.types.HttpOptions(
+            base_url=loopback.url, api_version="v1beta", client_args={"trust_env": False}
+        ),
     )

@@ -42,6 +42,12 @@ def sse(events: Iterable[Any], *, chat: bool) -> str:
     return text + ("data: [DONE]\n\n" if chat else "")
 
 
+def sse_chunks(chunks: Iterable[Any]) -> str:
+    """Server-sent events as streamGenerateContent (``?alt=sse``) writes them: one bare ``data:``
+    line per chunk (a whole GenerateContentResponse), no end marker."""
+    return "".join(f"data: {json.dumps(chunk)}\r\n\r\n" for chunk in chunks)
+
+
 USER = [{"role": "user", "content": "hi"}]
 
 

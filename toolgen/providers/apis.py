@@ -33,8 +33,8 @@ BASE_MODULES: tuple[str, ...] = (
 class Loop:
     """The second half of an API's tool loop: a class of toolgen/runtime/_tool_results.py, built
     as ``Class(PROVIDER, <source>)`` (``source``: what reads a response, the generated validator
-    of its surface), and the types its ``assistant_turn``, ``result`` and ``results`` return
-    (names of that module, or builtins)."""
+    of its surface, then any keyword arguments), and the types its ``assistant_turn``,
+    ``result`` and ``results`` return (names of that module, or builtins)."""
 
     name: str
     source: str
@@ -198,7 +198,7 @@ GENERATE_CONTENT = Api(
     ("FunctionDeclaration", "ResponseFormat", "Tool"),
     loop=Loop(
         "GenerateContentLoop",
-        "validate_generate_content",
+        "validate_generate_content, validate_chunk=validate_generate_content_chunk",
         "Content",
         "FunctionResponsePart",
         "Content",

@@ -342,13 +342,23 @@ class Content(TypedDict):
 class GenerateContentLoop:
     """generateContent: the first candidate's ``content`` replayed as received
     (``thoughtSignature`` parts kept); one user content with one ``functionResponse`` part per
-    ``functionCall`` part, same count and order, the call's ``id`` echoed when it had one."""
+    ``functionCall`` part, same count and order, the call's ``id`` echoed when it had one.
 
-    def __init__(self, provider: str, validate: Validator) -> None:
+    A streamed turn (streamGenerateContent) is replayed from the list of its chunks: one content
+    holding every part of every chunk's first candidate, in order and unmerged (a signature may
+    come on its own, in an empty text part of the last chunk, and signed parts must stay as they
+    came); Vertex AI's streamed function-call arguments are parts like any other, replayed as
+    received, as google-genai's chats replay them.
+    """
+
+    def __init__(self, provider: str, validate: Validator, *, validate_chunk: Validator) -> None:
         self.provider = provider
         self._validate = validate
+        self._validate_chunk = validate_chunk
 
     def assistant_turn(self, data: object) -> Content:
+        if type(data) is list:
+            return self._streamed_turn(data)
         candidates = self._validate(data).get("candidates") or ()
         if not candidates or "content" not in candidates[0]:
             raise schema_drift(
@@ -356,6 +366,31 @@ class GenerateContentLoop:
             )
         content = candidates[0]["content"]
         return {"role": content.get("role") or "model", "parts": list(content.get("parts") or ())}
+
+    def _streamed_turn(self, chunks: list[Any]) -> Content:
+        """The turn of a stream's chunks (each validated): what the first candidate (``index``
+        0) of each holds, in one content; a chunk without it (usage only, or another candidate)
+        adds nothing. A stream with no content at all is drift, as a response without one is."""
+        role: str | None = None
+        parts: list[Any] = []
+        seen = False
+        for chunk in chunks:
+            for candidate in self._validate_chunk(chunk).get("candidates") or ():
+                content = candidate.get("content")
+                if (candidate.get("index") or 0) != 0 or content is None:
+                    continue
+                seen = True
+                role = role or content.get("role")
+                parts.extend(content.get("parts") or ())
+        if not seen:
+            raise schema_drift(
+                self.provider,
+                "generate_content_chunk",
+                ("candidates", 0, "content"),
+                "object",
+                MISSING,
+            )
+        return {"role": role or "model", "parts": parts}
 
     def result(self, answer: Answer) -> FunctionResponsePart:
         key = "error" if answer.is_error else "output"
