@@ -178,42 +178,59 @@ def _decoded(text: str) -> Any:
 
 def checked(value: Any) -> Any:
     """``value`` when it is JSON within the limits of ``loads`` (nothing is copied); JsonRefused
-    naming the first rule it breaks otherwise. Iterative: any depth is refused, never recursed."""
-    size = 0
-    pending: list[tuple[Any, int]] = [(value, 1)]
-    while pending:
-        node, depth = pending.pop()
-        size += 1
-        kind = type(node)
-        if kind is str:
-            size += len(node)
-            if _RAW_SURROGATE.search(node) is not None:
-                raise JsonRefused(_SURROGATE)
-        elif kind is dict or kind is list:
-            if depth > MAX_DEPTH:
-                raise JsonRefused(_TOO_DEEP)
-            if kind is dict:
-                for key, member in node.items():
+    naming the first rule it breaks otherwise. The walk recurses at most ``MAX_DEPTH`` levels:
+    deeper is refused before it is entered."""
+    try:
+        _size(value, 1)
+    except RecursionError:  # the caller's own stack was nearly full
+        raise JsonRefused(_TOO_DEEP) from None
+    return value
+
+
+def _text_size(text: str) -> int:
+    if not text.isascii() and _RAW_SURROGATE.search(text) is not None:
+        raise JsonRefused(_SURROGATE)
+    return len(text) + 1
+
+
+def _size(node: Any, depth: int) -> int:
+    """What ``node`` counts against ``MAX_CHARS`` (a member or item each, and each string's
+    length), once checked; the common kinds are tested first, by their exact type."""
+    kind = type(node)
+    if kind is str:
+        return _text_size(node)
+    if kind is dict or kind is list:
+        if depth > MAX_DEPTH:
+            raise JsonRefused(_TOO_DEEP)
+        size = 1
+        if kind is dict:
+            for key, member in node.items():
+                if type(key) is not str:
                     if not isinstance(key, str):
                         raise JsonRefused("an object member name that is not a string (not JSON)")
-                    pending.append((key, depth))
-                    pending.append((member, depth + 1))
-            else:
-                pending.extend((item, depth + 1) for item in node)
-        elif kind is float or (isinstance(node, float) and kind is not bool):
-            if not isfinite(node):
-                raise JsonRefused("NaN or an infinity (no JSON number)")
-        elif kind is int or (isinstance(node, int) and kind is not bool):
-            if not -_INTEGER_LIMIT < node < _INTEGER_LIMIT:
-                raise JsonRefused(_TOO_MANY_DIGITS)
-        elif kind is not bool and node is not None:
-            if isinstance(node, str):
-                pending.append((str(node), depth))
-                continue
-            raise JsonRefused(f"a {kind.__name__}, which is not a JSON value")
-        if size > MAX_CHARS:
-            raise JsonRefused(_TOO_LONG)
-    return value
+                    key = str(key)
+                size += _text_size(key) + _size(member, depth + 1)
+                if size > MAX_CHARS:
+                    raise JsonRefused(_TOO_LONG)
+        else:
+            for item in node:
+                size += _size(item, depth + 1)
+                if size > MAX_CHARS:
+                    raise JsonRefused(_TOO_LONG)
+        return size
+    if kind is bool or node is None:
+        return 1
+    if isinstance(node, int):  # bool is handled above
+        if not -_INTEGER_LIMIT < node < _INTEGER_LIMIT:
+            raise JsonRefused(_TOO_MANY_DIGITS)
+        return 1
+    if isinstance(node, float):
+        if not isfinite(node):
+            raise JsonRefused("NaN or an infinity (no JSON number)")
+        return 1
+    if isinstance(node, str):  # a str subclass is written as its text
+        return _text_size(str(node))
+    raise JsonRefused(f"a {kind.__name__}, which is not a JSON value")
 
 
 def dumps(value: Any) -> str:
