@@ -116,6 +116,32 @@ def test_chat_three_turns(gen: ModuleType, server: Loopback, openai_client: Any)
     assert json.loads(second[0]["content"]) == PAYLOADS[REFUND]
 
 
+def test_deepseek_replays_the_reasoning_of_a_turn_that_made_calls(
+    gen: ModuleType, server: Loopback, openai_client: Any
+) -> None:
+    """DeepSeek's thinking mode answers 400 when a tool-calling turn comes back without its
+    reasoning_content; OpenAI's API has no such member, so its turn never carries one."""
+    calls = [openai_call(gen, "call_a", FORECAST, PAYLOADS[FORECAST])]
+    thought = chat_completion(calls)
+    thought["choices"][0]["message"]["reasoning_content"] = "The user wants the weather."
+    answered = chat_completion([], "Sunny.")
+    answered["choices"][0]["message"]["reasoning_content"] = "Say it."
+    server.reply_json(thought)
+    server.reply_json({**thought, "id": "chatcmpl-sdk-2"})
+    messages: list[Any] = [{"role": "user", "content": "Weather in Lyon?"}]
+    completion = openai_client.chat.completions.create(model="m", messages=messages)
+    turn = gen.deepseek.assistant_turn(completion)
+    assert turn["reasoning_content"] == "The user wants the weather."
+    assert "reasoning_content" not in gen.openai.assistant_turn(completion)
+    assert "reasoning_content" not in gen.deepseek.assistant_turn(answered)  # no calls: not needed
+    outcomes = gen.deepseek.parse_tool_calls(completion, on_error="collect")
+    messages += [turn, *gen.deepseek.run_tool_calls(handlers(gen, []), outcomes)]
+    openai_client.chat.completions.create(model="m", messages=messages)
+    sent = server.requests[1][1]["messages"][1]
+    assert sent["reasoning_content"] == "The user wants the weather."
+    assert sent["tool_calls"][0]["id"] == "call_a"
+
+
 def test_chat_streamed(gen: ModuleType, server: Loopback, openai_client: Any) -> None:
     oai = gen.openai
     turn1 = [

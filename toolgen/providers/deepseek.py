@@ -52,6 +52,13 @@ RULES: tuple[Rule, ...] = (
     Rule("limits", "[unconfirmed] not documented: OpenAI's limits", _DOCS, _CHECKED),
     Rule("names", "^[a-zA-Z0-9_-]+$, at most 64", _DOCS, _CHECKED),
     Rule(
+        "tool loop",
+        "thinking mode (the default): an assistant turn that made tool calls goes back with its "
+        "reasoning_content in every later request (a 400 otherwise); assistant_turn keeps it",
+        "DeepSeek API docs, Thinking Mode, 'Tool Calls' (api-docs.deepseek.com/guides/thinking_mode)",
+        "2026-12-04",
+    ),
+    Rule(
         "wire",
         "Chat Completions, strict tools on the beta base URL; response_format documents "
         "json_object only (json_schema outputs [unconfirmed])",
@@ -69,6 +76,7 @@ DEEPSEEK = derive(
     apis=(CHAT,),
     rules=RULES,
     non_strict=NON_STRICT,
+    module_data={"replay_reasoning": True},
 )
 
 REGISTRATION = Registration(DEEPSEEK, order=110, on_request=True)

@@ -102,6 +102,9 @@ class ChatCompletionAssistantMessageParam(TypedDict):
     name: NotRequired[str]
     refusal: NotRequired[str | None]
     tool_calls: NotRequired[Iterable[Any]]
+    #: not in the SDK type: the chain of thought a provider wants back with the calls it made
+    #: (``replay_reasoning``)
+    reasoning_content: NotRequired[str]
 
 
 class ChatCompletionToolMessageParam(TypedDict):
@@ -117,12 +120,21 @@ class ChatCompletionToolMessageParam(TypedDict):
 class ChatLoop:
     """Chat Completions: the first choice's message replayed with its calls as received; one
     ``role: "tool"`` message per call (a failure's text as its content, the API having no error
-    marker); ``name`` on each when ``tool_message_name`` (the provider's profile says so)."""
+    marker); ``name`` on each when ``tool_message_name``, and the message's ``reasoning_content``
+    replayed with its calls when ``replay_reasoning`` (the provider's profile says so)."""
 
-    def __init__(self, provider: str, validate: Validator, *, tool_message_name: bool = False):
+    def __init__(
+        self,
+        provider: str,
+        validate: Validator,
+        *,
+        tool_message_name: bool = False,
+        replay_reasoning: bool = False,
+    ) -> None:
         self.provider = provider
         self._validate = validate
         self._name = tool_message_name
+        self._reasoning = replay_reasoning
 
     def assistant_turn(self, data: object) -> ChatCompletionAssistantMessageParam:
         message = self._validate(data)["choices"][0]["message"]
@@ -135,6 +147,9 @@ class ChatLoop:
             turn["tool_calls"] = [_chat_call(call) for call in calls]
         if message.get("refusal") is not None:
             turn["refusal"] = message["refusal"]
+        reasoning = message.get("reasoning_content")
+        if self._reasoning and calls and isinstance(reasoning, str):
+            turn["reasoning_content"] = reasoning
         return turn
 
     def result(self, answer: Answer) -> ChatCompletionToolMessageParam:
