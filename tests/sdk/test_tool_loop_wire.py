@@ -177,3 +177,35 @@ def test_workers_ai_three_turns(gen: ModuleType) -> None:
         messages.append(cf.assistant_turn(reply, model=MODEL))
         messages.extend(cf.run_tool_calls(handlers(gen, ran), outcomes))
     assert ran == [FORECAST, REFUND]
+
+
+def test_workers_ai_replays_a_responses_style_turn(gen: ModuleType) -> None:
+    """gpt-oss models answer ``ai/run`` with Responses-style ``output`` items: the turn goes back
+    in the Chat Completions form of the messages ``ai/run`` takes, each call under the id its
+    tool message answers, the reasoning item left out, the text kept."""
+    cf = gen.cloudflare
+    refund = json.dumps(PAYLOADS[REFUND])
+    output = [
+        {"type": "reasoning", "id": "rs_1", "content": [{"type": "reasoning_text", "text": "…"}]},
+        {"type": "message", "id": "m_1", "role": "assistant", "status": "completed",
+         "content": [{"type": "output_text", "text": "Refunding.", "annotations": []}]},
+        {"type": "function_call", "id": "fc_1", "call_id": "call_r", "status": "completed",
+         "name": cf.PROVIDER_NAMES[REFUND], "arguments": refund},
+    ]  # fmt: skip
+    reply = {"result": {"object": "response", "output": output}, "success": True, "errors": []}
+    gpt_oss = "@cf/openai/gpt-oss-120b"
+    outcomes = cf.parse_tool_calls(reply, model=gpt_oss, on_error="collect")
+    turn = cf.assistant_turn(reply, model=gpt_oss)
+    assert turn == {
+        "role": "assistant",
+        "content": "Refunding.",
+        "tool_calls": [
+            {
+                "id": "call_r",
+                "type": "function",
+                "function": {"name": cf.PROVIDER_NAMES[REFUND], "arguments": refund},
+            }
+        ],
+    }
+    (answer,) = cf.run_tool_calls(handlers(gen, []), outcomes)
+    assert answer["tool_call_id"] == "call_r"

@@ -442,8 +442,8 @@ class WorkersAssistantMessage(TypedDict):
 
 
 class WorkersRunLoop:
-    """Workers AI ``ai/run``: the model's turn as an assistant message (a native result's calls
-    in Chat Completions form, with the ids the decoder gave them); one tool message per call with
+    """Workers AI ``ai/run``: the model's turn as an assistant message (a native result's or a
+    Responses-style result's calls in Chat Completions form, with the ids the decoder gave them); one tool message per call with
     its ``name`` and ``tool_call_id`` (a failure's text as its content). ``result_of(data,
     model)`` is the validated ``result`` of a REST body."""
 
@@ -462,6 +462,10 @@ class WorkersRunLoop:
                 "content": message.get("content") or "",
             }
             calls = [_chat_call(call) for call in message.get("tool_calls") or ()]
+        elif isinstance(result.get("output"), list):  # Responses-style items (gpt-oss)
+            items = result["output"]
+            turn = {"role": "assistant", "content": _output_text(items)}
+            calls = [_item_call(item) for item in items if item.get("type") == "function_call"]
         else:
             turn = {"role": "assistant", "content": _text(result.get("response"))}
             calls = [
@@ -482,6 +486,30 @@ class WorkersRunLoop:
 
     def results(self, answers: Sequence[Answer]) -> list[WorkersToolMessage]:
         return [self.result(answer) for answer in _checked_ids(answers)]
+
+
+def _output_text(items: list[Any]) -> str:
+    return "".join(
+        part.get("text", "")
+        for item in items
+        if item.get("type") == "message"
+        for part in item.get("content") or ()
+        if part.get("type") == "output_text"
+    )
+
+
+def _item_call(item: dict[str, Any]) -> dict[str, Any]:
+    """A Responses ``function_call`` item in Chat Completions form, its ``call_id`` as the id (the
+    decoder's id of the call, which its tool message answers)."""
+    arguments = item.get("arguments")
+    return {
+        "id": item["call_id"],
+        "type": "function",
+        "function": {
+            "name": item["name"],
+            "arguments": arguments if isinstance(arguments, str) else dumps(arguments or {}),
+        },
+    }
 
 
 def _text(value: object) -> str:
