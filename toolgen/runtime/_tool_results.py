@@ -443,9 +443,9 @@ class WorkersAssistantMessage(TypedDict):
 
 class WorkersRunLoop:
     """Workers AI ``ai/run``: the model's turn as an assistant message (a native result's or a
-    Responses-style result's calls in Chat Completions form, with the ids the decoder gave them); one tool message per call with
-    its ``name`` and ``tool_call_id`` (a failure's text as its content). ``result_of(data,
-    model)`` is the validated ``result`` of a REST body."""
+    Responses-style result's calls in Chat Completions form, with the ids the decoder gave
+    them); one tool message per call with its ``name`` and ``tool_call_id`` (a failure's text as
+    its content). ``result_of(data, model)`` is the validated ``result`` of a REST body."""
 
     def __init__(self, provider: str, result_of: Callable[[object, str], Any]) -> None:
         self.provider = provider
