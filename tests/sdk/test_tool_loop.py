@@ -20,6 +20,7 @@ from tests.sdk.bodies import (
     message,
     message_events,
     response,
+    response_events,
     strict_arguments,
 )
 from tests.sdk.loopback import Loopback, sse
@@ -201,6 +202,37 @@ def test_responses_three_turns(gen: ModuleType, server: Loopback, openai_client:
         assert [i["call_id"] for i in replayed][-len(calls) :] == [c[0] for c in calls]
         assert [i["call_id"] for i in outputs][-len(calls) :] == [c[0] for c in calls]
     outputs = [i for i in server.requests[1][1]["input"] if i.get("type") == "function_call_output"]
+    check_for_model(outputs[1]["output"])
+
+
+def test_responses_streamed(gen: ModuleType, server: Loopback, openai_client: Any) -> None:
+    """The stream's events go into ToolCallStream as the SDK yields them; the final response the
+    SDK assembles is the turn to replay."""
+    oai = gen.openai
+    turn1 = [
+        openai_call(gen, "call_a", FORECAST, PAYLOADS[FORECAST]),
+        openai_call(gen, "call_b", REFUND, BAD_REFUND),
+    ]
+    server.reply_sse(sse(response_events(turn1), chat=False))
+    server.reply_json(response([], "ok"))
+    items: list[Any] = [{"role": "user", "content": "hi"}]
+    stream = oai.ToolCallStream("responses")
+    with openai_client.responses.stream(
+        model="m", input=items, tools=oai.tool_definitions("responses")
+    ) as events:
+        for event in events:
+            stream.add(event)
+        final = events.get_final_response()
+    outcomes = stream.tool_calls(on_error="collect")
+    assert [type(o).__name__ for o in outcomes] == ["ToolCall", "FailedCall"]
+    assert [o.id for o in outcomes] == ["call_a", "call_b"]
+    items.extend(oai.assistant_turn(final, "responses"))
+    items.extend(oai.tool_results(outcomes, [{"city": "Lyon", "days": []}, None], "responses"))
+    openai_client.responses.create(model="m", input=items)
+    sent = server.requests[1][1]["input"]
+    assert [i["call_id"] for i in sent if i.get("type") == "function_call"] == ["call_a", "call_b"]
+    outputs = [i for i in sent if i.get("type") == "function_call_output"]
+    assert [i["call_id"] for i in outputs] == ["call_a", "call_b"]
     check_for_model(outputs[1]["output"])
 
 
