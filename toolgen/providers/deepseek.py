@@ -14,6 +14,7 @@ API bound here.
 
 from toolgen.providers.apis import CHAT
 from toolgen.providers.base import Rule, derive, root_unions_refused
+from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.openai import OPENAI
 from toolgen.providers.registration import Registration
 
@@ -71,4 +72,9 @@ DEEPSEEK = derive(
     non_strict=NON_STRICT,
 )
 
-REGISTRATION = Registration(DEEPSEEK, order=110, on_request=True)
+REGISTRATION = Registration(
+    DEEPSEEK,
+    order=110,
+    on_request=True,
+    endpoint=Endpoint("DEEPSEEK_API_KEY", "https://api.deepseek.com", "deepseek-chat"),
+)
