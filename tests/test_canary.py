@@ -3,22 +3,28 @@ of OpenAI Chat and Responses, Anthropic Messages and Gemini generateContent, the
 
 from __future__ import annotations
 
+import importlib
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
-from tests.canary_loopback import SERVED, serving
+from tests.canary_loopback import SERVED, api_of, kind_of, serving
 from toolgen.build import build
 from toolgen.cli import main
-from toolgen.commands.canary import RecordOptions, check, exit_code, record
+from toolgen.commands.canary import RecordOptions, check, exit_code, load_package, record
 from toolgen.infra.canary_fixtures import ID_MEMBERS, read_fixture
+from toolgen.package.request_builders import strict_tool_limits
 from toolgen.package.writer import write_package
+from toolgen.providers import PROFILES
 from toolgen.schema.undeclared import undeclared
 
 DESIGN = Path(__file__).parent / "fixtures" / "canary" / "design"
+TOOLS = ("get_weather", "get_capital", "get_user_country")
+OUTPUT = "city_location"
 KEY = "sk-canary-secret-0123456789"
 ENVIRON = {"OPENAI_API_KEY": KEY, "ANTHROPIC_API_KEY": KEY, "GEMINI_API_KEY": KEY}
 PROVIDERS = {"openai": 6, "anthropic": 3, "gemini": 3}  # fixtures: 3 per API
@@ -39,13 +45,19 @@ def no_proxy(monkeypatch):
     monkeypatch.setenv("no_proxy", "127.0.0.1")
 
 
-def record_all(out: Path, change: Any = None, providers=tuple(PROVIDERS)) -> list[Any]:
+def record_all(
+    out: Path,
+    change: Any = None,
+    providers=tuple(PROVIDERS),
+    design: Path = DESIGN,
+    tool: str = "get_weather",
+) -> list[Any]:
     findings = []
     with serving() as loopback:
         loopback.change = change
         for provider in providers:
-            options = RecordOptions(provider, base_url=loopback.url, tool="get_weather")
-            _, found = record(DESIGN, options, out, ENVIRON)
+            options = RecordOptions(provider, base_url=loopback.url, tool=tool)
+            _, found = record(design, options, out, ENVIRON)
             findings += found
         requests = list(loopback.requests)
     assert findings == []
@@ -215,3 +227,116 @@ def test_cli_record_against_the_loopback(tmp_path, gen):
     assert "recorded 3 fixture(s)" in result.stderr
     check_result = CliRunner().invoke(main, ["canary", "check", str(tmp_path), "-o", str(gen)])
     assert check_result.exit_code == 0, check_result.output
+
+
+# -- the definitions in the canary's requests are the generated package's ----------------------
+
+
+def _sent(requests: list[Any]) -> dict[tuple[str, str], Any]:
+    """(api, kind) -> the body the canary sent."""
+    return {(api_of(path), kind_of(path, body)): body for path, _, body in requests}
+
+
+def _tools_and_format(body_of: dict[tuple[str, str], Any], api: str) -> tuple[Any, Any]:
+    """The ``tools`` of the forced call (the same in the streamed one) and the output format."""
+    tools = body_of[(api, "tool_call")]["tools"]
+    assert body_of[(api, "stream")]["tools"] == tools
+    output = body_of[(api, "output")]
+    formats = {
+        "chat": lambda: output["response_format"],
+        "responses": lambda: output["text"]["format"],
+        "messages": lambda: output["output_config"]["format"],
+        "generate_content": lambda: output["generationConfig"],
+    }
+    return tools, formats[api]()
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_each_apis_definitions_are_the_generated_packages(tmp_path, gen, tool):
+    """Per wire API, the canary's tools and output format are what the generated module's request
+    functions give for the same contracts (strict and not, with and without optional members)."""
+    package = load_package(gen)
+    openai, anthropic, gemini = (
+        importlib.import_module(f"{package.__name__}.{name}") for name in PROVIDERS
+    )
+    body_of = _sent(record_all(tmp_path, tool=tool))
+    expected = {
+        "chat": (
+            openai.tool_definitions("chat", names=[tool]),
+            openai.response_format(OUTPUT, "chat"),
+        ),
+        "responses": (
+            openai.tool_definitions("responses", names=[tool]),
+            openai.response_format(OUTPUT, "responses"),
+        ),
+        "messages": (anthropic.tool_definitions([tool]), anthropic.output_format(OUTPUT)),
+        "generate_content": (gemini.tool_definitions([tool]), gemini.response_format(OUTPUT)),
+    }
+    for api, (tools, output_format) in expected.items():
+        assert _tools_and_format(body_of, api) == (tools, output_format), api
+    # one tool: each API's entry is the module's tool_definition of it
+    assert body_of[("chat", "tool_call")]["tools"] == [openai.tool_definition(tool, "chat")]
+    assert body_of[("messages", "tool_call")]["tools"] == [anthropic.tool_definition(tool)]
+    declarations = body_of[("generate_content", "tool_call")]["tools"][0]["functionDeclarations"]
+    assert declarations == [gemini.tool_definition(tool)]
+
+
+def test_the_gemini_openapi_dialect_is_recorded_with_its_openapi_definitions(tmp_path):
+    """A design that chooses Gemini's openapi dialect is recorded with the OpenAPI Schema objects
+    its generated module sends (``parameters``, ``responseSchema``), not with JSON Schema."""
+    design = tmp_path / "design"
+    shutil.copytree(DESIGN, design)
+    (design / "toolgen.toml").write_text(
+        '[toolgen]\nproviders = ["gemini"]\n\n[providers.gemini]\ndialect = "openapi"\n',
+        encoding="utf-8",
+    )
+    result = build(design, ("gemini",), jobs=1)
+    assert result.ok, result.diagnostics
+    write_package(tmp_path / "gen", result.files)
+    gemini = importlib.import_module(f"{load_package(tmp_path / 'gen').__name__}.gemini")
+    body_of = _sent(record_all(tmp_path / "fixtures", providers=("gemini",), design=design))
+    tools, generation_config = _tools_and_format(body_of, "generate_content")
+    assert tools == gemini.tool_definitions(["get_weather"])
+    assert generation_config == gemini.response_format(OUTPUT)
+    (declaration,) = tools[0]["functionDeclarations"]
+    assert "parameters" in declaration and "parametersJsonSchema" not in declaration
+    assert declaration["parameters"]["type"] == "OBJECT"  # an OpenAPI Schema object
+    assert "responseSchema" in generation_config
+    assert "responseJsonSchema" not in generation_config
+
+
+def test_a_chat_api_served_by_another_apis_builders_is_sent_in_their_spelling(tmp_path):
+    """Cloudflare's module binds the Workers AI builders, which serve its Chat Completions API too
+    (no strict flag: its schemas are hints): the canary's chat request is in that spelling."""
+    with serving() as loopback:
+        options = RecordOptions("cloudflare", ("chat",), base_url=loopback.url, tool="get_capital")
+        written, findings = record(DESIGN, options, tmp_path, {})
+        body_of = _sent(loopback.requests)
+    assert findings == [] and len(written) == 3
+    tools, response_format = _tools_and_format(body_of, "chat")
+    assert tools == [
+        {
+            "type": "function",
+            "function": {
+                "name": "get_capital",
+                "description": "The capital of a country.",
+                "parameters": tools[0]["function"]["parameters"],
+            },
+        }
+    ]
+    assert response_format["json_schema"]["description"] == "A city and its country."
+    assert "strict" not in response_format["json_schema"]
+
+
+def test_the_builders_limits_are_the_generated_modules(gen):
+    """The strict-tool limits the canary's builders get are the generated module's (which
+    ``tool_definitions`` applies under ``strict="auto"``)."""
+    package = load_package(gen)
+    for name in PROVIDERS:
+        module = importlib.import_module(f"{package.__name__}.{name}")
+        limits = strict_tool_limits(PROFILES[name].limits)
+        assert (limits.tools, limits.optional_members, limits.union_members) == (
+            module.MAX_STRICT_TOOLS,
+            module.MAX_OPTIONAL_MEMBERS,
+            module.MAX_UNION_MEMBERS,
+        )

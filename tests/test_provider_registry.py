@@ -10,6 +10,7 @@ import toolgen.providers as providers
 from toolgen.providers import (
     BUILT_BY_DEFAULT,
     DIALECTS,
+    ENDPOINTS,
     IMPORT_FORMATS,
     ON_REQUEST,
     PROFILES,
@@ -32,6 +33,19 @@ def test_the_providers_in_their_order():
 def test_dialects_and_their_default():
     assert {name: list(d) for name, d in DIALECTS.items()} == {"gemini": ["json_schema", "openapi"]}
     assert PROFILES["gemini"] is DIALECTS["gemini"]["json_schema"]
+
+
+def test_endpoints_are_their_modules():
+    # Bedrock signs its requests, Workers AI has an account in its URL, Azure OpenAI a resource
+    assert list(ENDPOINTS) == [
+        "openai", "anthropic", "groq", "cerebras", "gemini", "mistral", "xai", "openrouter",
+        "deepseek",
+    ]  # fmt: skip
+    for name, endpoint in ENDPOINTS.items():
+        module = next(m for m in providers._MODULES if m.__name__.endswith(f".{name}"))
+        assert module.REGISTRATION.endpoint is endpoint
+        assert endpoint.env.endswith("_API_KEY") and endpoint.base_url.startswith("https://")
+        assert endpoint.auth("k") and "k" in " ".join(endpoint.auth("k").values())
 
 
 def test_import_formats_in_detection_order():

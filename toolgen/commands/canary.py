@@ -2,7 +2,11 @@
 
 ``record`` sends, per wire API the provider module binds, the smallest real requests (a forced
 call of a design tool, a structured output of a design output, the tool call streamed) and writes
-what came back as golden fixtures (toolgen.infra.canary_fixtures). ``check`` runs the generated
+what came back as golden fixtures (toolgen.infra.canary_fixtures). The requests carry the tool
+definitions and output formats of the generated package's request builders, in the dialect the
+design chooses (toolgen.package.request_builders), around each API's envelope
+(toolgen.providers.canary_wire), and go to the endpoint of the provider's module
+(``ENDPOINTS``) unless ``--base-url`` says otherwise. ``check`` runs the generated
 package's own validators and decoders over the fixtures, offline: what they reject is breaking
 drift; what the envelope schema leaves undeclared (toolgen.schema.undeclared) is additive drift, a
 notice. HTTP is the standard library's (urllib): no new run-time dependency.
@@ -34,8 +38,10 @@ from toolgen.infra.canary_fixtures import (
     sse_events,
     write_fixture,
 )
-from toolgen.providers import PROFILES
-from toolgen.providers.canary_wire import ENDPOINTS, WIRE_APIS, Definition
+from toolgen.package.request_builders import request_builders
+from toolgen.project.projection import ProjectedContract
+from toolgen.providers import ENDPOINTS, PROFILES
+from toolgen.providers.canary_wire import WIRE_APIS
 from toolgen.schema.undeclared import undeclared
 
 TIMEOUT_SECONDS = 120
@@ -89,15 +95,20 @@ def record(
     result = analyze(design, (provider,))
     if not result.ok or not result.projections:
         return [], [Finding(provider, "", "", "", "error", "the design does not build")]
+    # the profile of the dialect the design's toolgen.toml chooses (profile_for, in analyze)
     projection = result.projections[0]
     tool = _chosen(projection.tools, options.tool)
     output = _chosen(projection.outputs, options.output)
+    # what the generated module's request functions give for them
+    builders = request_builders(
+        projection.profile, [tool] if tool else [], [output] if output else []
+    )
     base_url = (options.base_url or (endpoint.base_url if endpoint else "")).rstrip("/")
     model = options.model or (endpoint.model if endpoint else "model")
     headers = {"Content-Type": "application/json", **(endpoint.auth(key) if endpoint else {})}
     written: list[Path] = []
     findings: list[Finding] = []
-    for api in PROFILES[provider].apis:
+    for api in projection.profile.apis:
         if options.apis and api.name not in options.apis:
             continue
         wire = WIRE_APIS.get(api.name)
@@ -106,10 +117,14 @@ def record(
             continue
         requests: list[tuple[str, str, dict[str, Any], bool]] = []
         if tool is not None:
-            requests.append(("tool_call", tool[0], wire.tool_request(model, tool[1], False), False))
-            requests.append(("stream", tool[0], wire.tool_request(model, tool[1], True), True))
+            name, tools = tool.provider_name, wire.tools(builders, api.name, tool.contract.name)
+            for kind, stream in (("tool_call", False), ("stream", True)):
+                body = wire.tool_request(model, tools, name, stream)
+                requests.append((kind, tool.contract.name, body, stream))
         if output is not None:
-            requests.append(("output", output[0], wire.output_request(model, output[1]), False))
+            output_format = wire.output_format(builders, api.name, output.contract.name)
+            body = wire.output_request(model, output_format)
+            requests.append(("output", output.contract.name, body, False))
         for kind, contract, body, stream in requests:
             url = base_url + wire.path(model, stream)
             try:
@@ -146,19 +161,13 @@ def _record_problem(provider: str, options: RecordOptions, known: bool) -> str:
     return ""
 
 
-def _chosen(contracts: Sequence[Any], name: str | None) -> tuple[str, Definition] | None:
-    """(canonical name, definition) of the contract ``name``, or of the first one the provider
-    can take; None when there is none."""
+def _chosen(contracts: Sequence[ProjectedContract], name: str | None) -> ProjectedContract | None:
+    """The projected contract ``name``, or the first one the provider can take; None when there
+    is none."""
     usable = [
         c for c in contracts if c.schema is not None and (name is None or c.contract.name == name)
     ]
-    if not usable:
-        return None
-    found = usable[0]
-    definition = Definition(
-        found.provider_name, found.contract.description or "", found.schema, bool(found.strict)
-    )
-    return found.contract.name, definition
+    return usable[0] if usable else None
 
 
 def _post(url: str, body: dict[str, Any], headers: dict[str, str]) -> str:

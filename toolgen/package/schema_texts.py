@@ -34,9 +34,15 @@ class SchemaText:
     json: str  # the schema's JSON file
 
 
-def _measured(schema: Any) -> tuple[tuple[int, int], str]:
+def schema_sizes(schema: Any) -> tuple[int, int]:
+    """The sizes of a projected schema the strict-tool limits count: (optional members,
+    union-typed schemas)."""
     stats = measure(schema)
-    return (stats.optional, stats.unions), json_text(schema)
+    return stats.optional, stats.unions
+
+
+def _measured(schema: Any) -> tuple[tuple[int, int], str]:
+    return schema_sizes(schema), json_text(schema)
 
 
 def _group_texts(_key: str, schemas: tuple[Any, ...]) -> list[tuple[tuple[int, int], str]]:

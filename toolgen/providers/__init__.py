@@ -3,7 +3,8 @@ tool-definition formats ``toolgen import`` reads (bedrock_tools is the import si
 
 Every registry here is gathered from the modules of this package (toolgen.providers.registration):
 a provider module's ``REGISTRATION`` gives its profile, its place in the order, whether it is
-built on request and its dialects; ``IMPORT_FORMATS`` of any module gives the formats it reads.
+built on request, its dialects and its endpoint (``toolgen canary record``); ``IMPORT_FORMATS`` of
+any module gives the formats it reads.
 Adding a provider is adding its module (and an envelope folder where its responses differ from
 those of the provider it derives from: toolgen.providers.surfaces).
 
@@ -24,6 +25,7 @@ from types import ModuleType
 
 from toolgen.load.contracts import ProviderOptions, ProviderSettings
 from toolgen.providers.base import Profile
+from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.formats import BFCL_FUNCTIONS, MCP_TOOLS, ToolFormat
 from toolgen.providers.registration import ImportFormat, Registration
 
@@ -64,6 +66,12 @@ ON_REQUEST: frozenset[str] = frozenset(r.profile.name for r in _REGISTRATIONS if
 BUILT_BY_DEFAULT: tuple[str, ...] = tuple(
     n for n, p in PROFILES.items() if p.apis and n not in ON_REQUEST
 )
+
+#: Where each provider's API is, for ``toolgen canary record`` (a provider without one needs
+#: ``--base-url``).
+ENDPOINTS: dict[str, Endpoint] = {
+    r.profile.name: r.endpoint for r in _REGISTRATIONS if r.endpoint is not None
+}
 
 
 def envelope_providers() -> tuple[str, ...]:

@@ -25,6 +25,7 @@ from toolgen.providers.base import (
     root_unions_refused,
     simple_pattern,
 )
+from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.formats import (
     Entries,
     ReadResult,
@@ -172,5 +173,17 @@ TOOLS = ToolFormat(
     targets=("anthropic",),
 )
 
-REGISTRATION = Registration(ANTHROPIC, order=20)
+
+def _auth(key: str) -> dict[str, str]:
+    """The Messages API's key header, with the API version every request names."""
+    return {"x-api-key": key, "anthropic-version": "2023-06-01"}
+
+
+REGISTRATION = Registration(
+    ANTHROPIC,
+    order=20,
+    endpoint=Endpoint(
+        "ANTHROPIC_API_KEY", "https://api.anthropic.com/v1", "claude-haiku-4-5", _auth
+    ),
+)
 IMPORT_FORMATS = (ImportFormat(50, TOOLS),)

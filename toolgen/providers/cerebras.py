@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from toolgen.providers.apis import CHAT
 from toolgen.providers.base import Rule, derive
+from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.openai import OPENAI
 from toolgen.providers.registration import Registration
 
@@ -56,4 +57,8 @@ CEREBRAS = derive(
     rules=RULES,
 )
 
-REGISTRATION = Registration(CEREBRAS, order=40)
+REGISTRATION = Registration(
+    CEREBRAS,
+    order=40,
+    endpoint=Endpoint("CEREBRAS_API_KEY", "https://api.cerebras.ai/v1", "gpt-oss-120b"),
+)

@@ -14,6 +14,7 @@ API bound here.
 
 from toolgen.providers.apis import CHAT
 from toolgen.providers.base import Rule, derive, root_unions_refused
+from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.openai import OPENAI
 from toolgen.providers.registration import Registration
 
@@ -79,4 +80,9 @@ DEEPSEEK = derive(
     module_data={"replay_reasoning": True},
 )
 
-REGISTRATION = Registration(DEEPSEEK, order=110, on_request=True)
+REGISTRATION = Registration(
+    DEEPSEEK,
+    order=110,
+    on_request=True,
+    endpoint=Endpoint("DEEPSEEK_API_KEY", "https://api.deepseek.com", "deepseek-chat"),
+)

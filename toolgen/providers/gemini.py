@@ -30,6 +30,7 @@ from toolgen.providers.base import (
     Profile,
     Rule,
 )
+from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.registration import Registration
 
 CHECKED = "2026-12-03"
@@ -355,4 +356,20 @@ GEMINI_OPENAPI = replace(
 #: ``[providers.gemini] dialect`` -> the profile; the first is the default.
 DIALECTS: dict[str, Profile] = {"json_schema": GEMINI_JSON_SCHEMA, "openapi": GEMINI_OPENAPI}
 
-REGISTRATION = Registration(GEMINI_JSON_SCHEMA, order=60, dialects=DIALECTS)
+
+def _auth(key: str) -> dict[str, str]:
+    """The Gemini API's key header."""
+    return {"x-goog-api-key": key}
+
+
+REGISTRATION = Registration(
+    GEMINI_JSON_SCHEMA,
+    order=60,
+    dialects=DIALECTS,
+    endpoint=Endpoint(
+        "GEMINI_API_KEY",
+        "https://generativelanguage.googleapis.com/v1beta",
+        "gemini-2.5-flash",
+        _auth,
+    ),
+)

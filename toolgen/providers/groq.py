@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from toolgen.providers.apis import CHAT
 from toolgen.providers.base import Rule, derive, root_unions_refused
+from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.openai import OPENAI
 from toolgen.providers.registration import Registration
 
@@ -60,4 +61,8 @@ GROQ = derive(
     rules=RULES,
 )
 
-REGISTRATION = Registration(GROQ, order=30)
+REGISTRATION = Registration(
+    GROQ,
+    order=30,
+    endpoint=Endpoint("GROQ_API_KEY", "https://api.groq.com/openai/v1", "openai/gpt-oss-20b"),
+)

@@ -16,6 +16,7 @@ carries text; both forms are decoded, by the lenient Chat Completions decoder (t
 
 from toolgen.providers.apis import LENIENT_CHAT
 from toolgen.providers.base import NameRule, Rule, derive, root_unions_refused
+from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.openai import DROP, OPENAI
 from toolgen.providers.registration import Registration
 
@@ -97,4 +98,9 @@ MISTRAL = derive(
     module_data={"tool_message_name": True},
 )
 
-REGISTRATION = Registration(MISTRAL, order=70, on_request=True)
+REGISTRATION = Registration(
+    MISTRAL,
+    order=70,
+    on_request=True,
+    endpoint=Endpoint("MISTRAL_API_KEY", "https://api.mistral.ai/v1", "mistral-small-latest"),
+)

@@ -24,6 +24,7 @@ from toolgen.providers.base import (
     root_unions_refused,
     simple_pattern,
 )
+from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.formats import (
     Entries,
     ReadResult,
@@ -216,5 +217,9 @@ RESPONSES_TOOLS = ToolFormat(
     targets=("openai",),
 )
 
-REGISTRATION = Registration(OPENAI, order=10)
+REGISTRATION = Registration(
+    OPENAI,
+    order=10,
+    endpoint=Endpoint("OPENAI_API_KEY", "https://api.openai.com/v1", "gpt-4.1-mini"),
+)
 IMPORT_FORMATS = (ImportFormat(30, CHAT_TOOLS), ImportFormat(40, RESPONSES_TOOLS))

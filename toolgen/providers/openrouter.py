@@ -10,6 +10,7 @@ lenient decoder."""
 
 from toolgen.providers.apis import LENIENT_CHAT, RESPONSES
 from toolgen.providers.base import Rule, derive, root_unions_refused
+from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.openai import OPENAI
 from toolgen.providers.openai import RULES as OPENAI_RULES
 from toolgen.providers.registration import Registration
@@ -54,4 +55,9 @@ OPENROUTER = derive(
     non_strict=NON_STRICT,
 )
 
-REGISTRATION = Registration(OPENROUTER, order=100, on_request=True)
+REGISTRATION = Registration(
+    OPENROUTER,
+    order=100,
+    on_request=True,
+    endpoint=Endpoint("OPENROUTER_API_KEY", "https://openrouter.ai/api/v1", "openai/gpt-4.1-mini"),
+)

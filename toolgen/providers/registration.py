@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from toolgen.providers.base import Profile
+from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.formats import ToolFormat
 
 
@@ -26,6 +27,9 @@ class Registration:
     on_request: bool = False
     # ``[providers.NAME] dialect`` -> profile, the default first; empty: one dialect.
     dialects: Mapping[str, Profile] = field(default_factory=dict)
+    # Where its API is (key variable, base URL, a small model, auth headers), for ``toolgen
+    # canary record``; None: the canary needs ``--base-url``.
+    endpoint: Endpoint | None = None
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ Responses arrive as OpenAI's do (recorded xAI responses)."""
 
 from toolgen.providers.apis import CHAT, RESPONSES
 from toolgen.providers.base import Rule, derive
+from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.openai import OPENAI
 from toolgen.providers.registration import Registration
 
@@ -67,4 +68,9 @@ XAI = derive(
     non_strict=None,  # tools are always strict on xAI
 )
 
-REGISTRATION = Registration(XAI, order=80, on_request=True)
+REGISTRATION = Registration(
+    XAI,
+    order=80,
+    on_request=True,
+    endpoint=Endpoint("XAI_API_KEY", "https://api.x.ai/v1", "grok-3-mini"),
+)
