@@ -134,6 +134,52 @@ def test_bedrock_wraps_json_that_is_no_object(gen: ModuleType) -> None:
     assert block["toolResult"]["content"] == [{"json": {"output": [1, 2]}}]
 
 
+def converse_events(gen: ModuleType, calls: list[tuple[str, str, dict[str, Any]]]) -> list[Any]:
+    """The ConverseStream events of a turn that thinks (signed), says a word, then calls, each
+    call's input in two fragments, as boto3 yields them."""
+    events: list[Any] = [
+        {"messageStart": {"role": "assistant"}},
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"reasoningContent": {"text": "Two "}}}},
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"reasoningContent": {"text": "tools."}}}},
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"reasoningContent": {"signature": "c2ln"}}}},
+        {"contentBlockStop": {"contentBlockIndex": 0}},
+        {"contentBlockDelta": {"contentBlockIndex": 1, "delta": {"text": "On it."}}},
+        {"contentBlockStop": {"contentBlockIndex": 1}},
+    ]  # fmt: skip
+    for index, (call_id, name, payload) in enumerate(calls, 2):
+        text = json.dumps(payload)
+        tool = {"toolUseId": call_id, "name": gen.bedrock.PROVIDER_NAMES[name]}
+        events.append({"contentBlockStart": {"contentBlockIndex": index, "start": {"toolUse": tool}}})
+        for part in (text[: len(text) // 2], text[len(text) // 2 :]):
+            delta = {"toolUse": {"input": part}}
+            events.append({"contentBlockDelta": {"contentBlockIndex": index, "delta": delta}})
+        events.append({"contentBlockStop": {"contentBlockIndex": index}})
+    return [*events, {"messageStop": {"stopReason": "tool_use"}}]
+
+
+def test_bedrock_streamed_turn_is_replayed_from_its_events(gen: ModuleType) -> None:
+    bedrock = gen.bedrock
+    calls = [("t1", FORECAST, PAYLOADS[FORECAST]), ("t2", REFUND, BAD_REFUND)]
+    events = converse_events(gen, calls)
+    stream = bedrock.ToolCallStream("converse")
+    for event in events:
+        stream.add(event)
+    outcomes = stream.tool_calls(on_error="collect")
+    assert [type(o).__name__ for o in outcomes] == ["ToolCall", "FailedCall"]
+    turn = bedrock.assistant_turn(events)
+    assert turn == {
+        "role": "assistant",
+        "content": [
+            {"reasoningContent": {"reasoningText": {"text": "Two tools.", "signature": "c2ln"}}},
+            {"text": "On it."},
+            *converse_reply(gen, calls)["output"]["message"]["content"],
+        ],
+    }
+    answers = bedrock.run_tool_calls(handlers(gen, []), outcomes)
+    assert [b["toolResult"]["toolUseId"] for b in answers["content"]] == ["t1", "t2"]
+    assert answers["content"][1]["toolResult"]["status"] == "error"
+
+
 # --- Workers AI ai/run ------------------------------------------------------------------------
 
 MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast"

@@ -180,7 +180,7 @@ CONVERSE = Api(
     ),
     loop=Loop(
         "ConverseLoop",
-        "validate_converse",
+        "validate_converse, validate_event=validate_converse_stream_event",
         "ConverseMessage",
         "ConverseToolResultBlock",
         "ConverseMessage",

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, TypedDict
 
-from ._json import dumps
+from ._json import JsonRefused, dumps, loads
 from ._runtime import MISSING, Validator, schema_drift
 
 __all__ = [
@@ -306,15 +306,45 @@ class ConverseMessage(TypedDict):
 class ConverseLoop:
     """Converse API: ``output.message`` replayed as received; one user message with one
     ``toolResult`` block per ``toolUse`` (``json`` always an object: any other JSON value is
-    wrapped as ``{"output": value}``; ``status: "error"`` on a failure)."""
+    wrapped as ``{"output": value}``; ``status: "error"`` on a failure).
 
-    def __init__(self, provider: str, validate: Validator) -> None:
+    A streamed turn (ConverseStream) is replayed from the list of its events: the message they
+    spell, its blocks in ``contentBlockIndex`` order (text joined, a ``toolUse`` with its input
+    fragments parsed into the object Converse takes back, reasoning with its signature); a
+    ``messageStart`` starts the message over, as in ``ToolCallStream``.
+    """
+
+    def __init__(self, provider: str, validate: Validator, *, validate_event: Validator) -> None:
         self.provider = provider
         self._validate = validate
+        self._validate_event = validate_event
 
     def assistant_turn(self, data: object) -> ConverseMessage:
+        if type(data) is list:
+            return self._streamed_turn(data)
         message = self._validate(data)["output"]["message"]
         return {"role": message["role"], "content": list(message["content"])}
+
+    def _streamed_turn(self, events: list[Any]) -> ConverseMessage:
+        role = "assistant"
+        blocks: dict[int, dict[str, Any]] = {}
+        inputs: dict[int, list[str]] = {}
+        for event in events:
+            valid = self._validate_event(event)
+            if "messageStart" in valid:
+                role = valid["messageStart"].get("role") or role
+                blocks.clear()
+                inputs.clear()
+            start = valid.get("contentBlockStart")
+            if start is not None and start["start"].get("toolUse") is not None:
+                blocks[start["contentBlockIndex"]] = {"toolUse": dict(start["start"]["toolUse"])}
+                inputs[start["contentBlockIndex"]] = []
+            delta = valid.get("contentBlockDelta")
+            if delta is not None:
+                _add_delta(blocks, inputs, delta["contentBlockIndex"], delta["delta"])
+        for index, parts in inputs.items():
+            blocks[index]["toolUse"]["input"] = _streamed_input("".join(parts))
+        return {"role": role, "content": [blocks[index] for index in sorted(blocks)]}
 
     def result(self, answer: Answer) -> ConverseToolResultBlock:
         output = answer.output
@@ -328,6 +358,40 @@ class ConverseLoop:
 
     def results(self, answers: Sequence[Answer]) -> ConverseMessage:
         return {"role": "user", "content": [self.result(a) for a in _checked_ids(answers)]}
+
+
+def _add_delta(
+    blocks: dict[int, dict[str, Any]],
+    inputs: dict[int, list[str]],
+    index: int,
+    delta: dict[str, Any],
+) -> None:
+    """One ``contentBlockDelta`` into the block it extends."""
+    if "text" in delta:
+        block = blocks.setdefault(index, {"text": ""})
+        block["text"] += delta["text"]
+    elif "toolUse" in delta:
+        inputs.setdefault(index, []).append(delta["toolUse"].get("input", ""))
+    elif "reasoningContent" in delta:
+        reasoning = delta["reasoningContent"]
+        block = blocks.setdefault(index, {"reasoningContent": {}})
+        if "redactedContent" in reasoning:
+            block["reasoningContent"] = {"redactedContent": reasoning["redactedContent"]}
+            return
+        text = block["reasoningContent"].setdefault("reasoningText", {"text": ""})
+        text["text"] += reasoning.get("text", "")
+        if "signature" in reasoning:
+            text["signature"] = reasoning["signature"]
+
+
+def _streamed_input(text: str) -> Any:
+    """A streamed ``toolUse`` input as the object Converse takes back; ``{}`` when there was none
+    or it is no JSON object (the call itself is then a FailedCall, answered as such)."""
+    try:
+        value = loads(text) if text else {}
+    except JsonRefused:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 # --- generateContent --------------------------------------------------------------------------

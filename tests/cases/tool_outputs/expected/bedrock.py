@@ -306,7 +306,9 @@ class ToolCallStream:
 
 
 _LOOPS: dict[str, ConverseLoop] = {
-    "converse": ConverseLoop(PROVIDER, validate_converse),
+    "converse": ConverseLoop(
+        PROVIDER, validate_converse, validate_event=validate_converse_stream_event
+    ),
 }
 
 
