@@ -326,13 +326,11 @@ class ConverseLoop:
         return {"role": message["role"], "content": list(message["content"])}
 
     def _streamed_turn(self, events: list[Any]) -> ConverseMessage:
-        role = "assistant"
         blocks: dict[int, dict[str, Any]] = {}
         inputs: dict[int, list[str]] = {}
         for event in events:
             valid = self._validate_event(event)
-            if "messageStart" in valid:
-                role = valid["messageStart"].get("role") or role
+            if "messageStart" in valid:  # the model's turn: its role is "assistant"
                 blocks.clear()
                 inputs.clear()
             start = valid.get("contentBlockStart")
@@ -344,7 +342,7 @@ class ConverseLoop:
                 _add_delta(blocks, inputs, delta["contentBlockIndex"], delta["delta"])
         for index, parts in inputs.items():
             blocks[index]["toolUse"]["input"] = _streamed_input("".join(parts))
-        return {"role": role, "content": [blocks[index] for index in sorted(blocks)]}
+        return {"role": "assistant", "content": [blocks[index] for index in sorted(blocks)]}
 
     def result(self, answer: Answer) -> ConverseToolResultBlock:
         output = answer.output
