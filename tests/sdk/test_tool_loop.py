@@ -58,6 +58,14 @@ def openai_call(gen: ModuleType, call_id: str, name: str, payload: dict[str, Any
     return (call_id, gen.openai.PROVIDER_NAMES[name], arguments)
 
 
+def two_calls(gen: ModuleType) -> list[Call]:
+    """Turn 1 of every OpenAI loop: the forecast, and a refund the canonical model rejects."""
+    return [
+        openai_call(gen, "call_a", FORECAST, PAYLOADS[FORECAST]),
+        openai_call(gen, "call_b", REFUND, BAD_REFUND),
+    ]
+
+
 def check_for_model(text: str) -> None:
     assert len(text) < 300
     assert "arguments.charge_id" in text
@@ -85,10 +93,7 @@ def check_chat_request(body: dict[str, Any], calls: list[Call]) -> list[dict[str
 
 def test_chat_three_turns(gen: ModuleType, server: Loopback, openai_client: Any) -> None:
     oai, ran = gen.openai, []
-    turn1 = [
-        openai_call(gen, "call_a", FORECAST, PAYLOADS[FORECAST]),
-        openai_call(gen, "call_b", REFUND, BAD_REFUND),
-    ]
+    turn1 = two_calls(gen)
     turn2 = [openai_call(gen, "call_c", REFUND, PAYLOADS[REFUND])]
     server.reply_json(chat_completion(turn1))
     server.reply_json(chat_completion(turn2))
@@ -145,10 +150,7 @@ def test_deepseek_replays_the_reasoning_of_a_turn_that_made_calls(
 
 def test_chat_streamed(gen: ModuleType, server: Loopback, openai_client: Any) -> None:
     oai = gen.openai
-    turn1 = [
-        openai_call(gen, "call_a", FORECAST, PAYLOADS[FORECAST]),
-        openai_call(gen, "call_b", REFUND, BAD_REFUND),
-    ]
+    turn1 = two_calls(gen)
     server.reply_sse(sse(chat_chunks(turn1), chat=True))
     server.reply_json(chat_completion([], "ok"))
     messages: list[Any] = [{"role": "user", "content": "hi"}]
@@ -177,10 +179,7 @@ def test_chat_streamed(gen: ModuleType, server: Loopback, openai_client: Any) ->
 
 def test_responses_three_turns(gen: ModuleType, server: Loopback, openai_client: Any) -> None:
     oai, ran = gen.openai, []
-    turn1 = [
-        openai_call(gen, "call_a", FORECAST, PAYLOADS[FORECAST]),
-        openai_call(gen, "call_b", REFUND, BAD_REFUND),
-    ]
+    turn1 = two_calls(gen)
     turn2 = [openai_call(gen, "call_c", REFUND, PAYLOADS[REFUND])]
     for body in (response(turn1), response(turn2), response([], "Done.")):
         server.reply_json(body)
@@ -209,10 +208,7 @@ def test_responses_streamed(gen: ModuleType, server: Loopback, openai_client: An
     """The stream's events go into ToolCallStream as the SDK yields them; the final response the
     SDK assembles is the turn to replay."""
     oai = gen.openai
-    turn1 = [
-        openai_call(gen, "call_a", FORECAST, PAYLOADS[FORECAST]),
-        openai_call(gen, "call_b", REFUND, BAD_REFUND),
-    ]
+    turn1 = two_calls(gen)
     server.reply_sse(sse(response_events(turn1), chat=False))
     server.reply_json(response([], "ok"))
     items: list[Any] = [{"role": "user", "content": "hi"}]
