@@ -245,7 +245,7 @@ def compile_module(design: Design, projection: ProviderProjection, folder: Path,
     package = folder / name
     package.mkdir()
     (package / "__init__.py").write_text("")
-    rendered = render_canonical_module(design, projection, header(design.hash))
+    rendered = render_canonical_module(design, projection, header())
     assert rendered.source is not None, rendered.diagnostics
     (package / "_canonical.py").write_text(rendered.source)
     (package / "_canonical_support.py").write_text(copied("_canonical_support", "# bench"))

@@ -192,7 +192,7 @@ def generated_modules(providers: tuple[str, ...]) -> dict[str, Any]:
     """The generated envelope modules of ``providers``, written to a temporary package."""
     folder = Path(tempfile.mkdtemp(prefix="toolgen-bench-")) / "bench_envelopes_out"
     folder.mkdir()
-    head = header("0" * 64)
+    head = header()
     (folder / "__init__.py").write_text("")
     for fixed in runtime_modules():
         (folder / f"{fixed}.py").write_text(copied(fixed, head))

@@ -120,7 +120,7 @@ def write_package(out: Path, files: dict[str, str], eager: bool) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(source)
     (out / "__init__.py").write_text("from . import _decode, _runtime, models  # noqa: F401\n")
-    (out / "_runtime.py").write_text(copied("_runtime", header("bench")))
+    (out / "_runtime.py").write_text(copied("_runtime", header()))
     if eager:
         modules = sorted(
             p.stem for p in (out / "models" / "tools").glob("*.py") if p.stem != "__init__"
@@ -167,7 +167,7 @@ def main() -> None:
         design, diagnostics = load_design(work / "design", settings(["openai"]))
         assert design is not None, [d.format() for d in diagnostics[:5]]
         start = time.perf_counter()
-        output = generate_models(design, header(design.hash))
+        output = generate_models(design, header())
         build = time.perf_counter() - start
         fallbacks = sum(d.code == "MODEL_NOT_GENERATED" for d in output.diagnostics)
         write_package(work / "lazy_pkg", output.files, eager=False)

@@ -30,7 +30,7 @@ def render_case(case: Path) -> tuple[dict[str, str], str]:
     result = build(case / "design")
     if not result.ok or result.design is None:
         return {}, format_text(result.diagnostics)
-    head = header(result.design.hash)
+    head = header()
     files = {path: text for path, text in result.files.items() if not is_copy(path, text, head)}
     return files, format_text(result.diagnostics)
 

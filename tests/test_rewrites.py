@@ -348,7 +348,7 @@ def compiled(
     contracts = tuple(projected.values())
     design = Design("rewrites", tuple(p.contract for p in contracts), (), {}, Config(), "0" * 64)
     projection = ProviderProjection(PROFILES["openai"], contracts, (), ())
-    module = render_canonical_module(design, projection, header(design.hash))
+    module = render_canonical_module(design, projection, header())
     assert module.source is not None, module.diagnostics
     return import_source(
         module.source, tmp_path_factory.mktemp("rewrites"), "toolgen_rewrites_test"

@@ -19,7 +19,7 @@ SMALL = Path(__file__).parent / "cases" / "small" / "design"
 def test_every_copied_module_is_the_header_then_the_source_byte_for_byte():
     result = build(SMALL)
     assert result.ok and result.design is not None
-    head = header(result.design.hash)
+    head = header()
     copies = [name for name in runtime_modules() if f"{name}.py" in result.files]
     assert {"_runtime", "_decode", "_canonical_support"} <= set(copies)
     for name in copies:

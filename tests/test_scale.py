@@ -169,23 +169,6 @@ def test_large_tuples_are_cut_like_lists_and_dicts(group_parts, monkeypatch):
     assert formatting.format_python(source, runner=Runner()) == black_format(source)
 
 
-def test_the_design_hash_in_the_header_does_not_change_what_black_formats(tmp_path, monkeypatch):
-    """Two large modules that differ only by the design hash of their header: the second one is
-    formatted from the cache entirely, and each gets black's bytes with its own header."""
-    from toolgen.render.templating import format_python, header
-
-    monkeypatch.setattr(formatting, "SPLIT_THRESHOLD", 0)
-    body = "".join(f"\n\ndef f{i}() -> int:\n  return {{'a': {i}}}['a']\n" for i in range(30))
-    first, second = (header(h * 64) + '\n"""Doc."""\n' + body for h in "ab")
-    cache = Cache(tmp_path)
-    with parallel.Runner(1, cache) as runner:
-        assert format_python(first, runner=runner) == black_format(first)
-        misses = sum(cache.misses.values())
-        assert misses > 1
-        assert format_python(second, runner=runner) == black_format(second)
-    assert sum(cache.misses.values()) == misses
-
-
 def test_a_one_tool_rebuild_formats_a_small_part_of_the_package(
     make_design, tool, tmp_path, monkeypatch
 ):

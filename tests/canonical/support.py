@@ -124,7 +124,7 @@ class Compiled:
 
 def write_support(package: Path) -> None:
     """The fixed helpers a canonical module imports, in its package as the build writes them."""
-    text = copied("_canonical_support", header("0" * 64))
+    text = copied("_canonical_support", header())
     (package / "_canonical_support.py").write_text(text, encoding="utf-8")
 
 
@@ -144,7 +144,7 @@ def import_source(source: str, folder: Path, package: str) -> ModuleType:
 def compile_projection(
     design: Design, projection: ProviderProjection, folder: Path, package: str
 ) -> Compiled:
-    rendered = render_canonical_module(design, projection, header(design.hash))
+    rendered = render_canonical_module(design, projection, header())
     assert rendered.source is not None, rendered.diagnostics
     source = rendered.source
     module = import_source(source, folder, package)

@@ -148,16 +148,16 @@ def test_contracts_the_provider_cannot_take_have_no_canonicalizer(tmp_path: Path
 
 def test_same_design_same_bytes(hard_design: Path) -> None:
     design, projection = load_and_project(hard_design)
-    first = render_canonical_module(design, projection, header(design.hash)).source
+    first = render_canonical_module(design, projection, header()).source
     assert first is not None
-    assert render_canonical_module(design, projection, header(design.hash)).source == first
+    assert render_canonical_module(design, projection, header()).source == first
     script = (
         "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]);"
         "from tests.canonical.support import load_and_project;"
         "from toolgen.compile.canonical.compiler import render_canonical_module;"
         "from toolgen.render.templating import header;"
         "d, p = load_and_project(Path(sys.argv[2]));"
-        "sys.stdout.write(render_canonical_module(d, p, header(d.hash)).source)"
+        "sys.stdout.write(render_canonical_module(d, p, header()).source)"
     )
     repo = Path(__file__).resolve().parents[2]
     for seed in ("0", "4242"):

@@ -32,8 +32,8 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, object, 
     if not EXAMPLE_DESIGN.is_dir():
         pytest.skip("the example design is absent")
     design, projection = load_and_project(EXAMPLE_DESIGN)
-    whole = render_canonical_module(design, projection, header(design.hash))
-    split = render_canonical_module(design, projection, header(design.hash), split="_canonical")
+    whole = render_canonical_module(design, projection, header())
+    split = render_canonical_module(design, projection, header(), split="_canonical")
     assert whole.source is not None and split.source is not None
     folder = tmp_path_factory.mktemp("split")
     whole_module = import_source(whole.source, folder / "a", "toolgen_split_whole")

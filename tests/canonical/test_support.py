@@ -76,7 +76,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any, Path]:
 def test_the_package_holds_a_verbatim_copy_of_the_support_module(built: tuple) -> None:
     result, _, _ = built
     assert result.design is not None
-    expected = copied("_canonical_support", header(result.design.hash))
+    expected = copied("_canonical_support", header())
     assert result.files["_canonical_support.py"] == expected
 
 

@@ -95,7 +95,7 @@ NAMES = Names()
 
 def write_package(folder: Path, overrides: dict[str, Any] | None = None) -> dict[str, str]:
     """The fixed modules and every ``_envelopes_<provider>.py``, written into ``folder``."""
-    head = header("0" * 64)
+    head = header()
     files = {"__init__.py": "", **{f"{m}.py": copied(m, head) for m in runtime_modules()}}
     for provider in envelope_providers():
         schemas = load_envelope_schemas(provider, overrides or {}, PROFILES[provider].apis)

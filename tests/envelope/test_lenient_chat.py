@@ -174,7 +174,7 @@ def typed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ModuleType
     root = tmp_path_factory.mktemp("typelist")
     folder = root / "typelist_pkg"
     folder.mkdir()
-    head = header("0" * 64)
+    head = header()
     schemas = load_envelope_schemas("openai", {"openai/typed": TYPE_LIST}, ())
     (folder / "__init__.py").write_text("")
     for module in runtime_modules():

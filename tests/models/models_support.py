@@ -70,7 +70,7 @@ def load(design_root: Path) -> Design:
 
 
 def materialize(design: Design, out_parent: Path) -> Built:
-    output = generate_models(design, header(design.hash))
+    output = generate_models(design, header())
     package = f"toolgen_models_test_{next(_counter)}"
     out = out_parent / package
     for relative, source in output.files.items():
@@ -79,7 +79,7 @@ def materialize(design: Design, out_parent: Path) -> Built:
         path.write_text(source, encoding="utf-8")
     (out / "__init__.py").write_text("")
     for fixed in ("_runtime", "_json"):  # what _decode imports, as the package has them
-        (out / f"{fixed}.py").write_text(copied(fixed, header(design.hash)), encoding="utf-8")
+        (out / f"{fixed}.py").write_text(copied(fixed, header()), encoding="utf-8")
     return Built(design, output, out, package)
 
 

@@ -165,7 +165,7 @@ def _tables_module(
     source = render(
         "provider_tables.py.j2",
         runner,
-        header=header(design.hash),
+        header=header(),
         title=projection.profile.title,
         provider=projection.profile.name,
         tables=lazy,
@@ -210,7 +210,7 @@ def _provider_module(
     source = render(
         profile.template or "provider.py.j2",
         runner,
-        header=header(design.hash),
+        header=header(),
         title=profile.title,
         provider=profile.name,
         apis=profile.apis,
@@ -253,7 +253,7 @@ def _handlers_module(
         render(
             "handlers.py.j2",
             runner,
-            header=header(design.hash),
+            header=header(),
             tools=tools,
             handler_names=names,
             tool_classes={name: classes[("tool", name)][1] for name in tools},
@@ -307,14 +307,14 @@ def render_package(
     a cache, when None)."""
     runner = runner or Runner()
     # the models go to the workers first, collected last: the other modules are rendered meanwhile
-    models = submit_models(design, header(design.hash), runner)
+    models = submit_models(design, header(), runner)
     providers = tuple(p.profile.name for p in projections if p.profile.apis)
     files: dict[str, str] = {}
     files["__init__.py"] = format_python(
         render(
             "package_init.py.j2",
             runner,
-            header=header(design.hash),
+            header=header(),
             version=__version__,
             design_hash=design.hash,
             providers=providers,
@@ -327,14 +327,14 @@ def render_package(
     diagnostics: list[Diagnostic] = []
     if providers:
         files["handlers.py"] = _handlers_module(design, models.classes, runner)
-    files["_runtime.py"] = copied("_runtime", header(design.hash))
-    files["_json.py"] = copied("_json", header(design.hash))  # _runtime's JSON reading
+    files["_runtime.py"] = copied("_runtime", header())
+    files["_json.py"] = copied("_json", header())  # _runtime's JSON reading
     files.update(tool_output_files(design, models.classes, runner))
     canonical = _canonical_module(design, projections, runner)
     if canonical is not None:
         diagnostics += canonical.diagnostics
         if canonical.source is not None:
-            files |= _canonical_files("_canonical", canonical, header(design.hash))
+            files |= _canonical_files("_canonical", canonical, header())
     for projection in projections:
         name = projection.profile.name
         if not projection.profile.apis:
@@ -348,16 +348,16 @@ def render_package(
         if canonical_module is None and _reads_enum_texts(projection):
             canonical_module = f"_canonical_{name}"
             own = render_canonical_module(
-                design, projection, header(design.hash), runner, split=canonical_module
+                design, projection, header(), runner, split=canonical_module
             )
             diagnostics += own.diagnostics
             if own.source is None:
                 continue
-            files |= _canonical_files(canonical_module, own, header(design.hash))
+            files |= _canonical_files(canonical_module, own, header())
         for module in modules_for(projection.profile.apis):
-            files[f"{module}.py"] = copied(module, header(design.hash))
+            files[f"{module}.py"] = copied(module, header())
         files[f"_envelopes_{name}.py"] = render_envelope_module(
-            name, schemas, header(design.hash), runner
+            name, schemas, header(), runner
         )
         texts = _texts(projection, runner)
         files |= _provider_module(
@@ -406,7 +406,7 @@ def _canonical_module(
         tuple(p for p in chosen.values() if p.contract.kind == "output"),
         (),
     )
-    return render_canonical_module(design, merged, header(design.hash), runner, split="_canonical")
+    return render_canonical_module(design, merged, header(), runner, split="_canonical")
 
 
 def _canonical_files(module: str, canonical: CanonicalModule, header: str) -> dict[str, str]:

@@ -24,12 +24,12 @@ def tool_output_files(
     source = render(
         "tool_outputs.py.j2",
         runner,
-        header=header(design.hash),
+        header=header(),
         tools=tools,
         classes=models,
         public=public,
     )
     return {
         "tool_outputs.py": format_python(source, runner=runner),
-        "_tool_outputs.py": copied("_tool_outputs", header(design.hash)),
+        "_tool_outputs.py": copied("_tool_outputs", header()),
     }
