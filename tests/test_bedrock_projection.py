@@ -128,11 +128,18 @@ def test_a_root_union_is_refused_strict_and_dropped_loose():
 
 
 def test_strict_enforces_the_per_request_caps_on_one_schema():
-    """24 optional members at most (Anthropic's cap, kept for Claude on Bedrock: safe side)."""
+    """24 optional members at most (Anthropic's cap, kept for Claude on Bedrock: safe side): the
+    25th is written required and nullable (OptionalsOverCap), which counts as a union-typed
+    schema; over 16 of those too, the schema is refused in strict mode."""
     many = obj({f"p{i}": S for i in range(25)}, [])
-    _, diagnostics = project(many)
-    assert error_codes(diagnostics)
-    _, diagnostics = project(many, LOOSE)
+    projected, diagnostics = project(many)
+    assert error_codes(diagnostics) == []
+    assert projected.schema["required"] == ["p24"]
+    assert projected.schema["properties"]["p24"] == {"type": ["string", "null"]}
+    too_many = obj({f"p{i}": S for i in range(24 + 17)}, [])
+    _, diagnostics = project(too_many)
+    assert error_codes(diagnostics) == ["LIMIT_OPTIONAL_MEMBERS"]
+    _, diagnostics = project(too_many, LOOSE)
     assert error_codes(diagnostics) == []
 
 

@@ -201,6 +201,22 @@ TOOLS: dict[str, dict[str, Any]] = {
             },
         }
     ),
+    # Over Anthropic's cap of 24 optional members (Bedrock keeps it): the last 4, in the order
+    # of the projection's objects (inner's a and b, then tags and place), are written required
+    # and nullable (OptionalsOverCap); inner's n accepts null, so it stays optional.
+    "optional.over_cap": obj(
+        {
+            "id": STR,
+            **{f"s{i}": STR for i in range(20)},
+            "inner": obj({"a": STR, "n": {"type": ["string", "null"]}, "b": INT}),
+            "count": INT,
+            "when": {"type": "string", "format": "date"},
+            "place": {"$ref": "#/$defs/Spot"},
+            "tags": {"type": "array", "items": STR},
+        },
+        ["id"],
+        **{"$defs": {"Spot": obj({"x": NUM}, ["x"], additionalProperties=False)}},
+    ),
 }
 
 OUTPUTS: dict[str, dict[str, Any]] = {

@@ -8,7 +8,7 @@ import importlib
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -27,12 +27,13 @@ from toolgen.load.loader import load_design
 from toolgen.project.design_projection import ProviderProjection, project_design
 from toolgen.project.encoding import object_encoding
 from toolgen.project.projection import ProjectedContract, is_object_schema, project_contract
-from toolgen.project.rewrites import ExtraMembers, TupleAsObject
+from toolgen.project.rewrites import ExtraMembers, OptionalsOverCap, TupleAsObject
 from toolgen.providers import PROFILES, profile_for
 from toolgen.providers import settings as provider_settings
 from toolgen.providers.base import Profile
 from toolgen.render.runtime_files import copied
 from toolgen.render.templating import header
+from toolgen.schema import pointer as jp
 from toolgen.schema import walker
 
 OPENAI = PROFILES["openai"]
@@ -97,7 +98,25 @@ class Case:
             nulls=strict and self.profile.optional_style == "nullable",
             enum_texts=strict and self.profile.string_enums,
             encodings=strict,
+            over_cap=self.over_cap() if strict else {},
         )
+
+    def over_cap(self) -> dict[int, frozenset[str]]:
+        """The members a projection over the provider's cap of optional members wrote required
+        and nullable (OptionalsOverCap), by the ``id`` of their canonical ``properties``."""
+        found: dict[int, set[str]] = {}
+        record = self.projection.rewrites
+        for pointer, node in record.nodes:
+            for rule in node.rewrites:
+                if not isinstance(rule, OptionalsOverCap):
+                    continue
+                for name in rule.members:
+                    member = record.at(jp.join(pointer, "properties", name))
+                    assert member is not None
+                    owner = jp.join("", *jp.split(member.canonical)[:-1])
+                    properties = jp.resolve(self.contract.schema, owner)
+                    found.setdefault(id(properties), set()).add(name)
+        return {key: frozenset(names) for key, names in found.items()}
 
     def reference(self, payload: Any) -> Any:
         return reference_for(self.projection)(payload)
@@ -527,8 +546,10 @@ class Filler:
         nulls: bool = True,
         enum_texts: bool = False,
         encodings: bool = False,
+        over_cap: Mapping[int, frozenset[str]] | None = None,
     ) -> None:
         self.root = canonical
+        self.over_cap = over_cap or {}
         self.validator = Draft202012Validator(canonical)
         self.nulls = nulls
         self.enum_texts = enum_texts
@@ -578,7 +599,7 @@ class Filler:
             for name, schema in properties.items():
                 if name in value:
                     filled[name], expected[name] = self.fill(value[name], schema)
-                elif self.nulls:
+                elif self.nulls or name in self.over_cap.get(id(properties), ()):
                     filled[name] = None
                     if (
                         name not in required

@@ -25,7 +25,7 @@ from toolgen.package.schema_texts import SchemaText, json_text, schema_texts
 from toolgen.package.tool_outputs import tool_output_files
 from toolgen.project.design_projection import ProviderProjection
 from toolgen.project.projection import ProjectedContract
-from toolgen.project.rewrites import EnumStringified
+from toolgen.project.rewrites import EnumStringified, OptionalsOverCap
 from toolgen.providers.apis import Api, Requests, modules_for, requests_for
 from toolgen.render.formatting import Literal
 from toolgen.render.runtime_files import copied
@@ -228,6 +228,7 @@ def _provider_module(
         outputs=tuple(p.contract.name for p in outputs),
         nullable=profile.optional_style == "nullable",
         canonical_module=canonical_module,
+        inverse_work=_inverse_work(projection),
         limits=profile.limits,
         all_strict=all(p.strict for p in tools),
         tool_classes={p.contract.name: classes[("tool", p.contract.name)][1] for p in tools},
@@ -345,7 +346,7 @@ def render_package(
         if found:
             continue
         canonical_module = "_canonical" if projection.profile.optional_style == "nullable" else None
-        if canonical_module is None and _reads_enum_texts(projection):
+        if canonical_module is None and _inverse_work(projection):
             canonical_module = f"_canonical_{name}"
             own = render_canonical_module(
                 design, projection, header(), runner, split=canonical_module
@@ -426,15 +427,28 @@ def _canonical_files(module: str, canonical: CanonicalModule, header: str) -> di
     return files
 
 
-def _reads_enum_texts(projection: ProviderProjection) -> bool:
-    """Whether the inverse of a provider that adds no nulls does anything: it reads back the enum
-    values its projection wrote as text (EnumStringified); otherwise its payloads are canonical
-    as they come, and its module needs no canonicalizers. Such a provider gets its own
-    ``_canonical_<provider>.py``: its inverse differs from the one the nullable providers share."""
-    return any(
-        isinstance(rewrite, EnumStringified) and rewrite.values
+def _inverse_work(projection: ProviderProjection) -> tuple[str, ...]:
+    """What the inverse of a provider that adds no nulls to every optional member does for some
+    of its (strict) contracts, as phrases for the module's docstrings; empty when it does nothing
+    (its payloads are canonical as they come, and its module needs no canonicalizers). It reads
+    back the enum values its projection wrote as text (EnumStringified), and removes the null of
+    the optional members a schema over the provider's cap of optional members had written
+    required and nullable (OptionalsOverCap). Such a provider gets its own
+    ``_canonical_<provider>.py`` (every strict contract of it, the others' inverse the identity):
+    its inverse differs from the one the nullable providers share."""
+    kinds = {
+        type(rewrite)
         for projected in (*projection.tools, *projection.outputs)
-        if projected.schema is not None
+        if projected.schema is not None and projected.strict
         for _, node in projected.rewrites.nodes
         for rewrite in node.rewrites
-    )
+        if not isinstance(rewrite, EnumStringified) or rewrite.values
+    }
+    work = []
+    if EnumStringified in kinds:
+        work.append("enum values written as text are read back")
+    if OptionalsOverCap in kinds:
+        work.append(
+            "nulls of optional members written required and nullable over the cap are removed"
+        )
+    return tuple(work)

@@ -3,18 +3,20 @@
 For every node the profile's table decides which keywords stay, which go (the canonical validation
 keeps enforcing them) and which reject the contract. Objects are closed and made all-required, and
 each canonically optional member is written the way the profile says (left optional, or made
-required and nullable).
+required and nullable). A profile that leaves them optional but caps them (``optionals_over_cap``)
+projects a schema over its cap twice: the first walk finds which members to write required and
+nullable (the last ones, OptionalsOverCap), the second writes them so.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.load.contracts import Contract, ProviderOptions
 from toolgen.project.encoding import key_schema, object_encoding
-from toolgen.project.limits import check_limits
+from toolgen.project.limits import check_limits, measure
 from toolgen.project.nonstrict import non_object_root
 from toolgen.project.openapi import write_openapi
 from toolgen.project.rewrites import NULL_SCHEMA as NULL_SCHEMA
@@ -33,6 +35,7 @@ from toolgen.project.rewrites import (
     NodeRecord,
     OneOfFolded,
     OptionalKept,
+    OptionalsOverCap,
     RecursiveRefKept,
     RefInlined,
     Rewrite,
@@ -191,9 +194,13 @@ class _Projector:
     contract: Contract
     profile: Profile
     options: ProviderOptions
+    # canonical pointers of the optional members written required and nullable (OptionalsOverCap)
+    over_cap: frozenset[str] = frozenset()
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        # what a projection over the cap of optional members would write required (None: not over)
+        self.over_cap_choice: frozenset[str] | None = None
         self.oracle = NullOracle(self.contract.schema)
         self.errored: set[str] = set()  # schema pointers that have an error
         self.inlining: list[str] = []  # the $ref targets being inlined around the current node
@@ -255,10 +262,62 @@ class _Projector:
                     )
         for pointer, code, message in check_limits(projected, self.profile.limits):
             self.report(pointer, code, message)
+            if code == "LIMIT_OPTIONAL_MEMBERS" and self.profile.optionals_over_cap:
+                records = dict(built.records(""))
+                self.over_cap_choice = self._choose_over_cap(projected, records)
         self.diagnostics += description_limit(self.contract, self.profile)
         if self.error_count():
             return None, RewriteRecord()
         return projected, RewriteRecord(tuple(built.records("").items()))
+
+    def _choose_over_cap(
+        self, projected: Any, records: dict[str, NodeRecord]
+    ) -> frozenset[str] | None:
+        """The optional members to write required and nullable so that ``projected`` keeps at
+        most the cap of optional members (canonical pointers; None: too few can be): the last
+        ones in the order of the projected schema (its objects as a depth-first walk meets
+        them, $defs where they are written, each object's members as authored), among the
+        members of closed objects that do not accept null (an optional member that does could
+        not be told from an absent one: it stays optional). Every projected copy of a chosen
+        member (a definition inlined at several places) is written so."""
+        cap = self.profile.limits.optional_members
+        assert cap is not None
+        order: list[tuple[str, bool]] = []
+        for node, pointer in walker.walk(projected):
+            if not isinstance(node, dict) or not isinstance(node.get("properties"), dict):
+                continue
+            required = node.get("required") or ()
+            for name in node["properties"]:
+                if name in required:
+                    continue
+                record = records.get(jp.join(pointer, "properties", name))
+                order.append(
+                    (record.canonical, self._nullable_member(record)) if record else ("", False)
+                )
+        optional = measure(projected).optional
+        chosen: list[str] = []
+        for canonical, convertible in reversed(order):
+            if optional <= cap:
+                break
+            if convertible and canonical not in chosen:
+                chosen.append(canonical)
+                optional -= sum(c == canonical for c, _ in order)
+        return frozenset(chosen) if optional <= cap else None
+
+    def _nullable_member(self, record: NodeRecord) -> bool:
+        """Whether the optional member of a closed object that ``record`` describes can be
+        written required and nullable exactly (its canonical schema does not accept null, or the
+        projection writes it as JSON text, which is never null)."""
+        tokens = jp.split(record.canonical)
+        if len(tokens) < 2 or tokens[-2] != "properties":
+            return False  # a tuple's position or an open object's extra members
+        if any(isinstance(r, AnyAsJsonText) for r in record.rewrites):
+            return True
+        try:
+            canonical = jp.resolve(self.contract.schema, record.canonical)
+        except (KeyError, ValueError, IndexError):
+            return False
+        return not self.oracle.accepts_null(canonical)
 
     def _check_root(self, root: Any, authored: Any) -> None:
         if not isinstance(root, dict):
@@ -406,7 +465,9 @@ class _Projector:
             closing = node
             if encoding == "extras":
                 closing = {k: v for k, v in node.items() if k != "additionalProperties"}
-            result = self._close(result, closing, origins, root=root, members=members)
+            result = self._close(
+                result, closing, origins, root=root, members=members, rewrites=rewrites
+            )
             if encoding == "extras" and "properties" in result:
                 result = self._extra_members(result, node, origins, members, rewrites)
         elif (
@@ -736,8 +797,10 @@ class _Projector:
         *,
         root: bool,
         members: dict[str, _Built],
+        rewrites: list[Rewrite],
     ) -> dict[str, Any]:
-        """Close an object: no additional members, every member required, optionals the provider's way."""
+        """Close an object: no additional members, every member required, optionals the provider's
+        way (those over a cap required and nullable: ``over_cap``, OptionalsOverCap)."""
         pointer = origins.node
         extra = canonical.get("additionalProperties")
         if extra is not None and extra is not False:
@@ -806,6 +869,21 @@ class _Projector:
             closed["required"] = list(properties)
         elif required:
             closed["required"] = [name for name in properties if name in required]
+        over = tuple(
+            name
+            for name in properties
+            if name not in required and members[name].canonical in self.over_cap
+        )
+        if over and self.profile.optional_style == "omit":
+            for name in over:
+                members[name] = self._optional_member(
+                    members[name],
+                    canonical_properties[name],
+                    jp.join(origins.of("properties"), name),
+                )
+                closed["properties"][name] = members[name].schema
+            closed, rule = OptionalsOverCap.apply(closed, over, list(required))
+            rewrites.append(rule)
         closed["additionalProperties"] = False
         return closed
 
@@ -819,12 +897,46 @@ def description_limit(contract: Contract, profile: Profile) -> list[Diagnostic]:
     return [Diagnostic(contract.file, "/description", profile.name, "LIMIT_DESCRIPTION", message)]
 
 
+def _over_cap(
+    contract: Contract, profile: Profile, options: ProviderOptions, first: _Projector
+) -> tuple[Any | None, RewriteRecord, _Projector]:
+    """The projection of a contract over the profile's cap of optional members with the members
+    ``first`` chose written required and nullable (OptionalsOverCap), where that has no error;
+    else ``first``'s (failed) projection, its LIMIT_OPTIONAL_MEMBERS error saying why the members
+    over the cap could not be written so."""
+    assert first.over_cap_choice is not None
+    second = _Projector(contract, profile, options, over_cap=first.over_cap_choice)
+    meaning, rewrites = second.project()
+    if meaning is not None:
+        return meaning, rewrites, second
+    why = "; ".join(
+        d.message
+        for d in second.diagnostics
+        if d.level is Level.ERROR and d.code.startswith("LIMIT_")
+    )
+    if why:
+        written = len(first.over_cap_choice)
+        first.diagnostics = [
+            replace(
+                d,
+                message=f"{d.message}; writing {written} of them required and nullable instead "
+                f"(as {profile.title} takes them) fails too: {why}",
+            )
+            if d.code == "LIMIT_OPTIONAL_MEMBERS"
+            else d
+            for d in first.diagnostics
+        ]
+    return None, RewriteRecord(), first
+
+
 def project_contract(
     contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
 ) -> tuple[ProjectedContract, list[Diagnostic]]:
     """The strict projection of ``contract`` (every structured output, and tools in strict mode)."""
     projector = _Projector(contract, profile, options)
     meaning, rewrites = projector.project()
+    if projector.over_cap_choice:
+        meaning, rewrites, projector = _over_cap(contract, profile, options, projector)
     schema = meaning
     if meaning is not None and profile.openapi is not None:
         schema = write_openapi(meaning, profile.openapi)

@@ -4,7 +4,10 @@ Source: Anthropic docs "Structured outputs" (strict tool use and JSON outputs,
 https://docs.claude.com/en/docs/build-with-claude/structured-outputs) and anthropic-sdk-python
 types/tool_param.py. Strict mode needs ``additionalProperties: false`` on every
 object but lets optional members stay optional, so the projection adds no nulls and the inverse is
-the identity. Verified on 2026-12-02. Safe-side choices: names at most 64 characters (older errors
+the identity. Verified on 2026-12-02. One schema over the cap of 24 optional members could never
+go strict: its members past the cap are written required and nullable (``optionals_over_cap``,
+OptionalsOverCap), and the inverse removes those nulls, as long as the union cap (16, which each
+of them counts against) allows. Safe-side choices: names at most 64 characters (older errors
 showed 64, newer docs 128); a ``pattern`` with backreferences, lookaround or ``\\b`` is dropped
 (support is disputed); recursive schemas are rejected.
 
@@ -99,6 +102,16 @@ RULES: tuple[Rule, ...] = (
         _DOCS,
         _CHECKED,
     ),
+    Rule(
+        "optional cap",
+        "over 24 optional members in one schema (never strict as they are): the first 24 stay "
+        "optional (objects depth first, members as authored; one that accepts null always "
+        "stays), the others go required and nullable, and the inverse removes their nulls; each "
+        "counts as a union-typed member, so past the union cap too the schema is refused "
+        "(LIMIT_OPTIONAL_MEMBERS)",
+        _DOCS,
+        "2026-12-04",
+    ),
     Rule("objects", "additionalProperties: false set explicitly on every object", _DOCS, _CHECKED),
     Rule(
         "recursion", "recursive schemas are not supported in strict mode: rejected", _DOCS, _CHECKED
@@ -142,6 +155,7 @@ ANTHROPIC = Profile(
     limits=Limits(optional_members=24, union_members=16, strict_tools=20),
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
     optional_style="omit",
+    optionals_over_cap=True,
     recursion=False,
     apis=(MESSAGES,),
     non_strict=NON_STRICT,
@@ -151,7 +165,8 @@ ANTHROPIC = Profile(
 
 # -- import: tools[].{name, description, input_schema, strict?} of a Messages request -----------
 # Server tools (web_search_..., bash_..., text_editor_...) have no input_schema and are skipped.
-# Strict tool use adds no nulls (optional members stay optional): nothing to undo.
+# Strict tool use adds no nulls (optional members stay optional): nothing to undo in an import
+# (a schema over the cap of optional members is the design's, read as it was sent).
 
 
 def _tools_find(document: Any) -> Entries | None:

@@ -136,6 +136,11 @@ class Profile:
     keep_if: dict[str, Callable[[Any], bool]] = field(default_factory=dict)
     # "nullable": optional members are required and accept null; "omit": they stay optional.
     optional_style: Literal["nullable", "omit"] = "nullable"
+    # With "omit" and ``limits.optional_members``: a schema over that cap keeps its first optional
+    # members optional (objects in depth-first order, members as authored; those that accept
+    # null always) and writes the rest required and nullable (OptionalsOverCap; the inverse
+    # removes their null), where that fits the other limits; else the cap stays an error.
+    optionals_over_cap: bool = False
     type_arrays: bool = (
         True  # accepts "type": ["string", "null"]; else nullable is written with anyOf
     )

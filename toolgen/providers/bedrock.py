@@ -44,9 +44,11 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "optional members",
-        "as Anthropic strict tool use: optionals stay optional, no nulls added, identity inverse",
+        "as Anthropic strict tool use: optionals stay optional, no nulls added, identity inverse; "
+        "over the cap of 24 in one schema, the last ones go required and nullable and the inverse "
+        "removes their nulls (Anthropic's rule, imported with its profile)",
         _API,
-        _CHECKED,
+        "2026-12-04",
     ),
     Rule(
         "limits",

@@ -55,6 +55,12 @@ def _code(names: Iterable[str]) -> str:
 
 def _optional(profile: Profile) -> str:
     if profile.optional_style == "omit":
+        cap = profile.limits.optional_members
+        if profile.optionals_over_cap and cap is not None:
+            return (
+                f"stay optional (no nulls added); over {cap} in a schema, the last ones are "
+                "required and nullable, and the inverse removes those nulls"
+            )
         return "stay optional (no nulls added)"
     form = "a type list with null" if profile.type_arrays else "`anyOf` with a null branch"
     return f"required and nullable ({form}); the inverse removes the nulls"

@@ -2,7 +2,8 @@
 
 The projection (toolgen.project.projection) writes some canonical forms another way for a provider: a
 ``$ref`` with siblings inlined, a one-element ``allOf`` merged, ``oneOf`` folded into ``anyOf``,
-an optional member made nullable, a type list split into ``anyOf``. For every projected node it
+an optional member made nullable (every one, or on a provider that caps optional members those
+over its cap: OptionalsOverCap), a type list split into ``anyOf``. For every projected node it
 records which rules it applied, in order (a :class:`NodeRecord`), keyed by the node's pointer in
 the projected schema beside the pointer of the canonical node it came from (a :class:`RewriteRecord`).
 
@@ -44,7 +45,7 @@ from toolgen.project.rewrites.enums import (
     enum_text,
 )
 from toolgen.project.rewrites.keywords import KeywordsDropped
-from toolgen.project.rewrites.nulls import MadeNullable, NullForm, OptionalKept
+from toolgen.project.rewrites.nulls import MadeNullable, NullForm, OptionalKept, OptionalsOverCap
 from toolgen.project.rewrites.record import NodeRecord, RewriteRecord
 from toolgen.project.rewrites.record_json import record_from_json, record_to_json
 from toolgen.project.rewrites.rule import (
@@ -78,6 +79,7 @@ __all__ = [
     "NullForm",
     "OneOfFolded",
     "OptionalKept",
+    "OptionalsOverCap",
     "RecursiveRefKept",
     "RefInlined",
     "Rewrite",

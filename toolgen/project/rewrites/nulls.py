@@ -1,5 +1,6 @@
 """Optional members as a provider whose objects are all-required takes them: made to accept null
-(the inverse removes the null), or kept as they are where they accept null already."""
+(the inverse removes the null), or kept as they are where they accept null already; and those
+over the cap of a provider that keeps optionals optional but caps them (OptionalsOverCap)."""
 
 from __future__ import annotations
 
@@ -86,4 +87,34 @@ class OptionalKept(Rewrite):
         return node, OptionalKept()
 
     def invert(self, at: Counterpart) -> Counterpart:
+        return at
+
+
+@dataclass(frozen=True)
+class OptionalsOverCap(Rewrite):
+    """An object of a provider that leaves optional members optional but caps how many a schema
+    may have (``Profile.optionals_over_cap``; Anthropic strict tool use: 24) whose optional
+    members ``members`` were written required and accepting null, the schema being over the cap.
+    Each of them records :class:`MadeNullable` (how it was made to accept null), so the inverse
+    removes its null exactly as for a provider that makes every optional member nullable: none of
+    them accepts null canonically (toolgen.project.projection chooses only such members), so null
+    there can only mean absent."""
+
+    members: tuple[str, ...]
+
+    @staticmethod
+    def apply(
+        node: dict[str, Any], members: tuple[str, ...], required: list[str]
+    ) -> tuple[dict[str, Any], OptionalsOverCap]:
+        """``node`` (a closed object whose ``members`` are already nullable) with ``members``
+        required too: ``required`` (its canonical required members) and ``members``, in the
+        order of its properties."""
+        wanted = {*required, *members}
+        written = dict(node)
+        written["required"] = [name for name in node.get("properties") or {} if name in wanted]
+        return written, OptionalsOverCap(members)
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        """Nothing at the object itself: each of ``members`` is undone where it stands (its
+        :class:`MadeNullable` makes the inverse drop its null)."""
         return at

@@ -23,6 +23,7 @@ def _field_to_json(value: Any) -> Any:
 _FIELD_FROM_JSON: dict[str, Any] = {
     "form": lambda name: NullForm[name],
     "keywords": tuple,
+    "members": tuple,
     "values": lambda pairs: tuple((text, value) for text, value in pairs),
 }
 
