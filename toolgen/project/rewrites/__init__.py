@@ -34,6 +34,7 @@ from toolgen.project.rewrites.encodings import (
     EncodingError,
     ExtraMembers,
     MapAsPairs,
+    RecursionAsJsonText,
     TupleAsObject,
 )
 from toolgen.project.rewrites.enums import (
@@ -78,6 +79,7 @@ __all__ = [
     "NullForm",
     "OneOfFolded",
     "OptionalKept",
+    "RecursionAsJsonText",
     "RecursiveRefKept",
     "RefInlined",
     "Rewrite",
