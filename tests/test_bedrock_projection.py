@@ -1,6 +1,6 @@
 """The Bedrock Converse projection: Anthropic's strict subset where ``strict`` is on (objects
-closed, optionals stay optional, unsupported constraints dropped, recursion rejected), and with
-strict off the canonical schema (every validation keyword kept, recursion kept, objects left as
+closed, optionals stay optional, unsupported constraints dropped, a recursive reference written as
+JSON text), and with strict off the canonical schema (every validation keyword kept, recursion kept, objects left as
 authored), minus a root union; the root is an object in every mode."""
 
 from __future__ import annotations
@@ -99,10 +99,14 @@ RECURSIVE = obj(
 )
 
 
-def test_recursion_is_rejected_strict_and_kept_loose():
+def test_recursion_is_json_text_strict_and_kept_loose():
     strict, diagnostics = project(RECURSIVE)
-    assert strict.schema is None
-    assert "UNSUPPORTED_RECURSION" in error_codes(diagnostics)
+    assert error_codes(diagnostics) == []
+    assert strict.schema["properties"]["children"]["items"] == {
+        "type": "string",
+        "description": "a value of the shape of the whole (top-level) value, written as JSON text",
+    }
+    assert violations(strict.schema) == []
     loose, diagnostics = project(RECURSIVE, LOOSE)
     assert error_codes(diagnostics) == []
     assert loose.schema is not None

@@ -58,13 +58,45 @@ CONSTRAINED = obj(
 
 
 @pytest.mark.parametrize("provider", ["xai", "mistral"])
-def test_recursion_is_rejected_with_a_pointer(provider: str) -> None:
+def test_recursion_is_written_as_json_text(provider: str) -> None:
+    """The reference that closes the cycle becomes a string of JSON text (RecursionAsJsonText);
+    the one from the root into the definition stays; the strict checker finds no recursion."""
     schema, diagnostics = project(RECURSIVE, provider)
+    assert diagnostics == []
+    node = schema["$defs"]["Node"]
+    children = node["properties"]["children"]
+    if provider == "mistral":  # optional members are written nullable (anyOf with null)
+        children = children["anyOf"][0]
+    assert children["items"] == {
+        "type": "string",
+        "description": "a value of the shape of Node, written as JSON text",
+    }
+    assert schema["properties"]["root"] == {"$ref": "#/$defs/Node"}
+    assert violations(schema, provider=provider) == []
+
+
+@pytest.mark.parametrize("provider", ["xai", "mistral"])
+def test_recursion_inside_a_union_is_rejected_with_a_pointer(provider: str) -> None:
+    """In a union of several branches the text could be another branch's string: no exact
+    inverse, so strict mode refuses it, naming the reference."""
+    items = {"anyOf": [{"$ref": "#/$defs/Node"}, S]}
+    schema, diagnostics = project(
+        {
+            **RECURSIVE,
+            "$defs": {
+                "Node": obj(
+                    {"name": S, "children": {"type": "array", "items": items}},
+                    ["name"],
+                )
+            },
+        },
+        provider,
+    )
     assert schema is None
     assert errors(diagnostics) == [
         (
             "tools/t.json",
-            "/parameters/$defs/Node/properties/children/items/$ref",
+            "/parameters/$defs/Node/properties/children/items/anyOf/0/$ref",
             provider,
             "UNSUPPORTED_RECURSION",
         )

@@ -218,6 +218,23 @@ OPENAPI_ACCEPTED: dict[str, tuple[Any, Any]] = {
         obj({"n": {"type": "number", "exclusiveMinimum": 0, "maximum": 9, "multipleOf": 3}}),
         wire_obj({"n": {"type": "NUMBER", "maximum": 9}}),
     ),
+    "a reference that closes a cycle is written as JSON text (no references to recurse with)": (
+        {**obj({"root": {"$ref": "#/$defs/Node"}}), **NODE},
+        wire_obj(
+            {
+                "root": wire_obj(
+                    {
+                        "label": {"type": "STRING"},
+                        "next": {
+                            "type": "STRING",
+                            "description": "a value of the shape of Node, written as JSON text",
+                        },
+                    },
+                    ["label"],
+                )
+            }
+        ),
+    ),
 }
 
 
@@ -296,10 +313,13 @@ REJECTED: dict[str, tuple[tuple[str, ...], Any, list[tuple[str, str]]]] = {
         },
         [("UNSUPPORTED_RECURSION", "/parameters/definitions/Node/properties/next/$ref")],
     ),
-    "any recursion (no references)": (
+    "recursion inside a union (its JSON text could be the other branch's string)": (
         ("openapi",),
-        {**obj({"root": {"$ref": "#/$defs/Node"}}), **NODE},
-        [("UNSUPPORTED_RECURSION", "/parameters/$defs/Node/properties/next/$ref")],
+        {
+            **obj({"root": {"$ref": "#/$defs/Node"}}),
+            "$defs": {"Node": obj({"label": S, "next": {"anyOf": [{"$ref": "#/$defs/Node"}, S]}})},
+        },
+        [("UNSUPPORTED_RECURSION", "/parameters/$defs/Node/properties/next/anyOf/0/$ref")],
     ),
     "a type list of several types": (
         BOTH,

@@ -36,6 +36,7 @@ from toolgen.project.rewrites import (
     OneOfFolded,
     OptionalKept,
     OptionalsOverCap,
+    RecursionAsJsonText,
     RecursiveRefKept,
     RefInlined,
     Rewrite,
@@ -340,6 +341,32 @@ CASES = [
         {"v": '{"a": [1, null]}', "w": None},
         {"v": {"a": [1, None]}},
         Counterpart("/properties/v", decode=("json", "")),
+    ),
+    Case(
+        # a provider that refuses recursion: the reference that closes the cycle is JSON text
+        # (an optional member stays optional, absent is absent)
+        "recursion_as_json_text",
+        "anthropic",
+        {
+            **obj({"n": {"$ref": "#/$defs/N"}}, ["n"]),
+            "$defs": {"N": obj({"v": STR, "next": {"$ref": "#/$defs/N", "description": "more"}})},
+        },
+        lambda r: r == RecursionAsJsonText("/$defs/N"),
+        "/$defs/N/properties/next",
+        {"n": {"v": "a", "next": '{"v": "b", "next": {"v": "c"}}'}},
+        {"n": {"v": "a", "next": {"v": "b", "next": {"v": "c"}}}},
+        Counterpart("/$defs/N/properties/next", decode=("json", "")),
+    ),
+    Case(
+        # where optionals are written as nullable, null is an absent member, "null" a null one
+        "recursion_as_json_text_nullable",
+        "mistral",
+        {**obj({"v": STR, "sub": {"$ref": "#"}}, ["v"])},
+        lambda r: r == RecursionAsJsonText(""),
+        "/properties/sub/anyOf/0",
+        {"v": "a", "sub": None},
+        {"v": "a"},
+        Counterpart("/properties/sub/anyOf/0", decode=("json", "")),
     ),
 ]
 

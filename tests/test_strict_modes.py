@@ -2,7 +2,9 @@
 
 One design serves every provider with a non-strict mode (OpenAI, Groq, Anthropic, Bedrock):
 ``lookup`` goes strict everywhere; ``notes`` asks for non-strict in its tool file; ``tree`` is
-recursive, which Anthropic's strict subset cannot express, so there (and on Bedrock) it falls
+recursive through a union (a child, or its label), which Anthropic's strict subset cannot
+express (a recursive reference elsewhere is written as JSON text, RecursionAsJsonText; inside a
+union that text could be the other branch's string), so there (and on Bedrock) it falls
 back to non-strict with a warning (the design opts in: ``strict_fallback = "non-strict"``; without
 it the build fails closed), while OpenAI and Groq take it strict. The tests check the
 projections (strict ones pass the provider's strict-subset checker, non-strict ones equal the
@@ -66,14 +68,17 @@ TREE = {
             "type": "object",
             "properties": {
                 "label": S,
-                "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+                "children": {
+                    "type": "array",
+                    "items": {"anyOf": [{"$ref": "#/$defs/Node"}, S]},  # a child, or its label
+                },
             },
             "required": ["label"],
             "additionalProperties": False,
         }
     },
 }
-TREE_RECURSION = "/parameters/$defs/Node/properties/children/items/$ref"
+TREE_RECURSION = "/parameters/$defs/Node/properties/children/items/anyOf/0/$ref"
 
 
 def _design(root: Path, *, fallback: bool = True, **overrides: Any) -> Path:

@@ -99,6 +99,7 @@ class Case:
             enum_texts=strict and self.profile.string_enums,
             encodings=strict,
             over_cap=self.over_cap() if strict else {},
+            recursion_as_text=strict and not self.profile.recursion,
         )
 
     def over_cap(self) -> dict[int, frozenset[str]]:
@@ -308,9 +309,38 @@ def closed(schema: Any) -> Any:
     return result
 
 
+def recursive_sites(schema: Any) -> set[str]:
+    """The pointers of the nodes whose ``$ref`` closes a cycle: its target reaches, through
+    references, a schema that holds the node (the tests' own reading of recursion; the
+    projection writes those as JSON text where the provider refuses recursion)."""
+    targets: dict[str, str] = {}
+    for node, pointer in walker.walk(schema):
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        if isinstance(ref, str) and ref.startswith("#"):
+            targets[pointer] = ref_pointer(ref)
+
+    def holds(outer: str, pointer: str) -> bool:
+        return pointer == outer or pointer.startswith(outer + "/")
+
+    found = set()
+    for site, target in targets.items():
+        reached, pending = {target}, [target]
+        while pending:
+            at = pending.pop()
+            for inner, goes in targets.items():
+                if holds(at, inner) and goes not in reached:
+                    reached.add(goes)
+                    pending.append(goes)
+        if any(holds(at, site) for at in reached):
+            found.add(site)
+    return found
+
+
 def relaxed(schema: Any, profile: Profile = OPENAI) -> Any:
     """The canonical schema without what the profile drops on purpose (the canonical
-    validation reports those) and with oneOf read as anyOf (the projection folds it)."""
+    validation reports those) and with oneOf read as anyOf (the projection folds it). Where
+    the profile refuses recursion, a reference that closes a cycle accepts any value: the
+    projection writes it as JSON text, and its shape is the canonical validation's."""
 
     def dropped(keyword: str, value: Any) -> bool:
         test = profile.keep_if.get(keyword)
@@ -327,6 +357,17 @@ def relaxed(schema: Any, profile: Profile = OPENAI) -> Any:
             node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
         return node
 
+    if not profile.recursion:
+        sites = recursive_sites(schema)
+
+        def untyped(node: Any, pointer: str) -> Any:
+            if pointer in sites:
+                return {}
+            return walker.map_children(
+                node, pointer, lambda child: untyped(child.schema, child.pointer)
+            )
+
+        schema = untyped(schema, "")
     return transform(schema, relax)
 
 
@@ -537,7 +578,9 @@ class Filler:
     toolgen.project.rewrites.encodings are written as the projection decides them
     (toolgen.project.encoding): a map as key/value entries, an open object's extra members as
     entries of one more member, a value of any type as its JSON text (an optional one that is
-    absent as null: JSON text keeps absent and null apart)."""
+    absent as null: JSON text keeps absent and null apart). Where the provider refuses recursion
+    (``recursion_as_text``), a reference that closes a cycle is written as the JSON text of its
+    value, which comes back as it is."""
 
     def __init__(
         self,
@@ -547,6 +590,7 @@ class Filler:
         enum_texts: bool = False,
         encodings: bool = False,
         over_cap: Mapping[int, frozenset[str]] | None = None,
+        recursion_as_text: bool = False,
     ) -> None:
         self.root = canonical
         self.over_cap = over_cap or {}
@@ -554,6 +598,14 @@ class Filler:
         self.nulls = nulls
         self.enum_texts = enum_texts
         self.encodings = encodings
+        sites = recursive_sites(canonical) if recursion_as_text else set()
+        self.recursion_texts = {
+            id(node) for node, pointer in walker.walk(canonical) if pointer in sites
+        }
+
+    def recursion_text(self, node: Any) -> bool:
+        """Whether the projection writes ``node`` (a reference that closes a cycle) as JSON text."""
+        return id(node) in self.recursion_texts
 
     def __call__(self, value: Any) -> tuple[Any, Any]:
         return self.fill(value, self.root, root=True)
@@ -583,7 +635,7 @@ class Filler:
         )
         extra = view.get("additionalProperties", True)
         positions = TupleAsObject.length(view) if self.encodings else None
-        if self.any_value(node, root=root):
+        if self.recursion_text(node) or self.any_value(node, root=root):
             filled = json.dumps(value)
         elif positions is not None and isinstance(value, list):
             pairs = [self.fill(v, s) for v, s in zip(value, view["prefixItems"], strict=False)]
@@ -605,6 +657,7 @@ class Filler:
                         name not in required
                         and self.accepts_null(schema)
                         and not self.any_value(schema)
+                        and not self.recursion_text(schema)
                     ):
                         expected[name] = None
             others = {name: value[name] for name in value if name not in properties}
@@ -666,6 +719,7 @@ __all__ = [
     "member_names",
     "mutated",
     "projection_of",
+    "recursive_sites",
     "relaxed",
     "sample",
 ]
@@ -682,24 +736,12 @@ EXPECTED_REJECTIONS: dict[str, dict[str, str]] = {
     "gemini:openapi": {
         "tool:enums": "an enum of mixed values in a union: no exact text (ENUM_NOT_TEXT)",
         "tool:optional.const": "an object const has no text in a string enum (ENUM_NOT_TEXT)",
-        "tool:trees.recursive": "no references in the OpenAPI dialect (UNSUPPORTED_RECURSION)",
-        "tool:trees.root_recursion": "no references in the OpenAPI dialect",
-    },
-    "mistral": {
-        "tool:trees.recursive": "strict mode refuses recursion, and the build fails closed",
-        "tool:trees.root_recursion": "strict mode refuses recursion, and the build fails closed",
-    },
-    "xai": {
-        "tool:trees.recursive": "recursion refused (UNSUPPORTED_RECURSION)",
-        "tool:trees.root_recursion": "recursion refused (UNSUPPORTED_RECURSION)",
     },
     "cloudflare": {
         "tool:enums": _UNTYPED_TOP_LEVEL,
         "tool:enums.texts": _UNTYPED_TOP_LEVEL,
         "tool:optional.const": _UNTYPED_TOP_LEVEL,
         "tool:optional_nullable": _UNTYPED_TOP_LEVEL,
-        "tool:trees.recursive": "recursion refused (UNSUPPORTED_RECURSION)",
-        "tool:trees.root_recursion": "recursion refused (UNSUPPORTED_RECURSION)",
         "tool:unions.shared_names": _UNTYPED_TOP_LEVEL,
     },
 }

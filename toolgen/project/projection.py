@@ -36,6 +36,7 @@ from toolgen.project.rewrites import (
     OneOfFolded,
     OptionalKept,
     OptionalsOverCap,
+    RecursionAsJsonText,
     RecursiveRefKept,
     RefInlined,
     Rewrite,
@@ -205,6 +206,11 @@ class _Projector:
         self.errored: set[str] = set()  # schema pointers that have an error
         self.inlining: list[str] = []  # the $ref targets being inlined around the current node
         self.in_union = 0  # how many unions of several non-null branches enclose the current node
+        # where the provider refuses recursion, the $ref keywords that close a cycle (pointers
+        # into the authored schema): each is written as JSON text (RecursionAsJsonText)
+        self.recursive: frozenset[str] = frozenset(
+            () if self.profile.recursion else recursive_refs(self.contract.schema)
+        )
 
     def has_error_within(self, pointer: str) -> bool:
         return any(p == pointer or p.startswith(pointer + "/") for p in self.errored)
@@ -337,6 +343,8 @@ class _Projector:
     def _node(self, node: Any, pointer: str) -> _Built:
         """The projection of one (normalized or raw) canonical node."""
         errors_before = self.error_count()
+        if isinstance(node, dict) and jp.join(pointer, "$ref") in self.recursive:
+            return self._recursion_as_text(node, pointer)
         inlined: list[str] = []
         origins: dict[str, str] = {}
         rewrites: list[Rewrite] = []
@@ -356,6 +364,23 @@ class _Projector:
             )
         finally:
             del self.inlining[len(self.inlining) - len(inlined) :]
+
+    def _recursion_as_text(self, node: dict[str, Any], pointer: str) -> _Built:
+        """A ``$ref`` that closes a cycle, on a provider that refuses recursion: the value as JSON
+        text (RecursionAsJsonText). Inside a union of several branches the text could not be
+        told from another branch's string, so it cannot be read back exactly: rejected there."""
+        ref = node["$ref"]
+        if self.in_union or not isinstance(ref, str):
+            self.report(
+                jp.join(pointer, "$ref"),
+                "UNSUPPORTED_RECURSION",
+                f"a recursive schema cannot be expressed in {self.profile.title}, and a "
+                "recursive reference inside anyOf/oneOf cannot be written as JSON text (its text "
+                "could be another branch's string)",
+            )
+            return _Built({}, pointer)
+        written, rule = RecursionAsJsonText.apply(node, jp.ref_pointer(ref))
+        return _Built(written, pointer, [rule])
 
     def _project_node(
         self,
@@ -748,7 +773,9 @@ class _Projector:
     def _optional_member(self, projected: _Built, canonical: Any, pointer: str) -> _Built:
         """An optional member written as a required one that accepts null, unless it accepts null
         already: then absent and null cannot be told apart (reported; the inverse keeps null)."""
-        as_text = any(isinstance(r, AnyAsJsonText) for r in projected.rewrites)
+        as_text = any(
+            isinstance(r, AnyAsJsonText | RecursionAsJsonText) for r in projected.rewrites
+        )
         if as_text or not self.oracle.accepts_null(canonical):
             # JSON text is never null: null there is an absent member, "null" a null one
             schema, rewrite = MadeNullable.apply(

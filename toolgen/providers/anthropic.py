@@ -114,7 +114,13 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("objects", "additionalProperties: false set explicitly on every object", _DOCS, _CHECKED),
     Rule(
-        "recursion", "recursive schemas are not supported in strict mode: rejected", _DOCS, _CHECKED
+        "recursion",
+        "recursive schemas are not supported in strict mode: "
+        "each $ref that closes a cycle is written as a string of the value's JSON text (the "
+        "inverse decodes it, the canonical validation checks its shape); rejected inside "
+        "anyOf/oneOf (the text could be another branch's string)",
+        _DOCS,
+        _CHECKED,
     ),
     Rule(
         "roots",

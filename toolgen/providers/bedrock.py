@@ -37,7 +37,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "keywords",
         "[unconfirmed for Bedrock; other model families undocumented] Anthropic's strict table, "
-        "formats, minItems 0/1, simple patterns, no recursion: imported from the anthropic "
+        "formats, minItems 0/1, simple patterns, no recursion (a recursive $ref as JSON text): "
+        "imported from the anthropic "
         "profile, so both move together (safe side)",
         _API,
         _CHECKED,

@@ -8,7 +8,8 @@ model (the JSON mode page: "Workers AI can't guarantee that the model responds a
 requested JSON Schema"), so the canonical validation after decoding is the only guarantee and
 the projection only has to be a schema every model takes. Where the sources are silent the
 profile takes the safe side: OpenAI's keyword table (what a guided decoder of an
-OpenAI-compatible server reads), nulls as an ``anyOf`` branch, no recursion.
+OpenAI-compatible server reads), nulls as an ``anyOf`` branch, no recursion (a recursive reference
+written as JSON text).
 
 Every rule, its source and the date it was checked. Sources: the ``@cloudflare/workers-types``
 package (npm, version ``WORKERS_TYPES``: ``AiTextGenerationInput``, ``AiTextGenerationOutput``,
@@ -156,7 +157,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "recursion",
-        "[unconfirmed] recursive schemas are not documented for guided decoding: rejected",
+        "[unconfirmed] recursive schemas are not documented for guided decoding: each $ref "
+        "that closes a cycle is written as a string of the value's JSON text (the inverse "
+        "decodes it); rejected inside anyOf/oneOf",
         f"{FUNCTION_CALLING} (safe side)",
         CHECKED,
     ),
@@ -317,7 +320,8 @@ def _single_type(
 def _without_top_ref(member: Any, root: dict[str, Any]) -> Any:
     """A member that is a local ``$ref`` as its target (siblings kept over the target's): a
     ``type`` beside a reference would read as a reference with siblings, which the projection
-    inlines, so the wire form inlines it at once (recursion is rejected, so this ends)."""
+    inlines, so the wire form inlines it at once (no reference recurses in a projection: a
+    recursive one is JSON text, so this ends)."""
 
     def local_ref(node: Any) -> str | None:
         target = node.get("$ref") if isinstance(node, dict) else None

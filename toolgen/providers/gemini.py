@@ -5,7 +5,7 @@ structured outputs, in two dialects chosen by ``[providers.gemini] dialect`` in 
   ``generationConfig.responseJsonSchema``. JSON Schema with a keyword whitelist; references kept
   (bare, or with ``$``-keywords beside them); recursion only through optional members.
 - ``openapi``: ``functionDeclarations[].parameters`` and ``generationConfig.responseSchema``. An
-  OpenAPI 3.0 subset: no references (inlined; recursion rejected), no type lists, null written
+  OpenAPI 3.0 subset: no references (inlined; a recursive one as JSON text), no type lists, null written
   ``nullable: true``, no ``const``, no ``additionalProperties``, string-only enums.
 
 In both, optional members stay optional (Gemini has no all-required rule): the projection adds no
@@ -138,7 +138,8 @@ _RULES: tuple[tuple[str | None, Rule], ...] = (
             (
                 "additionalProperties, $ref, $defs, const, $schema, exclusiveMinimum, "
                 "propertyNames and type arrays are refused as unknown fields: references "
-                "inlined (recursion rejected), const as a one-value enum, "
+                "inlined (a $ref that closes a cycle written as a string of JSON text, "
+                "rejected inside anyOf/oneOf), const as a one-value enum, "
                 "additionalProperties not written, a type list with null written "
                 "nullable: true, with several types rejected, exclusive bounds dropped"
             ),

@@ -6,7 +6,7 @@ calling" (https://docs.mistral.ai/capabilities/function_calling/), verified on 2
 state the request shapes and the name rule and leave the keyword support of strict mode open
 [unconfirmed], so the profile takes the safe side rule by rule (``RULES``): structure only (every
 validation keyword dropped, the canonical validation enforces them), nullable written with ``anyOf``
-as Pydantic writes Optional, recursion rejected, OpenAI's limits.
+as Pydantic writes Optional, recursion written as JSON text, OpenAI's limits.
 
 Responses: recorded Mistral responses (64 bodies and their streams) leave
 out a call's ``type`` and stream a call whole in one chunk, sometimes without ``index``; the
@@ -61,7 +61,14 @@ RULES: tuple[Rule, ...] = (
         _CHECKED,
     ),
     Rule("objects", "additionalProperties: false", _DOCS, _CHECKED),
-    Rule("recursion", "[unconfirmed]: a recursive schema is rejected (safe side)", _DOCS, _CHECKED),
+    Rule(
+        "recursion",
+        "[unconfirmed]: a recursive schema is taken as refused (safe side): each $ref that "
+        "closes a cycle is written as a string of the value's JSON text (the inverse decodes "
+        "it); rejected inside anyOf/oneOf",
+        _DOCS,
+        _CHECKED,
+    ),
     Rule("limits", "[unconfirmed] not documented: OpenAI's limits", _DOCS, _CHECKED),
     Rule("names", "^[a-zA-Z0-9_-]+$, at most 64", _DOCS, _CHECKED),
     Rule(

@@ -76,6 +76,8 @@ def _rewrites(profile: Profile) -> str:
         done.append("`const` as a one-value `enum`")
     if profile.string_enums:
         done.append("non-string enums as string enums (read back exactly)")
+    if not profile.recursion:
+        done.append("a `$ref` that closes a cycle as JSON text (read back exactly)")
     if profile.tool_wire is not None:
         done.append(profile.tool_wire.rewrites)
     if profile.openapi is not None:
@@ -91,7 +93,7 @@ def _rejected(profile: Profile) -> str:
     if profile.tool_wire is not None:
         parts.append(profile.tool_wire.rejects)
     if not profile.recursion:
-        parts.append("recursion")
+        parts.append("recursion inside `anyOf`/`oneOf`")
     elif profile.recursion_through_optional:
         parts.append("recursion through required members")
     limits = profile.limits

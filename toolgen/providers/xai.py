@@ -37,7 +37,13 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("oneOf", "read as anyOf: folded", _DOCS, _CHECKED),
     Rule("allOf", "one subschema only: merged; more is rejected", _DOCS, _CHECKED),
-    Rule("recursion", "$ref non-circular only: a recursive schema is rejected", _DOCS, _CHECKED),
+    Rule(
+        "recursion",
+        "$ref non-circular only: each $ref that closes a cycle is written as a string of the "
+        "value's JSON text (the inverse decodes it); rejected inside anyOf/oneOf",
+        _DOCS,
+        _CHECKED,
+    ),
     Rule(
         "keywords",
         "[unconfirmed] the rest is not documented: OpenAI's table and formats (safe side)",

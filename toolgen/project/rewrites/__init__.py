@@ -35,6 +35,7 @@ from toolgen.project.rewrites.encodings import (
     EncodingError,
     ExtraMembers,
     MapAsPairs,
+    RecursionAsJsonText,
     TupleAsObject,
 )
 from toolgen.project.rewrites.enums import (
@@ -80,6 +81,7 @@ __all__ = [
     "OneOfFolded",
     "OptionalKept",
     "OptionalsOverCap",
+    "RecursionAsJsonText",
     "RecursiveRefKept",
     "RefInlined",
     "Rewrite",

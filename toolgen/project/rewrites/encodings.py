@@ -1,5 +1,6 @@
 """Encodings with exact inverses: canonical forms that no strict mode takes (maps, open objects,
-values of any type), written in a shape it does take, and read back exactly by the inverse.
+values of any type, recursion where the provider refuses it), written in a shape it does take,
+and read back exactly by the inverse.
 
 Each rule's ``apply`` writes the shape; its ``invert`` tells the inverse which decoder to apply at
 the node, after the node's own facets (members, items) have been inverted (a
@@ -27,7 +28,9 @@ __all__ = [
     "EncodingError",
     "ExtraMembers",
     "MapAsPairs",
+    "RecursionAsJsonText",
     "TupleAsObject",
+    "recursion_note",
 ]
 
 #: the members of one entry of an encoded map
@@ -35,6 +38,14 @@ KEY, VALUE = "key", "value"
 
 #: how the description of a value written as JSON text tells the model so
 JSON_TEXT_NOTE = "any JSON value, written as JSON text"
+
+
+def recursion_note(target: str) -> str:
+    """How the description of a recursive reference written as JSON text tells the model so:
+    the value's shape is the definition at ``target`` (a pointer; "" is the root)."""
+    name = target.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~") if target else ""
+    shape = f"of the shape of {name}" if name else "of the shape of the whole (top-level) value"
+    return f"a value {shape}, written as JSON text"
 
 
 def _described(node: dict[str, Any], note: str) -> dict[str, Any]:
@@ -55,6 +66,28 @@ class AnyAsJsonText(Rewrite):
     def apply(node: dict[str, Any]) -> tuple[dict[str, Any], AnyAsJsonText]:
         """A string schema that says the value is written as JSON text, and the rule."""
         return {"type": "string", **_described(node, JSON_TEXT_NOTE)}, AnyAsJsonText()
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        return replace(at, decode=("json", ""))
+
+
+@dataclass(frozen=True)
+class RecursionAsJsonText(Rewrite):
+    """A ``$ref`` that closes a cycle (it leads back, through references, to a schema holding
+    it), on a provider that refuses recursion in strict mode, became a string holding the
+    value's JSON text; the inverse parses it (text that is not JSON is an
+    :class:`EncodingError`). Nothing inside the text is projected, so the decoded value is
+    canonical as the model wrote it, and the canonical validation checks its shape (that of
+    ``target``, the pointer of the definition the reference leads to)."""
+
+    target: str
+
+    @staticmethod
+    def apply(node: dict[str, Any], target: str) -> tuple[dict[str, Any], RecursionAsJsonText]:
+        """A string schema that says the value is written as JSON text, of the shape of the
+        definition at ``target``, and the rule (the site's title and description are kept)."""
+        written = {"type": "string", **_described(node, recursion_note(target))}
+        return written, RecursionAsJsonText(target)
 
     def invert(self, at: Counterpart) -> Counterpart:
         return replace(at, decode=("json", ""))
