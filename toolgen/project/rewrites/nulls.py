@@ -93,7 +93,7 @@ class OptionalKept(Rewrite):
 @dataclass(frozen=True)
 class OptionalsOverCap(Rewrite):
     """An object of a provider that leaves optional members optional but caps how many a schema
-    may have (``Profile.optionals_over_cap``; Anthropic strict tool use: 24) whose optional
+    may have (``Profile.optionals_over_cap``, the cap in its limits) whose optional
     members ``members`` were written required and accepting null, the schema being over the cap.
     Each of them records :class:`MadeNullable` (how it was made to accept null), so the inverse
     removes its null exactly as for a provider that makes every optional member nullable: none of
