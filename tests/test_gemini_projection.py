@@ -492,7 +492,7 @@ def _agree(one: Any, two: Any) -> None:
 
     first, second = Draft202012Validator(one), Draft202012Validator(two)
 
-    @settings(PROPERTY, max_examples=5)
+    @settings(PROPERTY, max_examples=3)
     @given(st.data())
     def agree(data: st.DataObject) -> None:
         for schema in (one, two):

@@ -49,6 +49,15 @@ EXAMPLE_DESIGN = REPO / "examples" / "design"
 #: clone), and schema-driven draws may be slow or filtered heavily.
 #: Under CI the examples are derandomized (the same every run, the same number: a failure there
 #: replays anywhere with CI set); elsewhere they are random, to find new failures.
+#: ``examples(n)``: n examples a property, times TOOLGEN_EXAMPLES_SCALE (1 by default; a deeper
+#: run sets, say, 5): the suite keeps a few per case, as it runs hundreds of cases.
+EXAMPLES_SCALE = float(os.environ.get("TOOLGEN_EXAMPLES_SCALE", "1"))
+
+
+def examples(count: int) -> int:
+    return max(1, round(count * EXAMPLES_SCALE))
+
+
 PROPERTY = settings(
     deadline=None,
     database=None,

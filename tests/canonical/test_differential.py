@@ -20,6 +20,7 @@ from tests.canonical.support import (
     Compiled,
     case_of,
     example_keys,
+    examples,
     hard_keys,
     instances,
     json_values,
@@ -33,8 +34,8 @@ from toolgen.project.rewrites import EncodingError
 HARD = hard_keys()
 CORPUS_SAMPLE = 60
 
-DIFF = settings(PROPERTY, max_examples=60)
-CORPUS_DIFF = settings(DIFF, max_examples=15)
+DIFF = settings(PROPERTY, max_examples=examples(40))
+CORPUS_DIFF = settings(DIFF, max_examples=examples(12))
 
 
 @cache
@@ -89,7 +90,7 @@ def test_hard_cases(hard: Compiled, key: str, data: st.DataObject) -> None:
 
 
 @pytest.mark.parametrize("key", HARD)
-@settings(DIFF, max_examples=20)
+@settings(DIFF, max_examples=examples(14))
 @given(data=st.data())
 def test_hard_cases_for_cerebras(hard_cerebras: Compiled, key: str, data: st.DataObject) -> None:
     check_agreement(case_of(hard_cerebras, key, "cerebras"), hard_cerebras.module, data)

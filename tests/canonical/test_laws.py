@@ -42,6 +42,7 @@ from tests.canonical.support import (
     case_of,
     closed,
     example_keys,
+    examples,
     hard_keys,
     instances,
     relaxed,
@@ -62,8 +63,8 @@ HARD = hard_keys()
 EXAMPLE = example_keys()
 CORPUS_SAMPLE = 40
 
-LAW = settings(PROPERTY, max_examples=20)
-CORPUS_LAW = settings(LAW, max_examples=8)
+LAW = settings(PROPERTY, max_examples=examples(12))
+CORPUS_LAW = settings(LAW, max_examples=examples(6))
 
 
 @cache
@@ -155,7 +156,7 @@ def test_hard_cases(hard: Compiled, key: str, law: str, data: st.DataObject) -> 
 @pytest.mark.parametrize("law", sorted(LAWS))
 @pytest.mark.parametrize("key", HARD)
 @pytest.mark.parametrize("profile", OTHER_PROFILES)
-@settings(LAW, max_examples=8)
+@settings(LAW, max_examples=examples(6))
 @given(data=st.data())
 def test_hard_cases_for_other_profiles(
     hard_for: Callable[[str], Compiled], profile: str, key: str, law: str, data: st.DataObject
@@ -165,7 +166,7 @@ def test_hard_cases_for_other_profiles(
 
 @pytest.mark.parametrize("law", sorted(LAWS))
 @pytest.mark.parametrize("key", HARD)
-@settings(LAW, max_examples=5)
+@settings(LAW, max_examples=examples(4))
 @given(data=st.data())
 def test_hard_cases_for_bedrock(
     hard_bedrock: Compiled, key: str, law: str, data: st.DataObject
@@ -186,7 +187,7 @@ def test_example_design(example: Compiled, key: str, law: str, data: st.DataObje
 @pytest.mark.parametrize("law", sorted(LAWS))
 @pytest.mark.parametrize("key", EXAMPLE)
 @pytest.mark.parametrize("profile", OTHER_PROFILES[1:])
-@settings(LAW, max_examples=8)
+@settings(LAW, max_examples=examples(6))
 @given(data=st.data())
 def test_example_design_for_other_profiles(
     example_for: Callable[[str], Compiled], profile: str, key: str, law: str, data: st.DataObject
@@ -206,7 +207,7 @@ def test_corpus(corpus: Compiled, index: int, law: str, data: st.DataObject) -> 
 @pytest.mark.corpus
 @pytest.mark.parametrize("law", sorted(LAWS))
 @pytest.mark.parametrize("index", range(GEMINI_CORPUS_SAMPLE))
-@settings(LAW, max_examples=5)
+@settings(LAW, max_examples=examples(4))
 @given(data=st.data())
 def test_corpus_for_gemini(
     corpus_gemini: Compiled, index: int, law: str, data: st.DataObject
