@@ -29,6 +29,14 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The modules that hold a test marked ``slow`` run first (in their order), so that on
+    several workers (xdist hands out a module at a time) no long module is left for the end,
+    with the other workers idle."""
+    slow = {item.module.__name__ for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.module.__name__ not in slow)
+
+
 def skip_without_corpus(reason: str) -> None:
     """Skip a test that reads ../shared/corpus, which is absent: unless ``CI`` is set (.ci/run
     sets it), where a missing corpus is a failure, not 518 quiet skips."""

@@ -30,7 +30,7 @@ _TYPES = st.sampled_from(["string", "integer", "number", "boolean", "null", "obj
 _REF = {"$ref": "#/$defs/D"}
 #: examples per fuzz test: each is a whole build for every provider (about 2 s), so the suite runs
 #: a few; set TOOLGEN_FUZZ_EXAMPLES for a deeper run
-FUZZ_EXAMPLES = int(os.environ.get("TOOLGEN_FUZZ_EXAMPLES", "15"))
+FUZZ_EXAMPLES = int(os.environ.get("TOOLGEN_FUZZ_EXAMPLES", "12"))
 
 
 def _leaves() -> st.SearchStrategy[object]:
