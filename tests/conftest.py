@@ -29,6 +29,15 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
+@pytest.fixture(scope="session")
+def suite_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One build cache for the suite's builds of the same design (the example design is built
+    for every provider by several modules): shared by the xdist workers of one run, under the
+    run's own temporary folder. The cache's correctness is tested on its own (test_scale.py)."""
+    base = tmp_path_factory.getbasetemp()
+    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "toolgen-cache"
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The modules that hold a test marked ``slow`` run first (in their order), so that on
     several workers (xdist hands out a module at a time) no long module is left for the end,

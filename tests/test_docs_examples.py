@@ -67,9 +67,9 @@ def python_blocks(page: Path) -> list[Block]:
 
 
 @pytest.fixture(scope="module")
-def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def workdir(tmp_path_factory: pytest.TempPathFactory, suite_cache: Path) -> Path:
     """A folder with the example design built for every provider as ``gen/`` and ``examples/``."""
-    result = build(REPO / "examples" / "design", PROVIDER_NAMES)
+    result = build(REPO / "examples" / "design", PROVIDER_NAMES, cache_dir=suite_cache)
     assert result.ok, [d.format() for d in result.diagnostics]
     root = tmp_path_factory.mktemp("docs")
     write_package(root / "gen", result.files)

@@ -21,8 +21,8 @@ RECORDED = REPO / "examples" / "recorded"
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    result = build(REPO / "examples" / "design", PROVIDER_NAMES)
+def built(tmp_path_factory: pytest.TempPathFactory, suite_cache: Path) -> Path:
+    result = build(REPO / "examples" / "design", PROVIDER_NAMES, cache_dir=suite_cache)
     assert result.ok, [d.format() for d in result.diagnostics]
     root = tmp_path_factory.mktemp("generated")
     write_package(root / "examplegen", result.files)

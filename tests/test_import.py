@@ -96,11 +96,11 @@ WIRE_FORMS = [
 
 
 @pytest.fixture(scope="module")
-def built_example(example_design, tmp_path_factory) -> Path:
+def built_example(example_design, tmp_path_factory, suite_cache) -> Path:
     """The example design built for every provider; beside each provider's names.json the
     generated module's tool_definitions() are saved as JSON, as a user would save them."""
     root = tmp_path_factory.mktemp("built")
-    result = build(example_design, PROVIDER_NAMES)
+    result = build(example_design, PROVIDER_NAMES, cache_dir=suite_cache)
     assert result.ok, result.diagnostics
     package = root / "toolgen_import_example"
     for relative, text in result.files.items():

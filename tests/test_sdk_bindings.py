@@ -22,8 +22,8 @@ REPO = Path(__file__).resolve().parents[1]
 _counter = itertools.count()
 
 
-def _load(root: Path, design: Path, providers: tuple[str, ...]) -> Any:
-    result = build(design, providers)
+def _load(root: Path, design: Path, providers: tuple[str, ...], cache: Path) -> Any:
+    result = build(design, providers, cache_dir=cache)
     assert result.ok, [d.format() for d in result.diagnostics]
     name = f"sdk_bindings_gen_{next(_counter)}"
     write_package(root / name, result.files)
@@ -32,14 +32,16 @@ def _load(root: Path, design: Path, providers: tuple[str, ...]) -> Any:
 
 
 @pytest.fixture(scope="module")
-def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., Any]]:
+def packages(
+    tmp_path_factory: pytest.TempPathFactory, suite_cache: Path
+) -> Iterator[Callable[..., Any]]:
     """``packages(design, providers)``: the built package of a design, imported."""
     root = tmp_path_factory.mktemp("sdk_bindings")
     sys.path.insert(0, str(root))
     loaded: list[str] = []
 
     def load(design: Path, providers: tuple[str, ...] = tuple(PROVIDER_NAMES)) -> Any:
-        package = _load(root, design, providers)
+        package = _load(root, design, providers, suite_cache)
         loaded.append(package.__name__)
         return package
 

@@ -78,20 +78,22 @@ SMALL_DESIGNS = {
 }
 
 
-def _write(root: Path, package: str, design: Path) -> None:
-    result = build(design, PROVIDER_NAMES)
+def _write(root: Path, package: str, design: Path, cache: Path | None = None) -> None:
+    result = build(design, PROVIDER_NAMES, cache_dir=cache)
     assert result.ok, [d.format() for d in result.diagnostics]
     write_package(root / package, result.files)
 
 
 @pytest.fixture(scope="module")
-def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, set[int]]]:
+def checked(
+    tmp_path_factory: pytest.TempPathFactory, suite_cache: Path
+) -> tuple[Path, dict[str, set[int]]]:
     """The folder of the packages and scripts, and mypy's error lines per file."""
     pytest.importorskip("openai")
     pytest.importorskip("anthropic")
     tool("mypy")
     root = tmp_path_factory.mktemp("sdk_typing")
-    _write(root, "examplegen", REPO / "examples" / "design")
+    _write(root, "examplegen", REPO / "examples" / "design", suite_cache)
     for package, files in SMALL_DESIGNS.items():
         design = root / "designs" / package
         for relative, document in files.items():

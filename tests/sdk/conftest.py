@@ -21,9 +21,9 @@ PACKAGE = "toolgen_sdk_test_gen"
 
 
 @pytest.fixture(scope="session")
-def gen(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+def gen(tmp_path_factory: pytest.TempPathFactory, suite_cache: Path) -> Iterator[ModuleType]:
     """The package built from examples/design for every provider, imported."""
-    result = build(REPO / "examples" / "design", PROVIDER_NAMES)
+    result = build(REPO / "examples" / "design", PROVIDER_NAMES, cache_dir=suite_cache)
     assert result.ok, [d.format() for d in result.diagnostics]
     root = tmp_path_factory.mktemp("sdk")
     write_package(root / PACKAGE, result.files)
