@@ -148,6 +148,14 @@ def test_deepseek_replays_the_reasoning_of_a_turn_that_made_calls(
     assert sent["tool_calls"][0]["id"] == "call_a"
 
 
+def test_only_mistral_tool_messages_carry_the_wire_name(gen: ModuleType) -> None:
+    """Per-provider loop options come from the profile (``module_data["loop_options"]``)."""
+    completion = chat_completion([openai_call(gen, "call_r", REFUND, PAYLOADS[REFUND])])
+    (call,) = gen.mistral.parse_tool_calls(completion)
+    assert gen.mistral.tool_result(call, "ok")["name"] == call.wire_name
+    assert "name" not in gen.openai.tool_result(gen.openai.parse_tool_calls(completion)[0], "ok")
+
+
 def test_chat_streamed(gen: ModuleType, server: Loopback, openai_client: Any) -> None:
     oai = gen.openai
     turn1 = two_calls(gen)

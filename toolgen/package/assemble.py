@@ -233,7 +233,7 @@ def _provider_module(
         all_strict=all(p.strict for p in tools),
         tool_classes={p.contract.name: classes[("tool", p.contract.name)][1] for p in tools},
         output_classes={p.contract.name: classes[("output", p.contract.name)][1] for p in outputs},
-        **{"tool_message_name": False, "replay_reasoning": False, **projection.profile.module_data},
+        **{"loop_options": {}, **projection.profile.module_data},
     )
     eager = tuple(table for name, table in tables.items() if name not in LAZY_TABLES)
     return {

@@ -157,7 +157,9 @@ class Profile:
     # A template of its own instead of provider.py.j2 (for APIs whose bindings take more than the
     # shared template writes, such as a model name); it gets the same variables.
     template: str | None = None
-    # Provider tables the generated module writes out (template variables by name).
+    # Provider tables the generated module writes out (template variables by name);
+    # ``loop_options``: API name -> keyword arguments of that API's loop class
+    # (toolgen/runtime/_tool_results.py), e.g. Mistral's tool messages carrying ``name``.
     module_data: Mapping[str, Any] = field(default_factory=dict)
     # The wire APIs the provider speaks (toolgen.providers.apis); the first is the default ``api`` of the
     # generated functions. Their fixed modules are copied into OUT and bound by the generated

@@ -77,7 +77,7 @@ DEEPSEEK = derive(
     apis=(CHAT,),
     rules=RULES,
     non_strict=NON_STRICT,
-    module_data={"replay_reasoning": True},
+    module_data={"loop_options": {"chat": {"replay_reasoning": True}}},
 )
 
 REGISTRATION = Registration(

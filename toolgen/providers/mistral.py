@@ -102,7 +102,7 @@ MISTRAL = derive(
     rules=RULES,
     non_strict=NON_STRICT,
     # its tool messages carry the function's name (docs.mistral.ai, function calling)
-    module_data={"tool_message_name": True},
+    module_data={"loop_options": {"chat": {"tool_message_name": True}}},
 )
 
 REGISTRATION = Registration(
