@@ -526,7 +526,7 @@ class WorkersRunLoop:
             calls = [_chat_call(call) for call in message.get("tool_calls") or ()]
         elif isinstance(result.get("output"), list):  # Responses-style items (gpt-oss)
             items = result["output"]
-            turn = {"role": "assistant", "content": _output_text(items)}
+            turn = {"role": "assistant", "content": output_text(items)}
             calls = [_item_call(item) for item in items if item.get("type") == "function_call"]
         else:
             turn = {"role": "assistant", "content": _text(result.get("response"))}
@@ -550,7 +550,8 @@ class WorkersRunLoop:
         return [self.result(answer) for answer in _checked_ids(answers)]
 
 
-def _output_text(items: list[Any]) -> str:
+def output_text(items: Iterable[Any]) -> str:
+    """The text of Responses-style ``output`` items: their ``output_text`` parts, joined."""
     return "".join(
         part.get("text", "")
         for item in items

@@ -44,6 +44,7 @@ from ._runtime import (
     tool_call_from_object,
     value_digest,
 )
+from ._tool_results import output_text
 
 __all__ = [
     "READS",
@@ -319,13 +320,7 @@ class WorkersAiDecoder:
             return result["choices"][0]["message"].get("content")
         if isinstance(result.get("output_text"), str):
             return result["output_text"]
-        return "".join(
-            part.get("text", "")
-            for item in result["output"]
-            if item.get("type") == "message"
-            for part in item.get("content", ())
-            if part.get("type") == "output_text"
-        )
+        return output_text(result["output"])
 
     def stream(self, model: str) -> ToolCallStream:
         return ToolCallStream(self, model)
