@@ -173,17 +173,20 @@ def _chat_call(call: dict[str, Any]) -> dict[str, Any]:
     function = call.get("function")
     if function is None:
         return dict(call)
-    arguments = function.get("arguments")
     return {
         "id": call["id"],
         "type": call.get("type") or "function",
         "function": {
             "name": function["name"],
-            "arguments": arguments
-            if isinstance(arguments, str)
-            else dumps({} if arguments is None else arguments),
+            "arguments": _arguments_text(function.get("arguments")),
         },
     }
+
+
+def _arguments_text(arguments: Any) -> str:
+    """A call's arguments as the text a replayed call carries: text as received, an object (as
+    lenient APIs send it) written as JSON, none as ``{}``."""
+    return arguments if isinstance(arguments, str) else dumps({} if arguments is None else arguments)
 
 
 # --- Responses API ----------------------------------------------------------------------------
@@ -564,13 +567,12 @@ def output_text(items: Iterable[Any]) -> str:
 def _item_call(item: dict[str, Any]) -> dict[str, Any]:
     """A Responses ``function_call`` item in Chat Completions form, its ``call_id`` as the id (the
     decoder's id of the call, which its tool message answers)."""
-    arguments = item.get("arguments")
     return {
         "id": item["call_id"],
         "type": "function",
         "function": {
             "name": item["name"],
-            "arguments": arguments if isinstance(arguments, str) else dumps(arguments or {}),
+            "arguments": _arguments_text(item.get("arguments")),
         },
     }
 
@@ -586,12 +588,11 @@ def _native_call(index: int, call: dict[str, Any]) -> dict[str, Any]:
     when it has none)."""
     function = call.get("function")
     source = function if function is not None else call
-    arguments = source.get("arguments", {})
     return {
         "id": call.get("id") or f"call_{index}",
         "type": "function",
         "function": {
             "name": source["name"],
-            "arguments": arguments if isinstance(arguments, str) else dumps(arguments),
+            "arguments": _arguments_text(source.get("arguments", {})),
         },
     }
