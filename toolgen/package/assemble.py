@@ -330,6 +330,7 @@ def render_package(
         files["handlers.py"] = _handlers_module(design, models.classes, runner)
     files["_runtime.py"] = copied("_runtime", header())
     files["_json.py"] = copied("_json", header())  # _runtime's JSON reading
+    files["_fakes.py"] = copied("_fakes", header())  # fake responses for the tests of users
     files.update(tool_output_files(design, models.classes, runner))
     canonical = _canonical_module(design, projections, runner)
     if canonical is not None:
