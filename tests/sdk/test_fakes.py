@@ -35,6 +35,12 @@ ARGUMENTS = {
         {"path": "docs/ü", "recursive": True, "page": {"cursor": "c1", "size": 10}}
     ],
 }
+#: Workers AI result shape -> a model of a family that answers with it
+WORKERS_MODELS = {
+    "native": "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
+    "chat": "@cf/qwen/qwen3-30b-a3b-fp8",
+    "responses": "@cf/openai/gpt-oss-120b",
+}
 TEXTS = [None, "Checking the forecast for you now.", '{"answer": "Lyon"}']
 
 
@@ -66,7 +72,7 @@ class Reader:
         self.shape = shape
         self.options: dict[str, Any] = {"shape": shape} if shape else {}
         # Workers AI's decoders read by model (its chat endpoint too): a model of the family
-        self.model = self.fakes.SHAPES[shape or "chat"] if provider == "cloudflare" else None
+        self.model = WORKERS_MODELS[shape or "chat"] if provider == "cloudflare" else None
         self.decode: dict[str, Any] = {"model": self.model} if self.model else {}
         if self.model:
             self.options["model"] = self.model

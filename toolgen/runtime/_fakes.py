@@ -11,10 +11,14 @@ Completions and Responses, the value itself for Messages, Converse, generateCont
 AI's native results). ``text`` is the assistant's text, which is also how a structured output
 arrives (its JSON text).
 
-APIs (``api``): ``chat`` (Chat Completions, also for the OpenAI-compatible providers),
-``responses`` (OpenAI Responses), ``messages`` (Anthropic Messages), ``converse`` (Bedrock
-Converse), ``generate_content`` (Gemini generateContent) and ``run`` (Workers AI ``ai/run``, whose
-result takes the ``shape`` its model family answers with).
+APIs (``api``): ``chat`` (Chat Completions, also as the compatible APIs serve it), ``responses``
+(the Responses API), ``messages`` (the Messages API), ``converse`` (Converse), ``generate_content``
+(generateContent) and ``run`` (Workers AI ``ai/run``, whose result takes the ``shape`` its model
+family answers with).
+
+Model names are facts of the providers, which this module does not know: each API's fakes name a
+plausible model (``MODELS``) unless ``model`` names the one to show. A Workers AI caller passes the
+model of a family that answers with the ``shape`` asked for (the decoders check the family).
 """
 
 from __future__ import annotations
@@ -31,23 +35,18 @@ Call = tuple[str, Any]
 
 #: The ``created`` time of every fake (seconds since the epoch, 2025-12-02).
 CREATED = 1764680000
-#: The model each API's fakes name, unless ``model`` is given.
+#: The model each API's fakes name, unless ``model`` is given (a Converse body names none).
 MODELS: dict[str, str] = {
     "chat": "gpt-4.1-2025-04-14",
     "responses": "gpt-4.1-2025-04-14",
     "messages": "claude-sonnet-4-5-20250929",
-    "converse": "anthropic.claude-sonnet-4-5-20250929-v1:0",
-    "generate_content": "gemini-2.5-flash",
+    "converse": "",
+    "generate_content": "gemma-3-27b-it",
     "run": "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
 }
-#: The result shapes of Workers AI's ``ai/run`` (``native``: ``{response, tool_calls, usage}``;
-#: ``chat``: a chat completion; ``responses``: a Responses-style result), with the model of a
-#: family that answers with each.
-SHAPES: dict[str, str] = {
-    "native": "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
-    "chat": "@cf/qwen/qwen3-30b-a3b-fp8",
-    "responses": "@cf/openai/gpt-oss-120b",
-}
+#: The result shapes of Workers AI's ``ai/run``: ``native`` (``{response, tool_calls, usage}``),
+#: ``chat`` (a chat completion), ``responses`` (a Responses-style result).
+SHAPES: tuple[str, ...] = ("native", "chat", "responses")
 _ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _PROMPT_TOKENS = 120
 _PIECES = 3  # how many fragments a streamed text or argument string is cut into
@@ -103,11 +102,18 @@ def _chat_call_id(fake: _Fake, index: int) -> str:
     return f"call_{fake.token(f'call{index}', 24)}"
 
 
-def _chat_usage(fake: _Fake) -> dict[str, Any]:
+def _token_counts(fake: _Fake) -> dict[str, Any]:
+    """The usage of Chat Completions and Workers AI's native results."""
     return {
         "prompt_tokens": _PROMPT_TOKENS,
         "completion_tokens": fake.output_tokens,
         "total_tokens": _PROMPT_TOKENS + fake.output_tokens,
+    }
+
+
+def _chat_usage(fake: _Fake) -> dict[str, Any]:
+    return {
+        **_token_counts(fake),
         "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
         "completion_tokens_details": {
             "reasoning_tokens": 0,
@@ -504,14 +510,6 @@ def _gemini_stream(fake: _Fake) -> list[dict[str, Any]]:
 
 
 # --- Workers AI --------------------------------------------------------------------------------
-def _native_usage(fake: _Fake) -> dict[str, Any]:
-    return {
-        "prompt_tokens": _PROMPT_TOKENS,
-        "completion_tokens": fake.output_tokens,
-        "total_tokens": _PROMPT_TOKENS + fake.output_tokens,
-    }
-
-
 def _native_calls(fake: _Fake) -> list[dict[str, Any]]:
     return [{"name": name, "arguments": arguments} for name, arguments in fake.calls]
 
@@ -520,7 +518,7 @@ def _native_result(fake: _Fake) -> dict[str, Any]:
     return {
         "response": fake.text or "",
         "tool_calls": _native_calls(fake),
-        "usage": _native_usage(fake),
+        "usage": _token_counts(fake),
     }
 
 
@@ -532,7 +530,7 @@ def _native_stream(fake: _Fake) -> list[dict[str, Any]]:
         events.append({"response": "", "tool_calls": _native_calls(fake)})
     if not events:
         events.append({"response": ""})
-    events.append({"response": "", "usage": _native_usage(fake)})
+    events.append({"response": "", "usage": _token_counts(fake)})
     return events
 
 
@@ -577,11 +575,8 @@ def _fake(
     if api not in APIS:
         raise ValueError(f"unknown api {api!r}; expected one of {APIS}")
     if shape not in SHAPES:
-        raise ValueError(
-            f"unknown Workers AI result shape {shape!r}; expected one of {tuple(SHAPES)}"
-        )
-    default = SHAPES[shape] if api == "run" else MODELS[api]
-    return _Fake(api, calls, text, model or default)
+        raise ValueError(f"unknown Workers AI result shape {shape!r}; expected one of {SHAPES}")
+    return _Fake(api, calls, text, MODELS[api] if model is None else model)
 
 
 def response(
@@ -601,10 +596,10 @@ def response(
     ``messages``: a ``message`` with ``text`` and ``tool_use`` blocks (``toolu_...``), stop reason
     ``tool_use`` or ``end_turn``; ``converse``: a Converse response with ``text`` and ``toolUse``
     blocks (``tooluse_...``); ``generate_content``: one candidate with ``text`` and
-    ``functionCall`` parts (which carry no id, as the Gemini API sends them); ``run``: the REST body
-    ``{result, success, errors, messages}`` of Workers AI, whose result has ``shape`` (``native``,
-    ``chat`` or ``responses``: see ``SHAPES``). ``model`` replaces the model named (``MODELS``, or
-    the shape's model for ``run``). ValueError for an unknown ``api`` or ``shape``.
+    ``functionCall`` parts (which carry no id, as generateContent sends them); ``run``: the REST
+    body ``{result, success, errors, messages}`` of Workers AI, whose result has ``shape``
+    (``native``, ``chat`` or ``responses``). ``model`` replaces the model named (``MODELS``).
+    ValueError for an unknown ``api`` or ``shape``.
     """
     fake = _fake(api, calls, text, model, shape)
     if api == "run":
