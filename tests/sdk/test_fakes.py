@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.sdk.loopback import USER, Loopback, sse, sse_chunks
 from toolgen.providers import PROFILES, PROVIDER_NAMES
 
 #: (provider, api, Workers AI result shape) for every API of every provider built
@@ -222,3 +223,52 @@ def test_an_unknown_api_or_shape_is_a_value_error_naming_the_known_ones(gen: Any
         fakes.response("completions", [])
     with pytest.raises(ValueError, match="'native'"):
         fakes.stream("run", [], shape="raw")
+
+
+@pytest.mark.parametrize(
+    ("provider", "api"),
+    [
+        ("openai", "chat"),
+        ("openai", "responses"),
+        ("anthropic", "messages"),
+        ("gemini", "generate_content"),
+    ],
+)
+def test_the_clients_put_the_streamed_fakes_together_into_the_calls_given(
+    gen: Any,
+    server: Loopback,
+    openai_client: Any,
+    anthropic_client: Any,
+    genai_client: Any,
+    provider: str,
+    api: str,
+) -> None:
+    """Served over HTTP, the fakes go through the official clients: their streaming helpers join
+    the argument fragments into the calls given, and the decoders read what the helpers built."""
+    reader = Reader(gen, provider, api, "")
+    calls = _calls(reader.module, 3)
+    events = reader.stream(calls, TEXTS[1])
+    if api == "generate_content":
+        server.reply_sse(sse_chunks(events))
+        chunks = list(genai_client.models.generate_content_stream(model="m", contents="hi"))
+        final = [call for chunk in chunks for call in chunk.function_calls or ()]
+        assert [(c.name, c.args) for c in final] == calls
+        assert reader.streamed(chunks) == calls
+        assert "".join(chunk.text or "" for chunk in chunks) == TEXTS[1]
+        return
+    server.reply_sse(sse(events, chat=api == "chat"))
+    if api == "chat":
+        with openai_client.chat.completions.stream(model="m", messages=USER) as stream:
+            body = stream.get_final_completion()
+        assert body.choices[0].message.content == TEXTS[1]
+    elif api == "responses":
+        with openai_client.responses.stream(model="m", input="hi") as stream:
+            body = stream.get_final_response()
+        assert body.output_text == TEXTS[1]
+    else:
+        request = {"model": "m", "max_tokens": 1024, "messages": USER}
+        with anthropic_client.messages.stream(**request) as stream:
+            body = stream.get_final_message()
+        assert body.content[0].text == TEXTS[1]
+    assert _sdk_calls(api, body) == calls
+    assert reader.parsed(body) == calls
