@@ -16,12 +16,22 @@ import pytest
 from tests.sdk.loopback import USER, Loopback, sse, sse_chunks
 from toolgen.providers import PROFILES, PROVIDER_NAMES
 
-#: (provider, api, Workers AI result shape) for every API of every provider built
+
+def _variants_of(provider: str, api: Any) -> tuple[str, ...]:
+    """The variants of the fakes an API's decoders read: Workers AI's result shapes, and the
+    lenient Chat Completions beside the plain one where the envelope takes it (OpenRouter's
+    decoders read leniently, but its envelope, as recorded, has typed calls)."""
+    if api.name == "run":
+        return ("native", "chat", "responses")
+    return ("", "lenient") if provider == "mistral" else ("",)
+
+
+#: (provider, api, variant) for every API of every provider built
 CASES = [
-    (provider, api.name, shape)
+    (provider, api.name, variant)
     for provider in PROVIDER_NAMES
     for api in PROFILES[provider].apis
-    for shape in (("native", "chat", "responses") if api.name == "run" else ("",))
+    for variant in _variants_of(provider, api)
 ]
 CASE_IDS = [f"{p}-{a}{'-' + s if s else ''}" for p, a, s in CASES]
 
@@ -65,13 +75,15 @@ def _variants(module: Any) -> Iterator[tuple[list[tuple[str, Any]], str | None]]
 class Reader:
     """The decoding side of one provider and API in the generated package."""
 
-    def __init__(self, gen: Any, provider: str, api: str, shape: str) -> None:
+    def __init__(self, gen: Any, provider: str, api: str, variant: str) -> None:
         self.module = _module(gen, provider)
         self.envelopes = _module(gen, f"_envelopes_{provider}")
         self.fakes = _module(gen, "_fakes")
         self.api = api
-        self.shape = shape
+        shape = variant if api == "run" else ""
         self.options: dict[str, Any] = {"shape": shape} if shape else {}
+        if variant == "lenient":
+            self.options["lenient"] = True
         # Workers AI's decoders read by model (its chat endpoint too): a model of the family
         self.model = WORKERS_MODELS[shape or "chat"] if provider == "cloudflare" else None
         self.decode: dict[str, Any] = {"model": self.model} if self.model else {}
@@ -134,11 +146,11 @@ def _value(arguments: Any) -> Any:
     return json.loads(arguments) if isinstance(arguments, str) else arguments
 
 
-@pytest.mark.parametrize(("provider", "api", "shape"), CASES, ids=CASE_IDS)
+@pytest.mark.parametrize(("provider", "api", "variant"), CASES, ids=CASE_IDS)
 def test_fakes_pass_the_validators_and_decode_to_the_calls_given(
-    gen: Any, provider: str, api: str, shape: str
+    gen: Any, provider: str, api: str, variant: str
 ) -> None:
-    reader = Reader(gen, provider, api, shape)
+    reader = Reader(gen, provider, api, variant)
     for calls, text in _variants(reader.module):
         body, events = reader.response(calls, text), reader.stream(calls, text)
         reader.validate(body, events)
@@ -183,17 +195,19 @@ def _sdk_calls(api: str, body: Any) -> list[tuple[str, Any]]:
 
 
 SDK_CASES = [
-    (p, a, s) for p, a, s in CASES if a in ("chat", "responses", "messages", "generate_content")
+    (p, a, v)
+    for p, a, v in CASES
+    if a in ("chat", "responses", "messages", "generate_content") and v != "lenient"
 ]
 
 
 @pytest.mark.parametrize(
-    ("provider", "api", "shape"), SDK_CASES, ids=[f"{p}-{a}" for p, a, _ in SDK_CASES]
+    ("provider", "api", "variant"), SDK_CASES, ids=[f"{p}-{a}" for p, a, _ in SDK_CASES]
 )
 def test_sdks_parse_the_fakes_and_the_decoders_read_the_sdk_objects(
-    gen: Any, provider: str, api: str, shape: str
+    gen: Any, provider: str, api: str, variant: str
 ) -> None:
-    reader = Reader(gen, provider, api, shape)
+    reader = Reader(gen, provider, api, variant)
     types = _sdk_types(api)
     assert types is not None
     as_body, as_event = types
@@ -223,6 +237,8 @@ def test_an_unknown_api_or_shape_is_a_value_error_naming_the_known_ones(gen: Any
         fakes.response("completions", [])
     with pytest.raises(ValueError, match="'native'"):
         fakes.stream("run", [], shape="raw")
+    with pytest.raises(ValueError, match="lenient"):
+        fakes.response("responses", [], lenient=True)
 
 
 @pytest.mark.parametrize(

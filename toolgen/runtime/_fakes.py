@@ -55,11 +55,15 @@ _PIECES = 3  # how many fragments a streamed text or argument string is cut into
 class _Fake:
     """What one fake is built from: the calls, the text, the model, and an id source."""
 
-    def __init__(self, api: str, calls: Sequence[Call], text: str | None, model: str) -> None:
+    def __init__(
+        self, api: str, calls: Sequence[Call], text: str | None, model: str, lenient: bool
+    ) -> None:
         self.calls = [(name, arguments) for name, arguments in calls]
         self.text = text
         self.model = model
-        self._seed = json.dumps([api, self.calls, text, model], sort_keys=True, default=repr)
+        self.lenient = lenient
+        seed = [api, self.calls, text, model, lenient]
+        self._seed = json.dumps(seed, sort_keys=True, default=repr)
 
     def token(self, label: str, length: int, alphabet: str = _ALPHABET) -> str:
         """``length`` characters of ``alphabet``, the same for the same input and ``label``."""
@@ -72,6 +76,18 @@ class _Fake:
 
     def hex(self, label: str, length: int) -> str:
         return self.token(label, length, "0123456789abcdef")
+
+    def call_id(self, index: int, prefix: str, length: int) -> str:
+        """The id of call ``index``: ``prefix`` then ``length`` characters."""
+        return f"{prefix}{self.token(f'call{index}', length)}"
+
+    def usage(self, prompt: str, output: str, total: str) -> dict[str, Any]:
+        """The token counts under the API's names for the prompt, output and total."""
+        return {
+            prompt: _PROMPT_TOKENS,
+            output: self.output_tokens,
+            total: _PROMPT_TOKENS + self.output_tokens,
+        }
 
     @property
     def output_tokens(self) -> int:
@@ -98,17 +114,9 @@ def _words(text: str) -> list[str]:
 
 
 # --- Chat Completions --------------------------------------------------------------------------
-def _chat_call_id(fake: _Fake, index: int) -> str:
-    return f"call_{fake.token(f'call{index}', 24)}"
-
-
 def _token_counts(fake: _Fake) -> dict[str, Any]:
     """The usage of Chat Completions and Workers AI's native results."""
-    return {
-        "prompt_tokens": _PROMPT_TOKENS,
-        "completion_tokens": fake.output_tokens,
-        "total_tokens": _PROMPT_TOKENS + fake.output_tokens,
-    }
+    return fake.usage("prompt_tokens", "completion_tokens", "total_tokens")
 
 
 def _chat_usage(fake: _Fake) -> dict[str, Any]:
@@ -129,6 +137,8 @@ def _chat_finish(fake: _Fake) -> str:
 
 
 def _chat_response(fake: _Fake) -> dict[str, Any]:
+    if fake.lenient:
+        return _lenient_chat_response(fake)
     message: dict[str, Any] = {
         "role": "assistant",
         "content": fake.text,
@@ -138,7 +148,7 @@ def _chat_response(fake: _Fake) -> dict[str, Any]:
     if fake.calls:
         message["tool_calls"] = [
             {
-                "id": _chat_call_id(fake, index),
+                "id": fake.call_id(index, "call_", 24),
                 "type": "function",
                 "function": {"name": name, "arguments": _json_text(arguments)},
             }
@@ -164,6 +174,8 @@ def _chat_response(fake: _Fake) -> dict[str, Any]:
 
 
 def _chat_stream(fake: _Fake) -> list[dict[str, Any]]:
+    if fake.lenient:
+        return _lenient_chat_stream(fake)
     completion_id = f"chatcmpl-{fake.token('id', 29)}"
     fingerprint = f"fp_{fake.hex('fingerprint', 10)}"
 
@@ -183,7 +195,7 @@ def _chat_stream(fake: _Fake) -> list[dict[str, Any]]:
     for index, (name, arguments) in enumerate(fake.calls):
         start = {
             "index": index,
-            "id": _chat_call_id(fake, index),
+            "id": fake.call_id(index, "call_", 24),
             "type": "function",
             "function": {"name": name, "arguments": ""},
         }
@@ -198,6 +210,54 @@ def _chat_stream(fake: _Fake) -> list[dict[str, Any]]:
     usage["usage"] = _chat_usage(fake)
     chunks.append(usage)
     return chunks
+
+
+# The lenient compatible APIs (as recorded): bare 32-digit hex ids, 9-character call ids, calls
+# without ``type``, arguments written with spaces; a stream sends each call whole (no ``index``)
+# in its last chunk, with the finish reason and the usage.
+def _lenient_call(fake: _Fake, index: int, name: str, arguments: Any) -> dict[str, Any]:
+    text = json.dumps(arguments, ensure_ascii=False)
+    return {"function": {"name": name, "arguments": text}, "id": fake.call_id(index, "", 9)}
+
+
+def _lenient_chat_response(fake: _Fake) -> dict[str, Any]:
+    calls = [
+        {**_lenient_call(fake, index, name, arguments), "index": index}
+        for index, (name, arguments) in enumerate(fake.calls)
+    ]
+    message = {"content": fake.text or "", "role": "assistant", "tool_calls": calls or None}
+    return {
+        "choices": [{"finish_reason": _chat_finish(fake), "index": 0, "message": message}],
+        "created": CREATED,
+        "id": fake.hex("id", 32),
+        "model": fake.model,
+        "object": "chat.completion",
+        "usage": _token_counts(fake),
+    }
+
+
+def _lenient_chat_stream(fake: _Fake) -> list[dict[str, Any]]:
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}
+        return {
+            "id": fake.hex("id", 32),
+            "object": "chat.completion.chunk",
+            "created": CREATED,
+            "model": fake.model,
+            "choices": [choice],
+        }
+
+    chunks = [chunk({"role": "assistant", "content": ""})]
+    chunks += [chunk({"content": piece}) for piece in _words(fake.text or "")]
+    calls = [
+        _lenient_call(fake, index, name, arguments)
+        for index, (name, arguments) in enumerate(fake.calls)
+    ]
+    last = chunk(
+        {"content": None, "tool_calls": calls} if calls else {"content": ""}, _chat_finish(fake)
+    )
+    last["usage"] = _token_counts(fake)
+    return [*chunks, last]
 
 
 # --- Responses ---------------------------------------------------------------------------------
@@ -233,7 +293,7 @@ def _function_call_item(
         "type": "function_call",
         "status": status,
         "arguments": arguments,
-        "call_id": _chat_call_id(fake, index),
+        "call_id": fake.call_id(index, "call_", 24),
         "name": name,
     }
 
@@ -319,10 +379,6 @@ def _responses_stream(fake: _Fake) -> list[dict[str, Any]]:
 
 
 # --- Messages ----------------------------------------------------------------------------------
-def _tool_use_id(fake: _Fake, index: int) -> str:
-    return f"toolu_01{fake.token(f'call{index}', 22)}"
-
-
 def _messages_stop(fake: _Fake) -> str:
     return "tool_use" if fake.calls else "end_turn"
 
@@ -356,7 +412,12 @@ def _messages_response(fake: _Fake) -> dict[str, Any]:
     if fake.text is not None:
         content.append({"type": "text", "text": fake.text})
     content += [
-        {"type": "tool_use", "id": _tool_use_id(fake, index), "name": name, "input": arguments}
+        {
+            "type": "tool_use",
+            "id": fake.call_id(index, "toolu_01", 22),
+            "name": name,
+            "input": arguments,
+        }
         for index, (name, arguments) in enumerate(fake.calls)
     ]
     return _messages_message(fake, content, done=True)
@@ -371,7 +432,12 @@ def _messages_stream(fake: _Fake) -> list[dict[str, Any]]:
         deltas = [{"type": "text_delta", "text": piece} for piece in _words(fake.text)]
         blocks.append(({"type": "text", "text": ""}, deltas))
     for index, (name, arguments) in enumerate(fake.calls):
-        start = {"type": "tool_use", "id": _tool_use_id(fake, index), "name": name, "input": {}}
+        start = {
+            "type": "tool_use",
+            "id": fake.call_id(index, "toolu_01", 22),
+            "name": name,
+            "input": {},
+        }
         fragments = ["", *_pieces(_json_text(arguments))]
         blocks.append((start, [{"type": "input_json_delta", "partial_json": p} for p in fragments]))
     for index, (start, deltas) in enumerate(blocks):
@@ -392,18 +458,6 @@ def _messages_stream(fake: _Fake) -> list[dict[str, Any]]:
 
 
 # --- Converse ----------------------------------------------------------------------------------
-def _tool_use_id_converse(fake: _Fake, index: int) -> str:
-    return f"tooluse_{fake.token(f'call{index}', 22)}"
-
-
-def _converse_usage(fake: _Fake) -> dict[str, Any]:
-    return {
-        "inputTokens": _PROMPT_TOKENS,
-        "outputTokens": fake.output_tokens,
-        "totalTokens": _PROMPT_TOKENS + fake.output_tokens,
-    }
-
-
 def _converse_stop(fake: _Fake) -> str:
     return "tool_use" if fake.calls else "end_turn"
 
@@ -415,7 +469,7 @@ def _converse_response(fake: _Fake) -> dict[str, Any]:
     content += [
         {
             "toolUse": {
-                "toolUseId": _tool_use_id_converse(fake, index),
+                "toolUseId": fake.call_id(index, "tooluse_", 22),
                 "name": name,
                 "input": arguments,
             }
@@ -426,7 +480,7 @@ def _converse_response(fake: _Fake) -> dict[str, Any]:
         "metrics": {"latencyMs": 800 + fake.output_tokens},
         "output": {"message": {"role": "assistant", "content": content}},
         "stopReason": _converse_stop(fake),
-        "usage": _converse_usage(fake),
+        "usage": fake.usage("inputTokens", "outputTokens", "totalTokens"),
     }
 
 
@@ -442,7 +496,7 @@ def _converse_stream(fake: _Fake) -> list[dict[str, Any]]:
         events.append({"contentBlockStop": {"contentBlockIndex": index}})
         index += 1
     for number, (name, arguments) in enumerate(fake.calls):
-        tool_use = {"toolUseId": _tool_use_id_converse(fake, number), "name": name}
+        tool_use = {"toolUseId": fake.call_id(number, "tooluse_", 22), "name": name}
         events.append(
             {"contentBlockStart": {"contentBlockIndex": index, "start": {"toolUse": tool_use}}}
         )
@@ -453,7 +507,14 @@ def _converse_stream(fake: _Fake) -> list[dict[str, Any]]:
         index += 1
     events.append({"messageStop": {"stopReason": _converse_stop(fake)}})
     metrics = {"latencyMs": 800 + fake.output_tokens}
-    events.append({"metadata": {"usage": _converse_usage(fake), "metrics": metrics}})
+    events.append(
+        {
+            "metadata": {
+                "usage": fake.usage("inputTokens", "outputTokens", "totalTokens"),
+                "metrics": metrics,
+            }
+        }
+    )
     return events
 
 
@@ -570,13 +631,20 @@ APIS: tuple[str, ...] = (*_RESPONSES, "run")
 
 
 def _fake(
-    api: str, calls: Sequence[Call], text: str | None, model: str | None, shape: str
+    api: str,
+    calls: Sequence[Call],
+    text: str | None,
+    model: str | None,
+    shape: str,
+    lenient: bool,
 ) -> _Fake:
     if api not in APIS:
         raise ValueError(f"unknown api {api!r}; expected one of {APIS}")
     if shape not in SHAPES:
         raise ValueError(f"unknown Workers AI result shape {shape!r}; expected one of {SHAPES}")
-    return _Fake(api, calls, text, MODELS[api] if model is None else model)
+    if lenient and api != "chat":
+        raise ValueError(f"lenient is a variant of api 'chat', not of {api!r}")
+    return _Fake(api, calls, text, MODELS[api] if model is None else model, lenient)
 
 
 def response(
@@ -586,6 +654,7 @@ def response(
     text: str | None = None,
     model: str | None = None,
     shape: str = "native",
+    lenient: bool = False,
 ) -> dict[str, Any]:
     """The body ``api`` answers with: the assistant ``text`` (when given) then the ``calls``, in
     order, with a stop reason that says tool use when there are calls.
@@ -598,10 +667,11 @@ def response(
     blocks (``tooluse_...``); ``generate_content``: one candidate with ``text`` and
     ``functionCall`` parts (which carry no id, as generateContent sends them); ``run``: the REST
     body ``{result, success, errors, messages}`` of Workers AI, whose result has ``shape``
-    (``native``, ``chat`` or ``responses``). ``model`` replaces the model named (``MODELS``).
-    ValueError for an unknown ``api`` or ``shape``.
+    (``native``, ``chat`` or ``responses``). ``model`` replaces the model named (``MODELS``);
+    ``lenient`` gives Chat Completions as the lenient compatible APIs send it (bare hex ids,
+    9-character call ids, calls without ``type``). ValueError for an unknown ``api`` or ``shape``.
     """
-    fake = _fake(api, calls, text, model, shape)
+    fake = _fake(api, calls, text, model, shape, lenient)
     if api == "run":
         return _rest(_RESULTS[shape](fake))
     return _RESPONSES[api](fake)
@@ -614,6 +684,7 @@ def stream(
     text: str | None = None,
     model: str | None = None,
     shape: str = "native",
+    lenient: bool = False,
 ) -> list[dict[str, Any]]:
     """The events of the streamed answer of ``api`` (each the parsed ``data:`` of a server-sent
     event, or what the SDK yields), carrying what ``response`` does; text and argument strings
@@ -631,10 +702,11 @@ def stream(
     dicts of ConverseStream (``messageStart``, ``contentBlockStart``/``Delta``/``Stop``,
     ``messageStop``, ``metadata``); ``generate_content``: the response chunks, the text in pieces
     then the calls whole with the finish reason; ``run``: the SSE events of the result ``shape``
-    (native events carry the text in pieces, then the whole calls, then the usage). ValueError for
-    an unknown ``api`` or ``shape``.
+    (native events carry the text in pieces, then the whole calls, then the usage). ``lenient``
+    chat chunks carry each call whole, without index, in the last chunk with the finish reason and
+    the usage. ValueError for an unknown ``api`` or ``shape``.
     """
-    fake = _fake(api, calls, text, model, shape)
+    fake = _fake(api, calls, text, model, shape, lenient)
     if api == "run":
         return _RESULT_STREAMS[shape](fake)
     return _STREAMS[api](fake)
