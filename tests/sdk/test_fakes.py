@@ -288,3 +288,28 @@ def test_the_clients_put_the_streamed_fakes_together_into_the_calls_given(
         assert body.content[0].text == TEXTS[1]
     assert _sdk_calls(api, body) == calls
     assert reader.parsed(body) == calls
+
+
+def _fragments(api: str, events: list[Any]) -> list[str]:
+    """The argument fragments of a stream's first call."""
+    if api == "chat":
+        deltas = [
+            d for e in events for c in e["choices"] for d in c["delta"].get("tool_calls") or ()
+        ]
+        return [d["function"]["arguments"] for d in deltas if d["index"] == 0]
+    if api == "responses":
+        return [e["delta"] for e in events if e["type"] == "response.function_call_arguments.delta"]
+    if api == "messages":
+        deltas = [e["delta"] for e in events if e["type"] == "content_block_delta"]
+        return [d["partial_json"] for d in deltas if d["type"] == "input_json_delta"]
+    deltas = [e["contentBlockDelta"]["delta"] for e in events if "contentBlockDelta" in e]
+    return [d["toolUse"]["input"] for d in deltas if "toolUse" in d]
+
+
+@pytest.mark.parametrize("api", ["chat", "responses", "messages", "converse"])
+def test_streamed_arguments_come_in_several_fragments(gen: Any, api: str) -> None:
+    fakes = _module(gen, "_fakes")
+    [(name, arguments)] = _calls(_module(gen, "openai"), 1)
+    fragments = [f for f in _fragments(api, fakes.stream(api, [(name, arguments)])) if f]
+    assert len(fragments) > 1
+    assert json.loads("".join(fragments)) == arguments
