@@ -1,0 +1,78 @@
+"""toolgen/runtime/_fakes.py on its own: whatever the text and the arguments, the fragments of
+every stream join to exactly what the body carries, and the same input gives the same bytes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from toolgen.runtime import _fakes
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=8,
+)
+ARGUMENTS = st.dictionaries(st.text(), JSON, max_size=4)
+TEXT = st.none() | st.text()
+
+
+def _joined(api: str, events: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    """(the streamed text, the streamed argument strings in call order) of a stream."""
+    text, arguments = "", {}
+    for event in events:
+        if api == "chat":
+            for choice in event["choices"]:
+                text += choice["delta"].get("content") or ""
+                for delta in choice["delta"].get("tool_calls") or ():
+                    piece = delta["function"].get("arguments", "")
+                    arguments[delta["index"]] = arguments.get(delta["index"], "") + piece
+        elif api == "responses":
+            if event["type"] == "response.output_text.delta":
+                text += event["delta"]
+            elif event["type"] == "response.function_call_arguments.delta":
+                index = event["output_index"]
+                arguments[index] = arguments.get(index, "") + event["delta"]
+        elif api == "messages":
+            delta = event.get("delta", {})
+            if delta.get("type") == "text_delta":
+                text += delta["text"]
+            elif delta.get("type") == "input_json_delta":
+                arguments[event["index"]] = (
+                    arguments.get(event["index"], "") + delta["partial_json"]
+                )
+        else:
+            block = event.get("contentBlockDelta")
+            if block is not None and "text" in block["delta"]:
+                text += block["delta"]["text"]
+            elif block is not None:
+                index = block["contentBlockIndex"]
+                arguments[index] = arguments.get(index, "") + block["delta"]["toolUse"]["input"]
+    return text, [arguments[index] for index in sorted(arguments)]
+
+
+@given(st.lists(st.tuples(st.text(min_size=1), ARGUMENTS), max_size=3), TEXT)
+def test_stream_fragments_join_to_the_text_and_the_arguments(
+    calls: list[tuple[str, Any]], text: str | None
+) -> None:
+    for api in ("chat", "responses", "messages", "converse"):
+        streamed_text, streamed = _joined(api, _fakes.stream(api, calls, text=text))
+        assert streamed_text == (text or "")
+        assert [json.loads(a) for a in streamed] == [a for _, a in calls]
+
+
+@given(st.lists(st.tuples(st.text(min_size=1), ARGUMENTS), max_size=3), TEXT)
+def test_the_same_input_gives_the_same_bytes(
+    calls: list[tuple[str, Any]], text: str | None
+) -> None:
+    for api in _fakes.APIS:
+        first = json.dumps(
+            [_fakes.response(api, calls, text=text), _fakes.stream(api, calls, text=text)]
+        )
+        again = json.dumps(
+            [_fakes.response(api, calls, text=text), _fakes.stream(api, calls, text=text)]
+        )
+        assert first == again
