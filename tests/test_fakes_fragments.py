@@ -1,11 +1,13 @@
 """toolgen/runtime/_fakes.py on its own: whatever the text and the arguments, the fragments of
-every stream join to exactly what the body carries, and the same input gives the same bytes."""
+every stream join to exactly what the body carries, the same input gives the same bytes, and an
+unknown API is an error. (tests/sdk/test_fakes.py checks the fakes against the built package.)"""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -76,3 +78,12 @@ def test_the_same_input_gives_the_same_bytes(
             [_fakes.response(api, calls, text=text), _fakes.stream(api, calls, text=text)]
         )
         assert first == again
+
+
+def test_an_unknown_api_or_shape_is_a_value_error_naming_the_known_ones() -> None:
+    with pytest.raises(ValueError, match="'chat'.*'run'"):
+        _fakes.response("completions", [])
+    with pytest.raises(ValueError, match="'native'"):
+        _fakes.stream("run", [], shape="raw")
+    with pytest.raises(ValueError, match="lenient"):
+        _fakes.response("responses", [], lenient=True)

@@ -223,26 +223,6 @@ def test_sdks_parse_the_fakes_and_the_decoders_read_the_sdk_objects(
         assert reader.streamed(events) == calls
 
 
-def test_fakes_are_deterministic_and_ids_follow_the_input(gen: Any) -> None:
-    fakes = _module(gen, "_fakes")
-    calls = _calls(_module(gen, "openai"), 3)
-    for api in fakes.APIS:
-        first = json.dumps([fakes.response(api, calls), fakes.stream(api, calls, text="Hi")])
-        again = json.dumps([fakes.response(api, calls), fakes.stream(api, calls, text="Hi")])
-        assert first == again
-        assert fakes.response(api, calls) != fakes.response(api, calls[:1] * 3)
-
-
-def test_an_unknown_api_or_shape_is_a_value_error_naming_the_known_ones(gen: Any) -> None:
-    fakes = _module(gen, "_fakes")
-    with pytest.raises(ValueError, match="'chat'.*'run'"):
-        fakes.response("completions", [])
-    with pytest.raises(ValueError, match="'native'"):
-        fakes.stream("run", [], shape="raw")
-    with pytest.raises(ValueError, match="lenient"):
-        fakes.response("responses", [], lenient=True)
-
-
 @pytest.mark.parametrize(
     ("provider", "api"),
     [
