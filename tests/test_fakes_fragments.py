@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolgen.runtime import _fakes
@@ -56,6 +56,7 @@ def _joined(api: str, events: list[dict[str, Any]]) -> tuple[str, list[str]]:
     return text, [arguments[index] for index in sorted(arguments)]
 
 
+@settings(deadline=None)  # the machine may be busy: time is no property here
 @given(st.lists(st.tuples(st.text(min_size=1), ARGUMENTS), max_size=3), TEXT)
 def test_stream_fragments_join_to_the_text_and_the_arguments(
     calls: list[tuple[str, Any]], text: str | None
@@ -66,6 +67,7 @@ def test_stream_fragments_join_to_the_text_and_the_arguments(
         assert [json.loads(a) for a in streamed] == [a for _, a in calls]
 
 
+@settings(deadline=None)  # the machine may be busy: time is no property here
 @given(st.lists(st.tuples(st.text(min_size=1), ARGUMENTS), max_size=3), TEXT)
 def test_the_same_input_gives_the_same_bytes(
     calls: list[tuple[str, Any]], text: str | None

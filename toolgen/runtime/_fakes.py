@@ -595,16 +595,59 @@ def _native_stream(fake: _Fake) -> list[dict[str, Any]]:
     return events
 
 
-_RESULTS: dict[str, Callable[[_Fake], dict[str, Any]]] = {
-    "native": _native_result,
-    "chat": _chat_response,
-    "responses": _responses_response,
+#: What Workers AI's chat-style and Responses-style results leave out of those APIs' answers (its
+#: type definitions declare none of these members), and the members of a Responses-style result.
+_NOT_IN_RESULTS = {
+    "chat": frozenset(
+        ("refusal", "annotations", "service_tier", "system_fingerprint")
+        + ("prompt_tokens_details", "completion_tokens_details")
+    ),
+    "responses": frozenset(("annotations", "logprobs")),
 }
-_RESULT_STREAMS: dict[str, Callable[[_Fake], list[dict[str, Any]]]] = {
-    "native": _native_stream,
-    "chat": _chat_stream,
-    "responses": _responses_stream,
-}
+_RESPONSE_MEMBERS = ("id", "created_at", "object", "status", "output", "usage")
+_USAGE_MEMBERS = ("input_tokens", "output_tokens", "total_tokens")
+
+
+def _pruned(value: Any, members: frozenset[str]) -> Any:
+    """``value`` without the object members named ``members``, at any depth."""
+    if isinstance(value, dict):
+        return {k: _pruned(v, members) for k, v in value.items() if k not in members}
+    if isinstance(value, list):
+        return [_pruned(item, members) for item in value]
+    return value
+
+
+def _lean_response(response: dict[str, Any]) -> dict[str, Any]:
+    """A Responses-style result as Workers AI's types declare it (with ``output_text``)."""
+    lean = {key: response[key] for key in _RESPONSE_MEMBERS if response.get(key) is not None}
+    if "usage" in lean:
+        lean["usage"] = {key: lean["usage"][key] for key in _USAGE_MEMBERS}
+    text = [part["text"] for item in lean["output"] for part in item.get("content", ())]
+    if text:
+        lean["output_text"] = "".join(text)
+    return lean
+
+
+def _workers_result(fake: _Fake, shape: str) -> dict[str, Any]:
+    if shape == "native":
+        return _native_result(fake)
+    if shape == "chat":
+        chat: dict[str, Any] = _pruned(_chat_response(fake), _NOT_IN_RESULTS["chat"])
+        return chat
+    return _lean_response(_pruned(_responses_response(fake), _NOT_IN_RESULTS["responses"]))
+
+
+def _workers_stream(fake: _Fake, shape: str) -> list[dict[str, Any]]:
+    if shape == "native":
+        return _native_stream(fake)
+    if shape == "chat":
+        chunks: list[dict[str, Any]] = _pruned(_chat_stream(fake), _NOT_IN_RESULTS["chat"])
+        return chunks
+    events: list[dict[str, Any]] = _pruned(_responses_stream(fake), _NOT_IN_RESULTS["responses"])
+    for event in events:
+        if "response" in event:
+            event["response"] = _lean_response(event["response"])
+    return events
 
 
 def _rest(result: dict[str, Any]) -> dict[str, Any]:
@@ -673,7 +716,7 @@ def response(
     """
     fake = _fake(api, calls, text, model, shape, lenient)
     if api == "run":
-        return _rest(_RESULTS[shape](fake))
+        return _rest(_workers_result(fake, shape))
     return _RESPONSES[api](fake)
 
 
@@ -708,5 +751,5 @@ def stream(
     """
     fake = _fake(api, calls, text, model, shape, lenient)
     if api == "run":
-        return _RESULT_STREAMS[shape](fake)
+        return _workers_stream(fake, shape)
     return _STREAMS[api](fake)
