@@ -710,7 +710,8 @@ def response(
     blocks (``tooluse_...``); ``generate_content``: one candidate with ``text`` and
     ``functionCall`` parts (which carry no id, as generateContent sends them); ``run``: the REST
     body ``{result, success, errors, messages}`` of Workers AI, whose result has ``shape``
-    (``native``, ``chat`` or ``responses``). ``model`` replaces the model named (``MODELS``);
+    (``native``, ``chat`` or ``responses``; the last two with only the members Workers AI's types
+    declare). ``model`` replaces the model named (``MODELS``);
     ``lenient`` gives Chat Completions as the lenient compatible APIs send it (bare hex ids,
     9-character call ids, calls without ``type``). ValueError for an unknown ``api`` or ``shape``.
     """
