@@ -15,10 +15,15 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Generic, TypeVar
 
-__all__ = ["Forward", "forward"]
+__all__ = ["Fakes", "Forward", "forward"]
+
+Name = TypeVar("Name", bound=str)
+ApiName = TypeVar("ApiName", bound=str)
+#: the body and stream builders of ``_fakes``: (API, [(wire name, wire arguments)...], text)
+Builder = Callable[..., Any]
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "object": (dict,),
@@ -31,7 +36,8 @@ _TYPES: dict[str, tuple[type, ...]] = {
 
 class Forward:
     """The wire arguments of the tools of one provider, from the plans in ``module`` (imported
-    relative to ``package`` on first use; its ``TOOL_PLANS``: canonical name -> plan)."""
+    relative to ``package`` on first use; its ``TOOL_PLANS``: canonical name -> plan, None for a
+    tool whose payloads go out canonical as they are)."""
 
     def __init__(self, package: str | None, module: str) -> None:
         self._package = package
@@ -44,10 +50,64 @@ class Forward:
         if self._plans is None:
             module = importlib.import_module(self._module, self._package)
             self._plans = module.TOOL_PLANS
-        plan = self._plans.get(name)
+        if name not in self._plans:
+            raise KeyError(f"no tool is called {name!r}")
+        plan = self._plans[name]
         if plan is None:  # a tool sent non-strict: its payloads are canonical as they are
             return _copy(payload)
         return forward(payload, plan["root"], plan["defs"])
+
+
+class Fakes(Generic[Name, ApiName]):
+    """The fakes of one provider (its module ``testing/<provider>.py`` binds them, typed with its
+    tool names and APIs): ``response`` and ``stream`` carry tool calls given as canonical
+    payloads, in the provider's wire form; ``api`` None is the provider's first API."""
+
+    def __init__(
+        self,
+        forward: Forward,
+        wire_names: Mapping[str, str],
+        first_api: ApiName,
+        builders: tuple[Builder, Builder],
+    ) -> None:
+        self._forward = forward
+        self._wire_names = wire_names
+        self._first_api = first_api
+        self._response, self._stream = builders
+
+    def arguments(self, name: Name, payload: Any) -> Any:
+        """The arguments the provider's model writes for the canonical ``payload`` of tool
+        ``name`` (a fresh JSON value; KeyError for a tool the provider does not take)."""
+        return self._forward.arguments(name, payload)
+
+    def response(
+        self,
+        calls: Sequence[tuple[Name, Any]],
+        *,
+        api: ApiName | None = None,
+        text: str | None = None,
+    ) -> dict[str, Any]:
+        """A response body of ``api`` whose tool calls carry ``calls`` (canonical name, canonical
+        payload), in order, after the assistant's ``text`` if given."""
+        body: dict[str, Any] = self._response(api or self._first_api, self._wire(calls), text=text)
+        return body
+
+    def stream(
+        self,
+        calls: Sequence[tuple[Name, Any]],
+        *,
+        api: ApiName | None = None,
+        text: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """The events (or chunks) of a streamed response of ``api`` carrying ``calls`` (see
+        ``response``)."""
+        events: list[dict[str, Any]] = self._stream(
+            api or self._first_api, self._wire(calls), text=text
+        )
+        return events
+
+    def _wire(self, calls: Sequence[tuple[Name, Any]]) -> list[tuple[str, Any]]:
+        return [(self._wire_names[name], self.arguments(name, payload)) for name, payload in calls]
 
 
 def forward(value: Any, plan: Mapping[str, Any], defs: Mapping[str, Any]) -> Any:
