@@ -27,7 +27,10 @@ REPO = Path(__file__).resolve().parents[1]
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 SKIP_MARK = "<!-- docs-test: skip -->"
 #: page (relative to the repository) -> how many of its Python blocks are marked not to run
-SKIPPED: dict[str, int] = {}
+SKIPPED: dict[str, int] = {
+    # the fakes' response and stream builders (toolgen/runtime/_fakes.py) land at the merge
+    "docs/generated-api.md": 1,
+}
 FENCE = re.compile(r"^(`{3,})\s*([\w+-]*)")
 
 
