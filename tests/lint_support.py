@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fakes_stub import add_fakes_stub
+
 REPO = Path(__file__).resolve().parents[1]
 
 #: (id, ruff arguments): ruff's own defaults, and the project's rule set. E501 is left out of the
@@ -40,6 +42,9 @@ def assert_ruff_clean(folder: Path, config: list[str]) -> None:
 
 def assert_mypy_strict_clean(folder: Path, *packages: str) -> None:
     tool("mypy")
+    for package in packages:
+        if (folder / package / "testing").is_dir():
+            add_fakes_stub(folder / package)
     args = [arg for package in packages for arg in ("-p", package)]
     result = subprocess.run(
         [

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakes_stub import add_fakes_stub
 from tests.lint_support import RUFF_CONFIGS, assert_mypy_strict_clean, assert_ruff_clean
 from toolgen.build import build
 from toolgen.package.writer import write_package
@@ -27,7 +26,6 @@ def built(tmp_path_factory: pytest.TempPathFactory, suite_cache: Path) -> Path:
     assert result.ok, [d.format() for d in result.diagnostics]
     root = tmp_path_factory.mktemp("generated")
     write_package(root / "examplegen", result.files)
-    add_fakes_stub(root / "examplegen")
     return root
 
 
