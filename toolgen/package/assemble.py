@@ -22,6 +22,7 @@ from toolgen.infra.parallel import Runner
 from toolgen.load.contracts import Design
 from toolgen.load.loader import ENVELOPES_FOLDER
 from toolgen.package.schema_texts import SchemaText, json_text, schema_texts
+from toolgen.package.testing import testing_files
 from toolgen.package.tool_outputs import tool_output_files
 from toolgen.project.design_projection import ProviderProjection
 from toolgen.project.projection import ProjectedContract
@@ -321,7 +322,9 @@ def render_package(
             providers=providers,
             tools=tuple(c.name for c in design.tools),
             outputs=tuple(c.name for c in design.outputs),
-            submodules=tuple(sorted((*providers, "models", *(("handlers",) if providers else ())))),
+            submodules=tuple(
+                sorted((*providers, "models", *(("handlers", "testing") if providers else ())))
+            ),
         ),
         runner=runner,
     )
@@ -337,6 +340,7 @@ def render_package(
         diagnostics += canonical.diagnostics
         if canonical.source is not None:
             files |= _canonical_files("_canonical", canonical, header())
+    served: list[ProviderProjection] = []  # the providers that get a module
     for projection in projections:
         name = projection.profile.name
         if not projection.profile.apis:
@@ -366,6 +370,8 @@ def render_package(
             design, projection, list(schemas), models.classes, canonical_module, texts, runner
         )
         files.update(_schema_files(projection, texts))
+        served.append(projection)
+    files |= testing_files(served, runner)
     done = models.result()
     files.update(done.files)  # the build sorts the files; the models' findings come first
     return PackageFiles(files, [*done.diagnostics, *diagnostics])

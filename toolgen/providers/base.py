@@ -159,7 +159,9 @@ class Profile:
     template: str | None = None
     # Provider tables the generated module writes out (template variables by name);
     # ``loop_options``: API name -> keyword arguments of that API's loop class
-    # (toolgen/runtime/_tool_results.py), e.g. Mistral's tool messages carrying ``name``.
+    # (toolgen/runtime/_tool_results.py), e.g. Mistral's tool messages carrying ``name``;
+    # ``fake_options``: API name -> keyword arguments of the fakes' builders
+    # (toolgen/runtime/_fakes.py), e.g. Mistral's lenient Chat Completions.
     module_data: Mapping[str, Any] = field(default_factory=dict)
     # The wire APIs the provider speaks (toolgen.providers.apis); the first is the default ``api`` of the
     # generated functions. Their fixed modules are copied into OUT and bound by the generated

@@ -18,7 +18,9 @@ PROVIDERS: tuple[str, ...] = ("openai", "anthropic", "groq", "cerebras")
 TOOLS: tuple[str, ...] = ("maps.route", "ping")
 OUTPUTS: tuple[str, ...] = ("route_summary",)
 
-_SUBMODULES = frozenset(("anthropic", "cerebras", "groq", "handlers", "models", "openai"))
+_SUBMODULES = frozenset(
+    ("anthropic", "cerebras", "groq", "handlers", "models", "openai", "testing")
+)
 
 if TYPE_CHECKING:
     # What a type checker sees: the submodules themselves, and no module-level __getattr__ (it
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from . import handlers as handlers
     from . import models as models
     from . import openai as openai
+    from . import testing as testing
 else:
 
     def __getattr__(name: str) -> ModuleType:

@@ -18,7 +18,7 @@ PROVIDERS: tuple[str, ...] = ("bedrock",)
 TOOLS: tuple[str, ...] = ("echo", "maps.route", "ping")
 OUTPUTS: tuple[str, ...] = ()
 
-_SUBMODULES = frozenset(("bedrock", "handlers", "models"))
+_SUBMODULES = frozenset(("bedrock", "handlers", "models", "testing"))
 
 if TYPE_CHECKING:
     # What a type checker sees: the submodules themselves, and no module-level __getattr__ (it
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from . import bedrock as bedrock
     from . import handlers as handlers
     from . import models as models
+    from . import testing as testing
 else:
 
     def __getattr__(name: str) -> ModuleType:

@@ -1,0 +1,86 @@
+"""The package's ``testing`` subpackage: per provider, fakes of its responses and streams whose
+tool calls carry canonical payloads in the provider's wire form (toolgen/runtime/_forward.py
+writes them from the forward plans of toolgen/compile/canonical/forward.py; the bodies and
+events are toolgen/runtime/_fakes.py's). Nothing else in the package imports it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolgen.compile.canonical.forward import forward_plan
+from toolgen.infra.parallel import Runner
+from toolgen.project.design_projection import ProviderProjection
+from toolgen.providers import ENDPOINTS
+from toolgen.providers.base import Profile
+from toolgen.render.formatting import Literal
+from toolgen.render.runtime_files import copied
+from toolgen.render.templating import format_python, header, render
+
+FOLDER = "testing"
+
+
+def testing_files(served: list[ProviderProjection], runner: Runner) -> dict[str, str]:
+    """The files of ``testing/`` for the providers ``served`` (those whose module the package
+    has), and the fixed modules they import; none without such a provider."""
+    if not served:
+        return {}
+    files = {
+        f"{FOLDER}/__init__.py": format_python(
+            render(
+                "testing_init.py.j2",
+                runner,
+                header=header(),
+                providers=tuple(p.profile.name for p in served),
+            ),
+            runner=runner,
+        ),
+        "_forward.py": copied("_forward", header()),
+    }
+    for projection in served:
+        files |= _provider_files(projection, runner)
+    return files
+
+
+def _provider_files(projection: ProviderProjection, runner: Runner) -> dict[str, str]:
+    profile = projection.profile
+    tools = [p for p in projection.tools if p.schema is not None]
+    plans = Literal(
+        "TOOL_PLANS",
+        "{",
+        tuple(f"{p.contract.name!r}: {forward_plan(p)!r}" for p in tools),
+    )
+    context = {
+        "header": header(),
+        "provider": profile.name,
+        "title": profile.title,
+        "fake_options": _fake_options(profile),
+    }
+    return {
+        f"{FOLDER}/{profile.name}.py": format_python(
+            render(
+                "testing_provider.py.j2",
+                runner,
+                **context,
+                api_names=profile.api_names,
+                tools=tuple(p.contract.name for p in tools),
+            ),
+            runner=runner,
+        ),
+        f"{FOLDER}/_plans_{profile.name}.py": format_python(
+            render("testing_plans.py.j2", runner, **context, plans=plans), (plans,), runner=runner
+        ),
+    }
+
+
+def _fake_options(profile: Profile) -> dict[str, dict[str, Any]]:
+    """API -> keyword arguments of toolgen/runtime/_fakes.py's builders for ``profile``: the
+    model its canary asks (its endpoint's), and its own ``fake_options`` (a wire variant)."""
+    endpoint = ENDPOINTS.get(profile.name)
+    own = profile.module_data.get("fake_options", {})
+    options: dict[str, dict[str, Any]] = {}
+    for api in profile.api_names:
+        chosen = {"model": endpoint.model} if endpoint is not None else {}
+        chosen |= own.get(api, {})
+        if chosen:
+            options[api] = chosen
+    return options

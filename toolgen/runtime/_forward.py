@@ -1,0 +1,237 @@
+"""The forward writer of the testing fakes: a canonical payload as a provider's model writes it.
+
+Each contract's plan (a JSON value, in ``testing/_plans_<provider>.py``, written by toolgen from
+the projection's record of rewrites: toolgen/compile/canonical/forward.py) says what each node
+becomes: an encoding (a value of any type as JSON text, a map as key/value entries, extra
+members under one more member, a tuple as an object), enum values written as text, null for
+the absent members the provider writes, and which branch of a union the value takes. This
+module interprets it; it is the inverse canonicalizer's inverse, so
+``canonicalize(name, Forward.arguments(name, payload))`` gives ``payload`` back (an absent
+member that is optional and accepts null comes back as null: strict mode cannot tell them
+apart). The plans module is imported on first use. Standard library only.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Generic, TypeVar
+
+__all__ = ["Fakes", "Forward", "forward"]
+
+Name = TypeVar("Name", bound=str)
+ApiName = TypeVar("ApiName", bound=str)
+#: the body and stream builders of ``_fakes``: (API, [(wire name, wire arguments)...], text)
+Builder = Callable[..., Any]
+
+_TYPES: dict[str, tuple[type, ...]] = {
+    "object": (dict,),
+    "array": (list, tuple),
+    "string": (str,),
+    "boolean": (bool,),
+    "null": (type(None),),
+}
+
+
+class Forward:
+    """The wire arguments of the tools of one provider, from the plans in ``module`` (imported
+    relative to ``package`` on first use; its ``TOOL_PLANS``: canonical name -> plan, None for a
+    tool whose payloads go out canonical as they are)."""
+
+    def __init__(self, package: str | None, module: str) -> None:
+        self._package = package
+        self._module = module
+        self._plans: Mapping[str, Any] | None = None
+
+    def arguments(self, name: str, payload: Any) -> Any:
+        """What the provider's model writes for the canonical ``payload`` of tool ``name`` (a
+        fresh value; the input is never mutated)."""
+        if self._plans is None:
+            module = importlib.import_module(self._module, self._package)
+            self._plans = module.TOOL_PLANS
+        if name not in self._plans:
+            raise KeyError(f"no tool is called {name!r}")
+        plan = self._plans[name]
+        if plan is None:  # a tool sent non-strict: its payloads are canonical as they are
+            return _copy(payload)
+        return forward(payload, plan["root"], plan["defs"])
+
+
+class Fakes(Generic[Name, ApiName]):
+    """The fakes of one provider (its module ``testing/<provider>.py`` binds them, typed with its
+    tool names and APIs): ``response`` and ``stream`` carry tool calls given as canonical
+    payloads, in the provider's wire form; ``api`` None is the provider's first API."""
+
+    def __init__(
+        self,
+        forward: Forward,
+        wire_names: Mapping[str, str],
+        first_api: ApiName,
+        builders: tuple[Builder, Builder],
+        options: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> None:
+        self._forward = forward
+        self._wire_names = wire_names
+        self._first_api = first_api
+        self._response, self._stream = builders
+        # API -> keyword arguments of the builders (the provider's model, its wire variant)
+        self._options = options or {}
+
+    def arguments(self, name: Name, payload: Any) -> Any:
+        """The arguments the provider's model writes for the canonical ``payload`` of tool
+        ``name`` (a fresh JSON value; KeyError for a tool the provider does not take)."""
+        return self._forward.arguments(name, payload)
+
+    def response(
+        self,
+        calls: Sequence[tuple[Name, Any]],
+        *,
+        api: ApiName | None = None,
+        text: str | None = None,
+    ) -> dict[str, Any]:
+        """A response body of ``api`` whose tool calls carry ``calls`` (canonical name, canonical
+        payload), in order, after the assistant's ``text`` if given."""
+        api = api or self._first_api
+        options = self._options.get(api, {})
+        body: dict[str, Any] = self._response(api, self._wire(calls), text=text, **options)
+        return body
+
+    def stream(
+        self,
+        calls: Sequence[tuple[Name, Any]],
+        *,
+        api: ApiName | None = None,
+        text: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """The events (or chunks) of a streamed response of ``api`` carrying ``calls`` (see
+        ``response``)."""
+        api = api or self._first_api
+        options = self._options.get(api, {})
+        events: list[dict[str, Any]] = self._stream(api, self._wire(calls), text=text, **options)
+        return events
+
+    def _wire(self, calls: Sequence[tuple[Name, Any]]) -> list[tuple[str, Any]]:
+        return [(self._wire_names[name], self.arguments(name, payload)) for name, payload in calls]
+
+
+def forward(value: Any, plan: Mapping[str, Any], defs: Mapping[str, Any]) -> Any:
+    """``value`` written as the node of ``plan`` takes it (``defs``: the plans of ``$ref``
+    targets): its encoding first, then its union's branch, then its members or items."""
+    plan = _resolved(plan, defs)
+    if "encode" in plan:
+        value = _encode(value, plan)
+    texts = plan.get("texts")
+    if texts is not None and not isinstance(value, str) and value is not None:
+        value = next((text for known, text in texts if _same(known, value)), value)
+    branches = plan.get("branches")
+    if branches is not None:
+        chosen = next((b for b in branches if fits(value, b, defs)), None)
+        if chosen is not None:
+            value = forward(value, chosen, defs)
+    members = plan.get("members")
+    if isinstance(value, dict) and members is not None:
+        return _object(value, plan, members, defs)
+    items = plan.get("items")
+    if isinstance(value, list | tuple) and items is not None:
+        return [forward(element, items, defs) for element in value]
+    return _copy(value)
+
+
+def fits(value: Any, plan: Mapping[str, Any], defs: Mapping[str, Any]) -> bool:
+    """Whether the canonical ``value`` is one of the node of ``plan``: its types, enum values,
+    required and declared members, elements and union (the branch the forward writes it in)."""
+    plan = _resolved(plan, defs)
+    if value is None and plan.get("null"):
+        return True
+    types = plan.get("types")
+    if types is not None and not any(_of_type(value, kind) for kind in types):
+        return False
+    values = plan.get("values")
+    if values is not None and not any(_same(known, value) for known in values):
+        return False
+    members = plan.get("members")
+    if isinstance(value, dict) and members is not None:
+        if any(name not in value for name in plan["required"]):
+            return False
+        if plan["closed"] and any(name not in members for name in value):
+            return False
+        if not all(fits(value[name], members[name], defs) for name in members if name in value):
+            return False
+    items = plan.get("items", {})
+    elements = value if isinstance(value, list) else ()
+    if not all(fits(element, items, defs) for element in elements):
+        return False
+    branches = plan.get("branches")
+    return branches is None or any(fits(value, branch, defs) for branch in branches)
+
+
+def _resolved(plan: Mapping[str, Any], defs: Mapping[str, Any]) -> Mapping[str, Any]:
+    seen: set[str] = set()
+    while "call" in plan and plan["call"] not in seen:
+        seen.add(plan["call"])
+        plan = defs[plan["call"]]
+    return plan
+
+
+def _object(
+    value: dict[str, Any], plan: Mapping[str, Any], members: Mapping[str, Any], defs: Any
+) -> dict[str, Any]:
+    nulls = plan["nulls"]
+    result: dict[str, Any] = {}
+    for name, member in members.items():
+        if name in value:
+            result[name] = forward(value[name], member, defs)
+        elif name in nulls:
+            result[name] = None  # what strict mode writes for an absent member
+    for name, member in value.items():
+        if name not in members:
+            result[name] = _copy(member)
+    return result
+
+
+def _encode(value: Any, plan: Mapping[str, Any]) -> Any:
+    """``value`` in the encoding of ``plan``, the one whose decoder the inverse applies there
+    (toolgen/runtime/_canonical_support.py)."""
+    kind, argument = plan["encode"]
+    if kind == "json":
+        return json.dumps(value)
+    if kind == "pairs" and isinstance(value, dict):
+        return [{"key": key, "value": member} for key, member in value.items()]
+    if kind == "tuple" and isinstance(value, list | tuple):
+        return {str(index): element for index, element in enumerate(value)}
+    if kind == "extras" and isinstance(value, dict):
+        declared = plan["members"]
+        kept = {name: member for name, member in value.items() if name in declared}
+        others = {name: member for name, member in value.items() if name not in declared}
+        if not others and argument not in plan["nulls"]:
+            return kept  # an optional member holding none
+        return {**kept, argument: others}  # the member's own plan writes them as entries
+    return value
+
+
+def _same(one: Any, two: Any) -> bool:
+    """JSON equality of two scalars: ``True`` is not ``1``, ``1`` is ``1.0``."""
+    if isinstance(one, bool) or isinstance(two, bool):
+        return one is two
+    if _of_type(one, "number") and _of_type(two, "number"):
+        return bool(one == two)
+    return type(one) is type(two) and bool(one == two)
+
+
+def _of_type(value: Any, kind: str) -> bool:
+    if kind == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == "integer":
+        return (isinstance(value, int) and not isinstance(value, bool)) or (
+            isinstance(value, float) and value.is_integer()
+        )
+    return isinstance(value, _TYPES.get(kind, ()))
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _copy(member) for key, member in value.items()}
+    if isinstance(value, list | tuple):
+        return [_copy(element) for element in value]
+    return value
