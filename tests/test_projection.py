@@ -562,9 +562,28 @@ ALREADY_NULLABLE: dict[str, Any] = {
 
 
 @pytest.mark.parametrize("member", ALREADY_NULLABLE.values(), ids=ALREADY_NULLABLE.keys())
-def test_optional_member_that_accepts_null_is_left_alone_with_a_warning(project_one, member):
+def test_optional_member_that_accepts_null_is_boxed(project_one, member):
+    """Required, and either null (absent) or {"value": v} (v, null included): the member's own
+    projection inside the box, unchanged."""
     canonical = {**obj({"m": member}), "$defs": {"N": {"type": ["integer", "null"]}}}
     projected, diagnostics = project_one(canonical)
+    assert diagnostics == []
+    assert_strict(projected)
+    assert projected["required"] == ["m"]
+    box, null = projected["properties"]["m"]["anyOf"]
+    assert null == {"type": "null"}
+    expected = {"anyOf": member["oneOf"]} if "oneOf" in member else member
+    assert box["properties"] == {"value": expected}
+    assert box["required"] == ["value"]
+    assert accepts(projected["properties"]["m"], projected, {"value": None})
+    assert not accepts(projected["properties"]["m"], projected, {})
+
+
+@pytest.mark.parametrize("member", ALREADY_NULLABLE.values(), ids=ALREADY_NULLABLE.keys())
+def test_optional_member_that_accepts_null_is_left_alone_with_a_warning(project_one, member):
+    canonical = {**obj({"m": member}), "$defs": {"N": {"type": ["integer", "null"]}}}
+    toml = '[providers.openai]\noptional_nullable = "keep"\n'
+    projected, diagnostics = project_one(canonical, extra_files={"toolgen.toml": toml})
     assert errors(diagnostics) == []
     expected = {"anyOf": member["oneOf"]} if "oneOf" in member else member
     assert projected["properties"]["m"] == expected  # not wrapped a second time
