@@ -944,7 +944,9 @@ def _over_cap(
     else ``first``'s (failed) projection, its LIMIT_OPTIONAL_MEMBERS error saying why the members
     over the cap could not be written so."""
     assert first.over_cap_choice is not None
-    second = _Projector(contract, profile, options, over_cap=first.over_cap_choice)
+    second = _Projector(
+        contract, profile, options, over_cap=first.over_cap_choice, why_kept=first.why_kept
+    )
     meaning, rewrites = second.project()
     if meaning is not None:
         return meaning, rewrites, second
@@ -968,14 +970,45 @@ def _over_cap(
     return None, RewriteRecord(), first
 
 
+def _strict(
+    contract: Contract, profile: Profile, options: ProviderOptions, why_kept: str = ""
+) -> tuple[Any | None, RewriteRecord, _Projector]:
+    """The projection of ``contract`` (over the cap of optional members, the second one)."""
+    projector = _Projector(contract, profile, options, why_kept=why_kept)
+    meaning, rewrites = projector.project()
+    if projector.over_cap_choice:
+        meaning, rewrites, projector = _over_cap(contract, profile, options, projector)
+    return meaning, rewrites, projector
+
+
+def _kept_after_limits(
+    contract: Contract, profile: Profile, options: ProviderOptions, boxed: _Projector
+) -> tuple[Any | None, RewriteRecord, _Projector]:
+    """Where boxing optional members that accept null (NullableOptionalBoxed: one more object
+    level and one more union each) breaks a limit of the provider, the projection with them
+    kept as they are (``optional_nullable = "keep"``), each OPTIONAL_NULLABLE warning saying
+    why, if that one has no error; else ``boxed``'s (failed) projection."""
+    why = "; ".join(
+        d.message
+        for d in boxed.diagnostics
+        if d.level is Level.ERROR and d.code.startswith("LIMIT_")
+    )
+    if not why:
+        return None, RewriteRecord(), boxed
+    kept_options = replace(options, optional_nullable="keep")
+    kept = _strict(contract, profile, kept_options, f"it is not boxed: with boxes, {why}")
+    if kept[0] is None:
+        return None, RewriteRecord(), boxed
+    return kept
+
+
 def project_contract(
     contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
 ) -> tuple[ProjectedContract, list[Diagnostic]]:
     """The strict projection of ``contract`` (every structured output, and tools in strict mode)."""
-    projector = _Projector(contract, profile, options)
-    meaning, rewrites = projector.project()
-    if projector.over_cap_choice:
-        meaning, rewrites, projector = _over_cap(contract, profile, options, projector)
+    meaning, rewrites, projector = _strict(contract, profile, options)
+    if meaning is None and projector.boxed:
+        meaning, rewrites, projector = _kept_after_limits(contract, profile, options, projector)
     schema = meaning
     if meaning is not None and profile.openapi is not None:
         schema = write_openapi(meaning, profile.openapi)

@@ -122,7 +122,7 @@ class _Context:
 @dataclass
 class _Member:
     name: str
-    drop_null: bool  # optional and its canonical schema does not accept null
+    drop_null: bool  # null is the absent member (made nullable, or boxed)
     child: _Plan
 
 
