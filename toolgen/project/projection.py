@@ -967,6 +967,7 @@ def _over_cap(
             else d
             for d in first.diagnostics
         ]
+    first.boxed = second.boxed  # the members it chose included boxed ones (_kept_after_limits)
     return None, RewriteRecord(), first
 
 
