@@ -156,7 +156,8 @@ def test_warnings_do_not_fail_the_build(cli, make_design, tool, tmp_path):
         {
             "tools/t.yaml": tool(
                 "t", {"type": "object", "properties": {"n": {"type": ["string", "null"]}}}
-            )
+            ),
+            "toolgen.toml": '[providers.openai]\noptional_nullable = "keep"\n',
         }
     )
     result = cli("build", design, "-o", tmp_path / "gen", "--provider", "openai")

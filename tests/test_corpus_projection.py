@@ -258,3 +258,26 @@ def test_example_design_projects_to_strict_schemas(example_design):
             description=projected.contract.description,
         )
         assert found == [], (projected.contract.name, found)
+
+
+def test_github_issue_write_keeps_a_title_only_update_apart_from_removing_the_type(corpus_dir):
+    """The GitHub MCP server's ``issue_write``: ``type`` is optional and null means "remove the
+    issue type". Through OpenAI strict mode a title-only update (the model writes null for the
+    member it leaves out) comes back without ``type``; ``{"value": null}`` comes back as null."""
+    from toolgen.compile.canonical.reference import reference_inverse
+
+    lines = (corpus_dir / "tools" / "mcp_github_mcp_server.jsonl").read_text(encoding="utf-8")
+    record = next(r for r in map(json.loads, lines.splitlines()) if r["name"] == "issue_write")
+    contract = Contract(
+        "tool", "issue_write", record["description"], record["parameters"], "tools/t.json", ""
+    )
+    projected, diagnostics = project_contract(contract, OPENAI, ProviderOptions(), "issue_write")
+    assert projected.schema is not None, diagnostics
+    assert [d.code for d in diagnostics if d.code == "OPTIONAL_NULLABLE"] == []
+    payload = dict.fromkeys(projected.schema["properties"])
+    payload |= {"method": "update", "owner": "o", "repo": "r", "issue_number": 1, "title": "T"}
+    assert Draft202012Validator(projected.schema).is_valid(payload)
+    update = reference_inverse(payload, projected)
+    assert "type" not in update and update["title"] == "T"
+    cleared = reference_inverse({**payload, "type": {"value": None}}, projected)
+    assert cleared["type"] is None

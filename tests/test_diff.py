@@ -497,6 +497,35 @@ CASES = [
         config="",
     ),
     Case(
+        # the GitHub MCP server's issue_write.type: null removes the type, absent leaves it
+        "an optional member comes to accept null: boxed on openai, as it is on anthropic",
+        {"tools/t.yaml": tool(obj({"title": S, "type": S}, ["title"]))},
+        {"tools/t.yaml": tool(obj({"title": S, "type": {"type": ["string", "null"]}}, ["title"]))},
+        [
+            f"{P}/properties/type: openai: COMPATIBLE openai boxes this optional member that"
+            " accepts null now: the model writes null to leave it out and"
+            ' {"value": ...} to set it; absent and null come back apart',
+            f"{P}/properties/type/type: design: COMPATIBLE type widened from string to null/string",
+        ],
+        config=BOTH,
+    ),
+    Case(
+        "optional_nullable set to keep: no longer boxed",
+        {
+            "tools/t.yaml": tool(obj({"type": {"type": ["string", "null"]}})),
+            "toolgen.toml": OPENAI_ONLY,
+        },
+        {
+            "tools/t.yaml": tool(obj({"type": {"type": ["string", "null"]}})),
+            "toolgen.toml": OPENAI_ONLY + '[providers.openai]\noptional_nullable = "keep"\n',
+        },
+        [
+            f"{P}/properties/type: openai: BREAKING openai no longer boxes this optional member"
+            " that accepts null: absent comes back as null",
+        ],
+        config="",
+    ),
+    Case(
         "output schema changed",
         {
             "outputs/o.yaml": {

@@ -252,26 +252,58 @@ def test_no_strict_undo_unless_the_definition_is_strict_shaped(tmp_path, change,
     assert codes(result.diagnostics) == [*kept, (pointer, "NOT_STRICT")]
 
 
-def test_an_optional_member_that_accepts_null(tmp_path, make_design, tool):
-    """Canonically optional *and* nullable (OPTIONAL_NULLABLE): strict mode sends it as it is, like a
-    required nullable member or an optional non-null one. The import reads it as the latter (and
-    says so); the design it writes projects to the same strict schema, but without the warning,
-    and its inverse now drops the null. The Anthropic output keeps the member as authored."""
+OPTIONAL_NULLABLE_PARAMETERS = {
+    "type": "object",
+    "properties": {
+        "a": {"type": "string"},
+        "b": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        "c": {"type": ["integer", "null"]},
+    },
+    "required": ["a"],
+}
+
+
+def test_an_optional_member_that_accepts_null_is_unboxed(tmp_path, make_design, tool):
+    """Canonically optional *and* nullable: strict mode sends it boxed (null, or {"value": X});
+    the import reads the box back as the optional member X (and says so), so the imported design
+    is the authored one (Cerebras splits the type list) and projects to the same strict schema."""
+    authored = json.loads(json.dumps(OPTIONAL_NULLABLE_PARAMETERS))
+    authored["properties"]["c"]["description"] = "null clears it"
+    design = make_design({"tools/t.yaml": tool("t", authored)})
+    for provider in ("openai", "cerebras"):
+        result = analyze(design, (provider,))
+        assert result.diagnostics == []
+        schema = result.projections[0].tools[0].schema
+        source = write_source(tmp_path / provider, "tools.json", [_definition(provider, schema)])
+        imported = run_import([source], tmp_path / f"imported-{provider}")
+        assert imported.ok
+        parameters = imported_parameters(tmp_path / f"imported-{provider}")["t"]
+        assert parameters["required"] == ["a"]
+        assert parameters["properties"]["b"] == OPTIONAL_NULLABLE_PARAMETERS["properties"]["b"]
+        c = (
+            {"type": ["integer", "null"]}
+            if provider == "openai"
+            else {"anyOf": [{"type": "integer"}, {"type": "null"}]}
+        )
+        assert parameters["properties"]["c"] == {**c, "description": "null clears it"}
+        unboxed = [p for p, code in codes(imported.diagnostics) if code == "STRICT_BOX_UNDONE"]
+        assert [p.rsplit("/", 1)[1] for p in unboxed] == ["b", "c"]
+        assert analyze(tmp_path / f"imported-{provider}", (provider,)).diagnostics == []
+        assert projected_files(tmp_path / f"imported-{provider}", provider) == projected_files(
+            design, provider
+        )
+
+
+def test_an_optional_member_that_accepts_null_kept_as_it_is(tmp_path, make_design, tool):
+    """With ``optional_nullable = "keep"`` (OPTIONAL_NULLABLE): strict mode sends it as it is,
+    like a required nullable member or an optional non-null one. The import reads it as the
+    latter (and says so); the design it writes projects to the same strict schema, but without
+    the warning, and its inverse now drops the null. The Anthropic output keeps the member as
+    authored."""
+    keep = '[providers.openai]\noptional_nullable = "keep"\n'
+    keep += '[providers.cerebras]\noptional_nullable = "keep"\n'
     design = make_design(
-        {
-            "tools/t.yaml": tool(
-                "t",
-                {
-                    "type": "object",
-                    "properties": {
-                        "a": {"type": "string"},
-                        "b": {"anyOf": [{"type": "string"}, {"type": "null"}]},
-                        "c": {"type": ["integer", "null"]},
-                    },
-                    "required": ["a"],
-                },
-            )
-        }
+        {"tools/t.yaml": tool("t", OPTIONAL_NULLABLE_PARAMETERS), "toolgen.toml": keep}
     )
     for provider in ("openai", "cerebras", "anthropic"):
         result = analyze(design, (provider,))

@@ -62,9 +62,11 @@ WIDE = {
 }
 
 
-def project(schema: Any, profile: Any = ANTHROPIC) -> tuple[Any, list[Any]]:
+def project(
+    schema: Any, profile: Any = ANTHROPIC, options: ProviderOptions | None = None
+) -> tuple[Any, list[Any]]:
     contract = Contract("tool", "wide", "", schema, "tools/wide.json", "/parameters")
-    return project_contract(contract, profile, ProviderOptions(), "wide")
+    return project_contract(contract, profile, options or ProviderOptions(), "wide")
 
 
 def errors(diagnostics: list[Any]) -> list[str]:
@@ -110,15 +112,35 @@ def test_the_inverse_drops_the_nulls_it_added(profile: Any) -> None:
     assert reference_inverse(present, projected) == {"id": "a", "m00": "x", "m24": "v", "m25": 3}
 
 
-def test_members_that_accept_null_stay_optional() -> None:
-    """An optional member that accepts null could not be told from an absent one once required:
-    the members written required are chosen among the others (from the last)."""
-    nullable = {f"n{i}": {"type": ["string", "null"]} for i in range(6)}
-    schema = {"type": "object", "properties": {**members(24), **nullable}, "$defs": DEFS}
-    projected, diagnostics = project(schema)
+NULLABLE = {f"n{i}": {"type": ["string", "null"]} for i in range(6)}
+
+
+@pytest.mark.parametrize("setting", ["keep", "error"])
+def test_members_that_accept_null_stay_optional_unless_boxed(setting: Any) -> None:
+    """Without the box (``optional_nullable = "keep"`` or ``"error"``) an optional member that
+    accepts null could not be told from an absent one once required: the members written
+    required are chosen among the others (from the last)."""
+    schema = {"type": "object", "properties": {**members(24), **NULLABLE}, "$defs": DEFS}
+    projected, diagnostics = project(schema, options=ProviderOptions(optional_nullable=setting))
     assert diagnostics == []
     assert projected.schema["required"] == [f"m{i:02}" for i in range(18, 24)]
-    assert optional_names(projected.schema)[-6:] == list(nullable)
+    assert optional_names(projected.schema)[-6:] == list(NULLABLE)
+
+
+@pytest.mark.parametrize("profile", PROFILES, ids=lambda p: p.name)
+def test_members_that_accept_null_are_boxed_over_the_cap(profile: Any) -> None:
+    """By default such a member is boxed (null: absent, ``{"value": v}``: v), so it is chosen as
+    the others are, from the last; absent and null stay apart through the inverse."""
+    schema = {"type": "object", "properties": {**members(24), **NULLABLE}, "$defs": DEFS}
+    projected, diagnostics = project(schema, profile)
+    assert diagnostics == []
+    assert_strict(projected.schema, name="wide")
+    assert projected.schema["required"] == list(NULLABLE)
+    assert measure(projected.schema).optional == 24
+    payload = {"n0": None, "n1": {"value": None}, "n2": {"value": "x"}}
+    payload |= {name: None for name in list(NULLABLE)[3:]}
+    assert Draft202012Validator(projected.schema).is_valid(payload)
+    assert reference_inverse(payload, projected) == {"n1": None, "n2": "x"}
 
 
 def test_nested_members_count_in_the_order_of_the_schema() -> None:
@@ -248,5 +270,5 @@ def test_the_hard_case_goes_strict(profile: Any) -> None:
     projected, diagnostics = project(TOOLS["optional.over_cap"], profile)
     assert diagnostics == [] and projected.strict
     assert_strict(projected.schema)
-    assert projected.rewrites.rewrites("") == (OptionalsOverCap(("place", "tags")),)
-    assert projected.rewrites.rewrites("/properties/inner") == (OptionalsOverCap(("a", "b")),)
+    assert projected.rewrites.rewrites("") == (OptionalsOverCap(("tags",)),)
+    assert projected.rewrites.rewrites("/properties/inner") == (OptionalsOverCap(("a", "n", "b")),)

@@ -562,9 +562,52 @@ ALREADY_NULLABLE: dict[str, Any] = {
 
 
 @pytest.mark.parametrize("member", ALREADY_NULLABLE.values(), ids=ALREADY_NULLABLE.keys())
-def test_optional_member_that_accepts_null_is_left_alone_with_a_warning(project_one, member):
+def test_optional_member_that_accepts_null_is_boxed(project_one, member):
+    """Required, and either null (absent) or {"value": v} (v, null included): the member's own
+    projection inside the box, unchanged."""
     canonical = {**obj({"m": member}), "$defs": {"N": {"type": ["integer", "null"]}}}
     projected, diagnostics = project_one(canonical)
+    assert diagnostics == []
+    assert_strict(projected)
+    assert projected["required"] == ["m"]
+    box, null = projected["properties"]["m"]["anyOf"]
+    assert null == {"type": "null"}
+    expected = {"anyOf": member["oneOf"]} if "oneOf" in member else member
+    assert box["properties"] == {"value": expected}
+    assert box["required"] == ["value"]
+    assert accepts(projected["properties"]["m"], projected, {"value": None})
+    assert not accepts(projected["properties"]["m"], projected, {})
+
+
+def _nested(levels: int, innermost: dict[str, Any]) -> dict[str, Any]:
+    schema = innermost
+    for _ in range(levels):
+        schema = obj({"d": schema}, ["d"])
+    return schema
+
+
+def test_a_box_that_would_break_a_limit_is_not_written(project_one):
+    """A box is one more level: at the deepest level OpenAI takes (10), the member is kept as it
+    is, with the warning of "keep" saying why; one level less, it is boxed."""
+    member = obj({"m": {"type": ["string", "null"]}})
+    projected, diagnostics = project_one(_nested(7, member))
+    assert diagnostics == []
+    deepest = _nested(8, member)
+    projected, diagnostics = project_one(deepest)
+    assert errors(diagnostics) == []
+    assert [(d.code, d.level) for d in diagnostics] == [("OPTIONAL_NULLABLE", "warning")]
+    assert "with boxes, 11 levels of nesting exceed the limit of 10" in diagnostics[0].message
+    innermost = projected
+    for _ in range(8):
+        innermost = innermost["properties"]["d"]
+    assert innermost["properties"]["m"] == {"type": ["string", "null"]}
+
+
+@pytest.mark.parametrize("member", ALREADY_NULLABLE.values(), ids=ALREADY_NULLABLE.keys())
+def test_optional_member_that_accepts_null_is_left_alone_with_a_warning(project_one, member):
+    canonical = {**obj({"m": member}), "$defs": {"N": {"type": ["integer", "null"]}}}
+    toml = '[providers.openai]\noptional_nullable = "keep"\n'
+    projected, diagnostics = project_one(canonical, extra_files={"toolgen.toml": toml})
     assert errors(diagnostics) == []
     expected = {"anyOf": member["oneOf"]} if "oneOf" in member else member
     assert projected["properties"]["m"] == expected  # not wrapped a second time

@@ -32,6 +32,7 @@ from toolgen.project.rewrites import (
     KeywordsDropped,
     MadeNullable,
     MapAsPairs,
+    NullableOptionalBoxed,
     NullForm,
     OneOfFolded,
     OptionalKept,
@@ -76,6 +77,7 @@ class Case:
     expected: Any  # the canonical payload
     reads: Counterpart | None = None  # what the inverse reads at ``pointer`` (None: the node)
     dialect: str | None = None  # [providers.NAME] dialect
+    optional_nullable: str = "encode"  # [providers.NAME] optional_nullable
 
 
 CASES = [
@@ -224,6 +226,41 @@ CASES = [
         "/properties/a",
         {"a": None, "b": None},
         {"a": None},
+        optional_nullable="keep",
+    ),
+    Case(
+        # issue_write.type of the GitHub MCP server: null removes the type, absent leaves it
+        "optional_boxed",
+        "openai",
+        obj({"title": STR, "type": {"type": ["string", "null"]}}),
+        lambda r: r == NullableOptionalBoxed(),
+        "/properties/type",
+        {"title": "t", "type": None},
+        {"title": "t"},
+        Counterpart("/properties/type/anyOf/0", decode=("boxed", "value")),
+    ),
+    Case(
+        # the boxed member's own rules stay with it, inside the box (its optional x is unboxed
+        # and loses its null)
+        "optional_boxed_keeps_the_member_s_rules",
+        "mistral",
+        obj({"o": {**X, "type": ["object", "null"]}}),
+        lambda r: r == NullableOptionalBoxed(),
+        "/properties/o",
+        {"o": {"value": {"x": None}}},
+        {"o": {}},
+        Counterpart("/properties/o/anyOf/0", decode=("boxed", "value")),
+    ),
+    Case(
+        # over Bedrock's cap an optional member that accepts null is boxed too
+        "optional_boxed_over_cap",
+        "bedrock",
+        obj({**{f"m{i}": STR for i in range(24)}, "n": {"type": ["string", "null"]}}),
+        lambda r: r == NullableOptionalBoxed(),
+        "/properties/n",
+        {"m0": "a", "n": {"value": None}},
+        {"m0": "a", "n": None},
+        Counterpart("/properties/n/anyOf/0", decode=("boxed", "value")),
     ),
     Case(
         "type_list_split",
@@ -376,7 +413,8 @@ def _project(case: Case) -> ProjectedContract:
         "tool", case.name, "", case.schema, f"tools/{case.name}.json", "/parameters"
     )
     profile = profile_for(case.provider, ProviderOptions(dialect=case.dialect))
-    projected, diagnostics = project_contract(contract, profile, ProviderOptions(), case.name)
+    options = ProviderOptions(optional_nullable=case.optional_nullable)  # type: ignore[arg-type]
+    projected, diagnostics = project_contract(contract, profile, options, case.name)
     assert projected.schema is not None, diagnostics
     return projected
 
@@ -543,6 +581,37 @@ def test_all_of_merged_only_for_one_schema() -> None:
     assert AllOfMerged.apply(STR, "/allOf/0") is None
 
 
+def test_a_boxed_member_keeps_absent_and_null_apart(
+    projected: dict[str, ProjectedContract], compiled: Any
+) -> None:
+    """issue_write.type of the GitHub MCP server, where null removes the issue type: a title-only
+    update (null: the member absent) is no call that clears it ({"value": null})."""
+    inverses = (
+        lambda p: reference_inverse(p, projected["optional_boxed"]),
+        compiled.TOOL_CANONICALIZERS["optional_boxed"],
+    )
+    for inverse in inverses:
+        assert inverse({"title": "t", "type": None}) == {"title": "t"}
+        assert inverse({"title": "t", "type": {"value": None}}) == {"title": "t", "type": None}
+        assert inverse({"title": "t", "type": {"value": "bug"}}) == {"title": "t", "type": "bug"}
+
+
+def test_the_box_holds_the_member_s_projection_and_its_annotations_go_outside() -> None:
+    member = {"type": ["string", "null"], "title": "T", "description": "null removes it"}
+    written, rule = NullableOptionalBoxed.apply(member)
+    assert rule == NullableOptionalBoxed()
+    box, null = written["anyOf"]
+    assert null == {"type": "null"}
+    assert box == {
+        "type": "object",
+        "properties": {"value": {"type": ["string", "null"]}},
+        "required": ["value"],
+        "additionalProperties": False,
+    }
+    assert written["title"] == "T"
+    assert written["description"].startswith("null removes it (null leaves it unset")
+
+
 def test_one_of_folded_const_as_enum_and_optional_kept_record_themselves() -> None:
     assert OneOfFolded.apply({"description": "d", "oneOf": [STR]}) == (
         {"description": "d", "anyOf": [STR]},
@@ -568,6 +637,8 @@ def test_one_of_folded_const_as_enum_and_optional_kept_record_themselves() -> No
             {"o": {"a": "x", "additional_members": [{"key": "a", "value": "1"}]}},
             "declared member",
         ),
+        ("optional_boxed", {"title": "t", "type": {"value": "a", "also": 1}}, "not as an object"),
+        ("optional_boxed", {"title": "t", "type": {}}, "not as an object"),
     ],
 )
 def test_a_payload_that_breaks_an_encoding_is_an_error(

@@ -11,6 +11,7 @@ import pytest
 from toolgen.infra.diagnostics import Level
 from toolgen.load.contracts import Contract, ProviderOptions
 from toolgen.project.projection import project_contract
+from toolgen.project.rewrites.presence import BOX_NOTE
 from toolgen.providers import PROFILES
 from toolgen.providers.gemini import DIALECTS
 
@@ -278,7 +279,12 @@ def test_gemini_types_an_enum_with_null_instead_of_calling_it_any_value():
     ],
 )
 def test_the_typed_branch_of_a_nullable_enum_holds_no_null(provider, canonical):
-    schema, _ = project({"type": "object", "properties": {"a": canonical}}, provider)
+    # optional where it does not accept null (made nullable), required where it does (an
+    # optional one would be boxed, the same anyOf inside the box)
+    required = ["a"] if isinstance(canonical["type"], list) else []
+    schema, _ = project(
+        {"type": "object", "properties": {"a": canonical}, "required": required}, provider
+    )
     assert member(schema) == {"anyOf": [{"type": "string", "enum": ["a", "b"]}, {"type": "null"}]}
 
 
@@ -295,11 +301,23 @@ WIRE = [
     ({"a": S}, [], {"anyOf": [S, NULL]}),
     # a nullable required member: its type list split
     ({"a": {"type": ["integer", "null"]}}, ["a"], {"anyOf": [{"type": "integer"}, NULL]}),
-    # an optional nullable enum: one null branch, no null inside the typed branch's enum
+    # an optional nullable enum: boxed (null is absent, {"value": v} is v); inside the box one
+    # null branch, no null inside the typed branch's enum
     (
         {"a": {"type": ["string", "null"], "enum": ["x", None]}},
         [],
-        {"anyOf": [{"type": "string", "enum": ["x"]}, NULL]},
+        {
+            "description": BOX_NOTE,
+            "anyOf": [
+                {
+                    "type": "object",
+                    "properties": {"value": {"anyOf": [{"type": "string", "enum": ["x"]}, NULL]}},
+                    "required": ["value"],
+                    "additionalProperties": False,
+                },
+                NULL,
+            ],
+        },
     ),
     # const stays const (both take it), wrapped when optional
     ({"a": {"const": "x"}}, [], {"anyOf": [{"const": "x"}, NULL]}),

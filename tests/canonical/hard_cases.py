@@ -202,8 +202,8 @@ TOOLS: dict[str, dict[str, Any]] = {
         }
     ),
     # Over Anthropic's cap of 24 optional members (Bedrock keeps it): the last 4, in the order
-    # of the projection's objects (inner's a and b, then tags and place), are written required
-    # and nullable (OptionalsOverCap); inner's n accepts null, so it stays optional.
+    # of the projection's objects (inner's a, n and b, then tags), are written required and
+    # nullable (OptionalsOverCap); inner's n accepts null, so it is boxed (NullableOptionalBoxed).
     "optional.over_cap": obj(
         {
             "id": STR,

@@ -87,6 +87,7 @@ class Case:
     projection: ProjectedContract
     compiled: Callable[[Any], Any]
     profile: Profile = OPENAI
+    boxes: bool = True  # [providers.NAME] optional_nullable = "encode" (NullableOptionalBoxed)
 
     @property
     def contract(self) -> Contract:
@@ -107,6 +108,7 @@ class Case:
             nulls=strict and self.profile.optional_style == "nullable",
             enum_texts=strict and self.profile.string_enums,
             encodings=strict,
+            boxes=strict and self.boxes,
             over_cap=self.over_cap() if strict else {},
             recursion_as_text=strict and not self.profile.recursion,
         )
@@ -178,6 +180,7 @@ def compile_projection(
     source = rendered.source
     module = import_source(source, folder, package)
     cases = []
+    boxes = design.config.options_for(projection.profile.name).optional_nullable == "encode"
     for kind, table, contracts in (
         ("tool", module.TOOL_CANONICALIZERS, projection.tools),
         ("output", module.OUTPUT_CANONICALIZERS, projection.outputs),
@@ -185,7 +188,9 @@ def compile_projection(
         for projected in contracts:
             if projected.schema is not None:
                 name = projected.contract.name
-                cases.append(Case(f"{kind}:{name}", projected, table[name], projection.profile))
+                cases.append(
+                    Case(f"{kind}:{name}", projected, table[name], projection.profile, boxes)
+                )
     return Compiled(source, module, cases)
 
 
@@ -580,8 +585,10 @@ class Filler:
     """How the provider writes a canonical instance: every absent member of an object written as
     null (``nulls``), and, where enums hold strings only (``enum_texts``), an enum value that is
     no string written as its compact JSON text. Also the expected inverse: absent again, except
-    members that are optional *and* accept null (OPTIONAL_NULLABLE), which come back as null —
-    the stated exception of the law.
+    members that are optional *and* accept null written as they are (``boxes`` off:
+    ``optional_nullable = "keep"``), which come back as null — the stated exception of the law.
+    With ``boxes`` (the default) such a member is boxed (NullableOptionalBoxed): absent is null,
+    a value ``v`` (null included) is ``{"value": v}``, and both come back as they were.
 
     Where the provider is strict (``encodings``), the encodings of
     toolgen.project.rewrites.encodings are written as the projection decides them
@@ -598,6 +605,7 @@ class Filler:
         nulls: bool = True,
         enum_texts: bool = False,
         encodings: bool = False,
+        boxes: bool = False,
         over_cap: Mapping[int, frozenset[str]] | None = None,
         recursion_as_text: bool = False,
     ) -> None:
@@ -607,6 +615,7 @@ class Filler:
         self.nulls = nulls
         self.enum_texts = enum_texts
         self.encodings = encodings
+        self.boxes = boxes
         sites = recursive_sites(canonical) if recursion_as_text else set()
         self.recursion_texts = {
             id(node) for node, pointer in walker.walk(canonical) if pointer in sites
@@ -658,16 +667,21 @@ class Filler:
             filled, expected = {}, {}
             required = view.get("required") or []
             for name, schema in properties.items():
+                written = self.nulls or name in self.over_cap.get(id(properties), ())
+                kept = (
+                    written
+                    and name not in required
+                    and self.accepts_null(schema)
+                    and not self.any_value(schema)
+                    and not self.recursion_text(schema)
+                )
                 if name in value:
                     filled[name], expected[name] = self.fill(value[name], schema)
-                elif self.nulls or name in self.over_cap.get(id(properties), ()):
+                    if kept and self.boxes:
+                        filled[name] = {"value": filled[name]}
+                elif written:
                     filled[name] = None
-                    if (
-                        name not in required
-                        and self.accepts_null(schema)
-                        and not self.any_value(schema)
-                        and not self.recursion_text(schema)
-                    ):
+                    if kept and not self.boxes:
                         expected[name] = None
             others = {name: value[name] for name in value if name not in properties}
             if encoding == "extras":

@@ -92,7 +92,10 @@ def test_null_goes_only_where_the_projection_added_it() -> None:
         "$defs": {"D": {"type": "object", "properties": {"d": {"type": "string"}}}},
     }
     payload = dict.fromkeys(schema["properties"])
-    assert inverse(schema)(payload) == {
+    # a member that is optional and accepts null is boxed: null is the absent member
+    assert inverse(schema)(payload) == {"req": None, "req_nullable": None}
+    boxed = {**payload, "opt_null_enum": {"value": None}, "opt_nullable": {"value": None}}
+    assert inverse(schema)(boxed) == {
         "opt_null_enum": None,
         "opt_nullable": None,
         "req": None,
@@ -190,10 +193,14 @@ def test_text_entry_point() -> None:
     assert canonicalize_text(changed.encode(), projected) == expected.encode()
 
 
-@pytest.mark.parametrize(("setting", "level"), [(None, Level.WARNING), ("error", Level.ERROR)])
-def test_optional_nullable_is_a_diagnostic_and_the_null_stays(
-    tmp_path: Path, setting: str | None, level: Level
+@pytest.mark.parametrize(
+    ("setting", "level"), [(None, None), ("keep", Level.WARNING), ("error", Level.ERROR)]
+)
+def test_optional_nullable_is_boxed_or_a_diagnostic_and_the_null_stays(
+    tmp_path: Path, setting: str | None, level: Level | None
 ) -> None:
+    """By default the member is boxed, quietly: null is the absent member, {"value": null} a null
+    one. With "keep" (a warning) or "error" it is written as it is and the inverse keeps null."""
     files: dict[str, object] = {
         "tools/t.json": {
             "name": "t",
@@ -207,7 +214,11 @@ def test_optional_nullable_is_a_diagnostic_and_the_null_stays(
     assert design is not None
     projection = project_design(design, OPENAI)
     found = [d for d in projection.diagnostics if d.code == "OPTIONAL_NULLABLE"]
-    assert [(d.pointer, d.level) for d in found] == [("/parameters/properties/maybe", level)]
+    expected = [] if level is None else [("/parameters/properties/maybe", level)]
+    assert [(d.pointer, d.level) for d in found] == expected
+    if level is None:
+        assert reference_inverse({"maybe": None}, projection.tools[0]) == {}
+        assert reference_inverse({"maybe": {"value": None}}, projection.tools[0]) == {"maybe": None}
     if level is Level.WARNING:
         payload = {"maybe": None}
         assert reference_inverse(payload, projection.tools[0]) is payload

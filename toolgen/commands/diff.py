@@ -3,7 +3,9 @@
 The canonical contracts are compared by schema semantics (:mod:`toolgen.schema.compare`); a canonical
 change concerns every provider alike (each decodes into the canonical contract), so it is reported
 once, with the ``design`` slot. Per provider come what only a provider sees: the wire name, whether
-the contract is emitted for it, and whether its projection accepts the contract.
+the contract is emitted for it, whether its projection accepts the contract, whether it goes
+strict, and which optional members that accept null it boxes (``optional_nullable``: the model
+writes such a member another way, and absent and null come back apart, or no longer do).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from toolgen.infra.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.load.contracts import Contract, Design
 from toolgen.project.design_projection import ProviderProjection
 from toolgen.project.projection import ProjectedContract
+from toolgen.project.rewrites import NullableOptionalBoxed
 from toolgen.schema.compare import BREAKING, COMPATIBLE, Classification, compare_schemas
 
 CONFIG_POINTER = ("toolgen.toml", "/toolgen/providers")
@@ -229,6 +232,42 @@ def _projected_changes(
         reason = "" if after.strict else _rejection(projection, contract, "STRICT_FALLBACK")
         message = f"{provider} sends this {kind} {mode} now{reason}"
         changes.append(change(contract.pointer, code, COMPATIBLE, message))
+    if before.schema is not None and after.schema is not None:
+        changes += _boxing_changes(contract, provider, before, after)
+    return changes
+
+
+def _boxed(projected: ProjectedContract) -> set[str]:
+    """The canonical pointers of the members the projection boxed (NullableOptionalBoxed)."""
+    return {
+        node.canonical
+        for _, node in projected.rewrites.nodes
+        if any(isinstance(rule, NullableOptionalBoxed) for rule in node.rewrites)
+    }
+
+
+def _boxing_changes(
+    contract: Contract, provider: str, before: ProjectedContract, after: ProjectedContract
+) -> list[Change]:
+    """The optional members that accept null that ``provider`` boxes now, or no longer does. The
+    canonical contract holds either way; a member no longer boxed breaks its callers, whose
+    handlers get null where the model left it out (a title-only update that clears a field)."""
+    was, now = _boxed(before), _boxed(after)
+    boxes = (
+        "boxes this optional member that accepts null now: the model writes null to leave it "
+        'out and {"value": ...} to set it; absent and null come back apart'
+    )
+    unboxes = "no longer boxes this optional member that accepts null: absent comes back as null"
+    changes = []
+    for members, code, classification, what in (
+        (now - was, "NOW_BOXED", COMPATIBLE, boxes),
+        (was - now, "NO_LONGER_BOXED", BREAKING, unboxes),
+    ):
+        for canonical in sorted(members):
+            file, pointer = contract.locate(canonical)
+            changes.append(
+                Change(file, pointer, provider, code, classification, f"{provider} {what}")
+            )
     return changes
 
 

@@ -13,10 +13,15 @@ accepts null. Reading such a schema back, a member is made optional again, its n
    writes type lists, one without writes anyOf), and X does not accept null (else strict mode would
    have kept X as it was).
 
-The member becomes X, optional. This cannot tell three authored forms apart, because they are
-projected alike: an optional member X, a required member that accepts null, and an optional member
-that accepts null (OPTIONAL_NULLABLE). The import picks the first, the common one, and reports each
-such decision; the imported design projects to the same strict schema in every case.
+The member becomes X, optional. This cannot tell two authored forms apart, because they are
+projected alike: an optional member X and a required member that accepts null (and a third where
+the design said ``optional_nullable = "keep"``: an optional member that accepts null,
+OPTIONAL_NULLABLE). The import picks the first, the common one, and reports each such decision;
+the imported design projects to the same strict schema in every case.
+
+A member toolgen boxed (NullableOptionalBoxed: an optional member that accepts null, written
+null or ``{"value": X}``) is read back as X, optional, when it is exactly the box of X and X
+accepts null.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import Any
 
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.project.projection import NULL_SCHEMA, is_object_schema, make_nullable
+from toolgen.project.rewrites.presence import BOX_NOTE, BOXED, NullableOptionalBoxed
 from toolgen.schema import pointer as jp
 from toolgen.schema import walker
 from toolgen.schema.nullability import NullOracle
@@ -102,6 +108,25 @@ def _candidates(member: Any) -> Iterable[Any]:
             yield {**member, "enum": values}
 
 
+def _unboxed(member: Any) -> Any | None:
+    """The schema whose box (NullableOptionalBoxed) ``member`` may be: the box's value with the
+    title and description the box took from it (None: ``member`` is no box)."""
+    branches = member.get("anyOf") if isinstance(member, dict) else None
+    if not (isinstance(branches, list) and len(branches) == 2 and isinstance(branches[0], dict)):
+        return None
+    value = (branches[0].get("properties") or {}).get(BOXED)
+    if not isinstance(value, dict):
+        return None
+    unboxed = {k: v for k, v in member.items() if k == "title"}
+    description = member.get("description")
+    suffix = f" ({BOX_NOTE})"
+    if isinstance(description, str) and description.endswith(suffix):
+        unboxed["description"] = description[: -len(suffix)]
+    elif description != BOX_NOTE:
+        return None
+    return {**value, **unboxed}
+
+
 def undo_strict_nulls(
     schema: Any, pointer: str, styles: tuple[bool, ...]
 ) -> tuple[Any, list[Diagnostic]]:
@@ -117,6 +142,12 @@ def undo_strict_nulls(
         except Exception:  # a $ref that does not resolve: the loader reports it; no decision here
             return None
 
+    def boxed_form(member: Any) -> Any | None:
+        candidate = _unboxed(member)
+        if candidate is None or NullableOptionalBoxed.apply(candidate)[0] != member:
+            return None
+        return candidate if accepts_null(candidate) else None
+
     def optional_form(member: Any) -> Any | None:
         for candidate in _candidates(member):
             if (
@@ -126,9 +157,28 @@ def undo_strict_nulls(
                 return candidate
         return None
 
+    def unbox(node: Any, where: str) -> Any:
+        """``node`` with its boxed members read back (before its members are visited: the box's
+        own required value is no optional member)."""
+        properties, required = node.get("properties"), node.get("required")
+        if not (
+            is_object_schema(node) and isinstance(properties, dict) and isinstance(required, list)
+        ):
+            return node
+        properties, still_required = dict(properties), []
+        for name in required:
+            unboxed = boxed_form(properties.get(name))
+            if unboxed is None:
+                still_required.append(name)
+                continue
+            properties[name] = unboxed
+            findings.append(_unboxed_finding(jp.join(pointer + where, "properties", name)))
+        return {**node, "properties": properties, "required": still_required}
+
     def visit(node: Any, where: str) -> Any:
         if not isinstance(node, dict):
             return node
+        node = unbox(node, where)
         node = walker.map_children(node, where, lambda child: visit(child.schema, child.pointer))
         properties, required = node.get("properties"), node.get("required")
         if not (
@@ -160,6 +210,18 @@ def _undone(pointer: str) -> Diagnostic:
         "STRICT_NULL_UNDONE",
         "required and nullable in a strict definition: imported as an optional member without "
         "null (see toolgen import in the README if null was meant)",
+        Level.INFO,
+    )
+
+
+def _unboxed_finding(pointer: str) -> Diagnostic:
+    return Diagnostic(
+        "",
+        pointer,
+        "",
+        "STRICT_BOX_UNDONE",
+        'null or {"value": X} in a strict definition (toolgen\'s box): imported as an optional '
+        "member X that accepts null",
         Level.INFO,
     )
 

@@ -105,7 +105,10 @@ class ProviderSettings:
 class ProviderOptions:
     """Per-provider settings from ``toolgen.toml`` (``[providers.NAME]``)."""
 
-    optional_nullable: Literal["warning", "error"] = "warning"
+    # An optional member that accepts null, where strict mode writes it required: "encode" boxes
+    # it (null is absent, {"value": v} is v: NullableOptionalBoxed); "keep" writes it as it is
+    # (absent reads as null; an OPTIONAL_NULLABLE warning); "error" makes that an error.
+    optional_nullable: Literal["encode", "keep", "error"] = "encode"
     # Tools' strict flag; None: strict, with the non-strict fallback (toolgen.project.strictness.project_tool).
     # Only for profiles with a non-strict mode (Profile.non_strict).
     strict: bool | None = None

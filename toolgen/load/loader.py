@@ -239,14 +239,14 @@ def load_config(
         settings |= {"strict"} if known_providers[name].has_non_strict else set()
         for key in sorted(set(table) - settings):
             problem(jp.join(pointer, key), "UNKNOWN_FIELD", f"unknown setting {key!r}")
-        level = table.get("optional_nullable", "warning")
-        if level not in ("warning", "error"):
+        level = table.get("optional_nullable", "encode")
+        if level not in ("encode", "keep", "error"):
             problem(
                 jp.join(pointer, "optional_nullable"),
                 "INVALID_CONFIG",
-                "optional_nullable must be 'warning' or 'error'",
+                "optional_nullable must be 'encode', 'keep' or 'error'",
             )
-            level = "warning"
+            level = "encode"
         dialect = table.get("dialect") if dialects else None
         if dialect is not None and dialect not in dialects:
             problem(

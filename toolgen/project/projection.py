@@ -33,6 +33,7 @@ from toolgen.project.rewrites import (
     MadeNullable,
     MapAsPairs,
     NodeRecord,
+    NullableOptionalBoxed,
     OneOfFolded,
     OptionalKept,
     OptionalsOverCap,
@@ -132,10 +133,11 @@ class _Built:
         return found
 
     def rewritten(self, schema: Any, rewrite: Rewrite) -> _Built:
-        """The node rewritten by ``rewrite``; a wrapping rule moves it under ``/anyOf/0``."""
+        """The node rewritten by ``rewrite``; a wrapping rule moves it where it says
+        (``wrapped_at``: ``/anyOf/0``, or the value of a box)."""
         if not rewrite.moves:
             return _Built(schema, self.canonical, [*self.rewrites, rewrite], self.below)
-        return _Built(schema, self.canonical, [rewrite], self.records(jp.join("", "anyOf", 0)))
+        return _Built(schema, self.canonical, [rewrite], self.records(rewrite.wrapped_at))
 
 
 @dataclass(frozen=True)
@@ -197,11 +199,15 @@ class _Projector:
     options: ProviderOptions
     # canonical pointers of the optional members written required and nullable (OptionalsOverCap)
     over_cap: frozenset[str] = frozenset()
+    # why an optional member that accepts null is kept as it is although the design asks for the
+    # box (the boxed projection broke a limit: _kept_after_limits); "" where it did not ask
+    why_kept: str = ""
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         # what a projection over the cap of optional members would write required (None: not over)
         self.over_cap_choice: frozenset[str] | None = None
+        self.boxed = False  # whether an optional member that accepts null was boxed
         self.oracle = NullOracle(self.contract.schema)
         self.errored: set[str] = set()  # schema pointers that have an error
         self.inlining: list[str] = []  # the $ref targets being inlined around the current node
@@ -283,9 +289,10 @@ class _Projector:
         most the cap of optional members (canonical pointers; None: too few can be): the last
         ones in the order of the projected schema (its objects as a depth-first walk meets
         them, $defs where they are written, each object's members as authored), among the
-        members of closed objects that do not accept null (an optional member that does could
-        not be told from an absent one: it stays optional). Every projected copy of a chosen
-        member (a definition inlined at several places) is written so."""
+        members of closed objects that do not accept null, and those that do where the design
+        boxes them (``optional_nullable = "encode"``; else such a member could not be told from
+        an absent one: it stays optional). Every projected copy of a chosen member (a
+        definition inlined at several places) is written so."""
         cap = self.profile.limits.optional_members
         assert cap is not None
         order: list[tuple[str, bool]] = []
@@ -313,7 +320,7 @@ class _Projector:
     def _nullable_member(self, record: NodeRecord) -> bool:
         """Whether the optional member of a closed object that ``record`` describes can be
         written required and nullable exactly (its canonical schema does not accept null, or the
-        projection writes it as JSON text, which is never null)."""
+        projection writes it as JSON text, which is never null, or boxes it)."""
         tokens = jp.split(record.canonical)
         if len(tokens) < 2 or tokens[-2] != "properties":
             return False  # a tuple's position or an open object's extra members
@@ -323,7 +330,7 @@ class _Projector:
             canonical = jp.resolve(self.contract.schema, record.canonical)
         except (KeyError, ValueError, IndexError):
             return False
-        return not self.oracle.accepts_null(canonical)
+        return self.options.optional_nullable == "encode" or not self.oracle.accepts_null(canonical)
 
     def _check_root(self, root: Any, authored: Any) -> None:
         if not isinstance(root, dict):
@@ -771,8 +778,10 @@ class _Projector:
             )
 
     def _optional_member(self, projected: _Built, canonical: Any, pointer: str) -> _Built:
-        """An optional member written as a required one that accepts null, unless it accepts null
-        already: then absent and null cannot be told apart (reported; the inverse keeps null)."""
+        """An optional member written as a required one that accepts null. One that accepts null
+        already is boxed (NullableOptionalBoxed: null is absent, ``{"value": v}`` is ``v``), or,
+        with ``optional_nullable = "keep"`` or ``"error"``, kept as it is: then absent and null
+        cannot be told apart (reported; the inverse keeps null)."""
         as_text = any(
             isinstance(r, AnyAsJsonText | RecursionAsJsonText) for r in projected.rewrites
         )
@@ -782,13 +791,16 @@ class _Projector:
                 projected.schema, type_arrays=self.profile.type_arrays
             )
             return projected.rewritten(schema, rewrite)
+        if self.options.optional_nullable == "encode":
+            self.boxed = True
+            return projected.rewritten(*NullableOptionalBoxed.apply(projected.schema))
         if not self.has_error_within(pointer):
             level = Level.ERROR if self.options.optional_nullable == "error" else Level.WARNING
             self.report(
                 pointer,
                 "OPTIONAL_NULLABLE",
                 "optional and accepts null: strict mode cannot tell an absent member from null, "
-                "so the inverse keeps null",
+                "so the inverse keeps null" + (f" ({self.why_kept})" if self.why_kept else ""),
                 level,
             )
         return projected.rewritten(*OptionalKept.apply(projected.schema))
@@ -932,7 +944,9 @@ def _over_cap(
     else ``first``'s (failed) projection, its LIMIT_OPTIONAL_MEMBERS error saying why the members
     over the cap could not be written so."""
     assert first.over_cap_choice is not None
-    second = _Projector(contract, profile, options, over_cap=first.over_cap_choice)
+    second = _Projector(
+        contract, profile, options, over_cap=first.over_cap_choice, why_kept=first.why_kept
+    )
     meaning, rewrites = second.project()
     if meaning is not None:
         return meaning, rewrites, second
@@ -953,17 +967,49 @@ def _over_cap(
             else d
             for d in first.diagnostics
         ]
+    first.boxed = second.boxed  # the members it chose included boxed ones (_kept_after_limits)
     return None, RewriteRecord(), first
+
+
+def _strict(
+    contract: Contract, profile: Profile, options: ProviderOptions, why_kept: str = ""
+) -> tuple[Any | None, RewriteRecord, _Projector]:
+    """The projection of ``contract`` (over the cap of optional members, the second one)."""
+    projector = _Projector(contract, profile, options, why_kept=why_kept)
+    meaning, rewrites = projector.project()
+    if projector.over_cap_choice:
+        meaning, rewrites, projector = _over_cap(contract, profile, options, projector)
+    return meaning, rewrites, projector
+
+
+def _kept_after_limits(
+    contract: Contract, profile: Profile, options: ProviderOptions, boxed: _Projector
+) -> tuple[Any | None, RewriteRecord, _Projector]:
+    """Where boxing optional members that accept null (NullableOptionalBoxed: one more object
+    level and one more union each) breaks a limit of the provider, the projection with them
+    kept as they are (``optional_nullable = "keep"``), each OPTIONAL_NULLABLE warning saying
+    why, if that one has no error; else ``boxed``'s (failed) projection."""
+    why = "; ".join(
+        d.message
+        for d in boxed.diagnostics
+        if d.level is Level.ERROR and d.code.startswith("LIMIT_")
+    )
+    if not why:
+        return None, RewriteRecord(), boxed
+    kept_options = replace(options, optional_nullable="keep")
+    kept = _strict(contract, profile, kept_options, f"it is not boxed: with boxes, {why}")
+    if kept[0] is None:
+        return None, RewriteRecord(), boxed
+    return kept
 
 
 def project_contract(
     contract: Contract, profile: Profile, options: ProviderOptions, provider_name: str
 ) -> tuple[ProjectedContract, list[Diagnostic]]:
     """The strict projection of ``contract`` (every structured output, and tools in strict mode)."""
-    projector = _Projector(contract, profile, options)
-    meaning, rewrites = projector.project()
-    if projector.over_cap_choice:
-        meaning, rewrites, projector = _over_cap(contract, profile, options, projector)
+    meaning, rewrites, projector = _strict(contract, profile, options)
+    if meaning is None and projector.boxed:
+        meaning, rewrites, projector = _kept_after_limits(contract, profile, options, projector)
     schema = meaning
     if meaning is not None and profile.openapi is not None:
         schema = write_openapi(meaning, profile.openapi)

@@ -59,11 +59,15 @@ def _optional(profile: Profile) -> str:
         if profile.optionals_over_cap and cap is not None:
             return (
                 f"stay optional (no nulls added); over {cap} in a schema, the last ones are "
-                "required and nullable, and the inverse removes those nulls"
+                "required and nullable (boxed where they accept null), and the inverse removes "
+                "those nulls"
             )
         return "stay optional (no nulls added)"
     form = "a type list with null" if profile.type_arrays else "`anyOf` with a null branch"
-    return f"required and nullable ({form}); the inverse removes the nulls"
+    return (
+        f"required and nullable ({form}); the inverse removes the nulls; one that accepts null "
+        'is boxed: null or `{"value": ...}`'
+    )
 
 
 def _rewrites(profile: Profile) -> str:

@@ -31,6 +31,7 @@ __all__ = [
     "FloatText",
     "canonicalize_text",
     "decode",
+    "decode_boxed",
     "decode_extras",
     "decode_json",
     "decode_pairs",
@@ -159,9 +160,24 @@ def decode_tuple(value: Any, _: str) -> Any:
     return result
 
 
+def decode_boxed(value: Any, member: str) -> Any:
+    """An optional member that accepts null written as ``{member: v}`` (a null member, absent, is
+    removed before): ``v``. A value that is no object is the canonical value as written (the
+    canonical validation checks it); an object that is no box is an :class:`EncodingError`."""
+    if not isinstance(value, dict):
+        return value
+    if len(value) != 1 or member not in value:
+        raise EncodingError(
+            f"an optional member that accepts null is written as null (absent) or as "
+            f"{{{member!r}: ...}}, not as an object with the members {sorted(value)}"
+        )
+    return value[member]
+
+
 #: decoder name -> decoder(value, argument); a value that is not of the kind the decoder reads
 #: comes back unchanged (the canonical validation reports it)
 DECODERS: dict[str, Callable[[Any, str], Any]] = {
+    "boxed": decode_boxed,
     "tuple": decode_tuple,
     "json": decode_json,
     "pairs": decode_pairs,
@@ -173,7 +189,7 @@ def decode(decoder: str, argument: str, value: Any) -> Any:
     """``value`` read back by the decoder ``decoder`` of :data:`DECODERS`: JSON text parsed
     ("json"), key/value entries built into an object ("pairs"), the member ``argument`` holding
     an open object's extra members merged back into it ("extras"), a tuple's members back in order
-    ("tuple")."""
+    ("tuple"), a boxed member's value unboxed ("boxed")."""
     return DECODERS[decoder](value, argument)
 
 

@@ -122,7 +122,7 @@ class _Context:
 @dataclass
 class _Member:
     name: str
-    drop_null: bool  # optional and its canonical schema does not accept null
+    drop_null: bool  # null is the absent member (made nullable, or boxed)
     child: _Plan
 
 
@@ -220,7 +220,7 @@ _DICT = frozenset({"dict"})
 _LIST = frozenset({"list"})
 _STR = frozenset({"str"})
 #: the kind of value each decoder reads (toolgen.project.rewrites.encodings)
-_DECODES = {"json": "str", "pairs": "list", "extras": "dict", "tuple": "dict"}
+_DECODES = {"json": "str", "pairs": "list", "extras": "dict", "tuple": "dict", "boxed": "dict"}
 
 
 def _kinds(plan: _Plan, known: dict[str, frozenset[str]]) -> frozenset[str]:

@@ -3,9 +3,11 @@
 It walks the payload together with the projection, read through the projection's record of
 its rewrites (``views.Reading``; DESIGN.md §5):
 
-- in an object, a null member is removed when the projection made it nullable (the record says
-  so; the projection did it where the member is optional and its canonical schema does not
-  accept null, with full JSON Schema semantics); a member that is optional *and* accepts null
+- in an object, a null member is removed when the projection made it nullable or boxed it (the
+  record says so; the projection did the first where the member is optional and its canonical
+  schema does not accept null, with full JSON Schema semantics, and the second where it is
+  optional *and* accepts null: NullableOptionalBoxed, whose ``{"value": v}`` is read back as
+  ``v`` by its decoder, below); such a member written as it is (``optional_nullable = "keep"``)
   keeps its null (OPTIONAL_NULLABLE: strict mode cannot tell it from an absent one); undeclared
   members keep their nulls; array elements are never removed;
 - at a union (``anyOf``, or ``oneOf`` folded into it), the branch is the first whose projected
@@ -16,7 +18,8 @@ its rewrites (``views.Reading``; DESIGN.md §5):
 - where the projection wrote an enum's values as text (EnumStringified), a text of the record
   becomes its canonical value; any other value stays;
 - where the projection encoded the node (a map as key/value entries, extra members as one more
-  member, a value of any type as JSON text: toolgen.project.rewrites.encodings), its decoder
+  member, a value of any type as JSON text: toolgen.project.rewrites.encodings; a boxed member:
+  toolgen.project.rewrites.presence), its decoder
   applies last, after the node's members or items are read back (the decoders of
   toolgen/runtime/_canonical_support.py, which the compiled canonicalizers call too); a payload
   that breaks the encoding raises ``EncodingError``;

@@ -42,8 +42,8 @@ def ref_pointer(ref: str) -> str:
 
 @dataclass(frozen=True)
 class Member:
-    """A declared member: where its projected form is, and whether the projection made it
-    nullable (then its null goes: the canonical member is optional and does not accept null)."""
+    """A declared member: where its projected form is, and whether null there is the absent
+    member (then its null goes: the projection made the optional member nullable, or boxed it)."""
 
     name: str
     pointer: str

@@ -3,15 +3,16 @@
 The projection (toolgen.project.projection) writes some canonical forms another way for a provider: a
 ``$ref`` with siblings inlined, a one-element ``allOf`` merged, ``oneOf`` folded into ``anyOf``,
 an optional member made nullable (every one, or on a provider that caps optional members those
-over its cap: OptionalsOverCap), a type list split into ``anyOf``. For every projected node it
+over its cap: OptionalsOverCap) or, where it accepts null already, boxed
+(NullableOptionalBoxed), a type list split into ``anyOf``. For every projected node it
 records which rules it applied, in order (a :class:`NodeRecord`), keyed by the node's pointer in
 the projected schema beside the pointer of the canonical node it came from (a :class:`RewriteRecord`).
 
 The inverses (toolgen.compile.canonical) read that record and never recognise shapes: each rule's
 ``invert`` says what the inverse sees at a node the rule rewrote (a :class:`Counterpart`). A rule
 that moves the node it rewrites (a wrapper) is the first rule of the wrapper's record; the wrapped
-node's own rules stay with it, under ``/anyOf/0``. A node the projection adds (the null branch of a
-wrapper) has no record of its own.
+node's own rules stay with it, under ``/anyOf/0`` (the rule's ``wrapped_at``). A node the
+projection adds (the null branch of a wrapper, a box) has no record of its own.
 
 Each rule sits in one module of its family, its forward half (``apply``: the rewriting of a node,
 returning the rule to record) beside its inverse; the projection's walk decides where a rule
@@ -47,6 +48,7 @@ from toolgen.project.rewrites.enums import (
 )
 from toolgen.project.rewrites.keywords import KeywordsDropped
 from toolgen.project.rewrites.nulls import MadeNullable, NullForm, OptionalKept, OptionalsOverCap
+from toolgen.project.rewrites.presence import NullableOptionalBoxed
 from toolgen.project.rewrites.record import NodeRecord, RewriteRecord
 from toolgen.project.rewrites.record_json import record_from_json, record_to_json
 from toolgen.project.rewrites.rule import (
@@ -78,6 +80,7 @@ __all__ = [
     "MapAsPairs",
     "NodeRecord",
     "NullForm",
+    "NullableOptionalBoxed",
     "OneOfFolded",
     "OptionalKept",
     "OptionalsOverCap",

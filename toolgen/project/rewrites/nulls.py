@@ -66,6 +66,10 @@ class MadeNullable(Rewrite):
     def moves(self) -> bool:
         return self.form is NullForm.WRAP
 
+    @property
+    def null_means_absent(self) -> bool:
+        return True
+
     def invert(self, at: Counterpart) -> Counterpart:
         """A wrapper is stepped into; an added null branch is no branch of the canonical union; a
         null added to ``type`` or ``enum`` changes nothing for a value that is not null."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from toolgen.project.rewrites.nulls import MadeNullable
 from toolgen.project.rewrites.rule import Counterpart, Rewrite
 
 
@@ -45,8 +44,9 @@ class RewriteRecord:
             pointer = pointer[: pointer.rfind("/")]
 
     def made_nullable(self, pointer: str) -> bool:
-        """Whether the projection made the member at ``pointer`` accept null (its null goes)."""
-        return any(isinstance(r, MadeNullable) for r in self.rewrites(pointer))
+        """Whether a null member at ``pointer`` is an absent one (its null goes): the projection
+        made it accept null (MadeNullable), or boxed it (NullableOptionalBoxed)."""
+        return any(r.null_means_absent for r in self.rewrites(pointer))
 
     def counterpart(self, pointer: str, *, root: bool = False) -> Counterpart:
         """The rules recorded at ``pointer`` undone, last first, stepping into wrappers."""

@@ -62,6 +62,17 @@ class Rewrite(ABC):
         """Whether the rule wrapped the node (its counterpart is a child of the recorded node)."""
         return False
 
+    @property
+    def wrapped_at(self) -> str:
+        """Where a wrapping rule put the node, relative to the wrapper (its records go there)."""
+        return "/anyOf/0"
+
+    @property
+    def null_means_absent(self) -> bool:
+        """Whether a null member where the rule stands means an absent one (the inverse removes
+        it): the projection made the member accept null, or boxed it."""
+        return False
+
 
 def rule_kinds() -> tuple[type[Rewrite], ...]:
     """Every rule kind declared so far."""

@@ -4,10 +4,12 @@
 
 The provider writes every optional member; one that the canonical schema leaves optional and that
 does not accept null comes back as ``null``, and goes here. A member that is optional *and*
-accepts null keeps its null (the build warned: OPTIONAL_NULLABLE). At a union, the first branch
-whose projected form admits the payload decides. Untouched payloads are returned as the same
-object; changed ones are new objects (the input is never mutated). Standard library only; nothing
-here reads a schema at run time, and the fixed helpers are in ``_canonical_support``.
+accepts null comes back as ``null`` (absent: it goes) or boxed, ``{"value": v}`` (it is ``v``,
+null included); where the design keeps it as it is (``optional_nullable = "keep"``, the build
+warned: OPTIONAL_NULLABLE) it keeps its null. At a union, the first branch whose projected form
+admits the payload decides. Untouched payloads are returned as the same object; changed ones are
+new objects (the input is never mutated). Standard library only; nothing here reads a schema at
+run time, and the fixed helpers are in ``_canonical_support``.
 """
 
 from __future__ import annotations
