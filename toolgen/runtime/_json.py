@@ -91,6 +91,11 @@ _DECODER: Final = json.JSONDecoder(
 )
 #: the decoder's scanner (C): ``(value, end)`` of the value at an index, StopIteration when none
 _SCAN: Final[Callable[[str, int], tuple[Any, int]]] = _DECODER.scan_once  # type: ignore[attr-defined]
+#: the same scanner without the check of member names (no call into Python per object), for text
+#: of at most one object, whose names ``_kept_every_member`` checks afterwards
+_SCAN_UNCHECKED: Final[Callable[[str, int], tuple[Any, int]]] = json.JSONDecoder(  # type: ignore[attr-defined]
+    parse_float=_float, parse_int=_integer, parse_constant=_constant
+).scan_once
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 #: the C encoder ``_ENCODER.encode`` builds on every call, built once (no circular check: a
 #: ``checked`` value nests at most MAX_DEPTH levels); None where the interpreter has no C encoder
@@ -154,22 +159,48 @@ def loads(text: str | bytes) -> Any:
             text = bytes(text).decode(json.detect_encoding(text))
         except (UnicodeDecodeError, LookupError):
             raise JsonRefused("not UTF-8 text") from None
-    if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(text):
+    braces = text.count("{")
+    if braces + text.count("[") > MAX_DEPTH and _too_deep(text):
         raise JsonRefused(_TOO_DEEP)
     if not text.isascii() and _RAW_SURROGATE.search(text) is not None:
         raise JsonRefused(_SURROGATE)
     try:
         # the decoder's scanner itself: a value that fills the text, with no wrapper in Python
-        value, end = _SCAN(text, 0)
+        value, end = (_SCAN if braces > 1 else _SCAN_UNCHECKED)(text, 0)
     except JsonRefused:
         raise
     except (StopIteration, ValueError, RecursionError):
         end = -1
     if end != len(text):  # white space around the value, or no valid JSON: the whole decode
         value = _decoded(text)
+    elif braces == 1 and not _kept_every_member(text, value):
+        value = _SCAN(text, 0)[0]  # a name twice, or a colon the count cannot place: read again
     if "\\u" in text and _ESCAPED_SURROGATE.search(text) is not None:
         checked(value)  # pairs are joined by the parser; a lone one stays in a string
     return value
+
+
+def _kept_every_member(text: str, value: Any) -> bool:
+    """Whether ``value``, read from ``text`` holding one ``{``, is that object with all its
+    members (no name twice). Each member of the text has one colon outside its strings; with no
+    ``\\u`` escape (which could write a colon) the colons inside the strings of the kept members
+    are those of the text's strings, less those of a dropped member: so the object kept every
+    member exactly when the text's colons, less those of its kept strings, number its members. A
+    string inside an array is not counted: False, and the caller reads the text again."""
+    if type(value) is not dict:
+        return False
+    colons = text.count(":")
+    if colons == len(value):
+        return True
+    if "\\u" in text:
+        return False
+    for name, member in value.items():
+        colons -= name.count(":")
+        if type(member) is str:
+            colons -= member.count(":")
+        elif type(member) is list:
+            return False
+    return colons == len(value)
 
 
 def _decoded(text: str) -> Any:
