@@ -158,22 +158,30 @@ def typed_call(provider: str, call: RawToolCall, model: type[M]) -> ToolCall[str
     )
 
 
+#: per ``model_for`` (one per generated package), the tool models it gave so far, by name
+_TOOL_MODELS: Final[dict[Callable[[str, str], type[BaseModel]], dict[str, type[BaseModel]]]] = {}
+
+
 def typed_calls(
     provider: str, calls: Iterable[RawToolCall], model_for: Callable[[str, str], type[BaseModel]]
 ) -> list[ToolCall[str, Any]]:
     """``typed_call`` of each call in one loop: each model's validator called directly (what
-    ``model_validate`` calls), no wrapper per call."""
+    ``model_validate`` calls), no wrapper per call, the model looked up by name (no call of
+    ``model_for`` per call)."""
+    models = _TOOL_MODELS.get(model_for)
+    if models is None:
+        models = _TOOL_MODELS.setdefault(model_for, {})
     typed: list[ToolCall[str, Any]] = []
     for call in calls:
+        name = call.name
+        model = models.get(name)
+        if model is None:
+            model = models[name] = model_for("tool", name)
         try:
-            arguments = model_for("tool", call.name).__pydantic_validator__.validate_python(
-                call.arguments
-            )
+            arguments = model.__pydantic_validator__.validate_python(call.arguments)
         except ValidationError as error:
-            raise _invalid(error, call.arguments, provider, call.name, call.id) from error
-        typed.append(
-            ToolCall(call.id, call.name, arguments, call.raw_arguments, call.provider_name)
-        )
+            raise _invalid(error, call.arguments, provider, name, call.id) from error
+        typed.append(ToolCall(call.id, name, arguments, call.raw_arguments, call.provider_name))
     return typed
 
 

@@ -271,6 +271,10 @@ def _members_size(node: dict[Any, Any], depth: int) -> int:
             size += len(key) + len(member) + 2
         elif member is None or kind is bool:
             size += len(key) + 2
+        elif kind is int:
+            if not -_INTEGER_LIMIT < member < _INTEGER_LIMIT:
+                raise JsonRefused(_TOO_MANY_DIGITS)
+            size += len(key) + 2
         else:
             size += len(key) + 1 + _size(member, depth + 1)
         if size > MAX_CHARS:
