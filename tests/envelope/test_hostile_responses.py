@@ -219,6 +219,48 @@ def test_duplicate_keys_are_payload_errors(modules: dict[str, ModuleType]) -> No
     assert "same name" in payload_error(modules, parse_chat(nested_twice)).reason
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": "x:y", "a": "z"}',  # the dropped member's colon makes up for the name twice
+        '{"a": "z", "a": "x:y"}',
+        '{"a:b": 1, "a:b": 2}',
+        '{"a": "\\u003a", "a": "x"}',  # a colon written as an escape
+        '{"a": "\\u003a:", "b": 1, "a": ":"}',
+        '{"b": "\\u003a", "a": 1, "a": 2}',  # the escaped colon would pay for the name twice
+        '{"a": ["x:y"], "a": 1}',
+        '{"a": ["x"], "b": "y:", "a": 1}',
+        '[{"a": 1, "a": 2}]',  # one object, not at the top
+        '["{", {"a": 1, "a": 2}]',
+        ' {"a": 1, "a": 2} ',
+    ],
+)
+def test_a_name_twice_in_one_object_is_refused_whatever_its_strings_hold(
+    package_dir: Any, text: str
+) -> None:
+    """Text with one object is read without the per-object check of names, then its colons
+    counted: no count lets a member written twice through."""
+    with pytest.raises(ValueError, match="two members of the same name"):
+        _json(package_dir).loads(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"url": "https://x.test:8080/a", "at": "10:30", "n": 1}',
+        '{"a:b": "c:d", "e": ["f:g", {"h": "i:j"}]}',
+        '{"a": "\\u003a", "b": ":"}',
+        '{"a": [":", ["::"]], "b": ""}',
+        '[{"a": 1}, "{"]',
+        '"{:}"',
+    ],
+)
+def test_colons_in_strings_read_as_the_standard_library_reads_them(
+    package_dir: Any, text: str
+) -> None:
+    assert _json(package_dir).loads(text) == json.loads(text)
+
+
 def test_too_long_text_is_a_payload_error(modules: dict[str, ModuleType]) -> None:
     limit = _json(modules).MAX_CHARS
     text = '{"city": "' + "x" * limit + '"}'

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeAlias, TypeVar
+from typing import Any, Final, Generic, Protocol, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ValidationError, model_validator
 
@@ -21,6 +21,8 @@ M = TypeVar("M", bound=BaseModel)
 N = TypeVar("N", bound=str)
 
 Canonicalize = Callable[[Any], Any]
+#: how a frozen dataclass sets its own attributes
+_set_attribute: Final = object.__setattr__
 
 
 class SupportsModelDump(Protocol):
@@ -39,7 +41,7 @@ class SupportsToDict(Protocol):
 OutputData: TypeAlias = str | bytes | Mapping[str, Any] | SupportsModelDump | SupportsToDict
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ToolCall(Generic[N, M]):
     """One tool call, decoded: ``name`` is the canonical name, ``arguments`` the model instance,
     ``raw_arguments`` the text the provider sent (kept for replay).
@@ -54,6 +56,27 @@ class ToolCall(Generic[N, M]):
     raw_arguments: str
     #: the tool's name as the provider sent it (what a replayed call and a function response carry)
     wire_name: str
+
+    def __init__(
+        self,
+        id: str,
+        name: N,
+        arguments: M,
+        raw_arguments: str,
+        wire_name: str,
+    ) -> None:
+        # one instance dict, not one object.__setattr__ per field (see RawToolCall)
+        _set_attribute(
+            self,
+            "__dict__",
+            {
+                "id": id,
+                "name": name,
+                "arguments": arguments,
+                "raw_arguments": raw_arguments,
+                "wire_name": wire_name,
+            },
+        )
 
 
 def location(loc: tuple[int | str, ...], payload: Any) -> str:
@@ -135,22 +158,30 @@ def typed_call(provider: str, call: RawToolCall, model: type[M]) -> ToolCall[str
     )
 
 
+#: per ``model_for`` (one per generated package), the tool models it gave so far, by name
+_TOOL_MODELS: Final[dict[Callable[[str, str], type[BaseModel]], dict[str, type[BaseModel]]]] = {}
+
+
 def typed_calls(
     provider: str, calls: Iterable[RawToolCall], model_for: Callable[[str, str], type[BaseModel]]
 ) -> list[ToolCall[str, Any]]:
     """``typed_call`` of each call in one loop: each model's validator called directly (what
-    ``model_validate`` calls), no wrapper per call."""
+    ``model_validate`` calls), no wrapper per call, the model looked up by name (no call of
+    ``model_for`` per call)."""
+    models = _TOOL_MODELS.get(model_for)
+    if models is None:
+        models = _TOOL_MODELS.setdefault(model_for, {})
     typed: list[ToolCall[str, Any]] = []
     for call in calls:
+        name = call.name
+        model = models.get(name)
+        if model is None:
+            model = models[name] = model_for("tool", name)
         try:
-            arguments = model_for("tool", call.name).__pydantic_validator__.validate_python(
-                call.arguments
-            )
+            arguments = model.__pydantic_validator__.validate_python(call.arguments)
         except ValidationError as error:
-            raise _invalid(error, call.arguments, provider, call.name, call.id) from error
-        typed.append(
-            ToolCall(call.id, call.name, arguments, call.raw_arguments, call.provider_name)
-        )
+            raise _invalid(error, call.arguments, provider, name, call.id) from error
+        typed.append(ToolCall(call.id, name, arguments, call.raw_arguments, call.provider_name))
     return typed
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from math import isfinite
 from typing import Any, Final
 
@@ -90,7 +91,21 @@ _DECODER: Final = json.JSONDecoder(
 )
 #: the decoder's scanner (C): ``(value, end)`` of the value at an index, StopIteration when none
 _SCAN: Final[Callable[[str, int], tuple[Any, int]]] = _DECODER.scan_once  # type: ignore[attr-defined]
+#: the same scanner without the check of member names (no call into Python per object), for text
+#: of at most one object, whose names ``_kept_every_member`` checks afterwards
+_SCAN_UNCHECKED: Final[Callable[[str, int], tuple[Any, int]]] = json.JSONDecoder(  # type: ignore[attr-defined]
+    parse_float=_float, parse_int=_integer, parse_constant=_constant
+).scan_once
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+#: the C encoder ``_ENCODER.encode`` builds on every call, built once (no circular check: a
+#: ``checked`` value nests at most MAX_DEPTH levels); None where the interpreter has no C encoder
+_ENCODE: Final = (
+    None
+    if c_make_encoder is None
+    else c_make_encoder(
+        None, _ENCODER.default, encode_basestring, None, ":", ",", False, False, False
+    )
+)
 _STRING: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 
 
@@ -144,22 +159,48 @@ def loads(text: str | bytes) -> Any:
             text = bytes(text).decode(json.detect_encoding(text))
         except (UnicodeDecodeError, LookupError):
             raise JsonRefused("not UTF-8 text") from None
-    if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(text):
+    braces = text.count("{")
+    if braces + text.count("[") > MAX_DEPTH and _too_deep(text):
         raise JsonRefused(_TOO_DEEP)
     if not text.isascii() and _RAW_SURROGATE.search(text) is not None:
         raise JsonRefused(_SURROGATE)
     try:
         # the decoder's scanner itself: a value that fills the text, with no wrapper in Python
-        value, end = _SCAN(text, 0)
+        value, end = (_SCAN if braces > 1 else _SCAN_UNCHECKED)(text, 0)
     except JsonRefused:
         raise
     except (StopIteration, ValueError, RecursionError):
         end = -1
     if end != len(text):  # white space around the value, or no valid JSON: the whole decode
         value = _decoded(text)
+    elif braces == 1 and not _kept_every_member(text, value):
+        value = _SCAN(text, 0)[0]  # a name twice, or a colon the count cannot place: read again
     if "\\u" in text and _ESCAPED_SURROGATE.search(text) is not None:
         checked(value)  # pairs are joined by the parser; a lone one stays in a string
     return value
+
+
+def _kept_every_member(text: str, value: Any) -> bool:
+    """Whether ``value``, read from ``text`` holding one ``{``, is that object with all its
+    members (no name twice). Each member of the text has one colon outside its strings; with no
+    ``\\u`` escape (which could write a colon) the colons inside the strings of the kept members
+    are those of the text's strings, less those of a dropped member: so the object kept every
+    member exactly when the text's colons, less those of its kept strings, number its members. A
+    string inside an array is not counted: False, and the caller reads the text again."""
+    if type(value) is not dict:
+        return False
+    colons = text.count(":")
+    if colons == len(value):
+        return True
+    if "\\u" in text:
+        return False
+    for name, member in value.items():
+        colons -= name.count(":")
+        if type(member) is str:
+            colons -= member.count(":")
+        elif type(member) is list:
+            return False
+    return colons == len(value)
 
 
 def _decoded(text: str) -> Any:
@@ -202,23 +243,56 @@ def _size(node: Any, depth: int) -> int:
     if kind is dict or kind is list:
         if depth > MAX_DEPTH:
             raise JsonRefused(_TOO_DEEP)
-        size = 1
         if kind is dict:
-            for key, member in node.items():
-                if type(key) is not str:
-                    if not isinstance(key, str):
-                        raise JsonRefused("an object member name that is not a string (not JSON)")
-                    key = str(key)
-                size += _text_size(key) + _size(member, depth + 1)
-                if size > MAX_CHARS:
-                    raise JsonRefused(_TOO_LONG)
-        else:
-            for item in node:
-                size += _size(item, depth + 1)
-                if size > MAX_CHARS:
-                    raise JsonRefused(_TOO_LONG)
+            return _members_size(node, depth)
+        size = 1
+        for item in node:
+            size += _leaf_size(item) if type(item) in _LEAVES else _size(item, depth + 1)
+            if size > MAX_CHARS:
+                raise JsonRefused(_TOO_LONG)
         return size
-    if kind is bool or node is None:
+    return _other_size(node)
+
+
+def _members_size(node: dict[Any, Any], depth: int) -> int:
+    size = 1
+    for key, member in node.items():
+        if type(key) is not str:
+            if not isinstance(key, str):
+                raise JsonRefused("an object member name that is not a string (not JSON)")
+            key = str(key)
+        # the checks of _text_size and _leaf_size written out: this loop runs per member
+        if not key.isascii() and _RAW_SURROGATE.search(key) is not None:
+            raise JsonRefused(_SURROGATE)
+        kind = type(member)
+        if kind is str:
+            if not member.isascii() and _RAW_SURROGATE.search(member) is not None:
+                raise JsonRefused(_SURROGATE)
+            size += len(key) + len(member) + 2
+        elif member is None or kind is bool:
+            size += len(key) + 2
+        elif kind is int:
+            if not -_INTEGER_LIMIT < member < _INTEGER_LIMIT:
+                raise JsonRefused(_TOO_MANY_DIGITS)
+            size += len(key) + 2
+        else:
+            size += len(key) + 1 + _size(member, depth + 1)
+        if size > MAX_CHARS:
+            raise JsonRefused(_TOO_LONG)
+    return size
+
+
+#: the kinds ``_leaf_size`` measures without a walk
+_LEAVES: Final = frozenset({str, bool, type(None)})
+
+
+def _leaf_size(node: Any) -> int:
+    return 1 if type(node) is not str else _text_size(node)
+
+
+def _other_size(node: Any) -> int:
+    """``_size`` of a value that is no str, dict or list."""
+    if type(node) is bool or node is None:
         return 1
     if isinstance(node, int):  # bool is handled above
         if not -_INTEGER_LIMIT < node < _INTEGER_LIMIT:
@@ -230,14 +304,16 @@ def _size(node: Any, depth: int) -> int:
         return 1
     if isinstance(node, str):  # a str subclass is written as its text
         return _text_size(str(node))
-    raise JsonRefused(f"a {kind.__name__}, which is not a JSON value")
+    raise JsonRefused(f"a {type(node).__name__}, which is not a JSON value")
 
 
 def dumps(value: Any) -> str:
     """Compact JSON text of ``value`` (non-ASCII kept), once ``checked`` accepted it."""
     checked(value)
     try:
-        return _ENCODER.encode(value)
+        if _ENCODE is None:
+            return _ENCODER.encode(value)
+        return "".join(_ENCODE(value, 0))
     except ValueError:  # the interpreter's digit limit was set lower than ours
         raise JsonRefused(_TOO_MANY_DIGITS) from None
     except RecursionError:  # the caller's own stack was nearly full

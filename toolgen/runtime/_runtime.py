@@ -9,8 +9,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from math import isfinite, isnan
@@ -51,6 +51,8 @@ __all__ = [
 ]
 
 _log = logging.getLogger(__name__)
+#: how a frozen dataclass sets its own attributes
+_set_attribute: Final = object.__setattr__
 _T = TypeVar("_T")
 DriftHook = Callable[["SchemaDriftError"], object]
 
@@ -363,7 +365,7 @@ async def first_valid_async(
     raise last
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class RawToolCall:
     """One tool call of a validated response: canonical name, decoded canonical arguments."""
 
@@ -375,23 +377,57 @@ class RawToolCall:
     #: set only while failures are collected (``collecting_failures``): why the call is unusable
     error: PayloadError | None = None
 
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        provider_name: str,
+        arguments: Any,
+        raw_arguments: str,
+        error: PayloadError | None = None,
+    ) -> None:
+        # the frozen dataclass's own __init__ sets each field through object.__setattr__;
+        # one instance dict is a third cheaper, and one is built per call
+        _set_attribute(
+            self,
+            "__dict__",
+            {
+                "id": id,
+                "name": name,
+                "provider_name": provider_name,
+                "arguments": arguments,
+                "raw_arguments": raw_arguments,
+                "error": error,
+            },
+        )
+
 
 #: whether per-call PayloadErrors become failed RawToolCalls (``parse_tool_calls(on_error="collect")``)
 _collecting: ContextVar[bool] = ContextVar("toolgen_collecting_failures", default=False)
 
 
-@contextmanager
-def collecting_failures(on_error: str) -> Iterator[None]:
+class _Collecting:
+    """The context manager of ``collecting_failures`` (a class: one is entered per response)."""
+
+    __slots__ = ("_collect", "_token")
+
+    def __init__(self, collect: bool) -> None:
+        self._collect = collect
+
+    def __enter__(self) -> None:
+        self._token = _collecting.set(self._collect)
+
+    def __exit__(self, *exception: object) -> None:
+        _collecting.reset(self._token)
+
+
+def collecting_failures(on_error: str) -> AbstractContextManager[None]:
     """Within the block, a call that fails to decode is returned as a RawToolCall with ``error``
     set (``on_error="collect"``) instead of raising its PayloadError (``"raise"``); envelope drift
     raises either way."""
     if on_error not in ("raise", "collect"):
         raise ValueError(f"on_error must be 'raise' or 'collect', not {on_error!r}")
-    token = _collecting.set(on_error == "collect")
-    try:
-        yield
-    finally:
-        _collecting.reset(token)
+    return _Collecting(on_error == "collect")
 
 
 def failed_call(
@@ -412,20 +448,15 @@ def value_digest(value: str) -> str:
     return f"<{len(value)} characters, sha256 {digest}>"
 
 
-def _canonical_name(
-    provider: str, call_id: str, provider_name: str, names: Mapping[str, str]
-) -> str:
-    name = names.get(provider_name)
-    if name is None:
-        raise PayloadError(
-            provider,
-            value_digest(provider_name),
-            call_id,
-            "name",
-            "not a tool of the design",
-            "UNKNOWN_TOOL",
-        )
-    return name
+def _unknown_tool(provider: str, call_id: str, provider_name: str) -> PayloadError:
+    return PayloadError(
+        provider,
+        value_digest(provider_name),
+        call_id,
+        "name",
+        "not a tool of the design",
+        "UNKNOWN_TOOL",
+    )
 
 
 def _refused(
@@ -434,21 +465,10 @@ def _refused(
     return PayloadError(provider, tool, call_id, "arguments", refused.reason, code)
 
 
-def _canonicalized(
-    provider: str,
-    name: str,
-    call_id: str,
-    canonicalize: Callable[[str, Any], Any],
-    arguments: Any,
-) -> Any:
-    """``canonicalize`` of a call's arguments; arguments that break an encoding of the projection
-    (a map with a key twice, JSON text that is not JSON: a ValueError) are a PayloadError."""
-    try:
-        return canonicalize(name, arguments)
-    except ValueError as error:
-        raise PayloadError(
-            provider, name, call_id, "arguments", str(error), "INVALID_ARGUMENTS"
-        ) from error
+def _not_canonical(provider: str, name: str, call_id: str, error: ValueError) -> PayloadError:
+    """Arguments that break an encoding of the projection (a map with a key twice, JSON text
+    that is not JSON: the canonicalizer's ValueError)."""
+    return PayloadError(provider, name, call_id, "arguments", str(error), "INVALID_ARGUMENTS")
 
 
 def decode_tool_call(
@@ -459,39 +479,33 @@ def decode_tool_call(
     canonical_names: Mapping[str, str],
     canonicalize: Callable[[str, Any], Any] | None,
 ) -> RawToolCall:
-    """A call whose arguments arrive as JSON text; malformed text is a PayloadError, not drift."""
+    """A call whose arguments arrive as JSON text; malformed text is a PayloadError, not drift.
+
+    One function per call (name, JSON, inverse), no helper per step: it runs once per call."""
+    name = canonical_names.get(provider_name)
     try:
-        return _decode_text(
-            provider, call_id, provider_name, raw_arguments, canonical_names, canonicalize
-        )
+        if name is None:
+            raise _unknown_tool(provider, call_id, provider_name)
+        try:
+            arguments = loads(raw_arguments)
+        except JsonRefused as refused:
+            raise _refused(provider, name, call_id, refused) from None
+        if type(arguments) is not dict:
+            raise PayloadError(
+                provider,
+                name,
+                call_id,
+                "arguments",
+                f"not a JSON object ({json_type_name(arguments)})",
+                "INVALID_ARGUMENTS",
+            )
+        if canonicalize is not None:
+            try:
+                arguments = canonicalize(name, arguments)
+            except ValueError as error:
+                raise _not_canonical(provider, name, call_id, error) from error
     except PayloadError as error:
         return failed_call(error, call_id, provider_name, raw_arguments)
-
-
-def _decode_text(
-    provider: str,
-    call_id: str,
-    provider_name: str,
-    raw_arguments: str,
-    canonical_names: Mapping[str, str],
-    canonicalize: Callable[[str, Any], Any] | None,
-) -> RawToolCall:
-    name = _canonical_name(provider, call_id, provider_name, canonical_names)
-    try:
-        arguments = loads(raw_arguments)
-    except JsonRefused as refused:
-        raise _refused(provider, name, call_id, refused) from None
-    if type(arguments) is not dict:
-        raise PayloadError(
-            provider,
-            name,
-            call_id,
-            "arguments",
-            f"not a JSON object ({json_type_name(arguments)})",
-            "INVALID_ARGUMENTS",
-        )
-    if canonicalize is not None:
-        arguments = _canonicalized(provider, name, call_id, canonicalize, arguments)
     return RawToolCall(call_id, name, provider_name, arguments, raw_arguments)
 
 
@@ -507,12 +521,23 @@ def tool_call_from_object(
     """A call whose arguments arrive already decoded (a JSON object, not its text), checked
     against the limits of JSON text (``_json``); ``raw`` is ``dumps(arguments)`` when the caller
     has it already."""
+    name = canonical_names.get(provider_name)
     try:
-        return _decode_object(
-            provider, call_id, provider_name, arguments, canonical_names, canonicalize, raw
-        )
+        if name is None:
+            raise _unknown_tool(provider, call_id, provider_name)
+        if raw is None:
+            try:
+                raw = dumps(arguments)
+            except JsonRefused as refused:
+                raise _refused(provider, name, call_id, refused) from None
+        if canonicalize is not None:
+            try:
+                arguments = canonicalize(name, arguments)
+            except ValueError as error:
+                raise _not_canonical(provider, name, call_id, error) from error
     except PayloadError as error:
         return failed_call(error, call_id, provider_name, _text_or_empty(arguments))
+    return RawToolCall(call_id, name, provider_name, arguments, raw)
 
 
 def _text_or_empty(arguments: object) -> str:
@@ -520,26 +545,6 @@ def _text_or_empty(arguments: object) -> str:
         return dumps(arguments)
     except JsonRefused:
         return ""
-
-
-def _decode_object(
-    provider: str,
-    call_id: str,
-    provider_name: str,
-    arguments: dict[str, Any],
-    canonical_names: Mapping[str, str],
-    canonicalize: Callable[[str, Any], Any] | None,
-    raw: str | None,
-) -> RawToolCall:
-    name = _canonical_name(provider, call_id, provider_name, canonical_names)
-    if raw is None:
-        try:
-            raw = dumps(arguments)
-        except JsonRefused as refused:
-            raise _refused(provider, name, call_id, refused) from None
-    if canonicalize is not None:
-        arguments = _canonicalized(provider, name, call_id, canonicalize, arguments)
-    return RawToolCall(call_id, name, provider_name, arguments, raw)
 
 
 @dataclass

@@ -103,7 +103,9 @@ class ObjectSurfaceCompiler(SurfaceCompiler):
         return [*self._admit(schema, at), *super()._properties(schema, at)]
 
     def _required(self, schema: dict[str, Any], at: At) -> list[Statement]:
-        return self._admit(schema, at)  # required members without a schema: tested there
+        # required members without a schema: tested by the admission, which ``_properties`` (run
+        # first) made already when there are any (in a union case, not remembered: not again)
+        return [] if "properties" in schema else self._admit(schema, at)
 
     def _member(
         self, key: str, child: Any, required: bool, at: At, pointer: str, bind: bool

@@ -372,10 +372,6 @@ def _object_message(data: Any) -> None:
                 raise _Mismatch
             if type(item_members["text"]) is not str:
                 raise _Mismatch
-            if type(item) not in _ITEM_CLASSES_2 and not admit(item, _ITEM_CLASSES_2):
-                raise _Mismatch
-            if not item_fields >= _ITEM_REQUIRED_2:
-                raise _Mismatch
         elif item_type == "tool_use":
             if type(item) not in _ITEM_CLASSES_3 and not admit(item, _ITEM_CLASSES_3):
                 raise _Mismatch
@@ -386,10 +382,6 @@ def _object_message(data: Any) -> None:
             if type(item_members["name"]) is not str:
                 raise _Mismatch
             if type(item_members["input"]) is not dict:
-                raise _Mismatch
-            if type(item) not in _ITEM_CLASSES_3 and not admit(item, _ITEM_CLASSES_3):
-                raise _Mismatch
-            if not item_fields >= _ITEM_REQUIRED_3:
                 raise _Mismatch
         elif item_type == "thinking":
             if type(item) not in _ITEM_CLASSES_4 and not admit(item, _ITEM_CLASSES_4):
@@ -402,10 +394,6 @@ def _object_message(data: Any) -> None:
                 signature = item_members["signature"]
                 if signature is not None and type(signature) is not str:
                     raise _Mismatch
-            if type(item) not in _ITEM_CLASSES_4 and not admit(item, _ITEM_CLASSES_4):
-                raise _Mismatch
-            if not item_fields >= _ITEM_REQUIRED_4:
-                raise _Mismatch
     if type(members["stop_reason"]) is not str:
         raise _Mismatch
     if "stop_sequence" in fields:
@@ -475,10 +463,6 @@ def _object_message_stream_event(data: Any) -> None:
                     raise _Mismatch
                 if type(item_members["text"]) is not str:
                     raise _Mismatch
-                if type(item) not in _ITEM_CLASSES_2 and not admit(item, _ITEM_CLASSES_2):
-                    raise _Mismatch
-                if not item_fields >= _ITEM_REQUIRED_2:
-                    raise _Mismatch
             elif item_type == "tool_use":
                 if type(item) not in _ITEM_CLASSES_3 and not admit(item, _ITEM_CLASSES_3):
                     raise _Mismatch
@@ -489,10 +473,6 @@ def _object_message_stream_event(data: Any) -> None:
                 if type(item_members["name"]) is not str:
                     raise _Mismatch
                 if type(item_members["input"]) is not dict:
-                    raise _Mismatch
-                if type(item) not in _ITEM_CLASSES_3 and not admit(item, _ITEM_CLASSES_3):
-                    raise _Mismatch
-                if not item_fields >= _ITEM_REQUIRED_3:
                     raise _Mismatch
             elif item_type == "thinking":
                 if type(item) not in _ITEM_CLASSES_4 and not admit(item, _ITEM_CLASSES_4):
@@ -505,10 +485,6 @@ def _object_message_stream_event(data: Any) -> None:
                     signature = item_members["signature"]
                     if signature is not None and type(signature) is not str:
                         raise _Mismatch
-                if type(item) not in _ITEM_CLASSES_4 and not admit(item, _ITEM_CLASSES_4):
-                    raise _Mismatch
-                if not item_fields >= _ITEM_REQUIRED_4:
-                    raise _Mismatch
         stop_reason = message_members["stop_reason"]
         if stop_reason is not None and type(stop_reason) is not str:
             raise _Mismatch
@@ -517,12 +493,6 @@ def _object_message_stream_event(data: Any) -> None:
             raise _Mismatch
         usage = message_members["usage"]
         _object_check_usage(usage)
-        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES and not admit(
-            data, _MESSAGE_STREAM_EVENT_CLASSES
-        ):
-            raise _Mismatch
-        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED:
-            raise _Mismatch
     elif data_type == "content_block_start":
         if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_2 and not admit(
             data, _MESSAGE_STREAM_EVENT_CLASSES_2
@@ -534,12 +504,6 @@ def _object_message_stream_event(data: Any) -> None:
             raise _Mismatch
         content_block = members["content_block"]
         _object_check_content_block(content_block)
-        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_2 and not admit(
-            data, _MESSAGE_STREAM_EVENT_CLASSES_2
-        ):
-            raise _Mismatch
-        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_2:
-            raise _Mismatch
     elif data_type == "content_block_delta":
         if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_3 and not admit(
             data, _MESSAGE_STREAM_EVENT_CLASSES_3
@@ -565,20 +529,12 @@ def _object_message_stream_event(data: Any) -> None:
                 raise _Mismatch
             if type(delta_members["text"]) is not str:
                 raise _Mismatch
-            if type(delta) not in _ITEM_CLASSES_2 and not admit(delta, _ITEM_CLASSES_2):
-                raise _Mismatch
-            if not delta_fields >= _ITEM_REQUIRED_2:
-                raise _Mismatch
         elif delta_type == "input_json_delta":
             if type(delta) not in _DELTA_CLASSES and not admit(delta, _DELTA_CLASSES):
                 raise _Mismatch
             if not delta_fields >= _DELTA_REQUIRED:
                 raise _Mismatch
             if type(delta_members["partial_json"]) is not str:
-                raise _Mismatch
-            if type(delta) not in _DELTA_CLASSES and not admit(delta, _DELTA_CLASSES):
-                raise _Mismatch
-            if not delta_fields >= _DELTA_REQUIRED:
                 raise _Mismatch
         elif delta_type == "thinking_delta":
             if type(delta) not in _DELTA_CLASSES_2 and not admit(delta, _DELTA_CLASSES_2):
@@ -587,10 +543,6 @@ def _object_message_stream_event(data: Any) -> None:
                 raise _Mismatch
             if type(delta_members["thinking"]) is not str:
                 raise _Mismatch
-            if type(delta) not in _DELTA_CLASSES_2 and not admit(delta, _DELTA_CLASSES_2):
-                raise _Mismatch
-            if not delta_fields >= _ITEM_REQUIRED_4:
-                raise _Mismatch
         elif delta_type == "signature_delta":
             if type(delta) not in _DELTA_CLASSES_3 and not admit(delta, _DELTA_CLASSES_3):
                 raise _Mismatch
@@ -598,16 +550,6 @@ def _object_message_stream_event(data: Any) -> None:
                 raise _Mismatch
             if type(delta_members["signature"]) is not str:
                 raise _Mismatch
-            if type(delta) not in _DELTA_CLASSES_3 and not admit(delta, _DELTA_CLASSES_3):
-                raise _Mismatch
-            if not delta_fields >= _DELTA_REQUIRED_2:
-                raise _Mismatch
-        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_3 and not admit(
-            data, _MESSAGE_STREAM_EVENT_CLASSES_3
-        ):
-            raise _Mismatch
-        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_3:
-            raise _Mismatch
     elif data_type == "content_block_stop":
         if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_4 and not admit(
             data, _MESSAGE_STREAM_EVENT_CLASSES_4
@@ -616,12 +558,6 @@ def _object_message_stream_event(data: Any) -> None:
         if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_4:
             raise _Mismatch
         if type(index := members["index"]) is not int and not integral_float(index):
-            raise _Mismatch
-        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_4 and not admit(
-            data, _MESSAGE_STREAM_EVENT_CLASSES_4
-        ):
-            raise _Mismatch
-        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_4:
             raise _Mismatch
     elif data_type == "message_delta":
         if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_5 and not admit(
@@ -669,12 +605,6 @@ def _object_message_stream_event(data: Any) -> None:
                 cache_read_input_tokens
             ):
                 raise _Mismatch
-        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_5 and not admit(
-            data, _MESSAGE_STREAM_EVENT_CLASSES_5
-        ):
-            raise _Mismatch
-        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_5:
-            raise _Mismatch
     elif data_type == "error":
         if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_6 and not admit(
             data, _MESSAGE_STREAM_EVENT_CLASSES_6
@@ -692,12 +622,6 @@ def _object_message_stream_event(data: Any) -> None:
         if type(error_members["type"]) is not str:
             raise _Mismatch
         if type(error_members["message"]) is not str:
-            raise _Mismatch
-        if type(data) not in _MESSAGE_STREAM_EVENT_CLASSES_6 and not admit(
-            data, _MESSAGE_STREAM_EVENT_CLASSES_6
-        ):
-            raise _Mismatch
-        if not fields >= _MESSAGE_STREAM_EVENT_REQUIRED_6:
             raise _Mismatch
 
 
@@ -753,20 +677,12 @@ def _object_check_content_block(content_block: Any) -> None:
             raise _Mismatch
         if not fields >= _ITEM_REQUIRED_2 or type(members["text"]) is not str:
             raise _Mismatch
-        if type(content_block) not in _ITEM_CLASSES_2 and not admit(content_block, _ITEM_CLASSES_2):
-            raise _Mismatch
-        if not fields >= _ITEM_REQUIRED_2:
-            raise _Mismatch
     elif content_block_type == "tool_use":
         if type(content_block) not in _ITEM_CLASSES_3 and not admit(content_block, _ITEM_CLASSES_3):
             raise _Mismatch
         if not fields >= _ITEM_REQUIRED_3 or type(members["id"]) is not str:
             raise _Mismatch
         if type(members["name"]) is not str or type(members["input"]) is not dict:
-            raise _Mismatch
-        if type(content_block) not in _ITEM_CLASSES_3 and not admit(content_block, _ITEM_CLASSES_3):
-            raise _Mismatch
-        if not fields >= _ITEM_REQUIRED_3:
             raise _Mismatch
     elif content_block_type == "thinking":
         if type(content_block) not in _ITEM_CLASSES_4 and not admit(content_block, _ITEM_CLASSES_4):
@@ -777,7 +693,3 @@ def _object_check_content_block(content_block: Any) -> None:
             signature = members["signature"]
             if signature is not None and type(signature) is not str:
                 raise _Mismatch
-        if type(content_block) not in _ITEM_CLASSES_4 and not admit(content_block, _ITEM_CLASSES_4):
-            raise _Mismatch
-        if not fields >= _ITEM_REQUIRED_4:
-            raise _Mismatch

@@ -415,12 +415,6 @@ def _object_chat_completion(data: Any) -> None:
                             raise _Mismatch
                         if type(function_members["arguments"]) is not str:
                             raise _Mismatch
-                        if type(tool_calls_item) not in _ITEM_CLASSES_3 and not admit(
-                            tool_calls_item, _ITEM_CLASSES_3
-                        ):
-                            raise _Mismatch
-                        if not tool_calls_item_fields >= _ITEM_REQUIRED_3:
-                            raise _Mismatch
         if "reasoning" in message_fields and type(message_members["reasoning"]) is not str:
             raise _Mismatch
         if "executed_tools" in message_fields:

@@ -263,7 +263,7 @@ def _typed_one(call: RawToolCall) -> AnyToolCall:
 
 def _outcomes(calls: list[RawToolCall], on_error: OnError) -> list[Any]:
     if on_error == "raise":
-        return _typed(calls)
+        return typed_calls(PROVIDER, calls, model_for)
     return [outcome(call, _typed_one) for call in calls]
 
 
