@@ -87,7 +87,7 @@ def test_strict_selections_over_the_caps_raise(strict: ModuleType) -> None:
         strict.tool_definitions(strict=True)
     # "auto" (the default) marks strict as many as fit and sends the others without the flag
     definitions = strict.tool_definitions()
-    assert [d["toolSpec"].get("strict") for d in definitions].count(True) == 6
+    assert [d["toolSpec"].get("strict") for d in definitions].count(True) == 5
     assert [d["toolSpec"]["name"] for d in definitions] == [
         strict.PROVIDER_NAMES[name] for name in strict.TOOLS
     ]

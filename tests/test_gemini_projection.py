@@ -435,6 +435,8 @@ def test_gemini_is_built_by_default_with_its_module(make_design, tool):
         "gemini.py",
         "schemas/gemini/names.json",
         "schemas/gemini/tools/crm.find.json",
+        "testing/_plans_gemini.py",
+        "testing/gemini.py",
     ]
     openapi = '[providers.gemini]\ndialect = "openapi"\n'
     strings_only = build(make_design({"toolgen.toml": openapi}), ("gemini",))
