@@ -122,6 +122,22 @@ EQUIVALENT = [
         [],
         "a reordered union",
     ),
+    one(
+        obj({"v": {"type": ["string", "integer", "null"], "minLength": 1, "enum": ["a", 1, None]}}),
+        obj(
+            {
+                "v": {
+                    "anyOf": [
+                        {"type": "string", "minLength": 1, "enum": ["a"]},
+                        {"type": "integer", "enum": [1]},
+                        {"type": "null"},
+                    ]
+                }
+            }
+        ),
+        [],
+        "a type list split into one branch per type",
+    ),
 ]
 
 CASES = [

@@ -43,6 +43,7 @@ from toolgen.project.rewrites import (
     RewriteRecord,
     TupleAsObject,
     TypeIntoBranches,
+    TypeListAsUnion,
     TypeListSplit,
     record_from_json,
     record_to_json,
@@ -234,6 +235,15 @@ CASES = [
         {"a": {"x": None}},
         {"a": {}},
         Counterpart("/properties/a/anyOf/0"),
+    ),
+    Case(
+        "type_list_as_union",
+        "mistral",
+        obj({"a": {**X, "type": ["object", "string"], "minLength": 2}}, ["a"]),
+        lambda r: r == TypeListAsUnion(),
+        "/properties/a",
+        {"a": {"x": None}},
+        {"a": {}},
     ),
     Case(
         "type_list_of_one",

@@ -217,6 +217,27 @@ TOOLS: dict[str, dict[str, Any]] = {
         ["id"],
         **{"$defs": {"Spot": obj({"x": NUM}, ["x"], additionalProperties=False)}},
     ),
+    "type_lists": obj(
+        {
+            "v": obj(
+                {
+                    "value": {"type": ["string", "number", "boolean"], "minLength": 1},
+                    "either": {
+                        "type": ["object", "array", "null"],
+                        "properties": {"a": STR},
+                        "items": obj({"b": INT}),
+                    },
+                    "count": {"type": ["integer", "string"], "minimum": 0},
+                },
+                ["value", "either"],
+            )
+        },
+        ["v"],
+    ),
+    "type_lists.enums": obj(
+        {"v": obj({"choice": {"type": ["string", "integer"], "enum": ["a", "b", 3]}}, ["choice"])},
+        ["v"],
+    ),
 }
 
 OUTPUTS: dict[str, dict[str, Any]] = {

@@ -43,6 +43,7 @@ from toolgen.project.rewrites import (
     RewriteRecord,
     TupleAsObject,
     TypeIntoBranches,
+    TypeListAsUnion,
     TypeListSplit,
 )
 from toolgen.providers.base import Profile
@@ -392,6 +393,10 @@ class _Projector:
         rewrites: list[Rewrite],
     ) -> _Built:
         pointer = origins.node
+        if not root and not self.profile.type_arrays:
+            as_union = TypeListAsUnion.apply(node)
+            if as_union is not None:
+                return self._type_list_union(as_union[0], origins, [*rewrites, as_union[1]])
         below: dict[str, NodeRecord] = {}
         members: dict[str, _Built] = {}
 
@@ -533,6 +538,26 @@ class _Projector:
             elif split[1] is not None:
                 built = built.rewritten(split[0], split[1])
         return built
+
+    def _type_list_union(
+        self, union: dict[str, Any], origins: _Origins, rewrites: list[Rewrite]
+    ) -> _Built:
+        """A node with several types, split into one branch per type (TypeListAsUnion): each
+        branch projected as a node of its own, reported where the canonical node's keywords
+        are (every branch comes from that one node)."""
+        below: dict[str, NodeRecord] = {}
+        branches = []
+        self.in_union += 1  # a branch is told from the others by the payload's type
+        try:
+            for index, branch in enumerate(union["anyOf"]):
+                built = self._project_node(
+                    branch, origins, root=False, errors_before=self.error_count(), rewrites=[]
+                )
+                branches.append(built.schema)
+                below.update(built.records(jp.join("", "anyOf", index)))
+        finally:
+            self.in_union -= 1
+        return _Built({**union, "anyOf": branches}, origins.node, rewrites, below)
 
     def _tuple(
         self,

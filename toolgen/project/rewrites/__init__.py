@@ -57,7 +57,7 @@ from toolgen.project.rewrites.rule import (
     Rewrite,
     rule_kinds,
 )
-from toolgen.project.rewrites.type_lists import TypeListSplit
+from toolgen.project.rewrites.type_lists import TypeListAsUnion, TypeListSplit
 
 __all__ = [
     "ANNOTATIONS",
@@ -88,6 +88,7 @@ __all__ = [
     "RewriteRecord",
     "TupleAsObject",
     "TypeIntoBranches",
+    "TypeListAsUnion",
     "TypeListSplit",
     "enum_text",
     "record_from_json",
