@@ -27,7 +27,12 @@ from toolgen.load.loader import load_design
 from toolgen.project.design_projection import ProviderProjection, project_design
 from toolgen.project.encoding import object_encoding
 from toolgen.project.projection import ProjectedContract, is_object_schema, project_contract
-from toolgen.project.rewrites import ExtraMembers, OptionalsOverCap, TupleAsObject
+from toolgen.project.rewrites import (
+    ExtraMembers,
+    MemberAsJsonText,
+    OptionalsOverCap,
+    TupleAsObject,
+)
 from toolgen.providers import PROFILES, profile_for
 from toolgen.providers import settings as provider_settings
 from toolgen.providers.base import Profile
@@ -109,6 +114,16 @@ class Case:
             encodings=strict,
             over_cap=self.over_cap() if strict else {},
             recursion_as_text=strict and not self.profile.recursion,
+            members_as_text=self.members_as_text(),
+        )
+
+    def members_as_text(self) -> frozenset[str]:
+        """The canonical pointers of the top-level members the projection wrote as JSON text
+        (MemberAsJsonText: the provider's tool form takes members of one type only)."""
+        return frozenset(
+            node.canonical
+            for _, node in self.projection.rewrites.nodes
+            if any(isinstance(rule, MemberAsJsonText) for rule in node.rewrites)
         )
 
     def over_cap(self) -> dict[int, frozenset[str]]:
@@ -345,11 +360,12 @@ def recursive_sites(schema: Any) -> set[str]:
     return found
 
 
-def relaxed(schema: Any, profile: Profile = OPENAI) -> Any:
+def relaxed(schema: Any, profile: Profile = OPENAI, as_text: frozenset[str] = frozenset()) -> Any:
     """The canonical schema without what the profile drops on purpose (the canonical
     validation reports those) and with oneOf read as anyOf (the projection folds it). Where
     the profile refuses recursion, a reference that closes a cycle accepts any value: the
-    projection writes it as JSON text, and its shape is the canonical validation's."""
+    projection writes it as JSON text, and its shape is the canonical validation's; so do the
+    members at ``as_text`` (canonical pointers: top-level members written as JSON text)."""
 
     def dropped(keyword: str, value: Any) -> bool:
         test = profile.keep_if.get(keyword)
@@ -366,8 +382,8 @@ def relaxed(schema: Any, profile: Profile = OPENAI) -> Any:
             node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
         return node
 
-    if not profile.recursion:
-        sites = recursive_sites(schema)
+    sites = set(as_text) | (recursive_sites(schema) if not profile.recursion else set())
+    if sites:
 
         def untyped(node: Any, pointer: str) -> Any:
             if pointer in sites:
@@ -589,7 +605,8 @@ class Filler:
     entries of one more member, a value of any type as its JSON text (an optional one that is
     absent as null: JSON text keeps absent and null apart). Where the provider refuses recursion
     (``recursion_as_text``), a reference that closes a cycle is written as the JSON text of its
-    value, which comes back as it is."""
+    value, which comes back as it is; so is a top-level member that the provider's tool form
+    cannot take (``members_as_text``, canonical pointers: MemberAsJsonText)."""
 
     def __init__(
         self,
@@ -600,6 +617,7 @@ class Filler:
         encodings: bool = False,
         over_cap: Mapping[int, frozenset[str]] | None = None,
         recursion_as_text: bool = False,
+        members_as_text: frozenset[str] = frozenset(),
     ) -> None:
         self.root = canonical
         self.over_cap = over_cap or {}
@@ -608,6 +626,7 @@ class Filler:
         self.enum_texts = enum_texts
         self.encodings = encodings
         sites = recursive_sites(canonical) if recursion_as_text else set()
+        sites |= members_as_text
         self.recursion_texts = {
             id(node) for node, pointer in walker.walk(canonical) if pointer in sites
         }
@@ -737,7 +756,6 @@ __all__ = [
 #: What each profile is expected not to project, with the reason (profile -> key -> reason); a
 #: contract missing from a projection and not listed here fails its law tests (a projection
 #: regression is no quiet skip), and so does one listed here that projects.
-_UNTYPED_TOP_LEVEL = "a top-level member without one JSON type (UNTYPED_MEMBER)"
 EXPECTED_REJECTIONS: dict[str, dict[str, str]] = {
     "gemini:json_schema": {
         "tool:optional.const": "an object const: Gemini's enums hold strings and numbers",
@@ -747,13 +765,6 @@ EXPECTED_REJECTIONS: dict[str, dict[str, str]] = {
         "tool:optional.const": "an object const has no text in a string enum (ENUM_NOT_TEXT)",
         "tool:type_lists.enums": "an integer enum in a union split from a type list: its text "
         "could be the string branch's (ENUM_TEXT_IN_UNION)",
-    },
-    "cloudflare": {
-        "tool:enums": _UNTYPED_TOP_LEVEL,
-        "tool:enums.texts": _UNTYPED_TOP_LEVEL,
-        "tool:optional.const": _UNTYPED_TOP_LEVEL,
-        "tool:optional_nullable": _UNTYPED_TOP_LEVEL,
-        "tool:unions.shared_names": _UNTYPED_TOP_LEVEL,
     },
 }
 

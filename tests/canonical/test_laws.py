@@ -49,16 +49,14 @@ from tests.canonical.support import (
     sample,
 )
 from toolgen.project.rewrites import (
-    AnyAsJsonText,
+    JSON_TEXTS,
     ExtraMembers,
     MapAsPairs,
-    RecursionAsJsonText,
     Rewrite,
     TupleAsObject,
 )
 
-ENCODINGS = (AnyAsJsonText, ExtraMembers, MapAsPairs, RecursionAsJsonText, TupleAsObject)
-JSON_TEXTS = (AnyAsJsonText, RecursionAsJsonText)
+ENCODINGS = (*JSON_TEXTS, ExtraMembers, MapAsPairs, TupleAsObject)
 HARD = hard_keys()
 EXAMPLE = example_keys()
 CORPUS_SAMPLE = 40
@@ -84,7 +82,7 @@ def _filler(case: Case) -> Filler:
 
 @cache
 def _relaxed(case: Case) -> Draft202012Validator:
-    return Draft202012Validator(relaxed(case.contract.schema, case.profile))
+    return Draft202012Validator(relaxed(case.contract.schema, case.profile, case.members_as_text()))
 
 
 @cache

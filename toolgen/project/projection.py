@@ -19,8 +19,8 @@ from toolgen.project.encoding import key_schema, object_encoding
 from toolgen.project.limits import check_limits, measure
 from toolgen.project.nonstrict import non_object_root
 from toolgen.project.openapi import write_openapi
-from toolgen.project.rewrites import NULL_SCHEMA as NULL_SCHEMA
 from toolgen.project.rewrites import (
+    JSON_TEXTS,
     STRUCTURAL,
     AllOfMerged,
     AnyAsJsonText,
@@ -32,6 +32,7 @@ from toolgen.project.rewrites import (
     KeywordsDropped,
     MadeNullable,
     MapAsPairs,
+    MemberAsJsonText,
     NodeRecord,
     OneOfFolded,
     OptionalKept,
@@ -46,6 +47,7 @@ from toolgen.project.rewrites import (
     TypeListAsUnion,
     TypeListSplit,
 )
+from toolgen.project.rewrites import NULL_SCHEMA as NULL_SCHEMA
 from toolgen.providers.base import Profile
 from toolgen.schema import pointer as jp
 from toolgen.schema import walker
@@ -318,7 +320,7 @@ class _Projector:
         tokens = jp.split(record.canonical)
         if len(tokens) < 2 or tokens[-2] != "properties":
             return False  # a tuple's position or an open object's extra members
-        if any(isinstance(r, AnyAsJsonText) for r in record.rewrites):
+        if any(isinstance(r, JSON_TEXTS) for r in record.rewrites):
             return True
         try:
             canonical = jp.resolve(self.contract.schema, record.canonical)
@@ -798,9 +800,7 @@ class _Projector:
     def _optional_member(self, projected: _Built, canonical: Any, pointer: str) -> _Built:
         """An optional member written as a required one that accepts null, unless it accepts null
         already: then absent and null cannot be told apart (reported; the inverse keeps null)."""
-        as_text = any(
-            isinstance(r, AnyAsJsonText | RecursionAsJsonText) for r in projected.rewrites
-        )
+        as_text = any(isinstance(r, JSON_TEXTS) for r in projected.rewrites)
         if as_text or not self.oracle.accepts_null(canonical):
             # JSON text is never null: null there is an absent member, "null" a null one
             schema, rewrite = MadeNullable.apply(
@@ -904,6 +904,8 @@ class _Projector:
                     f"required member {name!r} has no schema under properties",
                 )
         canonical_properties = canonical.get("properties") or {}
+        if root:
+            self._members_as_text(properties, result, members)
         if self.profile.optional_style == "nullable":
             for name in properties:
                 if name not in required:
@@ -938,6 +940,20 @@ class _Projector:
             rewrites.append(rule)
         closed["additionalProperties"] = False
         return closed
+
+    def _members_as_text(
+        self, properties: dict[str, Any], parameters: dict[str, Any], members: dict[str, _Built]
+    ) -> None:
+        """The top-level members of a tool that the provider's tool form does not take as
+        projected (``ToolWire.carries``), written as JSON text (MemberAsJsonText)."""
+        wire = self.profile.tool_wire
+        if self.contract.kind != "tool" or wire is None or wire.carries is None:
+            return
+        for name, member in properties.items():
+            if not wire.carries(member, parameters):
+                written, rule = MemberAsJsonText.apply(member)
+                members[name] = _Built(written, members[name].canonical, [rule])
+                properties[name] = written
 
 
 def description_limit(contract: Contract, profile: Profile) -> list[Diagnostic]:

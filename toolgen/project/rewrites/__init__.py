@@ -31,10 +31,12 @@ from toolgen.project.rewrites.composition import (
 )
 from toolgen.project.rewrites.encodings import (
     DECODERS,
+    JSON_TEXTS,
     AnyAsJsonText,
     EncodingError,
     ExtraMembers,
     MapAsPairs,
+    MemberAsJsonText,
     RecursionAsJsonText,
     TupleAsObject,
 )
@@ -62,6 +64,7 @@ from toolgen.project.rewrites.type_lists import TypeListAsUnion, TypeListSplit
 __all__ = [
     "ANNOTATIONS",
     "DECODERS",
+    "JSON_TEXTS",
     "NULL_SCHEMA",
     "STRUCTURAL",
     "AllOfMerged",
@@ -76,6 +79,7 @@ __all__ = [
     "KeywordsDropped",
     "MadeNullable",
     "MapAsPairs",
+    "MemberAsJsonText",
     "NodeRecord",
     "NullForm",
     "OneOfFolded",

@@ -1,5 +1,6 @@
 """Encodings with exact inverses: canonical forms that no strict mode takes (maps, open objects,
-values of any type, recursion where the provider refuses it), written in a shape it does take,
+values of any type, recursion where the provider refuses it, a tool's top-level member of no one
+type where the provider's tool form needs one), written in a shape it does take,
 and read back exactly by the inverse.
 
 Each rule's ``apply`` writes the shape; its ``invert`` tells the inverse which decoder to apply at
@@ -13,6 +14,7 @@ raises :class:`EncodingError`, which the generated runtime reports as a ``Payloa
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -21,6 +23,7 @@ from toolgen.runtime._canonical_support import DECODERS, EncodingError
 
 __all__ = [
     "DECODERS",
+    "JSON_TEXTS",
     "JSON_TEXT_NOTE",
     "KEY",
     "VALUE",
@@ -28,6 +31,7 @@ __all__ = [
     "EncodingError",
     "ExtraMembers",
     "MapAsPairs",
+    "MemberAsJsonText",
     "RecursionAsJsonText",
     "TupleAsObject",
     "recursion_note",
@@ -91,6 +95,31 @@ class RecursionAsJsonText(Rewrite):
 
     def invert(self, at: Counterpart) -> Counterpart:
         return replace(at, decode=("json", ""))
+
+
+@dataclass(frozen=True)
+class MemberAsJsonText(Rewrite):
+    """A top-level member of a tool's parameters that has no one JSON type (a union, a nullable
+    member), on a provider whose tool form takes top-level members of one type only
+    (``ToolWire.carries``: Cloudflare Workers AI), became a string holding the value's JSON text;
+    the description gives the member's schema. The inverse parses the text (text that is not JSON
+    is an :class:`EncodingError`); nothing inside it is projected, so the decoded value is
+    canonical as the model wrote it, and the canonical validation checks it."""
+
+    @staticmethod
+    def apply(node: dict[str, Any]) -> tuple[dict[str, Any], MemberAsJsonText]:
+        """A string schema whose description gives ``node`` (the member as projected, without
+        its title and description), and the rule."""
+        shape = {k: v for k, v in node.items() if k not in ("title", "description")}
+        note = f"a value of the JSON Schema {json.dumps(shape, separators=(',', ':'))}, written as JSON text"
+        return {"type": "string", **_described(node, note)}, MemberAsJsonText()
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        return replace(at, decode=("json", ""))
+
+
+#: the rules that write a value as its JSON text (a string that is never null)
+JSON_TEXTS: tuple[type[Rewrite], ...] = (AnyAsJsonText, RecursionAsJsonText, MemberAsJsonText)
 
 
 @dataclass(frozen=True)
