@@ -15,6 +15,12 @@ import pytest
 from jsonschema import Draft202012Validator
 from strict_checker import assert_strict, violations
 
+from toolgen.compile.canonical.reference import reference_inverse
+from toolgen.load.contracts import Contract, ProviderOptions
+from toolgen.project.projection import project_contract
+from toolgen.project.rewrites import EncodingError
+from toolgen.providers import PROFILES
+
 FILE = "tools/t.json"
 
 S = {"type": "string"}
@@ -1076,3 +1082,40 @@ def test_what_an_encoding_carries_is_not_rejected(name):
     contract = Contract("tool", "t", "", ENCODED[name], "tools/t.yaml", "/parameters")
     projected, found = project_contract(contract, PROFILES["openai"], ProviderOptions(), "t")
     assert found == [] and projected.schema is not None
+
+
+#: output roots that admit no object, each with a value it accepts
+WRAPPED_OUTPUT_ROOTS = {
+    "array": ({"type": "array", "items": obj({"a": S}, ["a"])}, [{"a": "x"}]),
+    "string": (S, "x"),
+    "several types": ({"type": ["integer", "string"]}, 3),
+    "enum": ({"enum": [1, "b"]}, "b"),
+    "const": ({"const": "x"}, "x"),
+}
+
+
+@pytest.mark.parametrize("profile", ["openai", "anthropic", "gemini", "mistral"])
+@pytest.mark.parametrize(
+    "canonical, value", WRAPPED_OUTPUT_ROOTS.values(), ids=WRAPPED_OUTPUT_ROOTS.keys()
+)
+def test_an_output_root_that_admits_no_object_is_wrapped(canonical, value, profile):
+    """Structured outputs take an object root: the value is the one member of a closed object
+    (RootWrapped), which the inverse unwraps; tool parameters stay refused (REJECTED)."""
+    contract = Contract("output", "o", "", canonical, FILE, "/schema")
+    projected, diagnostics = project_contract(contract, PROFILES[profile], ProviderOptions(), "o")
+    assert errors(diagnostics) == [], [d.format() for d in diagnostics]
+    wrapper = projected.meaning
+    assert wrapper["type"] == "object" and wrapper["required"] == ["value"]
+    assert list(wrapper["properties"]) == ["value"]
+    assert Draft202012Validator(wrapper).is_valid({"value": value})
+    assert reference_inverse({"value": value}, projected) == value
+    assert reference_inverse(value, projected) == value  # a canonical value is left as it is
+    with pytest.raises(EncodingError):
+        reference_inverse({"value": value, "other": 1}, projected)
+
+
+def test_an_output_root_that_admits_an_object_is_not_wrapped():
+    contract = Contract("output", "o", "", {"type": ["object", "null"]}, FILE, "/schema")
+    projected, diagnostics = project_contract(contract, PROFILES["openai"], ProviderOptions(), "o")
+    assert projected.schema is None
+    assert [d.code for d in errors(diagnostics)] == ["NON_OBJECT_ROOT"]

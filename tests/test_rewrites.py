@@ -42,6 +42,7 @@ from toolgen.project.rewrites import (
     RefInlined,
     Rewrite,
     RewriteRecord,
+    RootWrapped,
     TupleAsObject,
     TypeIntoBranches,
     TypeListAsUnion,
@@ -78,6 +79,7 @@ class Case:
     expected: Any  # the canonical payload
     reads: Counterpart | None = None  # what the inverse reads at ``pointer`` (None: the node)
     dialect: str | None = None  # [providers.NAME] dialect
+    kind: str = "tool"  # or "output"
 
 
 CASES = [
@@ -324,6 +326,17 @@ CASES = [
         Counterpart("/properties/a", decode=("json", "")),
     ),
     Case(
+        "root_wrapped",
+        "openai",
+        {"type": "array", "items": X},
+        lambda r: r == RootWrapped("value"),
+        "",
+        {"value": [{"x": None}, {"x": "a"}]},
+        [{}, {"x": "a"}],
+        Counterpart("", decode=("unwrap", "value")),
+        kind="output",
+    ),
+    Case(
         "map_as_pairs",
         "openai",
         obj({"m": {"type": "object", "additionalProperties": {"type": "integer"}}}, ["m"]),
@@ -393,9 +406,8 @@ CASES = [
 
 
 def _project(case: Case) -> ProjectedContract:
-    contract = Contract(
-        "tool", case.name, "", case.schema, f"tools/{case.name}.json", "/parameters"
-    )
+    folder, at = ("tools", "/parameters") if case.kind == "tool" else ("outputs", "/schema")
+    contract = Contract(case.kind, case.name, "", case.schema, f"{folder}/{case.name}.json", at)
     profile = profile_for(case.provider, ProviderOptions(dialect=case.dialect))
     projected, diagnostics = project_contract(contract, profile, ProviderOptions(), case.name)
     assert projected.schema is not None, diagnostics
@@ -412,9 +424,17 @@ def compiled(
     projected: dict[str, ProjectedContract], tmp_path_factory: pytest.TempPathFactory
 ) -> Any:
     """One module for every case (the compiler reads each contract's own record)."""
-    contracts = tuple(projected.values())
-    design = Design("rewrites", tuple(p.contract for p in contracts), (), {}, Config(), "0" * 64)
-    projection = ProviderProjection(PROFILES["openai"], contracts, (), ())
+    tools = tuple(p for p in projected.values() if p.contract.kind == "tool")
+    outputs = tuple(p for p in projected.values() if p.contract.kind == "output")
+    design = Design(
+        "rewrites",
+        tuple(p.contract for p in tools),
+        tuple(p.contract for p in outputs),
+        {},
+        Config(),
+        "0" * 64,
+    )
+    projection = ProviderProjection(PROFILES["openai"], tools, outputs, ())
     module = render_canonical_module(design, projection, header())
     assert module.source is not None, module.diagnostics
     return import_source(
@@ -479,7 +499,10 @@ def test_both_inverses_undo_it(
     p = projected[case.name]
     assert Draft202012Validator(p.meaning).is_valid(case.payload), "not a provider payload"
     assert reference_inverse(case.payload, p) == case.expected
-    assert compiled.TOOL_CANONICALIZERS[case.name](case.payload) == case.expected
+    canonicalizers = (
+        compiled.TOOL_CANONICALIZERS if case.kind == "tool" else compiled.OUTPUT_CANONICALIZERS
+    )
+    assert canonicalizers[case.name](case.payload) == case.expected
 
 
 def test_the_record_reads_back_from_the_cache_s_json(

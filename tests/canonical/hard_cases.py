@@ -241,6 +241,12 @@ TOOLS: dict[str, dict[str, Any]] = {
 }
 
 OUTPUTS: dict[str, dict[str, Any]] = {
+    "list.rows": {
+        "type": "array",
+        "items": {"$ref": "#/$defs/Row"},
+        "$defs": {"Row": obj({"id": INT, "note": STR}, ["id"])},
+    },
+    "list.names": {"type": ["array", "string"], "items": STR},
     "triage.result": obj(
         {
             "severity": {"enum": ["low", "high"]},

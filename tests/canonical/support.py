@@ -31,6 +31,7 @@ from toolgen.project.rewrites import (
     ExtraMembers,
     MemberAsJsonText,
     OptionalsOverCap,
+    RootWrapped,
     TupleAsObject,
 )
 from toolgen.providers import PROFILES, profile_for
@@ -115,7 +116,14 @@ class Case:
             over_cap=self.over_cap() if strict else {},
             recursion_as_text=strict and not self.profile.recursion,
             members_as_text=self.members_as_text(),
+            wrapped_root=self.wrapped_root(),
         )
+
+    def wrapped_root(self) -> str | None:
+        """The member the projection wrapped the root in (RootWrapped), if it did."""
+        record = self.projection.rewrites.at("")
+        rules = record.rewrites if record is not None else ()
+        return next((rule.member for rule in rules if isinstance(rule, RootWrapped)), None)
 
     def members_as_text(self) -> frozenset[str]:
         """The canonical pointers of the top-level members the projection wrote as JSON text
@@ -606,7 +614,8 @@ class Filler:
     absent as null: JSON text keeps absent and null apart). Where the provider refuses recursion
     (``recursion_as_text``), a reference that closes a cycle is written as the JSON text of its
     value, which comes back as it is; so is a top-level member that the provider's tool form
-    cannot take (``members_as_text``, canonical pointers: MemberAsJsonText)."""
+    cannot take (``members_as_text``, canonical pointers: MemberAsJsonText). An output root
+    that admits no object is written as the one member ``wrapped_root`` (RootWrapped)."""
 
     def __init__(
         self,
@@ -618,7 +627,9 @@ class Filler:
         over_cap: Mapping[int, frozenset[str]] | None = None,
         recursion_as_text: bool = False,
         members_as_text: frozenset[str] = frozenset(),
+        wrapped_root: str | None = None,
     ) -> None:
+        self.wrapped_root = wrapped_root
         self.root = canonical
         self.over_cap = over_cap or {}
         self.validator = Draft202012Validator(canonical)
@@ -636,6 +647,9 @@ class Filler:
         return id(node) in self.recursion_texts
 
     def __call__(self, value: Any) -> tuple[Any, Any]:
+        if self.wrapped_root is not None:  # the root is a member of the wrapper (RootWrapped)
+            filled, expected = self.fill(value, self.root)
+            return {self.wrapped_root: filled}, expected
         return self.fill(value, self.root, root=True)
 
     def any_value(self, node: Any, *, root: bool = False) -> bool:

@@ -42,6 +42,7 @@ from toolgen.project.rewrites import (
     RefInlined,
     Rewrite,
     RewriteRecord,
+    RootWrapped,
     TupleAsObject,
     TypeIntoBranches,
     TypeListAsUnion,
@@ -242,15 +243,18 @@ class _Projector:
             origins=origins,
             rewrites=rewrites,
         )
-        if root is not None:
-            self._check_root(root, self.contract.schema)
-        built = self._project_node(
-            root or {},
-            _Origins("", origins),
-            root=True,
-            errors_before=self.error_count(),
-            rewrites=rewrites,
-        )
+        if root is not None and self.contract.kind == "output" and RootWrapped.wraps(root):
+            built = self._wrapped_root(root, _Origins("", origins), rewrites)
+        else:
+            if root is not None:
+                self._check_root(root, self.contract.schema)
+            built = self._project_node(
+                root or {},
+                _Origins("", origins),
+                root=True,
+                errors_before=self.error_count(),
+                rewrites=rewrites,
+            )
         projected = built.schema
         self.inlining.clear()
         if not self.profile.recursion:
@@ -327,6 +331,23 @@ class _Projector:
         except (KeyError, ValueError, IndexError):
             return False
         return not self.oracle.accepts_null(canonical)
+
+    def _wrapped_root(
+        self, root: dict[str, Any], origins: _Origins, rewrites: list[Rewrite]
+    ) -> _Built:
+        """An output root that admits no object, projected as a member of a closed object
+        (RootWrapped); the definitions it holds stay at the root, with their records."""
+        value = self._project_node(
+            root, origins, root=False, errors_before=self.error_count(), rewrites=rewrites
+        )
+        written, rule = RootWrapped.apply(value.schema)
+        member = jp.join("", "properties", rule.member)
+        below = {}
+        for pointer, record in value.records(member).items():
+            hoisted = pointer[len(member) :]
+            on_top = hoisted.startswith(("/$defs/", "/definitions/"))
+            below[hoisted if on_top else pointer] = record
+        return _Built(written, "", [rule], below)
 
     def _check_root(self, root: Any, authored: Any) -> None:
         if not isinstance(root, dict):

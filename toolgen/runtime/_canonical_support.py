@@ -159,6 +159,16 @@ def decode_tuple(value: Any, _: str) -> Any:
     return result
 
 
+def decode_unwrap(value: Any, member: str) -> Any:
+    """A value wrapped in an object as its one member ``member`` (an output whose root is no
+    object): the member."""
+    if not isinstance(value, dict):
+        return value
+    if set(value) != {member}:
+        raise EncodingError(f"the wrapped value is not the one member {member!r}")
+    return value[member]
+
+
 #: decoder name -> decoder(value, argument); a value that is not of the kind the decoder reads
 #: comes back unchanged (the canonical validation reports it)
 DECODERS: dict[str, Callable[[Any, str], Any]] = {
@@ -166,6 +176,7 @@ DECODERS: dict[str, Callable[[Any, str], Any]] = {
     "json": decode_json,
     "pairs": decode_pairs,
     "extras": decode_extras,
+    "unwrap": decode_unwrap,
 }
 
 

@@ -220,7 +220,7 @@ _DICT = frozenset({"dict"})
 _LIST = frozenset({"list"})
 _STR = frozenset({"str"})
 #: the kind of value each decoder reads (toolgen.project.rewrites.encodings)
-_DECODES = {"json": "str", "pairs": "list", "extras": "dict", "tuple": "dict"}
+_DECODES = {"json": "str", "pairs": "list", "extras": "dict", "tuple": "dict", "unwrap": "dict"}
 
 
 def _kinds(plan: _Plan, known: dict[str, frozenset[str]]) -> frozenset[str]:

@@ -38,6 +38,7 @@ from toolgen.project.rewrites.encodings import (
     MapAsPairs,
     MemberAsJsonText,
     RecursionAsJsonText,
+    RootWrapped,
     TupleAsObject,
 )
 from toolgen.project.rewrites.enums import (
@@ -90,6 +91,7 @@ __all__ = [
     "RefInlined",
     "Rewrite",
     "RewriteRecord",
+    "RootWrapped",
     "TupleAsObject",
     "TypeIntoBranches",
     "TypeListAsUnion",

@@ -1,6 +1,6 @@
 """Encodings with exact inverses: canonical forms that no strict mode takes (maps, open objects,
 values of any type, recursion where the provider refuses it, a tool's top-level member of no one
-type where the provider's tool form needs one), written in a shape it does take,
+type where the provider's tool form needs one, an output whose root is no object), written in a shape it does take,
 and read back exactly by the inverse.
 
 Each rule's ``apply`` writes the shape; its ``invert`` tells the inverse which decoder to apply at
@@ -33,6 +33,7 @@ __all__ = [
     "MapAsPairs",
     "MemberAsJsonText",
     "RecursionAsJsonText",
+    "RootWrapped",
     "TupleAsObject",
     "recursion_note",
 ]
@@ -192,6 +193,50 @@ class ExtraMembers(Rewrite):
 
     def invert(self, at: Counterpart) -> Counterpart:
         return replace(at, decode=("extras", self.member))
+
+
+@dataclass(frozen=True)
+class RootWrapped(Rewrite):
+    """An output whose root is no object (an array, a string, an enum of scalars) became a
+    closed object with one required member, ``member``, holding the value (structured outputs
+    take an object root); the root's definitions stay at the root. The inverse unwraps it (an
+    object with other members is an :class:`EncodingError`)."""
+
+    member: str
+
+    @staticmethod
+    def apply(node: dict[str, Any]) -> tuple[dict[str, Any], RootWrapped]:
+        """The closed object holding ``node`` (projected already; its ``$defs`` move to the
+        wrapper, where its references point), and the rule."""
+        member = "value"
+        inner = {k: v for k, v in node.items() if k not in ("$defs", "definitions")}
+        written: dict[str, Any] = {
+            "type": "object",
+            "description": "the value, wrapped in an object",
+            "properties": {member: inner},
+            "required": [member],
+            "additionalProperties": False,
+            **{k: v for k, v in node.items() if k in ("$defs", "definitions")},
+        }
+        return written, RootWrapped(member)
+
+    @staticmethod
+    def wraps(root: dict[str, Any]) -> bool:
+        """Whether ``root`` (a normalized output root) admits no object, so wrapping it is exact:
+        an object payload can only be the wrapper."""
+        types = root.get("type")
+        types = types if isinstance(types, list) else [] if types is None else [types]
+        values = root.get("enum", [root["const"]] if "const" in root else [])
+        if types:
+            return "object" not in types
+        return (
+            bool(values)
+            and isinstance(values, list)
+            and not any(isinstance(v, dict) for v in values)
+        )
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        return replace(at, decode=("unwrap", self.member))
 
 
 @dataclass(frozen=True)
