@@ -40,6 +40,7 @@ from toolgen.project.rewrites import (
     RecursionAsJsonText,
     RecursiveRefKept,
     RefInlined,
+    RequiredDeclared,
     Rewrite,
     RewriteRecord,
     RootWrapped,
@@ -335,6 +336,16 @@ CASES = [
         [{}, {"x": "a"}],
         Counterpart("", decode=("unwrap", "value")),
         kind="output",
+    ),
+    Case(
+        "required_declared",
+        "openai",
+        obj({"o": {"type": "object", "required": ["a"]}}, ["o"]),
+        lambda r: r == RequiredDeclared(("a",)),
+        "/properties/o",
+        {"o": {"a": "[1]", "additional_members": [{"key": "b", "value": "2"}]}},
+        {"o": {"a": [1], "b": 2}},
+        Counterpart("/properties/o", decode=("extras", "additional_members")),
     ),
     Case(
         "map_as_pairs",
@@ -636,3 +647,30 @@ def test_an_optional_value_of_any_type_keeps_absent_and_null_apart(
     ):
         assert reference_inverse(payload, p) == expected
         assert compiled.TOOL_CANONICALIZERS["any_as_json_text"](payload) == expected
+
+
+REQUIRED_ONLY = [
+    {"type": "object", "required": ["a", "b"]},
+    {"type": "object", "required": ["a"], "additionalProperties": {"type": "integer"}},
+    {"type": "object", "required": ["a"], "additionalProperties": True, "maxProperties": 2},
+]
+
+
+@pytest.mark.parametrize("node", REQUIRED_ONLY)
+def test_required_declared_accepts_what_the_object_accepts(node: dict[str, Any]) -> None:
+    from jsonschema import Draft202012Validator
+
+    declared = RequiredDeclared.apply(node)
+    assert declared is not None
+    values = [{}, {"a": 1}, {"a": "x"}, {"a": 1, "b": None}, {"a": 1, "b": 2, "c": 3}, {"b": 2}]
+    for value in values:
+        before = Draft202012Validator(node).is_valid(value)
+        assert Draft202012Validator(declared[0]).is_valid(value) == before, value
+
+
+def test_required_declared_leaves_an_object_that_takes_no_member() -> None:
+    assert (
+        RequiredDeclared.apply({"type": "object", "required": ["a"], "additionalProperties": False})
+        is None
+    )
+    assert RequiredDeclared.apply({"type": "object", "properties": {}, "required": ["a"]}) is None

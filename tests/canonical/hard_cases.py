@@ -282,6 +282,13 @@ OUTPUTS: dict[str, dict[str, Any]] = {
         },
         ["point"],
     ),
+    "encodings.required_only": obj(
+        {
+            "population": {"type": "object", "required": ["adults", "children"]},
+            "counts": {"type": "object", "required": ["a"], "additionalProperties": INT},
+        },
+        ["population"],
+    ),
     "encodings.any_values": obj(
         {
             "value": {"description": "any JSON value"},

@@ -31,6 +31,7 @@ from toolgen.project.rewrites import (
     ExtraMembers,
     MemberAsJsonText,
     OptionalsOverCap,
+    RequiredDeclared,
     RootWrapped,
     TupleAsObject,
 )
@@ -670,6 +671,9 @@ class Filler:
 
     def fill(self, value: Any, node: Any, *, root: bool = False) -> tuple[Any, Any]:
         view = canonical_view(node, self.root, follow_bare=True)
+        declaring = RequiredDeclared.apply(view) if self.encodings and not root else None
+        if declaring is not None and is_object_schema(view):
+            view = declaring[0]  # its required members declared, as the projection does
         filled, expected = value, value
         properties = view.get("properties")
         encoding = (

@@ -40,6 +40,7 @@ from toolgen.project.rewrites import (
     RecursionAsJsonText,
     RecursiveRefKept,
     RefInlined,
+    RequiredDeclared,
     Rewrite,
     RewriteRecord,
     RootWrapped,
@@ -467,6 +468,10 @@ class _Projector:
             finally:
                 self.in_union -= several
 
+        declaring = RequiredDeclared.apply(node) if not root and is_object_schema(node) else None
+        if declaring is not None:
+            node = declaring[0]
+            rewrites.append(declaring[1])
         left_out = {"additionalProperties"}  # written by _close
         dropped: set[str] = set()
         encoding = object_encoding(node, root=root) if is_object_schema(node) else None

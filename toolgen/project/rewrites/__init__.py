@@ -49,6 +49,7 @@ from toolgen.project.rewrites.enums import (
     enum_text,
 )
 from toolgen.project.rewrites.keywords import KeywordsDropped
+from toolgen.project.rewrites.members import RequiredDeclared
 from toolgen.project.rewrites.nulls import MadeNullable, NullForm, OptionalKept, OptionalsOverCap
 from toolgen.project.rewrites.record import NodeRecord, RewriteRecord
 from toolgen.project.rewrites.record_json import record_from_json, record_to_json
@@ -89,6 +90,7 @@ __all__ = [
     "RecursionAsJsonText",
     "RecursiveRefKept",
     "RefInlined",
+    "RequiredDeclared",
     "Rewrite",
     "RewriteRecord",
     "RootWrapped",
