@@ -624,8 +624,8 @@ REJECTED: dict[str, tuple[Any, list[tuple[str, str]]]] = {
         {"oneOf": [obj({"a": S}), obj({"b": S})]},
         [("/parameters/oneOf", "ROOT_UNION")],
     ),
-    "patternProperties": (
-        obj({"o": obj({}, patternProperties={"^x": S}, additionalProperties=False)}, ["o"]),
+    "patternProperties beside other members": (
+        obj({"o": obj({}, patternProperties={"^x": S})}, ["o"]),
         [("/parameters/properties/o/patternProperties", "UNSUPPORTED_PATTERN_PROPERTIES")],
     ),
     "propertyNames": (
@@ -1119,3 +1119,26 @@ def test_an_output_root_that_admits_an_object_is_not_wrapped():
     projected, diagnostics = project_contract(contract, PROFILES["openai"], ProviderOptions(), "o")
     assert projected.schema is None
     assert [d.code for d in errors(diagnostics)] == ["NON_OBJECT_ROOT"]
+
+
+def test_a_map_written_with_one_key_pattern_is_encoded_with_the_key_s_pattern():
+    """patternProperties as the key pattern of a map (one pattern, no other members), where the
+    provider keeps pattern; where it drops pattern the keys cannot be told, so it is refused."""
+    codes = {
+        "type": "object",
+        "patternProperties": {"^[a-z]+$": {"type": "integer"}},
+        "additionalProperties": False,
+    }
+    canonical = obj({"codes": codes}, ["codes"])
+    contract = Contract("tool", "t", "", canonical, FILE, "/parameters")
+    projected, diagnostics = project_contract(contract, PROFILES["openai"], ProviderOptions(), "t")
+    assert errors(diagnostics) == []
+    entry = projected.schema["properties"]["codes"]["items"]
+    assert entry["properties"]["key"] == {"type": "string", "pattern": "^[a-z]+$"}
+    assert entry["properties"]["value"] == {"type": "integer"}
+    assert_strict(projected.schema)
+    payload = {"codes": [{"key": "a", "value": 1}, {"key": "b", "value": 2}]}
+    assert reference_inverse(payload, projected) == {"codes": {"a": 1, "b": 2}}
+    refused, diagnostics = project_contract(contract, PROFILES["mistral"], ProviderOptions(), "t")
+    assert refused.schema is None
+    assert [d.code for d in errors(diagnostics)] == ["UNSUPPORTED_PATTERN_PROPERTIES"]

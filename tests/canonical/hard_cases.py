@@ -282,6 +282,17 @@ OUTPUTS: dict[str, dict[str, Any]] = {
         },
         ["point"],
     ),
+    "encodings.pattern_maps": obj(
+        {
+            "codes": {
+                "type": "object",
+                "patternProperties": {"^[a-z]+$": INT},
+                "additionalProperties": False,
+                "maxProperties": 3,
+            },
+        },
+        ["codes"],
+    ),
     "encodings.required_only": obj(
         {
             "population": {"type": "object", "required": ["adults", "children"]},

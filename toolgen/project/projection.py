@@ -15,7 +15,7 @@ from typing import Any
 
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.load.contracts import Contract, ProviderOptions
-from toolgen.project.encoding import key_schema, object_encoding
+from toolgen.project.encoding import key_schema, object_encoding, pattern_map
 from toolgen.project.limits import check_limits, measure
 from toolgen.project.nonstrict import non_object_root
 from toolgen.project.openapi import write_openapi
@@ -474,9 +474,14 @@ class _Projector:
             rewrites.append(declaring[1])
         left_out = {"additionalProperties"}  # written by _close
         dropped: set[str] = set()
-        encoding = object_encoding(node, root=root) if is_object_schema(node) else None
+        encoding = (
+            object_encoding(node, root=root, profile=self.profile)
+            if is_object_schema(node)
+            else None
+        )
         if encoding is not None:
-            left_out.add("propertyNames")  # the keys of the encoded map (key_schema)
+            # the keys of the encoded map (key_schema), and the values of a pattern's map
+            left_out |= {"propertyNames", "patternProperties"}
         positions = TupleAsObject.length(node)
         if positions is not None:  # written by _tuple
             left_out |= {"prefixItems", "items", "minItems", "maxItems"}
@@ -618,7 +623,11 @@ class _Projector:
 
     def _map_values(self, node: dict[str, Any], origins: _Origins) -> _Built:
         """The projection of the values of a map or of an open object's extra members (any
-        value where ``additionalProperties`` is absent or true)."""
+        value where ``additionalProperties`` is absent or true; a map written with
+        ``patternProperties`` has its pattern's)."""
+        keyed = pattern_map(node)
+        if keyed is not None:
+            return self._node(keyed[1], jp.join(origins.of("patternProperties"), keyed[0]))
         extra = node.get("additionalProperties")
         if extra is None:
             return self._node(True, origins.node)
