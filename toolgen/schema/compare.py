@@ -652,7 +652,13 @@ def _members(cmp: _Comparison, old: dict[str, Any], new: dict[str, Any]) -> list
     changes = []
     for name in sorted(set(old_props) | set(new_props)):
         at = jp.join("/properties", name)
-        if name not in new_props:
+        if name in old_req & new_req and (name not in old_props or name not in new_props):
+            # required on both sides, declared on one: the other gives it the schema of its
+            # undeclared members
+            before = old_props.get(name, old.get("additionalProperties", True))
+            after = new_props.get(name, new.get("additionalProperties", True))
+            changes += cmp.compare_at(at, before, after)
+        elif name not in new_props:
             changes.append(SchemaChange(at, "MEMBER_REMOVED", BREAKING, "member removed"))
         elif name not in old_props:
             if name in new_req:
