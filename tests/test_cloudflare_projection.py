@@ -1,10 +1,11 @@
 """The Cloudflare Workers AI profile: its rules table, the wire form of a tool's top-level members
-(one type and a description each, as the native input types declare them), what it rejects with
-a pointer, and the hard cases and the example design checked by the independent checker
+(one type and a description each, as the native input types declare them; a member of no one type
+as JSON text), and the hard cases and the example design checked by the independent checker
 (tests/cloudflare_checker.py)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,8 @@ from tests.canonical import hard_cases
 from tests.cloudflare_checker import violations
 from tests.conftest import write_design
 from toolgen.build import analyze
+from toolgen.compile.canonical.reference import reference_inverse
+from toolgen.project.rewrites import EncodingError
 from toolgen.providers.cloudflare import CLOUDFLARE, FAMILIES, RULES
 
 REPO = Path(__file__).resolve().parents[1]
@@ -77,30 +80,37 @@ def test_top_level_members_get_one_type_and_a_description(tmp_path: Path) -> Non
     assert projected.meaning is not None
 
 
-@pytest.mark.parametrize(
-    "member",
-    [
-        {"type": ["string", "null"]},
-        {"anyOf": [{"type": "string"}, {"type": "integer"}]},
-        {"enum": ["a", 1]},
-        {"const": {"k": 1}},
-        {"anyOf": [{"$ref": "#/$defs/Name"}, {"type": "null"}]},
-    ],
-)
-def test_a_member_without_one_type_is_rejected_with_its_pointer(
-    tmp_path: Path, member: dict[str, Any]
+#: top-level members of no one JSON type, each with a value it accepts
+UNTYPED = [
+    ({"type": ["string", "null"]}, None),
+    ({"type": ["string", "integer"], "minimum": 1}, 2),
+    ({"anyOf": [{"type": "string"}, {"type": "integer"}]}, "7"),
+    ({"enum": ["a", 1]}, 1),
+    ({"const": {"k": 1}}, {"k": 1}),
+    ({"anyOf": [{"$ref": "#/$defs/Name"}, {"type": "null"}]}, "x"),
+]
+
+
+@pytest.mark.parametrize("member, value", UNTYPED)
+def test_a_member_without_one_type_is_written_as_json_text(
+    tmp_path: Path, member: dict[str, Any], value: Any
 ) -> None:
     parameters = {
         "type": "object",
-        "properties": {"ok": {"type": "string"}, "loose": member},
+        "properties": {"ok": {"type": "string"}, "loose": {**member, "description": "d"}},
         "$defs": {"Name": {"type": "string"}},
     }
     result = _project(tmp_path, {"tools/t.yaml": _tool(parameters)})
-    errors = [d for d in result.diagnostics if d.level.name == "ERROR"]
-    assert [(d.file, d.pointer, d.provider, d.code) for d in errors] == [
-        ("tools/t.yaml", "/parameters/properties/loose", "cloudflare", "UNTYPED_MEMBER")
-    ]
-    assert result.projections[0].tools[0].schema is None
+    assert result.ok, [d.format() for d in result.diagnostics]
+    (projected,) = result.projections[0].tools
+    loose = projected.schema["properties"]["loose"]
+    assert loose["type"] == "string"
+    assert loose["description"].startswith("d (a value of the JSON Schema ")
+    assert violations(projected.schema, name=projected.provider_name) == []
+    payload = {"ok": "a", "loose": json.dumps(value)}
+    assert reference_inverse(payload, projected) == {"ok": "a", "loose": value}
+    with pytest.raises(EncodingError):
+        reference_inverse({"loose": "not JSON"}, projected)
 
 
 def test_outputs_keep_their_unions_and_optionals_stay_optional(tmp_path: Path) -> None:

@@ -122,10 +122,54 @@ EQUIVALENT = [
         [],
         "a reordered union",
     ),
+    one(
+        obj({"v": {"type": ["string", "integer", "null"], "minLength": 1, "enum": ["a", 1, None]}}),
+        obj(
+            {
+                "v": {
+                    "anyOf": [
+                        {"type": "string", "minLength": 1, "enum": ["a"]},
+                        {"type": "integer", "enum": [1]},
+                        {"type": "null"},
+                    ]
+                }
+            }
+        ),
+        [],
+        "a type list split into one branch per type",
+    ),
+    one(
+        obj({"p": {"type": "object", "required": ["a"]}}, ["p"]),
+        obj(
+            {
+                "p": {
+                    "type": "object",
+                    "properties": {"a": {}},
+                    "required": ["a"],
+                    "additionalProperties": True,
+                }
+            },
+            ["p"],
+        ),
+        [],
+        "required members declared as the values they are",
+    ),
+]
+
+#: A required member declared on one side only: the other side gives it the schema of its
+#: undeclared members, and the two schemas are compared.
+DECLARED = [
+    one(
+        obj({"p": {"type": "object", "required": ["a"]}}, ["p"]),
+        obj({"p": obj({"a": I}, ["a"])}, ["p"]),
+        [f"{P}/properties/p/properties/a/type: design: BREAKING type narrowed from any to integer"],
+        "a required member declared with a type",
+    ),
 ]
 
 CASES = [
     *EQUIVALENT,
+    *DECLARED,
     Case(
         "tool removed",
         {"tools/t.yaml": tool(obj({"a": S})), "tools/u.yaml": tool(obj({"a": S}), name="u")},

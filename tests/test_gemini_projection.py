@@ -51,6 +51,7 @@ NODE = {"$defs": {"Node": obj({"label": S, "next": {"$ref": "#/$defs/Node"}}, ["
 NODE_REQUIRED_NEXT = {
     "$defs": {"Node": obj({"label": S, "next": {"$ref": "#/$defs/Node"}}, ["label", "next"])}
 }
+SEVERAL_TYPES = {"type": ["string", "number", "null"], "description": "d", "maximum": 9}
 ADDRESS = {"$defs": {"Address": obj({"city": S}, ["city"])}}
 
 
@@ -91,6 +92,17 @@ JSON_SCHEMA_ACCEPTED: dict[str, tuple[Any, Any]] = {
     "a type list with null is split into anyOf": (
         obj({"n": {"type": ["string", "null"]}}),
         closed({"n": {"anyOf": [S, {"type": "null"}]}}),
+    ),
+    "a type list of several types is split into one branch per type": (
+        obj({"t": SEVERAL_TYPES}),
+        closed(
+            {
+                "t": {
+                    "description": "d",
+                    "anyOf": [S, {"type": "number", "maximum": 9}, {"type": "null"}],
+                }
+            }
+        ),
     ),
     "const becomes a one-value enum": (
         obj({"c": {"type": "string", "const": "x"}}),
@@ -155,6 +167,18 @@ OPENAPI_ACCEPTED: dict[str, tuple[Any, Any]] = {
     "a type list with null is nullable": (
         obj({"n": {"type": ["string", "null"]}}),
         wire_obj({"n": {"type": "STRING", "nullable": True}}),
+    ),
+    "a type list of several types is a nullable anyOf of one branch per type": (
+        obj({"t": SEVERAL_TYPES}),
+        wire_obj(
+            {
+                "t": {
+                    "description": "d",
+                    "anyOf": [{"type": "STRING"}, {"type": "NUMBER", "maximum": 9}],
+                    "nullable": True,
+                }
+            }
+        ),
     ),
     "a null branch beside one branch is nullable": (
         obj({"o": {"anyOf": [obj({"x": S}), {"type": "null"}], "description": "d"}}),
@@ -320,11 +344,6 @@ REJECTED: dict[str, tuple[tuple[str, ...], Any, list[tuple[str, str]]]] = {
             "$defs": {"Node": obj({"label": S, "next": {"anyOf": [{"$ref": "#/$defs/Node"}, S]}})},
         },
         [("UNSUPPORTED_RECURSION", "/parameters/$defs/Node/properties/next/anyOf/0/$ref")],
-    ),
-    "a type list of several types": (
-        BOTH,
-        obj({"t": {"type": ["string", "integer"]}}),
-        [("UNSUPPORTED_TYPE_LIST", "/parameters/properties/t/type")],
     ),
     "not": (BOTH, obj({"x": {"not": S}}), [("UNSUPPORTED_NOT", "/parameters/properties/x/not")]),
     "a tuple": (

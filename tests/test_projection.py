@@ -15,6 +15,12 @@ import pytest
 from jsonschema import Draft202012Validator
 from strict_checker import assert_strict, violations
 
+from toolgen.compile.canonical.reference import reference_inverse
+from toolgen.load.contracts import Contract, ProviderOptions
+from toolgen.project.projection import project_contract
+from toolgen.project.rewrites import EncodingError
+from toolgen.providers import PROFILES
+
 FILE = "tools/t.json"
 
 S = {"type": "string"}
@@ -661,8 +667,8 @@ REJECTED: dict[str, tuple[Any, list[tuple[str, str]]]] = {
         {"oneOf": [obj({"a": S}), obj({"b": S})]},
         [("/parameters/oneOf", "ROOT_UNION")],
     ),
-    "patternProperties": (
-        obj({"o": obj({}, patternProperties={"^x": S}, additionalProperties=False)}, ["o"]),
+    "patternProperties beside other members": (
+        obj({"o": obj({}, patternProperties={"^x": S})}, ["o"]),
         [("/parameters/properties/o/patternProperties", "UNSUPPORTED_PATTERN_PROPERTIES")],
     ),
     "propertyNames": (
@@ -1119,3 +1125,63 @@ def test_what_an_encoding_carries_is_not_rejected(name):
     contract = Contract("tool", "t", "", ENCODED[name], "tools/t.yaml", "/parameters")
     projected, found = project_contract(contract, PROFILES["openai"], ProviderOptions(), "t")
     assert found == [] and projected.schema is not None
+
+
+#: output roots that admit no object, each with a value it accepts
+WRAPPED_OUTPUT_ROOTS = {
+    "array": ({"type": "array", "items": obj({"a": S}, ["a"])}, [{"a": "x"}]),
+    "string": (S, "x"),
+    "several types": ({"type": ["integer", "string"]}, 3),
+    "enum": ({"enum": [1, "b"]}, "b"),
+    "const": ({"const": "x"}, "x"),
+}
+
+
+@pytest.mark.parametrize("profile", ["openai", "anthropic", "gemini", "mistral"])
+@pytest.mark.parametrize(
+    "canonical, value", WRAPPED_OUTPUT_ROOTS.values(), ids=WRAPPED_OUTPUT_ROOTS.keys()
+)
+def test_an_output_root_that_admits_no_object_is_wrapped(canonical, value, profile):
+    """Structured outputs take an object root: the value is the one member of a closed object
+    (RootWrapped), which the inverse unwraps; tool parameters stay refused (REJECTED)."""
+    contract = Contract("output", "o", "", canonical, FILE, "/schema")
+    projected, diagnostics = project_contract(contract, PROFILES[profile], ProviderOptions(), "o")
+    assert errors(diagnostics) == [], [d.format() for d in diagnostics]
+    wrapper = projected.meaning
+    assert wrapper["type"] == "object" and wrapper["required"] == ["value"]
+    assert list(wrapper["properties"]) == ["value"]
+    assert Draft202012Validator(wrapper).is_valid({"value": value})
+    assert reference_inverse({"value": value}, projected) == value
+    assert reference_inverse(value, projected) == value  # a canonical value is left as it is
+    with pytest.raises(EncodingError):
+        reference_inverse({"value": value, "other": 1}, projected)
+
+
+def test_an_output_root_that_admits_an_object_is_not_wrapped():
+    contract = Contract("output", "o", "", {"type": ["object", "null"]}, FILE, "/schema")
+    projected, diagnostics = project_contract(contract, PROFILES["openai"], ProviderOptions(), "o")
+    assert projected.schema is None
+    assert [d.code for d in errors(diagnostics)] == ["NON_OBJECT_ROOT"]
+
+
+def test_a_map_written_with_one_key_pattern_is_encoded_with_the_key_s_pattern():
+    """patternProperties as the key pattern of a map (one pattern, no other members), where the
+    provider keeps pattern; where it drops pattern the keys cannot be told, so it is refused."""
+    codes = {
+        "type": "object",
+        "patternProperties": {"^[a-z]+$": {"type": "integer"}},
+        "additionalProperties": False,
+    }
+    canonical = obj({"codes": codes}, ["codes"])
+    contract = Contract("tool", "t", "", canonical, FILE, "/parameters")
+    projected, diagnostics = project_contract(contract, PROFILES["openai"], ProviderOptions(), "t")
+    assert errors(diagnostics) == []
+    entry = projected.schema["properties"]["codes"]["items"]
+    assert entry["properties"]["key"] == {"type": "string", "pattern": "^[a-z]+$"}
+    assert entry["properties"]["value"] == {"type": "integer"}
+    assert_strict(projected.schema)
+    payload = {"codes": [{"key": "a", "value": 1}, {"key": "b", "value": 2}]}
+    assert reference_inverse(payload, projected) == {"codes": {"a": 1, "b": 2}}
+    refused, diagnostics = project_contract(contract, PROFILES["mistral"], ProviderOptions(), "t")
+    assert refused.schema is None
+    assert [d.code for d in errors(diagnostics)] == ["UNSUPPORTED_PATTERN_PROPERTIES"]

@@ -32,6 +32,7 @@ from toolgen.project.rewrites import (
     KeywordsDropped,
     MadeNullable,
     MapAsPairs,
+    MemberAsJsonText,
     NullableOptionalBoxed,
     NullForm,
     OneOfFolded,
@@ -40,10 +41,13 @@ from toolgen.project.rewrites import (
     RecursionAsJsonText,
     RecursiveRefKept,
     RefInlined,
+    RequiredDeclared,
     Rewrite,
     RewriteRecord,
+    RootWrapped,
     TupleAsObject,
     TypeIntoBranches,
+    TypeListAsUnion,
     TypeListSplit,
     record_from_json,
     record_to_json,
@@ -78,6 +82,7 @@ class Case:
     reads: Counterpart | None = None  # what the inverse reads at ``pointer`` (None: the node)
     dialect: str | None = None  # [providers.NAME] dialect
     optional_nullable: str = "encode"  # [providers.NAME] optional_nullable
+    kind: str = "tool"  # or "output"
 
 
 CASES = [
@@ -273,6 +278,15 @@ CASES = [
         Counterpart("/properties/a/anyOf/0"),
     ),
     Case(
+        "type_list_as_union",
+        "mistral",
+        obj({"a": {**X, "type": ["object", "string"], "minLength": 2}}, ["a"]),
+        lambda r: r == TypeListAsUnion(),
+        "/properties/a",
+        {"a": {"x": None}},
+        {"a": {}},
+    ),
+    Case(
         "type_list_of_one",
         "cerebras",
         obj({"a": {**X, "type": ["object"]}}, ["a"]),
@@ -338,6 +352,37 @@ CASES = [
         "/properties/s/anyOf/0",
         {"s": None},
         {},
+    ),
+    Case(
+        "member_as_json_text",
+        "cloudflare",
+        obj({"a": {"anyOf": [STR, {"type": "integer"}]}}, ["a"]),
+        lambda r: r == MemberAsJsonText(),
+        "/properties/a",
+        {"a": '"7"'},
+        {"a": "7"},
+        Counterpart("/properties/a", decode=("json", "")),
+    ),
+    Case(
+        "root_wrapped",
+        "openai",
+        {"type": "array", "items": X},
+        lambda r: r == RootWrapped("value"),
+        "",
+        {"value": [{"x": None}, {"x": "a"}]},
+        [{}, {"x": "a"}],
+        Counterpart("", decode=("unwrap", "value")),
+        kind="output",
+    ),
+    Case(
+        "required_declared",
+        "openai",
+        obj({"o": {"type": "object", "required": ["a"]}}, ["o"]),
+        lambda r: r == RequiredDeclared(("a",)),
+        "/properties/o",
+        {"o": {"a": "[1]", "additional_members": [{"key": "b", "value": "2"}]}},
+        {"o": {"a": [1], "b": 2}},
+        Counterpart("/properties/o", decode=("extras", "additional_members")),
     ),
     Case(
         "map_as_pairs",
@@ -409,9 +454,8 @@ CASES = [
 
 
 def _project(case: Case) -> ProjectedContract:
-    contract = Contract(
-        "tool", case.name, "", case.schema, f"tools/{case.name}.json", "/parameters"
-    )
+    folder, at = ("tools", "/parameters") if case.kind == "tool" else ("outputs", "/schema")
+    contract = Contract(case.kind, case.name, "", case.schema, f"{folder}/{case.name}.json", at)
     profile = profile_for(case.provider, ProviderOptions(dialect=case.dialect))
     options = ProviderOptions(optional_nullable=case.optional_nullable)  # type: ignore[arg-type]
     projected, diagnostics = project_contract(contract, profile, options, case.name)
@@ -429,9 +473,17 @@ def compiled(
     projected: dict[str, ProjectedContract], tmp_path_factory: pytest.TempPathFactory
 ) -> Any:
     """One module for every case (the compiler reads each contract's own record)."""
-    contracts = tuple(projected.values())
-    design = Design("rewrites", tuple(p.contract for p in contracts), (), {}, Config(), "0" * 64)
-    projection = ProviderProjection(PROFILES["openai"], contracts, (), ())
+    tools = tuple(p for p in projected.values() if p.contract.kind == "tool")
+    outputs = tuple(p for p in projected.values() if p.contract.kind == "output")
+    design = Design(
+        "rewrites",
+        tuple(p.contract for p in tools),
+        tuple(p.contract for p in outputs),
+        {},
+        Config(),
+        "0" * 64,
+    )
+    projection = ProviderProjection(PROFILES["openai"], tools, outputs, ())
     module = render_canonical_module(design, projection, header())
     assert module.source is not None, module.diagnostics
     return import_source(
@@ -496,7 +548,10 @@ def test_both_inverses_undo_it(
     p = projected[case.name]
     assert Draft202012Validator(p.meaning).is_valid(case.payload), "not a provider payload"
     assert reference_inverse(case.payload, p) == case.expected
-    assert compiled.TOOL_CANONICALIZERS[case.name](case.payload) == case.expected
+    canonicalizers = (
+        compiled.TOOL_CANONICALIZERS if case.kind == "tool" else compiled.OUTPUT_CANONICALIZERS
+    )
+    assert canonicalizers[case.name](case.payload) == case.expected
 
 
 def test_the_record_reads_back_from_the_cache_s_json(
@@ -663,3 +718,30 @@ def test_an_optional_value_of_any_type_keeps_absent_and_null_apart(
     ):
         assert reference_inverse(payload, p) == expected
         assert compiled.TOOL_CANONICALIZERS["any_as_json_text"](payload) == expected
+
+
+REQUIRED_ONLY = [
+    {"type": "object", "required": ["a", "b"]},
+    {"type": "object", "required": ["a"], "additionalProperties": {"type": "integer"}},
+    {"type": "object", "required": ["a"], "additionalProperties": True, "maxProperties": 2},
+]
+
+
+@pytest.mark.parametrize("node", REQUIRED_ONLY)
+def test_required_declared_accepts_what_the_object_accepts(node: dict[str, Any]) -> None:
+    from jsonschema import Draft202012Validator
+
+    declared = RequiredDeclared.apply(node)
+    assert declared is not None
+    values = [{}, {"a": 1}, {"a": "x"}, {"a": 1, "b": None}, {"a": 1, "b": 2, "c": 3}, {"b": 2}]
+    for value in values:
+        before = Draft202012Validator(node).is_valid(value)
+        assert Draft202012Validator(declared[0]).is_valid(value) == before, value
+
+
+def test_required_declared_leaves_an_object_that_takes_no_member() -> None:
+    assert (
+        RequiredDeclared.apply({"type": "object", "required": ["a"], "additionalProperties": False})
+        is None
+    )
+    assert RequiredDeclared.apply({"type": "object", "properties": {}, "required": ["a"]}) is None

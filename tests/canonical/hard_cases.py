@@ -217,9 +217,36 @@ TOOLS: dict[str, dict[str, Any]] = {
         ["id"],
         **{"$defs": {"Spot": obj({"x": NUM}, ["x"], additionalProperties=False)}},
     ),
+    "type_lists": obj(
+        {
+            "v": obj(
+                {
+                    "value": {"type": ["string", "number", "boolean"], "minLength": 1},
+                    "either": {
+                        "type": ["object", "array", "null"],
+                        "properties": {"a": STR},
+                        "items": obj({"b": INT}),
+                    },
+                    "count": {"type": ["integer", "string"], "minimum": 0},
+                },
+                ["value", "either"],
+            )
+        },
+        ["v"],
+    ),
+    "type_lists.enums": obj(
+        {"v": obj({"choice": {"type": ["string", "integer"], "enum": ["a", "b", 3]}}, ["choice"])},
+        ["v"],
+    ),
 }
 
 OUTPUTS: dict[str, dict[str, Any]] = {
+    "list.rows": {
+        "type": "array",
+        "items": {"$ref": "#/$defs/Row"},
+        "$defs": {"Row": obj({"id": INT, "note": STR}, ["id"])},
+    },
+    "list.names": {"type": ["array", "string"], "items": STR},
     "triage.result": obj(
         {
             "severity": {"enum": ["low", "high"]},
@@ -254,6 +281,24 @@ OUTPUTS: dict[str, dict[str, Any]] = {
             "range": {"type": "array", "prefixItems": [STR, INT, obj({"a": STR})], "items": False},
         },
         ["point"],
+    ),
+    "encodings.pattern_maps": obj(
+        {
+            "codes": {
+                "type": "object",
+                "patternProperties": {"^[a-z]+$": INT},
+                "additionalProperties": False,
+                "maxProperties": 3,
+            },
+        },
+        ["codes"],
+    ),
+    "encodings.required_only": obj(
+        {
+            "population": {"type": "object", "required": ["adults", "children"]},
+            "counts": {"type": "object", "required": ["a"], "additionalProperties": INT},
+        },
+        ["population"],
     ),
     "encodings.any_values": obj(
         {

@@ -25,9 +25,16 @@ from toolgen.compile.canonical.views import Unresolvable, ref_pointer, resolve
 from toolgen.load.contracts import Contract, Design, ProviderOptions
 from toolgen.load.loader import load_design
 from toolgen.project.design_projection import ProviderProjection, project_design
-from toolgen.project.encoding import object_encoding
+from toolgen.project.encoding import object_encoding, pattern_map
 from toolgen.project.projection import ProjectedContract, is_object_schema, project_contract
-from toolgen.project.rewrites import ExtraMembers, OptionalsOverCap, TupleAsObject
+from toolgen.project.rewrites import (
+    ExtraMembers,
+    MemberAsJsonText,
+    OptionalsOverCap,
+    RequiredDeclared,
+    RootWrapped,
+    TupleAsObject,
+)
 from toolgen.providers import PROFILES, profile_for
 from toolgen.providers import settings as provider_settings
 from toolgen.providers.base import Profile
@@ -111,6 +118,24 @@ class Case:
             boxes=strict and self.boxes,
             over_cap=self.over_cap() if strict else {},
             recursion_as_text=strict and not self.profile.recursion,
+            members_as_text=self.members_as_text(),
+            wrapped_root=self.wrapped_root(),
+            profile=self.profile,
+        )
+
+    def wrapped_root(self) -> str | None:
+        """The member the projection wrapped the root in (RootWrapped), if it did."""
+        record = self.projection.rewrites.at("")
+        rules = record.rewrites if record is not None else ()
+        return next((rule.member for rule in rules if isinstance(rule, RootWrapped)), None)
+
+    def members_as_text(self) -> frozenset[str]:
+        """The canonical pointers of the top-level members the projection wrote as JSON text
+        (MemberAsJsonText: the provider's tool form takes members of one type only)."""
+        return frozenset(
+            node.canonical
+            for _, node in self.projection.rewrites.nodes
+            if any(isinstance(rule, MemberAsJsonText) for rule in node.rewrites)
         )
 
     def over_cap(self) -> dict[int, frozenset[str]]:
@@ -350,11 +375,12 @@ def recursive_sites(schema: Any) -> set[str]:
     return found
 
 
-def relaxed(schema: Any, profile: Profile = OPENAI) -> Any:
+def relaxed(schema: Any, profile: Profile = OPENAI, as_text: frozenset[str] = frozenset()) -> Any:
     """The canonical schema without what the profile drops on purpose (the canonical
     validation reports those) and with oneOf read as anyOf (the projection folds it). Where
     the profile refuses recursion, a reference that closes a cycle accepts any value: the
-    projection writes it as JSON text, and its shape is the canonical validation's."""
+    projection writes it as JSON text, and its shape is the canonical validation's; so do the
+    members at ``as_text`` (canonical pointers: top-level members written as JSON text)."""
 
     def dropped(keyword: str, value: Any) -> bool:
         test = profile.keep_if.get(keyword)
@@ -371,8 +397,8 @@ def relaxed(schema: Any, profile: Profile = OPENAI) -> Any:
             node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
         return node
 
-    if not profile.recursion:
-        sites = recursive_sites(schema)
+    sites = set(as_text) | (recursive_sites(schema) if not profile.recursion else set())
+    if sites:
 
         def untyped(node: Any, pointer: str) -> Any:
             if pointer in sites:
@@ -596,7 +622,9 @@ class Filler:
     entries of one more member, a value of any type as its JSON text (an optional one that is
     absent as null: JSON text keeps absent and null apart). Where the provider refuses recursion
     (``recursion_as_text``), a reference that closes a cycle is written as the JSON text of its
-    value, which comes back as it is."""
+    value, which comes back as it is; so is a top-level member that the provider's tool form
+    cannot take (``members_as_text``, canonical pointers: MemberAsJsonText). An output root
+    that admits no object is written as the one member ``wrapped_root`` (RootWrapped)."""
 
     def __init__(
         self,
@@ -608,7 +636,12 @@ class Filler:
         boxes: bool = False,
         over_cap: Mapping[int, frozenset[str]] | None = None,
         recursion_as_text: bool = False,
+        members_as_text: frozenset[str] = frozenset(),
+        wrapped_root: str | None = None,
+        profile: Profile | None = None,
     ) -> None:
+        self.wrapped_root = wrapped_root
+        self.profile = profile
         self.root = canonical
         self.over_cap = over_cap or {}
         self.validator = Draft202012Validator(canonical)
@@ -617,6 +650,7 @@ class Filler:
         self.encodings = encodings
         self.boxes = boxes
         sites = recursive_sites(canonical) if recursion_as_text else set()
+        sites |= members_as_text
         self.recursion_texts = {
             id(node) for node, pointer in walker.walk(canonical) if pointer in sites
         }
@@ -626,6 +660,9 @@ class Filler:
         return id(node) in self.recursion_texts
 
     def __call__(self, value: Any) -> tuple[Any, Any]:
+        if self.wrapped_root is not None:  # the root is a member of the wrapper (RootWrapped)
+            filled, expected = self.fill(value, self.root)
+            return {self.wrapped_root: filled}, expected
         return self.fill(value, self.root, root=True)
 
     def any_value(self, node: Any, *, root: bool = False) -> bool:
@@ -646,12 +683,18 @@ class Filler:
 
     def fill(self, value: Any, node: Any, *, root: bool = False) -> tuple[Any, Any]:
         view = canonical_view(node, self.root, follow_bare=True)
+        declaring = RequiredDeclared.apply(view) if self.encodings and not root else None
+        if declaring is not None and is_object_schema(view):
+            view = declaring[0]  # its required members declared, as the projection does
         filled, expected = value, value
         properties = view.get("properties")
         encoding = (
-            object_encoding(view, root=root) if self.encodings and is_object_schema(view) else None
+            object_encoding(view, root=root, profile=self.profile)
+            if self.encodings and is_object_schema(view)
+            else None
         )
-        extra = view.get("additionalProperties", True)
+        keyed = pattern_map(view)
+        extra = keyed[1] if keyed is not None else view.get("additionalProperties", True)
         positions = TupleAsObject.length(view) if self.encodings else None
         if self.recursion_text(node) or self.any_value(node, root=root):
             filled = json.dumps(value)
@@ -751,21 +794,22 @@ __all__ = [
 #: What each profile is expected not to project, with the reason (profile -> key -> reason); a
 #: contract missing from a projection and not listed here fails its law tests (a projection
 #: regression is no quiet skip), and so does one listed here that projects.
-_UNTYPED_TOP_LEVEL = "a top-level member without one JSON type (UNTYPED_MEMBER)"
+_PATTERN_DROPPED = (
+    "a map written with patternProperties where the profile drops pattern: its keys cannot be "
+    "checked by the key's pattern (UNSUPPORTED_PATTERN_PROPERTIES)"
+)
 EXPECTED_REJECTIONS: dict[str, dict[str, str]] = {
+    "mistral": {"output:encodings.pattern_maps": _PATTERN_DROPPED},
     "gemini:json_schema": {
+        "output:encodings.pattern_maps": _PATTERN_DROPPED,
         "tool:optional.const": "an object const: Gemini's enums hold strings and numbers",
     },
     "gemini:openapi": {
+        "output:encodings.pattern_maps": _PATTERN_DROPPED,
         "tool:enums": "an enum of mixed values in a union: no exact text (ENUM_NOT_TEXT)",
         "tool:optional.const": "an object const has no text in a string enum (ENUM_NOT_TEXT)",
-    },
-    "cloudflare": {
-        "tool:enums": _UNTYPED_TOP_LEVEL,
-        "tool:enums.texts": _UNTYPED_TOP_LEVEL,
-        "tool:optional.const": _UNTYPED_TOP_LEVEL,
-        "tool:optional_nullable": _UNTYPED_TOP_LEVEL,
-        "tool:unions.shared_names": _UNTYPED_TOP_LEVEL,
+        "tool:type_lists.enums": "an integer enum in a union split from a type list: its text "
+        "could be the string branch's (ENUM_TEXT_IN_UNION)",
     },
 }
 

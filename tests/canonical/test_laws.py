@@ -52,17 +52,15 @@ from tests.canonical.support import (
     sample,
 )
 from toolgen.project.rewrites import (
-    AnyAsJsonText,
+    JSON_TEXTS,
     ExtraMembers,
     MapAsPairs,
     NullableOptionalBoxed,
-    RecursionAsJsonText,
     Rewrite,
     TupleAsObject,
 )
 
-ENCODINGS = (AnyAsJsonText, ExtraMembers, MapAsPairs, RecursionAsJsonText, TupleAsObject)
-JSON_TEXTS = (AnyAsJsonText, RecursionAsJsonText)
+ENCODINGS = (*JSON_TEXTS, ExtraMembers, MapAsPairs, TupleAsObject)
 #: where the inverse reads a canonical value as an encoded one: identity is not claimed
 NO_IDENTITY = (*JSON_TEXTS, NullableOptionalBoxed)
 HARD = hard_keys()
@@ -90,7 +88,7 @@ def _filler(case: Case) -> Filler:
 
 @cache
 def _relaxed(case: Case) -> Draft202012Validator:
-    return Draft202012Validator(relaxed(case.contract.schema, case.profile))
+    return Draft202012Validator(relaxed(case.contract.schema, case.profile, case.members_as_text()))
 
 
 @cache

@@ -1,5 +1,7 @@
 """Where the strict projection encodes a canonical node (toolgen.project.rewrites.encodings): which
-objects become maps or gain a member for their extra members, and the key schema of a map."""
+objects become maps or gain a member for their extra members, and the key schema of a map (a
+``propertyNames`` pattern, or the one pattern of a map written with ``patternProperties``, where
+the provider keeps ``pattern``)."""
 
 from __future__ import annotations
 
@@ -15,13 +17,39 @@ def _types(node: dict[str, Any]) -> list[Any]:
     return value if isinstance(value, list) else [] if value is None else [value]
 
 
-def object_encoding(node: dict[str, Any], *, root: bool) -> Encoding | None:
-    """How an object schema ``node`` is encoded: ``"map"`` (no declared members, and members of
-    one schema, or of any), ``"extras"`` (declared members and others beside them), or None
-    (closed as it is, or a form no encoding carries: ``patternProperties``, a required member
-    that is not declared, a union beside the members, a type list)."""
-    if "patternProperties" in node or "anyOf" in node or "oneOf" in node:
+def pattern_map(node: dict[str, Any]) -> tuple[str, Any] | None:
+    """The key pattern and value schema of a map written with ``patternProperties``: one
+    pattern, no declared members, no other members (``additionalProperties: false``), no
+    ``propertyNames``; None for any other object."""
+    patterns = node.get("patternProperties")
+    if not isinstance(patterns, dict) or len(patterns) != 1 or node.get("properties"):
         return None
+    if node.get("additionalProperties") is not False or "propertyNames" in node:
+        return None
+    ((pattern, value),) = patterns.items()
+    return (pattern, value) if isinstance(pattern, str) else None
+
+
+def keeps_pattern(profile: Profile, pattern: Any) -> bool:
+    """Whether the provider keeps ``pattern`` as a ``pattern`` keyword."""
+    test = profile.keep_if.get("pattern")
+    return profile.verdict("pattern") == "keep" and (test is None or bool(test(pattern)))
+
+
+def object_encoding(
+    node: dict[str, Any], *, root: bool, profile: Profile | None = None
+) -> Encoding | None:
+    """How an object schema ``node`` is encoded: ``"map"`` (no declared members, and members of
+    one schema, or of any; or of one ``patternProperties`` pattern where ``profile`` keeps it as
+    the key's pattern: :func:`pattern_map`), ``"extras"`` (declared members and others beside
+    them), or None (closed as it is, or a form no encoding carries: other ``patternProperties``,
+    a required member that is not declared, a union beside the members, a type list)."""
+    if "anyOf" in node or "oneOf" in node:
+        return None
+    if "patternProperties" in node:
+        keyed = pattern_map(node)
+        keyed_here = keyed is not None and profile is not None and keeps_pattern(profile, keyed[0])
+        return "map" if keyed_here and not root and not node.get("required") else None
     extra = node.get("additionalProperties")
     if extra is False:
         return None
@@ -34,15 +62,14 @@ def object_encoding(node: dict[str, Any], *, root: bool) -> Encoding | None:
 
 def key_schema(node: dict[str, Any], profile: Profile) -> dict[str, Any]:
     """How the keys of the map ``node`` are written: strings, with the ``pattern`` of its
-    ``propertyNames`` where the provider keeps ``pattern`` (the canonical validation enforces
-    the rest of ``propertyNames``)."""
+    ``propertyNames`` (or its one ``patternProperties`` pattern) where the provider keeps
+    ``pattern`` (the canonical validation enforces the rest of ``propertyNames``)."""
     key: dict[str, Any] = {"type": "string"}
     names = node.get("propertyNames")
-    if (
-        isinstance(names, dict)
-        and isinstance(names.get("pattern"), str)
-        and profile.verdict("pattern") == "keep"
-        and not ("pattern" in profile.keep_if and not profile.keep_if["pattern"](names["pattern"]))
-    ):
-        key["pattern"] = names["pattern"]
+    keyed = pattern_map(node)
+    pattern = (
+        keyed[0] if keyed is not None else names.get("pattern") if isinstance(names, dict) else None
+    )
+    if isinstance(pattern, str) and keeps_pattern(profile, pattern):
+        key["pattern"] = pattern
     return key

@@ -15,12 +15,12 @@ from typing import Any
 
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.load.contracts import Contract, ProviderOptions
-from toolgen.project.encoding import key_schema, object_encoding
+from toolgen.project.encoding import key_schema, object_encoding, pattern_map
 from toolgen.project.limits import check_limits, measure
 from toolgen.project.nonstrict import non_object_root
 from toolgen.project.openapi import write_openapi
-from toolgen.project.rewrites import NULL_SCHEMA as NULL_SCHEMA
 from toolgen.project.rewrites import (
+    JSON_TEXTS,
     STRUCTURAL,
     AllOfMerged,
     AnyAsJsonText,
@@ -32,6 +32,7 @@ from toolgen.project.rewrites import (
     KeywordsDropped,
     MadeNullable,
     MapAsPairs,
+    MemberAsJsonText,
     NodeRecord,
     NullableOptionalBoxed,
     OneOfFolded,
@@ -40,12 +41,16 @@ from toolgen.project.rewrites import (
     RecursionAsJsonText,
     RecursiveRefKept,
     RefInlined,
+    RequiredDeclared,
     Rewrite,
     RewriteRecord,
+    RootWrapped,
     TupleAsObject,
     TypeIntoBranches,
+    TypeListAsUnion,
     TypeListSplit,
 )
+from toolgen.project.rewrites import NULL_SCHEMA as NULL_SCHEMA
 from toolgen.providers.base import Profile
 from toolgen.schema import pointer as jp
 from toolgen.schema import walker
@@ -245,15 +250,18 @@ class _Projector:
             origins=origins,
             rewrites=rewrites,
         )
-        if root is not None:
-            self._check_root(root, self.contract.schema)
-        built = self._project_node(
-            root or {},
-            _Origins("", origins),
-            root=True,
-            errors_before=self.error_count(),
-            rewrites=rewrites,
-        )
+        if root is not None and self.contract.kind == "output" and RootWrapped.wraps(root):
+            built = self._wrapped_root(root, _Origins("", origins), rewrites)
+        else:
+            if root is not None:
+                self._check_root(root, self.contract.schema)
+            built = self._project_node(
+                root or {},
+                _Origins("", origins),
+                root=True,
+                errors_before=self.error_count(),
+                rewrites=rewrites,
+            )
         projected = built.schema
         self.inlining.clear()
         if not self.profile.recursion:
@@ -324,13 +332,30 @@ class _Projector:
         tokens = jp.split(record.canonical)
         if len(tokens) < 2 or tokens[-2] != "properties":
             return False  # a tuple's position or an open object's extra members
-        if any(isinstance(r, AnyAsJsonText) for r in record.rewrites):
+        if any(isinstance(r, JSON_TEXTS) for r in record.rewrites):
             return True
         try:
             canonical = jp.resolve(self.contract.schema, record.canonical)
         except (KeyError, ValueError, IndexError):
             return False
         return self.options.optional_nullable == "encode" or not self.oracle.accepts_null(canonical)
+
+    def _wrapped_root(
+        self, root: dict[str, Any], origins: _Origins, rewrites: list[Rewrite]
+    ) -> _Built:
+        """An output root that admits no object, projected as a member of a closed object
+        (RootWrapped); the definitions it holds stay at the root, with their records."""
+        value = self._project_node(
+            root, origins, root=False, errors_before=self.error_count(), rewrites=rewrites
+        )
+        written, rule = RootWrapped.apply(value.schema)
+        member = jp.join("", "properties", rule.member)
+        below = {}
+        for pointer, record in value.records(member).items():
+            hoisted = pointer[len(member) :]
+            on_top = hoisted.startswith(("/$defs/", "/definitions/"))
+            below[hoisted if on_top else pointer] = record
+        return _Built(written, "", [rule], below)
 
     def _check_root(self, root: Any, authored: Any) -> None:
         if not isinstance(root, dict):
@@ -399,6 +424,10 @@ class _Projector:
         rewrites: list[Rewrite],
     ) -> _Built:
         pointer = origins.node
+        if not root and not self.profile.type_arrays:
+            as_union = TypeListAsUnion.apply(node)
+            if as_union is not None:
+                return self._type_list_union(as_union[0], origins, [*rewrites, as_union[1]])
         below: dict[str, NodeRecord] = {}
         members: dict[str, _Built] = {}
 
@@ -446,11 +475,20 @@ class _Projector:
             finally:
                 self.in_union -= several
 
+        declaring = RequiredDeclared.apply(node) if not root and is_object_schema(node) else None
+        if declaring is not None:
+            node = declaring[0]
+            rewrites.append(declaring[1])
         left_out = {"additionalProperties"}  # written by _close
         dropped: set[str] = set()
-        encoding = object_encoding(node, root=root) if is_object_schema(node) else None
+        encoding = (
+            object_encoding(node, root=root, profile=self.profile)
+            if is_object_schema(node)
+            else None
+        )
         if encoding is not None:
-            left_out.add("propertyNames")  # the keys of the encoded map (key_schema)
+            # the keys of the encoded map (key_schema), and the values of a pattern's map
+            left_out |= {"propertyNames", "patternProperties"}
         positions = TupleAsObject.length(node)
         if positions is not None:  # written by _tuple
             left_out |= {"prefixItems", "items", "minItems", "maxItems"}
@@ -541,6 +579,26 @@ class _Projector:
                 built = built.rewritten(split[0], split[1])
         return built
 
+    def _type_list_union(
+        self, union: dict[str, Any], origins: _Origins, rewrites: list[Rewrite]
+    ) -> _Built:
+        """A node with several types, split into one branch per type (TypeListAsUnion): each
+        branch projected as a node of its own, reported where the canonical node's keywords
+        are (every branch comes from that one node)."""
+        below: dict[str, NodeRecord] = {}
+        branches = []
+        self.in_union += 1  # a branch is told from the others by the payload's type
+        try:
+            for index, branch in enumerate(union["anyOf"]):
+                built = self._project_node(
+                    branch, origins, root=False, errors_before=self.error_count(), rewrites=[]
+                )
+                branches.append(built.schema)
+                below.update(built.records(jp.join("", "anyOf", index)))
+        finally:
+            self.in_union -= 1
+        return _Built({**union, "anyOf": branches}, origins.node, rewrites, below)
+
     def _tuple(
         self,
         node: dict[str, Any],
@@ -572,7 +630,11 @@ class _Projector:
 
     def _map_values(self, node: dict[str, Any], origins: _Origins) -> _Built:
         """The projection of the values of a map or of an open object's extra members (any
-        value where ``additionalProperties`` is absent or true)."""
+        value where ``additionalProperties`` is absent or true; a map written with
+        ``patternProperties`` has its pattern's)."""
+        keyed = pattern_map(node)
+        if keyed is not None:
+            return self._node(keyed[1], jp.join(origins.of("patternProperties"), keyed[0]))
         extra = node.get("additionalProperties")
         if extra is None:
             return self._node(True, origins.node)
@@ -782,9 +844,7 @@ class _Projector:
         already is boxed (NullableOptionalBoxed: null is absent, ``{"value": v}`` is ``v``), or,
         with ``optional_nullable = "keep"`` or ``"error"``, kept as it is: then absent and null
         cannot be told apart (reported; the inverse keeps null)."""
-        as_text = any(
-            isinstance(r, AnyAsJsonText | RecursionAsJsonText) for r in projected.rewrites
-        )
+        as_text = any(isinstance(r, JSON_TEXTS) for r in projected.rewrites)
         if as_text or not self.oracle.accepts_null(canonical):
             # JSON text is never null: null there is an absent member, "null" a null one
             schema, rewrite = MadeNullable.apply(
@@ -891,6 +951,8 @@ class _Projector:
                     f"required member {name!r} has no schema under properties",
                 )
         canonical_properties = canonical.get("properties") or {}
+        if root:
+            self._members_as_text(properties, result, members)
         if self.profile.optional_style == "nullable":
             for name in properties:
                 if name not in required:
@@ -925,6 +987,20 @@ class _Projector:
             rewrites.append(rule)
         closed["additionalProperties"] = False
         return closed
+
+    def _members_as_text(
+        self, properties: dict[str, Any], parameters: dict[str, Any], members: dict[str, _Built]
+    ) -> None:
+        """The top-level members of a tool that the provider's tool form does not take as
+        projected (``ToolWire.carries``), written as JSON text (MemberAsJsonText)."""
+        wire = self.profile.tool_wire
+        if self.contract.kind != "tool" or wire is None or wire.carries is None:
+            return
+        for name, member in properties.items():
+            if not wire.carries(member, parameters):
+                written, rule = MemberAsJsonText.apply(member)
+                members[name] = _Built(written, members[name].canonical, [rule])
+                properties[name] = written
 
 
 def description_limit(contract: Contract, profile: Profile) -> list[Diagnostic]:

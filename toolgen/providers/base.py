@@ -113,6 +113,9 @@ class ToolWire:
     apply: Callable[[Any], tuple[Any, list[tuple[str, str, str]]]]
     rewrites: str
     rejects: str
+    #: whether the tool form takes a top-level member as projected (the member, the projected
+    #: parameters); the projection writes one it does not take as JSON text (MemberAsJsonText)
+    carries: Callable[[Any, Any], bool] | None = None
 
 
 @dataclass(frozen=True)

@@ -143,7 +143,8 @@ RULES: tuple[Rule, ...] = (
         "[unconfirmed: no doc states it, the types are generated from the model schemas the API "
         "validates with], so the wire form writes the description ('' when the design has none) "
         "and the one type of a $ref, const or enum member; a member with no single type (a union,"
-        " a nullable member, a const or enum of objects or arrays) is rejected (UNTYPED_MEMBER)",
+        " a nullable member, a const or enum of objects or arrays) is written as a string of its "
+        "JSON text, its schema in the description (the inverse decodes it)",
         f"{WORKERS_TYPES}: Ai_Cf_Meta_Llama_3_3_70B_Instruct_Fp8_Fast_Messages.tools, "
         "AiTextGenerationToolInput.function.parameters.properties",
         CHECKED,
@@ -336,6 +337,16 @@ def _without_top_ref(member: Any, root: dict[str, Any]) -> Any:
     return refs.chase(member, local_ref, inlined, stop_at_dead_end=True)
 
 
+def carries(member: Any, schema: Any) -> bool:
+    """Whether the native input types take ``member``, a top-level member of the projected
+    parameters ``schema``, as it is (the rule "top-level members": one JSON type); the
+    projection writes one they do not take as JSON text."""
+    return (
+        isinstance(schema, dict)
+        and _single_type(_without_top_ref(member, schema), schema) is not None
+    )
+
+
 def native_parameters(schema: Any) -> tuple[Any, list[tuple[str, str, str]]]:
     """A tool's projected parameters as the native input types take them (the rule
     "top-level members"): every member with one ``type`` and a ``description``, a member that is
@@ -387,8 +398,10 @@ CLOUDFLARE = Profile(
     module_data={"families": family_prefixes()},
     tool_wire=ToolWire(
         native_parameters,
-        'top-level tool members written `{type, description}` (`description` `""` when none)',
-        "a top-level tool member without one JSON type (`UNTYPED_MEMBER`)",
+        'top-level tool members written `{type, description}` (`description` `""` when none), '
+        "one without one JSON type as JSON text (read back exactly)",
+        "",
+        carries,
     ),
     rules=RULES,
     non_strict=None,

@@ -94,7 +94,7 @@ def _rewrites(profile: Profile) -> str:
 def _rejected(profile: Profile) -> str:
     extra = sorted(set(profile.reject) - set(UNREPRESENTABLE))
     parts = [_code(extra)] if extra else []
-    if profile.tool_wire is not None:
+    if profile.tool_wire is not None and profile.tool_wire.rejects:
         parts.append(profile.tool_wire.rejects)
     if not profile.recursion:
         parts.append("recursion inside `anyOf`/`oneOf`")

@@ -36,6 +36,7 @@ __all__ = [
     "decode_json",
     "decode_pairs",
     "decode_tuple",
+    "decode_unwrap",
     "dumps",
     "in_enum",
     "is_integer",
@@ -164,13 +165,27 @@ def decode_boxed(value: Any, member: str) -> Any:
     """An optional member that accepts null written as ``{member: v}`` (a null member, absent, is
     removed before): ``v``. A value that is no object is the canonical value as written (the
     canonical validation checks it); an object that is no box is an :class:`EncodingError`."""
+    return _only_member(
+        value,
+        member,
+        f"an optional member that accepts null is written as null (absent) or as "
+        f"{{{member!r}: ...}}",
+    )
+
+
+def decode_unwrap(value: Any, member: str) -> Any:
+    """A value wrapped in an object as its one member ``member`` (an output whose root is no
+    object): the member."""
+    return _only_member(value, member, f"the wrapped value is the one member {member!r}")
+
+
+def _only_member(value: Any, member: str, form: str) -> Any:
+    """The one member ``member`` of an object (a value that is no object as it is; another
+    object is an :class:`EncodingError` saying ``form``)."""
     if not isinstance(value, dict):
         return value
     if len(value) != 1 or member not in value:
-        raise EncodingError(
-            f"an optional member that accepts null is written as null (absent) or as "
-            f"{{{member!r}: ...}}, not as an object with the members {sorted(value)}"
-        )
+        raise EncodingError(f"{form}, not an object with the members {sorted(value)}")
     return value[member]
 
 
@@ -182,6 +197,7 @@ DECODERS: dict[str, Callable[[Any, str], Any]] = {
     "json": decode_json,
     "pairs": decode_pairs,
     "extras": decode_extras,
+    "unwrap": decode_unwrap,
 }
 
 
@@ -189,7 +205,8 @@ def decode(decoder: str, argument: str, value: Any) -> Any:
     """``value`` read back by the decoder ``decoder`` of :data:`DECODERS`: JSON text parsed
     ("json"), key/value entries built into an object ("pairs"), the member ``argument`` holding
     an open object's extra members merged back into it ("extras"), a tuple's members back in order
-    ("tuple"), a boxed member's value unboxed ("boxed")."""
+    ("tuple"), a boxed member's value unboxed ("boxed"), a wrapped output root unwrapped
+    ("unwrap")."""
     return DECODERS[decoder](value, argument)
 
 

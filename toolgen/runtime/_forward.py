@@ -198,8 +198,8 @@ def _encode(value: Any, plan: Mapping[str, Any]) -> Any:
         return json.dumps(value)
     if kind == "pairs" and isinstance(value, dict):
         return [{"key": key, "value": member} for key, member in value.items()]
-    if kind == "boxed":
-        return {argument: value}  # an optional member that accepts null, present
+    if kind in ("boxed", "unwrap"):
+        return {argument: value}  # an optional member that accepts null, present; a wrapped root
     if kind == "tuple" and isinstance(value, list | tuple):
         return {str(index): element for index, element in enumerate(value)}
     if kind == "extras" and isinstance(value, dict):

@@ -12,7 +12,7 @@ the path a payload meets (``/properties/amount/properties/currency``), and extra
 definition is no change. Neither is key order, the order of ``required`` or ``enum``, ``oneOf``
 written as ``anyOf``, ``const`` written as a one-value ``enum``, a one-branch ``allOf`` or
 ``anyOf``, an ``integer`` beside ``number``, or ``type: [X, "null"]`` written as an ``anyOf`` with a
-null branch.
+null branch, or a list of several types written as an ``anyOf`` of one branch per type.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from typing import Any
 from toolgen.schema import pointer as jp
 from toolgen.schema import refs
 from toolgen.schema.equality import json_type
+from toolgen.schema.type_union import branches_by_type
 
 
 class Classification(enum.StrEnum):
@@ -651,7 +652,13 @@ def _members(cmp: _Comparison, old: dict[str, Any], new: dict[str, Any]) -> list
     changes = []
     for name in sorted(set(old_props) | set(new_props)):
         at = jp.join("/properties", name)
-        if name not in new_props:
+        if name in old_req & new_req and (name not in old_props or name not in new_props):
+            # required on both sides, declared on one: the other gives it the schema of its
+            # undeclared members
+            before = old_props.get(name, old.get("additionalProperties", True))
+            after = new_props.get(name, new.get("additionalProperties", True))
+            changes += cmp.compare_at(at, before, after)
+        elif name not in new_props:
             changes.append(SchemaChange(at, "MEMBER_REMOVED", BREAKING, "member removed"))
         elif name not in old_props:
             if name in new_req:
@@ -795,11 +802,15 @@ def _distributed_union(
     cmp: _Comparison, old: dict[str, Any], new: dict[str, Any]
 ) -> list[SchemaChange]:
     """One side is a union, the other not: compare the union's branches (each with the keywords
-    beside the union) with the other side as a union of one branch."""
+    beside the union) with the other side as a union of one branch (of one branch per type where
+    it has several types)."""
 
     def branches(normalizer: _Normalizer, node: dict[str, Any]) -> tuple[list[Any], str | None]:
         if "anyOf" not in node:
-            return [_assertions(node)], None
+            by_type = branches_by_type(node)  # several types: the union of one branch per type
+            if by_type is None:
+                return [_assertions(node)], None
+            return [normalizer.normalize(b) for b in by_type["anyOf"]], None
         siblings = _assertions({k: v for k, v in node.items() if k != "anyOf"})
         merged = [_Normalizer._merged(normalizer.normalize(b), siblings) for b in node["anyOf"]]
         return merged, "/" + _union_keyword(node)

@@ -220,7 +220,14 @@ _DICT = frozenset({"dict"})
 _LIST = frozenset({"list"})
 _STR = frozenset({"str"})
 #: the kind of value each decoder reads (toolgen.project.rewrites.encodings)
-_DECODES = {"json": "str", "pairs": "list", "extras": "dict", "tuple": "dict", "boxed": "dict"}
+_DECODES = {
+    "json": "str",
+    "pairs": "list",
+    "extras": "dict",
+    "tuple": "dict",
+    "boxed": "dict",
+    "unwrap": "dict",
+}
 
 
 def _kinds(plan: _Plan, known: dict[str, frozenset[str]]) -> frozenset[str]:
@@ -666,11 +673,17 @@ class _UnitCompiler:
     ) -> None:
         own = _own_kinds(plan, self._changes)
         if "dict" in own:
-            with self._only(source, "dict", kinds, out):
-                self.members(plan.members, source, result, out)
+            with (
+                self._only(source, "dict", kinds, out),
+                self._typed(source, result, "dict", kinds, out) as typed,
+            ):
+                self.members(plan.members, source, typed, out)
         if "list" in own and plan.items is not None and self.kinds(plan.items):
-            with self._only(source, "list", kinds, out):
-                self.items(plan.items, source, result, out)  # type: ignore[arg-type]
+            with (
+                self._only(source, "list", kinds, out),
+                self._typed(source, result, "list", kinds, out) as typed,
+            ):
+                self.items(plan.items, source, typed, out)  # type: ignore[arg-type]
         if "str" in own and plan.values:
             with self._only(source, "str", kinds, out):
                 # typed Any: a text's value is no str, which the str-typed result then holds
@@ -697,6 +710,23 @@ class _UnitCompiler:
         else:
             with out.block(f"if isinstance({source}, {kind})"):
                 yield
+
+    @staticmethod
+    @contextlib.contextmanager
+    def _typed(
+        source: str, result: str, kind: str, kinds: frozenset[str], out: LineEmitter
+    ) -> Iterator[str]:
+        """The variable the facet of ``kind`` writes: ``result`` itself where the value can be
+        of that kind only; else a variable of its own, starting as ``source`` (``result`` is
+        still ``source`` there, but typed with every kind, so a dict's or a list's operations
+        would not type-check on it), handed back to ``result``."""
+        if kinds == frozenset({kind}):
+            yield result
+            return
+        typed = out.fresh(f"{result} {kind}")
+        out.line(f"{typed} = {source}")
+        yield typed
+        out.line(f"{result} = {typed}")
 
     @staticmethod
     def _copy(source: str, result: str, kind: str, out: LineEmitter) -> None:

@@ -32,11 +32,14 @@ from toolgen.project.rewrites.composition import (
 )
 from toolgen.project.rewrites.encodings import (
     DECODERS,
+    JSON_TEXTS,
     AnyAsJsonText,
     EncodingError,
     ExtraMembers,
     MapAsPairs,
+    MemberAsJsonText,
     RecursionAsJsonText,
+    RootWrapped,
     TupleAsObject,
 )
 from toolgen.project.rewrites.enums import (
@@ -47,6 +50,7 @@ from toolgen.project.rewrites.enums import (
     enum_text,
 )
 from toolgen.project.rewrites.keywords import KeywordsDropped
+from toolgen.project.rewrites.members import RequiredDeclared
 from toolgen.project.rewrites.nulls import MadeNullable, NullForm, OptionalKept, OptionalsOverCap
 from toolgen.project.rewrites.presence import NullableOptionalBoxed
 from toolgen.project.rewrites.record import NodeRecord, RewriteRecord
@@ -59,11 +63,12 @@ from toolgen.project.rewrites.rule import (
     Rewrite,
     rule_kinds,
 )
-from toolgen.project.rewrites.type_lists import TypeListSplit
+from toolgen.project.rewrites.type_lists import TypeListAsUnion, TypeListSplit
 
 __all__ = [
     "ANNOTATIONS",
     "DECODERS",
+    "JSON_TEXTS",
     "NULL_SCHEMA",
     "STRUCTURAL",
     "AllOfMerged",
@@ -78,6 +83,7 @@ __all__ = [
     "KeywordsDropped",
     "MadeNullable",
     "MapAsPairs",
+    "MemberAsJsonText",
     "NodeRecord",
     "NullForm",
     "NullableOptionalBoxed",
@@ -87,10 +93,13 @@ __all__ = [
     "RecursionAsJsonText",
     "RecursiveRefKept",
     "RefInlined",
+    "RequiredDeclared",
     "Rewrite",
     "RewriteRecord",
+    "RootWrapped",
     "TupleAsObject",
     "TypeIntoBranches",
+    "TypeListAsUnion",
     "TypeListSplit",
     "enum_text",
     "record_from_json",

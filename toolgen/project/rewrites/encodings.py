@@ -1,5 +1,6 @@
 """Encodings with exact inverses: canonical forms that no strict mode takes (maps, open objects,
-values of any type, recursion where the provider refuses it), written in a shape it does take,
+values of any type, recursion where the provider refuses it, a tool's top-level member of no one
+type where the provider's tool form needs one, an output whose root is no object), written in a shape it does take,
 and read back exactly by the inverse.
 
 Each rule's ``apply`` writes the shape; its ``invert`` tells the inverse which decoder to apply at
@@ -13,6 +14,7 @@ raises :class:`EncodingError`, which the generated runtime reports as a ``Payloa
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -21,6 +23,7 @@ from toolgen.runtime._canonical_support import DECODERS, EncodingError
 
 __all__ = [
     "DECODERS",
+    "JSON_TEXTS",
     "JSON_TEXT_NOTE",
     "KEY",
     "VALUE",
@@ -28,7 +31,9 @@ __all__ = [
     "EncodingError",
     "ExtraMembers",
     "MapAsPairs",
+    "MemberAsJsonText",
     "RecursionAsJsonText",
+    "RootWrapped",
     "TupleAsObject",
     "recursion_note",
 ]
@@ -91,6 +96,31 @@ class RecursionAsJsonText(Rewrite):
 
     def invert(self, at: Counterpart) -> Counterpart:
         return replace(at, decode=("json", ""))
+
+
+@dataclass(frozen=True)
+class MemberAsJsonText(Rewrite):
+    """A top-level member of a tool's parameters that has no one JSON type (a union, a nullable
+    member), on a provider whose tool form takes top-level members of one type only
+    (``ToolWire.carries``: Cloudflare Workers AI), became a string holding the value's JSON text;
+    the description gives the member's schema. The inverse parses the text (text that is not JSON
+    is an :class:`EncodingError`); nothing inside it is projected, so the decoded value is
+    canonical as the model wrote it, and the canonical validation checks it."""
+
+    @staticmethod
+    def apply(node: dict[str, Any]) -> tuple[dict[str, Any], MemberAsJsonText]:
+        """A string schema whose description gives ``node`` (the member as projected, without
+        its title and description), and the rule."""
+        shape = {k: v for k, v in node.items() if k not in ("title", "description")}
+        note = f"a value of the JSON Schema {json.dumps(shape, separators=(',', ':'))}, written as JSON text"
+        return {"type": "string", **_described(node, note)}, MemberAsJsonText()
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        return replace(at, decode=("json", ""))
+
+
+#: the rules that write a value as its JSON text (a string that is never null)
+JSON_TEXTS: tuple[type[Rewrite], ...] = (AnyAsJsonText, RecursionAsJsonText, MemberAsJsonText)
 
 
 @dataclass(frozen=True)
@@ -163,6 +193,50 @@ class ExtraMembers(Rewrite):
 
     def invert(self, at: Counterpart) -> Counterpart:
         return replace(at, decode=("extras", self.member))
+
+
+@dataclass(frozen=True)
+class RootWrapped(Rewrite):
+    """An output whose root is no object (an array, a string, an enum of scalars) became a
+    closed object with one required member, ``member``, holding the value (structured outputs
+    take an object root); the root's definitions stay at the root. The inverse unwraps it (an
+    object with other members is an :class:`EncodingError`)."""
+
+    member: str
+
+    @staticmethod
+    def apply(node: dict[str, Any]) -> tuple[dict[str, Any], RootWrapped]:
+        """The closed object holding ``node`` (projected already; its ``$defs`` move to the
+        wrapper, where its references point), and the rule."""
+        member = "value"
+        inner = {k: v for k, v in node.items() if k not in ("$defs", "definitions")}
+        written: dict[str, Any] = {
+            "type": "object",
+            "description": "the value, wrapped in an object",
+            "properties": {member: inner},
+            "required": [member],
+            "additionalProperties": False,
+            **{k: v for k, v in node.items() if k in ("$defs", "definitions")},
+        }
+        return written, RootWrapped(member)
+
+    @staticmethod
+    def wraps(root: dict[str, Any]) -> bool:
+        """Whether ``root`` (a normalized output root) admits no object, so wrapping it is exact:
+        an object payload can only be the wrapper."""
+        types = root.get("type")
+        types = types if isinstance(types, list) else [] if types is None else [types]
+        values = root.get("enum", [root["const"]] if "const" in root else [])
+        if types:
+            return "object" not in types
+        return (
+            bool(values)
+            and isinstance(values, list)
+            and not any(isinstance(v, dict) for v in values)
+        )
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        return replace(at, decode=("unwrap", self.member))
 
 
 @dataclass(frozen=True)

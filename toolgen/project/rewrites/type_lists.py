@@ -7,6 +7,7 @@ from typing import Any
 
 from toolgen.project.rewrites.rule import NULL_SCHEMA, Counterpart, Rewrite, types_of
 from toolgen.schema import pointer as jp
+from toolgen.schema.type_union import branches_by_type
 
 
 @dataclass(frozen=True)
@@ -44,4 +45,32 @@ class TypeListSplit(Rewrite):
         """The split node is the wrapper's first branch (null is the canonical node's own)."""
         if self.null_branch:
             return replace(at, pointer=jp.join(at.pointer, "anyOf", 0))
+        return at
+
+
+@dataclass(frozen=True)
+class TypeListAsUnion(Rewrite):
+    """For a provider without type lists: a node with several types besides null
+    (``{"type": ["string", "number"], "minLength": 1, "minimum": 0}``) became
+    ``{"anyOf": [{"type": "string", "minLength": 1}, {"type": "number", "minimum": 0}]}``, one
+    branch per type (null too, as ``{"type": "null"}``), in the order of the list. Each keyword
+    that applies to one type goes to that type's branch, each other keyword to every branch;
+    ``enum``, ``const``, ``default`` and ``examples`` keep in a branch the values of its type
+    only, and a branch whose ``enum`` or ``const`` has no value of its type goes. The title and
+    description stay beside ``anyOf``. The same values: an equivalent rewrite, written before the
+    branches are projected (each branch is projected as any node). The inverse reads the
+    projected ``anyOf`` as a union: the branch that admits a payload is that of its type."""
+
+    @staticmethod
+    def apply(node: dict[str, Any]) -> tuple[dict[str, Any], TypeListAsUnion] | None:
+        """``node`` as a union of one branch per type (the branches not yet projected), and the
+        rule; None when it has fewer than two types besides null, or holds definitions (no
+        branch is theirs)."""
+        if set(node) & {"$defs", "definitions"}:
+            return None
+        union = branches_by_type(node)
+        return None if union is None else (union, TypeListAsUnion())
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        """The ``anyOf`` is read as the union it is; nothing to undo."""
         return at
