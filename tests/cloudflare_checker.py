@@ -54,7 +54,9 @@ def _resolve(root: Any, ref: str) -> Any:
     return node
 
 
-def violations(schema: Any, *, name: str = "tool") -> list[tuple[str, str, str]]:
+def violations(schema: Any, *, name: str = "tool", tool: bool = True) -> list[tuple[str, str, str]]:
+    """What the native types refuse in ``schema``; the rules of a tool's top-level members only
+    where it is a tool's parameters (``tool``), not a structured output's schema."""
     found: list[tuple[str, str, str]] = []
     if not NAME.match(name):
         found.append(("", "name", f"name {name!r} is not [a-zA-Z0-9_-]{{1,64}}"))
@@ -65,7 +67,7 @@ def violations(schema: Any, *, name: str = "tool") -> list[tuple[str, str, str]]
     required = schema.get("required", [])
     if not isinstance(required, list) or not all(isinstance(r, str) for r in required):
         found.append(("/required", "root", "required must be a list of names"))
-    for member_name, member in (schema.get("properties") or {}).items():
+    for member_name, member in (schema.get("properties") or {}).items() if tool else ():
         where = f"/properties/{_escape(member_name)}"
         if not isinstance(member, dict) or not isinstance(member.get("type"), str):
             found.append((where, "member", "a top-level member needs one type name"))
