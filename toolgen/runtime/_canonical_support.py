@@ -176,7 +176,7 @@ def decode_boxed(value: Any, member: str) -> Any:
 def decode_unwrap(value: Any, member: str) -> Any:
     """A value wrapped in an object as its one member ``member`` (an output whose root is no
     object): the member."""
-    return _only_member(value, member, f"the wrapped value is the one member {member!r}")
+    return _only_member(value, member, f"a wrapped value is written as its one member {member!r}")
 
 
 def _only_member(value: Any, member: str, form: str) -> Any:
@@ -185,7 +185,7 @@ def _only_member(value: Any, member: str, form: str) -> Any:
     if not isinstance(value, dict):
         return value
     if len(value) != 1 or member not in value:
-        raise EncodingError(f"{form}, not an object with the members {sorted(value)}")
+        raise EncodingError(f"{form}, not as an object with the members {sorted(value)}")
     return value[member]
 
 

@@ -102,7 +102,7 @@ class RecursionAsJsonText(Rewrite):
 class MemberAsJsonText(Rewrite):
     """A top-level member of a tool's parameters that has no one JSON type (a union, a nullable
     member), on a provider whose tool form takes top-level members of one type only
-    (``ToolWire.carries``: Cloudflare Workers AI), became a string holding the value's JSON text;
+    (``ToolWire.carries`` says which), became a string holding the value's JSON text;
     the description gives the member's schema. The inverse parses the text (text that is not JSON
     is an :class:`EncodingError`); nothing inside it is projected, so the decoded value is
     canonical as the model wrote it, and the canonical validation checks it."""
