@@ -95,6 +95,7 @@ class Case:
     compiled: Callable[[Any], Any]
     profile: Profile = OPENAI
     boxes: bool = True  # [providers.NAME] optional_nullable = "encode" (NullableOptionalBoxed)
+    recursion_depth: int | None = None  # [providers.NAME] recursion_depth (unrolled, not text)
 
     @property
     def contract(self) -> Contract:
@@ -117,11 +118,17 @@ class Case:
             encodings=strict,
             boxes=strict and self.boxes,
             over_cap=self.over_cap() if strict else {},
-            recursion_as_text=strict and not self.profile.recursion,
+            recursion_as_text=strict and not self.profile.recursion and not self.unrolls,
             members_as_text=self.members_as_text(),
             wrapped_root=self.wrapped_root(),
             profile=self.profile,
         )
+
+    @property
+    def unrolls(self) -> bool:
+        """Whether the projection unrolls recursion (``recursion_depth``) instead of writing it
+        as JSON text, where the provider refuses it."""
+        return self.recursion_depth is not None and not self.profile.recursion
 
     def wrapped_root(self) -> str | None:
         """The member the projection wrapped the root in (RootWrapped), if it did."""
@@ -205,7 +212,8 @@ def compile_projection(
     source = rendered.source
     module = import_source(source, folder, package)
     cases = []
-    boxes = design.config.options_for(projection.profile.name).optional_nullable == "encode"
+    options = design.config.options_for(projection.profile.name)
+    boxes = options.optional_nullable == "encode"
     for kind, table, contracts in (
         ("tool", module.TOOL_CANONICALIZERS, projection.tools),
         ("output", module.OUTPUT_CANONICALIZERS, projection.outputs),
@@ -214,7 +222,14 @@ def compile_projection(
             if projected.schema is not None:
                 name = projected.contract.name
                 cases.append(
-                    Case(f"{kind}:{name}", projected, table[name], projection.profile, boxes)
+                    Case(
+                        f"{kind}:{name}",
+                        projected,
+                        table[name],
+                        projection.profile,
+                        boxes,
+                        options.recursion_depth,
+                    )
                 )
     return Compiled(source, module, cases)
 
@@ -375,12 +390,19 @@ def recursive_sites(schema: Any) -> set[str]:
     return found
 
 
-def relaxed(schema: Any, profile: Profile = OPENAI, as_text: frozenset[str] = frozenset()) -> Any:
+def relaxed(
+    schema: Any,
+    profile: Profile = OPENAI,
+    as_text: frozenset[str] = frozenset(),
+    *,
+    unrolls: bool = False,
+) -> Any:
     """The canonical schema without what the profile drops on purpose (the canonical
     validation reports those) and with oneOf read as anyOf (the projection folds it). Where
     the profile refuses recursion, a reference that closes a cycle accepts any value: the
-    projection writes it as JSON text, and its shape is the canonical validation's; so do the
-    members at ``as_text`` (canonical pointers: top-level members written as JSON text)."""
+    projection writes it as JSON text, and its shape is the canonical validation's (unless it
+    ``unrolls`` the recursion: ``recursion_depth``); so do the members at ``as_text``
+    (canonical pointers: top-level members written as JSON text)."""
 
     def dropped(keyword: str, value: Any) -> bool:
         test = profile.keep_if.get(keyword)
@@ -397,7 +419,8 @@ def relaxed(schema: Any, profile: Profile = OPENAI, as_text: frozenset[str] = fr
             node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
         return node
 
-    sites = set(as_text) | (recursive_sites(schema) if not profile.recursion else set())
+    by_text = not profile.recursion and not unrolls
+    sites = set(as_text) | (recursive_sites(schema) if by_text else set())
     if sites:
 
         def untyped(node: Any, pointer: str) -> Any:

@@ -88,7 +88,10 @@ def _filler(case: Case) -> Filler:
 
 @cache
 def _relaxed(case: Case) -> Draft202012Validator:
-    return Draft202012Validator(relaxed(case.contract.schema, case.profile, case.members_as_text()))
+    schema = relaxed(
+        case.contract.schema, case.profile, case.members_as_text(), unrolls=case.unrolls
+    )
+    return Draft202012Validator(schema)
 
 
 @cache
