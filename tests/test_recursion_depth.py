@@ -17,6 +17,8 @@ from strict_checker import violations as strict_violations
 
 from tests.conftest import write_design
 from toolgen.build import analyze
+from toolgen.infra.cache import Cache
+from toolgen.infra.parallel import Runner
 from toolgen.load.contracts import Contract, ProviderOptions
 from toolgen.project.projection import project_contract
 from toolgen.providers import PROFILES
@@ -42,7 +44,9 @@ REFUSING = {
 }
 
 
-def project(tmp_path: Path, provider: str, parameters: Any, depth: int | None) -> tuple[Any, Any]:
+def project(
+    tmp_path: Path, provider: str, parameters: Any, depth: int | None, runner: Runner | None = None
+) -> tuple[Any, Any]:
     """(wire schema or None, every diagnostic) of a one-tool design built for ``provider``."""
     table = REFUSING[provider][0] + (f"recursion_depth = {depth}\n" if depth else "")
     root = write_design(
@@ -52,7 +56,7 @@ def project(tmp_path: Path, provider: str, parameters: Any, depth: int | None) -
             "tools/t.json": {"name": "t", "description": "A tool.", "parameters": parameters},
         },
     )
-    result = analyze(root, (provider,))
+    result = analyze(root, (provider,), runner)
     tools = result.projections[0].tools if result.projections else ()
     return (tools[0].schema if tools else None), list(result.diagnostics)
 
@@ -156,3 +160,15 @@ def test_an_invalid_depth_is_a_config_error(tmp_path: Path, value: Any) -> None:
     result = analyze(root, ("anthropic",))
     found = [(d.file, d.pointer, d.code) for d in result.diagnostics if d.level == "error"]
     assert found == [("toolgen.toml", "/providers/anthropic/recursion_depth", "INVALID_CONFIG")]
+
+
+def test_the_depth_is_in_the_projection_cache_key(tmp_path: Path) -> None:
+    """A cached build that changes only recursion_depth projects again."""
+    cache = Cache(tmp_path / "cache")
+    with Runner(1, cache) as runner:
+        as_text, unrolled, deeper = (
+            project(tmp_path, "anthropic", TREE, depth, runner)[0] for depth in (None, 2, 3)
+        )
+    assert "JSON text" in json.dumps(as_text)
+    assert len(objects_with_name(unrolled)) == 3
+    assert len(objects_with_name(deeper)) == 4
