@@ -30,6 +30,7 @@ from tests.canonical.test_laws import (
     _filler,
     _inverses,
     _projected,
+    check_completeness,
     check_identity,
     check_soundness,
 )
@@ -43,13 +44,7 @@ def within(case: Case) -> st.SearchStrategy[Any]:
 @LAW
 @given(data=st.data())
 def test_completeness_within_the_depth(unrolled_tree: Case, data: st.DataObject) -> None:
-    x = data.draw(within(unrolled_tree), label="canonical")
-    filled, expected = _filler(unrolled_tree)(x)
-    assert _projected(unrolled_tree).is_valid(filled), (
-        f"fill(x) is not valid under P(S): {filled!r}"
-    )
-    for label, inverse in _inverses(unrolled_tree):
-        assert inverse(filled) == expected, label
+    check_completeness(unrolled_tree, data, within_depth)
 
 
 @LAW
