@@ -17,6 +17,7 @@ from strict_checker import violations as strict_violations
 
 from tests.conftest import write_design
 from toolgen.build import analyze
+from toolgen.compile.canonical.reference import reference_inverse
 from toolgen.infra.cache import Cache
 from toolgen.infra.parallel import Runner
 from toolgen.load.contracts import Contract, ProviderOptions
@@ -172,3 +173,43 @@ def test_the_depth_is_in_the_projection_cache_key(tmp_path: Path) -> None:
     assert "JSON text" in json.dumps(as_text)
     assert len(objects_with_name(unrolled)) == 3
     assert len(objects_with_name(deeper)) == 4
+
+
+def test_a_root_that_recurses_is_copied_without_its_definitions() -> None:
+    """``$ref: "#"``: each copy is the root's schema, but its ``$defs`` stay at the root once
+    (the copies' references resolve there); the value reads back as it was."""
+    schema = {
+        "type": "object",
+        "properties": {"v": {"$ref": "#/$defs/V"}, "next": {"$ref": "#"}},
+        "required": ["v"],
+        "$defs": {"V": S},
+    }
+    contract = Contract("tool", "t", "", schema, "tools/t.json", "/parameters")
+    options = ProviderOptions(recursion_depth=2)
+    projected, diagnostics = project_contract(contract, PROFILES["anthropic"], options, "t")
+    assert [d.code for d in diagnostics] == ["RECURSION_UNROLLED"]
+    found = [p for n, p in walker.walk(projected.schema) if isinstance(n, dict) and "$defs" in n]
+    assert found == [""]
+    assert anthropic_violations(projected.schema) == []
+    payload = {"v": "a", "next": {"v": "b", "next": {"v": "c"}}}
+    assert reference_inverse(payload, projected) == payload
+
+
+def test_mutual_recursion_leaves_no_cycle() -> None:
+    """A and B refer to each other: both references are unrolled, the strict checker finds no
+    recursion, and no reference is left inside the definitions."""
+    schema = {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/A"}},
+        "required": ["a"],
+        "$defs": {
+            "A": {"type": "object", "properties": {"x": S, "b": {"$ref": "#/$defs/B"}}},
+            "B": {"type": "object", "properties": {"y": S, "a": {"$ref": "#/$defs/A"}}},
+        },
+    }
+    contract = Contract("tool", "t", "", schema, "tools/t.json", "/parameters")
+    options = ProviderOptions(recursion_depth=1)
+    projected, diagnostics = project_contract(contract, PROFILES["mistral"], options, "t")
+    assert {d.code for d in diagnostics} == {"RECURSION_UNROLLED"}
+    assert strict_violations(projected.schema, provider="mistral") == []
+    assert [r for r in refs(projected.schema) if r.startswith("/$defs/")] == []

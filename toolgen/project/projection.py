@@ -422,6 +422,9 @@ class _Projector:
         if target is None:
             return _Built({}, pointer)
         outermost = target_pointer not in self.unrolled
+        # the definitions a target holds (the root's, where it is "#") stay where they are
+        # projected: a copy would repeat them at each level
+        target = {k: v for k, v in target.items() if k not in STRUCTURAL}
         merged, rule, conflicts = RefInlined.apply(node, target, target_pointer, target_kept=False)
         self._report_conflicts(conflicts, jp.join(pointer, "$ref"))
         origins: dict[str, str] = {}
