@@ -16,6 +16,10 @@ from tests.canonical import hard_cases
 from tests.canonical.support import (
     CORPUS_TOOLS,
     REPO,
+    UNROLL_DEPTH,
+    UNROLLED_TREE,
+    UNROLLING_PROVIDERS,
+    Case,
     Compiled,
     compile_projection,
     corpus_contracts,
@@ -25,9 +29,12 @@ from tests.canonical.support import (
 )
 from tests.conftest import skip_without_corpus
 from toolgen.load.contracts import Config, Contract, Design, ProviderOptions
+from toolgen.load.loader import load_design
 from toolgen.project.design_projection import ProviderProjection, project_design
 from toolgen.project.projection import ProjectedContract, project_contract
 from toolgen.project.rewrites import EnumStringified
+from toolgen.providers import profile_for
+from toolgen.providers import settings as provider_settings
 from toolgen.providers.bedrock import BEDROCK
 from toolgen.providers.gemini import DIALECTS as GEMINI_DIALECTS
 
@@ -209,3 +216,25 @@ def corpus_gemini(
 @pytest.fixture(scope="session")
 def hard_cerebras(hard_for: Callable[[str], Compiled]) -> Compiled:
     return hard_for("cerebras")
+
+
+@pytest.fixture(scope="module", params=list(UNROLLING_PROVIDERS))
+def unrolled_tree(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Case:
+    """UNROLLED_TREE with ``recursion_depth = UNROLL_DEPTH``, as each provider that refuses
+    recursion projects it, compiled."""
+    provider = request.param
+    root = write_files(
+        tmp_path_factory.mktemp(f"unrolled_{provider}"),
+        {
+            "toolgen.toml": f"[providers.{provider}]\n{UNROLLING_PROVIDERS[provider]}"
+            f"recursion_depth = {UNROLL_DEPTH}\n",
+            "tools/t.json": {"name": "t", "description": "A tree.", "parameters": UNROLLED_TREE},
+        },
+    )
+    design, diagnostics = load_design(root, provider_settings([provider]))
+    assert design is not None, diagnostics
+    projection = project_design(design, profile_for(provider, design.config.options_for(provider)))
+    out = tmp_path_factory.mktemp(f"unrolled_{provider}_out")
+    [found] = compile_projection(design, projection, out, _package()).cases
+    assert found.unrolls
+    return found

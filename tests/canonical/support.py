@@ -95,6 +95,7 @@ class Case:
     compiled: Callable[[Any], Any]
     profile: Profile = OPENAI
     boxes: bool = True  # [providers.NAME] optional_nullable = "encode" (NullableOptionalBoxed)
+    recursion_depth: int | None = None  # [providers.NAME] recursion_depth (unrolled, not text)
 
     @property
     def contract(self) -> Contract:
@@ -117,11 +118,18 @@ class Case:
             encodings=strict,
             boxes=strict and self.boxes,
             over_cap=self.over_cap() if strict else {},
-            recursion_as_text=strict and not self.profile.recursion,
+            recursion_as_text=strict and not self.profile.recursion and not self.unrolls,
+            unroll_depth=self.recursion_depth if strict and self.unrolls else None,
             members_as_text=self.members_as_text(),
             wrapped_root=self.wrapped_root(),
             profile=self.profile,
         )
+
+    @property
+    def unrolls(self) -> bool:
+        """Whether the projection unrolls recursion (``recursion_depth``) instead of writing it
+        as JSON text, where the provider refuses it."""
+        return self.recursion_depth is not None and not self.profile.recursion
 
     def wrapped_root(self) -> str | None:
         """The member the projection wrapped the root in (RootWrapped), if it did."""
@@ -205,7 +213,8 @@ def compile_projection(
     source = rendered.source
     module = import_source(source, folder, package)
     cases = []
-    boxes = design.config.options_for(projection.profile.name).optional_nullable == "encode"
+    options = design.config.options_for(projection.profile.name)
+    boxes = options.optional_nullable == "encode"
     for kind, table, contracts in (
         ("tool", module.TOOL_CANONICALIZERS, projection.tools),
         ("output", module.OUTPUT_CANONICALIZERS, projection.outputs),
@@ -214,7 +223,14 @@ def compile_projection(
             if projected.schema is not None:
                 name = projected.contract.name
                 cases.append(
-                    Case(f"{kind}:{name}", projected, table[name], projection.profile, boxes)
+                    Case(
+                        f"{kind}:{name}",
+                        projected,
+                        table[name],
+                        projection.profile,
+                        boxes,
+                        options.recursion_depth,
+                    )
                 )
     return Compiled(source, module, cases)
 
@@ -375,12 +391,19 @@ def recursive_sites(schema: Any) -> set[str]:
     return found
 
 
-def relaxed(schema: Any, profile: Profile = OPENAI, as_text: frozenset[str] = frozenset()) -> Any:
+def relaxed(
+    schema: Any,
+    profile: Profile = OPENAI,
+    as_text: frozenset[str] = frozenset(),
+    *,
+    unrolls: bool = False,
+) -> Any:
     """The canonical schema without what the profile drops on purpose (the canonical
     validation reports those) and with oneOf read as anyOf (the projection folds it). Where
     the profile refuses recursion, a reference that closes a cycle accepts any value: the
-    projection writes it as JSON text, and its shape is the canonical validation's; so do the
-    members at ``as_text`` (canonical pointers: top-level members written as JSON text)."""
+    projection writes it as JSON text, and its shape is the canonical validation's (unless it
+    ``unrolls`` the recursion: ``recursion_depth``); so do the members at ``as_text``
+    (canonical pointers: top-level members written as JSON text)."""
 
     def dropped(keyword: str, value: Any) -> bool:
         test = profile.keep_if.get(keyword)
@@ -397,7 +420,8 @@ def relaxed(schema: Any, profile: Profile = OPENAI, as_text: frozenset[str] = fr
             node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
         return node
 
-    sites = set(as_text) | (recursive_sites(schema) if not profile.recursion else set())
+    by_text = not profile.recursion and not unrolls
+    sites = set(as_text) | (recursive_sites(schema) if by_text else set())
     if sites:
 
         def untyped(node: Any, pointer: str) -> Any:
@@ -636,6 +660,7 @@ class Filler:
         boxes: bool = False,
         over_cap: Mapping[int, frozenset[str]] | None = None,
         recursion_as_text: bool = False,
+        unroll_depth: int | None = None,
         members_as_text: frozenset[str] = frozenset(),
         wrapped_root: str | None = None,
         profile: Profile | None = None,
@@ -654,6 +679,16 @@ class Filler:
         self.recursion_texts = {
             id(node) for node, pointer in walker.walk(canonical) if pointer in sites
         }
+        # recursion unrolled ``unroll_depth`` levels: each recursive site's node -> its target;
+        # the targets being unrolled around the value being filled
+        self.unroll_depth = unroll_depth
+        unrolled = recursive_sites(canonical) if unroll_depth is not None else set()
+        self.unroll_targets = {
+            id(node): ref_pointer(node["$ref"])
+            for node, pointer in walker.walk(canonical)
+            if pointer in unrolled
+        }
+        self.unrolled: list[str] = []
 
     def recursion_text(self, node: Any) -> bool:
         """Whether the projection writes ``node`` (a reference that closes a cycle) as JSON text."""
@@ -682,6 +717,26 @@ class Filler:
         return entries, {name: expected for name, (_, expected) in pairs}
 
     def fill(self, value: Any, node: Any, *, root: bool = False) -> tuple[Any, Any]:
+        target = self.unroll_targets.get(id(node))
+        if target is None:
+            return self._fill(value, node, root=root)
+        self.unrolled.append(target)
+        try:
+            return self._fill(value, node, root=root)
+        finally:
+            self.unrolled.pop()
+
+    def depth_reached(self, member: Any) -> bool:
+        """Whether the projection removed the (optional) member of schema ``member``: it holds
+        a recursive reference unrolled to the depth around the value (``recursion_depth``)."""
+        assert self.unroll_depth is not None
+        return any(
+            self.unrolled.count(self.unroll_targets[id(node)]) >= self.unroll_depth
+            for node, _ in walker.walk(member)
+            if id(node) in self.unroll_targets
+        )
+
+    def _fill(self, value: Any, node: Any, *, root: bool = False) -> tuple[Any, Any]:
         view = canonical_view(node, self.root, follow_bare=True)
         declaring = RequiredDeclared.apply(view) if self.encodings and not root else None
         if declaring is not None and is_object_schema(view):
@@ -711,6 +766,8 @@ class Filler:
             required = view.get("required") or []
             for name, schema in properties.items():
                 written = self.nulls or name in self.over_cap.get(id(properties), ())
+                if self.unrolled and name not in required and self.depth_reached(schema):
+                    written = False  # the projection has no such member at this level
                 kept = (
                     written
                     and name not in required
@@ -826,3 +883,38 @@ def case_of(compiled: Compiled, key: str, profile: str = "openai") -> Case:
             pytest.fail(f"{key} does not project for {profile} (not in EXPECTED_REJECTIONS)")
         pytest.skip(f"{profile} rejects {key} as expected: {reason}")
     return found[key]
+
+
+# -- a tree unrolled to a depth (recursion_depth) ----------------------------------------------
+
+#: ``[providers.X] recursion_depth`` of the unrolled tree's design
+UNROLL_DEPTH = 2
+#: a tree whose ``children`` recurse; the providers that refuse recursion, with their settings
+UNROLLED_TREE = {
+    "type": "object",
+    "properties": {"tree": {"$ref": "#/$defs/Node"}},
+    "required": ["tree"],
+    "$defs": {
+        "Node": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+            },
+            "required": ["name"],
+        }
+    },
+}
+UNROLLING_PROVIDERS = {"anthropic": "", "mistral": "", "gemini": 'dialect = "openapi"\n'}
+
+
+def nesting(node: Any) -> int:
+    """How many levels of a tree of UNROLLED_TREE hold ``children`` (0: the node has none)."""
+    if not isinstance(node, dict) or "children" not in node:
+        return 0
+    return 1 + max((nesting(child) for child in node["children"]), default=0)
+
+
+def within_depth(payload: Any) -> bool:
+    """Whether a payload of UNROLLED_TREE nests no deeper than the projection unrolls it."""
+    return nesting(payload["tree"]) <= UNROLL_DEPTH

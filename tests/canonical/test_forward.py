@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.canonical.conftest import OTHER_PROFILES
-from tests.canonical.support import Case, Compiled, case_of, examples, sample
+from tests.canonical.support import Case, Compiled, case_of, examples, sample, within_depth
 from tests.canonical.test_laws import (
     CORPUS_LAW,
     CORPUS_SAMPLE,
@@ -45,8 +45,13 @@ def written(case: Case, payload: Any) -> Any:
     return payload if plan is None else forward(payload, plan["root"], plan["defs"])
 
 
-def check_forward(case: Case, data: st.DataObject) -> None:
-    x = data.draw(_closed_instances(case), label="canonical")
+def check_forward(
+    case: Case, data: st.DataObject, fits: Callable[[Any], bool] | None = None
+) -> None:
+    """The forward law on a canonical payload (one that ``fits``, where the projection is
+    tighter than the canonical schema)."""
+    instances = _closed_instances(case)
+    x = data.draw(instances if fits is None else instances.filter(fits), label="canonical")
     wire = written(case, x)
     errors = [e.message for e in _projected(case).iter_errors(wire)]
     assert not errors, f"forward(x) is not valid under the projection: {wire!r}: {errors}"
@@ -114,3 +119,21 @@ def test_a_union_takes_the_branch_its_canonical_value_fits(example: Compiled) ->
     for payload in (equals, in_range):
         for _, inverse in _inverses(case):
             assert inverse(written(case, payload)) == payload
+
+
+@LAW
+@given(data=st.data())
+def test_an_unrolled_tree_within_its_depth(unrolled_tree: Case, data: st.DataObject) -> None:
+    """``recursion_depth``: the forward writer writes the unrolled copies (no JSON text), for the
+    payloads the tighter projection can hold (within the depth)."""
+    check_forward(unrolled_tree, data, within_depth)
+
+
+def test_a_two_level_tree_round_trips(unrolled_tree: Case) -> None:
+    """Two levels of children (``recursion_depth = 2``) written and read back by both inverses."""
+    payload = {"tree": {"name": "a", "children": [{"name": "b", "children": [{"name": "c"}]}]}}
+    wire = written(unrolled_tree, payload)
+    assert wire == _filler(unrolled_tree)(payload)[0]
+    assert _projected(unrolled_tree).is_valid(wire), wire
+    for label, inverse in _inverses(unrolled_tree):
+        assert inverse(wire) == payload, label

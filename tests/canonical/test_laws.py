@@ -88,7 +88,10 @@ def _filler(case: Case) -> Filler:
 
 @cache
 def _relaxed(case: Case) -> Draft202012Validator:
-    return Draft202012Validator(relaxed(case.contract.schema, case.profile, case.members_as_text()))
+    schema = relaxed(
+        case.contract.schema, case.profile, case.members_as_text(), unrolls=case.unrolls
+    )
+    return Draft202012Validator(schema)
 
 
 @cache
@@ -100,8 +103,13 @@ def _inverses(case: Case) -> list[tuple[str, Callable[[Any], Any]]]:
     return [("reference", case.reference), ("compiled", case.compiled)]
 
 
-def check_completeness(case: Case, data: st.DataObject) -> None:
-    x = data.draw(_closed_instances(case), label="canonical")
+def check_completeness(
+    case: Case, data: st.DataObject, fits: Callable[[Any], bool] | None = None
+) -> None:
+    """Completeness on a canonical payload (one that ``fits``, where the projection is tighter
+    than the canonical schema: recursion_depth)."""
+    instances = _closed_instances(case)
+    x = data.draw(instances if fits is None else instances.filter(fits), label="canonical")
     filled, expected = _filler(case)(x)
     assert _projected(case).is_valid(filled), (
         f"fill(x) is not valid under the projection: {filled!r}"

@@ -113,6 +113,9 @@ class ProviderOptions:
     # Only for profiles with a non-strict mode (Profile.non_strict).
     strict: bool | None = None
     dialect: str | None = None  # for a provider with several (toolgen.providers.DIALECTS)
+    # where the provider refuses recursion: a $ref closing a cycle unrolled this many levels
+    # (None: written as JSON text, RecursionAsJsonText)
+    recursion_depth: int | None = None
     # ``[toolgen] strict_fallback``: "error" (a tool strict mode cannot carry fails the build) or
     # "non-strict" (it goes out non-strict, with a STRICT_FALLBACK warning per reason)
     strict_fallback: Literal["error", "non-strict"] = "error"

@@ -235,7 +235,7 @@ def load_config(
             )
             continue
         dialects = known_providers[name].dialects
-        settings = {"optional_nullable"} | ({"dialect"} if dialects else set())
+        settings = {"optional_nullable", "recursion_depth"} | ({"dialect"} if dialects else set())
         settings |= {"strict"} if known_providers[name].has_non_strict else set()
         for key in sorted(set(table) - settings):
             problem(jp.join(pointer, key), "UNKNOWN_FIELD", f"unknown setting {key!r}")
@@ -259,7 +259,17 @@ def load_config(
         if strict is not None and not isinstance(strict, bool):
             problem(jp.join(pointer, "strict"), "INVALID_CONFIG", "strict must be true or false")
             strict = None
-        options[name] = ProviderOptions(optional_nullable=level, dialect=dialect, strict=strict)
+        depth = table.get("recursion_depth")
+        if depth is not None and (type(depth) is not int or depth < 1):
+            problem(
+                jp.join(pointer, "recursion_depth"),
+                "INVALID_CONFIG",
+                "recursion_depth must be an integer of at least 1",
+            )
+            depth = None
+        options[name] = ProviderOptions(
+            optional_nullable=level, dialect=dialect, strict=strict, recursion_depth=depth
+        )
     config = Config(providers=providers, options=options, strict_fallback=strict_fallback)
     return config, diagnostics
 

@@ -10,6 +10,7 @@ nullable (the last ones, OptionalsOverCap), the second writes them so.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -113,6 +114,11 @@ def _authored(schema: Any, pointer: str) -> str:
         else:
             node = node.get(token) if isinstance(node, dict) else None
     return jp.join("", *tokens)
+
+
+def _size(schema: Any) -> int:
+    """The bytes of ``schema`` as compact JSON text."""
+    return len(json.dumps(schema, separators=(",", ":")))
 
 
 def make_nullable(node: dict[str, Any], *, type_arrays: bool = True) -> dict[str, Any]:
@@ -222,6 +228,11 @@ class _Projector:
         self.recursive: frozenset[str] = frozenset(
             () if self.profile.recursion else recursive_refs(self.contract.schema)
         )
+        # recursion_depth = N: each such $ref is unrolled N times instead (_unrolled); the
+        # targets being unrolled around the current node, and the bytes each site added
+        self.depth = self.options.recursion_depth if self.recursive else None
+        self.unrolled: list[str] = []
+        self.unrolled_bytes: dict[str, int] = {}
 
     def has_error_within(self, pointer: str) -> bool:
         return any(p == pointer or p.startswith(pointer + "/") for p in self.errored)
@@ -264,6 +275,15 @@ class _Projector:
             )
         projected = built.schema
         self.inlining.clear()
+        for site, added in self.unrolled_bytes.items():
+            self.report(
+                site,
+                "RECURSION_UNROLLED",
+                f"{self.profile.title} refuses recursion: this reference is unrolled "
+                f"{self.depth} level(s) deep (recursion_depth = {self.depth}), adding "
+                f"{added} bytes to the projected schema; deeper values cannot be written",
+                Level.WARNING,
+            )
         if not self.profile.recursion:
             for pointer in recursive_refs(projected):
                 self.report(
@@ -374,12 +394,60 @@ class _Projector:
 
     def _node(self, node: Any, pointer: str) -> _Built:
         """The projection of one (normalized or raw) canonical node."""
-        errors_before = self.error_count()
+        unrolling = self._unrolling(node, pointer)
+        if unrolling is not None:
+            return self._unrolled(node, pointer, unrolling)
         if isinstance(node, dict) and jp.join(pointer, "$ref") in self.recursive:
             return self._recursion_as_text(node, pointer)
-        inlined: list[str] = []
+        return self._node_at(node, pointer, {}, [])
+
+    def _unrolling(self, node: Any, pointer: str) -> str | None:
+        """The target of a ``$ref`` closing a cycle that ``recursion_depth`` unrolls once more
+        at ``node`` (None: not such a site, or its depth is reached)."""
+        if self.depth is None or not isinstance(node, dict):
+            return None
+        if jp.join(pointer, "$ref") not in self.recursive or not isinstance(node["$ref"], str):
+            return None
+        target = jp.ref_pointer(node["$ref"])
+        return target if self.unrolled.count(target) < self.depth else None
+
+    def _unrolled(self, node: dict[str, Any], pointer: str, target_pointer: str) -> _Built:
+        """A ``$ref`` closing a cycle, unrolled (``recursion_depth``): its target inlined here as
+        a copy, whose nodes are recorded with the target's canonical pointers (RefInlined, read
+        structurally: no call to the definition's inverse), so the inverse reads each level as
+        the canonical node it came from. The copy's own recursive references are unrolled again
+        up to the depth; at the last level the member holding them goes where it is optional
+        (_depth_reached), else they are JSON text."""
+        target = self._resolve(node["$ref"], pointer)
+        if target is None:
+            return _Built({}, pointer)
+        outermost = target_pointer not in self.unrolled
+        # the definitions a target holds (the root's, where it is "#") stay where they are
+        # projected: a copy would repeat them at each level
+        target = {k: v for k, v in target.items() if k not in STRUCTURAL}
+        merged, rule, conflicts = RefInlined.apply(node, target, target_pointer, target_kept=False)
+        self._report_conflicts(conflicts, jp.join(pointer, "$ref"))
         origins: dict[str, str] = {}
-        rewrites: list[Rewrite] = []
+        _merge_origins(origins, target, target_pointer, node, "$ref", pointer)
+        self.unrolled.append(target_pointer)
+        try:
+            built = self._node_at(merged, pointer, origins, [rule])
+        finally:
+            self.unrolled.pop()
+        if outermost:
+            as_text = RecursionAsJsonText.apply(node, target_pointer)[0]
+            added = _size(built.schema) - _size(as_text)
+            site = jp.join(pointer, "$ref")
+            self.unrolled_bytes[site] = self.unrolled_bytes.get(site, 0) + added
+        return built
+
+    def _node_at(
+        self, node: Any, pointer: str, origins: dict[str, str], rewrites: list[Rewrite]
+    ) -> _Built:
+        """The projection of a node, normalized (``origins``: where the keywords of a node merged
+        from a ``$ref`` were authored; ``rewrites``: the rules that made it so far)."""
+        errors_before = self.error_count()
+        inlined: list[str] = []
         normalized = self._normalize(
             node, pointer, root=False, inlined=inlined, origins=origins, rewrites=rewrites
         )
@@ -396,6 +464,36 @@ class _Projector:
             )
         finally:
             del self.inlining[len(self.inlining) - len(inlined) :]
+
+    def _depth_reached(self, node: dict[str, Any], origins: _Origins) -> dict[str, Any]:
+        """``node`` without its optional members that hold a ``$ref`` closing a cycle whose
+        ``recursion_depth`` is reached here: the model cannot nest deeper (a required one stays,
+        its reference written as JSON text, which is exact)."""
+        members = node.get("properties")
+        if not self.unrolled or not isinstance(members, dict):
+            return node
+        required = node.get("required")
+        required = required if isinstance(required, list) else []
+        base = origins.of("properties")
+        cut = {
+            name
+            for name in members
+            if name not in required and self._reaches_depth(jp.join(base, name))
+        }
+        if not cut:
+            return node
+        return {**node, "properties": {k: v for k, v in members.items() if k not in cut}}
+
+    def _reaches_depth(self, member: str) -> bool:
+        """Whether the authored subschema at ``member`` holds a recursive ``$ref`` whose target
+        is unrolled ``recursion_depth`` times around the current node."""
+        assert self.depth is not None
+        for site in self.recursive:
+            if site.startswith(member + "/"):
+                ref = jp.resolve(self.contract.schema, site)
+                if isinstance(ref, str) and self.unrolled.count(jp.ref_pointer(ref)) >= self.depth:
+                    return True
+        return False
 
     def _recursion_as_text(self, node: dict[str, Any], pointer: str) -> _Built:
         """A ``$ref`` that closes a cycle, on a provider that refuses recursion: the value as JSON
@@ -424,6 +522,7 @@ class _Projector:
         rewrites: list[Rewrite],
     ) -> _Built:
         pointer = origins.node
+        node = self._depth_reached(node, origins)
         if not root and not self.profile.type_arrays:
             as_union = TypeListAsUnion.apply(node)
             if as_union is not None:
