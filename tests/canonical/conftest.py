@@ -15,6 +15,7 @@ import yaml
 from tests.canonical import hard_cases
 from tests.canonical.support import (
     CORPUS_TOOLS,
+    OPENAI,
     REPO,
     UNROLL_DEPTH,
     UNROLLED_TREE,
@@ -32,7 +33,14 @@ from toolgen.load.contracts import Config, Contract, Design, ProviderOptions
 from toolgen.load.loader import load_design
 from toolgen.project.design_projection import ProviderProjection, project_design
 from toolgen.project.projection import ProjectedContract, project_contract
-from toolgen.project.rewrites import EnumStringified
+from toolgen.project.rewrites import (
+    JSON_TEXTS,
+    EnumStringified,
+    ExtraMembers,
+    MapAsPairs,
+    NullableOptionalBoxed,
+    TupleAsObject,
+)
 from toolgen.providers import profile_for
 from toolgen.providers import settings as provider_settings
 from toolgen.providers.bedrock import BEDROCK
@@ -171,6 +179,36 @@ def corpus(corpus_tools: list[Contract], tmp_path_factory: pytest.TempPathFactor
         corpus_design, projection, tmp_path_factory.mktemp("corpus_out"), _package()
     )
 
+
+@pytest.fixture(scope="session")
+def encoded_corpus(tmp_path_factory: pytest.TempPathFactory) -> Compiled:
+    """Every corpus tool (BFCL's with JSON type names) whose OpenAI projection encodes a node,
+    compiled into one module: the laws run over each of them, not over a sample."""
+    if not CORPUS_TOOLS.is_dir():
+        skip_without_corpus(f"the shared corpus is not at {CORPUS_TOOLS}")
+    contracts = [
+        contract
+        for contract, _ in corpus_contracts(json_types=True)
+        if _encoded(project_contract(contract, OPENAI, ProviderOptions(), "t")[0])
+    ]
+    projection = projection_of(contracts)
+    design = Design(str(CORPUS_TOOLS), tuple(contracts), (), {}, Config(), "encoded" * 8)
+    return compile_projection(
+        design, projection, tmp_path_factory.mktemp("encoded_corpus_out"), _package()
+    )
+
+
+def _encoded(projected: ProjectedContract) -> bool:
+    """Whether a projection wrote a node in an encoding the inverse decodes."""
+    return any(
+        isinstance(rule, ENCODED)
+        for _, node in projected.rewrites.nodes
+        for rule in node.rewrites
+    )
+
+
+#: the rewrites whose nodes the inverse decodes (toolgen.project.rewrites.encodings, the box)
+ENCODED = (*JSON_TEXTS, ExtraMembers, MapAsPairs, NullableOptionalBoxed, TupleAsObject)
 
 #: How many corpus tools each Gemini dialect's laws run over (a spread sample: the whole corpus
 #: would compile for half a minute per dialect).

@@ -38,6 +38,7 @@ from toolgen.project.rewrites import (
 from toolgen.providers import PROFILES, profile_for
 from toolgen.providers import settings as provider_settings
 from toolgen.providers.base import Profile
+from toolgen.providers.formats import bfcl_json_schema
 from toolgen.render.runtime_files import copied
 from toolgen.render.templating import header
 from toolgen.schema import pointer as jp
@@ -259,8 +260,10 @@ def projection_of(contracts: list[Contract]) -> ProviderProjection:
     return ProviderProjection(OPENAI, tuple(projected), (), ())
 
 
-def corpus_contracts() -> list[tuple[Contract, str]]:
-    """Every corpus tool that meta-validates and projects, sorted, with a reason for the rest."""
+def corpus_contracts(*, json_types: bool = False) -> list[tuple[Contract, str]]:
+    """Every corpus tool that meta-validates and projects, sorted, with a reason for the rest;
+    with ``json_types``, also BFCL's functions with the JSON Schema type names a user porting them
+    writes (BFCL writes Python's: ``dict``, ``float``...)."""
     found = []
     for path in sorted(CORPUS_TOOLS.glob("*.jsonl")):
         if path.name.endswith(".sources.jsonl"):
@@ -270,6 +273,8 @@ def corpus_contracts() -> list[tuple[Contract, str]]:
             schema = record.get("parameters")
             if not isinstance(schema, dict):
                 continue
+            if json_types and path.name.startswith("bfcl"):
+                schema = bfcl_json_schema(schema)
             try:
                 Draft202012Validator.check_schema(schema)  # BFCL's "type": "dict" fails here
             except Exception:  # noqa: BLE001 - any meta-validation failure: not a 2020-12 schema
