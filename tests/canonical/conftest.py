@@ -15,7 +15,6 @@ import yaml
 from tests.canonical import hard_cases
 from tests.canonical.support import (
     CORPUS_TOOLS,
-    OPENAI,
     REPO,
     UNROLL_DEPTH,
     UNROLLED_TREE,
@@ -180,21 +179,44 @@ def corpus(corpus_tools: list[Contract], tmp_path_factory: pytest.TempPathFactor
     )
 
 
+#: the profiles whose encoded corpus tools the laws run over, every one of them
+ENCODED_PROFILES = (
+    "openai", "bedrock", "mistral", "cloudflare", "gemini:json_schema", "gemini:openapi",
+)  # fmt: skip
+
+
 @pytest.fixture(scope="session")
-def encoded_corpus(tmp_path_factory: pytest.TempPathFactory) -> Compiled:
-    """Every corpus tool (BFCL's with JSON type names) whose OpenAI projection encodes a node,
-    compiled into one module: the laws run over each of them, not over a sample."""
+def corpus_with_json_types() -> list[Contract]:
+    """Every corpus tool that meta-validates and projects for OpenAI, BFCL's with JSON Schema
+    type names (read once)."""
     if not CORPUS_TOOLS.is_dir():
         skip_without_corpus(f"the shared corpus is not at {CORPUS_TOOLS}")
-    contracts = [
-        contract
-        for contract, _ in corpus_contracts(json_types=True)
-        if _encoded(project_contract(contract, OPENAI, ProviderOptions(), "t")[0])
-    ]
-    projection = projection_of(contracts)
-    design = Design(str(CORPUS_TOOLS), tuple(contracts), (), {}, Config(), "encoded" * 8)
+    return [contract for contract, _ in corpus_contracts(json_types=True)]
+
+
+@pytest.fixture(scope="session", params=ENCODED_PROFILES)
+def encoded_corpus(
+    request: pytest.FixtureRequest,
+    corpus_with_json_types: list[Contract],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Compiled:
+    """Every corpus tool whose projection for one profile encodes a node, compiled into one
+    module: the laws run over each of them, not over a sample."""
+    provider, _, dialect = request.param.partition(":")
+    profile = profile_for(provider, ProviderOptions(dialect=dialect or None))
+    chosen = []
+    for contract in corpus_with_json_types:
+        projected, _ = project_contract(contract, profile, ProviderOptions(), contract.name)
+        if projected.schema is not None and _encoded(projected):
+            chosen.append(projected)
+    design = Design(
+        str(CORPUS_TOOLS), tuple(p.contract for p in chosen), (), {}, Config(), "encoded" * 8
+    )
     return compile_projection(
-        design, projection, tmp_path_factory.mktemp("encoded_corpus_out"), _package()
+        design,
+        ProviderProjection(profile, tuple(chosen), (), ()),
+        tmp_path_factory.mktemp(f"encoded_corpus_{provider}_{dialect}_out"),
+        _package(),
     )
 
 

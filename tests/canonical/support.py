@@ -364,7 +364,8 @@ def closed(schema: Any) -> Any:
         return node
 
     result = transform(schema, close)
-    if isinstance(result, dict) and "additionalProperties" not in result:
+    # a root that is a reference is closed where it points (the projection inlines it)
+    if isinstance(result, dict) and "additionalProperties" not in result and "$ref" not in result:
         result = {**result, "additionalProperties": False}
     return result
 
