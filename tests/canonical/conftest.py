@@ -15,6 +15,7 @@ import yaml
 from tests.canonical import hard_cases
 from tests.canonical.support import (
     CORPUS_TOOLS,
+    ENCODINGS,
     REPO,
     UNROLL_DEPTH,
     UNROLLED_TREE,
@@ -23,6 +24,7 @@ from tests.canonical.support import (
     Compiled,
     compile_projection,
     corpus_contracts,
+    encodes,
     load_and_project,
     projection_of,
     sample,
@@ -33,12 +35,8 @@ from toolgen.load.loader import load_design
 from toolgen.project.design_projection import ProviderProjection, project_design
 from toolgen.project.projection import ProjectedContract, project_contract
 from toolgen.project.rewrites import (
-    JSON_TEXTS,
     EnumStringified,
-    ExtraMembers,
-    MapAsPairs,
     NullableOptionalBoxed,
-    TupleAsObject,
 )
 from toolgen.providers import profile_for
 from toolgen.providers import settings as provider_settings
@@ -207,7 +205,7 @@ def encoded_corpus(
     chosen = []
     for contract in corpus_with_json_types:
         projected, _ = project_contract(contract, profile, ProviderOptions(), contract.name)
-        if projected.schema is not None and _encoded(projected):
+        if projected.schema is not None and encodes(projected, (*ENCODINGS, NullableOptionalBoxed)):
             chosen.append(projected)
     design = Design(
         str(CORPUS_TOOLS), tuple(p.contract for p in chosen), (), {}, Config(), "encoded" * 8
@@ -219,18 +217,6 @@ def encoded_corpus(
         _package(),
     )
 
-
-def _encoded(projected: ProjectedContract) -> bool:
-    """Whether a projection wrote a node in an encoding the inverse decodes."""
-    return any(
-        isinstance(rule, ENCODED)
-        for _, node in projected.rewrites.nodes
-        for rule in node.rewrites
-    )
-
-
-#: the rewrites whose nodes the inverse decodes (toolgen.project.rewrites.encodings, the box)
-ENCODED = (*JSON_TEXTS, ExtraMembers, MapAsPairs, NullableOptionalBoxed, TupleAsObject)
 
 #: How many corpus tools each Gemini dialect's laws run over (a spread sample: the whole corpus
 #: would compile for half a minute per dialect).

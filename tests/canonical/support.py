@@ -28,10 +28,14 @@ from toolgen.project.design_projection import ProviderProjection, project_design
 from toolgen.project.encoding import object_encoding, pattern_map
 from toolgen.project.projection import ProjectedContract, is_object_schema, project_contract
 from toolgen.project.rewrites import (
+    JSON_TEXTS,
     ExtraMembers,
+    MapAsPairs,
     MemberAsJsonText,
+    NullableOptionalBoxed,
     OptionalsOverCap,
     RequiredDeclared,
+    Rewrite,
     RootWrapped,
     TupleAsObject,
 )
@@ -45,6 +49,19 @@ from toolgen.schema import pointer as jp
 from toolgen.schema import walker
 
 OPENAI = PROFILES["openai"]
+#: the encodings whose decoders the inverse applies (toolgen.project.rewrites.encodings)
+ENCODINGS: tuple[type[Rewrite], ...] = (*JSON_TEXTS, ExtraMembers, MapAsPairs, TupleAsObject)
+#: where the inverse reads a canonical value as an encoded one: identity is not claimed
+NO_IDENTITY: tuple[type[Rewrite], ...] = (*JSON_TEXTS, NullableOptionalBoxed)
+
+
+def encodes(projected: ProjectedContract, kinds: tuple[type[Rewrite], ...]) -> bool:
+    """Whether the projection ``projected`` encodes a node with one of ``kinds``."""
+    return any(
+        isinstance(rule, kinds) for _, node in projected.rewrites.nodes for rule in node.rewrites
+    )
+
+
 REPO = Path(__file__).resolve().parents[2]
 CORPUS_TOOLS = REPO.parent / "shared" / "corpus" / "tools"
 EXAMPLE_DESIGN = REPO / "examples" / "design"

@@ -38,12 +38,15 @@ from jsonschema import Draft202012Validator
 
 from tests.canonical.conftest import GEMINI_CORPUS_SAMPLE, OTHER_PROFILES
 from tests.canonical.support import (
+    ENCODINGS,
+    NO_IDENTITY,
     PROPERTY,
     Case,
     Compiled,
     Filler,
     case_of,
     closed,
+    encodes,
     example_keys,
     examples,
     hard_keys,
@@ -51,18 +54,7 @@ from tests.canonical.support import (
     relaxed,
     sample,
 )
-from toolgen.project.rewrites import (
-    JSON_TEXTS,
-    ExtraMembers,
-    MapAsPairs,
-    NullableOptionalBoxed,
-    Rewrite,
-    TupleAsObject,
-)
 
-ENCODINGS = (*JSON_TEXTS, ExtraMembers, MapAsPairs, TupleAsObject)
-#: where the inverse reads a canonical value as an encoded one: identity is not claimed
-NO_IDENTITY = (*JSON_TEXTS, NullableOptionalBoxed)
 HARD = hard_keys()
 EXAMPLE = example_keys()
 CORPUS_SAMPLE = 40
@@ -125,23 +117,14 @@ def check_soundness(case: Case, data: st.DataObject) -> None:
             result = inverse(y)
         except ValueError as error:  # EncodingError (the compiled module has its own class)
             assert type(error).__name__ == "EncodingError", f"{label}: {error!r}"
-            assert _encodes(case), f"{label}: {error!r}"
+            assert encodes(case.projection, ENCODINGS), f"{label}: {error!r}"
             continue
         errors = [e.message for e in _relaxed(case).iter_errors(result)]
         assert not errors, f"{label}: {result!r} is not canonical: {errors}"
 
 
-def _encodes(case: Case, kinds: tuple[type[Rewrite], ...] = ENCODINGS) -> bool:
-    """Whether the projection of ``case`` encodes a node with one of ``kinds``."""
-    return any(
-        isinstance(rule, kinds)
-        for _, node in case.projection.rewrites.nodes
-        for rule in node.rewrites
-    )
-
-
 def check_identity(case: Case, data: st.DataObject) -> None:
-    if _encodes(case, NO_IDENTITY):
+    if encodes(case.projection, NO_IDENTITY):
         return  # not claimed: a canonical value there is read as JSON text, or as a box
     x = data.draw(_closed_instances(case), label="canonical")
     before = copy.deepcopy(x)

@@ -35,6 +35,8 @@ def testing_files(served: list[ProviderProjection], runner: Runner) -> dict[str,
             runner=runner,
         ),
         "_forward.py": copied("_forward", header()),
+        # what _forward imports (the canonical module copies it too, where there is one)
+        "_canonical_support.py": copied("_canonical_support", header()),
     }
     for projection in served:
         files |= _provider_files(projection, runner)

@@ -3,12 +3,13 @@
 Each contract's plan (a JSON value, in ``testing/_plans_<provider>.py``, written by toolgen from
 the projection's record of rewrites: toolgen/compile/canonical/forward.py) says what each node
 becomes: an encoding (a value of any type as JSON text, a map as key/value entries, extra
-members under one more member, a tuple as an object), enum values written as text, null for
-the absent members the provider writes, and which branch of a union the value takes. This
-module interprets it; it is the inverse canonicalizer's inverse, so
-``canonicalize(name, Forward.arguments(name, payload))`` gives ``payload`` back (an absent
-member that is optional and accepts null comes back as null: strict mode cannot tell them
-apart). The plans module is imported on first use. Standard library only.
+members under one more member, a tuple as an object, an optional member that accepts null in
+its box), enum values written as text, null for the absent members the provider writes, and
+which branch of a union the value takes. This module interprets it; it is the inverse
+canonicalizer's inverse, so ``canonicalize(name, Forward.arguments(name, payload))`` gives
+``payload`` back (but with ``optional_nullable = "keep"``, where an absent member that is
+optional and accepts null comes back as null). The plans module is imported on first use.
+Standard library only.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import importlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
+
+from ._canonical_support import is_integer, is_number, json_equal
 
 __all__ = ["Fakes", "Forward", "forward"]
 
@@ -123,7 +126,7 @@ def forward(value: Any, plan: Mapping[str, Any], defs: Mapping[str, Any]) -> Any
         value = _encode(value, plan)
     texts = plan.get("texts")
     if texts is not None and not isinstance(value, str) and value is not None:
-        value = next((text for known, text in texts if _same(known, value)), value)
+        value = next((text for known, text in texts if json_equal(known, value)), value)
     branches = plan.get("branches")
     if branches is not None:
         chosen = next((b for b in branches if fits(value, b, defs)), None)
@@ -148,7 +151,7 @@ def fits(value: Any, plan: Mapping[str, Any], defs: Mapping[str, Any]) -> bool:
     if types is not None and not any(_of_type(value, kind) for kind in types):
         return False
     values = plan.get("values")
-    if values is not None and not any(_same(known, value) for known in values):
+    if values is not None and not any(json_equal(known, value) for known in values):
         return False
     members = plan.get("members")
     if isinstance(value, dict) and members is not None:
@@ -212,22 +215,11 @@ def _encode(value: Any, plan: Mapping[str, Any]) -> Any:
     return value
 
 
-def _same(one: Any, two: Any) -> bool:
-    """JSON equality of two scalars: ``True`` is not ``1``, ``1`` is ``1.0``."""
-    if isinstance(one, bool) or isinstance(two, bool):
-        return one is two
-    if _of_type(one, "number") and _of_type(two, "number"):
-        return bool(one == two)
-    return type(one) is type(two) and bool(one == two)
-
-
 def _of_type(value: Any, kind: str) -> bool:
     if kind == "number":
-        return isinstance(value, int | float) and not isinstance(value, bool)
+        return is_number(value)
     if kind == "integer":
-        return (isinstance(value, int) and not isinstance(value, bool)) or (
-            isinstance(value, float) and value.is_integer()
-        )
+        return is_integer(value)
     return isinstance(value, _TYPES.get(kind, ()))
 
 
