@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import copy
+import dataclasses
 import importlib
 import json
 import math
+import pickle
 from types import ModuleType
 from typing import Any
 
@@ -13,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
+from pydantic import RootModel
 
 from tests.envelope.support import PACKAGE, decoder
 
@@ -289,6 +293,48 @@ def test_tool_calls_payload_errors(modules: dict[str, ModuleType]) -> None:
     assert (raised.value.code, raised.value.location) == ("UNKNOWN_TOOL", "name")
 
 
+def test_raw_arguments_of_a_parsed_input_are_written_on_first_read(
+    modules: dict[str, ModuleType],
+) -> None:
+    """An ``input`` that arrives parsed is checked against the limits at once, but written as
+    JSON text only when ``raw_arguments`` is read (most calls are never replayed); the call then
+    behaves as one built with its text: equality, copies, pickling, ``dataclasses.replace``."""
+    runtime = importlib.import_module(f"{PACKAGE}._runtime")
+    typing_module = importlib.import_module(f"{PACKAGE}._decode")
+    sent = {"city": "Zürich", "days": [1, 2.5], "units": {"deep": None, "ok": True}}
+    message = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude",
+        "content": [{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": sent}],
+        "stop_reason": "tool_use",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
+    calls = [
+        decoder("anthropic", "message").parse_tool_calls(
+            copy.deepcopy(message), canonical_names={"get_weather": "weather.get"}
+        )[0]
+        for _ in range(2)
+    ]
+    typed = typing_module.typed_call("anthropic", calls[1], AnyObject)
+    text = json.dumps(sent, ensure_ascii=False, separators=(",", ":"))
+    assert "raw_arguments" not in vars(calls[0]) and "raw_arguments" not in vars(typed)
+    eager = runtime.RawToolCall("toolu_1", "weather.get", "get_weather", sent, text)
+    assert calls[0] == eager  # equality reads (and writes) raw_arguments
+    assert calls[0].raw_arguments == text and vars(calls[0])["raw_arguments"] == text
+    assert typed.raw_arguments == text and typed.arguments.root == sent
+    for call in (calls[1], typed):
+        assert pickle.loads(pickle.dumps(call)) == call
+        assert copy.deepcopy(call) == call
+        assert dataclasses.replace(call, id="other").raw_arguments == text
+        assert dataclasses.asdict(call)["raw_arguments"] == text
+        assert not hasattr(call, "nope")
+    assert runtime.RawToolCall("a", "b", "c", {}, "{}").raw_arguments == "{}"
+    assert not hasattr(runtime.RawToolCall("a", "b", "c", {}, "{}"), "_sent")
+
+
 VOCABULARY = [
     "type",
     "id",
@@ -362,3 +408,8 @@ def test_random_json_only_drifts_and_agrees_with_jsonschema(
     document = json.loads(modules[provider]._SCHEMAS)
     explain = importlib.import_module(f"{PACKAGE}._explain")
     assert (explain.first_mismatch(document[surface], value, document) is None) == valid
+
+
+class AnyObject(RootModel[dict[str, Any]]):
+    """A model that holds any JSON object as it is (the typed call of a plain dict; module level,
+    so that it pickles)."""

@@ -10,12 +10,12 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Generic, Protocol, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ValidationError, model_validator
 
 from ._json import JsonRefused, checked, loads
-from ._runtime import PayloadError, RawToolCall, json_value
+from ._runtime import SENT, PayloadError, RawToolCall, json_value, written_raw_arguments
 
 M = TypeVar("M", bound=BaseModel)
 N = TypeVar("N", bound=str)
@@ -77,6 +77,30 @@ class ToolCall(Generic[N, M]):
                 "wire_name": wire_name,
             },
         )
+
+    if not TYPE_CHECKING:  # for mypy, raw_arguments is the field above and nothing else is
+
+        def __getattr__(self, name: str) -> Any:
+            return written_raw_arguments(self, name)
+
+
+def _typed_from(call: RawToolCall, arguments: Any) -> ToolCall[str, Any]:
+    """The ToolCall of ``call`` with its model instance; a ``raw_arguments`` not written yet
+    stays unwritten (see ``written_raw_arguments``)."""
+    raw = call.__dict__
+    members = {
+        "id": raw["id"],
+        "name": raw["name"],
+        "arguments": arguments,
+        "wire_name": raw["provider_name"],
+    }
+    if "raw_arguments" in raw:
+        members["raw_arguments"] = raw["raw_arguments"]
+    else:
+        members[SENT] = raw[SENT]
+    typed: ToolCall[str, Any] = ToolCall.__new__(ToolCall)
+    _set_attribute(typed, "__dict__", members)
+    return typed
 
 
 def location(loc: tuple[int | str, ...], payload: Any) -> str:
@@ -149,13 +173,7 @@ def typed_call(provider: str, call: RawToolCall, model: type[M]) -> ToolCall[str
     ValidationError is its cause).
     """
     arguments = _validate(model, call.arguments, provider=provider, tool=call.name, call_id=call.id)
-    return ToolCall(
-        id=call.id,
-        name=call.name,
-        arguments=arguments,
-        raw_arguments=call.raw_arguments,
-        wire_name=call.provider_name,
-    )
+    return _typed_from(call, arguments)
 
 
 #: per ``model_for`` (one per generated package), the tool models it gave so far, by name
@@ -181,7 +199,7 @@ def typed_calls(
             arguments = model.__pydantic_validator__.validate_python(call.arguments)
         except ValidationError as error:
             raise _invalid(error, call.arguments, provider, name, call.id) from error
-        typed.append(ToolCall(call.id, name, arguments, call.raw_arguments, call.provider_name))
+        typed.append(_typed_from(call, arguments))
     return typed
 
 

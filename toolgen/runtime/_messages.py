@@ -26,7 +26,7 @@ from typing import (
 )
 
 from ._contracts import Contracts, StrictToolLimits
-from ._json import JsonRefused, dumps
+from ._json import JsonRefused, checked
 from ._runtime import (
     Canonicalize,
     FragmentJoiner,
@@ -186,22 +186,29 @@ class MessagesDecoder(ValidatingDecoder):
     ) -> list[RawToolCall]:
         """The ``tool_use`` blocks of a message, canonicalized; validates ``data`` first.
 
-        Their ``raw_arguments`` is ``input`` written as compact JSON.
+        Their ``raw_arguments`` is ``input`` written as compact JSON (when first read).
         """
         valid = self._validate(data)
         if type(valid) is not dict:  # an SDK object its reader checked through its attributes
             message: Any = valid
             blocks = [block for block in message.content if block.type == "tool_use"]
             try:
-                texts = [dumps(block.input) for block in blocks]
+                for block in blocks:
+                    checked(block.input)
             except JsonRefused:  # an input its dump may write otherwise (NaN...): read the dump
                 valid = self._validate(json_value(data))
             else:
                 return [
                     tool_call_from_object(
-                        self.provider, b.id, b.name, b.input, canonical_names, canonicalize, text
+                        self.provider,
+                        b.id,
+                        b.name,
+                        b.input,
+                        canonical_names,
+                        canonicalize,
+                        checked_already=True,
                     )
-                    for b, text in zip(blocks, texts, strict=True)
+                    for b in blocks
                 ]
         return [
             tool_call_from_object(

@@ -14,12 +14,13 @@ from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from math import isfinite, isnan
-from typing import Any, Final, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
-from ._json import JsonRefused, dumps, loads
+from ._json import JsonRefused, checked, dumps, loads
 
 __all__ = [
     "MISSING",
+    "SENT",
     "Canonicalize",
     "FragmentJoiner",
     "PayloadError",
@@ -48,6 +49,7 @@ __all__ = [
     "schema_drift",
     "tool_call_from_object",
     "value_digest",
+    "written_raw_arguments",
 ]
 
 _log = logging.getLogger(__name__)
@@ -401,6 +403,47 @@ class RawToolCall:
             },
         )
 
+    if not TYPE_CHECKING:  # for mypy, raw_arguments is the field above and nothing else is
+
+        def __getattr__(self, name: str) -> Any:
+            return written_raw_arguments(self, name)
+
+
+#: where a call whose arguments arrived parsed keeps them until ``raw_arguments`` is first read
+SENT: Final = "_sent"
+
+
+def written_raw_arguments(call: object, name: str) -> str:
+    """``raw_arguments`` of a call (RawToolCall, ToolCall) whose arguments arrived parsed: their
+    compact JSON text, written on first read (most calls are never replayed, and writing it is
+    as costly as checking it) and kept; any other missing attribute is an AttributeError."""
+    members = call.__dict__
+    if name != "raw_arguments" or SENT not in members:
+        raise AttributeError(f"{type(call).__name__!r} object has no attribute {name!r}")
+    text = members["raw_arguments"] = dumps(members[SENT])
+    return text
+
+
+def _parsed_call(
+    call_id: str, name: str, provider_name: str, arguments: Any, sent: dict[str, Any]
+) -> RawToolCall:
+    """A RawToolCall whose ``raw_arguments`` is written from ``sent`` (already ``checked``) when
+    first read."""
+    call = RawToolCall.__new__(RawToolCall)
+    _set_attribute(
+        call,
+        "__dict__",
+        {
+            "id": call_id,
+            "name": name,
+            "provider_name": provider_name,
+            "arguments": arguments,
+            "error": None,
+            SENT: sent,
+        },
+    )
+    return call
+
 
 #: whether per-call PayloadErrors become failed RawToolCalls (``parse_tool_calls(on_error="collect")``)
 _collecting: ContextVar[bool] = ContextVar("toolgen_collecting_failures", default=False)
@@ -516,18 +559,20 @@ def tool_call_from_object(
     arguments: dict[str, Any],
     canonical_names: Mapping[str, str],
     canonicalize: Callable[[str, Any], Any] | None,
-    raw: str | None = None,
+    *,
+    checked_already: bool = False,
 ) -> RawToolCall:
     """A call whose arguments arrive already decoded (a JSON object, not its text), checked
-    against the limits of JSON text (``_json``); ``raw`` is ``dumps(arguments)`` when the caller
-    has it already."""
+    against the limits of JSON text (``_json``) unless the caller did (``checked_already``); its
+    ``raw_arguments`` is written when first read."""
     name = canonical_names.get(provider_name)
+    sent = arguments
     try:
         if name is None:
             raise _unknown_tool(provider, call_id, provider_name)
-        if raw is None:
+        if not checked_already:
             try:
-                raw = dumps(arguments)
+                checked(arguments)
             except JsonRefused as refused:
                 raise _refused(provider, name, call_id, refused) from None
         if canonicalize is not None:
@@ -536,8 +581,8 @@ def tool_call_from_object(
             except ValueError as error:
                 raise _not_canonical(provider, name, call_id, error) from error
     except PayloadError as error:
-        return failed_call(error, call_id, provider_name, _text_or_empty(arguments))
-    return RawToolCall(call_id, name, provider_name, arguments, raw)
+        return failed_call(error, call_id, provider_name, _text_or_empty(sent))
+    return _parsed_call(call_id, name, provider_name, arguments, sent)
 
 
 def _text_or_empty(arguments: object) -> str:
