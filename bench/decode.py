@@ -11,7 +11,10 @@ so the nulls strict mode forces are in the arguments), decoded to model instance
   ``parse_tool_calls(completion)`` against the user's own path from that object: read
   ``tool_calls``, ``json.loads``, strip nulls, ``model_validate``;
 * the same two for Anthropic's Messages API (``input`` arrives parsed and without forced nulls:
-  the user's path is ``model_validate`` of each ``tool_use`` block's ``input``).
+  the user's path is ``model_validate`` of each ``tool_use`` block's ``input``);
+* the envelope check of each SDK object alone against the same user's path: the user's path
+  checks no envelope, so this is the part of the user's time that the drift check alone takes,
+  the floor under the SDK-object ratios.
 
 Both contenders produce the same model instances (checked before timing). Each round runs every
 contender over the same response, in a shuffled order (interleaved, one process); the report
@@ -177,6 +180,8 @@ def contenders(gen: Any) -> dict[str, dict[str, Callable[[], Any]]]:
     oai = importlib.import_module(f"{gen.__name__}.openai")
     claude = importlib.import_module(f"{gen.__name__}.anthropic")
     model_for = importlib.import_module(f"{gen.__name__}.models").model_for
+    openai_envelopes = importlib.import_module(f"{gen.__name__}._envelopes_openai")
+    anthropic_envelopes = importlib.import_module(f"{gen.__name__}._envelopes_anthropic")
     models = {provider: model_for("tool", canonical) for provider, canonical, _ in CALLS}
     body, anthropic_body = chat_completion(), message()
     completion = openai_construct(type_=ChatCompletion, value=copy.deepcopy(body))
@@ -222,12 +227,29 @@ def contenders(gen: Any) -> dict[str, dict[str, Callable[[], Any]]]:
                 lambda: user_from_message(anthropic_message)
             ),
         },
+        # what the drift check alone costs, against the same user's paths: the floor of the two
+        # comparisons above (the user's path checks no envelope)
+        "OpenAI chat completion, SDK object, the envelope check alone": {
+            "toolgen's envelope check of the object": lambda: openai_envelopes.read_chat_completion(
+                completion
+            ),
+            "user's path from the object (as above)": lambda: user_from_completion(completion),
+        },
+        "Anthropic message, SDK object, the envelope check alone": {
+            "toolgen's envelope check of the object": lambda: anthropic_envelopes.read_message(
+                anthropic_message
+            ),
+            "user's path from the object (as above)": lambda: user_from_message(anthropic_message),
+        },
     }
 
 
 def same_results(pair: dict[str, Callable[[], Any]]) -> None:
-    """Both contenders give the same models (toolgen's wrapped in ToolCall)."""
+    """Both contenders give the same models (toolgen's wrapped in ToolCall); an envelope check
+    alone gives back the object it checked."""
     ours, theirs = (function() for function in pair.values())
+    if not isinstance(ours, list):
+        return
     assert [call.arguments for call in ours] == theirs, "the contenders disagree"
 
 
