@@ -20,11 +20,13 @@ from tests.envelope.support import (
     NAMES,
     PACKAGE,
     RETYPED,
+    STREAMS,
     bodies,
     covered,
     parent_of,
     sdk_object_maker,
     spread,
+    stream_events,
 )
 from toolgen.providers import PROFILES
 
@@ -36,7 +38,14 @@ READ_FOLDERS = [
     for folder, (provider, surface) in sorted(BODIES.items())
     if any(surface in api.readers for api in PROFILES[provider].apis)
 ]
+#: The corpus folders of streams whose events a joiner reads through ``read_<surface>``.
+READ_STREAM_FOLDERS = [
+    folder
+    for folder, (provider, surface) in sorted(STREAMS.items())
+    if any(surface in api.readers for api in PROFILES[provider].apis)
+]
 MUTATED_BODIES_PER_FOLDER = 3
+MUTATED_EVENTS_PER_FOLDER = 4
 
 
 def reading_decoder(provider: str, surface: str) -> Any:
@@ -62,6 +71,19 @@ def outcome(parse: Callable[..., Any], value: Any, runtime: ModuleType) -> Any:
     except TypeError as error:
         return ("TypeError", str(error))
     return [(c.id, c.name, c.raw_arguments, c.arguments) for c in calls]
+
+
+def joined(decoder: Any, events: list[Any], runtime: ModuleType) -> Any:
+    """What a stream of ``events`` gives: its joined calls, or the drift or payload error it
+    raises (while adding an event or joining)."""
+    stream = decoder.stream()
+
+    def join(_: Any, **names: Any) -> Any:
+        for event in events:
+            stream.add(event)
+        return stream.tool_calls(**names)
+
+    return outcome(join, None, runtime)
 
 
 def dump(sdk_object: Any, runtime: ModuleType) -> Any:
@@ -125,6 +147,97 @@ def test_mutated_bodies_as_objects_decide_as_their_dump(
                 compared += 1
                 drifted += isinstance(got, tuple) and got[0] == "drift"
     assert compared and drifted
+
+
+@pytest.mark.parametrize("folder", READ_STREAM_FOLDERS)
+def test_recorded_streams_read_as_objects_as_their_json(
+    folder: str, modules: dict[str, ModuleType]
+) -> None:
+    """Every recorded stream, its events as the client's objects, as JSON and as the objects'
+    dumps, joins to the same calls (or the same drift), and the objects are read as they are."""
+    provider, surface = STREAMS[folder]
+    runtime = modules["_runtime"]
+    read = getattr(modules[provider], f"read_{surface}")
+    decoder = reading_decoder(provider, surface)
+    make = sdk_object_maker(surface)
+    read_as_is = 0
+    for name, events in stream_events(folder):
+        objects = [make(copy.deepcopy(event)) for event in events]
+        expected = joined(decoder, events, runtime)
+        assert joined(decoder, objects, runtime) == expected, name
+        assert joined(decoder, [dump(o, runtime) for o in objects], runtime) == expected, name
+        read_as_is += sum(read(o) is o for o in objects)
+    if folder.split("/")[0] in ("openai", "anthropic"):
+        assert read_as_is, "no recorded event was read through its attributes"
+
+
+@pytest.mark.parametrize("folder", READ_STREAM_FOLDERS)
+def test_mutated_events_as_objects_decide_as_their_dump(
+    folder: str, modules: dict[str, ModuleType], schemas: dict[str, dict[str, Any]]
+) -> None:
+    """An event with a member retyped or removed, in its stream: the client's objects decide as
+    their dumps (the same drift, or the same calls)."""
+    provider, surface = STREAMS[folder]
+    runtime = modules["_runtime"]
+    decoder = reading_decoder(provider, surface)
+    make = sdk_object_maker(surface)
+    schema = schemas[provider]
+    compared = drifted = 0
+    streams = [(name, events) for name, events in stream_events(folder) if events]
+    for name, events in spread(streams, MUTATED_EVENTS_PER_FOLDER):
+        objects = [make(copy.deepcopy(e)) for e in events]
+        wire = [dump(o, runtime) for o in objects]
+        for position in sorted({0, len(events) // 2, len(events) - 1}):
+            event = events[position]
+            for path, _ in covered(schema[surface], schema[surface], event):
+                for kind in ("retyped", "removed"):
+                    mutated = copy.deepcopy(event)
+                    parent = parent_of(mutated, path)
+                    if kind == "retyped":
+                        parent[path[-1]] = RETYPED[type(parent[path[-1]])]
+                    else:
+                        del parent[path[-1]]
+                    try:
+                        changed = make(mutated)
+                    except Exception:  # noqa: BLE001 - the client itself would refuse it
+                        continue
+                    got = joined(
+                        decoder, [*objects[:position], changed, *objects[position + 1 :]], runtime
+                    )
+                    dumps = [*wire[:position], dump(changed, runtime), *wire[position + 1 :]]
+                    assert got == joined(decoder, dumps, runtime), (name, position, kind, path)
+                    compared += 1
+                    drifted += isinstance(got, tuple) and got[0] == "drift"
+    assert compared and drifted
+
+
+def test_stream_events_as_objects_are_never_dumped(
+    modules: dict[str, ModuleType], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The official clients' events, read through their attributes: no ``model_dump`` of any of
+    them while a stream joins its calls (pydantic's own ``model_dump`` is wrapped, so the
+    classes still read as their wire form)."""
+    dumped: list[str] = []
+    original = BaseModel.model_dump
+
+    def counted(self: BaseModel, *args: Any, **kwargs: Any) -> Any:
+        dumped.append(type(self).__name__)
+        return original(self, *args, **kwargs)
+
+    folders = [f for f in READ_STREAM_FOLDERS if f.split("/")[0] in ("openai", "anthropic")]
+    assert folders
+    for folder in folders:
+        provider, surface = STREAMS[folder]
+        make = sdk_object_maker(surface)
+        for name, events in stream_events(folder)[:5]:
+            objects = [make(copy.deepcopy(event)) for event in events]
+            stream = reading_decoder(provider, surface).stream()
+            with monkeypatch.context() as patch:
+                patch.setattr(BaseModel, "model_dump", counted)
+                for event in objects:
+                    stream.add(event)
+                stream.tool_calls(canonical_names=NAMES)
+            assert not dumped, (folder, name, sorted(set(dumped)))
 
 
 class _Function(BaseModel):

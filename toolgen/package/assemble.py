@@ -82,7 +82,7 @@ def _relative_imports(
         "_decode": set(decode),
         f"_envelopes_{profile.name}": {f"validate_{surface}" for surface in surfaces}
         | {f"read_{surface}" for api in profile.apis for surface in api.readers},
-        "_runtime": {"PayloadError", "RawToolCall", "SchemaDriftError", "ToolCallDecoder"},
+        "_runtime": {"Event", "PayloadError", "RawToolCall", "SchemaDriftError", "ToolCallDecoder"},
         "models": {"model_for"},
         requests.module: {requests.name},
     }

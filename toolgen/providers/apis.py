@@ -118,7 +118,7 @@ CHAT = Api(
         "ChatCompletionToolMessageParam",
         "list[ChatCompletionToolMessageParam]",
     ),
-    readers=("chat_completion",),
+    readers=("chat_completion", "chat_completion_chunk"),
 )
 #: Chat Completions read leniently (untyped calls, arguments as text, object or absent, whole
 #: streamed calls without index): for compatible APIs whose recordings show those shapes.
@@ -144,7 +144,7 @@ RESPONSES = Api(
         "FunctionCallOutput",
         "list[FunctionCallOutput]",
     ),
-    readers=("response",),
+    readers=("response", "response_stream_event"),
 )
 MESSAGES = Api(
     "messages",
@@ -161,7 +161,7 @@ MESSAGES = Api(
         "ToolResultBlockParam",
         "UserMessageParam",
     ),
-    readers=("message",),
+    readers=("message", "message_stream_event"),
 )
 CONVERSE = Api(
     "converse",

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
+from ._attributes import wire_view
 from ._contracts import Contracts
 from ._runtime import (
     MISSING,
@@ -222,15 +223,14 @@ class ChatCompletionToolCallStream(FragmentJoiner):
         super().__init__(provider, validate_event)
         self._skipped: set[int] = set()
 
-    def add(self, chunk: object) -> dict[str, Any]:
-        valid = self._validate(chunk)
+    def add(self, chunk: object) -> None:
+        valid = wire_view(self._validate(chunk))
         for choice in valid["choices"]:
             if choice["index"] != 0:
                 continue
             # optional members may be absent or null (SDK objects dump absent members as None)
             for delta in choice["delta"].get("tool_calls") or ():
                 self._add_delta(self._index_of(delta), delta)
-        return valid
 
     def _index_of(self, delta: Any) -> int:
         index: int = delta["index"]

@@ -197,7 +197,7 @@ class ConverseToolCallStream(FragmentJoiner):
     starts a new message (the calls gathered so far are dropped).
     """
 
-    def add(self, event: object) -> dict[str, Any]:
+    def add(self, event: object) -> None:
         valid = self._validate(event)
         if "messageStart" in valid:
             self._calls.clear()
@@ -213,7 +213,6 @@ class ConverseToolCallStream(FragmentJoiner):
             fragment = delta["delta"].get("toolUse")
             if call is not None and fragment is not None:
                 call.parts.append(fragment["input"])
-        return valid
 
     def tool_calls(
         self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None

@@ -300,7 +300,7 @@ class GenerateContentToolCallStream:
         self._open: _StreamedCall | None = None
         self._orphans = 0  # argument parts that came when no call was open
 
-    def add(self, chunk: object) -> dict[str, Any]:
+    def add(self, chunk: object) -> None:
         valid = self._validate(chunk)
         for candidate in valid.get("candidates") or []:
             if (candidate.get("index") or 0) != 0:
@@ -309,7 +309,6 @@ class GenerateContentToolCallStream:
                 call = part.get("functionCall")
                 if call is not None:
                     self._take(call)
-        return valid
 
     def _take(self, call: Mapping[str, Any]) -> None:
         name = call.get("name")

@@ -25,6 +25,7 @@ from typing import (
     overload,
 )
 
+from ._attributes import wire_view
 from ._contracts import Contracts, StrictToolLimits
 from ._json import JsonRefused, checked
 from ._runtime import (
@@ -238,8 +239,8 @@ class MessageToolCallStream(FragmentJoiner):
         super().__init__(provider, validate_event)
         self._inputs: dict[int, dict[str, Any]] = {}
 
-    def add(self, event: object) -> dict[str, Any]:
-        valid = self._validate(event)
+    def add(self, event: object) -> None:
+        valid = wire_view(self._validate(event))
         kind = valid["type"]
         if kind == "message_start":
             self._calls.clear()
@@ -254,7 +255,6 @@ class MessageToolCallStream(FragmentJoiner):
             call = self._calls.get(valid["index"])
             if call is not None and delta["type"] == "input_json_delta":
                 call.parts.append(delta["partial_json"])
-        return valid
 
     def tool_calls(
         self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
+from ._attributes import wire_view
 from ._contracts import Contracts
 from ._runtime import (
     MISSING,
@@ -176,8 +177,8 @@ class ResponseToolCallStream(FragmentJoiner):
     ``response.created`` event starts a new response (the calls gathered so far are dropped).
     """
 
-    def add(self, event: object) -> dict[str, Any]:
-        valid = self._validate(event)
+    def add(self, event: object) -> None:
+        valid = wire_view(self._validate(event))
         kind = valid["type"]
         if kind == "response.created":
             self._calls.clear()
@@ -197,7 +198,6 @@ class ResponseToolCallStream(FragmentJoiner):
             self._calls.setdefault(valid["output_index"], ToolCallFragments()).final_arguments = (
                 valid["arguments"]
             )
-        return valid
 
     def tool_calls(
         self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None

@@ -22,6 +22,7 @@ __all__ = [
     "MISSING",
     "SENT",
     "Canonicalize",
+    "Event",
     "FragmentJoiner",
     "PayloadError",
     "RawToolCall",
@@ -56,6 +57,8 @@ _log = logging.getLogger(__name__)
 #: how a frozen dataclass sets its own attributes
 _set_attribute: Final = object.__setattr__
 _T = TypeVar("_T")
+#: the chunk or event a ``ToolCallStream.add`` is given, and returns
+Event = TypeVar("Event")
 DriftHook = Callable[["SchemaDriftError"], object]
 
 
@@ -614,7 +617,7 @@ Canonicalize = Callable[[str, Any], Any]
 class ToolCallAccumulator(Protocol):
     """Joins the tool-call fragments of one streamed response (each API module has one)."""
 
-    def add(self, event: object) -> dict[str, Any]: ...
+    def add(self, event: object) -> None: ...
 
     def tool_calls(
         self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None

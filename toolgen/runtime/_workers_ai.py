@@ -416,7 +416,7 @@ class ToolCallStream:
         self._inner: ToolCallAccumulator | None = None
         self._native: list[dict[str, Any]] = []
 
-    def add(self, event: object) -> dict[str, Any]:
+    def add(self, event: object) -> None:
         data = json_value(event)
         if self._shape is None:
             if type(data) is not dict:
@@ -425,10 +425,9 @@ class ToolCallStream:
             if self._shape != "native":
                 self._inner = self._reader.shape_stream(self._shape)
         if self._inner is not None:
-            return self._inner.add(data)
-        valid = self._reader.validate_native(data)
-        self._native.append(valid)
-        return valid
+            self._inner.add(data)
+            return
+        self._native.append(self._reader.validate_native(data))
 
     def tool_calls(
         self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None

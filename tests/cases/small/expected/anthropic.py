@@ -19,6 +19,7 @@ from ._decode import OutputData, ToolCall, decode_output, output_data, typed_cal
 from ._dispatch import arun_calls, run_calls
 from ._envelopes_anthropic import (
     read_message,
+    read_message_stream_event,
     validate_message,
     validate_message_stream_event,
 )
@@ -32,6 +33,7 @@ from ._messages import (
 )
 from ._outcomes import FailedCall, answer_for, answers_for, outcome
 from ._runtime import (
+    Event,
     PayloadError,
     RawToolCall,
     SchemaDriftError,
@@ -170,7 +172,7 @@ tool_definitions = _REQUESTS.tool_definitions
 output_format = _REQUESTS.output_format
 
 _DECODERS: dict[str, ToolCallDecoder] = {
-    "messages": MessagesDecoder(PROVIDER, read_message, validate_message_stream_event),
+    "messages": MessagesDecoder(PROVIDER, read_message, read_message_stream_event),
 }
 
 
@@ -292,14 +294,18 @@ def parse_output(name: Literal["route_summary"], data: OutputData) -> _models.Ro
 class ToolCallStream:
     """Joins the tool-call fragments of a streamed response into typed calls.
 
-    Give every chunk or event to ``add`` (it validates it and returns it), then call ``tool_calls``.
+    Give every chunk or event to ``add`` (it validates it and returns it as given), then call
+    ``tool_calls``.
     """
 
     def __init__(self, api: Api = "messages") -> None:
         self._stream = _DECODERS[api].stream()
 
-    def add(self, event: object) -> dict[str, Any]:
-        return self._stream.add(event)
+    def add(self, event: Event) -> Event:
+        """Validates ``event`` (SchemaDriftError when it drifted), gathers its fragments and
+        returns it as given."""
+        self._stream.add(event)
+        return event
 
     @overload
     def tool_calls(self, *, on_error: Literal["raise"] = "raise") -> list[AnyToolCall]: ...

@@ -36,7 +36,9 @@ from ._decode import (
 from ._dispatch import arun_calls, run_calls
 from ._envelopes_openai import (
     read_chat_completion,
+    read_chat_completion_chunk,
     read_response,
+    read_response_stream_event,
     validate_chat_completion,
     validate_chat_completion_chunk,
     validate_response,
@@ -49,6 +51,7 @@ from ._responses import (
     ResponsesDecoder,
 )
 from ._runtime import (
+    Event,
     PayloadError,
     RawToolCall,
     SchemaDriftError,
@@ -193,8 +196,8 @@ tool_definitions = _REQUESTS.tool_definitions
 response_format = _REQUESTS.response_format
 
 _DECODERS: dict[str, ToolCallDecoder] = {
-    "chat": ChatCompletionsDecoder(PROVIDER, read_chat_completion, validate_chat_completion_chunk),
-    "responses": ResponsesDecoder(PROVIDER, read_response, validate_response_stream_event),
+    "chat": ChatCompletionsDecoder(PROVIDER, read_chat_completion, read_chat_completion_chunk),
+    "responses": ResponsesDecoder(PROVIDER, read_response, read_response_stream_event),
 }
 
 
@@ -315,14 +318,18 @@ def parse_output(name: Literal["route_summary"], data: OutputData) -> _models.Ro
 class ToolCallStream:
     """Joins the tool-call fragments of a streamed response into typed calls.
 
-    Give every chunk or event to ``add`` (it validates it and returns it), then call ``tool_calls``.
+    Give every chunk or event to ``add`` (it validates it and returns it as given), then call
+    ``tool_calls``.
     """
 
     def __init__(self, api: Api = "chat") -> None:
         self._stream = _DECODERS[api].stream()
 
-    def add(self, event: object) -> dict[str, Any]:
-        return self._stream.add(event)
+    def add(self, event: Event) -> Event:
+        """Validates ``event`` (SchemaDriftError when it drifted), gathers its fragments and
+        returns it as given."""
+        self._stream.add(event)
+        return event
 
     @overload
     def tool_calls(self, *, on_error: Literal["raise"] = "raise") -> list[AnyToolCall]: ...

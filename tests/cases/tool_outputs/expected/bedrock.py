@@ -30,6 +30,7 @@ from ._dispatch import arun_calls, run_calls
 from ._envelopes_bedrock import validate_converse, validate_converse_stream_event
 from ._outcomes import FailedCall, answer_for, answers_for, outcome
 from ._runtime import (
+    Event,
     PayloadError,
     RawToolCall,
     SchemaDriftError,
@@ -284,14 +285,18 @@ def parse_output(name: str, data: OutputData) -> BaseModel:
 class ToolCallStream:
     """Joins the tool-call fragments of a streamed response into typed calls.
 
-    Give every chunk or event to ``add`` (it validates it and returns it), then call ``tool_calls``.
+    Give every chunk or event to ``add`` (it validates it and returns it as given), then call
+    ``tool_calls``.
     """
 
     def __init__(self, api: Api = "converse") -> None:
         self._stream = _DECODERS[api].stream()
 
-    def add(self, event: object) -> dict[str, Any]:
-        return self._stream.add(event)
+    def add(self, event: Event) -> Event:
+        """Validates ``event`` (SchemaDriftError when it drifted), gathers its fragments and
+        returns it as given."""
+        self._stream.add(event)
+        return event
 
     @overload
     def tool_calls(self, *, on_error: Literal["raise"] = "raise") -> list[AnyToolCall]: ...
