@@ -12,6 +12,9 @@ so the nulls strict mode forces are in the arguments), decoded to model instance
   ``tool_calls``, ``json.loads``, strip nulls, ``model_validate``;
 * the same two for Anthropic's Messages API (``input`` arrives parsed and without forced nulls:
   the user's path is ``model_validate`` of each ``tool_use`` block's ``input``);
+* streams: the chunks of a streamed chat completion and the events of a streamed Anthropic
+  message carrying the same calls (written by the package's own ``testing`` fakes, then made the
+  clients' objects), joined by ``ToolCallStream`` against the user's own join of the deltas;
 * the envelope check of each SDK object alone against the same user's path: the user's path
   checks no envelope, so this is the part of the user's time that the drift check alone takes,
   the floor under the SDK-object ratios.
@@ -173,9 +176,9 @@ def build_package(folder: Path) -> Any:
 def contenders(gen: Any) -> dict[str, dict[str, Callable[[], Any]]]:
     """Per comparison, its two contenders (toolgen first), each a call that decodes one response."""
     from anthropic._models import construct_type as anthropic_construct
-    from anthropic.types import Message
+    from anthropic.types import Message, RawMessageStreamEvent
     from openai._models import construct_type as openai_construct
-    from openai.types.chat import ChatCompletion
+    from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
     oai = importlib.import_module(f"{gen.__name__}.openai")
     claude = importlib.import_module(f"{gen.__name__}.anthropic")
@@ -203,6 +206,53 @@ def contenders(gen: Any) -> dict[str, dict[str, Callable[[], Any]]]:
             if block.type == "tool_use"
         ]
 
+    testing = importlib.import_module(f"{gen.__name__}.testing")
+    canonical_calls = [(canonical, strip_nulls(arguments)) for _, canonical, arguments in CALLS]
+    chunks = [
+        openai_construct(type_=ChatCompletionChunk, value=chunk)
+        for chunk in testing.openai.stream(canonical_calls)
+    ]
+    events = [
+        anthropic_construct(type_=RawMessageStreamEvent, value=event)
+        for event in testing.anthropic.stream(canonical_calls)
+    ]
+
+    def ours_from_stream(module: Any, api: str, stream: list[Any]) -> list[Any]:
+        joiner = module.ToolCallStream(api)
+        for event in stream:
+            joiner.add(event)
+        return joiner.tool_calls()  # type: ignore[no-any-return]
+
+    def user_from_chunks(chunks: list[Any]) -> list[Any]:
+        calls: dict[int, tuple[list[str], list[str]]] = {}
+        for chunk in chunks:
+            for choice in chunk.choices:
+                if choice.index != 0:
+                    continue
+                for delta in choice.delta.tool_calls or ():
+                    name, parts = calls.setdefault(delta.index, ([], []))
+                    if delta.function is not None:
+                        if delta.function.name:
+                            name.append(delta.function.name)
+                        if delta.function.arguments:
+                            parts.append(delta.function.arguments)
+        return [
+            models[name[0]].model_validate(strip_nulls(json.loads("".join(parts))))
+            for _, (name, parts) in sorted(calls.items())
+        ]
+
+    def user_from_events(events: list[Any]) -> list[Any]:
+        calls: dict[int, tuple[str, list[str]]] = {}
+        for event in events:
+            if event.type == "content_block_start" and event.content_block.type == "tool_use":
+                calls[event.index] = (event.content_block.name, [])
+            elif event.type == "content_block_delta" and event.delta.type == "input_json_delta":
+                calls[event.index][1].append(event.delta.partial_json)
+        return [
+            models[name].model_validate(json.loads("".join(parts) or "{}"))
+            for _, (name, parts) in sorted(calls.items())
+        ]
+
     return {
         "OpenAI chat completion, raw JSON": {
             "toolgen parse_tool_calls(body)": lambda: oai.parse_tool_calls(body),
@@ -227,6 +277,20 @@ def contenders(gen: Any) -> dict[str, dict[str, Callable[[], Any]]]:
                 lambda: user_from_message(anthropic_message)
             ),
         },
+        "OpenAI chat completion stream, SDK chunk objects": {
+            "toolgen ToolCallStream: add(chunk) each, tool_calls()": lambda: ours_from_stream(
+                oai, "chat", chunks
+            ),
+            "user's path from the chunks: join deltas by index, json.loads, strip nulls, "
+            "model_validate": lambda: user_from_chunks(chunks),
+        },
+        "Anthropic message stream, SDK event objects": {
+            "toolgen ToolCallStream: add(event) each, tool_calls()": lambda: ours_from_stream(
+                claude, "messages", events
+            ),
+            "user's path from the events: join input_json_delta by index, json.loads, "
+            "model_validate": lambda: user_from_events(events),
+        },
         # what the drift check alone costs, against the same user's paths: the floor of the two
         # comparisons above (the user's path checks no envelope)
         "OpenAI chat completion, SDK object, the envelope check alone": {
@@ -234,6 +298,18 @@ def contenders(gen: Any) -> dict[str, dict[str, Callable[[], Any]]]:
                 completion
             ),
             "user's path from the object (as above)": lambda: user_from_completion(completion),
+        },
+        "OpenAI chat completion stream, SDK chunk objects, the envelope checks alone": {
+            "toolgen's envelope check of each chunk": lambda: [
+                openai_envelopes.read_chat_completion_chunk(chunk) for chunk in chunks
+            ],
+            "user's path from the chunks (as above)": lambda: user_from_chunks(chunks),
+        },
+        "Anthropic message stream, SDK event objects, the envelope checks alone": {
+            "toolgen's envelope check of each event": lambda: [
+                anthropic_envelopes.read_message_stream_event(event) for event in events
+            ],
+            "user's path from the events (as above)": lambda: user_from_events(events),
         },
         "Anthropic message, SDK object, the envelope check alone": {
             "toolgen's envelope check of the object": lambda: anthropic_envelopes.read_message(
@@ -248,7 +324,7 @@ def same_results(pair: dict[str, Callable[[], Any]]) -> None:
     """Both contenders give the same models (toolgen's wrapped in ToolCall); an envelope check
     alone gives back the object it checked."""
     ours, theirs = (function() for function in pair.values())
-    if not isinstance(ours, list):
+    if not isinstance(ours, list) or not hasattr(ours[0], "arguments"):
         return
     assert [call.arguments for call in ours] == theirs, "the contenders disagree"
 

@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel
 
-__all__ = ["Admitted", "WireView", "admit", "admitted_classes", "wire_view"]
+__all__ = ["Admitted", "admit", "admitted_classes", "members_of"]
 
 
 class Admitted(set[type]):
@@ -88,40 +88,9 @@ def _reads_as_wire(cls: type, members: tuple[str, ...], optional: tuple[str, ...
     return True
 
 
-class WireView:
-    """An SDK object that its ``read_<surface>`` check accepted, read as its wire form without a
-    dump: ``view["name"]`` and ``view.get("name")`` as on the JSON, a member present when the
-    object was given it (``__pydantic_fields_set__``), nested objects as views, lists as lists of
-    views. The stream joiners read the events they are given through one, so the code that reads
-    raw JSON reads SDK objects too; it reads only what the check checked."""
-
-    __slots__ = ("_fields", "_members")
-
-    def __init__(self, value: Any) -> None:
-        self._members: dict[str, Any] = value.__dict__
-        self._fields: set[str] = value.__pydantic_fields_set__
-
-    def __getitem__(self, name: str) -> Any:
-        if name not in self._fields:
-            raise KeyError(name)
-        return _wire(self._members[name])
-
-    def get(self, name: str, default: Any = None) -> Any:
-        if name not in self._fields:
-            return default
-        return _wire(self._members[name])
-
-
-def _wire(value: Any) -> Any:
-    kind = type(value)
-    if kind is list:
-        return [_wire(item) for item in value]
-    if kind is dict or kind is str or value is None or kind is int or kind is float or kind is bool:
-        return value
-    return WireView(value)
-
-
-def wire_view(valid: Any) -> Any:
-    """What a stream joiner reads of a validated event: raw JSON (or a dump) as it is, an SDK
-    object its reader accepted as a ``WireView``."""
-    return valid if type(valid) is dict else WireView(valid)
+def members_of(value: Any) -> dict[str, Any]:
+    """The members of a JSON object, or of an SDK object its ``read_<surface>`` check accepted:
+    its ``__dict__``, where a member the object was not given is None or missing (``admit``), so
+    ``[name]`` and ``.get(name)`` read it as they read its wire form. The stream joiners read each
+    level of an event through it, with no dump."""
+    return value if type(value) is dict else value.__dict__

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
-from ._attributes import wire_view
+from ._attributes import members_of
 from ._contracts import Contracts
 from ._runtime import (
     MISSING,
@@ -224,28 +224,36 @@ class ChatCompletionToolCallStream(FragmentJoiner):
         self._skipped: set[int] = set()
 
     def add(self, chunk: object) -> None:
-        valid = wire_view(self._validate(chunk))
-        for choice in valid["choices"]:
+        # raw JSON, or an SDK object its reader checked, read through ``members_of``
+        for choice in members_of(self._validate(chunk))["choices"]:
+            choice = members_of(choice)
             if choice["index"] != 0:
                 continue
             # optional members may be absent or null (SDK objects dump absent members as None)
-            for delta in choice["delta"].get("tool_calls") or ():
-                self._add_delta(self._index_of(delta), delta)
+            for delta in members_of(choice["delta"]).get("tool_calls") or ():
+                delta = members_of(delta)
+                function = delta.get("function")
+                function = {} if function is None else members_of(function)
+                self._add_delta(
+                    self._index_of(delta),
+                    delta.get("type"),
+                    delta.get("id"),
+                    function.get("name"),
+                    function.get("arguments"),
+                )
 
     def _index_of(self, delta: Any) -> int:
         index: int = delta["index"]
         return index
 
-    def _add_delta(self, index: int, delta: Any) -> None:
-        if delta.get("type") not in (None, "function"):
+    def _add_delta(self, index: int, kind: Any, call_id: Any, name: Any, arguments: Any) -> None:
+        if kind not in (None, "function"):
             self._skipped.add(index)
         call = self._calls.setdefault(index, ToolCallFragments())
         if call.id is None:
-            call.id = delta.get("id")
-        function = delta.get("function") or {}
+            call.id = call_id
         if call.name is None:
-            call.name = function.get("name")
-        arguments = function.get("arguments")
+            call.name = name
         if arguments is not None:
             self._add_arguments(index, call, arguments)
 

@@ -98,6 +98,4 @@ def answers_for(
         if len(outputs) < len(outcomes):
             raise ValueError(f"call id {outcomes[len(outputs)].id!r} has no result")
         raise ValueError(f"{len(outputs)} outputs for {len(outcomes)} calls")
-    return [
-        answer_for(o, output, False, dump) for o, output in zip(outcomes, outputs, strict=True)
-    ]
+    return [answer_for(o, output, False, dump) for o, output in zip(outcomes, outputs, strict=True)]

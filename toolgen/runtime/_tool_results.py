@@ -186,7 +186,9 @@ def _chat_call(call: dict[str, Any]) -> dict[str, Any]:
 def _arguments_text(arguments: Any) -> str:
     """A call's arguments as the text a replayed call carries: text as received, an object (as
     lenient APIs send it) written as JSON, none as ``{}``."""
-    return arguments if isinstance(arguments, str) else dumps({} if arguments is None else arguments)
+    return (
+        arguments if isinstance(arguments, str) else dumps({} if arguments is None else arguments)
+    )
 
 
 # --- Responses API ----------------------------------------------------------------------------
