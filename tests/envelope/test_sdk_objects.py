@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 import importlib
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
@@ -73,6 +73,19 @@ def outcome(parse: Callable[..., Any], value: Any, runtime: ModuleType) -> Any:
     return [(c.id, c.name, c.raw_arguments, c.arguments) for c in calls]
 
 
+def mutations(schema: Any, value: Any) -> Iterator[tuple[Any, str, Any]]:
+    """``value`` with each member the schema covers retyped, then removed: (path, kind, copy)."""
+    for path, _ in covered(schema, schema, value):
+        for kind in ("retyped", "removed"):
+            mutated = copy.deepcopy(value)
+            parent = parent_of(mutated, path)
+            if kind == "retyped":
+                parent[path[-1]] = RETYPED[type(parent[path[-1]])]
+            else:
+                del parent[path[-1]]
+            yield path, kind, mutated
+
+
 def joined(decoder: Any, events: list[Any], runtime: ModuleType) -> Any:
     """What a stream of ``events`` gives: its joined calls, or the drift or payload error it
     raises (while adding an event or joining)."""
@@ -129,23 +142,16 @@ def test_mutated_bodies_as_objects_decide_as_their_dump(
     schema = schemas[provider]
     compared = drifted = 0
     for name, body in spread(bodies(folder), MUTATED_BODIES_PER_FOLDER):
-        for path, _ in covered(schema[surface], schema[surface], body):
-            for kind in ("retyped", "removed"):
-                mutated = copy.deepcopy(body)
-                parent = parent_of(mutated, path)
-                if kind == "retyped":
-                    parent[path[-1]] = RETYPED[type(parent[path[-1]])]
-                else:
-                    del parent[path[-1]]
-                try:
-                    sdk_object = make(mutated)
-                except Exception:  # noqa: BLE001 - the client itself would refuse it
-                    continue
-                wire = dump(sdk_object, runtime)
-                got = outcome(parse, sdk_object, runtime)
-                assert got == outcome(parse, wire, runtime), (name, kind, path)
-                compared += 1
-                drifted += isinstance(got, tuple) and got[0] == "drift"
+        for path, kind, mutated in mutations(schema[surface], body):
+            try:
+                sdk_object = make(mutated)
+            except Exception:  # noqa: BLE001 - the client itself would refuse it
+                continue
+            wire = dump(sdk_object, runtime)
+            got = outcome(parse, sdk_object, runtime)
+            assert got == outcome(parse, wire, runtime), (name, kind, path)
+            compared += 1
+            drifted += isinstance(got, tuple) and got[0] == "drift"
     assert compared and drifted
 
 
@@ -188,26 +194,18 @@ def test_mutated_events_as_objects_decide_as_their_dump(
         objects = [make(copy.deepcopy(e)) for e in events]
         wire = [dump(o, runtime) for o in objects]
         for position in sorted({0, len(events) // 2, len(events) - 1}):
-            event = events[position]
-            for path, _ in covered(schema[surface], schema[surface], event):
-                for kind in ("retyped", "removed"):
-                    mutated = copy.deepcopy(event)
-                    parent = parent_of(mutated, path)
-                    if kind == "retyped":
-                        parent[path[-1]] = RETYPED[type(parent[path[-1]])]
-                    else:
-                        del parent[path[-1]]
-                    try:
-                        changed = make(mutated)
-                    except Exception:  # noqa: BLE001 - the client itself would refuse it
-                        continue
-                    got = joined(
-                        decoder, [*objects[:position], changed, *objects[position + 1 :]], runtime
-                    )
-                    dumps = [*wire[:position], dump(changed, runtime), *wire[position + 1 :]]
-                    assert got == joined(decoder, dumps, runtime), (name, position, kind, path)
-                    compared += 1
-                    drifted += isinstance(got, tuple) and got[0] == "drift"
+            for path, kind, mutated in mutations(schema[surface], events[position]):
+                try:
+                    changed = make(mutated)
+                except Exception:  # noqa: BLE001 - the client itself would refuse it
+                    continue
+                got = joined(
+                    decoder, [*objects[:position], changed, *objects[position + 1 :]], runtime
+                )
+                dumps = [*wire[:position], dump(changed, runtime), *wire[position + 1 :]]
+                assert got == joined(decoder, dumps, runtime), (name, position, kind, path)
+                compared += 1
+                drifted += isinstance(got, tuple) and got[0] == "drift"
     assert compared and drifted
 
 
