@@ -32,7 +32,7 @@ from examplegen.models import (
     WeatherGetForecastOutput,
 )
 from openai import OpenAI
-from openai.types.chat import ChatCompletionMessageParam
+from openai.types.chat import ChatCompletionChunk, ChatCompletionMessageParam
 from openai.types.responses import ResponseInputItemParam
 
 
@@ -126,7 +126,9 @@ def chat_stream(client: OpenAI) -> None:
     ) as events:
         for event in events:
             if event.type == "chunk":
-                stream.add(event.chunk)
+                # add returns the chunk as given, typed as given
+                chunk: ChatCompletionChunk = stream.add(event.chunk)
+                assert chunk.id
         final = events.get_final_completion()
     outcomes = stream.tool_calls(on_error="collect")
     messages.append(oai.assistant_turn(final))
