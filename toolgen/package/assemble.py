@@ -185,7 +185,7 @@ def _provider_module(
 ) -> dict[str, str]:
     """The generated module of one provider (its tables, bound to the runtime's API classes, and
     to ``canonical_module``'s canonicalizers; None: payloads come back canonical as they are) and
-    its tables module, by file name."""
+    its tables module and its stub of types (the types that grow with the design), by file name."""
     profile = projection.profile
     tools = [p for p in projection.tools if p.schema is not None]
     outputs = [p for p in projection.outputs if p.schema is not None]
@@ -208,38 +208,49 @@ def _provider_module(
         *("run_tool_calls", "arun_tool_calls"),
         *(name for api in profile.apis if api.loop for name in api.loop.types),
     ]
+    types_module = f"_types_{profile.name}"
+    named = {
+        "sdk_models": sdk_models,
+        "tools": tuple(p.contract.name for p in tools),
+        "outputs": tuple(p.contract.name for p in outputs),
+        "tool_classes": {p.contract.name: classes[("tool", p.contract.name)][1] for p in tools},
+        "output_classes": {
+            p.contract.name: classes[("output", p.contract.name)][1] for p in outputs
+        },
+    }
     source = render(
         profile.template or "provider.py.j2",
         runner,
         header=header(),
         title=profile.title,
         provider=profile.name,
+        types_module=types_module,
         apis=profile.apis,
         api_names=profile.api_names,
         api_titles=[api.title for api in profile.apis],
         requests=requests,
         request_options=dict(sorted(profile.request_options.items())),
         request_functions=requests.functions,
-        sdk_models=sdk_models,
         imports=_relative_imports(projection, surfaces, requests, canonical_module),
         public=public,
         tables=tables,
         tables_module=f".{tables_module}",
-        tools=tuple(p.contract.name for p in tools),
-        outputs=tuple(p.contract.name for p in outputs),
         nullable=profile.optional_style == "nullable",
         canonical_module=canonical_module,
         inverse_work=_inverse_work(projection),
         limits=profile.limits,
         all_strict=all(p.strict for p in tools),
-        tool_classes={p.contract.name: classes[("tool", p.contract.name)][1] for p in tools},
-        output_classes={p.contract.name: classes[("output", p.contract.name)][1] for p in outputs},
+        **named,
         **{"loop_options": {}, **projection.profile.module_data},
     )
     eager = tuple(table for name, table in tables.items() if name not in LAZY_TABLES)
+    types = render(
+        "provider_types.pyi.j2", runner, header=header(), provider=profile.name, **named
+    )
     return {
         f"{profile.name}.py": format_python(source, eager, runner=runner),
         f"{tables_module}.py": _tables_module(design, projection, tables, runner),
+        f"{types_module}.pyi": format_python(types, runner=runner),
     }
 
 
