@@ -132,19 +132,12 @@ def _tables(
     outputs: list[ProjectedContract],
     texts: dict[tuple[str, str], SchemaText],
 ) -> dict[str, Literal]:
-    """The module's large tables (templates/_provider_tables.py.j2 and, for LAZY_TABLES,
-    provider_tables.py.j2), one element per contract, given to the formatter as data
-    (toolgen/render/formatting.py)."""
+    """The tables of the provider's tables module (LAZY_TABLES, provider_tables.py.j2), one
+    element per contract, given to the formatter as data (toolgen/render/formatting.py); the
+    provider module's own name tables are JSON rows (templates/_provider_tables.py.j2)."""
     tool_texts = {p.contract.name: texts[("tool", p.contract.name)] for p in tools}
     output_texts = {p.contract.name: texts[("output", p.contract.name)] for p in outputs}
     tables = [
-        Literal("TOOLS", "(", tuple(repr(p.contract.name) for p in tools)),
-        Literal("OUTPUTS", "(", tuple(repr(p.contract.name) for p in outputs)),
-        _table("PROVIDER_NAMES", {p.contract.name: repr(p.provider_name) for p in tools}),
-        _table("CANONICAL_NAMES", {p.provider_name: repr(p.contract.name) for p in tools}),
-        _table("OUTPUT_PROVIDER_NAMES", {p.contract.name: repr(p.provider_name) for p in outputs}),
-        _table("OUTPUT_CANONICAL_NAMES", {p.provider_name: repr(p.contract.name) for p in outputs}),
-        _table("STRICT", {p.contract.name: repr(p.strict) for p in tools}),
         _table("TOOL_DESCRIPTIONS", {p.contract.name: repr(p.contract.description) for p in tools}),
         _table("TOOL_SCHEMAS", {name: text.source for name, text in tool_texts.items()}),
         _table("TOOL_SIZES", {name: repr(text.sizes) for name, text in tool_texts.items()}),
@@ -234,6 +227,8 @@ def _provider_module(
         imports=_relative_imports(projection, surfaces, requests, canonical_module),
         public=public,
         tables=tables,
+        tool_rows=[(p.contract.name, p.provider_name, p.strict) for p in tools],
+        output_rows=[(p.contract.name, p.provider_name) for p in outputs],
         tables_module=f".{tables_module}",
         nullable=profile.optional_style == "nullable",
         canonical_module=canonical_module,
@@ -243,12 +238,11 @@ def _provider_module(
         **named,
         **{"loop_options": {}, **projection.profile.module_data},
     )
-    eager = tuple(table for name, table in tables.items() if name not in LAZY_TABLES)
     types = render(
         "provider_types.pyi.j2", runner, header=header(), provider=profile.name, **named
     )
     return {
-        f"{profile.name}.py": format_python(source, eager, runner=runner),
+        f"{profile.name}.py": format_python(source, runner=runner),
         f"{tables_module}.py": _tables_module(design, projection, tables, runner),
         f"{types_module}.pyi": format_python(types, runner=runner),
     }
