@@ -91,6 +91,7 @@ def test_literals_and_text() -> None:
         [["billing.refund", "billing_refund", True]],
         [[text, text + "\\", False] for text in HOSTILE],
         [["\ud800 lone surrogate", "\U0001f600 emoji", "é ü 漢字"], ["x", "\"", '""']],
+        [*HOSTILE, "\\"],  # names, one a line
     ],
 )
 def test_json_rows_are_one_string_that_reads_back_as_the_rows(rows: list[list[object]]) -> None:

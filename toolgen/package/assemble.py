@@ -325,8 +325,8 @@ def render_package(
             version=__version__,
             design_hash=design.hash,
             providers=providers,
-            tools=tuple(c.name for c in design.tools),
-            outputs=tuple(c.name for c in design.outputs),
+            tools=[c.name for c in design.tools],
+            outputs=[c.name for c in design.outputs],
             submodules=tuple(
                 sorted((*providers, "models", *(("handlers", "testing") if providers else ())))
             ),

@@ -52,13 +52,14 @@ def docstring(summary: str, *body: str) -> list[str]:
     return ['"""' + summary, "", *body, '"""']
 
 
-def json_rows_literal(rows: Sequence[Sequence[Any]]) -> str:
-    """A raw triple-quoted Python string of a JSON array, one row a line (for ``json.loads``).
+def json_rows_literal(rows: Sequence[Any]) -> str:
+    """A raw triple-quoted Python string of a JSON array of ``rows`` (JSON values: a row of a
+    table as a list or tuple, or a name), one a line, for ``json.loads``.
 
     A generated module's per-contract name tables are written this way: the compiler reads one
     string where a literal of a thousand names costs it milliseconds at every start without a
     bytecode cache, and ``json.loads`` is a tenth of that. The JSON is ASCII (``\\uXXXX``
     escapes), and in it every quote inside a string is escaped: no ``\"\"\"`` ends the literal
-    early, and no backslash ends it (each line ends with ``]``)."""
-    lines = ",\n".join(json.dumps(list(row), ensure_ascii=True) for row in rows)
+    early, and it ends with ``]``, not a backslash."""
+    lines = ",\n".join(json.dumps(row, ensure_ascii=True) for row in rows)
     return 'r"""[\n' + lines + '\n]"""' if lines else 'r"""[]"""'
