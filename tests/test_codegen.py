@@ -90,7 +90,7 @@ def test_literals_and_text() -> None:
         [],
         [["billing.refund", "billing_refund", True]],
         [[text, text + "\\", False] for text in HOSTILE],
-        [["\ud800 lone surrogate", "\U0001f600 emoji", "é ü 漢字"], ["x", "\"", '""']],
+        [["\ud800 lone surrogate", "\U0001f600 emoji", "é ü 漢字"], ["x", '"', '""']],
         [*HOSTILE, "\\"],  # names, one a line
     ],
 )

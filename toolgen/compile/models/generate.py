@@ -362,9 +362,7 @@ class PendingModels:
                 "models_init.py.j2",
                 runner,
                 header=header,
-                class_rows=[
-                    (e["kind"], e["name"], e["module"], e["class_name"]) for e in registry
-                ],
+                class_rows=[(e["kind"], e["name"], e["module"], e["class_name"]) for e in registry],
                 exported_rows=exported,
             ),
             runner=runner,
@@ -377,7 +375,11 @@ class PendingModels:
         )
         files["models/__init__.pyi"] = format_python(
             render(
-                "models_init.pyi.j2", runner, header=header, type_imports=type_imports, public=public
+                "models_init.pyi.j2",
+                runner,
+                header=header,
+                type_imports=type_imports,
+                public=public,
             ),
             (public,),
             runner=runner,
