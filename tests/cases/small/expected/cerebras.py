@@ -287,7 +287,7 @@ def parse_tool_calls(
     return _outcomes(calls, on_error)
 
 
-if not TYPE_CHECKING:  # typed per name in the stub of types (from ._types_cerebras import ...)
+if not TYPE_CHECKING:  # typed per name in the stub _types_cerebras.pyi
 
     def parse_output(name: str, data: OutputData) -> BaseModel:
         """The model instance of structured output ``name`` from its JSON text, its parsed
@@ -406,7 +406,7 @@ def _output_model(name: str) -> type[BaseModel]:
     return found
 
 
-if not TYPE_CHECKING:  # typed per name in the stub of types (from ._types_cerebras import ...)
+if not TYPE_CHECKING:  # typed per name in the stub _types_cerebras.pyi
 
     def tool_model(name: str) -> type[BaseModel]:
         """A subclass of tool ``name``'s model for the SDK's helpers (its pydantic function-tool
@@ -417,7 +417,7 @@ if not TYPE_CHECKING:  # typed per name in the stub of types (from ._types_cereb
         return _tool_model(name)
 
 
-if not TYPE_CHECKING:  # typed per name in the stub of types (from ._types_cerebras import ...)
+if not TYPE_CHECKING:  # typed per name in the stub _types_cerebras.pyi
 
     def output_model(name: str) -> type[BaseModel]:
         """A subclass of structured output ``name``'s model for ``chat.completions.parse`` and

@@ -301,7 +301,7 @@ def parse_tool_calls(
     return _outcomes(calls, on_error)
 
 
-if not TYPE_CHECKING:  # typed per name in the stub of types (from ._types_openai import ...)
+if not TYPE_CHECKING:  # typed per name in the stub _types_openai.pyi
 
     def parse_output(name: str, data: OutputData) -> BaseModel:
         """The model instance of structured output ``name`` from its JSON text, its parsed
@@ -475,7 +475,7 @@ def _output_model(name: str) -> type[BaseModel]:
     return found
 
 
-if not TYPE_CHECKING:  # typed per name in the stub of types (from ._types_openai import ...)
+if not TYPE_CHECKING:  # typed per name in the stub _types_openai.pyi
 
     def tool_model(name: str) -> type[BaseModel]:
         """A subclass of tool ``name``'s model for the SDK's helpers (its pydantic function-tool
@@ -486,7 +486,7 @@ if not TYPE_CHECKING:  # typed per name in the stub of types (from ._types_opena
         return _tool_model(name)
 
 
-if not TYPE_CHECKING:  # typed per name in the stub of types (from ._types_openai import ...)
+if not TYPE_CHECKING:  # typed per name in the stub _types_openai.pyi
 
     def output_model(name: str) -> type[BaseModel]:
         """A subclass of structured output ``name``'s model for ``chat.completions.parse`` and

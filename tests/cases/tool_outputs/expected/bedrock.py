@@ -271,7 +271,7 @@ def parse_tool_calls(
     return _outcomes(calls, on_error)
 
 
-if not TYPE_CHECKING:  # typed per name in the stub of types (from ._types_bedrock import ...)
+if not TYPE_CHECKING:  # typed per name in the stub _types_bedrock.pyi
 
     def parse_output(name: str, data: OutputData) -> BaseModel:
         """The model instance of structured output ``name`` from its JSON text, its parsed
