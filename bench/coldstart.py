@@ -59,11 +59,13 @@ def build(design: Path, out: Path, source: Path | None = None) -> None:
     """``toolgen build`` for OpenAI (by the toolgen of the source tree ``source``, else this one);
     a tool whose design fails (a check the corpus filter does not make) is left out and the build
     run again."""
+    # python -m finds toolgen in the working directory before PYTHONPATH: run it from ``source``
     env = None if source is None else {**os.environ, "PYTHONPATH": str(source.resolve())}
+    cwd = None if source is None else source.resolve()
     for _ in range(5):
         shutil.rmtree(out, ignore_errors=True)
         command = [sys.executable, "-m", "toolgen", "build", str(design), "-o", str(out), "-q"]
-        result = subprocess.run(command, capture_output=True, text=True, env=env)
+        result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=cwd)
         if result.returncode == 0:
             return
         failed = _FAILED.findall(result.stderr)
