@@ -120,20 +120,13 @@ def _table(name: str, values: dict[str, str]) -> Literal:
     return Literal(name, "{", tuple(f"{key!r}: {value}" for key, value in values.items()))
 
 
-#: the tables of the provider module's own tables module (templates/provider_tables.py.j2)
-LAZY_TABLES = (
-    *("TOOL_DESCRIPTIONS", "TOOL_SCHEMAS", "TOOL_SIZES", "TOOL_PRIORITIES"),
-    *("OUTPUT_DESCRIPTIONS", "OUTPUT_SCHEMAS"),
-)
-
-
 def _tables(
     tools: list[ProjectedContract],
     outputs: list[ProjectedContract],
     texts: dict[tuple[str, str], SchemaText],
 ) -> dict[str, Literal]:
-    """The tables of the provider's tables module (LAZY_TABLES, provider_tables.py.j2), one
-    element per contract, given to the formatter as data (toolgen/render/formatting.py); the
+    """The tables of the provider's tables module (templates/provider_tables.py.j2), one element
+    per contract, given to the formatter as data (toolgen/render/formatting.py); the
     provider module's own name tables are JSON rows (templates/_provider_tables.py.j2)."""
     tool_texts = {p.contract.name: texts[("tool", p.contract.name)] for p in tools}
     output_texts = {p.contract.name: texts[("output", p.contract.name)] for p in outputs}
@@ -155,16 +148,15 @@ def _tables_module(
 ) -> str:
     """The provider's tables module: the per-contract tables its provider module loads on first
     use (``ModuleTable``)."""
-    lazy = {name: tables[name] for name in LAZY_TABLES}
     source = render(
         "provider_tables.py.j2",
         runner,
         header=header(),
         title=projection.profile.title,
         provider=projection.profile.name,
-        tables=lazy,
+        tables=tables,
     )
-    return format_python(source, tuple(lazy.values()), runner=runner)
+    return format_python(source, tuple(tables.values()), runner=runner)
 
 
 def _provider_module(
@@ -226,7 +218,6 @@ def _provider_module(
         request_functions=requests.functions,
         imports=_relative_imports(projection, surfaces, requests, canonical_module),
         public=public,
-        tables=tables,
         tool_rows=[(p.contract.name, p.provider_name, p.strict) for p in tools],
         output_rows=[(p.contract.name, p.provider_name) for p in outputs],
         tables_module=f".{tables_module}",
