@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import ast
+import json
+
 import pytest
 
+from tests.test_writer import HOSTILE
 from toolgen.render.codegen import (
     Constants,
     Identifiers,
     LineEmitter,
     docstring,
+    json_rows_literal,
     python_literal,
     tuple_expression,
 )
@@ -77,3 +82,24 @@ def test_literals_and_text() -> None:
     assert docstring("One line.") == ['"""One line."""']
     with pytest.raises(ValueError):
         docstring('say """ this')
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [],
+        [["billing.refund", "billing_refund", True]],
+        [[text, text + "\\", False] for text in HOSTILE],
+        [["\ud800 lone surrogate", "\U0001f600 emoji", "é ü 漢字"], ["x", '"', '""']],
+        [*HOSTILE, "\\"],  # names, one a line
+    ],
+)
+def test_json_rows_are_one_string_that_reads_back_as_the_rows(rows: list[list[object]]) -> None:
+    literal = json_rows_literal(rows)
+    tree = ast.parse(literal, mode="eval")  # one string constant: nothing else reaches the code
+    assert isinstance(tree.body, ast.Constant) and isinstance(tree.body.value, str)
+    assert literal.isascii()
+    assert json.loads(tree.body.value) == rows
+    assert literal.splitlines()[1:-1] == [json.dumps(row) + "," for row in rows][:-1] + [
+        json.dumps(row) for row in rows[-1:]
+    ]  # one row a line

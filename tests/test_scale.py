@@ -97,7 +97,9 @@ def test_black_in_parts_gives_the_bytes_of_black_on_the_whole_module(example_des
         given += len(literals)
         assert formatting.format_python(source, literals, runner=Runner()) == black_format(whole)
     assert cut >= 5, "the example design no longer exercises the cutting"
-    assert given >= 10, "the provider modules no longer give their tables as data"
+    # the provider's tables module (6) and models/__init__.pyi's __all__; the provider module's
+    # name tables are JSON rows now, one string each
+    assert given >= 7, "the tables modules no longer give their tables as data"
 
 
 def test_cuts_found_in_the_text_hold_for_generated_modules(example_design, monkeypatch):

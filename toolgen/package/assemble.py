@@ -120,31 +120,17 @@ def _table(name: str, values: dict[str, str]) -> Literal:
     return Literal(name, "{", tuple(f"{key!r}: {value}" for key, value in values.items()))
 
 
-#: the tables of the provider module's own tables module (templates/provider_tables.py.j2)
-LAZY_TABLES = (
-    *("TOOL_DESCRIPTIONS", "TOOL_SCHEMAS", "TOOL_SIZES", "TOOL_PRIORITIES"),
-    *("OUTPUT_DESCRIPTIONS", "OUTPUT_SCHEMAS"),
-)
-
-
 def _tables(
     tools: list[ProjectedContract],
     outputs: list[ProjectedContract],
     texts: dict[tuple[str, str], SchemaText],
 ) -> dict[str, Literal]:
-    """The module's large tables (templates/_provider_tables.py.j2 and, for LAZY_TABLES,
-    provider_tables.py.j2), one element per contract, given to the formatter as data
-    (toolgen/render/formatting.py)."""
+    """The tables of the provider's tables module (templates/provider_tables.py.j2), one element
+    per contract, given to the formatter as data (toolgen/render/formatting.py); the
+    provider module's own name tables are JSON rows (templates/_provider_tables.py.j2)."""
     tool_texts = {p.contract.name: texts[("tool", p.contract.name)] for p in tools}
     output_texts = {p.contract.name: texts[("output", p.contract.name)] for p in outputs}
     tables = [
-        Literal("TOOLS", "(", tuple(repr(p.contract.name) for p in tools)),
-        Literal("OUTPUTS", "(", tuple(repr(p.contract.name) for p in outputs)),
-        _table("PROVIDER_NAMES", {p.contract.name: repr(p.provider_name) for p in tools}),
-        _table("CANONICAL_NAMES", {p.provider_name: repr(p.contract.name) for p in tools}),
-        _table("OUTPUT_PROVIDER_NAMES", {p.contract.name: repr(p.provider_name) for p in outputs}),
-        _table("OUTPUT_CANONICAL_NAMES", {p.provider_name: repr(p.contract.name) for p in outputs}),
-        _table("STRICT", {p.contract.name: repr(p.strict) for p in tools}),
         _table("TOOL_DESCRIPTIONS", {p.contract.name: repr(p.contract.description) for p in tools}),
         _table("TOOL_SCHEMAS", {name: text.source for name, text in tool_texts.items()}),
         _table("TOOL_SIZES", {name: repr(text.sizes) for name, text in tool_texts.items()}),
@@ -162,16 +148,15 @@ def _tables_module(
 ) -> str:
     """The provider's tables module: the per-contract tables its provider module loads on first
     use (``ModuleTable``)."""
-    lazy = {name: tables[name] for name in LAZY_TABLES}
     source = render(
         "provider_tables.py.j2",
         runner,
         header=header(),
         title=projection.profile.title,
         provider=projection.profile.name,
-        tables=lazy,
+        tables=tables,
     )
-    return format_python(source, tuple(lazy.values()), runner=runner)
+    return format_python(source, tuple(tables.values()), runner=runner)
 
 
 def _provider_module(
@@ -185,7 +170,7 @@ def _provider_module(
 ) -> dict[str, str]:
     """The generated module of one provider (its tables, bound to the runtime's API classes, and
     to ``canonical_module``'s canonicalizers; None: payloads come back canonical as they are) and
-    its tables module, by file name."""
+    its tables module and its stub of types (the types that grow with the design), by file name."""
     profile = projection.profile
     tools = [p for p in projection.tools if p.schema is not None]
     outputs = [p for p in projection.outputs if p.schema is not None]
@@ -208,38 +193,49 @@ def _provider_module(
         *("run_tool_calls", "arun_tool_calls"),
         *(name for api in profile.apis if api.loop for name in api.loop.types),
     ]
+    types_module = f"_types_{profile.name}"
+    named = {
+        "sdk_models": sdk_models,
+        "tools": tuple(p.contract.name for p in tools),
+        "outputs": tuple(p.contract.name for p in outputs),
+        "tool_classes": {p.contract.name: classes[("tool", p.contract.name)][1] for p in tools},
+        "output_classes": {
+            p.contract.name: classes[("output", p.contract.name)][1] for p in outputs
+        },
+    }
     source = render(
         profile.template or "provider.py.j2",
         runner,
         header=header(),
         title=profile.title,
         provider=profile.name,
+        types_module=types_module,
         apis=profile.apis,
         api_names=profile.api_names,
         api_titles=[api.title for api in profile.apis],
         requests=requests,
         request_options=dict(sorted(profile.request_options.items())),
         request_functions=requests.functions,
-        sdk_models=sdk_models,
         imports=_relative_imports(projection, surfaces, requests, canonical_module),
         public=public,
-        tables=tables,
+        tool_rows=[(p.contract.name, p.provider_name, p.strict) for p in tools],
+        output_rows=[(p.contract.name, p.provider_name) for p in outputs],
         tables_module=f".{tables_module}",
-        tools=tuple(p.contract.name for p in tools),
-        outputs=tuple(p.contract.name for p in outputs),
         nullable=profile.optional_style == "nullable",
         canonical_module=canonical_module,
         inverse_work=_inverse_work(projection),
         limits=profile.limits,
         all_strict=all(p.strict for p in tools),
-        tool_classes={p.contract.name: classes[("tool", p.contract.name)][1] for p in tools},
-        output_classes={p.contract.name: classes[("output", p.contract.name)][1] for p in outputs},
+        **named,
         **{"loop_options": {}, **projection.profile.module_data},
     )
-    eager = tuple(table for name, table in tables.items() if name not in LAZY_TABLES)
+    types = render(
+        "provider_types.pyi.j2", runner, header=header(), provider=profile.name, **named
+    )
     return {
-        f"{profile.name}.py": format_python(source, eager, runner=runner),
+        f"{profile.name}.py": format_python(source, runner=runner),
         f"{tables_module}.py": _tables_module(design, projection, tables, runner),
+        f"{types_module}.pyi": format_python(types, runner=runner),
     }
 
 
@@ -320,8 +316,8 @@ def render_package(
             version=__version__,
             design_hash=design.hash,
             providers=providers,
-            tools=tuple(c.name for c in design.tools),
-            outputs=tuple(c.name for c in design.outputs),
+            tools=[c.name for c in design.tools],
+            outputs=[c.name for c in design.outputs],
             submodules=tuple(
                 sorted((*providers, "models", *(("handlers", "testing") if providers else ())))
             ),

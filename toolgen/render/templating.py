@@ -21,7 +21,7 @@ from toolgen import __version__
 from toolgen.infra.parallel import Runner
 from toolgen.infra.resources import templates_dir
 from toolgen.render import formatting
-from toolgen.render.codegen import docstring_text, python_literal
+from toolgen.render.codegen import docstring_text, json_rows_literal, python_literal
 
 
 def export_order(names: Iterable[str]) -> list[str]:
@@ -48,6 +48,7 @@ def environment() -> jinja2.Environment:
     env.filters["py"] = python_literal
     env.filters["export_order"] = export_order
     env.filters["doc"] = docstring_text
+    env.filters["json_rows"] = json_rows_literal
     env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False)
     return env
 

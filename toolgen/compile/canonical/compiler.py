@@ -873,11 +873,10 @@ def render_canonical_module(
         provider=projection.profile.name,
         nulls=projection.profile.optional_style == "nullable",
         parts_package=f"{split}_parts" if split else None,
-        part_modules={
-            root: part_name(root)
-            for roots in (compiled.parts["tools"], compiled.parts["outputs"])
-            for root in roots.values()
-        },
+        tool_rows=[(name, part_name(root)) for name, root in compiled.parts["tools"].items()],
+        output_rows=[
+            (name, part_name(root)) for name, root in compiled.parts["outputs"].items()
+        ],
         support_import=support_import(
             "\n".join(compiled.parts["functions"]), ".", "canonicalize_text"
         ),

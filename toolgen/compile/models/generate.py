@@ -357,10 +357,31 @@ class PendingModels:
         for cls, module in exported:
             by_module.setdefault(module, []).append(cls)
         type_imports = sorted(by_module.items(), key=lambda item: item[0].lower())
-        tables = _registry_tables(registry, exported)
         files["models/__init__.py"] = format_python(
-            render("models_init.py.j2", runner, header=header, type_imports=type_imports, **tables),
-            tuple(tables.values()),
+            render(
+                "models_init.py.j2",
+                runner,
+                header=header,
+                class_rows=[(e["kind"], e["name"], e["module"], e["class_name"]) for e in registry],
+                exported_rows=exported,
+            ),
+            runner=runner,
+        )
+        public = Literal(
+            "ALL",
+            "[",
+            ("'CLASSES'", *(repr(cls) for cls, _ in exported), "'model_for'"),
+            trailing_comma=True,
+        )
+        files["models/__init__.pyi"] = format_python(
+            render(
+                "models_init.pyi.j2",
+                runner,
+                header=header,
+                type_imports=type_imports,
+                public=public,
+            ),
+            (public,),
             runner=runner,
         )
         files["models/_base.py"] = format_python(
@@ -383,24 +404,6 @@ def tool_output_classes(classes: dict[tuple[str, str], tuple[str, str]]) -> dict
     """Canonical tool name -> the class name of its output model (``models.<class>``), for the
     tools that declare ``output:``; ``classes`` is :attr:`ModelsOutput.classes`."""
     return {name: cls for (kind, name), (_, cls) in classes.items() if kind == "tool_output"}
-
-
-def _registry_tables(
-    registry: list[dict[str, str]], exported: list[tuple[str, str]]
-) -> dict[str, Literal]:
-    """The large literals of ``models/__init__.py``, given to the formatter as data (one element
-    per contract: toolgen/render/formatting.py), each with a trailing comma as the template had."""
-    classes = tuple(
-        f"({e['kind']!r}, {e['name']!r}): ({e['module']!r}, {e['class_name']!r})" for e in registry
-    )
-    public = ("'CLASSES'", *(repr(cls) for cls, _ in exported), "'model_for'")
-    return {
-        "classes": Literal("CLASSES", "{", classes, trailing_comma=True),
-        "exported": Literal(
-            "EXPORTED", "{", tuple(f"{cls!r}: {module!r}" for cls, module in exported), True
-        ),
-        "public": Literal("ALL", "[", public, trailing_comma=True),
-    }
 
 
 def submit_models(design: Design, header: str, runner: Runner) -> PendingModels:

@@ -3,7 +3,8 @@
 - ``LineEmitter``: lines of Python, indented by ``with emitter.block(...)``;
 - ``Identifiers``: Python identifiers from free text, unique within their scope;
 - ``Constants``: module-level constants, hoisted and shared (one name per distinct expression);
-- ``python_literal``, ``tuple_expression``, ``docstring``: values and text written as source.
+- ``python_literal``, ``tuple_expression``, ``docstring``, ``json_rows_literal``: values and text
+  written as source.
 """
 
 from toolgen.render.codegen.constants import Constants
@@ -11,6 +12,7 @@ from toolgen.render.codegen.emitter import LineEmitter
 from toolgen.render.codegen.literals import (
     docstring,
     docstring_text,
+    json_rows_literal,
     python_literal,
     tuple_expression,
 )
@@ -22,6 +24,7 @@ __all__ = [
     "Identifiers",
     "docstring",
     "docstring_text",
+    "json_rows_literal",
     "python_literal",
     "tuple_expression",
 ]

@@ -11,6 +11,7 @@ Optional members stay optional, so payloads come back canonical.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, overload
 
@@ -51,9 +52,9 @@ from .models import model_for
 from .tool_outputs import dump_output
 
 if TYPE_CHECKING:
-    from typing import Union
+    from pydantic import BaseModel
 
-    from . import models as _models
+    from ._types_anthropic import AnyToolCall, parse_output
     from .handlers import AsyncToolHandlers, ToolHandlers
 
 
@@ -110,20 +111,32 @@ __all__ = [
 PROVIDER = "anthropic"
 Api = Literal["messages"]
 
-TOOLS: tuple[str, ...] = ("maps.route", "ping")
-OUTPUTS: tuple[str, ...] = ("route_summary",)
+#: One tool a line: its canonical name, the name the provider sees, and whether its definition goes
+#: out with the provider's strict flag on (else its schema is the canonical one, it does not count
+#: against the strict limits below, and its payloads are canonical as they come; see "Strict and
+#: non-strict" in toolgen's README). JSON, read at import: the compiler reads one string, where
+#: literals of a thousand names cost it milliseconds at every start without a bytecode cache.
+_TOOL_ROWS: list[list[Any]] = json.loads(r"""[
+["maps.route", "maps_route", true],
+["ping", "ping", true]
+]""")
+#: One structured output a line: its canonical name, the name the provider sees.
+_OUTPUT_ROWS: list[list[Any]] = json.loads(r"""[
+["route_summary", "route_summary"]
+]""")
+
+TOOLS: tuple[str, ...] = tuple(name for name, _, _ in _TOOL_ROWS)
+OUTPUTS: tuple[str, ...] = tuple(name for name, _ in _OUTPUT_ROWS)
 
 #: canonical tool name -> provider tool name, and back
-PROVIDER_NAMES: dict[str, str] = {"maps.route": "maps_route", "ping": "ping"}
-CANONICAL_NAMES: dict[str, str] = {"maps_route": "maps.route", "ping": "ping"}
+PROVIDER_NAMES: dict[str, str] = {name: wire for name, wire, _ in _TOOL_ROWS}
+CANONICAL_NAMES: dict[str, str] = {wire: name for name, wire, _ in _TOOL_ROWS}
 #: canonical output name -> the name the provider sees, and back
-OUTPUT_PROVIDER_NAMES: dict[str, str] = {"route_summary": "route_summary"}
-OUTPUT_CANONICAL_NAMES: dict[str, str] = {"route_summary": "route_summary"}
+OUTPUT_PROVIDER_NAMES: dict[str, str] = {name: wire for name, wire in _OUTPUT_ROWS}
+OUTPUT_CANONICAL_NAMES: dict[str, str] = {wire: name for name, wire in _OUTPUT_ROWS}
 
-#: canonical tool name -> whether its definition goes out with the provider's strict flag on (else
-#: its schema is the canonical one, it does not count against the strict limits below, and its
-#: payloads are canonical as they come; see "Strict and non-strict" in toolgen's README)
-STRICT: dict[str, bool] = {"maps.route": True, "ping": True}
+#: canonical tool name -> whether its definition goes out with the provider's strict flag on
+STRICT: dict[str, bool] = {name: strict for name, _, strict in _TOOL_ROWS}
 #: Tools one request takes (None: the provider states no limit).
 MAX_TOOLS: int | None = None
 #: Limits across all strict tools of one request (None: no limit applies).
@@ -187,13 +200,6 @@ def output_schema(name: str) -> dict[str, Any]:
 
 
 if TYPE_CHECKING:
-    #: One ToolCall type per tool: ``if call.name == "billing.refund":`` narrows ``call.arguments``
-    #: to that tool's model. Union[...] and not a | chain: the chain nests one level per tool,
-    #: and Python cannot compile a module with a few thousand of them.
-    AnyToolCall: TypeAlias = Union[  # noqa: UP007
-        ToolCall[Literal["maps.route"], _models.MapsRoute],
-        ToolCall[Literal["ping"], _models.Ping],
-    ]
     #: A call as ``on_error="collect"`` gives it: typed, or failed with the reason.
     AnyOutcome: TypeAlias = AnyToolCall | FailedCall
 else:
@@ -276,19 +282,18 @@ def parse_tool_calls(
     return _outcomes(calls, on_error)
 
 
-def parse_output(name: Literal["route_summary"], data: OutputData) -> _models.RouteSummary:
-    """The model instance of structured output ``name`` from its JSON text, its parsed value or an
-    SDK object (None is a TypeError)."""
-    return cast(
-        "_models.RouteSummary",
-        decode_output(
+if not TYPE_CHECKING:  # typed per name in the stub _types_anthropic.pyi
+
+    def parse_output(name: str, data: OutputData) -> BaseModel:
+        """The model instance of structured output ``name`` from its JSON text, its parsed
+        value or an SDK object (None is a TypeError)."""
+        return decode_output(
             PROVIDER,
             name,
             output_data(name, data),
             lambda payload: canonicalize_output(name, payload),
             model_for("output", name),
-        ),
-    )
+        )
 
 
 class ToolCallStream:

@@ -11,14 +11,16 @@ handler, never meant for the model.
 
 from __future__ import annotations
 
+import json
+
 from ._tool_outputs import JSON, ToolOutputError, dump_tool_output
 from .models import model_for
 
 __all__ = ["JSON", "OUTPUT_MODELS", "ToolOutputError", "dump_output"]
 
 #: canonical tool name -> the class name of its output model (``models.<class>``), for each tool
-#: that declares ``output:``
-OUTPUT_MODELS: dict[str, str] = {}
+#: that declares ``output:``; one tool a line, JSON (read at import: the compiler reads one string)
+OUTPUT_MODELS: dict[str, str] = dict(json.loads(r"""[]"""))
 
 
 def dump_output(tool_name: str, value: object) -> JSON:

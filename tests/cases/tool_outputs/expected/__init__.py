@@ -9,14 +9,21 @@ first use.
 from __future__ import annotations
 
 import importlib
+import json
 from types import ModuleType
 from typing import TYPE_CHECKING
 
 TOOLGEN_VERSION = "0.1.0"
 DESIGN_HASH = "ff3860537246a3a269457a85b074d3d3993758333a6b20f074797c1cc67dd20c"
 PROVIDERS: tuple[str, ...] = ("bedrock",)
-TOOLS: tuple[str, ...] = ("echo", "maps.route", "ping")
-OUTPUTS: tuple[str, ...] = ()
+#: canonical names, one a line (JSON, read at import: the compiler reads one string, where a
+#: literal of a thousand names costs it milliseconds at every start without a bytecode cache)
+TOOLS: tuple[str, ...] = tuple(json.loads(r"""[
+"echo",
+"maps.route",
+"ping"
+]"""))
+OUTPUTS: tuple[str, ...] = tuple(json.loads(r"""[]"""))
 
 _SUBMODULES = frozenset(("bedrock", "handlers", "models", "testing"))
 

@@ -14,7 +14,8 @@ a result validated into it, typed per tool.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, overload
+import json
+from typing import TYPE_CHECKING
 
 from ._tool_outputs import JSON, ToolOutputError, dump_tool_output
 from .models import model_for
@@ -22,7 +23,7 @@ from .models import model_for
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from . import models as _models
+    from ._types_tool_outputs import output_model, validate_output
 
 __all__ = [
     "JSON",
@@ -34,8 +35,11 @@ __all__ = [
 ]
 
 #: canonical tool name -> the class name of its output model (``models.<class>``), for each tool
-#: that declares ``output:``
-OUTPUT_MODELS: dict[str, str] = {"maps.route": "MapsRouteOutput", "ping": "PingOutput"}
+#: that declares ``output:``; one tool a line, JSON (read at import: the compiler reads one string)
+OUTPUT_MODELS: dict[str, str] = dict(json.loads(r"""[
+["maps.route", "MapsRouteOutput"],
+["ping", "PingOutput"]
+]"""))
 
 
 def dump_output(tool_name: str, value: object) -> JSON:
@@ -46,24 +50,16 @@ def dump_output(tool_name: str, value: object) -> JSON:
     return dump_tool_output(tool_name, value, model)
 
 
-@overload
-def output_model(name: Literal["maps.route"]) -> type[_models.MapsRouteOutput]: ...
-@overload
-def output_model(name: Literal["ping"]) -> type[_models.PingOutput]: ...
+if not TYPE_CHECKING:  # typed per name in the stub _types_tool_outputs.pyi
+
+    def output_model(name: str) -> type[BaseModel]:
+        """The output model of tool ``name`` (KeyError for a tool that declares no ``output:``)."""
+        return model_for("tool_output", name)
 
 
-def output_model(name: str) -> type[BaseModel]:
-    """The output model of tool ``name`` (KeyError for a tool that declares no ``output:``)."""
-    return model_for("tool_output", name)
+if not TYPE_CHECKING:  # typed per name in the stub _types_tool_outputs.pyi
 
-
-@overload
-def validate_output(name: Literal["maps.route"], value: object) -> _models.MapsRouteOutput: ...
-@overload
-def validate_output(name: Literal["ping"], value: object) -> _models.PingOutput: ...
-
-
-def validate_output(name: str, value: object) -> BaseModel:
-    """What the handler of tool ``name`` returned, validated into the tool's output model
-    (ToolOutputError when it does not fit)."""
-    return model_for("tool_output", name).model_validate(dump_output(name, value))
+    def validate_output(name: str, value: object) -> BaseModel:
+        """What the handler of tool ``name`` returned, validated into the tool's output model
+        (ToolOutputError when it does not fit)."""
+        return model_for("tool_output", name).model_validate(dump_output(name, value))
