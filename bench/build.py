@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.corpus import clean_tools, write_design
+from bench.corpus import REPO, clean_tools, write_design
 from bench.results import write_section
 from toolgen.providers import PROVIDER_NAMES
 
@@ -129,15 +129,14 @@ def toolgen(
     design: Path, out: Path, *options: str, keep_out: bool = False, code: Path | None = None
 ) -> Run:
     """One ``toolgen build`` into ``out``: an empty one, or (``keep_out``) the previous build's,
-    as a developer's rebuild finds it. ``code``: a toolgen source tree to run instead of this
-    one (first on PYTHONPATH)."""
+    as a developer's rebuild finds it. ``code``: the toolgen source tree to run (default: this
+    one), first on PYTHONPATH; ``-P`` keeps the working folder off the path (else ``-m`` would
+    import the toolgen of the folder the bench runs in, whatever ``code`` says)."""
     if not keep_out:
         shutil.rmtree(out, ignore_errors=True)
-    env = None
-    if code is not None:
-        env = {"PYTHONPATH": os.pathsep.join([str(code), os.environ.get("PYTHONPATH", "")])}
-    command = [sys.executable, "-m", "toolgen", "build", str(design), "-o", str(out), *options]
-    return run(command, env)
+    path = os.pathsep.join([str(code or REPO), os.environ.get("PYTHONPATH", "")])
+    command = [sys.executable, "-P", "-m", "toolgen", "build", str(design), "-o", str(out)]
+    return run([*command, *options], {"PYTHONPATH": path})
 
 
 _DMCG_ALONE = """
