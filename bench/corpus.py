@@ -18,6 +18,7 @@ from typing import Any
 from toolgen.infra.diagnostics import Level
 from toolgen.load.contracts import Contract, ProviderOptions
 from toolgen.project.projection import project_contract
+from toolgen.project.satisfiable import unsatisfiable_nodes
 from toolgen.providers import PROFILES, PROVIDER_NAMES
 from toolgen.providers.formats import bfcl_json_schema
 from toolgen.schema.metaschema import meta_validator
@@ -71,9 +72,9 @@ def _unique(name: str, seen: set[str]) -> tuple[str, set[str]]:
 def clean_tools(
     providers: Sequence[str] = PROVIDER_NAMES, count: int | None = None
 ) -> list[dict[str, Any]]:
-    """Tool files (name, description, parameters) that every provider in ``providers`` projects
-    without an error, in corpus order; a repeated name gets a number (``name_2``) so that names stay unique.
-    """
+    """Tool files (name, description, parameters) whose schema some value satisfies and that every
+    provider in ``providers`` projects without an error, in corpus order; a repeated name gets a
+    number (``name_2``) so that names stay unique."""
     tools: list[dict[str, Any]] = []
     seen: set[str] = set()
     for record in _records():
@@ -84,6 +85,8 @@ def clean_tools(
         if not isinstance(schema, dict) or schema.get("type") != "object":
             continue
         if not isinstance(description, str) or not _META.is_valid(schema):
+            continue
+        if unsatisfiable_nodes(schema):  # the build reports UNSATISFIABLE_SCHEMA, an error
             continue
         name, keys = _unique(name, seen)
         if not _projects_cleanly(name, description, schema, providers):

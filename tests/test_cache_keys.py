@@ -369,7 +369,9 @@ def test_a_broken_or_foreign_index_only_costs_reads(make_design, tool, tmp_path,
     expected = build(design, ("openai",)).files
     assert build(design, ("openai",), cache_dir=cache_dir).files == expected
     indexes = sorted(cache_dir.glob("*/index/index.json"))
-    assert {p.parts[-3] for p in indexes} == {"meta", "checks", "canonical-globals"}
+    assert {p.parts[-3] for p in indexes} == {
+        *("meta", "checks", "canonical-globals", "satisfiable", "forward-plans")
+    }
     for index in indexes:
         index.write_bytes(content)
     (_, _), cache = _analyze(design, cache_dir)

@@ -149,6 +149,26 @@ def test_given_literals_are_not_scanned_for_in_the_text(monkeypatch) -> None:
 
 
 @pytest.mark.usefixtures("cut_small")
+def test_a_module_of_tables_alone_keeps_its_literals_as_data(monkeypatch) -> None:
+    """A module without definitions to cut between (a provider's tables module, the testing
+    fakes' plans): its given literals are neither written out nor scanned for in the text."""
+    scanned: list[str] = []
+    real = formatting._elements
+    monkeypatch.setattr(formatting, "_elements", lambda body: scanned.append(body) or real(body))
+    names = Literal("NAMES", "(", tuple(repr(f"tool_number_{i}") for i in range(30)))
+    schemas = _schemas(40)
+    source = (
+        "from typing import Any\n\n"
+        f"NAMES: tuple[str, ...] = {names}\n"
+        f"SCHEMAS: dict[str, dict[str, Any]] = {schemas}\n"
+        "LIMIT = 3\n"
+    )
+    expected = black_format(written_out(source, (names, schemas)))
+    assert format_python(source, (names, schemas), runner=Runner()) == expected
+    assert scanned == []
+
+
+@pytest.mark.usefixtures("cut_small")
 def test_a_changed_element_reformats_its_own_group_only(tmp_path, monkeypatch) -> None:
     """A table of names never reaches black; in a table of schemas, a changed element sends its
     group to black (and the next one, when it moved the end of the group), the rest comes from

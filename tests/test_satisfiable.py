@@ -142,3 +142,36 @@ def test_an_output_is_checked_too(make_design: Any, output: Any) -> None:
     design = make_design({"outputs/rating.yaml": output("rating", schema)})
     [found] = [d for d in analyze(design).diagnostics if d.code == "UNSATISFIABLE_SCHEMA"]
     assert (found.file, found.pointer) == ("outputs/rating.yaml", "/schema/properties/score")
+
+
+def test_a_rebuild_reads_the_findings_from_the_cache_and_reports_them_the_same(
+    make_design: Any, tool: Any, tmp_path: Any
+) -> None:
+    """The nodes found are cached per contract (by its source) and per projection (by its key):
+    a rebuild walks no unchanged schema, and reports what a cold build reports."""
+    from toolgen.build import build
+    from toolgen.infra.cache import Cache
+    from toolgen.infra.parallel import Runner
+
+    fine = {"type": "object", "properties": {"q": {"type": "string"}}}
+    design = make_design(
+        {
+            "tools/get_response.yaml": tool("get_response", GET_RESPONSE),
+            "tools/search.yaml": tool("search", fine),
+        }
+    )
+    cold = build(design, ("openai",)).diagnostics
+    cache = tmp_path / "cache"
+    assert build(design, ("openai",), cache_dir=cache).diagnostics == cold
+
+    def diagnostics() -> tuple[list[Any], Cache]:
+        found = Cache(cache)
+        return analyze(design, ("openai",), Runner(cache=found)).diagnostics, found
+
+    again, used = diagnostics()
+    assert (used.misses["satisfiable"], used.hits["satisfiable"]) == (
+        0,
+        3,
+    )  # two schemas, one projection
+    assert again == cold
+    assert [d.code for d in again].count("UNSATISFIABLE_SCHEMA") == 1

@@ -320,6 +320,10 @@ def test_a_changed_tool_recomputes_only_that_tool(make_design, tool, tmp_path, m
     assert cache.hits["models"] == 4
     assert cache.hits["checks"] == 4
     assert cache.hits["shared"] == 1
+    # the checks for unsatisfiable nodes (its schema, its projection) and the testing fakes'
+    # forward plans of the other tools are read, not walked again
+    assert (cache.misses["satisfiable"], cache.hits["satisfiable"]) == (2, 8)
+    assert (cache.misses["forward-plans"], cache.hits["forward-plans"]) == (1, 4)
 
 
 def test_a_changed_tool_reads_the_other_canonical_units_from_its_group(

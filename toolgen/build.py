@@ -51,7 +51,7 @@ def analyze(
     )
     for projection in projections:
         diagnostics += projection.diagnostics
-    diagnostics += design_diagnostics(design, projections)
+    diagnostics += design_diagnostics(design, projections, runner)
     return BuildResult({}, diagnostics, design, projections)
 
 

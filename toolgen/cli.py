@@ -9,27 +9,22 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from toolgen import __version__
-from toolgen.build import BuildResult, analyze, build
-from toolgen.commands.diff import blocking_diagnostics, diff_designs
-from toolgen.commands.diff import format_json as format_diff_json
-from toolgen.commands.diff import format_text as format_diff_text
-from toolgen.commands.gitrev import GitError, export_design
-from toolgen.commands.import_config import check_design, target_providers, write_config
-from toolgen.commands.import_sync import RECORD_FILE, record_imported, update_design
-from toolgen.commands.importing import import_sources, write_tools
+from toolgen.commands import RECORD_FILE
 from toolgen.infra.cache import CACHE_FOLDER, default_cache_dir
 from toolgen.infra.diagnostics import Diagnostic, Level, format_json, format_text, sort_diagnostics
-from toolgen.infra.parallel import Progress, default_jobs
 from toolgen.infra.process import run_and_exit
-from toolgen.load.contracts import Config, Design
-from toolgen.package.writer import OutputError, compare, write_package
 from toolgen.providers import IMPORT_FORMATS, PROVIDER_NAMES
-from toolgen.providers.table import render as render_providers
+
+# What a command runs is imported when it runs (the build's stages import black, jinja2,
+# jsonschema ...): ``toolgen --help`` and the start of every command pay only for click and the
+# provider registry that the options' choices name.
+if TYPE_CHECKING:
+    from toolgen.build import BuildResult
 
 EXIT_OK, EXIT_DESIGN, EXIT_USAGE = 0, 1, 2
 
@@ -123,6 +118,9 @@ def _run_build(
     *,
     read_only_cache: bool = False,
 ) -> BuildResult:
+    from toolgen.build import build
+    from toolgen.infra.parallel import Progress, default_jobs
+
     return build(
         design,
         providers,
@@ -219,6 +217,8 @@ def _build_into(
     quiet: bool = False,
 ) -> int:
     """One build of DESIGN into OUT (or compared with OUT), reported; returns the exit code."""
+    from toolgen.package.writer import OutputError, write_package
+
     # --check changes no file: it reads the cache, and writes neither it nor OUT
     result = _run_build(design, providers, jobs, cache, quiet, read_only_cache=check)
     _report(result.diagnostics, output_format)
@@ -251,6 +251,8 @@ def _waiting(out: Path) -> None:
 
 
 def _check(out: Path, result: BuildResult) -> None:
+    from toolgen.package.writer import compare
+
     differences = compare(out, result.files)
     if differences:
         for difference in differences:
@@ -297,6 +299,8 @@ def validate_command(
 @_format_option
 def show_command(design: Path, name: str, provider: str, output_format: str) -> None:
     """Print the PROVIDER projection of the tool or output NAME (its canonical name) as JSON."""
+    from toolgen.build import analyze
+
     result = analyze(design, (provider,))
     if result.design is None:
         _report(result.diagnostics, output_format)
@@ -365,6 +369,10 @@ def diff_command(
 ) -> None:
     """Show what changed from the design OLD to NEW, per tool, output and provider, and whether
     it breaks callers or stored payloads (decided by schema semantics, not by text)."""
+    from toolgen.commands.diff import diff_designs
+    from toolgen.commands.diff import format_json as format_diff_json
+    from toolgen.commands.diff import format_text as format_diff_text
+
     expected = "one folder with --git" if rev is not None else "two folders, OLD and NEW"
     if len(designs) > (1 if rev is not None else 2) or (rev is None and len(designs) != 2):
         raise click.UsageError(f"expected {expected}, got {len(designs)}")
@@ -391,6 +399,8 @@ def diff_command(
 
 
 def _design_at(design: Path, rev: str, scratch: Path) -> Path | None:
+    from toolgen.commands.gitrev import GitError, export_design
+
     if not design.is_dir():
         raise click.UsageError(f"{design} is not a folder")
     try:
@@ -403,6 +413,10 @@ def _design_at(design: Path, rev: str, scratch: Path) -> Path | None:
 def _analyzed_side(root: Path | None, label: str) -> BuildResult:
     """One side of a diff, loaded and projected; exits 1 when it cannot be compared. A folder that
     did not exist (at a git revision) is an empty design."""
+    from toolgen.build import BuildResult, analyze
+    from toolgen.commands.diff import blocking_diagnostics
+    from toolgen.load.contracts import Config, Design
+
     if root is None:
         click.echo(f"toolgen: {label} does not exist; every contract is new", err=True)
         return BuildResult({}, [], Design(label, (), (), {}, Config(), ""), ())
@@ -432,6 +446,8 @@ def _analyzed_side(root: Path | None, label: str) -> BuildResult:
 )
 def providers_command(rules: bool, output_format: str) -> None:
     """What each provider profile keeps, drops, rewrites and rejects."""
+    from toolgen.providers.table import render as render_providers
+
     width = shutil.get_terminal_size().columns
     click.echo(render_providers(output_format, rules=rules, width=width), nl=False)
 
@@ -585,6 +601,10 @@ def import_command(
     update: bool,
     prune: bool,
 ) -> None:
+    from toolgen.commands.import_config import check_design, target_providers, write_config
+    from toolgen.commands.import_sync import record_imported
+    from toolgen.commands.importing import import_sources, write_tools
+
     labelled = [(path, str(path)) for path in sources]
     if update:
         sys.exit(_import_update(labelled, out, source_format, prune))
@@ -607,6 +627,12 @@ def _import_update(
     sources: list[tuple[Path, str]], design: Path, source_format: str | None, prune: bool
 ) -> int:
     """``import --update``: merge, check, and print the diff of the design before and after."""
+    from toolgen.build import analyze
+    from toolgen.commands.diff import blocking_diagnostics, diff_designs
+    from toolgen.commands.diff import format_text as format_diff_text
+    from toolgen.commands.import_config import check_design
+    from toolgen.commands.import_sync import update_design
+
     if not design.is_dir():
         raise click.UsageError(f"{design} is no design folder; import it without --update first")
     with tempfile.TemporaryDirectory(prefix="toolgen-update-") as scratch:

@@ -23,7 +23,6 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import fields, is_dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +87,8 @@ def code_fingerprint() -> str:
     sources = sorted(PACKAGE_DIR.rglob("*.py")) + sorted(
         p for p in templates_dir().rglob("*") if p.is_file()
     )
+    from importlib import metadata  # here: its import costs the CLI's start 20 ms
+
     hasher = hashlib.sha256()
     for path in sources:
         hasher.update(path.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")

@@ -8,8 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.compile.canonical.forward import forward_plan
+from toolgen.infra.cache import code_fingerprint, digest
 from toolgen.infra.parallel import Runner
 from toolgen.project.design_projection import ProviderProjection
+from toolgen.project.projection import ProjectedContract
 from toolgen.providers import ENDPOINTS
 from toolgen.providers.base import Profile
 from toolgen.render.formatting import Literal
@@ -46,11 +48,7 @@ def testing_files(served: list[ProviderProjection], runner: Runner) -> dict[str,
 def _provider_files(projection: ProviderProjection, runner: Runner) -> dict[str, str]:
     profile = projection.profile
     tools = [p for p in projection.tools if p.schema is not None]
-    plans = Literal(
-        "TOOL_PLANS",
-        "{",
-        tuple(f"{p.contract.name!r}: {forward_plan(p)!r}" for p in tools),
-    )
+    plans = Literal("TOOL_PLANS", "{", tuple(_plan_texts(tools, runner)))
     context = {
         "header": header(),
         "provider": profile.name,
@@ -72,6 +70,24 @@ def _provider_files(projection: ProviderProjection, runner: Runner) -> dict[str,
             render("testing_plans.py.j2", runner, **context, plans=plans), (plans,), runner=runner
         ),
     }
+
+
+def _plan_texts(tools: list[ProjectedContract], runner: Runner) -> list[str]:
+    """Each tool's ``TOOL_PLANS`` element, through the runner's cache: a function of its
+    projection, whose cache key it has (a rebuild plans thousands of unchanged tools)."""
+    keyed = all(p.inputs is not None for p in tools)
+    return runner.map(
+        "forward-plans",
+        _plan_text,
+        [(p,) for p in tools],
+        key=(lambda a: digest(code_fingerprint(), "forward-plan", a[0].inputs)) if keyed else None,
+        parallel=False,
+        indexed=True,
+    )
+
+
+def _plan_text(projected: ProjectedContract) -> str:
+    return f"{projected.contract.name!r}: {forward_plan(projected)!r}"
 
 
 def _fake_options(profile: Profile) -> dict[str, dict[str, Any]]:

@@ -17,9 +17,12 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from toolgen.infra.cache import code_fingerprint, digest
 from toolgen.infra.diagnostics import DESIGN, Diagnostic
+from toolgen.infra.parallel import Runner
 from toolgen.load.contracts import Contract, Design
 from toolgen.project.design_projection import ProviderProjection
+from toolgen.project.projection import ProjectedContract
 from toolgen.schema import pointer as jp
 from toolgen.schema.equality import json_type
 
@@ -158,6 +161,12 @@ def unsatisfiable_nodes(schema: Any) -> list[tuple[str, str]]:
 def contract_diagnostics(contract: Contract, schema: Any, provider: str) -> list[Diagnostic]:
     """The UNSATISFIABLE_SCHEMA errors of ``schema`` (the contract's own, or its projection for
     ``provider``), each at the design file and pointer of its node."""
+    return _located(contract, unsatisfiable_nodes(schema), provider)
+
+
+def _located(
+    contract: Contract, nodes: Sequence[tuple[str, str]], provider: str
+) -> list[Diagnostic]:
     whose = "its schema" if provider == DESIGN else f"its projection for {provider}"
     return [
         Diagnostic(
@@ -166,30 +175,69 @@ def contract_diagnostics(contract: Contract, schema: Any, provider: str) -> list
             CODE,
             f"no value satisfies this node of {whose}: {reason}",
         )
-        for at, reason in unsatisfiable_nodes(schema)
+        for at, reason in nodes
     ]
 
 
+def _nodes_key(arguments: tuple[Any, ...]) -> str:
+    """What a schema's unsatisfiable nodes are a function of: the contract's source for its own
+    schema, the projection's cache key for a projected one (``_`` the schema itself)."""
+    _, source = arguments
+    return digest(code_fingerprint(), "satisfiable", source)
+
+
+def _nodes_from_json(value: Any) -> list[tuple[str, str]]:
+    return [(at, reason) for at, reason in value]
+
+
+def _unsatisfiable(runner: Runner, items: list[tuple[Any, Any]]) -> list[list[tuple[str, str]]]:
+    """:func:`unsatisfiable_nodes` of each ``(schema, source)``, through the runner's cache (a
+    rebuild walks thousands of schemas that did not change)."""
+    return runner.map(
+        "satisfiable",
+        _schema_nodes,
+        items,
+        key=_nodes_key,
+        encode=lambda nodes: [list(node) for node in nodes],
+        decode=_nodes_from_json,
+        parallel=False,
+        indexed=True,
+    )
+
+
+def _schema_nodes(schema: Any, _source: Any) -> list[tuple[str, str]]:
+    return unsatisfiable_nodes(schema)
+
+
 def design_diagnostics(
-    design: Design, projections: Sequence[ProviderProjection]
+    design: Design, projections: Sequence[ProviderProjection], runner: Runner | None = None
 ) -> list[Diagnostic]:
     """Every contract's canonical schema, and the projections of those whose canonical schema is
     satisfiable (an unsatisfiable one is reported once, in the design's own terms)."""
+    runner = runner or Runner()
     diagnostics: list[Diagnostic] = []
     unsatisfiable: set[tuple[str, str]] = set()
-    for contract in (*design.tools, *design.outputs):
-        found = contract_diagnostics(contract, contract.schema, DESIGN)
-        if found:
+    contracts = (*design.tools, *design.outputs)
+    found = _unsatisfiable(runner, [(c.schema, ["design", c.identity()]) for c in contracts])
+    for contract, nodes in zip(contracts, found, strict=True):
+        if nodes:
             unsatisfiable.add((contract.kind, contract.name))
-        diagnostics += found
+        diagnostics += _located(contract, nodes, DESIGN)
     for projection in projections:
-        for projected in (*projection.tools, *projection.outputs):
-            contract = projected.contract
-            if (
-                projected.meaning is not None
-                and (contract.kind, contract.name) not in unsatisfiable
-            ):
-                diagnostics += contract_diagnostics(
-                    contract, projected.meaning, projection.profile.name
-                )
+        checked = [
+            projected
+            for projected in (*projection.tools, *projection.outputs)
+            if projected.meaning is not None
+            and (projected.contract.kind, projected.contract.name) not in unsatisfiable
+        ]
+        found = _unsatisfiable(runner, [(p.meaning, _projected_source(p)) for p in checked])
+        for projected, nodes in zip(checked, found, strict=True):
+            diagnostics += _located(projected.contract, nodes, projection.profile.name)
     return diagnostics
+
+
+def _projected_source(projected: ProjectedContract) -> Any:
+    """The projection's cache key when it has one, else the projected schema itself."""
+    if projected.inputs is not None:
+        return ["projection", projected.inputs]
+    return ["meaning", projected.meaning]

@@ -153,10 +153,19 @@ def format_python(source: str, literals: Sequence[Literal] = (), *, runner: Runn
             fragments = quick.sources()[len(parts) :]
             formatted = runner.map("black", black_format, [(s,) for s in fragments], key=_black_key)
             return quick.assemble(parts + formatted)
+        # no cut between definitions (a module of tables): the given literals stay data, not
+        # megabytes of text written out here and scanned back into elements by _plan
+        plan = _plan(source, given) if given else None
+        if plan is not None:
+            return _formatted(plan, runner)
     source = written_out(source, given)
     plan = _plan(source) if len(source) >= SPLIT_THRESHOLD else None
     if plan is None:
         return runner.map("black", black_format, [(source,)], key=_black_key)[0]
+    return _formatted(plan, runner)
+
+
+def _formatted(plan: _Plan, runner: Runner) -> str:
     formatted = runner.map("black", black_format, [(s,) for s in plan.sources()], key=_black_key)
     return plan.assemble(formatted)
 
@@ -489,8 +498,8 @@ def _quick_plan(source: str, given: Sequence[Literal] = ()) -> _Plan | None:
     return _Plan(tuple("".join(g) for g in grouped(definitions)), tuple(literals))
 
 
-def _plan(source: str) -> _Plan | None:
-    lines, literals = _with_placeholders(source)
+def _plan(source: str, given: Sequence[Literal] = ()) -> _Plan | None:
+    lines, literals = _with_placeholders(source, given)
     tree = scalar_runs.parsed("".join(lines), MODE)[1]
     if tree is None:
         return None
