@@ -35,7 +35,7 @@ import black
 from black.strings import str_width
 
 from toolgen.infra.cache import digest
-from toolgen.infra.parallel import Runner
+from toolgen.infra.parallel import Later, Runner
 from toolgen.render import literal_layout, scalar_runs
 
 LINE_LENGTH = 100
@@ -143,6 +143,50 @@ def _black_key(arguments: tuple[str, ...]) -> str:
 def format_python(source: str, literals: Sequence[Literal] = (), *, runner: Runner) -> str:
     """``black_format(source)``, computed in parts for a large module (see the module docstring)
     by ``runner``; ``literals`` are written where their placeholders are in ``source``."""
+    return submit_format(source, literals, runner=runner).result()
+
+
+def submit_format(source: str, literals: Sequence[Literal] = (), *, runner: Runner) -> Later[str]:
+    """:func:`format_python`, with black's work handed to ``runner``'s workers now (the parts of
+    a quick plan and its literals' fragments, or a small module whole): the caller renders the
+    next module meanwhile. What the quick plan cannot decide alone (a cut that did not hold, a
+    large module without one) is done when the result is asked for, as :func:`_format_now`
+    does it, so the bytes are the same."""
+    cut_source, given = _cut_literals(source, literals)
+    size = len(cut_source) + sum(literal.length() - len(literal.placeholder) for literal in given)
+    if size >= SPLIT_THRESHOLD:
+        quick = _quick_plan(cut_source, given)
+        if quick is None:
+            return Later(lambda: _format_now(source, literals, runner))
+        last = len(quick.chunks) - 1
+        parts = runner.submit(
+            "black-part",
+            _checked_black,
+            [(chunk, index == last) for index, chunk in enumerate(quick.chunks)],
+            key=_part_key,
+        )
+        fragments = runner.submit(
+            "black",
+            black_format,
+            [(s,) for s in quick.sources()[len(quick.chunks) :]],
+            key=_black_key,
+        )
+
+        def assembled() -> str:
+            checked = parts.result()
+            if any(text is None for text, _ in checked) or not _placed(quick, checked):
+                return _format_now(source, literals, runner)
+            return quick.assemble([str(text) for text, _ in checked] + fragments.result())
+
+        return Later(assembled)
+    whole = runner.submit(
+        "black", black_format, [(written_out(cut_source, given),)], key=_black_key
+    )
+    return Later(lambda: whole.result()[0])
+
+
+def _format_now(source: str, literals: Sequence[Literal], runner: Runner) -> str:
+    """:func:`format_python` step by step, waiting for each step's results."""
     source, given = _cut_literals(source, literals)
     size = len(source) + sum(literal.length() - len(literal.placeholder) for literal in given)
     if size >= SPLIT_THRESHOLD:
