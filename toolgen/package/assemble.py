@@ -21,6 +21,7 @@ from toolgen.infra.diagnostics import Diagnostic
 from toolgen.infra.parallel import Later, Runner
 from toolgen.load.contracts import Design
 from toolgen.load.loader import ENVELOPES_FOLDER
+from toolgen.package.handlers import handlers_module
 from toolgen.package.schema_texts import SchemaText, json_text, schema_texts
 from toolgen.package.testing import testing_files
 from toolgen.package.tool_outputs import tool_output_files
@@ -31,7 +32,6 @@ from toolgen.providers.apis import Api, Requests, modules_for, requests_for
 from toolgen.render.formatting import Literal
 from toolgen.render.runtime_files import copied
 from toolgen.render.templating import format_later, header, render
-from toolgen.schema.names import python_identifier
 
 MANIFEST = ".toolgen-manifest.json"
 
@@ -243,35 +243,6 @@ def _provider_module(
     }
 
 
-def _handlers_module(
-    design: Design, classes: dict[tuple[str, str], tuple[str, str]], runner: Runner
-) -> Later[str]:
-    """``handlers.py``: the typed dispatch base classes, one method per tool of the design."""
-    names: dict[str, str] = {}
-    for contract in design.tools:
-        names[contract.name] = python_identifier(contract.name, reserved=set(names.values()))
-    tools = tuple(contract.name for contract in design.tools)
-    return format_later(
-        render(
-            "handlers.py.j2",
-            runner,
-            header=header(),
-            tools=tools,
-            handler_names=names,
-            tool_classes={name: classes[("tool", name)][1] for name in tools},
-            output_types={name: _handler_output(name, classes) for name in tools},
-        ),
-        runner=runner,
-    )
-
-
-def _handler_output(tool: str, classes: dict[tuple[str, str], tuple[str, str]]) -> str:
-    """The return type of the handler of ``tool``: its output model or JSON when it declares
-    ``output:`` (another model is a type error), else any JSON value or model."""
-    found = classes.get(("tool_output", tool))
-    return f"_models.{found[1]} | JSONOutput" if found else "HandlerOutput"
-
-
 def _texts(projection: ProviderProjection, runner: Runner) -> dict[tuple[str, str], SchemaText]:
     """The texts of every projected schema of ``projection`` (toolgen/package/schema_texts.py)."""
     projected = [p for p in (*projection.tools, *projection.outputs) if p.schema is not None]
@@ -319,7 +290,7 @@ def render_package(
     if providers:
         # one large part (a class a tool long): first in the queue, so that it ends no later
         # than the models
-        formatting["handlers.py"] = _handlers_module(design, models.classes, runner)
+        formatting["handlers.py"] = handlers_module(design, models.classes, runner)
     models.start()
     formatting["__init__.py"] = format_later(
         render(
