@@ -36,7 +36,7 @@ from black.strings import str_width
 
 from toolgen.infra.cache import digest
 from toolgen.infra.parallel import Later, Runner
-from toolgen.render import literal_layout, scalar_runs
+from toolgen.render import literal_layout, overload_stubs, scalar_runs
 
 LINE_LENGTH = 100
 MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=LINE_LENGTH)
@@ -261,7 +261,7 @@ def _checked_black(source: str, ends_module: bool) -> tuple[str | None, list[str
         for node in tree.body
         if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Name)
     ]
-    return black_format(source), names
+    return overload_stubs.laid_out(source, LINE_LENGTH) or black_format(source), names
 
 
 def _placed(plan: _Plan, checked: Sequence[tuple[str | None, list[str]]]) -> bool:
@@ -530,7 +530,21 @@ def _quick_plan(source: str, given: Sequence[Literal] = ()) -> _Plan | None:
     if not _DEFINITION_START.match(lines[0]):
         del cuts[1]  # the module's head ends with no definition: its cut could not hold
     definitions = ["".join(lines[a:b]) for a, b in zip(cuts, cuts[1:], strict=False)]
-    return _Plan(tuple("".join(g) for g in grouped(definitions)), tuple(literals))
+    return _Plan(tuple(_grouped_apart(definitions)), tuple(literals))
+
+
+def _grouped_apart(definitions: list[str]) -> list[str]:
+    """The parts of :func:`_quick_plan`: the definitions in groups (:func:`grouped`), but a run
+    of overload stubs a part of its own (laid out without black: toolgen/render/overload_stubs.py)."""
+    parts: list[str] = []
+    pending: list[str] = []
+    for definition in definitions:
+        if overload_stubs.RUN.fullmatch(definition):
+            parts += ["".join(group) for group in grouped(pending)] + [definition]
+            pending = []
+        else:
+            pending.append(definition)
+    return parts + ["".join(group) for group in grouped(pending)]
 
 
 def _plan(source: str) -> _Plan | None:
