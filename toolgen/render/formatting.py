@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -482,11 +483,19 @@ def _literal(placeholder: str, opening: str, elements: Sequence[str]) -> _Litera
     if whole is not None:
         return _Literal(placeholder, opening, (tuple(elements),), (whole,))
     lines = [_element_line(element) for element in elements]
-    groups, laid_out, start = [], [], 0
+    groups: list[tuple[str, ...]] = []
+    laid_out: list[str | None] = []
+    start = 0
     for group in grouped(elements, GROUP_MIN_CHARS):
-        groups.append(tuple(group))
-        laid_out.append(_laid_out(lines[start : start + len(group)]))
+        group_lines = lines[start : start + len(group)]
         start += len(group)
+        # a group of both kinds: its runs of laid-out lines kept, only the others go to black
+        # (black formats each element of an exploded literal alone, so a run is a fragment)
+        pairs_of_group = zip(group, group_lines, strict=True)
+        for known, run in itertools.groupby(pairs_of_group, lambda p: p[1] is not None):
+            pairs = list(run)
+            groups.append(tuple(element for element, _ in pairs))
+            laid_out.append(_laid_out([line for _, line in pairs]) if known else None)
     return _Literal(placeholder, opening, tuple(groups), tuple(laid_out))
 
 
