@@ -82,3 +82,17 @@ def test_later_is_finished_once() -> None:
     assert later.result() == 7 and later.result() == 7 and later.ready
     assert calls == [1]
     assert Later.done(None).ready and Later.done(3).result() == 3
+
+
+def test_work_not_to_be_taken_back_waits_for_the_workers() -> None:
+    runner = Runner(jobs=2)
+    try:
+        runner.start()
+        busy = runner.submit("slow", _slow_square, [(n,) for n in range(16)])
+        kept = runner.submit("pid", _pid_of, [(n,) for n in range(8)], take_back=False)
+        found = kept.result()
+        assert [n for n, _ in found] == list(range(8))
+        assert os.getpid() not in {pid for _, pid in found}
+        assert busy.result() == [n * n for n in range(16)]
+    finally:
+        runner.close()

@@ -147,7 +147,7 @@ class _Completed(Iterator[tuple[int, R]]):
     def __init__(
         self,
         futures: dict[Future[list[R]], list[int]],
-        compute: Callable[[list[int]], list[R]],
+        compute: Callable[[list[int]], list[R]] | None,
         report: Callable[[int], None],
         done: int,
     ) -> None:
@@ -157,14 +157,14 @@ class _Completed(Iterator[tuple[int, R]]):
     @staticmethod
     def _read(
         futures: dict[Future[list[R]], list[int]],
-        compute: Callable[[list[int]], list[R]],
+        compute: Callable[[list[int]], list[R]] | None,
         report: Callable[[int], None],
         done: int,
     ) -> Iterator[tuple[int, R]]:
         waiting = list(futures)  # in submission order
         while waiting:
             finished = [future for future in waiting if future.done()]
-            if not finished:
+            if not finished and compute is not None:
                 # cancel() fails once a worker took the chunk (or the pool queued it for one)
                 taken = next((f for f in reversed(waiting) if f.cancel()), None)
                 if taken is not None:
@@ -174,6 +174,7 @@ class _Completed(Iterator[tuple[int, R]]):
                     done += len(chunk)
                     report(done)
                     continue
+            if not finished:
                 finished = list(wait(waiting, return_when=FIRST_COMPLETED).done)
             for future in finished:
                 waiting.remove(future)
@@ -230,12 +231,15 @@ class Runner:
         waiting: bool = False,
         indexed: bool = False,
         with_runner: bool = False,
+        take_back: bool = True,
     ) -> Pending[R]:
         """:meth:`map`, with the work handed to the workers now and collected by
         ``result()``: this process can do other work meanwhile (with one job, or too few
         items, the work is done by ``result()``). ``indexed``: the stage's values are small,
         read through the cache's index (:meth:`Cache.index`). ``with_runner``: ``function``
-        takes a ``runner`` keyword, the runner that runs it (see the module docstring)."""
+        takes a ``runner`` keyword, the runner that runs it (see the module docstring).
+        ``take_back=False``: collecting waits for the workers rather than computing a chunk no
+        worker has started here (work whose libraries only the workers have imported)."""
         results: list[Any] = [None] * len(arguments)
         if indexed and self.cache is not None:
             self.cache.index(stage)
@@ -261,7 +265,14 @@ class Runner:
         else:
             least = 2 if waiting else 1
         computed = self._compute(
-            stage, function, arguments, todo, len(arguments) - len(todo), least, with_runner
+            stage,
+            function,
+            arguments,
+            todo,
+            len(arguments) - len(todo),
+            least,
+            with_runner,
+            take_back,
         )
         if not waiting and isinstance(computed, _Completed):
             self._submitted += computed.futures
@@ -285,6 +296,7 @@ class Runner:
         done: int,
         least: int,
         with_runner: bool,
+        take_back: bool = True,
     ) -> Iterator[tuple[int, R]]:
         """The results of ``todo``, as they come: computed in this process while the iterator
         is read, or (``least`` items or more, and more than one job) submitted to the workers
@@ -317,7 +329,10 @@ class Runner:
                 return [function(*arguments[index], runner=self) for index in chunk]
             return [function(*arguments[index]) for index in chunk]
 
-        return _Completed(futures, compute, lambda count: self._report(stage, count, total), done)
+        def report(count: int) -> None:
+            self._report(stage, count, total)
+
+        return _Completed(futures, compute if take_back else None, report, done)
 
     def _busy(self) -> bool:
         """Whether submitted work is still running or waiting in the workers."""

@@ -257,6 +257,7 @@ def _submit_contract_modules(
         encode=_encode,
         decode=_decode,
         with_runner=True,
+        take_back=False,  # this process has not imported the generator (~1 s): the workers have
     )
 
 
@@ -328,6 +329,7 @@ class PendingModels:
                 encode=_encode,
                 decode=_decode,
                 with_runner=True,
+                take_back=False,
             )
             if design.shared
             else None
