@@ -17,6 +17,7 @@ the peak resident memory of its whole process tree, sampled from /proc):
 
     python -m bench.build            # writes the "## Build" section of bench/RESULTS.md
     python -m bench.build --cold 5   # only the 10% build against the generator, 5 rounds: medians
+    python -m bench.build --cold 5 --baseline ../main-copy   # and another tree's toolgen beside it
     python -m bench.build --enum 3   # only the large enum against the same-size design, 3 rounds
     python -m bench.build --only rebuild --rounds 3   # the rebuild ratios alone (medians), printed
     python -m bench.build --only rebuild --rounds 2 --against ../main-src --pyc   # side by side
@@ -305,6 +306,13 @@ def main() -> None:
         help="only the large-enum design against a same-size design of corpus tools, ROUNDS "
         "rounds (printed, RESULTS.md untouched)",
     )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="TREE",
+        help="with --cold: also the toolgen of source tree TREE (e.g. an export of main), "
+        "run after this one's in each round",
+    )
     parser.add_argument("--only", choices=["rebuild"], help="only the rebuild scenarios (printed)")
     parser.add_argument("--rounds", type=int, default=1, help="repetitions of --only (medians)")
     parser.add_argument(
@@ -333,7 +341,8 @@ def main() -> None:
             return
         if args.cold or args.scale:
             if args.cold:
-                print(_cold_only(work, args.cold), flush=True)
+                baseline = args.baseline.resolve() if args.baseline else None
+                print(_cold_only(work, args.cold, baseline), flush=True)
             if args.scale:
                 print(_scale_only(work))
             return
@@ -429,18 +438,29 @@ def _measure_rebuilds(work: Path, rounds: int, against: Path | None = None) -> s
     return "\n".join(lines)
 
 
-def _contenders(small: Path, out: Path) -> list[tuple[str, Callable[[], Run]]]:
-    """The cold 10% build and datamodel-code-generator alone, in the order they run each round."""
+def _contenders(
+    small: Path, out: Path, baseline: Path | None = None
+) -> list[tuple[str, Callable[[], Run]]]:
+    """The cold 10% build and datamodel-code-generator alone, in the order they run each round;
+    with ``baseline`` (another source tree, e.g. main's), its toolgen after each of this one's."""
     jobs = ("--no-cache", "-q", "-j")
-    return [
+    contenders: list[tuple[str, Callable[[], Run]]] = [
         ("dmcg defaults", lambda: dmcg_alone(small, "defaults")),
         ("dmcg toolgen options", lambda: dmcg_alone(small, "toolgen")),
-        ("toolgen -j1", lambda: toolgen(small, out, *jobs, "1")),
-        (f"toolgen -j{JOBS}", lambda: toolgen(small, out, *jobs, str(JOBS))),
     ]
+    for count in ("1", str(JOBS)):
+        contenders.append((f"toolgen -j{count}", lambda c=count: toolgen(small, out, *jobs, c)))
+        if baseline is not None:
+            contenders.append(
+                (
+                    f"baseline -j{count}",
+                    lambda c=count: toolgen(small, out, *jobs, c, code=baseline),
+                )
+            )
+    return contenders
 
 
-def _cold_only(work: Path, rounds: int) -> str:
+def _cold_only(work: Path, rounds: int, baseline: Path | None = None) -> str:
     """Each round runs every contender once, side by side; the ratios are of the medians (and
     the median of the per-round ratios, less sensitive to a load that changes between rounds)."""
     openai_tools = clean_tools(("openai",))
@@ -448,13 +468,16 @@ def _cold_only(work: Path, rounds: int) -> str:
     seconds: dict[str, list[float]] = {}
     cpu: dict[str, list[float]] = {}
     for number in range(rounds):
-        for name, measure in _contenders(small, work / "out"):
+        for name, measure in _contenders(small, work / "out", baseline):
             result = measure()
             seconds.setdefault(name, []).append(result.seconds)
             cpu.setdefault(name, []).append(result.cpu_seconds)
         print(
             f"round {number + 1}: {_load()}; "
-            + ", ".join(f"{name} {times[-1]:.1f} s" for name, times in seconds.items()),
+            + ", ".join(
+                f"{name} {times[-1]:.1f} s (CPU {cpu[name][-1]:.1f} s)"
+                for name, times in seconds.items()
+            ),
             flush=True,
         )
     base = seconds["dmcg defaults"]

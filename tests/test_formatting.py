@@ -218,3 +218,21 @@ def test_a_one_tool_rebuild_measures_and_dumps_one_group_of_schemas(
     changed_files = {p for p, text in second.files.items() if first.files.get(p) != text}
     assert "schemas/openai/tools/t7.json" in changed_files
     assert "schemas/openai/tools/t8.json" not in changed_files
+
+
+@pytest.mark.usefixtures("cut_small")
+def test_a_group_of_laid_out_and_black_elements_is_blacks() -> None:
+    """A group whose elements are partly laid out here (short tuples) and partly black's (too
+    long for a line): only the latter go to black, in fragments of their own."""
+    pairs = tuple(
+        f"('tool', {name!r}): ('.tools.{name}', {name.title()!r})"
+        for name in (f"t{i}" * (1 if i % 7 else 12) for i in range(60))
+    )
+    table = Literal("CLASSES", "{", pairs, trailing_comma=True)
+    source = _module(table)
+    plan = formatting._quick_plan(source, (table,))
+    assert plan is not None
+    assert None in plan.literals[0].laid_out and any(plan.literals[0].laid_out)
+    assert format_python(source, (table,), runner=Runner()) == black_format(
+        written_out(source, (table,))
+    )

@@ -70,13 +70,13 @@ def _build(design: Path, **options) -> dict[str, str]:
 def _formatted_sources(design: Path, monkeypatch) -> list[tuple[str, tuple]]:
     """The (source, literals) of every module the build of ``design`` formats."""
     sources: list[tuple[str, tuple]] = []
-    real = formatting.format_python
+    real = formatting.submit_format  # what every module's formatting goes through
 
-    def recorded(source: str, literals=(), *, runner: Runner) -> str:
+    def recorded(source: str, literals=(), *, runner: Runner):
         sources.append((source, tuple(literals)))
         return real(source, literals, runner=runner)
 
-    monkeypatch.setattr(formatting, "format_python", recorded)
+    monkeypatch.setattr(formatting, "submit_format", recorded)
     build(design, ("openai",))
     monkeypatch.undo()
     return sources

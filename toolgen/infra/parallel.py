@@ -18,12 +18,13 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from typing import Any, Generic, TextIO, TypeVar
 
 from toolgen.infra.cache import Cache
 
 R = TypeVar("R")
+T = TypeVar("T")
 
 #: fewer items than this run in this process while no worker runs yet: starting a worker
 #: (imports) costs about a second; once the workers run (:meth:`Runner.start`), any two items go
@@ -111,27 +112,76 @@ class Pending(Generic[R]):
         return self._results
 
 
+class Later(Generic[T]):
+    """A value whose work was handed to the workers (:meth:`Runner.submit`): ``finish`` puts it
+    together from their results when :meth:`result` is first called; this process meanwhile
+    renders the next module instead of waiting."""
+
+    def __init__(self, finish: Callable[[], T]) -> None:
+        self._finish: Callable[[], T] | None = finish
+        self._value: T | None = None
+
+    @classmethod
+    def done(cls, value: T) -> Later[T]:
+        later: Later[T] = cls(lambda: value)
+        later.result()
+        return later
+
+    @property
+    def ready(self) -> bool:
+        """Whether :meth:`result` returns without work (a value given as it is, or collected)."""
+        return self._finish is None
+
+    def result(self) -> T:
+        if self._finish is not None:
+            self._value, self._finish = self._finish(), None
+        return self._value  # type: ignore[return-value]  # T itself may include None
+
+
 class _Completed(Iterator[tuple[int, R]]):
-    """(index, result) of the workers' chunks, in the order they finish."""
+    """(index, result) of the workers' chunks, in the order they finish. A chunk still waiting
+    in the pool's queue when its results are asked for is taken back and computed in this
+    process (``compute``), the last submitted first: this process would otherwise only wait,
+    while the workers take the queue from its other end."""
 
     def __init__(
         self,
         futures: dict[Future[list[R]], list[int]],
+        compute: Callable[[list[int]], list[R]] | None,
         report: Callable[[int], None],
         done: int,
     ) -> None:
         self.futures = list(futures)
-        self._results = self._read(futures, report, done)
+        self._results = self._read(futures, compute, report, done)
 
     @staticmethod
     def _read(
-        futures: dict[Future[list[R]], list[int]], report: Callable[[int], None], done: int
+        futures: dict[Future[list[R]], list[int]],
+        compute: Callable[[list[int]], list[R]] | None,
+        report: Callable[[int], None],
+        done: int,
     ) -> Iterator[tuple[int, R]]:
-        for future in as_completed(futures):
-            chunk = futures[future]
-            yield from zip(chunk, future.result(), strict=True)
-            done += len(chunk)
-            report(done)
+        waiting = list(futures)  # in submission order
+        while waiting:
+            finished = [future for future in waiting if future.done()]
+            if not finished and compute is not None:
+                # cancel() fails once a worker took the chunk (or the pool queued it for one)
+                taken = next((f for f in reversed(waiting) if f.cancel()), None)
+                if taken is not None:
+                    waiting.remove(taken)
+                    chunk = futures[taken]
+                    yield from zip(chunk, compute(chunk), strict=True)
+                    done += len(chunk)
+                    report(done)
+                    continue
+            if not finished:
+                finished = list(wait(waiting, return_when=FIRST_COMPLETED).done)
+            for future in finished:
+                waiting.remove(future)
+                chunk = futures[future]
+                yield from zip(chunk, future.result(), strict=True)
+                done += len(chunk)
+                report(done)
 
     def __next__(self) -> tuple[int, R]:
         return next(self._results)
@@ -181,12 +231,15 @@ class Runner:
         waiting: bool = False,
         indexed: bool = False,
         with_runner: bool = False,
+        take_back: bool = True,
     ) -> Pending[R]:
         """:meth:`map`, with the work handed to the workers now and collected by
         ``result()``: this process can do other work meanwhile (with one job, or too few
         items, the work is done by ``result()``). ``indexed``: the stage's values are small,
         read through the cache's index (:meth:`Cache.index`). ``with_runner``: ``function``
-        takes a ``runner`` keyword, the runner that runs it (see the module docstring)."""
+        takes a ``runner`` keyword, the runner that runs it (see the module docstring).
+        ``take_back=False``: collecting waits for the workers rather than computing a chunk no
+        worker has started here (work whose libraries only the workers have imported)."""
         results: list[Any] = [None] * len(arguments)
         if indexed and self.cache is not None:
             self.cache.index(stage)
@@ -212,7 +265,14 @@ class Runner:
         else:
             least = 2 if waiting else 1
         computed = self._compute(
-            stage, function, arguments, todo, len(arguments) - len(todo), least, with_runner
+            stage,
+            function,
+            arguments,
+            todo,
+            len(arguments) - len(todo),
+            least,
+            with_runner,
+            take_back,
         )
         if not waiting and isinstance(computed, _Completed):
             self._submitted += computed.futures
@@ -236,6 +296,7 @@ class Runner:
         done: int,
         least: int,
         with_runner: bool,
+        take_back: bool = True,
     ) -> Iterator[tuple[int, R]]:
         """The results of ``todo``, as they come: computed in this process while the iterator
         is read, or (``least`` items or more, and more than one job) submitted to the workers
@@ -262,7 +323,16 @@ class Runner:
             pool.submit(_apply, function, [arguments[i] for i in chunk], with_runner): chunk
             for chunk in chunks
         }
-        return _Completed(futures, lambda count: self._report(stage, count, total), done)
+
+        def compute(chunk: list[int]) -> list[R]:  # a chunk taken back from the pool's queue
+            if with_runner:
+                return [function(*arguments[index], runner=self) for index in chunk]
+            return [function(*arguments[index]) for index in chunk]
+
+        def report(count: int) -> None:
+            self._report(stage, count, total)
+
+        return _Completed(futures, compute if take_back else None, report, done)
 
     def _busy(self) -> bool:
         """Whether submitted work is still running or waiting in the workers."""

@@ -9,18 +9,19 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from toolgen import __version__
-from toolgen.compile.canonical.compiler import CanonicalModule, render_canonical_module
+from toolgen.compile.canonical.compiler import CanonicalModule, submit_canonical_module
 from toolgen.compile.canonical.helpers import SUPPORT_MODULE, import_key
-from toolgen.compile.models import submit_models
+from toolgen.compile.models import plan_models
 from toolgen.compile.validators import (
     EnvelopeSchemaError,
     load_envelope_schemas,
-    render_envelope_module,
+    submit_envelope_module,
 )
 from toolgen.infra.diagnostics import Diagnostic
-from toolgen.infra.parallel import Runner
+from toolgen.infra.parallel import Later, Runner
 from toolgen.load.contracts import Design
 from toolgen.load.loader import ENVELOPES_FOLDER
+from toolgen.package.handlers import handlers_module
 from toolgen.package.schema_texts import SchemaText, json_text, schema_texts
 from toolgen.package.testing import testing_files
 from toolgen.package.tool_outputs import tool_output_files
@@ -30,8 +31,7 @@ from toolgen.project.rewrites import EnumStringified, OptionalsOverCap
 from toolgen.providers.apis import Api, Requests, modules_for, requests_for
 from toolgen.render.formatting import Literal
 from toolgen.render.runtime_files import copied
-from toolgen.render.templating import format_python, header, render
-from toolgen.schema.names import python_identifier
+from toolgen.render.templating import format_later, header, render
 
 MANIFEST = ".toolgen-manifest.json"
 
@@ -145,7 +145,7 @@ def _tables(
 
 def _tables_module(
     design: Design, projection: ProviderProjection, tables: dict[str, Literal], runner: Runner
-) -> str:
+) -> Later[str]:
     """The provider's tables module: the per-contract tables its provider module loads on first
     use (``ModuleTable``)."""
     source = render(
@@ -156,7 +156,7 @@ def _tables_module(
         provider=projection.profile.name,
         tables=tables,
     )
-    return format_python(source, tuple(tables.values()), runner=runner)
+    return format_later(source, tuple(tables.values()), runner=runner)
 
 
 def _provider_module(
@@ -167,7 +167,7 @@ def _provider_module(
     canonical_module: str | None,
     texts: dict[tuple[str, str], SchemaText],
     runner: Runner,
-) -> dict[str, str]:
+) -> dict[str, Later[str]]:
     """The generated module of one provider (its tables, bound to the runtime's API classes, and
     to ``canonical_module``'s canonicalizers; None: payloads come back canonical as they are) and
     its tables module and its stub of types (the types that grow with the design), by file name."""
@@ -233,39 +233,10 @@ def _provider_module(
         "provider_types.pyi.j2", runner, header=header(), provider=profile.name, **named
     )
     return {
-        f"{profile.name}.py": format_python(source, runner=runner),
+        f"{profile.name}.py": format_later(source, runner=runner),
         f"{tables_module}.py": _tables_module(design, projection, tables, runner),
-        f"{types_module}.pyi": format_python(types, runner=runner),
+        f"{types_module}.pyi": format_later(types, runner=runner),
     }
-
-
-def _handlers_module(
-    design: Design, classes: dict[tuple[str, str], tuple[str, str]], runner: Runner
-) -> str:
-    """``handlers.py``: the typed dispatch base classes, one method per tool of the design."""
-    names: dict[str, str] = {}
-    for contract in design.tools:
-        names[contract.name] = python_identifier(contract.name, reserved=set(names.values()))
-    tools = tuple(contract.name for contract in design.tools)
-    return format_python(
-        render(
-            "handlers.py.j2",
-            runner,
-            header=header(),
-            tools=tools,
-            handler_names=names,
-            tool_classes={name: classes[("tool", name)][1] for name in tools},
-            output_types={name: _handler_output(name, classes) for name in tools},
-        ),
-        runner=runner,
-    )
-
-
-def _handler_output(tool: str, classes: dict[tuple[str, str], tuple[str, str]]) -> str:
-    """The return type of the handler of ``tool``: its output model or JSON when it declares
-    ``output:`` (another model is a type error), else any JSON value or model."""
-    found = classes.get(("tool_output", tool))
-    return f"_models.{found[1]} | JSONOutput" if found else "HandlerOutput"
 
 
 def _texts(projection: ProviderProjection, runner: Runner) -> dict[tuple[str, str], SchemaText]:
@@ -304,11 +275,20 @@ def render_package(
     no module. ``runner`` does the work that can be shared out or cached (in this process, without
     a cache, when None)."""
     runner = runner or Runner()
-    # the models go to the workers first, collected last: the other modules are rendered meanwhile
-    models = submit_models(design, header(), runner)
+    # the models go to the workers early, collected last: the other modules are rendered
+    # meanwhile; each module's formatting goes to the workers too, collected after the last is
+    # rendered (this process takes back what no worker started: toolgen/infra/parallel.py)
+    models = plan_models(design, header(), runner)
     providers = tuple(p.profile.name for p in projections if p.profile.apis)
     files: dict[str, str] = {}
-    files["__init__.py"] = format_python(
+    formatting: dict[str, Later[str]] = {}  # files whose formatting is under way
+    canonical_files: list[tuple[str, Later[CanonicalModule]]] = []  # (module, its pending split)
+    if providers:
+        # one large part (a class a tool long): first in the queue, so that it ends no later
+        # than the models
+        formatting["handlers.py"] = handlers_module(design, models.classes, runner)
+    models.start()
+    formatting["__init__.py"] = format_later(
         render(
             "package_init.py.j2",
             runner,
@@ -325,17 +305,13 @@ def render_package(
         runner=runner,
     )
     diagnostics: list[Diagnostic] = []
-    if providers:
-        files["handlers.py"] = _handlers_module(design, models.classes, runner)
     files["_runtime.py"] = copied("_runtime", header())
     files["_json.py"] = copied("_json", header())  # _runtime's JSON reading
     files["_fakes.py"] = copied("_fakes", header())  # fake responses for the tests of users
     files.update(tool_output_files(design, models.classes, runner))
     canonical = _canonical_module(design, projections, runner)
-    if canonical is not None:
-        diagnostics += canonical.diagnostics
-        if canonical.source is not None:
-            files |= _canonical_files("_canonical", canonical, header())
+    if canonical is not None and _compiled(canonical, diagnostics):
+        canonical_files.append(("_canonical", canonical))
     served: list[ProviderProjection] = []  # the providers that get a module
     for projection in projections:
         name = projection.profile.name
@@ -349,28 +325,40 @@ def render_package(
         canonical_module = "_canonical" if projection.profile.optional_style == "nullable" else None
         if canonical_module is None and _inverse_work(projection):
             canonical_module = f"_canonical_{name}"
-            own = render_canonical_module(
+            own = submit_canonical_module(
                 design, projection, header(), runner, split=canonical_module
             )
-            diagnostics += own.diagnostics
-            if own.source is None:
+            if not _compiled(own, diagnostics):
                 continue
-            files |= _canonical_files(canonical_module, own, header())
+            canonical_files.append((canonical_module, own))
         for module in modules_for(projection.profile.apis):
             files[f"{module}.py"] = copied(module, header())
-        files[f"_envelopes_{name}.py"] = render_envelope_module(
+        formatting[f"_envelopes_{name}.py"] = submit_envelope_module(
             name, schemas, header(), runner
         )
         texts = _texts(projection, runner)
-        files |= _provider_module(
+        formatting |= _provider_module(
             design, projection, list(schemas), models.classes, canonical_module, texts, runner
         )
         files.update(_schema_files(projection, texts))
         served.append(projection)
     files |= testing_files(served, runner)
+    for module, pending in canonical_files:
+        files |= _canonical_files(module, pending.result(), header())
+    files |= {path: text.result() for path, text in formatting.items()}
     done = models.result()
     files.update(done.files)  # the build sorts the files; the models' findings come first
     return PackageFiles(files, [*done.diagnostics, *diagnostics])
+
+
+def _compiled(pending: Later[CanonicalModule], diagnostics: list[Diagnostic]) -> bool:
+    """Whether a canonical module under way compiled (a module that did not is ready at once,
+    with its findings, added to ``diagnostics``)."""
+    if not pending.ready:
+        return True
+    module = pending.result()
+    diagnostics += module.diagnostics
+    return module.source is not None
 
 
 def _envelope_schemas(
@@ -389,7 +377,7 @@ def _envelope_schemas(
 
 def _canonical_module(
     design: Design, projections: list[ProviderProjection], runner: Runner
-) -> CanonicalModule | None:
+) -> Later[CanonicalModule] | None:
     """One ``_canonical.py`` serves every provider that makes optionals nullable: the inverse of a
     contract depends only on its canonical schema and on which values its projection admits, and
     those providers' projections of one contract admit the same values. Each contract is compiled
@@ -410,7 +398,7 @@ def _canonical_module(
         tuple(p for p in chosen.values() if p.contract.kind == "output"),
         (),
     )
-    return render_canonical_module(design, merged, header(), runner, split="_canonical")
+    return submit_canonical_module(design, merged, header(), runner, split="_canonical")
 
 
 def _canonical_files(module: str, canonical: CanonicalModule, header: str) -> dict[str, str]:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -35,8 +36,8 @@ import black
 from black.strings import str_width
 
 from toolgen.infra.cache import digest
-from toolgen.infra.parallel import Runner
-from toolgen.render import literal_layout, scalar_runs
+from toolgen.infra.parallel import Later, Runner
+from toolgen.render import literal_layout, overload_stubs, scalar_runs
 
 LINE_LENGTH = 100
 MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=LINE_LENGTH)
@@ -143,6 +144,50 @@ def _black_key(arguments: tuple[str, ...]) -> str:
 def format_python(source: str, literals: Sequence[Literal] = (), *, runner: Runner) -> str:
     """``black_format(source)``, computed in parts for a large module (see the module docstring)
     by ``runner``; ``literals`` are written where their placeholders are in ``source``."""
+    return submit_format(source, literals, runner=runner).result()
+
+
+def submit_format(source: str, literals: Sequence[Literal] = (), *, runner: Runner) -> Later[str]:
+    """:func:`format_python`, with black's work handed to ``runner``'s workers now (the parts of
+    a quick plan and its literals' fragments, or a small module whole): the caller renders the
+    next module meanwhile. What the quick plan cannot decide alone (a cut that did not hold, a
+    large module without one) is done when the result is asked for, as :func:`_format_now`
+    does it, so the bytes are the same."""
+    cut_source, given = _cut_literals(source, literals)
+    size = len(cut_source) + sum(literal.length() - len(literal.placeholder) for literal in given)
+    if size >= SPLIT_THRESHOLD:
+        quick = _quick_plan(cut_source, given)
+        if quick is None:
+            return Later(lambda: _format_now(source, literals, runner))
+        last = len(quick.chunks) - 1
+        parts = runner.submit(
+            "black-part",
+            _checked_black,
+            [(chunk, index == last) for index, chunk in enumerate(quick.chunks)],
+            key=_part_key,
+        )
+        fragments = runner.submit(
+            "black",
+            black_format,
+            [(s,) for s in quick.sources()[len(quick.chunks) :]],
+            key=_black_key,
+        )
+
+        def assembled() -> str:
+            checked = parts.result()
+            if any(text is None for text, _ in checked) or not _placed(quick, checked):
+                return _format_now(source, literals, runner)
+            return quick.assemble([str(text) for text, _ in checked] + fragments.result())
+
+        return Later(assembled)
+    whole = runner.submit(
+        "black", black_format, [(written_out(cut_source, given),)], key=_black_key
+    )
+    return Later(lambda: whole.result()[0])
+
+
+def _format_now(source: str, literals: Sequence[Literal], runner: Runner) -> str:
+    """:func:`format_python` step by step, waiting for each step's results."""
     source, given = _cut_literals(source, literals)
     size = len(source) + sum(literal.length() - len(literal.placeholder) for literal in given)
     if size >= SPLIT_THRESHOLD:
@@ -226,7 +271,7 @@ def _checked_black(source: str, ends_module: bool) -> tuple[str | None, list[str
         for node in tree.body
         if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Name)
     ]
-    return black_format(source), names
+    return overload_stubs.laid_out(source, LINE_LENGTH) or black_format(source), names
 
 
 def _placed(plan: _Plan, checked: Sequence[tuple[str | None, list[str]]]) -> bool:
@@ -447,11 +492,19 @@ def _literal(placeholder: str, opening: str, elements: Sequence[str]) -> _Litera
     if whole is not None:
         return _Literal(placeholder, opening, (tuple(elements),), (whole,))
     lines = [_element_line(element) for element in elements]
-    groups, laid_out, start = [], [], 0
+    groups: list[tuple[str, ...]] = []
+    laid_out: list[str | None] = []
+    start = 0
     for group in grouped(elements, GROUP_MIN_CHARS):
-        groups.append(tuple(group))
-        laid_out.append(_laid_out(lines[start : start + len(group)]))
+        group_lines = lines[start : start + len(group)]
         start += len(group)
+        # a group of both kinds: its runs of laid-out lines kept, only the others go to black
+        # (black formats each element of an exploded literal alone, so a run is a fragment)
+        pairs_of_group = zip(group, group_lines, strict=True)
+        for known, run in itertools.groupby(pairs_of_group, lambda p: p[1] is not None):
+            pairs = list(run)
+            groups.append(tuple(element for element, _ in pairs))
+            laid_out.append(_laid_out([line for _, line in pairs]) if known else None)
     return _Literal(placeholder, opening, tuple(groups), tuple(laid_out))
 
 
@@ -495,7 +548,21 @@ def _quick_plan(source: str, given: Sequence[Literal] = ()) -> _Plan | None:
     if not _DEFINITION_START.match(lines[0]):
         del cuts[1]  # the module's head ends with no definition: its cut could not hold
     definitions = ["".join(lines[a:b]) for a, b in zip(cuts, cuts[1:], strict=False)]
-    return _Plan(tuple("".join(g) for g in grouped(definitions)), tuple(literals))
+    return _Plan(tuple(_grouped_apart(definitions)), tuple(literals))
+
+
+def _grouped_apart(definitions: list[str]) -> list[str]:
+    """The parts of :func:`_quick_plan`: the definitions in groups (:func:`grouped`), but a run
+    of overload stubs a part of its own (laid out without black: toolgen/render/overload_stubs.py)."""
+    parts: list[str] = []
+    pending: list[str] = []
+    for definition in definitions:
+        if overload_stubs.RUN.fullmatch(definition):
+            parts += ["".join(group) for group in grouped(pending)] + [definition]
+            pending = []
+        else:
+            pending.append(definition)
+    return parts + ["".join(group) for group in grouped(pending)]
 
 
 def _plan(source: str, given: Sequence[Literal] = ()) -> _Plan | None:

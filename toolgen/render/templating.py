@@ -18,7 +18,7 @@ from typing import Any
 import jinja2
 
 from toolgen import __version__
-from toolgen.infra.parallel import Runner
+from toolgen.infra.parallel import Later, Runner
 from toolgen.infra.resources import templates_dir
 from toolgen.render import formatting
 from toolgen.render.codegen import docstring_text, json_rows_literal, python_literal
@@ -124,12 +124,25 @@ def format_python(
     after: black leaves a comment's text as it is, so the bytes are the same, and the formatting
     of the parts of a large module stays in the cache when only the design hash changed (which it
     does with every design)."""
+    return format_later(source, literals, runner=runner).result()
+
+
+def format_later(
+    source: str, literals: Sequence[formatting.Literal] = (), *, runner: Runner
+) -> Later[str]:
+    """:func:`format_python` with black's work handed to ``runner``'s workers now, the text put
+    together when ``result()`` is asked for (``formatting.submit_format``)."""
     found = _HEADER_HASH.match(source)
     if found is None:
-        return formatting.format_python(source, literals, runner=runner)
+        return formatting.submit_format(source, literals, runner=runner)
     start, end = found.span(1)
     neutral = source[:start] + _NEUTRAL_HASH + source[end:]
-    formatted = formatting.format_python(neutral, literals, runner=runner)
-    if formatted[:end] != neutral[:end]:  # black changed the first line: not the header after all
-        return formatting.format_python(source, literals, runner=runner)
-    return source[:end] + formatted[end:]
+    pending = formatting.submit_format(neutral, literals, runner=runner)
+
+    def restored() -> str:
+        formatted = pending.result()
+        if formatted[:end] != neutral[:end]:  # black changed the first line: not the header
+            return formatting.format_python(source, literals, runner=runner)
+        return source[:end] + formatted[end:]
+
+    return Later(restored)

@@ -53,13 +53,13 @@ from toolgen.compile.canonical.views import (
     resolve,
 )
 from toolgen.infra.diagnostics import Diagnostic
-from toolgen.infra.parallel import Runner
+from toolgen.infra.parallel import Later, Runner
 from toolgen.load.contracts import Contract, Design
 from toolgen.project.design_projection import ProviderProjection
 from toolgen.project.projection import ProjectedContract
 from toolgen.project.rewrites import RewriteRecord
 from toolgen.render.codegen import LineEmitter
-from toolgen.render.templating import format_python, render
+from toolgen.render.templating import format_later, render
 from toolgen.schema import pointer as jp
 from toolgen.schema.nullability import NullOracle
 
@@ -860,12 +860,26 @@ def render_canonical_module(
     canonical name in ``TOOL_CANONICALIZERS`` and ``OUTPUT_CANONICALIZERS``. ``split``: the
     module's name; its canonicalizers then go to modules of their own, imported on first use
     (``toolgen.compile.canonical.split``)."""
+    return submit_canonical_module(design, projection, header, runner, split=split).result()
+
+
+def submit_canonical_module(
+    design: Design,
+    projection: ProviderProjection,
+    header: str,
+    runner: Runner | None = None,
+    *,
+    split: str | None = None,
+) -> Later[CanonicalModule]:
+    """:func:`render_canonical_module`, compiled now and formatted by ``runner``'s workers while
+    the caller goes on; the module (and its split) when ``result()`` is asked for. A module that
+    does not compile is ready at once (its diagnostics)."""
     del design  # the projection carries every contract; kept for the integrator's signature
     projected = [p for p in (*projection.tools, *projection.outputs) if p.schema is not None]
     runner = runner or Runner()
     compiled = compile_contracts(projected, runner)
     if compiled.diagnostics:
-        return CanonicalModule(None, compiled.diagnostics)
+        return Later.done(CanonicalModule(None, compiled.diagnostics))
     source = render(
         "_canonical.py.j2",
         runner,
@@ -882,10 +896,18 @@ def render_canonical_module(
         ),
         **compiled.parts,
     )
-    formatted = format_python(source, runner=runner)
-    if not split:
-        return CanonicalModule(formatted)
-    roots = [*compiled.parts["tools"].values(), *compiled.parts["outputs"].values()]
-    functions = {line.split("(", 1)[0].removeprefix("def ") for line in compiled.parts["functions"]}
-    cut = split_module(formatted, roots, functions, split, header, runner)
-    return CanonicalModule(cut.core, parts=cut.parts)
+    formatting = format_later(source, runner=runner)
+    done_by = runner  # narrowed for the closure
+
+    def finish() -> CanonicalModule:
+        formatted = formatting.result()
+        if not split:
+            return CanonicalModule(formatted)
+        roots = [*compiled.parts["tools"].values(), *compiled.parts["outputs"].values()]
+        functions = {
+            line.split("(", 1)[0].removeprefix("def ") for line in compiled.parts["functions"]
+        }
+        cut = split_module(formatted, roots, functions, split, header, done_by)
+        return CanonicalModule(cut.core, parts=cut.parts)
+
+    return Later(finish)

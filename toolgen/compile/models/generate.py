@@ -27,11 +27,11 @@ from toolgen.compile.models.imports import name_order, rewrite_imports
 from toolgen.compile.models.json_literals import json_literals
 from toolgen.infra.cache import code_fingerprint, digest, plain
 from toolgen.infra.diagnostics import Diagnostic, Level
-from toolgen.infra.parallel import Pending, Runner
+from toolgen.infra.parallel import Later, Pending, Runner
 from toolgen.load.contracts import Contract, Design, SharedDef
 from toolgen.render.formatting import Literal
 from toolgen.render.runtime_files import copied
-from toolgen.render.templating import format_python, render
+from toolgen.render.templating import format_later, format_python, render
 from toolgen.schema import names
 from toolgen.schema.metaschema import meta_validator
 
@@ -257,6 +257,7 @@ def _submit_contract_modules(
         encode=_encode,
         decode=_decode,
         with_runner=True,
+        take_back=False,  # this process has not imported the generator (~1 s): the workers have
     )
 
 
@@ -297,7 +298,8 @@ def _shared_module(
 
 class PendingModels:
     """The models step under way (:func:`submit_models`): the class of each contract is known
-    at once, the files when :meth:`result` returns."""
+    at once, the files when :meth:`result` returns. Planned only (:func:`plan_models`), the work
+    goes to the workers at :meth:`start`."""
 
     def __init__(self, design: Design, header: str, runner: Runner) -> None:
         self.design = design
@@ -311,7 +313,14 @@ class PendingModels:
             )
             for plan in self.planned
         }
-        self._shared = (
+        self._started: tuple[Pending[Any] | None, Pending[Any], dict[str, Later[str]]] | None = None
+
+    def start(self) -> None:
+        """Hand the models' work to the runner's workers (once)."""
+        if self._started is not None:
+            return
+        design, runner = self.design, self.runner
+        shared = (
             runner.submit(
                 "shared",
                 _shared_module,
@@ -320,28 +329,22 @@ class PendingModels:
                 encode=_encode,
                 decode=_decode,
                 with_runner=True,
+                take_back=False,
             )
             if design.shared
             else None
         )
-        self._contracts = _submit_contract_modules(self.planned, self.shared_classes, runner)
+        contracts = _submit_contract_modules(self.planned, self.shared_classes, runner)
+        # the package's own modules need the classes only: formatted meanwhile
+        self._started = shared, contracts, self._package_modules()
 
-    def result(self) -> ModelsOutput:
+    def _package_modules(self) -> dict[str, Later[str]]:
+        """``models/__init__.py``, ``_base.py`` and the subpackages' ``__init__.py``, formatting."""
         header, shared_classes, runner = self.header, self.shared_classes, self.runner
-        files: dict[str, str] = {}
-        diagnostics: list[Diagnostic] = []
-        if self._shared is not None:
-            source, _, found = self._shared.result()[0]
-            files["models/_shared.py"] = source.replace(_NEUTRAL_HEADER, header, 1)
-            diagnostics += found
-        for plan, (source, _, found) in zip(self.planned, self._contracts.result(), strict=True):
-            files[f"models/{plan.folder}/{plan.module}.py"] = source.replace(
-                _NEUTRAL_HEADER, header, 1
-            )
-            diagnostics += found
+        files: dict[str, Later[str]] = {}
         classes = self.classes
         for folder, kind in _subpackages(self.design):
-            files[f"models/{folder}/__init__.py"] = format_python(
+            files[f"models/{folder}/__init__.py"] = format_later(
                 render("models_subpackage.py.j2", runner, header=header, kind=kind), runner=runner
             )
         registry = [
@@ -357,7 +360,7 @@ class PendingModels:
         for cls, module in exported:
             by_module.setdefault(module, []).append(cls)
         type_imports = sorted(by_module.items(), key=lambda item: item[0].lower())
-        files["models/__init__.py"] = format_python(
+        files["models/__init__.py"] = format_later(
             render(
                 "models_init.py.j2",
                 runner,
@@ -373,7 +376,7 @@ class PendingModels:
             ("'CLASSES'", *(repr(cls) for cls, _ in exported), "'model_for'"),
             trailing_comma=True,
         )
-        files["models/__init__.pyi"] = format_python(
+        files["models/__init__.pyi"] = format_later(
             render(
                 "models_init.pyi.j2",
                 runner,
@@ -384,11 +387,30 @@ class PendingModels:
             (public,),
             runner=runner,
         )
-        files["models/_base.py"] = format_python(
+        files["models/_base.py"] = format_later(
             render("models_base.py.j2", runner, header=header), runner=runner
         )
+        return files
+
+    def result(self) -> ModelsOutput:
+        self.start()
+        assert self._started is not None
+        shared, contracts, package = self._started
+        header = self.header
+        files: dict[str, str] = {}
+        diagnostics: list[Diagnostic] = []
+        if shared is not None:
+            source, _, found = shared.result()[0]
+            files["models/_shared.py"] = source.replace(_NEUTRAL_HEADER, header, 1)
+            diagnostics += found
+        for plan, (source, _, found) in zip(self.planned, contracts.result(), strict=True):
+            files[f"models/{plan.folder}/{plan.module}.py"] = source.replace(
+                _NEUTRAL_HEADER, header, 1
+            )
+            diagnostics += found
+        files |= {path: text.result() for path, text in package.items()}
         files["_decode.py"] = copied("_decode", header)
-        return ModelsOutput(dict(sorted(files.items())), classes, diagnostics)
+        return ModelsOutput(dict(sorted(files.items())), self.classes, diagnostics)
 
 
 def _subpackages(design: Design) -> list[tuple[str, str]]:
@@ -406,9 +428,17 @@ def tool_output_classes(classes: dict[tuple[str, str], tuple[str, str]]) -> dict
     return {name: cls for (kind, name), (_, cls) in classes.items() if kind == "tool_output"}
 
 
+def plan_models(design: Design, header: str, runner: Runner) -> PendingModels:
+    """The models step planned (every contract's class known), its work not yet handed out:
+    what goes to the workers before :meth:`PendingModels.start` is done first."""
+    return PendingModels(design, header, runner)
+
+
 def submit_models(design: Design, header: str, runner: Runner) -> PendingModels:
     """Start the models step: the contracts' modules go to ``runner``'s workers now."""
-    return PendingModels(design, header, runner)
+    models = PendingModels(design, header, runner)
+    models.start()
+    return models
 
 
 def generate_models(design: Design, header: str, runner: Runner | None = None) -> ModelsOutput:

@@ -15,9 +15,9 @@ from toolgen.compile.validators.object_compiler import (
     object_module,
     reader_name,
 )
-from toolgen.infra.parallel import Runner
+from toolgen.infra.parallel import Later, Runner
 from toolgen.render.codegen import LineEmitter, docstring
-from toolgen.render.templating import export_order, format_python
+from toolgen.render.templating import export_order, format_later
 
 #: Where each name a generated module may use comes from; anything else is in ``._runtime``.
 _IMPORT_SOURCES = {
@@ -39,6 +39,14 @@ def render_envelope_module(
     ``validate_<surface>(data)`` returns ``data`` (typed as a dict) when it matches and raises
     SchemaDriftError otherwise.
     """
+    return submit_envelope_module(provider, schemas, header, runner).result()
+
+
+def submit_envelope_module(
+    provider: str, schemas: dict[str, Any], header: str, runner: Runner | None = None
+) -> Later[str]:
+    """:func:`render_envelope_module`, formatted by ``runner``'s workers while the caller goes
+    on (the text when ``result()`` is asked for)."""
     module = ModuleCompiler(provider)
     module.reserve("_mismatched", "_SCHEMAS")
     module.count_uses(schemas)
@@ -88,7 +96,7 @@ def render_envelope_module(
         )
     functions = [*validators, *module.sources.values(), *readers, *objects.sources.values()]
     source = emitter.source() + "".join("\n\n" + part for part in functions)
-    return format_python(source, runner=runner or Runner())
+    return format_later(source, runner=runner or Runner())
 
 
 #: What a string literal of ``_SCHEMAS`` may take on its line (indented by 4, within 88).
