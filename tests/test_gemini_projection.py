@@ -440,8 +440,8 @@ def test_the_dialect_setting(make_design, tool, provider, dialect, expected):
 
 
 def test_gemini_is_built_by_default_with_its_module(make_design, tool):
-    """The default build writes the Gemini module beside the projected schemas; the OpenAPI
-    dialect adds its own canonicalizers only when an enum goes out as text."""
+    """The default build writes the Gemini module (and its stub of types) beside the projected
+    schemas; the OpenAPI dialect adds its own canonicalizers only when an enum goes out as text."""
     assert "gemini" in BUILT_BY_DEFAULT
     root = make_design({"tools/t.yaml": tool("crm.find", obj({"q": S}, ["q"]))})
     default = build(root)
@@ -451,6 +451,7 @@ def test_gemini_is_built_by_default_with_its_module(make_design, tool):
         "_envelopes_gemini.py",
         "_generate_content.py",
         "_tables_gemini.py",
+        "_types_gemini.pyi",
         "gemini.py",
         "schemas/gemini/names.json",
         "schemas/gemini/tools/crm.find.json",
