@@ -27,13 +27,15 @@ demo: $(STAMP)
 ## the suite also runs ruff and mypy --strict on generated packages)
 test: $(STAMP)
 	$(BIN)/ruff check toolgen tests bench examples
+	$(BIN)/ruff format --check toolgen tests bench examples
 	$(BIN)/mypy toolgen
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -n auto
 
-## lint: ruff and mypy over toolgen's own code, and the layers contract (import-linter)
+## lint: ruff (check and format) and mypy over toolgen's own code, and the layers contract (import-linter)
 lint: $(STAMP)
 	$(BIN)/ruff check toolgen tests bench examples
+	$(BIN)/ruff format --check toolgen tests bench examples
 	$(BIN)/mypy toolgen
 	$(BIN)/lint-imports
 

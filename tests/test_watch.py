@@ -86,6 +86,7 @@ class Watcher:
 
 pytestmark = pytest.mark.slow  # a watcher process through several builds
 
+
 def test_watch_rebuilds_keeps_the_last_good_build_and_stops_on_ctrl_c(
     tmp_path: Path, make_design, tool, read_tree
 ) -> None:

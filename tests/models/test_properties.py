@@ -95,7 +95,10 @@ def _mutations(instance: Any, schema: Any) -> list[Any]:
 
 def test_every_contract_has_a_model(package):
     for built in package:
-        contracts = [*built.design.contracts, *(c.output for c in built.design.contracts if c.output)]
+        contracts = [
+            *built.design.contracts,
+            *(c.output for c in built.design.contracts if c.output),
+        ]
         assert set(built.output.classes) == {(c.kind, c.name) for c in contracts}
         assert not [d for d in built.output.diagnostics if d.code == "MODEL_NOT_GENERATED"]
 

@@ -149,7 +149,9 @@ def converse_events(gen: ModuleType, calls: list[tuple[str, str, dict[str, Any]]
     for index, (call_id, name, payload) in enumerate(calls, 2):
         text = json.dumps(payload)
         tool = {"toolUseId": call_id, "name": gen.bedrock.PROVIDER_NAMES[name]}
-        events.append({"contentBlockStart": {"contentBlockIndex": index, "start": {"toolUse": tool}}})
+        events.append(
+            {"contentBlockStart": {"contentBlockIndex": index, "start": {"toolUse": tool}}}
+        )
         for part in (text[: len(text) // 2], text[len(text) // 2 :]):
             delta = {"toolUse": {"input": part}}
             events.append({"contentBlockDelta": {"contentBlockIndex": index, "delta": delta}})

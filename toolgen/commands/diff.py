@@ -125,7 +125,9 @@ def _contract_changes(old: Contract, new: Contract) -> list[Change]:
         )
     for field, label in (("title", "title"), ("annotations", "annotations")):
         if getattr(old, field) != getattr(new, field):
-            changes.append(change(f"/{field}", "ANNOTATION_CHANGED", COMPATIBLE, f"{label} changed"))
+            changes.append(
+                change(f"/{field}", "ANNOTATION_CHANGED", COMPATIBLE, f"{label} changed")
+            )
     return changes + _output_changes(old, new)
 
 

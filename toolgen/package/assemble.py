@@ -229,9 +229,7 @@ def _provider_module(
         **named,
         **{"loop_options": {}, **projection.profile.module_data},
     )
-    types = render(
-        "provider_types.pyi.j2", runner, header=header(), provider=profile.name, **named
-    )
+    types = render("provider_types.pyi.j2", runner, header=header(), provider=profile.name, **named)
     return {
         f"{profile.name}.py": format_later(source, runner=runner),
         f"{tables_module}.py": _tables_module(design, projection, tables, runner),

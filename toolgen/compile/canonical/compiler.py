@@ -888,9 +888,7 @@ def submit_canonical_module(
         nulls=projection.profile.optional_style == "nullable",
         parts_package=f"{split}_parts" if split else None,
         tool_rows=[(name, part_name(root)) for name, root in compiled.parts["tools"].items()],
-        output_rows=[
-            (name, part_name(root)) for name, root in compiled.parts["outputs"].items()
-        ],
+        output_rows=[(name, part_name(root)) for name, root in compiled.parts["outputs"].items()],
         support_import=support_import(
             "\n".join(compiled.parts["functions"]), ".", "canonicalize_text"
         ),
