@@ -232,28 +232,23 @@ class ChatCompletionToolCallStream(FragmentJoiner):
             # optional members may be absent or null (SDK objects dump absent members as None)
             for delta in members_of(choice["delta"]).get("tool_calls") or ():
                 delta = members_of(delta)
-                function = delta.get("function")
-                function = {} if function is None else members_of(function)
-                self._add_delta(
-                    self._index_of(delta),
-                    delta.get("type"),
-                    delta.get("id"),
-                    function.get("name"),
-                    function.get("arguments"),
-                )
+                self._add_delta(self._index_of(delta), delta)
 
     def _index_of(self, delta: Any) -> int:
         index: int = delta["index"]
         return index
 
-    def _add_delta(self, index: int, kind: Any, call_id: Any, name: Any, arguments: Any) -> None:
-        if kind not in (None, "function"):
+    def _add_delta(self, index: int, delta: Any) -> None:
+        if delta.get("type") not in (None, "function"):
             self._skipped.add(index)
         call = self._calls.setdefault(index, ToolCallFragments())
         if call.id is None:
-            call.id = call_id
+            call.id = delta.get("id")
+        function = delta.get("function")
+        function = {} if function is None else members_of(function)
         if call.name is None:
-            call.name = name
+            call.name = function.get("name")
+        arguments = function.get("arguments")
         if arguments is not None:
             self._add_arguments(index, call, arguments)
 

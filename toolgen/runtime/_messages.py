@@ -243,29 +243,19 @@ class MessageToolCallStream(FragmentJoiner):
         # raw JSON, or an SDK object its reader checked, read through ``members_of``
         valid = members_of(self._validate(event))
         kind = valid["type"]
-        if kind == "content_block_start":
+        if kind == "message_start":
+            self._calls.clear()
+            self._inputs.clear()
+        elif kind == "content_block_start":
             block = members_of(valid["content_block"])
             if block["type"] == "tool_use":
-                self._start(valid["index"], block["id"], block["name"], block["input"])
+                self._calls[valid["index"]] = ToolCallFragments(block["id"], block["name"])
+                self._inputs[valid["index"]] = block["input"]
         elif kind == "content_block_delta":
             delta = members_of(valid["delta"])
-            if delta["type"] == "input_json_delta":
-                self._fragment(valid["index"], delta["partial_json"])
-        elif kind == "message_start":
-            self._restart()
-
-    def _restart(self) -> None:
-        self._calls.clear()
-        self._inputs.clear()
-
-    def _start(self, index: int, call_id: str, name: str, start_input: dict[str, Any]) -> None:
-        self._calls[index] = ToolCallFragments(call_id, name)
-        self._inputs[index] = start_input
-
-    def _fragment(self, index: int, text: str) -> None:
-        call = self._calls.get(index)
-        if call is not None:
-            call.parts.append(text)
+            call = self._calls.get(valid["index"])
+            if call is not None and delta["type"] == "input_json_delta":
+                call.parts.append(delta["partial_json"])
 
     def tool_calls(
         self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None

@@ -12,7 +12,7 @@ The decoders take the provider name and the generated validators of the two surf
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Final, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from ._attributes import members_of
 from ._contracts import Contracts
@@ -169,9 +169,6 @@ class ResponsesDecoder(ValidatingDecoder):
         return ResponseToolCallStream(self.provider, self._validate_event)
 
 
-_ITEM_EVENTS: Final = frozenset({"response.output_item.added", "response.output_item.done"})
-
-
 class ResponseToolCallStream(FragmentJoiner):
     """Joins ``response.function_call_arguments.delta`` events into whole function calls.
 
@@ -184,29 +181,24 @@ class ResponseToolCallStream(FragmentJoiner):
         # raw JSON, or an SDK object its reader checked, read through ``members_of``
         valid = members_of(self._validate(event))
         kind = valid["type"]
-        if kind in _ITEM_EVENTS:
+        if kind == "response.created":
+            self._calls.clear()
+        elif kind in ("response.output_item.added", "response.output_item.done"):
             item = members_of(valid["item"])
             if item["type"] == "function_call":
-                final = item["arguments"] if kind == "response.output_item.done" else None
-                self._item(valid["output_index"], item["call_id"], item["name"], final)
+                call = self._calls.setdefault(valid["output_index"], ToolCallFragments())
+                call.id = item["call_id"]
+                call.name = item["name"]
+                if kind == "response.output_item.done":
+                    call.final_arguments = item["arguments"]
         elif kind == "response.function_call_arguments.delta":
-            self._fragment(valid["output_index"], valid["delta"])
+            self._calls.setdefault(valid["output_index"], ToolCallFragments()).parts.append(
+                valid["delta"]
+            )
         elif kind == "response.function_call_arguments.done":
-            self._final(valid["output_index"], valid["arguments"])
-        elif kind == "response.created":
-            self._calls.clear()
-
-    def _item(self, index: int, call_id: str, name: str, final: str | None) -> None:
-        call = self._calls.setdefault(index, ToolCallFragments())
-        call.id, call.name = call_id, name
-        if final is not None:
-            call.final_arguments = final
-
-    def _fragment(self, index: int, text: str) -> None:
-        self._calls.setdefault(index, ToolCallFragments()).parts.append(text)
-
-    def _final(self, index: int, text: str) -> None:
-        self._calls.setdefault(index, ToolCallFragments()).final_arguments = text
+            self._calls.setdefault(
+                valid["output_index"], ToolCallFragments()
+            ).final_arguments = valid["arguments"]
 
     def tool_calls(
         self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None
