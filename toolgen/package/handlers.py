@@ -25,6 +25,7 @@ import re
 
 from toolgen.infra.parallel import Later, Runner
 from toolgen.load.contracts import Design
+from toolgen.render.def_layout import def_lines
 from toolgen.render.formatting import LINE_LENGTH
 from toolgen.render.templating import format_later, header, render
 from toolgen.schema.names import python_identifier
@@ -124,13 +125,9 @@ def _cut(source: str) -> tuple[str, list[tuple[str, str]]] | None:
 
 def _method(definition: str, parameters: str, returns: str, doc: str) -> str | None:
     """One method's lines as black writes them after a blank line; None when black has to say."""
-    line = f"    {definition}({parameters}){returns}"
-    if len(line) <= LINE_LENGTH:
-        lines = [line]
-    else:
-        lines = [f"    {definition}(", f"        {parameters}", f"    ){returns}"]
-        if any(len(part) > LINE_LENGTH for part in lines):
-            return None
+    lines = def_lines("    ", definition, parameters, returns, LINE_LENGTH, split_comma=False)
+    if lines is None:
+        return None
     docstring = f'        """{doc}"""'
     if len(docstring) > LINE_LENGTH or not _PLAIN_DOC.fullmatch(doc):
         return None

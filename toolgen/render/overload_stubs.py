@@ -1,9 +1,10 @@
 """Runs of ``@overload`` stubs laid out as black lays them out, without black.
 
 A function typed per canonical name (templates/_by_name.j2: ``tool_model``, ``parse_output`` ...)
-is one ``@overload`` stub per name, written one after the other without blank lines: a provider
-module of 400 tools has 400 of them, which black formats one token at a time (a tenth of a
-second of CPU per 100 stubs), yet the layout of a stub of this shape is certain:
+is one ``@overload`` stub per name, written one after the other without blank lines: the stub of
+types of a provider of 400 tools (``_types_<provider>.pyi``) has 400 of them, which black formats
+one token at a time (a tenth of a second of CPU per 100 stubs), yet the layout of a stub of this
+shape is certain:
 
 * black keeps consecutive stubs written without a blank line together (a stub after a stub), the
   decorator on the line above its ``def``, and the ``: ...`` body on the ``def``'s line;
@@ -23,6 +24,8 @@ tests/test_overload_stubs.py compares the bytes with black's.
 from __future__ import annotations
 
 import re
+
+from toolgen.render.def_layout import def_lines
 
 #: what black writes as is but for the quotes (see toolgen/render/formatting.py's _STRING)
 _PLAIN = r"'[ !#-&(-\[\]-~]*'"
@@ -46,12 +49,10 @@ def laid_out(part: str, line_length: int) -> str | None:
     for match in _ONE.finditer(part):
         function, name, more, returns = match.groups()
         name = name.replace("'", '"')
-        line = f"def {function}({name}{more}){returns}"
-        if len(line) <= line_length:
-            stubs.append(f"@overload\n{line}\n")
-            continue
-        lines = [f"def {function}(", f"    {name}{more}{'' if more else ','}", f"){returns}"]
-        if any(len(text) > line_length for text in lines):
+        lines = def_lines(
+            "", f"def {function}", f"{name}{more}", returns, line_length, split_comma=not more
+        )
+        if lines is None:
             return None
         stubs.append("@overload\n" + "\n".join(lines) + "\n")
     return "".join(stubs)
