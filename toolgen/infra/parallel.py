@@ -99,19 +99,6 @@ def _started() -> None:
     """A no-op task: submitting one per job makes the pool spawn every worker now."""
 
 
-class Pending(Generic[R]):
-    """Results of :meth:`Runner.submit`, ready when :meth:`result` returns."""
-
-    def __init__(self, collect: Callable[[], list[R]]) -> None:
-        self._collect: Callable[[], list[R]] | None = collect
-        self._results: list[R] = []
-
-    def result(self) -> list[R]:
-        if self._collect is not None:
-            self._results, self._collect = self._collect(), None
-        return self._results
-
-
 class Later(Generic[T]):
     """A value whose work was handed to the workers (:meth:`Runner.submit`): ``finish`` puts it
     together from their results when :meth:`result` is first called; this process meanwhile
@@ -136,6 +123,10 @@ class Later(Generic[T]):
         if self._finish is not None:
             self._value, self._finish = self._finish(), None
         return self._value  # type: ignore[return-value]  # T itself may include None
+
+
+class Pending(Later[list[R]]):
+    """Results of :meth:`Runner.submit`, ready when :meth:`result` returns."""
 
 
 class _Completed(Iterator[tuple[int, R]]):
