@@ -137,7 +137,7 @@ t0 = time.perf_counter()
 import {pkg}
 t1 = time.perf_counter()
 model = {pkg}.models.model_for("tool", {name!r})
-raw = {pkg}._runtime.decode_tool_call("bench", "call_1", "wire", {raw!r}, {{"wire": {name!r}}}, None)
+raw = {pkg}._runtime.RawCalls("bench", {{"wire": {name!r}}}).from_text("call_1", "wire", {raw!r})
 call = {pkg}._decode.typed_call("bench", raw, model)
 t2 = time.perf_counter()
 print(t1 - t0, t2 - t0)

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from tests.envelope.support import raw_reader
 from toolgen.runtime._contracts import Contracts
 from toolgen.runtime._generate_content import (
     GenerateContentDecoder,
@@ -111,7 +112,7 @@ def test_calls_of_the_first_candidate_with_their_id_or_none() -> None:
     body["candidates"].append(
         {"content": {"parts": [{"functionCall": {"name": "read_screen", "args": {}}}]}}
     )
-    calls = DECODER.parse_tool_calls(body, canonical_names=NAMES)
+    calls = DECODER.parse_tool_calls(body, raw_reader(DECODER, NAMES))
     assert _calls(calls) == [
         ("", "weather.get", '{"city":"Oslo"}', {"city": "Oslo"}),
         ("x1", "read_theme", "{}", {}),
@@ -129,13 +130,13 @@ def test_calls_of_the_first_candidate_with_their_id_or_none() -> None:
     ],
 )
 def test_blocked_or_empty_responses_have_no_calls(body: dict[str, Any]) -> None:
-    assert DECODER.parse_tool_calls(body, canonical_names=NAMES) == []
+    assert DECODER.parse_tool_calls(body, raw_reader(DECODER, NAMES)) == []
 
 
 def test_the_validator_runs_first() -> None:
     with pytest.raises(SchemaDriftError):
         GenerateContentDecoder("gemini", _refuse, _accept).parse_tool_calls(
-            _response(), canonical_names=NAMES
+            _response(), raw_reader(DECODER, NAMES)
         )
     with pytest.raises(SchemaDriftError):
         GenerateContentDecoder("gemini", _accept, _refuse).stream().add(_chunk({}))
@@ -149,7 +150,7 @@ def test_canonicalize_sees_the_canonical_name() -> None:
         return {"canonical": payload}
 
     body = _response({"functionCall": {"name": "getWeather", "args": {"n": "1"}}})
-    (call,) = DECODER.parse_tool_calls(body, canonical_names=NAMES, canonicalize=canonicalize)
+    (call,) = DECODER.parse_tool_calls(body, raw_reader(DECODER, NAMES, canonicalize))
     assert seen == ["weather.get"]
     assert (call.arguments, call.raw_arguments) == ({"canonical": {"n": "1"}}, '{"n":"1"}')
 
@@ -157,7 +158,7 @@ def test_canonicalize_sees_the_canonical_name() -> None:
 def test_unknown_tool_is_a_payload_error() -> None:
     body = _response({"functionCall": {"name": "nope", "args": {}}})
     with pytest.raises(PayloadError) as raised:
-        DECODER.parse_tool_calls(body, canonical_names=NAMES)
+        DECODER.parse_tool_calls(body, raw_reader(DECODER, NAMES))
     assert raised.value.code == "UNKNOWN_TOOL"
 
 
@@ -178,7 +179,7 @@ def test_whole_calls_in_chunks() -> None:
         _chunk({"name": "read_theme"}),
         {"candidates": [{"content": {"parts": []}, "finishReason": "STOP"}]},
     )
-    assert _calls(stream.tool_calls(canonical_names=NAMES)) == [
+    assert _calls(stream.tool_calls(raw_reader(stream, NAMES))) == [
         ("a", "weather.get", '{"city":"Oslo"}', {"city": "Oslo"}),
         ("", "read_theme", "{}", {}),
     ]
@@ -230,7 +231,7 @@ def test_streamed_arguments_are_joined_at_their_paths() -> None:
         "items": [{"name": "Boston", "price": 0.5}, {"odd key": True, "none": None}],
         "label": "x",
     }
-    calls = stream.tool_calls(canonical_names=NAMES)
+    calls = stream.tool_calls(raw_reader(stream, NAMES))
     assert [(c.name, c.arguments) for c in calls] == [
         ("weather.get", expected),
         ("read_screen", {"id": "B"}),
@@ -249,12 +250,12 @@ def test_a_second_string_at_a_path_replaces_the_first_unless_it_goes_on() -> Non
             }
         )
     )
-    assert stream.tool_calls(canonical_names=NAMES)[0].arguments == {"id": "B"}
+    assert stream.tool_calls(raw_reader(stream, NAMES))[0].arguments == {"id": "B"}
 
 
 def test_other_candidates_are_not_read() -> None:
     stream = _stream(_chunk({"name": "getWeather", "args": {}}, index=1))
-    assert stream.tool_calls(canonical_names=NAMES) == []
+    assert stream.tool_calls(raw_reader(stream, NAMES)) == []
 
 
 @pytest.mark.parametrize(
@@ -273,7 +274,7 @@ def test_arguments_at_impossible_paths_are_payload_errors(path: str) -> None:
         )
     )
     with pytest.raises(PayloadError) as raised:
-        stream.tool_calls(canonical_names=NAMES)
+        stream.tool_calls(raw_reader(stream, NAMES))
     assert (raised.value.code, raised.value.tool) == ("INVALID_ARGUMENTS", "read_screen")
     assert "B" not in str(raised.value)
 
@@ -281,7 +282,7 @@ def test_arguments_at_impossible_paths_are_payload_errors(path: str) -> None:
 def test_argument_parts_of_no_call_are_a_payload_error() -> None:
     stream = _stream(_chunk({"partialArgs": [{"jsonPath": "$.id", "stringValue": "A"}]}))
     with pytest.raises(PayloadError):
-        stream.tool_calls(canonical_names=NAMES)
+        stream.tool_calls(raw_reader(stream, NAMES))
 
 
 def test_args_given_with_the_name_are_not_mutated_by_later_parts() -> None:
@@ -290,5 +291,5 @@ def test_args_given_with_the_name_are_not_mutated_by_later_parts() -> None:
         _chunk({"name": "getWeather", "args": args, "willContinue": True}),
         _chunk({"partialArgs": [{"jsonPath": "$.items[0].name", "stringValue": "b"}]}),
     )
-    assert stream.tool_calls(canonical_names=NAMES)[0].arguments == {"items": [{"name": "b"}]}
+    assert stream.tool_calls(raw_reader(stream, NAMES))[0].arguments == {"items": [{"name": "b"}]}
     assert args == {"items": [{"name": "a"}]}

@@ -6,7 +6,7 @@ import copy
 import importlib
 import json
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +113,21 @@ def decoder(provider: str, surface: str, package: str = PACKAGE) -> Any:
     envelopes = importlib.import_module(f"{package}._envelopes_{provider}")
     decoder_class = getattr(importlib.import_module(f"{package}.{api.module}"), api.decoder)
     return decoder_class(provider, *(getattr(envelopes, f"validate_{s}") for s in api.surfaces))
+
+
+def raw_reader(
+    owner: Any, names: Mapping[str, str], canonicalize: Callable[[str, Any], Any] | None = None
+) -> Any:
+    """The RawCalls a decoder reads calls with, from the runtime of the decoder's own package:
+    ``owner`` is a decoder, a stream, a bound method of one, or a provider's name (a decoder of
+    the generated test package)."""
+    if isinstance(owner, str):
+        provider, package = owner, PACKAGE
+    else:
+        owner = getattr(owner, "__self__", owner)
+        provider, package = owner.provider, type(owner).__module__.rpartition(".")[0]
+    runtime = importlib.import_module(f"{package}._runtime")
+    return runtime.RawCalls(provider, names, canonicalize)
 
 
 def require_corpus() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.envelope.support import decoder
+from tests.envelope.support import decoder, raw_reader
 from tests.envelope.test_corpus import NAMES
 
 BODY: dict[str, Any] = {
@@ -37,7 +37,7 @@ BODY: dict[str, Any] = {
 
 
 def test_client_tool_uses_are_parsed_and_server_tools_skipped(modules: dict[str, ModuleType]):
-    calls = decoder("bedrock", "converse").parse_tool_calls(BODY, canonical_names=NAMES)
+    calls = decoder("bedrock", "converse").parse_tool_calls(BODY, raw_reader("bedrock", NAMES))
     assert [(c.id, c.name, c.arguments, c.raw_arguments) for c in calls] == [
         ("t1", "weather", {"city": "Paris"}, '{"city":"Paris"}')
     ]
@@ -105,7 +105,7 @@ def test_the_stream_joins_fragments_and_restarts_on_message_start(modules):
         {"messageStop": {"stopReason": "tool_use"}},
     ]:
         stream.add(event)
-    calls = stream.tool_calls(canonical_names=NAMES)
+    calls = stream.tool_calls(raw_reader(stream, NAMES))
     assert [(c.id, c.name, c.arguments) for c in calls] == [
         ("t1", "weather", {"city": "Paris"}),
         ("t2", "clock", {}),

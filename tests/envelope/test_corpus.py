@@ -17,6 +17,7 @@ from tests.envelope.support import (
     bodies,
     decoder,
     forms,
+    raw_reader,
     sdk_object_maker,
     stream_events,
 )
@@ -51,7 +52,7 @@ def test_tool_calls_of_recorded_bodies(folder: str, modules: dict[str, ModuleTyp
     parse = decoder(provider, surface).parse_tool_calls
     seen = 0
     for name, body in bodies(folder):
-        calls = parse(body, canonical_names=NAMES)
+        calls = parse(body, raw_reader(parse, NAMES))
         expected = _expected_calls(surface, body)
         assert [(c.id, c.name, c.arguments) for c in calls] == expected, name
         seen += len(calls)
@@ -119,10 +120,10 @@ def test_recorded_bodies_as_sdk_objects(folder: str, modules: dict[str, ModuleTy
     parse = decoder(provider, surface).parse_tool_calls
     make = sdk_object_maker(surface)
     for name, body in bodies(folder):
-        expected = _calls(parse(body, canonical_names=NAMES))
+        expected = _calls(parse(body, raw_reader(parse, NAMES)))
         for form, value in forms(make(body)).items():
             validate(value)
-            assert _calls(parse(value, canonical_names=NAMES)) == expected, (name, form)
+            assert _calls(parse(value, raw_reader(parse, NAMES))) == expected, (name, form)
 
 
 @pytest.mark.parametrize("folder", sorted(STREAMS))
@@ -133,14 +134,17 @@ def test_recorded_stream_events_as_sdk_objects(folder: str, modules: dict[str, M
         reference = decoder(provider, surface).stream()
         for event in events:
             reference.add(event)
-        expected = _calls(reference.tool_calls(canonical_names=NAMES))
+        expected = _calls(reference.tool_calls(raw_reader(reference, NAMES)))
         made = [make(event) for event in events]
         accumulators = {form: decoder(provider, surface).stream() for form in forms(made[0])}
         for event in made:
             for form, value in forms(event).items():
                 accumulators[form].add(value)
         for form, accumulator in accumulators.items():
-            assert _calls(accumulator.tool_calls(canonical_names=NAMES)) == expected, (name, form)
+            assert _calls(accumulator.tool_calls(raw_reader(accumulator, NAMES))) == expected, (
+                name,
+                form,
+            )
 
 
 def _calls(calls: list[Any]) -> list[tuple[str, str, str, Any]]:
@@ -157,7 +161,7 @@ def test_stream_accumulators_rebuild_tool_calls(
         accumulator = decoder(provider, surface).stream()
         for event in events:
             accumulator.add(event)
-        calls = accumulator.tool_calls(canonical_names=NAMES)
+        calls = accumulator.tool_calls(raw_reader(accumulator, NAMES))
         expected = _reference_join(surface, events)
         assert [(c.id, c.name, c.raw_arguments) for c in calls] == expected, name
         for call in calls:

@@ -26,6 +26,7 @@ from tests.envelope.support import (
     bodies,
     decoder,
     format_path,
+    raw_reader,
     stream_events,
 )
 from tests.envelope.test_mutations import samples
@@ -111,7 +112,7 @@ class Checker:
 
 def decode_body(provider: str, surface: str, body: Any, allowed: tuple[type, ...]) -> None:
     with contextlib.suppress(allowed):
-        decoder(provider, surface).parse_tool_calls(body, canonical_names=NAMES)
+        decoder(provider, surface).parse_tool_calls(body, raw_reader(provider, NAMES))
 
 
 def decode_stream(
@@ -122,7 +123,7 @@ def decode_stream(
         with contextlib.suppress(allowed):
             stream.add(event)
     with contextlib.suppress(allowed):
-        stream.tool_calls(canonical_names=NAMES)
+        stream.tool_calls(raw_reader(stream, NAMES))
 
 
 def allowed_errors(modules: dict[str, ModuleType]) -> tuple[type, ...]:

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from tests import test_cloudflare_module
-from tests.envelope.support import bodies, decoder, spread, stream_events
+from tests.envelope.support import bodies, decoder, raw_reader, spread, stream_events
 
 pytestmark = [pytest.mark.corpus, pytest.mark.slow]
 
@@ -330,7 +330,7 @@ def test_hostile_bodies(api: str, probe: Probe) -> None:
         probe.run(
             f"{api} {name}: {what}",
             lambda changed=changed, names=names: decoder(provider, surface).parse_tool_calls(
-                changed, canonical_names=names
+                changed, raw_reader(provider, names)
             ),
         )
     assert not probe.problems, probe.problems[:10]
@@ -362,7 +362,7 @@ def test_hostile_streams(api: str, probe: Probe) -> None:
             stream = decoder(provider, surface).stream()
             for event in sent:
                 stream.add(event)
-            return stream.tool_calls(canonical_names=names)
+            return stream.tool_calls(raw_reader(stream, names))
 
         probe.run(f"{api} {name}#{target}: {what}", attempt)
     assert not probe.problems, probe.problems[:10]

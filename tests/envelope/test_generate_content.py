@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.envelope.support import bodies, decoder, stream_events
+from tests.envelope.support import bodies, decoder, raw_reader, stream_events
 from tests.envelope.test_corpus import NAMES
 
 pytestmark = pytest.mark.corpus
@@ -24,14 +24,17 @@ def _streamed(folder: str, name: str) -> list[tuple[str, str, Any]]:
     stream = decoder("gemini", "generate_content_chunk").stream()
     for event in dict(stream_events(folder))[name]:
         stream.add(event)
-    return [(c.id, c.name, c.arguments) for c in stream.tool_calls(canonical_names=NAMES)]
+    return [(c.id, c.name, c.arguments) for c in stream.tool_calls(raw_reader(stream, NAMES))]
 
 
 def test_a_blocked_prompt_has_feedback_and_no_calls(modules: dict[str, ModuleType]) -> None:
     body = _body("google-vertex/generate-content", "001.json")
     assert "candidates" not in body and body["promptFeedback"]["blockReason"] == "MODEL_ARMOR"
     assert modules["gemini"].validate_generate_content(body) is body
-    assert decoder("gemini", "generate_content").parse_tool_calls(body, canonical_names=NAMES) == []
+    assert (
+        decoder("gemini", "generate_content").parse_tool_calls(body, raw_reader("gemini", NAMES))
+        == []
+    )
 
 
 def test_calls_keep_the_id_gemini_sent_and_have_none_otherwise() -> None:
@@ -48,9 +51,9 @@ def test_calls_keep_the_id_gemini_sent_and_have_none_otherwise() -> None:
     for name, body in with_ids:
         parts = body["candidates"][0]["content"]["parts"]
         sent = [p["functionCall"]["id"] for p in parts if "functionCall" in p]
-        assert [c.id for c in parse(body, canonical_names=NAMES)] == sent, name
+        assert [c.id for c in parse(body, raw_reader(parse, NAMES))] == sent, name
     without = _body("google-vertex/generate-content", "023.json")
-    calls = parse(without, canonical_names=NAMES)
+    calls = parse(without, raw_reader(parse, NAMES))
     assert calls and {c.id for c in calls} == {""}
 
 
@@ -139,8 +142,8 @@ def test_google_genai_objects_decode_as_their_json(modules: dict[str, ModuleType
                 response=copy.deepcopy(body),
                 kwargs={},  # it removes what it does not know
             )
-            expected = [(c.id, c.name, c.arguments) for c in parse(body, canonical_names=NAMES)]
-            calls = parse(sdk, canonical_names=NAMES)
+            expected = [(c.id, c.name, c.arguments) for c in parse(body, raw_reader(parse, NAMES))]
+            calls = parse(sdk, raw_reader(parse, NAMES))
             assert [(c.id, c.name, c.arguments) for c in calls] == expected, name
     with pytest.raises(modules["_runtime"].SchemaDriftError):
-        parse(sdk.to_json_dict(), canonical_names=NAMES)
+        parse(sdk.to_json_dict(), raw_reader(parse, NAMES))

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from tests.envelope.support import PACKAGE, decoder
+from tests.envelope.support import PACKAGE, decoder, raw_reader
 from tests.envelope.test_runtime import chat_completion
 
 SECRET = "sk-SECRET-hostile-7731"
@@ -101,7 +101,7 @@ def payload_error(modules: dict[str, ModuleType], run: Callable[[], Any]) -> Any
 
 def parse_chat(arguments: str) -> Callable[[], Any]:
     return lambda: decoder("openai", "chat_completion").parse_tool_calls(
-        chat_completion(arguments), canonical_names=NAMES
+        chat_completion(arguments), raw_reader("openai", NAMES)
     )
 
 
@@ -110,14 +110,14 @@ def parse_chat_stream(arguments: str, index: Any = 0) -> Callable[[], Any]:
         stream = decoder("openai", "chat_completion_chunk").stream()
         for chunk in chat_chunks(arguments, index):
             stream.add(chunk)
-        return stream.tool_calls(canonical_names=NAMES)
+        return stream.tool_calls(raw_reader(stream, NAMES))
 
     return run
 
 
 def parse_message(tool_input: Any) -> Callable[[], Any]:
     return lambda: decoder("anthropic", "message").parse_tool_calls(
-        message(tool_input), canonical_names=NAMES
+        message(tool_input), raw_reader("anthropic", NAMES)
     )
 
 
@@ -304,7 +304,7 @@ def test_an_integral_float_stream_index_drifts_with_a_path(surface: str, index: 
         )
         expected = "output[{}].item"
     with pytest.raises(runtime.SchemaDriftError) as raised:
-        stream.tool_calls(canonical_names=NAMES)
+        stream.tool_calls(raw_reader(stream, NAMES))
     shown = str(int(index)) if abs(index) <= 2**53 else "?"
     assert raised.value.path == expected.format(shown)
 
@@ -322,7 +322,9 @@ def test_an_unknown_tool_is_named_by_length_and_hash(modules: dict[str, ModuleTy
     body["choices"][0]["message"]["tool_calls"][0]["function"]["name"] = SECRET
     error = payload_error(
         modules,
-        lambda: decoder("openai", "chat_completion").parse_tool_calls(body, canonical_names=NAMES),
+        lambda: decoder("openai", "chat_completion").parse_tool_calls(
+            body, raw_reader("openai", NAMES)
+        ),
     )
     assert (error.code, error.location) == ("UNKNOWN_TOOL", "name")
     assert error.tool == runtime.value_digest(SECRET)
@@ -334,7 +336,7 @@ def test_an_unknown_tool_is_named_by_length_and_hash(modules: dict[str, ModuleTy
 
 def parse_message_named(name: str) -> Any:
     return decoder("anthropic", "message").parse_tool_calls(
-        message({"city": "Paris"}, name), canonical_names=NAMES
+        message({"city": "Paris"}, name), raw_reader("anthropic", NAMES)
     )
 
 
@@ -351,14 +353,18 @@ def test_a_hook_that_decodes_drifted_data_itself_runs_once(
     def hook(error: Any) -> None:
         seen.append(error)
         try:
-            decoder("openai", "chat_completion").parse_tool_calls(drifted, canonical_names=NAMES)
+            decoder("openai", "chat_completion").parse_tool_calls(
+                drifted, raw_reader("openai", NAMES)
+            )
         except runtime.SchemaDriftError as again:
             inner.append(again)
 
     runtime.on_schema_drift(hook)
     try:
         with caplog.at_level(logging.WARNING), pytest.raises(runtime.SchemaDriftError):
-            decoder("openai", "chat_completion").parse_tool_calls(drifted, canonical_names=NAMES)
+            decoder("openai", "chat_completion").parse_tool_calls(
+                drifted, raw_reader("openai", NAMES)
+            )
     finally:
         runtime.remove_schema_drift_hook(hook)
     assert len(seen) == 1 and len(inner) == 1

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from tests.envelope.support import NAMES, decoder
+from tests.envelope.support import NAMES, decoder, raw_reader
 from toolgen.compile.validators import (
     EnvelopeSchemaError,
     load_envelope_schemas,
@@ -61,8 +61,8 @@ def test_arguments_as_text_or_object_decode_alike(modules: dict[str, ModuleType]
     mistral = decoder("mistral", "chat_completion")
     as_text = {"id": "a", "function": {"name": "weather", "arguments": '{"city": "Paris"}'}}
     as_object = {"id": "a", "function": {"name": "weather", "arguments": {"city": "Paris"}}}
-    text_calls = mistral.parse_tool_calls(completion(as_text), canonical_names=NAMES)
-    object_calls = mistral.parse_tool_calls(completion(as_object), canonical_names=NAMES)
+    text_calls = mistral.parse_tool_calls(completion(as_text), raw_reader(mistral, NAMES))
+    object_calls = mistral.parse_tool_calls(completion(as_object), raw_reader(mistral, NAMES))
     assert [(c.id, c.name, c.arguments) for c in text_calls] == [
         ("a", "weather", {"city": "Paris"})
     ]
@@ -81,7 +81,7 @@ def test_canonicalize_runs_on_object_arguments(modules: dict[str, ModuleType]) -
 
     call = {"id": "a", "function": {"name": "weather", "arguments": {"city": None}}}
     (found,) = decoder("mistral", "chat_completion").parse_tool_calls(
-        completion(call), canonical_names=NAMES, canonicalize=canonicalize
+        completion(call), raw_reader("mistral", NAMES, canonicalize)
     )
     assert seen == [("weather", {"city": None})]
     assert found.arguments == {"canonical": True}
@@ -116,7 +116,7 @@ def test_untyped_calls_are_function_calls_and_other_types_are_skipped(
         {"id": "c", "type": "function", "function": {"name": "h", "arguments": "{}"}},
     ]
     found = decoder("mistral", "chat_completion").parse_tool_calls(
-        completion(*calls), canonical_names=NAMES
+        completion(*calls), raw_reader("mistral", NAMES)
     )
     assert [c.id for c in found] == ["a", "c"]
 
@@ -124,7 +124,7 @@ def test_untyped_calls_are_function_calls_and_other_types_are_skipped(
 def test_openrouter_call_without_arguments_has_none(modules: dict[str, ModuleType]) -> None:
     call = {"id": "a", "type": "function", "function": {"name": "f"}}
     (found,) = decoder("openrouter", "chat_completion").parse_tool_calls(
-        completion(call), canonical_names=NAMES
+        completion(call), raw_reader("openrouter", NAMES)
     )
     assert (found.arguments, found.raw_arguments) == ({}, "{}")
 
@@ -138,7 +138,7 @@ def test_whole_streamed_calls_without_index_stay_apart(modules: dict[str, Module
             {"id": "c", "function": {"name": "h", "arguments": '{"n": 3}'}},
         )
     )
-    assert calls_of(stream.tool_calls(canonical_names=NAMES)) == [
+    assert calls_of(stream.tool_calls(raw_reader(stream, NAMES))) == [
         ("a", "f", {"n": 1}, '{"n": 1}'),
         ("b", "g", {"n": 2}, '{"n":2}'),
         ("c", "h", {"n": 3}, '{"n": 3}'),
@@ -149,7 +149,9 @@ def test_indexed_fragments_still_join(modules: dict[str, ModuleType]) -> None:
     stream = decoder("mistral", "chat_completion").stream()
     stream.add(chunk({"index": 0, "id": "a", "function": {"name": "f", "arguments": '{"n"'}}))
     stream.add(chunk({"index": 0, "function": {"name": "", "arguments": ": 1}"}}))
-    assert calls_of(stream.tool_calls(canonical_names=NAMES)) == [("a", "f", {"n": 1}, '{"n": 1}')]
+    assert calls_of(stream.tool_calls(raw_reader(stream, NAMES))) == [
+        ("a", "f", {"n": 1}, '{"n": 1}')
+    ]
 
 
 def test_openai_streams_still_need_an_index(modules: dict[str, ModuleType]) -> None:

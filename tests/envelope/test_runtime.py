@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from pydantic import RootModel
 
-from tests.envelope.support import PACKAGE, decoder
+from tests.envelope.support import PACKAGE, decoder, raw_reader
 
 SECRET = "sk-SECRET-do-not-leak-4242"
 SURFACES = [
@@ -164,7 +164,7 @@ def test_sdk_style_objects_are_read_as_their_json(modules: dict[str, ModuleType]
     ]
     assert openai.validate_chat_completion(HasToDict(body)) is body
     [call] = decoder("openai", "chat_completion").parse_tool_calls(
-        HasToDict(body), canonical_names={"get_weather": "weather.get"}
+        HasToDict(body), raw_reader("openai", {"get_weather": "weather.get"})
     )
     assert call.arguments == {"city": "Paris"}
     drifted = chat_completion(arguments={"city": "Paris"})
@@ -267,8 +267,7 @@ def test_tool_calls_payload_errors(modules: dict[str, ModuleType]) -> None:
     names = {"get_weather": "weather.get"}
     [call] = decoder("openai", "chat_completion").parse_tool_calls(
         chat_completion(),
-        canonical_names=names,
-        canonicalize=lambda name, args: {**args, "by": name},
+        raw_reader("openai", names, lambda name, args: {**args, "by": name}),
     )
     assert (call.id, call.name, call.provider_name) == ("call_1", "weather.get", "get_weather")
     assert call.arguments == {"city": "Paris", "by": "weather.get"}
@@ -280,7 +279,7 @@ def test_tool_calls_payload_errors(modules: dict[str, ModuleType]) -> None:
     ):
         with pytest.raises(runtime.PayloadError) as raised:
             decoder("openai", "chat_completion").parse_tool_calls(
-                chat_completion(raw), canonical_names=names
+                chat_completion(raw), raw_reader("openai", names)
             )
         error = raised.value
         assert (error.tool, error.call_id, error.location) == ("weather.get", "call_1", "arguments")
@@ -289,7 +288,9 @@ def test_tool_calls_payload_errors(modules: dict[str, ModuleType]) -> None:
             assert SECRET not in text
         assert error.__cause__ is None and (error.__suppress_context__ or error.__context__ is None)
     with pytest.raises(runtime.PayloadError) as raised:
-        decoder("openai", "chat_completion").parse_tool_calls(chat_completion(), canonical_names={})
+        decoder("openai", "chat_completion").parse_tool_calls(
+            chat_completion(), raw_reader("openai", {})
+        )
     assert (raised.value.code, raised.value.location) == ("UNKNOWN_TOOL", "name")
 
 
@@ -314,7 +315,7 @@ def test_raw_arguments_of_a_parsed_input_are_written_on_first_read(
     }
     calls = [
         decoder("anthropic", "message").parse_tool_calls(
-            copy.deepcopy(message), canonical_names={"get_weather": "weather.get"}
+            copy.deepcopy(message), raw_reader("anthropic", {"get_weather": "weather.get"})
         )[0]
         for _ in range(2)
     ]

@@ -24,6 +24,7 @@ from tests.envelope.support import (
     bodies,
     covered,
     parent_of,
+    raw_reader,
     sdk_object_maker,
     spread,
     stream_events,
@@ -60,10 +61,12 @@ def reading_decoder(provider: str, surface: str) -> Any:
     return decoder_class(provider, *checks)
 
 
-def outcome(parse: Callable[..., Any], value: Any, runtime: ModuleType) -> Any:
+def outcome(
+    parse: Callable[..., Any], value: Any, runtime: ModuleType, provider: str | None = None
+) -> Any:
     """What decoding ``value`` gives: the calls, or the drift or payload error it raises."""
     try:
-        calls = parse(value, canonical_names=NAMES)
+        calls = parse(value, raw_reader(provider or parse, NAMES))
     except runtime.SchemaDriftError as drift:
         return ("drift", drift.path, drift.expected, drift.actual)
     except runtime.PayloadError as error:
@@ -91,12 +94,12 @@ def joined(decoder: Any, events: list[Any], runtime: ModuleType) -> Any:
     raises (while adding an event or joining)."""
     stream = decoder.stream()
 
-    def join(_: Any, **names: Any) -> Any:
+    def join(_: Any, calls: Any) -> Any:
         for event in events:
             stream.add(event)
-        return stream.tool_calls(**names)
+        return stream.tool_calls(calls)
 
-    return outcome(join, None, runtime)
+    return outcome(join, None, runtime, stream.provider)
 
 
 def dump(sdk_object: Any, runtime: ModuleType) -> Any:
@@ -234,7 +237,7 @@ def test_stream_events_as_objects_are_never_dumped(
                 patch.setattr(BaseModel, "model_dump", counted)
                 for event in objects:
                     stream.add(event)
-                stream.tool_calls(canonical_names=NAMES)
+                stream.tool_calls(raw_reader(stream, NAMES))
             assert not dumped, (folder, name, sorted(set(dumped)))
 
 

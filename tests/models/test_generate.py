@@ -311,14 +311,12 @@ def test_generator_failure_is_a_diagnostic_with_a_permissive_model(tmp_path, mon
 
 def _call(runtime, raw, canonicalize=None, call_id="call_1"):
     """What a provider module does before typing a call: JSON parse and canonicalize."""
-    return runtime.decode_tool_call(
+    calls = runtime.RawCalls(
         "openai",
-        call_id,
-        "weather_get",
-        raw,
         {"weather_get": "weather.get"},
         (lambda name, payload: canonicalize(payload)) if canonicalize else None,
     )
+    return calls.from_text(call_id, "weather_get", raw)
 
 
 def test_typed_call(weather):

@@ -20,6 +20,7 @@ from tests.envelope.support import (
     bodies,
     decoder,
     forms,
+    raw_reader,
     spread,
     stream_events,
 )
@@ -63,10 +64,10 @@ def test_recorded_bodies_through_the_clients(
     for name, body in spread(bodies(folder), BODIES_PER_FOLDER):
         server.reply_json(body)
         received = ask((openai_client, anthropic_client), surface)
-        expected = raw_calls(parse(body, canonical_names=NAMES))
+        expected = raw_calls(parse(body, raw_reader(parse, NAMES)))
         for form, value in forms(received, body).items():
             validate(value)
-            assert raw_calls(parse(value, canonical_names=NAMES)) == expected, (name, form)
+            assert raw_calls(parse(value, raw_reader(parse, NAMES))) == expected, (name, form)
 
 
 def _sse_body(path: Path, surface: str, events: list[Any]) -> str:
@@ -105,12 +106,12 @@ def test_recorded_streams_through_the_clients(
         reference = accumulator()
         for event in events:
             reference.add(event)
-        expected = raw_calls(reference.tool_calls(canonical_names=NAMES))
+        expected = raw_calls(reference.tool_calls(raw_reader(reference, NAMES)))
         streams = {form: accumulator() for form in forms(received[0])}
         for event in received:
             for form, value in forms(event).items():
                 validate(value)
                 streams[form].add(value)
         for form, stream in streams.items():
-            got = raw_calls(stream.tool_calls(canonical_names=NAMES))
+            got = raw_calls(stream.tool_calls(raw_reader(stream, NAMES)))
             assert got == expected, (name, form, json.dumps(got)[:200])

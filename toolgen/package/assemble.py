@@ -74,7 +74,7 @@ def _relative_imports(
     """The generated provider module's relative imports, in isort's order (an ``x as y`` import
     on a line of its own after its module's others)."""
     profile = projection.profile
-    decode = ["OutputData", "ToolCall", "decode_output", "output_data", "typed_calls"]
+    decode = ["OutputData", "ToolCall", "TypedCalls", "decode_output", "output_data", "typed_calls"]
     if any(api.sdk_models for api in profile.apis):
         decode.append("projected_model")
     by_module: dict[str, set[str]] = {
@@ -82,7 +82,10 @@ def _relative_imports(
         "_decode": set(decode),
         f"_envelopes_{profile.name}": {f"validate_{surface}" for surface in surfaces}
         | {f"read_{surface}" for api in profile.apis for surface in api.readers},
-        "_runtime": {"Event", "PayloadError", "RawToolCall", "SchemaDriftError", "ToolCallDecoder"},
+        "_runtime": {
+            *("CallReader", "Event", "PayloadError", "RawCalls", "RawToolCall"),
+            *("SchemaDriftError", "ToolCallDecoder"),
+        },
         "models": {"model_for"},
         requests.module: {requests.name},
     }
@@ -91,8 +94,9 @@ def _relative_imports(
     for api in profile.apis:
         by_module.setdefault(api.module, set()).update({api.decoder, *api.types})
     _loop_imports(profile.apis, by_module)
-    aliases = {"_runtime": "decode_tool_call as _decode_arguments"}
+    aliases = {}
     if canonical_module is not None:
+        by_module["_runtime"].add("OnFirstUse")
         by_module[canonical_module] = {"OUTPUT_CANONICALIZERS", "TOOL_CANONICALIZERS"}
         aliases[canonical_module] = "canonicalize_text as _canonicalize_text"
     lines: list[str] = []

@@ -21,22 +21,20 @@ arrive whole in one chunk without ``index`` (then it is a call of its own).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any, Literal, NotRequired, TypedDict
 
 from ._attributes import members_of
 from ._contracts import Contracts
 from ._runtime import (
     MISSING,
-    Canonicalize,
+    CallReader,
+    Decoded,
     FragmentJoiner,
-    RawToolCall,
     ToolCallFragments,
     ValidatingDecoder,
     Validator,
-    decode_tool_call,
     schema_drift,
-    tool_call_from_object,
 )
 
 __all__ = [
@@ -169,42 +167,23 @@ LENIENT_READS: tuple[tuple[str, str, str], ...] = (
 class ChatCompletionsDecoder(ValidatingDecoder):
     """The function calls of chat completions (first choice) and of their streams."""
 
-    def parse_tool_calls(
-        self,
-        data: object,
-        *,
-        canonical_names: Mapping[str, str],
-        canonicalize: Canonicalize | None = None,
-    ) -> list[RawToolCall]:
+    def parse_tool_calls(self, data: object, calls: CallReader[Decoded]) -> list[Decoded]:
         """The function calls of the first choice, decoded; validates ``data`` first.
 
         Calls of other types are skipped; malformed arguments raise PayloadError.
         """
         valid = self._validate(data)
+        from_text = calls.from_text
         if type(valid) is not dict:  # an SDK object its reader checked through its attributes
             completion: Any = valid
             return [
-                decode_tool_call(
-                    self.provider,
-                    call.id,
-                    call.function.name,
-                    call.function.arguments,
-                    canonical_names,
-                    canonicalize,
-                )
+                from_text(call.id, call.function.name, call.function.arguments)
                 for call in getattr(completion.choices[0].message, "tool_calls", None) or ()
                 if call.type == "function"
             ]
         message = valid["choices"][0]["message"]
         return [
-            decode_tool_call(
-                self.provider,
-                call["id"],
-                call["function"]["name"],
-                call["function"]["arguments"],
-                canonical_names,
-                canonicalize,
-            )
+            from_text(call["id"], call["function"]["name"], call["function"]["arguments"])
             for call in message.get("tool_calls") or ()
             if call["type"] == "function"
         ]
@@ -255,11 +234,9 @@ class ChatCompletionToolCallStream(FragmentJoiner):
     def _add_arguments(self, index: int, call: ToolCallFragments, arguments: Any) -> None:
         call.parts.append(arguments)
 
-    def tool_calls(
-        self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None
-    ) -> list[RawToolCall]:
+    def tool_calls(self, calls: CallReader[Decoded]) -> list[Decoded]:
         """The joined calls in index order; a call never given an id or a name is drift."""
-        calls = []
+        joined = []
         for index, call in sorted(self._calls.items()):
             if index in self._skipped:
                 continue
@@ -276,10 +253,8 @@ class ChatCompletionToolCallStream(FragmentJoiner):
                     "string",
                     MISSING,
                 )
-            calls.append(
-                self._decoded(index, call.id, call.name, call, canonical_names, canonicalize)
-            )
-        return calls
+            joined.append(self._decoded(index, call.id, call.name, call, calls))
+        return joined
 
     def _decoded(
         self,
@@ -287,25 +262,16 @@ class ChatCompletionToolCallStream(FragmentJoiner):
         call_id: str,
         name: str,
         call: ToolCallFragments,
-        canonical_names: Mapping[str, str],
-        canonicalize: Canonicalize | None,
-    ) -> RawToolCall:
-        return decode_tool_call(
-            self.provider, call_id, name, call.arguments(), canonical_names, canonicalize
-        )
+        calls: CallReader[Decoded],
+    ) -> Decoded:
+        return calls.from_text(call_id, name, call.arguments())
 
 
 class LenientChatCompletionsDecoder(ChatCompletionsDecoder):
     """Chat completions whose calls may leave out ``type`` or ``arguments``, or carry the
     arguments as an object (see the module docstring)."""
 
-    def parse_tool_calls(
-        self,
-        data: object,
-        *,
-        canonical_names: Mapping[str, str],
-        canonicalize: Canonicalize | None = None,
-    ) -> list[RawToolCall]:
+    def parse_tool_calls(self, data: object, calls: CallReader[Decoded]) -> list[Decoded]:
         """The function calls of the first choice, decoded; validates ``data`` first.
 
         A call without ``type`` is a function call, one without ``arguments`` has none (``{}``),
@@ -313,24 +279,18 @@ class LenientChatCompletionsDecoder(ChatCompletionsDecoder):
         malformed arguments raise PayloadError.
         """
         message = self._validate(data)["choices"][0]["message"]
-        calls = []
+        decoded = []
         for call in message.get("tool_calls") or ():
             if call.get("type") not in (None, "function"):
                 continue
             function = call["function"]
             arguments = function.get("arguments")
-            decode = decode_tool_call if type(arguments) is str else tool_call_from_object
-            calls.append(
-                decode(
-                    self.provider,
-                    call["id"],
-                    function["name"],
-                    {} if arguments is None else arguments,
-                    canonical_names,
-                    canonicalize,
-                )
-            )
-        return calls
+            if type(arguments) is str:
+                decoded.append(calls.from_text(call["id"], function["name"], arguments))
+            else:
+                parsed = {} if arguments is None else arguments
+                decoded.append(calls.from_object(call["id"], function["name"], parsed))
+        return decoded
 
     def stream(self) -> LenientChatCompletionToolCallStream:
         return LenientChatCompletionToolCallStream(self.provider, self._validate_event)
@@ -360,11 +320,8 @@ class LenientChatCompletionToolCallStream(ChatCompletionToolCallStream):
         call_id: str,
         name: str,
         call: ToolCallFragments,
-        canonical_names: Mapping[str, str],
-        canonicalize: Canonicalize | None,
-    ) -> RawToolCall:
+        calls: CallReader[Decoded],
+    ) -> Decoded:
         if index in self._objects:
-            return tool_call_from_object(
-                self.provider, call_id, name, self._objects[index], canonical_names, canonicalize
-            )
-        return super()._decoded(index, call_id, name, call, canonical_names, canonicalize)
+            return calls.from_object(call_id, name, self._objects[index])
+        return super()._decoded(index, call_id, name, call, calls)

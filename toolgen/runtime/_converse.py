@@ -17,13 +17,11 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 from ._contracts import Contracts, StrictToolLimits
 from ._runtime import (
-    Canonicalize,
+    CallReader,
+    Decoded,
     FragmentJoiner,
-    RawToolCall,
     ToolCallFragments,
     ValidatingDecoder,
-    joined_tool_call,
-    tool_call_from_object,
 )
 
 __all__ = [
@@ -161,25 +159,14 @@ def _is_client_tool(tool_use: Mapping[str, Any]) -> bool:
 class ConverseDecoder(ValidatingDecoder):
     """The ``toolUse`` blocks of Converse responses and of their event streams."""
 
-    def parse_tool_calls(
-        self,
-        data: object,
-        *,
-        canonical_names: Mapping[str, str],
-        canonicalize: Canonicalize | None = None,
-    ) -> list[RawToolCall]:
+    def parse_tool_calls(self, data: object, calls: CallReader[Decoded]) -> list[Decoded]:
         """The ``toolUse`` blocks of a Converse response, canonicalized; validates ``data`` first.
 
         Their ``raw_arguments`` is ``input`` written as compact JSON; server tools are skipped.
         """
         return [
-            tool_call_from_object(
-                self.provider,
-                block["toolUse"]["toolUseId"],
-                block["toolUse"]["name"],
-                block["toolUse"]["input"],
-                canonical_names,
-                canonicalize,
+            calls.from_object(
+                block["toolUse"]["toolUseId"], block["toolUse"]["name"], block["toolUse"]["input"]
             )
             for block in self._validate(data)["output"]["message"]["content"]
             if "toolUse" in block and _is_client_tool(block["toolUse"])
@@ -214,11 +201,6 @@ class ConverseToolCallStream(FragmentJoiner):
             if call is not None and fragment is not None:
                 call.parts.append(fragment["input"])
 
-    def tool_calls(
-        self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None
-    ) -> list[RawToolCall]:
+    def tool_calls(self, calls: CallReader[Decoded]) -> list[Decoded]:
         """The joined calls in block order (a call without input fragments has input ``{}``)."""
-        return [
-            joined_tool_call(self.provider, call, {}, canonical_names, canonicalize)
-            for _, call in sorted(self._calls.items())
-        ]
+        return [calls.joined(call, {}) for _, call in sorted(self._calls.items())]

@@ -1,8 +1,9 @@
 """Typed decoding: a canonical payload validated into its model.
 
-Provider modules decode a call's JSON arguments and canonicalize them (``_runtime``), then call
-``typed_calls`` (``typed_call`` for one call) with ``models.model_for``; errors name the tool, the
-call id and the failing location, never values.
+Provider modules decode calls through a ``TypedCalls`` (each call named, parsed, canonicalized
+and validated as its decoder finds it: ``on_error="raise"``), or through ``_runtime.RawCalls`` and
+then ``typed_calls`` (``typed_call`` for one call) with ``models.model_for``, where failures are
+collected; errors name the tool, the call id and the failing location, never values.
 """
 
 from __future__ import annotations
@@ -15,7 +16,14 @@ from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeAlias, Type
 from pydantic import BaseModel, ValidationError, model_validator
 
 from ._json import JsonRefused, checked, loads
-from ._runtime import SENT, PayloadError, RawToolCall, json_value, written_raw_arguments
+from ._runtime import (
+    SENT,
+    CallReader,
+    PayloadError,
+    RawToolCall,
+    json_value,
+    written_raw_arguments,
+)
 
 M = TypeVar("M", bound=BaseModel)
 N = TypeVar("N", bound=str)
@@ -23,6 +31,7 @@ N = TypeVar("N", bound=str)
 Canonicalize = Callable[[Any], Any]
 #: how a frozen dataclass sets its own attributes
 _set_attribute: Final = object.__setattr__
+_new: Final = object.__new__
 
 
 class SupportsModelDump(Protocol):
@@ -98,7 +107,7 @@ def _typed_from(call: RawToolCall, arguments: Any) -> ToolCall[str, Any]:
         members["raw_arguments"] = raw["raw_arguments"]
     else:
         members[SENT] = raw[SENT]
-    typed: ToolCall[str, Any] = ToolCall.__new__(ToolCall)
+    typed: ToolCall[str, Any] = _new(ToolCall)
     _set_attribute(typed, "__dict__", members)
     return typed
 
@@ -201,6 +210,73 @@ def typed_calls(
             raise _invalid(error, call.arguments, provider, name, call.id) from error
         typed.append(_typed_from(call, arguments))
     return typed
+
+
+class TypedCalls(CallReader[ToolCall[str, Any]]):
+    """Each call typed as it is found (``model_for("tool", name)`` validates its canonical
+    arguments); a call that is unusable raises its PayloadError, as ``on_error="raise"`` wants.
+    A response decodes in one pass: no RawToolCall, and no second loop, per call."""
+
+    __slots__ = ("_model_for", "_models")
+
+    def __init__(
+        self,
+        provider: str,
+        canonical_names: Mapping[str, str],
+        canonicalize: Callable[[str, Any], Any] | None,
+        model_for: Callable[[str, str], type[BaseModel]],
+    ) -> None:
+        super().__init__(provider, canonical_names, canonicalize)
+        self._model_for = model_for
+        self._models = _TOOL_MODELS.setdefault(model_for, {})
+
+    def from_text(self, call_id: str, provider_name: str, raw_arguments: str) -> ToolCall[str, Any]:
+        name, arguments = self.canonical_from_text(call_id, provider_name, raw_arguments)
+        return self._typed(call_id, name, provider_name, arguments, "raw_arguments", raw_arguments)
+
+    def from_object(
+        self,
+        call_id: str,
+        provider_name: str,
+        arguments: dict[str, Any],
+        *,
+        checked_already: bool = False,
+    ) -> ToolCall[str, Any]:
+        name, canonical = self.canonical_from_object(
+            call_id, provider_name, arguments, checked_already
+        )
+        # raw_arguments is written from what was sent when first read (written_raw_arguments)
+        return self._typed(call_id, name, provider_name, canonical, SENT, arguments)
+
+    def failed(
+        self, error: PayloadError, call_id: str, provider_name: str, raw_arguments: str
+    ) -> ToolCall[str, Any]:
+        raise error
+
+    def _typed(
+        self, call_id: str, name: str, provider_name: str, arguments: Any, sent_as: str, sent: Any
+    ) -> ToolCall[str, Any]:
+        model = self._models.get(name)
+        if model is None:
+            model = self._models[name] = self._model_for("tool", name)
+        try:
+            # what model_validate calls, without its frame
+            instance = model.__pydantic_validator__.validate_python(arguments)
+        except ValidationError as error:
+            raise _invalid(error, arguments, self.provider, name, call_id) from error
+        call: ToolCall[str, Any] = _new(ToolCall)
+        _set_attribute(
+            call,
+            "__dict__",
+            {
+                "id": call_id,
+                "name": name,
+                "arguments": instance,
+                "wire_name": provider_name,
+                sent_as: sent,
+            },
+        )
+        return call
 
 
 def decode_output(

@@ -28,16 +28,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 from ._contracts import Contracts
 from ._json import JsonRefused, dumps, loads
-from ._runtime import (
-    Canonicalize,
-    PayloadError,
-    RawToolCall,
-    ValidatingDecoder,
-    Validator,
-    failed_call,
-    tool_call_from_object,
-    value_digest,
-)
+from ._runtime import CallReader, Decoded, PayloadError, ValidatingDecoder, Validator
 
 __all__ = [
     "READS",
@@ -155,35 +146,26 @@ def _parts(candidate: Mapping[str, Any]) -> list[Any]:
 class GenerateContentDecoder(ValidatingDecoder):
     """The ``functionCall`` parts of generateContent responses and of their streams."""
 
-    def parse_tool_calls(
-        self,
-        data: object,
-        *,
-        canonical_names: Mapping[str, str],
-        canonicalize: Canonicalize | None = None,
-    ) -> list[RawToolCall]:
+    def parse_tool_calls(self, data: object, calls: CallReader[Decoded]) -> list[Decoded]:
         """The calls of the first candidate, canonicalized; validates ``data`` first.
 
         No calls when the prompt was blocked (no candidates). ``raw_arguments`` is ``args`` written as
         compact JSON (``{}`` when the call has none).
         """
         candidates = self._validate(data).get("candidates") or []
-        calls = []
+        decoded = []
         for part in _parts(candidates[0]) if candidates else []:
             call = part.get("functionCall")
             if call is not None:
                 arguments = call.get("args")
-                calls.append(
-                    tool_call_from_object(
-                        self.provider,
+                decoded.append(
+                    calls.from_object(
                         call.get("id") or "",
                         call["name"],
                         arguments if arguments is not None else {},
-                        canonical_names,
-                        canonicalize,
                     )
                 )
-        return calls
+        return decoded
 
     def stream(self) -> GenerateContentToolCallStream:
         return GenerateContentToolCallStream(self.provider, self._validate_event)
@@ -328,9 +310,7 @@ class GenerateContentToolCallStream:
         if not call.get("willContinue"):
             self._open = None
 
-    def tool_calls(
-        self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None
-    ) -> list[RawToolCall]:
+    def tool_calls(self, calls: CallReader[Decoded]) -> list[Decoded]:
         """The calls in the order they started; PayloadError when partial arguments could not be
         placed (a path that is no member or item of what came before, or a part of no call)."""
         if self._orphans:
@@ -342,22 +322,18 @@ class GenerateContentToolCallStream:
                 "argument parts came before any functionCall with a name",
                 "INVALID_ARGUMENTS",
             )
-        calls = []
+        joined = []
         for call in self._calls:
             if call.error is not None:
                 error = PayloadError(
                     self.provider,
-                    canonical_names.get(call.name) or value_digest(call.name),
+                    calls.name_of(call.name),
                     call.id,
                     "partialArgs",
                     call.error,
                     "INVALID_ARGUMENTS",
                 )
-                calls.append(failed_call(error, call.id, call.name, ""))
+                joined.append(calls.failed(error, call.id, call.name, ""))
                 continue
-            calls.append(
-                tool_call_from_object(
-                    self.provider, call.id, call.name, call.arguments, canonical_names, canonicalize
-                )
-            )
-        return calls
+            joined.append(calls.from_object(call.id, call.name, call.arguments))
+        return joined

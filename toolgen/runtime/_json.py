@@ -152,15 +152,18 @@ def _too_deep(text: str) -> bool:
 def loads(text: str | bytes) -> Any:
     """The JSON value of ``text`` (bytes are read as UTF-8, or UTF-16/32 by their first bytes);
     JsonRefused when it is not JSON or breaks a rule of this module."""
-    if len(text) > MAX_CHARS:
+    length = len(text)
+    if length > MAX_CHARS:
         raise JsonRefused(_TOO_LONG)
     if not isinstance(text, str):
         try:
             text = bytes(text).decode(json.detect_encoding(text))
         except (UnicodeDecodeError, LookupError):
             raise JsonRefused("not UTF-8 text") from None
+        length = len(text)
     braces = text.count("{")
-    if braces + text.count("[") > MAX_DEPTH and _too_deep(text):
+    # more than MAX_DEPTH levels open needs more than MAX_DEPTH characters
+    if length > MAX_DEPTH and braces + text.count("[") > MAX_DEPTH and _too_deep(text):
         raise JsonRefused(_TOO_DEEP)
     if not text.isascii() and _RAW_SURROGATE.search(text) is not None:
         raise JsonRefused(_SURROGATE)
@@ -171,9 +174,13 @@ def loads(text: str | bytes) -> Any:
         raise
     except (StopIteration, ValueError, RecursionError):
         end = -1
-    if end != len(text):  # white space around the value, or no valid JSON: the whole decode
+    if end != length:  # white space around the value, or no valid JSON: the whole decode
         value = _decoded(text)
-    elif braces == 1 and not _kept_every_member(text, value):
+    elif (
+        braces == 1
+        and (type(value) is not dict or text.count(":") != len(value))  # the common case, inline
+        and not _kept_every_member(text, value)
+    ):
         value = _SCAN(text, 0)[0]  # a name twice, or a colon the count cannot place: read again
     if "\\u" in text and _ESCAPED_SURROGATE.search(text) is not None:
         checked(value)  # pairs are joined by the parser; a lone one stays in a string

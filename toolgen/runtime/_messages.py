@@ -13,7 +13,7 @@ The decoders take the provider name and the generated validators of the two surf
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import (
     Any,
     Literal,
@@ -29,15 +29,13 @@ from ._attributes import members_of
 from ._contracts import Contracts, StrictToolLimits
 from ._json import JsonRefused, checked
 from ._runtime import (
-    Canonicalize,
+    CallReader,
+    Decoded,
     FragmentJoiner,
-    RawToolCall,
     ToolCallFragments,
     ValidatingDecoder,
     Validator,
-    joined_tool_call,
     json_value,
-    tool_call_from_object,
 )
 
 __all__ = [
@@ -178,13 +176,7 @@ READS: tuple[tuple[str, str, str], ...] = (
 class MessagesDecoder(ValidatingDecoder):
     """The ``tool_use`` blocks of messages and of their event streams."""
 
-    def parse_tool_calls(
-        self,
-        data: object,
-        *,
-        canonical_names: Mapping[str, str],
-        canonicalize: Canonicalize | None = None,
-    ) -> list[RawToolCall]:
+    def parse_tool_calls(self, data: object, calls: CallReader[Decoded]) -> list[Decoded]:
         """The ``tool_use`` blocks of a message, canonicalized; validates ``data`` first.
 
         Their ``raw_arguments`` is ``input`` written as compact JSON (when first read).
@@ -200,26 +192,11 @@ class MessagesDecoder(ValidatingDecoder):
                 valid = self._validate(json_value(data))
             else:
                 return [
-                    tool_call_from_object(
-                        self.provider,
-                        b.id,
-                        b.name,
-                        b.input,
-                        canonical_names,
-                        canonicalize,
-                        checked_already=True,
-                    )
-                    for b in blocks
+                    calls.from_object(b.id, b.name, b.input, checked_already=True) for b in blocks
                 ]
+        from_object = calls.from_object
         return [
-            tool_call_from_object(
-                self.provider,
-                block["id"],
-                block["name"],
-                block["input"],
-                canonical_names,
-                canonicalize,
-            )
+            from_object(block["id"], block["name"], block["input"])
             for block in valid["content"]
             if block["type"] == "tool_use"
         ]
@@ -257,13 +234,8 @@ class MessageToolCallStream(FragmentJoiner):
             if call is not None and delta["type"] == "input_json_delta":
                 call.parts.append(delta["partial_json"])
 
-    def tool_calls(
-        self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None
-    ) -> list[RawToolCall]:
+    def tool_calls(self, calls: CallReader[Decoded]) -> list[Decoded]:
         """The joined calls in block order (a block without fragments keeps its start ``input``)."""
         return [
-            joined_tool_call(
-                self.provider, call, self._inputs[index], canonical_names, canonicalize
-            )
-            for index, call in sorted(self._calls.items())
+            calls.joined(call, self._inputs[index]) for index, call in sorted(self._calls.items())
         ]

@@ -11,19 +11,18 @@ The decoders take the provider name and the generated validators of the two surf
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any, Literal, NotRequired, TypedDict
 
 from ._attributes import members_of
 from ._contracts import Contracts
 from ._runtime import (
     MISSING,
-    Canonicalize,
+    CallReader,
+    Decoded,
     FragmentJoiner,
-    RawToolCall,
     ToolCallFragments,
     ValidatingDecoder,
-    decode_tool_call,
     schema_drift,
 )
 
@@ -126,41 +125,22 @@ READS: tuple[tuple[str, str, str], ...] = (
 class ResponsesDecoder(ValidatingDecoder):
     """The function calls of Responses API responses and of their event streams."""
 
-    def parse_tool_calls(
-        self,
-        data: object,
-        *,
-        canonical_names: Mapping[str, str],
-        canonicalize: Canonicalize | None = None,
-    ) -> list[RawToolCall]:
+    def parse_tool_calls(self, data: object, calls: CallReader[Decoded]) -> list[Decoded]:
         """The function calls of a response, decoded; validates ``data`` first.
 
         Output items of other types are skipped; malformed arguments raise PayloadError.
         """
         valid = self._validate(data)
+        from_text = calls.from_text
         if type(valid) is not dict:  # an SDK object its reader checked through its attributes
             response: Any = valid
             return [
-                decode_tool_call(
-                    self.provider,
-                    item.call_id,
-                    item.name,
-                    item.arguments,
-                    canonical_names,
-                    canonicalize,
-                )
+                from_text(item.call_id, item.name, item.arguments)
                 for item in response.output
                 if item.type == "function_call"
             ]
         return [
-            decode_tool_call(
-                self.provider,
-                item["call_id"],
-                item["name"],
-                item["arguments"],
-                canonical_names,
-                canonicalize,
-            )
+            from_text(item["call_id"], item["name"], item["arguments"])
             for item in valid["output"]
             if item["type"] == "function_call"
         ]
@@ -200,11 +180,9 @@ class ResponseToolCallStream(FragmentJoiner):
                 valid["output_index"], ToolCallFragments()
             ).final_arguments = valid["arguments"]
 
-    def tool_calls(
-        self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None
-    ) -> list[RawToolCall]:
+    def tool_calls(self, calls: CallReader[Decoded]) -> list[Decoded]:
         """The joined calls in output order; arguments without their output item are drift."""
-        calls = []
+        joined = []
         for index, call in sorted(self._calls.items()):
             if call.id is None or call.name is None:
                 raise schema_drift(
@@ -214,14 +192,5 @@ class ResponseToolCallStream(FragmentJoiner):
                     "object",
                     MISSING,
                 )
-            calls.append(
-                decode_tool_call(
-                    self.provider,
-                    call.id,
-                    call.name,
-                    call.arguments(),
-                    canonical_names,
-                    canonicalize,
-                )
-            )
-        return calls
+            joined.append(calls.from_text(call.id, call.name, call.arguments()))
+        return joined

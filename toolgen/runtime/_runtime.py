@@ -14,17 +14,21 @@ from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from math import isfinite, isnan
-from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar
 
 from ._json import JsonRefused, checked, dumps, loads
 
 __all__ = [
     "MISSING",
     "SENT",
+    "CallReader",
     "Canonicalize",
+    "Decoded",
     "Event",
     "FragmentJoiner",
+    "OnFirstUse",
     "PayloadError",
+    "RawCalls",
     "RawToolCall",
     "SchemaDriftError",
     "ToolCallAccumulator",
@@ -33,7 +37,6 @@ __all__ = [
     "ValidatingDecoder",
     "Validator",
     "collecting_failures",
-    "decode_tool_call",
     "drift_warning",
     "failed_call",
     "finite_float",
@@ -42,13 +45,11 @@ __all__ = [
     "first_valid_async",
     "integral_float",
     "integral_or_none",
-    "joined_tool_call",
     "json_type_name",
     "json_value",
     "on_schema_drift",
     "remove_schema_drift_hook",
     "schema_drift",
-    "tool_call_from_object",
     "value_digest",
     "written_raw_arguments",
 ]
@@ -56,7 +57,10 @@ __all__ = [
 _log = logging.getLogger(__name__)
 #: how a frozen dataclass sets its own attributes
 _set_attribute: Final = object.__setattr__
+_new: Final = object.__new__
 _T = TypeVar("_T")
+#: what a CallReader makes of a call (RawToolCall, ToolCall)
+Decoded = TypeVar("Decoded")
 #: the chunk or event a ``ToolCallStream.add`` is given, and returns
 Event = TypeVar("Event")
 DriftHook = Callable[["SchemaDriftError"], object]
@@ -432,7 +436,7 @@ def _parsed_call(
 ) -> RawToolCall:
     """A RawToolCall whose ``raw_arguments`` is written from ``sent`` (already ``checked``) when
     first read."""
-    call = RawToolCall.__new__(RawToolCall)
+    call = _new(RawToolCall)
     _set_attribute(
         call,
         "__dict__",
@@ -467,13 +471,32 @@ class _Collecting:
         _collecting.reset(self._token)
 
 
+class _Raising:
+    """The context of ``on_error="raise"`` where no failures are being collected: raising is
+    what happens already, so entering it changes nothing (one is entered per response)."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exception: object) -> None:
+        pass
+
+
+_RAISING: Final = _Raising()
+
+
 def collecting_failures(on_error: str) -> AbstractContextManager[None]:
     """Within the block, a call that fails to decode is returned as a RawToolCall with ``error``
     set (``on_error="collect"``) instead of raising its PayloadError (``"raise"``); envelope drift
     raises either way."""
-    if on_error not in ("raise", "collect"):
+    if on_error == "raise":
+        # a drift hook may decode with "raise" inside a block that collects
+        return _RAISING if not _collecting.get() else _Collecting(False)
+    if on_error != "collect":
         raise ValueError(f"on_error must be 'raise' or 'collect', not {on_error!r}")
-    return _Collecting(on_error == "collect")
+    return _Collecting(True)
 
 
 def failed_call(
@@ -517,19 +540,87 @@ def _not_canonical(provider: str, name: str, call_id: str, error: ValueError) ->
     return PayloadError(provider, name, call_id, "arguments", str(error), "INVALID_ARGUMENTS")
 
 
-def decode_tool_call(
-    provider: str,
-    call_id: str,
-    provider_name: str,
-    raw_arguments: str,
-    canonical_names: Mapping[str, str],
-    canonicalize: Callable[[str, Any], Any] | None,
-) -> RawToolCall:
-    """A call whose arguments arrive as JSON text; malformed text is a PayloadError, not drift.
+class OnFirstUse(dict[str, _T]):
+    """A table whose entries are made on first use (``make(key)``), then read as fast as any
+    dict: a decoder looks one up per call."""
 
-    One function per call (name, JSON, inverse), no helper per step: it runs once per call."""
-    name = canonical_names.get(provider_name)
-    try:
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[str], _T]) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key: str) -> _T:
+        value = self[key] = self._make(key)
+        return value
+
+
+class CallReader(Generic[Decoded]):
+    """What a decoder makes of each tool call it finds: the canonical name (``canonical_names``:
+    the provider's name -> the canonical one), the arguments within the limits of ``_json``, and
+    the inverse (``canonicalize``); one per generated provider module and kind of result.
+
+    ``RawCalls`` gives RawToolCalls (a failed one while failures are collected); ``_decode``'s
+    ``TypedCalls`` gives each call typed at once (a ToolCall, or its PayloadError raised), so a
+    response decodes in one pass with no second object per call.
+    """
+
+    __slots__ = ("canonical_names", "canonicalize", "provider")
+
+    def __init__(
+        self,
+        provider: str,
+        canonical_names: Mapping[str, str],
+        canonicalize: Canonicalize | None = None,
+    ) -> None:
+        self.provider = provider
+        self.canonical_names = canonical_names
+        self.canonicalize = canonicalize
+
+    def from_text(self, call_id: str, provider_name: str, raw_arguments: str) -> Decoded:
+        """A call whose arguments arrive as JSON text; malformed text is a PayloadError, not
+        drift."""
+        raise NotImplementedError
+
+    def from_object(
+        self,
+        call_id: str,
+        provider_name: str,
+        arguments: dict[str, Any],
+        *,
+        checked_already: bool = False,
+    ) -> Decoded:
+        """A call whose arguments arrive already decoded (a JSON object, not its text), checked
+        against the limits of JSON text unless the caller did (``checked_already``); its
+        ``raw_arguments`` is written when first read."""
+        raise NotImplementedError
+
+    def failed(
+        self, error: PayloadError, call_id: str, provider_name: str, raw_arguments: str
+    ) -> Decoded:
+        """A call a decoder found unusable on its own (``error`` says why)."""
+        raise NotImplementedError
+
+    def joined(self, call: ToolCallFragments, start_input: dict[str, Any]) -> Decoded:
+        """A streamed call whose input may also come whole with its start: the joined fragments
+        when there are any, else that input."""
+        assert call.id is not None and call.name is not None
+        raw = call.arguments()
+        if raw.strip():
+            return self.from_text(call.id, call.name, raw)
+        return self.from_object(call.id, call.name, start_input)
+
+    def name_of(self, provider_name: str) -> str:
+        """How an error names the tool the provider named: its canonical name, or a digest."""
+        return self.canonical_names.get(provider_name) or value_digest(provider_name)
+
+    def canonical_from_text(
+        self, call_id: str, provider_name: str, raw_arguments: str
+    ) -> tuple[str, Any]:
+        """The canonical name and arguments of a call given as JSON text, or its PayloadError
+        raised: one function for the name, the JSON and the inverse (it runs once per call)."""
+        provider = self.provider
+        name = self.canonical_names.get(provider_name)
         if name is None:
             raise _unknown_tool(provider, call_id, provider_name)
         try:
@@ -545,32 +636,20 @@ def decode_tool_call(
                 f"not a JSON object ({json_type_name(arguments)})",
                 "INVALID_ARGUMENTS",
             )
+        canonicalize = self.canonicalize
         if canonicalize is not None:
             try:
                 arguments = canonicalize(name, arguments)
             except ValueError as error:
                 raise _not_canonical(provider, name, call_id, error) from error
-    except PayloadError as error:
-        return failed_call(error, call_id, provider_name, raw_arguments)
-    return RawToolCall(call_id, name, provider_name, arguments, raw_arguments)
+        return name, arguments
 
-
-def tool_call_from_object(
-    provider: str,
-    call_id: str,
-    provider_name: str,
-    arguments: dict[str, Any],
-    canonical_names: Mapping[str, str],
-    canonicalize: Callable[[str, Any], Any] | None,
-    *,
-    checked_already: bool = False,
-) -> RawToolCall:
-    """A call whose arguments arrive already decoded (a JSON object, not its text), checked
-    against the limits of JSON text (``_json``) unless the caller did (``checked_already``); its
-    ``raw_arguments`` is written when first read."""
-    name = canonical_names.get(provider_name)
-    sent = arguments
-    try:
+    def canonical_from_object(
+        self, call_id: str, provider_name: str, arguments: dict[str, Any], checked_already: bool
+    ) -> tuple[str, Any]:
+        """``canonical_from_text`` for arguments that arrive parsed."""
+        provider = self.provider
+        name = self.canonical_names.get(provider_name)
         if name is None:
             raise _unknown_tool(provider, call_id, provider_name)
         if not checked_already:
@@ -578,14 +657,61 @@ def tool_call_from_object(
                 checked(arguments)
             except JsonRefused as refused:
                 raise _refused(provider, name, call_id, refused) from None
+        canonicalize = self.canonicalize
         if canonicalize is not None:
             try:
                 arguments = canonicalize(name, arguments)
             except ValueError as error:
                 raise _not_canonical(provider, name, call_id, error) from error
-    except PayloadError as error:
-        return failed_call(error, call_id, provider_name, _text_or_empty(sent))
-    return _parsed_call(call_id, name, provider_name, arguments, sent)
+        return name, arguments
+
+
+class RawCalls(CallReader[RawToolCall]):
+    """Each call as a RawToolCall: canonical, not yet typed."""
+
+    __slots__ = ()
+
+    def from_text(self, call_id: str, provider_name: str, raw_arguments: str) -> RawToolCall:
+        try:
+            name, arguments = self.canonical_from_text(call_id, provider_name, raw_arguments)
+        except PayloadError as error:
+            return failed_call(error, call_id, provider_name, raw_arguments)
+        # RawToolCall's own __init__, without its frame: this runs once per call decoded
+        call = _new(RawToolCall)
+        _set_attribute(
+            call,
+            "__dict__",
+            {
+                "id": call_id,
+                "name": name,
+                "provider_name": provider_name,
+                "arguments": arguments,
+                "raw_arguments": raw_arguments,
+                "error": None,
+            },
+        )
+        return call
+
+    def from_object(
+        self,
+        call_id: str,
+        provider_name: str,
+        arguments: dict[str, Any],
+        *,
+        checked_already: bool = False,
+    ) -> RawToolCall:
+        try:
+            name, canonical = self.canonical_from_object(
+                call_id, provider_name, arguments, checked_already
+            )
+        except PayloadError as error:
+            return failed_call(error, call_id, provider_name, _text_or_empty(arguments))
+        return _parsed_call(call_id, name, provider_name, canonical, arguments)
+
+    def failed(
+        self, error: PayloadError, call_id: str, provider_name: str, raw_arguments: str
+    ) -> RawToolCall:
+        return failed_call(error, call_id, provider_name, raw_arguments)
 
 
 def _text_or_empty(arguments: object) -> str:
@@ -619,22 +745,14 @@ class ToolCallAccumulator(Protocol):
 
     def add(self, event: object) -> None: ...
 
-    def tool_calls(
-        self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None
-    ) -> list[RawToolCall]: ...
+    def tool_calls(self, calls: CallReader[Decoded]) -> list[Decoded]: ...
 
 
 class ToolCallDecoder(Protocol):
     """The tool calls of one wire API's responses and streams, for one provider (each API module
     has one, built from the provider name and the generated validators of its surfaces)."""
 
-    def parse_tool_calls(
-        self,
-        data: object,
-        *,
-        canonical_names: Mapping[str, str],
-        canonicalize: Canonicalize | None = None,
-    ) -> list[RawToolCall]: ...
+    def parse_tool_calls(self, data: object, calls: CallReader[Decoded]) -> list[Decoded]: ...
 
     def stream(self) -> ToolCallAccumulator: ...
 
@@ -659,21 +777,3 @@ class FragmentJoiner:
         self.provider = provider
         self._validate = validate_event
         self._calls: dict[int, ToolCallFragments] = {}
-
-
-def joined_tool_call(
-    provider: str,
-    call: ToolCallFragments,
-    start_input: dict[str, Any],
-    canonical_names: Mapping[str, str],
-    canonicalize: Canonicalize | None,
-) -> RawToolCall:
-    """A streamed call whose input may also come whole with its start: the joined fragments when
-    there are any, else that input."""
-    assert call.id is not None and call.name is not None
-    raw = call.arguments()
-    if raw.strip():
-        return decode_tool_call(provider, call.id, call.name, raw, canonical_names, canonicalize)
-    return tool_call_from_object(
-        provider, call.id, call.name, start_input, canonical_names, canonicalize
-    )

@@ -30,19 +30,15 @@ from ._responses import READS as RESPONSES_READS
 from ._responses import ResponsesDecoder
 from ._runtime import (
     MISSING,
-    Canonicalize,
+    CallReader,
+    Decoded,
     PayloadError,
-    RawToolCall,
     ToolCallAccumulator,
     ToolCallDecoder,
     Validator,
-    decode_tool_call,
     drift_warning,
-    failed_call,
     json_value,
     schema_drift,
-    tool_call_from_object,
-    value_digest,
 )
 from ._tool_results import output_text
 
@@ -289,23 +285,16 @@ class WorkersAiDecoder:
         return body
 
     def parse_tool_calls(
-        self,
-        data: object,
-        model: str,
-        *,
-        canonical_names: Mapping[str, str],
-        canonicalize: Canonicalize | None = None,
-    ) -> list[RawToolCall]:
+        self, data: object, model: str, calls: CallReader[Decoded]
+    ) -> list[Decoded]:
         """The tool calls of a REST body, canonicalized (none when the result is text)."""
         result = self.result(json_value(data), model)
         if not isinstance(result, dict):
             return []
         shape = _shape_of(result)
         if shape == "native":
-            return self.native_calls(result, canonical_names, canonicalize)
-        return self._decoders[shape].parse_tool_calls(
-            result, canonical_names=canonical_names, canonicalize=canonicalize
-        )
+            return self.native_calls(result, calls)
+        return self._decoders[shape].parse_tool_calls(result, calls)
 
     def answer(self, data: object, model: str) -> Any:
         """The JSON-mode answer of a REST body: an object or number as sent, else the text
@@ -348,13 +337,9 @@ class WorkersAiDecoder:
         return shape
 
     def native_calls(
-        self,
-        valid: dict[str, Any],
-        canonical_names: Mapping[str, str],
-        canonicalize: Canonicalize | None,
-        first_index: int = 0,
-    ) -> list[RawToolCall]:
-        calls = []
+        self, valid: dict[str, Any], calls: CallReader[Decoded], first_index: int = 0
+    ) -> list[Decoded]:
+        decoded = []
         for index, call in enumerate(valid.get("tool_calls") or (), first_index):
             function = call.get("function")
             source = function if function is not None else call
@@ -365,37 +350,27 @@ class WorkersAiDecoder:
             call_id = call.get("id") or f"call_{index}"
             arguments = source.get("arguments", {})
             if isinstance(arguments, dict):
-                calls.append(
-                    tool_call_from_object(
-                        self.provider, call_id, name, arguments, canonical_names, canonicalize
-                    )
-                )
+                decoded.append(calls.from_object(call_id, name, arguments))
             else:  # JSON text, or a value that is no object (a PayloadError)
                 try:
                     text = (
                         arguments
                         if isinstance(arguments, str)
-                        else self._text(call_id, name, arguments, canonical_names)
+                        else self._text(call_id, name, arguments, calls)
                     )
                 except PayloadError as error:
-                    calls.append(failed_call(error, call_id, name, ""))
+                    decoded.append(calls.failed(error, call_id, name, ""))
                     continue
-                calls.append(
-                    decode_tool_call(
-                        self.provider, call_id, name, text, canonical_names, canonicalize
-                    )
-                )
-        return calls
+                decoded.append(calls.from_text(call_id, name, text))
+        return decoded
 
-    def _text(
-        self, call_id: str, name: str, arguments: object, canonical_names: Mapping[str, str]
-    ) -> str:
+    def _text(self, call_id: str, name: str, arguments: object, calls: CallReader[Any]) -> str:
         """Arguments sent as a JSON value that is no object, as text (decoding then says what
         it is); PayloadError when the runtime refuses the value (``_json``)."""
         try:
             return dumps(arguments)
         except JsonRefused as refused:
-            tool = canonical_names.get(name) or value_digest(name)
+            tool = calls.name_of(name)
             raise PayloadError(
                 self.provider, tool, call_id, "arguments", refused.reason, "INVALID_ARGUMENTS"
             ) from None
@@ -429,17 +404,13 @@ class ToolCallStream:
             return
         self._native.append(self._reader.validate_native(data))
 
-    def tool_calls(
-        self, *, canonical_names: Mapping[str, str], canonicalize: Canonicalize | None = None
-    ) -> list[RawToolCall]:
+    def tool_calls(self, calls: CallReader[Decoded]) -> list[Decoded]:
         if self._inner is not None:
-            return self._inner.tool_calls(
-                canonical_names=canonical_names, canonicalize=canonicalize
-            )
-        calls: list[RawToolCall] = []
+            return self._inner.tool_calls(calls)
+        joined: list[Decoded] = []
         for event in self._native:
-            calls += self._reader.native_calls(event, canonical_names, canonicalize, len(calls))
-        return calls
+            joined += self._reader.native_calls(event, calls, len(joined))
+        return joined
 
 
 def _shape_of(result: Mapping[str, Any]) -> str:

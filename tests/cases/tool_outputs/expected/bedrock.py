@@ -12,7 +12,7 @@ Optional members stay optional, so payloads come back canonical.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, overload
 
 from ._contracts import Contracts, ModuleTable, StrictToolLimits
@@ -26,19 +26,27 @@ from ._converse import (
     ToolSpecification,
     ToolTypeDef,
 )
-from ._decode import OutputData, ToolCall, decode_output, output_data, typed_calls
+from ._decode import (
+    OutputData,
+    ToolCall,
+    TypedCalls,
+    decode_output,
+    output_data,
+    typed_calls,
+)
 from ._dispatch import arun_calls, run_calls
 from ._envelopes_bedrock import validate_converse, validate_converse_stream_event
 from ._outcomes import FailedCall, answer_for, answers_for, outcome
 from ._runtime import (
+    CallReader,
     Event,
     PayloadError,
+    RawCalls,
     RawToolCall,
     SchemaDriftError,
     ToolCallDecoder,
     collecting_failures,
 )
-from ._runtime import decode_tool_call as _decode_arguments
 from ._tool_results import ConverseLoop, ConverseMessage, ConverseToolResultBlock
 from .models import model_for
 from .tool_outputs import dump_output
@@ -226,27 +234,30 @@ def canonicalize_output_text(name: str, text: str | bytes) -> str | bytes:
 
 
 _inverse = None  # the payloads are canonical as they come
-
-
-def _typed(calls: list[RawToolCall]) -> list[AnyToolCall]:
-    return cast("list[AnyToolCall]", typed_calls(PROVIDER, calls, model_for))
+#: what the decoders make of each call: typed at once, or kept to be typed one by one
+_TYPED_CALLS = TypedCalls(PROVIDER, CANONICAL_NAMES, _inverse, model_for)
+_RAW_CALLS = RawCalls(PROVIDER, CANONICAL_NAMES, _inverse)
 
 
 def _typed_one(call: RawToolCall) -> AnyToolCall:
-    return _typed([call])[0]
+    return cast("AnyToolCall", typed_calls(PROVIDER, [call], model_for)[0])
 
 
-def _outcomes(calls: list[RawToolCall], on_error: OnError) -> list[Any]:
+def _decoded(decode: Callable[[CallReader[Any]], list[Any]], on_error: OnError) -> list[Any]:
+    """The calls ``decode`` finds, each typed as it is found (``on_error="raise"``: the first
+    unusable one raises its PayloadError), or with each unusable one as a FailedCall in its place
+    (``"collect"``)."""
     if on_error == "raise":
-        return typed_calls(PROVIDER, calls, model_for)
+        return decode(_TYPED_CALLS)
+    with collecting_failures(on_error):
+        calls = decode(_RAW_CALLS)
     return [outcome(call, _typed_one) for call in calls]
 
 
 def decode_tool_call(provider_name: str, arguments: str, call_id: str = "") -> AnyToolCall:
     """One call as Bedrock Converse strict tool use names it, with its JSON ``arguments``: canonical name, canonical
     payload, model instance. Raises PayloadError (unknown tool, malformed JSON, invalid payload)."""
-    call = _decode_arguments(PROVIDER, call_id, provider_name, arguments, CANONICAL_NAMES, _inverse)
-    return _typed([call])[0]
+    return cast("AnyToolCall", _TYPED_CALLS.from_text(call_id, provider_name, arguments))
 
 
 @overload
@@ -265,11 +276,8 @@ def parse_tool_calls(
     """The tool calls of a response of ``api``, validated (SchemaDriftError when the envelope
     drifted), decoded, canonicalized and typed. A call that is unusable raises its PayloadError
     (``on_error="raise"``) or comes back as a FailedCall in its place (``"collect"``)."""
-    with collecting_failures(on_error):
-        calls = _DECODERS[api].parse_tool_calls(
-            data, canonical_names=CANONICAL_NAMES, canonicalize=_inverse
-        )
-    return _outcomes(calls, on_error)
+    decoder = _DECODERS[api]
+    return _decoded(lambda calls: decoder.parse_tool_calls(data, calls), on_error)
 
 
 if not TYPE_CHECKING:  # typed per name in the stub _types_bedrock.pyi
@@ -309,9 +317,7 @@ class ToolCallStream:
 
     def tool_calls(self, *, on_error: OnError = "raise") -> list[AnyToolCall] | list[AnyOutcome]:
         """The joined calls, typed; ``on_error`` as ``parse_tool_calls`` has it."""
-        with collecting_failures(on_error):
-            calls = self._stream.tool_calls(canonical_names=CANONICAL_NAMES, canonicalize=_inverse)
-        return _outcomes(calls, on_error)
+        return _decoded(self._stream.tool_calls, on_error)
 
 
 _LOOPS: dict[str, ConverseLoop] = {
