@@ -471,32 +471,13 @@ class _Collecting:
         _collecting.reset(self._token)
 
 
-class _Raising:
-    """The context of ``on_error="raise"`` where no failures are being collected: raising is
-    what happens already, so entering it changes nothing (one is entered per response)."""
-
-    __slots__ = ()
-
-    def __enter__(self) -> None:
-        pass
-
-    def __exit__(self, *exception: object) -> None:
-        pass
-
-
-_RAISING: Final = _Raising()
-
-
 def collecting_failures(on_error: str) -> AbstractContextManager[None]:
     """Within the block, a call that fails to decode is returned as a RawToolCall with ``error``
     set (``on_error="collect"``) instead of raising its PayloadError (``"raise"``); envelope drift
     raises either way."""
-    if on_error == "raise":
-        # a drift hook may decode with "raise" inside a block that collects
-        return _RAISING if not _collecting.get() else _Collecting(False)
-    if on_error != "collect":
+    if on_error not in ("raise", "collect"):
         raise ValueError(f"on_error must be 'raise' or 'collect', not {on_error!r}")
-    return _Collecting(True)
+    return _Collecting(on_error == "collect")
 
 
 def failed_call(
