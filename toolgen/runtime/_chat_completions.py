@@ -203,15 +203,18 @@ class ChatCompletionToolCallStream(FragmentJoiner):
         self._skipped: set[int] = set()
 
     def add(self, chunk: object) -> None:
-        # raw JSON, or an SDK object its reader checked, read through ``members_of``
-        for choice in members_of(self._validate(chunk))["choices"]:
-            choice = members_of(choice)
+        # raw JSON, or an SDK object its reader checked, read as ``members_of`` reads it (written
+        # out: this runs for each level of every chunk)
+        valid = self._validate(chunk)
+        for choice in (valid if type(valid) is dict else valid.__dict__)["choices"]:
+            choice = choice if type(choice) is dict else choice.__dict__
             if choice["index"] != 0:
                 continue
+            delta = choice["delta"]
             # optional members may be absent or null (SDK objects dump absent members as None)
-            for delta in members_of(choice["delta"]).get("tool_calls") or ():
-                delta = members_of(delta)
-                self._add_delta(self._index_of(delta), delta)
+            for call in (delta if type(delta) is dict else delta.__dict__).get("tool_calls") or ():
+                call = call if type(call) is dict else call.__dict__
+                self._add_delta(self._index_of(call), call)
 
     def _index_of(self, delta: Any) -> int:
         index: int = delta["index"]
@@ -220,7 +223,7 @@ class ChatCompletionToolCallStream(FragmentJoiner):
     def _add_delta(self, index: int, delta: Any) -> None:
         if delta.get("type") not in (None, "function"):
             self._skipped.add(index)
-        call = self._calls.setdefault(index, ToolCallFragments())
+        call = self._call_at(index)
         if call.id is None:
             call.id = delta.get("id")
         function = delta.get("function")

@@ -21,7 +21,6 @@ from ._runtime import (
     CallReader,
     Decoded,
     FragmentJoiner,
-    ToolCallFragments,
     ValidatingDecoder,
     schema_drift,
 )
@@ -166,19 +165,15 @@ class ResponseToolCallStream(FragmentJoiner):
         elif kind in ("response.output_item.added", "response.output_item.done"):
             item = members_of(valid["item"])
             if item["type"] == "function_call":
-                call = self._calls.setdefault(valid["output_index"], ToolCallFragments())
+                call = self._call_at(valid["output_index"])
                 call.id = item["call_id"]
                 call.name = item["name"]
                 if kind == "response.output_item.done":
                     call.final_arguments = item["arguments"]
         elif kind == "response.function_call_arguments.delta":
-            self._calls.setdefault(valid["output_index"], ToolCallFragments()).parts.append(
-                valid["delta"]
-            )
+            self._call_at(valid["output_index"]).parts.append(valid["delta"])
         elif kind == "response.function_call_arguments.done":
-            self._calls.setdefault(
-                valid["output_index"], ToolCallFragments()
-            ).final_arguments = valid["arguments"]
+            self._call_at(valid["output_index"]).final_arguments = valid["arguments"]
 
     def tool_calls(self, calls: CallReader[Decoded]) -> list[Decoded]:
         """The joined calls in output order; arguments without their output item are drift."""

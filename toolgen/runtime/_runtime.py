@@ -758,3 +758,10 @@ class FragmentJoiner:
         self.provider = provider
         self._validate = validate_event
         self._calls: dict[int, ToolCallFragments] = {}
+
+    def _call_at(self, index: int) -> ToolCallFragments:
+        """The call gathered at ``index``, started when none is (not one built per event)."""
+        call = self._calls.get(index)
+        if call is None:
+            call = self._calls[index] = ToolCallFragments()
+        return call
