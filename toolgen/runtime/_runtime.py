@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from contextvars import ContextVar
@@ -536,7 +537,7 @@ class OnFirstUse(dict[str, _T]):
         return value
 
 
-class CallReader(Generic[Decoded]):
+class CallReader(ABC, Generic[Decoded]):
     """What a decoder makes of each tool call it finds: the canonical name (``canonical_names``:
     the provider's name -> the canonical one), the arguments within the limits of ``_json``, and
     the inverse (``canonicalize``); one per generated provider module and kind of result.
@@ -558,11 +559,13 @@ class CallReader(Generic[Decoded]):
         self.canonical_names = canonical_names
         self.canonicalize = canonicalize
 
+    @abstractmethod
     def from_text(self, call_id: str, provider_name: str, raw_arguments: str) -> Decoded:
         """A call whose arguments arrive as JSON text; malformed text is a PayloadError, not
         drift."""
         raise NotImplementedError
 
+    @abstractmethod
     def from_object(
         self,
         call_id: str,
@@ -576,6 +579,7 @@ class CallReader(Generic[Decoded]):
         ``raw_arguments`` is written when first read."""
         raise NotImplementedError
 
+    @abstractmethod
     def failed(
         self, error: PayloadError, call_id: str, provider_name: str, raw_arguments: str
     ) -> Decoded:
