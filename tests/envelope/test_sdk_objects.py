@@ -46,6 +46,9 @@ READ_STREAM_FOLDERS = [
 ]
 MUTATED_BODIES_PER_FOLDER = 3
 MUTATED_EVENTS_PER_FOLDER = 4
+#: the providers whose official SDK's objects the recorded bodies are read as (openai, anthropic,
+#: google-genai: every recorded body of theirs must be read through its attributes)
+SDK_FOLDERS = ("openai", "anthropic", "google-gla", "google-vertex")
 
 
 def reading_decoder(provider: str, surface: str) -> Any:
@@ -125,7 +128,7 @@ def test_recorded_bodies_read_as_objects_as_their_json(
         assert outcome(parse, sdk_object, runtime) == expected, name
         assert outcome(parse, dump(sdk_object, runtime), runtime) == expected, name
         read_as_is += read(sdk_object) is sdk_object
-    if folder.split("/")[0] in ("openai", "anthropic"):  # the SDKs' own APIs
+    if folder.split("/")[0] in SDK_FOLDERS:  # the SDKs' own APIs
         assert read_as_is, "no recorded body was read through its attributes"
 
 
@@ -173,7 +176,7 @@ def test_recorded_streams_read_as_objects_as_their_json(
         assert joined(decoder, objects, runtime) == expected, name
         assert joined(decoder, [dump(o, runtime) for o in objects], runtime) == expected, name
         read_as_is += sum(read(o) is o for o in objects)
-    if folder.split("/")[0] in ("openai", "anthropic"):
+    if folder.split("/")[0] in SDK_FOLDERS:
         assert read_as_is, "no recorded event was read through its attributes"
 
 
@@ -209,12 +212,9 @@ def test_mutated_events_as_objects_decide_as_their_dump(
     assert compared and drifted
 
 
-def test_stream_events_as_objects_are_never_dumped(
-    modules: dict[str, ModuleType], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The official clients' events, read through their attributes: no ``model_dump`` of any of
-    them while a stream joins its calls (pydantic's own ``model_dump`` is wrapped, so the
-    classes still read as their wire form)."""
+def counting_dumps(patch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the classes whose objects ``model_dump`` is called on from now on (pydantic's
+    own ``model_dump`` is wrapped: the classes still read as their wire form)."""
     dumped: list[str] = []
     original = BaseModel.model_dump
 
@@ -222,8 +222,36 @@ def test_stream_events_as_objects_are_never_dumped(
         dumped.append(type(self).__name__)
         return original(self, *args, **kwargs)
 
-    folders = [f for f in READ_STREAM_FOLDERS if f.split("/")[0] in ("openai", "anthropic")]
-    assert folders
+    patch.setattr(BaseModel, "model_dump", counted)
+    return dumped
+
+
+def test_bodies_as_objects_are_never_dumped(
+    modules: dict[str, ModuleType], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The official clients' responses (OpenAI, Anthropic, google-genai), read through their
+    attributes: no ``model_dump`` of any of them while their calls are parsed."""
+    folders = [f for f in READ_FOLDERS if f.split("/")[0] in SDK_FOLDERS]
+    assert any(f.startswith("google") for f in folders)
+    for folder in folders:
+        provider, surface = BODIES[folder]
+        make = sdk_object_maker(surface)
+        parse = reading_decoder(provider, surface).parse_tool_calls
+        for name, body in bodies(folder):
+            sdk_object = make(copy.deepcopy(body))
+            with monkeypatch.context() as patch:
+                dumped = counting_dumps(patch)
+                outcome(parse, sdk_object, modules["_runtime"])
+            assert not dumped, (folder, name, sorted(set(dumped)))
+
+
+def test_stream_events_as_objects_are_never_dumped(
+    modules: dict[str, ModuleType], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The official clients' events and chunks, read through their attributes: no
+    ``model_dump`` of any of them while a stream joins its calls."""
+    folders = [f for f in READ_STREAM_FOLDERS if f.split("/")[0] in SDK_FOLDERS]
+    assert any(f.startswith("google") for f in folders)
     for folder in folders:
         provider, surface = STREAMS[folder]
         make = sdk_object_maker(surface)
@@ -231,7 +259,7 @@ def test_stream_events_as_objects_are_never_dumped(
             objects = [make(copy.deepcopy(event)) for event in events]
             stream = reading_decoder(provider, surface).stream()
             with monkeypatch.context() as patch:
-                patch.setattr(BaseModel, "model_dump", counted)
+                dumped = counting_dumps(patch)
                 for event in objects:
                     stream.add(event)
                 stream.tool_calls(canonical_names=NAMES)

@@ -27,23 +27,38 @@ _IMPORT_SOURCES = {
     "mismatch_handler": "._explain",
     "admitted_classes": "._attributes",
     "admit": "._attributes",
+    "wire_object": "._attributes",
+    "wire_string": "._attributes",
 }
 
 
 def render_envelope_module(
-    provider: str, schemas: dict[str, Any], header: str, runner: Runner | None = None
+    provider: str,
+    schemas: dict[str, Any],
+    header: str,
+    runner: Runner | None = None,
+    *,
+    sdk_objects: str = "wire",
 ) -> str:
     """The source of ``OUT/_envelopes_<provider>.py``: the validators of every surface (the
     decoders that use them are in the fixed API modules).
 
     ``validate_<surface>(data)`` returns ``data`` (typed as a dict) when it matches and raises
-    SchemaDriftError otherwise.
+    SchemaDriftError otherwise. ``sdk_objects``: how the provider's SDK objects hold their members
+    (``Api.sdk_objects``), which the object checks of ``read_<surface>`` follow.
     """
-    return submit_envelope_module(provider, schemas, header, runner).result()
+    return submit_envelope_module(
+        provider, schemas, header, runner, sdk_objects=sdk_objects
+    ).result()
 
 
 def submit_envelope_module(
-    provider: str, schemas: dict[str, Any], header: str, runner: Runner | None = None
+    provider: str,
+    schemas: dict[str, Any],
+    header: str,
+    runner: Runner | None = None,
+    *,
+    sdk_objects: str = "wire",
 ) -> Later[str]:
     """:func:`render_envelope_module`, formatted by ``runner``'s workers while the caller goes
     on (the text when ``result()`` is asked for)."""
@@ -51,7 +66,7 @@ def submit_envelope_module(
     module.reserve("_mismatched", "_SCHEMAS")
     module.count_uses(schemas)
     validators = [compile_surface(module, s, schemas[s]) for s in sorted(schemas)]
-    objects = object_module(module)
+    objects = object_module(module, sdk_objects)
     readers = [compile_object_surface(objects, s, schemas[s]) for s in sorted(schemas)]
     imports = module.imports | {"mismatch_handler"}
     public = [

@@ -8,12 +8,21 @@ it fails (a class not admitted, an enum member where a string is checked, a mism
 goes to ``validate_<surface>``, which reads it as its wire form (its dump) and explains any drift:
 the drift decisions are those of the wire form by construction, and a valid object pays no dump.
 
-A free-form object (``{"type": "object"}`` and nothing to check inside) is a dict in the SDK
-objects too (``Dict[str, object]``), and is tested as one.
+A member is read under its attribute name (``attribute_name``): its wire name, or the snake_case
+form of a camelCase one (google-genai declares ``function_call`` with the alias ``functionCall``);
+``admit`` checks that the class's field of that name dumps under the wire name.
+
+A free-form object (``{"type": "object"}`` and nothing to check inside) is a dict in the OpenAI
+and Anthropic objects (``Dict[str, object]``) and may be a model of the SDK's own (google-genai's
+``inline_data`` is a ``Blob``): either passes (``wire_object``). A string may be a ``str`` enum
+member, a datetime or bytes in google-genai's objects (``finish_reason``, ``create_time``,
+``thought_signature``), each written as a JSON string by the dump (``wire_string``).
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any
 
 from toolgen.compile.validators.envelope_compiler import (
@@ -28,14 +37,35 @@ from toolgen.render.codegen import Identifiers, LineEmitter, docstring
 
 #: the keywords that check inside an object (without them an object is free-form)
 _INSIDE = frozenset({"properties", "required", "allOf"})
+#: a camelCase wire name (a lower-case word, then capitalized ones)
+_CAMEL = re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+")
 
 
-def object_module(module: ModuleCompiler) -> ModuleCompiler:
+def attribute_name(wire: str) -> str:
+    """The attribute an SDK class declares for the wire member ``wire``: ``function_call`` for
+    ``functionCall`` (pydantic's ``to_camel`` alias generator undone), any other name as it is."""
+    if _CAMEL.fullmatch(wire) is None:
+        return wire
+    return re.sub(r"[A-Z]", lambda upper: "_" + upper.group().lower(), wire)
+
+
+@dataclass
+class ObjectModuleCompiler(ModuleCompiler):
+    """What the object checks of one module share (``ModuleCompiler``'s), and how the provider's
+    SDK objects hold their members (``Api.sdk_objects``)."""
+
+    sdk_objects: str = "wire"
+
+
+def object_module(module: ModuleCompiler, sdk_objects: str = "wire") -> ObjectModuleCompiler:
     """The module compiler of the object checks: the constants and imports of ``module``, its
     own functions (``_object_<def>``)."""
-    objects = ModuleCompiler(module.provider, module.constants, module.imports)
+    if sdk_objects not in ("wire", "genai"):
+        raise ValueError(f"unknown way of SDK objects: {sdk_objects!r}")
+    objects = ObjectModuleCompiler(module.provider, module.constants, module.imports)
     objects.names = Identifiers(prefix="_object_")
     objects.uses = module.uses
+    objects.sdk_objects = sdk_objects
     return objects
 
 
@@ -46,6 +76,11 @@ class ObjectSurfaceCompiler(SurfaceCompiler):
         super().__init__(provider, surface, schema, module)
         #: value expression -> (its fields-set name, its members name, the members admitted)
         self._objects: dict[str, tuple[str, str, tuple[str, ...]]] = {}
+        #: google-genai's objects (``Api.sdk_objects``): snake_case attributes, richer values
+        self._genai = getattr(module, "sdk_objects", "wire") == "genai"
+
+    def _attribute(self, wire: str) -> str:
+        return attribute_name(wire) if self._genai else wire
 
     def compile(self) -> list[Statement]:
         if self.module.uses[self.contents.of("")] > 1:
@@ -57,10 +92,16 @@ class ObjectSurfaceCompiler(SurfaceCompiler):
         return ObjectSurfaceCompiler(self.provider, self.surface, self.root, self.module)
 
     def _type(self, schema: dict[str, Any], at: At) -> list[Statement]:
+        if self._genai and schema["type"] == "string" and at.known != "string":
+            self.imports.add("wire_string")
+            return self._fail(f"{NOT_OF_TYPE['string'](at.value)} and not wire_string({at.value})")
         if schema["type"] != "object" or at.known == "object":
             return super()._type(schema, at)
         if not _INSIDE & set(schema):
-            return self._fail(NOT_OF_TYPE["object"](at.value))
+            if not self._genai:
+                return self._fail(NOT_OF_TYPE["object"](at.value))
+            self.imports.add("wire_object")
+            return self._fail(f"{NOT_OF_TYPE['object'](at.value)} and not wire_object({at.value})")
         self._objects.pop(at.value, None)  # a name bound again (in another arm): a new object
         return self._admit(schema, at)
 
@@ -80,8 +121,11 @@ class ObjectSurfaceCompiler(SurfaceCompiler):
         self.imports.update({"admit", "admitted_classes"})
         where = at.path[-1] if at.path and at.path[-1] != "*path" else self.surface
         hint = where.replace("'", "")
+        attributes = tuple(self._attribute(m) for m in members)
+        wire = f", {members!r}" if attributes != members else ""
         classes = self.module.constants.add(
-            f"{hint} classes", f"admitted_classes({members!r}, {optional!r})"
+            f"{hint} classes",
+            f"admitted_classes({attributes!r}, {tuple(self._attribute(m) for m in optional)!r}{wire})",
         )
         out = self._fail(f"type({at.value}) not in {classes} and not admit({at.value}, {classes})")
         if known is None:
@@ -95,7 +139,9 @@ class ObjectSurfaceCompiler(SurfaceCompiler):
         else:  # a union case's members: admitted in its arm alone (not remembered after it)
             fields = known[0]
         if required:
-            names = self.module.constants.frozenset(f"{hint} required", [repr(m) for m in required])
+            names = self.module.constants.frozenset(
+                f"{hint} required", [repr(self._attribute(m)) for m in required]
+            )
             out += self._fail(f"not {fields} >= {names}")
         return out
 
@@ -112,7 +158,8 @@ class ObjectSurfaceCompiler(SurfaceCompiler):
     ) -> list[Statement]:
         fields, values, _ = self._objects[at.value]
         name = self._var(at.value, key, "member")
-        subscript = f"{values}[{key!r}]"
+        attribute = self._attribute(key)
+        subscript = f"{values}[{attribute!r}]"
         path = (*at.path, repr(key))
         if not bind and self._reads_once(child, pointer, at.in_loop) and not self._object(child):
             body = self.node(child, At(subscript, path, pointer, in_loop=at.in_loop))
@@ -121,7 +168,7 @@ class ObjectSurfaceCompiler(SurfaceCompiler):
             body = self.node(child, At(name, path, pointer, in_loop=at.in_loop))
             bound = [Bind(name, subscript)]
         if not required:
-            return guard(f"{key!r} in {fields}", [*bound, *body]) if body else []
+            return guard(f"{attribute!r} in {fields}", [*bound, *body]) if body else []
         return [*bound, *body] if body else []  # present: tested with the others by _admit
 
     def _object(self, schema: Any) -> bool:
