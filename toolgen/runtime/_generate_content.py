@@ -237,6 +237,7 @@ class GenerateContentDecoder(ValidatingDecoder):
                 call.get("args") or {},  # an object: None (absent) or a dict
                 canonical_names,
                 canonicalize,
+                checked_already=names is _ATTRIBUTES,  # by _arguments_read_as_dumped
             )
             for call in calls
         ]
@@ -290,13 +291,19 @@ def _partial_value(arg: Mapping[str, Any], names: _Names) -> Any:
 
 @dataclass
 class _StreamedCall:
-    """One call while its pieces arrive: ``error`` says why its arguments cannot be built."""
+    """One call while its pieces arrive: ``error`` says why its arguments cannot be built.
+
+    ``arguments`` is the chunk's ``args`` (checked to be JSON within the runtime's limits) until
+    a partial argument writes into it: then a copy of them (``owned``), checked again when the
+    call is built. Most calls arrive whole in one chunk, and are neither copied nor checked twice.
+    """
 
     id: str
     name: str
     arguments: dict[str, Any]
     continued: tuple[str | int, ...] | None = None  # the path whose string goes on
     error: str | None = None
+    owned: bool = False
 
     def set(self, arg: Mapping[str, Any], names: _Names) -> None:
         """Write one PartialArg (its members, under ``names``) into the arguments."""
@@ -308,6 +315,9 @@ class _StreamedCall:
         path = tuple(steps)
         if value is _NO_VALUE:
             return
+        if not self.owned:
+            self.arguments = loads(dumps(self.arguments))
+            self.owned = True
         if self.continued == path and isinstance(value, str):
             parent, key = self._parent(steps)
             parent[key] += value
@@ -375,9 +385,11 @@ class GenerateContentToolCallStream:
         name = call.get("name")
         if name is not None:
             arguments = call.get("args")
-            self._open = _StreamedCall(call.get("id") or "", name, {})
-            try:  # a copy, for the parts to write into; JSON within the runtime's limits
-                self._open.arguments = loads(dumps(arguments)) if arguments is not None else {}
+            self._open = _StreamedCall(call.get("id") or "", name, {}, owned=True)
+            try:  # JSON within the runtime's limits (an SDK object's were checked by ``add``)
+                if arguments is not None:
+                    self._open.arguments = arguments if names is _ATTRIBUTES else checked(arguments)
+                    self._open.owned = False
             except JsonRefused as refused:
                 self._open.error = refused.reason
             self._calls.append(self._open)
@@ -418,7 +430,13 @@ class GenerateContentToolCallStream:
                 continue
             calls.append(
                 tool_call_from_object(
-                    self.provider, call.id, call.name, call.arguments, canonical_names, canonicalize
+                    self.provider,
+                    call.id,
+                    call.name,
+                    call.arguments,
+                    canonical_names,
+                    canonicalize,
+                    checked_already=not call.owned,
                 )
             )
         return calls
