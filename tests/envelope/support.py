@@ -111,11 +111,16 @@ def write_package(folder: Path, overrides: dict[str, Any] | None = None) -> dict
 
 def decoder(provider: str, surface: str, package: str = PACKAGE) -> Any:
     """The tool-call decoder of the API that reads ``surface``, built as a generated provider
-    module builds it: from the fixed API module and ``provider``'s generated validators."""
+    module builds it: from the fixed API module and ``provider``'s generated checks
+    (``read_<surface>`` for the surfaces it reads objects of, else ``validate_<surface>``)."""
     api = next(a for a in PROFILES[provider].apis if surface in a.surfaces)
     envelopes = importlib.import_module(f"{package}._envelopes_{provider}")
     decoder_class = getattr(importlib.import_module(f"{package}.{api.module}"), api.decoder)
-    return decoder_class(provider, *(getattr(envelopes, f"validate_{s}") for s in api.surfaces))
+    checks = (
+        getattr(envelopes, f"{'read' if s in api.readers else 'validate'}_{s}")
+        for s in api.surfaces
+    )
+    return decoder_class(provider, *checks)
 
 
 def require_corpus() -> None:

@@ -28,6 +28,9 @@ from tests.envelope.support import (
     spread,
     stream_events,
 )
+from tests.envelope.support import (
+    decoder as reading_decoder,
+)
 from toolgen.providers import PROFILES
 
 pytestmark = pytest.mark.corpus
@@ -49,18 +52,6 @@ MUTATED_EVENTS_PER_FOLDER = 4
 #: the providers whose official SDK's objects the recorded bodies are read as (openai, anthropic,
 #: google-genai: every recorded body of theirs must be read through its attributes)
 SDK_FOLDERS = ("openai", "anthropic", "google-gla", "google-vertex")
-
-
-def reading_decoder(provider: str, surface: str) -> Any:
-    """The decoder of ``surface`` as the generated provider module builds it (with the readers)."""
-    api = next(a for a in PROFILES[provider].apis if surface in a.surfaces)
-    envelopes = importlib.import_module(f"{PACKAGE}._envelopes_{provider}")
-    decoder_class = getattr(importlib.import_module(f"{PACKAGE}.{api.module}"), api.decoder)
-    checks = [
-        getattr(envelopes, f"{'read' if s in api.readers else 'validate'}_{s}")
-        for s in api.surfaces
-    ]
-    return decoder_class(provider, *checks)
 
 
 def outcome(parse: Callable[..., Any], value: Any, runtime: ModuleType) -> Any:
@@ -298,3 +289,58 @@ def test_a_class_that_does_not_read_as_its_wire_form_is_read_from_its_dump(
         arguments: str = "{}"  # absent on the wire, yet read as "{}": not the wire form
 
     assert not admit.admit(Defaulted(name="f"), optional)
+
+
+def validated(validate: Callable[[Any], Any], value: Any, runtime: ModuleType) -> Any:
+    """What ``validate_<surface>`` decides: the value given back as it is, or the drift."""
+    try:
+        returned = validate(value)
+    except runtime.SchemaDriftError as drift:
+        return ("drift", drift.path, drift.expected, drift.actual)
+    except TypeError as error:
+        return ("TypeError", str(error))
+    return "given back" if returned is value else ("another value", returned)
+
+
+@pytest.mark.parametrize("folder", sorted({*READ_FOLDERS, *READ_STREAM_FOLDERS}))
+def test_validate_returns_an_sdk_object_as_given_and_decides_as_its_dump(
+    folder: str,
+    modules: dict[str, ModuleType],
+    schemas: dict[str, dict[str, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``validate_<surface>`` of the client's object gives the object itself back, with the
+    drift decisions of its dump and of the raw JSON (recorded bodies or events, and some with a
+    member retyped or removed); for the SDKs' own recordings, with no ``model_dump``."""
+    provider, surface = {**BODIES, **STREAMS}[folder]
+    runtime = modules["_runtime"]
+    validate = getattr(modules[provider], f"validate_{surface}")
+    make = sdk_object_maker(surface)
+    values = (
+        [body for _, body in bodies(folder)]
+        if folder in BODIES
+        else [event for _, events in stream_events(folder) for event in events]
+    )
+    drifted = 0
+    for index, value in enumerate(values):
+        sdk_object = make(copy.deepcopy(value))
+        expected = validated(validate, value, runtime)
+        if folder.split("/")[0] in SDK_FOLDERS:
+            with monkeypatch.context() as patch:
+                dumped = counting_dumps(patch)
+                got = validated(validate, sdk_object, runtime)
+            assert not dumped, (index, sorted(set(dumped)))
+        else:
+            got = validated(validate, sdk_object, runtime)
+        assert got == validated(validate, dump(sdk_object, runtime), runtime), index
+        assert got == expected == "given back", index
+    for value in spread(values, MUTATED_BODIES_PER_FOLDER):
+        for path, kind, mutated in mutations(schemas[provider][surface], value):
+            try:
+                sdk_object = make(mutated)
+            except Exception:  # noqa: BLE001 - the client itself would refuse it
+                continue
+            got = validated(validate, sdk_object, runtime)
+            assert got == validated(validate, dump(sdk_object, runtime), runtime), (kind, path)
+            drifted += got != "given back"
+    assert drifted or folder in READ_STREAM_FOLDERS

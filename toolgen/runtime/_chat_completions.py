@@ -37,6 +37,7 @@ from ._runtime import (
     decode_tool_call,
     schema_drift,
     tool_call_from_object,
+    wire_form,
 )
 
 __all__ = [
@@ -298,6 +299,11 @@ class ChatCompletionToolCallStream(FragmentJoiner):
 class LenientChatCompletionsDecoder(ChatCompletionsDecoder):
     """Chat completions whose calls may leave out ``type`` or ``arguments``, or carry the
     arguments as an object (see the module docstring)."""
+
+    def __init__(
+        self, provider: str, validate_response: Validator, validate_event: Validator
+    ) -> None:  # its responses read as JSON (an SDK object's dump)
+        super().__init__(provider, wire_form(validate_response), wire_form(validate_event))
 
     def parse_tool_calls(
         self,

@@ -22,8 +22,10 @@ from ._runtime import (
     RawToolCall,
     ToolCallFragments,
     ValidatingDecoder,
+    Validator,
     joined_tool_call,
     tool_call_from_object,
+    wire_form,
 )
 
 __all__ = [
@@ -159,7 +161,13 @@ def _is_client_tool(tool_use: Mapping[str, Any]) -> bool:
 
 
 class ConverseDecoder(ValidatingDecoder):
-    """The ``toolUse`` blocks of Converse responses and of their event streams."""
+    """The ``toolUse`` blocks of Converse responses and of their event streams (read as JSON:
+    boto3 gives dicts; any other object is read as its wire form)."""
+
+    def __init__(
+        self, provider: str, validate_response: Validator, validate_event: Validator
+    ) -> None:
+        super().__init__(provider, wire_form(validate_response), wire_form(validate_event))
 
     def parse_tool_calls(
         self,

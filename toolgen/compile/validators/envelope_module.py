@@ -22,6 +22,7 @@ from toolgen.render.templating import export_order, format_later
 #: Where each name a generated module may use comes from; anything else is in ``._runtime``.
 _IMPORT_SOURCES = {
     "Any": "typing",
+    "TypeVar": "typing",
     "Callable": "collections.abc",
     "Mapping": "collections.abc",
     "mismatch_handler": "._explain",
@@ -63,7 +64,7 @@ def submit_envelope_module(
     """:func:`render_envelope_module`, formatted by ``runner``'s workers while the caller goes
     on (the text when ``result()`` is asked for)."""
     module = ModuleCompiler(provider)
-    module.reserve("_mismatched", "_SCHEMAS")
+    module.reserve("_mismatched", "_SCHEMAS", "_T", *(f"_wire_{s}" for s in schemas))
     module.count_uses(schemas)
     validators = [compile_surface(module, s, schemas[s]) for s in sorted(schemas)]
     objects = object_module(module, sdk_objects)
@@ -82,11 +83,12 @@ def submit_envelope_module(
             f"Envelope validators of {provider}.",
             f"Surfaces: {', '.join(sorted(schemas))}.",
             "",
-            "``validate_<surface>(data)`` returns ``data`` (an SDK object: its JSON form) when it",
-            "has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch",
+            "``validate_<surface>(data)`` returns ``data`` as given (raw JSON or an SDK object) when",
+            "it has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch",
             "(found by walking ``_SCHEMAS``), or TypeError for a value neither JSON nor an SDK object.",
             "``read_<surface>(data)`` is what the decoders read: the same checks, an SDK object read",
             "through its attributes and returned as it is (its wire form when those do not hold).",
+            "``_wire_<surface>(data)`` checks and returns the JSON form (an SDK object's dump).",
         )
     )
     emitter.line()
@@ -103,6 +105,7 @@ def submit_envelope_module(
         emitter.line("    " + chunk)
     emitter.line(")")
     emitter.line("_mismatched = mismatch_handler(PROVIDER, _SCHEMAS)")
+    emitter.line('_T = TypeVar("_T")')
     emitter.line()
     emitter.line()
     with emitter.block("class _Mismatch(Exception)"):

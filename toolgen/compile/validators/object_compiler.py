@@ -31,6 +31,7 @@ from toolgen.compile.validators.envelope_compiler import (
     ModuleCompiler,
     SurfaceCompiler,
     validator_name,
+    wire_checks_name,
 )
 from toolgen.compile.validators.statements import Bind, Line, Statement, guard, write
 from toolgen.render.codegen import Identifiers, LineEmitter, docstring
@@ -198,12 +199,13 @@ def reader_name(surface: str) -> str:
 
 
 def compile_object_surface(module: ModuleCompiler, surface: str, schema: Any) -> str:
-    """The source of ``_object_<surface>`` and of ``read_<surface>`` (unformatted)."""
+    """The source of ``_object_<surface>``, ``read_<surface>`` and ``validate_<surface>``
+    (unformatted)."""
     checks = ObjectSurfaceCompiler(module.provider, surface, schema, module).compile()
-    validator = validator_name(surface)
+    wire = wire_checks_name(surface)
     emitter = LineEmitter()
     with emitter.block(f"def {object_function_name(surface)}(data: Any) -> None"):
-        emitter.lines(docstring(f"``{validator}``'s checks over an SDK object's attributes."))
+        emitter.lines(docstring(f"``{wire}``'s checks over an SDK object's attributes."))
         if checks:
             write(emitter, checks)
         else:
@@ -213,8 +215,8 @@ def compile_object_surface(module: ModuleCompiler, surface: str, schema: Any) ->
     with emitter.block(f"def {reader_name(surface)}(data: object) -> Any"):
         emitter.lines(
             docstring(
-                f"``data`` as the decoders read it once it holds: raw JSON checked by "
-                f"``{validator}``, an SDK object through its attributes (as it is), or, when "
+                "``data`` as the decoders read it once it holds: raw JSON checked by "
+                f"``{wire}``, an SDK object through its attributes (as it is), or, when "
                 "those do not hold, as its wire form (the dump, drift explained)."
             )
         )
@@ -224,5 +226,18 @@ def compile_object_surface(module: ModuleCompiler, surface: str, schema: Any) ->
                 emitter.line("return data")
             with emitter.block("except (AttributeError, KeyError, TypeError, _Mismatch)"):
                 emitter.line("pass")
-        emitter.line(f"return {validator}(data)")
+        emitter.line(f"return {wire}(data)")
+    emitter.line()
+    emitter.line()
+    module.imports.add("TypeVar")
+    with emitter.block(f"def {validator_name(surface)}(data: _T) -> _T"):
+        emitter.lines(
+            docstring(
+                f"``data`` as given once it has the {surface} envelope of {module.provider}: raw "
+                "JSON, or an SDK object (checked through its attributes, else as its wire form); "
+                "SchemaDriftError at the first mismatch."
+            )
+        )
+        emitter.line(f"{reader_name(surface)}(data)")
+        emitter.line("return data")
     return emitter.source()
