@@ -30,7 +30,7 @@ contender over the same response, in a shuffled order (interleaved, one process)
 gives the ratio of the minima and of the medians.
 
     python -m bench.decode    # writes the "## Typed decode" section of bench/RESULTS.md
-    python -m bench.decode 41 Gemini    # the Gemini comparisons alone, in "## Typed decode: Gemini"
+    python -m bench.decode 41 Gemini,validate_    # those comparisons alone, in a section of their own
 """
 
 from __future__ import annotations
@@ -360,6 +360,32 @@ def contenders(gen: Any) -> dict[str, dict[str, Callable[[], Any]]]:
             ),
             "user's path from the object (as above)": lambda: user_from_genai(gemini_response),
         },
+        # validate_<surface> of the clients' objects, which returns them as given, against the
+        # compiled JSON checks it ran before (_wire_<surface>: the object's dump, checked)
+        "validate_ of an SDK object, given back against dumped (before): OpenAI ChatCompletion": {
+            "validate_chat_completion(completion)": lambda: (
+                openai_envelopes.validate_chat_completion(completion)
+            ),
+            "_wire_chat_completion(completion) (validate_ before)": lambda: (
+                openai_envelopes._wire_chat_completion(completion)
+            ),
+        },
+        "validate_ of an SDK object, given back against dumped (before): Anthropic Message": {
+            "validate_message(message)": lambda: anthropic_envelopes.validate_message(
+                anthropic_message
+            ),
+            "_wire_message(message) (validate_ before)": lambda: anthropic_envelopes._wire_message(
+                anthropic_message
+            ),
+        },
+        "validate_ of an SDK object, given back against dumped (before): google-genai response": {
+            "validate_generate_content(response)": lambda: (
+                gemini_envelopes.validate_generate_content(gemini_response)
+            ),
+            "_wire_generate_content(response) (validate_ before)": lambda: (
+                gemini_envelopes._wire_generate_content(gemini_response)
+            ),
+        },
         # what the drift check alone costs, against the same user's paths: the floor of the two
         # comparisons above (the user's path checks no envelope)
         "OpenAI chat completion, SDK object, the envelope check alone": {
@@ -441,15 +467,16 @@ def table(times: dict[str, list[float]]) -> list[str]:
 
 
 def main(rounds: int = ROUNDS, only: str | None = None) -> None:
-    """Every comparison into the "Typed decode" section, or with ``only`` those whose title
-    starts with it, into a section of their own ("Typed decode: <only>")."""
+    """Every comparison into the "Typed decode" section, or with ``only`` (title prefixes,
+    comma-separated) those whose title starts with one, into a section of their own ("Typed
+    decode: <only>")."""
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         gen = build_package(Path(tmp))
         comparisons = {
             title: pair
             for title, pair in contenders(gen).items()
-            if only is None or title.startswith(only)
+            if only is None or title.startswith(tuple(only.split(",")))
         }
         sections = []
         for title, pair in comparisons.items():
