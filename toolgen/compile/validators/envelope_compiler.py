@@ -1,6 +1,6 @@
 """Compiles an envelope schema (a JSON Schema 2020-12 subset) into a Python validator.
 
-Each surface becomes one function, ``validate_<surface>``: plain subscripts and ``type(x) is``
+Each surface becomes one function, ``_wire_<surface>``: plain subscripts and ``type(x) is``
 tests, no paths, no enumerate; a missing member surfaces as KeyError and any other mismatch as
 ``_Mismatch``. Only then does the runtime's ``explain_drift`` walk the schema itself (the module
 holds it as JSON text) to find where and why, in the same order: each check is written once, and

@@ -44,8 +44,9 @@ def render_envelope_module(
     """The source of ``OUT/_envelopes_<provider>.py``: the validators of every surface (the
     decoders that use them are in the fixed API modules).
 
-    ``validate_<surface>(data)`` returns ``data`` (typed as a dict) when it matches and raises
-    SchemaDriftError otherwise. ``sdk_objects``: how the provider's SDK objects hold their members
+    ``validate_<surface>(data)`` returns ``data`` as given when it matches and raises
+    SchemaDriftError otherwise (``read_<surface>`` and ``_wire_<surface>``: see
+    object_compiler and envelope_compiler). ``sdk_objects``: how the provider's SDK objects hold their members
     (``Api.sdk_objects``), which the object checks of ``read_<surface>`` follow.
     """
     return submit_envelope_module(

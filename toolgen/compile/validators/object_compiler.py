@@ -1,12 +1,13 @@
 """The envelope checks compiled a second time, over an SDK object's attributes.
 
-``read_<surface>(data)`` is what the decoders call: raw JSON goes to ``validate_<surface>``; an
+``read_<surface>(data)`` is what the decoders call: raw JSON goes to ``_wire_<surface>``; an
 SDK object is checked by ``_object_<surface>(data)``, the same checks in the same order, where an
 object member is read from the object (present when in ``__pydantic_fields_set__``, its value in
 ``__dict__``) once ``_attributes.admit`` found that the class reads as its wire form. When any of
 it fails (a class not admitted, an enum member where a string is checked, a mismatch), the object
-goes to ``validate_<surface>``, which reads it as its wire form (its dump) and explains any drift:
+goes to ``_wire_<surface>``, which reads it as its wire form (its dump) and explains any drift:
 the drift decisions are those of the wire form by construction, and a valid object pays no dump.
+``validate_<surface>(data)``, the public check, runs ``read_<surface>`` and gives ``data`` back.
 
 A member is read under its attribute name (``attribute_name``): its wire name, or the snake_case
 form of a camelCase one (google-genai declares ``function_call`` with the alias ``functionCall``);
