@@ -18,6 +18,8 @@ so the nulls strict mode forces are in the arguments), decoded to model instance
 * the envelope check of each SDK object alone against the same user's path: the user's path
   checks no envelope, so this is the part of the user's time that the drift check alone takes,
   the floor under the SDK-object ratios;
+* the lenient Chat Completions decoder (OpenRouter's module) given the OpenAI client's object,
+  against the same decoder given the object's dump (what it did before);
 * Gemini's generateContent as google-genai's object (``GenerateContentResponse``, built by the
   SDK's own ``_from_response`` from the body the package's testing fakes write): toolgen's
   ``parse_tool_calls(response)`` against the user's path from it (``function_calls``, strip
@@ -174,7 +176,8 @@ def build_package(folder: Path) -> Any:
     subprocess.run(
         [sys.executable, "-c", "from toolgen.cli import run; run()", "build", str(EXAMPLE)]
         + ["-o", str(folder / PACKAGE), "-q"]
-        + ["--provider", "openai", "--provider", "anthropic", "--provider", "gemini"],
+        + ["--provider", "openai", "--provider", "anthropic", "--provider", "gemini"]
+        + ["--provider", "openrouter"],
         check=True,
     )
     sys.path.insert(0, str(folder))
@@ -226,6 +229,7 @@ def contenders(gen: Any) -> dict[str, dict[str, Callable[[], Any]]]:
     ]
 
     gemini = importlib.import_module(f"{gen.__name__}.gemini")
+    openrouter = importlib.import_module(f"{gen.__name__}.openrouter")
     gemini_envelopes = importlib.import_module(f"{gen.__name__}._envelopes_gemini")
     runtime = importlib.import_module(f"{gen.__name__}._runtime")
     from google.genai.types import GenerateContentResponse
@@ -359,6 +363,13 @@ def contenders(gen: Any) -> dict[str, dict[str, Callable[[], Any]]]:
                 gemini_envelopes.read_generate_content(gemini_response)
             ),
             "user's path from the object (as above)": lambda: user_from_genai(gemini_response),
+        },
+        "Lenient chat completion (OpenRouter), openai SDK object, read as it is against dumped "
+        "(before)": {
+            "toolgen parse_tool_calls(completion)": lambda: openrouter.parse_tool_calls(completion),
+            "toolgen parse_tool_calls of its dump (json_value: model_dump, then the JSON checks)": (
+                lambda: openrouter.parse_tool_calls(runtime.json_value(completion))
+            ),
         },
         # validate_<surface> of the clients' objects, which returns them as given, against the
         # compiled JSON checks it ran before (_wire_<surface>: the object's dump, checked)

@@ -131,7 +131,6 @@ LENIENT_CHAT = replace(
     CHAT,
     decoder="LenientChatCompletionsDecoder",
     reads=_chat_completions.LENIENT_READS,
-    readers=(),
 )
 RESPONSES = Api(
     "responses",

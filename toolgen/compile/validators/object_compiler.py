@@ -13,8 +13,8 @@ A member is read under its attribute name (``attribute_name``): its wire name, o
 form of a camelCase one (google-genai declares ``function_call`` with the alias ``functionCall``);
 ``admit`` checks that the class's field of that name dumps under the wire name.
 
-A free-form object (``{"type": "object"}`` and nothing to check inside) is a dict in the OpenAI
-and Anthropic objects (``Dict[str, object]``) and may be a model of the SDK's own (google-genai's
+A free-form object (``{"type": "object"}`` and nothing to check inside) is a dict in most SDKs'
+objects (``Dict[str, object]``) and may be a model of the SDK's own (google-genai's
 ``inline_data`` is a ``Blob``): either passes (``wire_object``). A string may be a ``str`` enum
 member, a datetime or bytes in google-genai's objects (``finish_reason``, ``create_time``,
 ``thought_signature``), each written as a JSON string by the dump (``wire_string``).
