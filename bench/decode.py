@@ -32,7 +32,7 @@ contender over the same response, in a shuffled order (interleaved, one process)
 gives the ratio of the minima and of the medians.
 
     python -m bench.decode    # writes the "## Typed decode" section of bench/RESULTS.md
-    python -m bench.decode 41 Gemini,validate_    # those comparisons alone, in a section of their own
+    python -m bench.decode 41 Gemini,validate_,Lenient    # those comparisons alone, in a section of their own
 """
 
 from __future__ import annotations
