@@ -17,13 +17,22 @@ so the nulls strict mode forces are in the arguments), decoded to model instance
   clients' objects), joined by ``ToolCallStream`` against the user's own join of the deltas;
 * the envelope check of each SDK object alone against the same user's path: the user's path
   checks no envelope, so this is the part of the user's time that the drift check alone takes,
-  the floor under the SDK-object ratios.
+  the floor under the SDK-object ratios;
+* the lenient Chat Completions decoder (OpenRouter's module) given the OpenAI client's object,
+  against the same decoder given the object's dump (what it did before);
+* Gemini's generateContent as google-genai's object (``GenerateContentResponse``, built by the
+  SDK's own ``_from_response`` from the body the package's testing fakes write): toolgen's
+  ``parse_tool_calls(response)`` against the user's path from it (``function_calls``, strip
+  nulls, ``model_validate``), and against toolgen given the object's dump (what toolgen did
+  before it read google-genai's objects through their attributes: ``json_value``'s
+  ``model_dump`` then the checks of the JSON); the same for the stream's chunk.
 
 Both contenders produce the same model instances (checked before timing). Each round runs every
 contender over the same response, in a shuffled order (interleaved, one process); the report
 gives the ratio of the minima and of the medians.
 
     python -m bench.decode    # writes the "## Typed decode" section of bench/RESULTS.md
+    python -m bench.decode 41 Gemini,validate_,Lenient    # those comparisons alone, in a section of their own
 """
 
 from __future__ import annotations
@@ -166,7 +175,9 @@ def build_package(folder: Path) -> Any:
     """The example design built with the toolgen of this checkout, imported."""
     subprocess.run(
         [sys.executable, "-c", "from toolgen.cli import run; run()", "build", str(EXAMPLE)]
-        + ["-o", str(folder / PACKAGE), "-q"],
+        + ["-o", str(folder / PACKAGE), "-q"]
+        + ["--provider", "openai", "--provider", "anthropic", "--provider", "gemini"]
+        + ["--provider", "openrouter"],
         check=True,
     )
     sys.path.insert(0, str(folder))
@@ -216,6 +227,34 @@ def contenders(gen: Any) -> dict[str, dict[str, Callable[[], Any]]]:
         anthropic_construct(type_=RawMessageStreamEvent, value=event)
         for event in testing.anthropic.stream(canonical_calls)
     ]
+
+    gemini = importlib.import_module(f"{gen.__name__}.gemini")
+    openrouter = importlib.import_module(f"{gen.__name__}.openrouter")
+    gemini_envelopes = importlib.import_module(f"{gen.__name__}._envelopes_gemini")
+    runtime = importlib.import_module(f"{gen.__name__}._runtime")
+    from google.genai.types import GenerateContentResponse
+
+    def genai_object(value: dict[str, Any]) -> Any:
+        return GenerateContentResponse._from_response(response=copy.deepcopy(value), kwargs={})
+
+    gemini_models = {gemini.PROVIDER_NAMES[canonical]: models[p] for p, canonical, _ in CALLS}
+    gemini_response = genai_object(testing.gemini.response(canonical_calls))
+    gemini_chunks = [genai_object(chunk) for chunk in testing.gemini.stream(canonical_calls)]
+
+    def user_from_genai(response: Any) -> list[Any]:
+        return [
+            gemini_models[call.name].model_validate(strip_nulls(call.args or {}))
+            for call in response.function_calls or ()
+        ]
+
+    def user_from_genai_chunks(chunks: list[Any]) -> list[Any]:
+        return [model for chunk in chunks for model in user_from_genai(chunk)]
+
+    def ours_from_dumps(chunks: list[Any]) -> list[Any]:
+        joiner = gemini.ToolCallStream("generate_content")
+        for chunk in chunks:
+            joiner.add(runtime.json_value(chunk))
+        return joiner.tool_calls()  # type: ignore[no-any-return]
 
     def ours_from_stream(module: Any, api: str, stream: list[Any]) -> list[Any]:
         joiner = module.ToolCallStream(api)
@@ -291,6 +330,73 @@ def contenders(gen: Any) -> dict[str, dict[str, Callable[[], Any]]]:
             "user's path from the events: join input_json_delta by index, json.loads, "
             "model_validate": lambda: user_from_events(events),
         },
+        "Gemini generateContent, google-genai object": {
+            "toolgen parse_tool_calls(response)": lambda: gemini.parse_tool_calls(gemini_response),
+            "user's path from the object: function_calls, strip nulls, model_validate": (
+                lambda: user_from_genai(gemini_response)
+            ),
+        },
+        "Gemini generateContent, google-genai object, read as it is against dumped (before)": {
+            "toolgen parse_tool_calls(response)": lambda: gemini.parse_tool_calls(gemini_response),
+            "toolgen parse_tool_calls of its dump (json_value: model_dump, then the JSON checks)": (
+                lambda: gemini.parse_tool_calls(runtime.json_value(gemini_response))
+            ),
+        },
+        "Gemini stream, google-genai chunk objects": {
+            "toolgen ToolCallStream: add(chunk) each, tool_calls()": lambda: ours_from_stream(
+                gemini, "generate_content", gemini_chunks
+            ),
+            "user's path from the chunks: function_calls of each, strip nulls, model_validate": (
+                lambda: user_from_genai_chunks(gemini_chunks)
+            ),
+        },
+        "Gemini stream, google-genai chunk objects, read as they are against dumped (before)": {
+            "toolgen ToolCallStream: add(chunk) each, tool_calls()": lambda: ours_from_stream(
+                gemini, "generate_content", gemini_chunks
+            ),
+            "toolgen ToolCallStream: add(dump of each chunk), tool_calls()": lambda: (
+                ours_from_dumps(gemini_chunks)
+            ),
+        },
+        "Gemini generateContent, google-genai object, the envelope check alone": {
+            "toolgen's envelope check of the object": lambda: (
+                gemini_envelopes.read_generate_content(gemini_response)
+            ),
+            "user's path from the object (as above)": lambda: user_from_genai(gemini_response),
+        },
+        "Lenient chat completion (OpenRouter), openai SDK object, read as it is against dumped "
+        "(before)": {
+            "toolgen parse_tool_calls(completion)": lambda: openrouter.parse_tool_calls(completion),
+            "toolgen parse_tool_calls of its dump (json_value: model_dump, then the JSON checks)": (
+                lambda: openrouter.parse_tool_calls(runtime.json_value(completion))
+            ),
+        },
+        # validate_<surface> of the clients' objects, which returns them as given, against the
+        # compiled JSON checks it ran before (_wire_<surface>: the object's dump, checked)
+        "validate_ of an SDK object, given back against dumped (before): OpenAI ChatCompletion": {
+            "validate_chat_completion(completion)": lambda: (
+                openai_envelopes.validate_chat_completion(completion)
+            ),
+            "_wire_chat_completion(completion) (validate_ before)": lambda: (
+                openai_envelopes._wire_chat_completion(completion)
+            ),
+        },
+        "validate_ of an SDK object, given back against dumped (before): Anthropic Message": {
+            "validate_message(message)": lambda: anthropic_envelopes.validate_message(
+                anthropic_message
+            ),
+            "_wire_message(message) (validate_ before)": lambda: anthropic_envelopes._wire_message(
+                anthropic_message
+            ),
+        },
+        "validate_ of an SDK object, given back against dumped (before): google-genai response": {
+            "validate_generate_content(response)": lambda: (
+                gemini_envelopes.validate_generate_content(gemini_response)
+            ),
+            "_wire_generate_content(response) (validate_ before)": lambda: (
+                gemini_envelopes._wire_generate_content(gemini_response)
+            ),
+        },
         # what the drift check alone costs, against the same user's paths: the floor of the two
         # comparisons above (the user's path checks no envelope)
         "OpenAI chat completion, SDK object, the envelope check alone": {
@@ -326,6 +432,8 @@ def same_results(pair: dict[str, Callable[[], Any]]) -> None:
     ours, theirs = (function() for function in pair.values())
     if not isinstance(ours, list) or not hasattr(ours[0], "arguments"):
         return
+    if theirs and hasattr(theirs[0], "arguments"):  # toolgen against toolgen (before and after)
+        theirs = [call.arguments for call in theirs]
     assert [call.arguments for call in ours] == theirs, "the contenders disagree"
 
 
@@ -369,21 +477,30 @@ def table(times: dict[str, list[float]]) -> list[str]:
     return lines
 
 
-def main(rounds: int = ROUNDS) -> None:
+def main(rounds: int = ROUNDS, only: str | None = None) -> None:
+    """Every comparison into the "Typed decode" section, or with ``only`` (title prefixes,
+    comma-separated) those whose title starts with one, into a section of their own ("Typed
+    decode: <only>")."""
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         gen = build_package(Path(tmp))
-        comparisons = contenders(gen)
+        comparisons = {
+            title: pair
+            for title, pair in contenders(gen).items()
+            if only is None or title.startswith(tuple(only.split(",")))
+        }
         sections = []
         for title, pair in comparisons.items():
             same_results(pair)
             times = race(pair, rounds)
             sections += [f"### {title}: 4 calls", "", *table(times), ""]
             print(f"{title}: " + "; ".join(sections[-2:-1]), flush=True)
+    name = "Typed decode" if only is None else f"Typed decode: {only}"
+    command = COMMAND if only is None else f"{COMMAND} {rounds} {only}"
     section = [
-        "## Typed decode",
+        f"## {name}",
         "",
-        f"Command: `{COMMAND}` ({rounds} rounds, the two contenders of each comparison "
+        f"Command: `{command}` ({rounds} rounds, the two contenders of each comparison "
         "interleaved in a shuffled order each round, one process; a 4-call response of the "
         f"example design; Python {platform.python_version()}; load average {load:.1f} on "
         f"{os.cpu_count()} cores at the start: the machine is shared, only the ratios of one run "
@@ -391,8 +508,11 @@ def main(rounds: int = ROUNDS) -> None:
         "",
         *sections,
     ]
-    write_section("Typed decode", "\n".join(section).rstrip("\n") + "\n")
+    write_section(name, "\n".join(section).rstrip("\n") + "\n")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else ROUNDS)
+    main(
+        int(sys.argv[1]) if len(sys.argv) > 1 else ROUNDS,
+        sys.argv[2] if len(sys.argv) > 2 else None,
+    )

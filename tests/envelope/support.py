@@ -15,6 +15,7 @@ import pytest
 from tests.conftest import skip_without_corpus
 from toolgen.compile.validators import load_envelope_schemas, render_envelope_module
 from toolgen.providers import PROFILES, envelope_providers
+from toolgen.providers.apis import sdk_objects
 from toolgen.render.runtime_files import copied, runtime_modules
 from toolgen.render.templating import header
 
@@ -99,7 +100,9 @@ def write_package(folder: Path, overrides: dict[str, Any] | None = None) -> dict
     files = {"__init__.py": "", **{f"{m}.py": copied(m, head) for m in runtime_modules()}}
     for provider in envelope_providers():
         schemas = load_envelope_schemas(provider, overrides or {}, PROFILES[provider].apis)
-        files[f"_envelopes_{provider}.py"] = render_envelope_module(provider, schemas, head)
+        files[f"_envelopes_{provider}.py"] = render_envelope_module(
+            provider, schemas, head, sdk_objects=sdk_objects(PROFILES[provider].apis)
+        )
     folder.mkdir(parents=True, exist_ok=True)
     for name, source in files.items():
         (folder / name).write_text(source, encoding="utf-8")
@@ -108,11 +111,16 @@ def write_package(folder: Path, overrides: dict[str, Any] | None = None) -> dict
 
 def decoder(provider: str, surface: str, package: str = PACKAGE) -> Any:
     """The tool-call decoder of the API that reads ``surface``, built as a generated provider
-    module builds it: from the fixed API module and ``provider``'s generated validators."""
+    module builds it: from the fixed API module and ``provider``'s generated checks
+    (``read_<surface>`` for the surfaces it reads objects of, else ``validate_<surface>``)."""
     api = next(a for a in PROFILES[provider].apis if surface in a.surfaces)
     envelopes = importlib.import_module(f"{package}._envelopes_{provider}")
     decoder_class = getattr(importlib.import_module(f"{package}.{api.module}"), api.decoder)
-    return decoder_class(provider, *(getattr(envelopes, f"validate_{s}") for s in api.surfaces))
+    checks = (
+        getattr(envelopes, f"{'read' if s in api.readers else 'validate'}_{s}")
+        for s in api.surfaces
+    )
+    return decoder_class(provider, *checks)
 
 
 def raw_reader(

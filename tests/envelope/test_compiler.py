@@ -146,7 +146,8 @@ def test_overrides_replace_and_add_surfaces() -> None:
     assert list(schemas) == ["chat_completion", "chat_completion_chunk", "embedding"]
     assert schemas["chat_completion"] is replaced
     source = render_envelope_module("groq", schemas, "# header")
-    assert "def validate_embedding(data: object) -> dict[str, Any]:" in source
+    assert "def _wire_embedding(data: object) -> dict[str, Any]:" in source
+    assert "def validate_embedding(data: _T) -> _T:" in source
     assert '"x_gateway"' in source
     assert schema_error(OBJECT, "groq", "not-an-identifier").pointer == ""
 

@@ -13,7 +13,14 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from tests.envelope.support import NAMES, decoder, raw_reader
+from tests.envelope.support import (
+    NAMES,
+    bodies,
+    decoder,
+    raw_reader,
+    sdk_object_maker,
+    stream_events,
+)
 from toolgen.compile.validators import (
     EnvelopeSchemaError,
     load_envelope_schemas,
@@ -240,3 +247,50 @@ def test_mistral_schema_must_keep_what_the_lenient_decoder_reads() -> None:
     with pytest.raises(EnvelopeSchemaError) as raised:
         load_envelope_schemas("mistral", {"mistral/chat_completion": broken}, (LENIENT_CHAT,))
     assert "string or object" in raised.value.message
+
+
+def test_lenient_objects_whose_arguments_are_no_json_are_read_as_their_dump(
+    modules: dict[str, ModuleType],
+) -> None:
+    """A call's ``arguments`` given as an object holding NaN, in the client's object of a body
+    and of a chunk (the lenient decoders read objects through their attributes): read as the
+    object's dump (NaN written as null), not refused as the raw JSON is."""
+    from tests.envelope.test_sdk_objects import dump, joined, outcome
+
+    runtime = modules["_runtime"]
+    arguments = {"x": float("nan")}
+    for surface, folder in (
+        ("chat_completion", "mistral/chat-completions"),
+        ("chat_completion_chunk", "mistral/chat-completions-stream-chunks"),
+    ):
+        make = sdk_object_maker(surface)
+        reader = decoder("mistral", surface)
+        if surface == "chat_completion":
+            name, body = next(
+                (n, b) for n, b in bodies(folder) if b["choices"][0]["message"].get("tool_calls")
+            )
+            body = copy.deepcopy(body)
+            body["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] = arguments
+            sdk_object = make(copy.deepcopy(body))
+            got = outcome(reader.parse_tool_calls, sdk_object, runtime)
+            assert got == outcome(reader.parse_tool_calls, dump(sdk_object, runtime), runtime)
+            assert got != outcome(reader.parse_tool_calls, body, runtime), name
+            assert got[0][3] == {"x": None}
+            continue
+        name, events = next(
+            (n, e)
+            for n, e in stream_events(folder)
+            if any(c["choices"] and c["choices"][0]["delta"].get("tool_calls") for c in e)
+        )
+        events = copy.deepcopy(events)
+        first = next(
+            c for c in events if c["choices"] and c["choices"][0]["delta"].get("tool_calls")
+        )
+        first["choices"][0]["delta"]["tool_calls"][0]["function"] = {
+            **first["choices"][0]["delta"]["tool_calls"][0].get("function", {}),
+            "arguments": arguments,
+        }
+        objects = [make(copy.deepcopy(e)) for e in events]
+        got = joined(reader, objects, runtime)
+        assert got == joined(reader, [dump(o, runtime) for o in objects], runtime), name
+        assert got != joined(reader, events, runtime), name

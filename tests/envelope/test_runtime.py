@@ -155,14 +155,19 @@ class HasToDict:
 
 
 def test_sdk_style_objects_are_read_as_their_json(modules: dict[str, ModuleType]) -> None:
+    """An object that is no pydantic model of an admitted class is checked as its dump, and
+    ``validate_<surface>`` returns it as given (``read_<surface>`` the dump it read)."""
     runtime, openai = modules["_runtime"], modules["openai"]
     body = chat_completion()
     dumps = Dumps(body)
-    assert openai.validate_chat_completion(dumps) is body
+    assert openai.validate_chat_completion(dumps) is dumps
     assert dumps.asked == [
         {"mode": "json", "by_alias": True, "exclude_unset": True, "warnings": False}
     ]
-    assert openai.validate_chat_completion(HasToDict(body)) is body
+    assert openai.read_chat_completion(dumps) is body
+    holder = HasToDict(body)
+    assert openai.validate_chat_completion(holder) is holder
+    assert openai.read_chat_completion(holder) is body
     [call] = decoder("openai", "chat_completion").parse_tool_calls(
         HasToDict(body), raw_reader("openai", {"get_weather": "weather.get"})
     )

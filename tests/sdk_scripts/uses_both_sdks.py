@@ -7,11 +7,13 @@ It is never run: every request and decoding call only has to type-check.
 from __future__ import annotations
 
 from anthropic import Anthropic
+from anthropic.types import Message
 from examplegen import anthropic as claude
 from examplegen import cerebras, groq
 from examplegen import openai as oai
 from examplegen.models import TicketTriage
 from openai import OpenAI, pydantic_function_tool
+from openai.types.chat import ChatCompletion
 
 
 def chat_completions(client: OpenAI) -> None:
@@ -21,6 +23,9 @@ def chat_completions(client: OpenAI) -> None:
         tools=oai.tool_definitions(),
         response_format=oai.response_format("ticket_triage"),
     )
+    # validate_* returns what it was given, typed as given (no dump of an SDK object)
+    checked: ChatCompletion = oai.validate_chat_completion(completion)
+    print(checked.id)
     for call in oai.parse_tool_calls(completion.model_dump()):
         if call.name == "billing.refund":
             charge_id: str = call.arguments.charge_id
@@ -99,6 +104,8 @@ def messages(client: Anthropic) -> None:
         tools=claude.tool_definitions(),
         output_config={"format": claude.output_format("ticket_triage")},
     )
+    same_message: Message = claude.validate_message(message)
+    print(same_message.id)
     for call in claude.parse_tool_calls(message.model_dump()):
         if call.name == "billing.refund":
             charge_id: str = call.arguments.charge_id

@@ -27,7 +27,9 @@ def generate_content(client: genai.Client) -> None:
     response = client.models.generate_content(
         model="gemini-2.5-flash", contents="Refund ch_12345678", config=config
     )
-    gemini.validate_generate_content(response)
+    # returned as given, typed as given: the SDK's object (read through its attributes, no dump)
+    checked: types.GenerateContentResponse = gemini.validate_generate_content(response)
+    print(checked.model_version)
     for call in gemini.parse_tool_calls(response):
         if call.name == "billing.refund":
             charge_id: str = call.arguments.charge_id

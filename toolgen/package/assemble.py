@@ -28,7 +28,7 @@ from toolgen.package.tool_outputs import tool_output_files
 from toolgen.project.design_projection import ProviderProjection
 from toolgen.project.projection import ProjectedContract
 from toolgen.project.rewrites import EnumStringified, OptionalsOverCap
-from toolgen.providers.apis import Api, Requests, modules_for, requests_for
+from toolgen.providers.apis import Api, Requests, modules_for, requests_for, sdk_objects
 from toolgen.render.formatting import Literal
 from toolgen.render.runtime_files import copied
 from toolgen.render.templating import format_later, header, render
@@ -336,7 +336,7 @@ def render_package(
         for module in modules_for(projection.profile.apis):
             files[f"{module}.py"] = copied(module, header())
         formatting[f"_envelopes_{name}.py"] = submit_envelope_module(
-            name, schemas, header(), runner
+            name, schemas, header(), runner, sdk_objects=sdk_objects(projection.profile.apis)
         )
         texts = _texts(projection, runner)
         formatting |= _provider_module(

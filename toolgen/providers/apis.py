@@ -87,6 +87,11 @@ class Api:
     # the surfaces whose decoder takes ``read_<surface>`` (an SDK object read as it is, through
     # its attributes) rather than ``validate_<surface>``
     readers: tuple[str, ...] = ()
+    # how its SDK's objects hold the wire's members, which the object checks of ``read_<surface>``
+    # follow (toolgen/runtime/_attributes.py): "wire" (the OpenAI and Anthropic SDKs: under their
+    # wire names, as JSON values) or "genai" (google-genai: snake_case attributes for camelCase
+    # members, str enum members, datetimes and bytes for strings, models for free-form objects)
+    sdk_objects: str = "wire"
 
     @property
     def surfaces(self) -> tuple[str, ...]:
@@ -126,7 +131,6 @@ LENIENT_CHAT = replace(
     CHAT,
     decoder="LenientChatCompletionsDecoder",
     reads=_chat_completions.LENIENT_READS,
-    readers=(),
 )
 RESPONSES = Api(
     "responses",
@@ -203,6 +207,8 @@ GENERATE_CONTENT = Api(
         "FunctionResponsePart",
         "Content",
     ),
+    readers=("generate_content", "generate_content_chunk"),
+    sdk_objects="genai",
 )
 #: The same API with its OpenAPI Schema objects (``parameters``, ``responseSchema``) for schemas.
 GENERATE_CONTENT_OPENAPI = replace(
@@ -237,3 +243,12 @@ def modules_for(apis: Sequence[Api]) -> tuple[str, ...]:
         requests_for(apis).module,
     }
     return tuple(sorted(modules))
+
+
+def sdk_objects(apis: Sequence[Api]) -> str:
+    """How the SDK objects of a provider that speaks ``apis`` hold their members (``Api``'s
+    ``sdk_objects``; one way per provider, whose envelope module has one set of object checks)."""
+    ways = {api.sdk_objects for api in apis}
+    if len(ways) > 1:
+        raise ValueError(f"APIs whose SDK objects differ in one provider: {sorted(ways)}")
+    return ways.pop() if ways else "wire"

@@ -26,6 +26,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 from ._attributes import members_of
 from ._contracts import Contracts
+from ._json import JsonRefused, checked
 from ._runtime import (
     MISSING,
     CallReader,
@@ -34,6 +35,7 @@ from ._runtime import (
     ToolCallFragments,
     ValidatingDecoder,
     Validator,
+    json_value,
     schema_drift,
 )
 
@@ -274,6 +276,13 @@ class LenientChatCompletionsDecoder(ChatCompletionsDecoder):
     """Chat completions whose calls may leave out ``type`` or ``arguments``, or carry the
     arguments as an object (see the module docstring)."""
 
+    def __init__(self, provider: str, read_response: Validator, read_event: Validator) -> None:
+        super().__init__(
+            provider,
+            _arguments_as_dumped(read_response, "message"),
+            _arguments_as_dumped(read_event, "delta"),
+        )
+
     def parse_tool_calls(self, data: object, calls: CallReader[Decoded]) -> list[Decoded]:
         """The function calls of the first choice, decoded; validates ``data`` first.
 
@@ -281,12 +290,15 @@ class LenientChatCompletionsDecoder(ChatCompletionsDecoder):
         and ``arguments`` may be JSON text or the object itself. Calls of other types are skipped;
         malformed arguments raise PayloadError.
         """
-        message = self._validate(data)["choices"][0]["message"]
+        # raw JSON, or an SDK object its reader checked, read through ``members_of``
+        choice = members_of(members_of(self._validate(data))["choices"][0])
+        message = members_of(choice["message"])
         decoded = []
         for call in message.get("tool_calls") or ():
+            call = members_of(call)
             if call.get("type") not in (None, "function"):
                 continue
-            function = call["function"]
+            function = members_of(call["function"])
             arguments = function.get("arguments")
             if type(arguments) is str:
                 decoded.append(calls.from_text(call["id"], function["name"], arguments))
@@ -297,6 +309,33 @@ class LenientChatCompletionsDecoder(ChatCompletionsDecoder):
 
     def stream(self) -> LenientChatCompletionToolCallStream:
         return LenientChatCompletionToolCallStream(self.provider, self._validate_event)
+
+
+def _arguments_as_dumped(read: Validator, holder: str) -> Validator:
+    """``read`` (a ``read_<surface>``), then, for an SDK object whose calls carry ``arguments``
+    that are no text and no JSON within the runtime's limits (NaN, which its dump writes as
+    null), its dump read instead; ``holder`` is the member of a choice holding the calls."""
+
+    def read_as_dumped(data: object) -> Any:
+        valid = read(data)
+        if type(valid) is not dict and not _arguments_are_json(valid, holder):
+            return read(json_value(data))
+        return valid
+
+    return read_as_dumped
+
+
+def _arguments_are_json(valid: Any, holder: str) -> bool:
+    try:
+        for choice in members_of(valid)["choices"]:
+            for call in members_of(members_of(choice)[holder]).get("tool_calls") or ():
+                function = members_of(call).get("function")
+                arguments = None if function is None else members_of(function).get("arguments")
+                if type(arguments) is not str:
+                    checked(arguments)
+    except JsonRefused:
+        return False
+    return True
 
 
 class LenientChatCompletionToolCallStream(ChatCompletionToolCallStream):

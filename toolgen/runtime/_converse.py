@@ -22,6 +22,8 @@ from ._runtime import (
     FragmentJoiner,
     ToolCallFragments,
     ValidatingDecoder,
+    Validator,
+    wire_form,
 )
 
 __all__ = [
@@ -157,7 +159,13 @@ def _is_client_tool(tool_use: Mapping[str, Any]) -> bool:
 
 
 class ConverseDecoder(ValidatingDecoder):
-    """The ``toolUse`` blocks of Converse responses and of their event streams."""
+    """The ``toolUse`` blocks of Converse responses and of their event streams (read as JSON:
+    boto3 gives dicts; any other object is read as its wire form)."""
+
+    def __init__(
+        self, provider: str, validate_response: Validator, validate_event: Validator
+    ) -> None:
+        super().__init__(provider, wire_form(validate_response), wire_form(validate_event))
 
     def parse_tool_calls(self, data: object, calls: CallReader[Decoded]) -> list[Decoded]:
         """The ``toolUse`` blocks of a Converse response, canonicalized; validates ``data`` first.

@@ -30,7 +30,7 @@ __all__ = ["Mismatch", "explain_drift", "first_mismatch", "mismatch_handler"]
 
 #: path, expected (text), actual (the value found, or MISSING)
 Mismatch = tuple[tuple[str | int, ...], str, object]
-#: A generated ``validate_<surface>``.
+#: A generated ``_wire_<surface>`` (the JSON checks; the JSON form returned).
 Validate = Callable[[object], dict[str, Any]]
 
 #: For each JSON type, whether a value is of it (bool is not a number; NaN is not a number).

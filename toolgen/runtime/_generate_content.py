@@ -16,7 +16,10 @@ option), where it spans chunks: a part with ``name`` and ``willContinue``, parts
 
 The decoders take the provider name and the generated validators of the two surfaces
 (``generate_content``, ``generate_content_chunk``) as constructor arguments; ``READS`` lists what
-they read (see _chat_completions).
+they read (see _chat_completions). Those are the readers (``read_<surface>``): a google-genai
+object (``GenerateContentResponse``) comes back as it is when its attributes hold, and is read
+through them (``members_of``) under their snake_case names (``_ATTRIBUTES``), with no dump; raw
+JSON, or an object read as its wire form, under the wire's names (``_WIRE``).
 """
 
 from __future__ import annotations
@@ -24,11 +27,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NamedTuple, NotRequired, TypedDict
 
+from ._attributes import members_of
 from ._contracts import Contracts
-from ._json import JsonRefused, dumps, loads
-from ._runtime import CallReader, Decoded, PayloadError, ValidatingDecoder, Validator
+from ._json import JsonRefused, checked, dumps, loads
+from ._runtime import (
+    CallReader,
+    Decoded,
+    PayloadError,
+    ValidatingDecoder,
+    Validator,
+    json_value,
+)
 
 __all__ = [
     "READS",
@@ -137,10 +148,59 @@ class GenerateContentOpenApiRequests(GenerateContentRequests):
 # -- responses -------------------------------------------------------------------------------
 
 
-def _parts(candidate: Mapping[str, Any]) -> list[Any]:
-    content = candidate.get("content")
-    parts = content.get("parts") if content is not None else None
+class _Names(NamedTuple):
+    """The names the decoders read, as the wire writes them or as google-genai's attributes."""
+
+    function_call: str
+    partial_args: str
+    will_continue: str
+    json_path: str
+    string_value: str
+    number_value: str
+    bool_value: str
+    null_value: str
+
+
+_WIRE = _Names(
+    *("functionCall", "partialArgs", "willContinue", "jsonPath"),
+    *("stringValue", "numberValue", "boolValue", "nullValue"),
+)
+_ATTRIBUTES = _Names(
+    *("function_call", "partial_args", "will_continue", "json_path"),
+    *("string_value", "number_value", "bool_value", "null_value"),
+)
+
+
+def _names(valid: object) -> _Names:
+    """The names of what a reader returned: raw JSON (or a wire form), or an SDK object."""
+    return _WIRE if type(valid) is dict else _ATTRIBUTES
+
+
+def _parts(candidate: Any) -> list[Any]:
+    content = members_of(candidate).get("content")
+    parts = members_of(content).get("parts") if content is not None else None
     return parts if parts is not None else []
+
+
+def _function_calls(candidate: Any, names: _Names) -> list[dict[str, Any]]:
+    """The members of the ``functionCall`` of each part of ``candidate`` that has one."""
+    calls = []
+    for part in _parts(candidate):
+        call = members_of(part).get(names.function_call)
+        if call is not None:
+            calls.append(members_of(call))
+    return calls
+
+
+def _arguments_read_as_dumped(calls: list[dict[str, Any]]) -> bool:
+    """Whether the ``args`` of calls of an SDK object are what its dump would give: JSON within
+    the runtime's limits (a NaN, which the dump writes as null, is not)."""
+    try:
+        for call in calls:
+            checked(call.get("args"))
+    except JsonRefused:
+        return False
+    return True
 
 
 class GenerateContentDecoder(ValidatingDecoder):
@@ -152,20 +212,21 @@ class GenerateContentDecoder(ValidatingDecoder):
         No calls when the prompt was blocked (no candidates). ``raw_arguments`` is ``args`` written as
         compact JSON (``{}`` when the call has none).
         """
-        candidates = self._validate(data).get("candidates") or []
-        decoded = []
-        for part in _parts(candidates[0]) if candidates else []:
-            call = part.get("functionCall")
-            if call is not None:
-                arguments = call.get("args")
-                decoded.append(
-                    calls.from_object(
-                        call.get("id") or "",
-                        call["name"],
-                        arguments if arguments is not None else {},
-                    )
-                )
-        return decoded
+        valid = self._validate(data)
+        names = _names(valid)
+        candidates = members_of(valid).get("candidates") or []
+        found = _function_calls(candidates[0], names) if candidates else []
+        if names is _ATTRIBUTES and not _arguments_read_as_dumped(found):
+            return self.parse_tool_calls(json_value(data), calls)
+        return [
+            calls.from_object(
+                call.get("id") or "",
+                call["name"],
+                call.get("args") or {},  # an object: None (absent) or a dict
+                checked_already=names is _ATTRIBUTES,  # by _arguments_read_as_dumped
+            )
+            for call in found
+        ]
 
     def stream(self) -> GenerateContentToolCallStream:
         return GenerateContentToolCallStream(self.provider, self._validate_event)
@@ -205,35 +266,44 @@ def _path_steps(path: str) -> list[str | int] | None:
 _NO_VALUE: Any = object()
 
 
-def _partial_value(arg: Mapping[str, Any]) -> Any:
-    for key in ("stringValue", "numberValue", "boolValue"):
-        if key in arg and arg[key] is not None:
+def _partial_value(arg: Mapping[str, Any], names: _Names) -> Any:
+    for key in (names.string_value, names.number_value, names.bool_value):
+        if arg.get(key) is not None:
             return arg[key]
-    if arg.get("nullValue") is not None:
+    if arg.get(names.null_value) is not None:
         return None
     return _NO_VALUE
 
 
 @dataclass
 class _StreamedCall:
-    """One call while its pieces arrive: ``error`` says why its arguments cannot be built."""
+    """One call while its pieces arrive: ``error`` says why its arguments cannot be built.
+
+    ``arguments`` is the chunk's ``args`` (checked to be JSON within the runtime's limits) until
+    a partial argument writes into it: then a copy of them (``owned``), checked again when the
+    call is built. Most calls arrive whole in one chunk, and are neither copied nor checked twice.
+    """
 
     id: str
     name: str
     arguments: dict[str, Any]
     continued: tuple[str | int, ...] | None = None  # the path whose string goes on
     error: str | None = None
+    owned: bool = False
 
-    def set(self, arg: Mapping[str, Any]) -> None:
-        """Write one PartialArg into the arguments."""
-        steps = _path_steps(arg["jsonPath"])
+    def set(self, arg: Mapping[str, Any], names: _Names) -> None:
+        """Write one PartialArg (its members, under ``names``) into the arguments."""
+        steps = _path_steps(arg[names.json_path])
         if not steps:
             self.error = "a partial argument's jsonPath is not a path to a member or item"
             return
-        value = _partial_value(arg)
+        value = _partial_value(arg, names)
         path = tuple(steps)
         if value is _NO_VALUE:
             return
+        if not self.owned:
+            self.arguments = loads(dumps(self.arguments))
+            self.owned = True
         if self.continued == path and isinstance(value, str):
             parent, key = self._parent(steps)
             parent[key] += value
@@ -241,7 +311,7 @@ class _StreamedCall:
             self.error = "partial arguments write through a value that is no container"
             self.continued = None
             return
-        self.continued = path if arg.get("willContinue") and isinstance(value, str) else None
+        self.continued = path if arg.get(names.will_continue) and isinstance(value, str) else None
 
     def _parent(self, steps: list[str | int]) -> tuple[Any, str | int]:
         node: Any = self.arguments
@@ -284,30 +354,37 @@ class GenerateContentToolCallStream:
 
     def add(self, chunk: object) -> None:
         valid = self._validate(chunk)
-        for candidate in valid.get("candidates") or []:
-            if (candidate.get("index") or 0) != 0:
-                continue
-            for part in _parts(candidate):
-                call = part.get("functionCall")
-                if call is not None:
-                    self._take(call)
+        names = _names(valid)
+        read = [
+            _function_calls(candidate, names)
+            for candidate in members_of(valid).get("candidates") or []
+            if (members_of(candidate).get("index") or 0) == 0
+        ]
+        if names is _ATTRIBUTES and not all(_arguments_read_as_dumped(c) for c in read):
+            self.add(json_value(chunk))
+            return
+        for calls in read:
+            for call in calls:
+                self._take(call, names)
 
-    def _take(self, call: Mapping[str, Any]) -> None:
+    def _take(self, call: Mapping[str, Any], names: _Names) -> None:
         name = call.get("name")
         if name is not None:
             arguments = call.get("args")
-            self._open = _StreamedCall(call.get("id") or "", name, {})
-            try:  # a copy, for the parts to write into; JSON within the runtime's limits
-                self._open.arguments = loads(dumps(arguments)) if arguments is not None else {}
+            self._open = _StreamedCall(call.get("id") or "", name, {}, owned=True)
+            try:  # JSON within the runtime's limits (an SDK object's were checked by ``add``)
+                if arguments is not None:
+                    self._open.arguments = arguments if names is _ATTRIBUTES else checked(arguments)
+                    self._open.owned = False
             except JsonRefused as refused:
                 self._open.error = refused.reason
             self._calls.append(self._open)
         elif self._open is None:
             self._orphans += 1
             return
-        for arg in call.get("partialArgs") or []:
-            self._open.set(arg)
-        if not call.get("willContinue"):
+        for arg in call.get(names.partial_args) or []:
+            self._open.set(members_of(arg), names)
+        if not call.get(names.will_continue):
             self._open = None
 
     def tool_calls(self, calls: CallReader[Decoded]) -> list[Decoded]:
@@ -335,5 +412,9 @@ class GenerateContentToolCallStream:
                 )
                 joined.append(calls.failed(error, call.id, call.name, ""))
                 continue
-            joined.append(calls.from_object(call.id, call.name, call.arguments))
+            joined.append(
+                calls.from_object(
+                    call.id, call.name, call.arguments, checked_already=not call.owned
+                )
+            )
         return joined

@@ -52,6 +52,7 @@ __all__ = [
     "remove_schema_drift_hook",
     "schema_drift",
     "value_digest",
+    "wire_form",
     "written_raw_arguments",
 ]
 
@@ -152,6 +153,17 @@ def json_value(data: object) -> Any:
     if type(converted) not in _JSON_TYPES:
         raise TypeError(f"{type(data).__name__} did not convert to a JSON value")
     return converted
+
+
+def wire_form(validate: Validator) -> Validator:
+    """``validate`` given the JSON form of what it checks (``json_value``: an SDK object's dump):
+    for the decoders and tool loops that read a response as JSON, now that ``validate_<surface>``
+    returns an SDK object as given (those that read the objects take ``read_<surface>``)."""
+
+    def validate_json(data: object) -> Any:
+        return validate(json_value(data))
+
+    return validate_json
 
 
 #: the largest index a path shows; a larger one (a response value) shows as ``[?]``
@@ -719,8 +731,9 @@ class ToolCallFragments:
         return self.final_arguments if self.final_arguments is not None else "".join(self.parts)
 
 
-#: A generated envelope validator: ``validate_<surface>(data)`` returns the data or raises drift.
-Validator = Callable[[object], dict[str, Any]]
+#: A generated envelope check: ``validate_<surface>(data)`` returns the data as given,
+#: ``read_<surface>(data)`` the data or its JSON form, or either raises drift.
+Validator = Callable[[Any], Any]
 #: canonical tool name, decoded arguments -> canonical arguments
 Canonicalize = Callable[[str, Any], Any]
 

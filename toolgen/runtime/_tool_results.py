@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, TypedDict
 
 from ._json import JsonRefused, dumps, loads
-from ._runtime import MISSING, Validator, schema_drift
+from ._runtime import MISSING, Validator, schema_drift, wire_form
 
 __all__ = [
     "Answer",
@@ -132,7 +132,7 @@ class ChatLoop:
         replay_reasoning: bool = False,
     ) -> None:
         self.provider = provider
-        self._validate = validate
+        self._validate = wire_form(validate)  # the response read as JSON
         self._name = tool_message_name
         self._reasoning = replay_reasoning
 
@@ -213,7 +213,7 @@ class ResponsesLoop:
 
     def __init__(self, provider: str, validate: Validator) -> None:
         self.provider = provider
-        self._validate = validate
+        self._validate = wire_form(validate)  # the response read as JSON
 
     def assistant_turn(self, data: object) -> list[Any]:
         return [dict(item) for item in self._validate(data)["output"]]
@@ -265,7 +265,7 @@ class MessagesLoop:
 
     def __init__(self, provider: str, validate: Validator) -> None:
         self.provider = provider
-        self._validate = validate
+        self._validate = wire_form(validate)  # the response read as JSON
 
     def assistant_turn(self, data: object) -> AssistantMessageParam:
         return {"role": "assistant", "content": list(self._validate(data)["content"])}
@@ -321,8 +321,8 @@ class ConverseLoop:
 
     def __init__(self, provider: str, validate: Validator, *, validate_event: Validator) -> None:
         self.provider = provider
-        self._validate = validate
-        self._validate_event = validate_event
+        self._validate = wire_form(validate)  # the response read as JSON
+        self._validate_event = wire_form(validate_event)
 
     def assistant_turn(self, data: object) -> ConverseMessage:
         if type(data) is list:
@@ -435,8 +435,8 @@ class GenerateContentLoop:
 
     def __init__(self, provider: str, validate: Validator, *, validate_chunk: Validator) -> None:
         self.provider = provider
-        self._validate = validate
-        self._validate_chunk = validate_chunk
+        self._validate = wire_form(validate)  # the response read as JSON
+        self._validate_chunk = wire_form(validate_chunk)
 
     def assistant_turn(self, data: object) -> Content:
         if type(data) is list:

@@ -32,6 +32,7 @@ from ._runtime import (
     MISSING,
     CallReader,
     Decoded,
+    Event,
     PayloadError,
     ToolCallAccumulator,
     ToolCallDecoder,
@@ -39,6 +40,7 @@ from ._runtime import (
     drift_warning,
     json_value,
     schema_drift,
+    wire_form,
 )
 from ._tool_results import output_text
 
@@ -224,18 +226,23 @@ class WorkersAiDecoder:
     ) -> None:
         self.provider = provider
         self._prefixes = sorted(families.items(), key=lambda item: -len(item[0]))
-        self._validate_wrapper = validate_rest_response
+        # every body, result and event read as JSON (an SDK object's dump)
+        self._validate_wrapper = wire_form(validate_rest_response)
         self._validate_result = {
-            "native": validate_native_output,
-            "chat": validate_chat_completion,
-            "responses": validate_responses_result,
+            "native": wire_form(validate_native_output),
+            "chat": wire_form(validate_chat_completion),
+            "responses": wire_form(validate_responses_result),
         }
         self._decoders: dict[str, ToolCallDecoder] = {
             "chat": ChatCompletionsDecoder(
-                provider, validate_chat_completion, validate_chat_completion_chunk
+                provider,
+                wire_form(validate_chat_completion),
+                wire_form(validate_chat_completion_chunk),
             ),
             "responses": ResponsesDecoder(
-                provider, validate_responses_result, validate_responses_stream_event
+                provider,
+                wire_form(validate_responses_result),
+                wire_form(validate_responses_stream_event),
             ),
         }
 
@@ -276,13 +283,13 @@ class WorkersAiDecoder:
             raise schema_drift(self.provider, "rest_response", ("result",), "object", result)
         return result
 
-    def validate_response(self, data: object, model: str) -> dict[str, Any]:
-        """``data`` (its JSON form) when the wrapper and its result have the envelope's shape (a
-        failed request's body, ``success: false``, has no result to check)."""
-        body = self._validate_wrapper(json_value(data))
+    def validate_response(self, data: Event, model: str) -> Event:
+        """``data`` as given when the wrapper and its result have the envelope's shape (a failed
+        request's body, ``success: false``, has no result to check)."""
+        body = self._validate_wrapper(data)
         if body["success"]:
             self._checked_result(body, model, failed=False)
-        return body
+        return data
 
     def parse_tool_calls(
         self, data: object, model: str, calls: CallReader[Decoded]
@@ -318,7 +325,8 @@ class WorkersAiDecoder:
         return self._decoders[shape].stream()
 
     def validate_native(self, event: object) -> dict[str, Any]:
-        return self._validate_result["native"](event)
+        native: dict[str, Any] = self._validate_result["native"](event)
+        return native
 
     def shape_for(self, result: dict[str, Any], model: str, where: tuple[str, ...]) -> str:
         """The shape of ``result`` (a result or a stream's first event), when ``model``'s family

@@ -1,6 +1,6 @@
 """Compiles an envelope schema (a JSON Schema 2020-12 subset) into a Python validator.
 
-Each surface becomes one function, ``validate_<surface>``: plain subscripts and ``type(x) is``
+Each surface becomes one function, ``_wire_<surface>``: plain subscripts and ``type(x) is``
 tests, no paths, no enumerate; a missing member surfaces as KeyError and any other mismatch as
 ``_Mismatch``. Only then does the runtime's ``explain_drift`` walk the schema itself (the module
 holds it as JSON text) to find where and why, in the same order: each check is written once, and
@@ -97,7 +97,13 @@ class At:
 
 
 def validator_name(surface: str) -> str:
+    """The public check of a surface: ``data`` returned as given."""
     return f"validate_{surface}"
+
+
+def wire_checks_name(surface: str) -> str:
+    """The compiled checks of a surface's JSON: its JSON form returned (an SDK object's dump)."""
+    return f"_wire_{surface}"
 
 
 #: Names a local variable may not take: what the module's functions use besides their locals.
@@ -688,19 +694,19 @@ def _is_type_list(value: Any) -> bool:
 
 
 def compile_surface(module: ModuleCompiler, surface: str, schema: Any) -> str:
-    """The source of ``validate_<surface>`` (unformatted); the functions of ``$ref`` targets,
+    """The source of ``_wire_<surface>`` (unformatted); the functions of ``$ref`` targets,
     constants and imports it needs go to ``module``."""
     checks = SurfaceCompiler(module.provider, surface, schema, module).compile()
     module.imports.add("Any")
-    public = validator_name(surface)
+    name = wire_checks_name(surface)
     emitter = LineEmitter()
-    with emitter.block(f"def {public}(data: object) -> dict[str, Any]"):
-        emitter.lines(docstring(f"Check a {surface} envelope of {module.provider}."))
+    with emitter.block(f"def {name}(data: object) -> dict[str, Any]"):
+        emitter.lines(docstring(f"Check a {surface} envelope of {module.provider} as JSON."))
         with emitter.block("try"):
             write(emitter, checks)
             emitter.line("return data")
         with emitter.block("except (KeyError, _Mismatch)"):
-            emitter.line(f"return _mismatched({public}, {surface!r}, data)")
+            emitter.line(f"return _mismatched({name}, {surface!r}, data)")
     return emitter.source()
 
 

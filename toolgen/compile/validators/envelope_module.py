@@ -22,36 +22,53 @@ from toolgen.render.templating import export_order, format_later
 #: Where each name a generated module may use comes from; anything else is in ``._runtime``.
 _IMPORT_SOURCES = {
     "Any": "typing",
+    "TypeVar": "typing",
     "Callable": "collections.abc",
     "Mapping": "collections.abc",
     "mismatch_handler": "._explain",
     "admitted_classes": "._attributes",
     "admit": "._attributes",
+    "wire_object": "._attributes",
+    "wire_string": "._attributes",
 }
 
 
 def render_envelope_module(
-    provider: str, schemas: dict[str, Any], header: str, runner: Runner | None = None
+    provider: str,
+    schemas: dict[str, Any],
+    header: str,
+    runner: Runner | None = None,
+    *,
+    sdk_objects: str = "wire",
 ) -> str:
     """The source of ``OUT/_envelopes_<provider>.py``: the validators of every surface (the
     decoders that use them are in the fixed API modules).
 
-    ``validate_<surface>(data)`` returns ``data`` (typed as a dict) when it matches and raises
-    SchemaDriftError otherwise.
+    ``validate_<surface>(data)`` returns ``data`` as given when it matches and raises
+    SchemaDriftError otherwise (``read_<surface>`` and ``_wire_<surface>``: see
+    object_compiler and envelope_compiler). ``sdk_objects``: how the provider's SDK objects hold their members
+    (``Api.sdk_objects``), which the object checks of ``read_<surface>`` follow.
     """
-    return submit_envelope_module(provider, schemas, header, runner).result()
+    return submit_envelope_module(
+        provider, schemas, header, runner, sdk_objects=sdk_objects
+    ).result()
 
 
 def submit_envelope_module(
-    provider: str, schemas: dict[str, Any], header: str, runner: Runner | None = None
+    provider: str,
+    schemas: dict[str, Any],
+    header: str,
+    runner: Runner | None = None,
+    *,
+    sdk_objects: str = "wire",
 ) -> Later[str]:
     """:func:`render_envelope_module`, formatted by ``runner``'s workers while the caller goes
     on (the text when ``result()`` is asked for)."""
     module = ModuleCompiler(provider)
-    module.reserve("_mismatched", "_SCHEMAS")
+    module.reserve("_mismatched", "_SCHEMAS", "_T", *(f"_wire_{s}" for s in schemas))
     module.count_uses(schemas)
     validators = [compile_surface(module, s, schemas[s]) for s in sorted(schemas)]
-    objects = object_module(module)
+    objects = object_module(module, sdk_objects)
     readers = [compile_object_surface(objects, s, schemas[s]) for s in sorted(schemas)]
     imports = module.imports | {"mismatch_handler"}
     public = [
@@ -67,11 +84,12 @@ def submit_envelope_module(
             f"Envelope validators of {provider}.",
             f"Surfaces: {', '.join(sorted(schemas))}.",
             "",
-            "``validate_<surface>(data)`` returns ``data`` (an SDK object: its JSON form) when it",
-            "has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch",
+            "``validate_<surface>(data)`` returns ``data`` as given (raw JSON or an SDK object) when",
+            "it has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch",
             "(found by walking ``_SCHEMAS``), or TypeError for a value neither JSON nor an SDK object.",
             "``read_<surface>(data)`` is what the decoders read: the same checks, an SDK object read",
             "through its attributes and returned as it is (its wire form when those do not hold).",
+            "``_wire_<surface>(data)`` checks and returns the JSON form (an SDK object's dump).",
         )
     )
     emitter.line()
@@ -88,6 +106,7 @@ def submit_envelope_module(
         emitter.line("    " + chunk)
     emitter.line(")")
     emitter.line("_mismatched = mismatch_handler(PROVIDER, _SCHEMAS)")
+    emitter.line('_T = TypeVar("_T")')
     emitter.line()
     emitter.line()
     with emitter.block("class _Mismatch(Exception)"):

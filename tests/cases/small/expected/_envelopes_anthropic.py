@@ -4,16 +4,17 @@
 
 Surfaces: message, message_stream_event.
 
-``validate_<surface>(data)`` returns ``data`` (an SDK object: its JSON form) when it
-has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch
+``validate_<surface>(data)`` returns ``data`` as given (raw JSON or an SDK object) when
+it has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch
 (found by walking ``_SCHEMAS``), or TypeError for a value neither JSON nor an SDK object.
 ``read_<surface>(data)`` is what the decoders read: the same checks, an SDK object read
 through its attributes and returned as it is (its wire form when those do not hold).
+``_wire_<surface>(data)`` checks and returns the JSON form (an SDK object's dump).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from ._attributes import admit, admitted_classes
 from ._explain import mismatch_handler
@@ -154,14 +155,15 @@ _SCHEMAS = (
     '"properties":{"type":{"type":"string"},"message":{"type":"string"}}}}}}]}}'
 )
 _mismatched = mismatch_handler(PROVIDER, _SCHEMAS)
+_T = TypeVar("_T")
 
 
 class _Mismatch(Exception):
     """Raised by a validator's check; _mismatched then finds where and why."""
 
 
-def validate_message(data: object) -> dict[str, Any]:
-    """Check a message envelope of anthropic."""
+def _wire_message(data: object) -> dict[str, Any]:
+    """Check a message envelope of anthropic as JSON."""
     try:
         if type(data) is not dict or type(data["id"]) is not str:
             raise _Mismatch
@@ -195,11 +197,11 @@ def validate_message(data: object) -> dict[str, Any]:
         _check_usage(data["usage"])
         return data
     except (KeyError, _Mismatch):
-        return _mismatched(validate_message, "message", data)
+        return _mismatched(_wire_message, "message", data)
 
 
-def validate_message_stream_event(data: object) -> dict[str, Any]:
-    """Check a message_stream_event envelope of anthropic."""
+def _wire_message_stream_event(data: object) -> dict[str, Any]:
+    """Check a message_stream_event envelope of anthropic as JSON."""
     try:
         if type(data) is not dict or type(data_type := data["type"]) is not str:
             raise _Mismatch
@@ -294,7 +296,7 @@ def validate_message_stream_event(data: object) -> dict[str, Any]:
                 raise _Mismatch
         return data
     except (KeyError, _Mismatch):
-        return _mismatched(validate_message_stream_event, "message_stream_event", data)
+        return _mismatched(_wire_message_stream_event, "message_stream_event", data)
 
 
 def _check_usage(usage: Any) -> None:
@@ -343,7 +345,7 @@ def _check_content_block(content_block: Any) -> None:
 
 
 def _object_message(data: Any) -> None:
-    """``validate_message``'s checks over an SDK object's attributes."""
+    """``_wire_message``'s checks over an SDK object's attributes."""
     if type(data) not in _MESSAGE_CLASSES and not admit(data, _MESSAGE_CLASSES):
         raise _Mismatch
     fields = data.__pydantic_fields_set__
@@ -405,18 +407,24 @@ def _object_message(data: Any) -> None:
 
 
 def read_message(data: object) -> Any:
-    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_message``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``_wire_message``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
     if type(data) is not dict:
         try:
             _object_message(data)
             return data
         except (AttributeError, KeyError, TypeError, _Mismatch):
             pass
-    return validate_message(data)
+    return _wire_message(data)
+
+
+def validate_message(data: _T) -> _T:
+    """``data`` as given once it has the message envelope of anthropic: raw JSON, or an SDK object (checked through its attributes, else as its wire form); SchemaDriftError at the first mismatch."""
+    read_message(data)
+    return data
 
 
 def _object_message_stream_event(data: Any) -> None:
-    """``validate_message_stream_event``'s checks over an SDK object's attributes."""
+    """``_wire_message_stream_event``'s checks over an SDK object's attributes."""
     if type(data) not in _ITEM_CLASSES and not admit(data, _ITEM_CLASSES):
         raise _Mismatch
     fields = data.__pydantic_fields_set__
@@ -626,14 +634,20 @@ def _object_message_stream_event(data: Any) -> None:
 
 
 def read_message_stream_event(data: object) -> Any:
-    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_message_stream_event``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``_wire_message_stream_event``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
     if type(data) is not dict:
         try:
             _object_message_stream_event(data)
             return data
         except (AttributeError, KeyError, TypeError, _Mismatch):
             pass
-    return validate_message_stream_event(data)
+    return _wire_message_stream_event(data)
+
+
+def validate_message_stream_event(data: _T) -> _T:
+    """``data`` as given once it has the message_stream_event envelope of anthropic: raw JSON, or an SDK object (checked through its attributes, else as its wire form); SchemaDriftError at the first mismatch."""
+    read_message_stream_event(data)
+    return data
 
 
 def _object_check_usage(usage: Any) -> None:

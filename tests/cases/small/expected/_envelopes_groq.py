@@ -4,16 +4,17 @@
 
 Surfaces: chat_completion, chat_completion_chunk.
 
-``validate_<surface>(data)`` returns ``data`` (an SDK object: its JSON form) when it
-has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch
+``validate_<surface>(data)`` returns ``data`` as given (raw JSON or an SDK object) when
+it has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch
 (found by walking ``_SCHEMAS``), or TypeError for a value neither JSON nor an SDK object.
 ``read_<surface>(data)`` is what the decoders read: the same checks, an SDK object read
 through its attributes and returned as it is (its wire form when those do not hold).
+``_wire_<surface>(data)`` checks and returns the JSON form (an SDK object's dump).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from ._attributes import admit, admitted_classes
 from ._explain import mismatch_handler
@@ -142,14 +143,15 @@ _SCHEMAS = (
     '"usage":{"$ref":"#/$defs/Usage"}}}}}}'
 )
 _mismatched = mismatch_handler(PROVIDER, _SCHEMAS)
+_T = TypeVar("_T")
 
 
 class _Mismatch(Exception):
     """Raised by a validator's check; _mismatched then finds where and why."""
 
 
-def validate_chat_completion(data: object) -> dict[str, Any]:
-    """Check a chat_completion envelope of groq."""
+def _wire_chat_completion(data: object) -> dict[str, Any]:
+    """Check a chat_completion envelope of groq as JSON."""
     try:
         if type(data) is not dict or type(data["id"]) is not str:
             raise _Mismatch
@@ -210,11 +212,11 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
                 raise _Mismatch
         return data
     except (KeyError, _Mismatch):
-        return _mismatched(validate_chat_completion, "chat_completion", data)
+        return _mismatched(_wire_chat_completion, "chat_completion", data)
 
 
-def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
-    """Check a chat_completion_chunk envelope of groq."""
+def _wire_chat_completion_chunk(data: object) -> dict[str, Any]:
+    """Check a chat_completion_chunk envelope of groq as JSON."""
     try:
         if type(data) is not dict or type(data["id"]) is not str:
             raise _Mismatch
@@ -288,7 +290,7 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
                 _check_usage(x_groq["usage"])
         return data
     except (KeyError, _Mismatch):
-        return _mismatched(validate_chat_completion_chunk, "chat_completion_chunk", data)
+        return _mismatched(_wire_chat_completion_chunk, "chat_completion_chunk", data)
 
 
 def _check_usage(usage: Any) -> None:
@@ -337,7 +339,7 @@ def _check_usage(usage: Any) -> None:
 
 
 def _object_chat_completion(data: Any) -> None:
-    """``validate_chat_completion``'s checks over an SDK object's attributes."""
+    """``_wire_chat_completion``'s checks over an SDK object's attributes."""
     if type(data) not in _CHAT_COMPLETION_CLASSES and not admit(data, _CHAT_COMPLETION_CLASSES):
         raise _Mismatch
     fields = data.__pydantic_fields_set__
@@ -444,18 +446,24 @@ def _object_chat_completion(data: Any) -> None:
 
 
 def read_chat_completion(data: object) -> Any:
-    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_chat_completion``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``_wire_chat_completion``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
     if type(data) is not dict:
         try:
             _object_chat_completion(data)
             return data
         except (AttributeError, KeyError, TypeError, _Mismatch):
             pass
-    return validate_chat_completion(data)
+    return _wire_chat_completion(data)
+
+
+def validate_chat_completion(data: _T) -> _T:
+    """``data`` as given once it has the chat_completion envelope of groq: raw JSON, or an SDK object (checked through its attributes, else as its wire form); SchemaDriftError at the first mismatch."""
+    read_chat_completion(data)
+    return data
 
 
 def _object_chat_completion_chunk(data: Any) -> None:
-    """``validate_chat_completion_chunk``'s checks over an SDK object's attributes."""
+    """``_wire_chat_completion_chunk``'s checks over an SDK object's attributes."""
     if type(data) not in _CHAT_COMPLETION_CHUNK_CLASSES and not admit(
         data, _CHAT_COMPLETION_CHUNK_CLASSES
     ):
@@ -576,14 +584,20 @@ def _object_chat_completion_chunk(data: Any) -> None:
 
 
 def read_chat_completion_chunk(data: object) -> Any:
-    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_chat_completion_chunk``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``_wire_chat_completion_chunk``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
     if type(data) is not dict:
         try:
             _object_chat_completion_chunk(data)
             return data
         except (AttributeError, KeyError, TypeError, _Mismatch):
             pass
-    return validate_chat_completion_chunk(data)
+    return _wire_chat_completion_chunk(data)
+
+
+def validate_chat_completion_chunk(data: _T) -> _T:
+    """``data`` as given once it has the chat_completion_chunk envelope of groq: raw JSON, or an SDK object (checked through its attributes, else as its wire form); SchemaDriftError at the first mismatch."""
+    read_chat_completion_chunk(data)
+    return data
 
 
 def _object_check_usage(usage: Any) -> None:

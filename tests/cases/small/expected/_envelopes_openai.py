@@ -4,16 +4,17 @@
 
 Surfaces: chat_completion, chat_completion_chunk, response, response_stream_event.
 
-``validate_<surface>(data)`` returns ``data`` (an SDK object: its JSON form) when it
-has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch
+``validate_<surface>(data)`` returns ``data`` as given (raw JSON or an SDK object) when
+it has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch
 (found by walking ``_SCHEMAS``), or TypeError for a value neither JSON nor an SDK object.
 ``read_<surface>(data)`` is what the decoders read: the same checks, an SDK object read
 through its attributes and returned as it is (its wire form when those do not hold).
+``_wire_<surface>(data)`` checks and returns the JSON form (an SDK object's dump).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from ._attributes import admit, admitted_classes
 from ._explain import mismatch_handler
@@ -245,14 +246,15 @@ _SCHEMAS = (
     '"text":{"type":"string"}}}}]}}'
 )
 _mismatched = mismatch_handler(PROVIDER, _SCHEMAS)
+_T = TypeVar("_T")
 
 
 class _Mismatch(Exception):
     """Raised by a validator's check; _mismatched then finds where and why."""
 
 
-def validate_chat_completion(data: object) -> dict[str, Any]:
-    """Check a chat_completion envelope of openai."""
+def _wire_chat_completion(data: object) -> dict[str, Any]:
+    """Check a chat_completion envelope of openai as JSON."""
     try:
         if type(data) is not dict or type(data["id"]) is not str:
             raise _Mismatch
@@ -300,11 +302,11 @@ def validate_chat_completion(data: object) -> dict[str, Any]:
         _check_usage(data["usage"])
         return data
     except (KeyError, _Mismatch):
-        return _mismatched(validate_chat_completion, "chat_completion", data)
+        return _mismatched(_wire_chat_completion, "chat_completion", data)
 
 
-def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
-    """Check a chat_completion_chunk envelope of openai."""
+def _wire_chat_completion_chunk(data: object) -> dict[str, Any]:
+    """Check a chat_completion_chunk envelope of openai as JSON."""
     try:
         if type(data) is not dict or type(data["id"]) is not str:
             raise _Mismatch
@@ -362,22 +364,22 @@ def validate_chat_completion_chunk(data: object) -> dict[str, Any]:
             _check_usage(usage)
         return data
     except (KeyError, _Mismatch):
-        return _mismatched(validate_chat_completion_chunk, "chat_completion_chunk", data)
+        return _mismatched(_wire_chat_completion_chunk, "chat_completion_chunk", data)
 
 
-def validate_response(data: object) -> dict[str, Any]:
-    """Check a response envelope of openai."""
+def _wire_response(data: object) -> dict[str, Any]:
+    """Check a response envelope of openai as JSON."""
     try:
         if type(data) is not dict:
             raise _Mismatch
         _check_response(data)
         return data
     except (KeyError, _Mismatch):
-        return _mismatched(validate_response, "response", data)
+        return _mismatched(_wire_response, "response", data)
 
 
-def validate_response_stream_event(data: object) -> dict[str, Any]:
-    """Check a response_stream_event envelope of openai."""
+def _wire_response_stream_event(data: object) -> dict[str, Any]:
+    """Check a response_stream_event envelope of openai as JSON."""
     try:
         if type(data) is not dict or type(data_type := data["type"]) is not str:
             raise _Mismatch
@@ -439,7 +441,7 @@ def validate_response_stream_event(data: object) -> dict[str, Any]:
                 raise _Mismatch
         return data
     except (KeyError, _Mismatch):
-        return _mismatched(validate_response_stream_event, "response_stream_event", data)
+        return _mismatched(_wire_response_stream_event, "response_stream_event", data)
 
 
 def _check_usage(usage: Any) -> None:
@@ -587,7 +589,7 @@ def _check_output_item(output_item: Any) -> None:
 
 
 def _object_chat_completion(data: Any) -> None:
-    """``validate_chat_completion``'s checks over an SDK object's attributes."""
+    """``_wire_chat_completion``'s checks over an SDK object's attributes."""
     if type(data) not in _CHAT_COMPLETION_CLASSES and not admit(data, _CHAT_COMPLETION_CLASSES):
         raise _Mismatch
     fields = data.__pydantic_fields_set__
@@ -673,18 +675,24 @@ def _object_chat_completion(data: Any) -> None:
 
 
 def read_chat_completion(data: object) -> Any:
-    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_chat_completion``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``_wire_chat_completion``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
     if type(data) is not dict:
         try:
             _object_chat_completion(data)
             return data
         except (AttributeError, KeyError, TypeError, _Mismatch):
             pass
-    return validate_chat_completion(data)
+    return _wire_chat_completion(data)
+
+
+def validate_chat_completion(data: _T) -> _T:
+    """``data`` as given once it has the chat_completion envelope of openai: raw JSON, or an SDK object (checked through its attributes, else as its wire form); SchemaDriftError at the first mismatch."""
+    read_chat_completion(data)
+    return data
 
 
 def _object_chat_completion_chunk(data: Any) -> None:
-    """``validate_chat_completion_chunk``'s checks over an SDK object's attributes."""
+    """``_wire_chat_completion_chunk``'s checks over an SDK object's attributes."""
     if type(data) not in _CHAT_COMPLETION_CHUNK_CLASSES and not admit(
         data, _CHAT_COMPLETION_CHUNK_CLASSES
     ):
@@ -780,34 +788,46 @@ def _object_chat_completion_chunk(data: Any) -> None:
 
 
 def read_chat_completion_chunk(data: object) -> Any:
-    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_chat_completion_chunk``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``_wire_chat_completion_chunk``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
     if type(data) is not dict:
         try:
             _object_chat_completion_chunk(data)
             return data
         except (AttributeError, KeyError, TypeError, _Mismatch):
             pass
-    return validate_chat_completion_chunk(data)
+    return _wire_chat_completion_chunk(data)
+
+
+def validate_chat_completion_chunk(data: _T) -> _T:
+    """``data`` as given once it has the chat_completion_chunk envelope of openai: raw JSON, or an SDK object (checked through its attributes, else as its wire form); SchemaDriftError at the first mismatch."""
+    read_chat_completion_chunk(data)
+    return data
 
 
 def _object_response(data: Any) -> None:
-    """``validate_response``'s checks over an SDK object's attributes."""
+    """``_wire_response``'s checks over an SDK object's attributes."""
     _object_check_response(data)
 
 
 def read_response(data: object) -> Any:
-    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_response``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``_wire_response``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
     if type(data) is not dict:
         try:
             _object_response(data)
             return data
         except (AttributeError, KeyError, TypeError, _Mismatch):
             pass
-    return validate_response(data)
+    return _wire_response(data)
+
+
+def validate_response(data: _T) -> _T:
+    """``data`` as given once it has the response envelope of openai: raw JSON, or an SDK object (checked through its attributes, else as its wire form); SchemaDriftError at the first mismatch."""
+    read_response(data)
+    return data
 
 
 def _object_response_stream_event(data: Any) -> None:
-    """``validate_response_stream_event``'s checks over an SDK object's attributes."""
+    """``_wire_response_stream_event``'s checks over an SDK object's attributes."""
     if type(data) not in _RESPONSE_STREAM_EVENT_CLASSES and not admit(
         data, _RESPONSE_STREAM_EVENT_CLASSES
     ):
@@ -913,14 +933,20 @@ def _object_response_stream_event(data: Any) -> None:
 
 
 def read_response_stream_event(data: object) -> Any:
-    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_response_stream_event``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``_wire_response_stream_event``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
     if type(data) is not dict:
         try:
             _object_response_stream_event(data)
             return data
         except (AttributeError, KeyError, TypeError, _Mismatch):
             pass
-    return validate_response_stream_event(data)
+    return _wire_response_stream_event(data)
+
+
+def validate_response_stream_event(data: _T) -> _T:
+    """``data`` as given once it has the response_stream_event envelope of openai: raw JSON, or an SDK object (checked through its attributes, else as its wire form); SchemaDriftError at the first mismatch."""
+    read_response_stream_event(data)
+    return data
 
 
 def _object_check_usage(usage: Any) -> None:

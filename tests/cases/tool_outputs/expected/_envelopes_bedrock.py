@@ -4,16 +4,17 @@
 
 Surfaces: converse, converse_stream_event.
 
-``validate_<surface>(data)`` returns ``data`` (an SDK object: its JSON form) when it
-has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch
+``validate_<surface>(data)`` returns ``data`` as given (raw JSON or an SDK object) when
+it has the fields toolgen reads; else it raises SchemaDriftError at the first mismatch
 (found by walking ``_SCHEMAS``), or TypeError for a value neither JSON nor an SDK object.
 ``read_<surface>(data)`` is what the decoders read: the same checks, an SDK object read
 through its attributes and returned as it is (its wire form when those do not hold).
+``_wire_<surface>(data)`` checks and returns the JSON form (an SDK object's dump).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from ._attributes import admit, admitted_classes
 from ._explain import mismatch_handler
@@ -126,14 +127,15 @@ _SCHEMAS = (
     '"required":["latencyMs"],"properties":{"latencyMs":{"type":"integer"}}}}}}}}'
 )
 _mismatched = mismatch_handler(PROVIDER, _SCHEMAS)
+_T = TypeVar("_T")
 
 
 class _Mismatch(Exception):
     """Raised by a validator's check; _mismatched then finds where and why."""
 
 
-def validate_converse(data: object) -> dict[str, Any]:
-    """Check a converse envelope of bedrock."""
+def _wire_converse(data: object) -> dict[str, Any]:
+    """Check a converse envelope of bedrock as JSON."""
     try:
         if type(data) is not dict or type(output := data["output"]) is not dict:
             raise _Mismatch
@@ -194,11 +196,11 @@ def validate_converse(data: object) -> dict[str, Any]:
                 raise _Mismatch
         return data
     except (KeyError, _Mismatch):
-        return _mismatched(validate_converse, "converse", data)
+        return _mismatched(_wire_converse, "converse", data)
 
 
-def validate_converse_stream_event(data: object) -> dict[str, Any]:
-    """Check a converse_stream_event envelope of bedrock."""
+def _wire_converse_stream_event(data: object) -> dict[str, Any]:
+    """Check a converse_stream_event envelope of bedrock as JSON."""
     try:
         if type(data) is not dict:
             raise _Mismatch
@@ -278,11 +280,11 @@ def validate_converse_stream_event(data: object) -> dict[str, Any]:
                     raise _Mismatch
         return data
     except (KeyError, _Mismatch):
-        return _mismatched(validate_converse_stream_event, "converse_stream_event", data)
+        return _mismatched(_wire_converse_stream_event, "converse_stream_event", data)
 
 
 def _object_converse(data: Any) -> None:
-    """``validate_converse``'s checks over an SDK object's attributes."""
+    """``_wire_converse``'s checks over an SDK object's attributes."""
     if type(data) not in _CONVERSE_CLASSES and not admit(data, _CONVERSE_CLASSES):
         raise _Mismatch
     fields = data.__pydantic_fields_set__
@@ -374,18 +376,24 @@ def _object_converse(data: Any) -> None:
 
 
 def read_converse(data: object) -> Any:
-    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_converse``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``_wire_converse``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
     if type(data) is not dict:
         try:
             _object_converse(data)
             return data
         except (AttributeError, KeyError, TypeError, _Mismatch):
             pass
-    return validate_converse(data)
+    return _wire_converse(data)
+
+
+def validate_converse(data: _T) -> _T:
+    """``data`` as given once it has the converse envelope of bedrock: raw JSON, or an SDK object (checked through its attributes, else as its wire form); SchemaDriftError at the first mismatch."""
+    read_converse(data)
+    return data
 
 
 def _object_converse_stream_event(data: Any) -> None:
-    """``validate_converse_stream_event``'s checks over an SDK object's attributes."""
+    """``_wire_converse_stream_event``'s checks over an SDK object's attributes."""
     if type(data) not in _CONVERSE_STREAM_EVENT_CLASSES and not admit(
         data, _CONVERSE_STREAM_EVENT_CLASSES
     ):
@@ -540,11 +548,17 @@ def _object_converse_stream_event(data: Any) -> None:
 
 
 def read_converse_stream_event(data: object) -> Any:
-    """``data`` as the decoders read it once it holds: raw JSON checked by ``validate_converse_stream_event``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
+    """``data`` as the decoders read it once it holds: raw JSON checked by ``_wire_converse_stream_event``, an SDK object through its attributes (as it is), or, when those do not hold, as its wire form (the dump, drift explained)."""
     if type(data) is not dict:
         try:
             _object_converse_stream_event(data)
             return data
         except (AttributeError, KeyError, TypeError, _Mismatch):
             pass
-    return validate_converse_stream_event(data)
+    return _wire_converse_stream_event(data)
+
+
+def validate_converse_stream_event(data: _T) -> _T:
+    """``data`` as given once it has the converse_stream_event envelope of bedrock: raw JSON, or an SDK object (checked through its attributes, else as its wire form); SchemaDriftError at the first mismatch."""
+    read_converse_stream_event(data)
+    return data
