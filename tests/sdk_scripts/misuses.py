@@ -28,6 +28,9 @@ def misuses(client: OpenAI, messages: Anthropic) -> None:
     messages.messages.create(model="x", max_tokens=1, messages=[], tools=chat_tools)  # error
     print(claude.tool_definitions(strict="always"))  # error
     print(groq.tool_definitions("responses"))  # error
+    completion = client.chat.completions.create(model="x", messages=[])
+    # validate_* gives the SDK object back typed as given, no longer a dict
+    print(oai.validate_chat_completion(completion)["choices"])  # error
     from examplegen import cohere  # no such provider module  # error
 
     print(cohere)
