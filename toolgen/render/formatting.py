@@ -37,7 +37,7 @@ from black.strings import str_width
 
 from toolgen.infra.cache import digest
 from toolgen.infra.parallel import Later, Runner
-from toolgen.render import literal_layout, overload_stubs, scalar_runs
+from toolgen.render import function_layout, literal_layout, overload_stubs, scalar_runs
 
 LINE_LENGTH = 100
 MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=LINE_LENGTH)
@@ -271,7 +271,11 @@ def _checked_black(source: str, ends_module: bool) -> tuple[str | None, list[str
         for node in tree.body
         if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Name)
     ]
-    return overload_stubs.laid_out(source, LINE_LENGTH) or black_format(source), names
+    return (
+        overload_stubs.laid_out(source, LINE_LENGTH)
+        or function_layout.laid_out(source, LINE_LENGTH)
+        or black_format(source)
+    ), names
 
 
 def _placed(plan: _Plan, checked: Sequence[tuple[str | None, list[str]]]) -> bool:

@@ -1,0 +1,238 @@
+"""Top-level functions of plain statements laid out as black lays them out, without black.
+
+The inverse canonicalizers of ``_canonical.py`` (thousands of small functions of straight-line
+code, toolgen/compile/canonical/) are written by the compiler one statement a line, four spaces
+an indentation level, spaces where black puts them; what black changes in them is the quotes of
+``repr``'s strings and the rare line over the line length. A line of that kind is certain: when a
+statement fits the line, black writes its tokens on one line with its own spacing, and the
+spacing of the tokens accepted here is fixed (see :func:`_line`). So a line is laid out here when
+
+* its tokens are names (not the keywords black treats apart), plain decimal numbers, strings
+  black writes as they are but for the quotes (no backslash, no quote of the other kind, no line
+  end; in double quotes then), brackets, ``,``, ``.``, ``:`` ending a block or in a dict, and
+  binary operators (no ``**``, no ``*``, no ``@``, no ``:=``, no comment);
+* it is written with black's spacing: the tokens joined the way :func:`_line` joins them give the
+  same text (so no space black would add or take away, and no comma before a closing bracket,
+  which black takes as a request to split);
+* no parentheses black would remove are there: none around the whole expression after ``if``,
+  ``elif``, ``while``, ``for``, ``in``, ``return``, ``del``, ``assert`` or an ``=`` (black makes
+  those invisible), none around the lone element of a list or set, no one-tuple without them;
+* its width with double quotes is at most the line length (black measures it the same way);
+* it is no docstring (a line that starts with a string), and no blank line is inside a function.
+
+A ``def`` line is accepted when it is ``def name(a: T, b: T) -> T:`` with plain type names and
+fits the line. Between two functions black writes two blank lines. A part with anything else (a
+class, a decorator, a top-level statement, one line of a function that black must see) is left
+to black whole (:func:`laid_out` answers None). The formatter uses it for the parts it cuts
+between top-level definitions (toolgen/render/formatting.py), which it has parsed already.
+tests/test_function_layout.py compares the bytes with black's on the canonical modules of the
+corpus for several providers and on statements black changes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from black.strings import str_width
+
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_TYPE = rf"{_NAME}(?:\.{_NAME})*(?:\[{_NAME}(?:\.{_NAME})*(?:, {_NAME}(?:\.{_NAME})*)*\])?"
+#: ``def name(parameter: type, ...) -> type:`` with plain types (no defaults, no stars)
+_DEF = re.compile(rf"def {_NAME}\((?:{_NAME}: {_TYPE}(?:, {_NAME}: {_TYPE})*)?\) -> {_TYPE}:")
+#: the characters a string may hold to be written as is (see formatting._STRING): no quote,
+#: backslash, control character or line end of str.splitlines
+_BODY = "[^'\"\\\\\x00-\x1f\x7f\x85\u2028\u2029]"
+_TOKEN = re.compile(
+    rf"""(?P<single>'{_BODY}*')"""  # black writes it in double quotes
+    rf"""|(?P<double>"(?:{_BODY}|')*")"""  # black keeps it
+    r"|(?P<number>(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?![0-9A-Za-z_.]))"
+    rf"|(?P<name>{_NAME})"
+    r"|(?P<op>==|!=|<=|>=|//|<<|>>|[-+%/<>|&^~=.,:()\[\]{{}}])"
+    r"|(?P<space> )"
+)
+#: keywords black spaces like any name, and may stand before an opening bracket
+_KEYWORDS = frozenset(
+    {"if", "elif", "else", "for", "in", "while", "return", "del", "assert", "not", "and", "or"}
+    | {"is", "pass", "continue", "break", "raise"}
+)
+#: names that are values (a bracket after one is not a call black would hug: left to black)
+_ATOMS = frozenset({"None", "True", "False"})
+#: other keywords: black has rules of its own for them (parentheses, blank lines, docstrings)
+_OTHER_KEYWORDS = frozenset(
+    {"lambda", "yield", "await", "async", "import", "from", "as", "with", "try", "except"}
+    | {"finally", "class", "def", "global", "nonlocal", "match", "case", "type"}
+)
+#: keywords after which black makes the parentheses of a whole expression invisible
+_PARENS_AFTER = frozenset({"if", "elif", "while", "for", "return", "del", "assert", "raise"})
+_OPENING = "([{"
+_CLOSING = {")": "(", "]": "[", "}": "{"}
+_BINARY = frozenset({"==", "!=", "<=", ">=", "//", "<<", ">>", "-", "+", "%", "/", "<", ">"})
+_UNARY = frozenset({"-", "+", "~"})
+
+
+def laid_out(part: str, line_length: int) -> str | None:
+    """black's text of ``part``, a module of top-level functions only, when each of its lines is
+    one this module lays out (see the module docstring); None otherwise. ``part`` must parse."""
+    functions: list[list[str]] = []
+    indent_after = 0  # the deepest indentation the next line may have
+    opens_block = blank = False
+    for line in part.split("\n"):
+        if not line:
+            blank = True
+            continue
+        text = line.lstrip(" ")
+        indent = len(line) - len(text)
+        if indent == 0:
+            if opens_block or not _DEF.fullmatch(text) or str_width(text) > line_length:
+                return None
+            functions.append([line])
+            indent_after, opens_block, blank = 4, True, False
+            continue
+        if not functions or blank or indent % 4 or indent > indent_after:
+            return None
+        if opens_block and indent != indent_after:
+            return None
+        written = _line(text)
+        if written is None or indent + str_width(written) > line_length:
+            return None
+        functions[-1].append(" " * indent + written)
+        opens_block = written.endswith(":")
+        indent_after = indent + 4 if opens_block else indent
+    if not functions or opens_block:
+        return None
+    return "\n\n\n".join("\n".join(lines) for lines in functions) + "\n"
+
+
+def _line(text: str) -> str | None:
+    """``text`` (one statement, without its indentation) as black writes it when it fits, if
+    it is written with black's spacing and holds only what black leaves as it is but for the
+    quotes; else None."""
+    tokens: list[tuple[str, str]] = []
+    pieces: list[str] = []  # the text with black's quotes
+    end = 0
+    for match in _TOKEN.finditer(text):
+        if match.start() != end:
+            return None
+        end = match.end()
+        kind, value = match.lastgroup or "", match.group()
+        if kind != "space":
+            tokens.append((kind, value))
+        pieces.append('"' + value[1:-1] + '"' if kind == "single" else value)
+    if end != len(text) or not tokens or tokens[0][0] in ("single", "double"):
+        return None
+    if _joined(tokens) != text or not _parentheses_kept(tokens):
+        return None
+    return "".join(pieces)
+
+
+def _joined(tokens: list[tuple[str, str]]) -> str | None:
+    """The tokens joined with black's spacing; None when one is not accepted here."""
+    pieces: list[str] = []
+    depth: list[str] = []
+    glued = True  # no space before the next token
+    last = len(tokens) - 1
+    previous_kind, previous = "", ""
+    for index, (kind, value) in enumerate(tokens):
+        space = "" if glued else " "
+        glued = False
+        if kind == "name":
+            if value in _OTHER_KEYWORDS:
+                return None
+        elif kind == "op":
+            if value in _OPENING:
+                if value != "{" and previous_kind in ("name", "single", "double", "number"):
+                    if previous in _ATOMS or previous_kind == "number":
+                        return None
+                    if previous_kind != "name" or previous not in _KEYWORDS:
+                        space = ""  # a call or a subscript
+                elif value != "{" and previous in (")", "]") and previous_kind == "op":
+                    space = ""
+                if value == "(" and previous in ("[", "{") and previous_kind == "op":
+                    return None  # black drops the parentheses of a lone element
+                depth.append(value)
+                glued = True
+            elif value in _CLOSING:
+                if not depth or depth.pop() != _CLOSING[value]:
+                    return None
+                if previous == "," and previous_kind == "op":
+                    return None  # a magic trailing comma: black splits
+                space = ""
+            elif value == ",":
+                if index == last or tokens[index + 1][1] in (":", "="):
+                    return None
+                space = ""
+            elif value == ".":
+                if index == last or tokens[index + 1][0] != "name":
+                    return None
+                if previous_kind == "number" or previous_kind == "op" and previous not in ")]":
+                    return None
+                space, glued = "", True
+            elif value == ":":
+                if index == last and not depth:
+                    space = ""  # a block's colon
+                elif depth and depth[-1] == "{":
+                    space = ""  # a dict's
+                else:
+                    return None  # a slice, a lambda, an annotation: black's rules
+            elif value == "=":
+                if not depth:
+                    pass  # an assignment: spaced
+                elif depth[-1] == "(":
+                    space, glued = "", True  # a keyword argument
+                else:
+                    return None
+            elif value in _UNARY and (
+                index == 0
+                or previous_kind == "op"
+                and previous not in ")]}"
+                or previous_kind == "name"
+                and previous in _KEYWORDS
+            ):
+                glued = True  # a unary operator: black writes its operand right after it
+            elif value not in _BINARY:
+                return None
+        if index == 0:
+            space = ""
+        pieces.append(space + value)
+        previous_kind, previous = kind, value
+    if depth:
+        return None
+    return "".join(pieces)
+
+
+def _parentheses_kept(tokens: list[tuple[str, str]]) -> bool:
+    """No parentheses around a whole expression black would make invisible: the condition of
+    ``if``/``elif``/``while``, the target and iterable of ``for``, what follows ``return``,
+    ``del``, ``assert`` and an assignment's ``=``."""
+    values = [value for _, value in tokens]
+    starts: list[int] = []
+    first = values[0]
+    if first in _PARENS_AFTER and tokens[0][0] == "name":
+        starts.append(1)
+    level = 0
+    for index, value in enumerate(values):
+        if value in _OPENING:
+            level += 1
+        elif value in _CLOSING:
+            level -= 1
+        elif level == 0 and (value == "=" or value == "in" and first == "for"):
+            starts.append(index + 1)
+    return not any(
+        start < len(values) and values[start] == "(" and _whole(values, start) for start in starts
+    )
+
+
+def _whole(values: list[str], start: int) -> bool:
+    """Whether the parenthesis at ``start`` closes at the end of its expression (the line's end,
+    a block's colon, a ``=`` or the ``in`` of a ``for``)."""
+    level = 0
+    for index in range(start, len(values)):
+        value = values[index]
+        if value in _OPENING:
+            level += 1
+        elif value in _CLOSING:
+            level -= 1
+            if level == 0:
+                rest = values[index + 1 :]
+                return not rest or rest[0] in (":", "=", "in", ",")
+    return False
