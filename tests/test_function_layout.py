@@ -6,6 +6,7 @@ comments) are either left to black or laid out as black lays them out."""
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import black
@@ -16,7 +17,7 @@ from toolgen.build import analyze
 from toolgen.compile.canonical.compiler import compile_contracts
 from toolgen.infra.parallel import Runner
 from toolgen.providers import PROVIDER_NAMES
-from toolgen.render.formatting import LINE_LENGTH, MODE
+from toolgen.render.formatting import LINE_LENGTH, MODE, _checked_black, _functions_apart
 from toolgen.render.function_layout import laid_out
 
 
@@ -84,12 +85,22 @@ CERTAIN = [
     "x = f(g(h))(k)[1]",
     "return x in (1, 2) or not x",
     "x = -y + ~z",
+    "if (found := value.get('a')) is not None and type(found) is not str:",
+    "x = type(value)",
+    "except (KeyError, TypeError):",
+    "return (a, b)",
 ]
+
+
+def _body(statement: str) -> list[str]:
+    if statement.startswith("except"):
+        return ["try:", "    pass", statement, "    pass"]
+    return [statement, "    pass"] if statement.endswith(":") else [statement]
 
 
 @pytest.mark.parametrize("statement", CERTAIN)
 def test_statements_of_certain_layout_are_laid_out_as_black_does(statement: str) -> None:
-    body = [statement, "    pass"] if statement.endswith(":") else [statement]
+    body = _body(statement)
     source = _function(*body, "return value")
     text = laid_out(source, LINE_LENGTH)
     assert text is not None
@@ -137,12 +148,16 @@ LEFT_TO_BLACK = [
     "x = 'long' + '" + "y" * 90 + "'",
     "if x: return y",
     "x = 1 .real",
+    "if (found := value.get('a')):",
+    "except (KeyError):",
+    "except KeyError as error:",
+    "type X = int",
 ]
 
 
 @pytest.mark.parametrize("statement", LEFT_TO_BLACK)
 def test_statements_black_changes_are_left_to_black(statement: str) -> None:
-    body = [statement, "    pass"] if statement.endswith(":") else [statement]
+    body = _body(statement)
     assert laid_out(_function(*body, "return value"), LINE_LENGTH) is None
 
 
@@ -171,3 +186,59 @@ def test_functions_are_joined_with_blacks_blank_lines() -> None:
         "def h(value: Any, other: dict[str, Any]) -> list[str]:\n    return [value]\n\n"
     )
     assert laid_out(source, LINE_LENGTH) == black.format_str(source, mode=MODE)
+
+
+#: docstrings black leaves as they are
+DOCSTRINGS = [
+    '"""One line."""',
+    '"""One line of ``code``, \'quoted\' and #hashed; ' + "long " * 30 + '."""',
+    '"""First line.\n\n    More, at the body\'s indentation.\n      Deeper.\n    """',
+    '"""First line.\n    Last line."""',
+]
+#: docstrings black changes (or may): left to black
+CHANGED_DOCSTRINGS = [
+    '""" One line."""',
+    '"""One line. """',
+    '"""Say "hi"."""',
+    '"""Back\\slash."""',
+    '"""First line.\n      Deeper only.\n    """',
+    '"""First line.\n  Shallower.\n    """',
+    '"""First line. \n    Last."""',
+    '"""First.\n    ' + "long " * 20 + '."""',
+    '"""Wide 名前."""',
+    "'''Single quotes.'''",
+]
+
+
+@pytest.mark.parametrize("docstring", DOCSTRINGS)
+def test_docstrings_black_keeps_are_laid_out(docstring: str) -> None:
+    source = _function(docstring, "return value")
+    text = laid_out(source, LINE_LENGTH)
+    assert text == source
+    assert text == black.format_str(source, mode=MODE)
+
+
+@pytest.mark.parametrize("docstring", CHANGED_DOCSTRINGS)
+def test_docstrings_black_may_change_are_left_to_black(docstring: str) -> None:
+    assert laid_out(_function(docstring, "return value"), LINE_LENGTH) is None
+
+
+def test_a_part_with_a_function_left_to_black_formats_only_that_one() -> None:
+    """The formatter's parts: each function laid out or formatted by black alone; a comment
+    between two functions leaves the part to black."""
+    long = "x = f(" + ", ".join(f"'argument_{n}'" for n in range(12)) + ")"
+    source = (
+        _function("x = value.get('a')", "return x")
+        + "\n"
+        + _function(long, "return x").replace("_f", "_g")
+        + "\n\n"
+        + _function("return 'b'").replace("_f", "_h")
+        + "\n\n"
+    )
+    assert laid_out(source, LINE_LENGTH) is None
+    tree = ast.parse(source)
+    assert _functions_apart(source, tree) == black.format_str(source, mode=MODE)
+    commented = source.replace("\ndef _h", "\n# a comment\ndef _h")
+    assert _functions_apart(commented, ast.parse(commented)) is None
+    text, _ = _checked_black(commented, False)
+    assert text == black.format_str(commented, mode=MODE)

@@ -274,8 +274,31 @@ def _checked_black(source: str, ends_module: bool) -> tuple[str | None, list[str
     return (
         overload_stubs.laid_out(source, LINE_LENGTH)
         or function_layout.laid_out(source, LINE_LENGTH)
+        or _functions_apart(source, tree)
         or black_format(source)
     ), names
+
+
+def _functions_apart(source: str, tree: ast.Module) -> str | None:
+    """A part of plain functions (no decorator, nothing but blank lines between them) that
+    function_layout could not lay out whole: each function laid out there or formatted by black
+    alone (black formats a top-level function the same alone as among others), joined by two
+    blank lines; None for a part of another shape."""
+    nodes = tree.body
+    if len(nodes) < 2 or not all(
+        isinstance(node, ast.FunctionDef) and not node.decorator_list for node in nodes
+    ):
+        return None
+    lines = source.splitlines(keepends=True)
+    starts = [node.lineno - 1 for node in nodes]
+    ends = [node.end_lineno or 0 for node in nodes]
+    gaps = zip([0, *ends], [*starts, len(lines)], strict=True)
+    if any(line.strip() for start, end in gaps for line in lines[start:end]):
+        return None  # a comment between two functions: black places it with its neighbours
+    functions = ["".join(lines[start:end]) for start, end in zip(starts, ends, strict=True)]
+    return "\n\n".join(
+        function_layout.laid_out(text, LINE_LENGTH) or black_format(text) for text in functions
+    )
 
 
 def _placed(plan: _Plan, checked: Sequence[tuple[str | None, list[str]]]) -> bool:

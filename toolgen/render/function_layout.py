@@ -47,26 +47,33 @@ _TOKEN = re.compile(
     rf"""|(?P<double>"(?:{_BODY}|')*")"""  # black keeps it
     r"|(?P<number>(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?![0-9A-Za-z_.]))"
     rf"|(?P<name>{_NAME})"
-    r"|(?P<op>==|!=|<=|>=|//|<<|>>|[-+%/<>|&^~=.,:()\[\]{{}}])"
+    r"|(?P<op>:=|==|!=|<=|>=|//|<<|>>|[-+%/<>|&^~=.,:()\[\]{{}}])"
     r"|(?P<space> )"
 )
 #: keywords black spaces like any name, and may stand before an opening bracket
 _KEYWORDS = frozenset(
     {"if", "elif", "else", "for", "in", "while", "return", "del", "assert", "not", "and", "or"}
-    | {"is", "pass", "continue", "break", "raise"}
+    | {"is", "pass", "continue", "break", "raise", "try", "except", "finally"}
 )
+#: soft keywords: names but at the start of a statement
+_SOFT_KEYWORDS = frozenset({"match", "case", "type", "_"})
 #: names that are values (a bracket after one is not a call black would hug: left to black)
 _ATOMS = frozenset({"None", "True", "False"})
 #: other keywords: black has rules of its own for them (parentheses, blank lines, docstrings)
 _OTHER_KEYWORDS = frozenset(
-    {"lambda", "yield", "await", "async", "import", "from", "as", "with", "try", "except"}
-    | {"finally", "class", "def", "global", "nonlocal", "match", "case", "type"}
+    {"lambda", "yield", "await", "async", "import", "from", "as", "with", "class", "def"}
+    | {"global", "nonlocal"}
 )
 #: keywords after which black makes the parentheses of a whole expression invisible
-_PARENS_AFTER = frozenset({"if", "elif", "while", "for", "return", "del", "assert", "raise"})
+_PARENS_AFTER = frozenset(
+    {"if", "elif", "while", "for", "return", "del", "assert", "raise", "except"}
+)
+#: a docstring's text between its quotes (see formatting._STRING): no quote, backslash, tab,
+#: control character or line end
+_DOCSTRING_TEXT = re.compile("[ !#-\\[\\]-~]*")
 _OPENING = "([{"
 _CLOSING = {")": "(", "]": "[", "}": "{"}
-_BINARY = frozenset({"==", "!=", "<=", ">=", "//", "<<", ">>", "-", "+", "%", "/", "<", ">"})
+_BINARY = frozenset({":=", "==", "!=", "<=", ">=", "//", "<<", ">>", "-", "+", "%", "/", "<", ">"})
 _UNARY = frozenset({"-", "+", "~"})
 
 
@@ -76,7 +83,11 @@ def laid_out(part: str, line_length: int) -> str | None:
     functions: list[list[str]] = []
     indent_after = 0  # the deepest indentation the next line may have
     opens_block = blank = False
-    for line in part.split("\n"):
+    lines = part.split("\n")
+    number = 0
+    while number < len(lines):
+        line = lines[number]
+        number += 1
         if not line:
             blank = True
             continue
@@ -87,6 +98,12 @@ def laid_out(part: str, line_length: int) -> str | None:
                 return None
             functions.append([line])
             indent_after, opens_block, blank = 4, True, False
+            if number < len(lines) and lines[number].startswith('    """'):
+                docstring = _docstring(lines, number, line_length)
+                if docstring is None:
+                    return None
+                functions[-1] += lines[number:docstring]
+                number, opens_block = docstring, False
             continue
         if not functions or blank or indent % 4 or indent > indent_after:
             return None
@@ -101,6 +118,44 @@ def laid_out(part: str, line_length: int) -> str | None:
     if not functions or opens_block:
         return None
     return "\n\n\n".join("\n".join(lines) for lines in functions) + "\n"
+
+
+def _docstring(lines: list[str], start: int, line_length: int) -> int | None:
+    """The line after a function's docstring that starts at ``lines[start]``, when black leaves
+    the docstring as it is: ASCII, no backslash and no ``"`` but its quotes, no space after the
+    opening quotes or before the closing ones on a line of text, no trailing spaces, the
+    closing quotes within the line length when the docstring has several lines, the lines after
+    the first at the function body's indentation (one at least exactly there: black re-indents
+    by the least); else None."""
+    first = lines[start][len('    """') :]
+    if not first or first[0] in ' "' or not _DOCSTRING_TEXT.fullmatch(first.removesuffix('"""')):
+        return None
+    if first.endswith('"""'):  # black leaves a one-line docstring as it is, however long
+        body = first.removesuffix('"""')
+        return start + 1 if body and body == body.strip() else None
+    if first != first.rstrip():
+        return None
+    least = False
+    for number in range(start + 1, len(lines)):
+        line = lines[number]
+        if not line:
+            continue
+        if not line.startswith("    "):
+            return None
+        text = line[4:]
+        closing = text.endswith('"""')
+        if closing and str_width(line) > line_length:
+            return None  # black puts the quotes on a line of their own
+        text = text.removesuffix('"""')
+        if not _DOCSTRING_TEXT.fullmatch(text) or text != text.rstrip():
+            return None
+        if closing and text and text[0] == " ":
+            return None
+        if text:  # a line of text (a closing line of quotes alone does not count for black)
+            least = least or not text[0].isspace()
+        if closing:
+            return number + 1 if least else None
+    return None
 
 
 def _line(text: str) -> str | None:
@@ -136,7 +191,7 @@ def _joined(tokens: list[tuple[str, str]]) -> str | None:
         space = "" if glued else " "
         glued = False
         if kind == "name":
-            if value in _OTHER_KEYWORDS:
+            if value in _OTHER_KEYWORDS or index == 0 and value in _SOFT_KEYWORDS:
                 return None
         elif kind == "op":
             if value in _OPENING:
@@ -224,7 +279,8 @@ def _parentheses_kept(tokens: list[tuple[str, str]]) -> bool:
 
 def _whole(values: list[str], start: int) -> bool:
     """Whether the parenthesis at ``start`` closes at the end of its expression (the line's end,
-    a block's colon, a ``=`` or the ``in`` of a ``for``)."""
+    a block's colon, a ``=`` or the ``in`` of a ``for``) and holds no tuple (black keeps a
+    tuple's parentheses)."""
     level = 0
     for index in range(start, len(values)):
         value = values[index]
@@ -235,4 +291,6 @@ def _whole(values: list[str], start: int) -> bool:
             if level == 0:
                 rest = values[index + 1 :]
                 return not rest or rest[0] in (":", "=", "in", ",")
+        elif value == "," and level == 1:
+            return False
     return False
