@@ -89,6 +89,8 @@ CERTAIN = [
     "x = type(value)",
     "except (KeyError, TypeError):",
     "return (a, b)",
+    "x = a | b",
+    "name: Annotated[str | None, Field(description='x')] = None",
 ]
 
 
@@ -144,7 +146,6 @@ LEFT_TO_BLACK = [
     "x = 1; y = 2",
     "x = None(1)",
     "x = {'a' : 1}",
-    "x = a | b",
     "x = 'long' + '" + "y" * 90 + "'",
     "if x: return y",
     "x = 1 .real",
@@ -152,6 +153,8 @@ LEFT_TO_BLACK = [
     "except (KeyError):",
     "except KeyError as error:",
     "type X = int",
+    "name: (int) = 1",
+    "else: x = 1",
 ]
 
 
@@ -242,3 +245,18 @@ def test_a_part_with_a_function_left_to_black_formats_only_that_one() -> None:
     assert _functions_apart(commented, ast.parse(commented)) is None
     text, _ = _checked_black(commented, False)
     assert text == black.format_str(commented, mode=MODE)
+
+
+def test_stubs_and_docstring_only_functions_are_left_to_black() -> None:
+    """black keeps stubs written together together, and a function of a docstring alone is
+    not laid out here (the full corpus's models/__init__.pyi has both)."""
+    source = (
+        'def model_for(kind: str) -> Any:\n    """The model class."""\n\n\n'
+        "def __getattr__(name: str) -> Any: ...\ndef __dir__() -> list[str]: ...\n"
+    )
+    assert laid_out(source, LINE_LENGTH) is None
+    assert _functions_apart(source, ast.parse(source)) is None
+    text, _ = _checked_black(source, True)
+    assert text == black.format_str(source, mode=MODE)
+    alone = 'def f(value: Any) -> Any:\n    """Docstring only."""\n'
+    assert laid_out(alone + "\n\n" + alone.replace("f(", "g("), LINE_LENGTH) is None

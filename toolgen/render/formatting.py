@@ -286,9 +286,10 @@ def _functions_apart(source: str, tree: ast.Module) -> str | None:
     blank lines; None for a part of another shape."""
     nodes = tree.body
     if len(nodes) < 2 or not all(
-        isinstance(node, ast.FunctionDef) and not node.decorator_list for node in nodes
+        isinstance(node, ast.FunctionDef) and not node.decorator_list and not _stub(node)
+        for node in nodes
     ):
-        return None
+        return None  # (black keeps stubs written together together: no two blank lines)
     lines = source.splitlines(keepends=True)
     starts = [node.lineno - 1 for node in nodes]
     ends = [node.end_lineno or 0 for node in nodes]
@@ -298,6 +299,17 @@ def _functions_apart(source: str, tree: ast.Module) -> str | None:
     functions = ["".join(lines[start:end]) for start, end in zip(starts, ends, strict=True)]
     return "\n\n".join(
         function_layout.laid_out(text, LINE_LENGTH) or black_format(text) for text in functions
+    )
+
+
+def _stub(node: ast.FunctionDef) -> bool:
+    """A function whose body is ``...`` (black's dummy implementation)."""
+    body = node.body
+    return (
+        len(body) == 1
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and body[0].value.value is Ellipsis
     )
 
 

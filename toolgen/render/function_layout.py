@@ -5,26 +5,31 @@ code, toolgen/compile/canonical/) are written by the compiler one statement a li
 an indentation level, spaces where black puts them; what black changes in them is the quotes of
 ``repr``'s strings and the rare line over the line length. A line of that kind is certain: when a
 statement fits the line, black writes its tokens on one line with its own spacing, and the
-spacing of the tokens accepted here is fixed (see :func:`_line`). So a line is laid out here when
+spacing of the tokens accepted here is fixed (see :func:`laid_out_line`). So a line is laid out here when
 
 * its tokens are names (not the keywords black treats apart), plain decimal numbers, strings
   black writes as they are but for the quotes (no backslash, no quote of the other kind, no line
   end; in double quotes then), brackets, ``,``, ``.``, ``:`` ending a block or in a dict, and
-  binary operators (no ``**``, no ``*``, no ``@``, no ``:=``, no comment);
-* it is written with black's spacing: the tokens joined the way :func:`_line` joins them give the
+  binary operators and ``:=`` (no ``**``, no ``*``, no ``@``, no comment), an annotation's
+  colon after a statement's first name;
+* it is written with black's spacing: the tokens joined the way :func:`_joined` joins them give the
   same text (so no space black would add or take away, and no comma before a closing bracket,
   which black takes as a request to split);
 * no parentheses black would remove are there: none around the whole expression after ``if``,
-  ``elif``, ``while``, ``for``, ``in``, ``return``, ``del``, ``assert`` or an ``=`` (black makes
-  those invisible), none around the lone element of a list or set, no one-tuple without them;
+  ``elif``, ``while``, ``for``, ``in``, ``return``, ``del``, ``assert``, ``raise``, ``except``,
+  an ``=`` or an annotation's ``:`` (black makes those invisible, but a tuple's), none around
+  the lone element of a list or set, no one-tuple without them;
 * its width with double quotes is at most the line length (black measures it the same way);
-* it is no docstring (a line that starts with a string), and no blank line is inside a function.
+* it is no docstring (a line that starts with a string), and no blank line is inside a function
+  (a docstring black keeps as it is may open a function: :func:`docstring_end`; a function of
+  a docstring alone is left to black).
 
 A ``def`` line is accepted when it is ``def name(a: T, b: T) -> T:`` with plain type names and
 fits the line. Between two functions black writes two blank lines. A part with anything else (a
 class, a decorator, a top-level statement, one line of a function that black must see) is left
 to black whole (:func:`laid_out` answers None). The formatter uses it for the parts it cuts
-between top-level definitions (toolgen/render/formatting.py), which it has parsed already.
+between top-level definitions (toolgen/render/formatting.py), which it has parsed already, and
+toolgen/render/model_layout.py for the statements of model classes.
 tests/test_function_layout.py compares the bytes with black's on the canonical modules of the
 corpus for several providers and on statements black changes.
 """
@@ -73,7 +78,9 @@ _PARENS_AFTER = frozenset(
 _DOCSTRING_TEXT = re.compile("[ !#-\\[\\]-~]*")
 _OPENING = "([{"
 _CLOSING = {")": "(", "]": "[", "}": "{"}
-_BINARY = frozenset({":=", "==", "!=", "<=", ">=", "//", "<<", ">>", "-", "+", "%", "/", "<", ">"})
+_BINARY = frozenset(
+    {":=", "|", "==", "!=", "<=", ">=", "//", "<<", ">>", "-", "+", "%", "/", "<", ">"}
+)
 _UNARY = frozenset({"-", "+", "~"})
 
 
@@ -83,6 +90,7 @@ def laid_out(part: str, line_length: int) -> str | None:
     functions: list[list[str]] = []
     indent_after = 0  # the deepest indentation the next line may have
     opens_block = blank = False
+    statements = 0  # of the last function, but its docstring
     lines = part.split("\n")
     number = 0
     while number < len(lines):
@@ -96,10 +104,13 @@ def laid_out(part: str, line_length: int) -> str | None:
         if indent == 0:
             if opens_block or not _DEF.fullmatch(text) or str_width(text) > line_length:
                 return None
+            if functions and not statements:
+                return None  # a function of a docstring alone: black's blank lines may differ
             functions.append([line])
+            statements = 0
             indent_after, opens_block, blank = 4, True, False
             if number < len(lines) and lines[number].startswith('    """'):
-                docstring = _docstring(lines, number, line_length)
+                docstring = docstring_end(lines, number, line_length)
                 if docstring is None:
                     return None
                 functions[-1] += lines[number:docstring]
@@ -109,27 +120,28 @@ def laid_out(part: str, line_length: int) -> str | None:
             return None
         if opens_block and indent != indent_after:
             return None
-        written = _line(text)
+        written = laid_out_line(text)
         if written is None or indent + str_width(written) > line_length:
             return None
         functions[-1].append(" " * indent + written)
+        statements += 1
         opens_block = written.endswith(":")
         indent_after = indent + 4 if opens_block else indent
-    if not functions or opens_block:
+    if not functions or opens_block or not statements:
         return None
     return "\n\n\n".join("\n".join(lines) for lines in functions) + "\n"
 
 
-def _docstring(lines: list[str], start: int, line_length: int) -> int | None:
-    """The line after a function's docstring that starts at ``lines[start]``, when black leaves
-    the docstring as it is: ASCII, no backslash and no ``"`` but its quotes, no space after the
+def docstring_end(lines: list[str], start: int, line_length: int) -> int | None:
+    """The line after a docstring that starts at ``lines[start]`` (at one level of indentation),
+    when black leaves it as it is: ASCII, no backslash and no ``"`` but its quotes, no space after the
     opening quotes or before the closing ones on a line of text, no trailing spaces, the
     closing quotes within the line length when the docstring has several lines, the lines after
     the first at the function body's indentation (one at least exactly there: black re-indents
     by the least); else None."""
     first = lines[start][len('    """') :]
-    if not first or first[0] in ' "' or not _DOCSTRING_TEXT.fullmatch(first.removesuffix('"""')):
-        return None
+    if first[:1] in (" ", '"') or not _DOCSTRING_TEXT.fullmatch(first.removesuffix('"""')):
+        return None  # (an empty first line stays empty: black strips the first line)
     if first.endswith('"""'):  # black leaves a one-line docstring as it is, however long
         body = first.removesuffix('"""')
         return start + 1 if body and body == body.strip() else None
@@ -158,7 +170,24 @@ def _docstring(lines: list[str], start: int, line_length: int) -> int | None:
     return None
 
 
-def _line(text: str) -> str | None:
+def bracket_change(text: str) -> int | None:
+    """How many brackets a line opens (less those it closes), its strings skipped; None when it
+    does not scan as the tokens of :func:`laid_out_line` (a comment, a string of several lines ...)."""
+    change = 0
+    end = 0
+    for match in _TOKEN.finditer(text):
+        if match.start() != end:
+            return None
+        end = match.end()
+        value = match.group()
+        if value in _OPENING and match.lastgroup == "op":
+            change += 1
+        elif value in _CLOSING and match.lastgroup == "op":
+            change -= 1
+    return change if end == len(text) else None
+
+
+def laid_out_line(text: str) -> str | None:
     """``text`` (one statement, without its indentation) as black writes it when it fits, if
     it is written with black's spacing and holds only what black leaves as it is but for the
     quotes; else None."""
@@ -227,8 +256,10 @@ def _joined(tokens: list[tuple[str, str]]) -> str | None:
                     space = ""  # a block's colon
                 elif depth and depth[-1] == "{":
                     space = ""  # a dict's
+                elif index == 1 and not depth and _plain_name(tokens[0]):
+                    space = ""  # an annotation's: ``name: type`` or ``name: type = value``
                 else:
-                    return None  # a slice, a lambda, an annotation: black's rules
+                    return None  # a slice, a lambda: black's rules
             elif value == "=":
                 if not depth:
                     pass  # an assignment: spaced
@@ -258,12 +289,14 @@ def _joined(tokens: list[tuple[str, str]]) -> str | None:
 def _parentheses_kept(tokens: list[tuple[str, str]]) -> bool:
     """No parentheses around a whole expression black would make invisible: the condition of
     ``if``/``elif``/``while``, the target and iterable of ``for``, what follows ``return``,
-    ``del``, ``assert`` and an assignment's ``=``."""
+    ``del``, ``assert``, an assignment's ``=`` and an annotation's ``:``."""
     values = [value for _, value in tokens]
     starts: list[int] = []
     first = values[0]
     if first in _PARENS_AFTER and tokens[0][0] == "name":
         starts.append(1)
+    if len(values) > 1 and values[1] == ":" and _plain_name(tokens[0]):
+        starts.append(2)  # black makes an annotation's parentheses invisible too
     level = 0
     for index, value in enumerate(values):
         if value in _OPENING:
@@ -275,6 +308,11 @@ def _parentheses_kept(tokens: list[tuple[str, str]]) -> bool:
     return not any(
         start < len(values) and values[start] == "(" and _whole(values, start) for start in starts
     )
+
+
+def _plain_name(token: tuple[str, str]) -> bool:
+    kind, value = token
+    return kind == "name" and value not in _KEYWORDS | _OTHER_KEYWORDS | _SOFT_KEYWORDS
 
 
 def _whole(values: list[str], start: int) -> bool:
