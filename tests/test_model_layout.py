@@ -72,6 +72,11 @@ HEAD = "# toolgen-models-header\n\nfrom __future__ import annotations\n\nfrom ..
         "class A(M):\n    model_config = ConfigDict(\n        extra='forbid',\n    )\n    x: int\n",
         "class A(M):\n    x: Annotated[str, Field(description='" + "long " * 30 + "')]\n",
         "class A(M):\n    x: Literal['a', 'b'] = 'a'\n",
+        # docstrings black changes (trailing spaces, deeper lines), formatted by black alone
+        'class A(M):\n    """\n    Doc.   \n        Args:\n            x: y\n        \n    """\n    x: int\n',
+        'class A(M):\n    """Doc.\n\n    """\n    x: int\n',
+        # strings with escapes and quotes: the statement goes to black alone
+        "class A(M):\n    x: Annotated[str, Field(description='say \"hi\"\\n(\\'[x\\')')]\n",
     ],
 )
 def test_models_of_this_shape_are_laid_out_as_black_does(body: str) -> None:

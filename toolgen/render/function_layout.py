@@ -55,6 +55,12 @@ _TOKEN = re.compile(
     r"|(?P<op>:=|==|!=|<=|>=|//|<<|>>|[-+%/<>|&^~=.,:()\[\]{{}}])"
     r"|(?P<space> )"
 )
+#: the tokens of :func:`bracket_change`: any one-line string (escapes and quotes too)
+_SCAN = re.compile(
+    r"""(?P<single>'(?:[^'\\\n]|\\.)*')|(?P<double>"(?:[^"\\\n]|\\.)*")"""
+    r"|(?P<number>[0-9][0-9A-Za-z_.]*)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+    r"|(?P<op>[-+*/%@<>=!|&^~.,:;()\[\]{}])|(?P<space> )"
+)
 #: keywords black spaces like any name, and may stand before an opening bracket
 _KEYWORDS = frozenset(
     {"if", "elif", "else", "for", "in", "while", "return", "del", "assert", "not", "and", "or"}
@@ -171,11 +177,11 @@ def docstring_end(lines: list[str], start: int, line_length: int) -> int | None:
 
 
 def bracket_change(text: str) -> int | None:
-    """How many brackets a line opens (less those it closes), its strings skipped; None when it
-    does not scan as the tokens of :func:`laid_out_line` (a comment, a string of several lines ...)."""
+    """How many brackets a line opens (less those it closes), its one-line strings skipped (any,
+    escapes included); None when it does not scan (a comment, a character outside the tokens)."""
     change = 0
     end = 0
-    for match in _TOKEN.finditer(text):
+    for match in _SCAN.finditer(text):
         if match.start() != end:
             return None
         end = match.end()

@@ -75,11 +75,18 @@ def _class_body(
     body: list[str] = []
     number = start
     if number < len(lines) and lines[number].startswith(_INDENT + '"""'):
-        end = function_layout.docstring_end(lines, number, line_length)
-        if end is None:
-            return None
-        body += [*lines[number:end], ""]  # black's blank line after a class docstring
-        number = end
+        kept = function_layout.docstring_end(lines, number, line_length)
+        if kept is not None:
+            body += lines[number:kept]
+            number = kept
+        else:  # black's own docstring rules (trailing spaces, indentation): black, alone
+            close = _docstring_close(lines, number)
+            formatted = _black_statement(black, lines[number:close]) if close else None
+            if close is None or formatted is None:
+                return None
+            body += formatted
+            number = close
+        body.append("")  # black's blank line after a class docstring
     statements = 0
     while number < len(lines) and lines[number].startswith(_INDENT):
         end = _statement_end(lines, number)
@@ -93,15 +100,38 @@ def _class_body(
         if written is not None and len(_INDENT) + str_width(written) <= line_length:
             body.append(_INDENT + written)
         else:
-            formatted = _black_alone(black, "class _:\n" + "\n".join(statement) + "\n")
-            if not formatted.startswith("class _:\n"):
+            formatted = _black_statement(black, statement)
+            if formatted is None:
                 return None
-            body += formatted[len("class _:\n") :].rstrip("\n").split("\n")
+            body += formatted
         statements += 1
         number = end
     if statements == 0:
         return None  # a class of a docstring alone: black's blank lines differ
     return body, number
+
+
+def _black_statement(black: Callable[[str], str], statement: list[str]) -> list[str] | None:
+    """black's lines of one statement of a class body, formatted alone at that depth."""
+    try:
+        formatted = _black_alone(black, "class _:\n" + "\n".join(statement) + "\n")
+    except Exception:  # noqa: BLE001 - not one statement after all: the module goes to black
+        return None
+    if not formatted.startswith("class _:\n"):
+        return None
+    return formatted[len("class _:\n") :].rstrip("\n").split("\n")
+
+
+def _docstring_close(lines: list[str], start: int) -> int | None:
+    """The line after the docstring opened at ``lines[start]`` (by ``\"\"\"``), when its closing
+    quotes end a line and are the only others in it; else None."""
+    if lines[start].count('"""') != 1:
+        return None
+    for number in range(start + 1, len(lines)):
+        count = lines[number].count('"""')
+        if count:
+            return number + 1 if count == 1 and lines[number].endswith('"""') else None
+    return None
 
 
 def _statement_end(lines: list[str], start: int) -> int | None:
@@ -112,7 +142,10 @@ def _statement_end(lines: list[str], start: int) -> int | None:
         return None
     depth = 0
     for number in range(start, len(lines)):
-        change = function_layout.bracket_change(lines[number].lstrip(" "))
+        line = lines[number]
+        if '"""' in line or "'''" in line:
+            return None
+        change = function_layout.bracket_change(line.lstrip(" "))
         if change is None:
             return None
         depth += change
