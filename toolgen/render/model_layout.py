@@ -157,9 +157,6 @@ def _statement_end(lines: list[str], start: int) -> int | None:
 
 
 @functools.lru_cache(maxsize=4096)
-def _formatted(black: Callable[[str], str], source: str) -> str:
-    return black(source)
-
-
 def _black_alone(black: Callable[[str], str], source: str) -> str:
-    return _formatted(black, source)
+    """``black(source)``, kept for the process: heads and statements recur across models."""
+    return black(source)
