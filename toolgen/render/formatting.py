@@ -37,7 +37,7 @@ from black.strings import str_width
 
 from toolgen.infra.cache import digest
 from toolgen.infra.parallel import Later, Runner
-from toolgen.render import literal_layout, overload_stubs, scalar_runs
+from toolgen.render import function_layout, literal_layout, overload_stubs, scalar_runs
 
 LINE_LENGTH = 100
 MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=LINE_LENGTH)
@@ -271,7 +271,46 @@ def _checked_black(source: str, ends_module: bool) -> tuple[str | None, list[str
         for node in tree.body
         if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Name)
     ]
-    return overload_stubs.laid_out(source, LINE_LENGTH) or black_format(source), names
+    return (
+        overload_stubs.laid_out(source, LINE_LENGTH)
+        or function_layout.laid_out(source, LINE_LENGTH)
+        or _functions_apart(source, tree)
+        or black_format(source)
+    ), names
+
+
+def _functions_apart(source: str, tree: ast.Module) -> str | None:
+    """A part of plain functions (no decorator, nothing but blank lines between them) that
+    function_layout could not lay out whole: each function laid out there or formatted by black
+    alone (black formats a top-level function the same alone as among others), joined by two
+    blank lines; None for a part of another shape."""
+    nodes = tree.body
+    if len(nodes) < 2 or not all(
+        isinstance(node, ast.FunctionDef) and not node.decorator_list and not _stub(node)
+        for node in nodes
+    ):
+        return None  # (black keeps stubs written together together: no two blank lines)
+    lines = source.splitlines(keepends=True)
+    starts = [node.lineno - 1 for node in nodes]
+    ends = [node.end_lineno or 0 for node in nodes]
+    gaps = zip([0, *ends], [*starts, len(lines)], strict=True)
+    if any(line.strip() for start, end in gaps for line in lines[start:end]):
+        return None  # a comment between two functions: black places it with its neighbours
+    functions = ["".join(lines[start:end]) for start, end in zip(starts, ends, strict=True)]
+    return "\n\n".join(
+        function_layout.laid_out(text, LINE_LENGTH) or black_format(text) for text in functions
+    )
+
+
+def _stub(node: ast.FunctionDef) -> bool:
+    """A function whose body is ``...`` (black's dummy implementation)."""
+    body = node.body
+    return (
+        len(body) == 1
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and body[0].value.value is Ellipsis
+    )
 
 
 def _placed(plan: _Plan, checked: Sequence[tuple[str | None, list[str]]]) -> bool:

@@ -29,7 +29,8 @@ from toolgen.infra.cache import code_fingerprint, digest, plain
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.infra.parallel import Later, Pending, Runner
 from toolgen.load.contracts import Contract, Design, SharedDef
-from toolgen.render.formatting import Literal
+from toolgen.render import model_layout
+from toolgen.render.formatting import LINE_LENGTH, Literal, black_format
 from toolgen.render.runtime_files import copied
 from toolgen.render.templating import format_later, format_python, render
 from toolgen.schema import names
@@ -191,7 +192,8 @@ def _contract_module(
         if plan.class_name not in _CLASS_DEF.findall(source):
             raise ValueError(f"the generator did not write class {plan.class_name}")
         source = rewrite_imports(json_literals(_strict_root_models(source)), package, header)
-        return format_python(source, runner=runner), plan.class_name, diagnostics
+        formatted = model_layout.laid_out(source, LINE_LENGTH, black_format)
+        return formatted or format_python(source, runner=runner), plan.class_name, diagnostics
     except Exception as error:  # the generator's failures on a schema are design findings
         reason = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
         diagnostics.append(
