@@ -444,11 +444,12 @@ def written_raw_arguments(call: object, name: str) -> str:
     return text
 
 
-def _parsed_call(
-    call_id: str, name: str, provider_name: str, arguments: Any, sent: dict[str, Any]
+def _raw_call(
+    call_id: str, name: str, provider_name: str, arguments: Any, sent_as: str, sent: Any
 ) -> RawToolCall:
-    """A RawToolCall whose ``raw_arguments`` is written from ``sent`` (already ``checked``) when
-    first read."""
+    """A RawToolCall (its own ``__init__`` without the frame) whose text is ``sent``
+    (``sent_as="raw_arguments"``) or written from ``sent``, already ``checked``, when first read
+    (``sent_as=SENT``)."""
     call = _new(RawToolCall)
     _set_attribute(
         call,
@@ -459,7 +460,7 @@ def _parsed_call(
             "provider_name": provider_name,
             "arguments": arguments,
             "error": None,
-            SENT: sent,
+            sent_as: sent,
         },
     )
     return call
@@ -673,21 +674,7 @@ class RawCalls(CallReader[RawToolCall]):
             name, arguments = self.canonical_from_text(call_id, provider_name, raw_arguments)
         except PayloadError as error:
             return failed_call(error, call_id, provider_name, raw_arguments)
-        # RawToolCall's own __init__, without its frame: this runs once per call decoded
-        call = _new(RawToolCall)
-        _set_attribute(
-            call,
-            "__dict__",
-            {
-                "id": call_id,
-                "name": name,
-                "provider_name": provider_name,
-                "arguments": arguments,
-                "raw_arguments": raw_arguments,
-                "error": None,
-            },
-        )
-        return call
+        return _raw_call(call_id, name, provider_name, arguments, "raw_arguments", raw_arguments)
 
     def from_object(
         self,
@@ -703,7 +690,7 @@ class RawCalls(CallReader[RawToolCall]):
             )
         except PayloadError as error:
             return failed_call(error, call_id, provider_name, _text_or_empty(arguments))
-        return _parsed_call(call_id, name, provider_name, canonical, arguments)
+        return _raw_call(call_id, name, provider_name, canonical, SENT, arguments)
 
     def failed(
         self, error: PayloadError, call_id: str, provider_name: str, raw_arguments: str

@@ -5,22 +5,13 @@ puts in the place of the first unusable call, whatever kind of failure comes lat
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import json
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
-
-from toolgen.build import build
-from toolgen.package.writer import write_package
-
-REPO = Path(__file__).resolve().parents[1]
-PACKAGE = "typedcallsgen"
 
 #: (provider's name, arguments as sent): usable calls, then each kind of unusable one
 GOOD = [
@@ -37,21 +28,6 @@ BAD = [
     ("weather_get_forecast", "[1, 2]"),
     ("weather_get_forecast", "[" * 200 + "]" * 200),
 ]
-
-
-@pytest.fixture(scope="module")
-def package(tmp_path_factory: pytest.TempPathFactory, suite_cache: Path) -> Iterator[ModuleType]:
-    result = build(REPO / "examples" / "design", ["openai", "anthropic"], cache_dir=suite_cache)
-    assert result.ok, [d.format() for d in result.diagnostics]
-    root = tmp_path_factory.mktemp("typed_calls")
-    write_package(root / PACKAGE, result.files)
-    sys.path.insert(0, str(root))
-    try:
-        yield importlib.import_module(PACKAGE)
-    finally:
-        sys.path.remove(str(root))
-        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(f"{PACKAGE}.")]:
-            del sys.modules[name]
 
 
 def _text(arguments: Any) -> str:
@@ -111,8 +87,8 @@ def responses() -> Iterator[tuple[str, list[tuple[str, Any]]]]:
     yield "anthropic", list(GOOD)
 
 
-def test_raise_agrees_with_collect(package: ModuleType) -> None:
-    modules = {p: importlib.import_module(f"{PACKAGE}.{p}") for p in ("openai", "anthropic")}
+def test_raise_agrees_with_collect(gen: ModuleType) -> None:
+    modules = {"openai": gen.openai, "anthropic": gen.anthropic}
     body = {"openai": chat_completion, "anthropic": message}
     errors = 0
     for provider, calls in responses():
@@ -130,8 +106,8 @@ def test_raise_agrees_with_collect(package: ModuleType) -> None:
     assert errors
 
 
-def test_a_stream_raises_the_first_unusable_call(package: ModuleType) -> None:
-    openai = importlib.import_module(f"{PACKAGE}.openai")
+def test_a_stream_raises_the_first_unusable_call(gen: ModuleType) -> None:
+    openai = gen.openai
     for calls in itertools.permutations([GOOD[0], BAD[0], BAD[2]]):
         stream = openai.ToolCallStream("chat")
         for index, (name, arguments) in enumerate(calls):
@@ -154,8 +130,8 @@ def test_a_stream_raises_the_first_unusable_call(package: ModuleType) -> None:
         assert error_of(raised.value) == error_of(failed[0].error), calls
 
 
-def test_decode_tool_call_is_the_typed_call_of_parse_tool_calls(package: ModuleType) -> None:
-    openai = importlib.import_module(f"{PACKAGE}.openai")
+def test_decode_tool_call_is_the_typed_call_of_parse_tool_calls(gen: ModuleType) -> None:
+    openai = gen.openai
     (parsed,) = openai.parse_tool_calls(chat_completion([GOOD[0]]))
     one = openai.decode_tool_call(GOOD[0][0], _text(GOOD[0][1]), call_id="call_0")
     assert described(one) == described(parsed)
