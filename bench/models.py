@@ -138,7 +138,7 @@ import {pkg}
 t1 = time.perf_counter()
 model = {pkg}.models.model_for("tool", {name!r})
 raw = {pkg}._runtime.RawCalls("bench", {{"wire": {name!r}}}).from_text("call_1", "wire", {raw!r})
-call = {pkg}._decode.typed_call("bench", raw, model)
+call = {pkg}._decode.TypedCalls("bench", {{}}, None, lambda kind, name: model).typed(raw)
 t2 = time.perf_counter()
 print(t1 - t0, t2 - t0)
 """

@@ -324,7 +324,9 @@ def test_raw_arguments_of_a_parsed_input_are_written_on_first_read(
         )[0]
         for _ in range(2)
     ]
-    typed = typing_module.typed_call("anthropic", calls[1], AnyObject)
+    typed = typing_module.TypedCalls("anthropic", {}, None, lambda kind, name: AnyObject).typed(
+        calls[1]
+    )
     text = json.dumps(sent, ensure_ascii=False, separators=(",", ":"))
     assert "raw_arguments" not in vars(calls[0]) and "raw_arguments" not in vars(typed)
     eager = runtime.RawToolCall("toolu_1", "weather.get", "get_weather", sent, text)

@@ -319,11 +319,16 @@ def _call(runtime, raw, canonicalize=None, call_id="call_1"):
     return calls.from_text(call_id, "weather_get", raw)
 
 
+def _typed(decode, raw, model):
+    """What a provider module does with a call read while failures are collected."""
+    return decode.TypedCalls("openai", {}, None, lambda kind, name: model).typed(raw)
+
+
 def test_typed_call(weather):
     decode, runtime = weather.decode(), weather.module("._runtime")
     model = weather.model("tool", "weather.get")
     raw = '{"city": "Paris", "note": null}'
-    call = decode.typed_call("openai", _call(runtime, raw), model)
+    call = _typed(decode, _call(runtime, raw), model)
     assert (call.id, call.name, call.raw_arguments) == ("call_1", "weather.get", raw)
     assert isinstance(call.arguments, model) and call.arguments.city == "Paris"
     with pytest.raises(AttributeError):
@@ -338,7 +343,7 @@ def test_decoding_applies_the_canonicalizer_before_validation(weather):
         return {k: v for k, v in payload.items() if v is not None or k == "note"}
 
     raw = _call(runtime, '{"city": "P", "note": null, "units": null}', canonicalize, "c")
-    call = decode.typed_call("openai", raw, model)
+    call = _typed(decode, raw, model)
     assert call.arguments.model_dump(mode="json") == {"city": "P", "note": None}
 
 
@@ -347,7 +352,7 @@ def test_payload_errors_name_tool_call_and_location_but_no_value(weather):
     model = weather.model("tool", "weather.get")
     raw = '{"city": "Paris", "note": null, "code": "s3cr3t-value", "tags": ["ok", "S3CR3T"]}'
     with pytest.raises(runtime.PayloadError) as caught:
-        decode.typed_call("openai", _call(runtime, raw, call_id="call_9"), model)
+        _typed(decode, _call(runtime, raw, call_id="call_9"), model)
     error = caught.value
     assert (error.tool, error.call_id, error.location) == ("weather.get", "call_9", "code")
     assert "s3cr3t" not in str(error).lower() and "s3cr3t" not in repr(error).lower()
@@ -359,9 +364,7 @@ def test_payload_errors_name_tool_call_and_location_but_no_value(weather):
     assert caught.value.location == "arguments" and "s3cr3t" not in str(caught.value)
 
     with pytest.raises(runtime.PayloadError) as caught:
-        decode.typed_call(
-            "openai", _call(runtime, '{"city": "P", "note": null, "tags": [1]}'), model
-        )
+        _typed(decode, _call(runtime, '{"city": "P", "note": null, "tags": [1]}'), model)
     assert caught.value.location == "tags[0]"
 
 

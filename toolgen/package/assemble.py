@@ -74,7 +74,7 @@ def _relative_imports(
     """The generated provider module's relative imports, in isort's order (an ``x as y`` import
     on a line of its own after its module's others)."""
     profile = projection.profile
-    decode = ["OutputData", "ToolCall", "TypedCalls", "decode_output", "output_data", "typed_calls"]
+    decode = ["OutputData", "ToolCall", "TypedCalls", "decode_output", "output_data"]
     if any(api.sdk_models for api in profile.apis):
         decode.append("projected_model")
     by_module: dict[str, set[str]] = {

@@ -1,15 +1,15 @@
 """Typed decoding: a canonical payload validated into its model.
 
 Provider modules decode calls through a ``TypedCalls`` (each call named, parsed, canonicalized
-and validated as its decoder finds it: ``on_error="raise"``), or through ``_runtime.RawCalls`` and
-then ``typed_calls`` (``typed_call`` for one call) with ``models.model_for``, where failures are
-collected; errors name the tool, the call id and the failing location, never values.
+and validated as its decoder finds it: ``on_error="raise"``), or through ``_runtime.RawCalls``
+and then ``TypedCalls.typed`` one call at a time, where failures are collected; errors name the
+tool, the call id and the failing location, never values.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeAlias, TypeVar
 
@@ -93,25 +93,6 @@ class ToolCall(Generic[N, M]):
             return written_raw_arguments(self, name)
 
 
-def _typed_from(call: RawToolCall, arguments: Any) -> ToolCall[str, Any]:
-    """The ToolCall of ``call`` with its model instance; a ``raw_arguments`` not written yet
-    stays unwritten (see ``written_raw_arguments``)."""
-    raw = call.__dict__
-    members = {
-        "id": raw["id"],
-        "name": raw["name"],
-        "arguments": arguments,
-        "wire_name": raw["provider_name"],
-    }
-    if "raw_arguments" in raw:
-        members["raw_arguments"] = raw["raw_arguments"]
-    else:
-        members[SENT] = raw[SENT]
-    typed: ToolCall[str, Any] = _new(ToolCall)
-    _set_attribute(typed, "__dict__", members)
-    return typed
-
-
 def location(loc: tuple[int | str, ...], payload: Any) -> str:
     """A pydantic error location as a path in the payload: ``items[0].name``.
 
@@ -175,43 +156,6 @@ def _invalid(
     )
 
 
-def typed_call(provider: str, call: RawToolCall, model: type[M]) -> ToolCall[str, M]:
-    """A decoded, canonicalized call validated into its model.
-
-    Raises PayloadError naming the tool, the call id and the failing location (the pydantic
-    ValidationError is its cause).
-    """
-    arguments = _validate(model, call.arguments, provider=provider, tool=call.name, call_id=call.id)
-    return _typed_from(call, arguments)
-
-
-#: per ``model_for`` (one per generated package), the tool models it gave so far, by name
-_TOOL_MODELS: Final[dict[Callable[[str, str], type[BaseModel]], dict[str, type[BaseModel]]]] = {}
-
-
-def typed_calls(
-    provider: str, calls: Iterable[RawToolCall], model_for: Callable[[str, str], type[BaseModel]]
-) -> list[ToolCall[str, Any]]:
-    """``typed_call`` of each call in one loop: each model's validator called directly (what
-    ``model_validate`` calls), no wrapper per call, the model looked up by name (no call of
-    ``model_for`` per call)."""
-    models = _TOOL_MODELS.get(model_for)
-    if models is None:
-        models = _TOOL_MODELS.setdefault(model_for, {})
-    typed: list[ToolCall[str, Any]] = []
-    for call in calls:
-        name = call.name
-        model = models.get(name)
-        if model is None:
-            model = models[name] = model_for("tool", name)
-        try:
-            arguments = model.__pydantic_validator__.validate_python(call.arguments)
-        except ValidationError as error:
-            raise _invalid(error, call.arguments, provider, name, call.id) from error
-        typed.append(_typed_from(call, arguments))
-    return typed
-
-
 class TypedCalls(CallReader[ToolCall[str, Any]]):
     """Each call typed as it is found (``model_for("tool", name)`` validates its canonical
     arguments); a call that is unusable raises its PayloadError, as ``on_error="raise"`` wants.
@@ -228,7 +172,8 @@ class TypedCalls(CallReader[ToolCall[str, Any]]):
     ) -> None:
         super().__init__(provider, canonical_names, canonicalize)
         self._model_for = model_for
-        self._models = _TOOL_MODELS.setdefault(model_for, {})
+        #: the tool models ``model_for`` gave so far, by canonical name
+        self._models: dict[str, type[BaseModel]] = {}
 
     def from_text(self, call_id: str, provider_name: str, raw_arguments: str) -> ToolCall[str, Any]:
         name, arguments = self.canonical_from_text(call_id, provider_name, raw_arguments)
@@ -252,6 +197,15 @@ class TypedCalls(CallReader[ToolCall[str, Any]]):
         self, error: PayloadError, call_id: str, provider_name: str, raw_arguments: str
     ) -> ToolCall[str, Any]:
         raise error
+
+    def typed(self, call: RawToolCall) -> ToolCall[str, Any]:
+        """The ToolCall of a call ``RawCalls`` read (while failures are collected); a
+        ``raw_arguments`` not written yet stays unwritten (``written_raw_arguments``)."""
+        members = call.__dict__
+        sent_as = "raw_arguments" if "raw_arguments" in members else SENT
+        return self._typed(
+            call.id, call.name, call.provider_name, call.arguments, sent_as, members[sent_as]
+        )
 
     def _typed(
         self, call_id: str, name: str, provider_name: str, arguments: Any, sent_as: str, sent: Any

@@ -16,14 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, overload
 
 from ._contracts import Contracts, ModuleTable, StrictToolLimits
-from ._decode import (
-    OutputData,
-    ToolCall,
-    TypedCalls,
-    decode_output,
-    output_data,
-    typed_calls,
-)
+from ._decode import OutputData, ToolCall, TypedCalls, decode_output, output_data
 from ._dispatch import arun_calls, run_calls
 from ._envelopes_anthropic import (
     read_message,
@@ -250,7 +243,7 @@ _RAW_CALLS = RawCalls(PROVIDER, CANONICAL_NAMES, _inverse)
 
 
 def _typed_one(call: RawToolCall) -> AnyToolCall:
-    return cast("AnyToolCall", typed_calls(PROVIDER, [call], model_for)[0])
+    return cast("AnyToolCall", _TYPED_CALLS.typed(call))
 
 
 def _decoded(decode: Callable[[CallReader[Any]], list[Any]], on_error: OnError) -> list[Any]:

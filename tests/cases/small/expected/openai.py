@@ -33,7 +33,6 @@ from ._decode import (
     decode_output,
     output_data,
     projected_model,
-    typed_calls,
 )
 from ._dispatch import arun_calls, run_calls
 from ._envelopes_openai import (
@@ -273,7 +272,7 @@ _RAW_CALLS = RawCalls(PROVIDER, CANONICAL_NAMES, _inverse)
 
 
 def _typed_one(call: RawToolCall) -> AnyToolCall:
-    return cast("AnyToolCall", typed_calls(PROVIDER, [call], model_for)[0])
+    return cast("AnyToolCall", _TYPED_CALLS.typed(call))
 
 
 def _decoded(decode: Callable[[CallReader[Any]], list[Any]], on_error: OnError) -> list[Any]:

@@ -26,14 +26,7 @@ from ._converse import (
     ToolSpecification,
     ToolTypeDef,
 )
-from ._decode import (
-    OutputData,
-    ToolCall,
-    TypedCalls,
-    decode_output,
-    output_data,
-    typed_calls,
-)
+from ._decode import OutputData, ToolCall, TypedCalls, decode_output, output_data
 from ._dispatch import arun_calls, run_calls
 from ._envelopes_bedrock import validate_converse, validate_converse_stream_event
 from ._outcomes import FailedCall, answer_for, answers_for, outcome
@@ -240,7 +233,7 @@ _RAW_CALLS = RawCalls(PROVIDER, CANONICAL_NAMES, _inverse)
 
 
 def _typed_one(call: RawToolCall) -> AnyToolCall:
-    return cast("AnyToolCall", typed_calls(PROVIDER, [call], model_for)[0])
+    return cast("AnyToolCall", _TYPED_CALLS.typed(call))
 
 
 def _decoded(decode: Callable[[CallReader[Any]], list[Any]], on_error: OnError) -> list[Any]:
