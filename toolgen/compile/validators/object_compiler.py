@@ -64,10 +64,11 @@ def object_module(module: ModuleCompiler, sdk_objects: str = "wire") -> ObjectMo
     own functions (``_object_<def>``)."""
     if sdk_objects not in ("wire", "genai"):
         raise ValueError(f"unknown way of SDK objects: {sdk_objects!r}")
-    objects = ObjectModuleCompiler(module.provider, module.constants, module.imports)
+    objects = ObjectModuleCompiler(
+        module.provider, module.constants, module.imports, sdk_objects=sdk_objects
+    )
     objects.names = Identifiers(prefix="_object_")
     objects.uses = module.uses
-    objects.sdk_objects = sdk_objects
     return objects
 
 
@@ -79,7 +80,7 @@ class ObjectSurfaceCompiler(SurfaceCompiler):
         #: value expression -> (its fields-set name, its members name, the members admitted)
         self._objects: dict[str, tuple[str, str, tuple[str, ...]]] = {}
         #: google-genai's objects (``Api.sdk_objects``): snake_case attributes, richer values
-        self._genai = getattr(module, "sdk_objects", "wire") == "genai"
+        self._genai = isinstance(module, ObjectModuleCompiler) and module.sdk_objects == "genai"
 
     def _attribute(self, wire: str) -> str:
         return attribute_name(wire) if self._genai else wire
