@@ -185,3 +185,66 @@ def test_generated_packages_of_every_shape_are_clean(
     for _, config in RUFF_CONFIGS:
         for package in ("examplegen", *SMALL_DESIGNS):
             assert_ruff_clean(root / package, config)
+
+
+#: what pyright is asked: the checks of its "standard" mode (Pylance's default is "basic", a subset)
+PYRIGHT_CONFIG = {"typeCheckingMode": "standard", "pythonVersion": "3.11"}
+
+
+@pytest.fixture(scope="module")
+def pyright_findings(
+    checked: tuple[Path, dict[str, set[int]]],
+) -> dict[str, list[tuple[int, str, str]]]:
+    """pyright (basedpyright: pyright with node in its wheel) over the same scripts and packages:
+    per file, its findings as (line, severity, rule)."""
+    root, _ = checked
+    (root / "pyrightconfig.json").write_text(
+        json.dumps({**PYRIGHT_CONFIG, "include": [*SCRIPT_FILES, "examplegen", *SMALL_DESIGNS]}),
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [tool("basedpyright"), "--outputjson", "--pythonpath", sys.executable],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    report = json.loads(result.stdout)
+    findings: dict[str, list[tuple[int, str, str]]] = {}
+    for found in report["generalDiagnostics"]:
+        where = Path(found["file"]).relative_to(root).as_posix()
+        line = found["range"]["start"]["line"] + 1
+        findings.setdefault(where, []).append((line, found["severity"], found.get("rule", "")))
+    assert report["summary"]["filesAnalyzed"] > len(SCRIPT_FILES), result.stdout[-2000:]
+    return findings
+
+
+def test_pyright_finds_nothing_in_the_scripts_and_the_packages(
+    pyright_findings: dict[str, list[tuple[int, str, str]]],
+) -> None:
+    """What a user of VS Code sees: no error and no warning in code that uses the bindings (the
+    Anthropic tool definitions go into ``tools=`` as they are typed) nor in the packages."""
+    clean = {f: found for f, found in pyright_findings.items() if f not in MISUSE_SCRIPTS}
+    assert not clean, clean
+
+
+MISUSE_SCRIPTS = ("misuses.py", "loop_misuses.py", "uses_tool_outputs.py")
+
+
+@pytest.mark.parametrize("script", MISUSE_SCRIPTS)
+def test_pyright_rejects_exactly_the_marked_misuses(
+    checked: tuple[Path, dict[str, set[int]]],
+    pyright_findings: dict[str, list[tuple[int, str, str]]],
+    script: str,
+) -> None:
+    """The misuses mypy rejects, but a comparison of a tool name with a name no tool has: mypy
+    --strict rejects it (strict equality), pyright only in its strict mode."""
+    root, _ = checked
+    lines = (root / script).read_text(encoding="utf-8").splitlines()
+    marked = {
+        number
+        for number, line in enumerate(lines, 1)
+        if line.endswith("# error") and not re.search(r"\bcall\.name == ", line)
+    }
+    assert marked
+    assert {line for line, _, _ in pyright_findings.get(script, [])} == marked

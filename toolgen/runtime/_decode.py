@@ -11,7 +11,16 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeAlias, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Final,
+    Generic,
+    Protocol,
+    TypeAlias,
+    TypeVar,
+    cast,
+)
 
 from pydantic import BaseModel, ValidationError, model_validator
 
@@ -281,7 +290,7 @@ def projected_model(
     Projected.__name__ = Projected.__qualname__ = name
     Projected.__doc__ = description
     Projected.__module__ = model.__module__
-    return Projected
+    return cast("type[M]", Projected)  # a subclass of model: type checkers cannot see through it
 
 
 def output_data(name: str, data: OutputData) -> OutputData:

@@ -50,12 +50,13 @@ class Forward:
     def arguments(self, name: str, payload: Any) -> Any:
         """What the provider's model writes for the canonical ``payload`` of tool ``name`` (a
         fresh value; the input is never mutated)."""
-        if self._plans is None:
+        plans = self._plans
+        if plans is None:
             module = importlib.import_module(self._module, self._package)
-            self._plans = module.TOOL_PLANS
-        if name not in self._plans:
+            plans = self._plans = module.TOOL_PLANS
+        if name not in plans:
             raise KeyError(f"no tool is called {name!r}")
-        plan = self._plans[name]
+        plan = plans[name]
         if plan is None:  # a tool sent non-strict: its payloads are canonical as they are
             return _copy(payload)
         return forward(payload, plan["root"], plan["defs"])

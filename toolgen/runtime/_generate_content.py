@@ -326,14 +326,15 @@ class _StreamedCall:
             if isinstance(step, str) and type(node) is dict:
                 if after is None or step not in node:
                     node[step] = fresh
+                node = node[step]
             elif isinstance(step, int) and type(node) is list and step <= len(node):
                 if step == len(node):
                     node.append(fresh)
                 elif after is None:
                     node[step] = fresh
+                node = node[step]
             else:
                 return False
-            node = node[step]
         return True
 
 

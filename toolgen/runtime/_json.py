@@ -91,11 +91,12 @@ _DECODER: Final = json.JSONDecoder(
 )
 #: the decoder's scanner (C): ``(value, end)`` of the value at an index, StopIteration when none
 _SCAN: Final[Callable[[str, int], tuple[Any, int]]] = _DECODER.scan_once  # type: ignore[attr-defined]
+_UNCHECKED_DECODER: Final = json.JSONDecoder(
+    parse_float=_float, parse_int=_integer, parse_constant=_constant
+)
 #: the same scanner without the check of member names (no call into Python per object), for text
 #: of at most one object, whose names ``_kept_every_member`` checks afterwards
-_SCAN_UNCHECKED: Final[Callable[[str, int], tuple[Any, int]]] = json.JSONDecoder(  # type: ignore[attr-defined]
-    parse_float=_float, parse_int=_integer, parse_constant=_constant
-).scan_once
+_SCAN_UNCHECKED: Final[Callable[[str, int], tuple[Any, int]]] = _UNCHECKED_DECODER.scan_once  # type: ignore[attr-defined]
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 #: the C encoder ``_ENCODER.encode`` builds on every call, built once (no circular check: a
 #: ``checked`` value nests at most MAX_DEPTH levels); None where the interpreter has no C encoder
@@ -173,7 +174,7 @@ def loads(text: str | bytes) -> Any:
     except JsonRefused:
         raise
     except (StopIteration, ValueError, RecursionError):
-        end = -1
+        value, end = None, -1
     if end != length:  # white space around the value, or no valid JSON: the whole decode
         value = _decoded(text)
     elif (

@@ -13,17 +13,8 @@ The decoders take the provider name and the generated validators of the two surf
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import (
-    Any,
-    Literal,
-    NotRequired,
-    Protocol,
-    SupportsIndex,
-    TypedDict,
-    TypeVar,
-    overload,
-)
+from collections.abc import Iterable
+from typing import Any, Literal, NotRequired, TypedDict
 
 from ._attributes import members_of
 from ._contracts import Contracts, StrictToolLimits
@@ -46,24 +37,8 @@ __all__ = [
     "MessageToolCallStream",
     "MessagesDecoder",
     "MessagesRequests",
-    "SequenceNotStr",
     "ToolParam",
 ]
-
-_T_co = TypeVar("_T_co", covariant=True)
-
-
-class SequenceNotStr(Protocol[_T_co]):
-    """A sequence that is not a ``str`` (the SDK's own protocol, for ``required``)."""
-
-    @overload
-    def __getitem__(self, index: SupportsIndex, /) -> _T_co: ...
-    @overload
-    def __getitem__(self, index: slice, /) -> Sequence[_T_co]: ...
-    def __contains__(self, value: object, /) -> bool: ...
-    def __len__(self) -> int: ...
-    def __iter__(self) -> Iterator[_T_co]: ...
-    def __reversed__(self) -> Iterator[_T_co]: ...
 
 
 class InputSchemaTyped(TypedDict):
@@ -71,7 +46,10 @@ class InputSchemaTyped(TypedDict):
 
     type: Literal["object"]
     properties: NotRequired[dict[str, object] | None]
-    required: NotRequired[SequenceNotStr[str] | None]
+    # the SDK types it with a protocol of its own (SequenceNotStr); a TypedDict member is
+    # invariant, and pyright holds a protocol equal only to itself, so Any is what both checkers
+    # accept for the SDK's parameter (mypy compares protocols by shape)
+    required: NotRequired[Any]
 
 
 class CacheControlEphemeralParam(TypedDict):

@@ -64,7 +64,13 @@ from .tool_outputs import dump_output
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from ._types_cerebras import AnyToolCall, output_model, parse_output, tool_model
+    # a stub alone: the interpreter runs the functions on str below (pyright asks for a source)
+    from ._types_cerebras import (  # pyright: ignore[reportMissingModuleSource]
+        AnyToolCall,
+        output_model,
+        parse_output,
+        tool_model,
+    )
     from .handlers import AsyncToolHandlers, ToolHandlers
 
 

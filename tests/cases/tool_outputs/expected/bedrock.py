@@ -47,7 +47,11 @@ from .tool_outputs import dump_output
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from ._types_bedrock import AnyToolCall, parse_output
+    # a stub alone: the interpreter runs the functions on str below (pyright asks for a source)
+    from ._types_bedrock import (  # pyright: ignore[reportMissingModuleSource]
+        AnyToolCall,
+        parse_output,
+    )
     from .handlers import AsyncToolHandlers, ToolHandlers
 
 

@@ -23,7 +23,11 @@ from .models import model_for
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from ._types_tool_outputs import output_model, validate_output
+    # a stub alone: the interpreter runs the functions on str below (pyright asks for a source)
+    from ._types_tool_outputs import (  # pyright: ignore[reportMissingModuleSource]
+        output_model,
+        validate_output,
+    )
 
 __all__ = [
     "JSON",
