@@ -11,6 +11,7 @@ counted against ``SKIPPED``, so none is skipped silently.
 from __future__ import annotations
 
 import re
+import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.lint_support import tool
 from tests.sdk import stand_in
 from toolgen.build import build
 from toolgen.package.writer import write_package
@@ -110,6 +112,29 @@ def test_python_examples_run(
                 pytest.fail(f"the example at {block.page}:{block.line} fails: {error!r}")
     finally:
         _forget_gen()
+
+
+@pytest.mark.slow
+def test_python_examples_type_check(workdir: Path) -> None:
+    """What a user copies passes mypy: each page's examples, in order as one module (a page's
+    sections may reuse a name for another provider's object: ``--allow-redefinition``)."""
+    pytest.importorskip("openai", reason="the SDK examples need the dev extras")
+    tool("mypy")
+    modules = []
+    for page in PAGES:
+        code = [b.code for b in python_blocks(page) if not b.skipped]
+        if code:
+            module = "docs_" + re.sub(r"\W", "_", page.stem.lower()) + ".py"
+            (workdir / module).write_text("\n".join(code), encoding="utf-8")
+            modules.append(module)
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "--allow-redefinition", *modules],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_skipped_examples_are_the_declared_ones() -> None:
