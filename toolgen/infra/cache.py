@@ -107,8 +107,12 @@ class Cache:
     file). Otherwise the first write that fails (a folder that cannot be created, a read-only
     file system) sets :attr:`problem` and ends the writes of this build."""
 
-    def __init__(self, root: Path, max_bytes: int = MAX_BYTES, *, read_only: bool = False) -> None:
+    def __init__(
+        self, root: Path, max_bytes: int = MAX_BYTES, *, read_only: bool = False, keep: bool = False
+    ) -> None:
+        """``keep``: the process builds again with this cache (:meth:`begin`)."""
         self.root = Path(root)
+        self.keep = keep
         self._root = str(self.root)
         self.max_bytes = max_bytes
         self.read_only = read_only
@@ -123,6 +127,25 @@ class Cache:
         self._index: dict[str, dict[str, str]] = {}
         self._indexed: dict[str, dict[str, str]] = {}
         self._index_changed: set[str] = set()  # stages read from an entry's file or written
+        # stage -> key -> the value's JSON text, of every entry the last build of this process
+        # used (kept: read from memory by the next build, :meth:`begin`) and of this build's
+        self._kept: dict[str, dict[str, str]] = {}
+        self._using: dict[str, dict[str, str]] = {}
+
+    def begin(self) -> None:
+        """Start another build with this cache, in a process that builds again (``toolgen
+        watch``): the counts start at zero, and the entries the last build used are read from
+        memory. A key is a hash of everything its value depends on, so a kept value is as
+        good as the file it came from; values are kept as JSON text, so each get hands out a
+        fresh copy, as from a file. Only the last build's entries are kept: the memory stays
+        the size of one build's."""
+        self.problem = None
+        self.hits.clear()
+        self.misses.clear()
+        self.used = set()
+        self.written = self.written_bytes = 0
+        self._kept, self._using = self._using, {}
+        self._indexed = {stage: {} for stage in self._indexed}
 
     @property
     def writable(self) -> bool:
@@ -173,11 +196,26 @@ class Cache:
         each is found by its key, so an index that is old, lost or foreign only costs reads."""
         if stage not in self._index:
             self._index[stage] = self._read_index(stage)
-            self._indexed[stage] = {}
+        self._indexed.setdefault(stage, {})
 
     def get(self, stage: str, key: str) -> Any | None:
         path = self._path(stage, key)
         indexed = self._indexed.get(stage)
+        kept = self._kept.get(stage, {}).get(key)
+        if kept is not None:
+            try:
+                value = json.loads(kept)
+            except ValueError:  # cut out of a foreign entry: read the file again
+                value = None
+            if value is not None:
+                self.hits[stage] += 1
+                self.used.add(path)
+                self._using.setdefault(stage, {})[key] = kept
+                if indexed is not None:
+                    indexed[key] = kept
+                    if key not in self._index[stage]:
+                        self._index_changed.add(stage)
+                return value
         if indexed is not None:
             text = self._index[stage].get(key)
             if text is not None:
@@ -189,16 +227,23 @@ class Cache:
                     self.hits[stage] += 1
                     self.used.add(path)
                     indexed[key] = text
+                    if self.keep:
+                        self._using.setdefault(stage, {})[key] = text
                     return value
         try:
             with open(path, encoding="utf-8") as file:
-                entry = json.loads(file.read())
+                whole = file.read()
+            entry = json.loads(whole)
             if isinstance(entry, dict) and entry.get("key") == key and "value" in entry:
                 self.hits[stage] += 1
                 self.used.add(path)
-                if indexed is not None:
-                    indexed[key] = _json(entry["value"])
-                    self._index_changed.add(stage)
+                if indexed is not None or self.keep:
+                    text = _value_text(whole, key, entry["value"])
+                    if indexed is not None:
+                        indexed[key] = text
+                        self._index_changed.add(stage)
+                    if self.keep:
+                        self._using.setdefault(stage, {})[key] = text
                 return entry["value"]
         except (OSError, ValueError):
             pass
@@ -207,12 +252,13 @@ class Cache:
 
     def put(self, stage: str, key: str, value: Any) -> None:
         """Store ``value``; a cache that cannot be written only makes the next build slower."""
+        text = _json(value)
+        if self.keep:  # the next build of this process reads it, written or not
+            self._using.setdefault(stage, {})[key] = text
         if not self.writable:
             return
         path = self._path(stage, key)
-        text = _json(value)
-        # the bytes of _json({"key": key, "value": value})
-        entry = '{"key":' + _json(key) + ',"value":' + text + "}"
+        entry = _entry_prefix(key) + text + "}"  # the bytes of _json({"key": key, "value": value})
         try:
             folder = os.path.dirname(path)
             os.makedirs(folder, exist_ok=True)
@@ -324,6 +370,19 @@ class Cache:
             _write_atomically(self._root, SIZE_FILE, str(size).encode("utf-8"))
         except OSError as error:
             self._failed(error)
+
+
+def _entry_prefix(key: str) -> str:
+    return '{"key":' + _json(key) + ',"value":'
+
+
+def _value_text(entry: str, key: str, value: Any) -> str:
+    """The JSON text of ``value``, read from an entry's text ``entry``: cut out of it when it is
+    as :meth:`Cache.put` writes it (no second encoding), else encoded again."""
+    prefix = _entry_prefix(key)
+    if entry.startswith(prefix) and entry.endswith("}"):
+        return entry[len(prefix) : -1]
+    return _json(value)
 
 
 def _write_atomically(folder: str, name: str, data: bytes) -> int:
