@@ -184,3 +184,40 @@ def test_written_files_edited_by_hand_are_written_again(tmp_path: Path) -> None:
     write_package(out, {**files, "b.py": "B = 3\n"}, written=written)
     assert os.stat(out / "a.py").st_ino == before
     assert (out / "b.py").read_text() == "B = 3\n"
+
+
+def test_kept_values_are_found_by_values_written_apart() -> None:
+    from dataclasses import dataclass
+
+    from toolgen.infra.kept import frozen
+
+    @dataclass(frozen=True)
+    class Point:
+        x: int
+
+    @dataclass
+    class Loose:
+        x: int
+
+    # equal in Python, written differently by a template: different keys
+    assert len({frozen(1), frozen(True), frozen(1.0), frozen("1")}) == 4
+    assert frozen([1]) != frozen((1,))
+    assert frozen({"a": 1, "b": 2}) != frozen({"b": 2, "a": 1})  # the order is written
+    assert frozen({"p": Point(1)}) == frozen({"p": Point(1)}) != frozen({"p": Point(2)})
+    # what could compare by identity, or change in place, is no key
+    assert frozen({"p": Loose(1)}) is None
+    assert frozen([object()]) is None
+    assert frozen({1: "a"}) is not None  # keys are values too
+
+
+def test_kept_holds_what_the_last_build_used() -> None:
+    from toolgen.infra.kept import Kept
+
+    kept = Kept()
+    kept.put("a", "A")
+    kept.put("b", "B")
+    kept.begin()
+    assert kept.get("a") == "A"
+    kept.begin()  # b was not used by the last build
+    assert kept.get("b") is None
+    assert kept.get("a") == "A"

@@ -9,6 +9,7 @@ from pathlib import Path
 from toolgen.compile.models import warm_up
 from toolgen.infra.cache import Cache
 from toolgen.infra.diagnostics import Diagnostic, has_errors
+from toolgen.infra.kept import Kept
 from toolgen.infra.parallel import Progress, Runner
 from toolgen.load.contracts import Design
 from toolgen.load.loader import load_design
@@ -59,7 +60,9 @@ def analyze(
 class Session:
     """What a process that builds again and again (``toolgen watch``) keeps from one build to
     the next: the opened cache, with the entries the last build used in memory
-    (:meth:`Cache.begin`), and what the last write put into OUT (:class:`Written`). Everything
+    (:meth:`Cache.begin`), the modules the last build rendered and formatted, by their inputs
+    (:class:`Kept`: a module whose inputs did not change is not rendered or formatted again),
+    and what the last write put into OUT (:class:`Written`). Everything
     kept is found by what it depends on (a cache key is a hash of its inputs; a written file by
     its text and its signature on disk), so a kept value is never used stale. :func:`build` is
     the one build of a session that keeps nothing (``keep=False``: no memory spent on a next
@@ -68,6 +71,7 @@ class Session:
     def __init__(self, *, keep: bool = True) -> None:
         self.keep = keep
         self._cache: Cache | None = None
+        self.kept = Kept() if keep else None
         self.written = Written()
 
     def _open_cache(self, cache_dir: Path, read_only: bool) -> Cache:
@@ -95,7 +99,9 @@ class Session:
         depend on it); with ``cache_dir``, work whose inputs did not change is read from there,
         and what was computed is written there unless ``read_only_cache``."""
         cache = self._open_cache(cache_dir, read_only_cache) if cache_dir is not None else None
-        with Runner(jobs, cache, progress, warm_up=warm_up) as runner:
+        if self.kept is not None:
+            self.kept.begin()
+        with Runner(jobs, cache, progress, warm_up=warm_up, kept=self.kept) as runner:
             if cache is None or cache.is_empty():
                 runner.start()  # most of the work is to be done: the workers start while loading
             result = _build(Path(design_root), providers, runner)

@@ -186,7 +186,7 @@ class Cache:
 
     def _path(self, stage: str, key: str) -> str:
         # string paths: a rebuild reads tens of thousands of entries, and pathlib costs seconds
-        return os.path.join(self._root, stage, key[:2], key + ".json")
+        return f"{self._root}{os.sep}{stage}{os.sep}{key[:2]}{os.sep}{key}.json"
 
     def index(self, stage: str) -> None:
         """Also keep the entries of ``stage`` that this build gets or puts in one index file

@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import stat
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -242,6 +243,23 @@ class Written:
 
     out: str = ""
     files: dict[str, tuple[str, Signature]] = field(default_factory=dict)
+    #: the removal of the tree the last write replaced, under way (:meth:`remove_later`)
+    removing: threading.Thread | None = None
+
+    def remove_later(self, tree: Path) -> None:
+        """Remove ``tree`` on a thread, so that OUT is there without waiting for it (the next
+        write waits: :meth:`finish`; so does the interpreter's exit; a removal cut short by a
+        kill is finished by the next build's :func:`_recover`)."""
+        self.finish()
+        self.removing = threading.Thread(
+            target=shutil.rmtree, args=(tree,), kwargs={"ignore_errors": True}
+        )
+        self.removing.start()
+
+    def finish(self) -> None:
+        if self.removing is not None:
+            self.removing.join()
+            self.removing = None
 
     def same(self, out: str, path: str, text: str) -> Signature | None:
         """The signature the file had when it was written with ``text``, if it was."""
@@ -262,6 +280,8 @@ def write_package(
     carried over. Concurrent writers into one ``out`` take turns (:func:`output_lock`).
     ``written``: what this process wrote last (read, and updated to this write)."""
     out = out.absolute()
+    if written is not None:
+        written.finish()  # the tree the last write replaced is gone before this one starts
     if written is None or written.out != str(out) or written.files.keys() != files.keys():
         check_paths(files)  # else the same paths as the last write, checked then
     with output_lock(out, on_wait):
@@ -286,19 +306,22 @@ def _write_locked(
     # by chance, the same: writing is right either way); an equal hash still compares the bytes
     previous_hashes = _previous_hashes(out) if owned else {}
     hashes = _hashes(files.get(MANIFEST)) if previous_hashes else {}
-    kept = written if written is not None and written.out == str(out) else Written()
+    where = str(out)
+    kept = written if written is not None and written.out == where else Written()
     signatures: dict[str, tuple[str, Signature]] = {}
+    # string paths, joined by hand (each path is relative and POSIX: check_paths): pathlib, and
+    # even os.path.join, cost a tenth of a second over the thousands of files of a large design
+    into, out_of = f"{staging}{os.sep}", f"{where}{os.sep}"
     try:
         made: set[str] = set()
         for path, text in files.items():
-            # string paths: pathlib costs a second over the thousands of files of a large design
-            target = os.path.join(staging, path)
+            target = into + path
             parent = os.path.dirname(target)
             if parent not in made:
                 os.makedirs(parent, exist_ok=True)
                 made.add(parent)
-            current = os.path.join(out, path)
-            signature = kept.same(str(out), path, text) if path in owned else None
+            current = out_of + path
+            signature = kept.same(where, path, text) if path in owned else None
             if signature is not None and _link_same(current, target, signature):
                 signatures[path] = (text, signature)
                 continue
@@ -328,5 +351,8 @@ def _write_locked(
                 raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    shutil.rmtree(previous, ignore_errors=True)
+    if written is None:
+        shutil.rmtree(previous, ignore_errors=True)
+    else:  # OUT is whole: the process that writes again removes the previous tree meanwhile
+        written.remove_later(previous)
     return signatures
