@@ -325,7 +325,8 @@ def main() -> None:
         "--edits",
         type=int,
         default=5,
-        help="with --only watch: one-tool rebuilds a round, each after an edit of another tool",
+        help="with --only watch: pairs of one-tool rebuilds a round (a description changed, then a "
+        "member added to another tool)",
     )
     parser.add_argument("--rounds", type=int, default=1, help="repetitions of --only (medians)")
     parser.add_argument(
@@ -383,6 +384,17 @@ def _edit_one_tool(design: Path, which: int = 0) -> None:
     one = sorted((design / "tools").glob("*.json"))[which]
     tool = json.loads(one.read_text())
     one.write_text(json.dumps({**tool, "description": tool["description"] + " Changed."}))
+
+
+def _edit_one_schema(design: Path, which: int) -> None:
+    """Add a string member to the parameters of the tool file ``which`` (in name order): its
+    model, its canonicalizer and its schema change, not only the tables."""
+    one = sorted((design / "tools").glob("*.json"))[which]
+    tool = json.loads(one.read_text())
+    parameters = dict(tool["parameters"])
+    members = dict(parameters.get("properties", {}))
+    members[f"added_{len(members)}"] = {"type": "string", "description": "Added."}
+    one.write_text(json.dumps({**tool, "parameters": {**parameters, "properties": members}}))
 
 
 def _rebuilds(design: Path, out: Path, cache: Path, code: Path | None = None) -> Rebuilds:
@@ -515,6 +527,7 @@ class WatchRuns:
     full: Run  # fresh process, empty cache, empty OUT
     first: float  # the watch process's first build (nothing changed since the full build)
     edits: list[float]  # one-tool rebuilds in the watch process, each after one tool's edit
+    schema_edits: list[float]  # the same after a member added to one tool's parameters
     no_change: float  # a rebuild in the watch process with nothing changed
     fresh_one_tool: Run  # one more edit, built by a fresh `toolgen build` (the previous OUT kept)
 
@@ -528,16 +541,18 @@ def _watch_runs(
     watcher = WatchProcess(design, out, cache, code)
     try:
         first = watcher.rebuild()
-        times = []
+        times, schema_times = [], []
         for index in range(edits):
-            _edit_one_tool(design, index + 1)
+            _edit_one_tool(design, 2 * index + 1)
             times.append(watcher.rebuild())
+            _edit_one_schema(design, 2 * index + 2)
+            schema_times.append(watcher.rebuild())
         no_change = watcher.rebuild()
     finally:
         watcher.close()
     _edit_one_tool(design, 0)
     fresh = toolgen(design, out, *options, keep_out=True, code=code)
-    return WatchRuns(full, first, times, no_change, fresh)
+    return WatchRuns(full, first, times, schema_times, no_change, fresh)
 
 
 def _measure_watch(work: Path, rounds: int, edits: int, against: Path | None = None) -> str:
@@ -552,10 +567,12 @@ def _measure_watch(work: Path, rounds: int, edits: int, against: Path | None = N
         label: corpus_design(work / f"design-{index}", tools, ("openai",))
         for index, (label, _) in enumerate(variants)
     }
-    found: dict[str, list[tuple[float, float, float]]] = {label: [] for label, _ in variants}
+    found: dict[str, list[tuple[float, float, float, float]]] = {label: [] for label, _ in variants}
     lines = [
-        f"corpus: {len(tools)} tools (OpenAI), {JOBS} jobs, {rounds} round(s), {edits} one-tool "
-        "rebuilds a round in one watch process"
+        f"corpus: {len(tools)} tools (OpenAI), {JOBS} jobs, {rounds} round(s); a round: a fresh "
+        f"full build with an empty cache, then in one watch process {edits} x (a tool's "
+        "description changed, rebuild; a member added to another tool, rebuild), a rebuild "
+        "with no change; then a fresh-process one-tool rebuild"
     ]
     for index in range(rounds):
         order = variants if index % 2 == 0 else variants[::-1]
@@ -564,14 +581,22 @@ def _measure_watch(work: Path, rounds: int, edits: int, against: Path | None = N
             runs = _watch_runs(designs[label], work / "out", work / "cache", edits, code)
             full = runs.full.seconds
             median = statistics.median(runs.edits)
+            schema = statistics.median(runs.schema_edits)
             found[label].append(
-                (median / full, runs.no_change / full, runs.fresh_one_tool.seconds / full)
+                (
+                    median / full,
+                    schema / full,
+                    runs.no_change / full,
+                    runs.fresh_one_tool.seconds / full,
+                )
             )
             lines.append(
                 f"round {index + 1}, {label} ({load} at its start): full {full:.1f} s; watch: "
-                f"first build {runs.first:.2f} s, one tool "
+                f"first build {runs.first:.2f} s, one description "
                 + ", ".join(f"{t:.2f}" for t in runs.edits)
-                + f" s (median {median:.2f} s = {median / full:.2%}), no change "
+                + f" s (median {median:.2f} s = {median / full:.2%}), one schema "
+                + ", ".join(f"{t:.2f}" for t in runs.schema_edits)
+                + f" s (median {schema:.2f} s = {schema / full:.2%}), no change "
                 f"{runs.no_change:.2f} s ({runs.no_change / full:.2%}); fresh process one tool "
                 f"{runs.fresh_one_tool.seconds:.2f} s ({runs.fresh_one_tool.seconds / full:.2%}); "
                 f"{_load()} at its end"
@@ -579,9 +604,10 @@ def _measure_watch(work: Path, rounds: int, edits: int, against: Path | None = N
             print(lines[-1], flush=True)
     for label, ratios in found.items():
         lines.append(
-            f"medians, {label}: watch one tool {statistics.median(r[0] for r in ratios):.2%} "
-            f"(target 2%), watch no change {statistics.median(r[1] for r in ratios):.2%}, fresh "
-            f"process one tool {statistics.median(r[2] for r in ratios):.2%}"
+            f"medians, {label}: watch one description {statistics.median(r[0] for r in ratios):.2%}"
+            f", one schema {statistics.median(r[1] for r in ratios):.2%} (target 2%), watch no "
+            f"change {statistics.median(r[2] for r in ratios):.2%}, fresh process one tool "
+            f"{statistics.median(r[3] for r in ratios):.2%}"
         )
     return "\n".join(lines)
 
