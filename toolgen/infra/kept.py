@@ -9,8 +9,8 @@ build's. Values must not be changed by their users (text, tuples, frozen datacla
 
 from __future__ import annotations
 
+import json
 from collections.abc import Hashable
-from dataclasses import fields, is_dataclass
 from typing import Any
 
 
@@ -35,27 +35,18 @@ class Kept:
         self._now[key] = value
 
 
-def frozen(value: Any) -> Hashable | None:
-    """``value`` as a key (hashable, equal when the values are), when it is made of text, numbers,
-    None, tuples, lists and dicts of them and frozen dataclasses of them; else None: another
-    object could compare by identity, and be changed in place between two builds."""
-    if isinstance(value, str):
-        return value
-    if value is None or isinstance(value, int | float):
-        return (type(value).__name__, value)  # 1, 1.0 and True are equal, and written apart
-    if isinstance(value, tuple | list | dict):
-        items = value.items() if isinstance(value, dict) else value
-        parts = []
-        for item in items:
-            part = frozen(item)
-            if part is None:
-                return None
-            parts.append(part)
-        return (type(value).__name__, tuple(parts))
-    if is_dataclass(value) and not isinstance(value, type):
-        if not value.__dataclass_params__.frozen:  # type: ignore[attr-defined]
-            return None
-        if not all(f.compare for f in fields(value)):
-            return None
-        return frozen((type(value).__qualname__, *(getattr(value, f.name) for f in fields(value))))
-    return None
+#: JSON of plain data only (no ``default``: any other object raises TypeError), by C code
+_PLAIN_JSON = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=(",", ":"))
+
+
+def plain_key(value: Any) -> str | None:
+    """``value`` as a key (its JSON text) when it is made of text, numbers, booleans, None,
+    lists, tuples and dicts of them only; else None: another object could compare by identity,
+    and change in place between two builds. JSON tells 1, 1.0 and true apart, and keeps the
+    order of a dict; not a list from a tuple of the same items (a template writes them alike in
+    a loop; where one is written whole, the code that makes it, the same in both builds, makes
+    the same type)."""
+    try:
+        return _PLAIN_JSON.encode(value)
+    except (TypeError, ValueError):
+        return None

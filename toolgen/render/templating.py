@@ -17,7 +17,7 @@ from typing import Any
 import jinja2
 
 from toolgen import __version__
-from toolgen.infra.kept import frozen
+from toolgen.infra.kept import plain_key
 from toolgen.infra.parallel import Later, Runner
 from toolgen.infra.resources import templates_dir
 from toolgen.render import formatting
@@ -103,7 +103,7 @@ def render(template: str, runner: Runner, /, **context: Any) -> str:
     else:
         env.bytecode_cache = None
     # in a process that builds again: the text of the last build when the context is the same
-    key = ("render", template, frozen(context)) if runner.kept is not None else None
+    key = ("render", template, plain_key(context)) if runner.kept is not None else None
     if runner.kept is not None and key is not None and key[2] is not None:
         found = runner.kept.get(key)
         if found is None:
