@@ -487,6 +487,8 @@ for _ in sys.stdin:
     start = time.perf_counter()
     code = rebuild()
     print(f"{time.perf_counter() - start:.4f} {code}", flush=True)
+import resource
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, flush=True)  # KiB, this process
 """
 
 
@@ -516,10 +518,13 @@ class WatchProcess:
             raise RuntimeError(f"the watch driver failed: {answer}")
         return float(answer[0])
 
-    def close(self) -> None:
-        if self.process.stdin is not None:
-            self.process.stdin.close()
+    def close(self) -> float:
+        """Stop the process; returns its peak resident memory in MiB (its workers' not counted)."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.close()
+        peak = self.process.stdout.read().strip()
         self.process.wait()
+        return int(peak) / 1024 if peak.isdigit() else float("nan")
 
 
 @dataclass(frozen=True)
@@ -530,6 +535,7 @@ class WatchRuns:
     schema_edits: list[float]  # the same after a member added to one tool's parameters
     no_change: float  # a rebuild in the watch process with nothing changed
     fresh_one_tool: Run  # one more edit, built by a fresh `toolgen build` (the previous OUT kept)
+    peak_mib: float  # the watch process's peak resident memory (not its workers')
 
 
 def _watch_runs(
@@ -549,10 +555,10 @@ def _watch_runs(
             schema_times.append(watcher.rebuild())
         no_change = watcher.rebuild()
     finally:
-        watcher.close()
+        peak = watcher.close()
     _edit_one_tool(design, 0)
     fresh = toolgen(design, out, *options, keep_out=True, code=code)
-    return WatchRuns(full, first, times, schema_times, no_change, fresh)
+    return WatchRuns(full, first, times, schema_times, no_change, fresh, peak)
 
 
 def _measure_watch(work: Path, rounds: int, edits: int, against: Path | None = None) -> str:
@@ -599,7 +605,7 @@ def _measure_watch(work: Path, rounds: int, edits: int, against: Path | None = N
                 + f" s (median {schema:.2f} s = {schema / full:.2%}), no change "
                 f"{runs.no_change:.2f} s ({runs.no_change / full:.2%}); fresh process one tool "
                 f"{runs.fresh_one_tool.seconds:.2f} s ({runs.fresh_one_tool.seconds / full:.2%}); "
-                f"{_load()} at its end"
+                f"watch process peak {runs.peak_mib:.0f} MiB; {_load()} at its end"
             )
             print(lines[-1], flush=True)
     for label, ratios in found.items():

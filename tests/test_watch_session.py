@@ -129,10 +129,18 @@ def test_a_kept_cache_reads_the_last_builds_entries_from_memory(tmp_path: Path) 
     cache.begin()
     assert cache.get("stage", "k1") == {"a": [1]}
     assert cache.hits["stage"] == 1 and not cache.misses
-    cache.begin()  # k2 was not used by the last build: no longer kept; k1 was
+    cache.begin()  # k2 was not used by the last build, and is still kept (a few bytes)
+    assert cache.get("stage", "k2") == "two"
+    cache.put("stage", "big", "x" * 1000)
+    for entry in (tmp_path / "cache" / "stage").rglob("*.json"):
+        entry.unlink()
+    cache.begin()
+    assert cache.get("stage", "k1") == {"a": [1]}
+    cache.begin()  # what is kept weighs more than twice the last build's: only that stays
+    assert cache.get("stage", "big") is None
     assert cache.get("stage", "k2") is None
     assert cache.get("stage", "k1") == {"a": [1]}
-    assert cache.misses["stage"] == 1
+    assert cache.misses["stage"] == 2
 
 
 def test_a_cache_that_is_not_kept_holds_nothing_for_a_next_build(tmp_path: Path) -> None:
@@ -204,14 +212,19 @@ def test_kept_values_are_found_by_values_written_apart() -> None:
     assert plain_key([object()]) is None
 
 
-def test_kept_holds_what_the_last_build_used() -> None:
+def test_kept_lets_go_of_what_builds_no_longer_use() -> None:
     from toolgen.infra.kept import Kept
 
     kept = Kept()
-    kept.put("a", "A")
-    kept.put("b", "B")
+    for name in "abc":
+        kept.put(name, name.upper())
     kept.begin()
     assert kept.get("a") == "A"
-    kept.begin()  # b was not used by the last build
+    kept.begin()  # three kept, one used: more than twice as many, only "a" stays
     assert kept.get("b") is None
+    assert kept.get("a") == "A"
+    kept.put("d", "D")
+    kept.begin()  # "a" and "d" used, nothing else kept
+    assert kept.get("d") == "D"
+    kept.begin()  # two kept, one used: both stay (a module's parts, spared by the module)
     assert kept.get("a") == "A"

@@ -127,7 +127,7 @@ class Cache:
         self._index: dict[str, dict[str, str]] = {}
         self._indexed: dict[str, dict[str, str]] = {}
         self._index_changed: set[str] = set()  # stages read from an entry's file or written
-        # stage -> key -> the value's JSON text, of every entry the last build of this process
+        # stage -> key -> the value's JSON text, of the entries the last builds of this process
         # used (kept: read from memory by the next build, :meth:`begin`) and of this build's
         self._kept: dict[str, dict[str, str]] = {}
         self._using: dict[str, dict[str, str]] = {}
@@ -137,14 +137,20 @@ class Cache:
         watch``): the counts start at zero, and the entries the last build used are read from
         memory. A key is a hash of everything its value depends on, so a kept value is as
         good as the file it came from; values are kept as JSON text, so each get hands out a
-        fresh copy, as from a file. Only the last build's entries are kept: the memory stays
-        the size of one build's."""
+        fresh copy, as from a file."""
         self.problem = None
         self.hits.clear()
         self.misses.clear()
         self.used = set()
         self.written = self.written_bytes = 0
-        self._kept, self._using = self._using, {}
+        # an entry the last build did not read may be needed by the next: the work that reads
+        # it was spared by a kept result (toolgen/infra/kept.py), and will not be when its
+        # inputs change. So entries stay, until they weigh twice what the last build used.
+        for stage, entries in self._using.items():
+            self._kept.setdefault(stage, {}).update(entries)
+        if _weight(self._kept) > 2 * _weight(self._using):
+            self._kept = self._using
+        self._using = {}
         self._indexed = {stage: {} for stage in self._indexed}
 
     @property
@@ -370,6 +376,11 @@ class Cache:
             _write_atomically(self._root, SIZE_FILE, str(size).encode("utf-8"))
         except OSError as error:
             self._failed(error)
+
+
+def _weight(entries: dict[str, dict[str, str]]) -> int:
+    """The characters of the values of ``entries``."""
+    return sum(len(text) for stage in entries.values() for text in stage.values())
 
 
 def _entry_prefix(key: str) -> str:

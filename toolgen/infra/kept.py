@@ -3,8 +3,8 @@ that builds again (``toolgen watch``; toolgen.build.Session).
 
 A value is found by everything it is computed from (the key is the arguments themselves, compared
 by value, never a summary of them), so it is never used stale; toolgen's code cannot change under
-a running process. Only what the last build used is kept: the memory stays the size of one
-build's. Values must not be changed by their users (text, tuples, frozen dataclasses).
+a running process. What builds no longer use is let go: the memory stays about the size of
+two builds'. Values must not be changed by their users (text, tuples, frozen dataclasses).
 """
 
 from __future__ import annotations
@@ -20,8 +20,12 @@ class Kept:
         self._now: dict[Hashable, Any] = {}  # what this build used
 
     def begin(self) -> None:
-        """Another build starts: what the last one used is kept, the rest let go."""
-        self._last, self._now = self._now, {}
+        """Another build starts. What the last one did not use stays too (a kept module spares
+        the kept values of its parts, needed again when the module changes), until there are
+        twice as many values as the last build used: then only those stay."""
+        kept = {**self._last, **self._now}
+        self._last = kept if len(kept) <= 2 * len(self._now) else self._now
+        self._now = {}
 
     def get(self, key: Hashable) -> Any | None:
         found = self._now.get(key)

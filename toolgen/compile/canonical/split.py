@@ -171,21 +171,34 @@ def split_module(
         root: "".join(texts[name] for name in names).rstrip("\n") + "\n"
         for root, names in moved.items()
     }
+    # in a process that builds again, a contract's module by everything it is made from
+    keys = {
+        root: ("part", root, body, tuple(moved[root]), core, header)
+        for root, body in bodies.items()
+    }
+    texts_kept = {root: runner.kept.get(key) for root, key in keys.items()} if runner.kept else {}
+    todo = [root for root in bodies if texts_kept.get(root) is None]
     found = runner.map(
         "canonical-globals",
         global_names,
-        [(body,) for body in bodies.values()],
+        [(bodies[root],) for root in todo],
         key=lambda arguments: digest(code_fingerprint(), "canonical-globals", arguments[0]),
         parallel=False,
         indexed=True,
     )
+    made = dict(zip(todo, found, strict=True))
     parts: dict[str, str] = {}
-    for (root, body), used in zip(bodies.items(), found, strict=True):
-        parts[part_name(root)] = (
-            f'{header}\n"""The inverse canonicalizer ``{root}`` and the functions only it uses.\n\n'
-            f"``{core}`` imports this module when its table is first asked for this contract.\n"
-            '"""\n\nfrom __future__ import annotations\n\n'
-            f"{_imports({'Any', *used} - set(moved[root]), core)}\n\n{body}\n\n"
-            f"CANONICALIZER = {root}\n"
-        )
+    for root, body in bodies.items():
+        text = texts_kept.get(root)
+        if text is None:
+            text = (
+                f'{header}\n"""The inverse canonicalizer ``{root}`` and the functions only it '
+                f"uses.\n\n``{core}`` imports this module when its table is first asked for "
+                'this contract.\n"""\n\nfrom __future__ import annotations\n\n'
+                f"{_imports({'Any', *made[root]} - set(moved[root]), core)}\n\n{body}\n\n"
+                f"CANONICALIZER = {root}\n"
+            )
+        if runner.kept is not None:
+            runner.kept.put(keys[root], text)
+        parts[part_name(root)] = str(text)
     return Split(core_text, parts)
