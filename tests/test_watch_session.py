@@ -143,6 +143,20 @@ def test_a_kept_cache_reads_the_last_builds_entries_from_memory(tmp_path: Path) 
     assert cache.misses["stage"] == 2
 
 
+def test_a_value_from_memory_is_the_files_json_value_and_a_fresh_copy_each_time(
+    tmp_path: Path,
+) -> None:
+    cache = Cache(tmp_path / "cache", keep=True)
+    cache.open()
+    cache.put("stage", "k", {"t": (1, 2.5, "é"), "n": None, "b": True})
+    expected = {"t": [1, 2.5, "é"], "n": None, "b": True}  # JSON: a tuple comes back a list
+    for _ in range(3):  # from the text, then from marshal's bytes, twice
+        cache.begin()
+        value = cache.get("stage", "k")
+        assert value == expected and type(value["t"]) is list
+        value["t"].append("changed")
+
+
 def test_a_cache_that_is_not_kept_holds_nothing_for_a_next_build(tmp_path: Path) -> None:
     cache = Cache(tmp_path / "cache")
     cache.open()
