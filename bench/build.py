@@ -470,12 +470,15 @@ def _measure_rebuilds(work: Path, rounds: int, against: Path | None = None) -> s
 #: A long-lived process doing what ``toolgen watch`` does after each burst of changes: it calls
 #: the rebuild callback the watch command makes (``toolgen.cli.watch_rebuilder``), or, on a tree
 #: without one, what the watch command of main at 9e03844 called (``_build_into`` with the
-#: default cache of the design, here given). A line on stdin = one rebuild; it answers with the
-#: rebuild's seconds and exit code.
+#: default cache of the design, here given), with the garbage collector's thresholds of the CLI's
+#: process (``collect_less``, as ``run_and_exit`` sets them). A line on stdin = one rebuild; it
+#: answers with the rebuild's seconds and exit code.
 _WATCH_DRIVER = """
 import sys, time
 from pathlib import Path
 import toolgen.cli as cli
+from toolgen.infra.process import collect_less
+collect_less()
 design, out, cache = (Path(arg) for arg in sys.argv[1:4])
 make = getattr(cli, "watch_rebuilder", None)
 if make is None:
