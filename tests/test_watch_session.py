@@ -242,3 +242,31 @@ def test_kept_lets_go_of_what_builds_no_longer_use() -> None:
     assert kept.get("d") == "D"
     kept.begin()  # two kept, one used: both stay (a module's parts, spared by the module)
     assert kept.get("a") == "A"
+
+
+def test_a_kept_template_text_is_rendered_again_when_a_template_file_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    import toolgen.render.templating as templating
+    from toolgen.infra.kept import Kept
+    from toolgen.infra.parallel import Runner
+
+    copy = tmp_path / "templates"
+    shutil.copytree(templating.templates_dir(), copy)
+    monkeypatch.setattr(templating, "templates_dir", lambda: copy)
+    templating.environment.cache_clear()
+    try:
+        runner = Runner(kept=Kept())
+        first = templating.render("models_base.py.j2", runner, header="# h")
+        runner.kept.begin()
+        assert templating.render("models_base.py.j2", runner, header="# h") == first
+        time.sleep(0.05)  # past the file system's clock tick
+        template = copy / "models_base.py.j2"
+        template.write_text(template.read_text() + "# edited\n")
+        runner.kept.begin()
+        assert templating.render("models_base.py.j2", runner, header="# h").endswith("# edited\n")
+    finally:
+        monkeypatch.undo()
+        templating.environment.cache_clear()

@@ -91,6 +91,16 @@ def _bytecode_cache(folder: str, writable: bool) -> jinja2.BytecodeCache:
     return _BytecodeCache(folder, writable)
 
 
+def _templates_stamp() -> tuple[tuple[str, int, int], ...]:
+    """Each template file's name, size and modification time."""
+    stamp = []
+    for folder, _, names in os.walk(templates_dir()):
+        for name in names:
+            status = os.stat(os.path.join(folder, name))
+            stamp.append((os.path.join(folder, name), status.st_size, status.st_mtime_ns))
+    return tuple(sorted(stamp))
+
+
 def render(template: str, runner: Runner, /, **context: Any) -> str:
     """``template`` rendered; when ``runner`` has a cache, the compiled templates are kept there
     (compiling the provider module's templates costs a tenth of a second a build)."""
@@ -102,8 +112,14 @@ def render(template: str, runner: Runner, /, **context: Any) -> str:
         env.bytecode_cache = _bytecode_cache(folder, cache.writable)
     else:
         env.bytecode_cache = None
-    # in a process that builds again: the text of the last build when the context is the same
-    key = ("render", template, plain_key(context)) if runner.kept is not None else None
+    # in a process that builds again: the text of the last build when the context and the
+    # templates' files are the same (a template, or one it includes, edited under ``toolgen
+    # watch`` is read again by jinja2, and must be rendered again)
+    key = (
+        ("render", template, plain_key(context), _templates_stamp())
+        if runner.kept is not None
+        else None
+    )
     if runner.kept is not None and key is not None and key[2] is not None:
         found = runner.kept.get(key)
         if found is None:
