@@ -307,6 +307,7 @@ def _write_locked(
     previous_hashes = _previous_hashes(out) if owned else {}
     hashes = _hashes(files.get(MANIFEST)) if previous_hashes else {}
     where = str(out)
+    keeping = written is not None
     kept = written if written is not None and written.out == where else Written()
     signatures: dict[str, tuple[str, Signature]] = {}
     # string paths, joined by hand (each path is relative and POSIX: check_paths): pathlib, and
@@ -321,7 +322,7 @@ def _write_locked(
                 os.makedirs(parent, exist_ok=True)
                 made.add(parent)
             current = out_of + path
-            signature = kept.same(where, path, text) if path in owned else None
+            signature = kept.same(where, path, text) if keeping and path in owned else None
             if signature is not None and _link_same(current, target, signature):
                 signatures[path] = (text, signature)
                 continue
@@ -329,9 +330,11 @@ def _write_locked(
             before, now = previous_hashes.get(path), hashes.get(path)
             changed = before is not None and now is not None and before != now
             if path not in owned or changed or not _link_unchanged(current, target, data):
-                signatures[path] = (text, _write_file(target, data))
-            else:
-                signatures[path] = (text, _signature(os.lstat(target)))
+                signature = _write_file(target, data)
+            elif keeping:  # else no process keeps it: not worth a call a file
+                signature = _signature(os.lstat(target))
+            if keeping and signature is not None:
+                signatures[path] = (text, signature)
         for path in foreign:
             carried = staging / path
             carried.parent.mkdir(parents=True, exist_ok=True)
