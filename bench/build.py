@@ -21,6 +21,8 @@ the peak resident memory of its whole process tree, sampled from /proc):
     python -m bench.build --enum 3   # only the large enum against the same-size design, 3 rounds
     python -m bench.build --only rebuild --rounds 3   # the rebuild ratios alone (medians), printed
     python -m bench.build --only rebuild --rounds 2 --against ../main-src --pyc   # side by side
+    python -m bench.build --only watch --rounds 2 --edits 5 --against ../main-src --pyc
+        # one-tool rebuilds in one long-lived process, as ``toolgen watch`` does them
 """
 
 from __future__ import annotations
@@ -313,13 +315,25 @@ def main() -> None:
         help="with --cold: also the toolgen of source tree TREE (e.g. an export of main), "
         "run after this one's in each round",
     )
-    parser.add_argument("--only", choices=["rebuild"], help="only the rebuild scenarios (printed)")
+    parser.add_argument(
+        "--only",
+        choices=["rebuild", "watch"],
+        help="only the rebuild scenarios, or only the rebuilds of one `toolgen watch` process "
+        "(printed)",
+    )
+    parser.add_argument(
+        "--edits",
+        type=int,
+        default=5,
+        help="with --only watch: pairs of one-tool rebuilds a round (a description changed, then a "
+        "member added to another tool)",
+    )
     parser.add_argument("--rounds", type=int, default=1, help="repetitions of --only (medians)")
     parser.add_argument(
         "--against",
         type=Path,
         metavar="SRC",
-        help="with --only rebuild: also measure the toolgen source tree SRC (a checkout of "
+        help="with --only rebuild or watch: also measure the toolgen source tree SRC (a checkout of "
         "main: `git worktree add SRC main`), interleaved with this one in every round",
     )
     parser.add_argument(
@@ -335,6 +349,9 @@ def main() -> None:
     try:
         if args.only == "rebuild":
             print(_measure_rebuilds(work, args.rounds, args.against))
+            return
+        if args.only == "watch":
+            print(_measure_watch(work, args.rounds, args.edits, args.against))
             return
         if args.enum:
             print(_enum_only(work, args.enum))
@@ -362,10 +379,22 @@ class Rebuilds:
     empty_out: Run  # then one tool changed again, into an empty OUT (a CI job with its cache kept)
 
 
-def _edit_one_tool(design: Path) -> None:
-    one = next(iter(sorted((design / "tools").glob("*.json"))))
+def _edit_one_tool(design: Path, which: int = 0) -> None:
+    """Append to the description of the tool file ``which`` (in name order)."""
+    one = sorted((design / "tools").glob("*.json"))[which]
     tool = json.loads(one.read_text())
     one.write_text(json.dumps({**tool, "description": tool["description"] + " Changed."}))
+
+
+def _edit_one_schema(design: Path, which: int) -> None:
+    """Add a string member to the parameters of the tool file ``which`` (in name order): its
+    model, its canonicalizer and its schema change, not only the tables."""
+    one = sorted((design / "tools").glob("*.json"))[which]
+    tool = json.loads(one.read_text())
+    parameters = dict(tool["parameters"])
+    members = dict(parameters.get("properties", {}))
+    members[f"added_{len(members)}"] = {"type": "string", "description": "Added."}
+    one.write_text(json.dumps({**tool, "parameters": {**parameters, "properties": members}}))
 
 
 def _rebuilds(design: Path, out: Path, cache: Path, code: Path | None = None) -> Rebuilds:
@@ -434,6 +463,160 @@ def _measure_rebuilds(work: Path, rounds: int, against: Path | None = None) -> s
             f"2%), no change {statistics.median(r[1] for r in found):.2%}, shared definition "
             f"{statistics.median(r[2] for r in found):.2%} (target 10%), one tool into an "
             f"empty OUT {statistics.median(r[3] for r in found):.2%}"
+        )
+    return "\n".join(lines)
+
+
+#: A long-lived process doing what ``toolgen watch`` does after each burst of changes: it calls
+#: the rebuild callback the watch command makes (``toolgen.cli.watch_rebuilder``), or, on a tree
+#: without one, what the watch command of main at 9e03844 called (``_build_into`` with the
+#: default cache of the design, here given), with the garbage collector's thresholds of the CLI's
+#: process (``collect_less``, as ``run_and_exit`` sets them). A line on stdin = one rebuild; it
+#: answers with the rebuild's seconds and exit code.
+_WATCH_DRIVER = """
+import sys, time
+from pathlib import Path
+import toolgen.cli as cli
+from toolgen.infra.process import collect_less
+collect_less()
+design, out, cache = (Path(arg) for arg in sys.argv[1:4])
+make = getattr(cli, "watch_rebuilder", None)
+if make is None:
+    def rebuild():
+        return cli._build_into(design, out, (), "text", check=False, cache=cache)
+else:
+    rebuild = make(design, out, (), "text", cache)
+for _ in sys.stdin:
+    start = time.perf_counter()
+    code = rebuild()
+    print(f"{time.perf_counter() - start:.4f} {code}", flush=True)
+import resource
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, flush=True)  # KiB, this process
+"""
+
+
+class WatchProcess:
+    """One driver process (:data:`_WATCH_DRIVER`) of the toolgen tree ``code``."""
+
+    def __init__(self, design: Path, out: Path, cache: Path, code: Path | None = None) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
+        path = os.pathsep.join([str(code or REPO), os.environ.get("PYTHONPATH", "")])
+        env |= {"CI": "1", **EXTRA_ENV, "PYTHONPATH": path}
+        self.process = subprocess.Popen(
+            [sys.executable, "-P", "-c", _WATCH_DRIVER, str(design), str(out), str(cache)],
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+
+    def rebuild(self) -> float:
+        """One rebuild's seconds, measured in the process (raises if it failed)."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write("rebuild\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline().split()
+        if len(answer) != 2 or answer[1] != "0":
+            raise RuntimeError(f"the watch driver failed: {answer}")
+        return float(answer[0])
+
+    def close(self) -> float:
+        """Stop the process; returns its peak resident memory in MiB (its workers' not counted)."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.close()
+        peak = self.process.stdout.read().strip()
+        self.process.wait()
+        return int(peak) / 1024 if peak.isdigit() else float("nan")
+
+
+@dataclass(frozen=True)
+class WatchRuns:
+    full: Run  # fresh process, empty cache, empty OUT
+    first: float  # the watch process's first build (nothing changed since the full build)
+    edits: list[float]  # one-tool rebuilds in the watch process, each after one tool's edit
+    schema_edits: list[float]  # the same after a member added to one tool's parameters
+    no_change: float  # a rebuild in the watch process with nothing changed
+    fresh_one_tool: Run  # one more edit, built by a fresh `toolgen build` (the previous OUT kept)
+    peak_mib: float  # the watch process's peak resident memory (not its workers')
+
+
+def _watch_runs(
+    design: Path, out: Path, cache: Path, edits: int, code: Path | None = None
+) -> WatchRuns:
+    shutil.rmtree(cache, ignore_errors=True)
+    options = ("--cache-dir", str(cache), "-q", "-j", str(JOBS))
+    full = toolgen(design, out, *options, code=code)
+    watcher = WatchProcess(design, out, cache, code)
+    try:
+        first = watcher.rebuild()
+        times, schema_times = [], []
+        for index in range(edits):
+            _edit_one_tool(design, 2 * index + 1)
+            times.append(watcher.rebuild())
+            _edit_one_schema(design, 2 * index + 2)
+            schema_times.append(watcher.rebuild())
+        no_change = watcher.rebuild()
+    finally:
+        peak = watcher.close()
+    _edit_one_tool(design, 0)
+    fresh = toolgen(design, out, *options, keep_out=True, code=code)
+    return WatchRuns(full, first, times, schema_times, no_change, fresh, peak)
+
+
+def _measure_watch(work: Path, rounds: int, edits: int, against: Path | None = None) -> str:
+    """Each round: a fresh full build with an empty cache (the denominator), then one watch
+    process doing ``edits`` one-tool rebuilds and one with nothing changed, then a fresh-process
+    one-tool rebuild; ``against`` (another toolgen tree) interleaved, the order alternating."""
+    tools = clean_tools(("openai",))
+    variants: list[tuple[str, Path | None]] = [("this tree", None)]
+    if against is not None:
+        variants.append((f"{against}", against))
+    designs = {
+        label: corpus_design(work / f"design-{index}", tools, ("openai",))
+        for index, (label, _) in enumerate(variants)
+    }
+    found: dict[str, list[tuple[float, float, float, float]]] = {label: [] for label, _ in variants}
+    lines = [
+        f"corpus: {len(tools)} tools (OpenAI), {JOBS} jobs, {rounds} round(s); a round: a fresh "
+        f"full build with an empty cache, then in one watch process {edits} x (a tool's "
+        "description changed, rebuild; a member added to another tool, rebuild), a rebuild "
+        "with no change; then a fresh-process one-tool rebuild"
+    ]
+    for index in range(rounds):
+        order = variants if index % 2 == 0 else variants[::-1]
+        for label, code in order:
+            load = _load()
+            runs = _watch_runs(designs[label], work / "out", work / "cache", edits, code)
+            full = runs.full.seconds
+            median = statistics.median(runs.edits)
+            schema = statistics.median(runs.schema_edits)
+            found[label].append(
+                (
+                    median / full,
+                    schema / full,
+                    runs.no_change / full,
+                    runs.fresh_one_tool.seconds / full,
+                )
+            )
+            lines.append(
+                f"round {index + 1}, {label} ({load} at its start): full {full:.1f} s; watch: "
+                f"first build {runs.first:.2f} s, one description "
+                + ", ".join(f"{t:.2f}" for t in runs.edits)
+                + f" s (median {median:.2f} s = {median / full:.2%}), one schema "
+                + ", ".join(f"{t:.2f}" for t in runs.schema_edits)
+                + f" s (median {schema:.2f} s = {schema / full:.2%}), no change "
+                f"{runs.no_change:.2f} s ({runs.no_change / full:.2%}); fresh process one tool "
+                f"{runs.fresh_one_tool.seconds:.2f} s ({runs.fresh_one_tool.seconds / full:.2%}); "
+                f"watch process peak {runs.peak_mib:.0f} MiB; {_load()} at its end"
+            )
+            print(lines[-1], flush=True)
+    for label, ratios in found.items():
+        lines.append(
+            f"medians, {label}: watch one description {statistics.median(r[0] for r in ratios):.2%}"
+            f", one schema {statistics.median(r[1] for r in ratios):.2%} (target 2%), watch no "
+            f"change {statistics.median(r[2] for r in ratios):.2%}, fresh process one tool "
+            f"{statistics.median(r[3] for r in ratios):.2%}"
         )
     return "\n".join(lines)
 

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from toolgen.compile.models import warm_up
 from toolgen.infra.cache import Cache
 from toolgen.infra.diagnostics import Diagnostic, has_errors
+from toolgen.infra.kept import Kept
 from toolgen.infra.parallel import Progress, Runner
 from toolgen.load.contracts import Design
 from toolgen.load.loader import load_design
 from toolgen.package.assemble import render_package
+from toolgen.package.writer import Written, write_package
 from toolgen.project.design_projection import ProviderProjection, project_design
 from toolgen.project.satisfiable import design_diagnostics
 from toolgen.providers import BUILT_BY_DEFAULT, PROVIDER_NAMES, profile_for, settings
@@ -55,6 +57,67 @@ def analyze(
     return BuildResult({}, diagnostics, design, projections)
 
 
+class Session:
+    """What a process that builds again and again (``toolgen watch``) keeps from one build to
+    the next: the opened cache, with the entries the last build used in memory
+    (:meth:`Cache.begin`), the modules the last build rendered and formatted, by their inputs
+    (:class:`Kept`: a module whose inputs did not change is not rendered or formatted again),
+    and what the last write put into OUT (:class:`Written`). Everything
+    kept is found by what it depends on (a cache key is a hash of its inputs; a written file by
+    its text and its signature on disk), so a kept value is never used stale. :func:`build` is
+    the one build of a session that keeps nothing (``keep=False``: no memory spent on a next
+    build that will not come)."""
+
+    def __init__(self, *, keep: bool = True) -> None:
+        self.keep = keep
+        self._cache: Cache | None = None
+        self.kept = Kept() if keep else None
+        self.written = Written()
+
+    def _open_cache(self, cache_dir: Path, read_only: bool) -> Cache:
+        cache = self._cache
+        if cache is not None and cache.root == Path(cache_dir) and cache.read_only == read_only:
+            cache.begin()
+        else:
+            cache = Cache(cache_dir, read_only=read_only, keep=self.keep)
+            if self.keep:
+                self._cache = cache
+        cache.open()
+        return cache
+
+    def build(
+        self,
+        design_root: Path,
+        providers: Sequence[str] = (),
+        *,
+        jobs: int = 1,
+        cache_dir: Path | None = None,
+        read_only_cache: bool = False,
+        progress: Progress | None = None,
+    ) -> BuildResult:
+        """Build in memory. ``jobs`` processes share the per-contract work (the output does not
+        depend on it); with ``cache_dir``, work whose inputs did not change is read from there,
+        and what was computed is written there unless ``read_only_cache``."""
+        cache = self._open_cache(cache_dir, read_only_cache) if cache_dir is not None else None
+        if self.kept is not None:
+            self.kept.begin()
+        with Runner(jobs, cache, progress, warm_up=warm_up, kept=self.kept) as runner:
+            if cache is None or cache.is_empty():
+                runner.start()  # most of the work is to be done: the workers start while loading
+            result = _build(Path(design_root), providers, runner)
+        if cache is not None:
+            cache.save_indexes()
+            cache.prune()
+            result = replace(result, diagnostics=result.diagnostics + cache.notices())
+        return result
+
+    def write(
+        self, out: Path, files: dict[str, str], on_wait: Callable[[], None] | None = None
+    ) -> None:
+        """:func:`write_package`, reading and keeping what this session wrote last."""
+        write_package(out, files, on_wait, self.written if self.keep else None)
+
+
 def build(
     design_root: Path,
     providers: Sequence[str] = (),
@@ -64,21 +127,15 @@ def build(
     read_only_cache: bool = False,
     progress: Progress | None = None,
 ) -> BuildResult:
-    """Build in memory. ``jobs`` processes share the per-contract work (the output does not
-    depend on it); with ``cache_dir``, work whose inputs did not change is read from there, and
-    what was computed is written there unless ``read_only_cache``."""
-    cache = Cache(cache_dir, read_only=read_only_cache) if cache_dir is not None else None
-    if cache is not None:
-        cache.open()
-    with Runner(jobs, cache, progress, warm_up=warm_up) as runner:
-        if cache is None or cache.is_empty():
-            runner.start()  # most of the work is to be done: the workers start while loading
-        result = _build(Path(design_root), providers, runner)
-    if cache is not None:
-        cache.save_indexes()
-        cache.prune()
-        result = replace(result, diagnostics=result.diagnostics + cache.notices())
-    return result
+    """One build in a session that keeps nothing (:meth:`Session.build`)."""
+    return Session(keep=False).build(
+        design_root,
+        providers,
+        jobs=jobs,
+        cache_dir=cache_dir,
+        read_only_cache=read_only_cache,
+        progress=progress,
+    )
 
 
 def _build(design_root: Path, providers: Sequence[str], runner: Runner) -> BuildResult:

@@ -24,7 +24,7 @@ from toolgen.providers import IMPORT_FORMATS, PROVIDER_NAMES
 # jsonschema ...): ``toolgen --help`` and the start of every command pay only for click and the
 # provider registry that the options' choices name.
 if TYPE_CHECKING:
-    from toolgen.build import BuildResult
+    from toolgen.build import BuildResult, Session
 
 EXIT_OK, EXIT_DESIGN, EXIT_USAGE = 0, 1, 2
 
@@ -117,11 +117,12 @@ def _run_build(
     quiet: bool,
     *,
     read_only_cache: bool = False,
+    session: Session | None = None,
 ) -> BuildResult:
-    from toolgen.build import build
+    from toolgen.build import Session
     from toolgen.infra.parallel import Progress, default_jobs
 
-    return build(
+    return (session or Session(keep=False)).build(
         design,
         providers,
         jobs=jobs or default_jobs(),
@@ -215,12 +216,18 @@ def _build_into(
     jobs: int | None = None,
     cache: Path | None = None,
     quiet: bool = False,
+    session: Session | None = None,
 ) -> int:
-    """One build of DESIGN into OUT (or compared with OUT), reported; returns the exit code."""
-    from toolgen.package.writer import OutputError, write_package
+    """One build of DESIGN into OUT (or compared with OUT), reported; returns the exit code.
+    ``session``: what a process that builds again keeps between its builds (``toolgen watch``)."""
+    from toolgen.build import Session
+    from toolgen.package.writer import OutputError
 
+    session = session or Session(keep=False)
     # --check changes no file: it reads the cache, and writes neither it nor OUT
-    result = _run_build(design, providers, jobs, cache, quiet, read_only_cache=check)
+    result = _run_build(
+        design, providers, jobs, cache, quiet, read_only_cache=check, session=session
+    )
     _report(result.diagnostics, output_format)
     if not result.ok:
         click.echo(
@@ -231,7 +238,7 @@ def _build_into(
         _check(out, result)
         return EXIT_OK
     try:
-        write_package(out, result.files, on_wait=lambda: _waiting(out))
+        session.write(out, result.files, on_wait=lambda: _waiting(out))
     except OutputError as error:
         click.echo(f"toolgen: {error}", err=True)
         return EXIT_USAGE
@@ -464,20 +471,37 @@ def watch_command(design: Path, out: Path, providers: tuple[str, ...], output_fo
     """
     from toolgen.commands.watch import watch  # imported when used: watchfiles is slow to import
 
-    cache = default_cache_dir(design)  # each rebuild redoes only the contracts that changed
-    if _build_into(design, out, providers, output_format, check=False, cache=cache) == EXIT_USAGE:
+    # each rebuild redoes only the contracts that changed
+    rebuild = watch_rebuilder(design, out, providers, output_format, default_cache_dir(design))
+    if rebuild() == EXIT_USAGE:
         sys.exit(EXIT_USAGE)  # OUT is not toolgen's: no later build could write it either
-
-    def rebuild() -> None:
-        if (
-            _build_into(design, out, providers, output_format, check=False, cache=cache)
-            == EXIT_DESIGN
-        ):
-            click.echo(f"toolgen: {out} keeps the last good build", err=True)
-
     click.echo(f"toolgen: watching {design} (Ctrl-C to stop)", err=True)
     watch(design, out, rebuild)
     click.echo("toolgen: stopped", err=True)
+
+
+def watch_rebuilder(
+    design: Path, out: Path, providers: tuple[str, ...], output_format: str, cache: Path
+) -> Callable[[], int]:
+    """What ``toolgen watch`` calls for its first build and after each burst of changes (one
+    build of DESIGN into OUT, reported; returns the exit code). bench.build times it."""
+
+    from toolgen.build import Session
+
+    session = Session()  # what one build keeps for the next
+    builds = 0
+
+    def rebuild() -> int:
+        nonlocal builds
+        code = _build_into(
+            design, out, providers, output_format, check=False, cache=cache, session=session
+        )
+        if code == EXIT_DESIGN and builds:
+            click.echo(f"toolgen: {out} keeps the last good build", err=True)
+        builds += 1
+        return code
+
+    return rebuild
 
 
 @main.group("canary")

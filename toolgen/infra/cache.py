@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import marshal
 import os
 import tempfile
 import time
@@ -107,8 +108,12 @@ class Cache:
     file). Otherwise the first write that fails (a folder that cannot be created, a read-only
     file system) sets :attr:`problem` and ends the writes of this build."""
 
-    def __init__(self, root: Path, max_bytes: int = MAX_BYTES, *, read_only: bool = False) -> None:
+    def __init__(
+        self, root: Path, max_bytes: int = MAX_BYTES, *, read_only: bool = False, keep: bool = False
+    ) -> None:
+        """``keep``: the process builds again with this cache (:meth:`begin`)."""
         self.root = Path(root)
+        self.keep = keep
         self._root = str(self.root)
         self.max_bytes = max_bytes
         self.read_only = read_only
@@ -123,6 +128,33 @@ class Cache:
         self._index: dict[str, dict[str, str]] = {}
         self._indexed: dict[str, dict[str, str]] = {}
         self._index_changed: set[str] = set()  # stages read from an entry's file or written
+        # stage -> key -> the value's JSON text and, once read from memory, the value as
+        # marshal's bytes (a copy of it made five times faster than from the text), of the
+        # entries the last builds of this process used (kept: read from memory by the next
+        # build, :meth:`begin`) and of this build's
+        self._kept: dict[str, dict[str, Kept]] = {}
+        self._using: dict[str, dict[str, Kept]] = {}
+
+    def begin(self) -> None:
+        """Start another build with this cache, in a process that builds again (``toolgen
+        watch``): the counts start at zero, and the entries the last build used are read from
+        memory. A key is a hash of everything its value depends on, so a kept value is as
+        good as the file it came from; values are kept as JSON text, so each get hands out a
+        fresh copy, as from a file."""
+        self.problem = None
+        self.hits.clear()
+        self.misses.clear()
+        self.used = set()
+        self.written = self.written_bytes = 0
+        # an entry the last build did not read may be needed by the next: the work that reads
+        # it was spared by a kept result (toolgen/infra/kept.py), and will not be when its
+        # inputs change. So entries stay, until they weigh twice what the last build used.
+        for stage, entries in self._using.items():
+            self._kept.setdefault(stage, {}).update(entries)
+        if _weight(self._kept) > 2 * _weight(self._using):
+            self._kept = self._using
+        self._using = {}
+        self._indexed = {stage: {} for stage in self._indexed}
 
     @property
     def writable(self) -> bool:
@@ -163,7 +195,7 @@ class Cache:
 
     def _path(self, stage: str, key: str) -> str:
         # string paths: a rebuild reads tens of thousands of entries, and pathlib costs seconds
-        return os.path.join(self._root, stage, key[:2], key + ".json")
+        return f"{self._root}{os.sep}{stage}{os.sep}{key[:2]}{os.sep}{key}.json"
 
     def index(self, stage: str) -> None:
         """Also keep the entries of ``stage`` that this build gets or puts in one index file
@@ -173,11 +205,31 @@ class Cache:
         each is found by its key, so an index that is old, lost or foreign only costs reads."""
         if stage not in self._index:
             self._index[stage] = self._read_index(stage)
-            self._indexed[stage] = {}
+        self._indexed.setdefault(stage, {})
 
     def get(self, stage: str, key: str) -> Any | None:
         path = self._path(stage, key)
         indexed = self._indexed.get(stage)
+        kept = self._kept.get(stage, {}).get(key)
+        if kept is not None:
+            source, blob = kept
+            try:
+                if blob is None:  # the JSON value, as a file's text gives it, as marshal's bytes
+                    value = json.loads(source)
+                    blob = marshal.dumps(value)
+                else:
+                    value = marshal.loads(blob)
+            except ValueError:  # cut out of a foreign entry: read the file again
+                value = None
+            if value is not None:
+                self.hits[stage] += 1
+                self.used.add(path)
+                self._using.setdefault(stage, {})[key] = (source, blob)
+                if indexed is not None:
+                    indexed[key] = source
+                    if key not in self._index[stage]:
+                        self._index_changed.add(stage)
+                return value
         if indexed is not None:
             text = self._index[stage].get(key)
             if text is not None:
@@ -189,16 +241,23 @@ class Cache:
                     self.hits[stage] += 1
                     self.used.add(path)
                     indexed[key] = text
+                    if self.keep:
+                        self._using.setdefault(stage, {})[key] = (text, None)
                     return value
         try:
             with open(path, encoding="utf-8") as file:
-                entry = json.loads(file.read())
+                whole = file.read()
+            entry = json.loads(whole)
             if isinstance(entry, dict) and entry.get("key") == key and "value" in entry:
                 self.hits[stage] += 1
                 self.used.add(path)
-                if indexed is not None:
-                    indexed[key] = _json(entry["value"])
-                    self._index_changed.add(stage)
+                if indexed is not None or self.keep:
+                    text = _value_text(whole, key, entry["value"])
+                    if indexed is not None:
+                        indexed[key] = text
+                        self._index_changed.add(stage)
+                    if self.keep:
+                        self._using.setdefault(stage, {})[key] = (text, None)
                 return entry["value"]
         except (OSError, ValueError):
             pass
@@ -207,12 +266,13 @@ class Cache:
 
     def put(self, stage: str, key: str, value: Any) -> None:
         """Store ``value``; a cache that cannot be written only makes the next build slower."""
+        text = _json(value)
+        if self.keep:  # the next build of this process reads it, written or not
+            self._using.setdefault(stage, {})[key] = (text, None)
         if not self.writable:
             return
         path = self._path(stage, key)
-        text = _json(value)
-        # the bytes of _json({"key": key, "value": value})
-        entry = '{"key":' + _json(key) + ',"value":' + text + "}"
+        entry = _entry_prefix(key) + text + "}"  # the bytes of _json({"key": key, "value": value})
         try:
             folder = os.path.dirname(path)
             os.makedirs(folder, exist_ok=True)
@@ -324,6 +384,28 @@ class Cache:
             _write_atomically(self._root, SIZE_FILE, str(size).encode("utf-8"))
         except OSError as error:
             self._failed(error)
+
+
+#: an entry kept in memory: its value's JSON text, and the value as marshal's bytes once read
+Kept = tuple[str, bytes | None]
+
+
+def _weight(entries: dict[str, dict[str, Kept]]) -> int:
+    """The characters of the values of ``entries``."""
+    return sum(len(text) for stage in entries.values() for text, _ in stage.values())
+
+
+def _entry_prefix(key: str) -> str:
+    return '{"key":' + _json(key) + ',"value":'
+
+
+def _value_text(entry: str, key: str, value: Any) -> str:
+    """The JSON text of ``value``, read from an entry's text ``entry``: cut out of it when it is
+    as :meth:`Cache.put` writes it (no second encoding), else encoded again."""
+    prefix = _entry_prefix(key)
+    if entry.startswith(prefix) and entry.endswith("}"):
+        return entry[len(prefix) : -1]
+    return _json(value)
 
 
 def _write_atomically(folder: str, name: str, data: bytes) -> int:

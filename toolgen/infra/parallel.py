@@ -17,11 +17,12 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from typing import Any, Generic, TextIO, TypeVar
 
 from toolgen.infra.cache import Cache
+from toolgen.infra.kept import Kept
 
 R = TypeVar("R")
 T = TypeVar("T")
@@ -185,11 +186,15 @@ class Runner:
         cache: Cache | None = None,
         progress: Progress | None = None,
         warm_up: Callable[[], None] | None = None,
+        kept: Kept | None = None,
     ) -> None:
         """``warm_up``: a module-level function each worker runs first, while the parent is
-        still loading the design (the imports of the stages' libraries cost a second or two)."""
+        still loading the design (the imports of the stages' libraries cost a second or two).
+        ``kept``: results of pure functions the last build of this process used
+        (toolgen/infra/kept.py); a worker's runner has none."""
         self.jobs = max(1, jobs)
         self.cache = cache
+        self.kept = kept
         self.progress = progress
         self.warm_up = warm_up
         self._pool: Executor | None = None
@@ -324,6 +329,24 @@ class Runner:
             self._report(stage, count, total)
 
         return _Completed(futures, compute if take_back else None, report, done)
+
+    def keeping(self, key: Hashable, compute: Callable[[], Later[T]]) -> Later[T]:
+        """``compute()``, or in a process that builds again (:attr:`kept`) the value the last
+        build computed for ``key`` (everything the value is a function of)."""
+        kept = self.kept
+        if kept is None:
+            return compute()
+        found = kept.get(key)
+        if found is not None:
+            return Later.done(found)
+        pending = compute()
+
+        def keep() -> T:
+            value = pending.result()
+            kept.put(key, value)
+            return value
+
+        return Later(keep)
 
     def _busy(self) -> bool:
         """Whether submitted work is still running or waiting in the workers."""

@@ -74,7 +74,12 @@ def _handler_output(tool: str, classes: dict[tuple[str, str], tuple[str, str]]) 
 
 def format_methods_apart(source: str, runner: Runner) -> Later[str]:
     """black's bytes of ``source`` (the rendered handlers template): its methods laid out here,
-    the rest formatted by ``runner``; the whole by black when a method is of another shape."""
+    the rest formatted by ``runner``; the whole by black when a method is of another shape.
+    In a process that builds again, the text of the last build when ``source`` is the same."""
+    return runner.keeping(("handlers", source), lambda: _format_methods_apart(source, runner))
+
+
+def _format_methods_apart(source: str, runner: Runner) -> Later[str]:
     cut = _cut(source)
     if cut is None:
         return format_later(source, runner=runner)

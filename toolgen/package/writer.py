@@ -10,8 +10,9 @@ import json
 import os
 import shutil
 import stat
+import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from toolgen.package.assemble import MANIFEST
@@ -205,24 +206,93 @@ def _link_unchanged(current: str, target: str, data: bytes) -> bool:
     return True
 
 
-def _write_file(path: str, data: bytes) -> None:
+def _link_same(current: str, target: str, signature: Signature) -> bool:
+    """Hard-link ``current`` as ``target`` when it is still the file this process wrote (its
+    :data:`Signature` unchanged): its bytes are known without reading it."""
+    try:
+        status = os.lstat(current)
+        if not stat.S_ISREG(status.st_mode) or _signature(status) != signature:
+            return False
+        os.link(current, target, follow_symlinks=False)
+    except OSError:
+        return False
+    return True
+
+
+def _write_file(path: str, data: bytes) -> Signature:
     with open(path, "wb") as file:
         file.write(data)
+        return _signature(os.fstat(file.fileno()))
+
+
+#: what tells that a file is still the one a write left: inode, size, modification time (ns)
+Signature = tuple[int, int, int]
+
+
+def _signature(status: os.stat_result) -> Signature:
+    return (status.st_ino, status.st_size, status.st_mtime_ns)
+
+
+@dataclass
+class Written:
+    """What the last :func:`write_package` of this process put into one OUT: each file's text
+    and the :data:`Signature` it had then. A process that writes OUT again (``toolgen watch``)
+    hard-links a file whose text is the same and whose signature did not change without reading
+    it back (a file edited or replaced since has another modification time or inode: it is
+    compared or written as in a first write)."""
+
+    out: str = ""
+    files: dict[str, tuple[str, Signature]] = field(default_factory=dict)
+    #: the removal of the tree the last write replaced, under way (:meth:`remove_later`)
+    removing: threading.Thread | None = None
+
+    def remove_later(self, tree: Path) -> None:
+        """Remove ``tree`` on a thread, so that OUT is there without waiting for it (the next
+        write waits: :meth:`finish`; so does the interpreter's exit; a removal cut short by a
+        kill is finished by the next build's :func:`_recover`)."""
+        self.finish()
+        self.removing = threading.Thread(
+            target=shutil.rmtree, args=(tree,), kwargs={"ignore_errors": True}
+        )
+        self.removing.start()
+
+    def finish(self) -> None:
+        if self.removing is not None:
+            self.removing.join()
+            self.removing = None
+
+    def same(self, out: str, path: str, text: str) -> Signature | None:
+        """The signature the file had when it was written with ``text``, if it was."""
+        if out != self.out:
+            return None
+        kept = self.files.get(path)
+        return kept[1] if kept is not None and kept[0] == text else None
 
 
 def write_package(
-    out: Path, files: dict[str, str], on_wait: Callable[[], None] | None = None
+    out: Path,
+    files: dict[str, str],
+    on_wait: Callable[[], None] | None = None,
+    written: Written | None = None,
 ) -> None:
     """Replace ``out`` with ``files`` atomically: the new tree is written beside it and swapped in
     with one rename; the previous tree stays whole until then, and files toolgen did not write are
-    carried over. Concurrent writers into one ``out`` take turns (:func:`output_lock`)."""
-    check_paths(files)
+    carried over. Concurrent writers into one ``out`` take turns (:func:`output_lock`).
+    ``written``: what this process wrote last (read, and updated to this write)."""
     out = out.absolute()
+    if written is not None:
+        written.finish()  # the tree the last write replaced is gone before this one starts
+    if written is None or written.out != str(out) or written.files.keys() != files.keys():
+        check_paths(files)  # else the same paths as the last write, checked then
     with output_lock(out, on_wait):
-        _write_locked(out, files)
+        made = _write_locked(out, files, written)
+    if written is not None:
+        written.out, written.files = str(out), made
 
 
-def _write_locked(out: Path, files: dict[str, str]) -> None:
+def _write_locked(
+    out: Path, files: dict[str, str], written: Written | None = None
+) -> dict[str, tuple[str, Signature]]:
     if out.parent.is_dir():
         _recover(out)
     owned = _ensure_ours(out)
@@ -236,24 +306,35 @@ def _write_locked(out: Path, files: dict[str, str]) -> None:
     # by chance, the same: writing is right either way); an equal hash still compares the bytes
     previous_hashes = _previous_hashes(out) if owned else {}
     hashes = _hashes(files.get(MANIFEST)) if previous_hashes else {}
+    where = str(out)
+    keeping = written is not None
+    kept = written if written is not None and written.out == where else Written()
+    signatures: dict[str, tuple[str, Signature]] = {}
+    # string paths, joined by hand (each path is relative and POSIX: check_paths): pathlib, and
+    # even os.path.join, cost a tenth of a second over the thousands of files of a large design
+    into, out_of = f"{staging}{os.sep}", f"{where}{os.sep}"
     try:
         made: set[str] = set()
         for path, text in files.items():
-            # string paths: pathlib costs a second over the thousands of files of a large design
-            target = os.path.join(staging, path)
+            target = into + path
             parent = os.path.dirname(target)
             if parent not in made:
                 os.makedirs(parent, exist_ok=True)
                 made.add(parent)
+            current = out_of + path
+            signature = kept.same(where, path, text) if keeping and path in owned else None
+            if signature is not None and _link_same(current, target, signature):
+                signatures[path] = (text, signature)
+                continue
             data = text.encode("utf-8")
             before, now = previous_hashes.get(path), hashes.get(path)
             changed = before is not None and now is not None and before != now
-            if (
-                path not in owned
-                or changed
-                or not _link_unchanged(os.path.join(out, path), target, data)
-            ):
-                _write_file(target, data)
+            if path not in owned or changed or not _link_unchanged(current, target, data):
+                signature = _write_file(target, data)
+            elif keeping:  # else no process keeps it: not worth a call a file
+                signature = _signature(os.lstat(target))
+            if keeping and signature is not None:
+                signatures[path] = (text, signature)
         for path in foreign:
             carried = staging / path
             carried.parent.mkdir(parents=True, exist_ok=True)
@@ -273,4 +354,8 @@ def _write_locked(out: Path, files: dict[str, str]) -> None:
                 raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    shutil.rmtree(previous, ignore_errors=True)
+    if written is None:
+        shutil.rmtree(previous, ignore_errors=True)
+    else:  # OUT is whole: the process that writes again removes the previous tree meanwhile
+        written.remove_later(previous)
+    return signatures

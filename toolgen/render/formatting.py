@@ -152,7 +152,14 @@ def submit_format(source: str, literals: Sequence[Literal] = (), *, runner: Runn
     a quick plan and its literals' fragments, or a small module whole): the caller renders the
     next module meanwhile. What the quick plan cannot decide alone (a cut that did not hold, a
     large module without one) is done when the result is asked for, as :func:`_format_now`
-    does it, so the bytes are the same."""
+    does it, so the bytes are the same. In a process that builds again, a module the last build
+    formatted is not formatted again (``runner.kept``)."""
+    return runner.keeping(
+        ("format", source, tuple(literals)), lambda: _submit_format(source, literals, runner)
+    )
+
+
+def _submit_format(source: str, literals: Sequence[Literal], runner: Runner) -> Later[str]:
     cut_source, given = _cut_literals(source, literals)
     size = len(cut_source) + sum(literal.length() - len(literal.placeholder) for literal in given)
     if size >= SPLIT_THRESHOLD:

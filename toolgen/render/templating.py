@@ -17,6 +17,7 @@ from typing import Any
 import jinja2
 
 from toolgen import __version__
+from toolgen.infra.kept import plain_key
 from toolgen.infra.parallel import Later, Runner
 from toolgen.infra.resources import templates_dir
 from toolgen.render import formatting
@@ -90,6 +91,16 @@ def _bytecode_cache(folder: str, writable: bool) -> jinja2.BytecodeCache:
     return _BytecodeCache(folder, writable)
 
 
+def _templates_stamp() -> tuple[tuple[str, int, int], ...]:
+    """Each template file's name, size and modification time."""
+    stamp = []
+    for folder, _, names in os.walk(templates_dir()):
+        for name in names:
+            status = os.stat(os.path.join(folder, name))
+            stamp.append((os.path.join(folder, name), status.st_size, status.st_mtime_ns))
+    return tuple(sorted(stamp))
+
+
 def render(template: str, runner: Runner, /, **context: Any) -> str:
     """``template`` rendered; when ``runner`` has a cache, the compiled templates are kept there
     (compiling the provider module's templates costs a tenth of a second a build)."""
@@ -101,6 +112,20 @@ def render(template: str, runner: Runner, /, **context: Any) -> str:
         env.bytecode_cache = _bytecode_cache(folder, cache.writable)
     else:
         env.bytecode_cache = None
+    # in a process that builds again: the text of the last build when the context and the
+    # templates' files are the same (a template, or one it includes, edited under ``toolgen
+    # watch`` is read again by jinja2, and must be rendered again)
+    key = (
+        ("render", template, plain_key(context), _templates_stamp())
+        if runner.kept is not None
+        else None
+    )
+    if runner.kept is not None and key is not None and key[2] is not None:
+        found = runner.kept.get(key)
+        if found is None:
+            found = env.get_template(template).render(**context)
+            runner.kept.put(key, found)
+        return str(found)
     return env.get_template(template).render(**context)
 
 

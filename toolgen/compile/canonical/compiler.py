@@ -905,7 +905,11 @@ def submit_canonical_module(
         functions = {
             line.split("(", 1)[0].removeprefix("def ") for line in compiled.parts["functions"]
         }
-        cut = split_module(formatted, roots, functions, split, header, done_by)
+        key = ("split", formatted, tuple(roots), frozenset(functions), split, header)
+        cut = done_by.keeping(
+            key,
+            lambda: Later.done(split_module(formatted, roots, functions, split, header, done_by)),
+        ).result()
         return CanonicalModule(cut.core, parts=cut.parts)
 
     return Later(finish)

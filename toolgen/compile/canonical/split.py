@@ -26,6 +26,7 @@ from toolgen.compile.canonical.helpers import (
     support_import,
 )
 from toolgen.infra.cache import code_fingerprint, digest
+from toolgen.infra.kept import Kept
 from toolgen.infra.parallel import Runner
 
 #: a top-level function of the formatted module, up to the next top-level line (the ``)`` of a
@@ -67,10 +68,13 @@ def part_name(root: str) -> str:
     return f"{name[: _LONGEST - 13]}_{hashlib.sha256(name.encode()).hexdigest()[:12]}"
 
 
-def owners(functions: dict[str, str], roots: list[str]) -> dict[str, set[str]]:
-    """Function name -> the roots whose canonicalizer reaches it (calls it, at any depth)."""
+def owners(
+    functions: dict[str, str], roots: list[str], kept: Kept | None = None
+) -> dict[str, set[str]]:
+    """Function name -> the roots whose canonicalizer reaches it (calls it, at any depth).
+    ``kept``: in a process that builds again, the names each function's text holds, by its text."""
     calls = {
-        name: {found for found in _IDENTIFIER.findall(text) if found in functions and found != name}
+        name: {found for found in _names(text, kept) if found in functions and found != name}
         for name, text in functions.items()
     }
     reached: dict[str, set[str]] = {name: set() for name in functions}
@@ -83,6 +87,17 @@ def owners(functions: dict[str, str], roots: list[str]) -> dict[str, set[str]]:
             reached[name].add(root)
             frontier += calls[name]
     return reached
+
+
+def _names(text: str, kept: Kept | None) -> frozenset[str]:
+    """The private names ``text`` holds."""
+    if kept is None:
+        return frozenset(_IDENTIFIER.findall(text))
+    found = kept.get(("names", text))
+    if found is None:
+        found = frozenset(_IDENTIFIER.findall(text))
+        kept.put(("names", text), found)
+    return frozenset(found)
 
 
 def global_names(source: str) -> list[str]:
@@ -141,7 +156,7 @@ def split_module(
         match[1]: match.span() for match in _FUNCTION.finditer(formatted) if match[1] in compiled
     }
     texts = {name: formatted[start:end] for name, (start, end) in spans.items()}
-    reached = owners(texts, roots)
+    reached = owners(texts, roots, runner.kept)
     moved: dict[str, list[str]] = {root: [] for root in roots}
     for name in texts:  # in the module's order
         if len(reached[name]) == 1:
@@ -156,21 +171,34 @@ def split_module(
         root: "".join(texts[name] for name in names).rstrip("\n") + "\n"
         for root, names in moved.items()
     }
+    # in a process that builds again, a contract's module by everything it is made from
+    keys = {
+        root: ("part", root, body, tuple(moved[root]), core, header)
+        for root, body in bodies.items()
+    }
+    texts_kept = {root: runner.kept.get(key) for root, key in keys.items()} if runner.kept else {}
+    todo = [root for root in bodies if texts_kept.get(root) is None]
     found = runner.map(
         "canonical-globals",
         global_names,
-        [(body,) for body in bodies.values()],
+        [(bodies[root],) for root in todo],
         key=lambda arguments: digest(code_fingerprint(), "canonical-globals", arguments[0]),
         parallel=False,
         indexed=True,
     )
+    made = dict(zip(todo, found, strict=True))
     parts: dict[str, str] = {}
-    for (root, body), used in zip(bodies.items(), found, strict=True):
-        parts[part_name(root)] = (
-            f'{header}\n"""The inverse canonicalizer ``{root}`` and the functions only it uses.\n\n'
-            f"``{core}`` imports this module when its table is first asked for this contract.\n"
-            '"""\n\nfrom __future__ import annotations\n\n'
-            f"{_imports({'Any', *used} - set(moved[root]), core)}\n\n{body}\n\n"
-            f"CANONICALIZER = {root}\n"
-        )
+    for root, body in bodies.items():
+        text = texts_kept.get(root)
+        if text is None:
+            text = (
+                f'{header}\n"""The inverse canonicalizer ``{root}`` and the functions only it '
+                f"uses.\n\n``{core}`` imports this module when its table is first asked for "
+                'this contract.\n"""\n\nfrom __future__ import annotations\n\n'
+                f"{_imports({'Any', *made[root]} - set(moved[root]), core)}\n\n{body}\n\n"
+                f"CANONICALIZER = {root}\n"
+            )
+        if runner.kept is not None:
+            runner.kept.put(keys[root], text)
+        parts[part_name(root)] = str(text)
     return Split(core_text, parts)

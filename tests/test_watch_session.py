@@ -1,0 +1,272 @@
+"""What ``toolgen watch`` keeps between its rebuilds (toolgen.build.Session: the cache's entries in
+memory, what the last write put into OUT) is never used stale: after every edit of a sequence,
+OUT holds byte for byte what a fresh build without a cache makes of the design as it is then."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolgen.build import build
+from toolgen.cli import EXIT_DESIGN, EXIT_OK, watch_rebuilder
+from toolgen.infra.cache import Cache
+from toolgen.package.assemble import MANIFEST
+from toolgen.package.writer import Written, write_package
+
+S = {"type": "string"}
+INT = {"type": "integer"}
+PROVIDERS = '[toolgen]\nproviders = ["openai", "anthropic"]\n'
+
+
+def _fresh(design: Path) -> dict[str, bytes]:
+    """What a cold build (no cache, a fresh session) makes of ``design``."""
+    result = build(design)
+    assert result.ok, result.diagnostics
+    return {path: text.encode("utf-8") for path, text in result.files.items()}
+
+
+@pytest.mark.slow  # a dozen builds of a small design for two providers
+def test_watch_rebuilds_equal_a_cold_build_after_every_edit(
+    tmp_path: Path,
+    make_design: Callable[..., Path],
+    tool: Callable[..., dict[str, Any]],
+    read_tree: Callable[[Path], dict[str, bytes]],
+) -> None:
+    pagination = {
+        "type": "object",
+        "properties": {"page": INT, "size": {"type": "integer", "maximum": 100}},
+        "required": ["page"],
+    }
+    uses_shared = {
+        "type": "object",
+        "properties": {"q": S, "page": {"$ref": "../defs/common.yaml#/$defs/Pagination"}},
+        "required": ["q"],
+    }
+    design = make_design(
+        {
+            "toolgen.toml": PROVIDERS,
+            "defs/common.yaml": {"$defs": {"Pagination": pagination}},
+            "tools/search.yaml": tool("search", uses_shared),
+            "tools/get_user.yaml": tool("get_user", {"type": "object", "properties": {"id": INT}}),
+            "tools/ping.yaml": tool("ping", {"type": "object", "properties": {"host": S}}),
+        }
+    )
+    out, cache = tmp_path / "gen", tmp_path / "cache"
+    rebuild = watch_rebuilder(design, out, (), "text", cache)
+
+    def check(expected_code: int = EXIT_OK) -> dict[str, bytes]:
+        assert rebuild() == expected_code
+        built = read_tree(out)
+        assert built == _fresh(design)
+        return built
+
+    check()
+    check()  # nothing changed: every value from the session
+
+    # a tool changes: its description and a member
+    make_design(
+        {
+            "tools/get_user.yaml": tool(
+                "get_user",
+                {"type": "object", "properties": {"id": INT, "verbose": {"type": "boolean"}}},
+                description="Get a user by id.",
+            )
+        }
+    )
+    check()
+    # a tool is added, then another deleted
+    make_design({"tools/add.yaml": tool("add", {"type": "object", "properties": {"x": INT}})})
+    check()
+    (design / "tools" / "ping.yaml").unlink()
+    check()
+    # the shared definition changes: every tool that refers to it is rebuilt
+    pagination["properties"]["size"]["maximum"] = 50
+    make_design({"defs/common.yaml": {"$defs": {"Pagination": pagination}}})
+    check()
+    # a broken tool: the build fails, and OUT keeps the last good build
+    good = read_tree(out)
+    make_design({"tools/add.yaml": tool("add", {"type": "strng"})})
+    assert rebuild() == EXIT_DESIGN
+    assert read_tree(out) == good
+    # fixed, as it was before it broke
+    make_design({"tools/add.yaml": tool("add", {"type": "object", "properties": {"x": INT}})})
+    assert check() == good
+    # a generated file edited by hand (the same size, in place; then replaced) is written again
+    target = out / "handlers.py"
+    text = target.read_bytes()
+    time.sleep(0.05)  # past the file system's clock tick: the edit gets its own time
+    with open(target, "r+b") as file:
+        file.write(b"#" if text[:1] != b"#" else b"!")
+    check()
+    replaced = out / "models" / "__init__.py"
+    replaced.unlink()
+    replaced.write_bytes(b"x" * len(_fresh(design)["models/__init__.py"]))
+    check()
+    # the cache deleted under the watcher: rebuilt the same
+    for entry in sorted(cache.rglob("*"), reverse=True):
+        if entry.is_file():
+            entry.unlink()
+    make_design({"tools/get_user.yaml": tool("get_user", {"type": "object", "properties": {}})})
+    check()
+
+
+def test_a_kept_cache_reads_the_last_builds_entries_from_memory(tmp_path: Path) -> None:
+    cache = Cache(tmp_path / "cache", keep=True)
+    cache.open()
+    cache.put("stage", "k1", {"a": [1]})
+    cache.put("stage", "k2", "two")
+    first = cache.get("stage", "k1")
+    assert first == {"a": [1]}
+    first["a"].append(2)  # what a build does to a value is not kept
+    for entry in (tmp_path / "cache" / "stage").rglob("*.json"):
+        entry.unlink()  # the files are gone: the next build reads memory
+    cache.begin()
+    assert cache.get("stage", "k1") == {"a": [1]}
+    assert cache.hits["stage"] == 1 and not cache.misses
+    cache.begin()  # k2 was not used by the last build, and is still kept (a few bytes)
+    assert cache.get("stage", "k2") == "two"
+    cache.put("stage", "big", "x" * 1000)
+    for entry in (tmp_path / "cache" / "stage").rglob("*.json"):
+        entry.unlink()
+    cache.begin()
+    assert cache.get("stage", "k1") == {"a": [1]}
+    cache.begin()  # what is kept weighs more than twice the last build's: only that stays
+    assert cache.get("stage", "big") is None
+    assert cache.get("stage", "k2") is None
+    assert cache.get("stage", "k1") == {"a": [1]}
+    assert cache.misses["stage"] == 2
+
+
+def test_a_value_from_memory_is_the_files_json_value_and_a_fresh_copy_each_time(
+    tmp_path: Path,
+) -> None:
+    cache = Cache(tmp_path / "cache", keep=True)
+    cache.open()
+    cache.put("stage", "k", {"t": (1, 2.5, "é"), "n": None, "b": True})
+    expected = {"t": [1, 2.5, "é"], "n": None, "b": True}  # JSON: a tuple comes back a list
+    for _ in range(3):  # from the text, then from marshal's bytes, twice
+        cache.begin()
+        value = cache.get("stage", "k")
+        assert value == expected and type(value["t"]) is list
+        value["t"].append("changed")
+
+
+def test_a_cache_that_is_not_kept_holds_nothing_for_a_next_build(tmp_path: Path) -> None:
+    cache = Cache(tmp_path / "cache")
+    cache.open()
+    cache.put("stage", "k1", 1)
+    for entry in (tmp_path / "cache" / "stage").rglob("*.json"):
+        entry.unlink()
+    cache.begin()
+    assert cache.get("stage", "k1") is None
+
+
+def test_a_kept_cache_keeps_what_it_read_from_a_file_and_from_an_index(tmp_path: Path) -> None:
+    writer = Cache(tmp_path / "cache")
+    writer.open()
+    writer.index("indexed")
+    writer.put("indexed", "i1", [1, "x"])
+    writer.put("plain", "p1", {"b": None, "c": "é"})
+    writer.save_indexes()
+    reader = Cache(tmp_path / "cache", keep=True)
+    reader.index("indexed")
+    assert reader.get("indexed", "i1") == [1, "x"]
+    assert reader.get("plain", "p1") == {"b": None, "c": "é"}
+    for entry in (tmp_path / "cache").rglob("*.json"):
+        entry.unlink()  # entries and index
+    reader.begin()
+    reader.index("indexed")
+    assert reader.get("indexed", "i1") == [1, "x"]
+    assert reader.get("plain", "p1") == {"b": None, "c": "é"}
+    assert reader.hits == {"indexed": 1, "plain": 1} and not reader.misses
+
+
+def test_written_files_edited_by_hand_are_written_again(tmp_path: Path) -> None:
+    out = tmp_path / "gen"
+    files = {"a.py": "A = 1\n", "b.py": "B = 2\n"}
+    files[MANIFEST] = json.dumps({"files": dict.fromkeys(files, "")})
+    written = Written()
+    write_package(out, files, written=written)
+    assert set(written.files) == set(files)
+    time.sleep(0.05)
+    (out / "a.py").write_text("A = 9\n")  # same size, in place
+    (out / "b.py").unlink()
+    (out / "b.py").write_text("B = 8\n")  # same size, another file
+    write_package(out, files, written=written)
+    assert (out / "a.py").read_text() == "A = 1\n"
+    assert (out / "b.py").read_text() == "B = 2\n"
+    # unchanged files keep their inode: linked, not written
+    before = os.stat(out / "a.py").st_ino
+    write_package(out, {**files, "b.py": "B = 3\n"}, written=written)
+    assert os.stat(out / "a.py").st_ino == before
+    assert (out / "b.py").read_text() == "B = 3\n"
+
+
+def test_kept_values_are_found_by_values_written_apart() -> None:
+    from dataclasses import dataclass
+
+    from toolgen.infra.kept import plain_key
+
+    @dataclass(frozen=True)
+    class Point:
+        x: int
+
+    # equal in Python, written differently by a template: different keys
+    assert len({plain_key(1), plain_key(True), plain_key(1.0), plain_key("1")}) == 4
+    assert plain_key({"a": 1, "b": 2}) != plain_key({"b": 2, "a": 1})  # the order is written
+    assert plain_key({"a": [1, None]}) == plain_key({"a": [1, None]})
+    # an object could compare by identity, or change in place: no key
+    assert plain_key({"p": Point(1)}) is None
+    assert plain_key([object()]) is None
+
+
+def test_kept_lets_go_of_what_builds_no_longer_use() -> None:
+    from toolgen.infra.kept import Kept
+
+    kept = Kept()
+    for name in "abc":
+        kept.put(name, name.upper())
+    kept.begin()
+    assert kept.get("a") == "A"
+    kept.begin()  # three kept, one used: more than twice as many, only "a" stays
+    assert kept.get("b") is None
+    assert kept.get("a") == "A"
+    kept.put("d", "D")
+    kept.begin()  # "a" and "d" used, nothing else kept
+    assert kept.get("d") == "D"
+    kept.begin()  # two kept, one used: both stay (a module's parts, spared by the module)
+    assert kept.get("a") == "A"
+
+
+def test_a_kept_template_text_is_rendered_again_when_a_template_file_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    import toolgen.render.templating as templating
+    from toolgen.infra.kept import Kept
+    from toolgen.infra.parallel import Runner
+
+    copy = tmp_path / "templates"
+    shutil.copytree(templating.templates_dir(), copy)
+    monkeypatch.setattr(templating, "templates_dir", lambda: copy)
+    templating.environment.cache_clear()
+    try:
+        runner = Runner(kept=Kept())
+        first = templating.render("models_base.py.j2", runner, header="# h")
+        runner.kept.begin()
+        assert templating.render("models_base.py.j2", runner, header="# h") == first
+        time.sleep(0.05)  # past the file system's clock tick
+        template = copy / "models_base.py.j2"
+        template.write_text(template.read_text() + "# edited\n")
+        runner.kept.begin()
+        assert templating.render("models_base.py.j2", runner, header="# h").endswith("# edited\n")
+    finally:
+        monkeypatch.undo()
+        templating.environment.cache_clear()
