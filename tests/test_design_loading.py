@@ -124,6 +124,38 @@ def test_bad_files_are_diagnostics(make_design, relative, text, code):
     assert all(d.file == relative and d.provider == "design" for d in diagnostics)
 
 
+@pytest.mark.parametrize(
+    "text, pointer",
+    [
+        ('{"name": "t", "description": "a \\ud800", "parameters": {}}', "/description"),
+        ('{"name": "t", "parameters": {"properties": {"\\udfff": {}}}}', "/parameters/properties"),
+        ('{"name": "t", "parameters": {"enum": ["x", "\\uDC00y"]}}', "/parameters/enum/1"),
+    ],
+)
+def test_a_lone_surrogate_escape_is_a_diagnostic_naming_where(make_design, text, pointer):
+    """No UTF-8 file (the generated package, the cache) and no provider's JSON holds one: the
+    build stopped with a traceback writing its cache before."""
+    design, diagnostics = load(make_design({"tools/t.json": text}))
+    assert [(d.file, d.pointer, d.code) for d in diagnostics] == [
+        ("tools/t.json", pointer, "PARSE_ERROR")
+    ]
+
+
+def test_a_build_with_a_lone_surrogate_reports_it_and_a_pair_builds(make_design, run_toolgen):
+    """Through the CLI, with the cache beside the design (the default): the lone escape is a
+    diagnostic, not a traceback; an escaped pair is the one character it writes."""
+    pair = '{"name": "t", "description": "\\ud83d\\ude00", "parameters": {"type": "object"}}'
+    design = make_design({"tools/t.json": pair})
+    built = run_toolgen("build", design, "-o", design.parent / "gen", "--provider", "openai")
+    assert built.returncode == 0, built.stderr
+    written = [f.read_text(encoding="utf-8") for f in (design.parent / "gen").rglob("*.py")]
+    assert any("\U0001f600" in text for text in written)
+    (design / "tools" / "t.json").write_text(pair.replace("\\ude00", ""), encoding="utf-8")
+    result = run_toolgen("build", design, "-o", design.parent / "gen", "--provider", "openai")
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert "tools/t.json:/description: design: PARSE_ERROR" in result.stdout + result.stderr
+
+
 def test_a_tool_may_give_a_priority(make_design, tool):
     design, diagnostics = load(
         make_design({"tools/a.yaml": tool("a", {}, priority=-2), "tools/b.yaml": tool("b", {})})

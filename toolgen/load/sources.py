@@ -221,6 +221,30 @@ def _check_yaml_nodes(root: yaml.Node) -> None:
         )
 
 
+#: an escape that can write a surrogate: JSON's ``\ud800``, YAML's ``\ud800`` and ``\U0000d800``
+#: (the text itself is UTF-8, which holds none)
+_SURROGATE_ESCAPE = re.compile(r"\\(?:u|U0000)[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_text(value: Any) -> None:
+    """No lone surrogate in a name or a string: no UTF-8 file, and no provider's JSON, can hold
+    one (JSON joins an escaped pair into one character; YAML has no pairs)."""
+    pending: list[tuple[Any, _Path]] = [(value, None)]
+    while pending:
+        node, path = pending.pop()
+        if isinstance(node, str):
+            if _SURROGATE.search(node):
+                message = "a lone surrogate escape: no UTF-8 text can hold it (write the character)"
+                raise SourceError("PARSE_ERROR", message, _pointer(path))
+        elif isinstance(node, dict):
+            for key, item in node.items():
+                pending.append((key, path))
+                pending.append((item, (path, key)))
+        elif isinstance(node, list):
+            pending.extend((item, (path, index)) for index, item in enumerate(node))
+
+
 def _parse_yaml(text: str) -> Any:
     loader = _JsonSafeLoader(text)
     try:
@@ -253,7 +277,11 @@ def parse(text: str, suffix: str) -> Any:
             )
             # no more objects and arrays than MAX_DEPTH (braces in strings count too): none
             # nests deeper, and every number was seen finite: the check has nothing to find
-            if not infinite and text.count("{") + text.count("[") <= MAX_DEPTH:
+            if (
+                not infinite
+                and text.count("{") + text.count("[") <= MAX_DEPTH
+                and not ("\\" in text and _SURROGATE_ESCAPE.search(text))
+            ):
                 return value
         else:
             value = _parse_yaml(text)
@@ -264,6 +292,8 @@ def parse(text: str, suffix: str) -> Any:
             raise _too_deep(None) from None
         raise
     _check_json_value(value)
+    if "\\" in text and _SURROGATE_ESCAPE.search(text):
+        _check_text(value)
     return value
 
 
