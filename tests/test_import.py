@@ -913,14 +913,30 @@ def test_hostile_sources_get_diagnostics_not_tracebacks(tmp_path, document, expe
 
 
 def test_text_yaml_cannot_carry_is_written_as_json(tmp_path):
-    tools = [{"name": "odd", "description": "a lone surrogate: \ud800", "input_schema": PARAMETERS}]
+    tools = [{"name": "odd", "description": "line one\x85line two", "input_schema": PARAMETERS}]
     source = tmp_path / "tools.json"
-    source.write_text(json.dumps(tools), encoding="ascii")  # JSON text escapes it: \\ud800
+    source.write_text(json.dumps(tools), encoding="ascii")
     result = run_import([source], tmp_path / "design")
     assert [t.path for t in result.tools] == ["tools/odd.json"]
     design, diagnostics = load_design(tmp_path / "design", settings())
     assert diagnostics == [] and design is not None
-    assert design.tools[0].description == "a lone surrogate: \ud800"
+    assert design.tools[0].description == "line one\x85line two"  # YAML reads NEL as a break
+
+
+def test_a_lone_surrogate_is_not_imported(tmp_path):
+    """JSON text may escape one (\\ud800); no UTF-8 file and no provider's JSON can hold it, and
+    the design loader refuses it: the source is refused, naming why, and nothing is written."""
+    tools = [
+        {"name": "odd", "description": "a lone surrogate: \ud800", "input_schema": PARAMETERS},
+        {"name": "fine", "description": "a pair: \U0001f600", "input_schema": PARAMETERS},
+    ]
+    source = tmp_path / "tools.json"
+    source.write_text(json.dumps(tools), encoding="ascii")
+    result = run_import([source], tmp_path / "design")
+    assert result.tools == []
+    assert [(d.code, "lone surrogate" in d.message) for d in result.diagnostics] == [
+        ("UNREADABLE_SOURCE", True)
+    ]
 
 
 # -- strict: false carried into the tool file ------------------------------------------------------

@@ -157,6 +157,28 @@ def test_a_value_from_memory_is_the_files_json_value_and_a_fresh_copy_each_time(
         value["t"].append("changed")
 
 
+def test_a_value_no_utf8_file_can_hold_is_not_written(tmp_path: Path) -> None:
+    """A lone surrogate (the design loader refuses them, but a cache must not end a build with a
+    traceback): its entry is not written, and an index is written without it, also when a kept
+    cache read it from memory."""
+    cache = Cache(tmp_path / "cache", keep=True)
+    cache.open()
+    cache.index("indexed")
+    cache.put("indexed", "bad", "\ud800")
+    cache.put("indexed", "good", "fine")
+    cache.put("plain", "bad", ["\udfff"])
+    cache.save_indexes()
+    cache.begin()
+    cache.index("indexed")
+    assert cache.get("indexed", "bad") == "\ud800"  # from memory
+    assert cache.get("indexed", "good") == "fine"
+    cache.save_indexes()
+    reader = Cache(tmp_path / "cache")
+    reader.index("indexed")
+    assert reader.get("indexed", "good") == "fine"
+    assert reader.get("indexed", "bad") is None and reader.get("plain", "bad") is None
+
+
 def test_a_cache_that_is_not_kept_holds_nothing_for_a_next_build(tmp_path: Path) -> None:
     cache = Cache(tmp_path / "cache")
     cache.open()

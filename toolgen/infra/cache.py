@@ -272,11 +272,14 @@ class Cache:
         if not self.writable:
             return
         path = self._path(stage, key)
-        entry = _entry_prefix(key) + text + "}"  # the bytes of _json({"key": key, "value": value})
+        # the bytes of _json({"key": key, "value": value})
+        data = _utf8(_entry_prefix(key) + text + "}")
+        if data is None:
+            return
         try:
             folder = os.path.dirname(path)
             os.makedirs(folder, exist_ok=True)
-            size = _write_atomically(folder, key + ".json", entry.encode("utf-8"))
+            size = _write_atomically(folder, key + ".json", data)
         except OSError as error:
             self._failed(error)
             return
@@ -315,10 +318,13 @@ class Cache:
                 continue
             path = os.path.join(self._root, stage, INDEX_FILE)
             folder, name = os.path.split(path)
-            text = _json({"stage": stage, "entries": used})
+            data = _utf8(_json({"stage": stage, "entries": used}))
+            if data is None:  # an entry that no file holds (a put kept in memory): left out
+                used = {key: text for key, text in used.items() if _utf8(text) is not None}
+                data = _json({"stage": stage, "entries": used}).encode("utf-8")
             try:
                 os.makedirs(folder, exist_ok=True)
-                size = _write_atomically(folder, name, text.encode("utf-8"))
+                size = _write_atomically(folder, name, data)
             except OSError as error:
                 self._failed(error)
                 return
@@ -393,6 +399,15 @@ Kept = tuple[str, bytes | None]
 def _weight(entries: dict[str, dict[str, Kept]]) -> int:
     """The characters of the values of ``entries``."""
     return sum(len(text) for stage in entries.values() for text, _ in stage.values())
+
+
+def _utf8(text: str) -> bytes | None:
+    """``text`` as UTF-8, or None when it holds a lone surrogate, which no UTF-8 file can (a
+    design may hold one in a JSON file: \\ud800): such an entry is computed again, not written."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
 
 
 def _entry_prefix(key: str) -> str:
