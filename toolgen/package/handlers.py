@@ -50,8 +50,10 @@ def handlers_module(
     """The module's text, formatted by ``runner`` (the methods laid out here: see the module
     docstring)."""
     names: dict[str, str] = {}
+    taken: set[str] = set()  # the names given so far (a new set per tool was n² for n tools)
     for contract in design.tools:
-        names[contract.name] = python_identifier(contract.name, reserved=set(names.values()))
+        name = names[contract.name] = python_identifier(contract.name, reserved=taken)
+        taken.add(name)
     tools = tuple(contract.name for contract in design.tools)
     source = render(
         "handlers.py.j2",
