@@ -132,8 +132,8 @@ class Cache:
         # marshal's bytes (a copy of it made five times faster than from the text), of the
         # entries the last builds of this process used (kept: read from memory by the next
         # build, :meth:`begin`) and of this build's
-        self._kept: dict[str, dict[str, Kept]] = {}
-        self._using: dict[str, dict[str, Kept]] = {}
+        self._kept: dict[str, dict[str, KeptEntry]] = {}
+        self._using: dict[str, dict[str, KeptEntry]] = {}
 
     def begin(self) -> None:
         """Start another build with this cache, in a process that builds again (``toolgen
@@ -393,17 +393,18 @@ class Cache:
 
 
 #: an entry kept in memory: its value's JSON text, and the value as marshal's bytes once read
-Kept = tuple[str, bytes | None]
+KeptEntry = tuple[str, bytes | None]
 
 
-def _weight(entries: dict[str, dict[str, Kept]]) -> int:
+def _weight(entries: dict[str, dict[str, KeptEntry]]) -> int:
     """The characters of the values of ``entries``."""
     return sum(len(text) for stage in entries.values() for text, _ in stage.values())
 
 
 def _utf8(text: str) -> bytes | None:
-    """``text`` as UTF-8, or None when it holds a lone surrogate, which no UTF-8 file can (a
-    design may hold one in a JSON file: \\ud800): such an entry is computed again, not written."""
+    """``text`` as UTF-8, or None when it holds a lone surrogate, which no UTF-8 file can (the
+    design loader refuses them; a value holding one is computed again, never written, so a build
+    does not end over it)."""
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:

@@ -9,7 +9,7 @@ two builds'. Values must not be changed by their users (text, tuples, frozen dat
 
 from __future__ import annotations
 
-import json
+import marshal
 from collections.abc import Hashable
 from typing import Any
 
@@ -39,18 +39,14 @@ class Kept:
         self._now[key] = value
 
 
-#: JSON of plain data only (no ``default``: any other object raises TypeError), by C code
-_PLAIN_JSON = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=(",", ":"))
-
-
-def plain_key(value: Any) -> str | None:
-    """``value`` as a key (its JSON text) when it is made of text, numbers, booleans, None,
-    lists, tuples and dicts of them only; else None: another object could compare by identity,
-    and change in place between two builds. JSON tells 1, 1.0 and true apart, and keeps the
-    order of a dict; not a list from a tuple of the same items (a template writes them alike in
-    a loop; where one is written whole, the code that makes it, the same in both builds, makes
-    the same type)."""
+def plain_key(value: Any) -> bytes | None:
+    """``value`` as a key (marshal's bytes of it) when it is made of text, numbers, booleans,
+    None, bytes, lists, tuples, sets and dicts of them only; else None: another object could
+    compare by identity, and change in place between two builds. The bytes are exact: equal
+    bytes load back as the same value, with the same types (a tuple is not a list, 1 is not 1.0
+    or True, an int key is not a str key); equal values written apart (a dict in another order)
+    are only a miss."""
     try:
-        return _PLAIN_JSON.encode(value)
-    except (TypeError, ValueError):
+        return marshal.dumps(value)
+    except ValueError:
         return None
