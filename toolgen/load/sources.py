@@ -140,22 +140,35 @@ def _plainly_valid(value: Any) -> bool:
     return True
 
 
-def _raise_invalid(value: Any) -> None:
-    """The error of an invalid value, where it is. Iteratively: the value may be as deep as a
-    parser allows."""
+def _raise_invalid(value: Any, *, text: bool = False) -> None:
+    """The error of an invalid value, where it is; with ``text``, a lone surrogate in a string or
+    a member name is one too (no UTF-8 file, and no provider's JSON, can hold one: JSON joins an
+    escaped pair into one character, YAML has no pairs). Iteratively: the value may be as deep as
+    a parser allows."""
     pending: list[tuple[Any, int, _Path]] = (
         [(value, 1, None)] if isinstance(value, dict | list) else []
     )
+    if text and isinstance(value, str) and _SURROGATE.search(value):
+        raise _lone_surrogate(None)
     while pending:
         node, depth, path = pending.pop()
         if depth > MAX_DEPTH:
             raise _too_deep(path)
         for key, item in node.items() if isinstance(node, dict) else enumerate(node):
+            if text and isinstance(key, str) and _SURROGATE.search(key):
+                raise _lone_surrogate(path)
             if isinstance(item, dict | list):
                 pending.append((item, depth + 1, (path, key)))
             elif isinstance(item, float) and not math.isfinite(item):
                 message = f"{item} is not a JSON value (JSON numbers are finite)"
                 raise SourceError("PARSE_ERROR", message, _pointer((path, key)))
+            elif text and isinstance(item, str) and _SURROGATE.search(item):
+                raise _lone_surrogate((path, key))
+
+
+def _lone_surrogate(path: _Path) -> SourceError:
+    message = "a lone surrogate escape: no UTF-8 text can hold it (write the character)"
+    return SourceError("PARSE_ERROR", message, _pointer(path))
 
 
 def _node_children(node: yaml.Node) -> list[tuple[str, yaml.Node]]:
@@ -227,24 +240,6 @@ _SURROGATE_ESCAPE = re.compile(r"\\(?:u|U0000)[dD][89a-fA-F]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _check_text(value: Any) -> None:
-    """No lone surrogate in a name or a string: no UTF-8 file, and no provider's JSON, can hold
-    one (JSON joins an escaped pair into one character; YAML has no pairs)."""
-    pending: list[tuple[Any, _Path]] = [(value, None)]
-    while pending:
-        node, path = pending.pop()
-        if isinstance(node, str):
-            if _SURROGATE.search(node):
-                message = "a lone surrogate escape: no UTF-8 text can hold it (write the character)"
-                raise SourceError("PARSE_ERROR", message, _pointer(path))
-        elif isinstance(node, dict):
-            for key, item in node.items():
-                pending.append((key, path))
-                pending.append((item, (path, key)))
-        elif isinstance(node, list):
-            pending.extend((item, (path, index)) for index, item in enumerate(node))
-
-
 def _parse_yaml(text: str) -> Any:
     loader = _JsonSafeLoader(text)
     try:
@@ -293,7 +288,7 @@ def parse(text: str, suffix: str) -> Any:
         raise
     _check_json_value(value)
     if "\\" in text and _SURROGATE_ESCAPE.search(text):
-        _check_text(value)
+        _raise_invalid(value, text=True)
     return value
 
 
