@@ -230,6 +230,18 @@ def test_written_files_edited_by_hand_are_written_again(tmp_path: Path) -> None:
     assert (out / "b.py").read_text() == "B = 3\n"
 
 
+def test_a_written_files_signature_is_the_file_as_closed(tmp_path: Path) -> None:
+    """A file written by the last write is linked by its signature without being read again:
+    the signature must be the one the file has once closed (a small file's bytes are still in
+    the buffer until then), or the next write never finds it."""
+    from toolgen.package.writer import _signature, _write_file
+
+    for size in (5, 100_000):
+        path = tmp_path / f"f{size}"
+        signature = _write_file(str(path), b"x" * size)
+        assert signature == _signature(os.lstat(path))
+
+
 def test_kept_values_are_found_by_values_written_apart() -> None:
     from dataclasses import dataclass
 

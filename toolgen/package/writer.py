@@ -222,6 +222,7 @@ def _link_same(current: str, target: str, signature: Signature) -> bool:
 def _write_file(path: str, data: bytes) -> Signature:
     with open(path, "wb") as file:
         file.write(data)
+        file.flush()  # the size and time of the file as closed, not of the bytes written so far
         return _signature(os.fstat(file.fileno()))
 
 
