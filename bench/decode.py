@@ -18,6 +18,9 @@ so the nulls strict mode forces are in the arguments), decoded to model instance
 * the envelope check of each SDK object alone against the same user's path: the user's path
   checks no envelope, so this is the part of the user's time that the drift check alone takes,
   the floor under the SDK-object ratios;
+* "Checks included": toolgen from the SDK objects against the same user's paths with the checks
+  toolgen makes written in (the envelope's drift check, and the JSON reading and limits of
+  ``_json`` in place of ``json.loads``): what toolgen's own decoding adds above those checks;
 * the lenient Chat Completions decoder (OpenRouter's module) given the OpenAI client's object,
   against the same decoder given the object's dump (what it did before);
 * Gemini's generateContent as google-genai's object (``GenerateContentResponse``, built by the
@@ -33,6 +36,7 @@ gives the ratio of the minima and of the medians.
 
     python -m bench.decode    # writes the "## Typed decode" section of bench/RESULTS.md
     python -m bench.decode 41 Gemini,validate_,Lenient    # those comparisons alone, in a section of their own
+    python -m bench.decode 41 "Checks included"
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ import json
 import os
 import platform
 import random
+import shlex
 import statistics
 import subprocess
 import sys
@@ -262,9 +267,13 @@ def contenders(gen: Any) -> dict[str, dict[str, Callable[[], Any]]]:
             joiner.add(event)
         return joiner.tool_calls()  # type: ignore[no-any-return]
 
-    def user_from_chunks(chunks: list[Any]) -> list[Any]:
+    def user_from_chunks(
+        chunks: list[Any], check: Callable[[Any], Any] | None = None, loads: Any = json.loads
+    ) -> list[Any]:
         calls: dict[int, tuple[list[str], list[str]]] = {}
         for chunk in chunks:
+            if check is not None:
+                check(chunk)
             for choice in chunk.choices:
                 if choice.index != 0:
                     continue
@@ -276,20 +285,53 @@ def contenders(gen: Any) -> dict[str, dict[str, Callable[[], Any]]]:
                         if delta.function.arguments:
                             parts.append(delta.function.arguments)
         return [
-            models[name[0]].model_validate(strip_nulls(json.loads("".join(parts))))
+            models[name[0]].model_validate(strip_nulls(loads("".join(parts))))
             for _, (name, parts) in sorted(calls.items())
         ]
 
-    def user_from_events(events: list[Any]) -> list[Any]:
+    def user_from_events(
+        events: list[Any], check: Callable[[Any], Any] | None = None, loads: Any = json.loads
+    ) -> list[Any]:
         calls: dict[int, tuple[str, list[str]]] = {}
         for event in events:
+            if check is not None:
+                check(event)
             if event.type == "content_block_start" and event.content_block.type == "tool_use":
                 calls[event.index] = (event.content_block.name, [])
             elif event.type == "content_block_delta" and event.delta.type == "input_json_delta":
                 calls[event.index][1].append(event.delta.partial_json)
         return [
-            models[name].model_validate(json.loads("".join(parts) or "{}"))
+            models[name].model_validate(loads("".join(parts) or "{}"))
             for _, (name, parts) in sorted(calls.items())
+        ]
+
+    # the user's paths above with the checks toolgen makes (the envelope's drift check and the
+    # JSON limits of the arguments) written in: what toolgen's own decoding adds is above these
+    wire_json = importlib.import_module(f"{gen.__name__}._json")
+
+    def checked_completion(completion: Any) -> list[Any]:
+        openai_envelopes.read_chat_completion(completion)
+        return [
+            models[call.function.name].model_validate(
+                strip_nulls(wire_json.loads(call.function.arguments))
+            )
+            for call in completion.choices[0].message.tool_calls or ()
+            if call.type == "function"
+        ]
+
+    def checked_message(message: Any) -> list[Any]:
+        anthropic_envelopes.read_message(message)
+        return [
+            models[block.name].model_validate(wire_json.checked(block.input))
+            for block in message.content
+            if block.type == "tool_use"
+        ]
+
+    def checked_genai(response: Any) -> list[Any]:
+        gemini_envelopes.read_generate_content(response)
+        return [
+            gemini_models[call.name].model_validate(strip_nulls(wire_json.checked(call.args or {})))
+            for call in response.function_calls or ()
         ]
 
     return {
@@ -423,6 +465,45 @@ def contenders(gen: Any) -> dict[str, dict[str, Callable[[], Any]]]:
             ),
             "user's path from the object (as above)": lambda: user_from_message(anthropic_message),
         },
+        # toolgen against the user's paths with the same checks written in (see checked_completion)
+        "Checks included: OpenAI chat completion, SDK object": {
+            "toolgen parse_tool_calls(completion)": lambda: oai.parse_tool_calls(completion),
+            "user's path from the object with toolgen's envelope check and JSON reading": (
+                lambda: checked_completion(completion)
+            ),
+        },
+        "Checks included: Anthropic message, SDK object": {
+            "toolgen parse_tool_calls(message)": lambda: claude.parse_tool_calls(anthropic_message),
+            "user's path from the object with toolgen's envelope check and JSON limits": (
+                lambda: checked_message(anthropic_message)
+            ),
+        },
+        "Checks included: Gemini generateContent, google-genai object": {
+            "toolgen parse_tool_calls(response)": lambda: gemini.parse_tool_calls(gemini_response),
+            "user's path from the object with toolgen's envelope check and JSON limits": (
+                lambda: checked_genai(gemini_response)
+            ),
+        },
+        "Checks included: OpenAI chat completion stream, SDK chunk objects": {
+            "toolgen ToolCallStream: add(chunk) each, tool_calls()": lambda: ours_from_stream(
+                oai, "chat", chunks
+            ),
+            "user's join with toolgen's envelope check of each chunk and JSON reading": (
+                lambda: user_from_chunks(
+                    chunks, openai_envelopes.read_chat_completion_chunk, wire_json.loads
+                )
+            ),
+        },
+        "Checks included: Anthropic message stream, SDK event objects": {
+            "toolgen ToolCallStream: add(event) each, tool_calls()": lambda: ours_from_stream(
+                claude, "messages", events
+            ),
+            "user's join with toolgen's envelope check of each event and JSON reading": (
+                lambda: user_from_events(
+                    events, anthropic_envelopes.read_message_stream_event, wire_json.loads
+                )
+            ),
+        },
     }
 
 
@@ -496,7 +577,7 @@ def main(rounds: int = ROUNDS, only: str | None = None) -> None:
             sections += [f"### {title}: 4 calls", "", *table(times), ""]
             print(f"{title}: " + "; ".join(sections[-2:-1]), flush=True)
     name = "Typed decode" if only is None else f"Typed decode: {only}"
-    command = COMMAND if only is None else f"{COMMAND} {rounds} {only}"
+    command = COMMAND if only is None else f"{COMMAND} {rounds} {shlex.quote(only)}"
     section = [
         f"## {name}",
         "",

@@ -195,22 +195,26 @@ class MessageToolCallStream(FragmentJoiner):
         self._inputs: dict[int, dict[str, Any]] = {}
 
     def add(self, event: object) -> None:
-        # raw JSON, or an SDK object its reader checked, read through ``members_of``
-        valid = members_of(self._validate(event))
+        # raw JSON, or an SDK object its reader checked, read as ``members_of`` reads it (written
+        # out, and the deltas first: this runs for every event)
+        valid = self._validate(event)
+        valid = valid if type(valid) is dict else valid.__dict__
         kind = valid["type"]
-        if kind == "message_start":
-            self._calls.clear()
-            self._inputs.clear()
+        if kind == "content_block_delta":
+            call = self._calls.get(valid["index"])
+            if call is not None:
+                delta = valid["delta"]
+                delta = delta if type(delta) is dict else delta.__dict__
+                if delta["type"] == "input_json_delta":
+                    call.parts.append(delta["partial_json"])
         elif kind == "content_block_start":
             block = members_of(valid["content_block"])
             if block["type"] == "tool_use":
                 self._calls[valid["index"]] = ToolCallFragments(block["id"], block["name"])
                 self._inputs[valid["index"]] = block["input"]
-        elif kind == "content_block_delta":
-            delta = members_of(valid["delta"])
-            call = self._calls.get(valid["index"])
-            if call is not None and delta["type"] == "input_json_delta":
-                call.parts.append(delta["partial_json"])
+        elif kind == "message_start":
+            self._calls.clear()
+            self._inputs.clear()
 
     def tool_calls(self, calls: CallReader[Decoded]) -> list[Decoded]:
         """The joined calls in block order (a block without fragments keeps its start ``input``)."""
