@@ -1,12 +1,14 @@
-"""Lint of generated code, shared by the tests: ruff (its defaults and the project's rules) and
-mypy --strict, run in subprocesses on a folder of generated packages."""
+"""Lint of generated code, shared by the tests: ruff (its defaults and the project's rules),
+mypy --strict and pyright, run in subprocesses on a folder of generated packages."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +20,29 @@ RUFF_CONFIGS = [
     ("ruff-defaults", ["--isolated", "--target-version", "py311"]),
     ("ruff-project-rules", ["--config", str(REPO / "pyproject.toml"), "--extend-ignore", "E501"]),
 ]
+
+#: what pyright is asked: the checks of its "standard" mode (Pylance's default is "basic", a subset)
+PYRIGHT_CONFIG = {"typeCheckingMode": "standard", "pythonVersion": "3.11"}
+
+
+def pyright_report(root: Path, include: list[str]) -> dict[str, Any]:
+    """pyright (basedpyright: pyright with node in its wheel) over the files and folders
+    ``include`` of ``root``, with this interpreter's packages: its JSON report."""
+    (root / "pyrightconfig.json").write_text(
+        json.dumps({**PYRIGHT_CONFIG, "include": include}), encoding="utf-8"
+    )
+    result = subprocess.run(
+        [tool("basedpyright"), "--outputjson", "--pythonpath", sys.executable],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    try:
+        report: dict[str, Any] = json.loads(result.stdout)
+    except json.JSONDecodeError:
+        pytest.fail(f"pyright wrote no report: {result.stdout[-2000:]}{result.stderr[-2000:]}")
+    return report
 
 
 def tool(name: str) -> str:

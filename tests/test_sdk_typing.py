@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.lint_support import RUFF_CONFIGS, assert_ruff_clean, tool
+from tests.lint_support import RUFF_CONFIGS, assert_ruff_clean, pyright_report, tool
 from toolgen.build import build
 from toolgen.package.writer import write_package
 from toolgen.providers import PROVIDER_NAMES
@@ -187,10 +187,6 @@ def test_generated_packages_of_every_shape_are_clean(
             assert_ruff_clean(root / package, config)
 
 
-#: what pyright is asked: the checks of its "standard" mode (Pylance's default is "basic", a subset)
-PYRIGHT_CONFIG = {"typeCheckingMode": "standard", "pythonVersion": "3.11"}
-
-
 @pytest.fixture(scope="module")
 def pyright_findings(
     checked: tuple[Path, dict[str, set[int]]],
@@ -198,24 +194,13 @@ def pyright_findings(
     """pyright (basedpyright: pyright with node in its wheel) over the same scripts and packages:
     per file, its findings as (line, severity, rule)."""
     root, _ = checked
-    (root / "pyrightconfig.json").write_text(
-        json.dumps({**PYRIGHT_CONFIG, "include": [*SCRIPT_FILES, "examplegen", *SMALL_DESIGNS]}),
-        encoding="utf-8",
-    )
-    result = subprocess.run(
-        [tool("basedpyright"), "--outputjson", "--pythonpath", sys.executable],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    report = json.loads(result.stdout)
+    report = pyright_report(root, [*SCRIPT_FILES, "examplegen", *SMALL_DESIGNS])
     findings: dict[str, list[tuple[int, str, str]]] = {}
     for found in report["generalDiagnostics"]:
         where = Path(found["file"]).relative_to(root).as_posix()
         line = found["range"]["start"]["line"] + 1
         findings.setdefault(where, []).append((line, found["severity"], found.get("rule", "")))
-    assert report["summary"]["filesAnalyzed"] > len(SCRIPT_FILES), result.stdout[-2000:]
+    assert report["summary"]["filesAnalyzed"] > len(SCRIPT_FILES), report["summary"]
     return findings
 
 
