@@ -29,14 +29,16 @@ test: $(STAMP)
 	$(BIN)/ruff check toolgen tests bench examples
 	$(BIN)/ruff format --check toolgen tests bench examples
 	$(BIN)/mypy toolgen
+	$(BIN)/basedpyright --pythonpath $(BIN)/python
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -n auto
 
-## lint: ruff (check and format) and mypy over toolgen's own code, and the layers contract (import-linter)
+## lint: ruff (check and format), mypy and pyright over toolgen's own code, and the layers contract (import-linter)
 lint: $(STAMP)
 	$(BIN)/ruff check toolgen tests bench examples
 	$(BIN)/ruff format --check toolgen tests bench examples
 	$(BIN)/mypy toolgen
+	$(BIN)/basedpyright --pythonpath $(BIN)/python
 	$(BIN)/lint-imports
 
 ## bench: benchmarks against peers; results go to bench/RESULTS.md

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -452,6 +453,18 @@ def test_progress_only_on_a_terminal_outside_ci_and_not_quiet(
     if shown:
         assert "models 3/10" in stream.getvalue()
         assert stream.getvalue().endswith("\r\x1b[K")  # the line is cleared at the end
+
+
+def test_no_progress_without_a_standard_error(monkeypatch):
+    """pythonw, or a service, runs with ``sys.stderr`` None: a build shows no progress then,
+    rather than failing on ``None.isatty()``."""
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setattr(sys, "stderr", None)
+    monkeypatch.setattr(sys, "__stderr__", None)
+    progress = Progress.for_terminal(quiet=False)
+    assert not progress.enabled
+    progress.update("models", 10, 10)
+    progress.finish()
 
 
 def test_no_progress_for_a_short_build():

@@ -13,6 +13,7 @@ in this process, a one-job runner without a cache in a worker.
 
 from __future__ import annotations
 
+import io
 import multiprocessing
 import os
 import sys
@@ -65,7 +66,9 @@ class Progress:
     @classmethod
     def for_terminal(cls, quiet: bool, stream: TextIO | None = None) -> Progress:
         """Shown only on a terminal, outside CI (``CI`` set) and without ``--quiet``."""
-        stream = stream or sys.stderr
+        stream = stream or sys.stderr or sys.__stderr__
+        if stream is None:  # an interpreter without a standard error (pythonw)
+            return cls(io.StringIO(), False)
         enabled = not quiet and not os.environ.get("CI") and stream.isatty()
         return cls(stream, enabled)
 

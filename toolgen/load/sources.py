@@ -7,7 +7,7 @@ import math
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import yaml
 
@@ -182,6 +182,10 @@ def _node_children(node: yaml.Node) -> list[tuple[str, yaml.Node]]:
     return pairs
 
 
+#: a node still to visit: the node, its depth, its path, and its children once entered
+_YamlEntry: TypeAlias = tuple[yaml.Node, int, _Path, list[tuple[str, yaml.Node]] | None]
+
+
 def _check_yaml_nodes(root: yaml.Node) -> None:
     """Before anything is constructed: at most MAX_DEPTH levels, no alias that contains itself,
     and aliases that add at most MAX_ALIAS_VALUES values once expanded (a "billion laughs"
@@ -194,8 +198,7 @@ def _check_yaml_nodes(root: yaml.Node) -> None:
     heights: dict[int, int] = {}
     open_nodes: set[int] = set()  # entered, not yet finished: the current path
     distinct = 0  # values written in the document, each alias once
-    Entry = tuple[yaml.Node, int, _Path, list[tuple[str, yaml.Node]] | None]
-    pending: list[Entry] = [(root, 1, None, None)]
+    pending: list[_YamlEntry] = [(root, 1, None, None)]
     while pending:
         node, depth, path, finished = pending.pop()
         key = id(node)

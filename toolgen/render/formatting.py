@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import black
+from black.mode import TargetVersion
 from black.strings import str_width
 
 from toolgen.infra.cache import digest
@@ -40,7 +41,7 @@ from toolgen.infra.parallel import Later, Runner
 from toolgen.render import function_layout, literal_layout, overload_stubs, scalar_runs
 
 LINE_LENGTH = 100
-MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=LINE_LENGTH)
+MODE = black.Mode(target_versions={TargetVersion.PY311}, line_length=LINE_LENGTH)
 #: modules shorter than this are formatted whole
 SPLIT_THRESHOLD = 32_000
 #: a group of parts ends after a part whose hash is 0 modulo this (about this many parts a group)
@@ -134,7 +135,8 @@ def _black(source: str) -> str:
 
 @functools.cache
 def _black_id() -> str:
-    return digest("black", black.__version__, repr(MODE))
+    version = black.__version__  # pyright: ignore[reportPrivateImportUsage]
+    return digest("black", version, repr(MODE))
 
 
 def _black_key(arguments: tuple[str, ...]) -> str:

@@ -19,6 +19,7 @@ problem once, where the official one reports it once per vocabulary that repeats
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -31,7 +32,9 @@ _DEFS = "#/$defs/"
 
 
 def _contents(uri: str) -> dict[str, Any]:
-    return dict(REGISTRY.contents(uri))
+    contents = REGISTRY.contents(uri)
+    assert isinstance(contents, Mapping)  # the meta-schemas of 2020-12 are objects, never booleans
+    return dict(contents)
 
 
 def _vocabularies() -> list[tuple[str, dict[str, Any]]]:

@@ -901,14 +901,15 @@ def submit_canonical_module(
         formatted = formatting.result()
         if not split:
             return CanonicalModule(formatted)
+        core = split  # narrowed to str for the closure below
         roots = [*compiled.parts["tools"].values(), *compiled.parts["outputs"].values()]
         functions = {
             line.split("(", 1)[0].removeprefix("def ") for line in compiled.parts["functions"]
         }
-        key = ("split", formatted, tuple(roots), frozenset(functions), split, header)
+        key = ("split", formatted, tuple(roots), frozenset(functions), core, header)
         cut = done_by.keeping(
             key,
-            lambda: Later.done(split_module(formatted, roots, functions, split, header, done_by)),
+            lambda: Later.done(split_module(formatted, roots, functions, core, header, done_by)),
         ).result()
         return CanonicalModule(cut.core, parts=cut.parts)
 

@@ -55,8 +55,8 @@ class ReferenceInverse:
     def __init__(self, projected: ProjectedContract) -> None:
         schema = projected.meaning  # the JSON Schema the provider's payloads satisfy
         self.reading = Reading(schema, projected.rewrites) if schema is not None else None
-        self.tolerant = tolerant(schema) if schema is not None else None
-        self._admits = Draft202012Validator(self.tolerant) if schema is not None else None
+        self.tolerant = accepted = tolerant(schema) if schema is not None else None
+        self._admits = Draft202012Validator(accepted) if accepted is not None else None
 
     def __call__(self, payload: Any) -> Any:
         return self._node(payload, "", root=True)
