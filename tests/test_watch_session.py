@@ -306,3 +306,58 @@ def test_a_kept_template_text_is_rendered_again_when_a_template_file_changes(
     finally:
         monkeypatch.undo()
         templating.environment.cache_clear()
+
+
+def test_the_spare_tree_becomes_the_next_staging_tree_and_never_leaks_into_out(
+    tmp_path: Path, read_tree: Callable[[Path], dict[str, bytes]]
+) -> None:
+    """The tree a write replaced is the next write's staging tree: its files that are still
+    OUT's, unchanged, stay; whatever else it holds (files OUT held two writes ago, files and
+    ``__pycache__`` folders added to OUT by hand then, files edited in place through a shared
+    link) never reaches OUT."""
+    out = tmp_path / "gen"
+
+    def package(**texts: str) -> dict[str, str]:
+        files = dict(texts)
+        files[MANIFEST] = json.dumps({"files": dict.fromkeys(texts, "")})
+        return files
+
+    written = Written()
+    first = package(**{"a.py": "A = 1\n", "sub/b.py": "B = 1\n", "sub/c.py": "C = 1\n"})
+    write_package(out, first, written=written)
+    inode = os.stat(out / "a.py").st_ino
+    # OUT is used as a package meanwhile, and a file is added to it by hand
+    (out / "sub" / "__pycache__").mkdir()
+    (out / "sub" / "__pycache__" / "b.cpython-311.pyc").write_bytes(b"stale")
+    (out / "mine.txt").write_text("mine")
+    second = package(**{"a.py": "A = 1\n", "sub/b.py": "B = 2\n", "d/e.py": "E = 1\n"})
+    write_package(out, second, written=written)
+    assert written.spare is not None and os.path.isdir(written.spare)
+    expected = {path: text.encode() for path, text in second.items()} | {
+        b"mine.txt".decode(): b"mine"
+    }
+    assert read_tree(out) == expected and not (out / "sub" / "__pycache__").exists()
+    # the spare tree (the first write's) now stages the third: sub/c.py, the stale
+    # __pycache__ and the hand-added file of two writes ago must not come back
+    (out / "mine.txt").unlink()
+    time.sleep(0.05)
+    with open(out / "a.py", "r+b") as file:  # in place: the spare tree's a.py is the same inode
+        file.write(b"Z")
+    third = package(**{"a.py": "A = 1\n", "sub/b.py": "B = 2\n", "d/e.py": "E = 1\n"})
+    write_package(out, third, written=written)
+    assert read_tree(out) == {path: text.encode() for path, text in third.items()}
+    assert not (out / "sub" / "__pycache__").exists()
+    # unchanged since it was rewritten: the same inode from now on, without a link or a write
+    inode = os.stat(out / "a.py").st_ino
+    for _ in range(2):
+        write_package(out, third, written=written)
+        assert read_tree(out) == {path: text.encode() for path, text in third.items()}
+        assert os.stat(out / "a.py").st_ino == inode
+    # a file where a folder was: the spare tree is not used, the result is the same
+    fourth = package(**{"a.py": "A = 1\n", "sub": "S = 1\n"})
+    write_package(out, fourth, written=written)
+    write_package(out, fourth, written=written)
+    assert read_tree(out) == {path: text.encode() for path, text in fourth.items()}
+    spare = written.spare
+    written.discard()
+    assert spare is not None and not os.path.exists(spare) and written.spare is None

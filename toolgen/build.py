@@ -117,6 +117,10 @@ class Session:
         """:func:`write_package`, reading and keeping what this session wrote last."""
         write_package(out, files, on_wait, self.written if self.keep else None)
 
+    def close(self) -> None:
+        """The process builds no more: what it keeps on disk (the spare tree beside OUT) goes."""
+        self.written.discard()
+
 
 def build(
     design_root: Path,
