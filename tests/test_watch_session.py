@@ -89,6 +89,12 @@ def test_watch_rebuilds_equal_a_cold_build_after_every_edit(
     pagination["properties"]["size"]["maximum"] = 50
     make_design({"defs/common.yaml": {"$defs": {"Pagination": pagination}}})
     check()
+    # an envelope override added, then changed: the provider's envelope module follows it
+    extra = {"type": "object", "required": ["id"], "properties": {"id": S}}
+    make_design({"envelopes/openai/extra.json": extra})
+    check()
+    make_design({"envelopes/openai/extra.json": {**extra, "required": []}})
+    check()
     # a broken tool: the build fails, and OUT keeps the last good build
     good = read_tree(out)
     make_design({"tools/add.yaml": tool("add", {"type": "strng"})})
@@ -361,3 +367,41 @@ def test_the_spare_tree_becomes_the_next_staging_tree_and_never_leaks_into_out(
     spare = written.spare
     written.discard()
     assert spare is not None and not os.path.exists(spare) and written.spare is None
+
+
+def test_a_session_reports_what_a_cold_build_reports_after_every_edit(
+    tmp_path: Path, make_design: Callable[..., Path], tool: Callable[..., dict[str, Any]]
+) -> None:
+    """The diagnostics of a session's builds (file, pointer, provider, code, message) are a cold
+    build's: a file broken then fixed, one added and deleted, the same bytes under a name that
+    parses them otherwise (YAML text in a .json file)."""
+    from toolgen.build import Session
+
+    design = make_design(
+        {
+            "tools/a.yaml": tool("a", {"type": "object", "properties": {"x": S}}),
+            "tools/b.yaml": tool("b", {"type": "object", "properties": {"y": INT}}),
+        }
+    )
+    session = Session()
+
+    def check() -> list[dict[str, Any]]:
+        found = session.build(design, cache_dir=tmp_path / "cache").diagnostics
+        expected = build(design).diagnostics
+        assert [d.to_dict() for d in found] == [d.to_dict() for d in expected]
+        return [d.to_dict() for d in found]
+
+    check()
+    make_design({"tools/b.yaml": tool("b", {"type": "strng"})})
+    assert any(d["code"] == "INVALID_SCHEMA" for d in check())
+    make_design({"tools/b.yaml": tool("b", {"type": "object", "properties": {"y": INT}})})
+    check()
+    yaml_text = (design / "tools" / "a.yaml").read_bytes()
+    assert not yaml_text.lstrip().startswith(b"{")  # YAML that is not JSON
+    (design / "tools" / "c.json").write_bytes(yaml_text.replace(b"name: a", b"name: c"))
+    assert any(d["code"] == "PARSE_ERROR" and d["file"] == "tools/c.json" for d in check())
+    (design / "tools" / "c.json").unlink()
+    (design / "tools" / "a.yaml").rename(design / "tools" / "a.json")
+    assert any(d["code"] == "PARSE_ERROR" and d["file"] == "tools/a.json" for d in check())
+    (design / "tools" / "a.json").rename(design / "tools" / "a.yaml")
+    check()
