@@ -295,7 +295,8 @@ def _write_locked(
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = out.parent / f".{out.name}.toolgen-new-{os.getpid()}"
     previous = out.parent / f".{out.name}.toolgen-old-{os.getpid()}"
-    spare = _spare(written, str(out), str(staging), files)
+    folders = _folders(files)
+    spare = _spare(written, str(out), str(staging), files, folders)
     if not spare:
         shutil.rmtree(staging, ignore_errors=True)
     # a file whose hashes in the two manifests differ was generated differently: it is written
@@ -314,9 +315,9 @@ def _write_locked(
         made: set[str] = set()
         for path, text in files.items():
             target = into + path
-            parent = os.path.dirname(target)
+            parent = path.rpartition("/")[0]
             if parent not in made:
-                os.makedirs(parent, exist_ok=True)
+                os.makedirs(into + parent, exist_ok=True)
                 made.add(parent)
             current = out_of + path
             signature = kept.same(where, path, text) if keeping and path in owned else None
@@ -338,7 +339,7 @@ def _write_locked(
                 signature = _signature(os.lstat(target))
             if keeping and signature is not None:
                 signatures[path] = (text, signature)
-        _remove_rest(into, spare, files)
+        _remove_rest(into, spare, folders)
         for path in foreign:
             carried = staging / path
             carried.parent.mkdir(parents=True, exist_ok=True)
@@ -370,8 +371,18 @@ def _write_locked(
 _FOLDER = (-1, -1, -1)
 
 
+def _folders(files: dict[str, str]) -> set[str]:
+    """Every folder the files' paths go through (relative; not the root)."""
+    parents = {path.rpartition("/")[0] for path in files}
+    return {folder for parent in parents if parent for folder in (parent, *_parents(parent))}
+
+
 def _spare(
-    written: Written | None, out: str, staging: str, files: dict[str, str]
+    written: Written | None,
+    out: str,
+    staging: str,
+    files: dict[str, str],
+    needed: set[str],
 ) -> dict[str, Signature | None]:
     """The entries of the tree the last write replaced, moved to ``staging`` to be this write's
     staging tree ({} when there is none, or when it cannot be: it is removed then). Its files
@@ -397,8 +408,7 @@ def _spare(
         return {}
     # a file where this write needs a folder, or the reverse: start from an empty tree
     folders = {path for path, found in entries.items() if found == _FOLDER}
-    needed = {parent for path in files for parent in _parents(path)}
-    if any(path in folders for path in files) or any(
+    if not folders.isdisjoint(files) or any(
         entries.get(parent, _FOLDER) != _FOLDER for parent in needed
     ):
         shutil.rmtree(staging, ignore_errors=True)
@@ -425,11 +435,10 @@ def _list(root: str, prefix: str, entries: dict[str, Signature | None]) -> None:
             entries[path] = _signature(status) if stat.S_ISREG(status.st_mode) else None
 
 
-def _remove_rest(into: str, rest: dict[str, Signature | None], files: dict[str, str]) -> None:
+def _remove_rest(into: str, rest: dict[str, Signature | None], needed: set[str]) -> None:
     """Remove what is left of the spare tree: files this write does not make (and those it
     carries over from OUT, copied afresh), and folders it does not need (``__pycache__``)."""
     folders = [path for path, found in rest.items() if found == _FOLDER]
-    needed = {parent for path in files for parent in _parents(path)} if folders else set()
     for path, found in rest.items():
         if found != _FOLDER:
             with contextlib.suppress(FileNotFoundError):
