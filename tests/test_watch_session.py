@@ -405,3 +405,67 @@ def test_a_session_reports_what_a_cold_build_reports_after_every_edit(
     assert any(d["code"] == "PARSE_ERROR" and d["file"] == "tools/a.json" for d in check())
     (design / "tools" / "a.json").rename(design / "tools" / "a.yaml")
     check()
+
+
+def test_a_remembered_digest_is_the_digest_of_its_parts() -> None:
+    """Parts alike in JSON but of other types (1, True, 1.0; a tuple and a list) have their own
+    bytes, so each finds its own digest, the one computed without remembering."""
+    from toolgen.infra.cache import digest, remember
+
+    parts = [(1,), (True,), (1.0,), ("1",), ((1, 2),), ([1, 2],), ({"a": 1},), ({1: "a"},)]
+    parts += [("fp", "stage", ["fingerprint", "abc"], None), ("x" * 1000, [{"b": [None]}])]
+    remember(False)
+    expected = [digest(*p) for p in parts]
+    try:
+        remember(True)
+        for _ in range(3):  # computed, then found
+            assert [digest(*p) for p in parts] == expected
+            remember(True)
+        assert digest(object) == digest(object)  # no plain bytes: computed every time
+    finally:
+        remember(False)
+
+
+def test_kept_decoded_results_are_the_cache_entries_and_keep_them_used(tmp_path: Path) -> None:
+    """A stage's results kept decoded (Runner.submit(keep_decoded=True)) are found by the cache
+    key, counted as the cache's hits and written into its index as if read: a fresh process
+    finds them there."""
+    from toolgen.infra.kept import Kept
+    from toolgen.infra.parallel import Runner
+
+    calls: list[int] = []
+
+    def square(n: int) -> list[int]:
+        calls.append(n)
+        return [n * n]
+
+    cache, kept = Cache(tmp_path / "cache", keep=True), Kept()
+    cache.open()
+
+    def run(items: list[int]) -> list[list[int]]:
+        kept.begin()
+        cache.begin()
+        runner = Runner(cache=cache, kept=kept)
+        found = runner.map(
+            "sq",
+            square,
+            [(n,) for n in items],
+            key=lambda a: f"k{a[0]}",
+            parallel=False,
+            indexed=True,
+            keep_decoded=True,
+        )
+        cache.save_indexes()
+        return found
+
+    first = run([1, 2, 3])
+    assert calls == [1, 2, 3]
+    second = run([1, 2, 4])
+    assert calls == [1, 2, 3, 4] and second == [[1], [4], [16]]
+    assert second[0] is first[0]  # kept as it was, not decoded again
+    assert cache.hits["sq"] == 2 and cache.misses["sq"] == 1
+    fresh = Cache(tmp_path / "cache")
+    fresh.index("sq")
+    for entry in (tmp_path / "cache" / "sq").glob("k*/*.json"):
+        entry.unlink()  # only the index is left
+    assert [fresh.get("sq", f"k{n}") for n in (1, 2, 4)] == [[1], [4], [16]]

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from toolgen.infra.diagnostics import DESIGN, Diagnostic, Level
+from toolgen.infra.kept import Kept, plain_key
 from toolgen.infra.resources import PACKAGE_DIR, templates_dir
 
 CACHE_FOLDER = ".toolgen-cache"
@@ -61,8 +62,36 @@ def _json(value: Any) -> str:
 
 
 def digest(*parts: Any) -> str:
-    """The SHA-256 of JSON values, in order."""
+    """The SHA-256 of JSON values, in order. In a process that builds again (:func:`remember`),
+    a digest of parts made of plain data is found by marshal's bytes of them, not encoded and
+    hashed again (a rebuild makes tens of thousands, most of them the last build's)."""
+    if _remembered is not None:
+        key = plain_key(parts)
+        if key is not None:
+            found = _remembered.get(key)
+            if found is None:
+                found = hashlib.sha256(_json(parts).encode("utf-8", "surrogatepass")).hexdigest()
+                _remembered.put(key, found)
+            return found
     return hashlib.sha256(_json(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+#: digests by marshal's bytes of their parts, while a process builds again (:func:`remember`)
+_remembered: Kept | None = None
+
+
+def remember(keep: bool) -> None:
+    """Before a build: whether :func:`digest` remembers what it computed (a process that builds
+    again), or not (a single build: nothing would be found again). Equal bytes are equal parts,
+    of the same types, so a remembered digest is the digest of the parts; what builds no longer
+    use is let go (:class:`Kept`)."""
+    global _remembered
+    if not keep:
+        _remembered = None
+    elif _remembered is None:
+        _remembered = Kept()
+    else:
+        _remembered.begin()
 
 
 def plain(value: Any) -> Any:
@@ -263,6 +292,23 @@ class Cache:
             pass
         self.misses[stage] += 1
         return None
+
+    def touch(self, stage: str, key: str) -> bool:
+        """Count an entry in memory as read by this build (kept, indexed, and spared by pruning,
+        as :meth:`get` does), without copying its value: the caller holds it already. False
+        when it is not in memory (then the caller gets it)."""
+        entry = self._using.get(stage, {}).get(key) or self._kept.get(stage, {}).get(key)
+        if entry is None:
+            return False
+        self.hits[stage] += 1
+        self.used.add(self._path(stage, key))
+        self._using.setdefault(stage, {})[key] = entry
+        indexed = self._indexed.get(stage)
+        if indexed is not None:
+            indexed[key] = entry[0]
+            if key not in self._index[stage]:
+                self._index_changed.add(stage)
+        return True
 
     def put(self, stage: str, key: str, value: Any) -> None:
         """Store ``value``; a cache that cannot be written only makes the next build slower."""

@@ -320,6 +320,7 @@ def _meta_validate_all(
         decode=lambda found: [Diagnostic.from_dict(d) for d in found],
         parallel=False,
         indexed=True,
+        keep_decoded=True,  # only read
     )
 
 
@@ -669,6 +670,7 @@ def _check_all(contracts: list[Contract], runner: Runner) -> list[tuple[bool, li
         encode=lambda result: [result[0], [d.to_dict() for d in result[1]]],
         decode=lambda value: (bool(value[0]), [Diagnostic.from_dict(d) for d in value[1]]),
         indexed=True,
+        keep_decoded=True,  # only read
     )
 
 

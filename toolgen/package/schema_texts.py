@@ -77,6 +77,7 @@ def schema_texts(schemas: Sequence[Any], runner: Runner) -> list[SchemaText]:
         encode=_encode,
         decode=_decode,
         parallel=False,
+        keep_decoded=True,  # texts, only read
     )
     measured = [texts for group in results for texts in group]
     return [

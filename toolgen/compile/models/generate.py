@@ -260,6 +260,7 @@ def _submit_contract_modules(
         decode=_decode,
         with_runner=True,
         take_back=False,  # this process has not imported the generator (~1 s): the workers have
+        keep_decoded=True,  # texts and diagnostics, only read
     )
 
 
@@ -332,6 +333,7 @@ class PendingModels:
                 decode=_decode,
                 with_runner=True,
                 take_back=False,
+                keep_decoded=True,
             )
             if design.shared
             else None
