@@ -469,3 +469,23 @@ def test_kept_decoded_results_are_the_cache_entries_and_keep_them_used(tmp_path:
     for entry in (tmp_path / "cache" / "sq").glob("k*/*.json"):
         entry.unlink()  # only the index is left
     assert [fresh.get("sq", f"k{n}") for n in (1, 2, 4)] == [[1], [4], [16]]
+
+
+def test_a_value_kept_by_identity_is_found_for_that_object_only() -> None:
+    from toolgen.infra.kept import Kept, by_identity
+
+    kept = Kept()
+    first, equal = {"a": [1]}, {"a": [1]}
+    calls: list[object] = []
+
+    def text_of(value: object) -> str:
+        calls.append(value)
+        return repr(value)
+
+    assert by_identity(kept, "t", first, lambda: text_of(first)) == "{'a': [1]}"
+    kept.begin()
+    assert by_identity(kept, "t", first, lambda: text_of(first)) == "{'a': [1]}"
+    assert by_identity(kept, "other", first, lambda: text_of(first)) == "{'a': [1]}"
+    assert by_identity(kept, "t", equal, lambda: text_of(equal)) == "{'a': [1]}"
+    assert calls == [first, first, equal]  # the same object under its tag only
+    assert by_identity(None, "t", first, lambda: text_of(first)) and len(calls) == 4

@@ -149,5 +149,7 @@ def _build(design_root: Path, providers: Sequence[str], runner: Runner) -> Build
         return analysis
     package = render_package(analysis.design, list(analysis.projections), runner)
     diagnostics = analysis.diagnostics + package.diagnostics
-    files = package.with_manifest(analysis.design) if not has_errors(diagnostics) else {}
+    files = (
+        package.with_manifest(analysis.design, runner.kept) if not has_errors(diagnostics) else {}
+    )
     return BuildResult(files, diagnostics, analysis.design, analysis.projections)

@@ -6,6 +6,7 @@ import hashlib
 import marshal
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -19,7 +20,7 @@ from toolgen.compile.validators import (
     submit_envelope_module,
 )
 from toolgen.infra.diagnostics import Diagnostic
-from toolgen.infra.kept import plain_key
+from toolgen.infra.kept import Kept, by_identity, plain_key
 from toolgen.infra.parallel import Later, Runner
 from toolgen.load.contracts import Design
 from toolgen.load.loader import ENVELOPES_FOLDER
@@ -45,17 +46,24 @@ class PackageFiles:
     files: dict[str, str]
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
-    def with_manifest(self, design: Design) -> dict[str, str]:
+    def with_manifest(self, design: Design, kept: Kept | None = None) -> dict[str, str]:
+        """The files with the manifest; ``kept``: a process that builds again, whose texts
+        kept from the last build keep their hashes."""
         files = dict(sorted(self.files.items()))
         manifest = {
             "toolgen_version": __version__,
             "design_hash": design.hash,
             "files": {
-                path: hashlib.sha256(text.encode()).hexdigest() for path, text in files.items()
+                path: by_identity(kept, "sha256", text, partial(_sha256, text))
+                for path, text in files.items()
             },
         }
         files[MANIFEST] = json_text(manifest)
         return files
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _import_statement(module: str, names: list[str]) -> str:
