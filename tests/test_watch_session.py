@@ -489,3 +489,35 @@ def test_a_value_kept_by_identity_is_found_for_that_object_only() -> None:
     assert by_identity(kept, "t", equal, lambda: text_of(equal)) == "{'a': [1]}"
     assert calls == [first, first, equal]  # the same object under its tag only
     assert by_identity(None, "t", first, lambda: text_of(first)) and len(calls) == 4
+
+
+def test_an_entry_held_decoded_is_read_from_its_file_once_the_value_is_let_go(
+    tmp_path: Path,
+) -> None:
+    """A stage without an index lets the cache drop an entry's text while the build holds its
+    value decoded (Cache.touch); a build that no longer holds it reads the entry's file."""
+    from toolgen.infra.kept import Kept
+    from toolgen.infra.parallel import Runner
+
+    calls: list[int] = []
+
+    def double(n: int) -> dict[str, int]:
+        calls.append(n)
+        return {"n": 2 * n}
+
+    cache = Cache(tmp_path / "cache", keep=True)
+    cache.open()
+
+    def run(kept: Kept) -> list[dict[str, int]]:
+        kept.begin()
+        cache.begin()
+        runner = Runner(cache=cache, kept=kept)
+        items = [(n,) for n in (1, 2)]
+        return runner.map("d", double, items, key=lambda a: f"k{a[0]}", keep_decoded=True)
+
+    kept = Kept()
+    assert run(kept) == [{"n": 2}, {"n": 4}]
+    assert run(kept) == [{"n": 2}, {"n": 4}]  # held decoded: the cache keeps no text
+    assert cache.hits["d"] == 2 and all(text is None for text, _ in cache._using["d"].values())
+    assert run(Kept()) == [{"n": 2}, {"n": 4}]  # nothing held: read from the files
+    assert calls == [1, 2] and cache.hits["d"] == 2

@@ -240,8 +240,8 @@ class Cache:
         path = self._path(stage, key)
         indexed = self._indexed.get(stage)
         kept = self._kept.get(stage, {}).get(key)
-        if kept is not None:
-            source, blob = kept
+        source, blob = kept if kept is not None else _HELD
+        if source is not None:  # else not kept, or its value held decoded by the last build
             try:
                 if blob is None:  # the JSON value, as a file's text gives it, as marshal's bytes
                     value = json.loads(source)
@@ -295,19 +295,26 @@ class Cache:
 
     def touch(self, stage: str, key: str) -> bool:
         """Count an entry in memory as read by this build (kept, indexed, and spared by pruning,
-        as :meth:`get` does), without copying its value: the caller holds it already. False
-        when it is not in memory (then the caller gets it)."""
+        as :meth:`get` does), without copying its value: the caller holds it already, so the
+        entry's text is let go (an indexed stage's stays: the index is written from it; a
+        :meth:`get` of an entry without its text reads its file). False when the entry is not
+        in memory (then the caller gets it)."""
         entry = self._using.get(stage, {}).get(key) or self._kept.get(stage, {}).get(key)
         if entry is None:
             return False
+        indexed = self._indexed.get(stage)
+        if indexed is not None:
+            text = entry[0]
+            if text is None:
+                return False
+            indexed[key] = text
+            if key not in self._index[stage]:
+                self._index_changed.add(stage)
+        else:
+            entry = _HELD
         self.hits[stage] += 1
         self.used.add(self._path(stage, key))
         self._using.setdefault(stage, {})[key] = entry
-        indexed = self._indexed.get(stage)
-        if indexed is not None:
-            indexed[key] = entry[0]
-            if key not in self._index[stage]:
-                self._index_changed.add(stage)
         return True
 
     def put(self, stage: str, key: str, value: Any) -> None:
@@ -438,13 +445,21 @@ class Cache:
             self._failed(error)
 
 
-#: an entry kept in memory: its value's JSON text, and the value as marshal's bytes once read
-KeptEntry = tuple[str, bytes | None]
+#: an entry kept in memory: its value's JSON text, and the value as marshal's bytes once read;
+#: (None, None): the entry exists, its value held decoded by the build (:meth:`Cache.touch`)
+KeptEntry = tuple[str | None, bytes | None]
+_HELD: KeptEntry = (None, None)
+#: what an entry without its text weighs (its key)
+_HELD_WEIGHT = 64
 
 
 def _weight(entries: dict[str, dict[str, KeptEntry]]) -> int:
     """The characters of the values of ``entries``."""
-    return sum(len(text) for stage in entries.values() for text, _ in stage.values())
+    return sum(
+        _HELD_WEIGHT if text is None else len(text)
+        for stage in entries.values()
+        for text, _ in stage.values()
+    )
 
 
 def _utf8(text: str) -> bytes | None:
