@@ -472,7 +472,8 @@ def _measure_rebuilds(work: Path, rounds: int, against: Path | None = None) -> s
 #: without one, what the watch command of main at 9e03844 called (``_build_into`` with the
 #: default cache of the design, here given), with the garbage collector's thresholds of the CLI's
 #: process (``collect_less``, as ``run_and_exit`` sets them). A line on stdin = one rebuild; it
-#: answers with the rebuild's seconds and exit code.
+#: answers with the rebuild's seconds and exit code. At the end it closes the rebuilder, as the
+#: watch command does (the spare tree beside OUT removed: the next fresh build does not).
 _WATCH_DRIVER = """
 import sys, time
 from pathlib import Path
@@ -490,6 +491,7 @@ for _ in sys.stdin:
     start = time.perf_counter()
     code = rebuild()
     print(f"{time.perf_counter() - start:.4f} {code}", flush=True)
+getattr(rebuild, "close", lambda: None)()  # as toolgen watch does when it stops
 import resource
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, flush=True)  # KiB, this process
 """

@@ -89,6 +89,12 @@ def test_watch_rebuilds_equal_a_cold_build_after_every_edit(
     pagination["properties"]["size"]["maximum"] = 50
     make_design({"defs/common.yaml": {"$defs": {"Pagination": pagination}}})
     check()
+    # an envelope override added, then changed: the provider's envelope module follows it
+    extra = {"type": "object", "required": ["id"], "properties": {"id": S}}
+    make_design({"envelopes/openai/extra.json": extra})
+    check()
+    make_design({"envelopes/openai/extra.json": {**extra, "required": []}})
+    check()
     # a broken tool: the build fails, and OUT keeps the last good build
     good = read_tree(out)
     make_design({"tools/add.yaml": tool("add", {"type": "strng"})})
@@ -306,3 +312,212 @@ def test_a_kept_template_text_is_rendered_again_when_a_template_file_changes(
     finally:
         monkeypatch.undo()
         templating.environment.cache_clear()
+
+
+def test_the_spare_tree_becomes_the_next_staging_tree_and_never_leaks_into_out(
+    tmp_path: Path, read_tree: Callable[[Path], dict[str, bytes]]
+) -> None:
+    """The tree a write replaced is the next write's staging tree: its files that are still
+    OUT's, unchanged, stay; whatever else it holds (files OUT held two writes ago, files and
+    ``__pycache__`` folders added to OUT by hand then, files edited in place through a shared
+    link) never reaches OUT."""
+    out = tmp_path / "gen"
+
+    def package(**texts: str) -> dict[str, str]:
+        files = dict(texts)
+        files[MANIFEST] = json.dumps({"files": dict.fromkeys(texts, "")})
+        return files
+
+    written = Written()
+    first = package(**{"a.py": "A = 1\n", "sub/b.py": "B = 1\n", "sub/c.py": "C = 1\n"})
+    write_package(out, first, written=written)
+    inode = os.stat(out / "a.py").st_ino
+    # OUT is used as a package meanwhile, and a file is added to it by hand
+    (out / "sub" / "__pycache__").mkdir()
+    (out / "sub" / "__pycache__" / "b.cpython-311.pyc").write_bytes(b"stale")
+    (out / "mine.txt").write_text("mine")
+    second = package(**{"a.py": "A = 1\n", "sub/b.py": "B = 2\n", "d/e.py": "E = 1\n"})
+    write_package(out, second, written=written)
+    assert written.spare is not None and os.path.isdir(written.spare)
+    expected = {path: text.encode() for path, text in second.items()} | {
+        b"mine.txt".decode(): b"mine"
+    }
+    assert read_tree(out) == expected and not (out / "sub" / "__pycache__").exists()
+    # the spare tree (the first write's) now stages the third: sub/c.py, the stale
+    # __pycache__ and the hand-added file of two writes ago must not come back
+    (out / "mine.txt").unlink()
+    time.sleep(0.05)
+    with open(out / "a.py", "r+b") as file:  # in place: the spare tree's a.py is the same inode
+        file.write(b"Z")
+    third = package(**{"a.py": "A = 1\n", "sub/b.py": "B = 2\n", "d/e.py": "E = 1\n"})
+    write_package(out, third, written=written)
+    assert read_tree(out) == {path: text.encode() for path, text in third.items()}
+    assert not (out / "sub" / "__pycache__").exists()
+    # unchanged since it was rewritten: the same inode from now on, without a link or a write
+    inode = os.stat(out / "a.py").st_ino
+    for _ in range(2):
+        write_package(out, third, written=written)
+        assert read_tree(out) == {path: text.encode() for path, text in third.items()}
+        assert os.stat(out / "a.py").st_ino == inode
+    # a file where a folder was: the spare tree is not used, the result is the same
+    fourth = package(**{"a.py": "A = 1\n", "sub": "S = 1\n"})
+    write_package(out, fourth, written=written)
+    write_package(out, fourth, written=written)
+    assert read_tree(out) == {path: text.encode() for path, text in fourth.items()}
+    spare = written.spare
+    written.discard()
+    assert spare is not None and not os.path.exists(spare) and written.spare is None
+
+
+def test_a_session_reports_what_a_cold_build_reports_after_every_edit(
+    tmp_path: Path, make_design: Callable[..., Path], tool: Callable[..., dict[str, Any]]
+) -> None:
+    """The diagnostics of a session's builds (file, pointer, provider, code, message) are a cold
+    build's: a file broken then fixed, one added and deleted, the same bytes under a name that
+    parses them otherwise (YAML text in a .json file)."""
+    from toolgen.build import Session
+
+    design = make_design(
+        {
+            "tools/a.yaml": tool("a", {"type": "object", "properties": {"x": S}}),
+            "tools/b.yaml": tool("b", {"type": "object", "properties": {"y": INT}}),
+        }
+    )
+    session = Session()
+
+    def check() -> list[dict[str, Any]]:
+        found = session.build(design, cache_dir=tmp_path / "cache").diagnostics
+        expected = build(design).diagnostics
+        assert [d.to_dict() for d in found] == [d.to_dict() for d in expected]
+        return [d.to_dict() for d in found]
+
+    check()
+    make_design({"tools/b.yaml": tool("b", {"type": "strng"})})
+    assert any(d["code"] == "INVALID_SCHEMA" for d in check())
+    make_design({"tools/b.yaml": tool("b", {"type": "object", "properties": {"y": INT}})})
+    check()
+    yaml_text = (design / "tools" / "a.yaml").read_bytes()
+    assert not yaml_text.lstrip().startswith(b"{")  # YAML that is not JSON
+    (design / "tools" / "c.json").write_bytes(yaml_text.replace(b"name: a", b"name: c"))
+    assert any(d["code"] == "PARSE_ERROR" and d["file"] == "tools/c.json" for d in check())
+    (design / "tools" / "c.json").unlink()
+    (design / "tools" / "a.yaml").rename(design / "tools" / "a.json")
+    assert any(d["code"] == "PARSE_ERROR" and d["file"] == "tools/a.json" for d in check())
+    (design / "tools" / "a.json").rename(design / "tools" / "a.yaml")
+    check()
+
+
+def test_a_remembered_digest_is_the_digest_of_its_parts() -> None:
+    """Parts alike in JSON but of other types (1, True, 1.0; a tuple and a list) have their own
+    bytes, so each finds its own digest, the one computed without remembering."""
+    from toolgen.infra.cache import digest, remember
+
+    parts = [(1,), (True,), (1.0,), ("1",), ((1, 2),), ([1, 2],), ({"a": 1},), ({1: "a"},)]
+    parts += [("fp", "stage", ["fingerprint", "abc"], None), ("x" * 1000, [{"b": [None]}])]
+    remember(False)
+    expected = [digest(*p) for p in parts]
+    try:
+        remember(True)
+        for _ in range(3):  # computed, then found
+            assert [digest(*p) for p in parts] == expected
+            remember(True)
+        assert digest(object) == digest(object)  # no plain bytes: computed every time
+    finally:
+        remember(False)
+
+
+def test_kept_decoded_results_are_the_cache_entries_and_keep_them_used(tmp_path: Path) -> None:
+    """A stage's results kept decoded (Runner.submit(keep_decoded=True)) are found by the cache
+    key, counted as the cache's hits and written into its index as if read: a fresh process
+    finds them there."""
+    from toolgen.infra.kept import Kept
+    from toolgen.infra.parallel import Runner
+
+    calls: list[int] = []
+
+    def square(n: int) -> list[int]:
+        calls.append(n)
+        return [n * n]
+
+    cache, kept = Cache(tmp_path / "cache", keep=True), Kept()
+    cache.open()
+
+    def run(items: list[int]) -> list[list[int]]:
+        kept.begin()
+        cache.begin()
+        runner = Runner(cache=cache, kept=kept)
+        found = runner.map(
+            "sq",
+            square,
+            [(n,) for n in items],
+            key=lambda a: f"k{a[0]}",
+            parallel=False,
+            indexed=True,
+            keep_decoded=True,
+        )
+        cache.save_indexes()
+        return found
+
+    first = run([1, 2, 3])
+    assert calls == [1, 2, 3]
+    second = run([1, 2, 4])
+    assert calls == [1, 2, 3, 4] and second == [[1], [4], [16]]
+    assert second[0] is first[0]  # kept as it was, not decoded again
+    assert cache.hits["sq"] == 2 and cache.misses["sq"] == 1
+    fresh = Cache(tmp_path / "cache")
+    fresh.index("sq")
+    for entry in (tmp_path / "cache" / "sq").glob("k*/*.json"):
+        entry.unlink()  # only the index is left
+    assert [fresh.get("sq", f"k{n}") for n in (1, 2, 4)] == [[1], [4], [16]]
+
+
+def test_a_value_kept_by_identity_is_found_for_that_object_only() -> None:
+    from toolgen.infra.kept import Kept, by_identity
+
+    kept = Kept()
+    first, equal = {"a": [1]}, {"a": [1]}
+    calls: list[object] = []
+
+    def text_of(value: object) -> str:
+        calls.append(value)
+        return repr(value)
+
+    assert by_identity(kept, "t", first, lambda: text_of(first)) == "{'a': [1]}"
+    kept.begin()
+    assert by_identity(kept, "t", first, lambda: text_of(first)) == "{'a': [1]}"
+    assert by_identity(kept, "other", first, lambda: text_of(first)) == "{'a': [1]}"
+    assert by_identity(kept, "t", equal, lambda: text_of(equal)) == "{'a': [1]}"
+    assert calls == [first, first, equal]  # the same object under its tag only
+    assert by_identity(None, "t", first, lambda: text_of(first)) and len(calls) == 4
+
+
+def test_an_entry_held_decoded_is_read_from_its_file_once_the_value_is_let_go(
+    tmp_path: Path,
+) -> None:
+    """A stage without an index lets the cache drop an entry's text while the build holds its
+    value decoded (Cache.touch); a build that no longer holds it reads the entry's file."""
+    from toolgen.infra.kept import Kept
+    from toolgen.infra.parallel import Runner
+
+    calls: list[int] = []
+
+    def double(n: int) -> dict[str, int]:
+        calls.append(n)
+        return {"n": 2 * n}
+
+    cache = Cache(tmp_path / "cache", keep=True)
+    cache.open()
+
+    def run(kept: Kept) -> list[dict[str, int]]:
+        kept.begin()
+        cache.begin()
+        runner = Runner(cache=cache, kept=kept)
+        items = [(n,) for n in (1, 2)]
+        return runner.map("d", double, items, key=lambda a: f"k{a[0]}", keep_decoded=True)
+
+    kept = Kept()
+    assert run(kept) == [{"n": 2}, {"n": 4}]
+    assert run(kept) == [{"n": 2}, {"n": 4}]  # held decoded: the cache keeps no text
+    assert cache.hits["d"] == 2 and all(text is None for text, _ in cache._using["d"].values())
+    assert run(Kept()) == [{"n": 2}, {"n": 4}]  # nothing held: read from the files
+    assert calls == [1, 2] and cache.hits["d"] == 2

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from toolgen.compile.models import warm_up
-from toolgen.infra.cache import Cache
+from toolgen.infra.cache import Cache, remember
 from toolgen.infra.diagnostics import Diagnostic, has_errors
 from toolgen.infra.kept import Kept
 from toolgen.infra.parallel import Progress, Runner
@@ -101,6 +101,7 @@ class Session:
         cache = self._open_cache(cache_dir, read_only_cache) if cache_dir is not None else None
         if self.kept is not None:
             self.kept.begin()
+        remember(self.keep)
         with Runner(jobs, cache, progress, warm_up=warm_up, kept=self.kept) as runner:
             if cache is None or cache.is_empty():
                 runner.start()  # most of the work is to be done: the workers start while loading
@@ -116,6 +117,10 @@ class Session:
     ) -> None:
         """:func:`write_package`, reading and keeping what this session wrote last."""
         write_package(out, files, on_wait, self.written if self.keep else None)
+
+    def close(self) -> None:
+        """The process builds no more: what it keeps on disk (the spare tree beside OUT) goes."""
+        self.written.discard()
 
 
 def build(
@@ -144,5 +149,7 @@ def _build(design_root: Path, providers: Sequence[str], runner: Runner) -> Build
         return analysis
     package = render_package(analysis.design, list(analysis.projections), runner)
     diagnostics = analysis.diagnostics + package.diagnostics
-    files = package.with_manifest(analysis.design) if not has_errors(diagnostics) else {}
+    files = (
+        package.with_manifest(analysis.design, runner.kept) if not has_errors(diagnostics) else {}
+    )
     return BuildResult(files, diagnostics, analysis.design, analysis.projections)

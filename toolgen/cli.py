@@ -473,35 +473,61 @@ def watch_command(design: Path, out: Path, providers: tuple[str, ...], output_fo
 
     # each rebuild redoes only the contracts that changed
     rebuild = watch_rebuilder(design, out, providers, output_format, default_cache_dir(design))
-    if rebuild() == EXIT_USAGE:
-        sys.exit(EXIT_USAGE)  # OUT is not toolgen's: no later build could write it either
-    click.echo(f"toolgen: watching {design} (Ctrl-C to stop)", err=True)
-    watch(design, out, rebuild)
+    try:
+        if rebuild() == EXIT_USAGE:
+            sys.exit(EXIT_USAGE)  # OUT is not toolgen's: no later build could write it either
+        click.echo(f"toolgen: watching {design} (Ctrl-C to stop)", err=True)
+        watch(design, out, rebuild)
+    finally:
+        rebuild.close()
     click.echo("toolgen: stopped", err=True)
 
 
 def watch_rebuilder(
     design: Path, out: Path, providers: tuple[str, ...], output_format: str, cache: Path
-) -> Callable[[], int]:
+) -> Rebuilder:
     """What ``toolgen watch`` calls for its first build and after each burst of changes (one
     build of DESIGN into OUT, reported; returns the exit code). bench.build times it."""
 
     from toolgen.build import Session
 
-    session = Session()  # what one build keeps for the next
-    builds = 0
+    return Rebuilder(design, out, providers, output_format, cache, Session())
 
-    def rebuild() -> int:
-        nonlocal builds
+
+class Rebuilder:
+    """One build of DESIGN into OUT per call, reported, in a session kept between the calls
+    (what one build keeps for the next); :meth:`close` when the process builds no more."""
+
+    def __init__(
+        self,
+        design: Path,
+        out: Path,
+        providers: tuple[str, ...],
+        output_format: str,
+        cache: Path,
+        session: Session,
+    ) -> None:
+        self.design, self.out, self.providers = design, out, providers
+        self.output_format, self.cache, self.session = output_format, cache, session
+        self.builds = 0
+
+    def __call__(self) -> int:
         code = _build_into(
-            design, out, providers, output_format, check=False, cache=cache, session=session
+            self.design,
+            self.out,
+            self.providers,
+            self.output_format,
+            check=False,
+            cache=self.cache,
+            session=self.session,
         )
-        if code == EXIT_DESIGN and builds:
-            click.echo(f"toolgen: {out} keeps the last good build", err=True)
-        builds += 1
+        if code == EXIT_DESIGN and self.builds:
+            click.echo(f"toolgen: {self.out} keeps the last good build", err=True)
+        self.builds += 1
         return code
 
-    return rebuild
+    def close(self) -> None:
+        self.session.close()
 
 
 @main.group("canary")

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from toolgen.infra.diagnostics import DESIGN, Diagnostic, Level
+from toolgen.infra.kept import Kept, plain_key
 from toolgen.infra.resources import PACKAGE_DIR, templates_dir
 
 CACHE_FOLDER = ".toolgen-cache"
@@ -61,8 +62,36 @@ def _json(value: Any) -> str:
 
 
 def digest(*parts: Any) -> str:
-    """The SHA-256 of JSON values, in order."""
+    """The SHA-256 of JSON values, in order. In a process that builds again (:func:`remember`),
+    a digest of parts made of plain data is found by marshal's bytes of them, not encoded and
+    hashed again (a rebuild makes tens of thousands, most of them the last build's)."""
+    if _remembered is not None:
+        key = plain_key(parts)
+        if key is not None:
+            found = _remembered.get(key)
+            if found is None:
+                found = hashlib.sha256(_json(parts).encode("utf-8", "surrogatepass")).hexdigest()
+                _remembered.put(key, found)
+            return found
     return hashlib.sha256(_json(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+#: digests by marshal's bytes of their parts, while a process builds again (:func:`remember`)
+_remembered: Kept | None = None
+
+
+def remember(keep: bool) -> None:
+    """Before a build: whether :func:`digest` remembers what it computed (a process that builds
+    again), or not (a single build: nothing would be found again). Equal bytes are equal parts,
+    of the same types, so a remembered digest is the digest of the parts; what builds no longer
+    use is let go (:class:`Kept`)."""
+    global _remembered
+    if not keep:
+        _remembered = None
+    elif _remembered is None:
+        _remembered = Kept()
+    else:
+        _remembered.begin()
 
 
 def plain(value: Any) -> Any:
@@ -211,8 +240,8 @@ class Cache:
         path = self._path(stage, key)
         indexed = self._indexed.get(stage)
         kept = self._kept.get(stage, {}).get(key)
-        if kept is not None:
-            source, blob = kept
+        source, blob = kept if kept is not None else _HELD
+        if source is not None:  # else not kept, or its value held decoded by the last build
             try:
                 if blob is None:  # the JSON value, as a file's text gives it, as marshal's bytes
                     value = json.loads(source)
@@ -263,6 +292,30 @@ class Cache:
             pass
         self.misses[stage] += 1
         return None
+
+    def touch(self, stage: str, key: str) -> bool:
+        """Count an entry in memory as read by this build (kept, indexed, and spared by pruning,
+        as :meth:`get` does), without copying its value: the caller holds it already, so the
+        entry's text is let go (an indexed stage's stays: the index is written from it; a
+        :meth:`get` of an entry without its text reads its file). False when the entry is not
+        in memory (then the caller gets it)."""
+        entry = self._using.get(stage, {}).get(key) or self._kept.get(stage, {}).get(key)
+        if entry is None:
+            return False
+        indexed = self._indexed.get(stage)
+        if indexed is not None:
+            text = entry[0]
+            if text is None:
+                return False
+            indexed[key] = text
+            if key not in self._index[stage]:
+                self._index_changed.add(stage)
+        else:
+            entry = _HELD
+        self.hits[stage] += 1
+        self.used.add(self._path(stage, key))
+        self._using.setdefault(stage, {})[key] = entry
+        return True
 
     def put(self, stage: str, key: str, value: Any) -> None:
         """Store ``value``; a cache that cannot be written only makes the next build slower."""
@@ -392,13 +445,21 @@ class Cache:
             self._failed(error)
 
 
-#: an entry kept in memory: its value's JSON text, and the value as marshal's bytes once read
-KeptEntry = tuple[str, bytes | None]
+#: an entry kept in memory: its value's JSON text, and the value as marshal's bytes once read;
+#: (None, None): the entry exists, its value held decoded by the build (:meth:`Cache.touch`)
+KeptEntry = tuple[str | None, bytes | None]
+_HELD: KeptEntry = (None, None)
+#: what an entry without its text weighs (its key)
+_HELD_WEIGHT = 64
 
 
 def _weight(entries: dict[str, dict[str, KeptEntry]]) -> int:
     """The characters of the values of ``entries``."""
-    return sum(len(text) for stage in entries.values() for text, _ in stage.values())
+    return sum(
+        _HELD_WEIGHT if text is None else len(text)
+        for stage in entries.values()
+        for text, _ in stage.values()
+    )
 
 
 def _utf8(text: str) -> bytes | None:

@@ -10,8 +10,10 @@ two builds'. Values must not be changed by their users (text, tuples, frozen dat
 from __future__ import annotations
 
 import marshal
-from collections.abc import Hashable
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class Kept:
@@ -50,3 +52,20 @@ def plain_key(value: Any) -> bytes | None:
         return marshal.dumps(value)
     except ValueError:
         return None
+
+
+def by_identity(kept: Kept | None, tag: Hashable, of: Any, compute: Callable[[], T]) -> T:
+    """``compute()``, a pure function of ``of`` (and of ``tag``), kept by the identity of ``of``
+    when it is an object a process that builds again hands to its next build as it was (a
+    result kept decoded: toolgen.infra.parallel.Runner.submit's ``keep_decoded``; nothing
+    changes those in place). The kept value holds ``of``: no other object takes its id while
+    the value is kept."""
+    if kept is None:
+        return compute()
+    key = (tag, id(of))
+    found = kept.get(key)
+    if found is not None and found[0] is of:
+        return found[1]  # type: ignore[no-any-return]
+    value = compute()
+    kept.put(key, (of, value))
+    return value

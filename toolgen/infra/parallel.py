@@ -231,6 +231,7 @@ class Runner:
         indexed: bool = False,
         with_runner: bool = False,
         take_back: bool = True,
+        keep_decoded: bool = False,
     ) -> Pending[R]:
         """:meth:`map`, with the work handed to the workers now and collected by
         ``result()``: this process can do other work meanwhile (with one job, or too few
@@ -238,8 +239,12 @@ class Runner:
         read through the cache's index (:meth:`Cache.index`). ``with_runner``: ``function``
         takes a ``runner`` keyword, the runner that runs it (see the module docstring).
         ``take_back=False``: collecting waits for the workers rather than computing a chunk no
-        worker has started here (work whose libraries only the workers have imported)."""
+        worker has started here (work whose libraries only the workers have imported).
+        ``keep_decoded``: in a process that builds again (:attr:`kept`), the results are kept by
+        their cache keys as they are, not read from the cache and decoded again; only for
+        results their users never change."""
         results: list[Any] = [None] * len(arguments)
+        held = self.kept if keep_decoded and self.cache is not None and key is not None else None
         if indexed and self.cache is not None:
             self.cache.index(stage)
         keys: list[str | None] = [None] * len(arguments)
@@ -247,10 +252,17 @@ class Runner:
         for index, item in enumerate(arguments):
             if self.cache is not None and key is not None:
                 keys[index] = key(item)
+                if held is not None:
+                    kept = held.get((stage, keys[index]))
+                    if kept is not None and self.cache.touch(stage, keys[index] or ""):
+                        results[index] = kept[0]
+                        continue
                 found = self.cache.get(stage, keys[index] or "")
                 if found is not None:
                     try:
                         results[index] = decode(found)
+                        if held is not None:
+                            held.put((stage, keys[index]), (results[index],))
                         continue
                     except (TypeError, ValueError, KeyError, IndexError):
                         # an entry of another shape: a miss, recomputed
@@ -282,6 +294,8 @@ class Runner:
                 cache_key = keys[index]
                 if self.cache is not None and cache_key is not None:
                     self.cache.put(stage, cache_key, encode(result))
+                    if held is not None:
+                        held.put((stage, cache_key), (result,))
             return results
 
         return Pending(collect)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 import tomllib
 from collections.abc import Mapping
@@ -14,6 +15,7 @@ from jsonschema import Draft202012Validator
 
 from toolgen.infra.cache import code_fingerprint, digest
 from toolgen.infra.diagnostics import DESIGN, Diagnostic, Level
+from toolgen.infra.kept import Kept, plain_key
 from toolgen.infra.parallel import Runner
 from toolgen.load.bundle import Bundler, Documents, Location
 from toolgen.load.contracts import (
@@ -138,17 +140,28 @@ def _outside(root: Path, relative: str) -> list[Diagnostic]:
 
 
 def _read_file(
-    root: Path, relative: str, linked: bool
+    root: Path, relative: str, linked: bool, kept: Kept | None = None
 ) -> tuple[bytes | None, Any, list[Diagnostic]]:
     """The bytes (None when not read) and the value of a design file found by :func:`_scan`:
-    ``_load_inside``, with its path resolved only when a symbolic link is on its way."""
+    ``_load_inside``, with its path resolved only when a symbolic link is on its way. ``kept``
+    (a process that builds again): a file whose bytes parsed cleanly before is not parsed
+    again; its value is a copy of the kept one (marshal's bytes of it), which loading changes."""
     refused = _outside(root, relative) if linked else []
     if refused:
         return None, None, refused
     data, found = read_source(os.path.join(root, relative), relative)
     if data is None:
         return None, None, found
-    value, found = parse_source(data, _suffix(relative.rsplit("/", 1)[-1]), relative)
+    suffix = _suffix(relative.rsplit("/", 1)[-1])
+    key = ("parsed", suffix, data)
+    blob = kept.get(key) if kept is not None else None
+    if blob is not None:
+        return data, marshal.loads(blob), []
+    value, found = parse_source(data, suffix, relative)
+    if kept is not None and not found:
+        blob = plain_key(value)
+        if blob is not None:
+            kept.put(key, blob)
     return data, value, found
 
 
@@ -307,6 +320,7 @@ def _meta_validate_all(
         decode=lambda found: [Diagnostic.from_dict(d) for d in found],
         parallel=False,
         indexed=True,
+        keep_decoded=True,  # only read
     )
 
 
@@ -458,7 +472,7 @@ def load_design(
     values: dict[str, Any] = {}
     read: dict[str, bytes] = {}
     for relative in files:
-        data, value, found = _read_file(root, relative, scanned[relative])
+        data, value, found = _read_file(root, relative, scanned[relative], runner.kept)
         diagnostics += found
         if data is not None:
             read[relative] = data
@@ -656,6 +670,7 @@ def _check_all(contracts: list[Contract], runner: Runner) -> list[tuple[bool, li
         encode=lambda result: [result[0], [d.to_dict() for d in result[1]]],
         decode=lambda value: (bool(value[0]), [Diagnostic.from_dict(d) for d in value[1]]),
         indexed=True,
+        keep_decoded=True,  # only read
     )
 
 

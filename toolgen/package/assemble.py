@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import marshal
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -18,6 +20,7 @@ from toolgen.compile.validators import (
     submit_envelope_module,
 )
 from toolgen.infra.diagnostics import Diagnostic
+from toolgen.infra.kept import Kept, by_identity, plain_key
 from toolgen.infra.parallel import Later, Runner
 from toolgen.load.contracts import Design
 from toolgen.load.loader import ENVELOPES_FOLDER
@@ -43,17 +46,24 @@ class PackageFiles:
     files: dict[str, str]
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
-    def with_manifest(self, design: Design) -> dict[str, str]:
+    def with_manifest(self, design: Design, kept: Kept | None = None) -> dict[str, str]:
+        """The files with the manifest; ``kept``: a process that builds again, whose texts
+        kept from the last build keep their hashes."""
         files = dict(sorted(self.files.items()))
         manifest = {
             "toolgen_version": __version__,
             "design_hash": design.hash,
             "files": {
-                path: hashlib.sha256(text.encode()).hexdigest() for path, text in files.items()
+                path: by_identity(kept, "sha256", text, partial(_sha256, text))
+                for path, text in files.items()
             },
         }
         files[MANIFEST] = json_text(manifest)
         return files
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _import_statement(module: str, names: list[str]) -> str:
@@ -320,7 +330,7 @@ def render_package(
         if not projection.profile.apis:
             files.update(_schema_files(projection, _texts(projection, runner)))
             continue
-        schemas, found = _envelope_schemas(design, projection)
+        schemas, found = _envelope_schemas(design, projection, runner)
         diagnostics += found
         if found:
             continue
@@ -335,9 +345,7 @@ def render_package(
             canonical_files.append((canonical_module, own))
         for module in modules_for(projection.profile.apis):
             files[f"{module}.py"] = copied(module, header())
-        formatting[f"_envelopes_{name}.py"] = submit_envelope_module(
-            name, schemas, header(), runner, sdk_objects=sdk_objects(projection.profile.apis)
-        )
+        formatting[f"_envelopes_{name}.py"] = _envelope_module(name, schemas, projection, runner)
         texts = _texts(projection, runner)
         formatting |= _provider_module(
             design, projection, list(schemas), models.classes, canonical_module, texts, runner
@@ -364,17 +372,47 @@ def _compiled(pending: Later[CanonicalModule], diagnostics: list[Diagnostic]) ->
 
 
 def _envelope_schemas(
-    design: Design, projection: ProviderProjection
+    design: Design, projection: ProviderProjection, runner: Runner
 ) -> tuple[dict[str, Any], list[Diagnostic]]:
     provider = projection.profile.name
     overrides = {
         key: value for key, value in design.envelopes.items() if key.split("/", 1)[0] == provider
     }
+    apis = projection.profile.apis
     try:
-        return load_envelope_schemas(provider, overrides, projection.profile.apis), []
+        overrides_key = plain_key(overrides)
+        if overrides_key is None or runner.kept is None:
+            return load_envelope_schemas(provider, overrides, apis), []
+        # kept as marshal's bytes: each build gets a copy of its own
+        key = ("envelope-schemas", provider, overrides_key, apis)
+        found = runner.kept.get(key)
+        if found is not None:
+            runner.kept.put(key, found)
+            return marshal.loads(found), []
+        schemas = load_envelope_schemas(provider, overrides, apis)
+        blob = plain_key(schemas)
+        if blob is not None:
+            runner.kept.put(key, blob)
+        return schemas, []
     except EnvelopeSchemaError as error:
         file = f"{ENVELOPES_FOLDER}/{provider}/{error.surface}.json"
         return {}, [Diagnostic(file, error.pointer, provider, "INVALID_ENVELOPE", error.message)]
+
+
+def _envelope_module(
+    provider: str, schemas: dict[str, Any], projection: ProviderProjection, runner: Runner
+) -> Later[str]:
+    """The provider's envelope validators (``_envelopes_<provider>.py``), compiled again only
+    when its envelope schemas change (a process that builds again keeps it by them)."""
+    sdk = sdk_objects(projection.profile.apis)
+    schemas_key = plain_key(schemas)
+
+    def compute() -> Later[str]:
+        return submit_envelope_module(provider, schemas, header(), runner, sdk_objects=sdk)
+
+    if schemas_key is None:
+        return compute()
+    return runner.keeping(("envelope-module", provider, schemas_key, header(), sdk), compute)
 
 
 def _canonical_module(

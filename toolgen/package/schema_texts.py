@@ -13,9 +13,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from toolgen.infra.cache import code_fingerprint, digest
+from toolgen.infra.kept import by_identity
 from toolgen.infra.parallel import Runner
 from toolgen.project.limits import measure
 from toolgen.render import formatting
@@ -61,7 +63,11 @@ def _decode(value: Any) -> list[tuple[tuple[int, int], str]]:
 
 def schema_texts(schemas: Sequence[Any], runner: Runner) -> list[SchemaText]:
     """The texts of each schema (not None), through ``runner``'s cache."""
-    sources = [python_literal(schema) for schema in schemas]
+    # a schema kept from the last build (its projection kept decoded) keeps its text
+    sources = [
+        by_identity(runner.kept, "schema-literal", schema, partial(python_literal, schema))
+        for schema in schemas
+    ]
     arguments: list[tuple[str, tuple[Any, ...]]] = []
     start = 0
     fingerprint = code_fingerprint()
@@ -77,6 +83,7 @@ def schema_texts(schemas: Sequence[Any], runner: Runner) -> list[SchemaText]:
         encode=_encode,
         decode=_decode,
         parallel=False,
+        keep_decoded=True,  # texts, only read
     )
     measured = [texts for group in results for texts in group]
     return [

@@ -83,6 +83,7 @@ def _plan_texts(tools: list[ProjectedContract], runner: Runner) -> list[str]:
         key=(lambda a: digest(code_fingerprint(), "forward-plan", a[0].inputs)) if keyed else None,
         parallel=False,
         indexed=True,
+        keep_decoded=True,  # texts
     )
 
 

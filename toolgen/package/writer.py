@@ -10,7 +10,6 @@ import json
 import os
 import shutil
 import stat
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -240,27 +239,18 @@ class Written:
     and the :data:`Signature` it had then. A process that writes OUT again (``toolgen watch``)
     hard-links a file whose text is the same and whose signature did not change without reading
     it back (a file edited or replaced since has another modification time or inode: it is
-    compared or written as in a first write)."""
+    compared or written as in a first write).
+
+    It also keeps the tree the last write replaced (:attr:`spare`, a hidden folder beside OUT)
+    as the next write's staging tree: most of its files are hard links to OUT's files (the same
+    inodes, so the same signatures), which stay where they are; only the files that differ are
+    replaced, so a write costs what changed plus a look at each file's signature, not a link per
+    file and a removal of the old tree."""
 
     out: str = ""
     files: dict[str, tuple[str, Signature]] = field(default_factory=dict)
-    #: the removal of the tree the last write replaced, under way (:meth:`remove_later`)
-    removing: threading.Thread | None = None
-
-    def remove_later(self, tree: Path) -> None:
-        """Remove ``tree`` on a thread, so that OUT is there without waiting for it (the next
-        write waits: :meth:`finish`; so does the interpreter's exit; a removal cut short by a
-        kill is finished by the next build's :func:`_recover`)."""
-        self.finish()
-        self.removing = threading.Thread(
-            target=shutil.rmtree, args=(tree,), kwargs={"ignore_errors": True}
-        )
-        self.removing.start()
-
-    def finish(self) -> None:
-        if self.removing is not None:
-            self.removing.join()
-            self.removing = None
+    #: the tree the last write replaced, kept to be the next write's staging tree
+    spare: str | None = None
 
     def same(self, out: str, path: str, text: str) -> Signature | None:
         """The signature the file had when it was written with ``text``, if it was."""
@@ -268,6 +258,12 @@ class Written:
             return None
         kept = self.files.get(path)
         return kept[1] if kept is not None and kept[0] == text else None
+
+    def discard(self) -> None:
+        """Remove the spare tree (the process writes no more)."""
+        if self.spare is not None:
+            shutil.rmtree(self.spare, ignore_errors=True)
+            self.spare = None
 
 
 def write_package(
@@ -281,8 +277,6 @@ def write_package(
     carried over. Concurrent writers into one ``out`` take turns (:func:`output_lock`).
     ``written``: what this process wrote last (read, and updated to this write)."""
     out = out.absolute()
-    if written is not None:
-        written.finish()  # the tree the last write replaced is gone before this one starts
     if written is None or written.out != str(out) or written.files.keys() != files.keys():
         check_paths(files)  # else the same paths as the last write, checked then
     with output_lock(out, on_wait):
@@ -301,7 +295,10 @@ def _write_locked(
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = out.parent / f".{out.name}.toolgen-new-{os.getpid()}"
     previous = out.parent / f".{out.name}.toolgen-old-{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
+    folders = _folders(files)
+    spare = _spare(written, str(out), str(staging), files, folders)
+    if not spare:
+        shutil.rmtree(staging, ignore_errors=True)
     # a file whose hashes in the two manifests differ was generated differently: it is written
     # without reading the previous one (edited by hand, that one could only hold other bytes or,
     # by chance, the same: writing is right either way); an equal hash still compares the bytes
@@ -318,12 +315,18 @@ def _write_locked(
         made: set[str] = set()
         for path, text in files.items():
             target = into + path
-            parent = os.path.dirname(target)
+            parent = path.rpartition("/")[0]
             if parent not in made:
-                os.makedirs(parent, exist_ok=True)
+                os.makedirs(into + parent, exist_ok=True)
                 made.add(parent)
             current = out_of + path
             signature = kept.same(where, path, text) if keeping and path in owned else None
+            if path in spare:  # the spare tree's file: kept when it is OUT's, unchanged
+                there = spare.pop(path)
+                if signature is not None and there == signature:
+                    signatures[path] = (text, signature)
+                    continue
+                os.unlink(target)  # never written in place: it may be a link of OUT's file
             if signature is not None and _link_same(current, target, signature):
                 signatures[path] = (text, signature)
                 continue
@@ -336,6 +339,7 @@ def _write_locked(
                 signature = _signature(os.lstat(target))
             if keeping and signature is not None:
                 signatures[path] = (text, signature)
+        _remove_rest(into, spare, folders)
         for path in foreign:
             carried = staging / path
             carried.parent.mkdir(parents=True, exist_ok=True)
@@ -357,6 +361,88 @@ def _write_locked(
         shutil.rmtree(staging, ignore_errors=True)
     if written is None:
         shutil.rmtree(previous, ignore_errors=True)
-    else:  # OUT is whole: the process that writes again removes the previous tree meanwhile
-        written.remove_later(previous)
+    else:  # the process writes again: the replaced tree is its next staging tree
+        written.spare = str(previous)
     return signatures
+
+
+#: a spare tree's entries: a file's path -> its signature (None: not a regular file), and a
+#: folder's path -> ``FOLDER``
+_FOLDER = (-1, -1, -1)
+
+
+def _folders(files: dict[str, str]) -> set[str]:
+    """Every folder the files' paths go through (relative; not the root)."""
+    parents = {path.rpartition("/")[0] for path in files}
+    return {folder for parent in parents if parent for folder in (parent, *_parents(parent))}
+
+
+def _spare(
+    written: Written | None,
+    out: str,
+    staging: str,
+    files: dict[str, str],
+    needed: set[str],
+) -> dict[str, Signature | None]:
+    """The entries of the tree the last write replaced, moved to ``staging`` to be this write's
+    staging tree ({} when there is none, or when it cannot be: it is removed then). Its files
+    are what OUT held before the last write (the hard links of OUT's files, or files edited or
+    added in OUT since); each is kept or replaced by its signature."""
+    if written is None or written.spare is None:
+        return {}
+    spare, written.spare = written.spare, None
+    if written.out != out:
+        shutil.rmtree(spare, ignore_errors=True)
+        return {}
+    try:
+        if not stat.S_ISDIR(os.lstat(spare).st_mode):
+            raise OSError("not a folder")
+        if spare != staging:
+            shutil.rmtree(staging, ignore_errors=True)
+            os.replace(spare, staging)
+        entries: dict[str, Signature | None] = {}
+        _list(staging, "", entries)
+    except OSError:
+        shutil.rmtree(spare, ignore_errors=True)
+        shutil.rmtree(staging, ignore_errors=True)
+        return {}
+    # a file where this write needs a folder, or the reverse: start from an empty tree
+    folders = {path for path, found in entries.items() if found == _FOLDER}
+    if not folders.isdisjoint(files) or any(
+        entries.get(parent, _FOLDER) != _FOLDER for parent in needed
+    ):
+        shutil.rmtree(staging, ignore_errors=True)
+        return {}
+    return entries
+
+
+def _parents(path: str) -> Iterator[str]:
+    while "/" in path:
+        path = path.rsplit("/", 1)[0]
+        yield path
+
+
+def _list(root: str, prefix: str, entries: dict[str, Signature | None]) -> None:
+    """Every entry under ``root`` (relative, ``prefix`` first) into ``entries``."""
+    with os.scandir(root + os.sep + prefix if prefix else root) as listing:
+        for entry in listing:
+            path = prefix + entry.name
+            if entry.is_dir(follow_symlinks=False):
+                entries[path] = _FOLDER
+                _list(root, path + "/", entries)
+                continue
+            status = entry.stat(follow_symlinks=False)
+            entries[path] = _signature(status) if stat.S_ISREG(status.st_mode) else None
+
+
+def _remove_rest(into: str, rest: dict[str, Signature | None], needed: set[str]) -> None:
+    """Remove what is left of the spare tree: files this write does not make (and those it
+    carries over from OUT, copied afresh), and folders it does not need (``__pycache__``)."""
+    folders = [path for path, found in rest.items() if found == _FOLDER]
+    for path, found in rest.items():
+        if found != _FOLDER:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(into + path)
+    for path in folders:
+        if path not in needed:
+            shutil.rmtree(into + path, ignore_errors=True)

@@ -96,6 +96,7 @@ def project_design(
             encode=parts_to_json,
             decode=parts_from_json,
             parallel=False,
+            keep_decoded=True,  # no stage changes a projection in place
         )
         for contract, (parts, found) in zip(chosen, results, strict=True):
             inputs = keys.get(contract.name)

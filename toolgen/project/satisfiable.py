@@ -202,6 +202,7 @@ def _unsatisfiable(runner: Runner, items: list[tuple[Any, Any]]) -> list[list[tu
         decode=_nodes_from_json,
         parallel=False,
         indexed=True,
+        keep_decoded=True,  # only read (toolgen.project.satisfiable._located)
     )
 
 

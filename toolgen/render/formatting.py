@@ -562,12 +562,17 @@ def _with_placeholders(
     """The module's lines with each large literal replaced by a placeholder, and the literals
     (``given`` first: their placeholders are in the text already)."""
     lines = source.splitlines(keepends=True)
-    literals = [_literal(g.placeholder, g.opening, g.elements) for g in given]
+    literals = [_known_literal(g.placeholder, g.opening, tuple(g.elements)) for g in given]
     for index, head, opening, elements in _literal_lines(lines):
         placeholder = _PLACEHOLDER.format(len(literals))
         lines[index] = head + placeholder + "\n"
-        literals.append(_literal(placeholder, opening, elements))
+        literals.append(_known_literal(placeholder, opening, tuple(elements)))
     return lines, literals
+
+
+#: :func:`_literal` of the last literals (a module's are laid out by its quick plan, then by
+#: its plan when a cut did not hold; and a process that builds again lays out the same tables)
+_known_literal = functools.lru_cache(maxsize=32)(_literal)
 
 
 #: a top-level ``def``/``class`` (or its first decorator) at the start of a line

@@ -85,12 +85,19 @@ def cached_units(
     units: list[Unit | None] = [None] * len(contracts)
     made_from = [inputs(p) for p in contracts]
     changed: list[tuple[str, range]] = []
+    held = runner.kept  # a process that builds again: units as the last build had them
     for group in _groups(contracts):
         names = [
             (p.provider, p.contract.kind, p.contract.name)
             for p in contracts[group.start : group.stop]
         ]
         key = digest(code_fingerprint(), GROUP_STAGE, names)
+        if held is not None:
+            found_units = [held.get((UNIT_STAGE, made_from[index])) for index in group]
+            if all(unit is not None for unit in found_units) and cache.touch(GROUP_STAGE, key):
+                for index, unit in zip(group, found_units, strict=True):
+                    units[index] = unit
+                continue
         stored = _stored(cache, key)
         for index in group:
             try:
@@ -111,4 +118,7 @@ def cached_units(
     for key, group in changed:
         entry = [[made_from[index], done[index].to_json()] for index in group]
         cache.put(GROUP_STAGE, key, entry)
+    if held is not None:  # a unit is a function of what it is made from (no stage changes one)
+        for inputs_of, unit in zip(made_from, done, strict=True):
+            held.put((UNIT_STAGE, inputs_of), unit)
     return done

@@ -863,6 +863,15 @@ def render_canonical_module(
     return submit_canonical_module(design, projection, header, runner, split=split).result()
 
 
+def _support_import(functions: str, runner: Runner) -> str:
+    """The module's import of the helpers its functions name; kept by their text in a process
+    that builds again (a scan of every function's text, which most rebuilds leave as it was)."""
+    return runner.keeping(
+        ("support-import", functions),
+        lambda: Later.done(support_import(functions, ".", "canonicalize_text")),
+    ).result()
+
+
 def submit_canonical_module(
     design: Design,
     projection: ProviderProjection,
@@ -889,9 +898,7 @@ def submit_canonical_module(
         parts_package=f"{split}_parts" if split else None,
         tool_rows=[(name, part_name(root)) for name, root in compiled.parts["tools"].items()],
         output_rows=[(name, part_name(root)) for name, root in compiled.parts["outputs"].items()],
-        support_import=support_import(
-            "\n".join(compiled.parts["functions"]), ".", "canonicalize_text"
-        ),
+        support_import=_support_import("\n".join(compiled.parts["functions"]), runner),
         **compiled.parts,
     )
     formatting = format_later(source, runner=runner)

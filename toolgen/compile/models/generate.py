@@ -20,6 +20,7 @@ import json
 import re
 import warnings
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from toolgen.compile.models import prepare
@@ -27,6 +28,7 @@ from toolgen.compile.models.imports import name_order, rewrite_imports
 from toolgen.compile.models.json_literals import json_literals
 from toolgen.infra.cache import code_fingerprint, digest, plain
 from toolgen.infra.diagnostics import Diagnostic, Level
+from toolgen.infra.kept import by_identity
 from toolgen.infra.parallel import Later, Pending, Runner
 from toolgen.load.contracts import Contract, Design, SharedDef
 from toolgen.render import model_layout
@@ -260,6 +262,7 @@ def _submit_contract_modules(
         decode=_decode,
         with_runner=True,
         take_back=False,  # this process has not imported the generator (~1 s): the workers have
+        keep_decoded=True,  # texts and diagnostics, only read
     )
 
 
@@ -332,6 +335,7 @@ class PendingModels:
                 decode=_decode,
                 with_runner=True,
                 take_back=False,
+                keep_decoded=True,
             )
             if design.shared
             else None
@@ -405,9 +409,13 @@ class PendingModels:
             source, _, found = shared.result()[0]
             files["models/_shared.py"] = source.replace(_NEUTRAL_HEADER, header, 1)
             diagnostics += found
+        kept = self.runner.kept
         for plan, (source, _, found) in zip(self.planned, contracts.result(), strict=True):
-            files[f"models/{plan.folder}/{plan.module}.py"] = source.replace(
-                _NEUTRAL_HEADER, header, 1
+            files[f"models/{plan.folder}/{plan.module}.py"] = by_identity(
+                kept,
+                ("header", header),
+                source,
+                partial(source.replace, _NEUTRAL_HEADER, header, 1),
             )
             diagnostics += found
         files |= {path: text.result() for path, text in package.items()}
