@@ -521,3 +521,24 @@ def test_an_entry_held_decoded_is_read_from_its_file_once_the_value_is_let_go(
     assert cache.hits["d"] == 2 and all(text is None for text, _ in cache._using["d"].values())
     assert run(Kept()) == [{"n": 2}, {"n": 4}]  # nothing held: read from the files
     assert calls == [1, 2] and cache.hits["d"] == 2
+
+
+def test_without_an_exchange_the_spare_tree_is_never_an_old_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, read_tree: Callable[[Path], dict[str, bytes]]
+) -> None:
+    """Where renameat2 cannot exchange, OUT is replaced by two renames and the previous tree is
+    the "old" one, which a later build's recovery would put back as OUT were this process killed
+    with OUT gone: the spare tree takes the staging tree's name at once."""
+    import toolgen.package.writer as writer
+
+    monkeypatch.setattr(writer, "_exchange", lambda first, second: False)
+    out = tmp_path / "gen"
+    written = Written()
+    for version in range(3):
+        files = {"a.py": f"A = {version}\n", "b.py": "B = 1\n"}
+        files[MANIFEST] = json.dumps({"files": dict.fromkeys(files, "")})
+        write_package(out, files, written=written)
+        assert read_tree(out) == {path: text.encode() for path, text in files.items()}
+        assert written.spare is not None and ".toolgen-new-" in written.spare
+        assert not list(tmp_path.glob(".gen.toolgen-old-*"))
+    written.discard()

@@ -362,7 +362,12 @@ def _write_locked(
     if written is None:
         shutil.rmtree(previous, ignore_errors=True)
     else:  # the process writes again: the replaced tree is its next staging tree
-        written.spare = str(previous)
+        kept_as = out.parent / f".{out.name}.toolgen-new-{os.getpid()}"
+        if previous != kept_as and previous.exists():
+            # without an exchange it is the "old" tree, which _recover would put back as OUT
+            # were this process killed with OUT gone: a staging tree is only ever removed
+            os.replace(previous, kept_as)
+        written.spare = str(kept_as)
     return signatures
 
 
