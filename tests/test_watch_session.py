@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
+import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +21,7 @@ from toolgen.infra.cache import Cache
 from toolgen.package.assemble import MANIFEST
 from toolgen.package.writer import Written, write_package
 
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "design"
 S = {"type": "string"}
 INT = {"type": "integer"}
 PROVIDERS = '[toolgen]\nproviders = ["openai", "anthropic"]\n'
@@ -542,3 +545,52 @@ def test_without_an_exchange_the_spare_tree_is_never_an_old_tree(
         assert written.spare is not None and ".toolgen-new-" in written.spare
         assert not list(tmp_path.glob(".gen.toolgen-old-*"))
     written.discard()
+
+
+@pytest.mark.slow  # the example design for four providers, through four edits
+def test_no_build_changes_a_kept_value_in_place(
+    tmp_path: Path, make_design: Callable[..., Path]
+) -> None:
+    """A session hands its next build the very objects it kept (decoded results, values kept by
+    the identity of another): a stage that changed one in place would change what a later build
+    reads. After every build of a sequence, each value kept before it that is still kept, the
+    same object, pickles to the bytes it pickled to then."""
+    design = tmp_path / "design"
+    shutil.copytree(EXAMPLE, design)
+    (design / "toolgen.toml").write_text(
+        '[toolgen]\nproviders = ["openai", "anthropic", "gemini", "bedrock"]\n', encoding="utf-8"
+    )
+    rebuild = watch_rebuilder(design, tmp_path / "gen", (), "text", tmp_path / "cache")
+    kept = rebuild.session.kept
+    assert kept is not None
+
+    def snapshot() -> dict[Any, tuple[Any, bytes]]:
+        # Kept's two generations (read here only: nothing else may look inside)
+        values = {**kept._last, **kept._now}
+        return {key: (value, pickle.dumps(value)) for key, value in values.items()}
+
+    def edit(relative: str, old: str, new: str) -> None:
+        path = design / relative
+        text = path.read_text(encoding="utf-8")
+        assert old in text
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+    edits = [
+        ("tools/refund.yaml", "description: ", "description: Now "),
+        ("defs/money.yaml", "description: ", "description: Some "),
+        ("defs/money.yaml", "minimum: 0", "minimum: 1"),
+        ("outputs/ticket_triage.yaml", "description: ", "description: The "),
+    ]
+    assert rebuild() == EXIT_OK
+    before = snapshot()
+    compared = 0
+    for relative, old, new in edits:
+        edit(relative, old, new)
+        assert rebuild() == EXIT_OK
+        after = snapshot()
+        for key, (value, pickled) in before.items():
+            if key in after and after[key][0] is value:
+                compared += 1
+                assert after[key][1] == pickled, (relative, key)
+        before = after
+    assert compared > 100  # most values were handed on, and compared
