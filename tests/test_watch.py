@@ -87,17 +87,21 @@ class Watcher:
 pytestmark = pytest.mark.slow  # a watcher process through several builds
 
 
-def test_watch_rebuilds_keeps_the_last_good_build_and_stops_on_ctrl_c(
-    tmp_path: Path, make_design, tool, read_tree
-) -> None:
-    design = make_design(
+def _one_tool_design(make_design: Callable[..., Path], tool: Callable[..., object]) -> Path:
+    """A design of one tool ``t`` with one member ``a``, built for OpenAI."""
+    return make_design(
         {
             "tools/t.yaml": tool("t", {"type": "object", "properties": {"a": S}}),
             "toolgen.toml": '[toolgen]\nproviders = ["openai"]\n',
         },
     )
+
+
+def test_watch_rebuilds_keeps_the_last_good_build_and_stops_on_ctrl_c(
+    tmp_path: Path, make_design, tool, read_tree
+) -> None:
     out = tmp_path / "gen"
-    watcher = Watcher(design, out)
+    watcher = Watcher(_one_tool_design(make_design, tool), out)
     try:
         watcher.wait_for("toolgen: wrote")
         watcher.wait_for("watching")
@@ -124,5 +128,31 @@ def test_watch_rebuilds_keeps_the_last_good_build_and_stops_on_ctrl_c(
         assert watcher.process.wait(timeout=20) == 0
         rest = watcher.wait_for("stopped", timeout=5)
         assert not any("Traceback" in line for line in watcher.seen), rest
+    finally:
+        watcher.stop()
+
+
+def test_watch_stops_on_sigterm_as_on_ctrl_c_and_leaves_no_tree_beside_out(
+    tmp_path: Path, make_design, tool
+) -> None:
+    """A process manager stops watch with SIGTERM: it stops as on Ctrl-C (exit 0), and the tree
+    it keeps beside OUT between rebuilds (the last write's replaced tree) goes with it."""
+    out = tmp_path / "gen"
+    watcher = Watcher(_one_tool_design(make_design, tool), out)
+    try:
+        watcher.wait_for("watching")
+        two_members = {"type": "object", "properties": {"a": S, "b": S}}
+        watcher.change_until(
+            "toolgen: wrote", lambda: make_design({"tools/t.yaml": tool("t", two_members)})
+        )
+        beside = [p.name for p in tmp_path.iterdir() if p.name.startswith(".gen.toolgen-")]
+        assert any("-old-" in name or "-new-" in name for name in beside), beside  # kept
+
+        watcher.process.send_signal(signal.SIGTERM)
+        assert watcher.process.wait(timeout=20) == 0
+        watcher.wait_for("stopped", timeout=5)
+        assert not any("Traceback" in line for line in watcher.seen)
+        trees = [p.name for p in tmp_path.iterdir() if p.name.startswith(".gen.toolgen-")]
+        assert not [name for name in trees if "-old-" in name or "-new-" in name], trees
     finally:
         watcher.stop()

@@ -465,21 +465,26 @@ def providers_command(rules: bool, output_format: str) -> None:
 @_provider_option
 @_format_option
 def watch_command(design: Path, out: Path, providers: tuple[str, ...], output_format: str) -> None:
-    """Build DESIGN into OUT, then rebuild whenever a file of DESIGN changes, until Ctrl-C.
+    """Build DESIGN into OUT, then rebuild whenever a file of DESIGN changes, until Ctrl-C
+    (or SIGTERM).
 
     A build with errors prints its diagnostics and writes nothing: OUT keeps the last good build.
     """
-    from toolgen.commands.watch import watch  # imported when used: watchfiles is slow to import
+    # imported when used: watchfiles is slow to import
+    from toolgen.commands.watch import terminate_as_interrupt, watch
 
     # each rebuild redoes only the contracts that changed
     rebuild = watch_rebuilder(design, out, providers, output_format, default_cache_dir(design))
-    try:
-        if rebuild() == EXIT_USAGE:
-            sys.exit(EXIT_USAGE)  # OUT is not toolgen's: no later build could write it either
-        click.echo(f"toolgen: watching {design} (Ctrl-C to stop)", err=True)
-        watch(design, out, rebuild)
-    finally:
-        rebuild.close()
+    with terminate_as_interrupt():
+        try:
+            if rebuild() == EXIT_USAGE:
+                sys.exit(EXIT_USAGE)  # OUT is not toolgen's: no later build could write it either
+            click.echo(f"toolgen: watching {design} (Ctrl-C to stop)", err=True)
+            watch(design, out, rebuild)
+        except KeyboardInterrupt:  # during the first build
+            pass
+        finally:
+            rebuild.close()
     click.echo("toolgen: stopped", err=True)
 
 

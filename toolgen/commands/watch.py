@@ -1,9 +1,14 @@
-"""``toolgen watch``: rebuild whenever a file of the design changes on disk, until Ctrl-C."""
+"""``toolgen watch``: rebuild whenever a file of the design changes on disk, until Ctrl-C (or
+SIGTERM, which stops it the same way)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import FrameType
 
 import watchfiles
 
@@ -36,3 +41,22 @@ def watch(design: Path, out: Path, rebuild: Callable[[], object]) -> None:
             rebuild()
     except KeyboardInterrupt:  # during a rebuild: the writer has already put OUT back whole
         return
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (a process manager, an editor's task runner, ``kill``) stops watch as Ctrl-C does,
+    so what it keeps on disk between rebuilds (the spare tree beside OUT) is removed on the way
+    out rather than left to the next build's recovery."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set a handler
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
