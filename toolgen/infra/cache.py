@@ -68,11 +68,11 @@ def digest(*parts: Any) -> str:
     if _remembered is not None:
         key = plain_key(parts)
         if key is not None:
-            found = _remembered.get(key)
-            if found is None:
-                found = hashlib.sha256(_json(parts).encode("utf-8", "surrogatepass")).hexdigest()
-                _remembered.put(key, found)
-            return found
+            return _remembered.computed(key, lambda: _sha256(parts))
+    return _sha256(parts)
+
+
+def _sha256(parts: tuple[Any, ...]) -> str:
     return hashlib.sha256(_json(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
 

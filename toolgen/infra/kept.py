@@ -17,6 +17,8 @@ T = TypeVar("T")
 
 
 class Kept:
+    """Values by key, for this build and from the last one (:meth:`begin` starts another)."""
+
     def __init__(self) -> None:
         self._last: dict[Hashable, Any] = {}  # what the last build used
         self._now: dict[Hashable, Any] = {}  # what this build used
@@ -39,6 +41,14 @@ class Kept:
 
     def put(self, key: Hashable, value: Any) -> None:
         self._now[key] = value
+
+    def computed(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """The value kept for ``key``, else ``compute()``, kept for it (never None)."""
+        found = self.get(key)
+        if found is None:
+            found = compute()
+            self.put(key, found)
+        return found  # type: ignore[no-any-return]
 
 
 def plain_key(value: Any) -> bytes | None:

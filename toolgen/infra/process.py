@@ -3,11 +3,11 @@ does not free what the build holds.
 
 A build holds millions of small, long-lived objects (the design, its projections, the generated
 text); CPython's default thresholds collect every 700 allocations (2,000 from 3.13) and keep
-traversing them, about a sixth of a rebuild's time. So the CLI process collects less often. The build workers keep the
-default: datamodel-code-generator leaves cyclic garbage behind each model, and collecting it
-rarely doubled their memory (a full corpus build for every provider peaked at 2.5 GiB instead of
-0.86 GiB). At exit the interpreter would free the objects one by one, a few tenths of a second
-that nobody waits for usefully.
+traversing them, about a sixth of a rebuild's time. So the CLI process collects less often. The
+build workers keep the default: datamodel-code-generator leaves cyclic garbage behind each model,
+and collecting it rarely doubled their memory (a full corpus build for every provider peaked at
+2.5 GiB instead of 0.86 GiB). At exit the interpreter would free the objects one by one, a few
+tenths of a second that nobody waits for usefully.
 """
 
 from __future__ import annotations

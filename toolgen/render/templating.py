@@ -115,17 +115,10 @@ def render(template: str, runner: Runner, /, **context: Any) -> str:
     # in a process that builds again: the text of the last build when the context and the
     # templates' files are the same (a template, or one it includes, edited under ``toolgen
     # watch`` is read again by jinja2, and must be rendered again)
-    key = (
-        ("render", template, plain_key(context), _templates_stamp())
-        if runner.kept is not None
-        else None
-    )
-    if runner.kept is not None and key is not None and key[2] is not None:
-        found = runner.kept.get(key)
-        if found is None:
-            found = env.get_template(template).render(**context)
-            runner.kept.put(key, found)
-        return str(found)
+    context_key = plain_key(context) if runner.kept is not None else None
+    if runner.kept is not None and context_key is not None:
+        key = ("render", template, context_key, _templates_stamp())
+        return runner.kept.computed(key, lambda: env.get_template(template).render(**context))
     return env.get_template(template).render(**context)
 
 

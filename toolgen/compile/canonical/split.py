@@ -93,11 +93,7 @@ def _names(text: str, kept: Kept | None) -> frozenset[str]:
     """The private names ``text`` holds."""
     if kept is None:
         return frozenset(_IDENTIFIER.findall(text))
-    found = kept.get(("names", text))
-    if found is None:
-        found = frozenset(_IDENTIFIER.findall(text))
-        kept.put(("names", text), found)
-    return frozenset(found)
+    return kept.computed(("names", text), lambda: frozenset(_IDENTIFIER.findall(text)))
 
 
 def global_names(source: str) -> list[str]:
