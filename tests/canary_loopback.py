@@ -1,5 +1,5 @@
-"""A loopback server on 127.0.0.1 that plays OpenAI Chat and Responses, Anthropic Messages and
-Gemini generateContent from recorded bodies (tests/fixtures/canary/served, see its PROVENANCE.md),
+"""A loopback server on 127.0.0.1 that plays OpenAI Chat and Responses, Anthropic Messages,
+Gemini generateContent and Bedrock Converse from recorded bodies (tests/fixtures/canary/served, see its PROVENANCE.md),
 for ``toolgen canary record``: the answer is chosen by the request's path and by what it asks for
 (a stream, a structured output, else a tool call). ``change`` rewrites a body before it is served
 (a member removed, a new block type) to play drift."""
@@ -32,13 +32,19 @@ def api_of(path: str) -> str:
         return "messages"
     if ":generateContent" in path or ":streamGenerateContent" in path:
         return "generate_content"
+    if path.endswith(("/converse", "/converse-stream")):
+        return "converse"
     raise LookupError(path)
 
 
+#: a stream's served file and its content type, by API (server-sent events unless said here)
+STREAMS = {"converse": ("stream.bin", "application/vnd.amazon.eventstream")}
+
+
 def kind_of(path: str, request: dict[str, Any]) -> str:
-    if request.get("stream") or ":streamGenerateContent" in path:
+    if request.get("stream") or ":streamGenerateContent" in path or path.endswith("-stream"):
         return "stream"
-    asked = ("response_format", "text", "output_config", "generationConfig")
+    asked = ("response_format", "text", "output_config", "generationConfig", "outputConfig")
     return "output" if any(key in request for key in asked) else "tool_call"
 
 
@@ -48,9 +54,12 @@ class Loopback:
     change: Change | None = None
     requests: list[tuple[str, dict[str, str], Any]] = field(default_factory=list)
 
-    def answer(self, path: str, headers: dict[str, str], request: Any) -> tuple[str, str]:
+    def answer(self, path: str, headers: dict[str, str], request: Any) -> tuple[str, str | bytes]:
         self.requests.append((path, headers, request))
         api, kind = api_of(path), kind_of(path, request)
+        if kind == "stream" and api in STREAMS:  # binary: played as recorded
+            name, content_type = STREAMS[api]
+            return content_type, (SERVED / api / name).read_bytes()
         suffix = ".txt" if kind == "stream" else ".json"
         text = (SERVED / api / f"{kind}{suffix}").read_text(encoding="utf-8")
         if self.change is not None:

@@ -1,11 +1,14 @@
 """toolgen canary (issue 21, item 1): record against a loopback server that plays recorded bodies
-of OpenAI Chat and Responses, Anthropic Messages and Gemini generateContent, then check offline."""
+of OpenAI Chat and Responses, Anthropic Messages, Gemini generateContent and Bedrock Converse,
+then check offline."""
 
 from __future__ import annotations
 
 import importlib
 import json
 import shutil
+import struct
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +26,16 @@ from toolgen.providers import PROFILES
 from toolgen.schema.undeclared import undeclared
 
 DESIGN = Path(__file__).parent / "fixtures" / "canary" / "design"
-TOOLS = ("get_weather", "get_capital", "get_user_country")
+TOOLS = ("get_weather", "get_capital", "get_user_country", "get_temperature")
 OUTPUT = "city_location"
 KEY = "sk-canary-secret-0123456789"
-ENVIRON = {"OPENAI_API_KEY": KEY, "ANTHROPIC_API_KEY": KEY, "GEMINI_API_KEY": KEY}
-PROVIDERS = {"openai": 6, "anthropic": 3, "gemini": 3}  # fixtures: 3 per API
+ENVIRON = {
+    "OPENAI_API_KEY": KEY,
+    "ANTHROPIC_API_KEY": KEY,
+    "GEMINI_API_KEY": KEY,
+    "AWS_BEARER_TOKEN_BEDROCK": KEY,
+}
+PROVIDERS = {"openai": 6, "anthropic": 3, "gemini": 3, "bedrock": 3}  # fixtures: 3 per API
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +85,7 @@ def test_record_writes_clean_fixtures_and_check_passes(tmp_path, gen):
     files = sorted(tmp_path.rglob("*.json"))
     for provider, count in PROVIDERS.items():
         assert len([f for f in files if f.parts[-3] == provider]) == count
-    assert len(requests) == 12
+    assert len(requests) == 15
     # the key went out in each provider's header, and into no fixture
     assert all(KEY in " ".join(headers.values()) for _, headers, _ in requests)
     for path in files:
@@ -169,7 +177,7 @@ def test_since_an_earlier_recording_only_the_new_additions_are_notices(tmp_path,
 def test_record_without_a_key_or_endpoint_says_so(tmp_path):
     _, findings = record(DESIGN, RecordOptions("openai"), tmp_path, {})
     assert [f.message for f in findings] == ["OPENAI_API_KEY is not set"]
-    _, findings = record(DESIGN, RecordOptions("bedrock"), tmp_path, {})
+    _, findings = record(DESIGN, RecordOptions("cloudflare"), tmp_path, {})
     assert "give --base-url" in findings[0].message
 
 
@@ -239,14 +247,19 @@ def _sent(requests: list[Any]) -> dict[tuple[str, str], Any]:
 
 def _tools_and_format(body_of: dict[tuple[str, str], Any], api: str) -> tuple[Any, Any]:
     """The ``tools`` of the forced call (the same in the streamed one) and the output format."""
-    tools = body_of[(api, "tool_call")]["tools"]
-    assert body_of[(api, "stream")]["tools"] == tools
+
+    def tools_of(body: Any) -> Any:
+        return body["toolConfig"]["tools"] if api == "converse" else body["tools"]
+
+    tools = tools_of(body_of[(api, "tool_call")])
+    assert tools_of(body_of[(api, "stream")]) == tools
     output = body_of[(api, "output")]
     formats = {
         "chat": lambda: output["response_format"],
         "responses": lambda: output["text"]["format"],
         "messages": lambda: output["output_config"]["format"],
         "generate_content": lambda: output["generationConfig"],
+        "converse": lambda: output["outputConfig"]["textFormat"],
     }
     return tools, formats[api]()
 
@@ -256,7 +269,7 @@ def test_each_apis_definitions_are_the_generated_packages(tmp_path, gen, tool):
     """Per wire API, the canary's tools and output format are what the generated module's request
     functions give for the same contracts (strict and not, with and without optional members)."""
     package = load_package(gen)
-    openai, anthropic, gemini = (
+    openai, anthropic, gemini, bedrock = (
         importlib.import_module(f"{package.__name__}.{name}") for name in PROVIDERS
     )
     body_of = _sent(record_all(tmp_path, tool=tool))
@@ -271,6 +284,7 @@ def test_each_apis_definitions_are_the_generated_packages(tmp_path, gen, tool):
         ),
         "messages": (anthropic.tool_definitions([tool]), anthropic.output_format(OUTPUT)),
         "generate_content": (gemini.tool_definitions([tool]), gemini.response_format(OUTPUT)),
+        "converse": (bedrock.tool_definitions([tool]), bedrock.output_format(OUTPUT)),
     }
     for api, (tools, output_format) in expected.items():
         assert _tools_and_format(body_of, api) == (tools, output_format), api
@@ -279,6 +293,9 @@ def test_each_apis_definitions_are_the_generated_packages(tmp_path, gen, tool):
     assert body_of[("messages", "tool_call")]["tools"] == [anthropic.tool_definition(tool)]
     declarations = body_of[("generate_content", "tool_call")]["tools"][0]["functionDeclarations"]
     assert declarations == [gemini.tool_definition(tool)]
+    assert body_of[("converse", "tool_call")]["toolConfig"]["tools"] == [
+        bedrock.tool_definition(tool)
+    ]
 
 
 def test_the_gemini_openapi_dialect_is_recorded_with_its_openapi_definitions(tmp_path):
@@ -340,3 +357,69 @@ def test_the_builders_limits_are_the_generated_modules(gen):
             module.MAX_OPTIONAL_MEMBERS,
             module.MAX_UNION_MEMBERS,
         )
+
+
+# -- Bedrock: requests with an API key, streams as binary event stream messages -----------------
+
+
+def test_bedrock_is_recorded_with_its_api_key_and_the_model_in_the_path(tmp_path):
+    requests = record_all(tmp_path, providers=("bedrock",))
+    model = "us.anthropic.claude-haiku-4-5-20251001-v1%3A0"  # the ID as one path segment
+    assert [path for path, _, _ in requests] == [
+        f"/model/{model}/converse",
+        f"/model/{model}/converse-stream",
+        f"/model/{model}/converse",
+    ]
+    assert all(headers["Authorization"] == f"Bearer {KEY}" for _, headers, _ in requests)
+    forced = requests[0][2]["toolConfig"]["toolChoice"]
+    assert forced == {"tool": {"name": "get_weather"}}
+    # the stream's events as boto3 yields them: {event type: payload}, without the padding "p"
+    events = read_fixture(tmp_path / "bedrock" / "converse" / "stream.json").events or []
+    assert len(events) == 26
+    assert all(len(event) == 1 for event in events)
+    assert [next(iter(event)) for event in events][-3:] == [
+        "contentBlockStop",
+        "messageStop",
+        "metadata",
+    ]
+    assert not [event for event in events if "p" in next(iter(event.values()))]
+    start = next(e["contentBlockStart"] for e in events if "contentBlockStart" in e)
+    assert start["start"]["toolUse"]["toolUseId"].startswith("<id:")
+
+
+def _event_stream_message(headers: dict[str, str], payload: dict[str, Any]) -> bytes:
+    encoded = b"".join(
+        bytes([len(name)])
+        + name.encode()
+        + b"\x07"
+        + struct.pack(">H", len(value))
+        + value.encode()
+        for name, value in headers.items()
+    )
+    body = json.dumps(payload).encode()
+    prelude = struct.pack(">II", 16 + len(encoded) + len(body), len(encoded))
+    start = prelude + struct.pack(">I", zlib.crc32(prelude)) + encoded + body
+    return start + struct.pack(">I", zlib.crc32(start))
+
+
+def test_a_bedrock_stream_that_reports_an_exception_is_an_error_not_a_fixture(tmp_path):
+    """An exception message in the stream (throttling, a validation error after the first
+    event) records nothing for that request, and says which exception and why."""
+    served = (SERVED / "converse" / "stream.bin").read_bytes()
+    first = served[: struct.unpack_from(">I", served)[0]]  # the messageStart event
+    throttled = _event_stream_message(
+        {":message-type": "exception", ":exception-type": "throttlingException"},
+        {"message": "Too many requests, please wait before trying again."},
+    )
+    with serving() as loopback:
+        loopback.answer = lambda path, headers, request: (  # type: ignore[method-assign]
+            ("application/vnd.amazon.eventstream", first + throttled)
+            if path.endswith("/converse-stream")
+            else ("application/json", (SERVED / "converse" / "tool_call.json").read_text())
+        )
+        options = RecordOptions("bedrock", base_url=loopback.url)
+        written, findings = record(DESIGN, options, tmp_path, ENVIRON)
+    assert [p.name for p in written] == ["tool_call.json", "output.json"]
+    (finding,) = findings
+    assert (finding.api, finding.fixture, finding.level) == ("converse", "stream", "error")
+    assert "throttlingException: Too many requests" in finding.message

@@ -38,13 +38,14 @@ def test_dialects_and_their_default():
 def test_endpoints_are_their_modules():
     # Bedrock signs its requests, Workers AI has an account in its URL, Azure OpenAI a resource
     assert list(ENDPOINTS) == [
-        "openai", "anthropic", "groq", "cerebras", "gemini", "mistral", "xai", "openrouter",
-        "deepseek",
+        "openai", "anthropic", "groq", "cerebras", "bedrock", "gemini", "mistral", "xai",
+        "openrouter", "deepseek",
     ]  # fmt: skip
     for name, endpoint in ENDPOINTS.items():
         module = next(m for m in providers._MODULES if m.__name__.endswith(f".{name}"))
         assert module.REGISTRATION.endpoint is endpoint
-        assert endpoint.env.endswith("_API_KEY") and endpoint.base_url.startswith("https://")
+        assert endpoint.env.endswith(("_API_KEY", "_BEDROCK"))  # Bedrock: AWS_BEARER_TOKEN_BEDROCK
+        assert endpoint.base_url.startswith("https://")
         assert endpoint.auth("k") and "k" in " ".join(endpoint.auth("k").values())
 
 

@@ -90,9 +90,9 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
-def respond(handler: BaseHTTPRequestHandler, content_type: str, body: str) -> None:
+def respond(handler: BaseHTTPRequestHandler, content_type: str, body: str | bytes) -> None:
     """Send ``body`` as a 200 answer of ``content_type``."""
-    data = body.encode()
+    data = body.encode() if isinstance(body, str) else body
     handler.send_response(200)
     handler.send_header("Content-Type", content_type)
     handler.send_header("Content-Length", str(len(data)))

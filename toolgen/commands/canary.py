@@ -35,7 +35,6 @@ from toolgen.infra.canary_fixtures import (
     fixture_files,
     read_fixture,
     scrub,
-    sse_events,
     write_fixture,
 )
 from toolgen.package.request_builders import request_builders
@@ -128,7 +127,8 @@ def record(
         for kind, contract, body, stream in requests:
             url = base_url + wire.path(model, stream)
             try:
-                answer = _post(url, body, headers)
+                sent = _post(url, body, headers)
+                answer = wire.events(sent) if stream else json.loads(sent)
             except (OSError, ValueError) as error:
                 message = f"{url}: {_without(str(error), key)}"
                 findings.append(Finding(provider, api.name, kind, "", "error", message))
@@ -142,8 +142,8 @@ def record(
                 datetime.date.today().isoformat(),
                 __version__,
                 body,
-                response=None if stream else scrub(json.loads(answer), keep_text=kind == "output"),
-                events=scrub(sse_events(answer)) if stream else None,
+                response=None if stream else scrub(answer, keep_text=kind == "output"),
+                events=scrub(answer) if stream else None,
             )
             written.append(write_fixture(out, fixture))
     return written, findings
@@ -170,13 +170,13 @@ def _chosen(contracts: Sequence[ProjectedContract], name: str | None) -> Project
     return usable[0] if usable else None
 
 
-def _post(url: str, body: dict[str, Any], headers: dict[str, str]) -> str:
+def _post(url: str, body: dict[str, Any], headers: dict[str, str]) -> bytes:
     request = urllib.request.Request(
         url, data=json.dumps(body).encode(), headers=headers, method="POST"
     )
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:  # noqa: S310
-            return str(response.read().decode("utf-8"))
+            return bytes(response.read())
     except urllib.error.HTTPError as error:
         raise ValueError(f"HTTP {error.code} {error.reason}") from None
 

@@ -29,6 +29,7 @@ ID_MEMBERS = frozenset(
         "call_id",
         "item_id",
         "tool_use_id",
+        "toolUseId",
         "response_id",
         "responseId",
         "system_fingerprint",

@@ -10,6 +10,7 @@ mode (``NON_STRICT``; toolgen.project.nonstrict). ``bedrock.tool_definitions(str
 from toolgen.providers.anthropic import ANTHROPIC
 from toolgen.providers.apis import CONVERSE
 from toolgen.providers.base import NameRule, Rule, derive, root_unions_refused
+from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.registration import Registration
 
 _API = (
@@ -80,4 +81,15 @@ BEDROCK = derive(
     rules=RULES,
 )
 
-REGISTRATION = Registration(BEDROCK, order=50)
+REGISTRATION = Registration(
+    BEDROCK,
+    order=50,
+    # an Amazon Bedrock API key, sent as a bearer token, in place of signed requests ("Use an
+    # Amazon Bedrock API key", docs.aws.amazon.com/bedrock/latest/userguide/api-keys-use.html,
+    # checked 2026-12-05); another region: --base-url https://bedrock-runtime.REGION.amazonaws.com
+    endpoint=Endpoint(
+        "AWS_BEARER_TOKEN_BEDROCK",
+        "https://bedrock-runtime.us-east-1.amazonaws.com",
+        "us.anthropic.claude-haiku-4-5-20251001-v1:0",
+    ),
+)

@@ -7,16 +7,22 @@ toolgen.package.request_builders), so the canary sends what the package sends, i
 design chose. What is here is the rest of each request: its path, the envelope around the
 definition (the prompt, the forced tool choice, ``stream``, ``max_tokens``), and where each API puts
 the text of a structured output (``output_text``). Where a provider's API is, and how its key is
-sent, is its module's (``Registration.endpoint``). Bedrock (signed requests) and Workers AI (an
-account in the URL) have no canary requests yet.
+sent, is its module's (``Registration.endpoint``); how a stream's body splits into event payloads
+is the API's (``events``: server-sent events, or Bedrock's binary event stream). Workers AI (an
+account in the URL) has no canary requests yet.
 """
 
 from __future__ import annotations
 
 import inspect
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
+
+from toolgen.infra.canary_fixtures import sse_events
+from toolgen.infra.eventstream import event_messages
 
 PROMPT = "Call the tool now with plausible arguments."
 OUTPUT_PROMPT = "Answer with a plausible example of the requested JSON."
@@ -38,13 +44,15 @@ class WireApi:
     of the tool whose wire name is ``name``, ``tools`` the request's tools; ``output_request(model,
     format)``: the body asking for a structured output in ``format``; ``formats``: the request
     builders' methods that give this API's format, the first the builders have; ``output_text``:
-    the structured output's text in a response, or None."""
+    the structured output's text in a response, or None; ``events``: a stream's body as the
+    event payloads the SDKs yield (ValueError when it is unreadable or reports an error)."""
 
     path: Callable[[str, bool], str]
     tool_request: Callable[[str, Any, str, bool], dict[str, Any]]
     output_request: Callable[[str, Any], dict[str, Any]]
     formats: tuple[str, ...]
     output_text: Callable[[Any], Any]
+    events: Callable[[bytes], list[Any]] = lambda body: sse_events(body.decode("utf-8"))
 
     def tools(self, builders: Any, api: str, tool: str) -> Any:
         """The request's tools: the builders' ``tool_definitions`` of the canonical tool ``tool``
@@ -172,6 +180,60 @@ def _generate_content_text(body: Any) -> Any:
         return None
 
 
+def _converse_path(model: str, stream: bool) -> str:
+    # the model ID is one path segment: an ID such as "us.amazon.nova-micro-v1:0" goes with %3A
+    return f"/model/{quote(model, safe='')}/{'converse-stream' if stream else 'converse'}"
+
+
+def _converse_messages(prompt: str) -> list[dict[str, Any]]:
+    return [{"role": "user", "content": [{"text": prompt}]}]
+
+
+def _converse_tool(model: str, tools: Any, name: str, stream: bool) -> dict[str, Any]:
+    # the model and streaming are in the path, not the body
+    return {
+        "messages": _converse_messages(PROMPT),
+        "toolConfig": {"tools": tools, "toolChoice": {"tool": {"name": name}}},
+        "inferenceConfig": {"maxTokens": 1024},
+    }
+
+
+def _converse_output(model: str, text_format: Any) -> dict[str, Any]:
+    return {
+        "messages": _converse_messages(OUTPUT_PROMPT),
+        "outputConfig": {"textFormat": text_format},
+        "inferenceConfig": {"maxTokens": 1024},
+    }
+
+
+def _converse_text(body: Any) -> Any:
+    try:
+        content = body["output"]["message"]["content"]
+        return next(block["text"] for block in content if "text" in block)
+    except (KeyError, TypeError, StopIteration):
+        return None
+
+
+def _converse_events(body: bytes) -> list[Any]:
+    """The events of a ConverseStream body as boto3 yields them: ``{event type: payload}``.
+    Bedrock pads each payload with a member ``p`` of varying length (every recorded stream of the
+    corpus has it); boto3 reads a payload by its event's shape, which has no ``p``, so it never
+    reaches an application and is left out here too."""
+    events = []
+    for message in event_messages(body):
+        payload = json.loads(message.payload) if message.payload else {}
+        if message.text(":message-type") != "event":
+            kind = message.text(":exception-type") or message.text(":error-code") or "an error"
+            text = message.text(":error-message") or (
+                payload.get("message") if isinstance(payload, dict) else None
+            )
+            raise ValueError(f"the stream reports {kind}: {text}")
+        if isinstance(payload, dict):
+            payload.pop("p", None)
+        events.append({message.text(":event-type"): payload})
+    return events
+
+
 #: By the API's name (``Api.name``). The chat format of builders that also serve another API's
 #: format under ``response_format`` is ``chat_response_format`` (WorkersAiRequests); a lone
 #: ResponsesRequests names its format ``text_format``.
@@ -203,5 +265,13 @@ WIRE_APIS: dict[str, WireApi] = {
         _generate_content_output,
         ("response_format",),
         _generate_content_text,
+    ),
+    "converse": WireApi(
+        _converse_path,
+        _converse_tool,
+        _converse_output,
+        ("output_format",),
+        _converse_text,
+        _converse_events,
     ),
 }
