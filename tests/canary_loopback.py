@@ -1,6 +1,7 @@
 """A loopback server on 127.0.0.1 that plays OpenAI Chat and Responses, Anthropic Messages,
-Gemini generateContent and Bedrock Converse from recorded bodies (tests/fixtures/canary/served, see its PROVENANCE.md),
-for ``toolgen canary record``: the answer is chosen by the request's path and by what it asks for
+Gemini generateContent and Bedrock Converse from recorded bodies, and Workers AI ai/run from bodies
+built from its types (tests/fixtures/canary/served, see its PROVENANCE.md), for ``toolgen canary
+record``: the answer is chosen by the request's path and by what it asks for
 (a stream, a structured output, else a tool call). ``change`` rewrites a body before it is served
 (a member removed, a new block type) to play drift."""
 
@@ -34,6 +35,8 @@ def api_of(path: str) -> str:
         return "generate_content"
     if path.endswith(("/converse", "/converse-stream")):
         return "converse"
+    if "/run/" in path:
+        return "run"
     raise LookupError(path)
 
 

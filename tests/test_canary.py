@@ -1,6 +1,6 @@
 """toolgen canary (issue 21, item 1): record against a loopback server that plays recorded bodies
-of OpenAI Chat and Responses, Anthropic Messages, Gemini generateContent and Bedrock Converse,
-then check offline."""
+of OpenAI Chat and Responses, Anthropic Messages, Gemini generateContent and Bedrock Converse
+(and bodies built from Workers AI's types), then check offline."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from toolgen.commands.canary import RecordOptions, check, exit_code, load_packag
 from toolgen.infra.canary_fixtures import ID_MEMBERS, read_fixture
 from toolgen.package.request_builders import strict_tool_limits
 from toolgen.package.writer import write_package
-from toolgen.providers import PROFILES
+from toolgen.providers import ENDPOINTS, PROFILES
 from toolgen.schema.undeclared import undeclared
 
 DESIGN = Path(__file__).parent / "fixtures" / "canary" / "design"
@@ -177,7 +177,7 @@ def test_since_an_earlier_recording_only_the_new_additions_are_notices(tmp_path,
 def test_record_without_a_key_or_endpoint_says_so(tmp_path):
     _, findings = record(DESIGN, RecordOptions("openai"), tmp_path, {})
     assert [f.message for f in findings] == ["OPENAI_API_KEY is not set"]
-    _, findings = record(DESIGN, RecordOptions("cloudflare"), tmp_path, {})
+    _, findings = record(DESIGN, RecordOptions("azure_openai"), tmp_path, {})
     assert "give --base-url" in findings[0].message
 
 
@@ -423,3 +423,75 @@ def test_a_bedrock_stream_that_reports_an_exception_is_an_error_not_a_fixture(tm
     (finding,) = findings
     assert (finding.api, finding.fixture, finding.level) == ("converse", "stream", "error")
     assert "throttlingException: Too many requests" in finding.message
+
+
+# -- Workers AI: an account in the URL, ai/run and the OpenAI-compatible chat ------------------
+
+WORKERS = {"CLOUDFLARE_API_TOKEN": KEY, "CLOUDFLARE_ACCOUNT_ID": "account-0123"}
+
+
+@pytest.fixture(scope="module")
+def workers_gen(tmp_path_factory) -> Path:
+    result = build(DESIGN, ("cloudflare",), jobs=1)
+    assert result.ok, result.diagnostics
+    out = tmp_path_factory.mktemp("canary-workers") / "gen"
+    write_package(out, result.files)
+    return out
+
+
+def _record_workers(out: Path, change: Any = None) -> list[Any]:
+    with serving() as loopback:
+        loopback.change = change
+        options = RecordOptions("cloudflare", base_url=loopback.url, tool="get_weather")
+        written, findings = record(DESIGN, options, out, WORKERS)
+        requests = list(loopback.requests)
+    assert findings == [] and len(written) == 6
+    return requests
+
+
+def test_workers_ai_is_recorded_through_ai_run_and_chat_and_checks_clean(tmp_path, workers_gen):
+    """Both APIs the module binds, each decoded by the module's own functions, which take the
+    model (its family chooses the shapes): no finding but the chat's additive ones, which the
+    recorded OpenAI bodies carry (the run bodies are read under their family's shapes)."""
+    requests = _record_workers(tmp_path)
+    model = "@cf/meta/llama-3.3-70b-instruct-fp8-fast"
+    assert [path for path, _, _ in requests] == [f"/run/{model}"] * 3 + ["/v1/chat/completions"] * 3
+    assert all(headers["Authorization"] == f"Bearer {KEY}" for _, headers, _ in requests)
+    assert requests[1][2]["stream"] is True and "tool_choice" not in requests[0][2]
+    findings = check(tmp_path, workers_gen)
+    assert [f for f in findings if f.level != "additive"] == []
+    assert [f for f in findings if f.api == "run"] == []
+
+
+def _new_member_in_run(api: str, kind: str, text: str) -> str:
+    if (api, kind) == ("run", "tool_call"):
+        body = json.loads(text)
+        body["result"]["tool_calls"][0]["call_reason"] = "asked"
+        body["cf_ray"] = "ray"
+        return json.dumps(body)
+    if (api, kind) == ("run", "stream"):
+        return text.replace('{"response":"","usage"', '{"response":"","latency_ms":3,"usage"')
+    return text
+
+
+def test_workers_ai_additions_are_found_in_the_wrapper_its_result_and_its_events(
+    tmp_path, workers_gen
+):
+    _record_workers(tmp_path, _new_member_in_run)
+    found = {(f.fixture, f.path) for f in check(tmp_path, workers_gen) if f.api == "run"}
+    assert found == {
+        ("cloudflare/run/tool_call.json", "cf_ray"),
+        ("cloudflare/run/tool_call.json", "result.tool_calls[0].call_reason"),
+        ("cloudflare/run/stream.json", "[2].latency_ms"),
+    }
+
+
+def test_the_account_in_the_endpoint_comes_from_the_environment(tmp_path):
+    endpoint = ENDPOINTS["cloudflare"]
+    url, unset = endpoint.url(WORKERS)
+    assert url == "https://api.cloudflare.com/client/v4/accounts/account-0123/ai" and not unset
+    assert endpoint.url({})[1] == ["CLOUDFLARE_ACCOUNT_ID"]
+    only_token = {"CLOUDFLARE_API_TOKEN": KEY}
+    _, findings = record(DESIGN, RecordOptions("cloudflare"), tmp_path, only_token)
+    assert [f.message for f in findings] == ["CLOUDFLARE_ACCOUNT_ID is not set"]
+    assert not list(tmp_path.iterdir())

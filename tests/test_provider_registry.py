@@ -39,12 +39,12 @@ def test_endpoints_are_their_modules():
     # Bedrock signs its requests, Workers AI has an account in its URL, Azure OpenAI a resource
     assert list(ENDPOINTS) == [
         "openai", "anthropic", "groq", "cerebras", "bedrock", "gemini", "mistral", "xai",
-        "openrouter", "deepseek",
+        "openrouter", "deepseek", "cloudflare",
     ]  # fmt: skip
     for name, endpoint in ENDPOINTS.items():
         module = next(m for m in providers._MODULES if m.__name__.endswith(f".{name}"))
         assert module.REGISTRATION.endpoint is endpoint
-        assert endpoint.env.endswith(("_API_KEY", "_BEDROCK"))  # Bedrock: AWS_BEARER_TOKEN_BEDROCK
+        assert endpoint.env.endswith(("_API_KEY", "_BEDROCK", "_API_TOKEN"))
         assert endpoint.base_url.startswith("https://")
         assert endpoint.auth("k") and "k" in " ".join(endpoint.auth("k").values())
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime
 import importlib
 import importlib.util
+import inspect
 import json
 import re
 import sys
@@ -91,6 +92,13 @@ def record(
     key = environ.get(endpoint.env, "") if endpoint else ""
     if endpoint is not None and not key and options.base_url is None:
         return [], [Finding(provider, "", "", "", "error", f"{endpoint.env} is not set")]
+    base_url, unset = (
+        (options.base_url, [])
+        if options.base_url is not None or endpoint is None
+        else endpoint.url(environ)
+    )
+    if unset:  # an account in the endpoint's URL
+        return [], [Finding(provider, "", "", "", "error", f"{unset[0]} is not set")]
     result = analyze(design, (provider,))
     if not result.ok or not result.projections:
         return [], [Finding(provider, "", "", "", "error", "the design does not build")]
@@ -102,7 +110,7 @@ def record(
     builders = request_builders(
         projection.profile, [tool] if tool else [], [output] if output else []
     )
-    base_url = (options.base_url or (endpoint.base_url if endpoint else "")).rstrip("/")
+    base_url = (base_url or "").rstrip("/")
     model = options.model or (endpoint.model if endpoint else "model")
     headers = {"Content-Type": "application/json", **(endpoint.auth(key) if endpoint else {})}
     written: list[Path] = []
@@ -125,7 +133,8 @@ def record(
             body = wire.output_request(model, output_format)
             requests.append(("output", output.contract.name, body, False))
         for kind, contract, body, stream in requests:
-            url = base_url + wire.path(model, stream)
+            url = base_url + (endpoint.api_path(api.name) if endpoint else "")
+            url += wire.path(model, stream)
             try:
                 sent = _post(url, body, headers)
                 answer = wire.events(sent) if stream else json.loads(sent)
@@ -283,18 +292,39 @@ def _undeclared(
     if api is None:
         return []
     schemas = json.loads(envelopes._SCHEMAS)
-    schema = schemas.get(api.surfaces[-1] if fixture.kind == "stream" else api.surfaces[0])
-    if not isinstance(schema, dict):
-        return []
-    bodies = (fixture.events or []) if fixture.kind == "stream" else [fixture.response]
+    stream = fixture.kind == "stream"
+    answers = (fixture.events or []) if stream else [fixture.response]
     found: dict[tuple[str, ...], tuple[str, str]] = {}
-    for index, body in enumerate(bodies):
-        for item in undeclared(body, schema, schemas):
-            where = f"[{index}].{item.path}" if fixture.kind == "stream" else item.path
-            any_index = re.sub(r"\[\d+\]", "[*]", item.path)
-            key = (fixture.provider, fixture.api, fixture.kind, any_index, item.what, item.detail)
-            found.setdefault(key, (where, _additive_message(item.what, item.detail)))
+    for index, answer in enumerate(answers):
+        for prefix, surface, value in _parts(api, fixture, answer):
+            schema = schemas.get(surface) if surface is not None else None
+            if not isinstance(schema, dict):
+                continue
+            for item in undeclared(value, schema, schemas):
+                path = f"{prefix}.{item.path}" if prefix else item.path
+                where = f"[{index}].{path}" if stream else path
+                any_index = re.sub(r"\[\d+\]", "[*]", path)
+                key = (
+                    fixture.provider,
+                    fixture.api,
+                    fixture.kind,
+                    any_index,
+                    item.what,
+                    item.detail,
+                )
+                found.setdefault(key, (where, _additive_message(item.what, item.detail)))
     return list(found.items())
+
+
+def _parts(api: Any, fixture: Fixture, answer: Any) -> list[tuple[str, str | None, Any]]:
+    """(path, envelope surface, value) of the parts of a body or event that an envelope schema
+    declares: the whole, under the API's response or (a stream) event surface, unless the wire
+    API says otherwise (``WireApi.parts``)."""
+    stream = fixture.kind == "stream"
+    wire = WIRE_APIS.get(fixture.api)
+    if wire is not None and wire.parts is not None:
+        return wire.parts(fixture.model, stream, answer)
+    return [("", api.surfaces[-1] if stream else api.surfaces[0], answer)]
 
 
 def _additive_message(what: str, detail: str) -> str:
@@ -308,21 +338,31 @@ def _additive_message(what: str, detail: str) -> str:
 def _decode(module: ModuleType, fixture: Fixture, finding: Any) -> list[Finding]:
     """Decode the fixture as an application would; a finding when a call or output is missing."""
     if fixture.kind == "stream":
-        stream = module.ToolCallStream(fixture.api)
+        stream = module.ToolCallStream(**_context(module.ToolCallStream, fixture))
         for event in fixture.events or []:
             stream.add(event)
         calls = stream.tool_calls()
     else:
-        calls = module.parse_tool_calls(fixture.response, fixture.api)
+        calls = module.parse_tool_calls(
+            fixture.response, **_context(module.parse_tool_calls, fixture)
+        )
     if fixture.kind == "output":
-        text = WIRE_APIS[fixture.api].output_text(fixture.response)
-        if not isinstance(text, str):
-            return [finding("", "breaking", "no structured output text where the API puts it")]
-        module.parse_output(fixture.contract, text)
+        answer = WIRE_APIS[fixture.api].output_text(fixture.response)
+        if answer is None:
+            return [finding("", "breaking", "no structured output where the API puts it")]
+        module.parse_output(fixture.contract, answer)
         return []
     if not calls:  # the request forced a call: the decoder no longer finds it
         return [finding("", "breaking", "no tool call decoded")]
     return []
+
+
+def _context(decoder: Any, fixture: Fixture) -> dict[str, str]:
+    """The arguments of a generated decoder that the fixture decides, by name: ``api``, and
+    ``model`` where the decoder takes one (Workers AI: the model's family chooses the shapes)."""
+    parameters = inspect.signature(decoder).parameters
+    given = {"api": fixture.api, "model": fixture.model}
+    return {name: value for name, value in given.items() if name in parameters}
 
 
 def exit_code(findings: Sequence[Finding]) -> int:

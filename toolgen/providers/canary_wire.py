@@ -9,7 +9,8 @@ definition (the prompt, the forced tool choice, ``stream``, ``max_tokens``), and
 the text of a structured output (``output_text``). Where a provider's API is, and how its key is
 sent, is its module's (``Registration.endpoint``); how a stream's body splits into event payloads
 is the API's (``events``: server-sent events, or Bedrock's binary event stream). Workers AI (an
-account in the URL) has no canary requests yet.
+account in the URL, filled in from the environment: ``Endpoint.url``) is asked through
+``ai/run`` and its OpenAI-compatible Chat Completions.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from urllib.parse import quote
 
 from toolgen.infra.canary_fixtures import sse_events
 from toolgen.infra.eventstream import event_messages
+from toolgen.providers.cloudflare import run_surfaces
 
 PROMPT = "Call the tool now with plausible arguments."
 OUTPUT_PROMPT = "Answer with a plausible example of the requested JSON."
@@ -44,8 +46,11 @@ class WireApi:
     of the tool whose wire name is ``name``, ``tools`` the request's tools; ``output_request(model,
     format)``: the body asking for a structured output in ``format``; ``formats``: the request
     builders' methods that give this API's format, the first the builders have; ``output_text``:
-    the structured output's text in a response, or None; ``events``: a stream's body as the
-    event payloads the SDKs yield (ValueError when it is unreadable or reports an error)."""
+    the structured output in a response (its text, or the JSON value an API puts there), or None;
+    ``events``: a stream's body as the event payloads the SDKs yield (ValueError when it is
+    unreadable or reports an error); ``parts(model, stream, answer)``: (path, envelope surface,
+    value) of the parts of a body or event that envelope schemas declare, where the whole is not
+    one surface's (else the API's first surface, or its last for a stream's events)."""
 
     path: Callable[[str, bool], str]
     tool_request: Callable[[str, Any, str, bool], dict[str, Any]]
@@ -53,6 +58,7 @@ class WireApi:
     formats: tuple[str, ...]
     output_text: Callable[[Any], Any]
     events: Callable[[bytes], list[Any]] = lambda body: sse_events(body.decode("utf-8"))
+    parts: Callable[[str, bool, Any], list[tuple[str, str | None, Any]]] | None = None
 
     def tools(self, builders: Any, api: str, tool: str) -> Any:
         """The request's tools: the builders' ``tool_definitions`` of the canonical tool ``tool``
@@ -234,6 +240,45 @@ def _converse_events(body: bytes) -> list[Any]:
     return events
 
 
+def _run_path(model: str, stream: bool) -> str:
+    return f"/run/{model}"  # the model's name keeps its slashes: /run/@cf/meta/...
+
+
+def _run_tool(model: str, tools: Any, name: str, stream: bool) -> dict[str, Any]:
+    # ai/run takes no tool_choice: the prompt and the one tool ask for the call
+    body: dict[str, Any] = {"messages": _user(), "tools": tools, "max_tokens": 1024}
+    return {**body, "stream": True} if stream else body
+
+
+def _run_output(model: str, response_format: Any) -> dict[str, Any]:
+    return {
+        "messages": [{"role": "user", "content": OUTPUT_PROMPT}],
+        "response_format": response_format,
+        "max_tokens": 1024,
+    }
+
+
+def _run_answer(body: Any) -> Any:
+    """JSON mode's answer in ``result.response``: text, or already an object (or a number)."""
+    try:
+        return body["result"]["response"]
+    except (KeyError, TypeError):
+        return None
+
+
+def _run_parts(model: str, stream: bool, answer: Any) -> list[tuple[str, str | None, Any]]:
+    """A REST body is the wrapper (``rest_response``) around a ``result`` of the model family's
+    shape; a stream's events are results or events of that shape, unwrapped."""
+    surfaces = run_surfaces(model)
+    if stream:
+        return [("", surfaces[1] if surfaces else None, answer)]
+    if not isinstance(answer, dict) or "result" not in answer:
+        return [("", "rest_response", answer)]
+    wrapper = {name: value for name, value in answer.items() if name != "result"}
+    result = answer["result"]
+    return [("", "rest_response", wrapper), ("result", surfaces[0] if surfaces else None, result)]
+
+
 #: By the API's name (``Api.name``). The chat format of builders that also serve another API's
 #: format under ``response_format`` is ``chat_response_format`` (WorkersAiRequests); a lone
 #: ResponsesRequests names its format ``text_format``.
@@ -273,5 +318,13 @@ WIRE_APIS: dict[str, WireApi] = {
         ("output_format",),
         _converse_text,
         _converse_events,
+    ),
+    "run": WireApi(
+        _run_path,
+        _run_tool,
+        _run_output,
+        ("response_format",),
+        _run_answer,
+        parts=_run_parts,
     ),
 }

@@ -34,6 +34,7 @@ from toolgen.providers.base import (
     ToolWire,
     simple_pattern,
 )
+from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.openai import DROP as OPENAI_DROP
 from toolgen.providers.openai import FORMATS as OPENAI_FORMATS
 from toolgen.providers.openai import KEEP as OPENAI_KEEP
@@ -278,6 +279,23 @@ def family_prefixes() -> dict[str, tuple[str, tuple[str, ...]]]:
     }
 
 
+#: the envelope surfaces of a result and of a stream's event, by the one result shape of a family
+_SURFACES = {
+    "native": ("native_output", "native_output"),
+    "chat": ("chat_completion", "chat_completion_chunk"),
+    "responses": ("responses_result", "responses_stream_event"),
+}
+
+
+def run_surfaces(model: str) -> tuple[str, str] | None:
+    """The envelope surfaces (of a result, of a stream's event) of ``model`` on ``ai/run``: the
+    longest prefix chooses the family, as the generated decoder does; None when its family
+    answers in several shapes, or is unknown."""
+    prefixes = sorted(family_prefixes().items(), key=lambda item: -len(item[0]))
+    shapes = next((found[1] for prefix, found in prefixes if model.startswith(prefix)), ())
+    return _SURFACES.get(shapes[0]) if len(shapes) == 1 else None
+
+
 _JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"))
 
 
@@ -408,4 +426,17 @@ CLOUDFLARE = Profile(
     strict_flag=False,
 )
 
-REGISTRATION = Registration(CLOUDFLARE, order=120)
+REGISTRATION = Registration(
+    CLOUDFLARE,
+    order=120,
+    # the REST API: POST /accounts/{account}/ai/run/{model}, and the OpenAI-compatible
+    # /ai/v1/chat/completions, with an API token as a bearer token (developers.cloudflare.com
+    # workers-ai/get-started/rest-api/ and workers-ai/configuration/open-ai-compatibility/,
+    # checked 2026-12-05)
+    endpoint=Endpoint(
+        "CLOUDFLARE_API_TOKEN",
+        "https://api.cloudflare.com/client/v4/accounts/{CLOUDFLARE_ACCOUNT_ID}/ai",
+        "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
+        api_paths=(("chat", "/v1"),),
+    ),
+)
