@@ -474,6 +474,35 @@ def test_kept_decoded_results_are_the_cache_entries_and_keep_them_used(tmp_path:
     assert [fresh.get("sq", f"k{n}") for n in (1, 2, 4)] == [[1], [4], [16]]
 
 
+def test_touch_all_is_a_touch_of_each_key(tmp_path: Path) -> None:
+    """Cache.touch_all (a stage handing on what it kept) counts, keeps, indexes and spares from
+    pruning what touch of each key does, and returns the keys touch would refuse."""
+
+    def cache(name: str) -> Cache:
+        made = Cache(tmp_path / name, keep=True)
+        made.open()
+        made.index("ix")
+        for key in ("a", "b", "c"):
+            made.put("ix", key, key)
+            made.put("plain", key, key)
+        made.save_indexes()
+        made.begin()
+        made.index("ix")
+        made.get("plain", "c")
+        return made
+
+    one, every = cache("one"), cache("every")
+    for stage in ("ix", "plain"):
+        refused = [key for key in ("a", "x", "b") if not one.touch(stage, key)]
+        assert every.touch_all(stage, ["a", "x", "b"]) == refused == ["x"]
+    assert one.hits == every.hits and one.hits["ix"] == 2
+    assert {p.replace("/one/", "/") for p in one.used} == {
+        p.replace("/every/", "/") for p in every.used
+    }
+    assert one._using == every._using and one._indexed == every._indexed
+    assert one._index_changed == every._index_changed
+
+
 def test_a_value_kept_by_identity_is_found_for_that_object_only() -> None:
     from toolgen.infra.kept import Kept, by_identity
 
