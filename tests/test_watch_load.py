@@ -117,13 +117,22 @@ def test_only_the_changed_tool_is_loaded_again(
         }
     )
     watched = Watched(design, tmp_path / "cache")
-    first = watched.build().design
+    one = watched.build()
     make_design({"tools/b.yaml": tool("b", uses, "Changed.", output={"type": "object"})})
-    second = watched.build().design
+    two = watched.build()
+    first, second = one.design, two.design
     assert first is not None and second is not None
     assert [c.name for c in second.contracts] == ["a", "b", "c", "o"]
     for before, now in zip(first.contracts, second.contracts, strict=True):
         assert (now is before) == (now.name != "b")
+    # and so is each projection of an unchanged contract (toolgen.infra.parallel.map_by_identity)
+    (projected_before,), (projected,) = one.projections, two.projections
+    for before, now in zip(
+        (*projected_before.tools, *projected_before.outputs),
+        (*projected.tools, *projected.outputs),
+        strict=True,
+    ):
+        assert (now is before) == (now.contract.name != "b")
     assert second.tools[1].description == "Changed."
     assert second.tools[1].shared["Page"] is first.tools[1].shared["Page"]
     make_design({"toolgen.toml": OPENAI + "# a comment: the design's hash changes\n"})
@@ -240,3 +249,45 @@ def test_a_changed_tool_takes_another_tools_name_and_gives_it_back(
     result = watched.build()  # a name changed: the order of the tools too
     assert result.design is not None
     assert [c.name for c in result.design.tools] == ["b", "c"]
+
+
+def test_a_kept_contract_is_projected_again_under_other_options(
+    make_design: Callable[..., Path], tool: Callable[..., dict[str, Any]]
+) -> None:
+    """A projection is found by the contract's identity only with the same profile and
+    options: the same contract objects under other provider options are projected again."""
+    from dataclasses import replace
+
+    from toolgen.infra.kept import Kept
+    from toolgen.infra.parallel import Runner
+    from toolgen.load.contracts import Config, ProviderOptions
+    from toolgen.load.loader import load_design
+    from toolgen.project.design_projection import project_design
+    from toolgen.providers import profile_for, settings
+
+    nullable = {"type": "object", "properties": {"x": {"type": ["string", "null"]}}}
+    design, _ = load_design(
+        make_design({"toolgen.toml": OPENAI, "tools/a.yaml": tool("a", nullable)}), settings()
+    )
+    assert design is not None
+    runner = Runner(kept=Kept())
+    for level in ("encode", "keep", "encode"):
+        config = Config(options={"openai": ProviderOptions(optional_nullable=level)})
+        again = replace(design, config=config)  # the same contract objects
+        profile = profile_for("openai", config.options_for("openai"))
+        found = project_design(again, profile, runner)
+        expected = project_design(again, profile, Runner())
+        assert [p.schema for p in found.tools] == [p.schema for p in expected.tools]
+        assert found.diagnostics == expected.diagnostics
+    assert (
+        found.tools[0].schema
+        != project_design(
+            replace(
+                design, config=Config(options={"openai": ProviderOptions(optional_nullable="keep")})
+            ),
+            profile_for("openai", ProviderOptions(optional_nullable="keep")),
+            Runner(),
+        )
+        .tools[0]
+        .schema
+    )
