@@ -291,3 +291,35 @@ def test_a_kept_contract_is_projected_again_under_other_options(
         .tools[0]
         .schema
     )
+
+
+def test_a_load_from_the_last_one_leaves_the_cache_indexes_of_a_whole_one(
+    tmp_path: Path, make_design: Callable[..., Path], tool: Callable[..., dict[str, Any]]
+) -> None:
+    """What a rebuild hands on without reading it (meta-validation, checks, projections,
+    unsatisfiable nodes of unchanged contracts) is counted as used by the cache: each stage's
+    index holds the entries a build of the same design in a fresh process uses, so that build
+    reads them from the index."""
+    import json
+
+    from toolgen.infra.cache import INDEX_FILE
+
+    uses = {"type": "object", "properties": {"p": {"$ref": "../defs/common.yaml#/$defs/Page"}}}
+    design = make_design(
+        {
+            **_two_tools(tool),
+            "defs/common.yaml": {"$defs": {"Page": {"type": "integer"}}},
+            "tools/c.yaml": tool("c", uses),
+        }
+    )
+    watched = Watched(design, tmp_path / "cache")
+    watched.build()
+    make_design({"tools/b.yaml": tool("b", {"type": "object", "properties": {"z": INT}})})
+    watched.build()
+    build(design, cache_dir=tmp_path / "fresh")
+
+    def index(cache: Path, stage: str) -> set[str]:
+        return set(json.loads((cache / stage / INDEX_FILE).read_text())["entries"])
+
+    for stage in ("meta", "checks", "satisfiable"):
+        assert index(tmp_path / "cache", stage) == index(tmp_path / "fresh", stage), stage

@@ -7,6 +7,7 @@ import marshal
 import os
 import tomllib
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from jsonschema import Draft202012Validator
 
 from toolgen.infra.cache import code_fingerprint, digest
 from toolgen.infra.diagnostics import DESIGN, Diagnostic, Level
-from toolgen.infra.kept import Kept, plain_key
+from toolgen.infra.kept import plain_key
 from toolgen.infra.parallel import Runner
 from toolgen.load.bundle import Bundler, Documents, Location
 from toolgen.load.contracts import (
@@ -151,21 +152,18 @@ def _see_file(
     return read_seen(os.path.join(root, relative), relative, before)
 
 
-def _parse_file(relative: str, data: bytes, kept: Kept | None) -> tuple[Any, list[Diagnostic]]:
-    """The value of a design file's bytes. ``kept`` (a process that builds again): bytes that
-    parsed cleanly before are not parsed again; the value is a copy of the kept one (marshal's
-    bytes of it), which loading changes."""
-    suffix = _suffix(relative.rsplit("/", 1)[-1])
-    key = ("parsed", suffix, data)
-    blob = kept.get(key) if kept is not None else None
-    if blob is not None:
-        return marshal.loads(blob), []
-    value, found = parse_source(data, suffix, relative)
-    if kept is not None and not found:
+def _parse_file(relative: str, seen: Seen, keep: bool) -> tuple[Any, list[Diagnostic], Seen]:
+    """The value of a design file's bytes, and ``seen`` with it (``keep``: in a process that
+    loads again, a file whose bytes parsed cleanly is not parsed again: its value is a copy of
+    the kept one, which loading changes)."""
+    if seen.parsed is not None:
+        return marshal.loads(seen.parsed), [], seen
+    value, found = parse_source(seen.data, _suffix(relative.rsplit("/", 1)[-1]), relative)
+    if keep and not found:
         blob = plain_key(value)
         if blob is not None:
-            kept.put(key, blob)
-    return value, found
+            seen = replace(seen, parsed=blob)
+    return value, found, seen
 
 
 def _load_inside(root: Path, relative: str) -> tuple[Any, list[Diagnostic]]:
@@ -316,15 +314,17 @@ def _meta_validate_all(
         "meta",
         _meta_validate,
         schemas,
-        key=lambda arguments: digest(
-            code_fingerprint(), "meta", digests[arguments[1]], arguments[1], arguments[2]
-        ),
+        key=lambda arguments: _meta_key(arguments[1], arguments[2], digests),
         encode=lambda found: [d.to_dict() for d in found],
         decode=lambda found: [Diagnostic.from_dict(d) for d in found],
         parallel=False,
         indexed=True,
         keep_decoded=True,  # only read
     )
+
+
+def _meta_key(file: str, pointer: str, digests: dict[str, str]) -> str:
+    return digest(code_fingerprint(), "meta", digests[file], file, pointer)
 
 
 def _read_contract(
@@ -553,7 +553,7 @@ def _load(
         got = seen.get(relative)
         if got is None:
             continue
-        value, found = _parse_file(relative, got.data, runner.kept)
+        value, found, seen[relative] = _parse_file(relative, got, runner.kept is not None)
         diagnostics += found
         if not found:
             values[relative] = value
@@ -652,6 +652,7 @@ def _load(
         digests=digests,
         targets=bundler.targets,
         contracts={contract.file: contract for contract in contracts},
+        cache_keys=cache_keys(schemas, contracts, digests) if runner.cache is not None else {},
     )
     return _design(root, contracts, shared, config, source_hash, envelopes), diagnostics, parts
 
@@ -787,12 +788,34 @@ def _check_all(contracts: list[Contract], runner: Runner) -> list[tuple[bool, li
         "checks",
         _check_contract,
         [(contract,) for contract in contracts],
-        key=lambda arguments: digest(code_fingerprint(), "checks", arguments[0].identity()),
+        key=lambda arguments: _check_key(arguments[0]),
         encode=lambda result: [result[0], [d.to_dict() for d in result[1]]],
         decode=lambda value: (bool(value[0]), [Diagnostic.from_dict(d) for d in value[1]]),
         indexed=True,
         keep_decoded=True,  # only read
     )
+
+
+def _check_key(contract: Contract) -> str:
+    return digest(code_fingerprint(), "checks", contract.identity())
+
+
+def cache_keys(
+    schemas: list[tuple[Any, str, str]], contracts: Iterable[Contract], digests: dict[str, str]
+) -> dict[str, dict[str, tuple[str, ...]]]:
+    """stage -> file -> the keys of the cache entries loading reads for the file: its schemas'
+    meta-validation, its contract's (and output's) checks."""
+    meta: dict[str, list[str]] = {}
+    for _, file, pointer in schemas:
+        meta.setdefault(file, []).append(_meta_key(file, pointer, digests))
+    checks = {
+        contract.file: [contract, *([contract.output] if contract.output else [])]
+        for contract in contracts
+    }
+    return {
+        "meta": {file: tuple(keys) for file, keys in meta.items()},
+        "checks": {file: tuple(map(_check_key, made)) for file, made in checks.items()},
+    }
 
 
 def _unbounded_refs(contract: Contract) -> list[Diagnostic]:

@@ -40,6 +40,7 @@ from toolgen.load.loader import (
     _resource_pointer,
     _schemas,
     _unknown_providers,
+    cache_keys,
     design_hash,
 )
 from toolgen.load.seen import LastLoad, Parts, Seen
@@ -112,7 +113,7 @@ def _reload_contracts(
     taken = {(i["kind"], i["name"]) for f, i in parts.fields.items() if f not in changed}
     for file in changed:
         data = seen[file].data
-        value, found = _parse_file(file, data, runner.kept)
+        value, found, seen[file] = _parse_file(file, seen[file], True)
         if found:
             return None
         info, found = _read_contract(file, value, known)
@@ -155,5 +156,30 @@ def _reload_contracts(
             used.update(contract.output.shared)
     if used != set(parts.targets.shared):  # a target no longer used: the names could change
         return None
-    kept = Parts(values, fields, frozenset(without_refs), digests, parts.targets, by_file)
+    keys = _carry(runner, parts.cache_keys, changed, schemas, made, digests)
+    kept = Parts(values, fields, frozenset(without_refs), digests, parts.targets, by_file, keys)
     return list(by_file.values()), kept
+
+
+def _carry(
+    runner: Runner,
+    last: dict[str, dict[str, tuple[str, ...]]],
+    changed: list[str],
+    schemas: list[tuple[Any, str, str]],
+    made: list[Contract],
+    digests: dict[str, str],
+) -> dict[str, dict[str, tuple[str, ...]]]:
+    """The cache entries the whole load would read for the unchanged files counted as used
+    (their stages are indexed: an index holds what the last build used), and the keys of every
+    file's entries after this load."""
+    cache = runner.cache
+    if cache is None:
+        return {}
+    now = cache_keys(schemas, made, digests)
+    keys: dict[str, dict[str, tuple[str, ...]]] = {}
+    for stage, by_file in last.items():
+        carried = [key for file, some in by_file.items() if file not in now[stage] for key in some]
+        for missing in cache.touch_all(stage, carried):
+            cache.get(stage, missing)  # not in memory: read, so that it counts as used
+        keys[stage] = {**by_file, **now[stage]}
+    return keys
