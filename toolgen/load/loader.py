@@ -652,7 +652,11 @@ def _load(
         digests=digests,
         targets=bundler.targets,
         contracts={contract.file: contract for contract in contracts},
-        cache_keys=cache_keys(schemas, contracts, digests) if runner.cache is not None else {},
+        cache_keys=(
+            cache_keys(schemas, contracts, digests)
+            if runner.cache is not None and runner.kept is not None  # a next load will come
+            else {}
+        ),
     )
     return _design(root, contracts, shared, config, source_hash, envelopes), diagnostics, parts
 
