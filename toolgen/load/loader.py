@@ -482,7 +482,7 @@ def load_design(
     files = sorted(scanned)
     config, config_found = load_config(root, known_providers)
     envelopes, envelope_found = _load_envelopes(root)
-    others = _other_bytes(root)
+    others = _other_bytes(root) if kept is not None else {}  # only a next load compares them
 
     seen: dict[str, Seen] = {}
     read_found: dict[str, list[Diagnostic]] = {}
