@@ -474,6 +474,92 @@ def test_kept_decoded_results_are_the_cache_entries_and_keep_them_used(tmp_path:
     assert [fresh.get("sq", f"k{n}") for n in (1, 2, 4)] == [[1], [4], [16]]
 
 
+def test_touch_all_is_a_touch_of_each_key(tmp_path: Path) -> None:
+    """Cache.touch_all (a stage handing on what it kept) counts, keeps, indexes and spares from
+    pruning what touch of each key does, and returns the keys touch would refuse."""
+
+    def cache(name: str) -> Cache:
+        made = Cache(tmp_path / name, keep=True)
+        made.open()
+        made.index("ix")
+        for key in ("a", "b", "c"):
+            made.put("ix", key, key)
+            made.put("plain", key, key)
+        made.save_indexes()
+        made.begin()
+        made.index("ix")
+        made.get("plain", "c")
+        return made
+
+    one, every = cache("one"), cache("every")
+    for stage in ("ix", "plain"):
+        refused = [key for key in ("a", "x", "b") if not one.touch(stage, key)]
+        assert every.touch_all(stage, ["a", "x", "b"]) == refused == ["x"]
+    assert one.hits == every.hits and one.hits["ix"] == 2
+    assert {p.replace("/one/", "/") for p in one.used} == {
+        p.replace("/every/", "/") for p in every.used
+    }
+    assert one._using == every._using and one._indexed == every._indexed
+    assert one._index_changed == every._index_changed
+
+
+def test_map_by_identity_hands_on_what_it_gave_the_same_object(tmp_path: Path) -> None:
+    """Runner.map_by_identity: an item whose object is the last call's under its name (and
+    whose ``given`` is equal) gets what it got then, no function call, no key made, its cache
+    entry counted as used again; another object, another name or another ``given`` is
+    computed; without a session nothing is kept."""
+    from toolgen.infra.kept import Kept
+    from toolgen.infra.parallel import Runner
+
+    calls: list[str] = []
+    keyed: list[str] = []
+
+    def shout(text: str) -> list[str]:
+        calls.append(text)
+        return [text.upper()]
+
+    def key(arguments: tuple[Any, ...]) -> str:
+        keyed.append(arguments[0])
+        return f"k-{arguments[0]}"
+
+    cache, kept = Cache(tmp_path / "cache", keep=True), Kept()
+    cache.open()
+
+    def run(items: list[tuple[str, list[str]]], given: Any = 1) -> list[Any]:
+        kept.begin()
+        cache.begin()
+        runner = Runner(cache=cache, kept=kept)
+        return runner.map_by_identity(
+            "up",
+            "tag",
+            given,
+            shout,
+            items,
+            lambda of: (of[0],),
+            key,
+            lambda arguments, result, used: (result, used),
+            parallel=False,
+            indexed=True,
+        )
+
+    a, b, c = ["a"], ["b"], ["c"]
+    first = run([("a", a), ("b", b)])
+    assert first == [(["A"], "k-a"), (["B"], "k-b")] and calls == ["a", "b"]
+    calls.clear(), keyed.clear()
+    second = run([("a", a), ("b", ["b"]), ("c", c)])  # b: an equal list, another object
+    assert second[0] is first[0] and keyed == ["b", "c"] and calls == ["c"]  # b: from the cache
+    assert cache.hits["up"] == 2 and cache.misses["up"] == 1  # a carried, b read, c computed
+    calls.clear(), keyed.clear()
+    assert run([("c", c), ("a", a)])[1] is first[0] and calls == keyed == []
+    assert run([("a", a)], given=2)[0] is not first[0] and keyed == ["a"]
+    keyed.clear()
+    assert run([("x", a)], given=2)[0] is not first[0] and keyed == ["a"]  # another name
+    alone = Runner().map_by_identity(
+        "up", "tag", 1, shout, [("a", a)], lambda of: (of[0],), key, lambda _, r, k: (r, k)
+    )
+    assert alone == [(["A"], None)]
+
+
 def test_a_value_kept_by_identity_is_found_for_that_object_only() -> None:
     from toolgen.infra.kept import Kept, by_identity
 

@@ -23,6 +23,7 @@ import os
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
@@ -316,6 +317,38 @@ class Cache:
         self.used.add(self._path(stage, key))
         self._using.setdefault(stage, {})[key] = entry
         return True
+
+    def touch_all(self, stage: str, keys: Iterable[str]) -> list[str]:
+        """:meth:`touch` of each key (a stage that hands on thousands of values it kept, as
+        they were), without the per-call lookups; returns the keys that were not in memory, in
+        their order (the caller gets those)."""
+        using = self._using.setdefault(stage, {})
+        kept = self._kept.get(stage, {})
+        indexed = self._indexed.get(stage)
+        index = self._index.get(stage, {})
+        folder = f"{self._root}{os.sep}{stage}{os.sep}"
+        used = self.used
+        missing: list[str] = []
+        touched = 0
+        for key in keys:
+            entry = using.get(key) or kept.get(key)
+            if entry is None:
+                missing.append(key)
+                continue
+            if indexed is not None:
+                if entry[0] is None:
+                    missing.append(key)
+                    continue
+                indexed[key] = entry[0]
+                if key not in index:
+                    self._index_changed.add(stage)
+            else:
+                entry = _HELD
+            using[key] = entry
+            used.add(f"{folder}{key[:2]}{os.sep}{key}.json")  # as _path
+            touched += 1
+        self.hits[stage] += touched
+        return missing
 
     def put(self, stage: str, key: str, value: Any) -> None:
         """Store ``value``; a cache that cannot be written only makes the next build slower."""

@@ -347,6 +347,72 @@ class Runner:
 
         return _Completed(futures, compute if take_back else None, report, done)
 
+    def map_by_identity(
+        self,
+        stage: str,
+        tag: Hashable,
+        given: Any,
+        function: Callable[..., R],
+        items: Sequence[tuple[Hashable, Any]],
+        arguments: Callable[[Any], tuple[Any, ...]],
+        key: Callable[[tuple[Any, ...]], str],
+        then: Callable[[tuple[Any, ...], R, str | None], T],
+        **options: Any,
+    ) -> list[T]:
+        """``then(its arguments, result, its cache key)`` of each result of :meth:`map` over
+        ``arguments(object)`` of each of ``items`` (name, object), results that are a function
+        of the object and of ``given`` alone (None: of something else too; nothing is kept).
+
+        In a process that builds again (:attr:`kept`), an item whose object is the one the last
+        call with this stage, ``tag`` and an equal ``given`` had under its name gets what that
+        call gave it, as it was: its arguments and key are not made, and the cache counts the
+        entry that call used as used again (Cache.touch_all). The objects are those a process
+        hands its next build as they were (a contract the loader kept); the record of the last
+        call holds them, so no other takes their ids."""
+        kept = self.kept if given is not None else None
+        record = ("by identity", stage, tag)
+        recorded = kept.get(record) if kept is not None else None
+        last: dict[Hashable, tuple[Any, T, str | None]] = (
+            recorded[1] if recorded is not None and recorded[0] == given else {}
+        )
+        results: list[Any] = [None] * len(items)
+        used: list[str | None] = [None] * len(items)
+        todo: list[int] = []
+        for index, (name, of) in enumerate(items):
+            found = last.get(name)
+            if found is not None and found[0] is of:
+                results[index], used[index] = found[1], found[2]
+            else:
+                todo.append(index)
+        carried = [k for k in used if k is not None]
+        if self.cache is not None and carried:
+            for missing in self.cache.touch_all(stage, carried):
+                self.cache.get(stage, missing)  # not in memory: read, so that it counts as used
+        made = [arguments(items[index][1]) for index in todo]
+        keys: dict[int, str] = {}
+
+        def keyed(arguments: tuple[Any, ...]) -> str:
+            found = keys[id(arguments)] = key(arguments)
+            return found
+
+        changed: dict[Hashable, tuple[Any, T, str | None]] = {}
+        computed = self.map(stage, function, made, keyed, **options)
+        for index, one, result in zip(todo, made, computed, strict=True):
+            used[index] = keys.get(id(one))
+            results[index] = then(one, result, used[index])
+            name, of = items[index]
+            changed[name] = (of, results[index], used[index])
+        if kept is not None:
+            if len(items) == len(last) and all(name in last for name in changed):
+                now = {**last, **changed}  # the last call's names: only the changed ones
+            else:
+                now = {
+                    name: (of, result, key)
+                    for (name, of), result, key in zip(items, results, used, strict=True)
+                }
+            kept.put(record, (given, now))
+        return results
+
     def keeping(self, key: Hashable, compute: Callable[[], Later[T]]) -> Later[T]:
         """``compute()``, or in a process that builds again (:attr:`kept`) the value the last
         build computed for ``key`` (everything the value is a function of)."""

@@ -161,20 +161,27 @@ def _rewrite(schema: Any, base: Location, replacements: dict[str, str]) -> Any:
     return visit(schema, "")
 
 
+@dataclass(frozen=True)
+class Targets:
+    """Every shared target of a design's contracts, with the references inside each and its
+    design-wide name, and the shared definitions they become."""
+
+    refs: dict[Location, list[_Ref]]
+    names: dict[Location, str]
+    shared: dict[str, SharedDef]
+
+
 @dataclass
 class Bundler:
     docs: Documents
+    #: what the last bundle found (:meth:`bundle`), for :meth:`bundle_again`
+    targets: Targets | None = None
 
     def bundle(
         self, roots: list[Location]
     ) -> tuple[list[tuple[Any, dict[str, SharedDef]]], dict[str, SharedDef], list[Diagnostic]]:
         """Bundle each root schema; returns (schema, shared defs it uses) per root, all shared defs, diagnostics."""
-        diagnostics: list[Diagnostic] = []
-        root_refs: list[list[_Ref]] = []
-        for root in roots:
-            refs, found = _refs_in(root, self.docs, local_is_shared=False)
-            root_refs.append(refs)
-            diagnostics.extend(found)
+        root_refs, diagnostics = self._root_refs(roots)
 
         # Collect the closure of shared targets with a worklist (cycles across files terminate).
         target_refs: dict[Location, list[_Ref]] = {}
@@ -194,7 +201,40 @@ class Bundler:
             replacements = {r.where[1]: _def_ref(names[r.target]) for r in refs if r.target}
             schema = _rewrite(self.docs.resolve(target), target, replacements)
             shared[names[target]] = SharedDef(names[target], target[0], target[1], schema)
+        self.targets = Targets(target_refs, names, shared)
+        return self._assemble(roots, root_refs, diagnostics), shared, diagnostics
 
+    def bundle_again(
+        self, roots: list[Location], targets: Targets
+    ) -> list[tuple[Any, dict[str, SharedDef]]] | None:
+        """:meth:`bundle` of some roots of a design whose shared targets are ``targets`` (a
+        design the last bundle saw, with these roots changed): None when a root's references
+        find a problem or a target outside ``targets`` (its name would depend on the design's
+        other targets), else the same as :meth:`bundle` of every root gives these (a target's
+        name and definition are functions of the set of targets and their files alone)."""
+        root_refs, diagnostics = self._root_refs(roots)
+        if diagnostics or any(
+            r.target not in targets.names for refs in root_refs for r in refs if not r.local
+        ):
+            return None
+        self.targets = targets
+        bundled = self._assemble(roots, root_refs, diagnostics)
+        return None if diagnostics else bundled
+
+    def _root_refs(self, roots: list[Location]) -> tuple[list[list[_Ref]], list[Diagnostic]]:
+        diagnostics: list[Diagnostic] = []
+        root_refs: list[list[_Ref]] = []
+        for root in roots:
+            refs, found = _refs_in(root, self.docs, local_is_shared=False)
+            root_refs.append(refs)
+            diagnostics.extend(found)
+        return root_refs, diagnostics
+
+    def _assemble(
+        self, roots: list[Location], root_refs: list[list[_Ref]], diagnostics: list[Diagnostic]
+    ) -> list[tuple[Any, dict[str, SharedDef]]]:
+        assert self.targets is not None
+        target_refs, names, shared = self.targets.refs, self.targets.names, self.targets.shared
         bundled: list[tuple[Any, dict[str, SharedDef]]] = []
         for root, refs in zip(roots, root_refs, strict=True):
             external = [r for r in refs if not r.local and r.target]
@@ -215,7 +255,7 @@ class Bundler:
                     local_defs.update({name: shared[name].schema for name in used})
                     schema["$defs"] = local_defs
             bundled.append((schema, {name: shared[name] for name in used}))
-        return bundled, shared, diagnostics
+        return bundled
 
     @staticmethod
     def _closure(

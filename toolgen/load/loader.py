@@ -6,7 +6,8 @@ import hashlib
 import marshal
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from jsonschema import Draft202012Validator
 
 from toolgen.infra.cache import code_fingerprint, digest
 from toolgen.infra.diagnostics import DESIGN, Diagnostic, Level
-from toolgen.infra.kept import Kept, plain_key
+from toolgen.infra.kept import plain_key
 from toolgen.infra.parallel import Runner
 from toolgen.load.bundle import Bundler, Documents, Location
 from toolgen.load.contracts import (
@@ -27,12 +28,12 @@ from toolgen.load.contracts import (
     ProviderSettings,
     SharedDef,
 )
+from toolgen.load.seen import LastLoad, Parts, Seen, read_seen
 from toolgen.load.sources import (
     SCHEMA_SUFFIXES,
     load_document,
     may_hold_ref,
     parse_source,
-    read_source,
 )
 from toolgen.load.tool_extras import TOOL_EXTRAS, extras_problems, tool_output
 from toolgen.schema import pointer as jp
@@ -139,30 +140,30 @@ def _outside(root: Path, relative: str) -> list[Diagnostic]:
     return [Diagnostic(relative, "", DESIGN, "OUTSIDE_DESIGN", message)]
 
 
-def _read_file(
-    root: Path, relative: str, linked: bool, kept: Kept | None = None
-) -> tuple[bytes | None, Any, list[Diagnostic]]:
-    """The bytes (None when not read) and the value of a design file found by :func:`_scan`:
-    ``_load_inside``, with its path resolved only when a symbolic link is on its way. ``kept``
-    (a process that builds again): a file whose bytes parsed cleanly before is not parsed
-    again; its value is a copy of the kept one (marshal's bytes of it), which loading changes."""
+def _see_file(
+    root: Path, relative: str, linked: bool, before: Seen | None
+) -> tuple[Seen | None, list[Diagnostic]]:
+    """A design file found by :func:`_scan` as read (None when not read): ``_load_inside``'s
+    reading, with its path resolved only when a symbolic link is on its way; ``before`` (a
+    process that loads again): as the last load read it, not read again when unchanged."""
     refused = _outside(root, relative) if linked else []
     if refused:
-        return None, None, refused
-    data, found = read_source(os.path.join(root, relative), relative)
-    if data is None:
-        return None, None, found
-    suffix = _suffix(relative.rsplit("/", 1)[-1])
-    key = ("parsed", suffix, data)
-    blob = kept.get(key) if kept is not None else None
-    if blob is not None:
-        return data, marshal.loads(blob), []
-    value, found = parse_source(data, suffix, relative)
-    if kept is not None and not found:
+        return None, refused
+    return read_seen(os.path.join(root, relative), relative, before)
+
+
+def _parse_file(relative: str, seen: Seen, keep: bool) -> tuple[Any, list[Diagnostic], Seen]:
+    """The value of a design file's bytes, and ``seen`` with it (``keep``: in a process that
+    loads again, a file whose bytes parsed cleanly is not parsed again: its value is a copy of
+    the kept one, which loading changes)."""
+    if seen.parsed is not None:
+        return marshal.loads(seen.parsed), [], seen
+    value, found = parse_source(seen.data, _suffix(relative.rsplit("/", 1)[-1]), relative)
+    if keep and not found:
         blob = plain_key(value)
         if blob is not None:
-            kept.put(key, blob)
-    return data, value, found
+            seen = replace(seen, parsed=blob)
+    return value, found, seen
 
 
 def _load_inside(root: Path, relative: str) -> tuple[Any, list[Diagnostic]]:
@@ -313,15 +314,17 @@ def _meta_validate_all(
         "meta",
         _meta_validate,
         schemas,
-        key=lambda arguments: digest(
-            code_fingerprint(), "meta", digests[arguments[1]], arguments[1], arguments[2]
-        ),
+        key=lambda arguments: _meta_key(arguments[1], arguments[2], digests),
         encode=lambda found: [d.to_dict() for d in found],
         decode=lambda found: [Diagnostic.from_dict(d) for d in found],
         parallel=False,
         indexed=True,
         keep_decoded=True,  # only read
     )
+
+
+def _meta_key(file: str, pointer: str, digests: dict[str, str]) -> str:
+    return digest(code_fingerprint(), "meta", digests[file], file, pointer)
 
 
 def _read_contract(
@@ -458,27 +461,104 @@ def load_design(
 
     The design holds every contract that loaded cleanly; the diagnostics say what did not (a build
     with any error diagnostic writes nothing). None only when ``root`` is not a folder.
+
+    In a process that builds again (the runner's :attr:`Runner.kept`), what this load read and
+    made is kept for the next one (toolgen.load.seen.LastLoad): a file that did not change is
+    not read again, and a design in which only some tool or output files changed is loaded again
+    from the last load and those files alone (toolgen.load.reload), when the result is the same.
     """
+    from toolgen.load.reload import reload  # it builds on this module's steps
+
     root = Path(root)
     runner = runner or Runner()
     if not root.is_dir():
         return None, [Diagnostic(str(root), "", DESIGN, "NO_DESIGN", "not a folder")]
+    kept = runner.kept
+    last_key = ("load", str(root))
+    last: LastLoad | None = kept.get(last_key) if kept is not None else None
+    if last is not None and last.known != known_providers:
+        last = None
     scanned = _scan(root)
     files = sorted(scanned)
-    diagnostics: list[Diagnostic] = []
-    config, found = load_config(root, known_providers)
-    diagnostics += found
+    config, config_found = load_config(root, known_providers)
+    envelopes, envelope_found = _load_envelopes(root)
+    others = _other_bytes(root) if kept is not None else {}  # only a next load compares them
 
-    values: dict[str, Any] = {}
-    read: dict[str, bytes] = {}
+    seen: dict[str, Seen] = {}
+    read_found: dict[str, list[Diagnostic]] = {}
     for relative in files:
-        data, value, found = _read_file(root, relative, scanned[relative], runner.kept)
+        got, found = _see_file(
+            root, relative, scanned[relative], last.seen.get(relative) if last else None
+        )
+        if got is not None:
+            seen[relative] = got
+        if found:
+            read_found[relative] = found
+
+    if last is not None and not read_found and not config_found and not envelope_found:
+        again = reload(root, last, scanned, seen, config, envelopes, others, runner)
+        if again is not None:
+            if kept is not None:
+                kept.put(last_key, again)
+            return again.design, []
+
+    design, diagnostics, parts = _load(
+        root, known_providers, runner, files, seen, read_found, config, config_found, envelopes
+    )
+    diagnostics += envelope_found
+    if kept is not None:
+        loaded = LastLoad(
+            str(root),
+            known_providers,
+            scanned,
+            seen,
+            others,
+            design,
+            tuple(diagnostics),
+            parts if not diagnostics else None,
+        )
+        kept.put(last_key, loaded)
+    return design, diagnostics
+
+
+def _other_bytes(root: Path) -> dict[str, bytes | None]:
+    """The bytes of toolgen.toml and of the envelope files (None: absent or unreadable), which
+    the design's hash covers too."""
+    found: dict[str, bytes | None] = {}
+    for relative in (CONFIG_FILE, *_envelope_files(root)):
+        try:
+            found[relative] = (root / relative).read_bytes()
+        except OSError:
+            found[relative] = None
+    return found
+
+
+def _load(
+    root: Path,
+    known_providers: Mapping[str, ProviderSettings],
+    runner: Runner,
+    files: list[str],
+    seen: dict[str, Seen],
+    read_found: dict[str, list[Diagnostic]],
+    config: Config,
+    config_found: list[Diagnostic],
+    envelopes: dict[str, Any],
+) -> tuple[Design, list[Diagnostic], Parts]:
+    """The whole load of the files read (``seen``), without the envelopes; with what it made of
+    each file, for the next load (:class:`Parts`)."""
+    diagnostics: list[Diagnostic] = list(config_found)
+    values: dict[str, Any] = {}
+    for relative in files:
+        diagnostics += read_found.get(relative, ())
+        got = seen.get(relative)
+        if got is None:
+            continue
+        value, found, seen[relative] = _parse_file(relative, got, runner.kept is not None)
         diagnostics += found
-        if data is not None:
-            read[relative] = data
         if not found:
             values[relative] = value
     # each file read once: its bytes give the design's hash and the contracts' fingerprints
+    read = {relative: got.data for relative, got in seen.items()}
     source_hash = design_hash(root, files, read)
     digests = {relative: hashlib.sha256(read[relative]).hexdigest() for relative in values}
     without_refs = frozenset(f for f in values if not may_hold_ref(read[f]))
@@ -504,23 +584,9 @@ def load_design(
         diagnostics += found
         if info is None:
             continue
-        if info["providers"] is not None:
-            for name in info["providers"]:
-                if name not in known_providers:
-                    diagnostics.append(
-                        Diagnostic(
-                            file,
-                            "/providers",
-                            DESIGN,
-                            "UNKNOWN_PROVIDER",
-                            f"unknown provider {name!r}",
-                        )
-                    )
+        diagnostics += _unknown_providers(file, info, known_providers)
         fields[file] = info
-    schemas = [
-        (values[f][i["schema_pointer"][1:]], f, i["schema_pointer"]) for f, i in fields.items()
-    ]
-    schemas += [(values[f]["output"], f, i["output"]) for f, i in fields.items() if i["output"]]
+    schemas = _schemas(fields, values)
     schemas += [
         (values[f], f, "") for f in files if f.startswith(DEFS_FOLDER + "/") and f in values
     ]
@@ -531,34 +597,29 @@ def load_design(
         if found:
             fields.pop(file, None)
 
-    seen: dict[tuple[str, str], str] = {}
+    seen_names: dict[tuple[str, str], str] = {}
     for file, info in fields.items():
         key = (info["kind"], info["name"])
-        if key in seen:
+        if key in seen_names:
             diagnostics.append(
                 Diagnostic(
                     file,
                     "/name",
                     DESIGN,
                     "DUPLICATE_NAME",
-                    f"{info['kind']} {info['name']!r} is also defined in {seen[key]}",
+                    f"{info['kind']} {info['name']!r} is also defined in {seen_names[key]}",
                 )
             )
         else:
-            seen[key] = file
-
-    def resource_pointer(file: str) -> str:
-        info = fields.get(file)
-        if info is not None:
-            return str(info["schema_pointer"])
-        folder = file.split("/", 1)[0]
-        return "/" + CONTRACT_FOLDERS[folder][1] if folder in CONTRACT_FOLDERS else ""
+            seen_names[key] = file
 
     roots: list[Location] = [(file, info["schema_pointer"]) for file, info in fields.items()]
-    _rebase_embedded_resources(values, fields, without_refs)
+    for file in values:
+        _rebase_embedded_resources(values, fields, without_refs, file)
     output_roots: list[Location] = [(f, i["output"]) for f, i in fields.items() if i["output"]]
-    documents = Documents(values, resource_pointer, without_refs)
-    bundled, shared, found = Bundler(documents).bundle(roots + output_roots)
+    documents = Documents(values, partial(_resource_pointer, fields), without_refs)
+    bundler = Bundler(documents)
+    bundled, shared, found = bundler.bundle(roots + output_roots)
     diagnostics += found
     outputs = dict(zip((file for file, _ in output_roots), bundled[len(roots) :], strict=True))
 
@@ -566,28 +627,9 @@ def load_design(
     # others still go through the providers so that one run reports every problem.
     broken = {d.file for d in diagnostics if d.level is Level.ERROR}
     candidates: list[Contract] = []
-    for (file, info), (schema, used) in zip(fields.items(), bundled[: len(roots)], strict=True):
-        contract = Contract(
-            kind=info["kind"],
-            name=info["name"],
-            description=info["description"],
-            schema=schema,
-            file=file,
-            pointer=info["schema_pointer"],
-            examples=info["examples"],
-            providers=info["providers"],
-            priority=info["priority"],
-            shared=used,
-            strict=info["strict"],
-            strict_all=info["strict_all"],
-            output=tool_output(
-                file, info, outputs.get(file), partial(_fingerprint, file, digests=digests)
-            ),
-            title=info["title"],
-            annotations=info["annotations"],
-        )
-        contract.set_fingerprint(_fingerprint(file, used, digests))
-        if file in broken or any(s.file in broken for s in used.values()):
+    for (file, info), bundled_root in zip(fields.items(), bundled[: len(roots)], strict=True):
+        contract = _contract(file, info, bundled_root, outputs.get(file), digests)
+        if file in broken or any(s.file in broken for s in contract.shared.values()):
             continue
         if contract.output is not None and any(
             s.file in broken for s in contract.output.shared.values()
@@ -602,10 +644,33 @@ def load_design(
             unusable.add(contract.file)
     contracts = [contract for contract in candidates if contract.file not in unusable]
 
-    envelopes, found = _load_envelopes(root)
-    diagnostics += found
+    assert bundler.targets is not None
+    parts = Parts(
+        values=values,
+        fields=fields,
+        without_refs=without_refs,
+        digests=digests,
+        targets=bundler.targets,
+        contracts={contract.file: contract for contract in contracts},
+        cache_keys=(
+            cache_keys(schemas, contracts, digests)
+            if runner.cache is not None and runner.kept is not None  # a next load will come
+            else {}
+        ),
+    )
+    return _design(root, contracts, shared, config, source_hash, envelopes), diagnostics, parts
+
+
+def _design(
+    root: Path,
+    contracts: Iterable[Contract],
+    shared: dict[str, SharedDef],
+    config: Config,
+    source_hash: str,
+    envelopes: dict[str, Any],
+) -> Design:
     by_name = sorted(contracts, key=lambda c: c.name)
-    design = Design(
+    return Design(
         root=str(root),
         tools=tuple(c for c in by_name if c.kind == "tool"),
         outputs=tuple(c for c in by_name if c.kind == "output"),
@@ -614,24 +679,85 @@ def load_design(
         hash=source_hash,
         envelopes=envelopes,
     )
-    return design, diagnostics
+
+
+def _unknown_providers(
+    file: str, info: dict[str, Any], known_providers: Mapping[str, ProviderSettings]
+) -> list[Diagnostic]:
+    return [
+        Diagnostic(file, "/providers", DESIGN, "UNKNOWN_PROVIDER", f"unknown provider {name!r}")
+        for name in info["providers"] or ()
+        if name not in known_providers
+    ]
+
+
+def _schemas(
+    fields: dict[str, dict[str, Any]], values: dict[str, Any]
+) -> list[tuple[Any, str, str]]:
+    """(schema, file, pointer) of each contract file's schema, then of each tool's output."""
+    schemas = [
+        (values[f][i["schema_pointer"][1:]], f, i["schema_pointer"]) for f, i in fields.items()
+    ]
+    schemas += [(values[f]["output"], f, i["output"]) for f, i in fields.items() if i["output"]]
+    return schemas
+
+
+def _resource_pointer(fields: dict[str, dict[str, Any]], file: str) -> str:
+    info = fields.get(file)
+    if info is not None:
+        return str(info["schema_pointer"])
+    folder = file.split("/", 1)[0]
+    return "/" + CONTRACT_FOLDERS[folder][1] if folder in CONTRACT_FOLDERS else ""
+
+
+def _contract(
+    file: str,
+    info: dict[str, Any],
+    bundled: tuple[Any, dict[str, SharedDef]],
+    output: tuple[Any, dict[str, SharedDef]] | None,
+    digests: dict[str, str],
+) -> Contract:
+    """The contract of a tool or output file (``info``: its checked fields), bundled."""
+    schema, used = bundled
+    contract = Contract(
+        kind=info["kind"],
+        name=info["name"],
+        description=info["description"],
+        schema=schema,
+        file=file,
+        pointer=info["schema_pointer"],
+        examples=info["examples"],
+        providers=info["providers"],
+        priority=info["priority"],
+        shared=used,
+        strict=info["strict"],
+        strict_all=info["strict_all"],
+        output=tool_output(file, info, output, partial(_fingerprint, file, digests=digests)),
+        title=info["title"],
+        annotations=info["annotations"],
+    )
+    contract.set_fingerprint(_fingerprint(file, used, digests))
+    return contract
 
 
 def _rebase_embedded_resources(
-    values: dict[str, Any], fields: dict[str, dict[str, Any]], without_refs: frozenset[str]
+    values: dict[str, Any],
+    fields: dict[str, dict[str, Any]],
+    without_refs: frozenset[str] | set[str],
+    file: str,
 ) -> None:
-    """Each schema resource with its embedded resources (subschemas with an ``$id``) rebased onto
-    it (toolgen.schema.refs.rebase_embedded), so that bundling and every later stage resolve a
-    reference inside one against that subschema, as JSON Schema does."""
-    for file, value in values.items():
-        if file in without_refs:
-            continue
-        if file in fields:
-            for pointer in (fields[file]["schema_pointer"], fields[file]["output"]):
-                if pointer:  # a tool's parameters and its output are resources of their own
-                    value[pointer[1:]] = rebase_embedded(value[pointer[1:]])
-        elif file.startswith(DEFS_FOLDER + "/"):
-            values[file] = rebase_embedded(value)
+    """The schema resources of ``file`` with their embedded resources (subschemas with an
+    ``$id``) rebased onto them (toolgen.schema.refs.rebase_embedded), so that bundling and every
+    later stage resolve a reference inside one against that subschema, as JSON Schema does."""
+    if file in without_refs:
+        return
+    value = values[file]
+    if file in fields:
+        for pointer in (fields[file]["schema_pointer"], fields[file]["output"]):
+            if pointer:  # a tool's parameters and its output are resources of their own
+                value[pointer[1:]] = rebase_embedded(value[pointer[1:]])
+    elif file.startswith(DEFS_FOLDER + "/"):
+        values[file] = rebase_embedded(value)
 
 
 def _fingerprint(file: str, used: dict[str, SharedDef], digests: dict[str, str]) -> str:
@@ -666,12 +792,34 @@ def _check_all(contracts: list[Contract], runner: Runner) -> list[tuple[bool, li
         "checks",
         _check_contract,
         [(contract,) for contract in contracts],
-        key=lambda arguments: digest(code_fingerprint(), "checks", arguments[0].identity()),
+        key=lambda arguments: _check_key(arguments[0]),
         encode=lambda result: [result[0], [d.to_dict() for d in result[1]]],
         decode=lambda value: (bool(value[0]), [Diagnostic.from_dict(d) for d in value[1]]),
         indexed=True,
         keep_decoded=True,  # only read
     )
+
+
+def _check_key(contract: Contract) -> str:
+    return digest(code_fingerprint(), "checks", contract.identity())
+
+
+def cache_keys(
+    schemas: list[tuple[Any, str, str]], contracts: Iterable[Contract], digests: dict[str, str]
+) -> dict[str, dict[str, tuple[str, ...]]]:
+    """stage -> file -> the keys of the cache entries loading reads for the file: its schemas'
+    meta-validation, its contract's (and output's) checks."""
+    meta: dict[str, list[str]] = {}
+    for _, file, pointer in schemas:
+        meta.setdefault(file, []).append(_meta_key(file, pointer, digests))
+    checks = {
+        contract.file: [contract, *([contract.output] if contract.output else [])]
+        for contract in contracts
+    }
+    return {
+        "meta": {file: tuple(keys) for file, keys in meta.items()},
+        "checks": {file: tuple(map(_check_key, made)) for file, made in checks.items()},
+    }
 
 
 def _unbounded_refs(contract: Contract) -> list[Diagnostic]:

@@ -5,6 +5,7 @@ contract (toolgen.project.projection_json), and the names that collide on the pr
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from toolgen.infra.cache import code_fingerprint, digest, plain
@@ -14,6 +15,7 @@ from toolgen.load.contracts import Contract, Design, ProviderOptions
 from toolgen.project.projection import ProjectedContract, project_contract
 from toolgen.project.projection_json import Parts, parts_from_json, parts_to_json
 from toolgen.project.strictness import project_tool
+from toolgen.providers import profile_for
 from toolgen.providers.base import Profile
 from toolgen.schema.names import provider_name
 
@@ -74,10 +76,9 @@ def project_design(
         chosen = [c for c in contracts if c.emitted_for(profile.name)]
         names = {c.name: provider_name(c.name, profile.names) for c in chosen}
         diagnostics += _name_diagnostics(chosen, names, profile)
-        keys: dict[str, str] = {}  # contract name -> its projection's cache key (with a cache)
 
-        def key(arguments: tuple[Any, ...], keys: dict[str, str] = keys) -> str:
-            found = digest(
+        def key(arguments: tuple[Any, ...]) -> str:
+            return digest(
                 code_fingerprint(),
                 "projection",
                 arguments[0].identity(),
@@ -85,26 +86,42 @@ def project_design(
                 options_key,
                 arguments[3],
             )
-            keys[arguments[0].name] = found
-            return found
 
-        results = runner.map(
+        # a contract the loader kept (the same object) is projected as before, under its name
+        results = runner.map_by_identity(
             "projection",
+            (profile.name, kind),
+            # the profile is a function of these (a profile made otherwise: nothing is kept)
+            (profile.name, options) if profile is profile_for(profile.name, options) else None,
             _projected_parts,
-            [(contract, profile, options, names[contract.name]) for contract in chosen],
-            key=key,
+            [(c.name, c) for c in chosen],
+            partial(_arguments, profile=profile, options=options, names=names),
+            key,
+            _projected_contract,
             encode=parts_to_json,
             decode=parts_from_json,
             parallel=False,
             keep_decoded=True,  # no stage changes a projection in place
         )
-        for contract, (parts, found) in zip(chosen, results, strict=True):
-            inputs = keys.get(contract.name)
-            projected[kind].append(ProjectedContract(contract, *parts, inputs=inputs))
+        for one, found in results:
+            projected[kind].append(one)
             diagnostics += found
     return ProviderProjection(
         profile, tuple(projected["tool"]), tuple(projected["output"]), tuple(diagnostics)
     )
+
+
+def _arguments(
+    contract: Contract, *, profile: Profile, options: ProviderOptions, names: dict[str, str]
+) -> tuple[Any, ...]:
+    return contract, profile, options, names[contract.name]
+
+
+def _projected_contract(
+    arguments: tuple[Any, ...], result: tuple[Parts, list[Diagnostic]], inputs: str | None
+) -> tuple[ProjectedContract, list[Diagnostic]]:
+    parts, found = result
+    return ProjectedContract(arguments[0], *parts, inputs=inputs), found
 
 
 def _projected_parts(

@@ -14,7 +14,7 @@ satisfiable, for each provider's projection.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any
 
 from toolgen.infra.cache import code_fingerprint, digest
@@ -190,20 +190,35 @@ def _nodes_from_json(value: Any) -> list[tuple[str, str]]:
     return [(at, reason) for at, reason in value]
 
 
-def _unsatisfiable(runner: Runner, items: list[tuple[Any, Any]]) -> list[list[tuple[str, str]]]:
-    """:func:`unsatisfiable_nodes` of each ``(schema, source)``, through the runner's cache (a
-    rebuild walks thousands of schemas that did not change)."""
-    return runner.map(
+def _unsatisfiable(
+    runner: Runner,
+    tag: Any,
+    items: list[tuple[Hashable, Any]],
+    arguments: Callable[[Any], tuple[Any, Any]],
+) -> list[list[tuple[str, str]]]:
+    """:func:`unsatisfiable_nodes` of the schema of each ``(name, object)`` (``arguments``:
+    its schema and what that is made from), through the runner's cache (a rebuild walks
+    thousands of schemas that did not change); for an object (a contract, a projection) the
+    last build of the process had under the same name, its nodes as they were."""
+    return runner.map_by_identity(
         "satisfiable",
+        tag,
+        True,
         _schema_nodes,
         items,
-        key=_nodes_key,
+        arguments,
+        _nodes_key,
+        _nodes,
         encode=lambda nodes: [list(node) for node in nodes],
         decode=_nodes_from_json,
         parallel=False,
         indexed=True,
         keep_decoded=True,  # only read (toolgen.project.satisfiable._located)
     )
+
+
+def _nodes(_: Any, nodes: list[tuple[str, str]], _key: str | None) -> list[tuple[str, str]]:
+    return nodes
 
 
 def _schema_nodes(schema: Any, _source: Any) -> list[tuple[str, str]]:
@@ -219,11 +234,16 @@ def design_diagnostics(
     diagnostics: list[Diagnostic] = []
     unsatisfiable: set[tuple[str, str]] = set()
     contracts = (*design.tools, *design.outputs)
-    found = _unsatisfiable(runner, [(c.schema, ["design", c.identity()]) for c in contracts])
+    found = _unsatisfiable(
+        runner,
+        DESIGN,
+        [((c.kind, c.name), c) for c in contracts],
+        lambda c: (c.schema, ["design", c.identity()]),
+    )
     for contract, nodes in zip(contracts, found, strict=True):
         if nodes:
             unsatisfiable.add((contract.kind, contract.name))
-        diagnostics += _located(contract, nodes, DESIGN)
+            diagnostics += _located(contract, nodes, DESIGN)
     for projection in projections:
         checked = [
             projected
@@ -231,9 +251,15 @@ def design_diagnostics(
             if projected.meaning is not None
             and (projected.contract.kind, projected.contract.name) not in unsatisfiable
         ]
-        found = _unsatisfiable(runner, [(p.meaning, _projected_source(p)) for p in checked])
+        found = _unsatisfiable(
+            runner,
+            projection.profile.name,
+            [((p.contract.kind, p.contract.name), p) for p in checked],
+            lambda p: (p.meaning, _projected_source(p)),
+        )
         for projected, nodes in zip(checked, found, strict=True):
-            diagnostics += _located(projected.contract, nodes, projection.profile.name)
+            if nodes:
+                diagnostics += _located(projected.contract, nodes, projection.profile.name)
     return diagnostics
 
 

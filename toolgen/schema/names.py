@@ -10,6 +10,7 @@ yields the same names.
 from __future__ import annotations
 
 import builtins
+import functools
 import hashlib
 import keyword
 import re
@@ -39,6 +40,7 @@ def short_hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:_HASH_LENGTH]
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a build asks for each name of the design per provider
 def provider_name(canonical: str, rule: NameRule) -> str:
     """The wire name of a canonical tool or output name: disallowed characters become ``_``,
     a name whose first character the rule refuses gains a leading ``_``, and a name too long is
