@@ -17,6 +17,7 @@ from toolgen.providers.base import Profile
 from toolgen.render.formatting import Literal
 from toolgen.render.runtime_files import copied
 from toolgen.render.templating import format_python, header, render
+from toolgen.runtime._fakes import MODELS
 
 FOLDER = "testing"
 
@@ -93,12 +94,15 @@ def _plan_text(projected: ProjectedContract) -> str:
 
 def _fake_options(profile: Profile) -> dict[str, dict[str, Any]]:
     """API -> keyword arguments of toolgen/runtime/_fakes.py's builders for ``profile``: the
-    model its canary asks (its endpoint's), and its own ``fake_options`` (a wire variant)."""
+    model its canary asks (its endpoint's) where the API's bodies name one, and its own
+    ``fake_options`` (a wire variant)."""
     endpoint = ENDPOINTS.get(profile.name)
     own = profile.module_data.get("fake_options", {})
     options: dict[str, dict[str, Any]] = {}
     for api in profile.api_names:
-        chosen = {"model": endpoint.model} if endpoint is not None else {}
+        chosen: dict[str, Any] = {}
+        if endpoint is not None and MODELS[api]:  # a Converse body names no model
+            chosen["model"] = endpoint.model
         chosen |= own.get(api, {})
         if chosen:
             options[api] = chosen
