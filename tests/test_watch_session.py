@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from toolgen import __version__
 from toolgen.build import build
 from toolgen.cli import EXIT_DESIGN, EXIT_OK, watch_rebuilder
 from toolgen.infra.cache import Cache
@@ -594,3 +595,80 @@ def test_no_build_changes_a_kept_value_in_place(
                 assert after[key][1] == pickled, (relative, key)
         before = after
     assert compared > 100  # most values were handed on, and compared
+
+
+def test_a_watch_write_keeps_files_added_to_out_and_reads_a_replaced_manifest(
+    tmp_path: Path,
+) -> None:
+    """A write after this process's last one into OUT takes the files OUT owns from that write
+    while OUT's manifest is still the file it wrote: a file the user added to OUT since is still
+    carried over, and a manifest replaced since is read again (it names what OUT owns)."""
+    out = tmp_path / "gen"
+    written = Written()
+
+    def files(version: int) -> dict[str, str]:
+        made = {"a.py": f"A = {version}\n", "pkg/b.py": "B = 1\n"}
+        made[MANIFEST] = json.dumps({"files": dict.fromkeys(made, "")})
+        return made
+
+    write_package(out, files(1), written=written)
+    (out / "notes.txt").write_text("mine\n")
+    (out / "pkg" / "extra.py").write_text("X = 1\n")
+    write_package(out, files(2), written=written)
+    assert (out / "notes.txt").read_text() == "mine\n"
+    assert (out / "pkg" / "extra.py").read_text() == "X = 1\n"
+    # OUT's manifest replaced by one that claims notes.txt: toolgen's then, and no longer made
+    time.sleep(0.05)
+    (out / MANIFEST).unlink()
+    (out / MANIFEST).write_text(
+        json.dumps({"files": {**dict.fromkeys(files(2), ""), "notes.txt": ""}})
+    )
+    write_package(out, files(3), written=written)
+    assert not (out / "notes.txt").exists()
+    assert (out / "pkg" / "extra.py").read_text() == "X = 1\n"
+    assert (out / "a.py").read_text() == "A = 3\n"
+    written.discard()
+
+
+@pytest.mark.parametrize(
+    "hashes",
+    [
+        {},
+        {"a.py": "1" * 64},
+        {"é/ü.py": "x", 'q"uote\\.py': "y", "tab\t\u2028\x01.py": "z", "models/tools/a.py": "w"},
+    ],
+)
+def test_the_manifest_text_is_the_json_text_of_the_manifest(hashes: dict[str, str]) -> None:
+    from toolgen.package.assemble import manifest_text
+    from toolgen.package.schema_texts import json_text
+
+    expected = json_text(
+        {"toolgen_version": __version__, "design_hash": "d\u00e9", "files": hashes}
+    )
+    assert manifest_text("d\u00e9", hashes) == expected
+
+
+def test_a_files_hash_is_kept_for_that_text_object_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hashlib
+
+    from toolgen.infra.kept import Kept
+    from toolgen.package import assemble
+
+    hashed: list[str] = []
+
+    def sha(text: str) -> str:
+        hashed.append(text)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    monkeypatch.setattr(assemble, "_sha256", sha)
+    kept = Kept()
+    a, b = "A = 1\n", "".join(["B = ", "2\n"])
+    assert assemble._file_hashes({"a.py": a, "b.py": b}, kept) == {"a.py": sha(a), "b.py": sha(b)}
+    kept.begin()
+    hashed.clear()
+    # the same object under another path, a text equal to a kept one but another object, a new
+    c = "".join(["B = ", "2\n"])
+    found = assemble._file_hashes({"x.py": b, "a.py": c, "c.py": "C\n"}, kept)
+    assert found == {"x.py": sha(b), "a.py": sha(c), "c.py": sha("C\n")}
+    hashed_by_build = hashed[:2]
+    assert hashed_by_build == [c, "C\n"] and hashed_by_build[0] is c  # b was not hashed again

@@ -6,7 +6,7 @@ import hashlib
 import marshal
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import partial
+from json.encoder import encode_basestring as _json_string
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -20,7 +20,7 @@ from toolgen.compile.validators import (
     submit_envelope_module,
 )
 from toolgen.infra.diagnostics import Diagnostic
-from toolgen.infra.kept import Kept, by_identity, plain_key
+from toolgen.infra.kept import Kept, plain_key
 from toolgen.infra.parallel import Later, Runner
 from toolgen.load.contracts import Design
 from toolgen.load.loader import ENVELOPES_FOLDER
@@ -50,16 +50,46 @@ class PackageFiles:
         """The files with the manifest; ``kept``: a process that builds again, whose texts
         kept from the last build keep their hashes."""
         files = dict(sorted(self.files.items()))
-        manifest = {
-            "toolgen_version": __version__,
-            "design_hash": design.hash,
-            "files": {
-                path: by_identity(kept, "sha256", text, partial(_sha256, text))
-                for path, text in files.items()
-            },
-        }
-        files[MANIFEST] = json_text(manifest)
+        files[MANIFEST] = manifest_text(design.hash, _file_hashes(files, kept))
         return files
+
+
+def manifest_text(design_hash: str, hashes: dict[str, str]) -> str:
+    """The manifest's JSON text: what :func:`json_text` writes of ``{"toolgen_version",
+    "design_hash", "files": hashes}``, with the files' lines joined here (the standard library
+    writes an indented JSON text in Python, a line at a time, for the thousands of files)."""
+    if not hashes:
+        return json_text(
+            {"toolgen_version": __version__, "design_hash": design_hash, "files": hashes}
+        )
+    head = (
+        f"{{\n  {_json_string('toolgen_version')}: {_json_string(__version__)},\n"
+        f"  {_json_string('design_hash')}: {_json_string(design_hash)},\n"
+        f"  {_json_string('files')}: {{\n    "
+    )
+    lines = ",\n    ".join(
+        f"{_json_string(path)}: {_json_string(value)}" for path, value in hashes.items()
+    )
+    return head + lines + "\n  }\n}\n"
+
+
+def _file_hashes(files: dict[str, str], kept: Kept | None) -> dict[str, str]:
+    """Each file's hash; in a process that builds again, a text that is the very object the
+    last build hashed keeps its hash (found by its id: the kept map holds each text it names,
+    so no other object takes that id while it is kept)."""
+    if kept is None:
+        return {path: _sha256(text) for path, text in files.items()}
+    last: dict[int, tuple[str, str]] = kept.get("file-hashes") or {}
+    now: dict[int, tuple[str, str]] = {}
+    hashes: dict[str, str] = {}
+    for path, text in files.items():
+        found = last.get(id(text))
+        if found is None or found[0] is not text:
+            found = (text, _sha256(text))
+        now[id(text)] = found
+        hashes[path] = found[1]
+    kept.put("file-hashes", now)
+    return hashes
 
 
 def _sha256(text: str) -> str:

@@ -10,7 +10,7 @@ import json
 import os
 import shutil
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -41,13 +41,20 @@ def check_paths(files: dict[str, str]) -> None:
             )
 
 
+def _read_manifest(out: Path) -> tuple[set[str] | None, dict[str, str]]:
+    """The files the last build wrote into ``out`` (None when ``out`` has no toolgen manifest),
+    and the hash of each (path -> hash of its text; {} when the manifest has none): one read."""
+    try:
+        files = json.loads((out / MANIFEST).read_text(encoding="utf-8"))["files"]
+        owned = {*files, MANIFEST}
+    except (OSError, ValueError, KeyError, TypeError):
+        return None, {}
+    return owned, files if isinstance(files, dict) else {}
+
+
 def _owned_files(out: Path) -> set[str] | None:
     """The files the last build wrote into ``out`` (None when ``out`` has no toolgen manifest)."""
-    try:
-        manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
-        return {*manifest["files"], MANIFEST}
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    return _read_manifest(out)[0]
 
 
 def _hashes(manifest: str | None) -> dict[str, str]:
@@ -59,14 +66,7 @@ def _hashes(manifest: str | None) -> dict[str, str]:
     return files if isinstance(files, dict) else {}
 
 
-def _previous_hashes(out: Path) -> dict[str, str]:
-    try:
-        return _hashes((out / MANIFEST).read_text(encoding="utf-8"))
-    except OSError:
-        return {}
-
-
-def _foreign_files(out: Path, owned: set[str]) -> list[str]:
+def _foreign_files(out: Path, owned: Container[str]) -> list[str]:
     # os.walk and string paths: OUT holds thousands of files, and pathlib costs a second here
     found = []
     for folder, folders, names in os.walk(out):
@@ -77,19 +77,34 @@ def _foreign_files(out: Path, owned: set[str]) -> list[str]:
     return sorted(found)
 
 
-def _ensure_ours(out: Path) -> set[str]:
+def _ensure_ours(out: Path) -> tuple[set[str], dict[str, str]]:
+    """The files toolgen wrote into ``out`` and their hashes (:func:`_read_manifest`; none when
+    ``out`` is not there or empty); OutputError when ``out`` is not toolgen's."""
     if not out.exists():
-        return set()
+        return set(), {}
     if not out.is_dir():
         raise OutputError(f"{out} exists and is not a folder")
-    owned = _owned_files(out)
+    owned, hashes = _read_manifest(out)
     if owned is None:
         if any(out.iterdir()):
             raise OutputError(
                 f"{out} is not empty and has no {MANIFEST}: toolgen writes only into folders it owns"
             )
-        return set()
-    return owned
+        return set(), {}
+    return owned, hashes
+
+
+def _still_written(out: str, written: Written | None) -> bool:
+    """Whether OUT's manifest is still the one ``written`` (this process's last write into
+    ``out``) put there, by its signature: then OUT is toolgen's, and the files it owns are
+    that write's, without reading the manifest."""
+    if written is None or written.out != out or MANIFEST not in written.files:
+        return False
+    try:
+        status = os.lstat(os.path.join(out, MANIFEST))
+    except OSError:
+        return False
+    return stat.S_ISREG(status.st_mode) and _signature(status) == written.files[MANIFEST][1]
 
 
 @dataclass(frozen=True)
@@ -290,7 +305,16 @@ def _write_locked(
 ) -> dict[str, tuple[str, Signature]]:
     if out.parent.is_dir():
         _recover(out)
-    owned = _ensure_ours(out)
+    where = str(out)
+    owned: Container[str]
+    previous_hashes: dict[str, str]
+    if _still_written(where, written):
+        assert written is not None
+        # the previous hashes are not read: a file whose text changed is compared by its bytes
+        # (a different size, without reading it), which only costs the few files that changed
+        owned, previous_hashes = written.files, {}
+    else:
+        owned, previous_hashes = _ensure_ours(out)
     foreign = _foreign_files(out, owned) if out.exists() else []
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = out.parent / f".{out.name}.toolgen-new-{os.getpid()}"
@@ -302,9 +326,7 @@ def _write_locked(
     # a file whose hashes in the two manifests differ was generated differently: it is written
     # without reading the previous one (edited by hand, that one could only hold other bytes or,
     # by chance, the same: writing is right either way); an equal hash still compares the bytes
-    previous_hashes = _previous_hashes(out) if owned else {}
     hashes = _hashes(files.get(MANIFEST)) if previous_hashes else {}
-    where = str(out)
     keeping = written is not None
     kept = written if written is not None and written.out == where else Written()
     signatures: dict[str, tuple[str, Signature]] = {}
