@@ -672,3 +672,24 @@ def test_a_files_hash_is_kept_for_that_text_object_only(monkeypatch: pytest.Monk
     assert found == {"x.py": sha(b), "a.py": sha(c), "c.py": sha("C\n")}
     hashed_by_build = hashed[:2]
     assert hashed_by_build == [c, "C\n"] and hashed_by_build[0] is c  # b was not hashed again
+
+
+def test_the_package_init_formatted_with_a_stand_in_hash_is_as_formatted_with_the_hash(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``__init__.py`` is formatted with a stand-in for the design's hash (the rest of it does not
+    change with an edit, so a session formats it once); the bytes must be black's of the module
+    with the hash itself."""
+    import re
+
+    from toolgen.build import analyze
+    from toolgen.infra.parallel import Runner
+    from toolgen.package import assemble
+
+    design = analyze(EXAMPLE).design
+    assert design is not None and assemble._DESIGN_HASH.fullmatch(design.hash)
+    with_stand_in = assemble._package_init(design, ("openai", "gemini"), Runner()).result()
+    monkeypatch.setattr(assemble, "_DESIGN_HASH", re.compile("(?!)"))  # matches nothing
+    with_hash = assemble._package_init(design, ("openai", "gemini"), Runner()).result()
+    assert with_stand_in == with_hash
+    assert f'\nDESIGN_HASH = "{design.hash}"\n' in with_hash

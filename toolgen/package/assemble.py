@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring as _json_string
@@ -330,22 +331,7 @@ def render_package(
         # than the models
         formatting["handlers.py"] = handlers_module(design, models.classes, runner)
     models.start()
-    formatting["__init__.py"] = format_later(
-        render(
-            "package_init.py.j2",
-            runner,
-            header=header(),
-            version=__version__,
-            design_hash=design.hash,
-            providers=providers,
-            tools=[c.name for c in design.tools],
-            outputs=[c.name for c in design.outputs],
-            submodules=tuple(
-                sorted((*providers, "models", *(("handlers", "testing") if providers else ())))
-            ),
-        ),
-        runner=runner,
-    )
+    formatting["__init__.py"] = _package_init(design, providers, runner)
     diagnostics: list[Diagnostic] = []
     files["_runtime.py"] = copied("_runtime", header())
     files["_json.py"] = copied("_json", header())  # _runtime's JSON reading
@@ -389,6 +375,49 @@ def render_package(
     done = models.result()
     files.update(done.files)  # the build sorts the files; the models' findings come first
     return PackageFiles(files, [*done.diagnostics, *diagnostics])
+
+
+#: a design's hash (a SHA-256 in hex), and what stands in for it while ``__init__.py`` is formatted
+_DESIGN_HASH = re.compile("[0-9a-f]{64}")
+_HASH_STAND_IN = "0" * 64
+
+
+def _package_init(design: Design, providers: tuple[str, ...], runner: Runner) -> Later[str]:
+    """The package's ``__init__.py``, formatted with a stand-in for the design's hash that is
+    put in its place after: the hash changes with every edit, the rest of the module (a hundred
+    kilobytes for thousands of tools, formatted by black whole) only with the contracts' names,
+    so a process that builds again formats it once. black writes the hash's line the same for
+    any 64 hex digits; were the stand-in's line not found once, the module is formatted with
+    the hash itself."""
+
+    def rendered(design_hash: str) -> str:
+        return render(
+            "package_init.py.j2",
+            runner,
+            header=header(),
+            version=__version__,
+            design_hash=design_hash,
+            providers=providers,
+            tools=[c.name for c in design.tools],
+            outputs=[c.name for c in design.outputs],
+            submodules=tuple(
+                sorted((*providers, "models", *(("handlers", "testing") if providers else ())))
+            ),
+        )
+
+    real = design.hash
+    if not _DESIGN_HASH.fullmatch(real):
+        return format_later(rendered(real), runner=runner)
+    formatted = format_later(rendered(_HASH_STAND_IN), runner=runner)
+
+    def placed() -> str:
+        text = formatted.result()
+        stand_in = f'\nDESIGN_HASH = "{_HASH_STAND_IN}"\n'
+        if text.count(stand_in) != 1:
+            return format_later(rendered(real), runner=runner).result()
+        return text.replace(stand_in, f'\nDESIGN_HASH = "{real}"\n', 1)
+
+    return Later(placed)
 
 
 def _compiled(pending: Later[CanonicalModule], diagnostics: list[Diagnostic]) -> bool:
