@@ -495,6 +495,35 @@ def test_a_value_kept_by_identity_is_found_for_that_object_only() -> None:
     assert by_identity(None, "t", first, lambda: text_of(first)) and len(calls) == 4
 
 
+def test_values_kept_each_by_identity_are_found_for_those_objects_only() -> None:
+    from toolgen.infra.kept import Kept, each_by_identity
+
+    kept = Kept()
+    first, second, equal = {"a": [1]}, {"b": 2}, {"a": [1]}
+    calls: list[object] = []
+
+    def text_of(value: object) -> str:
+        calls.append(value)
+        return repr(value)
+
+    assert each_by_identity(kept, "t", [first, second], text_of) == ["{'a': [1]}", "{'b': 2}"]
+    kept.begin()
+    calls.clear()
+    # in another order, with an equal object that is another one, and twice the same
+    found = each_by_identity(kept, "t", [second, equal, first, first], text_of)
+    assert found == ["{'b': 2}", "{'a': [1]}", "{'a': [1]}", "{'a': [1]}"]
+    assert calls == [equal]
+    assert each_by_identity(kept, "other", [first], text_of) == ["{'a': [1]}"]
+    assert calls == [equal, first]  # under its tag only
+    kept.begin()
+    calls.clear()
+    each_by_identity(kept, "t", [second], text_of)
+    kept.begin()
+    each_by_identity(kept, "t", [first, second], text_of)
+    assert calls == [first]  # what a build did not have is let go with it
+    assert each_by_identity(None, "t", [first], text_of) == ["{'a': [1]}"]
+
+
 def test_an_entry_held_decoded_is_read_from_its_file_once_the_value_is_let_go(
     tmp_path: Path,
 ) -> None:
