@@ -21,7 +21,7 @@ from toolgen.compile.validators import (
     submit_envelope_module,
 )
 from toolgen.infra.diagnostics import Diagnostic
-from toolgen.infra.kept import Kept, plain_key
+from toolgen.infra.kept import Kept, each_by_identity, plain_key
 from toolgen.infra.parallel import Later, Runner
 from toolgen.load.contracts import Design
 from toolgen.load.loader import ENVELOPES_FOLDER
@@ -76,21 +76,9 @@ def manifest_text(design_hash: str, hashes: dict[str, str]) -> str:
 
 def _file_hashes(files: dict[str, str], kept: Kept | None) -> dict[str, str]:
     """Each file's hash; in a process that builds again, a text that is the very object the
-    last build hashed keeps its hash (found by its id: the kept map holds each text it names,
-    so no other object takes that id while it is kept)."""
-    if kept is None:
-        return {path: _sha256(text) for path, text in files.items()}
-    last: dict[int, tuple[str, str]] = kept.get("file-hashes") or {}
-    now: dict[int, tuple[str, str]] = {}
-    hashes: dict[str, str] = {}
-    for path, text in files.items():
-        found = last.get(id(text))
-        if found is None or found[0] is not text:
-            found = (text, _sha256(text))
-        now[id(text)] = found
-        hashes[path] = found[1]
-    kept.put("file-hashes", now)
-    return hashes
+    last build hashed keeps its hash."""
+    hashes = each_by_identity(kept, "sha256", list(files.values()), _sha256)
+    return dict(zip(files, hashes, strict=True))
 
 
 def _sha256(text: str) -> str:

@@ -28,7 +28,7 @@ from toolgen.compile.models.imports import name_order, rewrite_imports
 from toolgen.compile.models.json_literals import json_literals
 from toolgen.infra.cache import code_fingerprint, digest, plain
 from toolgen.infra.diagnostics import Diagnostic, Level
-from toolgen.infra.kept import by_identity
+from toolgen.infra.kept import each_by_identity
 from toolgen.infra.parallel import Later, Pending, Runner
 from toolgen.load.contracts import Contract, Design, SharedDef
 from toolgen.render import model_layout
@@ -482,18 +482,24 @@ class PendingModels:
             source, _, found = shared.result()[0]
             files["models/_shared.py"] = source.replace(_NEUTRAL_HEADER, header, 1)
             diagnostics += found
-        kept = self.runner.kept
-        for plan, (source, _, found) in zip(self.planned, contracts.result(), strict=True):
-            files[f"models/{plan.folder}/{plan.module}.py"] = by_identity(
-                kept,
-                ("header", header),
-                source,
-                partial(source.replace, _NEUTRAL_HEADER, header, 1),
-            )
+        results = contracts.result()
+        # each module's text with the header: kept by the identity of the kept result's text
+        texts = each_by_identity(
+            self.runner.kept,
+            ("header", header),
+            [source for source, _, _ in results],
+            partial(_with_header, header),
+        )
+        for plan, text, (_, _, found) in zip(self.planned, texts, results, strict=True):
+            files[f"models/{plan.folder}/{plan.module}.py"] = text
             diagnostics += found
         files |= {path: text.result() for path, text in package.items()}
         files["_decode.py"] = copied("_decode", header)
         return ModelsOutput(dict(sorted(files.items())), self.classes, diagnostics)
+
+
+def _with_header(header: str, source: str) -> str:
+    return source.replace(_NEUTRAL_HEADER, header, 1)
 
 
 def _subpackages(design: Design) -> list[tuple[str, str]]:
