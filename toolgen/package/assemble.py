@@ -7,6 +7,7 @@ import marshal
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from json.encoder import encode_basestring as _json_string
 from pathlib import PurePosixPath
 from typing import Any
@@ -148,32 +149,63 @@ def _loop_imports(apis: Sequence[Api], by_module: dict[str, set[str]]) -> None:
             by_module["_tool_results"].update({api.loop.name, *api.loop.types})
 
 
-def _table(name: str, values: dict[str, str]) -> Literal:
-    """A dict table of the module: its keys, and the Python text of each value."""
-    return Literal(name, "{", tuple(f"{key!r}: {value}" for key, value in values.items()))
-
-
 def _tables(
     tools: list[ProjectedContract],
     outputs: list[ProjectedContract],
     texts: dict[tuple[str, str], SchemaText],
+    kept: Kept | None = None,
 ) -> dict[str, Literal]:
     """The tables of the provider's tables module (templates/provider_tables.py.j2), one element
     per contract, given to the formatter as data (toolgen/render/formatting.py); the
-    provider module's own name tables are JSON rows (templates/_provider_tables.py.j2)."""
-    tool_texts = {p.contract.name: texts[("tool", p.contract.name)] for p in tools}
-    output_texts = {p.contract.name: texts[("output", p.contract.name)] for p in outputs}
+    provider module's own name tables are JSON rows (templates/_provider_tables.py.j2). A
+    contract's elements are a function of its projection (its schema's text too): in a process
+    that builds again, kept by the identity of a projection kept from the last build."""
+    tool_rows = each_by_identity(kept, "tool-table-elements", tools, partial(_tool_elements, texts))
+    output_rows = each_by_identity(
+        kept, "output-table-elements", outputs, partial(_output_elements, texts)
+    )
+    # by name, as a dict of the tables would have them
+    tool_by_name = {p.contract.name: row for p, row in zip(tools, tool_rows, strict=True)}
+    output_by_name = {p.contract.name: row for p, row in zip(outputs, output_rows, strict=True)}
     tables = [
-        _table("TOOL_DESCRIPTIONS", {p.contract.name: repr(p.contract.description) for p in tools}),
-        _table("TOOL_SCHEMAS", {name: text.source for name, text in tool_texts.items()}),
-        _table("TOOL_SIZES", {name: repr(text.sizes) for name, text in tool_texts.items()}),
-        _table("TOOL_PRIORITIES", {p.contract.name: repr(p.contract.priority) for p in tools}),
-        _table(
-            "OUTPUT_DESCRIPTIONS", {p.contract.name: repr(p.contract.description) for p in outputs}
-        ),
-        _table("OUTPUT_SCHEMAS", {name: text.source for name, text in output_texts.items()}),
+        Literal(name, "{", tuple(row[column] for row in rows.values()))
+        for name, column, rows in (
+            ("TOOL_DESCRIPTIONS", 0, tool_by_name),
+            ("TOOL_SCHEMAS", 1, tool_by_name),
+            ("TOOL_SIZES", 2, tool_by_name),
+            ("TOOL_PRIORITIES", 3, tool_by_name),
+            ("OUTPUT_DESCRIPTIONS", 0, output_by_name),
+            ("OUTPUT_SCHEMAS", 1, output_by_name),
+        )
     ]
     return {table.name: table for table in tables}
+
+
+def _tool_elements(
+    texts: dict[tuple[str, str], SchemaText], projected: ProjectedContract
+) -> tuple[str, ...]:
+    """A tool's elements of the tables: its description, schema, sizes and priority."""
+    contract = projected.contract
+    text = texts[("tool", contract.name)]
+    key = repr(contract.name)
+    return (
+        f"{key}: {contract.description!r}",
+        f"{key}: {text.source}",
+        f"{key}: {text.sizes!r}",
+        f"{key}: {contract.priority!r}",
+    )
+
+
+def _output_elements(
+    texts: dict[tuple[str, str], SchemaText], projected: ProjectedContract
+) -> tuple[str, ...]:
+    """An output's elements of the tables: its description and schema."""
+    contract = projected.contract
+    key = repr(contract.name)
+    return (
+        f"{key}: {contract.description!r}",
+        f"{key}: {texts[('output', contract.name)].source}",
+    )
 
 
 def _tables_module(
@@ -207,7 +239,7 @@ def _provider_module(
     profile = projection.profile
     tools = [p for p in projection.tools if p.schema is not None]
     outputs = [p for p in projection.outputs if p.schema is not None]
-    tables = _tables(tools, outputs, texts)
+    tables = _tables(tools, outputs, texts, runner.kept)
     tables_module = f"_tables_{profile.name}"
     requests = requests_for(profile.apis)
     sdk_models = any(api.sdk_models for api in profile.apis)
