@@ -267,13 +267,6 @@ class Written:
     #: the tree the last write replaced, kept to be the next write's staging tree
     spare: str | None = None
 
-    def same(self, out: str, path: str, text: str) -> Signature | None:
-        """The signature the file had when it was written with ``text``, if it was."""
-        if out != self.out:
-            return None
-        kept = self.files.get(path)
-        return kept[1] if kept is not None and kept[0] == text else None
-
     def discard(self) -> None:
         """Remove the spare tree (the process writes no more)."""
         if self.spare is not None:
@@ -328,7 +321,8 @@ def _write_locked(
     # by chance, the same: writing is right either way); an equal hash still compares the bytes
     hashes = _hashes(files.get(MANIFEST)) if previous_hashes else {}
     keeping = written is not None
-    kept = written if written is not None and written.out == where else Written()
+    # what this process's last write into OUT made: path -> (text, signature)
+    last = written.files if written is not None and written.out == where else {}
     signatures: dict[str, tuple[str, Signature]] = {}
     # string paths, joined by hand (each path is relative and POSIX: check_paths): pathlib, and
     # even os.path.join, cost a tenth of a second over the thousands of files of a large design
@@ -336,18 +330,23 @@ def _write_locked(
     try:
         made: set[str] = set()
         for path, text in files.items():
+            found = last.get(path)
+            there = spare.pop(path, _ABSENT)
+            # the last write's file with this text, unchanged since (its signature): OUT's,
+            # and the spare tree's link of it, which stays where it is
+            signature = (
+                found[1] if found is not None and found[0] == text and path in owned else None
+            )
+            if signature is not None and there == signature:
+                signatures[path] = (text, signature)
+                continue
             target = into + path
             parent = path.rpartition("/")[0]
             if parent not in made:
                 os.makedirs(into + parent, exist_ok=True)
                 made.add(parent)
             current = out_of + path
-            signature = kept.same(where, path, text) if keeping and path in owned else None
-            if path in spare:  # the spare tree's file: kept when it is OUT's, unchanged
-                there = spare.pop(path)
-                if signature is not None and there == signature:
-                    signatures[path] = (text, signature)
-                    continue
+            if there is not _ABSENT:  # the spare tree's file, not OUT's as written: replaced
                 os.unlink(target)  # never written in place: it may be a link of OUT's file
             if signature is not None and _link_same(current, target, signature):
                 signatures[path] = (text, signature)
@@ -396,6 +395,8 @@ def _write_locked(
 #: a spare tree's entries: a file's path -> its signature (None: not a regular file), and a
 #: folder's path -> ``FOLDER``
 _FOLDER = (-1, -1, -1)
+#: not an entry of the spare tree
+_ABSENT = (-2, -2, -2)
 
 
 def _folders(files: dict[str, str]) -> set[str]:
