@@ -722,3 +722,35 @@ def test_the_package_init_formatted_with_a_stand_in_hash_is_as_formatted_with_th
     with_hash = assemble._package_init(design, ("openai", "gemini"), Runner()).result()
     assert with_stand_in == with_hash
     assert f'\nDESIGN_HASH = "{design.hash}"\n' in with_hash
+
+
+@pytest.mark.slow  # six builds of a small design
+def test_a_providers_own_canonical_module_follows_the_inverse_work_of_its_contracts(
+    tmp_path: Path,
+    make_design: Callable[..., Path],
+    tool: Callable[..., dict[str, Any]],
+    read_tree: Callable[[Path], dict[str, bytes]],
+) -> None:
+    """A provider that adds no nulls gets its own canonical module only while one of its
+    contracts has an enum it writes as text (Gemini's OpenAPI dialect; what the inverse does is
+    kept by each contract's projection): a member made such an enum, then plain again."""
+    plain = {"type": "object", "properties": {"level": INT}, "required": ["level"]}
+    levels = {"type": "object", "properties": {"level": {**INT, "enum": [1, 2]}}}
+    levels["required"] = ["level"]
+    design = make_design(
+        {
+            "toolgen.toml": '[toolgen]\nproviders = ["gemini"]\n[providers.gemini]\ndialect = "openapi"\n',
+            "tools/a.yaml": tool("a", plain),
+            "tools/b.yaml": tool("b", {"type": "object", "properties": {"x": S}}),
+        }
+    )
+    out = tmp_path / "gen"
+    rebuild = watch_rebuilder(design, out, (), "text", tmp_path / "cache")
+    seen = []
+    for parameters in (plain, levels, plain, levels):
+        make_design({"tools/a.yaml": tool("a", parameters)})
+        assert rebuild() == EXIT_OK
+        built = read_tree(out)
+        assert built == _fresh(design)
+        seen.append("_canonical_gemini.py" in built)
+    assert seen == [False, True, False, True]  # the enum read back by a module of its own
