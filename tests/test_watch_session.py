@@ -754,3 +754,22 @@ def test_a_providers_own_canonical_module_follows_the_inverse_work_of_its_contra
         assert built == _fresh(design)
         seen.append("_canonical_gemini.py" in built)
     assert seen == [False, True, False, True]  # the enum read back by a module of its own
+
+
+def test_the_spare_trees_listing_is_the_same_through_a_folders_descriptor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolgen.package import writer
+
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "f.py").write_text("x = 1\n")
+    (tmp_path / "g.py").write_text("")
+    (tmp_path / "link.py").symlink_to(tmp_path / "g.py")
+    through: dict[str, Any] = {}
+    writer._list(str(tmp_path), "", through)
+    monkeypatch.setattr(writer, "_SCANDIR_FD", False)
+    by_path: dict[str, Any] = {}
+    writer._list(str(tmp_path), "", by_path)
+    assert through == by_path
+    assert set(by_path) == {"a", "a/b", "a/b/f.py", "g.py", "link.py"}
+    assert by_path["link.py"] is None and by_path["a"] == writer._FOLDER

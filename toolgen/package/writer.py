@@ -452,15 +452,39 @@ def _parents(path: str) -> Iterator[str]:
 
 def _list(root: str, prefix: str, entries: dict[str, Signature | None]) -> None:
     """Every entry under ``root`` (relative, ``prefix`` first) into ``entries``."""
-    with os.scandir(root + os.sep + prefix if prefix else root) as listing:
-        for entry in listing:
-            path = prefix + entry.name
-            if entry.is_dir(follow_symlinks=False):
-                entries[path] = _FOLDER
-                _list(root, path + "/", entries)
-                continue
-            status = entry.stat(follow_symlinks=False)
-            entries[path] = _signature(status) if stat.S_ISREG(status.st_mode) else None
+    folder = root + os.sep + prefix if prefix else root
+    if not _SCANDIR_FD:
+        with os.scandir(folder) as listing:
+            _list_entries(root, prefix, listing, entries)
+        return
+    # listed through the folder's descriptor: each entry's lstat is then relative to it (an
+    # fstatat), not a lookup of its whole path (a sixth less for the spare tree's 11,796 files)
+    handle = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        with os.scandir(handle) as listing:
+            _list_entries(root, prefix, listing, entries)
+    finally:
+        os.close(handle)
+
+
+def _list_entries(
+    root: str,
+    prefix: str,
+    listing: Iterator[os.DirEntry[str]],
+    entries: dict[str, Signature | None],
+) -> None:
+    for entry in listing:
+        path = prefix + entry.name
+        if entry.is_dir(follow_symlinks=False):
+            entries[path] = _FOLDER
+            _list(root, path + "/", entries)
+            continue
+        status = entry.stat(follow_symlinks=False)
+        entries[path] = _signature(status) if stat.S_ISREG(status.st_mode) else None
+
+
+#: whether os.scandir takes a folder's descriptor here (POSIX)
+_SCANDIR_FD = os.scandir in os.supports_fd and hasattr(os, "O_DIRECTORY")
 
 
 def _remove_rest(into: str, rest: dict[str, Signature | None], needed: set[str]) -> None:
