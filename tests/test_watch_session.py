@@ -522,6 +522,15 @@ def test_values_kept_each_by_identity_are_found_for_those_objects_only() -> None
     each_by_identity(kept, "t", [first, second], text_of)
     assert calls == [first]  # what a build did not have is let go with it
     assert each_by_identity(None, "t", [first], text_of) == ["{'a': [1]}"]
+    # two calls of one build under one tag (a stage for each provider) are both kept
+    kept.begin()
+    each_by_identity(kept, "t", [first], text_of)
+    each_by_identity(kept, "t", [equal], text_of)
+    kept.begin()
+    calls.clear()
+    each_by_identity(kept, "t", [first], text_of)
+    each_by_identity(kept, "t", [equal], text_of)
+    assert calls == []
 
 
 def test_an_entry_held_decoded_is_read_from_its_file_once_the_value_is_let_go(
