@@ -522,14 +522,14 @@ def test_values_kept_each_by_identity_are_found_for_those_objects_only() -> None
     each_by_identity(kept, "t", [first, second], text_of)
     assert calls == [first]  # what a build did not have is let go with it
     assert each_by_identity(None, "t", [first], text_of) == ["{'a': [1]}"]
-    # two calls of one build under one tag (a stage for each provider) are both kept
+    # a stage run for each provider, under a tag of each: both kept
     kept.begin()
-    each_by_identity(kept, "t", [first], text_of)
-    each_by_identity(kept, "t", [equal], text_of)
+    each_by_identity(kept, ("t", "a"), [first], text_of)
+    each_by_identity(kept, ("t", "b"), [equal], text_of)
     kept.begin()
     calls.clear()
-    each_by_identity(kept, "t", [first], text_of)
-    each_by_identity(kept, "t", [equal], text_of)
+    each_by_identity(kept, ("t", "a"), [first], text_of)
+    each_by_identity(kept, ("t", "b"), [equal], text_of)
     assert calls == []
 
 
@@ -782,3 +782,27 @@ def test_the_spare_trees_listing_is_the_same_through_a_folders_descriptor(
     assert through == by_path
     assert set(by_path) == {"a", "a/b", "a/b/f.py", "g.py", "link.py"}
     assert by_path["link.py"] is None and by_path["a"] == writer._FOLDER
+
+
+def test_each_by_identity_holds_the_last_builds_items_only() -> None:
+    """The map of the build before the last is let go when the next build begins: a session
+    holds two builds' items (the large texts of the changed files among them), not three."""
+    import gc
+    import weakref
+
+    from toolgen.infra.kept import Kept, each_by_identity
+
+    class Item:
+        pass
+
+    kept = Kept()
+    first, second = Item(), Item()
+    gone = weakref.ref(first)
+    each_by_identity(kept, "t", [first], id)
+    kept.begin()
+    each_by_identity(kept, "t", [second], id)
+    kept.begin()
+    del first
+    each_by_identity(kept, "t", [second], id)
+    gc.collect()
+    assert gone() is None

@@ -39,10 +39,6 @@ class Kept:
                 self._now[key] = found
         return found
 
-    def this_build(self, key: Hashable) -> Any | None:
-        """The value this build already got or put for ``key`` (None: not yet)."""
-        return self._now.get(key)
-
     def put(self, key: Hashable, value: Any) -> None:
         self._now[key] = value
 
@@ -91,18 +87,15 @@ def each_by_identity(
     """``[compute(item) for item in items]``, each kept by the identity of its item as
     :func:`by_identity` keeps one (``compute`` a pure function of the item, and of ``tag``), for
     the thousands of items of one stage: one dict lookup an item, in a map of the last build's
-    items kept under ``tag`` (holding them: no other object takes an id while it is kept). The
-    calls of one build under one tag (a stage run for each provider) fill one map; the items a
-    build does not have are let go with the last build's map."""
+    items kept under ``tag`` (holding them: no other object takes an id while it is kept); the
+    items this build does not have are let go with the map. One call a build under one tag: a
+    stage run for each provider names the provider in its tag (a second call would replace the
+    map, and the next build find only its items)."""
     if kept is None:
         return [compute(item) for item in items]
     key = ("each", tag)
-    maps: tuple[dict[int, tuple[Any, T]], dict[int, tuple[Any, T]]] | None = kept.this_build(key)
-    if maps is None:  # the first call of this build: the last build's map is the one to read
-        before = kept.get(key)
-        maps = ({} if before is None else before[1]), {}
-        kept.put(key, maps)
-    last, now = maps  # ``now`` is this build's own: filled by its calls only
+    last: dict[int, tuple[Any, T]] = kept.get(key) or {}
+    now: dict[int, tuple[Any, T]] = {}
     values: list[T] = []
     for item in items:
         found = last.get(id(item))
@@ -110,4 +103,5 @@ def each_by_identity(
             found = (item, compute(item))
         now[id(item)] = found
         values.append(found[1])
+    kept.put(key, now)
     return values

@@ -154,15 +154,19 @@ def _tables(
     outputs: list[ProjectedContract],
     texts: dict[tuple[str, str], SchemaText],
     kept: Kept | None = None,
+    provider: str = "",
 ) -> dict[str, Literal]:
     """The tables of the provider's tables module (templates/provider_tables.py.j2), one element
     per contract, given to the formatter as data (toolgen/render/formatting.py); the
     provider module's own name tables are JSON rows (templates/_provider_tables.py.j2). A
     contract's elements are a function of its projection (its schema's text too): in a process
-    that builds again, kept by the identity of a projection kept from the last build."""
-    tool_rows = each_by_identity(kept, "tool-table-elements", tools, partial(_tool_elements, texts))
+    that builds again, kept by the identity of a projection kept from the last build (each
+    ``provider``'s apart)."""
+    tool_rows = each_by_identity(
+        kept, ("tool-table-elements", provider), tools, partial(_tool_elements, texts)
+    )
     output_rows = each_by_identity(
-        kept, "output-table-elements", outputs, partial(_output_elements, texts)
+        kept, ("output-table-elements", provider), outputs, partial(_output_elements, texts)
     )
     # by name, as a dict of the tables would have them
     tool_by_name = {p.contract.name: row for p, row in zip(tools, tool_rows, strict=True)}
@@ -239,7 +243,7 @@ def _provider_module(
     profile = projection.profile
     tools = [p for p in projection.tools if p.schema is not None]
     outputs = [p for p in projection.outputs if p.schema is not None]
-    tables = _tables(tools, outputs, texts, runner.kept)
+    tables = _tables(tools, outputs, texts, runner.kept, profile.name)
     tables_module = f"_tables_{profile.name}"
     requests = requests_for(profile.apis)
     sdk_models = any(api.sdk_models for api in profile.apis)
@@ -305,7 +309,7 @@ def _provider_module(
 def _texts(projection: ProviderProjection, runner: Runner) -> dict[tuple[str, str], SchemaText]:
     """The texts of every projected schema of ``projection`` (toolgen/package/schema_texts.py)."""
     projected = [p for p in (*projection.tools, *projection.outputs) if p.schema is not None]
-    texts = schema_texts([p.schema for p in projected], runner)
+    texts = schema_texts([p.schema for p in projected], runner, projection.profile.name)
     return {(p.contract.kind, p.contract.name): t for p, t in zip(projected, texts, strict=True)}
 
 

@@ -60,10 +60,11 @@ def _decode(value: Any) -> list[tuple[tuple[int, int], str]]:
     return [((int(optional), int(unions)), str(text)) for optional, unions, text in value]
 
 
-def schema_texts(schemas: Sequence[Any], runner: Runner) -> list[SchemaText]:
-    """The texts of each schema (not None), through ``runner``'s cache."""
+def schema_texts(schemas: Sequence[Any], runner: Runner, provider: str = "") -> list[SchemaText]:
+    """The texts of each schema (not None), through ``runner``'s cache; ``provider``: whose
+    projections they are (each provider's are kept apart in a process that builds again)."""
     # a schema kept from the last build (its projection kept decoded) keeps its text
-    sources = each_by_identity(runner.kept, "schema-literal", schemas, python_literal)
+    sources = each_by_identity(runner.kept, ("schema-literal", provider), schemas, python_literal)
     arguments: list[tuple[str, tuple[Any, ...]]] = []
     start = 0
     fingerprint = code_fingerprint()
