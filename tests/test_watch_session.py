@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from toolgen import __version__
 from toolgen.build import build
 from toolgen.cli import EXIT_DESIGN, EXIT_OK, watch_rebuilder
 from toolgen.infra.cache import Cache
@@ -580,6 +581,44 @@ def test_a_value_kept_by_identity_is_found_for_that_object_only() -> None:
     assert by_identity(None, "t", first, lambda: text_of(first)) and len(calls) == 4
 
 
+def test_values_kept_each_by_identity_are_found_for_those_objects_only() -> None:
+    from toolgen.infra.kept import Kept, each_by_identity
+
+    kept = Kept()
+    first, second, equal = {"a": [1]}, {"b": 2}, {"a": [1]}
+    calls: list[object] = []
+
+    def text_of(value: object) -> str:
+        calls.append(value)
+        return repr(value)
+
+    assert each_by_identity(kept, "t", [first, second], text_of) == ["{'a': [1]}", "{'b': 2}"]
+    kept.begin()
+    calls.clear()
+    # in another order, with an equal object that is another one, and twice the same
+    found = each_by_identity(kept, "t", [second, equal, first, first], text_of)
+    assert found == ["{'b': 2}", "{'a': [1]}", "{'a': [1]}", "{'a': [1]}"]
+    assert calls == [equal]
+    assert each_by_identity(kept, "other", [first], text_of) == ["{'a': [1]}"]
+    assert calls == [equal, first]  # under its tag only
+    kept.begin()
+    calls.clear()
+    each_by_identity(kept, "t", [second], text_of)
+    kept.begin()
+    each_by_identity(kept, "t", [first, second], text_of)
+    assert calls == [first]  # what a build did not have is let go with it
+    assert each_by_identity(None, "t", [first], text_of) == ["{'a': [1]}"]
+    # a stage run for each provider, under a tag of each: both kept
+    kept.begin()
+    each_by_identity(kept, ("t", "a"), [first], text_of)
+    each_by_identity(kept, ("t", "b"), [equal], text_of)
+    kept.begin()
+    calls.clear()
+    each_by_identity(kept, ("t", "a"), [first], text_of)
+    each_by_identity(kept, ("t", "b"), [equal], text_of)
+    assert calls == []
+
+
 def test_an_entry_held_decoded_is_read_from_its_file_once_the_value_is_let_go(
     tmp_path: Path,
 ) -> None:
@@ -680,3 +719,176 @@ def test_no_build_changes_a_kept_value_in_place(
                 assert after[key][1] == pickled, (relative, key)
         before = after
     assert compared > 100  # most values were handed on, and compared
+
+
+def test_a_watch_write_keeps_files_added_to_out_and_reads_a_replaced_manifest(
+    tmp_path: Path,
+) -> None:
+    """A write after this process's last one into OUT takes the files OUT owns from that write
+    while OUT's manifest is still the file it wrote: a file the user added to OUT since is still
+    carried over, and a manifest replaced since is read again (it names what OUT owns)."""
+    out = tmp_path / "gen"
+    written = Written()
+
+    def files(version: int) -> dict[str, str]:
+        made = {"a.py": f"A = {version}\n", "pkg/b.py": "B = 1\n"}
+        made[MANIFEST] = json.dumps({"files": dict.fromkeys(made, "")})
+        return made
+
+    write_package(out, files(1), written=written)
+    (out / "notes.txt").write_text("mine\n")
+    (out / "pkg" / "extra.py").write_text("X = 1\n")
+    write_package(out, files(2), written=written)
+    assert (out / "notes.txt").read_text() == "mine\n"
+    assert (out / "pkg" / "extra.py").read_text() == "X = 1\n"
+    # OUT's manifest replaced by one that claims notes.txt: toolgen's then, and no longer made
+    time.sleep(0.05)
+    (out / MANIFEST).unlink()
+    (out / MANIFEST).write_text(
+        json.dumps({"files": {**dict.fromkeys(files(2), ""), "notes.txt": ""}})
+    )
+    write_package(out, files(3), written=written)
+    assert not (out / "notes.txt").exists()
+    assert (out / "pkg" / "extra.py").read_text() == "X = 1\n"
+    assert (out / "a.py").read_text() == "A = 3\n"
+    written.discard()
+
+
+@pytest.mark.parametrize(
+    "hashes",
+    [
+        {},
+        {"a.py": "1" * 64},
+        {"é/ü.py": "x", 'q"uote\\.py': "y", "tab\t\u2028\x01.py": "z", "models/tools/a.py": "w"},
+    ],
+)
+def test_the_manifest_text_is_the_json_text_of_the_manifest(hashes: dict[str, str]) -> None:
+    from toolgen.package.assemble import manifest_text
+    from toolgen.package.schema_texts import json_text
+
+    expected = json_text(
+        {"toolgen_version": __version__, "design_hash": "d\u00e9", "files": hashes}
+    )
+    assert manifest_text("d\u00e9", hashes) == expected
+
+
+def test_a_files_hash_is_kept_for_that_text_object_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hashlib
+
+    from toolgen.infra.kept import Kept
+    from toolgen.package import assemble
+
+    hashed: list[str] = []
+
+    def sha(text: str) -> str:
+        hashed.append(text)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    monkeypatch.setattr(assemble, "_sha256", sha)
+    kept = Kept()
+    a, b = "A = 1\n", "".join(["B = ", "2\n"])
+    assert assemble._file_hashes({"a.py": a, "b.py": b}, kept) == {"a.py": sha(a), "b.py": sha(b)}
+    kept.begin()
+    hashed.clear()
+    # the same object under another path, a text equal to a kept one but another object, a new
+    c = "".join(["B = ", "2\n"])
+    found = assemble._file_hashes({"x.py": b, "a.py": c, "c.py": "C\n"}, kept)
+    assert found == {"x.py": sha(b), "a.py": sha(c), "c.py": sha("C\n")}
+    hashed_by_build = hashed[:2]
+    assert hashed_by_build == [c, "C\n"] and hashed_by_build[0] is c  # b was not hashed again
+
+
+def test_the_package_init_formatted_with_a_stand_in_hash_is_as_formatted_with_the_hash(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``__init__.py`` is formatted with a stand-in for the design's hash (the rest of it does not
+    change with an edit, so a session formats it once); the bytes must be black's of the module
+    with the hash itself."""
+    import re
+
+    from toolgen.build import analyze
+    from toolgen.infra.parallel import Runner
+    from toolgen.package import assemble
+
+    design = analyze(EXAMPLE).design
+    assert design is not None and assemble._DESIGN_HASH.fullmatch(design.hash)
+    with_stand_in = assemble._package_init(design, ("openai", "gemini"), Runner()).result()
+    monkeypatch.setattr(assemble, "_DESIGN_HASH", re.compile("(?!)"))  # matches nothing
+    with_hash = assemble._package_init(design, ("openai", "gemini"), Runner()).result()
+    assert with_stand_in == with_hash
+    assert f'\nDESIGN_HASH = "{design.hash}"\n' in with_hash
+
+
+@pytest.mark.slow  # six builds of a small design
+def test_a_providers_own_canonical_module_follows_the_inverse_work_of_its_contracts(
+    tmp_path: Path,
+    make_design: Callable[..., Path],
+    tool: Callable[..., dict[str, Any]],
+    read_tree: Callable[[Path], dict[str, bytes]],
+) -> None:
+    """A provider that adds no nulls gets its own canonical module only while one of its
+    contracts has an enum it writes as text (Gemini's OpenAPI dialect; what the inverse does is
+    kept by each contract's projection): a member made such an enum, then plain again."""
+    plain = {"type": "object", "properties": {"level": INT}, "required": ["level"]}
+    levels = {"type": "object", "properties": {"level": {**INT, "enum": [1, 2]}}}
+    levels["required"] = ["level"]
+    design = make_design(
+        {
+            "toolgen.toml": '[toolgen]\nproviders = ["gemini"]\n[providers.gemini]\ndialect = "openapi"\n',
+            "tools/a.yaml": tool("a", plain),
+            "tools/b.yaml": tool("b", {"type": "object", "properties": {"x": S}}),
+        }
+    )
+    out = tmp_path / "gen"
+    rebuild = watch_rebuilder(design, out, (), "text", tmp_path / "cache")
+    seen = []
+    for parameters in (plain, levels, plain, levels):
+        make_design({"tools/a.yaml": tool("a", parameters)})
+        assert rebuild() == EXIT_OK
+        built = read_tree(out)
+        assert built == _fresh(design)
+        seen.append("_canonical_gemini.py" in built)
+    assert seen == [False, True, False, True]  # the enum read back by a module of its own
+
+
+def test_the_spare_trees_listing_is_the_same_through_a_folders_descriptor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolgen.package import writer
+
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "f.py").write_text("x = 1\n")
+    (tmp_path / "g.py").write_text("")
+    (tmp_path / "link.py").symlink_to(tmp_path / "g.py")
+    through: dict[str, Any] = {}
+    writer._list(str(tmp_path), "", through)
+    monkeypatch.setattr(writer, "_SCANDIR_FD", False)
+    by_path: dict[str, Any] = {}
+    writer._list(str(tmp_path), "", by_path)
+    assert through == by_path
+    assert set(by_path) == {"a", "a/b", "a/b/f.py", "g.py", "link.py"}
+    assert by_path["link.py"] is None and by_path["a"] == writer._FOLDER
+
+
+def test_each_by_identity_holds_the_last_builds_items_only() -> None:
+    """The map of the build before the last is let go when the next build begins: a session
+    holds two builds' items (the large texts of the changed files among them), not three."""
+    import gc
+    import weakref
+
+    from toolgen.infra.kept import Kept, each_by_identity
+
+    class Item:
+        pass
+
+    kept = Kept()
+    first, second = Item(), Item()
+    gone = weakref.ref(first)
+    each_by_identity(kept, "t", [first], id)
+    kept.begin()
+    each_by_identity(kept, "t", [second], id)
+    kept.begin()
+    del first
+    each_by_identity(kept, "t", [second], id)
+    gc.collect()
+    assert gone() is None

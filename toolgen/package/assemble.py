@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from json.encoder import encode_basestring as _json_string
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -20,7 +22,7 @@ from toolgen.compile.validators import (
     submit_envelope_module,
 )
 from toolgen.infra.diagnostics import Diagnostic
-from toolgen.infra.kept import Kept, by_identity, plain_key
+from toolgen.infra.kept import Kept, each_by_identity, plain_key
 from toolgen.infra.parallel import Later, Runner
 from toolgen.load.contracts import Design
 from toolgen.load.loader import ENVELOPES_FOLDER
@@ -50,16 +52,34 @@ class PackageFiles:
         """The files with the manifest; ``kept``: a process that builds again, whose texts
         kept from the last build keep their hashes."""
         files = dict(sorted(self.files.items()))
-        manifest = {
-            "toolgen_version": __version__,
-            "design_hash": design.hash,
-            "files": {
-                path: by_identity(kept, "sha256", text, partial(_sha256, text))
-                for path, text in files.items()
-            },
-        }
-        files[MANIFEST] = json_text(manifest)
+        files[MANIFEST] = manifest_text(design.hash, _file_hashes(files, kept))
         return files
+
+
+def manifest_text(design_hash: str, hashes: dict[str, str]) -> str:
+    """The manifest's JSON text: what :func:`json_text` writes of ``{"toolgen_version",
+    "design_hash", "files": hashes}``, with the files' lines joined here (the standard library
+    writes an indented JSON text in Python, a line at a time, for the thousands of files)."""
+    if not hashes:
+        return json_text(
+            {"toolgen_version": __version__, "design_hash": design_hash, "files": hashes}
+        )
+    head = (
+        f"{{\n  {_json_string('toolgen_version')}: {_json_string(__version__)},\n"
+        f"  {_json_string('design_hash')}: {_json_string(design_hash)},\n"
+        f"  {_json_string('files')}: {{\n    "
+    )
+    lines = ",\n    ".join(
+        f"{_json_string(path)}: {_json_string(value)}" for path, value in hashes.items()
+    )
+    return head + lines + "\n  }\n}\n"
+
+
+def _file_hashes(files: dict[str, str], kept: Kept | None) -> dict[str, str]:
+    """Each file's hash; in a process that builds again, a text that is the very object the
+    last build hashed keeps its hash."""
+    hashes = each_by_identity(kept, "sha256", list(files.values()), _sha256)
+    return dict(zip(files, hashes, strict=True))
 
 
 def _sha256(text: str) -> str:
@@ -129,32 +149,67 @@ def _loop_imports(apis: Sequence[Api], by_module: dict[str, set[str]]) -> None:
             by_module["_tool_results"].update({api.loop.name, *api.loop.types})
 
 
-def _table(name: str, values: dict[str, str]) -> Literal:
-    """A dict table of the module: its keys, and the Python text of each value."""
-    return Literal(name, "{", tuple(f"{key!r}: {value}" for key, value in values.items()))
-
-
 def _tables(
     tools: list[ProjectedContract],
     outputs: list[ProjectedContract],
     texts: dict[tuple[str, str], SchemaText],
+    kept: Kept | None = None,
+    provider: str = "",
 ) -> dict[str, Literal]:
     """The tables of the provider's tables module (templates/provider_tables.py.j2), one element
     per contract, given to the formatter as data (toolgen/render/formatting.py); the
-    provider module's own name tables are JSON rows (templates/_provider_tables.py.j2)."""
-    tool_texts = {p.contract.name: texts[("tool", p.contract.name)] for p in tools}
-    output_texts = {p.contract.name: texts[("output", p.contract.name)] for p in outputs}
+    provider module's own name tables are JSON rows (templates/_provider_tables.py.j2). A
+    contract's elements are a function of its projection (its schema's text too): in a process
+    that builds again, kept by the identity of a projection kept from the last build (each
+    ``provider``'s apart)."""
+    tool_rows = each_by_identity(
+        kept, ("tool-table-elements", provider), tools, partial(_tool_elements, texts)
+    )
+    output_rows = each_by_identity(
+        kept, ("output-table-elements", provider), outputs, partial(_output_elements, texts)
+    )
+    # by name, as a dict of the tables would have them
+    tool_by_name = {p.contract.name: row for p, row in zip(tools, tool_rows, strict=True)}
+    output_by_name = {p.contract.name: row for p, row in zip(outputs, output_rows, strict=True)}
     tables = [
-        _table("TOOL_DESCRIPTIONS", {p.contract.name: repr(p.contract.description) for p in tools}),
-        _table("TOOL_SCHEMAS", {name: text.source for name, text in tool_texts.items()}),
-        _table("TOOL_SIZES", {name: repr(text.sizes) for name, text in tool_texts.items()}),
-        _table("TOOL_PRIORITIES", {p.contract.name: repr(p.contract.priority) for p in tools}),
-        _table(
-            "OUTPUT_DESCRIPTIONS", {p.contract.name: repr(p.contract.description) for p in outputs}
-        ),
-        _table("OUTPUT_SCHEMAS", {name: text.source for name, text in output_texts.items()}),
+        Literal(name, "{", tuple(row[column] for row in rows.values()))
+        for name, column, rows in (
+            ("TOOL_DESCRIPTIONS", 0, tool_by_name),
+            ("TOOL_SCHEMAS", 1, tool_by_name),
+            ("TOOL_SIZES", 2, tool_by_name),
+            ("TOOL_PRIORITIES", 3, tool_by_name),
+            ("OUTPUT_DESCRIPTIONS", 0, output_by_name),
+            ("OUTPUT_SCHEMAS", 1, output_by_name),
+        )
     ]
     return {table.name: table for table in tables}
+
+
+def _tool_elements(
+    texts: dict[tuple[str, str], SchemaText], projected: ProjectedContract
+) -> tuple[str, ...]:
+    """A tool's elements of the tables: its description, schema, sizes and priority."""
+    contract = projected.contract
+    text = texts[("tool", contract.name)]
+    key = repr(contract.name)
+    return (
+        f"{key}: {contract.description!r}",
+        f"{key}: {text.source}",
+        f"{key}: {text.sizes!r}",
+        f"{key}: {contract.priority!r}",
+    )
+
+
+def _output_elements(
+    texts: dict[tuple[str, str], SchemaText], projected: ProjectedContract
+) -> tuple[str, ...]:
+    """An output's elements of the tables: its description and schema."""
+    contract = projected.contract
+    key = repr(contract.name)
+    return (
+        f"{key}: {contract.description!r}",
+        f"{key}: {texts[('output', contract.name)].source}",
+    )
 
 
 def _tables_module(
@@ -188,7 +243,7 @@ def _provider_module(
     profile = projection.profile
     tools = [p for p in projection.tools if p.schema is not None]
     outputs = [p for p in projection.outputs if p.schema is not None]
-    tables = _tables(tools, outputs, texts)
+    tables = _tables(tools, outputs, texts, runner.kept, profile.name)
     tables_module = f"_tables_{profile.name}"
     requests = requests_for(profile.apis)
     sdk_models = any(api.sdk_models for api in profile.apis)
@@ -254,7 +309,7 @@ def _provider_module(
 def _texts(projection: ProviderProjection, runner: Runner) -> dict[tuple[str, str], SchemaText]:
     """The texts of every projected schema of ``projection`` (toolgen/package/schema_texts.py)."""
     projected = [p for p in (*projection.tools, *projection.outputs) if p.schema is not None]
-    texts = schema_texts([p.schema for p in projected], runner)
+    texts = schema_texts([p.schema for p in projected], runner, projection.profile.name)
     return {(p.contract.kind, p.contract.name): t for p, t in zip(projected, texts, strict=True)}
 
 
@@ -300,22 +355,7 @@ def render_package(
         # than the models
         formatting["handlers.py"] = handlers_module(design, models.classes, runner)
     models.start()
-    formatting["__init__.py"] = format_later(
-        render(
-            "package_init.py.j2",
-            runner,
-            header=header(),
-            version=__version__,
-            design_hash=design.hash,
-            providers=providers,
-            tools=[c.name for c in design.tools],
-            outputs=[c.name for c in design.outputs],
-            submodules=tuple(
-                sorted((*providers, "models", *(("handlers", "testing") if providers else ())))
-            ),
-        ),
-        runner=runner,
-    )
+    formatting["__init__.py"] = _package_init(design, providers, runner)
     diagnostics: list[Diagnostic] = []
     files["_runtime.py"] = copied("_runtime", header())
     files["_json.py"] = copied("_json", header())  # _runtime's JSON reading
@@ -359,6 +399,49 @@ def render_package(
     done = models.result()
     files.update(done.files)  # the build sorts the files; the models' findings come first
     return PackageFiles(files, [*done.diagnostics, *diagnostics])
+
+
+#: a design's hash (a SHA-256 in hex), and what stands in for it while ``__init__.py`` is formatted
+_DESIGN_HASH = re.compile("[0-9a-f]{64}")
+_HASH_STAND_IN = "0" * 64
+
+
+def _package_init(design: Design, providers: tuple[str, ...], runner: Runner) -> Later[str]:
+    """The package's ``__init__.py``, formatted with a stand-in for the design's hash that is
+    put in its place after: the hash changes with every edit, the rest of the module (a hundred
+    kilobytes for thousands of tools, formatted by black whole) only with the contracts' names,
+    so a process that builds again formats it once. black writes the hash's line the same for
+    any 64 hex digits; were the stand-in's line not found once, the module is formatted with
+    the hash itself."""
+
+    def rendered(design_hash: str) -> str:
+        return render(
+            "package_init.py.j2",
+            runner,
+            header=header(),
+            version=__version__,
+            design_hash=design_hash,
+            providers=providers,
+            tools=[c.name for c in design.tools],
+            outputs=[c.name for c in design.outputs],
+            submodules=tuple(
+                sorted((*providers, "models", *(("handlers", "testing") if providers else ())))
+            ),
+        )
+
+    real = design.hash
+    if not _DESIGN_HASH.fullmatch(real):
+        return format_later(rendered(real), runner=runner)
+    formatted = format_later(rendered(_HASH_STAND_IN), runner=runner)
+
+    def placed() -> str:
+        text = formatted.result()
+        stand_in = f'\nDESIGN_HASH = "{_HASH_STAND_IN}"\n'
+        if text.count(stand_in) != 1:
+            return format_later(rendered(real), runner=runner).result()
+        return text.replace(stand_in, f'\nDESIGN_HASH = "{real}"\n', 1)
+
+    return Later(placed)
 
 
 def _compiled(pending: Later[CanonicalModule], diagnostics: list[Diagnostic]) -> bool:

@@ -22,6 +22,7 @@ compares the bytes with black's.
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from toolgen.infra.parallel import Later, Runner
 from toolgen.load.contracts import Design
@@ -48,23 +49,41 @@ def handlers_module(
     design: Design, classes: dict[tuple[str, str], tuple[str, str]], runner: Runner
 ) -> Later[str]:
     """The module's text, formatted by ``runner`` (the methods laid out here: see the module
-    docstring)."""
+    docstring). Its source is a function of each tool's name, class and output type (a process
+    that builds again keeps it by those)."""
+    rows = tuple(
+        (
+            contract.name,
+            classes[("tool", contract.name)][1],
+            _handler_output(contract.name, classes),
+        )
+        for contract in design.tools
+    )
+    kept = runner.kept
+    source = (
+        kept.computed(("handlers-source", rows, header()), partial(_source, rows, runner))
+        if kept is not None
+        else _source(rows, runner)
+    )
+    return format_methods_apart(source, runner)
+
+
+def _source(rows: tuple[tuple[str, str, str], ...], runner: Runner) -> str:
+    """The rendered template for (tool, its class, its handler's return type) rows."""
     names: dict[str, str] = {}
     taken: set[str] = set()  # the names given so far (a new set per tool was n² for n tools)
-    for contract in design.tools:
-        name = names[contract.name] = python_identifier(contract.name, reserved=taken)
+    for tool, _, _ in rows:
+        name = names[tool] = python_identifier(tool, reserved=taken)
         taken.add(name)
-    tools = tuple(contract.name for contract in design.tools)
-    source = render(
+    return render(
         "handlers.py.j2",
         runner,
         header=header(),
-        tools=tools,
+        tools=tuple(tool for tool, _, _ in rows),
         handler_names=names,
-        tool_classes={name: classes[("tool", name)][1] for name in tools},
-        output_types={name: _handler_output(name, classes) for name in tools},
+        tool_classes={tool: cls for tool, cls, _ in rows},
+        output_types={tool: output for tool, _, output in rows},
     )
-    return format_methods_apart(source, runner)
 
 
 def _handler_output(tool: str, classes: dict[tuple[str, str], tuple[str, str]]) -> str:

@@ -13,11 +13,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from toolgen.infra.cache import code_fingerprint, digest
-from toolgen.infra.kept import by_identity
+from toolgen.infra.kept import each_by_identity
 from toolgen.infra.parallel import Runner
 from toolgen.project.limits import measure
 from toolgen.render import formatting
@@ -61,13 +60,11 @@ def _decode(value: Any) -> list[tuple[tuple[int, int], str]]:
     return [((int(optional), int(unions)), str(text)) for optional, unions, text in value]
 
 
-def schema_texts(schemas: Sequence[Any], runner: Runner) -> list[SchemaText]:
-    """The texts of each schema (not None), through ``runner``'s cache."""
+def schema_texts(schemas: Sequence[Any], runner: Runner, provider: str = "") -> list[SchemaText]:
+    """The texts of each schema (not None), through ``runner``'s cache; ``provider``: whose
+    projections they are (each provider's are kept apart in a process that builds again)."""
     # a schema kept from the last build (its projection kept decoded) keeps its text
-    sources = [
-        by_identity(runner.kept, "schema-literal", schema, partial(python_literal, schema))
-        for schema in schemas
-    ]
+    sources = each_by_identity(runner.kept, ("schema-literal", provider), schemas, python_literal)
     arguments: list[tuple[str, tuple[Any, ...]]] = []
     start = 0
     fingerprint = code_fingerprint()

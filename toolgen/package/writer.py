@@ -10,7 +10,7 @@ import json
 import os
 import shutil
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -41,13 +41,20 @@ def check_paths(files: dict[str, str]) -> None:
             )
 
 
+def _read_manifest(out: Path) -> tuple[set[str] | None, dict[str, str]]:
+    """The files the last build wrote into ``out`` (None when ``out`` has no toolgen manifest),
+    and the hash of each (path -> hash of its text; {} when the manifest has none): one read."""
+    try:
+        files = json.loads((out / MANIFEST).read_text(encoding="utf-8"))["files"]
+        owned = {*files, MANIFEST}
+    except (OSError, ValueError, KeyError, TypeError):
+        return None, {}
+    return owned, files if isinstance(files, dict) else {}
+
+
 def _owned_files(out: Path) -> set[str] | None:
     """The files the last build wrote into ``out`` (None when ``out`` has no toolgen manifest)."""
-    try:
-        manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
-        return {*manifest["files"], MANIFEST}
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    return _read_manifest(out)[0]
 
 
 def _hashes(manifest: str | None) -> dict[str, str]:
@@ -59,14 +66,7 @@ def _hashes(manifest: str | None) -> dict[str, str]:
     return files if isinstance(files, dict) else {}
 
 
-def _previous_hashes(out: Path) -> dict[str, str]:
-    try:
-        return _hashes((out / MANIFEST).read_text(encoding="utf-8"))
-    except OSError:
-        return {}
-
-
-def _foreign_files(out: Path, owned: set[str]) -> list[str]:
+def _foreign_files(out: Path, owned: Container[str]) -> list[str]:
     # os.walk and string paths: OUT holds thousands of files, and pathlib costs a second here
     found = []
     for folder, folders, names in os.walk(out):
@@ -77,19 +77,34 @@ def _foreign_files(out: Path, owned: set[str]) -> list[str]:
     return sorted(found)
 
 
-def _ensure_ours(out: Path) -> set[str]:
+def _ensure_ours(out: Path) -> tuple[set[str], dict[str, str]]:
+    """The files toolgen wrote into ``out`` and their hashes (:func:`_read_manifest`; none when
+    ``out`` is not there or empty); OutputError when ``out`` is not toolgen's."""
     if not out.exists():
-        return set()
+        return set(), {}
     if not out.is_dir():
         raise OutputError(f"{out} exists and is not a folder")
-    owned = _owned_files(out)
+    owned, hashes = _read_manifest(out)
     if owned is None:
         if any(out.iterdir()):
             raise OutputError(
                 f"{out} is not empty and has no {MANIFEST}: toolgen writes only into folders it owns"
             )
-        return set()
-    return owned
+        return set(), {}
+    return owned, hashes
+
+
+def _still_written(out: str, written: Written | None) -> bool:
+    """Whether OUT's manifest is still the one ``written`` (this process's last write into
+    ``out``) put there, by its signature: then OUT is toolgen's, and the files it owns are
+    that write's, without reading the manifest."""
+    if written is None or written.out != out or MANIFEST not in written.files:
+        return False
+    try:
+        status = os.lstat(os.path.join(out, MANIFEST))
+    except OSError:
+        return False
+    return stat.S_ISREG(status.st_mode) and _signature(status) == written.files[MANIFEST][1]
 
 
 @dataclass(frozen=True)
@@ -252,13 +267,6 @@ class Written:
     #: the tree the last write replaced, kept to be the next write's staging tree
     spare: str | None = None
 
-    def same(self, out: str, path: str, text: str) -> Signature | None:
-        """The signature the file had when it was written with ``text``, if it was."""
-        if out != self.out:
-            return None
-        kept = self.files.get(path)
-        return kept[1] if kept is not None and kept[0] == text else None
-
     def discard(self) -> None:
         """Remove the spare tree (the process writes no more)."""
         if self.spare is not None:
@@ -290,7 +298,16 @@ def _write_locked(
 ) -> dict[str, tuple[str, Signature]]:
     if out.parent.is_dir():
         _recover(out)
-    owned = _ensure_ours(out)
+    where = str(out)
+    owned: Container[str]
+    previous_hashes: dict[str, str]
+    if _still_written(where, written):
+        assert written is not None
+        # the previous hashes are not read: a file whose text changed is compared by its bytes
+        # (a different size, without reading it), which only costs the few files that changed
+        owned, previous_hashes = written.files, {}
+    else:
+        owned, previous_hashes = _ensure_ours(out)
     foreign = _foreign_files(out, owned) if out.exists() else []
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = out.parent / f".{out.name}.toolgen-new-{os.getpid()}"
@@ -302,11 +319,10 @@ def _write_locked(
     # a file whose hashes in the two manifests differ was generated differently: it is written
     # without reading the previous one (edited by hand, that one could only hold other bytes or,
     # by chance, the same: writing is right either way); an equal hash still compares the bytes
-    previous_hashes = _previous_hashes(out) if owned else {}
     hashes = _hashes(files.get(MANIFEST)) if previous_hashes else {}
-    where = str(out)
     keeping = written is not None
-    kept = written if written is not None and written.out == where else Written()
+    # what this process's last write into OUT made: path -> (text, signature)
+    last = written.files if written is not None and written.out == where else {}
     signatures: dict[str, tuple[str, Signature]] = {}
     # string paths, joined by hand (each path is relative and POSIX: check_paths): pathlib, and
     # even os.path.join, cost a tenth of a second over the thousands of files of a large design
@@ -314,18 +330,23 @@ def _write_locked(
     try:
         made: set[str] = set()
         for path, text in files.items():
+            found = last.get(path)
+            there = spare.pop(path, _ABSENT)
+            # the last write's file with this text, unchanged since (its signature): OUT's,
+            # and the spare tree's link of it, which stays where it is
+            signature = (
+                found[1] if found is not None and found[0] == text and path in owned else None
+            )
+            if signature is not None and there == signature:
+                signatures[path] = (text, signature)
+                continue
             target = into + path
             parent = path.rpartition("/")[0]
             if parent not in made:
                 os.makedirs(into + parent, exist_ok=True)
                 made.add(parent)
             current = out_of + path
-            signature = kept.same(where, path, text) if keeping and path in owned else None
-            if path in spare:  # the spare tree's file: kept when it is OUT's, unchanged
-                there = spare.pop(path)
-                if signature is not None and there == signature:
-                    signatures[path] = (text, signature)
-                    continue
+            if there is not _ABSENT:  # the spare tree's file, not OUT's as written: replaced
                 os.unlink(target)  # never written in place: it may be a link of OUT's file
             if signature is not None and _link_same(current, target, signature):
                 signatures[path] = (text, signature)
@@ -374,6 +395,8 @@ def _write_locked(
 #: a spare tree's entries: a file's path -> its signature (None: not a regular file), and a
 #: folder's path -> ``FOLDER``
 _FOLDER = (-1, -1, -1)
+#: not an entry of the spare tree
+_ABSENT = (-2, -2, -2)
 
 
 def _folders(files: dict[str, str]) -> set[str]:
@@ -429,15 +452,39 @@ def _parents(path: str) -> Iterator[str]:
 
 def _list(root: str, prefix: str, entries: dict[str, Signature | None]) -> None:
     """Every entry under ``root`` (relative, ``prefix`` first) into ``entries``."""
-    with os.scandir(root + os.sep + prefix if prefix else root) as listing:
-        for entry in listing:
-            path = prefix + entry.name
-            if entry.is_dir(follow_symlinks=False):
-                entries[path] = _FOLDER
-                _list(root, path + "/", entries)
-                continue
-            status = entry.stat(follow_symlinks=False)
-            entries[path] = _signature(status) if stat.S_ISREG(status.st_mode) else None
+    folder = root + os.sep + prefix if prefix else root
+    if not _SCANDIR_FD:
+        with os.scandir(folder) as listing:
+            _list_entries(root, prefix, listing, entries)
+        return
+    # listed through the folder's descriptor: each entry's lstat is then relative to it (an
+    # fstatat), not a lookup of its whole path (a sixth less for the spare tree's 11,796 files)
+    handle = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        with os.scandir(handle) as listing:
+            _list_entries(root, prefix, listing, entries)
+    finally:
+        os.close(handle)
+
+
+def _list_entries(
+    root: str,
+    prefix: str,
+    listing: Iterator[os.DirEntry[str]],
+    entries: dict[str, Signature | None],
+) -> None:
+    for entry in listing:
+        path = prefix + entry.name
+        if entry.is_dir(follow_symlinks=False):
+            entries[path] = _FOLDER
+            _list(root, path + "/", entries)
+            continue
+        status = entry.stat(follow_symlinks=False)
+        entries[path] = _signature(status) if stat.S_ISREG(status.st_mode) else None
+
+
+#: whether os.scandir takes a folder's descriptor here (POSIX)
+_SCANDIR_FD = os.scandir in os.supports_fd and hasattr(os, "O_DIRECTORY")
 
 
 def _remove_rest(into: str, rest: dict[str, Signature | None], needed: set[str]) -> None:

@@ -28,7 +28,7 @@ from toolgen.compile.models.imports import name_order, rewrite_imports
 from toolgen.compile.models.json_literals import json_literals
 from toolgen.infra.cache import code_fingerprint, digest, plain
 from toolgen.infra.diagnostics import Diagnostic, Level
-from toolgen.infra.kept import by_identity
+from toolgen.infra.kept import each_by_identity
 from toolgen.infra.parallel import Later, Pending, Runner
 from toolgen.load.contracts import Contract, Design, SharedDef
 from toolgen.render import model_layout
@@ -106,27 +106,87 @@ def _plan(design: Design) -> tuple[list[_Planned], dict[str, str]]:
     Classes share one namespace (tools first, then outputs, then shared definitions) so that
     ``from OUT.models import X`` is never ambiguous; modules are unique per folder.
     """
+    names_of, shared, _ = _named(_names(design))
+    return _with_contracts(design, names_of), shared
+
+
+#: what the plan is a function of: the kind and name of the design's tools, outputs and tool
+#: outputs (each in the design's order), and the names of its shared definitions
+_Names = tuple[
+    tuple[tuple[str, str], ...],
+    tuple[tuple[str, str], ...],
+    tuple[tuple[str, str], ...],
+    tuple[str, ...],
+]
+#: (folder, module, class name) of each contract in plan order; the class of each shared
+#: definition; the module and class of each contract by (kind, name) (``ModelsOutput.classes``)
+_Named = tuple[list[tuple[str, str, str]], dict[str, str], dict[tuple[str, str], tuple[str, str]]]
+
+
+def _names(design: Design) -> _Names:
+    return (
+        tuple((c.kind, c.name) for c in design.tools),
+        tuple((c.kind, c.name) for c in design.outputs),
+        tuple((c.kind, c.name) for c in design.tool_outputs),
+        tuple(design.shared),  # already sorted by name
+    )
+
+
+def _named(names_of: _Names) -> _Named:
+    tools, outputs, tool_outputs, shared_names = names_of
+    planned, shared = _planned_names(
+        tuple(name for _, name in tools),
+        tuple(name for _, name in outputs),
+        tuple(name for _, name in tool_outputs),
+        shared_names,
+    )
+    classes = {
+        (kind, name): (f".models.{folder}.{module}", class_name)
+        for (kind, name), (folder, module, class_name) in zip(
+            (*tools, *outputs, *tool_outputs), planned, strict=True
+        )
+    }
+    return planned, shared, classes
+
+
+def _with_contracts(design: Design, names_of: list[tuple[str, str, str]]) -> list[_Planned]:
+    """The plans of the design's contracts, given their names (:func:`_named`)."""
+    return [
+        _Planned(contract, folder, module, class_name)
+        for contract, (folder, module, class_name) in zip(
+            (*design.tools, *design.outputs, *design.tool_outputs), names_of, strict=True
+        )
+    ]
+
+
+def _planned_names(
+    tools: tuple[str, ...],
+    outputs: tuple[str, ...],
+    tool_outputs: tuple[str, ...],
+    shared_names: tuple[str, ...],
+) -> tuple[list[tuple[str, str, str]], dict[str, str]]:
+    """(folder, module, class name) of each contract in plan order, and the class of each shared
+    definition: a function of the names only."""
     classes = names.Namespace()
-    planned: list[_Planned] = []
+    planned: list[tuple[str, str, str]] = []
     for folder, (prefix, kind_suffix), contracts in (
-        ("tools", ("", "Tool"), design.tools),
-        ("outputs", ("", "Output"), design.outputs),
+        ("tools", ("", "Tool"), tools),
+        ("outputs", ("", "Output"), outputs),
         # what a tool's handler returns: ``<Tool>Output``, last, so no other class is renamed
-        ("tool_outputs", ("Output", "ToolOutput"), design.tool_outputs),
+        ("tool_outputs", ("Output", "ToolOutput"), tool_outputs),
     ):
         modules = names.Namespace()
-        for contract in contracts:
-            wanted = names.class_name(contract.name) + prefix
+        for name in contracts:
+            wanted = names.class_name(name) + prefix
             planned.append(
-                _Planned(
-                    contract,
+                (
                     folder,
-                    modules.claim(names.module_name(contract.name)),
+                    modules.claim(names.module_name(name)),
                     classes.claim(wanted, alternative=wanted + kind_suffix),
                 )
             )
     shared: dict[str, str] = {}
-    for name in design.shared:  # already sorted by name
+    for name in shared_names:
         wanted = names.class_name(name)
         shared[name] = classes.claim(wanted, alternative=wanted + "Def")
     return planned, shared
@@ -310,14 +370,15 @@ class PendingModels:
         self.design = design
         self.header = header
         self.runner = runner
-        self.planned, self.shared_classes = _plan(design)
-        self.classes: dict[tuple[str, str], tuple[str, str]] = {
-            (plan.contract.kind, plan.contract.name): (
-                f".models.{plan.folder}.{plan.module}",
-                plan.class_name,
-            )
-            for plan in self.planned
-        }
+        # a function of the contracts' names only: a process that builds again keeps it by them
+        self._names = _names(design)
+        named = (
+            runner.kept.computed(("models-plan", self._names), partial(_named, self._names))
+            if runner.kept is not None
+            else _named(self._names)
+        )
+        names_of, self.shared_classes, self.classes = named
+        self.planned = _with_contracts(design, names_of)
         self._started: tuple[Pending[Any] | None, Pending[Any], dict[str, Later[str]]] | None = None
 
     def start(self) -> None:
@@ -346,12 +407,27 @@ class PendingModels:
 
     def _package_modules(self) -> dict[str, Later[str]]:
         """``models/__init__.py``, ``_base.py`` and the subpackages' ``__init__.py``, formatting."""
+        runner, kept = self.runner, self.runner.kept
+        rendered = (
+            kept.computed(("models-package", self._names, self.header), self._package_sources)
+            if kept is not None
+            else self._package_sources()
+        )
+        return {
+            path: format_later(source, literals, runner=runner)
+            for path, (source, literals) in rendered.items()
+        }
+
+    def _package_sources(self) -> dict[str, tuple[str, tuple[Literal, ...]]]:
+        """The package's own modules rendered (a function of the contracts' names and the
+        header), with the literals their formatting is given."""
         header, shared_classes, runner = self.header, self.shared_classes, self.runner
-        files: dict[str, Later[str]] = {}
+        files: dict[str, tuple[str, tuple[Literal, ...]]] = {}
         classes = self.classes
         for folder, kind in _subpackages(self.design):
-            files[f"models/{folder}/__init__.py"] = format_later(
-                render("models_subpackage.py.j2", runner, header=header, kind=kind), runner=runner
+            files[f"models/{folder}/__init__.py"] = (
+                render("models_subpackage.py.j2", runner, header=header, kind=kind),
+                (),
             )
         registry = [
             {"kind": kind, "name": name, "module": module[len(".models") :], "class_name": cls}
@@ -366,7 +442,7 @@ class PendingModels:
         for cls, module in exported:
             by_module.setdefault(module, []).append(cls)
         type_imports = sorted(by_module.items(), key=lambda item: item[0].lower())
-        files["models/__init__.py"] = format_later(
+        files["models/__init__.py"] = (
             render(
                 "models_init.py.j2",
                 runner,
@@ -374,7 +450,7 @@ class PendingModels:
                 class_rows=[(e["kind"], e["name"], e["module"], e["class_name"]) for e in registry],
                 exported_rows=exported,
             ),
-            runner=runner,
+            (),
         )
         public = Literal(
             "ALL",
@@ -382,7 +458,7 @@ class PendingModels:
             ("'CLASSES'", *(repr(cls) for cls, _ in exported), "'model_for'"),
             trailing_comma=True,
         )
-        files["models/__init__.pyi"] = format_later(
+        files["models/__init__.pyi"] = (
             render(
                 "models_init.pyi.j2",
                 runner,
@@ -391,11 +467,8 @@ class PendingModels:
                 public=public,
             ),
             (public,),
-            runner=runner,
         )
-        files["models/_base.py"] = format_later(
-            render("models_base.py.j2", runner, header=header), runner=runner
-        )
+        files["models/_base.py"] = (render("models_base.py.j2", runner, header=header), ())
         return files
 
     def result(self) -> ModelsOutput:
@@ -409,18 +482,24 @@ class PendingModels:
             source, _, found = shared.result()[0]
             files["models/_shared.py"] = source.replace(_NEUTRAL_HEADER, header, 1)
             diagnostics += found
-        kept = self.runner.kept
-        for plan, (source, _, found) in zip(self.planned, contracts.result(), strict=True):
-            files[f"models/{plan.folder}/{plan.module}.py"] = by_identity(
-                kept,
-                ("header", header),
-                source,
-                partial(source.replace, _NEUTRAL_HEADER, header, 1),
-            )
+        results = contracts.result()
+        # each module's text with the header: kept by the identity of the kept result's text
+        texts = each_by_identity(
+            self.runner.kept,
+            ("header", header),
+            [source for source, _, _ in results],
+            partial(_with_header, header),
+        )
+        for plan, text, (_, _, found) in zip(self.planned, texts, results, strict=True):
+            files[f"models/{plan.folder}/{plan.module}.py"] = text
             diagnostics += found
         files |= {path: text.result() for path, text in package.items()}
         files["_decode.py"] = copied("_decode", header)
         return ModelsOutput(dict(sorted(files.items())), self.classes, diagnostics)
+
+
+def _with_header(header: str, source: str) -> str:
+    return source.replace(_NEUTRAL_HEADER, header, 1)
 
 
 def _subpackages(design: Design) -> list[tuple[str, str]]:
