@@ -29,7 +29,7 @@ from bench.results import write_section
 from toolgen.compile.canonical.compiler import render_canonical_module
 from toolgen.compile.canonical.reference import reference_for
 from toolgen.load.contracts import Config, Contract, Design, ProviderOptions
-from toolgen.load.loader import load_design
+from toolgen.load.design import load_design
 from toolgen.project.design_projection import ProviderProjection, project_design
 from toolgen.project.projection import project_contract
 from toolgen.providers import PROFILES, settings

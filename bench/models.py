@@ -29,7 +29,7 @@ from jsonschema import Draft202012Validator
 
 from bench.results import write_section
 from toolgen.compile.models import generate_models
-from toolgen.load.loader import load_design
+from toolgen.load.design import load_design
 from toolgen.providers import settings
 from toolgen.render.runtime_files import copied
 from toolgen.render.templating import header

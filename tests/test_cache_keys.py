@@ -26,7 +26,8 @@ from toolgen.infra.cache import Cache
 from toolgen.infra.parallel import Runner
 from toolgen.load import sources
 from toolgen.load.contracts import Contract
-from toolgen.load.loader import SCHEMA_SUFFIXES, design_files, load_design
+from toolgen.load.design import load_design
+from toolgen.load.loader import SCHEMA_SUFFIXES, design_files
 from toolgen.providers import settings
 
 

@@ -11,7 +11,7 @@ from strict_checker import assert_strict
 
 from toolgen.build import analyze
 from toolgen.infra.diagnostics import has_errors
-from toolgen.load.loader import load_design
+from toolgen.load.design import load_design
 from toolgen.providers import PROVIDER_NAMES, settings
 
 S = {"type": "string"}

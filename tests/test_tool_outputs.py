@@ -18,7 +18,7 @@ import pytest
 
 from toolgen.build import build
 from toolgen.commands.importing import import_sources, write_tools
-from toolgen.load.loader import load_design
+from toolgen.load.design import load_design
 from toolgen.package.writer import write_package
 from toolgen.providers import IMPORT_FORMATS, settings
 

@@ -261,7 +261,7 @@ def test_a_kept_contract_is_projected_again_under_other_options(
     from toolgen.infra.kept import Kept
     from toolgen.infra.parallel import Runner
     from toolgen.load.contracts import Config, ProviderOptions
-    from toolgen.load.loader import load_design
+    from toolgen.load.design import load_design
     from toolgen.project.design_projection import project_design
     from toolgen.providers import profile_for, settings
 

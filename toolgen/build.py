@@ -12,7 +12,7 @@ from toolgen.infra.diagnostics import Diagnostic, has_errors
 from toolgen.infra.kept import Kept
 from toolgen.infra.parallel import Progress, Runner
 from toolgen.load.contracts import Design
-from toolgen.load.loader import load_design
+from toolgen.load.design import load_design
 from toolgen.package.assemble import render_package
 from toolgen.package.writer import Written, write_package
 from toolgen.project.design_projection import ProviderProjection, project_design

@@ -31,7 +31,7 @@ from tests.canonical.support import (
 )
 from tests.conftest import skip_without_corpus
 from toolgen.load.contracts import Config, Contract, Design, ProviderOptions
-from toolgen.load.loader import load_design
+from toolgen.load.design import load_design
 from toolgen.project.design_projection import ProviderProjection, project_design
 from toolgen.project.projection import ProjectedContract, project_contract
 from toolgen.project.rewrites import (

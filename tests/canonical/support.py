@@ -23,7 +23,7 @@ from toolgen.compile.canonical.compiler import render_canonical_module
 from toolgen.compile.canonical.reference import reference_for
 from toolgen.compile.canonical.views import Unresolvable, ref_pointer, resolve
 from toolgen.load.contracts import Contract, Design, ProviderOptions
-from toolgen.load.loader import load_design
+from toolgen.load.design import load_design
 from toolgen.project.design_projection import ProviderProjection, project_design
 from toolgen.project.encoding import object_encoding, pattern_map
 from toolgen.project.projection import ProjectedContract, is_object_schema, project_contract

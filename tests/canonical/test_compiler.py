@@ -32,7 +32,7 @@ from tests.canonical.support import (
 from tests.lint_support import RUFF_CONFIGS, assert_mypy_strict_clean, assert_ruff_clean
 from toolgen.compile.canonical.compiler import compile_contracts, render_canonical_module
 from toolgen.compile.canonical.views import tolerant
-from toolgen.load.loader import load_design
+from toolgen.load.design import load_design
 from toolgen.package.assemble import render_package
 from toolgen.project.design_projection import project_design
 from toolgen.project.projection import ProjectedContract

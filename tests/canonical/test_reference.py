@@ -12,7 +12,7 @@ from tests.canonical.conftest import write_files
 from toolgen.compile.canonical.reference import canonicalize_text, reference_inverse
 from toolgen.infra.diagnostics import Level
 from toolgen.load.contracts import Contract, ProviderOptions
-from toolgen.load.loader import load_design
+from toolgen.load.design import load_design
 from toolgen.project.design_projection import project_design
 from toolgen.project.projection import ProjectedContract, project_contract
 from toolgen.providers import PROFILES, settings

@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 
 from toolgen.compile.models import ModelsOutput, generate_models
 from toolgen.load.contracts import Design
-from toolgen.load.loader import load_design
+from toolgen.load.design import load_design
 from toolgen.providers import settings
 from toolgen.render.runtime_files import copied
 from toolgen.render.templating import header

@@ -28,7 +28,7 @@ from toolgen.commands.strict_nulls import (
     undo_strict_nulls,
 )
 from toolgen.infra.diagnostics import Diagnostic, Level
-from toolgen.load.loader import load_design
+from toolgen.load.design import load_design
 from toolgen.load.sources import SCHEMA_SUFFIXES, parse
 from toolgen.providers import settings
 from toolgen.providers.formats import FoundTool, ToolFormat
