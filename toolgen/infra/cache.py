@@ -350,6 +350,13 @@ class Cache:
         self.hits[stage] += touched
         return missing
 
+    def use_all(self, stage: str, keys: Iterable[str]) -> None:
+        """Each key's entry counted as used (pruning, the index) without being handed out: a
+        stage that hands on what it kept. :meth:`touch_all`, and the entries not in memory
+        read."""
+        for missing in self.touch_all(stage, keys):
+            self.get(stage, missing)
+
     def put(self, stage: str, key: str, value: Any) -> None:
         """Store ``value``; a cache that cannot be written only makes the next build slower."""
         text = _json(value)

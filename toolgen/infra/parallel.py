@@ -366,7 +366,7 @@ class Runner:
         In a process that builds again (:attr:`kept`), an item whose object is the one the last
         call with this stage, ``tag`` and an equal ``given`` had under its name gets what that
         call gave it, as it was: its arguments and key are not made, and the cache counts the
-        entry that call used as used again (Cache.touch_all). The objects are those a process
+        entry that call used as used again (Cache.use_all). The objects are those a process
         hands its next build as they were (a contract the loader kept); the record of the last
         call holds them, so no other takes their ids."""
         kept = self.kept if given is not None else None
@@ -386,8 +386,7 @@ class Runner:
                 todo.append(index)
         carried = [k for k in used if k is not None]
         if self.cache is not None and carried:
-            for missing in self.cache.touch_all(stage, carried):
-                self.cache.get(stage, missing)  # not in memory: read, so that it counts as used
+            self.cache.use_all(stage, carried)
         made = [arguments(items[index][1]) for index in todo]
         keys: dict[int, str] = {}
 

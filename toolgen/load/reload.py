@@ -21,6 +21,7 @@ Otherwise it returns None and the whole load runs (which reads no unchanged file
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -79,7 +80,7 @@ def reload(
     else:
         source_hash = before.hash
     if not changed:
-        design = before if source_hash == before.hash else _with_hash(before, source_hash)
+        design = before if source_hash == before.hash else replace(before, hash=source_hash)
         return LastLoad(str(root), last.known, scanned, seen, others, design, (), parts)
     target_files = parts.target_files
     if any(f.split("/", 1)[0] not in CONTRACT_FOLDERS or f in target_files for f in changed):
@@ -90,18 +91,6 @@ def reload(
     contracts, parts = again
     design = _design(root, contracts, before.shared, before.config, source_hash, before.envelopes)
     return LastLoad(str(root), last.known, scanned, seen, others, design, (), parts)
-
-
-def _with_hash(design: Design, source_hash: str) -> Design:
-    return Design(
-        design.root,
-        design.tools,
-        design.outputs,
-        design.shared,
-        design.config,
-        source_hash,
-        design.envelopes,
-    )
 
 
 def _reload_contracts(
@@ -179,7 +168,6 @@ def _carry(
     keys: dict[str, dict[str, tuple[str, ...]]] = {}
     for stage, by_file in last.items():
         carried = [key for file, some in by_file.items() if file not in now[stage] for key in some]
-        for missing in cache.touch_all(stage, carried):
-            cache.get(stage, missing)  # not in memory: read, so that it counts as used
+        cache.use_all(stage, carried)
         keys[stage] = {**by_file, **now[stage]}
     return keys
