@@ -45,7 +45,7 @@ def test_the_served_body_reads_without_the_corpus():
 def test_a_changed_byte_fails_a_crc(where):
     body = bytearray(SERVED_STREAM.read_bytes())
     body[where] ^= 0x01
-    with pytest.raises(ValueError, match="CRC|cut short"):
+    with pytest.raises(ValueError, match="CRC"):
         event_messages(bytes(body))
 
 
