@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from toolgen.build import BuildResult, Session, build
-from toolgen.load.seen import RACY_NS, Seen, read_seen
+from toolgen.infra.file_state import RACY_NS
+from toolgen.load.seen import Seen, read_seen
 
 S = {"type": "string"}
 INT = {"type": "integer"}
 OPENAI = '[toolgen]\nproviders = ["openai"]\n'
-#: past the window in which a file read is racily clean (toolgen.load.seen.RACY_NS)
+#: past the window in which a file read is racily clean (toolgen.infra.file_state.RACY_NS)
 PAST_RACY = 2 * RACY_NS / 1e9
 
 

@@ -240,16 +240,71 @@ def test_written_files_edited_by_hand_are_written_again(tmp_path: Path) -> None:
     assert (out / "b.py").read_text() == "B = 3\n"
 
 
-def test_a_written_files_signature_is_the_file_as_closed(tmp_path: Path) -> None:
-    """A file written by the last write is linked by its signature without being read again:
-    the signature must be the one the file has once closed (a small file's bytes are still in
-    the buffer until then), or the next write never finds it."""
-    from toolgen.package.writer import _signature, _write_file
+def test_an_edit_that_puts_the_times_back_is_written_again(tmp_path: Path) -> None:
+    """A same-size edit of an OUT file in place, its times put back at once (as ``cp -p`` or an
+    editor may): only the change time, which nobody can set, tells it."""
+    out = tmp_path / "gen"
+    files = {"a.py": "A = 1\n", MANIFEST: json.dumps({"files": {"a.py": ""}})}
+    written = Written()
+    write_package(out, files, written=written)
+    time.sleep(0.06)  # past the racy window: the next write keeps a.py by its signature
+    write_package(out, files, written=written)
+    before = os.stat(out / "a.py")
+    (out / "a.py").write_text("A = 9\n")
+    os.utime(out / "a.py", ns=(before.st_atime_ns, before.st_mtime_ns))
+    write_package(out, files, written=written)
+    assert (out / "a.py").read_text() == "A = 1\n"
 
-    for size in (5, 100_000):
-        path = tmp_path / f"f{size}"
-        signature = _write_file(str(path), b"x" * size)
-        assert signature == _signature(os.lstat(path))
+
+def test_an_edit_in_the_same_clock_tick_as_the_write_is_written_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a file system whose clock did not tick between toolgen's write and a user's same-size
+    edit, the edit leaves every time as it was: a signature taken within the racy window of the
+    file's change proves nothing, so the next write reads the file. The clock is made coarse here
+    by giving each inode the times it was first seen with."""
+    from toolgen.infra import file_state
+    from toolgen.package import writer
+
+    first_seen: dict[int, tuple[int, int, int, int]] = {}
+
+    def coarse(status: os.stat_result) -> tuple[int, int, int, int]:
+        found = file_state.signature_of(status)
+        kept = first_seen.setdefault(status.st_ino, found)
+        return (found[0], found[1], kept[2], kept[3])
+
+    monkeypatch.setattr(writer, "signature_of", coarse)
+    out = tmp_path / "gen"
+    files = {"a.py": "A = 1\n", MANIFEST: json.dumps({"files": {"a.py": ""}})}
+    written = Written()
+    write_package(out, files, written=written)
+    write_package(out, files, written=written)
+    (out / "a.py").write_text("A = 9\n")  # same size, in place, no tick since
+    write_package(out, files, written=written)
+    assert (out / "a.py").read_text() == "A = 1\n"
+
+
+def test_a_watch_write_reads_a_file_it_left_once_then_keeps_it_by_its_signature(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolgen.package import writer
+
+    reads: list[str] = []
+    holds = writer._holds
+    monkeypatch.setattr(
+        writer, "_holds", lambda path, data: reads.append(path) or holds(path, data)
+    )
+    out = tmp_path / "gen"
+    files = {"a.py": "A = 1\n", "b/c.py": "C = 1\n", MANIFEST: json.dumps({"files": {}})}
+    written = Written()
+    write_package(out, files, written=written)
+    for _ in range(2):  # the write that linked each file, then the one that read it once
+        time.sleep(0.06)
+        write_package(out, files, written=written)
+    reads.clear()
+    time.sleep(0.06)
+    write_package(out, files, written=written)
+    assert reads == []
 
 
 def test_kept_values_are_found_by_values_written_apart() -> None:

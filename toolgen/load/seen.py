@@ -1,16 +1,7 @@
 """What a process that loads a design again (``toolgen watch``) keeps of each design file it
 read: its bytes and its stat signature when read, so that a file that did not change is not
-read again.
-
-Why a kept file is never stale: a file's ctime (its inode's change time) is set by the kernel on
-every write, truncation, rename and ``utime`` (so also when an editor or ``cp -p`` puts the
-times back), and no user can set it; a replaced file also has another inode, unless a deleted
-one's is reused, and then its ctime is the replacement's. So a file whose signature (inode,
-size, mtime, ctime) is the one it had when it was read has not been written since, with one
-exception: a write in the same tick of the file system's clock as the one before the read
-leaves the ctime as it was. Such a file ("racily clean", as git calls it) is read again: its
-ctime lies within :data:`RACY_NS` of the moment it was read (well above any clock tick).
-Listing the folders still happens every load (files added and deleted).
+read again (``toolgen.infra.file_state`` says why a kept file is never stale). Listing the folders
+still happens every load (files added and deleted).
 """
 
 from __future__ import annotations
@@ -21,15 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen.infra.diagnostics import Diagnostic
+from toolgen.infra.file_state import Signature, settled, signature_of
 from toolgen.load.bundle import Targets
 from toolgen.load.contracts import Contract
 from toolgen.load.sources import read_source
-
-#: a file whose ctime is this close to (or after) the moment it was read is read again
-RACY_NS = 50_000_000
-
-#: (st_ino, st_size, st_mtime_ns, st_ctime_ns)
-Signature = tuple[int, int, int, int]
 
 
 @dataclass(frozen=True)
@@ -44,8 +30,8 @@ class Seen:
     parsed: bytes | None = None
 
     def still(self, signature: Signature) -> bool:
-        """Whether the file, with ``signature`` now, holds :attr:`data` still (module docstring)."""
-        return signature == self.signature and signature[3] < self.read_at - RACY_NS
+        """Whether the file, with ``signature`` now, holds :attr:`data` still."""
+        return signature == self.signature and settled(signature, self.read_at)
 
 
 def read_seen(
@@ -56,13 +42,7 @@ def read_seen(
     its bytes (the same object) when it was written again with the same bytes."""
     started = time.time_ns()
     try:
-        status = os.stat(path)
-        signature: Signature = (
-            status.st_ino,
-            status.st_size,
-            status.st_mtime_ns,
-            status.st_ctime_ns,
-        )
+        signature = signature_of(os.stat(path))
     except OSError:
         signature = (-1, -1, -1, -1)  # read_source says why; never the signature of a file
     if before is not None and before.still(signature):

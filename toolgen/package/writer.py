@@ -10,10 +10,12 @@ import json
 import os
 import shutil
 import stat
+import time
 from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from toolgen.infra.file_state import Signature, settled, signature_of
 from toolgen.package.assemble import MANIFEST
 
 
@@ -96,15 +98,20 @@ def _ensure_ours(out: Path) -> tuple[set[str], dict[str, str]]:
 
 def _still_written(out: str, written: Written | None) -> bool:
     """Whether OUT's manifest is still the one ``written`` (this process's last write into
-    ``out``) put there, by its signature: then OUT is toolgen's, and the files it owns are
-    that write's, without reading the manifest."""
+    ``out``) put there, by its signature, or else by its bytes: then OUT is toolgen's, and the
+    files it owns are that write's, without parsing the manifest."""
     if written is None or written.out != out or MANIFEST not in written.files:
         return False
-    try:
-        status = os.lstat(os.path.join(out, MANIFEST))
-    except OSError:
-        return False
-    return stat.S_ISREG(status.st_mode) and _signature(status) == written.files[MANIFEST][1]
+    text, signature = written.files[MANIFEST]
+    path = os.path.join(out, MANIFEST)
+    if signature is not None:
+        try:
+            status = os.lstat(path)
+        except OSError:
+            return False
+        if stat.S_ISREG(status.st_mode) and signature_of(status) == signature:
+            return True
+    return _holds(path, text.encode("utf-8"))
 
 
 @dataclass(frozen=True)
@@ -202,30 +209,38 @@ def _exchange(first: Path, second: Path) -> bool:
     raise OSError(code, os.strerror(code), str(second))
 
 
+def _holds(path: str, data: bytes) -> bool:
+    """Whether ``path`` is a regular file holding ``data`` (one of another size differs without
+    being read)."""
+    try:
+        status = os.lstat(path)
+        if not stat.S_ISREG(status.st_mode) or status.st_size != len(data):
+            return False
+        with open(path, "rb") as file:
+            return file.read() == data
+    except OSError:
+        return False
+
+
 def _link_unchanged(current: str, target: str, data: bytes) -> bool:
     """Hard-link ``current`` (a regular file of the previous tree) as ``target`` when it holds
     ``data`` already: a rebuild that changes a few files writes a few files. The bytes are
-    compared, not the manifest's hashes, so a generated file edited by hand is still rewritten;
-    a file of another size differs without being read."""
+    compared, not the manifest's hashes, so a generated file edited by hand is still rewritten."""
+    if not _holds(current, data):
+        return False
     try:
-        status = os.lstat(current)
-        if not stat.S_ISREG(status.st_mode) or status.st_size != len(data):
-            return False
-        with open(current, "rb") as file:
-            if file.read() != data:
-                return False
         os.link(current, target, follow_symlinks=False)
-    except OSError:  # gone, unreadable, or a file system without hard links: write it
+    except OSError:  # gone, or a file system without hard links: write it
         return False
     return True
 
 
 def _link_same(current: str, target: str, signature: Signature) -> bool:
-    """Hard-link ``current`` as ``target`` when it is still the file this process wrote (its
-    :data:`Signature` unchanged): its bytes are known without reading it."""
+    """Hard-link ``current`` as ``target`` when it is still the file this process left (its
+    settled :data:`Signature` unchanged): its bytes are known without reading it."""
     try:
         status = os.lstat(current)
-        if not stat.S_ISREG(status.st_mode) or _signature(status) != signature:
+        if not stat.S_ISREG(status.st_mode) or signature_of(status) != signature:
             return False
         os.link(current, target, follow_symlinks=False)
     except OSError:
@@ -233,28 +248,20 @@ def _link_same(current: str, target: str, signature: Signature) -> bool:
     return True
 
 
-def _write_file(path: str, data: bytes) -> Signature:
+def _write_file(path: str, data: bytes) -> None:
     with open(path, "wb") as file:
         file.write(data)
-        file.flush()  # the size and time of the file as closed, not of the bytes written so far
-        return _signature(os.fstat(file.fileno()))
-
-
-#: what tells that a file is still the one a write left: inode, size, modification time (ns)
-Signature = tuple[int, int, int]
-
-
-def _signature(status: os.stat_result) -> Signature:
-    return (status.st_ino, status.st_size, status.st_mtime_ns)
 
 
 @dataclass
 class Written:
     """What the last :func:`write_package` of this process put into one OUT: each file's text
-    and the :data:`Signature` it had then. A process that writes OUT again (``toolgen watch``)
-    hard-links a file whose text is the same and whose signature did not change without reading
-    it back (a file edited or replaced since has another modification time or inode: it is
-    compared or written as in a first write).
+    and, when it proves something (``toolgen.infra.file_state``), the :data:`Signature` it had
+    then. A process that writes OUT again (``toolgen watch``) keeps a file whose text is the same
+    and whose signature did not change without reading it back (a file edited, replaced or given
+    its times back since has another change time or inode: it is compared or written as in a
+    first write). A file this write wrote or linked has a change time of now, which proves
+    nothing yet: the next write reads it once, and keeps its signature from then on.
 
     It also keeps the tree the last write replaced (:attr:`spare`, a hidden folder beside OUT)
     as the next write's staging tree: most of its files are hard links to OUT's files (the same
@@ -263,7 +270,7 @@ class Written:
     file and a removal of the old tree."""
 
     out: str = ""
-    files: dict[str, tuple[str, Signature]] = field(default_factory=dict)
+    files: dict[str, tuple[str, Signature | None]] = field(default_factory=dict)
     #: the tree the last write replaced, kept to be the next write's staging tree
     spare: str | None = None
 
@@ -295,7 +302,7 @@ def write_package(
 
 def _write_locked(
     out: Path, files: dict[str, str], written: Written | None = None
-) -> dict[str, tuple[str, Signature]]:
+) -> dict[str, tuple[str, Signature | None]]:
     if out.parent.is_dir():
         _recover(out)
     where = str(out)
@@ -313,6 +320,7 @@ def _write_locked(
     staging = out.parent / f".{out.name}.toolgen-new-{os.getpid()}"
     previous = out.parent / f".{out.name}.toolgen-old-{os.getpid()}"
     folders = _folders(files)
+    listed_at = time.time_ns()
     spare = _spare(written, str(out), str(staging), files, folders)
     if not spare:
         shutil.rmtree(staging, ignore_errors=True)
@@ -323,7 +331,7 @@ def _write_locked(
     keeping = written is not None
     # what this process's last write into OUT made: path -> (text, signature)
     last = written.files if written is not None and written.out == where else {}
-    signatures: dict[str, tuple[str, Signature]] = {}
+    signatures: dict[str, tuple[str, Signature | None]] = {}
     # string paths, joined by hand (each path is relative and POSIX: check_paths): pathlib, and
     # even os.path.join, cost a tenth of a second over the thousands of files of a large design
     into, out_of = f"{staging}{os.sep}", f"{where}{os.sep}"
@@ -332,8 +340,8 @@ def _write_locked(
         for path, text in files.items():
             found = last.get(path)
             there = spare.pop(path, _ABSENT)
-            # the last write's file with this text, unchanged since (its signature): OUT's,
-            # and the spare tree's link of it, which stays where it is
+            # the last write's file with this text, unchanged since (its settled signature):
+            # OUT's, and the spare tree's link of it, which stays where it is
             signature = (
                 found[1] if found is not None and found[0] == text and path in owned else None
             )
@@ -341,25 +349,28 @@ def _write_locked(
                 signatures[path] = (text, signature)
                 continue
             target = into + path
+            data = text.encode("utf-8")
+            if there is not _ABSENT:
+                # the spare tree's file: kept when it holds these bytes (read: its signature,
+                # if any, proved nothing), else replaced, never written in place (it may be a
+                # link of OUT's file)
+                if there is not None and there[1] == len(data) and _holds(target, data):
+                    signatures[path] = (text, there if settled(there, listed_at) else None)
+                    continue
+                os.unlink(target)
             parent = path.rpartition("/")[0]
             if parent not in made:
                 os.makedirs(into + parent, exist_ok=True)
                 made.add(parent)
             current = out_of + path
-            if there is not _ABSENT:  # the spare tree's file, not OUT's as written: replaced
-                os.unlink(target)  # never written in place: it may be a link of OUT's file
-            if signature is not None and _link_same(current, target, signature):
-                signatures[path] = (text, signature)
-                continue
-            data = text.encode("utf-8")
             before, now = previous_hashes.get(path), hashes.get(path)
             changed = before is not None and now is not None and before != now
-            if path not in owned or changed or not _link_unchanged(current, target, data):
-                signature = _write_file(target, data)
-            elif keeping:  # else no process keeps it: not worth a call a file
-                signature = _signature(os.lstat(target))
-            if keeping and signature is not None:
-                signatures[path] = (text, signature)
+            if not (signature is not None and _link_same(current, target, signature)) and (
+                path not in owned or changed or not _link_unchanged(current, target, data)
+            ):
+                _write_file(target, data)
+            if keeping:  # written or linked now: a change time of now proves nothing yet
+                signatures[path] = (text, None)
         _remove_rest(into, spare, folders)
         for path in foreign:
             carried = staging / path
@@ -394,9 +405,9 @@ def _write_locked(
 
 #: a spare tree's entries: a file's path -> its signature (None: not a regular file), and a
 #: folder's path -> ``FOLDER``
-_FOLDER = (-1, -1, -1)
+_FOLDER = (-1, -1, -1, -1)
 #: not an entry of the spare tree
-_ABSENT = (-2, -2, -2)
+_ABSENT = (-2, -2, -2, -2)
 
 
 def _folders(files: dict[str, str]) -> set[str]:
@@ -480,7 +491,7 @@ def _list_entries(
             _list(root, path + "/", entries)
             continue
         status = entry.stat(follow_symlinks=False)
-        entries[path] = _signature(status) if stat.S_ISREG(status.st_mode) else None
+        entries[path] = signature_of(status) if stat.S_ISREG(status.st_mode) else None
 
 
 #: whether os.scandir takes a folder's descriptor here (POSIX)
