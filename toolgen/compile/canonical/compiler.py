@@ -32,7 +32,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolgen.compile.canonical.caching import cached_units
-from toolgen.compile.canonical.helpers import RESERVED, support_import
+from toolgen.compile.canonical.helpers import (
+    RESERVED,
+    SUPPORT_MODULE,
+    import_statement,
+    support_import,
+)
 from toolgen.compile.canonical.linker import PATTERN_HINT, CompiledParts, link
 from toolgen.compile.canonical.split import part_name, split_module
 from toolgen.compile.canonical.units import (
@@ -863,13 +868,14 @@ def render_canonical_module(
     return submit_canonical_module(design, projection, header, runner, split=split).result()
 
 
-def _support_import(functions: str, runner: Runner) -> str:
-    """The module's import of the helpers its functions name; kept by their text in a process
-    that builds again (a scan of every function's text, which most rebuilds leave as it was)."""
-    return runner.keeping(
-        ("support-import", functions),
-        lambda: Later.done(support_import(functions, ".", "canonicalize_text")),
-    ).result()
+def _support_import(functions: list[str], split: str | None) -> str:
+    """The module's import of the helpers its functions name. A module that is split imports
+    only ``canonicalize_text`` here: the split gives its core the import of the helpers the
+    functions left in it name (``split._core_imports``, which replaces this line), so the scan
+    of every function's text (megabytes, at every rebuild) would be thrown away."""
+    if split:
+        return import_statement(f".{SUPPORT_MODULE}", ["canonicalize_text"])
+    return support_import("\n".join(functions), ".", "canonicalize_text")
 
 
 def submit_canonical_module(
@@ -898,7 +904,7 @@ def submit_canonical_module(
         parts_package=f"{split}_parts" if split else None,
         tool_rows=[(name, part_name(root)) for name, root in compiled.parts["tools"].items()],
         output_rows=[(name, part_name(root)) for name, root in compiled.parts["outputs"].items()],
-        support_import=_support_import("\n".join(compiled.parts["functions"]), runner),
+        support_import=_support_import(compiled.parts["functions"], split),
         **compiled.parts,
     )
     formatting = format_later(source, runner=runner)
