@@ -17,7 +17,7 @@ from tests.canonical.support import (
     write_support,
 )
 from toolgen.compile.canonical.compiler import render_canonical_module
-from toolgen.compile.canonical.split import part_name
+from toolgen.compile.canonical.split import _function_spans, part_name
 from toolgen.render.templating import header
 
 _DEF = re.compile(r"^def (\w+)\(.*?(?=^[^\s)]|\Z)", re.MULTILINE | re.DOTALL)
@@ -90,3 +90,30 @@ def test_the_same_canonicalizers_as_the_whole_module(rendered: tuple) -> None:
             assert other.__code__.co_code == function.__code__.co_code
             for payload in ({}, {"a": None}, [], None, "x"):
                 assert other(payload) == function(payload)
+
+
+#: what toolgen.compile.canonical.split found functions with before its scan for line ends
+_ANCHORED = re.compile(r"^def (\w+)\(.*?(?=^[^\s)])", re.MULTILINE | re.DOTALL)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "def _a(value: Any) -> Any:\n    return value\n\n\ndef _b(value: Any) -> Any:\n"
+        "    return value\n\n\nX = 1\n",
+        # a signature black wrapped, a line that starts with ")" and a tab, a class after
+        "# head\n\n\ndef _a(\n    value: Any,\n) -> Any:\n\treturn (\n        1\n)\n\n\n"
+        "def _b(value: Any) -> Any:\n    return 2\n\n\nclass C:\n    def _c(self) -> None:\n"
+        "        pass\n",
+        # a function the module ends with (no top-level line after it), one not compiled, one
+        # whose name is no identifier
+        "X = 1\ndef _skipped() -> None:\n    pass\ndef _a(v: Any) -> Any:\n    return v\n"
+        "def _b-c(v):\n    pass\n\ndef _last(v: Any) -> Any:\n    return v\n",
+        "",
+        "def _a(value: Any) -> Any:\n    return value\n",
+    ],
+)
+def test_the_functions_found_by_line_ends_are_those_of_the_anchored_pattern(text: str) -> None:
+    compiled = {"_a", "_b", "_c", "_last"}  # the compiler's names, identifiers
+    expected = {m[1]: m.span() for m in _ANCHORED.finditer(text) if m[1] in compiled}
+    assert _function_spans(text, compiled) == expected

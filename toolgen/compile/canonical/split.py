@@ -29,9 +29,10 @@ from toolgen.infra.cache import code_fingerprint, digest
 from toolgen.infra.kept import Kept
 from toolgen.infra.parallel import Runner
 
-#: a top-level function of the formatted module, up to the next top-level line (the ``)`` of a
-#: signature black wrapped is not one)
-_FUNCTION = re.compile(r"^def (\w+)\(.*?(?=^[^\s)])", re.MULTILINE | re.DOTALL)
+#: the start of a top-level line of the formatted module after the first (the ``)`` of a
+#: signature black wrapped is not one): its line end before it
+_TOP_LINE = re.compile(r"\n(?=[^\s)])")
+_TOP_FIRST = re.compile(r"[^\s)]")
 #: the longest module name of a part (a file name has at most 255 bytes)
 _LONGEST = 100
 _IDENTIFIER = re.compile(r"\b_\w+\b")
@@ -142,15 +143,30 @@ def _core_imports(core: str, texts: dict[str, str], moved: dict[str, list[str]])
     return _SUPPORT_IMPORT.sub(lambda _: statement, core, count=1)
 
 
+def _function_spans(formatted: str, compiled: set[str]) -> dict[str, tuple[int, int]]:
+    """Name -> (start, end) of each ``compiled`` top-level function of ``formatted``: from its
+    ``def`` up to the next top-level line (a function the module ends with is not one: the
+    template's own code follows the compiled functions). One scan for line ends, which the
+    regular expression engine finds fast, where a pattern anchored at every line start is
+    tried at every character."""
+    starts = [0] if _TOP_FIRST.match(formatted) else []
+    starts += [match.end() for match in _TOP_LINE.finditer(formatted)]
+    spans: dict[str, tuple[int, int]] = {}
+    for start, end in zip(starts, starts[1:], strict=False):
+        if formatted.startswith("def ", start):
+            name = formatted[start + 4 : formatted.find("(", start)]
+            if name in compiled:
+                spans[name] = (start, end)
+    return spans
+
+
 def split_module(
     formatted: str, roots: list[str], compiled: set[str], core: str, header: str, runner: Runner
 ) -> Split:
     """``formatted`` (the whole module ``core``, black-formatted) cut into its core and one module
     per root function (``roots``: the canonicalizers); only the ``compiled`` functions move (the
     template's own code stays), and the core then imports only the helpers it still calls."""
-    spans = {
-        match[1]: match.span() for match in _FUNCTION.finditer(formatted) if match[1] in compiled
-    }
+    spans = _function_spans(formatted, compiled)
     texts = {name: formatted[start:end] for name, (start, end) in spans.items()}
     reached = owners(texts, roots, runner.kept)
     moved: dict[str, list[str]] = {root: [] for root in roots}
