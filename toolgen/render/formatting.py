@@ -129,6 +129,13 @@ def black_format(source: str) -> str:
     )
 
 
+def format_definition(source: str) -> str:
+    """A module of one top-level function, as black formats it (laid out here when
+    toolgen/render/function_layout.py can tell): black formats a top-level function the same
+    alone as among others."""
+    return function_layout.laid_out(source, LINE_LENGTH) or black_format(source)
+
+
 def _black(source: str) -> str:
     return black.format_str(source, mode=MODE)
 

@@ -17,7 +17,8 @@ import builtins
 import hashlib
 import re
 import symtable
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from toolgen.compile.canonical.helpers import (
     HELPERS,
@@ -54,10 +55,12 @@ _MODULES = ("json", "re")
 
 @dataclass(frozen=True)
 class Split:
-    """The core module's text and each contract's module (name in the parts package -> text)."""
+    """The core module's text and each contract's module (name in the parts package -> text);
+    ``texts``: each compiled function's formatted text, up to the next top-level line."""
 
     core: str
     parts: dict[str, str]
+    texts: dict[str, str] = field(default_factory=dict)
 
 
 def part_name(root: str) -> str:
@@ -168,17 +171,36 @@ def split_module(
     template's own code stays), and the core then imports only the helpers it still calls."""
     spans = _function_spans(formatted, compiled)
     texts = {name: formatted[start:end] for name, (start, end) in spans.items()}
+
+    def without(gone: set[str]) -> str:
+        kept: list[str] = []
+        position = 0
+        for start, end in sorted(spans[name] for name in gone):
+            kept.append(formatted[position:start])
+            position = end
+        return "".join(kept) + formatted[position:]
+
+    return split_functions(texts, roots, core, header, runner, without)
+
+
+def split_functions(
+    texts: dict[str, str],
+    roots: list[str],
+    core: str,
+    header: str,
+    runner: Runner,
+    without: Callable[[set[str]], str],
+) -> Split:
+    """:func:`split_module` of a module whose compiled functions are ``texts`` (name -> its
+    formatted text up to the next top-level line, in the module's order); ``without(names)``
+    is the formatted module without those functions' texts."""
     reached = owners(texts, roots, runner.kept)
     moved: dict[str, list[str]] = {root: [] for root in roots}
     for name in texts:  # in the module's order
         if len(reached[name]) == 1:
             moved[next(iter(reached[name]))].append(name)
-    kept: list[str] = []
-    position = 0
-    for start, end in sorted(spans[name] for names in moved.values() for name in names):
-        kept.append(formatted[position:start])
-        position = end
-    core_text = _core_imports("".join(kept) + formatted[position:], texts, moved)
+    gone = {name for names in moved.values() for name in names}
+    core_text = _core_imports(without(gone), texts, moved)
     bodies = {
         root: "".join(texts[name] for name in names).rstrip("\n") + "\n"
         for root, names in moved.items()
@@ -213,4 +235,4 @@ def split_module(
         if runner.kept is not None:
             runner.kept.put(keys[root], text)
         parts[part_name(root)] = str(text)
-    return Split(core_text, parts)
+    return Split(core_text, parts, texts)

@@ -1,0 +1,86 @@
+"""A split canonical module put together from its functions formatted one by one, in a process
+that builds again (``toolgen watch``).
+
+black formats a top-level function the same alone as among others (what the split and the
+formatter's cuts rely on), so the formatted module is the template formatted without its
+compiled functions, with each function's formatted text put back where they go: before the
+template's own code that follows them (the class of the tables). A rebuild then formats only the
+functions it changed, each alone (the others' texts are kept by their unformatted text), and
+never writes, cuts, hashes or scans the megabytes of the whole module. The first build of a
+process, and one that changed many functions, formats the module whole
+(``compiler.submit_canonical_module``), and keeps each function's text for the next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from toolgen.compile.canonical.split import Split, split_functions
+from toolgen.infra.kept import Kept
+from toolgen.infra.parallel import Runner
+from toolgen.render.formatting import format_definition
+
+#: a rebuild that changed more functions than this formats the module whole
+MOST_FORMATTED = 64
+#: the template's first line after the compiled functions (split modules only)
+AFTER_FUNCTIONS = "\nclass _Canonicalizers("
+#: the tag of a function's formatted text kept by its unformatted text
+TEXT_TAG = "canonical-function"
+
+
+def function_name(function: str) -> str:
+    """The name of a compiled function (``def _tool_x(value: Any) -> Any:`` ...)."""
+    return function.split("(", 1)[0].removeprefix("def ")
+
+
+def kept_texts(kept: Kept, functions: Sequence[str]) -> list[str | None] | None:
+    """Each function's formatted text the last build kept (None: not kept, to be formatted);
+    None when more than :data:`MOST_FORMATTED` are not."""
+    found: list[str | None] = []
+    missing = 0
+    for function in functions:
+        text = kept.get((TEXT_TAG, function))
+        if text is None:
+            missing += 1
+            if missing > MOST_FORMATTED:
+                return None
+        found.append(text)
+    return found
+
+
+def keep_texts(kept: Kept, functions: Sequence[str], split: Split) -> None:
+    """Each function's formatted text from the module formatted whole, for the next build."""
+    for function in functions:
+        text = split.texts.get(function_name(function))
+        if text is not None:
+            kept.put((TEXT_TAG, function), text)
+
+
+def rejoined(
+    skeleton: str,
+    functions: Sequence[str],
+    found: Sequence[str | None],
+    roots: list[str],
+    core: str,
+    header: str,
+    runner: Runner,
+) -> Split | None:
+    """The split of the module whose template formatted without compiled functions is
+    ``skeleton`` and whose functions are ``functions``, formatted where ``found`` has no text
+    for them (:func:`kept_texts`); None when the skeleton has no one place for them."""
+    at = skeleton.find(AFTER_FUNCTIONS)
+    if at < 0 or skeleton.find(AFTER_FUNCTIONS, at + 1) >= 0 or runner.kept is None:
+        return None
+    head, tail = skeleton[: at + 1], skeleton[at + 1 :]
+    texts: dict[str, str] = {}
+    for function, text in zip(functions, found, strict=True):
+        if text is None:
+            # two blank lines after it, up to the next top-level line, as split_module cuts
+            text = format_definition(function.rstrip("\n") + "\n") + "\n\n"
+            runner.kept.put((TEXT_TAG, function), text)
+        texts[function_name(function)] = text
+
+    def without(gone: set[str]) -> str:
+        return head + "".join(text for name, text in texts.items() if name not in gone) + tail
+
+    return split_functions(texts, roots, core, header, runner, without)
