@@ -83,4 +83,9 @@ def rejoined(
     def without(gone: set[str]) -> str:
         return head + "".join(text for name, text in texts.items() if name not in gone) + tail
 
-    return split_functions(texts, roots, core, header, runner, without)
+    # a rebuild that changed no function (a description edited) finds the split itself, by
+    # everything it is made from (the texts compared by identity first: the kept objects)
+    key = ("rejoined", skeleton, tuple(texts), tuple(texts.values()), tuple(roots), core, header)
+    return runner.kept.computed(
+        key, lambda: split_functions(texts, roots, core, header, runner, without)
+    )
