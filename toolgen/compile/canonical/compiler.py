@@ -910,7 +910,7 @@ def submit_canonical_module(
     }
     kept = runner.kept
     if split and kept is not None:
-        found = kept_texts(kept, compiled.parts["functions"])
+        found = kept_texts(kept, split, compiled.parts["functions"])
         if found is not None:
             return _rejoined(compiled, context, found, split, header, runner)
     return _formatted_whole(compiled, context, split, header, runner)
@@ -945,7 +945,7 @@ def _formatted_whole(
             lambda: Later.done(split_module(formatted, roots, functions, core, header, runner)),
         ).result()
         if runner.kept is not None:
-            keep_texts(runner.kept, compiled.parts["functions"], cut)
+            keep_texts(runner.kept, core, compiled.parts["functions"], cut)
         return CanonicalModule(cut.core, parts=cut.parts)
 
     return Later(finish)

@@ -24,7 +24,7 @@ from toolgen.render.formatting import format_definition
 MOST_FORMATTED = 64
 #: the template's first line after the compiled functions (split modules only)
 AFTER_FUNCTIONS = "\nclass _Canonicalizers("
-#: the tag of a function's formatted text kept by its unformatted text
+#: the tag of a module's map of each function's formatted text by its unformatted text
 TEXT_TAG = "canonical-function"
 
 
@@ -33,27 +33,21 @@ def function_name(function: str) -> str:
     return function.split("(", 1)[0].removeprefix("def ")
 
 
-def kept_texts(kept: Kept, functions: Sequence[str]) -> list[str | None] | None:
-    """Each function's formatted text the last build kept (None: not kept, to be formatted);
-    None when more than :data:`MOST_FORMATTED` are not."""
-    found: list[str | None] = []
-    missing = 0
-    for function in functions:
-        text = kept.get((TEXT_TAG, function))
-        if text is None:
-            missing += 1
-            if missing > MOST_FORMATTED:
-                return None
-        found.append(text)
-    return found
+def kept_texts(kept: Kept, core: str, functions: Sequence[str]) -> list[str | None] | None:
+    """Each function's formatted text the last build kept for the module ``core`` (None: not
+    kept, to be formatted); None when more than :data:`MOST_FORMATTED` are not."""
+    last: dict[str, str] = kept.get((TEXT_TAG, core)) or {}
+    found = [last.get(function) for function in functions]
+    return None if found.count(None) > MOST_FORMATTED else found
 
 
-def keep_texts(kept: Kept, functions: Sequence[str], split: Split) -> None:
-    """Each function's formatted text from the module formatted whole, for the next build."""
-    for function in functions:
-        text = split.texts.get(function_name(function))
-        if text is not None:
-            kept.put((TEXT_TAG, function), text)
+def keep_texts(kept: Kept, core: str, functions: Sequence[str], split: Split) -> None:
+    """Each function's formatted text from the module ``core`` formatted whole, for the next
+    build: one map a module and build (a key a function would be thousands of objects more for
+    the collector to count each build)."""
+    texts = split.texts
+    named = ((function, texts.get(function_name(function))) for function in functions)
+    kept.put((TEXT_TAG, core), {function: text for function, text in named if text is not None})
 
 
 def rejoined(
@@ -77,8 +71,8 @@ def rejoined(
         if text is None:
             # two blank lines after it, up to the next top-level line, as split_module cuts
             text = format_definition(function.rstrip("\n") + "\n") + "\n\n"
-            runner.kept.put((TEXT_TAG, function), text)
         texts[function_name(function)] = text
+    runner.kept.put((TEXT_TAG, core), dict(zip(functions, texts.values(), strict=True)))
 
     def without(gone: set[str]) -> str:
         return head + "".join(text for name, text in texts.items() if name not in gone) + tail
