@@ -19,7 +19,7 @@ from tests.canonical.support import (
 from toolgen.compile.canonical import compiler, rejoin
 from toolgen.compile.canonical.compiler import compile_contracts, render_canonical_module
 from toolgen.compile.canonical.rejoin import MOST_FORMATTED, TEXT_TAG
-from toolgen.compile.canonical.split import _function_spans, part_name
+from toolgen.compile.canonical.split import _function_spans, owners, part_name
 from toolgen.infra.kept import Kept
 from toolgen.infra.parallel import Runner
 from toolgen.render.templating import header
@@ -168,3 +168,19 @@ def test_a_module_rejoined_from_its_functions_texts_is_the_module_formatted_whol
     )
     assert len(formatted_alone) == len(functions[::2])
     assert (rejoined.source, rejoined.parts) == (whole.source, whole.parts)
+
+
+def test_the_kept_names_of_a_function_follow_its_text() -> None:
+    """In a process that builds again, the names each function's text holds are kept by its
+    text: a function of the same name that no longer calls another gives that one up."""
+    kept = Kept()
+    first = {
+        "_a": "def _a(value: Any) -> Any:\n    return _b(value)\n",
+        "_b": "def _b(value: Any) -> Any:\n    return value\n",
+        "_c": "def _c(value: Any) -> Any:\n    return _b(value)\n",
+    }
+    assert owners(first, ["_a", "_c"], kept, "_canonical")["_b"] == {"_a", "_c"}
+    kept.begin()
+    second = {**first, "_a": "def _a(value: Any) -> Any:\n    return value\n"}
+    assert owners(second, ["_a", "_c"], kept, "_canonical")["_b"] == {"_c"}
+    assert owners(second, ["_a", "_c"])["_b"] == {"_c"}

@@ -73,14 +73,22 @@ def part_name(root: str) -> str:
 
 
 def owners(
-    functions: dict[str, str], roots: list[str], kept: Kept | None = None
+    functions: dict[str, str], roots: list[str], kept: Kept | None = None, tag: str = ""
 ) -> dict[str, set[str]]:
     """Function name -> the roots whose canonicalizer reaches it (calls it, at any depth).
-    ``kept``: in a process that builds again, the names each function's text holds, by its text."""
-    calls = {
-        name: {found for found in _names(text, kept) if found in functions and found != name}
-        for name, text in functions.items()
-    }
+    ``kept``: in a process that builds again, the names each function's text holds, by its text,
+    in one map a build (under ``tag``: the module's name)."""
+    last: dict[str, frozenset[str]] = (kept.get(("names", tag)) if kept else None) or {}
+    held: dict[str, frozenset[str]] = {}
+    calls: dict[str, set[str]] = {}
+    for name, text in functions.items():
+        found = last.get(text)
+        if found is None:
+            found = frozenset(_IDENTIFIER.findall(text))
+        held[text] = found
+        calls[name] = {called for called in found if called in functions and called != name}
+    if kept is not None:
+        kept.put(("names", tag), held)
     reached: dict[str, set[str]] = {name: set() for name in functions}
     for root in roots:
         frontier = [root]
@@ -91,13 +99,6 @@ def owners(
             reached[name].add(root)
             frontier += calls[name]
     return reached
-
-
-def _names(text: str, kept: Kept | None) -> frozenset[str]:
-    """The private names ``text`` holds."""
-    if kept is None:
-        return frozenset(_IDENTIFIER.findall(text))
-    return kept.computed(("names", text), lambda: frozenset(_IDENTIFIER.findall(text)))
 
 
 def global_names(source: str) -> list[str]:
@@ -194,7 +195,7 @@ def split_functions(
     """:func:`split_module` of a module whose compiled functions are ``texts`` (name -> its
     formatted text up to the next top-level line, in the module's order); ``without(names)``
     is the formatted module without those functions' texts."""
-    reached = owners(texts, roots, runner.kept)
+    reached = owners(texts, roots, runner.kept, core)
     moved: dict[str, list[str]] = {root: [] for root in roots}
     for name in texts:  # in the module's order
         if len(reached[name]) == 1:
@@ -205,13 +206,18 @@ def split_functions(
         root: "".join(texts[name] for name in names).rstrip("\n") + "\n"
         for root, names in moved.items()
     }
-    # in a process that builds again, a contract's module by everything it is made from
-    keys = {
-        root: ("part", root, body, tuple(moved[root]), core, header)
-        for root, body in bodies.items()
-    }
-    texts_kept = {root: runner.kept.get(key) for root, key in keys.items()} if runner.kept else {}
-    todo = [root for root in bodies if texts_kept.get(root) is None]
+    # in a process that builds again, a contract's module by everything it is made from (its
+    # body and functions; the module's name and header name the map: one a build)
+    tag = ("parts", core, header)
+    last: dict[str, tuple[str, list[str], str]] = (
+        runner.kept.get(tag) if runner.kept else None
+    ) or {}
+    texts_kept: dict[str, str] = {}
+    for root, body in bodies.items():
+        entry = last.get(root)
+        if entry is not None and entry[0] == body and entry[1] == moved[root]:
+            texts_kept[root] = entry[2]
+    todo = [root for root in bodies if root not in texts_kept]
     found = runner.map(
         "canonical-globals",
         global_names,
@@ -222,6 +228,7 @@ def split_functions(
     )
     made = dict(zip(todo, found, strict=True))
     parts: dict[str, str] = {}
+    held: dict[str, tuple[str, list[str], str]] = {}
     for root, body in bodies.items():
         text = texts_kept.get(root)
         if text is None:
@@ -232,7 +239,8 @@ def split_functions(
                 f"{_imports({'Any', *made[root]} - set(moved[root]), core)}\n\n{body}\n\n"
                 f"CANONICALIZER = {root}\n"
             )
-        if runner.kept is not None:
-            runner.kept.put(keys[root], text)
-        parts[part_name(root)] = str(text)
+        held[root] = (body, moved[root], text)
+        parts[part_name(root)] = text
+    if runner.kept is not None:
+        runner.kept.put(tag, held)
     return Split(core_text, parts, texts)
