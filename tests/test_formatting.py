@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from toolgen.build import build
 from toolgen.infra import parallel
 from toolgen.infra.cache import Cache
+from toolgen.infra.kept import Kept
 from toolgen.infra.parallel import Runner
 from toolgen.package import schema_texts
 from toolgen.render import formatting
@@ -236,3 +237,31 @@ def test_a_group_of_laid_out_and_black_elements_is_blacks() -> None:
     assert format_python(source, (table,), runner=Runner()) == black_format(
         written_out(source, (table,))
     )
+
+
+@pytest.mark.usefixtures("cut_small")
+def test_a_rebuild_finds_the_unchanged_groups_kept_by_their_text(tmp_path, monkeypatch) -> None:
+    """In a process that builds again (a runner with ``kept``), the groups of a table the last
+    build formatted are found by their text, not in the cache: only the changed group is
+    formatted or read, and the module is black's, as a build without anything kept makes it."""
+    read: list[str] = []
+    real = Cache.get
+    monkeypatch.setattr(
+        Cache, "get", lambda self, stage, key: read.append(stage) or real(self, stage, key)
+    )
+    schemas = _schemas(120)
+    changed = Literal(
+        "SCHEMAS", "{", (*schemas.elements[:60], "'x': [1, {'y': 2}]", *schemas.elements[61:])
+    )
+    table = f"SCHEMAS: dict[str, Any] = {schemas.placeholder}\n"
+    source = "from typing import Any\n\n" + table + "LIMIT = 3\n"
+    kept = Kept()
+    with parallel.Runner(1, Cache(tmp_path), kept=kept) as runner:
+        assert format_python(source, (schemas,), runner=runner) == black_format(
+            written_out(source, (schemas,))
+        )
+        kept.begin()
+        read.clear()
+        again = format_python(source, (changed,), runner=runner)
+    assert again == black_format(written_out(source, (changed,)))
+    assert 1 <= read.count("black") <= 2  # the changed group (and the next, if it moved its end)

@@ -129,6 +129,13 @@ def black_format(source: str) -> str:
     )
 
 
+def format_definition(source: str) -> str:
+    """A module of one top-level function, as black formats it (laid out here when
+    toolgen/render/function_layout.py can tell): black formats a top-level function the same
+    alone as among others."""
+    return function_layout.laid_out(source, LINE_LENGTH) or black_format(source)
+
+
 def _black(source: str) -> str:
     return black.format_str(source, mode=MODE)
 
@@ -205,8 +212,7 @@ def _format_now(source: str, literals: Sequence[Literal], runner: Runner) -> str
         if checked is not None:
             quick, parts = checked
             fragments = quick.sources()[len(parts) :]
-            formatted = runner.map("black", black_format, [(s,) for s in fragments], key=_black_key)
-            return quick.assemble(parts + formatted)
+            return quick.assemble(parts + _black_each(fragments, runner))
         # no cut between definitions (a module of tables): the given literals stay data, not
         # megabytes of text written out here and scanned back into elements by _plan
         plan = _plan(source, given) if given else None
@@ -220,8 +226,24 @@ def _format_now(source: str, literals: Sequence[Literal], runner: Runner) -> str
 
 
 def _formatted(plan: _Plan, runner: Runner) -> str:
-    formatted = runner.map("black", black_format, [(s,) for s in plan.sources()], key=_black_key)
-    return plan.assemble(formatted)
+    return plan.assemble(_black_each(plan.sources(), runner))
+
+
+def _black_each(sources: Sequence[str], runner: Runner) -> list[str]:
+    """:func:`black_format` of each source, through the runner's cache. In a process that
+    builds again, a source the last build formatted is found by its text: a rebuild that changed
+    one element of a table of thousands formats its group, and neither hashes the megabytes of
+    the other groups for their cache keys nor reads and decodes their entries again."""
+    kept = runner.kept
+    if kept is None:
+        return runner.map("black", black_format, [(s,) for s in sources], key=_black_key)
+    found: list[str | None] = [kept.get(("black", source)) for source in sources]
+    todo = [source for source, text in zip(sources, found, strict=True) if text is None]
+    computed = runner.map("black", black_format, [(s,) for s in todo], key=_black_key)
+    for source, text in zip(todo, computed, strict=True):
+        kept.put(("black", source), text)
+    done = iter(computed)
+    return [text if text is not None else next(done) for text in found]
 
 
 #: how many times the parts of a quick plan are joined at the cuts that did not hold

@@ -32,8 +32,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolgen.compile.canonical.caching import cached_units
-from toolgen.compile.canonical.helpers import RESERVED, support_import
+from toolgen.compile.canonical.helpers import (
+    RESERVED,
+    SUPPORT_MODULE,
+    import_statement,
+    support_import,
+)
 from toolgen.compile.canonical.linker import PATTERN_HINT, CompiledParts, link
+from toolgen.compile.canonical.rejoin import keep_texts, kept_texts, rejoined
 from toolgen.compile.canonical.split import part_name, split_module
 from toolgen.compile.canonical.units import (
     ADMITS,
@@ -863,13 +869,14 @@ def render_canonical_module(
     return submit_canonical_module(design, projection, header, runner, split=split).result()
 
 
-def _support_import(functions: str, runner: Runner) -> str:
-    """The module's import of the helpers its functions name; kept by their text in a process
-    that builds again (a scan of every function's text, which most rebuilds leave as it was)."""
-    return runner.keeping(
-        ("support-import", functions),
-        lambda: Later.done(support_import(functions, ".", "canonicalize_text")),
-    ).result()
+def _support_import(functions: list[str], split: str | None) -> str:
+    """The module's import of the helpers its functions name. A module that is split imports
+    only ``canonicalize_text`` here: the split gives its core the import of the helpers the
+    functions left in it name (``split._core_imports``, which replaces this line), so the scan
+    of every function's text (megabytes, at every rebuild) would be thrown away."""
+    if split:
+        return import_statement(f".{SUPPORT_MODULE}", ["canonicalize_text"])
+    return support_import("\n".join(functions), ".", "canonicalize_text")
 
 
 def submit_canonical_module(
@@ -889,35 +896,80 @@ def submit_canonical_module(
     compiled = compile_contracts(projected, runner)
     if compiled.diagnostics:
         return Later.done(CanonicalModule(None, compiled.diagnostics))
-    source = render(
-        "_canonical.py.j2",
-        runner,
-        header=header,
-        provider=projection.profile.name,
-        nulls=projection.profile.optional_style == "nullable",
-        parts_package=f"{split}_parts" if split else None,
-        tool_rows=[(name, part_name(root)) for name, root in compiled.parts["tools"].items()],
-        output_rows=[(name, part_name(root)) for name, root in compiled.parts["outputs"].items()],
-        support_import=_support_import("\n".join(compiled.parts["functions"]), runner),
+    context = {
+        "header": header,
+        "provider": projection.profile.name,
+        "nulls": projection.profile.optional_style == "nullable",
+        "parts_package": f"{split}_parts" if split else None,
+        "tool_rows": [(name, part_name(root)) for name, root in compiled.parts["tools"].items()],
+        "output_rows": [
+            (name, part_name(root)) for name, root in compiled.parts["outputs"].items()
+        ],
+        "support_import": _support_import(compiled.parts["functions"], split),
         **compiled.parts,
-    )
-    formatting = format_later(source, runner=runner)
-    done_by = runner  # narrowed for the closure
+    }
+    kept = runner.kept
+    if split and kept is not None:
+        found = kept_texts(kept, split, compiled.parts["functions"])
+        if found is not None:
+            return _rejoined(compiled, context, found, split, header, runner)
+    return _formatted_whole(compiled, context, split, header, runner)
+
+
+def _roots(compiled: CompiledParts) -> list[str]:
+    return [*compiled.parts["tools"].values(), *compiled.parts["outputs"].values()]
+
+
+def _formatted_whole(
+    compiled: CompiledParts,
+    context: dict[str, Any],
+    split: str | None,
+    header: str,
+    runner: Runner,
+) -> Later[CanonicalModule]:
+    """The module rendered and formatted whole, then split (``split``: its name)."""
+    formatting = format_later(render("_canonical.py.j2", runner, **context), runner=runner)
 
     def finish() -> CanonicalModule:
         formatted = formatting.result()
         if not split:
             return CanonicalModule(formatted)
         core = split  # narrowed to str for the closure below
-        roots = [*compiled.parts["tools"].values(), *compiled.parts["outputs"].values()]
+        roots = _roots(compiled)
         functions = {
             line.split("(", 1)[0].removeprefix("def ") for line in compiled.parts["functions"]
         }
         key = ("split", formatted, tuple(roots), frozenset(functions), core, header)
-        cut = done_by.keeping(
+        cut = runner.keeping(
             key,
-            lambda: Later.done(split_module(formatted, roots, functions, core, header, done_by)),
+            lambda: Later.done(split_module(formatted, roots, functions, core, header, runner)),
         ).result()
+        if runner.kept is not None:
+            keep_texts(runner.kept, core, compiled.parts["functions"], cut)
+        return CanonicalModule(cut.core, parts=cut.parts)
+
+    return Later(finish)
+
+
+def _rejoined(
+    compiled: CompiledParts,
+    context: dict[str, Any],
+    found: list[str | None],
+    split: str,
+    header: str,
+    runner: Runner,
+) -> Later[CanonicalModule]:
+    """The split module put together from its functions' kept texts and the template formatted
+    without them (toolgen/compile/canonical/rejoin.py); formatted whole when it cannot be."""
+    skeleton = format_later(
+        render("_canonical.py.j2", runner, **{**context, "functions": []}), runner=runner
+    )
+
+    def finish() -> CanonicalModule:
+        functions = compiled.parts["functions"]
+        cut = rejoined(skeleton.result(), functions, found, _roots(compiled), split, header, runner)
+        if cut is None:
+            return _formatted_whole(compiled, context, split, header, runner).result()
         return CanonicalModule(cut.core, parts=cut.parts)
 
     return Later(finish)

@@ -17,7 +17,8 @@ import builtins
 import hashlib
 import re
 import symtable
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from toolgen.compile.canonical.helpers import (
     HELPERS,
@@ -29,9 +30,10 @@ from toolgen.infra.cache import code_fingerprint, digest
 from toolgen.infra.kept import Kept
 from toolgen.infra.parallel import Runner
 
-#: a top-level function of the formatted module, up to the next top-level line (the ``)`` of a
-#: signature black wrapped is not one)
-_FUNCTION = re.compile(r"^def (\w+)\(.*?(?=^[^\s)])", re.MULTILINE | re.DOTALL)
+#: the start of a top-level line of the formatted module after the first (the ``)`` of a
+#: signature black wrapped is not one): its line end before it
+_TOP_LINE = re.compile(r"\n(?=[^\s)])")
+_TOP_FIRST = re.compile(r"[^\s)]")
 #: the longest module name of a part (a file name has at most 255 bytes)
 _LONGEST = 100
 _IDENTIFIER = re.compile(r"\b_\w+\b")
@@ -53,10 +55,12 @@ _MODULES = ("json", "re")
 
 @dataclass(frozen=True)
 class Split:
-    """The core module's text and each contract's module (name in the parts package -> text)."""
+    """The core module's text and each contract's module (name in the parts package -> text);
+    ``texts``: each compiled function's formatted text, up to the next top-level line."""
 
     core: str
     parts: dict[str, str]
+    texts: dict[str, str] = field(default_factory=dict)
 
 
 def part_name(root: str) -> str:
@@ -69,14 +73,22 @@ def part_name(root: str) -> str:
 
 
 def owners(
-    functions: dict[str, str], roots: list[str], kept: Kept | None = None
+    functions: dict[str, str], roots: list[str], kept: Kept | None = None, tag: str = ""
 ) -> dict[str, set[str]]:
     """Function name -> the roots whose canonicalizer reaches it (calls it, at any depth).
-    ``kept``: in a process that builds again, the names each function's text holds, by its text."""
-    calls = {
-        name: {found for found in _names(text, kept) if found in functions and found != name}
-        for name, text in functions.items()
-    }
+    ``kept``: in a process that builds again, the names each function's text holds, by its text,
+    in one map a build (under ``tag``: the module's name)."""
+    last: dict[str, frozenset[str]] = (kept.get(("names", tag)) if kept else None) or {}
+    held: dict[str, frozenset[str]] = {}
+    calls: dict[str, set[str]] = {}
+    for name, text in functions.items():
+        found = last.get(text)
+        if found is None:
+            found = frozenset(_IDENTIFIER.findall(text))
+        held[text] = found
+        calls[name] = {called for called in found if called in functions and called != name}
+    if kept is not None:
+        kept.put(("names", tag), held)
     reached: dict[str, set[str]] = {name: set() for name in functions}
     for root in roots:
         frontier = [root]
@@ -87,13 +99,6 @@ def owners(
             reached[name].add(root)
             frontier += calls[name]
     return reached
-
-
-def _names(text: str, kept: Kept | None) -> frozenset[str]:
-    """The private names ``text`` holds."""
-    if kept is None:
-        return frozenset(_IDENTIFIER.findall(text))
-    return kept.computed(("names", text), lambda: frozenset(_IDENTIFIER.findall(text)))
 
 
 def global_names(source: str) -> list[str]:
@@ -142,38 +147,77 @@ def _core_imports(core: str, texts: dict[str, str], moved: dict[str, list[str]])
     return _SUPPORT_IMPORT.sub(lambda _: statement, core, count=1)
 
 
+def _function_spans(formatted: str, compiled: set[str]) -> dict[str, tuple[int, int]]:
+    """Name -> (start, end) of each ``compiled`` top-level function of ``formatted``: from its
+    ``def`` up to the next top-level line (a function the module ends with is not one: the
+    template's own code follows the compiled functions). One scan for line ends, which the
+    regular expression engine finds fast, where a pattern anchored at every line start is
+    tried at every character."""
+    starts = [0] if _TOP_FIRST.match(formatted) else []
+    starts += [match.end() for match in _TOP_LINE.finditer(formatted)]
+    spans: dict[str, tuple[int, int]] = {}
+    for start, end in zip(starts, starts[1:], strict=False):
+        if formatted.startswith("def ", start):
+            name = formatted[start + 4 : formatted.find("(", start)]
+            if name in compiled:
+                spans[name] = (start, end)
+    return spans
+
+
 def split_module(
     formatted: str, roots: list[str], compiled: set[str], core: str, header: str, runner: Runner
 ) -> Split:
     """``formatted`` (the whole module ``core``, black-formatted) cut into its core and one module
     per root function (``roots``: the canonicalizers); only the ``compiled`` functions move (the
     template's own code stays), and the core then imports only the helpers it still calls."""
-    spans = {
-        match[1]: match.span() for match in _FUNCTION.finditer(formatted) if match[1] in compiled
-    }
+    spans = _function_spans(formatted, compiled)
     texts = {name: formatted[start:end] for name, (start, end) in spans.items()}
-    reached = owners(texts, roots, runner.kept)
+
+    def without(gone: set[str]) -> str:
+        kept: list[str] = []
+        position = 0
+        for start, end in sorted(spans[name] for name in gone):
+            kept.append(formatted[position:start])
+            position = end
+        return "".join(kept) + formatted[position:]
+
+    return split_functions(texts, roots, core, header, runner, without)
+
+
+def split_functions(
+    texts: dict[str, str],
+    roots: list[str],
+    core: str,
+    header: str,
+    runner: Runner,
+    without: Callable[[set[str]], str],
+) -> Split:
+    """:func:`split_module` of a module whose compiled functions are ``texts`` (name -> its
+    formatted text up to the next top-level line, in the module's order); ``without(names)``
+    is the formatted module without those functions' texts."""
+    reached = owners(texts, roots, runner.kept, core)
     moved: dict[str, list[str]] = {root: [] for root in roots}
     for name in texts:  # in the module's order
         if len(reached[name]) == 1:
             moved[next(iter(reached[name]))].append(name)
-    kept: list[str] = []
-    position = 0
-    for start, end in sorted(spans[name] for names in moved.values() for name in names):
-        kept.append(formatted[position:start])
-        position = end
-    core_text = _core_imports("".join(kept) + formatted[position:], texts, moved)
+    gone = {name for names in moved.values() for name in names}
+    core_text = _core_imports(without(gone), texts, moved)
     bodies = {
         root: "".join(texts[name] for name in names).rstrip("\n") + "\n"
         for root, names in moved.items()
     }
-    # in a process that builds again, a contract's module by everything it is made from
-    keys = {
-        root: ("part", root, body, tuple(moved[root]), core, header)
-        for root, body in bodies.items()
-    }
-    texts_kept = {root: runner.kept.get(key) for root, key in keys.items()} if runner.kept else {}
-    todo = [root for root in bodies if texts_kept.get(root) is None]
+    # in a process that builds again, a contract's module by everything it is made from (its
+    # body and functions; the module's name and header name the map: one a build)
+    tag = ("parts", core, header)
+    last: dict[str, tuple[str, list[str], str]] = (
+        runner.kept.get(tag) if runner.kept else None
+    ) or {}
+    texts_kept: dict[str, str] = {}
+    for root, body in bodies.items():
+        entry = last.get(root)
+        if entry is not None and entry[0] == body and entry[1] == moved[root]:
+            texts_kept[root] = entry[2]
+    todo = [root for root in bodies if root not in texts_kept]
     found = runner.map(
         "canonical-globals",
         global_names,
@@ -184,6 +228,7 @@ def split_module(
     )
     made = dict(zip(todo, found, strict=True))
     parts: dict[str, str] = {}
+    held: dict[str, tuple[str, list[str], str]] = {}
     for root, body in bodies.items():
         text = texts_kept.get(root)
         if text is None:
@@ -194,7 +239,8 @@ def split_module(
                 f"{_imports({'Any', *made[root]} - set(moved[root]), core)}\n\n{body}\n\n"
                 f"CANONICALIZER = {root}\n"
             )
-        if runner.kept is not None:
-            runner.kept.put(keys[root], text)
-        parts[part_name(root)] = str(text)
-    return Split(core_text, parts)
+        held[root] = (body, moved[root], text)
+        parts[part_name(root)] = text
+    if runner.kept is not None:
+        runner.kept.put(tag, held)
+    return Split(core_text, parts, texts)
