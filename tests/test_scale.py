@@ -503,3 +503,32 @@ def test_a_cache_under_its_bound_is_not_walked_after_a_build(
     kept = list(cache_dir.glob("*/*/*.json"))
     assert [p.parent.parent.name for p in kept] == ["stage"], "all but what the last one used"
     assert (cache_dir / "size").read_text() == str(size())
+
+
+def test_a_prune_leaves_room_so_the_next_builds_do_not_walk(tmp_path, monkeypatch):
+    """A prune goes down to PRUNED_SHARE of the bound: pruned only to the bound itself, the
+    cache would be walked again by the next build that adds an entry (seconds, each rebuild of a
+    watch session over a large design)."""
+    from toolgen.infra.cache import PRUNED_SHARE
+
+    cache_dir = tmp_path / "cache"
+    earlier = Cache(cache_dir)
+    for index in range(10):  # 10 entries of about 1 kB that no later build uses
+        earlier.put("stage", f"{index:02d}" * 32, {"value": "x" * 1000})
+    earlier.prune()
+    entry = next(cache_dir.glob("*/*/*.json")).stat().st_size
+    bound = int(5.5 * entry)
+    walks: list[Path] = []
+    real_glob = Path.glob
+    monkeypatch.setattr(
+        Path, "glob", lambda self, pattern: walks.append(self) or real_glob(self, pattern)
+    )
+    for build_index in range(2):  # each adds one entry of the same size
+        cache = Cache(cache_dir, max_bytes=bound)
+        cache.put("stage", f"b{build_index}" * 32, {"value": "y" * 1000})
+        cache.prune()
+        if build_index == 0:
+            pruned = sum(p.stat().st_size for p in real_glob(cache_dir, "*/*/*.json"))
+    monkeypatch.undo()
+    assert pruned <= PRUNED_SHARE * bound
+    assert len(walks) == 1, "the build after the prune walked the cache again"

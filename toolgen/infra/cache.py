@@ -33,8 +33,11 @@ from toolgen.infra.kept import Kept, plain_key
 from toolgen.infra.resources import PACKAGE_DIR, templates_dir
 
 CACHE_FOLDER = ".toolgen-cache"
-#: the size a cache is pruned to after a build (entries that build used are always kept)
+#: the size a cache may reach before a build prunes it (entries that build used are always kept)
 MAX_BYTES = 512 * 1024 * 1024
+#: a prune removes entries until the cache holds this share of its bound: the next walk then
+#: waits for a fifth of the bound of new entries, not for the next build (ccache trims alike)
+PRUNED_SHARE = 0.8
 #: a temporary file this old is left over from a killed build
 STALE_TEMPORARY_SECONDS = 3600
 #: the cache's size in bytes as the last prune found it, plus what builds wrote since
@@ -428,12 +431,13 @@ class Cache:
             self.written_bytes += size
 
     def prune(self) -> int:
-        """Remove entries this build did not use, least recently written first, while the cache
-        is larger than ``max_bytes``; and temporary files of builds killed an hour ago or more.
-        Only after a build that wrote entries (else the cache did not grow), and only when the
-        size the last prune found plus what builds wrote since (the ``size`` file) passes the
-        bound: walking tens of thousands of entries costs seconds, more than a one-tool rebuild's
-        work. That estimate only grows between walks (a replaced entry counts twice), but two
+        """Remove entries this build did not use, least recently written first, until the cache
+        holds :data:`PRUNED_SHARE` of ``max_bytes``; and temporary files of builds killed an hour
+        ago or more. Only after a build that wrote entries (else the cache did not grow), and only
+        when the size the last prune found plus what builds wrote since (the ``size`` file)
+        passes ``max_bytes``: walking tens of thousands of entries costs seconds, more than a
+        one-tool rebuild's work, so a cache pruned only to its bound would be walked again by
+        nearly every rebuild after. That estimate only grows between walks (a replaced entry counts twice), but two
         builds finishing at once may lose one's count: the bound is kept to a build's writes.
         Safe beside other builds: an entry removed under one is a miss there, recomputed.
         Returns the count."""
@@ -459,8 +463,9 @@ class Cache:
             total += status.st_size
             if str(path) not in self.used:
                 entries.append((status.st_mtime, status.st_size, path))
+        target = int(self.max_bytes * PRUNED_SHARE)
         for _, size, path in sorted(entries, key=lambda entry: entry[:2]):
-            if total <= self.max_bytes:
+            if total <= target:
                 break
             try:
                 path.unlink()
