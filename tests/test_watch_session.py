@@ -307,6 +307,38 @@ def test_a_watch_write_reads_a_file_it_left_once_then_keeps_it_by_its_signature(
     assert reads == []
 
 
+def test_the_spare_tree_is_ignored_by_git_and_its_gitignore_never_reaches_out(
+    tmp_path: Path,
+) -> None:
+    """The spare tree beside OUT (a copy of the package, while watch runs) would be untracked in
+    the user's repository, so ``git add -A`` would commit it and ruff check it: it holds a
+    .gitignore of ``*``, which no write carries into OUT, and a .gitignore of the user's in OUT
+    stays theirs."""
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    out = tmp_path / "gen"
+    files = {"a.py": "A = 1\n", MANIFEST: json.dumps({"files": {"a.py": ""}})}
+    written = Written()
+    write_package(out, files, written=written)
+    write_package(out, {**files, "a.py": "A = 2\n"}, written=written)
+    assert written.spare is not None
+    assert Path(written.spare, ".gitignore").read_text().endswith("\n*\n")
+    assert not (out / ".gitignore").exists()
+    untracked = subprocess.run(
+        ["git", "-C", str(tmp_path), "status", "--porcelain", "--untracked-files=all"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    assert sorted(untracked) == ["?? gen/.toolgen-manifest.json", "?? gen/a.py"]
+    (out / ".gitignore").write_text("mine\n")
+    for _ in range(2):
+        write_package(out, files, written=written)
+        assert (out / ".gitignore").read_text() == "mine\n"
+    written.discard()
+
+
 def test_kept_values_are_found_by_values_written_apart() -> None:
     from dataclasses import dataclass
 

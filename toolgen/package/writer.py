@@ -400,6 +400,7 @@ def _write_locked(
             # were this process killed with OUT gone: a staging tree is only ever removed
             os.replace(previous, kept_as)
         written.spare = str(kept_as)
+        _hide(str(kept_as))
     return signatures
 
 
@@ -453,6 +454,20 @@ def _spare(
         shutil.rmtree(staging, ignore_errors=True)
         return {}
     return entries
+
+
+#: put at the top of the spare tree: git (``status``, ``add -A``) and the tools that follow
+#: .gitignore (ruff) pass the copy of OUT by; the next write removes it with what it does not make
+_SPARE_GITIGNORE = "# toolgen's spare tree of a watch session: never committed.\n*\n"
+
+
+def _hide(spare: str) -> None:
+    with contextlib.suppress(OSError):
+        path = os.path.join(spare, ".gitignore")
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)  # OUT's own, carried over (a copy), or a link of OUT's: never in place
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(_SPARE_GITIGNORE)
 
 
 def _parents(path: str) -> Iterator[str]:
