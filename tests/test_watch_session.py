@@ -341,6 +341,44 @@ def test_the_spare_tree_is_ignored_by_git_and_its_gitignore_never_reaches_out(
     written.discard()
 
 
+def test_settle_takes_the_signatures_a_first_write_could_not_so_the_next_reads_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolgen.package import writer
+
+    out = tmp_path / "gen"
+    files = {f"m{index}.py": f"X = {index}\n" for index in range(70)}
+    files[MANIFEST] = json.dumps({"files": dict.fromkeys(files, "")})
+    written = Written()
+    write_package(out, files, written=written)
+    assert written.settle(least=len(files) + 1) == 0  # fewer waiting than asked: not worth it
+    assert written.settle() == len(files)
+    assert all(signature is not None for _, signature in written.files.values())
+    reads: list[str] = []
+    holds = writer._holds
+    monkeypatch.setattr(
+        writer, "_holds", lambda path, data: reads.append(path) or holds(path, data)
+    )
+    write_package(out, files, written=written)
+    assert reads == []
+    (out / "m1.py").write_text("X = 9\n")  # same size, in place: the signature sees it
+    write_package(out, files, written=written)
+    assert (out / "m1.py").read_text() == "X = 1\n"
+
+
+def test_a_watch_sessions_first_build_leaves_every_file_of_out_with_its_signature(
+    tmp_path: Path, make_design: Callable[..., Path], tool: Callable[..., dict[str, Any]]
+) -> None:
+    ping = {"type": "object", "properties": {"host": S}}
+    tools = {f"tools/ping{index}.yaml": tool(f"ping{index}", ping) for index in range(12)}
+    design = make_design({"toolgen.toml": PROVIDERS, **tools})
+    rebuild = watch_rebuilder(design, tmp_path / "gen", (), "text", tmp_path / "cache")
+    assert rebuild() == EXIT_OK
+    files = rebuild.session.written.files
+    assert len(files) > 64 and all(signature is not None for _, signature in files.values())
+    rebuild.close()
+
+
 def test_kept_values_are_found_by_values_written_apart() -> None:
     from dataclasses import dataclass
 

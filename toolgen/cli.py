@@ -529,6 +529,9 @@ class Rebuilder:
         if code == EXIT_DESIGN and self.builds:
             click.echo(f"toolgen: {self.out} keeps the last good build", err=True)
         self.builds += 1
+        # after a first write, which linked every file of OUT, while the report is read: the
+        # next rebuild then keeps them by their signatures instead of reading them all
+        self.session.written.settle()
         return code
 
     def close(self) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from toolgen.infra.file_state import Signature, settled, signature_of
+from toolgen.infra.file_state import RACY_NS, Signature, settled, signature_of
 from toolgen.package.assemble import MANIFEST
 
 
@@ -273,6 +273,33 @@ class Written:
     files: dict[str, tuple[str, Signature | None]] = field(default_factory=dict)
     #: the tree the last write replaced, kept to be the next write's staging tree
     spare: str | None = None
+    #: time.time_ns() when the last write ended
+    written_at: int = 0
+
+    def settle(self, least: int = 64) -> int:
+        """Take the signature of each file the last write made or linked, once its change time
+        can prove something (:data:`RACY_NS` after the write; it waits that long), reading each
+        once; only when at least ``least`` files have none (a first write links every file of
+        OUT: the next would read them all). Returns how many it took."""
+        waiting = [path for path, (_, signature) in self.files.items() if signature is None]
+        if len(waiting) < least:
+            return 0
+        delay = self.written_at + RACY_NS + 1_000_000 - time.time_ns()  # and a millisecond
+        if delay > 0:
+            time.sleep(delay / 1e9)
+        taken = 0
+        for path in waiting:
+            text = self.files[path][0]
+            where = os.path.join(self.out, path)
+            taken_at = time.time_ns()
+            try:
+                found = signature_of(os.lstat(where))
+            except OSError:
+                continue
+            if settled(found, taken_at) and _holds(where, text.encode("utf-8")):
+                self.files[path] = (text, found)
+                taken += 1
+        return taken
 
     def discard(self) -> None:
         """Remove the spare tree (the process writes no more)."""
@@ -297,7 +324,7 @@ def write_package(
     with output_lock(out, on_wait):
         made = _write_locked(out, files, written)
     if written is not None:
-        written.out, written.files = str(out), made
+        written.out, written.files, written.written_at = str(out), made, time.time_ns()
 
 
 def _write_locked(
