@@ -437,10 +437,10 @@ class Cache:
         when the size the last prune found plus what builds wrote since (the ``size`` file)
         passes ``max_bytes``: walking tens of thousands of entries costs seconds, more than a
         one-tool rebuild's work, so a cache pruned only to its bound would be walked again by
-        nearly every rebuild after. That estimate only grows between walks (a replaced entry counts twice), but two
-        builds finishing at once may lose one's count: the bound is kept to a build's writes.
-        Safe beside other builds: an entry removed under one is a miss there, recomputed.
-        Returns the count."""
+        nearly every rebuild after. That estimate only grows between walks (a replaced entry
+        counts twice), but two builds finishing at once may lose one's count: the bound is kept
+        to a build's writes. Safe beside other builds: an entry removed under one is a miss
+        there, recomputed. Returns the count."""
         if not self.written or not self.writable:
             return 0
         estimate = self._size()

@@ -261,7 +261,8 @@ class Written:
     and whose signature did not change without reading it back (a file edited, replaced or given
     its times back since has another change time or inode: it is compared or written as in a
     first write). A file this write wrote or linked has a change time of now, which proves
-    nothing yet: the next write reads it once, and keeps its signature from then on.
+    nothing yet: the next write reads it once, and keeps its signature from then on, unless
+    :meth:`settle` took it before (``toolgen watch`` after its first build, which links them all).
 
     It also keeps the tree the last write replaced (:attr:`spare`, a hidden folder beside OUT)
     as the next write's staging tree: most of its files are hard links to OUT's files (the same
