@@ -683,9 +683,9 @@ def test_one_of_folded_const_as_enum_and_optional_kept_record_themselves() -> No
 @pytest.mark.parametrize(
     ("name", "payload", "reason"),
     [
-        ("map_as_pairs", {"m": [{"key": "a", "value": 1}, {"key": "a", "value": 2}]}, "twice"),
-        ("any_as_json_text", {"v": "not json", "w": None}, "not JSON"),
-        ("any_as_json_text", {"v": "NaN", "w": None}, "not JSON"),
+        ("map_as_pairs", {"m": [{"key": "a", "value": 1}, {"key": "a", "value": 2}]}, "same key"),
+        ("any_as_json_text", {"v": "not json", "w": None}, "not valid JSON"),
+        ("any_as_json_text", {"v": "NaN", "w": None}, "not valid JSON"),
         ("tuple_as_object", {"t": {"0": None, "1": "b"}}, "after an absent one"),
         (
             "extra_members",

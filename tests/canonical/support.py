@@ -43,7 +43,7 @@ from toolgen.providers import PROFILES, profile_for
 from toolgen.providers import settings as provider_settings
 from toolgen.providers.base import Profile
 from toolgen.providers.formats import bfcl_json_schema
-from toolgen.render.runtime_files import copied
+from toolgen.render.runtime_files import copied_with_imports
 from toolgen.render.templating import header
 from toolgen.schema import pointer as jp
 from toolgen.schema import walker
@@ -206,8 +206,8 @@ class Compiled:
 
 def write_support(package: Path) -> None:
     """The fixed helpers a canonical module imports, in its package as the build writes them."""
-    text = copied("_canonical_support", header())
-    (package / "_canonical_support.py").write_text(text, encoding="utf-8")
+    for name, text in copied_with_imports("_canonical_support", header()).items():
+        (package / name).write_text(text, encoding="utf-8")
 
 
 def import_source(source: str, folder: Path, package: str) -> ModuleType:

@@ -146,8 +146,8 @@ def test_of_two_broken_encodings_both_inverses_name_the_first_declared(
     case = case_of(hard_cerebras, "output:encodings.maps", "cerebras")
     twice = [{"key": "", "value": {"city": ""}}] * 2
     payload = {"counts": [], "names": [{"key": "a", "value": ""}], "places": twice}
-    with pytest.raises(EncodingError, match="twice") as reference:
+    with pytest.raises(EncodingError, match="same key") as reference:
         case.reference(payload)
-    with pytest.raises(ValueError, match="twice") as compiled:
+    with pytest.raises(ValueError, match="same key") as compiled:
         case.compiled(payload)
     assert str(compiled.value) == str(reference.value)

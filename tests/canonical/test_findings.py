@@ -90,7 +90,9 @@ def test_a_described_recursive_ref_compiles_and_agrees_with_the_reference(tmp_pa
         target.write_text(text)
     sys.path.insert(0, str(tmp_path))
     try:
-        compiled = importlib.import_module("described_ref._canonical").TOOL_CANONICALIZERS["t"]
+        compiled = importlib.import_module("described_ref._canonical_openai").TOOL_CANONICALIZERS[
+            "t"
+        ]
     finally:
         sys.path.remove(str(tmp_path))
     projected = result.projections[0].tools[0]

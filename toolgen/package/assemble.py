@@ -32,10 +32,9 @@ from toolgen.package.testing import testing_files
 from toolgen.package.tool_outputs import tool_output_files
 from toolgen.project.design_projection import ProviderProjection
 from toolgen.project.projection import ProjectedContract
-from toolgen.project.rewrites import EnumStringified, OptionalsOverCap
 from toolgen.providers.apis import Api, Requests, modules_for, requests_for, sdk_objects
 from toolgen.render.formatting import Literal
-from toolgen.render.runtime_files import copied
+from toolgen.render.runtime_files import copied, copied_with_imports
 from toolgen.render.templating import format_later, header, render
 
 MANIFEST = ".toolgen-manifest.json"
@@ -290,9 +289,8 @@ def _provider_module(
         tool_rows=[(p.contract.name, p.provider_name, p.strict) for p in tools],
         output_rows=[(p.contract.name, p.provider_name) for p in outputs],
         tables_module=f".{tables_module}",
-        nullable=profile.optional_style == "nullable",
         canonical_module=canonical_module,
-        inverse_work=_inverse_work(projection),
+        inverse_work=projection.inverse_notes(),
         limits=profile.limits,
         all_strict=all(p.strict for p in tools),
         **named,
@@ -361,9 +359,14 @@ def render_package(
     files["_json.py"] = copied("_json", header())  # _runtime's JSON reading
     files["_fakes.py"] = copied("_fakes", header())  # fake responses for the tests of users
     files.update(tool_output_files(design, models.classes, runner))
-    canonical = _canonical_module(design, projections, runner)
-    if canonical is not None and _compiled(canonical, diagnostics):
-        canonical_files.append(("_canonical", canonical))
+    inverses = InverseModules.plan(projections)
+    failed: set[str] = set()  # canonical modules that did not compile
+    for module, compiled_from in inverses.compiled_from.items():
+        pending = submit_canonical_module(design, compiled_from, header(), runner, split=module)
+        if _compiled(pending, diagnostics):
+            canonical_files.append((module, pending))
+        else:
+            failed.add(module)
     served: list[ProviderProjection] = []  # the providers that get a module
     for projection in projections:
         name = projection.profile.name
@@ -372,17 +375,9 @@ def render_package(
             continue
         schemas, found = _envelope_schemas(design, projection, runner)
         diagnostics += found
-        if found:
+        canonical_module = inverses.of_provider.get(name)
+        if found or canonical_module in failed:
             continue
-        canonical_module = "_canonical" if projection.profile.optional_style == "nullable" else None
-        if canonical_module is None and _inverse_work(projection):
-            canonical_module = f"_canonical_{name}"
-            own = submit_canonical_module(
-                design, projection, header(), runner, split=canonical_module
-            )
-            if not _compiled(own, diagnostics):
-                continue
-            canonical_files.append((canonical_module, own))
         for module in modules_for(projection.profile.apis):
             files[f"{module}.py"] = copied(module, header())
         formatting[f"_envelopes_{name}.py"] = _envelope_module(name, schemas, projection, runner)
@@ -498,30 +493,44 @@ def _envelope_module(
     return runner.keeping(("envelope-module", provider, schemas_key, header(), sdk), compute)
 
 
-def _canonical_module(
-    design: Design, projections: list[ProviderProjection], runner: Runner
-) -> Later[CanonicalModule] | None:
-    """One ``_canonical.py`` serves every provider that makes optionals nullable: the inverse of a
-    contract depends only on its canonical schema and on which values its projection admits, and
-    those providers' projections of one contract admit the same values. Each contract is compiled
-    from the first such projection that accepts it in strict mode (a non-strict tool's inverse is
-    the identity; its module does not call this one)."""
-    nullable = [p for p in projections if p.profile.optional_style == "nullable"]
-    if not nullable:
-        return None
-    chosen: dict[tuple[str, str], ProjectedContract] = {}
-    for projection in nullable:
-        for projected in (*projection.tools, *projection.outputs):
-            key = (projected.contract.kind, projected.contract.name)
-            if projected.schema is not None and projected.strict and key not in chosen:
-                chosen[key] = projected
-    merged = ProviderProjection(
-        nullable[0].profile,
-        tuple(p for p in chosen.values() if p.contract.kind == "tool"),
-        tuple(p for p in chosen.values() if p.contract.kind == "output"),
-        (),
+@dataclass(frozen=True)
+class InverseModules:
+    """Which canonical module each provider reads its payloads back with, and what each module is
+    compiled from. A provider whose record holds no rewrite the inverse undoes
+    (``ProviderProjection.inverse_notes``) has none: its payloads are canonical as they come. Providers whose
+    strict contracts are projected alike (the same projected schemas and records) share one
+    module, named after the first of them (``_canonical_<provider>``), so what a provider decodes
+    never depends on which other providers are built with it."""
+
+    of_provider: dict[str, str]
+    compiled_from: dict[str, ProviderProjection]
+
+    @staticmethod
+    def plan(projections: list[ProviderProjection]) -> InverseModules:
+        of_provider: dict[str, str] = {}
+        compiled_from: dict[str, ProviderProjection] = {}
+        keys: dict[str, tuple[Any, ...]] = {}
+        for projection in projections:
+            name = projection.profile.name
+            if not projection.profile.apis or not projection.inverse_notes():
+                continue
+            key = _inverse_key(projection)
+            module = next((m for m, other in keys.items() if other == key), None)
+            if module is None:
+                module = f"_canonical_{name}"
+                keys[module] = key
+                compiled_from[module] = projection
+            of_provider[name] = module
+        return InverseModules(of_provider, compiled_from)
+
+
+def _inverse_key(projection: ProviderProjection) -> tuple[Any, ...]:
+    """What a provider's inverse is compiled from: each strict contract's projected schema and
+    record of rewrites (two providers with equal keys have the same inverse)."""
+    return tuple(
+        (p.contract.kind, p.contract.name, p.meaning, p.rewrites)
+        for p in projection.strict_contracts()
     )
-    return submit_canonical_module(design, merged, header(), runner, split="_canonical")
 
 
 def _canonical_files(module: str, canonical: CanonicalModule, header: str) -> dict[str, str]:
@@ -530,39 +539,9 @@ def _canonical_files(module: str, canonical: CanonicalModule, header: str) -> di
     (toolgen/runtime/_canonical_support.py, the same file for every canonical module)."""
     assert canonical.source is not None
     package = f"{module}_parts"
-    files = {
-        f"{module}.py": canonical.source,
-        f"{SUPPORT_MODULE}.py": copied(SUPPORT_MODULE, header),
-    }
+    files = {f"{module}.py": canonical.source, **copied_with_imports(SUPPORT_MODULE, header)}
     files[f"{package}/__init__.py"] = (
         f'{header}\n"""One module per canonicalizer of ``{module}``, imported on first use."""\n'
     )
     files |= {f"{package}/{name}.py": text for name, text in canonical.parts.items()}
     return files
-
-
-def _inverse_work(projection: ProviderProjection) -> tuple[str, ...]:
-    """What the inverse of a provider that adds no nulls to every optional member does for some
-    of its (strict) contracts, as phrases for the module's docstrings; empty when it does nothing
-    (its payloads are canonical as they come, and its module needs no canonicalizers). It reads
-    back the enum values its projection wrote as text (EnumStringified), and removes the null of
-    the optional members a schema over the provider's cap of optional members had written
-    required and nullable (OptionalsOverCap). Such a provider gets its own
-    ``_canonical_<provider>.py`` (every strict contract of it, the others' inverse the identity):
-    its inverse differs from the one the nullable providers share."""
-    kinds = {
-        type(rewrite)
-        for projected in (*projection.tools, *projection.outputs)
-        if projected.schema is not None and projected.strict
-        for _, node in projected.rewrites.nodes
-        for rewrite in node.rewrites
-        if not isinstance(rewrite, EnumStringified) or rewrite.values
-    }
-    work = []
-    if EnumStringified in kinds:
-        work.append("enum values written as text are read back")
-    if OptionalsOverCap in kinds:
-        work.append(
-            "nulls of optional members written required and nullable over the cap are removed"
-        )
-    return tuple(work)

@@ -15,7 +15,7 @@ from toolgen.project.projection import ProjectedContract
 from toolgen.providers import ENDPOINTS
 from toolgen.providers.base import Profile
 from toolgen.render.formatting import Literal
-from toolgen.render.runtime_files import copied
+from toolgen.render.runtime_files import copied_with_imports
 from toolgen.render.templating import format_python, header, render
 from toolgen.runtime._fakes import MODELS
 
@@ -37,9 +37,8 @@ def testing_files(served: list[ProviderProjection], runner: Runner) -> dict[str,
             ),
             runner=runner,
         ),
-        "_forward.py": copied("_forward", header()),
-        # what _forward imports (the canonical module copies it too, where there is one)
-        "_canonical_support.py": copied("_canonical_support", header()),
+        # with what _forward imports (the canonical modules copy some of it too)
+        **copied_with_imports("_forward", header()),
     }
     for projection in served:
         files |= _provider_files(projection, runner)

@@ -14,6 +14,7 @@ from toolgen.infra.parallel import Runner
 from toolgen.load.contracts import Contract, Design, ProviderOptions
 from toolgen.project.projection import ProjectedContract, project_contract
 from toolgen.project.projection_json import Parts, parts_from_json, parts_to_json
+from toolgen.project.rewrites import rule_kinds
 from toolgen.project.strictness import project_tool
 from toolgen.providers import profile_for
 from toolgen.providers.base import Profile
@@ -33,6 +34,25 @@ class ProviderProjection:
         """canonical name -> provider name, for tools or outputs."""
         contracts = self.tools if kind == "tool" else self.outputs
         return {p.contract.name: p.provider_name for p in contracts}
+
+    def strict_contracts(self) -> tuple[ProjectedContract, ...]:
+        """The contracts the provider takes in strict mode: those the inverse reads back (a
+        non-strict tool's payloads are canonical as they come)."""
+        return tuple(p for p in (*self.tools, *self.outputs) if p.schema is not None and p.strict)
+
+    def inverse_notes(self) -> tuple[str, ...]:
+        """What the provider's inverse does, as phrases for the generated modules' docstrings
+        (each rewrite kind's ``inverse_note``, in the order the kinds are declared); empty when
+        no strict contract's record holds a rewrite that changes a payload: the payloads are
+        canonical as they come, and the package needs no canonicalizer for the provider."""
+        found: dict[type, str] = {}
+        for projected in self.strict_contracts():
+            for _, node in projected.rewrites.nodes:
+                for rewrite in node.rewrites:
+                    note = rewrite.inverse_note
+                    if rewrite.changes_payloads and note is not None:
+                        found.setdefault(type(rewrite), note)
+        return tuple(dict.fromkeys(found[kind] for kind in rule_kinds() if kind in found))
 
 
 def _name_diagnostics(

@@ -6,6 +6,7 @@ them depends on the design, so the build neither renders nor formats them.
 
 from __future__ import annotations
 
+import ast
 import functools
 
 from toolgen.infra.resources import PACKAGE_DIR
@@ -33,3 +34,24 @@ def is_copy(path: str, text: str, header: str) -> bool:
     """Whether the output file ``path`` is the verbatim copy of a fixed module under ``header``."""
     module = path.removesuffix(".py")
     return "/" not in path and module in runtime_modules() and text == copied(module, header)
+
+
+@functools.cache
+def with_imports(module: str) -> tuple[str, ...]:
+    """``module`` and the fixed modules it imports, directly or not (they import each other
+    relatively: ``from ._codecs import decode``), sorted: what a package that holds ``module``
+    must hold too."""
+    found = {module}
+    todo = [module]
+    while todo:
+        tree = ast.parse(runtime_source(todo.pop()))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module not in found:
+                found.add(str(node.module))
+                todo.append(str(node.module))
+    return tuple(sorted(found))
+
+
+def copied_with_imports(module: str, header: str) -> dict[str, str]:
+    """The files ``OUT/<name>.py`` of ``module`` and of the fixed modules it imports."""
+    return {f"{name}.py": copied(name, header) for name in with_imports(module)}

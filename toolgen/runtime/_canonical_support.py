@@ -8,9 +8,9 @@ same way:
 - ``is_number``, ``is_integer``, ``json_equal``, ``in_enum``, ``multiple_of``: JSON Schema's
   tests of the branch tests (``True`` is not ``1``, ``1`` is ``1.0``), as jsonschema decides;
 - ``ABSENT``: the value of a member that is not there (``payload.get(name, ABSENT)``);
-- ``decode`` (``DECODERS``): the inverses of the projection's encodings
-  (toolgen/project/rewrites/encodings.py); a payload that breaks one raises ``EncodingError``, a
-  ``ValueError`` the generated runtime reports as a ``PayloadError``;
+- ``decode``: the inverses of the projection's encodings, by codec (``_codecs``); a payload that
+  breaks one raises ``EncodingError``, a ``ValueError`` the generated runtime reports as a
+  ``PayloadError``;
 - ``canonicalize_text``: an inverse applied to JSON text, unchanged text kept byte for byte.
 
 Standard library only; nothing here reads a schema.
@@ -24,19 +24,14 @@ from fractions import Fraction
 from numbers import Number
 from typing import Any
 
+from ._codecs import EncodingError, decode
+
 __all__ = [
     "ABSENT",
-    "DECODERS",
     "EncodingError",
     "FloatText",
     "canonicalize_text",
     "decode",
-    "decode_boxed",
-    "decode_extras",
-    "decode_json",
-    "decode_pairs",
-    "decode_tuple",
-    "decode_unwrap",
     "dumps",
     "in_enum",
     "is_integer",
@@ -97,117 +92,6 @@ def multiple_of(value: Any, divisor: Any) -> bool:
         except OverflowError:
             return (Fraction(value) / Fraction(divisor)).denominator == 1
     return not value % divisor
-
-
-# -- the decoders of the encodings ---------------------------------------------------------------
-
-
-class EncodingError(ValueError):
-    """A payload that does not read back as the projection encoded it (a map with a key twice,
-    JSON text that is not JSON); the generated runtime reports it as a PayloadError."""
-
-
-def _not_json(constant: str) -> Any:
-    raise ValueError(constant)
-
-
-def decode_json(value: Any, _: str) -> Any:
-    """A value of any type written as JSON text: the text parsed (NaN and Infinity are not JSON)."""
-    if not isinstance(value, str):
-        return value
-    try:
-        return json.loads(value, parse_constant=_not_json)
-    except ValueError:
-        raise EncodingError("a value written as JSON text is not JSON") from None
-
-
-def decode_pairs(value: Any, _: str) -> Any:
-    """A map written as ``{"key": name, "value": X}`` entries: the object they build."""
-    if not isinstance(value, list):
-        return value
-    result: dict[str, Any] = {}
-    for entry in value:
-        if not (isinstance(entry, dict) and isinstance(entry.get("key"), str) and "value" in entry):
-            return value  # not an encoded map: the canonical validation reports it
-        if entry["key"] in result:
-            raise EncodingError(f"the map has the key {entry['key']!r} twice")
-        result[entry["key"]] = entry["value"]
-    return result
-
-
-def decode_extras(value: Any, member: str) -> Any:
-    """An open object whose other members the member ``member`` holds: merged back into it."""
-    if not isinstance(value, dict) or not isinstance(value.get(member), dict):
-        return value  # none written, or not a map: the canonical validation reports the latter
-    extras = value[member]
-    result = {k: v for k, v in value.items() if k != member}
-    for name, extra in extras.items():
-        if name in result:
-            raise EncodingError(f"the additional member {name!r} is also a declared member")
-        result[name] = extra
-    return result
-
-
-def decode_tuple(value: Any, _: str) -> Any:
-    """A tuple written as an object with one member per position (``"0"``, ``"1"`` ...): the
-    members in order."""
-    if not isinstance(value, dict):
-        return value
-    result: list[Any] = []
-    while str(len(result)) in value:
-        result.append(value[str(len(result))])
-    if len(result) != len(value):
-        raise EncodingError("a tuple position is written after an absent one")
-    return result
-
-
-def decode_boxed(value: Any, member: str) -> Any:
-    """An optional member that accepts null written as ``{member: v}`` (a null member, absent, is
-    removed before): ``v``. A value that is no object is the canonical value as written (the
-    canonical validation checks it); an object that is no box is an :class:`EncodingError`."""
-    return _only_member(
-        value,
-        member,
-        f"an optional member that accepts null is written as null (absent) or as "
-        f"{{{member!r}: ...}}",
-    )
-
-
-def decode_unwrap(value: Any, member: str) -> Any:
-    """A value wrapped in an object as its one member ``member`` (an output whose root is no
-    object): the member."""
-    return _only_member(value, member, f"a wrapped value is written as its one member {member!r}")
-
-
-def _only_member(value: Any, member: str, form: str) -> Any:
-    """The one member ``member`` of an object (a value that is no object as it is; another
-    object is an :class:`EncodingError` saying ``form``)."""
-    if not isinstance(value, dict):
-        return value
-    if len(value) != 1 or member not in value:
-        raise EncodingError(f"{form}, not as an object with the members {sorted(value)}")
-    return value[member]
-
-
-#: decoder name -> decoder(value, argument); a value that is not of the kind the decoder reads
-#: comes back unchanged (the canonical validation reports it)
-DECODERS: dict[str, Callable[[Any, str], Any]] = {
-    "boxed": decode_boxed,
-    "tuple": decode_tuple,
-    "json": decode_json,
-    "pairs": decode_pairs,
-    "extras": decode_extras,
-    "unwrap": decode_unwrap,
-}
-
-
-def decode(decoder: str, argument: str, value: Any) -> Any:
-    """``value`` read back by the decoder ``decoder`` of :data:`DECODERS`: JSON text parsed
-    ("json"), key/value entries built into an object ("pairs"), the member ``argument`` holding
-    an open object's extra members merged back into it ("extras"), a tuple's members back in order
-    ("tuple"), a boxed member's value unboxed ("boxed"), a wrapped output root unwrapped
-    ("unwrap")."""
-    return DECODERS[decoder](value, argument)
 
 
 # -- JSON text in and out ------------------------------------------------------------------------

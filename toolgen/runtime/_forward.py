@@ -15,11 +15,11 @@ Standard library only.
 from __future__ import annotations
 
 import importlib
-import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from ._canonical_support import is_integer, is_number, json_equal
+from ._codecs import write
 
 __all__ = ["Fakes", "Forward", "forward"]
 
@@ -124,7 +124,8 @@ def forward(value: Any, plan: Mapping[str, Any], defs: Mapping[str, Any]) -> Any
     targets): its encoding first, then its union's branch, then its members or items."""
     plan = _resolved(plan, defs)
     if "encode" in plan:
-        value = _encode(value, plan)
+        kind, argument = plan["encode"]
+        value = write(kind, argument, value, plan)
     texts = plan.get("texts")
     if texts is not None and not isinstance(value, str) and value is not None:
         value = next((text for known, text in texts if json_equal(known, value)), value)
@@ -192,28 +193,6 @@ def _object(
         if name not in members:
             result[name] = _copy(member)
     return result
-
-
-def _encode(value: Any, plan: Mapping[str, Any]) -> Any:
-    """``value`` in the encoding of ``plan``, the one whose decoder the inverse applies there
-    (toolgen/runtime/_canonical_support.py)."""
-    kind, argument = plan["encode"]
-    if kind == "json":
-        return json.dumps(value)
-    if kind == "pairs" and isinstance(value, dict):
-        return [{"key": key, "value": member} for key, member in value.items()]
-    if kind in ("boxed", "unwrap"):
-        return {argument: value}  # an optional member that accepts null, present; a wrapped root
-    if kind == "tuple" and isinstance(value, list | tuple):
-        return {str(index): element for index, element in enumerate(value)}
-    if kind == "extras" and isinstance(value, dict):
-        declared = plan["members"]
-        kept = {name: member for name, member in value.items() if name in declared}
-        others = {name: member for name, member in value.items() if name not in declared}
-        if not others and argument not in plan["nulls"]:
-            return kept  # an optional member holding none
-        return {**kept, argument: others}  # the member's own plan writes them as entries
-    return value
 
 
 def _of_type(value: Any, kind: str) -> bool:

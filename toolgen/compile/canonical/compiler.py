@@ -66,6 +66,7 @@ from toolgen.project.projection import ProjectedContract
 from toolgen.project.rewrites import RewriteRecord
 from toolgen.render.codegen import LineEmitter
 from toolgen.render.templating import format_later, render
+from toolgen.runtime._codecs import CODECS
 from toolgen.schema import pointer as jp
 from toolgen.schema.nullability import NullOracle
 
@@ -225,15 +226,11 @@ def _names(constants: Recorder, values: list[str]) -> str:
 _DICT = frozenset({"dict"})
 _LIST = frozenset({"list"})
 _STR = frozenset({"str"})
-#: the kind of value each decoder reads (toolgen.project.rewrites.encodings)
-_DECODES = {
-    "json": "str",
-    "pairs": "list",
-    "extras": "dict",
-    "tuple": "dict",
-    "boxed": "dict",
-    "unwrap": "dict",
-}
+
+
+def _reads(codec: str) -> str:
+    """The kind of value (``str``, ``list``, ``dict``) the codec's decoder reads."""
+    return CODECS[codec].reads.__name__
 
 
 def _kinds(plan: _Plan, known: dict[str, frozenset[str]]) -> frozenset[str]:
@@ -256,7 +253,7 @@ def _own_kinds(plan: _Plan, known: dict[str, frozenset[str]]) -> frozenset[str]:
     if plan.values:
         found |= _STR
     if plan.decode is not None:
-        found |= frozenset({_DECODES[plan.decode[0]]})
+        found |= frozenset({_reads(plan.decode[0])})
     return found
 
 
@@ -704,7 +701,7 @@ class _UnitCompiler:
                     self.union(plan.branches, result, out)
         if plan.decode is not None:
             decoder, argument = plan.decode
-            with out.block(f"if isinstance({result}, {_DECODES[decoder]})"):
+            with out.block(f"if isinstance({result}, {_reads(decoder)})"):
                 out.line(f"{result} = decode({decoder!r}, {argument!r}, {result})")
 
     @contextlib.contextmanager
@@ -899,7 +896,7 @@ def submit_canonical_module(
     context = {
         "header": header,
         "provider": projection.profile.name,
-        "nulls": projection.profile.optional_style == "nullable",
+        "notes": projection.inverse_notes(),
         "parts_package": f"{split}_parts" if split else None,
         "tool_rows": [(name, part_name(root)) for name, root in compiled.parts["tools"].items()],
         "output_rows": [

@@ -25,11 +25,9 @@ from typing import Any
 from toolgen.compile.canonical.views import Reading, Site
 from toolgen.project.projection import ProjectedContract
 from toolgen.project.rewrites import OptionalKept, TypeListSplit
+from toolgen.runtime._codecs import CODECS
 from toolgen.schema import pointer as jp
 from toolgen.schema.equality import json_type
-
-#: the canonical type of the value each decoder reads back ("json": any value)
-_DECODED_TYPES = {"pairs": ["object"], "extras": ["object"], "tuple": ["array"]}
 
 
 def forward_plan(projected: ProjectedContract) -> dict[str, Any] | None:
@@ -110,7 +108,8 @@ class _Planner:
     @staticmethod
     def _types(node: dict[str, Any], site: Site) -> list[str] | None:
         if site.decode is not None:
-            return _DECODED_TYPES.get(site.decode[0])
+            returns = CODECS[site.decode[0]].returns
+            return list(returns) if returns else None
         declared = node.get("type")
         if declared is None:
             return None

@@ -38,6 +38,7 @@ from jsonschema import Draft202012Validator
 from toolgen.compile.canonical.views import Reading, Site, tolerant
 from toolgen.project.projection import ProjectedContract
 from toolgen.runtime import _canonical_support as support
+from toolgen.runtime import _codecs as codecs
 from toolgen.schema import pointer as jp
 from toolgen.schema import refs
 
@@ -87,7 +88,7 @@ class ReferenceInverse:
                 result = self._union(result, site.branches)
         if site.decode is not None:
             kind, argument = site.decode
-            result = support.DECODERS[kind](result, argument)
+            result = codecs.decode(kind, argument, result)
         return result
 
     def _object(self, value: dict[str, Any], site: Site) -> Any:

@@ -31,7 +31,6 @@ from toolgen.project.rewrites.composition import (
     TypeIntoBranches,
 )
 from toolgen.project.rewrites.encodings import (
-    DECODERS,
     JSON_TEXTS,
     AnyAsJsonText,
     EncodingError,
@@ -67,7 +66,6 @@ from toolgen.project.rewrites.type_lists import TypeListAsUnion, TypeListSplit
 
 __all__ = [
     "ANNOTATIONS",
-    "DECODERS",
     "JSON_TEXTS",
     "NULL_SCHEMA",
     "STRUCTURAL",

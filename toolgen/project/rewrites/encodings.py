@@ -3,26 +3,25 @@ values of any type, recursion where the provider refuses it, a tool's top-level 
 type where the provider's tool form needs one, an output whose root is no object), written in a shape it does take,
 and read back exactly by the inverse.
 
-Each rule's ``apply`` writes the shape; its ``invert`` tells the inverse which decoder to apply at
-the node, after the node's own facets (members, items) have been inverted (a
-:class:`Counterpart` with ``decode``). The decoders themselves are :data:`DECODERS`, in
-toolgen/runtime/_canonical_support.py: the reference inverse calls them, and the compiled
-canonicalizers import the same module (copied into the generated package), so both read a
-payload the same way. A payload that breaks an encoding (a duplicate key, text that is not JSON)
-raises :class:`EncodingError`, which the generated runtime reports as a ``PayloadError``.
+Each rule's ``apply`` writes the shape and names its codec (``codec``); the codec, in
+toolgen/runtime/_codecs.py, owns the decoder, the writer and the types on either side, so the
+reference inverse, the compiled canonicalizers and the testing fakes all read and write a payload
+the same way. The rule's ``invert`` tells the inverse to apply that codec's decoder at the node,
+after the node's own facets (members, items) have been inverted (a :class:`Counterpart` with
+``decode``). A payload that breaks an encoding (a duplicate key, text that is not JSON) raises
+:class:`EncodingError`, which the generated runtime reports as a ``PayloadError``.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from toolgen.project.rewrites.rule import Counterpart, Rewrite
-from toolgen.runtime._canonical_support import DECODERS, EncodingError
+from toolgen.runtime._codecs import KEY, VALUE, EncodingError
 
 __all__ = [
-    "DECODERS",
     "JSON_TEXTS",
     "JSON_TEXT_NOTE",
     "KEY",
@@ -37,9 +36,6 @@ __all__ = [
     "TupleAsObject",
     "recursion_note",
 ]
-
-#: the members of one entry of an encoded map
-KEY, VALUE = "key", "value"
 
 #: how the description of a value written as JSON text tells the model so
 JSON_TEXT_NOTE = "any JSON value, written as JSON text"
@@ -67,13 +63,15 @@ class AnyAsJsonText(Rewrite):
     """A value of any type (``{}``, ``true``, a description alone) became a string holding its
     JSON text; the inverse parses it (text that is not JSON is an :class:`EncodingError`)."""
 
+    codec = "json"
+
     @staticmethod
     def apply(node: dict[str, Any]) -> tuple[dict[str, Any], AnyAsJsonText]:
         """A string schema that says the value is written as JSON text, and the rule."""
         return {"type": "string", **_described(node, JSON_TEXT_NOTE)}, AnyAsJsonText()
 
     def invert(self, at: Counterpart) -> Counterpart:
-        return replace(at, decode=("json", ""))
+        return self.decoded(at)
 
 
 @dataclass(frozen=True)
@@ -85,6 +83,8 @@ class RecursionAsJsonText(Rewrite):
     canonical as the model wrote it, and the canonical validation checks its shape (that of
     ``target``, the pointer of the definition the reference leads to)."""
 
+    codec = "json"
+
     target: str
 
     @staticmethod
@@ -95,7 +95,7 @@ class RecursionAsJsonText(Rewrite):
         return written, RecursionAsJsonText(target)
 
     def invert(self, at: Counterpart) -> Counterpart:
-        return replace(at, decode=("json", ""))
+        return self.decoded(at)
 
 
 @dataclass(frozen=True)
@@ -107,6 +107,8 @@ class MemberAsJsonText(Rewrite):
     is an :class:`EncodingError`); nothing inside it is projected, so the decoded value is
     canonical as the model wrote it, and the canonical validation checks it."""
 
+    codec = "json"
+
     @staticmethod
     def apply(node: dict[str, Any]) -> tuple[dict[str, Any], MemberAsJsonText]:
         """A string schema whose description gives ``node`` (the member as projected, without
@@ -116,7 +118,7 @@ class MemberAsJsonText(Rewrite):
         return {"type": "string", **_described(node, note)}, MemberAsJsonText()
 
     def invert(self, at: Counterpart) -> Counterpart:
-        return replace(at, decode=("json", ""))
+        return self.decoded(at)
 
 
 #: the rules that write a value as its JSON text (a string that is never null)
@@ -129,6 +131,8 @@ class MapAsPairs(Rewrite):
     members at all) became an array of ``{"key": name, "value": X}`` entries; the inverse builds
     the object (a duplicate key is an :class:`EncodingError`). ``min/maxProperties`` became
     ``min/maxItems`` where the provider keeps those."""
+
+    codec = "pairs"
 
     @staticmethod
     def apply(
@@ -158,7 +162,7 @@ class MapAsPairs(Rewrite):
         return written, MapAsPairs()
 
     def invert(self, at: Counterpart) -> Counterpart:
-        return replace(at, decode=("pairs", ""))
+        return self.decoded(at)
 
 
 @dataclass(frozen=True)
@@ -167,6 +171,8 @@ class ExtraMembers(Rewrite):
     gained one more, ``member`` (a name no declared member has), holding the other members as a
     map (:class:`MapAsPairs`, recorded at that member); the inverse merges them back (a key that
     is a declared member's name, or written twice, is an :class:`EncodingError`)."""
+
+    codec = "extras"
 
     member: str
 
@@ -192,7 +198,7 @@ class ExtraMembers(Rewrite):
         return name
 
     def invert(self, at: Counterpart) -> Counterpart:
-        return replace(at, decode=("extras", self.member))
+        return self.decoded(at, self.member)
 
 
 @dataclass(frozen=True)
@@ -201,6 +207,8 @@ class RootWrapped(Rewrite):
     closed object with one required member, ``member``, holding the value (structured outputs
     take an object root); the root's definitions stay at the root. The inverse unwraps it (an
     object with other members is an :class:`EncodingError`)."""
+
+    codec = "unwrap"
 
     member: str
 
@@ -236,7 +244,7 @@ class RootWrapped(Rewrite):
         )
 
     def invert(self, at: Counterpart) -> Counterpart:
-        return replace(at, decode=("unwrap", self.member))
+        return self.decoded(at, self.member)
 
 
 @dataclass(frozen=True)
@@ -245,6 +253,8 @@ class TupleAsObject(Rewrite):
     position, named by its index (``"0"``, ``"1"``, ...), required up to ``minItems``; the inverse
     reads the members back as an array, in order (a position present after an absent one is an
     :class:`EncodingError`)."""
+
+    codec = "tuple"
 
     @staticmethod
     def apply(
@@ -278,4 +288,4 @@ class TupleAsObject(Rewrite):
         return None
 
     def invert(self, at: Counterpart) -> Counterpart:
-        return replace(at, decode=("tuple", ""))
+        return self.decoded(at)

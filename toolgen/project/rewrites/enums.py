@@ -77,6 +77,14 @@ class EnumStringified(Rewrite):
         result["enum"] = written
         return result, EnumStringified(tuple(back.items()))
 
+    @property
+    def changes_payloads(self) -> bool:
+        return bool(self.values)
+
+    @property
+    def inverse_note(self) -> str | None:
+        return "enum values written as text are read back" if self.values else None
+
     def invert(self, at: Counterpart) -> Counterpart:
         """A text of ``values`` becomes its canonical value; any other value stays (a canonical
         string is written as itself)."""

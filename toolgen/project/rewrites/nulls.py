@@ -70,6 +70,10 @@ class MadeNullable(Rewrite):
     def null_means_absent(self) -> bool:
         return True
 
+    @property
+    def inverse_note(self) -> str:
+        return "nulls written for absent optional members are removed"
+
     def invert(self, at: Counterpart) -> Counterpart:
         """A wrapper is stepped into; an added null branch is no branch of the canonical union; a
         null added to ``type`` or ``enum`` changes nothing for a value that is not null."""

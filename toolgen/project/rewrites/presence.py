@@ -43,6 +43,8 @@ class NullableOptionalBoxed(Rewrite):
     absent) or ``{"value": v}`` (the member is ``v``, null included); the inverse removes a null
     member and unboxes the others (an object that is no box is an ``EncodingError``)."""
 
+    codec = "boxed"
+
     @staticmethod
     def apply(node: dict[str, Any]) -> tuple[dict[str, Any], NullableOptionalBoxed]:
         """The box around ``node`` (the member's projection), its title and description moved to
@@ -75,4 +77,4 @@ class NullableOptionalBoxed(Rewrite):
     def invert(self, at: Counterpart) -> Counterpart:
         """The box is stepped into (its member, the value, is read back as the member's own
         projection), and unboxed last."""
-        return replace(at, pointer=jp.join(at.pointer, "anyOf", 0), decode=("boxed", BOXED))
+        return self.decoded(replace(at, pointer=jp.join(at.pointer, "anyOf", 0)), BOXED)

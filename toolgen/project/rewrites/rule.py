@@ -1,12 +1,16 @@
 """What every rewrite rule is: a :class:`Rewrite` with a forward half (``apply``, the rewriting of
 a node, returning the rule to record) and an ``invert`` (what the inverse reads at a node it
-rewrote, a :class:`Counterpart`)."""
+rewrote, a :class:`Counterpart`). A rule that encodes a node names its codec (``codec``: one of
+toolgen/runtime/_codecs.py's ``CODECS``, the decoder and writer of the encoding), checked when the
+rule is declared."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
+
+from toolgen.runtime._codecs import CODECS, Codec
 
 NULL_SCHEMA: dict[str, Any] = {"type": "null"}
 
@@ -48,9 +52,16 @@ class Rewrite(ABC):
 
     #: every rule kind, in declaration order (filled by ``__init_subclass__``)
     KINDS: ClassVar[list[type[Rewrite]]] = []
+    #: the name of the codec of an encoding rule (its decoder is the rule's inverse)
+    codec: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if cls.codec is not None and cls.codec not in CODECS:
+            raise LookupError(
+                f"the rewrite rule {cls.__name__} encodes with the codec {cls.codec!r}, which "
+                f"toolgen/runtime/_codecs.py does not define (it has {sorted(CODECS)})"
+            )
         Rewrite.KINDS.append(cls)
 
     @abstractmethod
@@ -72,6 +83,27 @@ class Rewrite(ABC):
         """Whether a null member where the rule stands means an absent one (the inverse removes
         it): the projection made the member accept null, or boxed it."""
         return False
+
+    @property
+    def changes_payloads(self) -> bool:
+        """Whether the inverse changes a payload where the rule stands (a codec decodes it, its
+        null goes, a text is read back): a package whose record holds such a rule needs an
+        inverse canonicalizer."""
+        return self.codec is not None or self.null_means_absent
+
+    @property
+    def inverse_note(self) -> str | None:
+        """What the inverse does where the rule stands, for the generated modules' docstrings
+        (None: nothing)."""
+        if self.codec is not None:
+            return CODECS[self.codec].note
+        return None
+
+    def decoded(self, at: Counterpart, argument: str = "") -> Counterpart:
+        """``at`` read back by the rule's codec (after the node's own facets), ``argument`` its
+        member where the encoding has one."""
+        codec: Codec = CODECS[self.codec or ""]
+        return replace(at, decode=(codec.name, argument))
 
 
 def rule_kinds() -> tuple[type[Rewrite], ...]:
