@@ -80,7 +80,8 @@ def _compiled_canonicalizer(files: dict[str, str], folder: Path) -> Any:
         target.write_text(text, encoding="utf-8")
     sys.path.insert(0, str(folder))
     try:
-        return importlib.import_module(f"{name}._canonical").TOOL_CANONICALIZERS["t"]
+        module = importlib.import_module(f"{name}.openai")
+        return lambda payload: module.canonicalize("t", payload)
     finally:
         sys.path.remove(str(folder))
 

@@ -115,9 +115,9 @@ import json, sys
 from examplegen import openai
 def loaded(prefix):
     return sorted(m.removeprefix(prefix) for m in sys.modules if m.startswith(prefix))
-assert not loaded("examplegen._tables_") and not loaded("examplegen._canonical_parts.")
+assert not loaded("examplegen._tables_") and not loaded("examplegen._canonical_openai_parts.")
 calls = openai.parse_tool_calls(json.loads(open({str(RECORDED / "chat_tool_calls.json")!r}).read()))
-print(json.dumps([loaded("examplegen._canonical_parts."), loaded("examplegen._tables_")]))
+print(json.dumps([loaded("examplegen._canonical_openai_parts."), loaded("examplegen._tables_")]))
 openai.parameters(calls[0].name)
 print(json.dumps(loaded("examplegen._tables_")))
 """

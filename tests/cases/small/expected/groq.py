@@ -7,6 +7,8 @@ Responses: ``parse_tool_calls``, ``ToolCallStream``, ``parse_output`` (validated
 canonical payloads, model instances).
 For the SDK's ``parse`` helpers and its pydantic tool helper: ``tool_model``, ``output_model``.
 Names: TOOLS and OUTPUTS hold canonical names; the provider sees ``PROVIDER_NAMES[name]``.
+Payloads come back canonical once the inverse has read back what the projection wrote another way:
+nulls written for absent optional members are removed.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, overload
 
-from ._canonical import OUTPUT_CANONICALIZERS, TOOL_CANONICALIZERS
-from ._canonical import canonicalize_text as _canonicalize_text
+from ._canonical_openai import OUTPUT_CANONICALIZERS, TOOL_CANONICALIZERS
+from ._canonical_openai import canonicalize_text as _canonicalize_text
 from ._chat_completions import (
     ChatCompletionFunctionToolParam,
     ChatCompletionsDecoder,
@@ -222,8 +224,8 @@ OnError = Literal["raise", "collect"]
 
 
 def canonicalize(name: str, payload: Any) -> Any:
-    """The canonical arguments of tool ``name`` from what Groq strict mode sent: nulls the
-    projection forced are removed. The same
+    """The canonical arguments of tool ``name`` from what Groq strict mode sent:
+    nulls written for absent optional members are removed. The same
     object comes back when nothing changes; the input is never mutated."""
     return TOOL_CANONICALIZERS[_TOOLS.known(name)](payload)
 

@@ -6,7 +6,7 @@ Requests: ``tool_definitions``, ``output_format`` (typed like the SDK's params).
 Responses: ``parse_tool_calls``, ``ToolCallStream``, ``parse_output`` (validated envelopes,
 canonical payloads, model instances).
 Names: TOOLS and OUTPUTS hold canonical names; the provider sees ``PROVIDER_NAMES[name]``.
-Optional members stay optional, so payloads come back canonical.
+Payloads come back canonical as they are: the projection wrote nothing another way.
 """
 
 from __future__ import annotations

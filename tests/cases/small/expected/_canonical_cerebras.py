@@ -2,14 +2,14 @@
 # change the design and run `toolgen build`.
 """Inverse canonicalizers: a provider's payload back to the canonical one.
 
-The provider writes every optional member; one that the canonical schema leaves optional and that
-does not accept null comes back as ``null``, and goes here. A member that is optional *and*
-accepts null comes back as ``null`` (absent: it goes) or boxed, ``{"value": v}`` (it is ``v``,
-null included); where the design keeps it as it is (``optional_nullable = "keep"``, the build
-warned: OPTIONAL_NULLABLE) it keeps its null. At a union, the first branch whose projected form
+Where the projection wrote a canonical form another way, the inverse reads it back:
+- nulls written for absent optional members are removed.
+
+A member the design keeps optional and nullable as it is (``optional_nullable = "keep"``, the
+build warned: OPTIONAL_NULLABLE) keeps its null. At a union, the first branch whose projected form
 admits the payload decides. Untouched payloads are returned as the same object; changed ones are
 new objects (the input is never mutated). Standard library only; nothing here reads a schema at
-run time, and the fixed helpers are in ``_canonical_support``.
+run time, and the fixed helpers are in ``_canonical_support`` (the decoders in ``_codecs``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ __all__ = ["OUTPUT_CANONICALIZERS", "TOOL_CANONICALIZERS", "canonicalize_text"]
 
 
 class _Canonicalizers(Mapping[str, Callable[[Any], Any]]):
-    """Canonical name -> canonicalizer, each imported from its module of ``_canonical_parts``
+    """Canonical name -> canonicalizer, each imported from its module of ``_canonical_cerebras_parts``
     on first use."""
 
     def __init__(self, table: str) -> None:
@@ -38,7 +38,7 @@ class _Canonicalizers(Mapping[str, Callable[[Any], Any]]):
             return self._loaded[name]
         except KeyError:
             module = self._modules[name]
-        part = importlib.import_module(f"._canonical_parts.{module}", __package__)
+        part = importlib.import_module(f"._canonical_cerebras_parts.{module}", __package__)
         found: Callable[[Any], Any] = part.CANONICALIZER
         self._loaded[name] = found
         return found

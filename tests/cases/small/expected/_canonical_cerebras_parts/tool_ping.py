@@ -2,7 +2,7 @@
 # change the design and run `toolgen build`.
 """The inverse canonicalizer ``_tool_ping`` and the functions only it uses.
 
-``_canonical`` imports this module when its table is first asked for this contract.
+``_canonical_cerebras`` imports this module when its table is first asked for this contract.
 """
 
 from __future__ import annotations
