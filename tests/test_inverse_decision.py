@@ -153,7 +153,7 @@ def test_a_rule_whose_codec_is_missing_fails_when_declared_naming_it(monkeypatch
                 return at
 
     assert "Entries" in str(raised.value)
-    assert Rewrite.KINDS == kinds
+    assert kinds == Rewrite.KINDS
 
 
 VALUES: list[tuple[str, str, Any, dict[str, Any]]] = [
