@@ -133,6 +133,44 @@ def test_providers_projected_alike_share_one_canonical_module(package) -> None:
         assert "from ._canonical_openai import" in (folder / f"{provider}.py").read_text()
 
 
+STATUS_TOOL = tool_file(
+    "status.set",
+    {
+        "type": "object",
+        "properties": {
+            "status": {"type": "string", "enum": ["Active", "Inactive"]},
+            "kind": {"const": "Primary"},
+            "either": {"enum": ["a", "A"]},
+        },
+        "required": ["status"],
+    },
+)
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "bedrock"])
+def test_an_enum_string_in_another_letter_case_reads_back_as_declared(package, provider) -> None:
+    """Anthropic does not guarantee the case of enum and const strings in strict tool use (its
+    structured outputs docs, "Invalid outputs"): "ACTIVE" for "Active" is read back, where no
+    other value folds to it ("a" and "A" stay as written)."""
+    built = package({"status": STATUS_TOOL}, [provider])
+    module = importlib.import_module(f"{built.__name__}.{provider}")
+    fakes = importlib.import_module(f"{built.__name__}.testing.{provider}")
+    body = fakes.response([("status.set", {"status": "Active"})])
+    wire = {"status": "ACTIVE", "kind": "pRIMARY", "either": "a"}
+    if provider == "anthropic":
+        body["content"][-1]["input"] = wire
+    else:
+        body["output"]["message"]["content"][-1]["toolUse"]["input"] = wire
+    (call,) = module.parse_tool_calls(body)
+    assert call.arguments.model_dump(mode="json") == {
+        "status": "Active",
+        "kind": "Primary",
+        "either": "a",
+    }
+    declared = {"status": "Inactive"}
+    assert module.canonicalize("status.set", declared) is declared
+
+
 # -- the codecs ------------------------------------------------------------------------------------
 
 

@@ -26,6 +26,7 @@ from toolgen.project.rewrites import (
     AllOfMerged,
     AnyAsJsonText,
     ConstAsEnum,
+    EnumCaseRestored,
     EnumNarrowed,
     EnumStringified,
     EnumTyped,
@@ -620,6 +621,10 @@ class _Projector:
             rewrites.append(folding)
         if self.profile.string_enums:
             result = self._stringify_enum(result, origins, rewrites)
+        if self.profile.enum_case_may_differ:
+            restoring = EnumCaseRestored.apply(result)
+            if restoring is not None:
+                rewrites.append(restoring)
         if positions is not None:
             result = self._tuple(node, origins, members, rewrites)
         if encoding == "map":

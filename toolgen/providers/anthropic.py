@@ -114,6 +114,14 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("objects", "additionalProperties: false set explicitly on every object", _DOCS, _CHECKED),
     Rule(
+        "enum case",
+        "the letter case of enum and const strings is not guaranteed in structured outputs and "
+        "strict tool use ('Invalid outputs'): a string that differs from a declared one only in "
+        "case is read back as the declared one, where no other value of its enum folds to it",
+        _DOCS,
+        "2026-12-07",
+    ),
+    Rule(
         "recursion",
         "recursive schemas are not supported in strict mode: "
         "each $ref that closes a cycle is written as a string of the value's JSON text (the "
@@ -163,6 +171,7 @@ ANTHROPIC = Profile(
     optional_style="omit",
     optionals_over_cap=True,
     recursion=False,
+    enum_case_may_differ=True,
     apis=(MESSAGES,),
     non_strict=NON_STRICT,
     rules=RULES,

@@ -155,6 +155,9 @@ class Profile:
     # enums hold strings only: other values are written as JSON text, and the inverse reads the
     # text back into the canonical value (EnumStringified)
     string_enums: bool = False
+    # the letter case of the strings of an enum or const it writes is not guaranteed: the inverse
+    # reads a string that differs from a declared one only in case as that one (EnumCaseRestored)
+    enum_case_may_differ: bool = False
     openapi: OpenApiDialect | None = None  # the wire spelling, when it is not JSON Schema
     tool_wire: ToolWire | None = None  # a provider's own spelling of a tool's parameters
     # A template of its own instead of provider.py.j2 (for APIs whose bindings take more than the

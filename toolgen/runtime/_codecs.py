@@ -14,6 +14,10 @@ inverse reads it back. A :class:`Codec` owns both halves and the types on either
 - ``write(value, argument, plan)``: the writer of the testing fakes (toolgen/runtime/_forward.py),
   the decoder's inverse: ``decode(write(v), argument) == v``.
 
+One codec changes no schema: where a provider may write an enum's string in another letter case
+(``case``), the projection sends the enum as it is and the codec reads such a string back as the
+declared one.
+
 The compiled canonicalizers call :func:`decode` with a codec's name, as toolgen's reference inverse
 does, and the fakes call :func:`write`; toolgen's projection and compilers read :data:`CODECS`,
 so an encoding whose codec is missing fails when toolgen is imported, naming it
@@ -22,6 +26,7 @@ so an encoding whose codec is missing fails when toolgen is imported, naming it
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -255,9 +260,45 @@ UNWRAP = Codec(
 )
 
 
+# -- enum strings in another letter case ---------------------------------------------------------
+
+
+@functools.cache
+def _case_table(argument: str) -> tuple[frozenset[str], dict[str, str]]:
+    """The declared strings of ``argument`` (their JSON list), and each by its case-folded form."""
+    declared: list[str] = json.loads(argument)
+    return frozenset(declared), {value.casefold(): value for value in declared}
+
+
+def _decode_case(value: Any, argument: str) -> Any:
+    """A string that is none of the declared strings (``argument``: their JSON list, each with a
+    case-folded form no other value of its enum shares) but differs from one only in letter
+    case: that declared string. Any other value as it is (the canonical validation checks it)."""
+    if not isinstance(value, str):
+        return value
+    declared, folded = _case_table(argument)
+    if value in declared:
+        return value
+    return folded.get(value.casefold(), value)
+
+
+def _write_as_is(value: Any, argument: str, plan: Mapping[str, Any]) -> Any:
+    return value
+
+
+CASE = Codec(
+    "case",
+    str,
+    (),
+    _decode_case,
+    _write_as_is,
+    "enum values written in another letter case are read back as declared",
+)
+
+
 #: codec name -> codec: every encoding of the projection
 CODECS: dict[str, Codec] = {
-    codec.name: codec for codec in (JSON_TEXT, PAIRS, EXTRAS, TUPLE, BOXED, UNWRAP)
+    codec.name: codec for codec in (JSON_TEXT, PAIRS, EXTRAS, TUPLE, BOXED, UNWRAP, CASE)
 }
 
 

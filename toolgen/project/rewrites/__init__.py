@@ -43,6 +43,7 @@ from toolgen.project.rewrites.encodings import (
 )
 from toolgen.project.rewrites.enums import (
     ConstAsEnum,
+    EnumCaseRestored,
     EnumNarrowed,
     EnumStringified,
     EnumTyped,
@@ -74,6 +75,7 @@ __all__ = [
     "ConstAsEnum",
     "Counterpart",
     "EncodingError",
+    "EnumCaseRestored",
     "EnumNarrowed",
     "EnumStringified",
     "EnumTyped",

@@ -4,6 +4,7 @@ where the provider takes strings only."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -158,3 +159,31 @@ class EnumNarrowed(Rewrite):
 
     def invert(self, at: Counterpart) -> Counterpart:
         return at
+
+
+@dataclass(frozen=True)
+class EnumCaseRestored(Rewrite):
+    """On a provider that does not guarantee the letter case of the strings of an ``enum`` or a
+    ``const`` it writes (``Profile.enum_case_may_differ``), the node is sent as it is and the
+    inverse reads a string that differs from one of ``strings`` only in letter case as that
+    value (the codec ``case``). ``strings``: the node's strings whose case-folded form no other
+    string of it shares (``"a"`` and ``"A"`` in one enum are read as written)."""
+
+    codec = "case"
+
+    strings: tuple[str, ...]
+
+    @staticmethod
+    def apply(node: dict[str, Any]) -> EnumCaseRestored | None:
+        """The rule for ``node`` (the node is unchanged); None when it has no string that a
+        change of case could be read back to exactly."""
+        values = node.get("enum", [node["const"]] if "const" in node else None)
+        if not isinstance(values, list):
+            return None
+        strings = list(dict.fromkeys(v for v in values if isinstance(v, str)))
+        folds = Counter(value.casefold() for value in strings)
+        unique = tuple(value for value in strings if folds[value.casefold()] == 1)
+        return EnumCaseRestored(unique) if unique else None
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        return self.decoded(at, json.dumps(list(self.strings), ensure_ascii=False))

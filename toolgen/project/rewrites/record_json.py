@@ -24,6 +24,7 @@ _FIELD_FROM_JSON: dict[str, Any] = {
     "form": lambda name: NullForm[name],
     "keywords": tuple,
     "members": tuple,
+    "strings": tuple,
     "values": lambda pairs: tuple((text, value) for text, value in pairs),
 }
 

@@ -2,7 +2,7 @@
 # change the design and run `toolgen build`.
 """Inverse canonicalizers: a provider's payload back to the canonical one.
 
-Where the projection wrote a canonical form another way, the inverse reads it back:
+What the provider writes that is not canonical as it is, the inverse reads back:
 - nulls written for absent optional members are removed.
 
 A member the design keeps optional and nullable as it is (``optional_nullable = "keep"``, the

@@ -6,7 +6,8 @@ Requests: ``tool_definitions``, ``output_format`` (typed like the SDK's params).
 Responses: ``parse_tool_calls``, ``ToolCallStream``, ``parse_output`` (validated envelopes,
 canonical payloads, model instances).
 Names: TOOLS and OUTPUTS hold canonical names; the provider sees ``PROVIDER_NAMES[name]``.
-Payloads come back canonical as they are: the projection wrote nothing another way.
+The inverse reads the payloads back into canonical ones:
+enum values written in another letter case are read back as declared.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, overload
 
+from ._canonical_anthropic import OUTPUT_CANONICALIZERS, TOOL_CANONICALIZERS
+from ._canonical_anthropic import canonicalize_text as _canonicalize_text
 from ._contracts import Contracts, ModuleTable, StrictToolLimits
 from ._decode import OutputData, ToolCall, TypedCalls, decode_output, output_data
 from ._dispatch import arun_calls, run_calls
@@ -36,6 +39,7 @@ from ._outcomes import FailedCall, answer_for, answers_for, outcome
 from ._runtime import (
     CallReader,
     Event,
+    OnFirstUse,
     PayloadError,
     RawCalls,
     RawToolCall,
@@ -215,32 +219,37 @@ OnError = Literal["raise", "collect"]
 
 
 def canonicalize(name: str, payload: Any) -> Any:
-    """The canonical arguments of tool ``name`` from what Anthropic strict tool use sent: its payloads are canonical already. The same
+    """The canonical arguments of tool ``name`` from what Anthropic strict tool use sent:
+    enum values written in another letter case are read back as declared. The same
     object comes back when nothing changes; the input is never mutated."""
-    _TOOLS.known(name)
-    return payload
+    return TOOL_CANONICALIZERS[_TOOLS.known(name)](payload)
 
 
 def canonicalize_output(name: str, payload: Any) -> Any:
     """The canonical payload of structured output ``name`` (see ``canonicalize``)."""
-    _OUTPUTS.known(name)
-    return payload
+    return OUTPUT_CANONICALIZERS[_OUTPUTS.known(name)](payload)
 
 
 def canonicalize_text(name: str, text: str | bytes) -> str | bytes:
     """``canonicalize`` on the arguments as JSON text: the same text, byte for byte, when nothing
     changes; else compact JSON with member order, large integers and float text kept."""
-    _TOOLS.known(name)
-    return text
+    return _canonicalize_text(TOOL_CANONICALIZERS[_TOOLS.known(name)], text)
 
 
 def canonicalize_output_text(name: str, text: str | bytes) -> str | bytes:
     """``canonicalize_text`` for the structured output ``name``."""
-    _OUTPUTS.known(name)
-    return text
+    return _canonicalize_text(OUTPUT_CANONICALIZERS[_OUTPUTS.known(name)], text)
 
 
-_inverse = None  # the payloads are canonical as they come
+#: canonical name -> its canonicalizer, found once (``TOOL_CANONICALIZERS`` imports it on first use)
+_INVERSES = OnFirstUse(TOOL_CANONICALIZERS.__getitem__)
+
+
+def _inverse(name: str, payload: Any) -> Any:
+    """``canonicalize`` of a name the decoders found in ``CANONICAL_NAMES`` (not checked again)."""
+    return _INVERSES[name](payload)
+
+
 #: what the decoders make of each call: typed at once, or kept to be typed one by one
 _TYPED_CALLS = TypedCalls(PROVIDER, CANONICAL_NAMES, _inverse, model_for)
 _RAW_CALLS = RawCalls(PROVIDER, CANONICAL_NAMES, _inverse)

@@ -7,7 +7,7 @@ Responses: ``parse_tool_calls``, ``ToolCallStream``, ``parse_output`` (validated
 canonical payloads, model instances).
 For the SDK's ``parse`` helpers and its pydantic tool helper: ``tool_model``, ``output_model``.
 Names: TOOLS and OUTPUTS hold canonical names; the provider sees ``PROVIDER_NAMES[name]``.
-Payloads come back canonical once the inverse has read back what the projection wrote another way:
+The inverse reads the payloads back into canonical ones:
 nulls written for absent optional members are removed.
 """
 

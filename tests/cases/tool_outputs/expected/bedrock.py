@@ -6,7 +6,7 @@ Requests: ``tool_definitions``, ``output_format`` (typed like the SDK's params).
 Responses: ``parse_tool_calls``, ``ToolCallStream``, ``parse_output`` (validated envelopes,
 canonical payloads, model instances).
 Names: TOOLS and OUTPUTS hold canonical names; the provider sees ``PROVIDER_NAMES[name]``.
-Payloads come back canonical as they are: the projection wrote nothing another way.
+Payloads come back canonical as they are.
 """
 
 from __future__ import annotations

@@ -15,10 +15,10 @@ TOOL_PLANS: dict[str, dict[str, Any] | None] = {
                 "from": {"call": "/$defs/Point"},
                 "to": {"call": "/$defs/Point"},
                 "via": {"types": ["array"], "items": {"call": "/$defs/Point"}},
-                "mode": {"types": ["string"], "values": ["car", "bike", "walk"]},
+                "mode": {"encode": ["case", '["car", "bike", "walk"]']},
                 "avoid": {
                     "branches": [
-                        {"values": ["tolls"]},
+                        {"encode": ["case", '["tolls"]']},
                         {
                             "types": ["object"],
                             "members": {"area": {"types": ["string"]}},
