@@ -11,7 +11,13 @@ from toolgen.build import build
 
 #: the modules importing ``<package>.openai`` and decoding a call compiles whatever the design
 #: (beside the fixed runtime modules, which hold no design)
-DECODE_PATH = ("__init__.py", "openai.py", "models/__init__.py", "_canonical_openai.py", "tool_outputs.py")
+DECODE_PATH = (
+    "__init__.py",
+    "openai.py",
+    "models/__init__.py",
+    "_canonical_openai.py",
+    "tool_outputs.py",
+)
 
 
 def _files(make_design, tool, output, count: int) -> dict[str, str]:
