@@ -1,4 +1,4 @@
-"""The three laws of DESIGN.md §1 for the OpenAI projection and its inverses (reference and
+"""The three laws of docs/projection.md ("The inverse and its laws") for the OpenAI projection and its inverses (reference and
 compiled), as property tests over the example design, the hard cases and a corpus sample.
 
 - completeness: for x valid under S (objects that declare properties read as closed, as the

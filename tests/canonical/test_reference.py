@@ -1,4 +1,4 @@
-"""The reference inverse, case by case (DESIGN.md §5), and its text entry point."""
+"""The reference inverse, case by case (docs/projection.md, "The inverse and its laws"), and its text entry point."""
 
 from __future__ import annotations
 

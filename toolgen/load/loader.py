@@ -1,4 +1,4 @@
-"""The steps of loading a design folder (DESIGN.md §3) into a bundled, meta-validated
+"""The steps of loading a design folder (docs/design.md) into a bundled, meta-validated
 :class:`Design` (toolgen.load.design.load_design runs them, or toolgen.load.reload from a last load)."""
 
 from __future__ import annotations

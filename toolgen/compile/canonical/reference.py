@@ -1,7 +1,7 @@
 """The reference inverse canonicalizer: interpretive, slow, and the oracle of the compiled one.
 
 It walks the payload together with the projection, read through the projection's record of
-its rewrites (``views.Reading``; DESIGN.md §5):
+its rewrites (``views.Reading``; docs/projection.md, "The inverse and its laws"):
 
 - in an object, a null member is removed when the projection made it nullable or boxed it (the
   record says so; the projection did the first where the member is optional and its canonical

@@ -25,7 +25,7 @@ class NullForm(enum.Enum):
 @dataclass(frozen=True)
 class MadeNullable(Rewrite):
     """An optional member that does not accept null became a required one that does; the
-    inverse removes its null (DESIGN.md §5)."""
+    inverse removes its null (docs/projection.md, "The inverse and its laws")."""
 
     form: NullForm
 
