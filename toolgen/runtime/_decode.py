@@ -219,7 +219,7 @@ def _invalid(
     code: str,
 ) -> PayloadError:
     """The PayloadError of a payload ``model`` refused: ``code`` says whether it was a call's
-    arguments or a structured output (a call's id may be empty: Gemini's calls have none)."""
+    arguments or a structured output (a call's id may be empty: generateContent's calls have none)."""
     where, message = _validation_message(error, payload, declared_names(model))
     return PayloadError(
         provider=provider, tool=tool, call_id=call_id, location=where, reason=message, code=code

@@ -555,7 +555,7 @@ def _repeated_id(provider: str, name: str, call_id: str) -> PayloadError:
 
 def first_use(seen: set[str] | None, call_id: str) -> bool:
     """Whether no earlier call of the response (``seen``: the ids so far, None where one call is
-    read alone) had ``call_id``; the id is added. An empty id (a Gemini call has none) is never
+    read alone) had ``call_id``; the id is added. An empty id (a generateContent call has none) is never
     repeated: such calls are answered by order."""
     if seen is None or not call_id:
         return True
