@@ -43,6 +43,15 @@ MEMBERS: dict[str, Any] = {
     },
     "tuple_shared": {"$ref": "#/$defs/Pair"},
     "tuple_nullable": {"type": ["array", "null"], "prefixItems": PAIR, "items": False},
+    "tuple_nested": {
+        "type": "array",
+        "prefixItems": [{"type": "array", "prefixItems": [{"const": 1}, {"enum": ["a]", True]}]}],
+        "items": {"type": "string"},
+    },
+    "tuple_map": {
+        "type": "object",
+        "additionalProperties": {"type": "array", "prefixItems": PAIR, "minItems": 2},
+    },
     # uniqueItems
     "unique": {"type": "array", "uniqueItems": True},
     "unique_objects": {
@@ -80,6 +89,9 @@ ACCEPTED: list[tuple[str, Any]] = [
     ("tuple_shared", ["a", 3]),
     ("tuple_nullable", None),
     ("tuple_nullable", ["a"]),
+    ("tuple_nested", [[1, "a]", None], "x"]),
+    ("tuple_nested", [[1.0, True]]),
+    ("tuple_map", {"k": ["a", 3, "more"]}),
     ("unique", [1, True, "1", None, 0, False, [1], {"a": 1}, [True]]),
     ("unique", [{"a": 1, "b": 2}, {"a": 2, "b": 1}]),
     ("unique_objects", [{"a": 1}, {"a": 2}, {}]),
@@ -105,6 +117,11 @@ REFUSED: list[tuple[str, Any]] = [
     ("tuple_or_text", [3]),
     ("tuple_shared", ["a"]),
     ("tuple_nullable", ["a", 3, 4]),
+    ("tuple_nested", [[True]]),  # true is not 1
+    ("tuple_nested", [[1, "a"]]),
+    ("tuple_nested", [[1], 2]),
+    ("tuple_map", {"k": ["a"]}),
+    ("tuple_map", {"k": [3, "a"]}),
     ("unique", [1, 1.0]),
     ("unique", [{"a": 1, "b": 2}, {"b": 2, "a": 1}]),  # member order is no difference
     ("unique", [[1, {"x": True}], [1.0, {"x": True}]]),

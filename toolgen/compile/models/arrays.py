@@ -66,6 +66,8 @@ def marked(node: dict[str, Any]) -> dict[str, Any]:
 def json_arrays(source: str) -> str:
     """``source`` (a generated module) with every marked tuple written as its list and
     ``JsonArray``; the innermost first, so that an outer one's text holds the rewritten inner."""
+    if _PREFIX not in source:  # the common module, found without the expression
+        return source
     found = list(_MARKED.finditer(source))
     if not found:
         return source
