@@ -176,16 +176,17 @@ class ChatCompletionsDecoder(ValidatingDecoder):
         """
         valid = self._validate(data)
         from_text = calls.from_text
+        seen: set[str] = set()  # the ids of the calls so far: each is answered once
         if type(valid) is not dict:  # an SDK object its reader checked through its attributes
             completion: Any = valid
             return [
-                from_text(call.id, call.function.name, call.function.arguments)
+                from_text(call.id, call.function.name, call.function.arguments, seen)
                 for call in getattr(completion.choices[0].message, "tool_calls", None) or ()
                 if call.type == "function"
             ]
         message = valid["choices"][0]["message"]
         return [
-            from_text(call["id"], call["function"]["name"], call["function"]["arguments"])
+            from_text(call["id"], call["function"]["name"], call["function"]["arguments"], seen)
             for call in message.get("tool_calls") or ()
             if call["type"] == "function"
         ]
@@ -242,6 +243,7 @@ class ChatCompletionToolCallStream(FragmentJoiner):
     def tool_calls(self, calls: CallReader[Decoded]) -> list[Decoded]:
         """The joined calls in index order; a call never given an id or a name is drift."""
         joined = []
+        seen: set[str] = set()
         for index, call in sorted(self._calls.items()):
             if index in self._skipped:
                 continue
@@ -258,7 +260,7 @@ class ChatCompletionToolCallStream(FragmentJoiner):
                     "string",
                     MISSING,
                 )
-            joined.append(self._decoded(index, call.id, call.name, call, calls))
+            joined.append(self._decoded(index, call.id, call.name, call, calls, seen))
         return joined
 
     def _decoded(
@@ -268,8 +270,9 @@ class ChatCompletionToolCallStream(FragmentJoiner):
         name: str,
         call: ToolCallFragments,
         calls: CallReader[Decoded],
+        seen: set[str],
     ) -> Decoded:
-        return calls.from_text(call_id, name, call.arguments())
+        return calls.from_text(call_id, name, call.arguments(), seen)
 
 
 class LenientChatCompletionsDecoder(ChatCompletionsDecoder):
@@ -294,6 +297,7 @@ class LenientChatCompletionsDecoder(ChatCompletionsDecoder):
         choice = members_of(members_of(self._validate(data))["choices"][0])
         message = members_of(choice["message"])
         decoded = []
+        seen: set[str] = set()
         for call in message.get("tool_calls") or ():
             call = members_of(call)
             if call.get("type") not in (None, "function"):
@@ -301,10 +305,10 @@ class LenientChatCompletionsDecoder(ChatCompletionsDecoder):
             function = members_of(call["function"])
             arguments = function.get("arguments")
             if type(arguments) is str:
-                decoded.append(calls.from_text(call["id"], function["name"], arguments))
+                decoded.append(calls.from_text(call["id"], function["name"], arguments, seen))
             else:
                 parsed = {} if arguments is None else arguments
-                decoded.append(calls.from_object(call["id"], function["name"], parsed))
+                decoded.append(calls.from_object(call["id"], function["name"], parsed, seen))
         return decoded
 
     def stream(self) -> LenientChatCompletionToolCallStream:
@@ -363,7 +367,8 @@ class LenientChatCompletionToolCallStream(ChatCompletionToolCallStream):
         name: str,
         call: ToolCallFragments,
         calls: CallReader[Decoded],
+        seen: set[str],
     ) -> Decoded:
         if index in self._objects:
-            return calls.from_object(call_id, name, self._objects[index])
-        return super()._decoded(index, call_id, name, call, calls)
+            return calls.from_object(call_id, name, self._objects[index], seen)
+        return super()._decoded(index, call_id, name, call, calls, seen)

@@ -172,9 +172,13 @@ class ConverseDecoder(ValidatingDecoder):
 
         Their ``raw_arguments`` is ``input`` written as compact JSON; server tools are skipped.
         """
+        seen: set[str] = set()  # the ids of the calls so far: each is answered once
         return [
             calls.from_object(
-                block["toolUse"]["toolUseId"], block["toolUse"]["name"], block["toolUse"]["input"]
+                block["toolUse"]["toolUseId"],
+                block["toolUse"]["name"],
+                block["toolUse"]["input"],
+                seen,
             )
             for block in self._validate(data)["output"]["message"]["content"]
             if "toolUse" in block and _is_client_tool(block["toolUse"])
@@ -211,4 +215,5 @@ class ConverseToolCallStream(FragmentJoiner):
 
     def tool_calls(self, calls: CallReader[Decoded]) -> list[Decoded]:
         """The joined calls in block order (a call without input fragments has input ``{}``)."""
-        return [calls.joined(call, {}) for _, call in sorted(self._calls.items())]
+        seen: set[str] = set()
+        return [calls.joined(call, {}, seen) for _, call in sorted(self._calls.items())]

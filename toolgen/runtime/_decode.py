@@ -9,7 +9,7 @@ tool, the call id and the failing location, never values.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass
 from typing import (
     TYPE_CHECKING,
@@ -24,7 +24,7 @@ from typing import (
 
 from pydantic import BaseModel, ValidationError, model_validator
 
-from ._json import JsonRefused, checked, loads
+from ._json import TOO_DEEP, JsonRefused, checked, checked_depth, loads, may_read_deeper
 from ._runtime import (
     SENT,
     CallReader,
@@ -102,11 +102,16 @@ class ToolCall(Generic[N, M]):
             return written_raw_arguments(self, name)
 
 
-def location(loc: tuple[int | str, ...], payload: Any) -> str:
+def location(
+    loc: tuple[int | str, ...], payload: Any, declared: Container[str] | None = None
+) -> str:
     """A pydantic error location as a path in the payload: ``items[0].name``.
 
     pydantic puts union member tags (``int``, ``Money``) into locations; a part is kept only when the
-    payload has it (or when it is the last part, a missing member), so tags drop out.
+    payload has it (or when it is the last part, a missing member), so tags drop out. With
+    ``declared`` (the member names the schema declares), a member name that is none of them (a
+    map key, an extra member: text the model wrote) is shown by its position among the members
+    of its object as sent, ``labels.<member at index 2>``, never as written.
     """
     path = ""
     current = payload
@@ -115,16 +120,66 @@ def location(loc: tuple[int | str, ...], payload: Any) -> str:
         if isinstance(part, int) and isinstance(current, list) and 0 <= part < len(current):
             path, current = path + f"[{part}]", current[part]
         elif isinstance(part, str) and isinstance(current, dict) and (part in current or last):
-            path, current = (f"{path}.{part}" if path else part), current.get(part)
+            shown = part if declared is None or part in declared else _position(part, current)
+            path, current = (f"{path}.{shown}" if path else shown), current.get(part)
     return path or "(root)"
 
 
-def _validation_message(error: ValidationError, payload: Any) -> tuple[str, str]:
+def _position(name: str, members: dict[str, Any]) -> str:
+    """How a location shows a member name the schema does not declare: its position."""
+    for position, member in enumerate(members):
+        if member == name:
+            return f"<member at index {position}>"
+    return "<undeclared member>"
+
+
+#: model -> the member names its schema declares, at any depth (``declared_names``)
+_DECLARED: dict[type[BaseModel], frozenset[str]] = {}
+
+
+def declared_names(model: type[BaseModel]) -> frozenset[str]:
+    """Every member name ``model`` and the models inside it declare (aliases and field names):
+    text of the schema, which an error may show. Read from the model's core schema once."""
+    found = _DECLARED.get(model)
+    if found is None:
+        names: set[str] = set()
+        seen: set[int] = set()
+        stack: list[Any] = [model.__pydantic_core_schema__]
+        while stack:
+            node = stack.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            if isinstance(node, dict):
+                if node.get("type") == "model-fields":
+                    for name, field in node["fields"].items():
+                        names.add(name)
+                        names.update(_alias_names(field.get("validation_alias")))
+                stack.extend(node.values())
+            elif isinstance(node, list | tuple):
+                stack.extend(node)
+        found = _DECLARED[model] = frozenset(names)
+    return found
+
+
+def _alias_names(alias: Any) -> list[str]:
+    """The names of a field's ``validation_alias`` in a core schema (a name, or lists of them)."""
+    if isinstance(alias, str):
+        return [alias]
+    if isinstance(alias, list):
+        return [name for part in alias for name in _alias_names(part)]
+    return []
+
+
+def _validation_message(
+    error: ValidationError, payload: Any, declared: Container[str] | None = None
+) -> tuple[str, str]:
     """(location, message) of the first error; pydantic's ``msg`` carries no input value."""
     details = error.errors(include_url=False, include_input=False, include_context=False)
     first = details[0]
     more = f" (and {len(details) - 1} more)" if len(details) > 1 else ""
-    return location(tuple(first["loc"]), payload), f"{first['msg']} [{first['type']}]{more}"
+    where = location(tuple(first["loc"]), payload, declared)
+    return where, f"{first['msg']} [{first['type']}]{more}"
 
 
 def _parsed_output(provider: str, name: str, data: object) -> Any:
@@ -144,24 +199,42 @@ def _parsed_output(provider: str, name: str, data: object) -> Any:
     )
 
 
-def _validate(model: type[M], payload: Any, *, provider: str, tool: str, call_id: str) -> M:
+def _validate(model: type[M], payload: Any, *, provider: str, tool: str) -> M:
+    """A structured output's model instance, or its PayloadError (code ``INVALID_OUTPUT``)."""
     try:
         return model.model_validate(payload)
     except ValidationError as error:
-        raise _invalid(error, payload, provider, tool, call_id) from error
+        raise _invalid(error, model, payload, provider, tool, "", "INVALID_OUTPUT") from error
+    except RecursionError:
+        raise _too_deep(provider, tool, "", "INVALID_OUTPUT") from None
 
 
 def _invalid(
-    error: ValidationError, payload: Any, provider: str, tool: str, call_id: str
+    error: ValidationError,
+    model: type[BaseModel],
+    payload: Any,
+    provider: str,
+    tool: str,
+    call_id: str,
+    code: str,
 ) -> PayloadError:
-    where, message = _validation_message(error, payload)
+    """The PayloadError of a payload ``model`` refused: ``code`` says whether it was a call's
+    arguments or a structured output (a call's id may be empty: generateContent's calls have none)."""
+    where, message = _validation_message(error, payload, declared_names(model))
+    return PayloadError(
+        provider=provider, tool=tool, call_id=call_id, location=where, reason=message, code=code
+    )
+
+
+def _too_deep(provider: str, tool: str, call_id: str, code: str) -> PayloadError:
+    """A payload the model could not walk (a RecursionError): refused as ``_json`` refuses one."""
     return PayloadError(
         provider=provider,
         tool=tool,
         call_id=call_id,
-        location=where,
-        reason=message,
-        code="INVALID_ARGUMENTS" if call_id else "INVALID_OUTPUT",
+        location="(root)" if code == "INVALID_OUTPUT" else "arguments",
+        reason=TOO_DEEP,
+        code=code,
     )
 
 
@@ -184,8 +257,14 @@ class TypedCalls(CallReader[ToolCall[str, Any]]):
         #: the tool models ``model_for`` gave so far, by canonical name
         self._models: dict[str, type[BaseModel]] = {}
 
-    def from_text(self, call_id: str, provider_name: str, raw_arguments: str) -> ToolCall[str, Any]:
-        name, arguments = self.canonical_from_text(call_id, provider_name, raw_arguments)
+    def from_text(
+        self,
+        call_id: str,
+        provider_name: str,
+        raw_arguments: str,
+        seen: set[str] | None = None,
+    ) -> ToolCall[str, Any]:
+        name, arguments = self.canonical_from_text(call_id, provider_name, raw_arguments, seen)
         return self._typed(call_id, name, provider_name, arguments, "raw_arguments", raw_arguments)
 
     def from_object(
@@ -193,16 +272,17 @@ class TypedCalls(CallReader[ToolCall[str, Any]]):
         call_id: str,
         provider_name: str,
         arguments: dict[str, Any],
+        seen: set[str] | None = None,
         *,
         checked_already: bool = False,
     ) -> ToolCall[str, Any]:
         name, canonical = self.canonical_from_object(
-            call_id, provider_name, arguments, checked_already
+            call_id, provider_name, arguments, checked_already, seen
         )
         # raw_arguments is written from what was sent when first read (written_raw_arguments)
         return self._typed(call_id, name, provider_name, canonical, SENT, arguments)
 
-    def failed(
+    def unusable(
         self, error: PayloadError, call_id: str, provider_name: str, raw_arguments: str
     ) -> ToolCall[str, Any]:
         raise error
@@ -226,7 +306,11 @@ class TypedCalls(CallReader[ToolCall[str, Any]]):
             # what model_validate calls, without its frame
             instance = model.__pydantic_validator__.validate_python(arguments)
         except ValidationError as error:
-            raise _invalid(error, arguments, self.provider, name, call_id) from error
+            raise _invalid(
+                error, model, arguments, self.provider, name, call_id, "INVALID_ARGUMENTS"
+            ) from error
+        except RecursionError:
+            raise _too_deep(self.provider, name, call_id, "INVALID_ARGUMENTS") from None
         call: ToolCall[str, Any] = _new(ToolCall)
         _set_attribute(
             call,
@@ -256,7 +340,11 @@ def decode_output(
     parsed = _parsed_output(provider, name, data)
     try:
         canonical = canonicalize(parsed)
-    except ValueError as error:  # it breaks an encoding of the projection
+        if canonical is not parsed and (not isinstance(data, str | bytes) or may_read_deeper(data)):
+            checked_depth(canonical)  # JSON text the inverse read, where it sits
+    except RecursionError:
+        raise _too_deep(provider, name, "", "INVALID_OUTPUT") from None
+    except ValueError as error:  # it breaks an encoding of the projection, or a limit
         raise PayloadError(
             provider=provider,
             tool=name,
@@ -265,7 +353,7 @@ def decode_output(
             reason=str(error),
             code="INVALID_OUTPUT",
         ) from error
-    return _validate(model, canonical, provider=provider, tool=name, call_id="")
+    return _validate(model, canonical, provider=provider, tool=name)
 
 
 def projected_model(

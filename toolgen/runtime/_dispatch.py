@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from ._decode import ToolCall
-from ._outcomes import Dump, FailedCall, answer_for, output_json
+from ._outcomes import Dump, FailedCall, answer_for, answered, output_json
 from ._tool_results import Answer
 
 __all__ = ["ToolError", "arun_calls", "run_calls"]
@@ -46,9 +46,11 @@ def run_calls(
     dump: Dump = output_json,
 ) -> list[Answer]:
     """Each ToolCall to its handler in call order, its result sent through ``dump``; a
-    FailedCall answered with its error text."""
+    FailedCall answered with its error text (none for a call whose id an earlier one has)."""
     answers = []
     for outcome in outcomes:
+        if not answered(outcome):
+            continue
         if isinstance(outcome, FailedCall):
             answers.append(answer_for(outcome, None, True))
             continue
@@ -79,4 +81,4 @@ async def arun_calls(
             return _error(outcome, error)
         return answer_for(outcome, value, False, dump)
 
-    return list(await asyncio.gather(*(one(outcome) for outcome in outcomes)))
+    return list(await asyncio.gather(*(one(outcome) for outcome in outcomes if answered(outcome))))

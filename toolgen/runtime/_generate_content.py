@@ -218,11 +218,13 @@ class GenerateContentDecoder(ValidatingDecoder):
         found = _function_calls(candidates[0], names) if candidates else []
         if names is _ATTRIBUTES and not _arguments_read_as_dumped(found):
             return self.parse_tool_calls(json_value(data), calls)
+        seen: set[str] = set()  # the ids of the calls so far (when they have one): answered once
         return [
             calls.from_object(
                 call.get("id") or "",
                 call["name"],
                 call.get("args") or {},  # an object: None (absent) or a dict
+                seen,
                 checked_already=names is _ATTRIBUTES,  # by _arguments_read_as_dumped
             )
             for call in found
@@ -401,6 +403,7 @@ class GenerateContentToolCallStream:
                 "INVALID_ARGUMENTS",
             )
         joined = []
+        seen: set[str] = set()
         for call in self._calls:
             if call.error is not None:
                 error = PayloadError(
@@ -411,11 +414,11 @@ class GenerateContentToolCallStream:
                     call.error,
                     "INVALID_ARGUMENTS",
                 )
-                joined.append(calls.failed(error, call.id, call.name, ""))
+                joined.append(calls.failed(error, call.id, call.name, "", seen))
                 continue
             joined.append(
                 calls.from_object(
-                    call.id, call.name, call.arguments, checked_already=not call.owned
+                    call.id, call.name, call.arguments, seen, checked_already=not call.owned
                 )
             )
         return joined

@@ -31,10 +31,14 @@ __all__ = [
     "MAX_CHARS",
     "MAX_DEPTH",
     "MAX_INTEGER_DIGITS",
+    "TOO_DEEP",
     "JsonRefused",
     "checked",
+    "checked_depth",
     "dumps",
     "loads",
+    "may_read_deeper",
+    "read",
 ]
 
 MAX_DEPTH: Final = 128
@@ -52,7 +56,8 @@ class JsonRefused(ValueError):
         self.reason = reason
 
 
-_TOO_DEEP: Final = f"nested deeper than {MAX_DEPTH} arrays and objects"
+#: the reason of a value nested too deep
+TOO_DEEP: Final = f"nested deeper than {MAX_DEPTH} arrays and objects"
 _TOO_LONG: Final = f"longer than {MAX_CHARS} characters"
 _TOO_MANY_DIGITS: Final = f"an integer of more than {MAX_INTEGER_DIGITS} digits"
 _BEYOND_FLOAT: Final = "a number beyond the float range (it would read as an infinity)"
@@ -153,6 +158,11 @@ def _too_deep(text: str) -> bool:
 def loads(text: str | bytes) -> Any:
     """The JSON value of ``text`` (bytes are read as UTF-8, or UTF-16/32 by their first bytes);
     JsonRefused when it is not JSON or breaks a rule of this module."""
+    return read(text)[0]
+
+
+def read(text: str | bytes) -> tuple[Any, bool]:
+    """``loads``, and ``may_read_deeper(text)``, from the counts the reading makes anyway."""
     length = len(text)
     if length > MAX_CHARS:
         raise JsonRefused(_TOO_LONG)
@@ -163,9 +173,12 @@ def loads(text: str | bytes) -> Any:
             raise JsonRefused("not UTF-8 text") from None
         length = len(text)
     braces = text.count("{")
+    opens = braces
     # more than MAX_DEPTH levels open needs more than MAX_DEPTH characters
-    if length > MAX_DEPTH and braces + text.count("[") > MAX_DEPTH and _too_deep(text):
-        raise JsonRefused(_TOO_DEEP)
+    if length > MAX_DEPTH:
+        opens += text.count("[")
+        if opens > MAX_DEPTH and _too_deep(text):
+            raise JsonRefused(TOO_DEEP)
     if not text.isascii() and _RAW_SURROGATE.search(text) is not None:
         raise JsonRefused(_SURROGATE)
     try:
@@ -183,9 +196,12 @@ def loads(text: str | bytes) -> Any:
         and not _kept_every_member(text, value)
     ):
         value = _SCAN(text, 0)[0]  # a name twice, or a colon the count cannot place: read again
-    if "\\u" in text and _ESCAPED_SURROGATE.search(text) is not None:
+    escaped = "\\u" in text
+    if escaped and _ESCAPED_SURROGATE.search(text) is not None:
         checked(value)  # pairs are joined by the parser; a lone one stays in a string
-    return value
+    if length <= _DEEPER_TEXT:
+        return value, False
+    return value, opens + (text.count("\\u") if escaped else 0) > MAX_DEPTH
 
 
 def _kept_every_member(text: str, value: Any) -> bool:
@@ -222,7 +238,7 @@ def _decoded(text: str) -> Any:
             f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
         ) from None
     except RecursionError:  # the caller's own stack was nearly full
-        raise JsonRefused(_TOO_DEEP) from None
+        raise JsonRefused(TOO_DEEP) from None
 
 
 def checked(value: Any) -> Any:
@@ -232,8 +248,55 @@ def checked(value: Any) -> Any:
     try:
         _size(value, 1)
     except RecursionError:  # the caller's own stack was nearly full
-        raise JsonRefused(_TOO_DEEP) from None
+        raise JsonRefused(TOO_DEEP) from None
     return value
+
+
+#: text of at most this many characters reads to no value deeper than MAX_DEPTH, the JSON text of
+#: its strings read too: each level opens and closes in two characters of it (or of JSON text in
+#: one of its strings, which holds them at least as characters)
+_DEEPER_TEXT: Final = 2 * MAX_DEPTH
+
+
+def may_read_deeper(text: str | bytes) -> bool:
+    """Whether a value read from ``text``, the JSON text its strings hold read too, may nest
+    deeper than MAX_DEPTH: each array or object opens at a bracket or brace of the text, or at a
+    ``\\u`` escape that writes one (at any level of escaping, the text holds a ``\\u``), so
+    text with at most MAX_DEPTH of those cannot. Counted without a walk, and only in text
+    longer than ``_DEEPER_TEXT``."""
+    if len(text) <= _DEEPER_TEXT:
+        return False
+    if not isinstance(text, str):
+        try:
+            text = bytes(text).decode(json.detect_encoding(text))
+        except (UnicodeDecodeError, LookupError):
+            return True  # no text ``loads`` reads
+    return text.count("{") + text.count("[") + text.count("\\u") > MAX_DEPTH
+
+
+def checked_depth(value: Any) -> Any:
+    """``value`` when it nests at most MAX_DEPTH arrays and objects; JsonRefused otherwise (for a
+    value built from JSON already checked, such as a payload whose JSON text was read: the other
+    rules held for each part)."""
+    try:
+        _depth(value, 1)
+    except RecursionError:  # the caller's own stack was nearly full
+        raise JsonRefused(TOO_DEEP) from None
+    return value
+
+
+def _depth(node: Any, depth: int) -> None:
+    kind = type(node)
+    if kind is dict:
+        node = node.values()
+    elif kind is not list:
+        return
+    if depth > MAX_DEPTH:
+        raise JsonRefused(TOO_DEEP)
+    for item in node:
+        kind = type(item)
+        if kind is dict or kind is list:
+            _depth(item, depth + 1)
 
 
 def _text_size(text: str) -> int:
@@ -250,7 +313,7 @@ def _size(node: Any, depth: int) -> int:
         return _text_size(node)
     if kind is dict or kind is list:
         if depth > MAX_DEPTH:
-            raise JsonRefused(_TOO_DEEP)
+            raise JsonRefused(TOO_DEEP)
         if kind is dict:
             return _members_size(node, depth)
         size = 1
@@ -325,4 +388,4 @@ def dumps(value: Any) -> str:
     except ValueError:  # the interpreter's digit limit was set lower than ours
         raise JsonRefused(_TOO_MANY_DIGITS) from None
     except RecursionError:  # the caller's own stack was nearly full
-        raise JsonRefused(_TOO_DEEP) from None
+        raise JsonRefused(TOO_DEEP) from None

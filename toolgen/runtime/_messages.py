@@ -160,6 +160,7 @@ class MessagesDecoder(ValidatingDecoder):
         Their ``raw_arguments`` is ``input`` written as compact JSON (when first read).
         """
         valid = self._validate(data)
+        seen: set[str] = set()  # the ids of the calls so far: each is answered once
         if type(valid) is not dict:  # an SDK object its reader checked through its attributes
             message: Any = valid
             blocks = [block for block in message.content if block.type == "tool_use"]
@@ -170,11 +171,12 @@ class MessagesDecoder(ValidatingDecoder):
                 valid = self._validate(json_value(data))
             else:
                 return [
-                    calls.from_object(b.id, b.name, b.input, checked_already=True) for b in blocks
+                    calls.from_object(b.id, b.name, b.input, seen, checked_already=True)
+                    for b in blocks
                 ]
         from_object = calls.from_object
         return [
-            from_object(block["id"], block["name"], block["input"])
+            from_object(block["id"], block["name"], block["input"], seen)
             for block in valid["content"]
             if block["type"] == "tool_use"
         ]
@@ -218,6 +220,8 @@ class MessageToolCallStream(FragmentJoiner):
 
     def tool_calls(self, calls: CallReader[Decoded]) -> list[Decoded]:
         """The joined calls in block order (a block without fragments keeps its start ``input``)."""
+        seen: set[str] = set()
         return [
-            calls.joined(call, self._inputs[index]) for index, call in sorted(self._calls.items())
+            calls.joined(call, self._inputs[index], seen)
+            for index, call in sorted(self._calls.items())
         ]

@@ -18,7 +18,15 @@ from ._decode import ToolCall
 from ._runtime import PayloadError, RawToolCall
 from ._tool_results import Answer
 
-__all__ = ["Dump", "FailedCall", "answer_for", "answers_for", "outcome", "output_json"]
+__all__ = [
+    "Dump",
+    "FailedCall",
+    "answer_for",
+    "answered",
+    "answers_for",
+    "outcome",
+    "output_json",
+]
 
 _T = TypeVar("_T")
 
@@ -43,6 +51,13 @@ class FailedCall:
     def for_model(self) -> str:
         """What the model is told (``PayloadError.for_model``)."""
         return self.error.for_model()
+
+
+def answered(outcome: ToolCall[Any, Any] | FailedCall) -> bool:
+    """Whether ``outcome`` gets an answer of its own among the answers of its turn: all but a
+    call whose id an earlier call of the response has (``DUPLICATE_CALL_ID``), as each id is
+    answered exactly once (by the earlier call's answer)."""
+    return not (isinstance(outcome, FailedCall) and outcome.error.code == "DUPLICATE_CALL_ID")
 
 
 def outcome(raw: RawToolCall, typed: Callable[[RawToolCall], _T]) -> _T | FailedCall:
@@ -93,9 +108,14 @@ def answers_for(
 ) -> list[Answer]:
     """The answers of every call, ``outputs`` aligned with ``outcomes`` (any value where the
     outcome is a FailedCall); a count that differs is a ValueError naming the first id left
-    without an output or the count."""
+    without an output or the count. A call whose id an earlier one has gets no answer of its
+    own (``answered``)."""
     if len(outputs) != len(outcomes):
         if len(outputs) < len(outcomes):
             raise ValueError(f"call id {outcomes[len(outputs)].id!r} has no result")
         raise ValueError(f"{len(outputs)} outputs for {len(outcomes)} calls")
-    return [answer_for(o, output, False, dump) for o, output in zip(outcomes, outputs, strict=True)]
+    return [
+        answer_for(o, output, False, dump)
+        for o, output in zip(outcomes, outputs, strict=True)
+        if answered(o)
+    ]

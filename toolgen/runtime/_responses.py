@@ -131,15 +131,16 @@ class ResponsesDecoder(ValidatingDecoder):
         """
         valid = self._validate(data)
         from_text = calls.from_text
+        seen: set[str] = set()  # the ids of the calls so far: each is answered once
         if type(valid) is not dict:  # an SDK object its reader checked through its attributes
             response: Any = valid
             return [
-                from_text(item.call_id, item.name, item.arguments)
+                from_text(item.call_id, item.name, item.arguments, seen)
                 for item in response.output
                 if item.type == "function_call"
             ]
         return [
-            from_text(item["call_id"], item["name"], item["arguments"])
+            from_text(item["call_id"], item["name"], item["arguments"], seen)
             for item in valid["output"]
             if item["type"] == "function_call"
         ]
@@ -178,6 +179,7 @@ class ResponseToolCallStream(FragmentJoiner):
     def tool_calls(self, calls: CallReader[Decoded]) -> list[Decoded]:
         """The joined calls in output order; arguments without their output item are drift."""
         joined = []
+        seen: set[str] = set()
         for index, call in sorted(self._calls.items()):
             if call.id is None or call.name is None:
                 raise schema_drift(
@@ -187,5 +189,5 @@ class ResponseToolCallStream(FragmentJoiner):
                     "object",
                     MISSING,
                 )
-            joined.append(calls.from_text(call.id, call.name, call.arguments()))
+            joined.append(calls.from_text(call.id, call.name, call.arguments(), seen))
         return joined

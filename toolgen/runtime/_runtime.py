@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from math import isfinite, isnan
 from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar
 
-from ._json import JsonRefused, checked, dumps, loads
+from ._json import TOO_DEEP, JsonRefused, checked, checked_depth, dumps, read
 
 __all__ = [
     "MISSING",
@@ -42,6 +42,7 @@ __all__ = [
     "failed_call",
     "finite_float",
     "finite_or_none",
+    "first_use",
     "first_valid",
     "first_valid_async",
     "integral_float",
@@ -275,6 +276,11 @@ class PayloadError(ValueError):
         broken, under 300 characters, with no value from elsewhere (never the arguments)."""
         if self.code == "UNKNOWN_TOOL":
             text = "No tool has the name this call used. Call one of the tools you were given."
+        elif self.code == "DUPLICATE_CALL_ID":
+            text = (
+                "The call was not run: an earlier call of the same turn has its id. "
+                "Call the tool again if the call is still needed."
+            )
         else:
             where = "the arguments" if self.location == "(root)" else f"arguments.{self.location}"
             text = (
@@ -535,6 +541,36 @@ def _not_canonical(provider: str, name: str, call_id: str, error: ValueError) ->
     return PayloadError(provider, name, call_id, "arguments", str(error), "INVALID_ARGUMENTS")
 
 
+def _repeated_id(provider: str, name: str, call_id: str) -> PayloadError:
+    """The second call of a response with an id an earlier one has: each id is answered once."""
+    return PayloadError(
+        provider,
+        name,
+        call_id,
+        "id",
+        "an earlier call of the response has the same id",
+        "DUPLICATE_CALL_ID",
+    )
+
+
+def first_use(seen: set[str] | None, call_id: str) -> bool:
+    """Whether no earlier call of the response (``seen``: the ids so far, None where one call is
+    read alone) had ``call_id``; the id is added. An empty id (a generateContent call has none) is never
+    repeated: such calls are answered by order."""
+    if seen is None or not call_id:
+        return True
+    if call_id in seen:
+        return False
+    seen.add(call_id)
+    return True
+
+
+def _deep_canonical(provider: str, name: str, call_id: str) -> PayloadError:
+    """Arguments the inverse made deeper than the limits of ``_json`` (JSON text each part of
+    which was within them), or could not walk (a RecursionError)."""
+    return _refused(provider, name, call_id, JsonRefused(TOO_DEEP))
+
+
 class OnFirstUse(dict[str, _T]):
     """A table whose entries are made on first use (``make(key)``), then read as fast as any
     dict: a decoder looks one up per call."""
@@ -573,9 +609,16 @@ class CallReader(ABC, Generic[Decoded]):
         self.canonicalize = canonicalize
 
     @abstractmethod
-    def from_text(self, call_id: str, provider_name: str, raw_arguments: str) -> Decoded:
+    def from_text(
+        self,
+        call_id: str,
+        provider_name: str,
+        raw_arguments: str,
+        seen: set[str] | None = None,
+    ) -> Decoded:
         """A call whose arguments arrive as JSON text; malformed text is a PayloadError, not
-        drift."""
+        drift. ``seen``: the ids of the response's calls so far (``first_use``), None for a call
+        read alone."""
         raise NotImplementedError
 
     @abstractmethod
@@ -584,6 +627,7 @@ class CallReader(ABC, Generic[Decoded]):
         call_id: str,
         provider_name: str,
         arguments: dict[str, Any],
+        seen: set[str] | None = None,
         *,
         checked_already: bool = False,
     ) -> Decoded:
@@ -593,36 +637,58 @@ class CallReader(ABC, Generic[Decoded]):
         raise NotImplementedError
 
     @abstractmethod
-    def failed(
+    def unusable(
         self, error: PayloadError, call_id: str, provider_name: str, raw_arguments: str
     ) -> Decoded:
-        """A call a decoder found unusable on its own (``error`` says why)."""
+        """A call that cannot be used: ``error`` raised, or the failed call it makes while
+        failures are collected."""
         raise NotImplementedError
 
-    def joined(self, call: ToolCallFragments, start_input: dict[str, Any]) -> Decoded:
+    def failed(
+        self,
+        error: PayloadError,
+        call_id: str,
+        provider_name: str,
+        raw_arguments: str,
+        seen: set[str] | None = None,
+    ) -> Decoded:
+        """A call a decoder found unusable on its own (``error`` says why, unless its id was
+        seen before in the response)."""
+        if not first_use(seen, call_id):
+            error = _repeated_id(self.provider, self.name_of(provider_name), call_id)
+        return self.unusable(error, call_id, provider_name, raw_arguments)
+
+    def joined(
+        self, call: ToolCallFragments, start_input: dict[str, Any], seen: set[str] | None = None
+    ) -> Decoded:
         """A streamed call whose input may also come whole with its start: the joined fragments
         when there are any, else that input."""
         assert call.id is not None and call.name is not None
         raw = call.arguments()
         if raw.strip():
-            return self.from_text(call.id, call.name, raw)
-        return self.from_object(call.id, call.name, start_input)
+            return self.from_text(call.id, call.name, raw, seen)
+        return self.from_object(call.id, call.name, start_input, seen)
 
     def name_of(self, provider_name: str) -> str:
         """How an error names the tool the provider named: its canonical name, or a digest."""
         return self.canonical_names.get(provider_name) or value_digest(provider_name)
 
     def canonical_from_text(
-        self, call_id: str, provider_name: str, raw_arguments: str
+        self, call_id: str, provider_name: str, raw_arguments: str, seen: set[str] | None
     ) -> tuple[str, Any]:
         """The canonical name and arguments of a call given as JSON text, or its PayloadError
-        raised: one function for the name, the JSON and the inverse (it runs once per call)."""
+        raised: one function for the id, the name, the JSON and the inverse (it runs once per
+        call)."""
         provider = self.provider
         name = self.canonical_names.get(provider_name)
+        if seen is not None and call_id:  # first_use, written out: it runs per call
+            if call_id in seen:
+                raise _repeated_id(provider, name or value_digest(provider_name), call_id)
+            seen.add(call_id)
         if name is None:
             raise _unknown_tool(provider, call_id, provider_name)
         try:
-            arguments = loads(raw_arguments)
+            arguments, may_be_deeper = read(raw_arguments)
         except JsonRefused as refused:
             raise _refused(provider, name, call_id, refused) from None
         if type(arguments) is not dict:
@@ -637,17 +703,31 @@ class CallReader(ABC, Generic[Decoded]):
         canonicalize = self.canonicalize
         if canonicalize is not None:
             try:
-                arguments = canonicalize(name, arguments)
-            except ValueError as error:
+                canonical = canonicalize(name, arguments)
+                if may_be_deeper and canonical is not arguments:
+                    checked_depth(canonical)
+            except RecursionError:
+                raise _deep_canonical(provider, name, call_id) from None
+            except ValueError as error:  # JsonRefused of checked_depth too
                 raise _not_canonical(provider, name, call_id, error) from error
+            return name, canonical
         return name, arguments
 
     def canonical_from_object(
-        self, call_id: str, provider_name: str, arguments: dict[str, Any], checked_already: bool
+        self,
+        call_id: str,
+        provider_name: str,
+        arguments: dict[str, Any],
+        checked_already: bool,
+        seen: set[str] | None,
     ) -> tuple[str, Any]:
         """``canonical_from_text`` for arguments that arrive parsed."""
         provider = self.provider
         name = self.canonical_names.get(provider_name)
+        if seen is not None and call_id:  # first_use, written out: it runs per call
+            if call_id in seen:
+                raise _repeated_id(provider, name or value_digest(provider_name), call_id)
+            seen.add(call_id)
         if name is None:
             raise _unknown_tool(provider, call_id, provider_name)
         if not checked_already:
@@ -658,9 +738,14 @@ class CallReader(ABC, Generic[Decoded]):
         canonicalize = self.canonicalize
         if canonicalize is not None:
             try:
-                arguments = canonicalize(name, arguments)
-            except ValueError as error:
+                canonical = canonicalize(name, arguments)
+                if canonical is not arguments:
+                    checked_depth(canonical)
+            except RecursionError:
+                raise _deep_canonical(provider, name, call_id) from None
+            except ValueError as error:  # JsonRefused of checked_depth too
                 raise _not_canonical(provider, name, call_id, error) from error
+            return name, canonical
         return name, arguments
 
 
@@ -669,9 +754,15 @@ class RawCalls(CallReader[RawToolCall]):
 
     __slots__ = ()
 
-    def from_text(self, call_id: str, provider_name: str, raw_arguments: str) -> RawToolCall:
+    def from_text(
+        self,
+        call_id: str,
+        provider_name: str,
+        raw_arguments: str,
+        seen: set[str] | None = None,
+    ) -> RawToolCall:
         try:
-            name, arguments = self.canonical_from_text(call_id, provider_name, raw_arguments)
+            name, arguments = self.canonical_from_text(call_id, provider_name, raw_arguments, seen)
         except PayloadError as error:
             return failed_call(error, call_id, provider_name, raw_arguments)
         return _raw_call(call_id, name, provider_name, arguments, "raw_arguments", raw_arguments)
@@ -681,18 +772,19 @@ class RawCalls(CallReader[RawToolCall]):
         call_id: str,
         provider_name: str,
         arguments: dict[str, Any],
+        seen: set[str] | None = None,
         *,
         checked_already: bool = False,
     ) -> RawToolCall:
         try:
             name, canonical = self.canonical_from_object(
-                call_id, provider_name, arguments, checked_already
+                call_id, provider_name, arguments, checked_already, seen
             )
         except PayloadError as error:
             return failed_call(error, call_id, provider_name, _text_or_empty(arguments))
         return _raw_call(call_id, name, provider_name, canonical, SENT, arguments)
 
-    def failed(
+    def unusable(
         self, error: PayloadError, call_id: str, provider_name: str, raw_arguments: str
     ) -> RawToolCall:
         return failed_call(error, call_id, provider_name, raw_arguments)

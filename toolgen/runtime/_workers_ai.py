@@ -300,7 +300,7 @@ class WorkersAiDecoder:
             return []
         shape = _shape_of(result)
         if shape == "native":
-            return self.native_calls(result, calls)
+            return self.native_calls(result, calls, set())
         return self._decoders[shape].parse_tool_calls(result, calls)
 
     def answer(self, data: object, model: str) -> Any:
@@ -345,8 +345,14 @@ class WorkersAiDecoder:
         return shape
 
     def native_calls(
-        self, valid: dict[str, Any], calls: CallReader[Decoded], first_index: int = 0
+        self,
+        valid: dict[str, Any],
+        calls: CallReader[Decoded],
+        seen: set[str],
+        first_index: int = 0,
     ) -> list[Decoded]:
+        """The calls of a native result (or stream event); ``seen``: the ids of the calls of
+        the response so far (each is answered once)."""
         decoded = []
         for index, call in enumerate(valid.get("tool_calls") or (), first_index):
             function = call.get("function")
@@ -358,7 +364,7 @@ class WorkersAiDecoder:
             call_id = call.get("id") or f"call_{index}"
             arguments = source.get("arguments", {})
             if isinstance(arguments, dict):
-                decoded.append(calls.from_object(call_id, name, arguments))
+                decoded.append(calls.from_object(call_id, name, arguments, seen))
             else:  # JSON text, or a value that is no object (a PayloadError)
                 try:
                     text = (
@@ -367,9 +373,9 @@ class WorkersAiDecoder:
                         else self._text(call_id, name, arguments, calls)
                     )
                 except PayloadError as error:
-                    decoded.append(calls.failed(error, call_id, name, ""))
+                    decoded.append(calls.failed(error, call_id, name, "", seen))
                     continue
-                decoded.append(calls.from_text(call_id, name, text))
+                decoded.append(calls.from_text(call_id, name, text, seen))
         return decoded
 
     def _text(self, call_id: str, name: str, arguments: object, calls: CallReader[Any]) -> str:
@@ -416,8 +422,9 @@ class ToolCallStream:
         if self._inner is not None:
             return self._inner.tool_calls(calls)
         joined: list[Decoded] = []
+        seen: set[str] = set()
         for event in self._native:
-            joined += self._reader.native_calls(event, calls, len(joined))
+            joined += self._reader.native_calls(event, calls, seen, len(joined))
         return joined
 
 

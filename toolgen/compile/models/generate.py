@@ -24,6 +24,7 @@ from functools import partial
 from typing import Any
 
 from toolgen.compile.models import prepare
+from toolgen.compile.models.arrays import json_arrays
 from toolgen.compile.models.imports import name_order, rewrite_imports
 from toolgen.compile.models.json_literals import json_literals
 from toolgen.infra.cache import code_fingerprint, digest, plain
@@ -62,6 +63,9 @@ GENERATOR_OPTIONS: dict[str, Any] = {
     # Strictness, extra members and alias handling live in one base class (models/_base.py);
     # additionalProperties: false still writes extra='forbid' on the closed models.
     "base_class": prepare.BASE_CLASS,
+    # pydantic reads a class attribute ``Config`` as the model's configuration: a member of that
+    # name is a field named otherwise, as the generator does for BaseModel's own attribute names.
+    "aliases": {"Config": "Config_"},
     # Deterministic output: no timestamp, no command line; black runs afterwards (toolgen's own).
     "disable_timestamp": True,
     "formatters": [],
@@ -246,14 +250,18 @@ def _contract_module(
     contract = plan.contract
     notes: list[prepare.Note] = []
     used = {name: shared_classes[name] for name in contract.shared}
-    schema = prepare.contract_schema(contract.schema, contract.description, used, notes)
+    schema = prepare.contract_schema(
+        contract.schema, contract.description, used, notes, tool=contract.kind == "tool"
+    )
     diagnostics = _notes_to_diagnostics(notes, contract.locate)
     package = f"models.{plan.folder}"
     try:
         source = _run_generator(schema, plan.class_name)
         if plan.class_name not in _CLASS_DEF.findall(source):
             raise ValueError(f"the generator did not write class {plan.class_name}")
-        source = rewrite_imports(json_literals(_strict_root_models(source)), package, header)
+        source = rewrite_imports(
+            json_arrays(json_literals(_strict_root_models(source))), package, header
+        )
         formatted = model_layout.laid_out(source, LINE_LENGTH, black_format)
         return formatted or format_python(source, runner=runner), plan.class_name, diagnostics
     except Exception as error:  # the generator's failures on a schema are design findings
@@ -357,7 +365,9 @@ def _shared_module(
                 f"the generator wrote no class {cls} for shared definition {name!r}",
             )
         )
-    source = rewrite_imports(json_literals(_strict_root_models(source)), "models", header)
+    source = rewrite_imports(
+        json_arrays(json_literals(_strict_root_models(source))), "models", header
+    )
     return format_python(source, runner=runner), "", diagnostics
 
 

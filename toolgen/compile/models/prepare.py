@@ -8,6 +8,9 @@ models it writes. The rules apply to one node at a time; the shared walker does 
   no extra run-time package and the value stays the string it was), and is dropped otherwise (the
   generator would map ``email`` to ``EmailStr``, ``date-time`` to ``datetime``, changing the dump).
 * ``number`` also admits ``integer``, so ``5`` stays ``5`` (and a large integer stays exact).
+* a schema without ``type`` whose keywords apply to one type only becomes one branch per type:
+  the generator would type it by them (``properties``: an object, refusing ``3``).
+* an array with ``prefixItems`` or ``uniqueItems`` is marked for ``JsonArray`` (arrays.py).
 * a ``pattern`` Python's ``re`` cannot compile is dropped with a warning (else no import).
 * a shared definition under ``$defs`` is marked with ``x-python-import``: the generator imports the
   one shared class instead of writing a copy into every contract's module.
@@ -18,11 +21,56 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from toolgen.compile.models import arrays
+from toolgen.compile.models.placeholder import PLACEHOLDER_PACKAGE
 from toolgen.schema import pointer as jp
 from toolgen.schema import walker
+from toolgen.schema.type_union import branches_by_type
 
-#: JSON Schema formats enforced by the models, as unanchored Python regular expressions (ASCII).
-#: Formats not listed are annotations only (JSON Schema 2020-12's format-annotation vocabulary).
+__all__ = [
+    "BASE_CLASS",
+    "FORMAT_PATTERNS",
+    "PLACEHOLDER_PACKAGE",
+    "SHARED_MODULE",
+    "Note",
+    "contract_schema",
+    "format_pattern",
+    "prepare",
+    "rename_refs",
+]
+
+_IPV4 = r"(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
+_H16 = r"[0-9A-Fa-f]{1,4}"
+_LS32 = rf"(?:{_H16}:{_H16}|{_IPV4})"
+
+
+def _ipv6() -> str:
+    """RFC 4291 section 2.2, in the nine forms of RFC 3986's IPv6address: eight groups, the last
+    two of which may be an IPv4 address, with at most one ``::`` standing for one or more."""
+    forms = [
+        rf"(?:{_H16}:){{6}}{_LS32}",
+        rf"::(?:{_H16}:){{5}}{_LS32}",
+        rf"(?:{_H16})?::(?:{_H16}:){{4}}{_LS32}",
+        rf"(?:(?:{_H16}:){{0,1}}{_H16})?::(?:{_H16}:){{3}}{_LS32}",
+        rf"(?:(?:{_H16}:){{0,2}}{_H16})?::(?:{_H16}:){{2}}{_LS32}",
+        rf"(?:(?:{_H16}:){{0,3}}{_H16})?::{_H16}:{_LS32}",
+        rf"(?:(?:{_H16}:){{0,4}}{_H16})?::{_LS32}",
+        rf"(?:(?:{_H16}:){{0,5}}{_H16})?::{_H16}",
+        rf"(?:(?:{_H16}:){{0,6}}{_H16})?::",
+    ]
+    return "|".join(f"(?:{form})" for form in forms)
+
+
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+#: RFC 3339 appendix A: ``P`` then a date (years, months, days, each with all the smaller units
+#: up to days or none), a time (``T`` with hours, minutes, seconds likewise) or weeks alone
+_DURATION_TIME = r"T(?:[0-9]+H(?:[0-9]+M(?:[0-9]+S)?)?|[0-9]+M(?:[0-9]+S)?|[0-9]+S)"
+_DURATION_DATE = r"(?:[0-9]+D|[0-9]+M(?:[0-9]+D)?|[0-9]+Y(?:[0-9]+M(?:[0-9]+D)?)?)"
+
+#: JSON Schema formats enforced by the models, as unanchored Python regular expressions (ASCII):
+#: every format a provider's strict mode keeps (docs/generated-api.md lists them), by the
+#: definitions JSON Schema 2020-12 cites. Formats not listed are annotations only (JSON Schema
+#: 2020-12's format-annotation vocabulary).
 FORMAT_PATTERNS: dict[str, str] = {
     "date-time": (
         r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt ]"
@@ -36,14 +84,15 @@ FORMAT_PATTERNS: dict[str, str] = {
     ),
     "email": r"[^@\s]+@[^@\s]+",
     "uuid": r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
-    "ipv4": r"(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\.){3}"
-    r"(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])",
+    "ipv4": _IPV4,
+    "ipv6": _ipv6(),
+    # RFC 1123 section 2.1: dot-separated labels of letters, digits and inner hyphens, each at
+    # most 63 characters, at most 253 in all
+    "hostname": rf"(?=[^\n]{{1,253}}\Z){_LABEL}(?:\.{_LABEL})*",
+    "duration": rf"P(?:{_DURATION_DATE}(?:{_DURATION_TIME})?|{_DURATION_TIME}|[0-9]+W)",
     "uri": r"[A-Za-z][A-Za-z0-9+.\-]*:\S*",
 }
 
-#: Where generated modules import shared classes and the base class from, before the import
-#: rewrite makes those imports relative (the generated package never names itself).
-PLACEHOLDER_PACKAGE = "_toolgen_out_"
 SHARED_MODULE = f"{PLACEHOLDER_PACKAGE}.models._shared"
 BASE_CLASS = f"{PLACEHOLDER_PACKAGE}.models._base.CanonicalModel"
 
@@ -68,7 +117,9 @@ def _compiles(pattern: str) -> bool:
     return True
 
 
-def _rewrite_node(node: dict[str, Any], pointer: str, notes: list[Note]) -> dict[str, Any]:
+def _rewrite_node(
+    node: dict[str, Any], pointer: str, notes: list[Note], object_root: bool
+) -> dict[str, Any]:
     node.pop("default", None)
     pattern = node.get("pattern")
     if isinstance(pattern, str) and not _compiles(pattern):
@@ -83,20 +134,75 @@ def _rewrite_node(node: dict[str, Any], pointer: str, notes: list[Note]) -> dict
     fmt = node.pop("format", None)
     if isinstance(fmt, str) and fmt in FORMAT_PATTERNS:
         node["pattern"] = format_pattern(fmt, pattern if isinstance(pattern, str) else None)
+    an_object_anyway = object_root and not pointer
+    if "type" not in node and not an_object_anyway and _UNTYPED_KEEPS.isdisjoint(node):
+        split = _by_type(node)
+        if split is not None:
+            return split
+    return _typed(node)
+
+
+#: what types a schema without ``type`` by itself, or combines it with others: left as it is
+_UNTYPED_KEEPS = frozenset(
+    {"$ref", "$dynamicRef", "enum", "const", "anyOf", "oneOf", "allOf", "not", "if"}
+)
+_EVERY_TYPE = ["object", "array", "string", "number", "boolean", "null"]
+
+
+def _by_type(node: dict[str, Any]) -> dict[str, Any] | None:
+    """A schema without ``type`` with keywords that apply to one type only (``properties``,
+    ``items``, ``minLength``...): one ``anyOf`` branch per JSON type, each with the keywords of
+    its type, so the model admits a value of any type as the schema does (``{"properties": {}}``
+    admits ``3``, where the generator would type it as an object) and checks each by its own
+    keywords. None when no keyword is of one type (the schema admits anything: ``Any``)."""
+    outer = {key: node[key] for key in _DOCUMENT_KEYWORDS if key in node}
+    split = branches_by_type(
+        {key: value for key, value in node.items() if key not in outer} | {"type": _EVERY_TYPE}
+    )
+    if split is None:
+        return None
+    branches = split["anyOf"]
+    if all(set(branch) == set(branches[0]) for branch in branches):
+        return None  # every branch has the same keywords: none is of one type
+    return {**outer, **split, "anyOf": [_typed(branch) for branch in branches]}
+
+
+#: keywords of the schema resource rather than of its values: they stay where they are
+_DOCUMENT_KEYWORDS = (
+    "$schema",
+    "$id",
+    "$anchor",
+    "$dynamicAnchor",
+    "$defs",
+    "definitions",
+    "$comment",
+)
+
+
+def _typed(node: dict[str, Any]) -> dict[str, Any]:
+    """The rewrites of a node by its type: a number admits an integer (``5`` stays ``5``); an
+    array with positions or unique items is marked for ``JsonArray`` (arrays.py)."""
     kind = node.get("type")
     if kind == "number":
         node["type"] = ["integer", "number"]
     elif isinstance(kind, list) and "number" in kind and "integer" not in kind:
         node["type"] = [t for k in kind for t in (("integer", k) if k == "number" else (k,))]
+    kinds = kind if isinstance(kind, list) else [kind]
+    if "array" in kinds and arrays.needs_marking(node):
+        return arrays.marked(node)
     return node
 
 
-def prepare(schema: Any, notes: list[Note], pointer: str = "") -> Any:
-    """A rewritten copy of ``schema`` (the input is never mutated)."""
+def prepare(schema: Any, notes: list[Note], pointer: str = "", *, object_root: bool = False) -> Any:
+    """A rewritten copy of ``schema`` (the input is never mutated); ``object_root``: the payloads
+    at its root are objects whatever it says (a tool's arguments: the runtime refuses others), so
+    its object keywords type it."""
 
     def visit(node: Any, where: str) -> Any:
         copied = walker.map_children(node, where, lambda child: visit(child.schema, child.pointer))
-        return _rewrite_node(copied, where, notes) if isinstance(copied, dict) else copied
+        if not isinstance(copied, dict):
+            return copied
+        return _rewrite_node(copied, where, notes, object_root)
 
     return visit(schema, pointer)
 
@@ -115,10 +221,16 @@ def rename_refs(schema: Any, names: dict[str, str]) -> Any:
 
 
 def contract_schema(
-    schema: Any, description: str, shared_classes: dict[str, str], notes: list[Note]
+    schema: Any,
+    description: str,
+    shared_classes: dict[str, str],
+    notes: list[Note],
+    *,
+    tool: bool = False,
 ) -> Any:
-    """The schema of one contract for the generator: prepared, shared ``$defs`` as imports."""
-    prepared = prepare(schema, notes)
+    """The schema of one contract for the generator: prepared, shared ``$defs`` as imports;
+    ``tool``: a tool's parameters (an object at the root, see ``prepare``)."""
+    prepared = prepare(schema, notes, object_root=tool)
     if not isinstance(prepared, dict):
         return prepared
     if description and "description" not in prepared:

@@ -2,14 +2,21 @@
 # change the design and run `toolgen build`.
 """The base class of every generated model: canonical JSON semantics in Pydantic terms."""
 
+from collections.abc import Callable
 from typing import Any, get_args
 
-from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler
-from pydantic_core import core_schema
+from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import (
+    PydanticCustomError,
+    PydanticKnownError,
+    core_schema,
+    to_jsonable_python,
+)
 
 #: The same strictness for root models (a list item with a pattern, a shared scalar definition),
-#: which cannot take a base class of their own.
-ROOT_MODEL_CONFIG = ConfigDict(strict=True, regex_engine="python-re")
+#: which cannot take a base class of their own; no protected namespace (see CanonicalModel).
+ROOT_MODEL_CONFIG = ConfigDict(strict=True, regex_engine="python-re", protected_namespaces=())
 
 
 class CanonicalModel(BaseModel):
@@ -19,7 +26,9 @@ class CanonicalModel(BaseModel):
     extra="allow": an object is open unless its schema closes it (then ``extra="forbid"``);
     undeclared members are kept, so they survive a dump.
     Aliases: a member named like a Python keyword or a BaseModel attribute (``class``, ``json``)
-    gets a field name with a trailing underscore; payloads and dumps use the canonical name.
+    or pydantic's ``Config`` gets a field name with a trailing underscore; payloads and dumps use
+    the canonical name. No protected namespace: a field such a name gives (``model_dump_``) is
+    the design's, and pydantic would warn about it at import.
     Patterns run on Python's ``re`` (search semantics, lookarounds allowed), as JSON Schema's do.
     """
 
@@ -30,6 +39,7 @@ class CanonicalModel(BaseModel):
         validate_by_name=True,
         serialize_by_alias=True,
         regex_engine="python-re",
+        protected_namespaces=(),
     )
 
 
@@ -62,3 +72,138 @@ class JsonValues:
 
 
 JSON_VALUES = JsonValues()
+
+
+_BOOLEAN, _NUMBER, _STRING, _NULL, _ARRAY, _OBJECT = range(6)
+
+
+def _json_key(value: Any) -> Any:
+    """A hashable key of a JSON value, equal for values JSON Schema calls equal: numbers by value
+    (``1`` and ``1.0``), booleans apart from numbers, objects whatever their member order."""
+    kind = type(value)
+    if kind is str:
+        return _STRING, value
+    if kind is bool:
+        return _BOOLEAN, value
+    if kind is int or kind is float:
+        return _NUMBER, value  # Python's equality and hash of numbers are JSON's
+    if value is None:
+        return (_NULL,)
+    if kind is list:
+        return _ARRAY, tuple(_json_key(item) for item in value)
+    if kind is dict:
+        return _OBJECT, frozenset((name, _json_key(member)) for name, member in value.items())
+    return _json_key(to_jsonable_python(value, by_alias=True))  # a model, or another value
+
+
+def _all_distinct(items: list[Any]) -> bool:
+    return len({_json_key(item) for item in items}) == len(items)
+
+
+class JsonArray:
+    """Beside a list type (``Annotated[list[str | int], JsonArray(tuple[str, int])]``): the checks
+    of a JSON Schema array that pydantic's ``list`` lacks. ``items``: a ``tuple`` type of the type
+    of each position (``prefixItems``), then, when ``rest``, the type of every item beyond them
+    (``items``; none may follow without); the length between ``min_items`` and ``max_items``;
+    ``unique`` items, in JSON's equality (``uniqueItems``). A position past the end of a shorter
+    array is simply absent, as in JSON Schema. The value stays the list it was, and dumps as one."""
+
+    def __init__(
+        self,
+        items: Any,
+        *,
+        rest: bool = False,
+        min_items: int = 0,
+        max_items: int | None = None,
+        unique: bool = False,
+    ) -> None:
+        self.items = items
+        self.rest = rest
+        self.min_items = min_items
+        self.max_items = max_items
+        self.unique = unique
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        listed = handler(source)
+        positions = [handler.generate_schema(kind) for kind in get_args(self.items)]
+        rest = positions.pop() if self.rest else None
+        count = len(positions)
+        longest = self.max_items
+        if rest is None:  # no item beyond the positions
+            longest = count if longest is None else min(count, longest)
+        # one tuple of each length up to the positions' count; arrays at least as long have all
+        # the positions, then the rest (one tag: lengths the bounds refuse never reach a tuple)
+        by_length: dict[Any, core_schema.CoreSchema] = {
+            _tag(length): core_schema.tuple_schema(positions[:length], strict=False)
+            for length in range(min(self.min_items, count), count)
+        }
+        beyond = [*positions, rest] if rest is not None else positions
+        by_length[_tag(count)] = core_schema.tuple_schema(
+            beyond, variadic_item_index=count if rest is not None else None, strict=False
+        )
+        checked = core_schema.no_info_after_validator_function(
+            list,
+            core_schema.tagged_union_schema(
+                by_length, discriminator=lambda value: _tag(min(len(value), count))
+            ),
+        )
+        return core_schema.no_info_before_validator_function(
+            _array_checks(self.min_items, longest, self.unique),
+            checked,
+            serialization=core_schema.wrap_serializer_function_ser_schema(
+                _as_listed, schema=listed
+            ),
+            metadata={"toolgen_array": (listed, positions, rest)},
+        )
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        listed, positions, rest = schema.get("metadata", {})["toolgen_array"]
+        found = dict(handler.resolve_ref_schema(handler(listed)))
+        found["items"] = False if rest is None else handler(rest)
+        if positions:
+            found["prefixItems"] = [handler(position) for position in positions]
+        if self.min_items:
+            found["minItems"] = self.min_items
+        if self.max_items is not None:
+            found["maxItems"] = self.max_items
+        if self.unique:
+            found["uniqueItems"] = True
+        return found
+
+
+def _tag(length: int) -> str:
+    """The tag of the tuple that checks an array of ``length`` items (a location part pydantic
+    adds, which locations drop: no array has it)."""
+    return f"length {length}"
+
+
+def _as_listed(value: Any, serialize: Callable[[Any], Any]) -> Any:
+    return serialize(value)
+
+
+def _array_checks(shortest: int, longest: int | None, unique: bool) -> Callable[[Any], Any]:
+    """The checks of a JSON array before its items are: a list (strict), its length, and the
+    distinct items ``unique`` asks for."""
+
+    def check(value: Any) -> Any:
+        if type(value) is not list:
+            raise PydanticKnownError("list_type")
+        if len(value) < shortest:
+            raise PydanticKnownError(
+                "too_short",
+                {"field_type": "List", "min_length": shortest, "actual_length": len(value)},
+            )
+        if longest is not None and len(value) > longest:
+            raise PydanticKnownError(
+                "too_long",
+                {"field_type": "List", "max_length": longest, "actual_length": len(value)},
+            )
+        if unique and not _all_distinct(value):
+            raise PydanticCustomError("unique_items", "Array items should be unique")
+        return value
+
+    return check
