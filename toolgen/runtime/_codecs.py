@@ -14,7 +14,9 @@ inverse reads it back. A :class:`Codec` owns both halves and the types on either
 - ``write(value, argument, plan)``: the writer of the testing fakes (toolgen/runtime/_forward.py),
   the decoder's inverse: ``decode(write(v), argument) == v``.
 
-One codec changes no schema: where a provider may write an enum's string in another letter case
+A decoder never makes an array or an object of a value whose JSON text holds no bracket or brace
+(the runtime checks the depth of a changed payload again only where the text could nest deeper
+than its limit: runtime/_runtime.py). One codec changes no schema: where a provider may write an enum's string in another letter case
 (``case``), the projection sends the enum as it is and the codec reads such a string back as the
 declared one.
 
