@@ -52,7 +52,9 @@ STRICT_WITH_PATTERNS = [
 
 
 @pytest.mark.parametrize("provider", STRICT_WITH_PATTERNS)
-@pytest.mark.parametrize("pattern", [LOOKAROUND, DECIMAL, r"(\w)\1", r"\bword\b"])
+@pytest.mark.parametrize(
+    "pattern", [LOOKAROUND, DECIMAL, r"(\w)\1", r"\bword\b", r"\\(?=a)", r"[a]\b", r"\k<x>"]
+)
 def test_a_pattern_no_strict_decoder_takes_is_dropped(provider, pattern):
     schema, diagnostics = project(obj({"a": {"type": "string", "pattern": pattern}}), provider)
     assert not codes(diagnostics), diagnostics
@@ -63,6 +65,20 @@ def test_a_pattern_no_strict_decoder_takes_is_dropped(provider, pattern):
 def test_a_simple_pattern_is_kept(provider):
     schema, _ = project(obj({"a": {"type": "string", "pattern": "^[a-z]+$"}}), provider)
     assert "^[a-z]+$" in str(schema)
+
+
+@pytest.mark.parametrize("provider", STRICT_WITH_PATTERNS)
+@pytest.mark.parametrize(
+    "pattern",
+    [r"^\(?=USD", r"^[(?=]+$", r"^[\b]$", r"^[\]\\(?!]$"],
+    ids=["escaped paren", "in a class", "backspace in a class", "escaped bracket in a class"],
+)
+def test_a_pattern_whose_lookalikes_are_literals_is_kept(provider, pattern):
+    """An escaped paren before ``?=`` and a character class holding ``(?=`` or ``\\b`` are
+    literals, no lookaround or boundary: the pattern goes to the provider."""
+    schema, diagnostics = project(obj({"a": {"type": "string", "pattern": pattern}}), provider)
+    assert not codes(diagnostics), diagnostics
+    assert member(schema)["pattern"] == pattern
 
 
 # -- a $ref inside an embedded resource ($id) ------------------------------------------------
