@@ -53,6 +53,7 @@ NODE_REQUIRED_NEXT = {
 }
 SEVERAL_TYPES = {"type": ["string", "number", "null"], "description": "d", "maximum": 9}
 ADDRESS = {"$defs": {"Address": obj({"city": S}, ["city"])}}
+NULL = {"type": "null"}
 
 
 @pytest.fixture
@@ -92,6 +93,24 @@ JSON_SCHEMA_ACCEPTED: dict[str, tuple[Any, Any]] = {
     "a type list with null is split into anyOf": (
         obj({"n": {"type": ["string", "null"]}}),
         closed({"n": {"anyOf": [S, {"type": "null"}]}}),
+    ),
+    "an enum of a type list with null keeps its values in the split branch": (
+        obj({"e": {"type": ["string", "null"], "enum": ["active", "inactive", None]}}),
+        closed({"e": {"anyOf": [{"type": "string", "enum": ["active", "inactive"]}, NULL]}}),
+    ),
+    "an enum of several types keeps each type's values in its branch": (
+        obj({"e": {"type": ["string", "integer", "null"], "enum": ["a", 3, None]}}),
+        closed(
+            {
+                "e": {
+                    "anyOf": [
+                        {"type": "string", "enum": ["a"]},
+                        {"type": "integer", "enum": [3]},
+                        NULL,
+                    ]
+                }
+            }
+        ),
     ),
     "a type list of several types is split into one branch per type": (
         obj({"t": SEVERAL_TYPES}),

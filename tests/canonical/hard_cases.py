@@ -234,6 +234,14 @@ TOOLS: dict[str, dict[str, Any]] = {
         },
         ["v"],
     ),
+    # Gemini's enums hold no null: the null goes to a branch of its own, the values stay
+    "type_lists.nullable_enum": obj(
+        {
+            "status": {"type": ["string", "null"], "enum": ["active", "inactive", None]},
+            "maybe": {"type": ["string", "null"], "enum": ["a", None]},
+        },
+        ["status"],
+    ),
     "type_lists.enums": obj(
         {"v": obj({"choice": {"type": ["string", "integer"], "enum": ["a", "b", 3]}}, ["choice"])},
         ["v"],

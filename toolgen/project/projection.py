@@ -607,7 +607,10 @@ class _Projector:
             elif (
                 verdict == "drop"
                 or (keyword == "format" and value not in self.profile.formats)
-                or (keyword in self.profile.keep_if and not self.profile.keep_if[keyword](value))
+                or (
+                    keyword in self.profile.keep_if
+                    and not self.profile.keep_if[keyword](self._as_sent(keyword, value, node))
+                )
             ):
                 dropped.add(keyword)
         kept = {k: v for k, v in node.items() if k not in left_out}
@@ -677,6 +680,16 @@ class _Projector:
             elif split[1] is not None:
                 built = built.rewritten(split[0], split[1])
         return built
+
+    def _as_sent(self, keyword: str, value: Any, node: dict[str, Any]) -> Any:
+        """The value of ``keyword`` as the provider is sent it, where that differs from the
+        node's: without type lists, a type list with null is split, its null a branch of its own
+        (TypeListSplit), so an enum keeps its other values only."""
+        types = node.get("type")
+        split = not self.profile.type_arrays and isinstance(types, list) and "null" in types
+        if keyword == "enum" and isinstance(value, list) and split:
+            return [v for v in value if v is not None]
+        return value
 
     def _type_list_union(
         self, union: dict[str, Any], origins: _Origins, rewrites: list[Rewrite]
