@@ -20,6 +20,7 @@ from toolgen.load.contracts import Contract, ProviderOptions
 from toolgen.project.projection import project_contract
 from toolgen.project.rewrites import EncodingError
 from toolgen.providers import PROFILES
+from toolgen.providers.gemini import DIALECTS as GEMINI_DIALECTS
 
 FILE = "tools/t.json"
 
@@ -1185,3 +1186,48 @@ def test_a_map_written_with_one_key_pattern_is_encoded_with_the_key_s_pattern():
     refused, diagnostics = project_contract(contract, PROFILES["mistral"], ProviderOptions(), "t")
     assert refused.schema is None
     assert [d.code for d in errors(diagnostics)] == ["UNSUPPORTED_PATTERN_PROPERTIES"]
+
+
+#: every strict profile, Gemini in both dialects
+EVERY_PROFILE = {**PROFILES, "gemini-openapi": GEMINI_DIALECTS["openapi"]}
+
+#: roots that declare no member and say what the others are: their members go in ExtraMembers
+EXTRAS_ROOTS = {
+    "a root map": {"type": "object", "additionalProperties": S},
+    "empty properties and additionalProperties": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": S,
+    },
+}
+
+
+@pytest.mark.parametrize("profile", EVERY_PROFILE)
+@pytest.mark.parametrize("canonical", EXTRAS_ROOTS.values(), ids=EXTRAS_ROOTS.keys())
+def test_a_root_map_is_written_as_its_extra_members(canonical, profile):
+    """A root must stay an object, so a map there is an object of no declared member whose
+    others are one more member of entries (ExtraMembers), on every profile; nothing is closed,
+    so no EMPTY_ROOT_CLOSED either."""
+    contract = Contract("tool", "t", "", canonical, FILE, "/parameters")
+    projected, diagnostics = project_contract(
+        contract, EVERY_PROFILE[profile], ProviderOptions(), "t"
+    )
+    assert diagnostics == [], [d.format() for d in diagnostics]
+    written = {"additional_members": [{"key": "a", "value": "x"}, {"key": "b", "value": "y"}]}
+    assert Draft202012Validator(projected.meaning).is_valid(written)
+    assert reference_inverse(written, projected) == {"a": "x", "b": "y"}
+
+
+@pytest.mark.parametrize("profile", EVERY_PROFILE)
+def test_an_object_of_empty_properties_takes_any_members(profile):
+    """``{type: object, properties: {}}`` declares no member and takes any: a map of any values,
+    never an object closed to every member."""
+    canonical = obj({"o": {"type": "object", "properties": {}}}, ["o"])
+    contract = Contract("tool", "t", "", canonical, FILE, "/parameters")
+    projected, diagnostics = project_contract(
+        contract, EVERY_PROFILE[profile], ProviderOptions(), "t"
+    )
+    assert errors(diagnostics) == [], [d.format() for d in diagnostics]
+    written = {"o": [{"key": "k", "value": "[1]"}]}
+    assert Draft202012Validator(projected.meaning).is_valid(written)
+    assert reference_inverse(written, projected) == {"o": {"k": [1]}}

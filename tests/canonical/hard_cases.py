@@ -242,6 +242,8 @@ TOOLS: dict[str, dict[str, Any]] = {
         },
         ["status"],
     ),
+    # a root stays an object: a map there is written as its extra members (ExtraMembers)
+    "encodings.root_map": {"type": "object", "additionalProperties": INT, "maxProperties": 4},
     "type_lists.enums": obj(
         {"v": obj({"choice": {"type": ["string", "integer"], "enum": ["a", "b", 3]}}, ["choice"])},
         ["v"],
@@ -307,6 +309,14 @@ OUTPUTS: dict[str, dict[str, Any]] = {
             "counts": {"type": "object", "required": ["a"], "additionalProperties": INT},
         },
         ["population"],
+    ),
+    # properties: {} declares no member: a map of any values, never closed to every member
+    "encodings.empty_properties": obj(
+        {
+            "free": {"type": "object", "properties": {}},
+            "maybe_free": {"type": "object", "properties": {}, "description": "d"},
+        },
+        ["free"],
     ),
     "encodings.any_values": obj(
         {

@@ -784,7 +784,8 @@ class Filler:
             expected = [e for _, e in pairs]
         elif encoding == "map" and isinstance(value, dict):
             filled, expected = self.entries(value, extra)
-        elif isinstance(value, dict) and isinstance(properties, dict):
+        elif isinstance(value, dict) and (isinstance(properties, dict) or encoding == "extras"):
+            properties = properties if isinstance(properties, dict) else {}  # a root map's
             filled, expected = {}, {}
             required = view.get("required") or []
             for name, schema in properties.items():

@@ -42,8 +42,11 @@ def object_encoding(
     """How an object schema ``node`` is encoded: ``"map"`` (no declared members, and members of
     one schema, or of any; or of one ``patternProperties`` pattern where ``profile`` keeps it as
     the key's pattern: :func:`pattern_map`), ``"extras"`` (declared members and others beside
-    them), or None (closed as it is, or a form no encoding carries: other ``patternProperties``,
-    a required member that is not declared, a union beside the members, a type list)."""
+    them written with ``additionalProperties``; at the root, where the members must stay an
+    object, the others even where no member is declared), or None (closed as it is, or a form no
+    encoding carries: other ``patternProperties``, a required member that is not declared, a
+    union beside the members, a type list). ``properties: {}`` declares no member: such an object
+    takes any members, as one without ``properties`` does."""
     if "anyOf" in node or "oneOf" in node:
         return None
     if "patternProperties" in node:
@@ -53,9 +56,11 @@ def object_encoding(
     extra = node.get("additionalProperties")
     if extra is False:
         return None
-    if isinstance(node.get("properties"), dict):
+    if node.get("properties") and isinstance(node["properties"], dict):
         return "extras" if extra is not None else None
-    if root or node.get("required") or _types(node) not in (["object"], []):
+    if root:
+        return "extras" if extra is not None and not node.get("required") else None
+    if node.get("required") or _types(node) not in (["object"], []):
         return None
     return "map"
 

@@ -638,7 +638,13 @@ class _Projector:
             if encoding == "extras":
                 closing = {k: v for k, v in node.items() if k != "additionalProperties"}
             result = self._close(
-                result, closing, origins, root=root, members=members, rewrites=rewrites
+                result,
+                closing,
+                origins,
+                root=root,
+                members=members,
+                rewrites=rewrites,
+                extras=encoding == "extras",
             )
             if encoding == "extras" and "properties" in result:
                 result = self._extra_members(result, node, origins, members, rewrites)
@@ -1009,9 +1015,12 @@ class _Projector:
         root: bool,
         members: dict[str, _Built],
         rewrites: list[Rewrite],
+        extras: bool = False,
     ) -> dict[str, Any]:
         """Close an object: no additional members, every member required, optionals the provider's
-        way (those over a cap required and nullable: ``over_cap``, OptionalsOverCap)."""
+        way (those over a cap required and nullable: ``over_cap``, OptionalsOverCap). ``extras``:
+        its other members are written as one more member (ExtraMembers), so it is not closed to
+        them."""
         pointer = origins.node
         extra = canonical.get("additionalProperties")
         if extra is not None and extra is not False:
@@ -1041,6 +1050,7 @@ class _Projector:
         if (
             root
             and extra is None
+            and not extras
             and not canonical.get("properties")
             and not any(k in canonical for k in _UNION)  # a root union is an error already
         ):
