@@ -287,6 +287,15 @@ CASES = [
         {"a": {}},
     ),
     Case(
+        "type_list_as_union_of_a_map_and_null",
+        "openai",
+        obj({"m": {"type": ["object", "null"], "additionalProperties": STR}}, ["m"]),
+        lambda r: r == TypeListAsUnion(),
+        "/properties/m",
+        {"m": [{"key": "k", "value": "v"}]},
+        {"m": {"k": "v"}},
+    ),
+    Case(
         "type_list_of_one",
         "cerebras",
         obj({"a": {**X, "type": ["object"]}}, ["a"]),

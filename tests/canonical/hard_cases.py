@@ -318,6 +318,15 @@ OUTPUTS: dict[str, dict[str, Any]] = {
         },
         ["free"],
     ),
+    # a map in a type list is split into one branch per type: the map's is an array of entries
+    "encodings.nullable_maps": obj(
+        {
+            "any": {"type": ["object", "null"]},
+            "counts": {"type": ["null", "object"], "additionalProperties": INT},
+            "or_text": {"type": ["object", "string"], "properties": {}},
+        },
+        ["any"],
+    ),
     "encodings.any_values": obj(
         {
             "value": {"description": "any JSON value"},

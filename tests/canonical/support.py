@@ -25,7 +25,7 @@ from toolgen.compile.canonical.views import Unresolvable, ref_pointer, resolve
 from toolgen.load.contracts import Contract, Design, ProviderOptions
 from toolgen.load.design import load_design
 from toolgen.project.design_projection import ProviderProjection, project_design
-from toolgen.project.encoding import object_encoding, pattern_map
+from toolgen.project.encoding import map_in_type_list, object_encoding, pattern_map
 from toolgen.project.projection import ProjectedContract, is_object_schema, project_contract
 from toolgen.project.rewrites import (
     JSON_TEXTS,
@@ -771,6 +771,8 @@ class Filler:
             if self.encodings and is_object_schema(view)
             else None
         )
+        if self.encodings and not root and map_in_type_list(view, self.profile):
+            encoding = "map"  # its type list is split, its object branch a map
         keyed = pattern_map(view)
         extra = keyed[1] if keyed is not None else view.get("additionalProperties", True)
         positions = TupleAsObject.length(view) if self.encodings else None

@@ -78,3 +78,14 @@ def key_schema(node: dict[str, Any], profile: Profile) -> dict[str, Any]:
     if isinstance(pattern, str) and keeps_pattern(profile, pattern):
         key["pattern"] = pattern
     return key
+
+
+def map_in_type_list(node: dict[str, Any], profile: Profile) -> bool:
+    """Whether ``node`` (not a root) lists ``object`` among other types, none of them
+    ``array``, and its object is a map (:func:`object_encoding`): a map is written as an array
+    of entries, so its type list is split into one branch per type (TypeListAsUnion), where the
+    array of entries is told apart from every other branch by its type."""
+    types = _types(node)
+    if "object" not in types or len(types) < 2 or "array" in types:
+        return False
+    return object_encoding({**node, "type": "object"}, root=False, profile=profile) == "map"

@@ -16,7 +16,12 @@ from typing import Any
 
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.load.contracts import Contract, ProviderOptions
-from toolgen.project.encoding import key_schema, object_encoding, pattern_map
+from toolgen.project.encoding import (
+    key_schema,
+    map_in_type_list,
+    object_encoding,
+    pattern_map,
+)
 from toolgen.project.limits import check_limits, measure
 from toolgen.project.nonstrict import non_object_root
 from toolgen.project.openapi import write_openapi
@@ -523,8 +528,9 @@ class _Projector:
     ) -> _Built:
         pointer = origins.node
         node = self._depth_reached(node, origins)
-        if not root and not self.profile.type_arrays:
-            as_union = TypeListAsUnion.apply(node)
+        map_in_list = not root and map_in_type_list(node, self.profile)
+        if not root and (map_in_list or not self.profile.type_arrays):
+            as_union = TypeListAsUnion.apply(node, map_in_list=map_in_list)
             if as_union is not None:
                 return self._type_list_union(as_union[0], origins, [*rewrites, as_union[1]])
         below: dict[str, NodeRecord] = {}
