@@ -19,6 +19,7 @@ from toolgen.compile.canonical.reference import reference_inverse
 from toolgen.load.contracts import Contract, ProviderOptions
 from toolgen.project.projection import project_contract
 from toolgen.project.rewrites import EncodingError
+from toolgen.project.rewrites.presence import BOX_NOTE
 from toolgen.providers import PROFILES
 from toolgen.providers.gemini import DIALECTS as GEMINI_DIALECTS
 
@@ -621,6 +622,41 @@ def test_optional_member_that_accepts_null_is_left_alone_with_a_warning(project_
     assert [(d.file, d.pointer, d.provider, d.code, d.level) for d in diagnostics] == [
         (FILE, "/parameters/properties/m", "openai", "OPTIONAL_NULLABLE", "warning")
     ]
+
+
+#: pydantic's ``label: str | None = None``, and the same through a reference
+DEFAULT_NULL: dict[str, Any] = {
+    "anyOf with a null branch": {"anyOf": [S, {"type": "null"}], "default": None},
+    "type list with null": {"type": ["string", "null"], "default": None, "title": "Label"},
+    "$ref to a nullable definition whose default is null": {"$ref": "#/$defs/D"},
+}
+
+
+@pytest.mark.parametrize("setting", ["encode", "keep", "error"])
+@pytest.mark.parametrize("member", DEFAULT_NULL.values(), ids=DEFAULT_NULL.keys())
+def test_an_optional_member_whose_default_is_null_is_required_and_nullable(
+    project_one, member, setting
+):
+    """With ``default: null`` absent and null are one value: the member is written required as
+    it is (DefaultNullRequired), no box, whatever ``optional_nullable`` says, and quietly; the
+    inverse reads null back as absent."""
+    canonical = {
+        **obj({"label": member}),
+        "$defs": {"D": {"anyOf": [S, {"type": "null"}], "default": None}},
+    }
+    toml = f'[providers.openai]\noptional_nullable = "{setting}"\n'
+    projected, diagnostics = project_one(canonical, extra_files={"toolgen.toml": toml})
+    assert diagnostics == []
+    assert_strict(projected)
+    assert projected["required"] == ["label"]
+    written = projected["properties"]["label"]
+    assert "value" not in json.dumps(written)  # no box
+    assert accepts(written, projected, None) and accepts(written, projected, "bug")
+    contract = Contract("tool", "t", "", canonical, FILE, "/parameters")
+    options = ProviderOptions(optional_nullable=setting)  # type: ignore[arg-type]
+    inverse, _ = project_contract(contract, PROFILES["openai"], options, "t")
+    assert reference_inverse({"label": None}, inverse) == {}
+    assert reference_inverse({"label": "bug"}, inverse) == {"label": "bug"}
 
 
 def test_optional_nullable_can_be_made_an_error(project_one):
@@ -1262,3 +1298,26 @@ def test_a_nullable_map_is_a_map_or_null(profile, member):
             written = json.loads(json.dumps(written).replace('"value": 1', '"value": "1"'))
         assert validator.is_valid(written), written
         assert reference_inverse(written, projected) == expected
+
+
+@pytest.mark.parametrize("profile", EVERY_PROFILE)
+def test_a_member_whose_default_is_null_is_sent_no_box_on_any_profile(profile):
+    """pydantic's ``label: str | None = None`` (what FastMCP and pydantic-ai tools are made of):
+    no profile boxes it. Where the profile writes it required, null reads back as absent; where
+    it stays optional, a payload is canonical as written."""
+    label = {"anyOf": [S, {"type": "null"}], "default": None}
+    canonical = obj({"w": obj({"label": label, "id": S}, ["id"])}, ["w"])
+    contract = Contract("tool", "t", "", canonical, FILE, "/parameters")
+    projected, diagnostics = project_contract(
+        contract, EVERY_PROFILE[profile], ProviderOptions(), "t"
+    )
+    assert errors(diagnostics) == [], [d.format() for d in diagnostics]
+    assert BOX_NOTE not in json.dumps(projected.schema)
+    w = projected.meaning["properties"]["w"]
+    assert "properties" not in json.dumps(w["properties"]["label"])  # no box
+    null = {"w": {"id": "a", "label": None}}
+    assert Draft202012Validator(projected.meaning).is_valid(null)
+    forced = "label" in w["required"]
+    assert reference_inverse(null, projected) == ({"w": {"id": "a"}} if forced else null)
+    if not forced:
+        assert reference_inverse({"w": {"id": "a"}}, projected) == {"w": {"id": "a"}}

@@ -24,6 +24,7 @@ from toolgen.project.rewrites import (
     AnyAsJsonText,
     ConstAsEnum,
     Counterpart,
+    DefaultNullRequired,
     EncodingError,
     EnumNarrowed,
     EnumStringified,
@@ -294,6 +295,15 @@ CASES = [
         "/properties/m",
         {"m": [{"key": "k", "value": "v"}]},
         {"m": {"k": "v"}},
+    ),
+    Case(
+        "default_null_required",
+        "openai",
+        obj({"label": {"anyOf": [STR, {"type": "null"}], "default": None}}),
+        lambda r: r == DefaultNullRequired(),
+        "/properties/label",
+        {"label": None},
+        {},
     ),
     Case(
         "type_list_of_one",

@@ -190,6 +190,18 @@ TOOLS: dict[str, dict[str, Any]] = {
         ["required_null"],
         **{"$defs": {"P": obj({"q": STR})}},
     ),
+    # pydantic's label: str | None = None: null is the default, so no box (DefaultNullRequired)
+    "optional.default_null": obj(
+        {
+            "label": {"anyOf": [STR, {"type": "null"}], "default": None},
+            "count": {"type": ["integer", "null"], "default": None, "title": "Count"},
+            "ref": {"$ref": "#/$defs/L"},
+            "boxed": {"type": ["string", "null"]},
+            "plain": STR,
+        },
+        [],
+        **{"$defs": {"L": {"anyOf": [INT, {"type": "null"}], "default": None}}},
+    ),
     "numbers": obj(
         {
             "big": INT,

@@ -29,6 +29,7 @@ from toolgen.project.encoding import map_in_type_list, object_encoding, pattern_
 from toolgen.project.projection import ProjectedContract, is_object_schema, project_contract
 from toolgen.project.rewrites import (
     JSON_TEXTS,
+    DefaultNullRequired,
     ExtraMembers,
     MapAsPairs,
     MemberAsJsonText,
@@ -51,8 +52,9 @@ from toolgen.schema import walker
 OPENAI = PROFILES["openai"]
 #: the encodings whose decoders the inverse applies (toolgen.project.rewrites.encodings)
 ENCODINGS: tuple[type[Rewrite], ...] = (*JSON_TEXTS, ExtraMembers, MapAsPairs, TupleAsObject)
-#: where the inverse reads a canonical value as an encoded one: identity is not claimed
-NO_IDENTITY: tuple[type[Rewrite], ...] = (*JSON_TEXTS, NullableOptionalBoxed)
+#: where the inverse reads a canonical value as an encoded one, or a canonical null as the
+#: absent member it means (a default of null): identity is not claimed
+NO_IDENTITY: tuple[type[Rewrite], ...] = (*JSON_TEXTS, NullableOptionalBoxed, DefaultNullRequired)
 
 
 def encodes(projected: ProjectedContract, kinds: tuple[type[Rewrite], ...]) -> bool:
@@ -801,13 +803,17 @@ class Filler:
                     and not self.any_value(schema)
                     and not self.recursion_text(schema)
                 )
+                # null is its default: absent and null are one value, written null, read absent
+                defaulted = kept and self.default_is_null(schema)
                 if name in value:
                     filled[name], expected[name] = self.fill(value[name], schema)
-                    if kept and self.boxes:
+                    if defaulted and value[name] is None:
+                        del expected[name]
+                    elif kept and self.boxes and not defaulted:
                         filled[name] = {"value": filled[name]}
                 elif written:
                     filled[name] = None
-                    if kept and not self.boxes:
+                    if kept and not self.boxes and not defaulted:
                         expected[name] = None
             others = {name: value[name] for name in value if name not in properties}
             if encoding == "extras":
@@ -835,6 +841,10 @@ class Filler:
                     _, expected = self.fill(expected, branch)
                     break
         return filled, expected
+
+    def default_is_null(self, schema: Any) -> bool:
+        view = canonical_view(schema, self.root, follow_bare=True)
+        return "default" in view and view["default"] is None
 
     def accepts_null(self, schema: Any) -> bool:
         return schema is True or (

@@ -31,6 +31,7 @@ from toolgen.project.rewrites import (
     AllOfMerged,
     AnyAsJsonText,
     ConstAsEnum,
+    DefaultNullRequired,
     EnumNarrowed,
     EnumStringified,
     EnumTyped,
@@ -60,7 +61,7 @@ from toolgen.project.rewrites import NULL_SCHEMA as NULL_SCHEMA
 from toolgen.providers.base import Profile
 from toolgen.schema import pointer as jp
 from toolgen.schema import walker
-from toolgen.schema.nullability import NullOracle
+from toolgen.schema.nullability import NullOracle, default_is_null
 from toolgen.schema.refs import RefCycle, chase, recursive_refs
 
 _UNION = ("anyOf", "oneOf")
@@ -352,8 +353,9 @@ class _Projector:
 
     def _nullable_member(self, record: NodeRecord) -> bool:
         """Whether the optional member of a closed object that ``record`` describes can be
-        written required and nullable exactly (its canonical schema does not accept null, or the
-        projection writes it as JSON text, which is never null, or boxes it)."""
+        written required and nullable exactly (its canonical schema does not accept null, or
+        null is its default, or the projection writes it as JSON text, which is never null, or
+        boxes it)."""
         tokens = jp.split(record.canonical)
         if len(tokens) < 2 or tokens[-2] != "properties":
             return False  # a tuple's position or an open object's extra members
@@ -363,7 +365,11 @@ class _Projector:
             canonical = jp.resolve(self.contract.schema, record.canonical)
         except (KeyError, ValueError, IndexError):
             return False
-        return self.options.optional_nullable == "encode" or not self.oracle.accepts_null(canonical)
+        return (
+            self.options.optional_nullable == "encode"
+            or not self.oracle.accepts_null(canonical)
+            or default_is_null(self.contract.schema, canonical)
+        )
 
     def _wrapped_root(
         self, root: dict[str, Any], origins: _Origins, rewrites: list[Rewrite]
@@ -741,7 +747,9 @@ class _Projector:
             if isinstance(least, int) and index < least:
                 required.append(name)
             elif nullable:
-                members[name] = self._optional_member(members[name], position, pointer)
+                members[name] = self._optional_member(
+                    members[name], position, pointer, position=True
+                )
         positions = {name: built.schema for name, built in members.items()}
         written, rule = TupleAsObject.apply(
             node, positions, list(positions) if nullable else required
@@ -963,11 +971,16 @@ class _Projector:
                 f"{keyword!r} is given both here and in the schema it merges with, differently",
             )
 
-    def _optional_member(self, projected: _Built, canonical: Any, pointer: str) -> _Built:
+    def _optional_member(
+        self, projected: _Built, canonical: Any, pointer: str, *, position: bool = False
+    ) -> _Built:
         """An optional member written as a required one that accepts null. One that accepts null
-        already is boxed (NullableOptionalBoxed: null is absent, ``{"value": v}`` is ``v``), or,
-        with ``optional_nullable = "keep"`` or ``"error"``, kept as it is: then absent and null
-        cannot be told apart (reported; the inverse keeps null)."""
+        already is written as it is where null is its default (DefaultNullRequired: absent and
+        null are one value, so null reads back as absent), else boxed (NullableOptionalBoxed:
+        null is absent, ``{"value": v}`` is ``v``), or, with ``optional_nullable = "keep"`` or
+        ``"error"``, kept as it is: then absent and null cannot be told apart (reported; the
+        inverse keeps null). ``position``: a tuple's position (whose default says nothing of
+        an absent one)."""
         as_text = any(isinstance(r, JSON_TEXTS) for r in projected.rewrites)
         if as_text or not self.oracle.accepts_null(canonical):
             # JSON text is never null: null there is an absent member, "null" a null one
@@ -975,6 +988,8 @@ class _Projector:
                 projected.schema, type_arrays=self.profile.type_arrays
             )
             return projected.rewritten(schema, rewrite)
+        if not position and default_is_null(self.contract.schema, canonical):
+            return projected.rewritten(*DefaultNullRequired.apply(projected.schema))
         if self.options.optional_nullable == "encode":
             self.boxed = True
             return projected.rewritten(*NullableOptionalBoxed.apply(projected.schema))
