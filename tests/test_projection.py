@@ -736,8 +736,8 @@ REJECTED: dict[str, tuple[Any, list[tuple[str, str]]]] = {
         obj({"a": S, "b": S}, dependentSchemas={"a": {"required": ["b"]}}),
         [("/parameters/dependentSchemas", "UNSUPPORTED_DEPENDENT")],
     ),
-    "multi-branch allOf": (
-        obj({"a": {"allOf": [obj({"x": S}), obj({"y": S})]}}, ["a"]),
+    "multi-branch allOf that cannot be one schema": (
+        obj({"a": {"allOf": [obj({"x": S}, additionalProperties=False), obj({"y": S})]}}, ["a"]),
         [("/parameters/properties/a/allOf", "UNSUPPORTED_ALL_OF")],
     ),
     "prefixItems": (
@@ -1321,3 +1321,58 @@ def test_a_member_whose_default_is_null_is_sent_no_box_on_any_profile(profile):
     assert reference_inverse(null, projected) == ({"w": {"id": "a"}} if forced else null)
     if not forced:
         assert reference_inverse({"w": {"id": "a"}}, projected) == {"w": {"id": "a"}}
+
+
+#: schemas strict modes refused that have an exact equivalent they take, with a value each
+#: accepts (as canonical and as written, where every optional member is written null on
+#: OpenAI-style profiles: the value has all of them)
+MERGED = {
+    "allOf of objects with disjoint members": (
+        {"allOf": [obj({"a": S}, ["a"]), obj({"b": {"type": "integer"}}, ["b"])]},
+        {"a": "x", "b": 1},
+    ),
+    "allOf of a type and a keyword": ({"allOf": [S, {"minLength": 5}]}, "hello"),
+    "a union of one beside members": (
+        {**obj({"a": S}, ["a"]), "anyOf": [obj({"b": S}, ["b"])]},
+        {"a": "x", "b": "y"},
+    ),
+    "a oneOf of one beside a type": ({"type": "integer", "oneOf": [{"minimum": 1}]}, 3),
+}
+
+
+@pytest.mark.parametrize("profile", EVERY_PROFILE)
+@pytest.mark.parametrize("member, value", MERGED.values(), ids=MERGED.keys())
+def test_an_intersection_with_one_equivalent_schema_is_merged(member, value, profile):
+    """Each is one schema (merged: members and required members add up), no refusal."""
+    canonical = obj({"w": obj({"m": member}, ["m"])}, ["w"])
+    contract = Contract("tool", "t", "", canonical, FILE, "/parameters")
+    projected, diagnostics = project_contract(
+        contract, EVERY_PROFILE[profile], ProviderOptions(), "t"
+    )
+    assert errors(diagnostics) == [], [d.format() for d in diagnostics]
+    written = projected.meaning["properties"]["w"]["properties"]["m"]
+    assert not {"allOf", "oneOf"} & set(written), written
+    payload = {"w": {"m": value}}
+    assert Draft202012Validator(projected.meaning).is_valid(payload)
+    assert reference_inverse(payload, projected) == payload
+    assert Draft202012Validator(canonical).is_valid(payload)
+
+
+def test_a_merged_member_is_reported_where_its_schema_declares_it(project_one):
+    """The members of merged schemas come from both: a diagnostic points into the one that
+    declares the member."""
+    member = {"allOf": [obj({"a": {"not": S}}), obj({"b": {"not": S}})]}
+    _, diagnostics = project_one(obj({"m": member}, ["m"]))
+    assert sorted((d.pointer, d.code) for d in errors(diagnostics)) == [
+        ("/parameters/properties/m/allOf/0/properties/a/not", "UNSUPPORTED_NOT"),
+        ("/parameters/properties/m/allOf/1/properties/b/not", "UNSUPPORTED_NOT"),
+    ]
+
+
+def test_an_allof_that_cannot_be_one_schema_is_refused_with_the_reason(project_one):
+    member = {"allOf": [obj({"a": S}, additionalProperties=False), obj({"b": S})]}
+    _, diagnostics = project_one(obj({"m": member}, ["m"]))
+    assert [(d.pointer, d.code) for d in errors(diagnostics)] == [
+        ("/parameters/properties/m/allOf", "UNSUPPORTED_ALL_OF")
+    ]
+    assert "would also apply to 'b', which only the other declares" in diagnostics[0].message

@@ -123,6 +123,16 @@ TOOLS: dict[str, dict[str, Any]] = {
             "merged": {"allOf": [obj({"m": STR, "n": STR}, ["m"])], "description": "merged"},
         }
     ),
+    # equivalent merges: an allOf of objects with disjoint members, of keywords that do not
+    # conflict, and a union of one schema beside members
+    "all_of.merged": obj(
+        {
+            "both": {"allOf": [obj({"a": STR}, ["a"]), obj({"b": INT}), {"required": ["b"]}]},
+            "text": {"allOf": [STR, {"minLength": 2}]},
+            "beside": {**obj({"x": STR}), "anyOf": [obj({"y": INT}, ["y"])]},
+        },
+        ["both"],
+    ),
     "trees.recursive": obj(
         {
             "root": {"$ref": "#/$defs/Node"},

