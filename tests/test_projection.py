@@ -1376,3 +1376,15 @@ def test_an_allof_that_cannot_be_one_schema_is_refused_with_the_reason(project_o
         ("/parameters/properties/m/allOf", "UNSUPPORTED_ALL_OF")
     ]
     assert "would also apply to 'b', which only the other declares" in diagnostics[0].message
+
+
+@pytest.mark.parametrize("profile", ["openai", "anthropic", "xai"])
+def test_an_array_whose_values_are_given_keeps_them(profile):
+    """An array without ``items`` has elements of any type, written as JSON text, but where its
+    ``const`` or ``enum`` gives the values, elements as text would admit none of them."""
+    canonical = obj({"c": {"type": "array", "const": [1, 2, 3]}}, ["c"])
+    contract = Contract("tool", "t", "", canonical, FILE, "/parameters")
+    projected, diagnostics = project_contract(contract, PROFILES[profile], ProviderOptions(), "t")
+    assert errors(diagnostics) == [], [d.format() for d in diagnostics]
+    assert Draft202012Validator(projected.meaning).is_valid({"c": [1, 2, 3]})
+    assert reference_inverse({"c": [1, 2, 3]}, projected) == {"c": [1, 2, 3]}

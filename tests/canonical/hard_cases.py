@@ -52,8 +52,11 @@ TOOLS: dict[str, dict[str, Any]] = {
             "flag": {"const": True},
             "obj_const": {"const": {"k": None}},
             "kind": {"const": "x"},
+            "array_const": {"const": [1, 2, 3]},
+            "typed_array_const": {"type": "array", "const": ["a"]},
+            "arrays": {"enum": [[1], ["a", None], None]},
         },
-        ["kind"],
+        ["kind", "array_const"],
     ),
     "enums": obj(
         {

@@ -30,6 +30,7 @@ from toolgen.project.projection import ProjectedContract, is_object_schema, proj
 from toolgen.project.rewrites import (
     JSON_TEXTS,
     DefaultNullRequired,
+    EnumAsJsonText,
     ExtraMembers,
     MapAsPairs,
     MemberAsJsonText,
@@ -39,6 +40,7 @@ from toolgen.project.rewrites import (
     Rewrite,
     RootWrapped,
     TupleAsObject,
+    enum_text,
 )
 from toolgen.providers import PROFILES, profile_for
 from toolgen.providers import settings as provider_settings
@@ -54,7 +56,12 @@ OPENAI = PROFILES["openai"]
 ENCODINGS: tuple[type[Rewrite], ...] = (*JSON_TEXTS, ExtraMembers, MapAsPairs, TupleAsObject)
 #: where the inverse reads a canonical value as an encoded one, or a canonical null as the
 #: absent member it means (a default of null): identity is not claimed
-NO_IDENTITY: tuple[type[Rewrite], ...] = (*JSON_TEXTS, NullableOptionalBoxed, DefaultNullRequired)
+NO_IDENTITY: tuple[type[Rewrite], ...] = (
+    *JSON_TEXTS,
+    EnumAsJsonText,
+    NullableOptionalBoxed,
+    DefaultNullRequired,
+)
 
 
 def encodes(projected: ProjectedContract, kinds: tuple[type[Rewrite], ...]) -> bool:
@@ -820,6 +827,8 @@ class Filler:
         positions = TupleAsObject.length(view) if self.encodings else None
         if self.recursion_text(node) or self.any_value(node, root=root):
             filled = json.dumps(value)
+        elif self.enum_as_text(view):
+            filled = enum_text(value)  # an enum of objects or arrays as JSON texts
         elif positions is not None and isinstance(value, list):
             pairs = [self.fill(v, s) for v, s in zip(value, view["prefixItems"], strict=False)]
             filled = {str(i): f for i, (f, _) in enumerate(pairs)}
@@ -882,6 +891,15 @@ class Filler:
                     break
         return filled, expected
 
+    def enum_as_text(self, view: dict[str, Any]) -> bool:
+        """Whether the projection writes the values of ``view``'s enum (or const) as JSON texts:
+        one is an object or array, which the provider's enums cannot hold."""
+        values = view.get("enum", [view["const"]] if "const" in view else None)
+        if not self.encodings or not EnumAsJsonText.structured(values):
+            return False
+        takes = self.profile.keep_if.get("enum")
+        return self.profile.string_enums or (takes is not None and not takes(values))
+
     def default_is_null(self, schema: Any) -> bool:
         view = canonical_view(schema, self.root, follow_bare=True)
         return "default" in view and view["default"] is None
@@ -894,8 +912,10 @@ class Filler:
 
 def _is_array_of_any(view: dict[str, Any]) -> bool:
     types = view.get("type")
-    return "items" not in view and (
-        types == "array" or isinstance(types, list) and "array" in types
+    return (
+        "items" not in view
+        and not {"enum", "const"} & set(view)  # the values are given
+        and (types == "array" or isinstance(types, list) and "array" in types)
     )
 
 
@@ -935,12 +955,10 @@ EXPECTED_REJECTIONS: dict[str, dict[str, str]] = {
     "mistral": {"output:encodings.pattern_maps": _PATTERN_DROPPED},
     "gemini:json_schema": {
         "output:encodings.pattern_maps": _PATTERN_DROPPED,
-        "tool:optional.const": "an object const: Gemini's enums hold strings and numbers",
     },
     "gemini:openapi": {
         "output:encodings.pattern_maps": _PATTERN_DROPPED,
         "tool:enums": "an enum of mixed values in a union: no exact text (ENUM_NOT_TEXT)",
-        "tool:optional.const": "an object const has no text in a string enum (ENUM_NOT_TEXT)",
         "tool:type_lists.enums": "an integer enum in a union split from a type list: its text "
         "could be the string branch's (ENUM_TEXT_IN_UNION)",
     },

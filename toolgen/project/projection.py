@@ -32,6 +32,7 @@ from toolgen.project.rewrites import (
     AnyAsJsonText,
     ConstAsEnum,
     DefaultNullRequired,
+    EnumAsJsonText,
     EnumNarrowed,
     EnumStringified,
     EnumTyped,
@@ -590,6 +591,8 @@ class _Projector:
         if narrowing is not None:
             node = narrowing[0]
             rewrites.append(narrowing[1])
+        authored = "const" if any(isinstance(r, ConstAsEnum) for r in rewrites) else "enum"
+        node = self._structured_enum(node, origins.of(authored), rewrites)
         takes_enum = self.profile.keep_if.get("enum")
         if (
             takes_enum
@@ -687,6 +690,7 @@ class _Projector:
         elif (
             "array" in _types(result)
             and "items" not in result
+            and not {"enum", "const"} & set(result)  # the values are given: no text in them
             and not self.has_error_within(pointer)
         ):
             result = {**result, "items": AnyAsJsonText.apply({})[0]}  # elements of any type
@@ -722,6 +726,32 @@ class _Projector:
             elif split[1] is not None:
                 built = built.rewritten(split[0], split[1])
         return built
+
+    def _structured_enum(
+        self, node: dict[str, Any], authored: str, rewrites: list[Rewrite]
+    ) -> dict[str, Any]:
+        """``node``, whose enum may hold an object or an array the provider's enums cannot (its
+        enums hold strings, or what ``keep_if`` says): then with its values written as JSON text
+        (EnumAsJsonText), but inside a union, where the text could be another branch's string:
+        there without its enum, reported at ``authored`` (the enum or const as written)."""
+        values = node.get("enum")
+        if not EnumAsJsonText.structured(values):
+            return node
+        takes = self.profile.keep_if.get("enum")
+        if not self.profile.string_enums and (takes is None or takes(values)):
+            return node
+        if self.in_union:
+            self.report(
+                authored,
+                "ENUM_TEXT_IN_UNION",
+                f"{self.profile.title} cannot hold an object or array in an enum, and inside "
+                "anyOf/oneOf the JSON text of one could be another branch's string, so it cannot "
+                "be read back exactly",
+            )
+            return {k: v for k, v in node.items() if k != "enum"}
+        written, rule = EnumAsJsonText.apply(node)
+        rewrites.append(rule)
+        return written
 
     def _as_sent(self, keyword: str, value: Any, node: dict[str, Any]) -> Any:
         """The value of ``keyword`` as the provider is sent it, where that differs from the

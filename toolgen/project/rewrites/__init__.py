@@ -47,6 +47,7 @@ from toolgen.project.rewrites.encodings import (
 )
 from toolgen.project.rewrites.enums import (
     ConstAsEnum,
+    EnumAsJsonText,
     EnumNarrowed,
     EnumStringified,
     EnumTyped,
@@ -86,6 +87,7 @@ __all__ = [
     "Counterpart",
     "DefaultNullRequired",
     "EncodingError",
+    "EnumAsJsonText",
     "EnumNarrowed",
     "EnumStringified",
     "EnumTyped",

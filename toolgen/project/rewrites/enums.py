@@ -1,5 +1,6 @@
-"""Enums written for a provider: ``const`` as a one-value ``enum``, and enums as string enums
-where the provider takes strings only."""
+"""Enums written for a provider: ``const`` as a one-value ``enum``, enums as string enums where
+the provider takes strings only, and enums of objects or arrays as the JSON texts of their values
+where its enums cannot hold them."""
 
 from __future__ import annotations
 
@@ -81,6 +82,32 @@ class EnumStringified(Rewrite):
         """A text of ``values`` becomes its canonical value; any other value stays (a canonical
         string is written as itself)."""
         return replace(at, values=self.values)
+
+
+@dataclass(frozen=True)
+class EnumAsJsonText(Rewrite):
+    """For a provider whose enums cannot hold an object or an array (``const: [1, 2, 3]``): the
+    enum (or the ``const`` written as one) became a string enum of each value's compact JSON
+    text (:func:`enum_text`, null and strings too: ``"[1,2,3]"``, ``"null"``, ``"\\"a\\""``),
+    and the node kept only its annotations (the enum decides every value). The model writes
+    the text; the inverse parses it (a fresh value each time), and the value is canonical."""
+
+    @staticmethod
+    def apply(node: dict[str, Any]) -> tuple[dict[str, Any], EnumAsJsonText]:
+        """``node`` (which has an ``enum``) as a string enum of its values' JSON texts, and the
+        rule."""
+        written = {k: v for k, v in node.items() if k in ("title", "description")}
+        written["type"] = "string"
+        written["enum"] = list(dict.fromkeys(enum_text(value) for value in node["enum"]))
+        return written, EnumAsJsonText()
+
+    @staticmethod
+    def structured(values: Any) -> bool:
+        """Whether an enum's ``values`` hold an object or an array."""
+        return isinstance(values, list) and any(isinstance(v, dict | list) for v in values)
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        return replace(at, decode=("json", ""))
 
 
 @dataclass(frozen=True)
