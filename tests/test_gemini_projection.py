@@ -349,16 +349,16 @@ def test_an_enum_of_arrays_or_objects_is_the_json_text_of_its_values(project, di
     wire, projected, diagnostics = project(canonical, dialect)
     assert errors(diagnostics) == []
     string = "string" if dialect == "json_schema" else "STRING"
-    assert wire["properties"]["c"] == {"type": string, "enum": ["[1,2,3]"]}
+    assert wire["properties"]["c"] == {"type": string, "enum": ["[1, 2, 3]"]}
     assert wire["properties"]["e"] == {
         "description": "d",
         "type": string,
-        "enum": ['{"a":1}', '["x"]', "null"],
+        "enum": ['{"a": 1}', '["x"]', "null"],
     }
     assert violations(wire, dialect, name="t") == []
-    payload = {"c": "[1,2,3]", "e": '{"a":1}'}
+    payload = {"c": "[1, 2, 3]", "e": '{"a": 1}'}
     assert reference_inverse(payload, projected) == {"c": [1, 2, 3], "e": {"a": 1}}
-    assert reference_inverse({"c": "[1,2,3]", "e": "null"}, projected) == {
+    assert reference_inverse({"c": "[1, 2, 3]", "e": "null"}, projected) == {
         "c": [1, 2, 3],
         "e": None,
     }

@@ -331,7 +331,7 @@ CASES = [
         obj({"c": {"const": [1, 2, 3]}}, ["c"]),
         lambda r: r == EnumAsJsonText(),
         "/properties/c",
-        {"c": "[1,2,3]"},
+        {"c": "[1, 2, 3]"},
         {"c": [1, 2, 3]},
         Counterpart("/properties/c", decode=("json", "")),
     ),

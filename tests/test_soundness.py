@@ -463,7 +463,7 @@ def test_an_enum_gemini_cannot_write_is_not_called_any_value():
     """An object const is no value of any type: the one text of its value, not any JSON text."""
     schema, diagnostics = project(obj({"o": {"const": {"x": 1}}}), "gemini")
     assert codes(diagnostics) == []
-    assert member(schema, "o") == {"type": "string", "enum": ['{"x":1}']}
+    assert member(schema, "o") == {"type": "string", "enum": ['{"x": 1}']}
 
 
 def test_an_enum_none_of_whose_values_fits_its_type_is_left_as_it_is():

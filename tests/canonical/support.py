@@ -40,7 +40,6 @@ from toolgen.project.rewrites import (
     Rewrite,
     RootWrapped,
     TupleAsObject,
-    enum_text,
 )
 from toolgen.providers import PROFILES, profile_for
 from toolgen.providers import settings as provider_settings
@@ -828,7 +827,7 @@ class Filler:
         if self.recursion_text(node) or self.any_value(node, root=root):
             filled = json.dumps(value)
         elif self.enum_as_text(view):
-            filled = enum_text(value)  # an enum of objects or arrays as JSON texts
+            filled = json.dumps(value)  # an enum of objects or arrays as JSON texts
         elif positions is not None and isinstance(value, list):
             pairs = [self.fill(v, s) for v, s in zip(value, view["prefixItems"], strict=False)]
             filled = {str(i): f for i, (f, _) in enumerate(pairs)}

@@ -34,6 +34,12 @@ def enum_text(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
+def json_text(value: Any) -> str:
+    """A value's JSON text as the JSON-text encodings write it (the package's writer of such
+    values, toolgen/runtime/_forward.py, uses ``json.dumps`` as it is)."""
+    return json.dumps(value)
+
+
 @dataclass(frozen=True)
 class EnumStringified(Rewrite):
     """For a provider whose enums hold strings only, on a string type: an enum became a string
@@ -87,10 +93,11 @@ class EnumStringified(Rewrite):
 @dataclass(frozen=True)
 class EnumAsJsonText(Rewrite):
     """For a provider whose enums cannot hold an object or an array (``const: [1, 2, 3]``): the
-    enum (or the ``const`` written as one) became a string enum of each value's compact JSON
-    text (:func:`enum_text`, null and strings too: ``"[1,2,3]"``, ``"null"``, ``"\\"a\\""``),
-    and the node kept only its annotations (the enum decides every value). The model writes
-    the text; the inverse parses it (a fresh value each time), and the value is canonical."""
+    enum (or the ``const`` written as one) became a string enum of each value's JSON text, as
+    the JSON-text encodings write it (:func:`json_text`: ``"[1, 2, 3]"``; null and strings
+    too: ``"null"``, ``"\\"a\\""``), and the node kept only its annotations (the enum decides
+    every value). The model writes the text; the inverse parses it (a fresh value each time),
+    and the value is canonical."""
 
     @staticmethod
     def apply(node: dict[str, Any]) -> tuple[dict[str, Any], EnumAsJsonText]:
@@ -98,7 +105,7 @@ class EnumAsJsonText(Rewrite):
         rule."""
         written = {k: v for k, v in node.items() if k in ("title", "description")}
         written["type"] = "string"
-        written["enum"] = list(dict.fromkeys(enum_text(value) for value in node["enum"]))
+        written["enum"] = list(dict.fromkeys(json_text(value) for value in node["enum"]))
         return written, EnumAsJsonText()
 
     @staticmethod
