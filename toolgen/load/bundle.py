@@ -208,7 +208,7 @@ def _below(pointer: str, holder: str) -> bool:
     return pointer == holder or pointer.startswith(holder + "/")
 
 
-def _nested(pointer: str) -> bool:
+def _is_definition(pointer: str) -> bool:
     """Whether ``pointer`` names a definition (an entry of ``$defs`` or ``definitions``)."""
     tokens = jp.split(pointer)
     return len(tokens) >= 2 and tokens[-2] in ("$defs", "definitions")
@@ -255,7 +255,7 @@ class Bundler:
 
         inner = frozenset(t for t in target_refs if self._inside_contract(t))
         names = _assign_names(set(target_refs), self._root_definitions(roots), inner)
-        nested = {t for t in inner if _nested(t[1])}  # each a shared definition now
+        nested = {t for t in inner if _is_definition(t[1])}  # each a shared definition now
         shared: dict[str, SharedDef] = {}
         for target, refs in target_refs.items():
             replacements = {r.where[1]: _def_ref(names[r.target]) for r in refs if r.target}
@@ -332,7 +332,9 @@ class Bundler:
             )
             schema = self.docs.resolve(root)
             dropped = frozenset(
-                r.target[1] for r in external if r.hoisted and r.target and _nested(r.target[1])
+                r.target[1]
+                for r in external
+                if r.hoisted and r.target and _is_definition(r.target[1])
             )
             if replacements or used:  # else the copy would equal the authored schema
                 schema = _rewrite(schema, root, replacements, dropped)

@@ -923,7 +923,7 @@ class _Projector:
                     break
                 merged, rule, conflicts = merging
                 several = self.all_of_sizes.setdefault(jp.join(holder, keyword), len(branches))
-                self._report_conflicts(conflicts, jp.join(pointer, keyword), schemas=several)
+                self._report_conflicts(conflicts, jp.join(holder, keyword), schemas=several)
                 base = branches[-1] if isinstance(branches[-1], dict) else {}
                 _merge_origins(origins, base, branch_pointer, at, keyword, pointer)
                 if keyword in merged:  # the allOf's other schemas, merged next
@@ -985,7 +985,7 @@ class _Projector:
             rewrites.append(rule)
             return bare
         all_of = node.get("allOf")
-        if isinstance(all_of, list):  # a schema of it is no object: nothing to merge
+        if isinstance(all_of, list):  # a schema of it is false, or no schema: not merged
             self.report(
                 jp.join(pointer, "allOf"),
                 "UNSUPPORTED_ALL_OF",
