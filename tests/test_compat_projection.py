@@ -149,8 +149,9 @@ def test_xai_folds_one_of_and_merges_a_one_element_all_of() -> None:
     }
 
 
-def test_xai_rejects_all_of_with_two_subschemas() -> None:
-    _, diagnostics = project(obj({"y": {"allOf": [obj({"a": S}), obj({"b": S})]}}, ["y"]), "xai")
+def test_xai_rejects_all_of_with_two_subschemas_that_cannot_be_one() -> None:
+    closed_a = {**obj({"a": S}), "additionalProperties": False}
+    _, diagnostics = project(obj({"y": {"allOf": [closed_a, obj({"b": S})]}}, ["y"]), "xai")
     assert errors(diagnostics) == [
         ("tools/t.json", "/parameters/properties/y/allOf", "xai", "UNSUPPORTED_ALL_OF")
     ]

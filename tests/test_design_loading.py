@@ -359,6 +359,22 @@ def test_reference_into_another_tool(make_design, tool):
     assert b.schema["properties"]["y"] == {"$ref": "#/$defs/Shared"}
 
 
+def test_a_definition_of_an_embedded_resource_is_bundled_to_the_root(make_design, tool):
+    """A local reference to a node that is neither the schema nor one of its own definitions
+    (here a definition of an embedded resource, whose name the root's definitions have too)
+    becomes a shared definition, qualified to keep the root's name; the copy in place goes, and
+    a node of it is still located where it was authored."""
+    embedded = {"$id": "urn:x", "$defs": {"T": {"not": S}}, "$ref": "#/$defs/T"}
+    parameters = {**obj({"n": embedded, "m": {"$ref": "#/$defs/T"}}), "$defs": {"T": S}}
+    design, diagnostics = load(make_design({"tools/t.json": tool("t", parameters)}))
+    assert diagnostics == []
+    schema = design.tools[0].schema
+    assert schema["$defs"] == {"T": S, "t.T": {"not": S}}
+    assert schema["properties"] == {"n": {"$ref": "#/$defs/t.T"}, "m": {"$ref": "#/$defs/T"}}
+    located = design.tools[0].locate("/$defs/t.T/not")
+    assert located == ("tools/t.json", "/parameters/properties/n/$defs/T/not")
+
+
 def test_cycles_through_files(make_design, tool):
     root = make_design(
         {

@@ -53,6 +53,7 @@ NODE_REQUIRED_NEXT = {
 }
 SEVERAL_TYPES = {"type": ["string", "number", "null"], "description": "d", "maximum": 9}
 ADDRESS = {"$defs": {"Address": obj({"city": S}, ["city"])}}
+NULL = {"type": "null"}
 
 
 @pytest.fixture
@@ -92,6 +93,24 @@ JSON_SCHEMA_ACCEPTED: dict[str, tuple[Any, Any]] = {
     "a type list with null is split into anyOf": (
         obj({"n": {"type": ["string", "null"]}}),
         closed({"n": {"anyOf": [S, {"type": "null"}]}}),
+    ),
+    "an enum of a type list with null keeps its values in the split branch": (
+        obj({"e": {"type": ["string", "null"], "enum": ["active", "inactive", None]}}),
+        closed({"e": {"anyOf": [{"type": "string", "enum": ["active", "inactive"]}, NULL]}}),
+    ),
+    "an enum of several types keeps each type's values in its branch": (
+        obj({"e": {"type": ["string", "integer", "null"], "enum": ["a", 3, None]}}),
+        closed(
+            {
+                "e": {
+                    "anyOf": [
+                        {"type": "string", "enum": ["a"]},
+                        {"type": "integer", "enum": [3]},
+                        NULL,
+                    ]
+                }
+            }
+        ),
     ),
     "a type list of several types is split into one branch per type": (
         obj({"t": SEVERAL_TYPES}),
@@ -319,6 +338,32 @@ def test_enum_texts_come_back_as_the_canonical_values(project):
     assert reference_inverse(canonical_payload, projected) is canonical_payload
 
 
+@pytest.mark.parametrize("dialect", ["json_schema", "openapi"])
+def test_an_enum_of_arrays_or_objects_is_the_json_text_of_its_values(project, dialect):
+    """Gemini's enums hold strings (and numbers): ``const: [1, 2, 3]`` is a one-value string
+    enum of its JSON text, which the model writes and the inverse parses (EnumAsJsonText)."""
+    canonical = obj(
+        {"c": {"const": [1, 2, 3]}, "e": {"enum": [{"a": 1}, ["x"], None], "description": "d"}},
+        ["c"],
+    )
+    wire, projected, diagnostics = project(canonical, dialect)
+    assert errors(diagnostics) == []
+    string = "string" if dialect == "json_schema" else "STRING"
+    assert wire["properties"]["c"] == {"type": string, "enum": ["[1, 2, 3]"]}
+    assert wire["properties"]["e"] == {
+        "description": "d",
+        "type": string,
+        "enum": ['{"a": 1}', '["x"]', "null"],
+    }
+    assert violations(wire, dialect, name="t") == []
+    payload = {"c": "[1, 2, 3]", "e": '{"a": 1}'}
+    assert reference_inverse(payload, projected) == {"c": [1, 2, 3], "e": {"a": 1}}
+    assert reference_inverse({"c": "[1, 2, 3]", "e": "null"}, projected) == {
+        "c": [1, 2, 3],
+        "e": None,
+    }
+
+
 # -- rejected: the code and the pointer ------------------------------------------------------
 
 BOTH = ("json_schema", "openapi")
@@ -356,10 +401,10 @@ REJECTED: dict[str, tuple[tuple[str, ...], Any, list[tuple[str, str]]]] = {
         obj({"e": {"enum": [1, "1"]}}),
         [("ENUM_NOT_TEXT", "/parameters/properties/e/enum")],
     ),
-    "an object in an enum": (
-        ("openapi",),
-        obj({"e": {"enum": [{"a": 1}]}}),
-        [("ENUM_NOT_TEXT", "/parameters/properties/e/enum")],
+    "an array const inside a union (its JSON text could be the other branch's string)": (
+        BOTH,
+        obj({"u": {"anyOf": [{"const": [1, 2]}, S]}}),
+        [("ENUM_TEXT_IN_UNION", "/parameters/properties/u/anyOf/0/const")],
     ),
     "an enum text inside a union": (
         ("openapi",),

@@ -127,6 +127,31 @@ def test_members_that_accept_null_stay_optional_unless_boxed(setting: Any) -> No
     assert optional_names(projected.schema)[-6:] == list(NULLABLE)
 
 
+DEFAULT_NULL = {f"d{i}": {"type": ["string", "null"], "default": None} for i in range(6)}
+
+
+@pytest.mark.parametrize("setting", ["encode", "keep", "error"])
+@pytest.mark.parametrize("profile", PROFILES, ids=lambda p: p.name)
+def test_members_whose_default_is_null_are_written_as_they_are_over_the_cap(
+    profile: Any, setting: Any
+) -> None:
+    """A member that accepts null and whose default is null is chosen as the others are, from
+    the last, whatever ``optional_nullable`` says: absent and null are one value there, so it is
+    written required as it is (no box) and its null reads back as absent."""
+    schema = {"type": "object", "properties": {**members(24), **DEFAULT_NULL}, "$defs": DEFS}
+    options = ProviderOptions(optional_nullable=setting)
+    projected, diagnostics = project(schema, profile, options)
+    assert diagnostics == []
+    assert_strict(projected.schema, name="wide")
+    assert projected.schema["required"] == list(DEFAULT_NULL)
+    assert all(
+        projected.schema["properties"][name] == {"type": ["string", "null"]}
+        for name in DEFAULT_NULL
+    )
+    payload = {"d0": None, "d1": "x", **{f"d{i}": None for i in range(2, 6)}}
+    assert reference_inverse(payload, projected) == {"d1": "x"}
+
+
 @pytest.mark.parametrize("profile", PROFILES, ids=lambda p: p.name)
 def test_members_that_accept_null_are_boxed_over_the_cap(profile: Any) -> None:
     """By default such a member is boxed (null: absent, ``{"value": v}``: v), so it is chosen as

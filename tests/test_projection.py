@@ -19,7 +19,9 @@ from toolgen.compile.canonical.reference import reference_inverse
 from toolgen.load.contracts import Contract, ProviderOptions
 from toolgen.project.projection import project_contract
 from toolgen.project.rewrites import EncodingError
+from toolgen.project.rewrites.presence import BOX_NOTE
 from toolgen.providers import PROFILES
+from toolgen.providers.gemini import DIALECTS as GEMINI_DIALECTS
 
 FILE = "tools/t.json"
 
@@ -622,6 +624,41 @@ def test_optional_member_that_accepts_null_is_left_alone_with_a_warning(project_
     ]
 
 
+#: pydantic's ``label: str | None = None``, and the same through a reference
+DEFAULT_NULL: dict[str, Any] = {
+    "anyOf with a null branch": {"anyOf": [S, {"type": "null"}], "default": None},
+    "type list with null": {"type": ["string", "null"], "default": None, "title": "Label"},
+    "$ref to a nullable definition whose default is null": {"$ref": "#/$defs/D"},
+}
+
+
+@pytest.mark.parametrize("setting", ["encode", "keep", "error"])
+@pytest.mark.parametrize("member", DEFAULT_NULL.values(), ids=DEFAULT_NULL.keys())
+def test_an_optional_member_whose_default_is_null_is_required_and_nullable(
+    project_one, member, setting
+):
+    """With ``default: null`` absent and null are one value: the member is written required as
+    it is (DefaultNullRequired), no box, whatever ``optional_nullable`` says, and quietly; the
+    inverse reads null back as absent."""
+    canonical = {
+        **obj({"label": member}),
+        "$defs": {"D": {"anyOf": [S, {"type": "null"}], "default": None}},
+    }
+    toml = f'[providers.openai]\noptional_nullable = "{setting}"\n'
+    projected, diagnostics = project_one(canonical, extra_files={"toolgen.toml": toml})
+    assert diagnostics == []
+    assert_strict(projected)
+    assert projected["required"] == ["label"]
+    written = projected["properties"]["label"]
+    assert "value" not in json.dumps(written)  # no box
+    assert accepts(written, projected, None) and accepts(written, projected, "bug")
+    contract = Contract("tool", "t", "", canonical, FILE, "/parameters")
+    options = ProviderOptions(optional_nullable=setting)  # type: ignore[arg-type]
+    inverse, _ = project_contract(contract, PROFILES["openai"], options, "t")
+    assert reference_inverse({"label": None}, inverse) == {}
+    assert reference_inverse({"label": "bug"}, inverse) == {"label": "bug"}
+
+
 def test_optional_nullable_can_be_made_an_error(project_one):
     toml = '[providers.openai]\noptional_nullable = "error"\n'
     projected, diagnostics = project_one(
@@ -699,8 +736,8 @@ REJECTED: dict[str, tuple[Any, list[tuple[str, str]]]] = {
         obj({"a": S, "b": S}, dependentSchemas={"a": {"required": ["b"]}}),
         [("/parameters/dependentSchemas", "UNSUPPORTED_DEPENDENT")],
     ),
-    "multi-branch allOf": (
-        obj({"a": {"allOf": [obj({"x": S}), obj({"y": S})]}}, ["a"]),
+    "multi-branch allOf that cannot be one schema": (
+        obj({"a": {"allOf": [obj({"x": S}, additionalProperties=False), obj({"y": S})]}}, ["a"]),
         [("/parameters/properties/a/allOf", "UNSUPPORTED_ALL_OF")],
     ),
     "prefixItems": (
@@ -1185,3 +1222,169 @@ def test_a_map_written_with_one_key_pattern_is_encoded_with_the_key_s_pattern():
     refused, diagnostics = project_contract(contract, PROFILES["mistral"], ProviderOptions(), "t")
     assert refused.schema is None
     assert [d.code for d in errors(diagnostics)] == ["UNSUPPORTED_PATTERN_PROPERTIES"]
+
+
+#: every strict profile, Gemini in both dialects
+EVERY_PROFILE = {**PROFILES, "gemini-openapi": GEMINI_DIALECTS["openapi"]}
+
+#: roots that declare no member and say what the others are: their members go in ExtraMembers
+EXTRAS_ROOTS = {
+    "a root map": {"type": "object", "additionalProperties": S},
+    "empty properties and additionalProperties": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": S,
+    },
+}
+
+
+@pytest.mark.parametrize("profile", EVERY_PROFILE)
+@pytest.mark.parametrize("canonical", EXTRAS_ROOTS.values(), ids=EXTRAS_ROOTS.keys())
+def test_a_root_map_is_written_as_its_extra_members(canonical, profile):
+    """A root must stay an object, so a map there is an object of no declared member whose
+    others are one more member of entries (ExtraMembers), on every profile; nothing is closed,
+    so no EMPTY_ROOT_CLOSED either."""
+    contract = Contract("tool", "t", "", canonical, FILE, "/parameters")
+    projected, diagnostics = project_contract(
+        contract, EVERY_PROFILE[profile], ProviderOptions(), "t"
+    )
+    assert diagnostics == [], [d.format() for d in diagnostics]
+    written = {"additional_members": [{"key": "a", "value": "x"}, {"key": "b", "value": "y"}]}
+    assert Draft202012Validator(projected.meaning).is_valid(written)
+    assert reference_inverse(written, projected) == {"a": "x", "b": "y"}
+
+
+@pytest.mark.parametrize("profile", EVERY_PROFILE)
+def test_an_object_of_empty_properties_takes_any_members(profile):
+    """``{type: object, properties: {}}`` declares no member and takes any: a map of any values,
+    never an object closed to every member."""
+    canonical = obj({"o": {"type": "object", "properties": {}}}, ["o"])
+    contract = Contract("tool", "t", "", canonical, FILE, "/parameters")
+    projected, diagnostics = project_contract(
+        contract, EVERY_PROFILE[profile], ProviderOptions(), "t"
+    )
+    assert errors(diagnostics) == [], [d.format() for d in diagnostics]
+    written = {"o": [{"key": "k", "value": "[1]"}]}
+    assert Draft202012Validator(projected.meaning).is_valid(written)
+    assert reference_inverse(written, projected) == {"o": {"k": [1]}}
+
+
+@pytest.mark.parametrize("profile", EVERY_PROFILE)
+@pytest.mark.parametrize(
+    "member",
+    [
+        {"type": ["object", "null"]},
+        {"type": ["null", "object"], "additionalProperties": {"type": "integer"}},
+        {"anyOf": [{"type": "object"}, {"type": "null"}]},
+    ],
+    ids=["nullable object", "nullable map", "union with null"],
+)
+def test_a_nullable_map_is_a_map_or_null(profile, member):
+    """A map in a type list with null is split into a map (an array of entries) and null, as
+    the same map written with anyOf is: no type list can hold the array of entries. (Nested:
+    Workers AI writes a top-level member of no one type as JSON text.)"""
+    canonical = obj({"w": obj({"m": member}, ["m"])}, ["w"])
+    contract = Contract("tool", "t", "", canonical, FILE, "/parameters")
+    projected, diagnostics = project_contract(
+        contract, EVERY_PROFILE[profile], ProviderOptions(), "t"
+    )
+    assert errors(diagnostics) == [], [d.format() for d in diagnostics]
+    validator = Draft202012Validator(projected.meaning)
+    for written, expected in (
+        ({"w": {"m": [{"key": "a", "value": 1}]}}, {"w": {"m": {"a": 1}}}),
+        ({"w": {"m": None}}, {"w": {"m": None}}),
+    ):
+        if "additionalProperties" not in member:  # values of any type: JSON text
+            written = json.loads(json.dumps(written).replace('"value": 1', '"value": "1"'))
+        assert validator.is_valid(written), written
+        assert reference_inverse(written, projected) == expected
+
+
+@pytest.mark.parametrize("profile", EVERY_PROFILE)
+def test_a_member_whose_default_is_null_is_sent_no_box_on_any_profile(profile):
+    """pydantic's ``label: str | None = None`` (what FastMCP and pydantic-ai tools are made of):
+    no profile boxes it. Where the profile writes it required, null reads back as absent; where
+    it stays optional, a payload is canonical as written."""
+    label = {"anyOf": [S, {"type": "null"}], "default": None}
+    canonical = obj({"w": obj({"label": label, "id": S}, ["id"])}, ["w"])
+    contract = Contract("tool", "t", "", canonical, FILE, "/parameters")
+    projected, diagnostics = project_contract(
+        contract, EVERY_PROFILE[profile], ProviderOptions(), "t"
+    )
+    assert errors(diagnostics) == [], [d.format() for d in diagnostics]
+    assert BOX_NOTE not in json.dumps(projected.schema)
+    w = projected.meaning["properties"]["w"]
+    assert "properties" not in json.dumps(w["properties"]["label"])  # no box
+    null = {"w": {"id": "a", "label": None}}
+    assert Draft202012Validator(projected.meaning).is_valid(null)
+    forced = "label" in w["required"]
+    assert reference_inverse(null, projected) == ({"w": {"id": "a"}} if forced else null)
+    if not forced:
+        assert reference_inverse({"w": {"id": "a"}}, projected) == {"w": {"id": "a"}}
+
+
+#: schemas strict modes refused that have an exact equivalent they take, with a value each
+#: accepts (as canonical and as written, where every optional member is written null on
+#: OpenAI-style profiles: the value has all of them)
+MERGED = {
+    "allOf of objects with disjoint members": (
+        {"allOf": [obj({"a": S}, ["a"]), obj({"b": {"type": "integer"}}, ["b"])]},
+        {"a": "x", "b": 1},
+    ),
+    "allOf of a type and a keyword": ({"allOf": [S, {"minLength": 5}]}, "hello"),
+    "a union of one beside members": (
+        {**obj({"a": S}, ["a"]), "anyOf": [obj({"b": S}, ["b"])]},
+        {"a": "x", "b": "y"},
+    ),
+    "a oneOf of one beside a type": ({"type": "integer", "oneOf": [{"minimum": 1}]}, 3),
+}
+
+
+@pytest.mark.parametrize("profile", EVERY_PROFILE)
+@pytest.mark.parametrize("member, value", MERGED.values(), ids=MERGED.keys())
+def test_an_intersection_with_one_equivalent_schema_is_merged(member, value, profile):
+    """Each is one schema (merged: members and required members add up), no refusal."""
+    canonical = obj({"w": obj({"m": member}, ["m"])}, ["w"])
+    contract = Contract("tool", "t", "", canonical, FILE, "/parameters")
+    projected, diagnostics = project_contract(
+        contract, EVERY_PROFILE[profile], ProviderOptions(), "t"
+    )
+    assert errors(diagnostics) == [], [d.format() for d in diagnostics]
+    written = projected.meaning["properties"]["w"]["properties"]["m"]
+    assert not {"allOf", "oneOf"} & set(written), written
+    payload = {"w": {"m": value}}
+    assert Draft202012Validator(projected.meaning).is_valid(payload)
+    assert reference_inverse(payload, projected) == payload
+    assert Draft202012Validator(canonical).is_valid(payload)
+
+
+def test_a_merged_member_is_reported_where_its_schema_declares_it(project_one):
+    """The members of merged schemas come from both: a diagnostic points into the one that
+    declares the member."""
+    member = {"allOf": [obj({"a": {"not": S}}), obj({"b": {"not": S}})]}
+    _, diagnostics = project_one(obj({"m": member}, ["m"]))
+    assert sorted((d.pointer, d.code) for d in errors(diagnostics)) == [
+        ("/parameters/properties/m/allOf/0/properties/a/not", "UNSUPPORTED_NOT"),
+        ("/parameters/properties/m/allOf/1/properties/b/not", "UNSUPPORTED_NOT"),
+    ]
+
+
+def test_an_allof_that_cannot_be_one_schema_is_refused_with_the_reason(project_one):
+    member = {"allOf": [obj({"a": S}, additionalProperties=False), obj({"b": S})]}
+    _, diagnostics = project_one(obj({"m": member}, ["m"]))
+    assert [(d.pointer, d.code) for d in errors(diagnostics)] == [
+        ("/parameters/properties/m/allOf", "UNSUPPORTED_ALL_OF")
+    ]
+    assert "would also apply to 'b', which only the other declares" in diagnostics[0].message
+
+
+@pytest.mark.parametrize("profile", ["openai", "anthropic", "xai"])
+def test_an_array_whose_values_are_given_keeps_them(profile):
+    """An array without ``items`` has elements of any type, written as JSON text, but where its
+    ``const`` or ``enum`` gives the values, elements as text would admit none of them."""
+    canonical = obj({"c": {"type": "array", "const": [1, 2, 3]}}, ["c"])
+    contract = Contract("tool", "t", "", canonical, FILE, "/parameters")
+    projected, diagnostics = project_contract(contract, PROFILES[profile], ProviderOptions(), "t")
+    assert errors(diagnostics) == [], [d.format() for d in diagnostics]
+    assert Draft202012Validator(projected.meaning).is_valid({"c": [1, 2, 3]})
+    assert reference_inverse({"c": [1, 2, 3]}, projected) == {"c": [1, 2, 3]}

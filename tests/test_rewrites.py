@@ -24,7 +24,9 @@ from toolgen.project.rewrites import (
     AnyAsJsonText,
     ConstAsEnum,
     Counterpart,
+    DefaultNullRequired,
     EncodingError,
+    EnumAsJsonText,
     EnumCaseRestored,
     EnumNarrowed,
     EnumStringified,
@@ -50,6 +52,7 @@ from toolgen.project.rewrites import (
     TypeIntoBranches,
     TypeListAsUnion,
     TypeListSplit,
+    UnionOfOneMerged,
     record_from_json,
     record_to_json,
     rule_kinds,
@@ -142,6 +145,24 @@ CASES = [
         "/properties/a",
         {"a": {"x": None}},
         {"a": {}},
+    ),
+    Case(
+        "all_of_of_disjoint_objects_merged",
+        "openai",
+        obj({"a": {"allOf": [obj({"x": STR}, ["x"]), obj({"y": STR})]}}, ["a"]),
+        lambda r: r == AllOfMerged("/properties/a/allOf/1"),
+        "/properties/a",
+        {"a": {"x": "1", "y": None}},
+        {"a": {"x": "1"}},
+    ),
+    Case(
+        "union_of_one_merged",
+        "openai",
+        obj({"a": {**obj({"x": STR}), "anyOf": [obj({"y": STR}, ["y"])]}}, ["a"]),
+        lambda r: r == UnionOfOneMerged("/properties/a/anyOf/0"),
+        "/properties/a",
+        {"a": {"x": None, "y": "2"}},
+        {"a": {"y": "2"}},
     ),
     Case(
         "one_of_folded",
@@ -289,6 +310,34 @@ CASES = [
         "/properties/a",
         {"a": {"x": None}},
         {"a": {}},
+    ),
+    Case(
+        "type_list_as_union_of_a_map_and_null",
+        "openai",
+        obj({"m": {"type": ["object", "null"], "additionalProperties": STR}}, ["m"]),
+        lambda r: r == TypeListAsUnion(),
+        "/properties/m",
+        {"m": [{"key": "k", "value": "v"}]},
+        {"m": {"k": "v"}},
+    ),
+    Case(
+        "default_null_required",
+        "openai",
+        obj({"label": {"anyOf": [STR, {"type": "null"}], "default": None}}),
+        lambda r: r == DefaultNullRequired(),
+        "/properties/label",
+        {"label": None},
+        {},
+    ),
+    Case(
+        "enum_as_json_text",
+        "gemini",
+        obj({"c": {"const": [1, 2, 3]}}, ["c"]),
+        lambda r: r == EnumAsJsonText(),
+        "/properties/c",
+        {"c": "[1, 2, 3]"},
+        {"c": [1, 2, 3]},
+        Counterpart("/properties/c", decode=("json", "")),
     ),
     Case(
         "type_list_of_one",
@@ -623,7 +672,7 @@ def test_ref_inlined_merges_the_site_into_the_target_and_names_conflicts() -> No
     node = {"$ref": "#/$defs/S", "description": "site", "maxLength": 4}
     merged, rule, conflicts = RefInlined.apply(node, target, "/$defs/S", target_kept=True)
     assert merged == {"type": "string", "description": "site", "maxLength": 3}
-    assert conflicts == ("maxLength",)
+    assert conflicts == (("maxLength", "both give it, differently"),)
     assert rule == RefInlined("/$defs/S", annotations_only=False)
     described = {"$ref": "#/$defs/S", "title": "t"}
     assert RefInlined.apply(described, target, "/$defs/S", target_kept=True)[1].annotations_only
@@ -640,7 +689,7 @@ def test_recursive_ref_kept_only_where_the_siblings_describe() -> None:
     assert RecursiveRefKept.apply({"$ref": "#/$defs/N", "minItems": 1}) is None
 
 
-def test_all_of_merged_only_for_one_schema() -> None:
+def test_all_of_merged_merges_its_last_schema() -> None:
     node = {
         "allOf": [{"type": "string", "description": "b"}],
         "description": "n",
@@ -648,10 +697,63 @@ def test_all_of_merged_only_for_one_schema() -> None:
     }
     merged, rule, conflicts = AllOfMerged.apply(node, "/allOf/0")
     assert merged == {"type": "string", "description": "n"}
-    assert (rule, conflicts) == (AllOfMerged("/allOf/0"), ("type",))
-    assert AllOfMerged.apply({"allOf": [STR, STR]}, "/allOf/0") is None
-    assert AllOfMerged.apply({"allOf": [True]}, "/allOf/0") is None
+    assert (rule, conflicts) == (AllOfMerged("/allOf/0"), (("type", "both give it, differently"),))
+    two = {"allOf": [STR, {"minLength": 2}], "description": "d"}
+    assert AllOfMerged.apply(two, "/allOf/1") == (
+        {"minLength": 2, "allOf": [STR], "description": "d"},
+        AllOfMerged("/allOf/1"),
+        (),
+    )
+    assert AllOfMerged.apply({"allOf": [True]}, "/allOf/0") == ({}, AllOfMerged("/allOf/0"), ())
+    assert AllOfMerged.apply({"allOf": [False]}, "/allOf/0") is None
     assert AllOfMerged.apply(STR, "/allOf/0") is None
+
+
+def test_a_merge_of_objects_adds_their_members_where_that_stays_equivalent() -> None:
+    """Members and required members add up; additionalProperties stays only where it would not
+    reach a member the other schema declares (else the reason is given)."""
+    a = {**obj({"a": STR}, ["a"]), "additionalProperties": False}
+    b = obj({"b": STR}, ["b"])
+    merged, _, conflicts = AllOfMerged.apply({"allOf": [obj({"a": STR}, ["a"]), b]}, "/allOf/1")
+    assert conflicts == ()
+    assert merged == {
+        "type": "object",
+        "properties": {"b": STR},
+        "required": ["b"],
+        "allOf": [obj({"a": STR}, ["a"])],
+    }
+    from toolgen.project.rewrites.composition import merge
+
+    assert merge(obj({"a": STR}, ["a"]), b) == (
+        {"type": "object", "properties": {"a": STR, "b": STR}, "required": ["a", "b"]},
+        (),
+    )
+    closed_both = merge(a, {**obj({"a": STR}), "additionalProperties": False})
+    assert closed_both == (a, ())
+    _, conflicts = merge(a, b)
+    assert conflicts == (
+        (
+            "additionalProperties",
+            "the additionalProperties of one schema would also apply to 'b', which only the "
+            "other declares",
+        ),
+    )
+    _, conflicts = merge(obj({"a": STR}), obj({"a": {"type": "integer"}}))
+    assert conflicts == (("properties", "member 'a' is declared differently by both"),)
+
+
+def test_a_union_of_one_is_merged_only_beside_other_keywords() -> None:
+    assert UnionOfOneMerged.keyword({"anyOf": [STR], "description": "d"}) is None
+    assert UnionOfOneMerged.keyword({"anyOf": [STR, STR], "minLength": 1}) is None
+    assert UnionOfOneMerged.keyword({"oneOf": [STR], "minLength": 1}) == "oneOf"
+    merged, rule, conflicts = UnionOfOneMerged.apply(
+        {"oneOf": [STR], "minLength": 1}, "oneOf", "/oneOf/0"
+    )
+    assert (merged, rule, conflicts) == (
+        {"type": "string", "minLength": 1},
+        UnionOfOneMerged("/oneOf/0"),
+        (),
+    )
 
 
 def test_a_boxed_member_keeps_absent_and_null_apart(

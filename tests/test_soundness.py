@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from toolgen.infra.diagnostics import Level
 from toolgen.load.contracts import Contract, ProviderOptions
@@ -52,7 +53,9 @@ STRICT_WITH_PATTERNS = [
 
 
 @pytest.mark.parametrize("provider", STRICT_WITH_PATTERNS)
-@pytest.mark.parametrize("pattern", [LOOKAROUND, DECIMAL, r"(\w)\1", r"\bword\b"])
+@pytest.mark.parametrize(
+    "pattern", [LOOKAROUND, DECIMAL, r"(\w)\1", r"\bword\b", r"\\(?=a)", r"[a]\b", r"\k<x>"]
+)
 def test_a_pattern_no_strict_decoder_takes_is_dropped(provider, pattern):
     schema, diagnostics = project(obj({"a": {"type": "string", "pattern": pattern}}), provider)
     assert not codes(diagnostics), diagnostics
@@ -63,6 +66,20 @@ def test_a_pattern_no_strict_decoder_takes_is_dropped(provider, pattern):
 def test_a_simple_pattern_is_kept(provider):
     schema, _ = project(obj({"a": {"type": "string", "pattern": "^[a-z]+$"}}), provider)
     assert "^[a-z]+$" in str(schema)
+
+
+@pytest.mark.parametrize("provider", STRICT_WITH_PATTERNS)
+@pytest.mark.parametrize(
+    "pattern",
+    [r"^\(?=USD", r"^[(?=]+$", r"^[\b]$", r"^[\]\\(?!]$"],
+    ids=["escaped paren", "in a class", "backspace in a class", "escaped bracket in a class"],
+)
+def test_a_pattern_whose_lookalikes_are_literals_is_kept(provider, pattern):
+    """An escaped paren before ``?=`` and a character class holding ``(?=`` or ``\\b`` are
+    literals, no lookaround or boundary: the pattern goes to the provider."""
+    schema, diagnostics = project(obj({"a": {"type": "string", "pattern": pattern}}), provider)
+    assert not codes(diagnostics), diagnostics
+    assert member(schema)["pattern"] == pattern
 
 
 # -- a $ref inside an embedded resource ($id) ------------------------------------------------
@@ -113,6 +130,80 @@ def test_a_ref_inside_an_embedded_resource_resolves_against_it(make_design, tool
     validator = Draft202012Validator(canonical)
     assert validator.is_valid({"sub": {"n": 1, "m": True}, "top": "a"})
     assert not validator.is_valid({"sub": {"n": "1", "m": True}, "top": "a"})
+
+
+#: every profile, Gemini in both dialects
+EVERY_PROFILE = [*PROFILES, "gemini-openapi"]
+
+#: optional members that reference nodes the projection wraps or moves: a definition of an
+#: embedded resource (beside a root definition of the same name), the root of an embedded
+#: resource (its own recursion), a member
+MOVED_TARGETS = {
+    "type": "object",
+    "$defs": {"T": {"type": "integer"}},
+    "properties": {
+        "w": {  # nested: Workers AI writes some top-level members as JSON text
+            "type": "object",
+            "properties": {
+                "n": {"$id": "urn:x", "$defs": {"T": {"type": "string"}}, "$ref": "#/$defs/T"},
+                "m": {"$ref": "#/$defs/T"},
+                "tree": {
+                    "$id": "urn:tree",
+                    "type": "object",
+                    "properties": {"kids": {"type": "array", "items": {"$ref": "#"}}},
+                },
+                "a": {"type": "string", "minLength": 1},
+                "b": {"$ref": "#/properties/w/properties/a"},
+            },
+        }
+    },
+    "required": ["w"],
+}
+
+
+@pytest.fixture(scope="module")
+def moved_targets(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The contract of MOVED_TARGETS as the loader bundles it."""
+    from tests.conftest import tool_file, write_design
+    from toolgen.load.design import load_design
+    from toolgen.providers import settings
+
+    root = tmp_path_factory.mktemp("moved") / "design"
+    write_design(root, {"tools/t.json": tool_file("t", MOVED_TARGETS)})
+    design, diagnostics = load_design(root, settings(list(PROFILES)))
+    assert design is not None and not diagnostics, diagnostics
+    return design.tools[0]
+
+
+@pytest.mark.parametrize("provider", EVERY_PROFILE)
+def test_a_reference_into_a_node_the_projection_moves_resolves(moved_targets, provider):
+    """A local reference to anything but the schema or one of its own definitions is bundled
+    into the root's $defs (a shared definition) at load: the projection wraps optional members
+    (MadeNullable, a box) and so moves what they hold, where such a reference would dangle."""
+    from toolgen.compile.canonical.reference import reference_inverse
+    from toolgen.schema import pointer as jp
+    from toolgen.schema import walker
+    from toolgen.schema.refs import local_refs
+
+    projected, diagnostics = project_contract(
+        moved_targets, profile_of(provider), ProviderOptions(), "t"
+    )
+    assert codes(diagnostics) == [], diagnostics
+    meaning = projected.meaning
+    for _, target in local_refs(meaning):
+        jp.resolve(meaning, target)  # KeyError: it dangles
+    n = member(member(meaning, "w"), "n")
+    reached = [node for node, _ in walker.walk(n)]
+    reached += [jp.resolve(meaning, target) for _, target in local_refs(n)]
+    types = {str(node.get("type")).lower() for node in reached if isinstance(node, dict)}
+    assert "string" in types and "integer" not in types, n  # the resource's T, not the root's
+    payload = {"w": {"n": "x", "m": 1, "tree": {"kids": [{"kids": []}]}, "a": "p", "b": "q"}}
+    canonical = Draft202012Validator(moved_targets.schema)
+    assert canonical.is_valid(payload)
+    assert not canonical.is_valid({"w": {"n": 1}})
+    assert not canonical.is_valid({"w": {"b": ""}})  # b is a's schema: minLength 1
+    if Draft202012Validator(meaning).is_valid(payload):  # else written otherwise (a recursion)
+        assert reference_inverse(payload, projected) == payload
 
 
 # -- the one-branch allOf merge compares JSON values ------------------------------------------
@@ -369,9 +460,10 @@ def test_type_object_beside_a_union_of_objects_goes_into_the_branches(provider):
 
 
 def test_an_enum_gemini_cannot_write_is_not_called_any_value():
-    _, diagnostics = project(obj({"o": {"const": {"x": 1}}}), "gemini")
-    assert codes(diagnostics) == ["ENUM_NOT_EXPRESSIBLE"]
-    assert "accepts the values of its enum only" in diagnostics[0].message
+    """An object const is no value of any type: the one text of its value, not any JSON text."""
+    schema, diagnostics = project(obj({"o": {"const": {"x": 1}}}), "gemini")
+    assert codes(diagnostics) == []
+    assert member(schema, "o") == {"type": "string", "enum": ['{"x": 1}']}
 
 
 def test_an_enum_none_of_whose_values_fits_its_type_is_left_as_it_is():

@@ -52,8 +52,11 @@ TOOLS: dict[str, dict[str, Any]] = {
             "flag": {"const": True},
             "obj_const": {"const": {"k": None}},
             "kind": {"const": "x"},
+            "array_const": {"const": [1, 2, 3]},
+            "typed_array_const": {"type": "array", "const": ["a"]},
+            "arrays": {"enum": [[1], ["a", None], None]},
         },
-        ["kind"],
+        ["kind", "array_const"],
     ),
     "enums": obj(
         {
@@ -123,6 +126,16 @@ TOOLS: dict[str, dict[str, Any]] = {
             "merged": {"allOf": [obj({"m": STR, "n": STR}, ["m"])], "description": "merged"},
         }
     ),
+    # equivalent merges: an allOf of objects with disjoint members, of keywords that do not
+    # conflict, and a union of one schema beside members
+    "all_of.merged": obj(
+        {
+            "both": {"allOf": [obj({"a": STR}, ["a"]), obj({"b": INT}), {"required": ["b"]}]},
+            "text": {"allOf": [STR, {"minLength": 2}]},
+            "beside": {**obj({"x": STR}), "anyOf": [obj({"y": INT}, ["y"])]},
+        },
+        ["both"],
+    ),
     "trees.recursive": obj(
         {
             "root": {"$ref": "#/$defs/Node"},
@@ -190,6 +203,18 @@ TOOLS: dict[str, dict[str, Any]] = {
         ["required_null"],
         **{"$defs": {"P": obj({"q": STR})}},
     ),
+    # pydantic's label: str | None = None: null is the default, so no box (DefaultNullRequired)
+    "optional.default_null": obj(
+        {
+            "label": {"anyOf": [STR, {"type": "null"}], "default": None},
+            "count": {"type": ["integer", "null"], "default": None, "title": "Count"},
+            "ref": {"$ref": "#/$defs/L"},
+            "boxed": {"type": ["string", "null"]},
+            "plain": STR,
+        },
+        [],
+        **{"$defs": {"L": {"anyOf": [INT, {"type": "null"}], "default": None}}},
+    ),
     "numbers": obj(
         {
             "big": INT,
@@ -234,6 +259,16 @@ TOOLS: dict[str, dict[str, Any]] = {
         },
         ["v"],
     ),
+    # Gemini's enums hold no null: the null goes to a branch of its own, the values stay
+    "type_lists.nullable_enum": obj(
+        {
+            "status": {"type": ["string", "null"], "enum": ["active", "inactive", None]},
+            "maybe": {"type": ["string", "null"], "enum": ["a", None]},
+        },
+        ["status"],
+    ),
+    # a root stays an object: a map there is written as its extra members (ExtraMembers)
+    "encodings.root_map": {"type": "object", "additionalProperties": INT, "maxProperties": 4},
     "type_lists.enums": obj(
         {"v": obj({"choice": {"type": ["string", "integer"], "enum": ["a", "b", 3]}}, ["choice"])},
         ["v"],
@@ -299,6 +334,23 @@ OUTPUTS: dict[str, dict[str, Any]] = {
             "counts": {"type": "object", "required": ["a"], "additionalProperties": INT},
         },
         ["population"],
+    ),
+    # properties: {} declares no member: a map of any values, never closed to every member
+    "encodings.empty_properties": obj(
+        {
+            "free": {"type": "object", "properties": {}},
+            "maybe_free": {"type": "object", "properties": {}, "description": "d"},
+        },
+        ["free"],
+    ),
+    # a map in a type list is split into one branch per type: the map's is an array of entries
+    "encodings.nullable_maps": obj(
+        {
+            "any": {"type": ["object", "null"]},
+            "counts": {"type": ["null", "object"], "additionalProperties": INT},
+            "or_text": {"type": ["object", "string"], "properties": {}},
+        },
+        ["any"],
     ),
     "encodings.any_values": obj(
         {

@@ -1,5 +1,6 @@
-"""The three laws of docs/projection.md ("The inverse and its laws") for the OpenAI projection and its inverses (reference and
-compiled), as property tests over the example design, the hard cases and a corpus sample.
+"""The three laws of docs/projection.md ("The inverse and its laws") for the OpenAI projection
+and its inverses (reference and compiled), as property tests over the example design, the hard
+cases and a corpus sample.
 
 - completeness: for x valid under S (objects that declare properties read as closed, as the
   projection closes them), fill(x) — every absent member written as null, a member that is

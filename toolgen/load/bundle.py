@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
@@ -46,6 +46,7 @@ class _Ref:
     local: bool  # stays a reference inside the same resource
     target: Location | None  # None when the reference is broken (a diagnostic says why)
     local_form: str | None = None  # a local reference spelled with its own file name, as "#..."
+    hoisted: bool = False  # a same-file reference made a shared definition (_refs_in)
 
 
 def _classify(
@@ -88,13 +89,27 @@ def _classify(
     return _Ref(where, uri == "", target), []
 
 
+def _at_top(pointer: str, resource: str) -> bool:
+    """Whether ``pointer`` is the resource at ``resource`` or one of its own definitions (an
+    entry of its ``$defs`` or ``definitions``): where a local reference may stay one."""
+    if not (pointer == resource or pointer.startswith(resource + "/")):
+        return False
+    tokens = jp.split(pointer[len(resource) :])
+    return not tokens or (len(tokens) == 2 and tokens[0] in ("$defs", "definitions"))
+
+
 def _refs_in(
-    location: Location, docs: Documents, *, local_is_shared: bool
+    location: Location, docs: Documents, *, local_is_shared: bool, resource: str | None = None
 ) -> tuple[list[_Ref], list[Diagnostic]]:
     """The references inside the schema at ``location``.
 
-    In a contract's own schema a same-file reference stays local; inside a shared definition every
-    reference (local ones included) designates another shared definition.
+    In a contract's own schema a same-file reference to the schema itself or to one of its own
+    definitions stays local; one to any other node (a definition of an embedded resource, a
+    member) designates a shared definition, like a reference into another file: the projection
+    wraps and moves the nodes of a contract, so a reference to one of them would point elsewhere,
+    or nowhere. Inside a shared definition every reference (local ones included) designates
+    another shared definition. ``resource``: the pointer a same-file reference inside a shared
+    definition is resolved from, when not the file's own resource.
     """
     file, base_pointer = location
     refs: list[_Ref] = []
@@ -104,10 +119,14 @@ def _refs_in(
     for node, pointer in walker.walk(docs.resolve(location)):
         if isinstance(node, dict) and "$ref" in node:
             where = (file, base_pointer + jp.join(pointer, "$ref"))
-            resource = None if local_is_shared else base_pointer
-            ref, found = _classify(node["$ref"], file, where, docs, resource)
-            if local_is_shared and ref.target is not None:
-                ref = _Ref(ref.where, False, ref.target)
+            ref, found = _classify(
+                node["$ref"], file, where, docs, resource if local_is_shared else base_pointer
+            )
+            target = ref.target
+            if target is not None and (
+                local_is_shared or (ref.local and not _at_top(target[1], base_pointer))
+            ):
+                ref = _Ref(ref.where, False, target, hoisted=ref.local and not local_is_shared)
             refs.append(ref)
             diagnostics.extend(found)
     return refs, diagnostics
@@ -120,8 +139,14 @@ def _preferred_name(location: Location) -> str:
     return tokens[-1] if tokens else stem
 
 
-def _assign_names(targets: set[Location]) -> dict[Location, str]:
-    """Design-wide unique names: the last pointer token, qualified by the file stem on a clash."""
+def _assign_names(
+    targets: set[Location],
+    reserved: frozenset[str] = frozenset(),
+    inner: frozenset[Location] = frozenset(),
+) -> dict[Location, str]:
+    """Design-wide unique names: the last pointer token, qualified by the file stem on a clash;
+    a target of ``inner`` (a node inside a contract, made shared by a local reference) also
+    avoids the ``reserved`` names (the contracts' own definitions', which its copy sits beside)."""
     ordered = sorted(targets)
     wanted: dict[str, list[Location]] = {}
     for target in ordered:
@@ -130,11 +155,11 @@ def _assign_names(targets: set[Location]) -> dict[Location, str]:
     taken: set[str] = set()
     for target in ordered:
         name = _preferred_name(target)
-        if len(wanted[name]) > 1:
+        if len(wanted[name]) > 1 or (target in inner and name in reserved):
             stem = posixpath.basename(target[0]).rsplit(".", 1)[0]
             name = f"{stem}.{name}"
         candidate, index = name, 2
-        while candidate in taken:
+        while candidate in taken or (target in inner and candidate in reserved):
             candidate, index = f"{name}_{index}", index + 1
         names[target] = candidate
         taken.add(candidate)
@@ -146,19 +171,47 @@ def _def_ref(name: str) -> str:
     return "#" + quote(jp.join("/$defs", name), safe="/$~!&'()*+,;=:@")
 
 
-def _rewrite(schema: Any, base: Location, replacements: dict[str, str]) -> Any:
-    """A copy of ``schema`` with the ``$ref`` values at the given pointers replaced."""
+def _rewrite(
+    schema: Any,
+    base: Location,
+    replacements: dict[str, str],
+    dropped: frozenset[str] = frozenset(),
+) -> Any:
+    """A copy of ``schema`` with the ``$ref`` values at the given pointers replaced, and without
+    the definitions at the pointers ``dropped`` (each a shared definition of its own now)."""
 
     def visit(node: Any, pointer: str) -> Any:
         copied = walker.map_children(
             node, pointer, lambda child: visit(child.schema, child.pointer)
         )
+        if not isinstance(copied, dict):
+            return copied
         ref_pointer = base[1] + jp.join(pointer, "$ref")
-        if isinstance(copied, dict) and ref_pointer in replacements:
+        if ref_pointer in replacements:
             copied["$ref"] = replacements[ref_pointer]
+        for keyword in ("$defs", "definitions"):
+            entries = copied.get(keyword)
+            if dropped and isinstance(entries, dict):
+                at = base[1] + jp.join(pointer, keyword)
+                kept = {k: v for k, v in entries.items() if jp.join(at, k) not in dropped}
+                if len(kept) < len(entries):
+                    if kept:
+                        copied[keyword] = kept
+                    else:
+                        del copied[keyword]
         return copied
 
     return visit(schema, "")
+
+
+def _below(pointer: str, holder: str) -> bool:
+    return pointer == holder or pointer.startswith(holder + "/")
+
+
+def _is_definition(pointer: str) -> bool:
+    """Whether ``pointer`` names a definition (an entry of ``$defs`` or ``definitions``)."""
+    tokens = jp.split(pointer)
+    return len(tokens) >= 2 and tokens[-2] in ("$defs", "definitions")
 
 
 @dataclass(frozen=True)
@@ -176,11 +229,14 @@ class Bundler:
     docs: Documents
     #: what the last bundle found (:meth:`bundle`), for :meth:`bundle_again`
     targets: Targets | None = None
+    #: the contract resources being bundled
+    roots: list[Location] = field(default_factory=list)
 
     def bundle(
         self, roots: list[Location]
     ) -> tuple[list[tuple[Any, dict[str, SharedDef]]], dict[str, SharedDef], list[Diagnostic]]:
         """Bundle each root schema; returns (schema, shared defs it uses) per root, all shared defs, diagnostics."""
+        self.roots = roots
         root_refs, diagnostics = self._root_refs(roots)
 
         # Collect the closure of shared targets with a worklist (cycles across files terminate).
@@ -190,16 +246,23 @@ class Bundler:
             target = pending.pop()
             if target in target_refs:
                 continue
-            refs, found = _refs_in(target, self.docs, local_is_shared=True)
+            refs, found = _refs_in(
+                target, self.docs, local_is_shared=True, resource=self._resource(target)
+            )
             target_refs[target] = refs
             diagnostics.extend(found)
             pending.extend(r.target for r in refs if r.target)
 
-        names = _assign_names(set(target_refs))
+        inner = frozenset(t for t in target_refs if self._inside_contract(t))
+        names = _assign_names(set(target_refs), self._root_definitions(roots), inner)
+        nested = {t for t in inner if _is_definition(t[1])}  # each a shared definition now
         shared: dict[str, SharedDef] = {}
         for target, refs in target_refs.items():
             replacements = {r.where[1]: _def_ref(names[r.target]) for r in refs if r.target}
-            schema = _rewrite(self.docs.resolve(target), target, replacements)
+            inside = frozenset(d for d in nested if d[0] == target[0] and _below(d[1], target[1]))
+            schema = _rewrite(
+                self.docs.resolve(target), target, replacements, frozenset(p for _, p in inside)
+            )
             shared[names[target]] = SharedDef(names[target], target[0], target[1], schema)
         self.targets = Targets(target_refs, names, shared)
         return self._assemble(roots, root_refs, diagnostics), shared, diagnostics
@@ -220,6 +283,28 @@ class Bundler:
         self.targets = targets
         bundled = self._assemble(roots, root_refs, diagnostics)
         return None if diagnostics else bundled
+
+    def _resource(self, target: Location) -> str | None:
+        """The pointer of the contract resource (a root) that holds ``target``, the deepest one
+        (a tool's output beside its parameters); None outside every root."""
+        holders = [p for f, p in self.roots if f == target[0] and _below(target[1], p)]
+        return max(holders, key=len) if holders else None
+
+    def _inside_contract(self, target: Location) -> bool:
+        """Whether ``target`` is a node inside a contract's schema that is neither the schema
+        nor one of its own definitions (made shared by a local reference: _refs_in)."""
+        resource = self._resource(target)
+        return resource is not None and not _at_top(target[1], resource)
+
+    def _root_definitions(self, roots: list[Location]) -> frozenset[str]:
+        """The names of the roots' own definitions."""
+        names: set[str] = set()
+        for root in roots:
+            schema = self.docs.resolve(root)
+            for keyword in ("$defs", "definitions"):
+                entries = schema.get(keyword) if isinstance(schema, dict) else None
+                names.update(entries if isinstance(entries, dict) else ())
+        return frozenset(names)
 
     def _root_refs(self, roots: list[Location]) -> tuple[list[list[_Ref]], list[Diagnostic]]:
         diagnostics: list[Diagnostic] = []
@@ -246,8 +331,13 @@ class Bundler:
                 [names[r.target] for r in external if r.target], target_refs, names
             )
             schema = self.docs.resolve(root)
+            dropped = frozenset(
+                r.target[1]
+                for r in external
+                if r.hoisted and r.target and _is_definition(r.target[1])
+            )
             if replacements or used:  # else the copy would equal the authored schema
-                schema = _rewrite(schema, root, replacements)
+                schema = _rewrite(schema, root, replacements, dropped)
             if used:
                 diagnostics.extend(self._name_clashes(schema, root, used))
                 if isinstance(schema, dict):
@@ -272,11 +362,14 @@ class Bundler:
             pending.extend(names[r.target] for r in target_refs[by_name[name]] if r.target)
         return sorted(seen)
 
-    @staticmethod
-    def _name_clashes(schema: Any, root: Location, used: list[str]) -> list[Diagnostic]:
+    def _name_clashes(self, schema: Any, root: Location, used: list[str]) -> list[Diagnostic]:
+        """A local definition with the name of a shared one this schema uses, unless the shared
+        one is that very definition (a node of the schema made shared refers to it)."""
         local = schema.get("$defs") if isinstance(schema, dict) else None
         if not isinstance(local, dict):
             return []
+        assert self.targets is not None
+        shared = self.targets.shared
         return [
             Diagnostic(
                 root[0],
@@ -287,4 +380,6 @@ class Bundler:
             )
             for name in used
             if name in local
+            and (shared[name].file, shared[name].pointer)
+            != (root[0], jp.join(root[1], "$defs", name))
         ]

@@ -42,8 +42,11 @@ def object_encoding(
     """How an object schema ``node`` is encoded: ``"map"`` (no declared members, and members of
     one schema, or of any; or of one ``patternProperties`` pattern where ``profile`` keeps it as
     the key's pattern: :func:`pattern_map`), ``"extras"`` (declared members and others beside
-    them), or None (closed as it is, or a form no encoding carries: other ``patternProperties``,
-    a required member that is not declared, a union beside the members, a type list)."""
+    them written with ``additionalProperties``; at the root, where the members must stay an
+    object, the others even where no member is declared), or None (closed as it is, or a form no
+    encoding carries: other ``patternProperties``, a required member that is not declared, a
+    union beside the members, a type list). ``properties: {}`` declares no member: such an object
+    takes any members, as one without ``properties`` does."""
     if "anyOf" in node or "oneOf" in node:
         return None
     if "patternProperties" in node:
@@ -53,9 +56,11 @@ def object_encoding(
     extra = node.get("additionalProperties")
     if extra is False:
         return None
-    if isinstance(node.get("properties"), dict):
+    if node.get("properties") and isinstance(node["properties"], dict):
         return "extras" if extra is not None else None
-    if root or node.get("required") or _types(node) not in (["object"], []):
+    if root:
+        return "extras" if extra is not None and not node.get("required") else None
+    if node.get("required") or _types(node) not in (["object"], []):
         return None
     return "map"
 
@@ -73,3 +78,14 @@ def key_schema(node: dict[str, Any], profile: Profile) -> dict[str, Any]:
     if isinstance(pattern, str) and keeps_pattern(profile, pattern):
         key["pattern"] = pattern
     return key
+
+
+def map_in_type_list(node: dict[str, Any], profile: Profile) -> bool:
+    """Whether ``node`` (not a root) lists ``object`` among other types, none of them
+    ``array``, and its object is a map (:func:`object_encoding`): a map is written as an array
+    of entries, so its type list is split into one branch per type (TypeListAsUnion), where the
+    array of entries is told apart from every other branch by its type."""
+    types = _types(node)
+    if "object" not in types or len(types) < 2 or "array" in types:
+        return False
+    return object_encoding({**node, "type": "object"}, root=False, profile=profile) == "map"

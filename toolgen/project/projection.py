@@ -16,7 +16,12 @@ from typing import Any
 
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.load.contracts import Contract, ProviderOptions
-from toolgen.project.encoding import key_schema, object_encoding, pattern_map
+from toolgen.project.encoding import (
+    key_schema,
+    map_in_type_list,
+    object_encoding,
+    pattern_map,
+)
 from toolgen.project.limits import check_limits, measure
 from toolgen.project.nonstrict import non_object_root
 from toolgen.project.openapi import write_openapi
@@ -26,6 +31,8 @@ from toolgen.project.rewrites import (
     AllOfMerged,
     AnyAsJsonText,
     ConstAsEnum,
+    DefaultNullRequired,
+    EnumAsJsonText,
     EnumCaseRestored,
     EnumNarrowed,
     EnumStringified,
@@ -51,12 +58,14 @@ from toolgen.project.rewrites import (
     TypeIntoBranches,
     TypeListAsUnion,
     TypeListSplit,
+    UnionOfOneMerged,
 )
 from toolgen.project.rewrites import NULL_SCHEMA as NULL_SCHEMA
+from toolgen.project.rewrites.composition import Conflict
 from toolgen.providers.base import Profile
 from toolgen.schema import pointer as jp
 from toolgen.schema import walker
-from toolgen.schema.nullability import NullOracle
+from toolgen.schema.nullability import NullOracle, default_is_null
 from toolgen.schema.refs import RefCycle, chase, recursive_refs
 
 _UNION = ("anyOf", "oneOf")
@@ -164,6 +173,17 @@ class _Origins:
     def of(self, keyword: str) -> str:
         return jp.join(self.keywords.get(keyword, self.node), keyword)
 
+    def member(self, name: str) -> str:
+        """Where the member ``name`` of the node's ``properties`` was authored (the members of
+        two merged schemas come from both)."""
+        holder = self.keywords.get(_member_key(name), self.keywords.get("properties", self.node))
+        return jp.join(holder, "properties", name)
+
+
+def _member_key(name: str) -> str:
+    """The key of a member's origin among keywords' (no keyword holds a ``/``)."""
+    return jp.join("properties", name)
+
 
 def _merge_origins(
     origins: dict[str, str],
@@ -174,11 +194,21 @@ def _merge_origins(
     site_pointer: str,
 ) -> None:
     """Record that ``base``'s keywords come from ``base_pointer``, and those of ``site`` but
-    ``merged_keyword`` (the ``$ref`` or ``allOf`` merged away) from where they were."""
+    ``merged_keyword`` (the ``$ref`` or ``allOf`` merged away) from where they were; where both
+    declare members, each member's from where it was."""
     site_origins = {k: origins.get(k, site_pointer) for k in site if k != merged_keyword}
+    site_members = {k: v for k, v in origins.items() if k.startswith("properties/")}
     origins.clear()
     origins.update({k: base_pointer for k in base})
     origins.update(site_origins)
+    declared = [s.get("properties") for s in (base, site)]
+    if all(isinstance(d, dict) for d in declared):
+        origins.update({_member_key(name): base_pointer for name in base["properties"]})
+        held = site_origins["properties"]
+        for name in site["properties"]:
+            origins[_member_key(name)] = site_members.get(_member_key(name), held)
+    elif isinstance(site.get("properties"), dict):
+        origins.update(site_members)
 
 
 @dataclass(frozen=True)
@@ -222,6 +252,8 @@ class _Projector:
         self.boxed = False  # whether an optional member that accepts null was boxed
         self.oracle = NullOracle(self.contract.schema)
         self.errored: set[str] = set()  # schema pointers that have an error
+        # how many schemas each allOf merged has (by its pointer), as authored
+        self.all_of_sizes: dict[str, int] = {}
         self.inlining: list[str] = []  # the $ref targets being inlined around the current node
         self.in_union = 0  # how many unions of several non-null branches enclose the current node
         # where the provider refuses recursion, the $ref keywords that close a cycle (pointers
@@ -348,8 +380,9 @@ class _Projector:
 
     def _nullable_member(self, record: NodeRecord) -> bool:
         """Whether the optional member of a closed object that ``record`` describes can be
-        written required and nullable exactly (its canonical schema does not accept null, or the
-        projection writes it as JSON text, which is never null, or boxes it)."""
+        written required and nullable exactly (its canonical schema does not accept null, or
+        null is its default, or the projection writes it as JSON text, which is never null, or
+        boxes it)."""
         tokens = jp.split(record.canonical)
         if len(tokens) < 2 or tokens[-2] != "properties":
             return False  # a tuple's position or an open object's extra members
@@ -359,7 +392,11 @@ class _Projector:
             canonical = jp.resolve(self.contract.schema, record.canonical)
         except (KeyError, ValueError, IndexError):
             return False
-        return self.options.optional_nullable == "encode" or not self.oracle.accepts_null(canonical)
+        return (
+            self.options.optional_nullable == "encode"
+            or not self.oracle.accepts_null(canonical)
+            or default_is_null(self.contract.schema, canonical)
+        )
 
     def _wrapped_root(
         self, root: dict[str, Any], origins: _Origins, rewrites: list[Rewrite]
@@ -475,11 +512,10 @@ class _Projector:
             return node
         required = node.get("required")
         required = required if isinstance(required, list) else []
-        base = origins.of("properties")
         cut = {
             name
             for name in members
-            if name not in required and self._reaches_depth(jp.join(base, name))
+            if name not in required and self._reaches_depth(origins.member(name))
         }
         if not cut:
             return node
@@ -524,8 +560,9 @@ class _Projector:
     ) -> _Built:
         pointer = origins.node
         node = self._depth_reached(node, origins)
-        if not root and not self.profile.type_arrays:
-            as_union = TypeListAsUnion.apply(node)
+        map_in_list = not root and map_in_type_list(node, self.profile)
+        if not root and (map_in_list or not self.profile.type_arrays):
+            as_union = TypeListAsUnion.apply(node, map_in_list=map_in_list)
             if as_union is not None:
                 return self._type_list_union(as_union[0], origins, [*rewrites, as_union[1]])
         below: dict[str, NodeRecord] = {}
@@ -555,6 +592,8 @@ class _Projector:
         if narrowing is not None:
             node = narrowing[0]
             rewrites.append(narrowing[1])
+        authored = "const" if any(isinstance(r, ConstAsEnum) for r in rewrites) else "enum"
+        node = self._structured_enum(node, origins.of(authored), rewrites)
         takes_enum = self.profile.keep_if.get("enum")
         if (
             takes_enum
@@ -608,7 +647,10 @@ class _Projector:
             elif (
                 verdict == "drop"
                 or (keyword == "format" and value not in self.profile.formats)
-                or (keyword in self.profile.keep_if and not self.profile.keep_if[keyword](value))
+                or (
+                    keyword in self.profile.keep_if
+                    and not self.profile.keep_if[keyword](self._as_sent(keyword, value, node))
+                )
             ):
                 dropped.add(keyword)
         kept = {k: v for k, v in node.items() if k not in left_out}
@@ -640,13 +682,20 @@ class _Projector:
             if encoding == "extras":
                 closing = {k: v for k, v in node.items() if k != "additionalProperties"}
             result = self._close(
-                result, closing, origins, root=root, members=members, rewrites=rewrites
+                result,
+                closing,
+                origins,
+                root=root,
+                members=members,
+                rewrites=rewrites,
+                extras=encoding == "extras",
             )
             if encoding == "extras" and "properties" in result:
                 result = self._extra_members(result, node, origins, members, rewrites)
         elif (
             "array" in _types(result)
             and "items" not in result
+            and not {"enum", "const"} & set(result)  # the values are given: no text in them
             and not self.has_error_within(pointer)
         ):
             result = {**result, "items": AnyAsJsonText.apply({})[0]}  # elements of any type
@@ -682,6 +731,42 @@ class _Projector:
             elif split[1] is not None:
                 built = built.rewritten(split[0], split[1])
         return built
+
+    def _structured_enum(
+        self, node: dict[str, Any], authored: str, rewrites: list[Rewrite]
+    ) -> dict[str, Any]:
+        """``node``, whose enum may hold an object or an array the provider's enums cannot (its
+        enums hold strings, or what ``keep_if`` says): then with its values written as JSON text
+        (EnumAsJsonText), but inside a union, where the text could be another branch's string:
+        there without its enum, reported at ``authored`` (the enum or const as written)."""
+        values = node.get("enum")
+        if not EnumAsJsonText.structured(values):
+            return node
+        takes = self.profile.keep_if.get("enum")
+        if not self.profile.string_enums and (takes is None or takes(values)):
+            return node
+        if self.in_union:
+            self.report(
+                authored,
+                "ENUM_TEXT_IN_UNION",
+                f"{self.profile.title} cannot hold an object or array in an enum, and inside "
+                "anyOf/oneOf the JSON text of one could be another branch's string, so it cannot "
+                "be read back exactly",
+            )
+            return {k: v for k, v in node.items() if k != "enum"}
+        written, rule = EnumAsJsonText.apply(node)
+        rewrites.append(rule)
+        return written
+
+    def _as_sent(self, keyword: str, value: Any, node: dict[str, Any]) -> Any:
+        """The value of ``keyword`` as the provider is sent it, where that differs from the
+        node's: without type lists, a type list with null is split, its null a branch of its own
+        (TypeListSplit), so an enum keeps its other values only."""
+        types = node.get("type")
+        split = not self.profile.type_arrays and isinstance(types, list) and "null" in types
+        if keyword == "enum" and isinstance(value, list) and split:
+            return [v for v in value if v is not None]
+        return value
 
     def _type_list_union(
         self, union: dict[str, Any], origins: _Origins, rewrites: list[Rewrite]
@@ -721,7 +806,9 @@ class _Projector:
             if isinstance(least, int) and index < least:
                 required.append(name)
             elif nullable:
-                members[name] = self._optional_member(members[name], position, pointer)
+                members[name] = self._optional_member(
+                    members[name], position, pointer, position=True
+                )
         positions = {name: built.schema for name, built in members.items()}
         written, rule = TupleAsObject.apply(
             node, positions, list(positions) if nullable else required
@@ -795,6 +882,8 @@ class _Projector:
 
     def _child(self, child: walker.Child, origins: _Origins) -> _Built:
         """The projection of a subschema, reported where it was authored."""
+        if child.keyword == "properties" and isinstance(child.key, str):
+            return self._node(child.schema, origins.member(child.key))
         below_keyword = child.pointer[len(jp.join(origins.node, child.keyword)) :]
         return self._node(child.schema, origins.of(child.keyword) + below_keyword)
 
@@ -820,15 +909,30 @@ class _Projector:
             return None
 
         def merge_all_of(at: dict[str, Any]) -> dict[str, Any]:
-            """``at`` with each one-schema ``allOf`` merged in, up to a ``$ref`` to inline."""
+            """``at`` with the schemas of its ``allOf`` merged in, from the last, and a union of
+            one schema beside other keywords, up to a ``$ref`` to inline."""
             while self._ref_to_inline(at, root) is None:
-                branch_pointer = jp.join(origins.get("allOf", pointer), "allOf", 0)
-                merging = AllOfMerged.apply(at, branch_pointer)
+                keyword = "allOf" if isinstance(at.get("allOf"), list) else None
+                keyword = keyword or UnionOfOneMerged.keyword(at)
+                if keyword is None:
+                    break
+                holder = origins.get(keyword, pointer)
+                branches = at[keyword]
+                branch_pointer = jp.join(holder, keyword, len(branches) - 1)
+                merging = (
+                    AllOfMerged.apply(at, branch_pointer)
+                    if keyword == "allOf"
+                    else UnionOfOneMerged.apply(at, keyword, branch_pointer)
+                )
                 if merging is None:
                     break
                 merged, rule, conflicts = merging
-                self._report_conflicts(conflicts, jp.join(pointer, "allOf"))
-                _merge_origins(origins, at["allOf"][0], branch_pointer, at, "allOf", pointer)
+                several = self.all_of_sizes.setdefault(jp.join(holder, keyword), len(branches))
+                self._report_conflicts(conflicts, jp.join(holder, keyword), schemas=several)
+                base = branches[-1] if isinstance(branches[-1], dict) else {}
+                _merge_origins(origins, base, branch_pointer, at, keyword, pointer)
+                if keyword in merged:  # the allOf's other schemas, merged next
+                    origins[keyword] = holder
                 rewrites.append(rule)
                 at = merged
             return at
@@ -886,7 +990,7 @@ class _Projector:
             rewrites.append(rule)
             return bare
         all_of = node.get("allOf")
-        if isinstance(all_of, list):
+        if isinstance(all_of, list):  # a schema of it is false, or no schema: not merged
             self.report(
                 jp.join(pointer, "allOf"),
                 "UNSUPPORTED_ALL_OF",
@@ -934,20 +1038,37 @@ class _Projector:
             return {} if target else None
         return dict(target)
 
-    def _report_conflicts(self, keywords: tuple[str, ...], pointer: str) -> None:
-        """A keyword given differently by both schemas of a merge (toolgen.project.rewrites.composition)."""
-        for keyword in keywords:
-            self.report(
-                pointer,
-                "CONFLICTING_KEYWORDS",
-                f"{keyword!r} is given both here and in the schema it merges with, differently",
-            )
+    def _report_conflicts(
+        self, conflicts: tuple[Conflict, ...], pointer: str, *, schemas: int = 1
+    ) -> None:
+        """A keyword two merged schemas give so that they cannot be one schema, and why
+        (toolgen.project.rewrites.composition): of an ``allOf`` of several ``schemas``, the
+        ``allOf`` cannot be expressed."""
+        for keyword, why in conflicts:
+            if schemas > 1:
+                self.report(
+                    pointer,
+                    "UNSUPPORTED_ALL_OF",
+                    f"allOf with {schemas} schemas cannot be expressed in {self.profile.title}: "
+                    f"they cannot be merged into one schema ({keyword!r}: {why})",
+                )
+            else:
+                self.report(
+                    pointer,
+                    "CONFLICTING_KEYWORDS",
+                    f"{keyword!r} cannot be merged with the schema it merges with: {why}",
+                )
 
-    def _optional_member(self, projected: _Built, canonical: Any, pointer: str) -> _Built:
+    def _optional_member(
+        self, projected: _Built, canonical: Any, pointer: str, *, position: bool = False
+    ) -> _Built:
         """An optional member written as a required one that accepts null. One that accepts null
-        already is boxed (NullableOptionalBoxed: null is absent, ``{"value": v}`` is ``v``), or,
-        with ``optional_nullable = "keep"`` or ``"error"``, kept as it is: then absent and null
-        cannot be told apart (reported; the inverse keeps null)."""
+        already is written as it is where null is its default (DefaultNullRequired: absent and
+        null are one value, so null reads back as absent), else boxed (NullableOptionalBoxed:
+        null is absent, ``{"value": v}`` is ``v``), or, with ``optional_nullable = "keep"`` or
+        ``"error"``, kept as it is: then absent and null cannot be told apart (reported; the
+        inverse keeps null). ``position``: a tuple's position (whose default says nothing of
+        an absent one)."""
         as_text = any(isinstance(r, JSON_TEXTS) for r in projected.rewrites)
         if as_text or not self.oracle.accepts_null(canonical):
             # JSON text is never null: null there is an absent member, "null" a null one
@@ -955,6 +1076,8 @@ class _Projector:
                 projected.schema, type_arrays=self.profile.type_arrays
             )
             return projected.rewritten(schema, rewrite)
+        if not position and default_is_null(self.contract.schema, canonical):
+            return projected.rewritten(*DefaultNullRequired.apply(projected.schema))
         if self.options.optional_nullable == "encode":
             self.boxed = True
             return projected.rewritten(*NullableOptionalBoxed.apply(projected.schema))
@@ -1001,9 +1124,12 @@ class _Projector:
         root: bool,
         members: dict[str, _Built],
         rewrites: list[Rewrite],
+        extras: bool = False,
     ) -> dict[str, Any]:
         """Close an object: no additional members, every member required, optionals the provider's
-        way (those over a cap required and nullable: ``over_cap``, OptionalsOverCap)."""
+        way (those over a cap required and nullable: ``over_cap``, OptionalsOverCap). ``extras``:
+        its other members are written as one more member (ExtraMembers), so it is not closed to
+        them."""
         pointer = origins.node
         extra = canonical.get("additionalProperties")
         if extra is not None and extra is not False:
@@ -1033,6 +1159,7 @@ class _Projector:
         if (
             root
             and extra is None
+            and not extras
             and not canonical.get("properties")
             and not any(k in canonical for k in _UNION)  # a root union is an error already
         ):
@@ -1063,7 +1190,7 @@ class _Projector:
                     members[name] = self._optional_member(
                         members[name],
                         canonical_properties[name],
-                        jp.join(origins.of("properties"), name),
+                        origins.member(name),
                     )
                     properties[name] = members[name].schema
         closed = dict(result)
@@ -1084,7 +1211,7 @@ class _Projector:
                 members[name] = self._optional_member(
                     members[name],
                     canonical_properties[name],
-                    jp.join(origins.of("properties"), name),
+                    origins.member(name),
                 )
                 closed["properties"][name] = members[name].schema
             closed, rule = OptionalsOverCap.apply(closed, over, list(required))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -31,16 +30,44 @@ UNREPRESENTABLE: dict[str, str] = {
 }
 
 
-#: Backreferences, lookaround and word boundaries: regex features the constrained decoders of
-#: OpenAI and Anthropic refuse (OpenAI answers 400 "regex lookaround is not supported").
-_COMPLEX_PATTERN = re.compile(r"\\[1-9]|\\k<|\(\?[=!<]|\\b|\\B")
+#: the escapes that are a word boundary or a backreference outside a character class
+_REFUSED_ESCAPES = frozenset("bB123456789")
+
+
+def _refused_feature(pattern: str) -> bool:
+    """Whether ``pattern`` (an ECMA-262 regular expression, as JSON Schema reads it) uses a
+    backreference (``\\1``, ``\\k<name>``), a lookaround (``(?=``, ``(?!``, ``(?<=``, ``(?<!``;
+    a named group ``(?<name>`` too, on the safe side) or a word boundary (``\\b``, ``\\B``): regex
+    features the constrained decoders of OpenAI and Anthropic refuse (OpenAI answers 400 "regex
+    lookaround is not supported"). Read token by token: an escaped character is a literal
+    (``\\(?=`` is a paren, then ``?=``), and inside a character class nothing is a group, a
+    backreference or a boundary (``[(?=]`` is three characters, ``[\\b]`` a backspace)."""
+    index, in_class = 0, False
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":
+            escaped = pattern[index + 1 : index + 2]
+            if not in_class and (
+                escaped in _REFUSED_ESCAPES or pattern.startswith("k<", index + 1)
+            ):
+                return True
+            index += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(" and pattern[index + 1 : index + 3] in ("?=", "?!", "?<"):
+            return True
+        index += 1
+    return False
 
 
 def simple_pattern(pattern: Any) -> bool:
     """Whether a ``pattern`` uses none of the regex features strict decoders refuse; a profile
     keeps only such patterns (``keep_if``) and drops the others (the canonical validation
     enforces them)."""
-    return isinstance(pattern, str) and _COMPLEX_PATTERN.search(pattern) is None
+    return isinstance(pattern, str) and not _refused_feature(pattern)
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,9 @@ inverse reads it back. A :class:`Codec` owns both halves and the types on either
 
 A decoder never makes an array or an object of a value whose JSON text holds no bracket or brace
 (the runtime checks the depth of a changed payload again only where the text could nest deeper
-than its limit: runtime/_runtime.py). One codec changes no schema: where a provider may write an enum's string in another letter case
-(``case``), the projection sends the enum as it is and the codec reads such a string back as the
-declared one.
+than its limit: runtime/_runtime.py). One codec changes no schema: where a provider may write an
+enum's string in another letter case (``case``), the projection sends the enum as it is and the
+codec reads such a string back as the declared one.
 
 The compiled canonicalizers call :func:`decode` with a codec's name, as toolgen's reference inverse
 does, and the fakes call :func:`write`; toolgen's projection and compilers read :data:`CODECS`,

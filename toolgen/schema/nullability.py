@@ -6,6 +6,9 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from toolgen.schema import pointer as jp
+from toolgen.schema.refs import chase
+
 
 class NullOracle:
     """Answers for subschemas of one bundled root schema (so ``#/$defs/...`` references resolve)."""
@@ -17,3 +20,20 @@ class NullOracle:
         if isinstance(schema, bool):
             return schema
         return bool(self._root.evolve(schema=schema).is_valid(None))
+
+
+def default_is_null(root: Any, node: Any) -> bool:
+    """Whether the ``default`` of ``node`` (a subschema of the bundled schema ``root``) is null:
+    its own, else that of what its local ``$ref`` leads to (the site's annotation first, as a
+    reference inlined with its siblings keeps it)."""
+
+    def target(at: Any) -> str | None:
+        if not isinstance(at, dict) or "default" in at:
+            return None
+        ref = at.get("$ref")
+        return ref if isinstance(ref, str) and ref.startswith("#") else None
+
+    found = chase(
+        node, target, lambda _, ref: jp.resolve(root, jp.ref_pointer(ref)), stop_at_dead_end=True
+    )
+    return isinstance(found, dict) and "default" in found and found["default"] is None

@@ -86,19 +86,20 @@ def _branch(node: dict[str, Any], kind: str) -> dict[str, Any] | None:
     return branch
 
 
-def branches_by_type(node: dict[str, Any]) -> dict[str, Any] | None:
+def branches_by_type(node: dict[str, Any], *, least: int = 2) -> dict[str, Any] | None:
     """``node`` (with ``type: [A, B, ...]``) as ``{"anyOf": [A-branch, B-branch, ...]}``, one
     branch per type in the order of the list. Each keyword that applies to one type goes to that
     type's branch, each other keyword to every branch (an intersection distributes over the
     union); ``enum``, ``const``, ``default`` and ``examples`` keep in a branch the values of its
     type only, and a branch whose ``enum`` or ``const`` has no value of its type goes (the null
     branch is ``{"type": "null"}``). The title and description stay beside ``anyOf``. None when
-    the node has fewer than two types besides null (or no branch is left)."""
+    the node has fewer than ``least`` types besides null, or a list of one type only (or no
+    branch is left)."""
     types = node.get("type")
     if not isinstance(types, list) or not all(isinstance(t, str) for t in types):
         return None
     types = list(dict.fromkeys(types))
-    if sum(t != "null" for t in types) < 2:
+    if sum(t != "null" for t in types) < least or len(types) < 2:
         return None
     branches = [b for b in (_branch(node, t) for t in types) if b is not None]
     if not branches:

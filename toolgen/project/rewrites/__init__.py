@@ -1,10 +1,12 @@
 """The rewrites of the provider projection, each written beside its inverse.
 
 The projection (toolgen.project.projection) writes some canonical forms another way for a provider: a
-``$ref`` with siblings inlined, a one-element ``allOf`` merged, ``oneOf`` folded into ``anyOf``,
+``$ref`` with siblings inlined, the schemas of an ``allOf`` (or a union of one beside other
+keywords) merged, ``oneOf`` folded into ``anyOf``,
 an optional member made nullable (every one, or on a provider that caps optional members those
-over its cap: OptionalsOverCap) or, where it accepts null already, boxed
-(NullableOptionalBoxed), a type list split into ``anyOf``. For every projected node it
+over its cap: OptionalsOverCap) or, where it accepts null already, written as it is where null
+is its default (DefaultNullRequired) and else boxed (NullableOptionalBoxed), a type list split
+into ``anyOf``. For every projected node it
 records which rules it applied, in order (a :class:`NodeRecord`), keyed by the node's pointer in
 the projected schema beside the pointer of the canonical node it came from (a :class:`RewriteRecord`).
 
@@ -29,6 +31,7 @@ from toolgen.project.rewrites.composition import (
     RecursiveRefKept,
     RefInlined,
     TypeIntoBranches,
+    UnionOfOneMerged,
 )
 from toolgen.project.rewrites.encodings import (
     JSON_TEXTS,
@@ -43,6 +46,7 @@ from toolgen.project.rewrites.encodings import (
 )
 from toolgen.project.rewrites.enums import (
     ConstAsEnum,
+    EnumAsJsonText,
     EnumCaseRestored,
     EnumNarrowed,
     EnumStringified,
@@ -51,7 +55,13 @@ from toolgen.project.rewrites.enums import (
 )
 from toolgen.project.rewrites.keywords import KeywordsDropped
 from toolgen.project.rewrites.members import RequiredDeclared
-from toolgen.project.rewrites.nulls import MadeNullable, NullForm, OptionalKept, OptionalsOverCap
+from toolgen.project.rewrites.nulls import (
+    DefaultNullRequired,
+    MadeNullable,
+    NullForm,
+    OptionalKept,
+    OptionalsOverCap,
+)
 from toolgen.project.rewrites.presence import NullableOptionalBoxed
 from toolgen.project.rewrites.record import NodeRecord, RewriteRecord
 from toolgen.project.rewrites.record_json import record_from_json, record_to_json
@@ -74,8 +84,10 @@ __all__ = [
     "AnyAsJsonText",
     "ConstAsEnum",
     "Counterpart",
+    "DefaultNullRequired",
     "EncodingError",
     "EnumCaseRestored",
+    "EnumAsJsonText",
     "EnumNarrowed",
     "EnumStringified",
     "EnumTyped",
@@ -101,6 +113,7 @@ __all__ = [
     "TypeIntoBranches",
     "TypeListAsUnion",
     "TypeListSplit",
+    "UnionOfOneMerged",
     "enum_text",
     "record_from_json",
     "record_to_json",

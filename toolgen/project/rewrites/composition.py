@@ -1,5 +1,6 @@
 """``$ref``, ``allOf`` and ``oneOf`` written in forms a provider takes: a reference inlined (or
-kept bare where it recurses), a one-schema ``allOf`` merged, ``oneOf`` folded into ``anyOf``."""
+kept bare where it recurses), the schemas of an ``allOf`` merged (and a union of one schema beside
+other keywords), ``oneOf`` folded into ``anyOf``."""
 
 from __future__ import annotations
 
@@ -10,20 +11,78 @@ from toolgen.project.rewrites.rule import ANNOTATIONS, STRUCTURAL, Counterpart, 
 from toolgen.schema import pointer as jp
 from toolgen.schema.equality import json_equal
 
+#: a keyword both schemas of a merge give differently, and why they cannot be one schema
+Conflict = tuple[str, str]
 
-def merge(base: dict[str, Any], site: dict[str, Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
-    """``base`` with the keywords of ``site`` added, and the keywords both give differently under
-    JSON equality (``true`` is not ``1``; each left as ``base`` has it: the caller reports them),
-    unless it only describes (then the site's wins)."""
+
+def _open_to_others(value: Any) -> bool:
+    """Whether ``additionalProperties`` (None: absent) lets any other member in, whatever it is."""
+    return value is None or value is True or value == {}
+
+
+def _merged_members(
+    base: dict[str, Any], site: dict[str, Any]
+) -> tuple[dict[str, Any], list[Conflict]]:
+    """The ``properties`` of two schemas that both declare members, as one (an intersection:
+    each member is in either), and why that would not be equivalent: a member both declare
+    differently, or ``additionalProperties`` of one schema that would apply to a member only the
+    other declares (merged, that member would escape it)."""
+    ours, theirs = base["properties"], site["properties"]
+    conflicts: list[Conflict] = [
+        ("properties", f"member {name!r} is declared differently by both")
+        for name in theirs
+        if name in ours and not json_equal(ours[name], theirs[name])
+    ]
+    for side, other in ((base, theirs), (site, ours)):
+        extra = side.get("additionalProperties")
+        outside = [name for name in other if name not in side["properties"]]
+        if not _open_to_others(extra) and outside:
+            conflicts.append(
+                (
+                    "additionalProperties",
+                    f"the additionalProperties of one schema would also apply to {outside[0]!r}, "
+                    "which only the other declares",
+                )
+            )
+    return {**ours, **theirs}, conflicts
+
+
+def merge(
+    base: dict[str, Any], site: dict[str, Any]
+) -> tuple[dict[str, Any], tuple[Conflict, ...]]:
+    """``base`` with the keywords of ``site`` added (the schemas' intersection, as one), and the
+    keywords both give differently under JSON equality (``true`` is not ``1``; each left as
+    ``base`` has it: the caller reports them, with why), unless it only describes (then the
+    site's wins). Where both declare members, the members are merged (:func:`_merged_members`)
+    and ``additionalProperties`` kept where that stays equivalent; required members add up."""
     merged = dict(base)
-    conflicts: list[str] = []
+    conflicts: list[Conflict] = []
+    both_declare = isinstance(base.get("properties"), dict) and isinstance(
+        site.get("properties"), dict
+    )
+    if both_declare:
+        merged["properties"], found = _merged_members(base, site)
+        conflicts += found
+        extras = [s["additionalProperties"] for s in (base, site) if "additionalProperties" in s]
+        closed = [e for e in extras if not _open_to_others(e)]
+        if closed and not found:
+            merged["additionalProperties"] = closed[-1]
+            if any(not json_equal(e, closed[0]) for e in closed):
+                conflicts.append(("additionalProperties", "both say it, differently"))
     for keyword, value in site.items():
+        if both_declare and keyword in ("properties", "additionalProperties"):
+            continue
+        if keyword == "required" and isinstance(value, list):
+            ours = merged.get("required")
+            if isinstance(ours, list):
+                merged["required"] = list(dict.fromkeys([*ours, *value]))
+                continue
         if (
             keyword in merged
             and not json_equal(merged[keyword], value)
             and keyword not in ANNOTATIONS | STRUCTURAL
         ):
-            conflicts.append(keyword)
+            conflicts.append((keyword, "both give it, differently"))
             continue
         merged[keyword] = value
     return merged, tuple(conflicts)
@@ -40,7 +99,7 @@ class RefInlined(Rewrite):
     @staticmethod
     def apply(
         node: dict[str, Any], target: dict[str, Any], target_pointer: str, *, target_kept: bool
-    ) -> tuple[dict[str, Any], RefInlined, tuple[str, ...]]:
+    ) -> tuple[dict[str, Any], RefInlined, tuple[Conflict, ...]]:
         """``target`` (what the ``$ref`` of ``node`` resolves to) merged with the keywords beside
         the ``$ref``, the rule, and the keywords both give differently (:func:`merge`).
         ``target_kept``: the target is projected (it stays a definition), so its inverse can serve
@@ -81,27 +140,68 @@ class RecursiveRefKept(Rewrite):
 
 @dataclass(frozen=True)
 class AllOfMerged(Rewrite):
-    """A one-element ``allOf`` was merged into its node; ``branch`` is the canonical pointer of
-    the merged branch."""
+    """A schema of an ``allOf`` was merged into its node (the last one: an ``allOf`` of several
+    is merged one schema at a time, from the last, each recorded); ``branch`` is the canonical
+    pointer of the merged schema. The same values where the merge has no conflict (:func:`merge`:
+    members add up, ``additionalProperties`` only where it stays equivalent)."""
 
     branch: str
 
     @staticmethod
     def apply(
         node: dict[str, Any], branch_pointer: str
-    ) -> tuple[dict[str, Any], AllOfMerged, tuple[str, ...]] | None:
-        """The branch of ``node``'s one-schema ``allOf`` merged with the rest of ``node``, the
-        rule, and the keywords both give differently (:func:`merge`); None when ``node`` has no
-        such ``allOf``."""
+    ) -> tuple[dict[str, Any], AllOfMerged, tuple[Conflict, ...]] | None:
+        """The last schema of ``node``'s ``allOf`` merged with the rest of ``node`` (its
+        ``allOf`` without that schema, if others are left), the rule, and the keywords both give
+        differently (:func:`merge`); None when ``node`` has no ``allOf``, or its last schema is
+        no schema or ``false``."""
         all_of = node.get("allOf")
-        if not (isinstance(all_of, list) and len(all_of) == 1 and isinstance(all_of[0], dict)):
+        if not (isinstance(all_of, list) and all_of and isinstance(all_of[-1], dict | bool)):
             return None
+        last = all_of[-1]
+        if last is False:
+            return None  # no value: FALSE_SCHEMA
         rest = {k: v for k, v in node.items() if k != "allOf"}
-        merged, conflicts = merge(all_of[0], rest)
+        if len(all_of) > 1:
+            rest["allOf"] = all_of[:-1]
+        merged, conflicts = merge({} if last is True else last, rest)
         return merged, AllOfMerged(branch_pointer), conflicts
 
     def invert(self, at: Counterpart) -> Counterpart:
         """Nothing to undo: the merged node holds every keyword of both."""
+        return at
+
+
+@dataclass(frozen=True)
+class UnionOfOneMerged(Rewrite):
+    """An ``anyOf`` or ``oneOf`` of one schema beside other keywords (which it intersects with,
+    as an ``allOf`` of one would) was merged into its node; ``branch`` is the canonical pointer
+    of that schema. Nothing to undo."""
+
+    branch: str
+
+    @staticmethod
+    def keyword(node: dict[str, Any]) -> str | None:
+        """``anyOf`` or ``oneOf`` where ``node`` has a union of one schema beside keywords other
+        than annotations (alone, it is written as it is); None where it has no such union."""
+        for keyword in ("anyOf", "oneOf"):
+            branches = node.get(keyword)
+            if isinstance(branches, list) and len(branches) == 1 and isinstance(branches[0], dict):
+                return keyword if set(node) - {keyword} - ANNOTATIONS - STRUCTURAL else None
+        return None
+
+    @staticmethod
+    def apply(
+        node: dict[str, Any], keyword: str, branch_pointer: str
+    ) -> tuple[dict[str, Any], UnionOfOneMerged, tuple[Conflict, ...]]:
+        """The one schema of ``node``'s ``keyword`` (:meth:`keyword`; its canonical pointer
+        ``branch_pointer``) merged with the rest of ``node``, the rule, and the keywords both
+        give differently (:func:`merge`)."""
+        rest = {k: v for k, v in node.items() if k != keyword}
+        merged, conflicts = merge(node[keyword][0], rest)
+        return merged, UnionOfOneMerged(branch_pointer), conflicts
+
+    def invert(self, at: Counterpart) -> Counterpart:
         return at
 
 

@@ -1,5 +1,6 @@
-"""Enums written for a provider: ``const`` as a one-value ``enum``, and enums as string enums
-where the provider takes strings only."""
+"""Enums written for a provider: ``const`` as a one-value ``enum``, enums as string enums where
+the provider takes strings only, and enums of objects or arrays as the JSON texts of their values
+where its enums cannot hold them."""
 
 from __future__ import annotations
 
@@ -32,6 +33,12 @@ class ConstAsEnum(Rewrite):
 def enum_text(value: Any) -> str:
     """How a value that is no string is written in a string-only enum: its compact JSON text."""
     return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+def json_text(value: Any) -> str:
+    """A value's JSON text as the JSON-text encodings write it (the package's writer of such
+    values, toolgen/runtime/_forward.py, uses ``json.dumps`` as it is)."""
+    return json.dumps(value)
 
 
 @dataclass(frozen=True)
@@ -90,6 +97,35 @@ class EnumStringified(Rewrite):
         """A text of ``values`` becomes its canonical value; any other value stays (a canonical
         string is written as itself)."""
         return replace(at, values=self.values)
+
+
+@dataclass(frozen=True)
+class EnumAsJsonText(Rewrite):
+    """For a provider whose enums cannot hold an object or an array (``const: [1, 2, 3]``): the
+    enum (or the ``const`` written as one) became a string enum of each value's JSON text, as
+    the JSON-text encodings write it (:func:`json_text`: ``"[1, 2, 3]"``; null and strings
+    too: ``"null"``, ``"\\"a\\""``), and the node kept only its annotations (the enum decides
+    every value). The model writes the text; the inverse parses it (a fresh value each time),
+    and the value is canonical."""
+
+    codec = "json"
+
+    @staticmethod
+    def apply(node: dict[str, Any]) -> tuple[dict[str, Any], EnumAsJsonText]:
+        """``node`` (which has an ``enum``) as a string enum of its values' JSON texts, and the
+        rule."""
+        written = {k: v for k, v in node.items() if k in ("title", "description")}
+        written["type"] = "string"
+        written["enum"] = list(dict.fromkeys(json_text(value) for value in node["enum"]))
+        return written, EnumAsJsonText()
+
+    @staticmethod
+    def structured(values: Any) -> bool:
+        """Whether an enum's ``values`` hold an object or an array."""
+        return isinstance(values, list) and any(isinstance(v, dict | list) for v in values)
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        return self.decoded(at)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,8 @@
 """Optional members as a provider whose objects are all-required takes them: made to accept null
-(the inverse removes the null), or kept as they are where they accept null already; and those
-over the cap of a provider that keeps optionals optional but caps them (OptionalsOverCap)."""
+(the inverse removes the null), written as they are where they accept null and null is their
+default (absent and null are one value: the inverse removes the null), or kept as they are where
+they accept null already; and those over the cap of a provider that keeps optionals optional but
+caps them (OptionalsOverCap)."""
 
 from __future__ import annotations
 
@@ -85,6 +87,32 @@ class MadeNullable(Rewrite):
 
 
 @dataclass(frozen=True)
+class DefaultNullRequired(Rewrite):
+    """An optional member that accepts null and whose ``default`` is null (pydantic's
+    ``label: str | None = None``) became a required one as it is: absent and null are the same
+    value there (absent means the default), so strict mode's null is read back as absent, the
+    way the member was most plainly left out, and the model writes ``"bug"`` or null, no box."""
+
+    @staticmethod
+    def apply(node: dict[str, Any]) -> tuple[dict[str, Any], DefaultNullRequired]:
+        """``node`` as it is (it accepts null already), and the rule: its null goes."""
+        return node, DefaultNullRequired()
+
+    @property
+    def null_means_absent(self) -> bool:
+        return True
+
+    @property
+    def inverse_note(self) -> str:
+        return "nulls written for absent optional members are removed"
+
+    def invert(self, at: Counterpart) -> Counterpart:
+        """Nothing at the node: a null member is removed (``null_means_absent``), any other
+        value is the member's own."""
+        return at
+
+
+@dataclass(frozen=True)
 class OptionalKept(Rewrite):
     """An optional member that accepts null already became required as it is: absent and null
     cannot be told apart (OPTIONAL_NULLABLE), so the inverse keeps its null."""
@@ -103,10 +131,10 @@ class OptionalsOverCap(Rewrite):
     """An object of a provider that leaves optional members optional but caps how many a schema
     may have (``Profile.optionals_over_cap``, the cap in its limits) whose optional
     members ``members`` were written required and accepting null, the schema being over the cap.
-    Each of them records :class:`MadeNullable` (how it was made to accept null), so the inverse
-    removes its null exactly as for a provider that makes every optional member nullable: none of
-    them accepts null canonically (toolgen.project.projection chooses only such members), so null
-    there can only mean absent."""
+    Each of them records how (:class:`MadeNullable`, :class:`DefaultNullRequired`, or a box),
+    so the inverse removes its null exactly as for a provider that makes every optional member
+    nullable: toolgen.project.projection chooses only members whose null can mean absent (none
+    canonically, or one that is their default, or boxed)."""
 
     members: tuple[str, ...]
 

@@ -59,16 +59,22 @@ class TypeListAsUnion(Rewrite):
     only, and a branch whose ``enum`` or ``const`` has no value of its type goes. The title and
     description stay beside ``anyOf``. The same values: an equivalent rewrite, written before the
     branches are projected (each branch is projected as any node). The inverse reads the
-    projected ``anyOf`` as a union: the branch that admits a payload is that of its type."""
+    projected ``anyOf`` as a union: the branch that admits a payload is that of its type.
+
+    On every provider, a map in a type list (``{"type": ["object", "null"]}`` without declared
+    members) is split so too, null or not: the map is written as an array of entries
+    (MapAsPairs), which no type list of the object can say."""
 
     @staticmethod
-    def apply(node: dict[str, Any]) -> tuple[dict[str, Any], TypeListAsUnion] | None:
+    def apply(
+        node: dict[str, Any], *, map_in_list: bool = False
+    ) -> tuple[dict[str, Any], TypeListAsUnion] | None:
         """``node`` as a union of one branch per type (the branches not yet projected), and the
-        rule; None when it has fewer than two types besides null, or holds definitions (no
-        branch is theirs)."""
+        rule; None when it has fewer than two types besides null (one, with ``map_in_list``: its
+        object is a map), or holds definitions (no branch is theirs)."""
         if set(node) & {"$defs", "definitions"}:
             return None
-        union = branches_by_type(node)
+        union = branches_by_type(node, least=1 if map_in_list else 2)
         return None if union is None else (union, TypeListAsUnion())
 
     def invert(self, at: Counterpart) -> Counterpart:
