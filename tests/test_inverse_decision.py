@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -169,6 +170,20 @@ def test_an_enum_string_in_another_letter_case_reads_back_as_declared(package, p
     }
     declared = {"status": "Inactive"}
     assert module.canonicalize("status.set", declared) is declared
+
+
+def test_an_object_const_goes_out_as_its_declared_text_whatever_its_members_order(package):
+    """Gemini's enums hold no object: the const is a one-text enum of its JSON text
+    (EnumAsJsonText). The fakes write that text for a payload whose members come in another
+    order (JSON equal), as the provider's grammar lets the model write nothing else."""
+    const = {"b": 1, "a": [2, {"c": None}]}
+    parameters = {"type": "object", "properties": {"v": {"const": const}}, "required": ["v"]}
+    built = package({"c": tool_file("c", parameters)}, ["gemini"])
+    fakes = importlib.import_module(f"{built.__name__}.testing.gemini")
+    reordered = {"v": {"a": [2, {"c": None}], "b": 1}}
+    assert fakes.arguments("c", reordered) == {"v": json.dumps(const)}
+    (call,) = built.gemini.parse_tool_calls(fakes.response([("c", reordered)]))
+    assert call.arguments.model_dump(mode="json") == {"v": const}
 
 
 # -- the codecs ------------------------------------------------------------------------------------

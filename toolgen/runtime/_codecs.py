@@ -41,6 +41,7 @@ __all__ = [
     "Codec",
     "EncodingError",
     "decode",
+    "json_text",
     "write",
 ]
 
@@ -78,8 +79,14 @@ def _decode_json(value: Any, _: str) -> Any:
         raise EncodingError(f"a value written as JSON text is refused: {refused.reason}") from None
 
 
-def _write_json(value: Any, _: str, plan: Mapping[str, Any]) -> Any:
+def json_text(value: Any) -> str:
+    """A value's JSON text as the fakes write it; an enum of JSON texts holds its values' texts
+    written so (toolgen/project/rewrites/enums.py, EnumAsJsonText)."""
     return json.dumps(value)
+
+
+def _write_json(value: Any, _: str, plan: Mapping[str, Any]) -> Any:
+    return json_text(value)
 
 
 JSON_TEXT = Codec(

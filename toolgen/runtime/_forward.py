@@ -123,12 +123,12 @@ def forward(value: Any, plan: Mapping[str, Any], defs: Mapping[str, Any]) -> Any
     """``value`` written as the node of ``plan`` takes it (``defs``: the plans of ``$ref``
     targets): its encoding first, then its union's branch, then its members or items."""
     plan = _resolved(plan, defs)
+    for known, text in plan.get("texts", ()):
+        if json_equal(known, value):
+            return text  # an enum value written as its declared text
     if "encode" in plan:
         kind, argument = plan["encode"]
         value = write(kind, argument, value, plan)
-    texts = plan.get("texts")
-    if texts is not None and not isinstance(value, str) and value is not None:
-        value = next((text for known, text in texts if json_equal(known, value)), value)
     branches = plan.get("branches")
     if branches is not None:
         chosen = next((b for b in branches if fits(value, b, defs)), None)

@@ -9,7 +9,8 @@ the package); nothing here re-decides what the projection did. Keys of a node's 
 
 - ``call``: the plan of a ``$ref`` target (in ``defs``, by its projected pointer);
 - ``encode``: ``[decoder, argument]``, the encoding whose decoder the inverse applies there;
-- ``texts``: ``[[canonical value, text]...]``, enum values written as text (EnumStringified);
+- ``texts``: ``[[canonical value, text]...]``, enum values written as text (EnumStringified, or
+  the texts of an encoded enum: EnumAsJsonText), each written as its text, the declared one;
 - ``members`` / ``nulls`` / ``required`` / ``closed``: the declared members and their plans, the
   members the provider writes null when absent (required in the projection), the members the
   canonical value must have, and whether others are refused (for choosing a union branch);
@@ -25,7 +26,7 @@ from typing import Any
 from toolgen.compile.canonical.views import Reading, Site
 from toolgen.project.projection import ProjectedContract
 from toolgen.project.rewrites import OptionalKept, TypeListSplit
-from toolgen.runtime._codecs import CODECS
+from toolgen.runtime._codecs import CODECS, decode
 from toolgen.schema import pointer as jp
 from toolgen.schema.equality import json_type
 
@@ -38,6 +39,11 @@ def forward_plan(projected: ProjectedContract) -> dict[str, Any] | None:
     planner = _Planner(Reading(projected.meaning, projected.rewrites))
     root = planner.plan("", root=True)
     return {"root": root, "defs": dict(sorted(planner.defs.items()))}
+
+
+def codec_value(codec: tuple[str, str], text: str) -> Any:
+    """The canonical value a declared text of an encoded enum reads back as."""
+    return decode(codec[0], codec[1], text)
 
 
 class _Planner:
@@ -67,6 +73,13 @@ class _Planner:
             plan["encode"] = list(site.decode)
         if site.values:
             plan["texts"] = [[value, text] for text, value in site.values.items()]
+        elif site.decode is not None and isinstance(node.get("enum"), list):
+            # an enum of encoded texts (EnumAsJsonText): each value goes out as its declared text
+            plan["texts"] = [
+                [codec_value(site.decode, text), text]
+                for text in node["enum"]
+                if isinstance(text, str)
+            ]
         types = self._types(node, site)
         if types is not None:
             plan["types"] = types

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from toolgen.project.rewrites.rule import Counterpart, Rewrite, types_of
+from toolgen.runtime._codecs import json_text
 from toolgen.schema.equality import json_type
 
 
@@ -33,12 +34,6 @@ class ConstAsEnum(Rewrite):
 def enum_text(value: Any) -> str:
     """How a value that is no string is written in a string-only enum: its compact JSON text."""
     return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
-
-
-def json_text(value: Any) -> str:
-    """A value's JSON text as the JSON-text encodings write it (the package's writer of such
-    values, toolgen/runtime/_forward.py, uses ``json.dumps`` as it is)."""
-    return json.dumps(value)
 
 
 @dataclass(frozen=True)
