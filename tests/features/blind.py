@@ -30,7 +30,7 @@ from tests.features.checks import (
     value_outcome,
     without_null_defaults,
 )
-from tests.features.round_trip import Failures, projected_schema
+from tests.features.round_trip import Failures
 from toolgen.compile.canonical.reference import reference_for
 from toolgen.providers.base import Profile
 from toolgen.schema import pointer as jp
@@ -44,7 +44,7 @@ def _instances(text: str) -> st.SearchStrategy[Any]:
 
 def projected_values(built: Built, provider: str, kind: str) -> st.SearchStrategy[Any]:
     """Values of the projected schema of the feature's tool or output (cached by its text)."""
-    return _instances(json.dumps(projected_schema(built, provider, kind), sort_keys=True))
+    return _instances(json.dumps(built.projected_schema(provider, kind), sort_keys=True))
 
 
 def unresolved(schema: Any) -> str | None:
@@ -86,7 +86,8 @@ def check_blind(built: Built, provider: str, kind: str, value: Any) -> Failures:
     errors = module.PayloadError
     if kind == "tool":
         wire_name = module.PROVIDER_NAMES[TOOL]
-        decoded = outcome(errors, module.decode_tool_call, wire_name, json.dumps(value))
+        text = json.dumps(value)
+        decoded = outcome(errors, module.decode_tool_call, wire_name, text, "call_blind")
         canonical = value_outcome(errors, module.canonicalize, TOOL, value)
     else:
         decoded = outcome(errors, module.parse_output, OUTPUT, json.dumps(value))

@@ -14,11 +14,13 @@ import importlib.util
 import marshal
 import struct
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from jsonschema import Draft202012Validator
 
 from tests.conftest import output_file, tool_file, write_design
 from tests.features.catalog import OUTPUT, TOOL, Feature, dialect_of, provider_of
@@ -34,6 +36,16 @@ TOOL_FILE = "tools/probe.yaml"
 OUTPUT_FILE = "outputs/probe_output.yaml"
 
 
+#: The providers built together in a variant other than the default design, where its dialect
+#: is the one profile under test (gemini's openapi): with a provider of each way a package shares
+#: its modules among providers (openai: the ``_canonical`` the nullable providers share;
+#: anthropic: a ``_canonical_<provider>`` of its own; cloudflare: its own request and decoding
+#: modules), not all twelve, whose rendering the default design's build already pays.
+VARIANT_PROVIDERS: dict[str, tuple[str, ...]] = {
+    "openapi": ("openai", "anthropic", "gemini", "cloudflare"),
+}
+
+
 def variant_of(profile: str) -> str:
     """The design a profile is built from: its dialect's (toolgen.toml chooses it for the whole
     design), or the default one."""
@@ -46,6 +58,29 @@ class Built:
 
     result: BuildResult
     package: ModuleType | None
+    _schemas: dict[tuple[str, str], Any] = field(default_factory=dict, repr=False)
+
+    def projected_schema(self, provider: str, kind: str) -> Any:
+        """The projected schema of the tool (``kind`` "tool") or output as JSON Schema: the
+        package's own (``parameters``, ``output_schema``), or the projection's reading of it
+        where the dialect is OpenAPI's (``meaning``)."""
+        key = (provider, kind)
+        if key not in self._schemas:
+            projected = self.projected(provider, kind)
+            assert projected is not None
+            if self.profile(provider).openapi is not None:
+                self._schemas[key] = projected.meaning
+            elif kind == "tool":
+                self._schemas[key] = self.module(provider).parameters(TOOL)
+            else:
+                self._schemas[key] = self.module(provider).output_schema(OUTPUT)
+        return self._schemas[key]
+
+    def projected_validator(self, provider: str, kind: str) -> Draft202012Validator:
+        key = ("validator", provider + kind)
+        if key not in self._schemas:
+            self._schemas[key] = Draft202012Validator(self.projected_schema(provider, kind))
+        return self._schemas[key]
 
     def projected(self, provider: str, kind: str) -> ProjectedContract | None:
         """The projection of the feature's tool (``kind`` "tool") or output for ``provider``."""
@@ -150,9 +185,11 @@ class FeatureBuilds:
         return write_design(folder, files)
 
     def probe(self, variant: str) -> BuildResult:
-        """The build with every provider: its diagnostics say which providers refuse the design."""
+        """The build with every provider of the variant (VARIANT_PROVIDERS): its diagnostics say
+        which providers refuse the design."""
         if variant not in self._probes:
-            self._probes[variant] = self._build(variant, PROVIDER_NAMES, variant)
+            providers = VARIANT_PROVIDERS.get(variant, PROVIDER_NAMES)
+            self._probes[variant] = self._build(variant, providers, variant)
         return self._probes[variant]
 
     def refusals(self, profile: str) -> list[Diagnostic]:
@@ -169,7 +206,8 @@ class FeatureBuilds:
         if variant not in self._together:
             probe = self.probe(variant)
             refusing = {d.provider for d in probe.diagnostics if d.level is Level.ERROR}
-            taking = tuple(p for p in SERVED if p not in refusing)
+            built = VARIANT_PROVIDERS.get(variant, SERVED)
+            taking = tuple(p for p in SERVED if p in built and p not in refusing)
             result = probe if probe.ok else self._build(variant, taking, variant)
             self._together[variant] = Built(result, self._imported(f"all_{variant}", result))
         return self._together[variant]

@@ -15,8 +15,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
 from tests.features.builds import Built
 from tests.features.catalog import OUTPUT, TOOL, Feature
 from tests.features.checks import (
@@ -45,17 +43,6 @@ CASE_FOLDING = ("anthropic", "bedrock")
 
 Entry = Callable[[Built], Any]
 Failures = dict[str, str]
-
-
-def projected_schema(built: Built, provider: str, kind: str) -> Any:
-    """The projected schema as JSON Schema: the package's own (``parameters``,
-    ``output_schema``), or its reading where the dialect is OpenAPI's (``meaning``)."""
-    projected = built.projected(provider, kind)
-    assert projected is not None
-    if built.profile(provider).openapi is not None:
-        return projected.meaning
-    module = built.module(provider)
-    return module.parameters(TOOL) if kind == "tool" else module.output_schema(OUTPUT)
 
 
 def _keywords(provider: str, model: str | None = None) -> dict[str, Any]:
@@ -123,7 +110,7 @@ def check_tool(
         wire, entries = tool_entries(alone, provider, payload)
     except Exception as error:  # noqa: BLE001 - the fakes cannot write it: a finding
         return {"arguments": f"{type(error).__name__}: {error}"}
-    invalid = errors_of(Draft202012Validator(projected_schema(alone, provider, "tool")), wire)
+    invalid = errors_of(alone.projected_validator(provider, "tool"), wire)
     if invalid:
         failures["arguments"] = f"{_short(wire)} is not valid under the projection: {invalid[0]}"
     written = value_outcome(Exception, together.fakes(provider).arguments, TOOL, payload)
@@ -152,7 +139,7 @@ def check_output(
     except Exception as error:  # noqa: BLE001 - the forward writer cannot write it: a finding
         return {"output:written": f"{type(error).__name__}: {error}"}
     failures: Failures = {}
-    invalid = errors_of(Draft202012Validator(projected_schema(alone, provider, "output")), wire)
+    invalid = errors_of(alone.projected_validator(provider, "output"), wire)
     if invalid:
         failures["output:written"] = (
             f"{_short(wire)} is not valid under the projection: {invalid[0]}"
