@@ -194,6 +194,8 @@ class Compiled:
     source: str
     module: ModuleType
     cases: list[Case]
+    design: Design | None = None  # what it was compiled from (a package renders from them too)
+    projection: ProviderProjection | None = None
 
     def __repr__(self) -> str:
         return f"<compiled {self.module.__name__}: {len(self.cases)} contracts>"
@@ -248,7 +250,7 @@ def compile_projection(
                         options.recursion_depth,
                     )
                 )
-    return Compiled(source, module, cases)
+    return Compiled(source, module, cases, design, projection)
 
 
 def example_keys() -> list[str]:
