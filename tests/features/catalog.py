@@ -25,6 +25,11 @@ class Feature:
     """One feature: the ``parameters`` of its tool (None: it has no tool, only an output) and the
     ``output`` schema of its structured output (None: the feature is a tool's alone).
 
+    ``violations``: (keyword, payload) pairs, each payload of the tool's shape but breaking
+    ``keyword`` of its canonical schema: written by the fakes, it must be refused with a
+    PayloadError after decoding, and the projected schema may admit it only where the profile
+    drops the keyword on purpose (else the projection is silently less strict).
+
     ``draws``: where the canonical schema closed (tests/canonical/support.py ``closed``) has no
     instances although the schema has (an ``allOf`` of two objects, each closed alone), the
     schema the payloads are drawn from instead, every instance of which the canonical schema
@@ -37,6 +42,7 @@ class Feature:
     output: Mapping[str, Any] | None = None
     draws: Mapping[str, Any] | None = None
     case_folded: str | None = None
+    violations: tuple[tuple[str, Any], ...] = ()
     note: str = ""
 
 
@@ -78,6 +84,15 @@ _FORMATS = {
     "uuid": ["123e4567-e89b-12d3-a456-426614174000", "00000000-0000-0000-0000-000000000000"],
 }
 
+#: a value of each format's type that is not of the format
+_NOT_FORMATS = {
+    "hostname": "not a host!",
+    "ipv6": "1::2::3",
+    "duration": "P",
+    "email": "no at sign",
+    "uuid": "123e4567",
+}
+
 _FEATURES: tuple[Feature, ...] = (
     # -- encodings ------------------------------------------------------------------------------
     Feature("map", **_both(_one({"type": "object", "additionalProperties": {"type": "string"}}))),
@@ -95,6 +110,10 @@ _FEATURES: tuple[Feature, ...] = (
             )
         ),
         note="minProperties/maxProperties carried as minItems/maxItems of the entries",
+        violations=(
+            ("minProperties", {"id": "x", "value": {}}),
+            ("maxProperties", {"id": "x", "value": {"a": 1, "b": 2, "c": 3, "d": 4}}),
+        ),
     ),
     Feature(
         "pattern_map",
@@ -220,16 +239,22 @@ _FEATURES: tuple[Feature, ...] = (
     Feature(
         "nullable_enum_type_list",
         **_both(_one({"type": ["string", "null"], "enum": ["active", "inactive", None]})),
+        violations=(("enum", {"id": "x", "value": "other"}),),
     ),
     Feature("const", **_both(_one({"const": "fixed"}))),
     Feature("enum_without_type", **_both(_one({"enum": ["red", "green"]}))),
     Feature(
         "dropped_string_lengths",
         **_both(_one({"type": "string", "minLength": 2, "maxLength": 5})),
+        violations=(
+            ("minLength", {"id": "x", "value": "a"}),
+            ("maxLength", {"id": "x", "value": "abcdefgh"}),
+        ),
     ),
     Feature(
         "dropped_unique_items",
         **_both(_one({"type": "array", "items": {"type": "integer"}, "uniqueItems": True})),
+        violations=(("uniqueItems", {"id": "x", "value": [1, 1]}),),
     ),
     Feature(
         "dropped_formats",
@@ -241,6 +266,10 @@ _FEATURES: tuple[Feature, ...] = (
             }
         ),
         # valid values of each format (hypothesis-jsonschema draws no valid duration or uuid)
+        violations=tuple(
+            ("format", {**{f: v[0] for f, v in _FORMATS.items()}, fmt: bad})
+            for fmt, bad in _NOT_FORMATS.items()
+        ),
         draws={
             "type": "object",
             "properties": {
@@ -313,7 +342,9 @@ _FEATURES: tuple[Feature, ...] = (
         ),
     ),
     Feature(
-        "all_of_string_min_length", **_both(_one({"allOf": [{"type": "string"}, {"minLength": 5}]}))
+        "all_of_string_min_length",
+        **_both(_one({"allOf": [{"type": "string"}, {"minLength": 5}]})),
+        violations=(("minLength", {"id": "x", "value": "abc"}),),
     ),
     Feature("array_const", **_both(_one({"const": [1, 2, 3]}))),
     Feature("root_map", **_both({"type": "object", "additionalProperties": {"type": "integer"}})),

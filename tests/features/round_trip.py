@@ -15,6 +15,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from tests.canonical.support import encodes
 from tests.features.builds import Built
 from tests.features.catalog import OUTPUT, TOOL, Feature
 from tests.features.checks import (
@@ -27,6 +28,7 @@ from tests.features.checks import (
     without_null_defaults,
 )
 from toolgen.compile.canonical.forward import forward_plan
+from toolgen.project.rewrites import JSON_TEXTS
 from toolgen.providers import ENDPOINTS
 from toolgen.providers.cloudflare import FAMILIES
 
@@ -118,6 +120,8 @@ def check_tool(
         failures["together:arguments"] = f"writes {written}, alone {_short(wire)}"
     expected = without_null_defaults(payload, feature.parameters)
     failures |= _compare(entries, alone, together, provider, expected, feature.parameters)
+    for index, (keyword, violation) in enumerate(feature.violations):
+        failures |= _violation(alone, provider, f"violation:{keyword}[{index}]", violation)
     if feature.case_folded and provider in CASE_FOLDING:
         failures |= _case_folded(feature, alone, provider, payload, wire)
     return failures
@@ -174,6 +178,38 @@ def _compare(
         other = run(together.module(provider).PayloadError, entry, together)
         if not other.same(got):
             failures[f"together:{label}"] = f"gave {other}, alone {got}"
+    return failures
+
+
+def _violation(alone: Built, provider: str, label: str, payload: Any) -> Failures:
+    """A payload that breaks a keyword of the canonical schema (``label``:
+    ``violation:KEYWORD[n]``), written by the fakes: refused after decoding, and admitted by the
+    projected schema only where the profile drops the keyword on purpose or the projection
+    writes the member as JSON text (which carries no keyword)."""
+    keyword = label.split(":")[1].split("[")[0]
+    module = alone.module(provider)
+    try:
+        wire = alone.fakes(provider).arguments(TOOL, payload)
+    except Exception as error:  # noqa: BLE001 - the fakes cannot write it: a finding
+        return {label: f"the fakes cannot write {_short(payload)}: {type(error).__name__}: {error}"}
+    failures: Failures = {}
+    profile = alone.profile(provider)
+    # (a format is not asserted by the projected schema's validator: not judged here)
+    dropped = keyword in profile.drop or keyword not in profile.keep or keyword == "format"
+    projected = alone.projected(provider, "tool")
+    as_text = projected is not None and encodes(projected, JSON_TEXTS)
+    if not dropped and not as_text and alone.projected_validator(provider, "tool").is_valid(wire):
+        failures[f"{label}:projection"] = (
+            f"the projected schema admits {_short(wire)}, which breaks {keyword}, a keyword "
+            f"{provider} keeps: silently less strict"
+        )
+    api = module.Api.__args__[0]
+    body = alone.fakes(provider).response([(TOOL, payload)], api=api)
+    got = outcome(
+        module.PayloadError, module.parse_tool_calls, body, api=api, **_keywords(provider)
+    )
+    if not str(got.error).startswith("PayloadError"):
+        failures[label] = f"{_short(payload)} (breaks {keyword}) gave {got}, not a PayloadError"
     return failures
 
 

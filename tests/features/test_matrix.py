@@ -39,15 +39,12 @@ from tests.features.round_trip import check_output, check_tool
 
 #: The matrix's property runs: few examples a pair (it has hundreds of pairs); in CI no
 #: shrinking, whose hundreds of decodes per failing pair the suite's budget cannot pay (the
-#: failing example is printed as drawn; a run outside CI shrinks it)
+#: failing example is printed as drawn; a run outside CI, or make test-deep, shrinks it)
+SHRINK = not os.environ.get("CI") or bool(os.environ.get("TOOLGEN_DEEP"))
 MATRIX_RUN = settings(
     PROPERTY,
     max_examples=examples(2),
-    phases=(
-        (Phase.explicit, Phase.reuse, Phase.generate)
-        if os.environ.get("CI")
-        else (Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink)
-    ),
+    phases=(Phase.explicit, Phase.reuse, Phase.generate, *((Phase.shrink,) if SHRINK else ())),
 )
 
 
