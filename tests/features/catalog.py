@@ -377,3 +377,57 @@ def provider_of(profile: str) -> str:
 
 def dialect_of(profile: str) -> str | None:
     return profile.partition(":")[2] or None
+
+
+def _v(value: Any) -> dict[str, Any]:
+    return {"id": "x", "value": value}
+
+
+#: Payloads each feature's round trip also carries, every run, beside those hypothesis draws:
+#: two drawn examples a pair start from the smallest ({} for a map, a tree without children),
+#: which leave an encoding's inside untried. Each is valid under the feature's schemas (the
+#: tool's and the output's: the same schema where the feature has both).
+EXAMPLES: dict[str, tuple[Any, ...]] = {
+    "map": (_v({"a": "1", "b": "2"}),),
+    "map_of_any": (_v({"a": 1, "b": [True, None], "c": {"d": "e"}}),),
+    "map_bounds": (_v({"a": 1, "b": 2, "c": 3}),),
+    "pattern_map": (_v({"ab": 1, "cd": 2}),),
+    "property_names_map": (_v({"A_B": "x", "C": "y"}),),
+    "open_object_extras": (_v({"name": "n", "extra": 1, "more": 2}), _v({"name": "n"})),
+    "any_value": (_v(1), _v("s"), _v(None), _v([1, {"a": True}]), _v({"k": 1.5})),
+    "any_value_described": (_v(0), _v({"a": []}), _v(None)),
+    "any_value_empty_properties": (_v(3), _v("s"), _v(None), _v({"a": 1})),
+    "array_without_items": (_v([1, "a", None, {"b": False}]),),
+    "tuple": (_v([1.5, "a"]),),
+    "tuple_shorter": (_v([1]), _v([1, "a"]), _v([1, "a", True])),
+    "recursion": (
+        {"tree": {"name": "a", "children": [{"name": "b", "children": [{"name": "c"}]}]}},
+    ),
+    "optional_nullable": (_v(None), _v("s"), {"id": "x"}),
+    "optional_default_null": (_v(None), _v("s"), {"id": "x"}),
+    "member_of_no_one_type": (_v(0), _v("0")),
+    "integer_enum": (_v(2),),
+    "string_enum": (_v("Inactive"),),
+    "output_root_array": (["a", "b"], []),
+    "output_root_string": ("text",),
+    "ref_with_siblings": (_v("Ana"),),
+    "one_element_all_of": (_v("s"),),
+    "one_of": (_v(7), _v("s")),
+    "type_list": (_v(7), _v("7")),
+    "nullable_enum_type_list": (_v(None), _v("inactive")),
+    "const": (_v("fixed"),),
+    "enum_without_type": (_v("green"),),
+    "dropped_string_lengths": (_v("abcde"),),
+    "dropped_unique_items": (_v([1, 2, 3]),),
+    "dropped_formats": ({f: v[-1] for f, v in _FORMATS.items()},),
+    "optionals_over_cap": ({"o00": "a", "o24": "y", "o25": "z"}, {}),
+    "optional_without_null": (_v("s"), {"id": "x"}),
+    "nested_empty_object": (_v({}),),
+    "nullable_object_without_properties": (_v(None), _v({"a": 1})),
+    "id_defs_ref_optional": (_v({"a": "s"}), {"id": "x"}),
+    "one_branch_any_of_beside_properties": (_v({"a": "s", "b": 1}),),
+    "all_of_disjoint_objects": (_v({"a": "s", "b": 1}),),
+    "all_of_string_min_length": (_v("abcdef"),),
+    "array_const": (_v([1, 2, 3]),),
+    "root_map": ({"a": 1, "b": 2},),
+}

@@ -33,7 +33,8 @@ from hypothesis import strategies as st
 from tests.canonical.support import PROPERTY, closed, examples, instances
 from tests.features.blind import check_blind, projected_values, unresolved
 from tests.features.builds import Built, FeatureBuilds, Sessions, variant_of
-from tests.features.catalog import FEATURES, PROFILE_KEYS, TOOL, Feature, provider_of
+from tests.features.catalog import EXAMPLES, FEATURES, PROFILE_KEYS, TOOL, Feature, provider_of
+from tests.features.checks import canonical_validator
 from tests.features.expectations import DECIDED_PROFILES, MATRIX, ROUND_TRIP, Refused, expectation
 from tests.features.round_trip import check_output, check_tool
 
@@ -52,6 +53,7 @@ def test_every_pair_is_decided() -> None:
     """A feature or a profile without a decision for every pair fails: adding one is deciding."""
     assert set(DECIDED_PROFILES) == set(PROFILE_KEYS), "decide the new profiles in MATRIX"
     assert sorted(MATRIX) == sorted(FEATURES), "every feature has a row in MATRIX"
+    assert sorted(EXAMPLES) == sorted(FEATURES), "every feature has examples"
     for feature, row in MATRIX.items():
         assert sorted(row) == sorted(PROFILE_KEYS), feature
 
@@ -166,6 +168,29 @@ class FeatureMatrix:
                 continue
             value = data.draw(projected_values(alone, provider, kind), label=f"{kind} value")
             failures |= check_blind(alone, provider, kind, value)
+        if failures:
+            self.fail(profile, failures)
+
+    @pytest.mark.parametrize("profile", PROFILE_KEYS)
+    def test_examples(self, builds: FeatureBuilds, profile: str) -> None:
+        """The feature's own payloads (catalog.EXAMPLES: deeper than the smallest ones drawn
+        first) through every entry point, as test_round_trip carries drawn ones."""
+        feature = self.feature
+        for kind, schema in (("tool", feature.parameters), ("output", feature.output)):
+            for payload in EXAMPLES[feature.name]:
+                if schema is not None:
+                    assert canonical_validator(schema).is_valid(payload), (kind, payload)
+        alone, together = self.ready(builds, profile)
+        provider = provider_of(profile)
+        failures: dict[str, str] = {}
+        for index, payload in enumerate(EXAMPLES[feature.name]):
+            for schema, check in (
+                (feature.parameters, check_tool),
+                (feature.output, check_output),
+            ):
+                if schema is not None:
+                    found = check(feature, alone, together, provider, payload)
+                    failures |= {f"{label} (example {index})": m for label, m in found.items()}
         if failures:
             self.fail(profile, failures)
 
