@@ -236,7 +236,9 @@ class OptionalDefaultNull(FeatureMatrix):
     def test_no_box(self, builds: FeatureBuilds, profile: str) -> None:
         alone, _ = self.ready(builds, profile)
         wire = alone.fakes(provider_of(profile)).arguments(TOOL, {"id": "x", "value": "bug"})
-        assert wire["value"] == "bug", f"sent {wire['value']!r}"
+        sent = wire["value"]
+        # (Workers AI writes a top-level member of no one type as JSON text: no box either)
+        assert sent in ("bug", '"bug"'), f"sent {sent!r}: boxed"
 
 
 _OWN_CHECKS: dict[str, type[FeatureMatrix]] = {
