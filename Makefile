@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 DOCS_STAMP := $(VENV)/.installed-docs
 
-.PHONY: demo test lint bench golden provider-docs docs clean
+.PHONY: demo test test-deep lint bench golden provider-docs docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,13 @@ test: $(STAMP)
 	$(BIN)/basedpyright --pythonpath $(BIN)/python
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -n auto
+
+## test-deep: the scheduled larger run of the property tests: ten times the examples, random
+## (not derandomized), each test allowed an hour; what fails is written into
+## tests/hypothesis-examples, which every run (CI's too) replays first: commit it
+test-deep: $(STAMP)
+	TOOLGEN_DEEP=1 TOOLGEN_EXAMPLES_SCALE=10 TOOLGEN_FUZZ_EXAMPLES=200 \
+		$(BIN)/python -m pytest -q -n auto --timeout=3600
 
 ## lint: ruff (check and format), mypy and pyright over toolgen's own code, and the layers contract (import-linter)
 lint: $(STAMP)

@@ -6,6 +6,7 @@ conftest.py do not clash with this one.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -16,17 +17,56 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import settings
+from hypothesis import is_hypothesis_test, settings
+from hypothesis.database import (
+    DirectoryBasedExampleDatabase,
+    MultiplexedDatabase,
+    ReadOnlyDatabase,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"
 
+#: The examples a deep run found failing (``make test-deep``), committed: every run replays them
+#: before drawing its own, so what a deep run finds fails CI until it is fixed.
+SAVED_EXAMPLES = REPO / "tests" / "hypothesis-examples"
+_SAVED = DirectoryBasedExampleDatabase(SAVED_EXAMPLES)
+#: TOOLGEN_DEEP (make test-deep): more examples (TOOLGEN_EXAMPLES_SCALE), random, and what
+#: fails is written into SAVED_EXAMPLES.
+DEEP = bool(os.environ.get("TOOLGEN_DEEP"))
 
-# Property tests under CI: derandomized, so a failure replays (the same examples, the same
-# number of them, every run); elsewhere random, to find new ones.
-settings.register_profile("ci", derandomize=True, database=None)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+# Property tests under CI: the saved examples (read-only), then the same drawn examples every
+# run (a seed per test, pytest_runtest_setup below), so a failure replays; hypothesis's own
+# derandomize would read no database. Elsewhere random, to find new ones, and a failure is
+# kept in .hypothesis/ beside the saved ones.
+settings.register_profile("ci", database=ReadOnlyDatabase(_SAVED))
+settings.register_profile("deep", database=_SAVED)
+settings.register_profile(
+    "dev",
+    database=MultiplexedDatabase(
+        DirectoryBasedExampleDatabase(REPO / ".hypothesis" / "examples"), ReadOnlyDatabase(_SAVED)
+    ),
+)
+SEEDED = bool(os.environ.get("CI")) and not DEEP
+settings.load_profile("deep" if DEEP else "ci" if SEEDED else "dev")
+
+
+def seed_from(test: Any, name: str) -> None:
+    """Make the property test ``test`` draw from a seed of ``name``: the same examples, as many,
+    every run. hypothesis's own ``seed()`` and ``derandomize`` also turn its database off (the
+    saved examples would not replay), so this sets the attribute ``seed()`` sets and nothing
+    else (tests/test_saved_examples.py checks that the saved examples still replay)."""
+    digest = hashlib.sha256(name.encode()).digest()
+    function = getattr(test, "__func__", test)
+    function._hypothesis_internal_use_seed = int.from_bytes(digest[:8], "big")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Under CI, each property test draws from a seed of its own test id (after the saved
+    examples)."""
+    test = getattr(item, "obj", None)
+    if SEEDED and test is not None and is_hypothesis_test(test):
+        seed_from(test, item.nodeid)
 
 
 @pytest.fixture(scope="session")

@@ -78,10 +78,10 @@ EXAMPLE_DESIGN = REPO / "examples" / "design"
 # -- compiling ---------------------------------------------------------------------------------
 
 
-#: The base of every property test here: no deadline or example database (CI runs on a clean
-#: clone), and schema-driven draws may be slow or filtered heavily.
-#: Under CI the examples are derandomized (the same every run, the same number: a failure there
-#: replays anywhere with CI set); elsewhere they are random, to find new failures.
+#: The base of every property test here: no deadline, and schema-driven draws may be slow or
+#: filtered heavily. The example database and the randomness are the profile's (tests/conftest.py:
+#: under CI the saved examples, then the same drawn examples every run, so a failure there
+#: replays anywhere with CI set; elsewhere random, to find new failures).
 #: ``examples(n)``: n examples a property, times TOOLGEN_EXAMPLES_SCALE (1 by default; a deeper
 #: run sets, say, 5): the suite keeps a few per case, as it runs hundreds of cases.
 EXAMPLES_SCALE = float(os.environ.get("TOOLGEN_EXAMPLES_SCALE", "1"))
@@ -93,8 +93,6 @@ def examples(count: int) -> int:
 
 PROPERTY = settings(
     deadline=None,
-    database=None,
-    derandomize=bool(os.environ.get("CI")),
     suppress_health_check=[
         HealthCheck.too_slow,
         HealthCheck.filter_too_much,
@@ -204,6 +202,8 @@ class Compiled:
     source: str
     module: ModuleType
     cases: list[Case]
+    design: Design | None = None  # what it was compiled from (a package renders from them too)
+    projection: ProviderProjection | None = None
 
     def __repr__(self) -> str:
         return f"<compiled {self.module.__name__}: {len(self.cases)} contracts>"
@@ -258,7 +258,7 @@ def compile_projection(
                         options.recursion_depth,
                     )
                 )
-    return Compiled(source, module, cases)
+    return Compiled(source, module, cases, design, projection)
 
 
 def example_keys() -> list[str]:

@@ -28,8 +28,12 @@ boxed (a canonical null there reads as the absent member, a canonical object as 
 from __future__ import annotations
 
 import copy
+import importlib
+import sys
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -55,6 +59,10 @@ from tests.canonical.support import (
     relaxed,
     sample,
 )
+from tests.features.builds import write_compiled
+from toolgen.infra.cache import Cache
+from toolgen.infra.parallel import Runner
+from toolgen.package.assemble import render_package
 
 HARD = hard_keys()
 EXAMPLE = example_keys()
@@ -92,8 +100,69 @@ def _projected(case: Case) -> Draft202012Validator:
     return Draft202012Validator(case.projected)
 
 
+#: The generated package's inverse of a case, where its test has a package of the case's
+#: projection (``id(case)`` -> ``canonicalize`` of the case's contract in its provider module):
+#: the package decides whether a provider gets a canonical module, and which (issue 34).
+_PACKAGED: dict[int, Callable[[Any], Any]] = {}
+
+
 def _inverses(case: Case) -> list[tuple[str, Callable[[Any], Any]]]:
-    return [("reference", case.reference), ("compiled", case.compiled)]
+    found = [("reference", case.reference), ("compiled", case.compiled)]
+    if id(case) in _PACKAGED:
+        found.append(("package", _PACKAGED[id(case)]))
+    return found
+
+
+def packaged(case: Case, module: ModuleType) -> Case:
+    """``case``, read back through the provider module ``module`` of a generated package too."""
+    kind, _, name = case.key.partition(":")
+    read = module.canonicalize_output if kind == "output" else module.canonicalize
+    _PACKAGED[id(case)] = lambda payload: read(name, payload)
+    return case
+
+
+#: The hard cases' profiles the package is rendered for: OpenAI's and OTHER_PROFILES, the
+#: providers of one dialect into one package (the one each provider's users import), Gemini's
+#: OpenAPI dialect into a package of its own (one package holds one dialect of a provider).
+#: Bedrock's projections (a design changed in memory) and the corpus (hundreds of tools: a
+#: minute to render a package per profile) are read back through the compiled module and the
+#: reference only; tests/features/ reads every feature back through packages of each provider.
+
+
+@pytest.fixture(scope="session")
+def hard_packages(
+    hard: Compiled,
+    hard_for: Callable[[str], Compiled],
+    tmp_path_factory: pytest.TempPathFactory,
+    suite_cache: Path,
+) -> Callable[[str], ModuleType]:
+    """profile -> the provider module of the package rendered from the hard cases' projections
+    (rendered and imported on first use, with the suite's build cache)."""
+    folder = tmp_path_factory.mktemp("hard_packages")
+    rendered: dict[str, ModuleType] = {}
+
+    def module(profile: str) -> ModuleType:
+        provider, _, dialect = profile.partition(":")
+        together = dialect != "openapi"
+        key = "together" if together else profile
+        if key not in rendered:
+            compiled = [hard] + [
+                hard_for(p) for p in OTHER_PROFILES if (":openapi" in p) != together
+            ]
+            design = compiled[0].design
+            assert design is not None
+            projections = [c.projection for c in compiled if c.projection is not None]
+            runner = Runner(cache=Cache(suite_cache))
+            files = render_package(design, projections, runner).files
+            name = f"hard_package_{key.replace(':', '_')}"
+            write_compiled(folder / name, files)
+            if str(folder) not in sys.path:
+                sys.path.insert(0, str(folder))
+            importlib.invalidate_caches()
+            rendered[key] = importlib.import_module(name)
+        return importlib.import_module(f"{rendered[key].__name__}.{provider}")
+
+    return module
 
 
 def check_completeness(
@@ -145,8 +214,14 @@ LAWS = {
 @pytest.mark.parametrize("key", HARD)
 @LAW
 @given(data=st.data())
-def test_hard_cases(hard: Compiled, key: str, law: str, data: st.DataObject) -> None:
-    LAWS[law](case_of(hard, key), data)
+def test_hard_cases(
+    hard: Compiled,
+    hard_packages: Callable[[str], ModuleType],
+    key: str,
+    law: str,
+    data: st.DataObject,
+) -> None:
+    LAWS[law](packaged(case_of(hard, key), hard_packages("openai")), data)
 
 
 @pytest.mark.parametrize("law", sorted(LAWS))
@@ -155,9 +230,15 @@ def test_hard_cases(hard: Compiled, key: str, law: str, data: st.DataObject) -> 
 @settings(LAW, max_examples=examples(6))
 @given(data=st.data())
 def test_hard_cases_for_other_profiles(
-    hard_for: Callable[[str], Compiled], profile: str, key: str, law: str, data: st.DataObject
+    hard_for: Callable[[str], Compiled],
+    hard_packages: Callable[[str], ModuleType],
+    profile: str,
+    key: str,
+    law: str,
+    data: st.DataObject,
 ) -> None:
-    LAWS[law](case_of(hard_for(profile), key, profile), data)
+    case = case_of(hard_for(profile), key, profile)
+    LAWS[law](packaged(case, hard_packages(profile)), data)
 
 
 @pytest.mark.parametrize("law", sorted(LAWS))
