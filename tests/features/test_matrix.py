@@ -72,7 +72,7 @@ def _instances(text: str) -> st.SearchStrategy[Any]:
 
 def _payloads(schema: Any, draws: Any | None) -> st.SearchStrategy[Any]:
     """Canonical payloads (cached by the schema's text)."""
-    return _instances(json.dumps(draws if draws is not None else closed(schema), sort_keys=True))
+    return _instances(json.dumps(closed(draws if draws is not None else schema), sort_keys=True))
 
 
 class FeatureMatrix:

@@ -59,6 +59,20 @@ MEMBERS: dict[str, Any] = {
         "items": {"type": "object", "properties": {"a": {"type": "number"}}},
         "uniqueItems": True,
     },
+    # keys are strings: an untyped propertyNames judges strings only (not split by type)
+    "named_keys": {
+        "type": "object",
+        "propertyNames": {"pattern": "^[A-Z_]+$"},
+        "additionalProperties": {"type": "string"},
+    },
+    # allOf merged as one schema where it is (the generator made a class of each branch)
+    "all_of_text": {"allOf": [{"type": "string"}, {"minLength": 5}]},
+    "all_of_objects": {
+        "allOf": [
+            {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+            {"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]},
+        ]
+    },
     # formats
     "hostname": {"type": "string", "format": "hostname"},
     "ipv6": {"type": "string", "format": "ipv6"},
@@ -95,6 +109,11 @@ ACCEPTED: list[tuple[str, Any]] = [
     ("unique", [1, True, "1", None, 0, False, [1], {"a": 1}, [True]]),
     ("unique", [{"a": 1, "b": 2}, {"a": 2, "b": 1}]),
     ("unique_objects", [{"a": 1}, {"a": 2}, {}]),
+    ("named_keys", {"A_B": "x", "C": "y"}),
+    ("named_keys", {}),
+    ("all_of_text", "abcdef"),
+    ("all_of_objects", {"a": "x", "b": 1}),
+    ("all_of_objects", {"a": "x", "b": 1, "c": None}),  # neither closes the object
     *[("hostname", v) for v in ("example.com", "xn--4gbwdl.xn--wgbh1c", "a" * 63 + ".com")],
     *[("ipv6", v) for v in ("::1", "1:2:3:4:5:6:7:8", "1::d6:192.168.0.1", "d6::", "::")],
     *[("duration", v) for v in ("P4DT12H30M5S", "PT0S", "P2W", "P1Y2M", "PT36H")],
@@ -127,6 +146,12 @@ REFUSED: list[tuple[str, Any]] = [
     ("unique", [[1, {"x": True}], [1.0, {"x": True}]]),
     ("unique_objects", [{"a": 1}, {"a": 1.0}]),
     ("unique_objects", [{}, {}]),
+    ("named_keys", {"a": "x"}),
+    ("named_keys", {"A": 1}),
+    ("all_of_text", "abc"),
+    ("all_of_text", 123456),
+    ("all_of_objects", {"a": "x"}),
+    ("all_of_objects", {"a": 1, "b": 1}),
     *[
         ("hostname", v)
         for v in ("-a.com", "a_b.com", "", "a" * 64 + ".com", ".".join(["a" * 63] * 4))

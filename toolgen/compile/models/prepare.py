@@ -23,6 +23,7 @@ from typing import Any
 
 from toolgen.compile.models import arrays
 from toolgen.compile.models.placeholder import PLACEHOLDER_PACKAGE
+from toolgen.project.rewrites.composition import merge
 from toolgen.schema import pointer as jp
 from toolgen.schema import walker
 from toolgen.schema.type_union import branches_by_type
@@ -198,13 +199,38 @@ def prepare(schema: Any, notes: list[Note], pointer: str = "", *, object_root: b
     at its root are objects whatever it says (a tool's arguments: the runtime refuses others), so
     its object keywords type it."""
 
-    def visit(node: Any, where: str) -> Any:
-        copied = walker.map_children(node, where, lambda child: visit(child.schema, child.pointer))
+    def visit(node: Any, where: str, keyword: str | None = None) -> Any:
+        if isinstance(node, dict):
+            node = _merged_all_of(node)
+            if keyword == "propertyNames" and "type" not in node:
+                node = {**node, "type": "string"}  # it judges member names: strings only
+        copied = walker.map_children(
+            node, where, lambda child: visit(child.schema, child.pointer, child.keyword)
+        )
         if not isinstance(copied, dict):
             return copied
         return _rewrite_node(copied, where, notes, object_root)
 
     return visit(schema, pointer)
+
+
+def _merged_all_of(node: dict[str, Any]) -> dict[str, Any]:
+    """``node`` with its ``allOf`` merged into it where the schemas are one as the projection
+    merges them (toolgen.project.rewrites.composition.merge: members and required members add
+    up, keywords that do not conflict join): ``allOf: [{type: string}, {minLength: 5}]`` is
+    ``{type: string, minLength: 5}``, which the generator types, where it made classes of the
+    branches. A branch with a ``$ref``, or a conflict, leaves the ``allOf`` to the generator."""
+    branches = node.get("allOf")
+    if not isinstance(branches, list) or not branches:
+        return node
+    if not all(isinstance(b, dict) and "$ref" not in b and "allOf" not in b for b in branches):
+        return node
+    merged = {key: value for key, value in node.items() if key != "allOf"}
+    for branch in branches:
+        merged, conflicts = merge(merged, branch)
+        if conflicts:
+            return node
+    return merged
 
 
 def rename_refs(schema: Any, names: dict[str, str]) -> Any:
