@@ -8,6 +8,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -550,10 +551,24 @@ def canary_group() -> None:
 @click.option(
     "--out", required=True, type=click.Path(file_okay=False, path_type=Path), help="Fixtures."
 )
-@click.option("--base-url", help="Any compatible endpoint (a gateway, a test server).")
+@click.option(
+    "--base-url",
+    help="Any compatible endpoint (a gateway, a test server), as the provider's SDK takes it "
+    "(https://api.anthropic.com, not .../v1).",
+)
 @click.option("--model", help="The model to ask. Default: a small one of the provider.")
 @click.option("--tool", help="The tool to force. Default: the first the provider takes.")
 @click.option("--output", help="The structured output to ask for. Default: the first.")
+@click.option(
+    "--max-body-mib",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Refuse an answer whose body is larger (MiB). Default: 8.",
+)
+@click.option(
+    "--deadline",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Seconds one request may take, from connecting to the body's last byte. Default: 120.",
+)
 def canary_record_command(
     design: Path,
     provider: str,
@@ -563,13 +578,21 @@ def canary_record_command(
     model: str | None,
     tool: str | None,
     output: str | None,
+    max_body_mib: float | None,
+    deadline: float | None,
 ) -> None:
     """Send the smallest real requests per API of PROVIDER (a forced tool call, a structured
     output, a stream; the key from the provider's usual environment variable) and write the
-    answers as fixtures, identifiers and free text replaced by placeholders."""
-    from toolgen.commands.canary import RecordOptions, exit_code, record
+    answers as fixtures, identifiers and free text replaced by placeholders. A redirect is
+    refused (the key goes to no other host)."""
+    from toolgen.commands.canary import Limits, RecordOptions, exit_code, record
 
-    options = RecordOptions(provider, apis, base_url, model, tool, output)
+    limits = Limits()
+    if max_body_mib is not None:
+        limits = replace(limits, max_body=int(max_body_mib * 1024 * 1024))
+    if deadline is not None:
+        limits = replace(limits, deadline=deadline)
+    options = RecordOptions(provider, apis, base_url, model, tool, output, limits)
     written, findings = record(design, options, out, os.environ)
     for finding in findings:
         click.echo(finding.format(), err=True)
