@@ -683,17 +683,19 @@ def import_command(
     prune: bool,
 ) -> None:
     from toolgen.commands.import_config import check_design, target_providers, write_config
-    from toolgen.commands.import_sync import record_imported
+    from toolgen.commands.import_sync import design_lock, record_imported
     from toolgen.commands.importing import import_sources, write_tools
 
     labelled = [(path, str(path)) for path in sources]
     if update:
         sys.exit(_import_update(labelled, out, source_format, prune))
-    result = import_sources(labelled, out, IMPORT_FORMATS, forced=source_format, force=force)
-    write_tools(out, result.tools)
-    found = [*result.diagnostics, *record_imported(out, result.tools)]
-    targets = providers or target_providers(sources, IMPORT_FORMATS, source_format)
-    found += [write_config(out, targets), *check_design(out)]
+    with design_lock(out, on_wait=lambda: _waiting_import(out)):
+        result = import_sources(labelled, out, IMPORT_FORMATS, forced=source_format, force=force)
+        write_tools(out, result.tools)
+        found = [*result.diagnostics, *record_imported(out, result.tools)]
+        targets = providers or target_providers(sources, IMPORT_FORMATS, source_format)
+        found.append(write_config(out, targets))
+    found += check_design(out)
     _report(found, "text")
     errors = sum(d.level is Level.ERROR for d in found)
     click.echo(
@@ -718,8 +720,18 @@ def _import_update(
         raise click.UsageError(f"{design} is no design folder; import it without --update first")
     with tempfile.TemporaryDirectory(prefix="toolgen-update-") as scratch:
         before = Path(scratch) / "before"
-        shutil.copytree(design, before, ignore=shutil.ignore_patterns(CACHE_FOLDER))
-        result = update_design(sources, design, IMPORT_FORMATS, forced=source_format, prune=prune)
+        result = update_design(
+            sources,
+            design,
+            IMPORT_FORMATS,
+            forced=source_format,
+            prune=prune,
+            on_wait=lambda: _waiting_import(design),
+            # the design as this update finds it: another one may have changed it as we waited
+            on_locked=lambda: shutil.copytree(
+                design, before, ignore=shutil.ignore_patterns(CACHE_FOLDER)
+            ),
+        )
         found = [*result.diagnostics, *check_design(design)]
         _report(found, "text")
         old, new = analyze(before), analyze(design)
@@ -735,3 +747,7 @@ def _import_update(
         err=True,
     )
     return EXIT_OK if errors == 0 else EXIT_DESIGN
+
+
+def _waiting_import(design: Path) -> None:
+    click.echo(f"toolgen: another import is writing {design}; waiting for it to finish", err=True)
