@@ -753,3 +753,117 @@ def test_cli_record_takes_the_cap_and_the_deadline(tmp_path):
     assert result.exit_code == 1, result.output
     assert result.stderr.count("over the cap of 524288 bytes (--max-body-mib)") == 3
     assert "recorded 0 fixture(s)" in result.stderr
+
+
+# -- --base-url is what the provider's SDK takes as its base URL (issue 37, item 6) -------------
+
+#: provider: (its SDK's base URL, the path the SDK puts before an API's own path, per API)
+SDK_BASE_URLS: dict[str, tuple[str, dict[str, str]]] = {
+    # openai-python: base_url "https://api.openai.com/v1", posts "/chat/completions", "/responses"
+    "openai": ("https://api.openai.com/v1", {}),
+    # anthropic-sdk-python: base_url "https://api.anthropic.com", posts "/v1/messages"
+    "anthropic": ("https://api.anthropic.com", {"messages": "/v1"}),
+    # google-genai: http_options.base_url "https://generativelanguage.googleapis.com/", then the
+    # api_version ("v1beta") and "models/MODEL:generateContent" (_api_client.py)
+    "gemini": ("https://generativelanguage.googleapis.com", {"generate_content": "/v1beta"}),
+    # boto3 bedrock-runtime: endpoint_url "https://bedrock-runtime.REGION.amazonaws.com"
+    "bedrock": ("https://bedrock-runtime.us-east-1.amazonaws.com", {}),
+    # groq-python: base_url "https://api.groq.com", posts "/openai/v1/chat/completions"
+    "groq": ("https://api.groq.com", {"chat": "/openai/v1"}),
+    # cerebras-cloud-sdk-python: base_url "https://api.cerebras.ai", posts "/v1/chat/completions"
+    "cerebras": ("https://api.cerebras.ai", {"chat": "/v1"}),
+    # mistralai client-python: server_url "https://api.mistral.ai", path "/v1/chat/completions"
+    "mistral": ("https://api.mistral.ai", {"chat": "/v1"}),
+    # no REST SDK of their own: their docs give the OpenAI SDK these base URLs
+    "xai": ("https://api.x.ai/v1", {}),
+    "deepseek": ("https://api.deepseek.com", {}),
+    "openrouter": ("https://openrouter.ai/api/v1", {}),
+    # cloudflare-python: base_url "https://api.cloudflare.com/client/v4", posts
+    # "/accounts/{account_id}/ai/run/{model_name}"; its docs give the OpenAI SDK .../ai/v1 for chat
+    "cloudflare": (
+        "https://api.cloudflare.com/client/v4",
+        {
+            "run": "/accounts/{CLOUDFLARE_ACCOUNT_ID}/ai",
+            "chat": "/accounts/{CLOUDFLARE_ACCOUNT_ID}/ai/v1",
+        },
+    ),
+}
+#: The provider modules whose Endpoint still gives the API's root rather than the SDK's base URL
+#: (toolgen/providers/NAME.py, owned by another branch: the change is in the branch's report)
+NOT_YET = ("anthropic", "gemini", "groq", "cerebras", "mistral", "cloudflare")
+
+
+@pytest.mark.parametrize(
+    "provider",
+    [
+        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="endpoint not moved yet"))
+        if name in NOT_YET
+        else name
+        for name in sorted(ENDPOINTS)
+    ],
+)
+def test_each_endpoint_is_its_sdks_base_url(provider):
+    assert set(ENDPOINTS) == set(SDK_BASE_URLS)
+    base_url, paths = SDK_BASE_URLS[provider]
+    endpoint = ENDPOINTS[provider]
+    assert endpoint.base_url == base_url
+    assert dict(endpoint.api_paths) == paths
+
+
+def test_an_api_root_is_the_sdks_base_url_and_the_path_the_sdk_puts_before_the_apis_own():
+    endpoint = replace(
+        ENDPOINTS["cloudflare"],
+        base_url="https://api.cloudflare.com/client/v4",
+        api_paths=(("run", "/accounts/{CLOUDFLARE_ACCOUNT_ID}/ai"),),
+    )
+    root = endpoint.root("run", WORKERS)
+    assert root.url == "https://api.cloudflare.com/client/v4/accounts/account-0123/ai"
+    assert (root.unset, root.old_form) == ([], "")
+    assert endpoint.root("run", {}).unset == ["CLOUDFLARE_ACCOUNT_ID"]
+    # a given base URL takes the place of the SDK's, and keeps the path the SDK puts after it
+    root = endpoint.root("run", WORKERS, "https://gateway.example/cf/")
+    assert root.url == "https://gateway.example/cf/accounts/account-0123/ai"
+    # ... unless it ends with that path already: the old form, taken without it
+    root = endpoint.root("run", WORKERS, "https://gateway.example/cf/accounts/account-0123/ai")
+    assert root.url == "https://gateway.example/cf/accounts/account-0123/ai"
+    assert root.old_form == "/accounts/account-0123/ai"
+
+
+def test_a_base_url_in_the_sdks_form_is_taken_and_the_old_form_with_a_notice(tmp_path, monkeypatch):
+    """Anthropic as its SDK has it (what toolgen/providers/anthropic.py is to give): the SDK's
+    base URL without /v1 is taken as it is; the form the canary wanted before (.../v1) is taken
+    without /v1, with a notice, and the requests go to the same paths."""
+    anthropic = replace(
+        ENDPOINTS["anthropic"],
+        base_url="https://api.anthropic.com",
+        api_paths=(("messages", "/v1"),),
+    )
+    monkeypatch.setitem(ENDPOINTS, "anthropic", anthropic)
+    options = RecordOptions("anthropic", tool="get_weather")
+    with serving() as loopback:
+        written, findings = record(
+            DESIGN, replace(options, base_url=loopback.url), tmp_path, ENVIRON
+        )
+        assert len(written) == 3 and findings == []
+        old = replace(options, base_url=f"{loopback.url}/v1/")
+        written, findings = record(DESIGN, old, tmp_path / "old", ENVIRON)
+        paths = [path for path, _, _ in loopback.requests]
+    assert paths == ["/v1/messages"] * 6
+    assert len(written) == 3 and exit_code(findings) == 0
+    (notice,) = findings
+    assert (notice.api, notice.level) == ("messages", "notice")
+    assert notice.format() == (
+        "anthropic messages: NOTICE --base-url ends with /v1, which anthropic's SDK puts after its "
+        "base URL itself; taken without it (give the URL the SDK takes as its base URL)"
+    )
+
+
+def test_workers_ai_chat_given_the_openai_sdks_base_url_is_taken_with_a_notice(tmp_path):
+    """Workers AI's module puts /v1 before its chat API's paths: .../ai/v1, the base URL its docs
+    give the OpenAI SDK, is taken without it, with a notice (not sent to .../v1/v1/...)."""
+    with serving() as loopback:
+        options = RecordOptions("cloudflare", ("chat",), base_url=f"{loopback.url}/v1")
+        written, findings = record(DESIGN, options, tmp_path, WORKERS)
+        paths = [path for path, _, _ in loopback.requests]
+    assert len(written) == 3 and paths == ["/v1/chat/completions"] * 3
+    assert [(f.api, f.level) for f in findings] == [("chat", "notice")]

@@ -63,7 +63,10 @@ class Finding:
 
     def format(self) -> str:
         where = f"{self.fixture}:{self.path}" if self.path else self.fixture
-        return f"{where}: {self.provider} {self.api}: {self.level.upper()} {self.message}"
+        who = " ".join(part for part in (self.provider, self.api) if part)
+        line = f"{self.level.upper()} {self.message}"
+        line = f"{who}: {line}" if who else line
+        return f"{where}: {line}" if where else line
 
     def to_dict(self) -> dict[str, str]:
         return asdict(self)
