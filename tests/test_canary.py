@@ -337,7 +337,7 @@ def test_a_chat_api_served_by_another_apis_builders_is_sent_in_their_spelling(tm
     (no strict flag: its schemas are hints): the canary's chat request is in that spelling."""
     with serving() as loopback:
         options = RecordOptions("cloudflare", ("chat",), base_url=loopback.url, tool="get_capital")
-        written, findings = record(DESIGN, options, tmp_path, {})
+        written, findings = record(DESIGN, options, tmp_path, WORKERS)
         body_of = _sent(loopback.requests)
     assert findings == [] and len(written) == 3
     tools, response_format = _tools_and_format(body_of, "chat")
@@ -465,7 +465,10 @@ def test_workers_ai_is_recorded_through_ai_run_and_chat_and_checks_clean(tmp_pat
     recorded OpenAI bodies carry (the run bodies are read under their family's shapes)."""
     requests = _record_workers(tmp_path)
     model = "@cf/meta/llama-3.3-70b-instruct-fp8-fast"
-    assert [path for path, _, _ in requests] == [f"/run/{model}"] * 3 + ["/v1/chat/completions"] * 3
+    run, chat = (_api_path("cloudflare", api) for api in ("run", "chat"))
+    assert [path for path, _, _ in requests] == [f"{run}/run/{model}"] * 3 + [
+        f"{chat}/chat/completions"
+    ] * 3
     assert all(headers["Authorization"] == f"Bearer {KEY}" for _, headers, _ in requests)
     assert requests[1][2]["stream"] is True and "tool_choice" not in requests[0][2]
     findings = check(tmp_path, workers_gen)
@@ -498,9 +501,10 @@ def test_workers_ai_additions_are_found_in_the_wrapper_its_result_and_its_events
 
 def test_the_account_in_the_endpoint_comes_from_the_environment(tmp_path):
     endpoint = ENDPOINTS["cloudflare"]
-    url, unset = endpoint.url(WORKERS)
-    assert url == "https://api.cloudflare.com/client/v4/accounts/account-0123/ai" and not unset
-    assert endpoint.url({})[1] == ["CLOUDFLARE_ACCOUNT_ID"]
+    root = endpoint.root("run", WORKERS)
+    assert root.url == "https://api.cloudflare.com/client/v4/accounts/account-0123/ai"
+    assert not root.unset
+    assert endpoint.root("run", {}).unset == ["CLOUDFLARE_ACCOUNT_ID"]
     only_token = {"CLOUDFLARE_API_TOKEN": KEY}
     _, findings = record(DESIGN, RecordOptions("cloudflare"), tmp_path, only_token)
     assert [f.message for f in findings] == ["CLOUDFLARE_ACCOUNT_ID is not set"]
@@ -858,12 +862,20 @@ def test_a_base_url_in_the_sdks_form_is_taken_and_the_old_form_with_a_notice(tmp
     )
 
 
+def _api_path(provider: str, api: str) -> str:
+    """The path the provider's SDK puts before the API's own, its account filled in."""
+    return ENDPOINTS[provider].root(api, WORKERS, "").url
+
+
 def test_workers_ai_chat_given_the_openai_sdks_base_url_is_taken_with_a_notice(tmp_path):
-    """Workers AI's module puts /v1 before its chat API's paths: .../ai/v1, the base URL its docs
-    give the OpenAI SDK, is taken without it, with a notice (not sent to .../v1/v1/...)."""
+    """Workers AI's chat through the OpenAI SDK: its docs give the SDK a base URL ending with the
+    path the canary puts before the chat API's own (.../ai/v1); given that, the canary takes it
+    without that path, with a notice (not sent to .../v1/v1/...)."""
+    chat = _api_path("cloudflare", "chat")
+    assert chat.endswith("/v1")
     with serving() as loopback:
-        options = RecordOptions("cloudflare", ("chat",), base_url=f"{loopback.url}/v1")
+        options = RecordOptions("cloudflare", ("chat",), base_url=f"{loopback.url}{chat}")
         written, findings = record(DESIGN, options, tmp_path, WORKERS)
         paths = [path for path, _, _ in loopback.requests]
-    assert len(written) == 3 and paths == ["/v1/chat/completions"] * 3
+    assert len(written) == 3 and paths == [f"{chat}/chat/completions"] * 3
     assert [(f.api, f.level) for f in findings] == [("chat", "notice")]
