@@ -712,7 +712,8 @@ def test_the_key_is_in_no_error_text_nor_url(tmp_path):
     with serving() as loopback:
 
         def unauthorized(handler: Any, path: str) -> None:
-            body = json.dumps({"error": {"message": f"Incorrect API key provided: {KEY}"}})
+            error = {"message": f"Incorrect API key provided: {KEY}", "pad": "-" * 10000}
+            body = json.dumps({"error": error})  # its start is shown, however long it is
             handler.send_response(401)
             handler.send_header("Content-Type", "application/json")
             handler.send_header("Content-Length", str(len(body)))

@@ -65,7 +65,7 @@ def post(url: str, body: bytes, headers: dict[str, str], limits: Limits) -> Answ
                 data = _read(response, limits, watch)
                 return Answer(response.status, response.headers.get_content_type(), data)
         except urllib.error.HTTPError as error:
-            excerpt = _error_excerpt(error, limits, watch)
+            excerpt = _error_excerpt(error, watch)
             raise PostError(f"HTTP {error.code} {error.reason}{excerpt}") from None
     except (OSError, http.client.HTTPException) as error:
         if watch.expired:
@@ -99,13 +99,17 @@ def _read(response: Any, limits: Limits, watch: _Watch) -> bytes:
     return bytes(body)
 
 
-def _error_excerpt(error: urllib.error.HTTPError, limits: Limits, watch: _Watch) -> str:
-    """': ' and the start of an error body (it says why: a wrong key, an unknown model), or ''."""
-    try:
-        text = _read(error, Limits(min(limits.max_body, 4096), limits.deadline), watch)
-    except (PostError, OSError, http.client.HTTPException):
-        return ""
-    shown = " ".join(text.decode("utf-8", "replace").split())
+def _error_excerpt(error: urllib.error.HTTPError, watch: _Watch) -> str:
+    """': ' and the first 300 characters of an error body (it says why: a wrong key, an unknown
+    model), or ''; at most 4 KiB of it is read."""
+    start = bytearray()
+    with contextlib.suppress(OSError, http.client.HTTPException):
+        while len(start) < 4096 and not watch.expired:
+            chunk = error.read1(4096 - len(start))
+            if not chunk:
+                break
+            start += chunk
+    shown = " ".join(start.decode("utf-8", "replace").split())
     return f": {shown[:300]}" if shown else ""
 
 
