@@ -6,10 +6,12 @@ what came back as golden fixtures (toolgen.infra.canary_fixtures). The requests 
 definitions and output formats of the generated package's request builders, in the dialect the
 design chooses (toolgen.package.request_builders), around each API's envelope
 (toolgen.providers.canary_wire), and go to the endpoint of the provider's module
-(``ENDPOINTS``) unless ``--base-url`` says otherwise. ``check`` runs the generated
-package's own validators and decoders over the fixtures, offline: what they reject is breaking
-drift; what the envelope schema leaves undeclared (toolgen.schema.undeclared) is additive drift, a
-notice. HTTP is the standard library's (urllib): no new run-time dependency.
+(``ENDPOINTS``: its SDK's base URL) unless ``--base-url`` says otherwise. Each is sent by
+toolgen.commands.canary_http (no redirect followed, a size cap, a deadline); an answer that is not
+the API's is an error, not a fixture, and the key is redacted from everything written. ``check``
+runs the generated package's own validators and decoders over the fixtures, offline: what they
+reject is breaking drift; what the envelope schema leaves undeclared (toolgen.schema.undeclared)
+is additive drift, a notice. HTTP is the standard library's (urllib): no new run-time dependency.
 """
 
 from __future__ import annotations

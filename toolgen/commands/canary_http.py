@@ -42,14 +42,13 @@ class Limits:
 
 @dataclass(frozen=True)
 class Answer:
-    status: int
     content_type: str
     body: bytes
 
 
 class PostError(Exception):
-    """Nothing usable came back: the message says why (and holds nothing the server chose but an
-    excerpt of an error body, which the caller scrubs)."""
+    """Nothing usable came back: the message says why. Of what the server sent it holds where a
+    redirect pointed and the start of an error body, which the caller scrubs of the key."""
 
 
 def post(url: str, body: bytes, headers: dict[str, str], limits: Limits) -> Answer:
@@ -63,7 +62,7 @@ def post(url: str, body: bytes, headers: dict[str, str], limits: Limits) -> Answ
         try:
             with opener.open(request, timeout=limits.deadline) as response:
                 data = _read(response, limits, watch)
-                return Answer(response.status, response.headers.get_content_type(), data)
+                return Answer(response.headers.get_content_type(), data)
         except urllib.error.HTTPError as error:
             excerpt = _error_excerpt(error, watch)
             raise PostError(f"HTTP {error.code} {error.reason}{excerpt}") from None
