@@ -553,8 +553,8 @@ def canary_group() -> None:
 )
 @click.option(
     "--base-url",
-    help="Any compatible endpoint (a gateway, a test server), as the provider's SDK takes it "
-    "(https://api.anthropic.com, not .../v1).",
+    help="Any compatible endpoint (a gateway, a test server), as the provider's own SDK takes "
+    "it as its base URL.",
 )
 @click.option("--model", help="The model to ask. Default: a small one of the provider.")
 @click.option("--tool", help="The tool to force. Default: the first the provider takes.")

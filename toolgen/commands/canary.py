@@ -39,14 +39,13 @@ from toolgen.infra.canary_fixtures import (
     read_fixture,
     redact,
     redact_text,
-    reports_error,
     scrub,
     write_fixture,
 )
 from toolgen.package.request_builders import request_builders
 from toolgen.project.projection import ProjectedContract
 from toolgen.providers import ENDPOINTS, PROFILES
-from toolgen.providers.canary_wire import WIRE_APIS, WireApi
+from toolgen.providers.canary_wire import WIRE_APIS, WireApi, reports_error
 from toolgen.providers.endpoints import Endpoint
 from toolgen.schema.undeclared import undeclared
 

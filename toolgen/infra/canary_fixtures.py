@@ -104,14 +104,11 @@ def write_fixture(folder: Path, fixture: Fixture) -> Path:
 
 def sse_events(text: str) -> list[Any]:
     """The JSON payloads of the ``data:`` lines of a server-sent event stream, ``[DONE]`` left
-    out. ValueError when it is no such stream: a ``data:`` that is not JSON, or anything but
-    fields and comments (an HTML page, a JSON body), or an ``error`` event (the stream reports an
-    error instead of an answer)."""
+    out. ValueError when it is no such stream: a line that is no field of the format nor a
+    comment (an HTML page, a JSON body), or data that is not JSON."""
     events = []
     for block in text.replace("\r\n", "\n").replace("\r", "\n").split("\n\n"):
         lines = [line for line in block.split("\n") if line and not line.startswith(":")]
-        if not lines:
-            continue
         field = next((line for line in lines if not _SSE_FIELD.match(line)), None)
         if field is not None:
             raise ValueError(f"not a server-sent event: {field[:80]!r}")
@@ -119,36 +116,19 @@ def sse_events(text: str) -> list[Any]:
         if not data or data == "[DONE]":
             continue
         try:
-            event = json.loads(data)
+            events.append(json.loads(data))
         except ValueError:
             raise ValueError(f"an event's data is not JSON: {data[:80]!r}") from None
-        name = next((_field_value(line) for line in lines if line.startswith("event")), "")
-        if name == "error" or (isinstance(event, dict) and reports_error(event)):
-            raise ValueError(f"the stream reports an error: {json.dumps(event)[:300]}")
-        events.append(event)
     return events
 
 
-#: A line of an event: a field name of the SSE format, then ":" (or nothing: an empty value).
+#: A line of an event: a field name of the format, then ":" (or nothing: an empty value).
 _SSE_FIELD = re.compile(r"^(data|event|id|retry)(:|$)")
 
 
 def _field_value(line: str) -> str:
     value = line.partition(":")[2]
     return value[1:] if value.startswith(" ") else value
-
-
-def reports_error(event: dict[str, Any]) -> bool:
-    """An error in place of an answer or an event: ``{"type": "error", ...}`` (Messages,
-    Responses) or an ``error`` with nothing of an answer beside it (Chat Completions and the APIs
-    compatible with it, Gemini; a Responses body has ``"error": null``)."""
-    return event.get("type") == "error" or (
-        bool(event.get("error")) and not _ANSWER_MEMBERS & set(event)
-    )
-
-
-#: Members of an answer (a body or an event) of some API: with them, an ``error`` is a part of it.
-_ANSWER_MEMBERS = frozenset({"choices", "candidates", "response", "result", "output", "content"})
 
 
 def redact(value: Any, secret: str) -> Any:
