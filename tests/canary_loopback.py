@@ -106,7 +106,8 @@ def serving() -> Iterator[Loopback]:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits up to a poll interval: the default, 0.5 s, was most of each test's time
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     loopback.url = f"http://127.0.0.1:{server.server_address[1]}"
     try:
