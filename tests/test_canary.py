@@ -601,7 +601,7 @@ def test_a_100_mb_body_is_refused_within_the_cap(tmp_path, declared):
         loopback.respond = endless
         written, findings = _record_against(loopback, tmp_path)
     assert written == [] and len(findings) == 3
-    expected = "over the cap of 8388608" + (" (--max-body-mib); not read" if declared else "")
+    expected = "over the cap of 8388608 bytes (--max-body-mib)" + ("; not read" if declared else "")
     assert all(expected in f.message for f in findings), findings
     # what the server could send before the client hung up: the cap and the sockets' buffers
     assert endless.sent[0] < 3 * 40 * 1000 * 1000

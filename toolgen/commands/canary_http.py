@@ -78,7 +78,7 @@ def _read(response: Any, limits: Limits, watch: _Watch) -> bytes:
     declared = response.headers.get("Content-Length", "")
     if declared.isdigit() and int(declared) > limits.max_body:
         raise PostError(
-            f"the body is {int(declared)} bytes, over the cap of {limits.max_body} "
+            f"the body is {int(declared)} bytes, over the cap of {limits.max_body} bytes "
             "(--max-body-mib); not read"
         )
     body = bytearray()
