@@ -3,7 +3,8 @@ Gemini generateContent and Bedrock Converse from recorded bodies, and Workers AI
 built from its types (tests/fixtures/canary/served, see its PROVENANCE.md), for ``toolgen canary
 record``: the answer is chosen by the request's path and by what it asks for
 (a stream, a structured output, else a tool call). ``change`` rewrites a body before it is served
-(a member removed, a new block type) to play drift."""
+(a member removed, a new block type) to play drift; ``respond`` answers in its place, byte by byte
+if it likes (a redirect, an HTML page, a body that never ends or comes a byte at a time)."""
 
 from __future__ import annotations
 
@@ -51,10 +52,15 @@ def kind_of(path: str, request: dict[str, Any]) -> str:
     return "output" if any(key in request for key in asked) else "tool_call"
 
 
+#: writes the whole answer to a request itself: (handler, path)
+Respond = Callable[[BaseHTTPRequestHandler, str], None]
+
+
 @dataclass
 class Loopback:
     url: str = ""
     change: Change | None = None
+    respond: Respond | None = None  # instead of the recorded bodies (any method)
     requests: list[tuple[str, dict[str, str], Any]] = field(default_factory=list)
 
     def answer(self, path: str, headers: dict[str, str], request: Any) -> tuple[str, str | bytes]:
@@ -78,6 +84,10 @@ def serving() -> Iterator[Loopback]:
         def do_POST(self) -> None:  # noqa: N802 - the name http.server dispatches to
             length = int(self.headers.get("Content-Length", 0))
             request = json.loads(self.rfile.read(length) or b"{}")
+            if loopback.respond is not None:
+                loopback.requests.append((self.path, dict(self.headers), request))
+                loopback.respond(self, self.path)
+                return
             try:
                 content_type, body = loopback.answer(self.path, dict(self.headers), request)
             except LookupError:
@@ -85,11 +95,19 @@ def serving() -> Iterator[Loopback]:
                 return
             respond(self, content_type, body)
 
+        def do_GET(self) -> None:  # noqa: N802 - what a POST redirected by 301-303 becomes
+            loopback.requests.append((self.path, dict(self.headers), None))
+            if loopback.respond is not None:
+                loopback.respond(self, self.path)
+            else:
+                respond(self, "application/json", "{}")
+
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits up to a poll interval: the default, 0.5 s, was most of each test's time
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     loopback.url = f"http://127.0.0.1:{server.server_address[1]}"
     try:

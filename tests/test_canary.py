@@ -8,7 +8,9 @@ import importlib
 import json
 import shutil
 import struct
+import threading
 import zlib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +18,17 @@ import pytest
 from click.testing import CliRunner
 
 from tests.canary_loopback import SERVED, api_of, kind_of, serving
+from tests.sdk.stand_in import respond
 from toolgen.build import build
 from toolgen.cli import main
-from toolgen.commands.canary import RecordOptions, check, exit_code, load_package, record
+from toolgen.commands.canary import (
+    Limits,
+    RecordOptions,
+    check,
+    exit_code,
+    load_package,
+    record,
+)
 from toolgen.infra.canary_fixtures import ID_MEMBERS, read_fixture
 from toolgen.package.request_builders import strict_tool_limits
 from toolgen.package.writer import write_package
@@ -327,7 +337,7 @@ def test_a_chat_api_served_by_another_apis_builders_is_sent_in_their_spelling(tm
     (no strict flag: its schemas are hints): the canary's chat request is in that spelling."""
     with serving() as loopback:
         options = RecordOptions("cloudflare", ("chat",), base_url=loopback.url, tool="get_capital")
-        written, findings = record(DESIGN, options, tmp_path, {})
+        written, findings = record(DESIGN, options, tmp_path, WORKERS)
         body_of = _sent(loopback.requests)
     assert findings == [] and len(written) == 3
     tools, response_format = _tools_and_format(body_of, "chat")
@@ -455,7 +465,10 @@ def test_workers_ai_is_recorded_through_ai_run_and_chat_and_checks_clean(tmp_pat
     recorded OpenAI bodies carry (the run bodies are read under their family's shapes)."""
     requests = _record_workers(tmp_path)
     model = "@cf/meta/llama-3.3-70b-instruct-fp8-fast"
-    assert [path for path, _, _ in requests] == [f"/run/{model}"] * 3 + ["/v1/chat/completions"] * 3
+    run, chat = (_api_path("cloudflare", api) for api in ("run", "chat"))
+    assert [path for path, _, _ in requests] == [f"{run}/run/{model}"] * 3 + [
+        f"{chat}/chat/completions"
+    ] * 3
     assert all(headers["Authorization"] == f"Bearer {KEY}" for _, headers, _ in requests)
     assert requests[1][2]["stream"] is True and "tool_choice" not in requests[0][2]
     findings = check(tmp_path, workers_gen)
@@ -488,10 +501,382 @@ def test_workers_ai_additions_are_found_in_the_wrapper_its_result_and_its_events
 
 def test_the_account_in_the_endpoint_comes_from_the_environment(tmp_path):
     endpoint = ENDPOINTS["cloudflare"]
-    url, unset = endpoint.url(WORKERS)
-    assert url == "https://api.cloudflare.com/client/v4/accounts/account-0123/ai" and not unset
-    assert endpoint.url({})[1] == ["CLOUDFLARE_ACCOUNT_ID"]
+    root = endpoint.root("run", WORKERS)
+    assert root.url == "https://api.cloudflare.com/client/v4/accounts/account-0123/ai"
+    assert not root.unset
+    assert endpoint.root("run", {}).unset == ["CLOUDFLARE_ACCOUNT_ID"]
     only_token = {"CLOUDFLARE_API_TOKEN": KEY}
     _, findings = record(DESIGN, RecordOptions("cloudflare"), tmp_path, only_token)
     assert [f.message for f in findings] == ["CLOUDFLARE_ACCOUNT_ID is not set"]
     assert not list(tmp_path.iterdir())
+
+
+# -- what record refuses, and what it keeps to itself (issue 37, item 6) ------------------------
+
+OPENAI_CHAT = RecordOptions("openai", ("chat",), tool="get_weather")
+
+
+def _record_against(loopback: Any, out: Path, options: RecordOptions = OPENAI_CHAT) -> Any:
+    return record(DESIGN, replace(options, base_url=loopback.url), out, ENVIRON)
+
+
+def _fixtures(out: Path) -> list[Path]:
+    return sorted(out.rglob("*.json")) if out.exists() else []
+
+
+@pytest.mark.parametrize("code", [302, 307])
+def test_a_redirect_to_another_origin_is_refused_and_the_key_goes_nowhere(tmp_path, code):
+    """The first server sends every request elsewhere (another port is another origin): nothing
+    reaches the other one, the key least of all, and no fixture is written (before: urllib
+    followed a 302 as a GET carrying the Authorization header, and recorded the `{}` answer)."""
+    with serving() as elsewhere, serving() as loopback:
+
+        def redirect(handler: Any, path: str) -> None:
+            handler.send_response(code)
+            handler.send_header("Location", f"{elsewhere.url}{path}")
+            handler.send_header("Content-Length", "0")
+            handler.end_headers()
+
+        loopback.respond = redirect
+        written, findings = _record_against(loopback, tmp_path)
+        assert elsewhere.requests == []
+    assert written == [] and _fixtures(tmp_path) == []
+    assert [f.fixture for f in findings] == ["tool_call", "stream", "output"]
+    for finding in findings:
+        assert finding.level == "error"
+        assert f"HTTP {code}: redirected to another origin, http://127.0.0.1:" in finding.message
+        assert "refused" in finding.message
+    assert exit_code(findings) == 1
+
+
+def test_a_redirect_within_the_origin_is_refused_too(tmp_path):
+    with serving() as loopback:
+
+        def redirect(handler: Any, path: str) -> None:
+            if path.startswith("/moved"):
+                respond(handler, "application/json", "{}")
+                return
+            handler.send_response(308)
+            handler.send_header("Location", f"/moved{path}")
+            handler.send_header("Content-Length", "0")
+            handler.end_headers()
+
+        loopback.respond = redirect
+        written, findings = _record_against(loopback, tmp_path)
+        paths = [path for path, _, _ in loopback.requests]
+    assert written == [] and paths == ["/chat/completions"] * 3
+    assert (
+        "redirected to /moved/chat/completions on the same origin; refused" in findings[0].message
+    )
+
+
+def _endless(declared: bool) -> Any:
+    """An answer of 100 MB (declared or not), sent until the client stops reading."""
+    sent = [0]
+
+    def answer(handler: Any, path: str) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        if declared:
+            handler.send_header("Content-Length", str(100 * 1000 * 1000))
+        handler.end_headers()
+        chunk = b"[" + b"0," * 32767 + b"0"
+        try:
+            while sent[0] < 100 * 1000 * 1000:
+                handler.wfile.write(chunk)
+                sent[0] += len(chunk)
+        except OSError:
+            pass
+
+    answer.sent = sent  # type: ignore[attr-defined]
+    return answer
+
+
+@pytest.mark.parametrize("declared", [True, False], ids=["content-length", "until-closed"])
+def test_a_100_mb_body_is_refused_within_the_cap(tmp_path, declared):
+    """The default cap (8 MiB): a declared length above it is refused unread; a body without one
+    is read no further than the cap (before: all of it, in memory, then not JSON)."""
+    endless = _endless(declared)
+    with serving() as loopback:
+        loopback.respond = endless
+        written, findings = _record_against(loopback, tmp_path)
+    assert written == [] and len(findings) == 3
+    expected = "over the cap of 8388608 bytes (--max-body-mib)" + ("; not read" if declared else "")
+    assert all(expected in f.message for f in findings), findings
+    # what the server could send before the client hung up: the cap and the sockets' buffers
+    assert endless.sent[0] < 3 * 40 * 1000 * 1000
+
+
+def _trickle(where: str, stop: Any) -> Any:
+    """A valid answer sent one byte every 50 ms, in its headers or its body: about 4 s in all."""
+
+    def answer(handler: Any, path: str) -> None:
+        body = json.dumps({"id": "x", "choices": [], "object": "chat.completion", "pad": "-" * 30})
+        head = (
+            f"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n"
+        )
+        slow, fast = (head, body) if where == "headers" else (body, head)
+        try:
+            if where == "body":
+                handler.wfile.write(fast.encode())
+            for byte in slow.encode():
+                handler.wfile.write(bytes([byte]))
+                handler.wfile.flush()
+                if stop.wait(0.05):
+                    return
+            if where == "headers":
+                handler.wfile.write(fast.encode())
+        except OSError:
+            pass
+
+    return answer
+
+
+@pytest.mark.parametrize("where", ["headers", "body"])
+def test_the_deadline_holds_across_the_whole_answer(tmp_path, where):
+    """A server sending a byte every 50 ms (each one resets a socket timeout) is given up at the
+    request's deadline, not when it is done (before: after all of it, written as a fixture)."""
+    stop = threading.Event()
+    options = replace(OPENAI_CHAT, limits=Limits(deadline=0.25))
+    with serving() as loopback:
+        loopback.respond = _trickle(where, stop)
+        try:
+            written, findings = _record_against(loopback, tmp_path, options)
+        finally:
+            stop.set()
+    assert written == [] and len(findings) == 3
+    assert all("no complete answer within 0.25 s (--deadline)" in f.message for f in findings)
+
+
+HTML = "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body></body></html>\n"
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body", "expected"),
+    [
+        ("text/html", HTML, ("not JSON", "not a server-sent event: '<!DOCTYPE html>'")),
+        (
+            "application/json",
+            '{"error": {"message": "overloaded"}}',
+            ("the body reports an error", 'not a server-sent event: \'{"error"'),
+        ),
+        ("text/event-stream", 'data: {"choices": [\n\n', ("not JSON", "data is not JSON")),
+        (
+            "text/event-stream",
+            'data: {"error": {"message": "overloaded"}}\n\n',
+            ("not JSON", 'the stream reports an error: {"error"'),
+        ),
+    ],
+    ids=["html", "json-for-a-stream", "broken-event", "error-event"],
+)
+def test_a_body_that_is_not_the_apis_is_an_error_not_a_fixture(
+    tmp_path, content_type, body, expected
+):
+    """Before: an HTML page answering the streamed request was written with `events: []`, which
+    the next check reported as breaking drift."""
+    with serving() as loopback:
+        loopback.respond = lambda handler, path: respond(handler, content_type, body)
+        written, findings = _record_against(loopback, tmp_path)
+    by_kind = {f.fixture: f.message for f in findings}
+    assert written == [] and _fixtures(tmp_path) == []
+    assert expected[0] in by_kind["tool_call"] and expected[0] in by_kind["output"], by_kind
+    assert expected[1] in by_kind["stream"], by_kind
+    assert content_type in by_kind["stream"]
+
+
+def _echoing(api: str, kind: str, text: str) -> str:
+    """Each answer holds the key, as a value, a member name and inside a text."""
+    if kind == "stream":
+        event = {"id": "e", "object": "chat.completion.chunk", "choices": [], KEY: f"Bearer {KEY}"}
+        return f"data: {json.dumps(event)}\n\n" + text
+    body = json.loads(text)
+    body["echo"] = {"authorization": f"Bearer {KEY}", KEY: [KEY]}
+    return json.dumps(body)
+
+
+def test_the_key_is_scrubbed_wherever_an_answer_echoes_it(tmp_path):
+    """Before: scrubbed from the headers sent, but written as the server echoed it."""
+    written = []
+    with serving() as loopback:
+        loopback.change = _echoing
+        written, findings = _record_against(loopback, tmp_path)
+    assert len(written) == 3 and findings == []
+    for path in written:
+        text = path.read_text(encoding="utf-8")
+        assert KEY not in text and "<key>" in text, path
+
+
+def test_the_key_is_in_no_error_text_nor_url(tmp_path):
+    """An error body that quotes the key, and a base URL that holds it (a gateway's path)."""
+    with serving() as loopback:
+
+        def unauthorized(handler: Any, path: str) -> None:
+            error = {"message": f"Incorrect API key provided: {KEY}", "pad": "-" * 10000}
+            body = json.dumps({"error": error})  # its start is shown, however long it is
+            handler.send_response(401)
+            handler.send_header("Content-Type", "application/json")
+            handler.send_header("Content-Length", str(len(body)))
+            handler.end_headers()
+            handler.wfile.write(body.encode())
+
+        loopback.respond = unauthorized
+        options = replace(OPENAI_CHAT, base_url=f"{loopback.url}/gateway/{KEY}")
+        written, findings = record(DESIGN, options, tmp_path, ENVIRON)
+    assert written == [] and len(findings) == 3
+    for finding in findings:
+        assert KEY not in finding.message
+        assert "/gateway/<key>/chat/completions: HTTP 401" in finding.message
+        assert "Incorrect API key provided: <key>" in finding.message
+
+
+def test_cli_record_takes_the_cap_and_the_deadline(tmp_path):
+    endless = _endless(declared=False)
+    with serving() as loopback:
+        loopback.respond = endless
+        result = CliRunner().invoke(
+            main,
+            [
+                "canary",
+                "record",
+                str(DESIGN),
+                "--provider",
+                "openai",
+                "--api",
+                "chat",
+                "--out",
+                str(tmp_path),
+                "--base-url",
+                loopback.url,
+                "--max-body-mib",
+                "0.5",
+                "--deadline",
+                "30",
+            ],
+            env={"OPENAI_API_KEY": KEY},
+        )
+    assert result.exit_code == 1, result.output
+    assert result.stderr.count("over the cap of 524288 bytes (--max-body-mib)") == 3
+    assert "recorded 0 fixture(s)" in result.stderr
+
+
+# -- --base-url is what the provider's SDK takes as its base URL (issue 37, item 6) -------------
+
+#: provider: (its SDK's base URL, the path the SDK puts before an API's own path, per API)
+SDK_BASE_URLS: dict[str, tuple[str, dict[str, str]]] = {
+    # openai-python: base_url "https://api.openai.com/v1", posts "/chat/completions", "/responses"
+    "openai": ("https://api.openai.com/v1", {}),
+    # anthropic-sdk-python: base_url "https://api.anthropic.com", posts "/v1/messages"
+    "anthropic": ("https://api.anthropic.com", {"messages": "/v1"}),
+    # google-genai: http_options.base_url "https://generativelanguage.googleapis.com/", then the
+    # api_version ("v1beta") and "models/MODEL:generateContent" (_api_client.py)
+    "gemini": ("https://generativelanguage.googleapis.com", {"generate_content": "/v1beta"}),
+    # boto3 bedrock-runtime: endpoint_url "https://bedrock-runtime.REGION.amazonaws.com"
+    "bedrock": ("https://bedrock-runtime.us-east-1.amazonaws.com", {}),
+    # groq-python: base_url "https://api.groq.com", posts "/openai/v1/chat/completions"
+    "groq": ("https://api.groq.com", {"chat": "/openai/v1"}),
+    # cerebras-cloud-sdk-python: base_url "https://api.cerebras.ai", posts "/v1/chat/completions"
+    "cerebras": ("https://api.cerebras.ai", {"chat": "/v1"}),
+    # mistralai client-python: server_url "https://api.mistral.ai", path "/v1/chat/completions"
+    "mistral": ("https://api.mistral.ai", {"chat": "/v1"}),
+    # no REST SDK of their own: their docs give the OpenAI SDK these base URLs
+    "xai": ("https://api.x.ai/v1", {}),
+    "deepseek": ("https://api.deepseek.com", {}),
+    "openrouter": ("https://openrouter.ai/api/v1", {}),
+    # cloudflare-python: base_url "https://api.cloudflare.com/client/v4", posts
+    # "/accounts/{account_id}/ai/run/{model_name}"; its docs give the OpenAI SDK .../ai/v1 for chat
+    "cloudflare": (
+        "https://api.cloudflare.com/client/v4",
+        {
+            "run": "/accounts/{CLOUDFLARE_ACCOUNT_ID}/ai",
+            "chat": "/accounts/{CLOUDFLARE_ACCOUNT_ID}/ai/v1",
+        },
+    ),
+}
+#: The provider modules whose Endpoint still gives the API's root rather than the SDK's base URL
+#: (toolgen/providers/NAME.py, owned by another branch: the change is in the branch's report)
+NOT_YET = ("anthropic", "gemini", "groq", "cerebras", "mistral", "cloudflare")
+
+
+@pytest.mark.parametrize(
+    "provider",
+    [
+        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="endpoint not moved yet"))
+        if name in NOT_YET
+        else name
+        for name in sorted(ENDPOINTS)
+    ],
+)
+def test_each_endpoint_is_its_sdks_base_url(provider):
+    assert set(ENDPOINTS) == set(SDK_BASE_URLS)
+    base_url, paths = SDK_BASE_URLS[provider]
+    endpoint = ENDPOINTS[provider]
+    assert endpoint.base_url == base_url
+    assert dict(endpoint.api_paths) == paths
+
+
+def test_an_api_root_is_the_sdks_base_url_and_the_path_the_sdk_puts_before_the_apis_own():
+    endpoint = replace(
+        ENDPOINTS["cloudflare"],
+        base_url="https://api.cloudflare.com/client/v4",
+        api_paths=(("run", "/accounts/{CLOUDFLARE_ACCOUNT_ID}/ai"),),
+    )
+    root = endpoint.root("run", WORKERS)
+    assert root.url == "https://api.cloudflare.com/client/v4/accounts/account-0123/ai"
+    assert (root.unset, root.old_form) == ([], "")
+    assert endpoint.root("run", {}).unset == ["CLOUDFLARE_ACCOUNT_ID"]
+    # a given base URL takes the place of the SDK's, and keeps the path the SDK puts after it
+    root = endpoint.root("run", WORKERS, "https://gateway.example/cf/")
+    assert root.url == "https://gateway.example/cf/accounts/account-0123/ai"
+    # ... unless it ends with that path already: the old form, taken without it
+    root = endpoint.root("run", WORKERS, "https://gateway.example/cf/accounts/account-0123/ai")
+    assert root.url == "https://gateway.example/cf/accounts/account-0123/ai"
+    assert root.old_form == "/accounts/account-0123/ai"
+
+
+def test_a_base_url_in_the_sdks_form_is_taken_and_the_old_form_with_a_notice(tmp_path, monkeypatch):
+    """Anthropic as its SDK has it (what toolgen/providers/anthropic.py is to give): the SDK's
+    base URL without /v1 is taken as it is; the form the canary wanted before (.../v1) is taken
+    without /v1, with a notice, and the requests go to the same paths."""
+    anthropic = replace(
+        ENDPOINTS["anthropic"],
+        base_url="https://api.anthropic.com",
+        api_paths=(("messages", "/v1"),),
+    )
+    monkeypatch.setitem(ENDPOINTS, "anthropic", anthropic)
+    options = RecordOptions("anthropic", tool="get_weather")
+    with serving() as loopback:
+        written, findings = record(
+            DESIGN, replace(options, base_url=loopback.url), tmp_path, ENVIRON
+        )
+        assert len(written) == 3 and findings == []
+        old = replace(options, base_url=f"{loopback.url}/v1/")
+        written, findings = record(DESIGN, old, tmp_path / "old", ENVIRON)
+        paths = [path for path, _, _ in loopback.requests]
+    assert paths == ["/v1/messages"] * 6
+    assert len(written) == 3 and exit_code(findings) == 0
+    (notice,) = findings
+    assert (notice.api, notice.level) == ("messages", "notice")
+    assert notice.format() == (
+        "anthropic messages: NOTICE --base-url ends with /v1, which anthropic's SDK puts after its "
+        "base URL itself; taken without it (give the URL the SDK takes as its base URL)"
+    )
+
+
+def _api_path(provider: str, api: str) -> str:
+    """The path the provider's SDK puts before the API's own, its account filled in."""
+    return ENDPOINTS[provider].root(api, WORKERS, "").url
+
+
+def test_workers_ai_chat_given_the_openai_sdks_base_url_is_taken_with_a_notice(tmp_path):
+    """Workers AI's chat through the OpenAI SDK: its docs give the SDK a base URL ending with the
+    path the canary puts before the chat API's own (.../ai/v1); given that, the canary takes it
+    without that path, with a notice (not sent to .../v1/v1/...)."""
+    chat = _api_path("cloudflare", "chat")
+    assert chat.endswith("/v1")
+    with serving() as loopback:
+        options = RecordOptions("cloudflare", ("chat",), base_url=f"{loopback.url}{chat}")
+        written, findings = record(DESIGN, options, tmp_path, WORKERS)
+        paths = [path for path, _, _ in loopback.requests]
+    assert len(written) == 3 and paths == [f"{chat}/chat/completions"] * 3
+    assert [(f.api, f.level) for f in findings] == [("chat", "notice")]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -285,3 +287,34 @@ def test_cli_import_reports_what_a_named_provider_cannot_take(tmp_path):
         "/properties/n/patternProperties: gemini: UNSUPPORTED_PATTERN_PROPERTIES" in result.stderr
     )
     assert result.exit_code == 1  # the next build would fail: said now
+
+
+def test_a_second_update_waits_for_the_first(tmp_path):
+    """Two processes: this one holds the design's lock as an update does, from reading the record
+    to writing it; `toolgen import --update --prune` started meanwhile says it waits, writes
+    nothing until the lock is free, then updates the design as it finds it (before: it merged at
+    once with the record the first would replace, and both exited 0)."""
+    upstream = Upstream(tmp_path)
+    design = tmp_path / "design"
+    first_import(upstream.path, design)
+    upstream.tools = {"search": search(), "lookup": lookup()}  # get_weather gone, lookup new
+    upstream.save()
+    command = [sys.executable, "-m", "toolgen", "import", "--update", "--prune"]
+    with import_sync.design_lock(design):
+        before = {p: p.read_bytes() for p in sorted(design.rglob("*")) if p.is_file()}
+        second = subprocess.Popen(
+            [*command, str(upstream.path), "-o", str(design)],
+            stderr=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert second.stderr is not None
+        line = (
+            second.stderr.readline()
+        )  # the first line it prints: it waits (or, before, its report)
+        assert f"another import is writing {design}; waiting" in line, line
+        assert {p: p.read_bytes() for p in sorted(design.rglob("*")) if p.is_file()} == before
+    _, rest = second.communicate(timeout=120)
+    assert second.returncode == 0, rest
+    assert "1 added, 0 updated, 1 removed" in rest
+    assert sorted(p.name for p in (design / "tools").iterdir()) == ["lookup.yaml", "search.yaml"]

@@ -8,6 +8,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -550,10 +551,24 @@ def canary_group() -> None:
 @click.option(
     "--out", required=True, type=click.Path(file_okay=False, path_type=Path), help="Fixtures."
 )
-@click.option("--base-url", help="Any compatible endpoint (a gateway, a test server).")
+@click.option(
+    "--base-url",
+    help="Any compatible endpoint (a gateway, a test server), as the provider's own SDK takes "
+    "it as its base URL.",
+)
 @click.option("--model", help="The model to ask. Default: a small one of the provider.")
 @click.option("--tool", help="The tool to force. Default: the first the provider takes.")
 @click.option("--output", help="The structured output to ask for. Default: the first.")
+@click.option(
+    "--max-body-mib",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Refuse an answer whose body is larger (MiB). Default: 8.",
+)
+@click.option(
+    "--deadline",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Seconds one request may take, from connecting to the body's last byte. Default: 120.",
+)
 def canary_record_command(
     design: Path,
     provider: str,
@@ -563,13 +578,21 @@ def canary_record_command(
     model: str | None,
     tool: str | None,
     output: str | None,
+    max_body_mib: float | None,
+    deadline: float | None,
 ) -> None:
     """Send the smallest real requests per API of PROVIDER (a forced tool call, a structured
     output, a stream; the key from the provider's usual environment variable) and write the
-    answers as fixtures, identifiers and free text replaced by placeholders."""
-    from toolgen.commands.canary import RecordOptions, exit_code, record
+    answers as fixtures, identifiers and free text replaced by placeholders. A redirect is
+    refused (the key goes to no other host)."""
+    from toolgen.commands.canary import Limits, RecordOptions, exit_code, record
 
-    options = RecordOptions(provider, apis, base_url, model, tool, output)
+    limits = Limits()
+    if max_body_mib is not None:
+        limits = replace(limits, max_body=int(max_body_mib * 1024 * 1024))
+    if deadline is not None:
+        limits = replace(limits, deadline=deadline)
+    options = RecordOptions(provider, apis, base_url, model, tool, output, limits)
     written, findings = record(design, options, out, os.environ)
     for finding in findings:
         click.echo(finding.format(), err=True)
@@ -660,17 +683,19 @@ def import_command(
     prune: bool,
 ) -> None:
     from toolgen.commands.import_config import check_design, target_providers, write_config
-    from toolgen.commands.import_sync import record_imported
+    from toolgen.commands.import_sync import design_lock, record_imported
     from toolgen.commands.importing import import_sources, write_tools
 
     labelled = [(path, str(path)) for path in sources]
     if update:
         sys.exit(_import_update(labelled, out, source_format, prune))
-    result = import_sources(labelled, out, IMPORT_FORMATS, forced=source_format, force=force)
-    write_tools(out, result.tools)
-    found = [*result.diagnostics, *record_imported(out, result.tools)]
-    targets = providers or target_providers(sources, IMPORT_FORMATS, source_format)
-    found += [write_config(out, targets), *check_design(out)]
+    with design_lock(out, on_wait=lambda: _waiting_import(out)):
+        result = import_sources(labelled, out, IMPORT_FORMATS, forced=source_format, force=force)
+        write_tools(out, result.tools)
+        found = [*result.diagnostics, *record_imported(out, result.tools)]
+        targets = providers or target_providers(sources, IMPORT_FORMATS, source_format)
+        found.append(write_config(out, targets))
+    found += check_design(out)
     _report(found, "text")
     errors = sum(d.level is Level.ERROR for d in found)
     click.echo(
@@ -695,8 +720,18 @@ def _import_update(
         raise click.UsageError(f"{design} is no design folder; import it without --update first")
     with tempfile.TemporaryDirectory(prefix="toolgen-update-") as scratch:
         before = Path(scratch) / "before"
-        shutil.copytree(design, before, ignore=shutil.ignore_patterns(CACHE_FOLDER))
-        result = update_design(sources, design, IMPORT_FORMATS, forced=source_format, prune=prune)
+        result = update_design(
+            sources,
+            design,
+            IMPORT_FORMATS,
+            forced=source_format,
+            prune=prune,
+            on_wait=lambda: _waiting_import(design),
+            # the design as this update finds it: another one may have changed it as we waited
+            on_locked=lambda: shutil.copytree(
+                design, before, ignore=shutil.ignore_patterns(CACHE_FOLDER)
+            ),
+        )
         found = [*result.diagnostics, *check_design(design)]
         _report(found, "text")
         old, new = analyze(before), analyze(design)
@@ -712,3 +747,7 @@ def _import_update(
         err=True,
     )
     return EXIT_OK if errors == 0 else EXIT_DESIGN
+
+
+def _waiting_import(design: Path) -> None:
+    click.echo(f"toolgen: another import is writing {design}; waiting for it to finish", err=True)

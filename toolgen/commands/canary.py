@@ -6,10 +6,12 @@ what came back as golden fixtures (toolgen.infra.canary_fixtures). The requests 
 definitions and output formats of the generated package's request builders, in the dialect the
 design chooses (toolgen.package.request_builders), around each API's envelope
 (toolgen.providers.canary_wire), and go to the endpoint of the provider's module
-(``ENDPOINTS``) unless ``--base-url`` says otherwise. ``check`` runs the generated
-package's own validators and decoders over the fixtures, offline: what they reject is breaking
-drift; what the envelope schema leaves undeclared (toolgen.schema.undeclared) is additive drift, a
-notice. HTTP is the standard library's (urllib): no new run-time dependency.
+(``ENDPOINTS``: its SDK's base URL) unless ``--base-url`` says otherwise. Each is sent by
+toolgen.commands.canary_http (no redirect followed, a size cap, a deadline); an answer that is not
+the API's is an error, not a fixture, and the key is redacted from everything written. ``check``
+runs the generated package's own validators and decoders over the fixtures, offline: what they
+reject is breaking drift; what the envelope schema leaves undeclared (toolgen.schema.undeclared)
+is additive drift, a notice. HTTP is the standard library's (urllib): no new run-time dependency.
 """
 
 from __future__ import annotations
@@ -21,36 +23,37 @@ import inspect
 import json
 import re
 import sys
-import urllib.error
-import urllib.request
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from toolgen import __version__
 from toolgen.build import analyze
+from toolgen.commands.canary_http import Answer, Limits, PostError, post
 from toolgen.infra.canary_fixtures import (
     Fixture,
     fixture_files,
     read_fixture,
+    redact,
+    redact_text,
     scrub,
     write_fixture,
 )
 from toolgen.package.request_builders import request_builders
 from toolgen.project.projection import ProjectedContract
 from toolgen.providers import ENDPOINTS, PROFILES
-from toolgen.providers.canary_wire import WIRE_APIS
+from toolgen.providers.canary_wire import WIRE_APIS, WireApi, reports_error
+from toolgen.providers.endpoints import Endpoint
 from toolgen.schema.undeclared import undeclared
-
-TIMEOUT_SECONDS = 120
 
 
 @dataclass(frozen=True, order=True)
 class Finding:
-    """One result of a canary: ``level`` is "breaking", "additive" or "error" (nothing could be
-    recorded or checked)."""
+    """One result of a canary: ``level`` is "breaking", "additive", "error" (nothing could be
+    recorded or checked) or "notice" (recorded, with something to know)."""
 
     provider: str
     api: str
@@ -61,7 +64,10 @@ class Finding:
 
     def format(self) -> str:
         where = f"{self.fixture}:{self.path}" if self.path else self.fixture
-        return f"{where}: {self.provider} {self.api}: {self.level.upper()} {self.message}"
+        who = " ".join(part for part in (self.provider, self.api) if part)
+        line = f"{self.level.upper()} {self.message}"
+        line = f"{who}: {line}" if who else line
+        return f"{where}: {line}" if where else line
 
     def to_dict(self) -> dict[str, str]:
         return asdict(self)
@@ -74,16 +80,27 @@ class Finding:
 class RecordOptions:
     provider: str
     apis: tuple[str, ...] = ()  # empty: every API the provider binds
-    base_url: str | None = None
+    base_url: str | None = None  # the SDK's form (toolgen.providers.endpoints)
     model: str | None = None
     tool: str | None = None  # canonical name; default: the design's first tool
     output: str | None = None  # canonical name; default: the design's first output
+    limits: Limits = Limits()  # per request: the body's size cap and the deadline
+
+
+@dataclass(frozen=True)
+class _Request:
+    api: str
+    kind: str  # tool_call, stream, output
+    contract: str
+    url: str
+    body: dict[str, Any]
 
 
 def record(
     design: Path, options: RecordOptions, out: Path, environ: Mapping[str, str]
 ) -> tuple[list[Path], list[Finding]]:
-    """Send the canary's requests and write their fixtures under ``out``."""
+    """Send the canary's requests and write their fixtures under ``out``. The key is in no
+    fixture and no finding, whatever the server echoes."""
     provider = options.provider
     endpoint = ENDPOINTS.get(provider)
     problem = _record_problem(provider, options, endpoint is not None)
@@ -92,70 +109,134 @@ def record(
     key = environ.get(endpoint.env, "") if endpoint else ""
     if endpoint is not None and not key and options.base_url is None:
         return [], [Finding(provider, "", "", "", "error", f"{endpoint.env} is not set")]
-    base_url, unset = (
-        (options.base_url, [])
-        if options.base_url is not None or endpoint is None
-        else endpoint.url(environ)
-    )
-    if unset:  # an account in the endpoint's URL
-        return [], [Finding(provider, "", "", "", "error", f"{unset[0]} is not set")]
+    apis = [a.name for a in PROFILES[provider].apis if not options.apis or a.name in options.apis]
+    roots, findings = _roots(provider, endpoint, apis, options.base_url, environ)
+    if roots is None:
+        return [], findings
     result = analyze(design, (provider,))
     if not result.ok or not result.projections:
         return [], [Finding(provider, "", "", "", "error", "the design does not build")]
     # the profile of the dialect the design's toolgen.toml chooses (profile_for, in analyze)
     projection = result.projections[0]
-    tool = _chosen(projection.tools, options.tool)
-    output = _chosen(projection.outputs, options.output)
-    # what the generated module's request functions give for them
-    builders = request_builders(
-        projection.profile, [tool] if tool else [], [output] if output else []
-    )
-    base_url = (base_url or "").rstrip("/")
     model = options.model or (endpoint.model if endpoint else "model")
     headers = {"Content-Type": "application/json", **(endpoint.auth(key) if endpoint else {})}
     written: list[Path] = []
-    findings: list[Finding] = []
-    for api in projection.profile.apis:
-        if options.apis and api.name not in options.apis:
-            continue
-        wire = WIRE_APIS.get(api.name)
+    for api in apis:
+        wire = WIRE_APIS.get(api)
         if wire is None:
-            findings.append(Finding(provider, api.name, "", "", "error", "no canary requests"))
+            findings.append(Finding(provider, api, "", "", "error", "no canary requests"))
             continue
-        requests: list[tuple[str, str, dict[str, Any], bool]] = []
-        if tool is not None:
-            name, tools = tool.provider_name, wire.tools(builders, api.name, tool.contract.name)
-            for kind, stream in (("tool_call", False), ("stream", True)):
-                body = wire.tool_request(model, tools, name, stream)
-                requests.append((kind, tool.contract.name, body, stream))
-        if output is not None:
-            output_format = wire.output_format(builders, api.name, output.contract.name)
-            body = wire.output_request(model, output_format)
-            requests.append(("output", output.contract.name, body, False))
-        for kind, contract, body, stream in requests:
-            url = base_url + (endpoint.api_path(api.name) if endpoint else "")
-            url += wire.path(model, stream)
+        for request in _requests(projection, options, wire, api, roots[api], model):
+            stream = request.kind == "stream"
             try:
-                sent = _post(url, body, headers)
-                answer = wire.events(sent) if stream else json.loads(sent)
-            except (OSError, ValueError) as error:
-                message = f"{url}: {_without(str(error), key)}"
-                findings.append(Finding(provider, api.name, kind, "", "error", message))
+                sent = post(request.url, json.dumps(request.body).encode(), headers, options.limits)
+                answer = _answer(wire, stream, sent)
+            except PostError as error:
+                message = f"{_shown_url(request.url)}: {error}"
+                findings.append(Finding(provider, api, request.kind, "", "error", message))
                 continue
             fixture = Fixture(
                 provider,
-                api.name,
-                kind,
-                contract,
+                api,
+                request.kind,
+                request.contract,
                 model,
                 datetime.date.today().isoformat(),
                 __version__,
-                body,
-                response=None if stream else scrub(answer, keep_text=kind == "output"),
-                events=scrub(answer) if stream else None,
+                redact(request.body, key),
+                response=None
+                if stream
+                else redact(scrub(answer, keep_text=request.kind == "output"), key),
+                events=redact(scrub(answer), key) if stream else None,
             )
             written.append(write_fixture(out, fixture))
-    return written, findings
+    return written, [replace(f, message=redact_text(f.message, key)) for f in findings]
+
+
+def _roots(
+    provider: str,
+    endpoint: Endpoint | None,
+    apis: Sequence[str],
+    base_url: str | None,
+    environ: Mapping[str, str],
+) -> tuple[dict[str, str] | None, list[Finding]]:
+    """Where each API's paths go (None, with an error, when an account of the URL is not set),
+    and a notice per API whose ``--base-url`` was given in the old form."""
+    if endpoint is None:  # --base-url is the API's root
+        return {api: (base_url or "").rstrip("/") for api in apis}, []
+    roots, notices = {}, []
+    for api in apis:
+        root = endpoint.root(api, environ, base_url)
+        if root.unset:
+            return None, [Finding(provider, "", "", "", "error", f"{root.unset[0]} is not set")]
+        roots[api] = root.url
+        if root.old_form:
+            message = (
+                f"--base-url ends with {root.old_form}, which {provider}'s SDK puts after its base "
+                "URL itself; taken without it (give the URL the SDK takes as its base URL)"
+            )
+            notices.append(Finding(provider, api, "", "", "notice", message))
+    return roots, notices
+
+
+def _requests(
+    projection: Any, options: RecordOptions, wire: WireApi, api: str, root: str, model: str
+) -> list[_Request]:
+    """The canary's requests of one API: a forced call of the tool, streamed too, and the
+    structured output, with the definitions of the generated module's request functions."""
+    tool = _chosen(projection.tools, options.tool)
+    output = _chosen(projection.outputs, options.output)
+    builders = request_builders(
+        projection.profile, [tool] if tool else [], [output] if output else []
+    )
+    requests = []
+    if tool is not None:
+        name, tools = tool.provider_name, wire.tools(builders, api, tool.contract.name)
+        for kind, stream in (("tool_call", False), ("stream", True)):
+            body = wire.tool_request(model, tools, name, stream)
+            url = root + wire.path(model, stream)
+            requests.append(_Request(api, kind, tool.contract.name, url, body))
+    if output is not None:
+        output_format = wire.output_format(builders, api, output.contract.name)
+        body = wire.output_request(model, output_format)
+        url = root + wire.path(model, False)
+        requests.append(_Request(api, "output", output.contract.name, url, body))
+    return requests
+
+
+def _answer(wire: WireApi, stream: bool, sent: Answer) -> Any:
+    """The body as JSON, or a stream's event payloads; PostError when it is not what the API
+    sends (an HTML page of a proxy, a stream without events), so no fixture is made of it."""
+    if stream:
+        try:
+            events = wire.events(sent.body)
+        except (ValueError, UnicodeDecodeError) as error:
+            raise PostError(f"{_not_the_apis('stream', sent)}: {error}") from None
+        if not events:
+            raise PostError(f"{_not_the_apis('stream', sent)}: no event in it")
+        return events
+    try:
+        body = json.loads(sent.body)
+    except ValueError:
+        raise PostError(f"{_not_the_apis('body', sent)}: not JSON") from None
+    if not isinstance(body, dict):
+        raise PostError(f"{_not_the_apis('body', sent)}: JSON, but not an object")
+    if reports_error(body):
+        raise PostError(f"the body reports an error: {json.dumps(body)[:300]}")
+    return body
+
+
+def _not_the_apis(what: str, sent: Answer) -> str:
+    start = " ".join(sent.body[:120].decode("utf-8", "replace").split())
+    return f"the {what} is not the API's ({sent.content_type}, {len(sent.body)} bytes: {start!r})"
+
+
+def _shown_url(url: str) -> str:
+    """``url`` without user information (a password of a gateway)."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
 
 
 def _record_problem(provider: str, options: RecordOptions, known: bool) -> str:
@@ -177,21 +258,6 @@ def _chosen(contracts: Sequence[ProjectedContract], name: str | None) -> Project
         c for c in contracts if c.schema is not None and (name is None or c.contract.name == name)
     ]
     return usable[0] if usable else None
-
-
-def _post(url: str, body: dict[str, Any], headers: dict[str, str]) -> bytes:
-    request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), headers=headers, method="POST"
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:  # noqa: S310
-            return bytes(response.read())
-    except urllib.error.HTTPError as error:
-        raise ValueError(f"HTTP {error.code} {error.reason}") from None
-
-
-def _without(text: str, secret: str) -> str:
-    return text.replace(secret, "<key>") if secret else text
 
 
 # -- check --------------------------------------------------------------------------------------

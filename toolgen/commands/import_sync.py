@@ -10,15 +10,18 @@ reported, and deleted (``--prune``) only when the local file is what upstream la
 
 Every file is replaced atomically and the record is written last, so a re-import stopped half way
 leaves a design that the next one merges without losing anything (a tool file already merged is
-then equal to upstream, which is no conflict).
+then equal to upstream, which is no conflict). Imports into one design take turns: each holds the
+design's lock (:func:`design_lock`, the lock ``toolgen build`` takes of its OUT) from reading the
+record to writing it, so a second one waits instead of merging with a record the first replaces.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +31,7 @@ from toolgen.commands import RECORD_FILE
 from toolgen.commands.importing import TOOLS_FOLDER, ImportedTool, import_sources, render_tool
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.load.sources import SCHEMA_SUFFIXES, parse
+from toolgen.package.writer import output_lock
 from toolgen.providers.formats import ToolFormat
 from toolgen.schema import pointer as jp
 
@@ -71,6 +75,14 @@ class SyncResult:
     @property
     def ok(self) -> bool:
         return not any(d.level is Level.ERROR for d in self.diagnostics)
+
+
+@contextlib.contextmanager
+def design_lock(design: Path, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+    """Hold the lock of ``design`` (a file beside it; the kernel releases the lock of a killed
+    import). ``on_wait`` is called once when another import holds it."""
+    with output_lock(design, on_wait):
+        yield
 
 
 def read_record(design: Path) -> tuple[ImportRecord, list[Diagnostic]]:
@@ -211,8 +223,26 @@ def update_design(
     *,
     forced: str | None = None,
     prune: bool = False,
+    on_wait: Callable[[], None] | None = None,
+    on_locked: Callable[[], object] | None = None,
 ) -> SyncResult:
-    """Re-import ``sources`` into ``design``, merging with its local edits (see the module)."""
+    """Re-import ``sources`` into ``design``, merging with its local edits (see the module),
+    under the design's lock (``on_wait``: see :func:`design_lock`); ``on_locked`` runs first
+    under it (a copy of the design as it is before the update, for a diff)."""
+    with design_lock(design, on_wait):
+        if on_locked is not None:
+            on_locked()
+        return _update_locked(sources, design, formats, forced=forced, prune=prune)
+
+
+def _update_locked(
+    sources: Sequence[tuple[Path, str]],
+    design: Path,
+    formats: Sequence[ToolFormat],
+    *,
+    forced: str | None,
+    prune: bool,
+) -> SyncResult:
     record, diagnostics = read_record(design)
     if diagnostics:
         return SyncResult(diagnostics, [], [], [])

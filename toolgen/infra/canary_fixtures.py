@@ -13,10 +13,12 @@ the check decodes.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, quote_plus
 
 FORMAT = 1
 KINDS = ("tool_call", "output", "stream")
@@ -101,20 +103,53 @@ def write_fixture(folder: Path, fixture: Fixture) -> Path:
 
 
 def sse_events(text: str) -> list[Any]:
-    """The JSON payloads of the ``data:`` lines of a server-sent event stream (``[DONE]`` and
-    anything not JSON left out)."""
+    """The JSON payloads of the ``data:`` lines of a server-sent event stream, ``[DONE]`` left
+    out. ValueError when it is no such stream: a line that is no field of the format nor a
+    comment (an HTML page, a JSON body), or data that is not JSON."""
     events = []
-    for block in text.replace("\r\n", "\n").split("\n\n"):
-        data = "\n".join(
-            line[5:].lstrip() for line in block.split("\n") if line.startswith("data:")
-        )
+    for block in text.replace("\r\n", "\n").replace("\r", "\n").split("\n\n"):
+        lines = [line for line in block.split("\n") if line and not line.startswith(":")]
+        field = next((line for line in lines if not _SSE_FIELD.match(line)), None)
+        if field is not None:
+            raise ValueError(f"not a server-sent event: {field[:80]!r}")
+        data = "\n".join(_field_value(line) for line in lines if line.startswith("data"))
         if not data or data == "[DONE]":
             continue
         try:
             events.append(json.loads(data))
         except ValueError:
-            continue
+            raise ValueError(f"an event's data is not JSON: {data[:80]!r}") from None
     return events
+
+
+#: A line of an event: a field name of the format, then ":" (or nothing: an empty value).
+_SSE_FIELD = re.compile(r"^(data|event|id|retry)(:|$)")
+
+
+def _field_value(line: str) -> str:
+    value = line.partition(":")[2]
+    return value[1:] if value.startswith(" ") else value
+
+
+def redact(value: Any, secret: str) -> Any:
+    """A copy of ``value`` with ``secret`` replaced by ``<key>`` in every string and member name
+    (a server that echoes the key back)."""
+    if not secret:
+        return value
+    if isinstance(value, dict):
+        return {redact_text(k, secret): redact(v, secret) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact(item, secret) for item in value]
+    return redact_text(value, secret) if isinstance(value, str) else value
+
+
+def redact_text(text: str, secret: str) -> str:
+    """``text`` with ``secret``, as it is and as a URL carries it, replaced by ``<key>``."""
+    if not secret:
+        return text
+    for form in dict.fromkeys((secret, quote(secret, safe=""), quote_plus(secret))):
+        text = text.replace(form, "<key>")
+    return text
 
 
 def scrub(value: Any, *, keep_text: bool = False) -> Any:

@@ -38,6 +38,31 @@ def _for_api(method: Callable[..., Any], api: str, *args: Any, **keywords: Any) 
     return method(*args, **keywords)
 
 
+def reports_error(answer: Any) -> bool:
+    """An error in place of an answer or a stream's event: ``{"type": "error", ...}`` (Messages,
+    Responses) or an ``error`` with nothing of an answer beside it (Chat Completions and the APIs
+    compatible with it, generateContent; a Responses body has ``"error": null``)."""
+    if not isinstance(answer, dict):
+        return False
+    return answer.get("type") == "error" or (
+        bool(answer.get("error")) and not _ANSWER_MEMBERS & set(answer)
+    )
+
+
+#: Members of an answer (a body or an event) of some API: with them, an ``error`` is a part of it.
+_ANSWER_MEMBERS = frozenset({"choices", "candidates", "response", "result", "output", "content"})
+
+
+def _sse_events(body: bytes) -> list[Any]:
+    """The event payloads of a server-sent event stream (ValueError when it is none, or when an
+    event reports an error)."""
+    events = sse_events(body.decode("utf-8"))
+    for event in events:
+        if reports_error(event):
+            raise ValueError(f"the stream reports an error: {json.dumps(event)[:300]}")
+    return events
+
+
 @dataclass(frozen=True)
 class WireApi:
     """The canary's requests of one wire API.
@@ -57,7 +82,7 @@ class WireApi:
     output_request: Callable[[str, Any], dict[str, Any]]
     formats: tuple[str, ...]
     output_text: Callable[[Any], Any]
-    events: Callable[[bytes], list[Any]] = lambda body: sse_events(body.decode("utf-8"))
+    events: Callable[[bytes], list[Any]] = _sse_events
     parts: Callable[[str, bool, Any], list[tuple[str, str | None, Any]]] | None = None
 
     def tools(self, builders: Any, api: str, tool: str) -> Any:
