@@ -793,20 +793,9 @@ SDK_BASE_URLS: dict[str, tuple[str, dict[str, str]]] = {
         },
     ),
 }
-#: The provider modules whose Endpoint still gives the API's root rather than the SDK's base URL
-#: (toolgen/providers/NAME.py, owned by another branch: the change is in the branch's report)
-NOT_YET = ("anthropic", "gemini", "groq", "cerebras", "mistral", "cloudflare")
 
 
-@pytest.mark.parametrize(
-    "provider",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="endpoint not moved yet"))
-        if name in NOT_YET
-        else name
-        for name in sorted(ENDPOINTS)
-    ],
-)
+@pytest.mark.parametrize("provider", sorted(ENDPOINTS))
 def test_each_endpoint_is_its_sdks_base_url(provider):
     assert set(ENDPOINTS) == set(SDK_BASE_URLS)
     base_url, paths = SDK_BASE_URLS[provider]

@@ -212,8 +212,14 @@ def _auth(key: str) -> dict[str, str]:
 REGISTRATION = Registration(
     ANTHROPIC,
     order=20,
+    # anthropic-sdk-python's base URL is https://api.anthropic.com; it posts to /v1/messages
+    # (_client.py and resources/messages; checked 2026-12-07)
     endpoint=Endpoint(
-        "ANTHROPIC_API_KEY", "https://api.anthropic.com/v1", "claude-haiku-4-5", _auth
+        "ANTHROPIC_API_KEY",
+        "https://api.anthropic.com",
+        "claude-haiku-4-5",
+        _auth,
+        api_paths=(("messages", "/v1"),),
     ),
 )
 IMPORT_FORMATS = (ImportFormat(50, TOOLS),)

@@ -60,5 +60,9 @@ CEREBRAS = derive(
 REGISTRATION = Registration(
     CEREBRAS,
     order=40,
-    endpoint=Endpoint("CEREBRAS_API_KEY", "https://api.cerebras.ai/v1", "gpt-oss-120b"),
+    # cerebras-cloud-sdk-python's base URL is https://api.cerebras.ai; it posts to
+    # /v1/chat/completions (_client.py; checked 2026-12-07)
+    endpoint=Endpoint(
+        "CEREBRAS_API_KEY", "https://api.cerebras.ai", "gpt-oss-120b", api_paths=(("chat", "/v1"),)
+    ),
 )

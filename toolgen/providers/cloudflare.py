@@ -433,10 +433,16 @@ REGISTRATION = Registration(
     # /ai/v1/chat/completions, with an API token as a bearer token (developers.cloudflare.com
     # workers-ai/get-started/rest-api/ and workers-ai/configuration/open-ai-compatibility/,
     # checked 2026-12-05)
+    # cloudflare-python's base URL is https://api.cloudflare.com/client/v4; Workers AI's run is
+    # /accounts/{account_id}/ai/run/{model}, its OpenAI-compatible chat under .../ai/v1
+    # (resources/ai/ai.py; developers.cloudflare.com workers-ai; checked 2026-12-07)
     endpoint=Endpoint(
         "CLOUDFLARE_API_TOKEN",
-        "https://api.cloudflare.com/client/v4/accounts/{CLOUDFLARE_ACCOUNT_ID}/ai",
+        "https://api.cloudflare.com/client/v4",
         "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
-        api_paths=(("chat", "/v1"),),
+        api_paths=(
+            ("run", "/accounts/{CLOUDFLARE_ACCOUNT_ID}/ai"),
+            ("chat", "/accounts/{CLOUDFLARE_ACCOUNT_ID}/ai/v1"),
+        ),
     ),
 )

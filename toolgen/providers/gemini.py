@@ -367,10 +367,14 @@ REGISTRATION = Registration(
     GEMINI_JSON_SCHEMA,
     order=60,
     dialects=DIALECTS,
+    # google-genai's http_options.base_url is https://generativelanguage.googleapis.com; its
+    # api_version (v1beta by default) goes before the model's path (_api_client.py; checked
+    # 2026-12-07)
     endpoint=Endpoint(
         "GEMINI_API_KEY",
-        "https://generativelanguage.googleapis.com/v1beta",
+        "https://generativelanguage.googleapis.com",
         "gemini-2.5-flash",
         _auth,
+        api_paths=(("generate_content", "/v1beta"),),
     ),
 )

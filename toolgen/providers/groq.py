@@ -64,5 +64,12 @@ GROQ = derive(
 REGISTRATION = Registration(
     GROQ,
     order=30,
-    endpoint=Endpoint("GROQ_API_KEY", "https://api.groq.com/openai/v1", "openai/gpt-oss-20b"),
+    # groq-python's base URL is https://api.groq.com; it posts to /openai/v1/chat/completions
+    # (_client.py, resources/chat/completions.py; checked 2026-12-07)
+    endpoint=Endpoint(
+        "GROQ_API_KEY",
+        "https://api.groq.com",
+        "openai/gpt-oss-20b",
+        api_paths=(("chat", "/openai/v1"),),
+    ),
 )

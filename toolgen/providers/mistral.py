@@ -114,5 +114,12 @@ REGISTRATION = Registration(
     MISTRAL,
     order=70,
     on_request=True,
-    endpoint=Endpoint("MISTRAL_API_KEY", "https://api.mistral.ai/v1", "mistral-small-latest"),
+    # mistralai's server_url is https://api.mistral.ai; it posts to /v1/chat/completions
+    # (sdkconfiguration.py, chat.py; checked 2026-12-07)
+    endpoint=Endpoint(
+        "MISTRAL_API_KEY",
+        "https://api.mistral.ai",
+        "mistral-small-latest",
+        api_paths=(("chat", "/v1"),),
+    ),
 )
