@@ -1203,7 +1203,9 @@ def test_an_output_root_that_admits_an_object_is_not_wrapped():
 
 def test_a_map_written_with_one_key_pattern_is_encoded_with_the_key_s_pattern():
     """patternProperties as the key pattern of a map (one pattern, no other members), where the
-    provider keeps pattern; where it drops pattern the keys cannot be told, so it is refused."""
+    provider keeps pattern; where it drops pattern the keys go out without it (looser: the model
+    checks member names by the pattern after decoding, so a key that breaks it is a
+    PayloadError), never refused: the map comes back on every profile."""
     codes = {
         "type": "object",
         "patternProperties": {"^[a-z]+$": {"type": "integer"}},
@@ -1219,9 +1221,10 @@ def test_a_map_written_with_one_key_pattern_is_encoded_with_the_key_s_pattern():
     assert_strict(projected.schema)
     payload = {"codes": [{"key": "a", "value": 1}, {"key": "b", "value": 2}]}
     assert reference_inverse(payload, projected) == {"codes": {"a": 1, "b": 2}}
-    refused, diagnostics = project_contract(contract, PROFILES["mistral"], ProviderOptions(), "t")
-    assert refused.schema is None
-    assert [d.code for d in errors(diagnostics)] == ["UNSUPPORTED_PATTERN_PROPERTIES"]
+    looser, diagnostics = project_contract(contract, PROFILES["mistral"], ProviderOptions(), "t")
+    assert errors(diagnostics) == []
+    assert looser.schema["properties"]["codes"]["items"]["properties"]["key"] == {"type": "string"}
+    assert reference_inverse(payload, looser) == {"codes": {"a": 1, "b": 2}}
 
 
 #: every strict profile, Gemini in both dialects
@@ -1388,3 +1391,23 @@ def test_an_array_whose_values_are_given_keeps_them(profile):
     assert errors(diagnostics) == [], [d.format() for d in diagnostics]
     assert Draft202012Validator(projected.meaning).is_valid({"c": [1, 2, 3]})
     assert reference_inverse({"c": [1, 2, 3]}, projected) == {"c": [1, 2, 3]}
+
+
+@pytest.mark.parametrize("profile", sorted(EVERY_PROFILE))
+def test_a_root_map_of_one_key_pattern_is_the_roots_other_members(profile):
+    """A tool whose parameters are a patternProperties map (no declared member): its members
+    must stay an object, so they are the root's other members (ExtraMembers), keyed by the
+    pattern where the provider keeps it; refused before on every profile."""
+    root = {
+        "type": "object",
+        "patternProperties": {"^[a-z]+$": {"type": "integer"}},
+        "additionalProperties": False,
+    }
+    contract = Contract("tool", "t", "", root, FILE, "/parameters")
+    projected, diagnostics = project_contract(
+        contract, EVERY_PROFILE[profile], ProviderOptions(), "t"
+    )
+    assert errors(diagnostics) == [], diagnostics
+    (member,) = [m for m in projected.meaning["properties"]]
+    payload = {member: [{"key": "a", "value": 1}]}
+    assert reference_inverse(payload, projected) == {"a": 1}

@@ -25,8 +25,13 @@ from toolgen.compile.canonical.views import Unresolvable, ref_pointer, resolve
 from toolgen.load.contracts import Contract, Design, ProviderOptions
 from toolgen.load.design import load_design
 from toolgen.project.design_projection import ProviderProjection, project_design
-from toolgen.project.encoding import map_in_type_list, object_encoding, pattern_map
-from toolgen.project.projection import ProjectedContract, is_object_schema, project_contract
+from toolgen.project.projection import (
+    OBJECT_ENCODINGS,
+    ProjectedContract,
+    is_object_schema,
+    map_in_type_list,
+    project_contract,
+)
 from toolgen.project.rewrites import (
     JSON_TEXTS,
     DefaultNullRequired,
@@ -487,6 +492,11 @@ def relaxed(
                 for k, v in node.items()
             }
         node = {k: v for k, v in node.items() if not dropped(k, v)}
+        keyed = MapAsPairs.pattern(node)
+        if keyed is not None and not profile.keeps("pattern", keyed[0]):
+            # the map's keys go out without their pattern: any key, each value of its schema
+            node = {k: v for k, v in node.items() if k != "patternProperties"}
+            node["additionalProperties"] = keyed[1]
         if "oneOf" in node and "anyOf" not in node:
             node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
         return node
@@ -713,7 +723,7 @@ class Filler:
 
     Where the provider is strict (``encodings``), the encodings of
     toolgen.project.rewrites.encodings are written as the projection decides them
-    (toolgen.project.encoding): a map as key/value entries, an open object's extra members as
+    (OBJECT_ENCODINGS of toolgen.project.projection): a map as key/value entries, an open object's extra members as
     entries of one more member, a value of any type as its JSON text (an optional one that is
     absent as null: JSON text keeps absent and null apart). Where the provider refuses recursion
     (``recursion_as_text``), a reference that closes a cycle is written as the JSON text of its
@@ -815,13 +825,13 @@ class Filler:
         filled, expected = value, value
         properties = view.get("properties")
         encoding = (
-            object_encoding(view, root=root, profile=self.profile)
+            next((r for r in OBJECT_ENCODINGS if r.applies(view, root=root)), None)
             if self.encodings and is_object_schema(view)
             else None
         )
-        if self.encodings and not root and map_in_type_list(view, self.profile):
-            encoding = "map"  # its type list is split, its object branch a map
-        keyed = pattern_map(view)
+        if self.encodings and not root and map_in_type_list(view):
+            encoding = MapAsPairs  # its type list is split, its object branch a map
+        keyed = MapAsPairs.pattern(view)
         extra = keyed[1] if keyed is not None else view.get("additionalProperties", True)
         positions = TupleAsObject.length(view) if self.encodings else None
         if self.recursion_text(node) or self.any_value(node, root=root):
@@ -834,9 +844,9 @@ class Filler:
             if self.nulls:
                 filled.update({str(i): None for i in range(len(value), positions)})
             expected = [e for _, e in pairs]
-        elif encoding == "map" and isinstance(value, dict):
+        elif encoding is MapAsPairs and isinstance(value, dict):
             filled, expected = self.entries(value, extra)
-        elif isinstance(value, dict) and (isinstance(properties, dict) or encoding == "extras"):
+        elif isinstance(value, dict) and (isinstance(properties, dict) or encoding is ExtraMembers):
             properties = properties if isinstance(properties, dict) else {}  # a root map's
             filled, expected = {}, {}
             required = view.get("required") or []
@@ -864,7 +874,7 @@ class Filler:
                     if kept and not self.boxes and not defaulted:
                         expected[name] = None
             others = {name: value[name] for name in value if name not in properties}
-            if encoding == "extras":
+            if encoding is ExtraMembers:
                 member = ExtraMembers.name_for(properties)
                 if others or self.nulls:
                     filled[member], extras = self.entries(others, extra)
@@ -946,17 +956,8 @@ __all__ = [
 #: What each profile is expected not to project, with the reason (profile -> key -> reason); a
 #: contract missing from a projection and not listed here fails its law tests (a projection
 #: regression is no quiet skip), and so does one listed here that projects.
-_PATTERN_DROPPED = (
-    "a map written with patternProperties where the profile drops pattern: its keys cannot be "
-    "checked by the key's pattern (UNSUPPORTED_PATTERN_PROPERTIES)"
-)
 EXPECTED_REJECTIONS: dict[str, dict[str, str]] = {
-    "mistral": {"output:encodings.pattern_maps": _PATTERN_DROPPED},
-    "gemini:json_schema": {
-        "output:encodings.pattern_maps": _PATTERN_DROPPED,
-    },
     "gemini:openapi": {
-        "output:encodings.pattern_maps": _PATTERN_DROPPED,
         "tool:enums": "an enum of mixed values in a union: no exact text (ENUM_NOT_TEXT)",
         "tool:type_lists.enums": "an integer enum in a union split from a type list: its text "
         "could be the string branch's (ENUM_TEXT_IN_UNION)",

@@ -55,21 +55,13 @@ def everywhere(exceptions: Mapping[str, Refused] | None = None) -> dict[str, Exp
     return {profile: exceptions.get(profile, ROUND_TRIP) for profile in DECIDED_PROFILES}
 
 
-_PATTERN_KEYS = Refused(
-    "UNSUPPORTED_PATTERN_PROPERTIES",
-    "the profile drops pattern, so an entry's key cannot say which patternProperties schema its "
-    "value has (tests/canonical/support.py EXPECTED_REJECTIONS holds the same decision)",
-)
-
 #: feature -> profile -> expectation
 MATRIX: dict[str, dict[str, Expectation]] = {
     # encodings
     "map": everywhere(),
     "map_of_any": everywhere(),
     "map_bounds": everywhere(),
-    "pattern_map": everywhere(
-        {"mistral": _PATTERN_KEYS, "gemini": _PATTERN_KEYS, "gemini:openapi": _PATTERN_KEYS}
-    ),
+    "pattern_map": everywhere(),
     "property_names_map": everywhere(),
     "open_object_extras": everywhere(),
     "any_value": everywhere(),

@@ -16,12 +16,6 @@ from typing import Any
 
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.load.contracts import Contract, ProviderOptions
-from toolgen.project.encoding import (
-    key_schema,
-    map_in_type_list,
-    object_encoding,
-    pattern_map,
-)
 from toolgen.project.limits import check_limits, measure
 from toolgen.project.nonstrict import non_object_root
 from toolgen.project.openapi import write_openapi
@@ -75,6 +69,22 @@ _MAP_VALUE = jp.join("", "items", "properties", "value")  # in a map's entries (
 def _types(node: dict[str, Any]) -> list[Any]:
     value = node.get("type")
     return value if isinstance(value, list) else [] if value is None else [value]
+
+
+#: the encodings of an object schema, each saying where it applies (a map, an open object's other
+#: members: toolgen.project.rewrites.encodings); the first that applies carries it
+OBJECT_ENCODINGS: tuple[type[MapAsPairs] | type[ExtraMembers], ...] = (MapAsPairs, ExtraMembers)
+
+
+def map_in_type_list(node: dict[str, Any]) -> bool:
+    """Whether ``node`` (not a root) lists ``object`` among other types, none of them
+    ``array``, and its object is a map: a map is written as an array of entries, so its type
+    list is split into one branch per type (TypeListAsUnion), where the array of entries is told
+    apart from every other branch by its type."""
+    types = _types(node)
+    if "object" not in types or len(types) < 2 or "array" in types:
+        return False
+    return MapAsPairs.applies({**node, "type": "object"}, root=False)
 
 
 def is_object_schema(node: Any) -> bool:
@@ -560,7 +570,7 @@ class _Projector:
     ) -> _Built:
         pointer = origins.node
         node = self._depth_reached(node, origins)
-        map_in_list = not root and map_in_type_list(node, self.profile)
+        map_in_list = not root and map_in_type_list(node)
         if not root and (map_in_list or not self.profile.type_arrays):
             as_union = TypeListAsUnion.apply(node, map_in_list=map_in_list)
             if as_union is not None:
@@ -620,13 +630,9 @@ class _Projector:
             rewrites.append(declaring[1])
         left_out = {"additionalProperties"}  # written by _close
         dropped: set[str] = set()
-        encoding = (
-            object_encoding(node, root=root, profile=self.profile)
-            if is_object_schema(node)
-            else None
-        )
+        encoding = self._object_encoding(node, root=root)
         if encoding is not None:
-            # the keys of the encoded map (key_schema), and the values of a pattern's map
+            # the keys of the encoded map (MapAsPairs.key), and the values of a pattern's map
             left_out |= {"propertyNames", "patternProperties"}
         positions = TupleAsObject.length(node)
         if positions is not None:  # written by _tuple
@@ -669,17 +675,17 @@ class _Projector:
                 rewrites.append(restoring)
         if positions is not None:
             result = self._tuple(node, origins, members, rewrites)
-        if encoding == "map":
+        if encoding is MapAsPairs:
             value = self._map_values(node, origins)
             result, as_map = MapAsPairs.apply(
-                node, key_schema(node, self.profile), value.schema, sizes=self._keeps_sizes()
+                node, self._map_key(node), value.schema, sizes=self._keeps_sizes()
             )
             rewrites.append(as_map)
             below.update(value.records(_MAP_VALUE))
         elif root or is_object_schema(node):
             self._check_union_beside_object(node, origins)
             closing = node
-            if encoding == "extras":
+            if encoding is ExtraMembers:
                 closing = {k: v for k, v in node.items() if k != "additionalProperties"}
             result = self._close(
                 result,
@@ -688,9 +694,9 @@ class _Projector:
                 root=root,
                 members=members,
                 rewrites=rewrites,
-                extras=encoding == "extras",
+                extras=encoding is ExtraMembers,
             )
-            if encoding == "extras" and "properties" in result:
+            if encoding is ExtraMembers and "properties" in result:
                 result = self._extra_members(result, node, origins, members, rewrites)
         elif (
             "array" in _types(result)
@@ -816,6 +822,19 @@ class _Projector:
         rewrites.append(rule)
         return written
 
+    @staticmethod
+    def _object_encoding(node: dict[str, Any], *, root: bool) -> type[Rewrite] | None:
+        """The encoding rule that carries the object schema ``node`` (each rule says where it
+        applies: a map, or an open object's other members), None where it is closed as it is or
+        is no object."""
+        if not is_object_schema(node):
+            return None
+        return next((rule for rule in OBJECT_ENCODINGS if rule.applies(node, root=root)), None)
+
+    def _map_key(self, node: dict[str, Any]) -> dict[str, Any]:
+        """How the keys of the map (or the other members) of ``node`` are written."""
+        return MapAsPairs.key(node, lambda pattern: self.profile.keeps("pattern", pattern))
+
     def _keeps_sizes(self) -> bool:
         return all(self.profile.verdict(k) == "keep" for k in ("minItems", "maxItems"))
 
@@ -823,7 +842,7 @@ class _Projector:
         """The projection of the values of a map or of an open object's extra members (any
         value where ``additionalProperties`` is absent or true; a map written with
         ``patternProperties`` has its pattern's)."""
-        keyed = pattern_map(node)
+        keyed = MapAsPairs.pattern(node)
         if keyed is not None:
             return self._node(keyed[1], jp.join(origins.of("patternProperties"), keyed[0]))
         extra = node.get("additionalProperties")
@@ -842,9 +861,7 @@ class _Projector:
         """The closed object ``closed`` with one more member holding the extra members of the
         open object ``node`` as a map (ExtraMembers)."""
         value = self._map_values(node, origins)
-        pairs, as_map = MapAsPairs.apply(
-            {}, key_schema(node, self.profile), value.schema, sizes=False
-        )
+        pairs, as_map = MapAsPairs.apply({}, self._map_key(node), value.schema, sizes=False)
         required = self.profile.optional_style == "nullable"
         written, extra = ExtraMembers.apply(closed, pairs, required=required)
         canonical = origins.of("additionalProperties")

@@ -229,6 +229,12 @@ class Profile:
             return "keep"
         return "drop"
 
+    def keeps(self, keyword: str, value: Any) -> bool:
+        """Whether the provider is sent ``keyword`` with ``value``: kept, and its value passes
+        the keyword's test where ``keep_if`` has one."""
+        test = self.keep_if.get(keyword)
+        return self.verdict(keyword) == "keep" and (test is None or bool(test(value)))
+
 
 def derive(base: Profile, **changes: Any) -> Profile:
     """A profile with ``base``'s rules but for ``changes``, deriving from ``base``: it inherits

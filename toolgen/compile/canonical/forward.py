@@ -25,7 +25,7 @@ from typing import Any
 
 from toolgen.compile.canonical.views import Reading, Site
 from toolgen.project.projection import ProjectedContract
-from toolgen.project.rewrites import OptionalKept, TypeListSplit
+from toolgen.project.rewrites import EnumAsJsonText, OptionalKept, TypeListSplit
 from toolgen.runtime._codecs import CODECS, decode
 from toolgen.schema import pointer as jp
 from toolgen.schema.equality import json_type
@@ -73,7 +73,7 @@ class _Planner:
             plan["encode"] = list(site.decode)
         if site.values:
             plan["texts"] = [[value, text] for text, value in site.values.items()]
-        elif site.decode is not None and isinstance(node.get("enum"), list):
+        elif site.decode is not None and self._texts_encoded(site):
             # an enum of encoded texts (EnumAsJsonText): each value goes out as its declared text
             plan["texts"] = [
                 [codec_value(site.decode, text), text]
@@ -106,6 +106,12 @@ class _Planner:
         if site.branches is not None:
             plan["branches"] = [self.plan(branch) for branch in site.branches]
         return plan
+
+    def _texts_encoded(self, site: Site) -> bool:
+        """Whether the projection wrote the enum of ``site`` as the texts of its values."""
+        return any(
+            isinstance(r, EnumAsJsonText) for r in self.reading.record.rewrites(site.pointer)
+        )
 
     def _rules(self, site: Site, member: str) -> tuple[Any, ...]:
         return self.reading.record.rewrites(jp.join(site.pointer, "properties", member))

@@ -15,6 +15,7 @@ after the node's own facets (members, items) have been inverted (a :class:`Count
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +40,11 @@ __all__ = [
 
 #: how the description of a value written as JSON text tells the model so
 JSON_TEXT_NOTE = "any JSON value, written as JSON text"
+
+
+def _types(node: dict[str, Any]) -> list[Any]:
+    value = node.get("type")
+    return value if isinstance(value, list) else [] if value is None else [value]
 
 
 def recursion_note(target: str) -> str:
@@ -135,6 +141,55 @@ class MapAsPairs(Rewrite):
     codec = "pairs"
 
     @staticmethod
+    def applies(node: dict[str, Any], *, root: bool) -> bool:
+        """Whether the object schema ``node`` is a map: no member declared (``properties: {}``
+        declares none) and its members all of one schema (``additionalProperties: X``, or any
+        members where it is absent), or of the one pattern of :meth:`pattern`; never at a root
+        (there the members must stay an object: :class:`ExtraMembers` carries them), nor where
+        members are required (an object of members that must be there is no map), a union
+        stands beside it, or a type list holds other types (split first: TypeListAsUnion)."""
+        if root or "anyOf" in node or "oneOf" in node or node.get("required"):
+            return False
+        if "patternProperties" in node:
+            return MapAsPairs.pattern(node) is not None
+        if node.get("additionalProperties") is False or node.get("properties"):
+            return False
+        return _types(node) in (["object"], [])
+
+    @staticmethod
+    def pattern(node: dict[str, Any]) -> tuple[str, Any] | None:
+        """The key pattern and value schema of a map written with ``patternProperties``: one
+        pattern, no declared members, no other members (``additionalProperties: false``), no
+        ``propertyNames``; None for any other object."""
+        patterns = node.get("patternProperties")
+        if not isinstance(patterns, dict) or len(patterns) != 1 or node.get("properties"):
+            return None
+        if node.get("additionalProperties") is not False or "propertyNames" in node:
+            return None
+        ((pattern, value),) = patterns.items()
+        return (pattern, value) if isinstance(pattern, str) else None
+
+    @staticmethod
+    def key(node: dict[str, Any], keeps: Callable[[str], bool]) -> dict[str, Any]:
+        """How the keys of the map ``node`` are written: strings, with the pattern of its
+        ``propertyNames`` (or its one ``patternProperties`` pattern) where the provider keeps
+        it (``keeps``); the canonical validation enforces what goes (the model checks member
+        names by the pattern: the projection is looser, never tighter)."""
+        key: dict[str, Any] = {"type": "string"}
+        names = node.get("propertyNames")
+        keyed = MapAsPairs.pattern(node)
+        pattern = (
+            keyed[0]
+            if keyed is not None
+            else names.get("pattern")
+            if isinstance(names, dict)
+            else None
+        )
+        if isinstance(pattern, str) and keeps(pattern):
+            key["pattern"] = pattern
+        return key
+
+    @staticmethod
     def apply(
         node: dict[str, Any], key: dict[str, Any], value: Any, *, sizes: bool
     ) -> tuple[dict[str, Any], MapAsPairs]:
@@ -175,6 +230,25 @@ class ExtraMembers(Rewrite):
     codec = "extras"
 
     member: str
+
+    @staticmethod
+    def applies(node: dict[str, Any], *, root: bool) -> bool:
+        """Whether the object schema ``node`` is an open object whose other members this rule
+        carries: declared members and ``additionalProperties`` beside them; at a root, whose
+        members must stay an object, a map too (no member declared; a ``patternProperties`` map
+        of :meth:`MapAsPairs.pattern`). Not beside a union, nor with a required member that no
+        one declares."""
+        if "anyOf" in node or "oneOf" in node:
+            return False
+        if "patternProperties" in node:
+            keyed = MapAsPairs.pattern(node)
+            return root and keyed is not None and not node.get("required")
+        extra = node.get("additionalProperties")
+        if extra is None or extra is False:
+            return False
+        if node.get("properties") and isinstance(node["properties"], dict):
+            return True
+        return root and not node.get("required")
 
     @staticmethod
     def apply(
