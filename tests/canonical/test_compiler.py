@@ -47,7 +47,7 @@ OPENAI = PROFILES["openai"]
 
 BIN = Path(sys.executable).parent
 STANDARD_LIBRARY = {
-    *("__future__", "json", "re", "collections.abc", "fractions", "numbers", "typing"),
+    *("__future__", "json", "re", "collections.abc", "fractions", "numbers", "typing", "functools"),
     *("dataclasses", "math", "json.encoder"),
 }
 
