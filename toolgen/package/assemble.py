@@ -28,6 +28,7 @@ from toolgen.load.contracts import Design
 from toolgen.load.loader import ENVELOPES_FOLDER
 from toolgen.package.handlers import handlers_module
 from toolgen.package.schema_texts import SchemaText, json_text, schema_texts
+from toolgen.package.targets import target_files
 from toolgen.package.testing import testing_files
 from toolgen.package.tool_outputs import tool_output_files
 from toolgen.project.design_projection import ProviderProjection
@@ -348,13 +349,16 @@ def render_package(
     files: dict[str, str] = {}
     formatting: dict[str, Later[str]] = {}  # files whose formatting is under way
     canonical_files: list[tuple[str, Later[CanonicalModule]]] = []  # (module, its pending split)
-    if providers:
+    targets = design.config.targets
+    if providers or targets:
         # one large part (a class a tool long): first in the queue, so that it ends no later
         # than the models
         formatting["handlers.py"] = handlers_module(design, models.classes, runner)
     models.start()
     formatting["__init__.py"] = _package_init(design, providers, runner)
-    diagnostics: list[Diagnostic] = []
+    target, found = target_files(design, runner)  # where the tools run besides the loops
+    files |= target
+    diagnostics: list[Diagnostic] = list(found)
     files["_runtime.py"] = copied("_runtime", header())
     files["_json.py"] = copied("_json", header())  # _runtime's JSON reading
     files["_fakes.py"] = copied("_fakes", header())  # fake responses for the tests of users
@@ -420,7 +424,15 @@ def _package_init(design: Design, providers: tuple[str, ...], runner: Runner) ->
             tools=[c.name for c in design.tools],
             outputs=[c.name for c in design.outputs],
             submodules=tuple(
-                sorted((*providers, "models", *(("handlers", "testing") if providers else ())))
+                sorted(
+                    (
+                        *providers,
+                        *design.config.targets,
+                        "models",
+                        *(("testing",) if providers else ()),
+                        *(("handlers",) if providers or design.config.targets else ()),
+                    )
+                )
             ),
         )
 
