@@ -31,6 +31,9 @@ def test_every_copied_module_is_the_header_then_the_source_byte_for_byte():
 #: under TYPE_CHECKING, so that the package imports without them.
 FRAMEWORKS: dict[str, frozenset[str]] = {
     "_mcp_server": frozenset({"mcp", "mcp_types", "uvicorn"}),
+    "_pydantic_ai_tools": frozenset({"pydantic_ai"}),
+    "_agents_tools": frozenset({"agents"}),
+    "_langchain_tools": frozenset({"langchain_core"}),
 }
 
 

@@ -29,3 +29,22 @@ async def refund() -> CallToolResult:
 
 def serve() -> int:
     return gen_mcp.main(["--handlers", "handlers:Handlers"])
+
+
+# The agent frameworks' tools, typed as each framework takes them.
+from agents import Agent as AgentsAgent  # noqa: E402
+from agents import Tool  # noqa: E402
+from examplegen import langchain as gen_langchain  # noqa: E402
+from examplegen import openai_agents as gen_agents  # noqa: E402
+from examplegen import pydantic_ai as gen_pydantic_ai  # noqa: E402
+from langchain_core.tools import StructuredTool  # noqa: E402
+from pydantic_ai import Agent  # noqa: E402
+from pydantic_ai.toolsets import FunctionToolset  # noqa: E402
+
+toolset: FunctionToolset[Any] = gen_pydantic_ai.toolset(Handlers(), provider="anthropic")
+agent: Agent[None, str] = Agent("test", toolsets=[toolset])
+some = gen_pydantic_ai.toolset(AsyncHandlers(), provider="openai", names=["billing.refund"])
+function_tools: list[Tool] = gen_agents.function_tools(Handlers())
+agents_agent = AgentsAgent(name="refunds", tools=gen_agents.function_tools(AsyncHandlers()))
+chain_tools: list[StructuredTool] = gen_langchain.tools(Handlers(), provider="openai")
+canonical_tools: list[StructuredTool] = gen_langchain.tools(AsyncHandlers(), ["send_email"])

@@ -145,7 +145,7 @@ def test_a_refused_tool_names_its_file_pointer_and_profile_and_writes_no_server(
     }
     design = analyze(_design(tmp_path, tool, CONFIG)).design
     assert design is not None
-    files, found = target_files(design, Runner())
+    files, found = target_files(design, ("openai",), Runner())
     assert files == {}
     assert [(d.file, d.pointer, d.provider, d.code, d.level) for d in found] == [
         ("tools/t.yaml", "/parameters/oneOf", "mcp", "ROOT_UNION", Level.ERROR)

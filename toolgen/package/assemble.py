@@ -356,7 +356,7 @@ def render_package(
         formatting["handlers.py"] = handlers_module(design, models.classes, runner)
     models.start()
     formatting["__init__.py"] = _package_init(design, providers, runner)
-    target, found = target_files(design, runner)  # where the tools run besides the loops
+    target, found = target_files(design, providers, runner)  # where the tools run besides loops
     files |= target
     diagnostics: list[Diagnostic] = list(found)
     files["_runtime.py"] = copied("_runtime", header())

@@ -4,31 +4,52 @@ builds as before). Each module imports its framework only when it is used; the p
 modules never import a target.
 
 - ``mcp``: an MCP server of the tools (``mcp.py``, toolgen/runtime/_mcp_server.py), their
-  schemas in the form MCP's clients take (toolgen.providers.mcp).
+  schemas in the form MCP's clients take (toolgen.providers.mcp);
+- ``pydantic_ai``, ``openai_agents``, ``langchain``: the tools of an agent framework, each with
+  a provider's projection and its inverse (the provider modules of the package;
+  toolgen.providers.frameworks says which provider a framework fixes).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from toolgen.infra.diagnostics import Diagnostic, Level
+from toolgen.infra.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.infra.parallel import Runner
 from toolgen.load.contracts import Contract, Design
+from toolgen.load.loader import CONFIG_FILE
 from toolgen.providers import mcp
+from toolgen.providers.frameworks import FRAMEWORK_PROVIDERS
 from toolgen.render.runtime_files import copied_with_imports
 from toolgen.render.templating import format_python, header, render
 from toolgen.schema.names import provider_name
 
 #: The targets a design may ask for, in the order they are written.
-TARGET_NAMES: tuple[str, ...] = ("mcp",)
+TARGET_NAMES: tuple[str, ...] = ("mcp", *FRAMEWORK_PROVIDERS)
+
+#: framework target -> its fixed module (toolgen/runtime/)
+_RUNTIME = {
+    "pydantic_ai": "_pydantic_ai_tools",
+    "openai_agents": "_agents_tools",
+    "langchain": "_langchain_tools",
+}
 
 
-def target_files(design: Design, runner: Runner) -> tuple[dict[str, str], list[Diagnostic]]:
-    """The files of every target the design asks for, and what keeps one from being written
-    (then it has no files)."""
+def target_files(
+    design: Design, providers: tuple[str, ...], runner: Runner
+) -> tuple[dict[str, str], list[Diagnostic]]:
+    """The files of every target the design asks for (``providers``: the provider modules of
+    the package), and what keeps one from being written (then it has no files)."""
     files: dict[str, str] = {}
     diagnostics: list[Diagnostic] = []
-    if "mcp" in design.config.targets:
+    targets = design.config.targets
+    for target in targets:
+        if target in FRAMEWORK_PROVIDERS:
+            found = _framework_problems(target, targets.index(target), providers)
+            diagnostics += found
+            if not found:
+                files |= _framework_files(design, target, providers, runner)
+    if "mcp" in targets:
         rows, found = mcp_rows(design.tools)
         diagnostics += found
         if not any(d.level is Level.ERROR for d in found):
@@ -77,3 +98,35 @@ def mcp_rows(tools: tuple[Contract, ...]) -> tuple[list[list[Any]], list[Diagnos
         row = [name, tool.name, tool.title, tool.description, tool.annotations, schema, output]
         rows.append(row)
     return rows, diagnostics
+
+
+def _framework_problems(target: str, index: int, providers: tuple[str, ...]) -> list[Diagnostic]:
+    """A framework whose provider the build writes no module for has no projection to send."""
+    fixed = FRAMEWORK_PROVIDERS[target]
+    needed = fixed if fixed is not None else "any provider"
+    if (fixed in providers) if fixed is not None else providers:
+        return []
+    message = (
+        f"the {target} target sends a provider's projection: it needs the module of {needed}; "
+        "add it to [toolgen] providers"
+    )
+    pointer = f"/toolgen/targets/{index}"
+    return [Diagnostic(CONFIG_FILE, pointer, DESIGN, "TARGET_WITHOUT_PROVIDER", message)]
+
+
+def _framework_files(
+    design: Design, target: str, providers: tuple[str, ...], runner: Runner
+) -> dict[str, str]:
+    """A framework's module (templates/<target>.py.j2) and the fixed modules it imports."""
+    source = render(
+        f"{target}.py.j2",
+        runner,
+        header=header(),
+        descriptions=[[tool.name, tool.description] for tool in design.tools],
+        providers=providers,
+        provider=FRAMEWORK_PROVIDERS[target],
+    )
+    return {
+        f"{target}.py": format_python(source, runner=runner),
+        **copied_with_imports(_RUNTIME[target], header()),
+    }

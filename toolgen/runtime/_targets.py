@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -19,12 +20,37 @@ from pydantic import BaseModel, ValidationError
 from ._decode import _validation_message
 from ._runtime import PayloadError
 
-__all__ = ["DesignTools", "Dump", "ModelFor"]
+__all__ = ["DesignTools", "Dump", "ModelFor", "ProviderBinding", "selected"]
 
 #: ``models.model_for``: (kind, canonical name) -> the canonical model
 ModelFor = Callable[[str, str], type[BaseModel]]
 #: ``tool_outputs.dump_output``: (canonical name, a handler's result) -> its canonical JSON
 Dump = Callable[[str, object], Any]
+
+
+def selected(names: Iterable[str] | None, tools: Sequence[str]) -> tuple[str, ...]:
+    """``names`` (canonical tool names) in the order given, or every tool of ``tools`` when
+    None; a name that is no tool is a KeyError naming it."""
+    if names is None:
+        return tuple(tools)
+    chosen = tuple(names)
+    unknown = [name for name in chosen if name not in tools]
+    if unknown:
+        raise KeyError(f"no tool {unknown[0]!r}; the tools are {', '.join(tools)}")
+    return chosen
+
+
+@dataclass(frozen=True)
+class ProviderBinding:
+    """What a target takes of a provider module: the names the provider sees (canonical ->
+    wire), each tool's projected parameters and strict flag, and the inverse
+    (``canonicalize(name, payload)``: the provider's payload -> the canonical one)."""
+
+    provider: str
+    wire_names: Mapping[str, str]
+    parameters: Callable[[str], dict[str, Any]]
+    strict: Mapping[str, bool]
+    canonicalize: Callable[[str, Any], Any]
 
 
 class DesignTools:
@@ -66,6 +92,26 @@ class DesignTools:
                 reason=reason,
                 code="INVALID_ARGUMENTS",
             ) from error
+
+    def provider_arguments(
+        self, binding: ProviderBinding, name: str, payload: Any, call_id: str = ""
+    ) -> BaseModel:
+        """:meth:`arguments` of what ``binding``'s provider sent for tool ``name``, read back
+        through its inverse first (a payload that breaks an encoding is a PayloadError too)."""
+        try:
+            canonical = binding.canonicalize(name, payload)
+        except PayloadError:
+            raise
+        except ValueError as error:  # it breaks an encoding of the projection
+            raise PayloadError(
+                provider=binding.provider,
+                tool=name,
+                call_id=call_id,
+                location="(root)",
+                reason=str(error),
+                code="INVALID_ARGUMENTS",
+            ) from error
+        return self.arguments(name, canonical, call_id)
 
     def _method(self, name: str) -> Callable[[BaseModel], Any]:
         method = getattr(self.handlers, self.handler_names[name], None)
