@@ -14,7 +14,7 @@ from toolgen.infra.parallel import Progress, Runner
 from toolgen.load.contracts import Design
 from toolgen.load.design import load_design
 from toolgen.package.assemble import render_package
-from toolgen.package.targets import TARGET_NAMES
+from toolgen.package.targets import TARGET_NAMES, target_diagnostics
 from toolgen.package.writer import Written, write_package
 from toolgen.project.design_projection import ProviderProjection, project_design
 from toolgen.project.satisfiable import design_diagnostics
@@ -55,6 +55,8 @@ def analyze(
     for projection in projections:
         diagnostics += projection.diagnostics
     diagnostics += design_diagnostics(design, projections, runner)
+    served = tuple(p.profile.name for p in projections if p.profile.apis)
+    diagnostics += target_diagnostics(design, served)
     return BuildResult({}, diagnostics, design, projections)
 
 

@@ -11,11 +11,10 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from toolgen.build import analyze
+from toolgen.build import analyze, build
 from toolgen.infra.diagnostics import Level
-from toolgen.infra.parallel import Runner
 from toolgen.load.loader import load_config
-from toolgen.package.targets import TARGET_NAMES, mcp_rows, target_files
+from toolgen.package.targets import TARGET_NAMES, mcp_rows
 from toolgen.providers import mcp, settings
 from toolgen.schema import walker
 
@@ -137,18 +136,27 @@ def _design(tmp_path: Path, tool: dict[str, Any], config: str) -> Path:
 CONFIG = '[toolgen]\nproviders = ["openai"]\ntargets = ["mcp"]\n'
 
 
-def test_a_refused_tool_names_its_file_pointer_and_profile_and_writes_no_server(tmp_path: Path):
+def test_a_refused_tool_names_its_file_pointer_and_profile_and_writes_nothing(tmp_path: Path):
     tool = {
         "name": "t",
         "description": "A tool.",
         "parameters": {"oneOf": [{"type": "object"}, {"type": "object", "required": ["a"]}]},
+        "providers": {"openai": {"strict": False}},  # which takes it (the root union dropped)
     }
-    design = analyze(_design(tmp_path, tool, CONFIG)).design
-    assert design is not None
-    files, found = target_files(design, ("openai",), Runner())
-    assert files == {}
-    assert [(d.file, d.pointer, d.provider, d.code, d.level) for d in found] == [
+    result = build(_design(tmp_path, tool, CONFIG))
+    assert result.files == {}
+    assert [(d.file, d.pointer, d.provider, d.code, d.level) for d in result.diagnostics] == [
         ("tools/t.yaml", "/parameters/oneOf", "mcp", "ROOT_UNION", Level.ERROR)
+    ]
+
+
+def test_a_framework_without_its_provider_module_is_refused(tmp_path: Path):
+    parameters = {"type": "object", "properties": {"a": {"type": "string"}}}
+    tool = {"name": "t", "description": "A tool.", "parameters": parameters}
+    config = '[toolgen]\nproviders = ["anthropic"]\ntargets = ["mcp", "openai_agents"]\n'
+    found = analyze(_design(tmp_path, tool, config)).diagnostics
+    assert [(d.file, d.pointer, d.code) for d in found] == [
+        ("toolgen.toml", "/toolgen/targets/1", "TARGET_WITHOUT_PROVIDER")
     ]
 
 

@@ -356,9 +356,8 @@ def render_package(
         formatting["handlers.py"] = handlers_module(design, models.classes, runner)
     models.start()
     formatting["__init__.py"] = _package_init(design, providers, runner)
-    target, found = target_files(design, providers, runner)  # where the tools run besides loops
-    files |= target
-    diagnostics: list[Diagnostic] = list(found)
+    files |= target_files(design, providers, runner)  # where the tools run besides the loops
+    diagnostics: list[Diagnostic] = []
     files["_runtime.py"] = copied("_runtime", header())
     files["_json.py"] = copied("_json", header())  # _runtime's JSON reading
     files["_fakes.py"] = copied("_fakes", header())  # fake responses for the tests of users

@@ -35,28 +35,33 @@ _RUNTIME = {
 }
 
 
-def target_files(
-    design: Design, providers: tuple[str, ...], runner: Runner
-) -> tuple[dict[str, str], list[Diagnostic]]:
-    """The files of every target the design asks for (``providers``: the provider modules of
-    the package), and what keeps one from being written (then it has no files)."""
-    files: dict[str, str] = {}
-    diagnostics: list[Diagnostic] = []
+def target_diagnostics(design: Design, providers: tuple[str, ...]) -> list[Diagnostic]:
+    """What keeps a target the design asks for from being written (``providers``: the provider
+    modules of the package), and the warnings of those that are."""
     targets = design.config.targets
-    for target in targets:
-        if target in FRAMEWORK_PROVIDERS:
-            found = _framework_problems(target, targets.index(target), providers)
-            diagnostics += found
-            if not found:
-                files |= _framework_files(design, target, providers, runner)
+    found = [
+        problem
+        for index, target in enumerate(targets)
+        if target in FRAMEWORK_PROVIDERS
+        for problem in _framework_problems(target, index, providers)
+    ]
     if "mcp" in targets:
-        rows, found = mcp_rows(design.tools)
-        diagnostics += found
-        if not any(d.level is Level.ERROR for d in found):
-            source = render("mcp.py.j2", runner, header=header(), rows=rows)
-            files["mcp.py"] = format_python(source, runner=runner)
-            files |= copied_with_imports("_mcp_server", header())
-    return files, diagnostics
+        found += mcp_rows(design.tools)[1]
+    return found
+
+
+def target_files(design: Design, providers: tuple[str, ...], runner: Runner) -> dict[str, str]:
+    """The files of every target the design asks for (``providers``: the provider modules of
+    the package); a design with :func:`target_diagnostics` errors is not rendered."""
+    files: dict[str, str] = {}
+    for target in design.config.targets:
+        if target in FRAMEWORK_PROVIDERS:
+            files |= _framework_files(design, target, providers, runner)
+    if "mcp" in design.config.targets:
+        source = render("mcp.py.j2", runner, header=header(), rows=mcp_rows(design.tools)[0])
+        files["mcp.py"] = format_python(source, runner=runner)
+        files |= copied_with_imports("_mcp_server", header())
+    return files
 
 
 def mcp_rows(tools: tuple[Contract, ...]) -> tuple[list[list[Any]], list[Diagnostic]]:
