@@ -63,6 +63,16 @@ def test_a_pydantic_ai_agent_calls_the_handler_canonical(
     assert failed.content == "note 'missing' does not exist" and failed.outcome == "failed"
 
 
+def test_the_strict_flags_are_the_provider_modules_plan(gen: ModuleType, handlers_module: Any):
+    """Anthropic caps strict tools per request (optional members across them): the example
+    design's tools exceed it, and the toolset marks strict what tool_definitions() marks."""
+    pytest.importorskip("pydantic_ai", reason="pydantic-ai-slim is in the dev extras")
+    planned = {d["name"]: d.get("strict", False) for d in gen.anthropic.tool_definitions()}
+    assert not all(planned.values())
+    toolset = gen.pydantic_ai.toolset(handlers_module.Handlers(), provider="anthropic")
+    assert {name: tool.strict for name, tool in toolset.tools.items()} == planned
+
+
 def test_a_pydantic_ai_toolset_of_some_tools(gen: ModuleType, handlers_module: Any):
     pytest.importorskip("pydantic_ai", reason="pydantic-ai-slim is in the dev extras")
     toolset = gen.pydantic_ai.toolset(handlers_module.Handlers(), provider="openai", names=[TOOL])

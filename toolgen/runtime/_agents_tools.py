@@ -28,7 +28,7 @@ __all__ = ["make_function_tools"]
 
 
 def _tool(
-    tools: DesignTools, binding: ProviderBinding, name: str, description: str
+    tools: DesignTools, binding: ProviderBinding, name: str, description: str, strict: bool
 ) -> FunctionTool:
     from agents import FunctionTool
 
@@ -57,7 +57,7 @@ def _tool(
         description=description,
         params_json_schema=binding.parameters(name),
         on_invoke_tool=invoke,
-        strict_json_schema=binding.strict[name],
+        strict_json_schema=strict,
     )
 
 
@@ -70,5 +70,8 @@ def make_function_tools(
     """The ``FunctionTool`` of each tool of ``names`` (every tool, in the design's order, when
     None), in a list of the SDK's ``Tool`` (what ``Agent(tools=...)`` takes)."""
     chosen = selected(names, tuple(binding.wire_names))
-    made: list[Tool] = [_tool(tools, binding, name, descriptions[name]) for name in chosen]
+    strict = binding.strict_plan(list(chosen))
+    made: list[Tool] = [
+        _tool(tools, binding, name, descriptions[name], name in strict) for name in chosen
+    ]
     return made

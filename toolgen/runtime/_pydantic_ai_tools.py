@@ -27,7 +27,9 @@ if TYPE_CHECKING:
 __all__ = ["make_toolset"]
 
 
-def _tool(tools: DesignTools, binding: ProviderBinding, name: str, description: str) -> Tool[Any]:
+def _tool(
+    tools: DesignTools, binding: ProviderBinding, name: str, description: str, strict: bool
+) -> Tool[Any]:
     from pydantic_ai.exceptions import ModelRetry, ToolFailed
     from pydantic_ai.tools import Tool
 
@@ -49,7 +51,7 @@ def _tool(tools: DesignTools, binding: ProviderBinding, name: str, description: 
         description=description,
         json_schema=binding.parameters(name),
     )
-    tool.strict = binding.strict[name]
+    tool.strict = strict
     return tool
 
 
@@ -64,4 +66,7 @@ def make_toolset(
     from pydantic_ai.toolsets import FunctionToolset
 
     chosen = selected(names, tuple(binding.wire_names))
-    return FunctionToolset([_tool(tools, binding, name, descriptions[name]) for name in chosen])
+    strict = binding.strict_plan(list(chosen))
+    return FunctionToolset(
+        [_tool(tools, binding, name, descriptions[name], name in strict) for name in chosen]
+    )

@@ -43,13 +43,15 @@ def selected(names: Iterable[str] | None, tools: Sequence[str]) -> tuple[str, ..
 @dataclass(frozen=True)
 class ProviderBinding:
     """What a target takes of a provider module: the names the provider sees (canonical ->
-    wire), each tool's projected parameters and strict flag, and the inverse
-    (``canonicalize(name, payload)``: the provider's payload -> the canonical one)."""
+    wire), each tool's projected parameters, the plan of strict flags (``strict_plan(names)``:
+    those of ``names`` that go out strict together, as the module's ``tool_definitions()``
+    marks them under its per-request limits) and the inverse (``canonicalize(name,
+    payload)``: the provider's payload -> the canonical one)."""
 
     provider: str
     wire_names: Mapping[str, str]
     parameters: Callable[[str], dict[str, Any]]
-    strict: Mapping[str, bool]
+    strict_plan: Callable[[list[str]], set[str]]
     canonicalize: Callable[[str, Any], Any]
 
 
