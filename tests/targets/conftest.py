@@ -19,8 +19,12 @@ from toolgen.package.writer import write_package
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = "toolgen_targets_test_gen"
-#: the design's toolgen.toml: one provider module (the adapters' projections), every target
-CONFIG = '[toolgen]\nproviders = ["openai", "anthropic"]\ntargets = ["mcp", "pydantic_ai", "openai_agents", "langchain"]\n'
+#: the design's toolgen.toml: two provider modules (the adapters' projections; Anthropic's caps
+#: strict tools per request), every target
+CONFIG = (
+    '[toolgen]\nproviders = ["openai", "anthropic"]\n'
+    'targets = ["mcp", "pydantic_ai", "openai_agents", "langchain"]\n'
+)
 
 
 def design_folder(root: Path) -> Path:
