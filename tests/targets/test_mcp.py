@@ -170,3 +170,17 @@ def test_python_m_serves_over_stdio(gen: ModuleType, package_root: Path):
     assert capability is not None
     assert sorted(names) == sorted(gen.TOOLS)
     assert result.structured_content == {"note_id": "n1", "tags": ["a", "b"]}
+
+
+def test_python_m_serves_streamable_http_with_the_sdks_app(
+    gen: ModuleType, handlers_module: Any, monkeypatch: pytest.MonkeyPatch
+):
+    """``--transport streamable-http``: the SDK's Starlette app under uvicorn, where asked."""
+    uvicorn = pytest.importorskip("uvicorn")
+    served: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.update(options, app=app))
+    handlers = "tests.targets.handlers:Handlers"
+    options = ["--transport", "streamable-http", "--port", "8765", "--name", "notes"]
+    assert gen.mcp.main(["--handlers", handlers, *options]) == 0
+    assert (served["host"], served["port"]) == ("127.0.0.1", 8765)
+    assert type(served["app"]).__name__ == "Starlette"
