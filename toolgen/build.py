@@ -55,8 +55,7 @@ def analyze(
     for projection in projections:
         diagnostics += projection.diagnostics
     diagnostics += design_diagnostics(design, projections, runner)
-    served = tuple(p.profile.name for p in projections if p.profile.apis)
-    diagnostics += target_diagnostics(design, served)
+    diagnostics += target_diagnostics(design)
     return BuildResult({}, diagnostics, design, projections)
 
 

@@ -176,6 +176,19 @@ def test_an_output_clients_cannot_take_is_listed_without_output_schema(tmp_path:
     ]
 
 
+def test_a_build_of_fewer_providers_leaves_their_framework_out(tmp_path: Path):
+    """``--provider anthropic`` of a design that builds openai too: no Agents SDK module (its
+    provider is not in this build), the other targets as asked."""
+    parameters = {"type": "object", "properties": {"a": {"type": "string"}}}
+    tool = {"name": "t", "description": "A tool.", "parameters": parameters}
+    config = (
+        '[toolgen]\nproviders = ["openai", "anthropic"]\ntargets = ["openai_agents", "langchain"]\n'
+    )
+    result = build(_design(tmp_path, tool, config), ("anthropic",))
+    assert result.ok and result.diagnostics == []
+    assert "langchain.py" in result.files and "openai_agents.py" not in result.files
+
+
 @pytest.mark.parametrize(
     ("toml", "targets", "found"),
     [

@@ -19,12 +19,12 @@ def load_design(
     root: Path,
     known_providers: Mapping[str, ProviderSettings],
     runner: Runner | None = None,
-    known_targets: Sequence[str] = (),
+    known_targets: Sequence[str] | None = None,
 ) -> tuple[Design | None, list[Diagnostic]]:
     """Read, bundle and validate ``root``; ``known_providers`` are the providers a design may
     name, with the settings each takes, ``known_targets`` the targets it may ask for
-    (``[toolgen] targets``); ``runner`` does the per-contract work (in this process, without a
-    cache, when None).
+    (``[toolgen] targets``; None: read as listed, unchecked, for a caller that writes none);
+    ``runner`` does the per-contract work (in this process, without a cache, when None).
 
     The design holds every contract that loaded cleanly; the diagnostics say what did not (a build
     with any error diagnostic writes nothing). None only when ``root`` is not a folder.

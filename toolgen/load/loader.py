@@ -178,11 +178,11 @@ def _load_inside(root: Path, relative: str) -> tuple[Any, list[Diagnostic]]:
 def load_config(
     root: Path,
     known_providers: Mapping[str, ProviderSettings],
-    known_targets: Sequence[str] = (),
+    known_targets: Sequence[str] | None = None,
 ) -> tuple[Config, list[Diagnostic]]:
     """``toolgen.toml``: the settings of the build, and what is wrong in it. ``known_targets``
     are the targets a design may name (``[toolgen] targets``), in the order the build writes
-    them."""
+    them; None: the caller writes no target, and the names are read as they are, unchecked."""
     path = root / CONFIG_FILE
     if not path.is_file():
         return Config(), []
@@ -299,16 +299,19 @@ def load_config(
 
 def _read_targets(
     section: Mapping[str, Any],
-    known_targets: Sequence[str],
+    known_targets: Sequence[str] | None,
     problem: Callable[[str, str, str], None],
 ) -> tuple[str, ...]:
-    """``[toolgen] targets``: a list of target names, each known (in the build's order)."""
+    """``[toolgen] targets``: a list of target names, each known (in the build's order; as
+    listed, each once, when ``known_targets`` is None)."""
     if "targets" not in section:
         return ()
     value = section["targets"]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         problem("/toolgen/targets", "INVALID_CONFIG", "targets must be a list of target names")
         return ()
+    if known_targets is None:
+        return tuple(dict.fromkeys(value))
     for index, name in enumerate(value):
         if name not in known_targets:
             known = ", ".join(known_targets) or "none"

@@ -18,7 +18,7 @@ from toolgen.infra.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.infra.parallel import Runner
 from toolgen.load.contracts import Contract, Design
 from toolgen.load.loader import CONFIG_FILE
-from toolgen.providers import mcp
+from toolgen.providers import BUILT_BY_DEFAULT, mcp
 from toolgen.providers.frameworks import FRAMEWORK_PROVIDERS
 from toolgen.render.runtime_files import copied_with_imports
 from toolgen.render.templating import format_python, header, render
@@ -35,15 +35,16 @@ _RUNTIME = {
 }
 
 
-def target_diagnostics(design: Design, providers: tuple[str, ...]) -> list[Diagnostic]:
-    """What keeps a target the design asks for from being written (``providers``: the provider
-    modules of the package), and the warnings of those that are."""
+def target_diagnostics(design: Design) -> list[Diagnostic]:
+    """What keeps a target the design asks for from being written, and the warnings of those
+    that are."""
     targets = design.config.targets
+    configured = design.config.providers or BUILT_BY_DEFAULT
     found = [
         problem
         for index, target in enumerate(targets)
         if target in FRAMEWORK_PROVIDERS
-        for problem in _framework_problems(target, index, providers)
+        for problem in _framework_problems(target, index, configured)
     ]
     if "mcp" in targets:
         found += mcp_rows(design.tools)[1]
@@ -52,10 +53,12 @@ def target_diagnostics(design: Design, providers: tuple[str, ...]) -> list[Diagn
 
 def target_files(design: Design, providers: tuple[str, ...], runner: Runner) -> dict[str, str]:
     """The files of every target the design asks for (``providers``: the provider modules of
-    the package); a design with :func:`target_diagnostics` errors is not rendered."""
+    the package); a design with :func:`target_diagnostics` errors is not rendered. A framework
+    whose provider this build leaves out (``--provider``) is left out with it."""
     files: dict[str, str] = {}
     for target in design.config.targets:
-        if target in FRAMEWORK_PROVIDERS:
+        fixed = FRAMEWORK_PROVIDERS.get(target, "")
+        if target in FRAMEWORK_PROVIDERS and (fixed in providers if fixed else providers):
             files |= _framework_files(design, target, providers, runner)
     if "mcp" in design.config.targets:
         source = render("mcp.py.j2", runner, header=header(), rows=mcp_rows(design.tools)[0])
@@ -106,7 +109,8 @@ def mcp_rows(tools: tuple[Contract, ...]) -> tuple[list[list[Any]], list[Diagnos
 
 
 def _framework_problems(target: str, index: int, providers: tuple[str, ...]) -> list[Diagnostic]:
-    """A framework whose provider the build writes no module for has no projection to send."""
+    """A framework whose provider the design builds no module for (``providers``: what
+    toolgen.toml's ``[toolgen] providers`` builds) has no projection to send."""
     fixed = FRAMEWORK_PROVIDERS[target]
     needed = fixed if fixed is not None else "any provider"
     if (fixed in providers) if fixed is not None else providers:
