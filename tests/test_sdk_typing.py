@@ -41,6 +41,7 @@ SCRIPT_FILES = (
     "uses_tool_outputs.py",
     "uses_tool_loop.py",
     "loop_misuses.py",
+    *(("uses_targets.py",) if _installed("mcp") else ()),
 )
 
 _TOOL = {
@@ -161,6 +162,19 @@ def test_the_tool_loop_script_type_checks_without_a_cast(
     text = (root / "uses_tool_loop.py").read_text(encoding="utf-8")
     assert not re.search(r"\bcast\(", text) and "type: ignore" not in text
     assert "uses_tool_loop.py" not in errors, errors
+
+
+def test_the_targets_script_type_checks_without_a_cast(
+    checked: tuple[Path, dict[str, set[int]]],
+) -> None:
+    """gen.mcp.server and the adapters in a user's code, under --strict (the targets'
+    frameworks are in the dev extras)."""
+    if "uses_targets.py" not in SCRIPT_FILES:
+        pytest.skip("the targets' frameworks are not installed (they are in the dev extras)")
+    root, errors = checked
+    text = (root / "uses_targets.py").read_text(encoding="utf-8")
+    assert not re.search(r"\bcast\(", text) and "type: ignore" not in text
+    assert "uses_targets.py" not in errors, errors
 
 
 def test_mypy_rejects_exactly_the_marked_loop_misuses(

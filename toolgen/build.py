@@ -14,6 +14,7 @@ from toolgen.infra.parallel import Progress, Runner
 from toolgen.load.contracts import Design
 from toolgen.load.design import load_design
 from toolgen.package.assemble import render_package
+from toolgen.package.targets import TARGET_NAMES, target_diagnostics
 from toolgen.package.writer import Written, write_package
 from toolgen.project.design_projection import ProviderProjection, project_design
 from toolgen.project.satisfiable import design_diagnostics
@@ -44,7 +45,7 @@ def analyze(
 ) -> BuildResult:
     """Load and project, without rendering: what ``validate`` and ``show`` need."""
     runner = runner or Runner()
-    design, diagnostics = load_design(Path(design_root), settings(), runner)
+    design, diagnostics = load_design(Path(design_root), settings(), runner, TARGET_NAMES)
     if design is None:
         return BuildResult({}, diagnostics)
     projections = tuple(
@@ -54,6 +55,7 @@ def analyze(
     for projection in projections:
         diagnostics += projection.diagnostics
     diagnostics += design_diagnostics(design, projections, runner)
+    diagnostics += target_diagnostics(design)
     return BuildResult({}, diagnostics, design, projections)
 
 

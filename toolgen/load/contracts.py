@@ -126,6 +126,10 @@ class Config:
     providers: tuple[str, ...] | None = None
     options: dict[str, ProviderOptions] = field(default_factory=dict)
     strict_fallback: Literal["error", "non-strict"] = "error"
+    # ``[toolgen] targets``: where the design's tools run besides the providers' loops (an MCP
+    # server, agent frameworks' tools), each a module of the package; the build names them
+    # (toolgen.package.targets), in its order, each once.
+    targets: tuple[str, ...] = ()
 
     def options_for(self, provider: str) -> ProviderOptions:
         options = self.options.get(provider, ProviderOptions())

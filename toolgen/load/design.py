@@ -4,7 +4,7 @@ from what the last load kept (toolgen.load.seen) and the files that changed
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from toolgen.infra.diagnostics import DESIGN, Diagnostic
@@ -16,11 +16,15 @@ from toolgen.load.seen import LastLoad, Seen
 
 
 def load_design(
-    root: Path, known_providers: Mapping[str, ProviderSettings], runner: Runner | None = None
+    root: Path,
+    known_providers: Mapping[str, ProviderSettings],
+    runner: Runner | None = None,
+    known_targets: Sequence[str] | None = None,
 ) -> tuple[Design | None, list[Diagnostic]]:
     """Read, bundle and validate ``root``; ``known_providers`` are the providers a design may
-    name, with the settings each takes; ``runner`` does the per-contract work (in this process,
-    without a cache, when None).
+    name, with the settings each takes, ``known_targets`` the targets it may ask for
+    (``[toolgen] targets``; None: read as listed, unchecked, for a caller that writes none);
+    ``runner`` does the per-contract work (in this process, without a cache, when None).
 
     The design holds every contract that loaded cleanly; the diagnostics say what did not (a build
     with any error diagnostic writes nothing). None only when ``root`` is not a folder.
@@ -41,7 +45,7 @@ def load_design(
         last = None
     scanned = _scan(root)
     files = sorted(scanned)
-    config, config_found = load_config(root, known_providers)
+    config, config_found = load_config(root, known_providers, known_targets)
     envelopes, envelope_found = _load_envelopes(root)
     others = _other_bytes(root) if kept is not None else {}  # only a next load compares them
 

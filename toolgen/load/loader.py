@@ -7,7 +7,7 @@ import hashlib
 import marshal
 import os
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -176,8 +176,13 @@ def _load_inside(root: Path, relative: str) -> tuple[Any, list[Diagnostic]]:
 
 
 def load_config(
-    root: Path, known_providers: Mapping[str, ProviderSettings]
+    root: Path,
+    known_providers: Mapping[str, ProviderSettings],
+    known_targets: Sequence[str] | None = None,
 ) -> tuple[Config, list[Diagnostic]]:
+    """``toolgen.toml``: the settings of the build, and what is wrong in it. ``known_targets``
+    are the targets a design may name (``[toolgen] targets``), in the order the build writes
+    them; None: the caller writes no target, and the names are read as they are, unchecked."""
     path = root / CONFIG_FILE
     if not path.is_file():
         return Config(), []
@@ -213,7 +218,7 @@ def load_config(
         )
         tables = {}
     providers: tuple[str, ...] | None = None
-    for key in sorted(set(section) - {"providers", "strict_fallback"}):
+    for key in sorted(set(section) - {"providers", "strict_fallback", "targets"}):
         problem(jp.join("/toolgen", key), "UNKNOWN_FIELD", f"unknown setting {key!r}")
     strict_fallback = section.get("strict_fallback", "error")
     if strict_fallback not in ("error", "non-strict"):
@@ -238,6 +243,7 @@ def load_config(
                         f"unknown provider {name!r}; toolgen supports {', '.join(known_providers)}",
                     )
             providers = tuple(v for v in value if v in known_providers)
+    targets = _read_targets(section, known_targets, problem)
     options: dict[str, ProviderOptions] = {}
     for name, table in tables.items():
         pointer = jp.join("/providers", name)
@@ -285,8 +291,36 @@ def load_config(
         options[name] = ProviderOptions(
             optional_nullable=level, dialect=dialect, strict=strict, recursion_depth=depth
         )
-    config = Config(providers=providers, options=options, strict_fallback=strict_fallback)
+    config = Config(
+        providers=providers, options=options, strict_fallback=strict_fallback, targets=targets
+    )
     return config, diagnostics
+
+
+def _read_targets(
+    section: Mapping[str, Any],
+    known_targets: Sequence[str] | None,
+    problem: Callable[[str, str, str], None],
+) -> tuple[str, ...]:
+    """``[toolgen] targets``: a list of target names, each known (in the build's order; as
+    listed, each once, when ``known_targets`` is None)."""
+    if "targets" not in section:
+        return ()
+    value = section["targets"]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        problem("/toolgen/targets", "INVALID_CONFIG", "targets must be a list of target names")
+        return ()
+    if known_targets is None:
+        return tuple(dict.fromkeys(value))
+    for index, name in enumerate(value):
+        if name not in known_targets:
+            known = ", ".join(known_targets) or "none"
+            problem(
+                jp.join("/toolgen/targets", str(index)),
+                "UNKNOWN_TARGET",
+                f"unknown target {name!r}; toolgen writes {known}",
+            )
+    return tuple(name for name in known_targets if name in value)
 
 
 def _meta_validate(schema: Any, file: str, pointer: str) -> list[Diagnostic]:

@@ -28,6 +28,7 @@ from toolgen.load.contracts import Design
 from toolgen.load.loader import ENVELOPES_FOLDER
 from toolgen.package.handlers import handlers_module
 from toolgen.package.schema_texts import SchemaText, json_text, schema_texts
+from toolgen.package.targets import target_files
 from toolgen.package.testing import testing_files
 from toolgen.package.tool_outputs import tool_output_files
 from toolgen.project.design_projection import ProviderProjection
@@ -348,12 +349,14 @@ def render_package(
     files: dict[str, str] = {}
     formatting: dict[str, Later[str]] = {}  # files whose formatting is under way
     canonical_files: list[tuple[str, Later[CanonicalModule]]] = []  # (module, its pending split)
-    if providers:
+    targets = design.config.targets
+    if providers or targets:
         # one large part (a class a tool long): first in the queue, so that it ends no later
         # than the models
         formatting["handlers.py"] = handlers_module(design, models.classes, runner)
     models.start()
     formatting["__init__.py"] = _package_init(design, providers, runner)
+    files |= target_files(design, providers, runner)  # where the tools run besides the loops
     diagnostics: list[Diagnostic] = []
     files["_runtime.py"] = copied("_runtime", header())
     files["_json.py"] = copied("_json", header())  # _runtime's JSON reading
@@ -420,7 +423,15 @@ def _package_init(design: Design, providers: tuple[str, ...], runner: Runner) ->
             tools=[c.name for c in design.tools],
             outputs=[c.name for c in design.outputs],
             submodules=tuple(
-                sorted((*providers, "models", *(("handlers", "testing") if providers else ())))
+                sorted(
+                    (
+                        *providers,
+                        *design.config.targets,
+                        "models",
+                        *(("testing",) if providers else ()),
+                        *(("handlers",) if providers or design.config.targets else ()),
+                    )
+                )
             ),
         )
 
