@@ -340,6 +340,8 @@ def show_command(design: Path, name: str, provider: str, output_format: str) -> 
         sys.exit(EXIT_DESIGN)
     if not projected.strict:
         click.echo(f"toolgen: {provider} takes {name!r} with its strict flag off", err=True)
+    for line in projected.renamed_members():
+        click.echo(f"toolgen: {line}", err=True)
     click.echo(json.dumps(projected.schema, indent=2, ensure_ascii=False))
 
 

@@ -63,6 +63,29 @@ def _refused_feature(pattern: str) -> bool:
     return False
 
 
+def largest_quantifier(pattern: str) -> int:
+    """The largest bound of a ``{n}``, ``{n,}`` or ``{n,m}`` quantifier of ``pattern`` (0 where
+    it has none), read token by token as :func:`_refused_feature` reads (an escaped brace and a
+    brace inside a character class are literals)."""
+    index, in_class, largest = 0, False, 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":
+            index += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "{":
+            end = pattern.find("}", index)
+            bounds = pattern[index + 1 : end].split(",") if end > index else []
+            if 1 <= len(bounds) <= 2 and all(b.isdigit() or b == "" for b in bounds) and bounds[0]:
+                largest = max([largest, *(int(b) for b in bounds if b)])
+        index += 1
+    return largest
+
+
 def simple_pattern(pattern: Any) -> bool:
     """Whether a ``pattern`` uses none of the regex features strict decoders refuse; a profile
     keeps only such patterns (``keep_if``) and drops the others (the canonical validation
@@ -182,6 +205,9 @@ class Profile:
     # enums hold strings only: other values are written as JSON text, and the inverse reads the
     # text back into the canonical value (EnumStringified)
     string_enums: bool = False
+    # the property keys it takes (None: any): a member whose name it refuses goes out under a name
+    # it takes, and the inverse names it back (MembersRenamed)
+    member_names: NameRule | None = None
     # the letter case of the strings of an enum or const it writes is not guaranteed: the inverse
     # reads a string that differs from a declared one only in case as that one (EnumCaseRestored)
     enum_case_may_differ: bool = False
