@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -34,55 +34,57 @@ UNREPRESENTABLE: dict[str, str] = {
 _REFUSED_ESCAPES = frozenset("bB123456789")
 
 
-def _refused_feature(pattern: str) -> bool:
-    """Whether ``pattern`` (an ECMA-262 regular expression, as JSON Schema reads it) uses a
-    backreference (``\\1``, ``\\k<name>``), a lookaround (``(?=``, ``(?!``, ``(?<=``, ``(?<!``;
-    a named group ``(?<name>`` too, on the safe side) or a word boundary (``\\b``, ``\\B``): regex
-    features the constrained decoders of OpenAI and Anthropic refuse (OpenAI answers 400 "regex
-    lookaround is not supported"). Read token by token: an escaped character is a literal
-    (``\\(?=`` is a paren, then ``?=``), and inside a character class nothing is a group, a
-    backreference or a boundary (``[(?=]`` is three characters, ``[\\b]`` a backspace)."""
+def _tokens(pattern: str) -> Iterator[tuple[int, str, bool]]:
+    """Each token of ``pattern`` (an ECMA-262 regular expression, as JSON Schema reads it) with
+    its index and whether it stands inside a character class: an escape is one token of two
+    characters (``\\(`` is a literal paren), every other character one."""
     index, in_class = 0, False
     while index < len(pattern):
         char = pattern[index]
         if char == "\\":
-            escaped = pattern[index + 1 : index + 2]
-            if not in_class and (
-                escaped in _REFUSED_ESCAPES or pattern.startswith("k<", index + 1)
-            ):
-                return True
+            yield index, pattern[index : index + 2], in_class
             index += 2
             continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-        elif char == "(" and pattern[index + 1 : index + 3] in ("?=", "?!", "?<"):
-            return True
+        yield index, char, in_class
+        in_class = char != "]" if in_class else char == "["
         index += 1
+
+
+def _refused_feature(pattern: str) -> bool:
+    """Whether ``pattern`` uses a backreference (``\\1``, ``\\k<name>``), a lookaround (``(?=``,
+    ``(?!``, ``(?<=``, ``(?<!``; a named group ``(?<name>`` too, on the safe side) or a word
+    boundary (``\\b``, ``\\B``): regex features the constrained decoders of OpenAI and Anthropic
+    refuse (OpenAI answers 400 "regex lookaround is not supported"). Read token by token: an
+    escaped character is a literal (``\\(?=`` is a paren, then ``?=``), and inside a character
+    class nothing is a group, a backreference or a boundary (``[(?=]`` is three characters,
+    ``[\\b]`` a backspace)."""
+    for index, token, in_class in _tokens(pattern):
+        if in_class:
+            continue
+        if token[0] == "\\":
+            if token[1:] in _REFUSED_ESCAPES or pattern.startswith("k<", index + 1):
+                return True
+        elif token == "(" and pattern[index + 1 : index + 3] in ("?=", "?!", "?<"):
+            return True
     return False
 
 
 def largest_quantifier(pattern: str) -> int:
     """The largest bound of a ``{n}``, ``{n,}`` or ``{n,m}`` quantifier of ``pattern`` (0 where
-    it has none), read token by token as :func:`_refused_feature` reads (an escaped brace and a
-    brace inside a character class are literals)."""
-    index, in_class, largest = 0, False, 0
-    while index < len(pattern):
-        char = pattern[index]
-        if char == "\\":
-            index += 2
+    it has none), read token by token (an escaped brace and a brace inside a character class
+    are literals)."""
+    largest = 0
+    for index, token, in_class in _tokens(pattern):
+        if token != "{" or in_class:
             continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-        elif char == "{":
-            end = pattern.find("}", index)
-            bounds = pattern[index + 1 : end].split(",") if end > index else []
-            if 1 <= len(bounds) <= 2 and all(b.isdigit() or b == "" for b in bounds) and bounds[0]:
-                largest = max([largest, *(int(b) for b in bounds if b)])
-        index += 1
+        end = pattern.find("}", index)
+        bounds = pattern[index + 1 : end].split(",") if end > index else []
+        if (
+            1 <= len(bounds) <= 2
+            and bounds[0].isdigit()
+            and all(b.isdigit() or not b for b in bounds)
+        ):
+            largest = max([largest, *(int(b) for b in bounds if b)])
     return largest
 
 
