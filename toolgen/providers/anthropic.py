@@ -18,7 +18,7 @@ every mode ("input_schema does not support oneOf, allOf, or anyOf at the top lev
 
 from typing import Any
 
-from toolgen.providers.apis import MESSAGES
+from toolgen.apis.messages import MESSAGES
 from toolgen.providers.base import (
     UNREPRESENTABLE,
     Limits,

@@ -14,7 +14,8 @@ parameters are "described as a JSON Schema object" in every mode, and whether a 
 
 from typing import Any
 
-from toolgen.providers.apis import CHAT, RESPONSES
+from toolgen.apis.chat import CHAT
+from toolgen.apis.responses import RESPONSES
 from toolgen.providers.base import (
     UNREPRESENTABLE,
     Limits,
