@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Literal, TypeAlias
 
-from .. import bedrock as _provider
 from .. import _converse
+from .. import bedrock as _provider
 from .._forward import Fakes, Forward
 
 __all__ = ["ToolName", "arguments", "response", "stream"]
