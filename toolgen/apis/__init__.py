@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 #: Modules of this package that declare no API (what a unit is, what units share).
-_SHARED = frozenset({"api", "canary"})
+_SHARED = frozenset({"api", "canary_requests"})
 
 
 def _modules() -> tuple[ModuleType, ...]:

@@ -206,7 +206,7 @@ class Api:
     # its attributes) rather than ``validate_<surface>``
     readers: tuple[str, ...] = ()
     # how its SDK's objects hold the wire's members, which the object checks of ``read_<surface>``
-    # follow (toolgen/runtime/_attributes.py): "wire" (the OpenAI and Anthropic SDKs: under their
+    # follow (toolgen/runtime/_attributes.py): "wire" (the SDKs of Chat Completions and the Messages API: under their
     # wire names, as JSON values) or "genai" (google-genai: snake_case attributes for camelCase
     # members, str enum members, datetimes and bytes for strings, models for free-form objects)
     sdk_objects: str = "wire"

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from toolgen.apis.api import Api, Canary, Fakes, Loop, Requests
-from toolgen.apis.canary import OUTPUT_PROMPT, sse_payloads, user_messages
+from toolgen.apis.canary_requests import OUTPUT_PROMPT, sse_payloads, user_messages
 from toolgen.runtime import _chat_completions as chat
 
 _REQUESTS = chat.ChatCompletionsRequests

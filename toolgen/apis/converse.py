@@ -23,7 +23,7 @@ from typing import Any, Final
 from urllib.parse import quote
 
 from toolgen.apis.api import Api, Canary, Fakes, Loop, Requests
-from toolgen.apis.canary import OUTPUT_PROMPT, PROMPT
+from toolgen.apis.canary_requests import OUTPUT_PROMPT, PROMPT
 from toolgen.runtime import _converse as converse
 
 _REQUESTS = converse.ConverseRequests

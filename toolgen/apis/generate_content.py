@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from toolgen.apis.api import Api, Canary, Fakes, Loop, Requests
-from toolgen.apis.canary import OUTPUT_PROMPT, PROMPT, sse_payloads
+from toolgen.apis.canary_requests import OUTPUT_PROMPT, PROMPT, sse_payloads
 from toolgen.runtime import _generate_content as generate
 
 _REQUESTS = generate.GenerateContentRequests

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.apis.api import Api, Canary, Fakes, Loop, Requests
-from toolgen.apis.canary import OUTPUT_PROMPT, sse_payloads, user_messages
+from toolgen.apis.canary_requests import OUTPUT_PROMPT, sse_payloads, user_messages
 from toolgen.runtime import _messages as messages
 
 _REQUESTS = messages.MessagesRequests

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.apis.api import Api, Canary, Fakes, Loop, Requests
-from toolgen.apis.canary import OUTPUT_PROMPT, PROMPT, sse_payloads
+from toolgen.apis.canary_requests import OUTPUT_PROMPT, PROMPT, sse_payloads
 from toolgen.runtime import _chat_and_responses as both
 from toolgen.runtime import _responses as responses
 

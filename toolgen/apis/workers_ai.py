@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolgen.apis.api import Api, Canary, Fakes, Loop, Requests
-from toolgen.apis.canary import OUTPUT_PROMPT, sse_payloads, user_messages
+from toolgen.apis.canary_requests import OUTPUT_PROMPT, sse_payloads, user_messages
 from toolgen.runtime import _workers_ai as workers
 
 _REQUESTS = workers.WorkersAiRequests

@@ -32,7 +32,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from toolgen import __version__
 from toolgen.apis.api import Api, Canary
-from toolgen.apis.canary import reports_error
+from toolgen.apis.canary_requests import reports_error
 from toolgen.build import analyze
 from toolgen.commands.canary_http import Answer, Limits, PostError, post
 from toolgen.infra.canary_fixtures import (
