@@ -22,6 +22,7 @@ from jsonschema import Draft202012Validator
 from toolgen.compile.canonical.compiler import render_canonical_module
 from toolgen.compile.canonical.reference import reference_for
 from toolgen.compile.canonical.views import Unresolvable, ref_pointer, resolve
+from toolgen.formats.bfcl_functions import bfcl_json_schema
 from toolgen.load.contracts import Contract, Design, ProviderOptions
 from toolgen.load.design import load_design
 from toolgen.project.design_projection import ProviderProjection, project_design
@@ -50,7 +51,6 @@ from toolgen.project.rewrites import (
 from toolgen.providers import PROFILES, profile_for
 from toolgen.providers import settings as provider_settings
 from toolgen.providers.base import Profile
-from toolgen.providers.formats import bfcl_json_schema
 from toolgen.render.runtime_files import copied_with_imports
 from toolgen.render.templating import header
 from toolgen.schema import pointer as jp

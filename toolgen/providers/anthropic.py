@@ -16,9 +16,7 @@ the canonical schema minus a root-level ``anyOf``/``oneOf``/``allOf``, which the
 every mode ("input_schema does not support oneOf, allOf, or anyOf at the top level").
 """
 
-from typing import Any
-
-from toolgen.providers.apis import MESSAGES
+from toolgen.apis.messages import MESSAGES
 from toolgen.providers.base import (
     UNREPRESENTABLE,
     Limits,
@@ -30,16 +28,7 @@ from toolgen.providers.base import (
     simple_pattern,
 )
 from toolgen.providers.endpoints import Endpoint
-from toolgen.providers.formats import (
-    Entries,
-    ReadResult,
-    ToolFormat,
-    any_have,
-    listed,
-    not_a_function_tool,
-    read_schema_field,
-)
-from toolgen.providers.registration import ImportFormat, Registration
+from toolgen.providers.registration import Registration
 
 KEEP = frozenset({
     "type", "enum", "const", "anyOf", "description", "title", "$ref", "$defs", "definitions",
@@ -202,32 +191,6 @@ ANTHROPIC = Profile(
 )
 
 
-# -- import: tools[].{name, description, input_schema, strict?} of a Messages request -----------
-# Server tools (web_search_..., bash_..., text_editor_...) have no input_schema and are skipped.
-# Strict tool use adds no nulls (optional members stay optional): nothing to undo in an import
-# (a schema over the cap of optional members is the design's, read as it was sent).
-
-
-def _tools_find(document: Any) -> Entries | None:
-    return any_have(listed(document), lambda e: "input_schema" in e)
-
-
-def _tools_read(entry: Any, pointer: str) -> ReadResult:
-    if not isinstance(entry, dict) or "input_schema" not in entry:
-        return None, [not_a_function_tool(entry, pointer)]
-    return read_schema_field(entry, "input_schema", pointer, strict=entry.get("strict"))
-
-
-TOOLS = ToolFormat(
-    name="anthropic",
-    title="Anthropic Messages tools",
-    find=_tools_find,
-    read=_tools_read,
-    has_strict=True,
-    targets=("anthropic",),
-)
-
-
 def _auth(key: str) -> dict[str, str]:
     """The Messages API's key header, with the API version every request names."""
     return {"x-api-key": key, "anthropic-version": "2023-06-01"}
@@ -246,4 +209,3 @@ REGISTRATION = Registration(
         api_paths=(("messages", "/v1"),),
     ),
 )
-IMPORT_FORMATS = (ImportFormat(50, TOOLS),)

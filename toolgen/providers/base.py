@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from toolgen.providers.apis import Api
+from toolgen.apis.api import Api
 from toolgen.schema.names import NameRule
 
 #: Keywords no strict mode toolgen targets can represent: a looser projection would let the model
@@ -219,16 +219,16 @@ class Profile:
     # shared template writes, such as a model name); it gets the same variables.
     template: str | None = None
     # Provider tables the generated module writes out (template variables by name);
-    # ``loop_options``: API name -> keyword arguments of that API's loop class
-    # (toolgen/runtime/_tool_results.py), e.g. Mistral's tool messages carrying ``name``;
-    # ``fake_options``: API name -> keyword arguments of the fakes' builders
-    # (toolgen/runtime/_fakes.py), e.g. Mistral's lenient Chat Completions.
+    # ``loop_options``: API name -> keyword arguments of that API's loop class (its runtime
+    # module's ``*Loop``), e.g. Mistral's tool messages carrying ``name``; ``fake_options``: API
+    # name -> keyword arguments of its fakes' builders (``fake_response``, ``fake_stream``), e.g.
+    # Mistral's lenient Chat Completions.
     module_data: Mapping[str, Any] = field(default_factory=dict)
-    # The wire APIs the provider speaks (toolgen.providers.apis); the first is the default ``api`` of the
+    # The wire APIs the provider speaks (toolgen.apis); the first is the default ``api`` of the
     # generated functions. Their fixed modules are copied into OUT and bound by the generated
     # module. None (empty): projection only (validate, show, schema files).
     apis: tuple[Api, ...] = ()
-    # Keyword arguments of the API's request class beyond what toolgen.providers.apis.Requests.arguments
+    # Keyword arguments of the API's request class beyond what toolgen.apis.api.Requests.arguments
     # provides (a dialect, a wire spelling), written as literals into the generated module.
     request_options: Mapping[str, Any] = field(default_factory=dict)
     # The provider's non-strict tool definitions; None: every tool goes strict (and
