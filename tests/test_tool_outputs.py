@@ -151,6 +151,28 @@ def test_output_title_and_annotations_are_checked_at_load(make_design, tool) -> 
     assert [t.name for t in design.tools] == []
 
 
+def test_aliases_are_checked_at_load_and_no_name_is_two_tools(make_design, tool) -> None:
+    parameters = {"type": "object"}
+    root = make_design(
+        {
+            "tools/a.yaml": tool("a", parameters, aliases=["old_a", "a"]),
+            "tools/b.yaml": tool("b", parameters, aliases="old_b"),
+            "tools/c.yaml": tool("c", parameters, aliases=["old_a", " c"]),
+            "tools/d.yaml": tool("d", parameters, aliases=["e"]),
+            "tools/e.yaml": tool("e", parameters),
+            "tools/f.yaml": tool("f", parameters, aliases=["old_f"]),
+        }
+    )
+    design, found = _loaded(root)
+    assert found == [
+        "tools/a.yaml:/aliases/1: INVALID_FIELD",
+        "tools/b.yaml:/aliases: INVALID_FIELD",
+        "tools/c.yaml:/aliases/1: INVALID_FIELD",
+        "tools/d.yaml:/aliases/0: DUPLICATE_NAME",
+    ]
+    assert {t.name: t.aliases for t in design.tools} == {"e": (), "f": ("old_f",)}
+
+
 def test_output_true_is_no_output_and_output_false_is_an_error(make_design, tool) -> None:
     """``true`` admits every result, as no ``output:`` does (no model, results unchecked);
     ``false`` admits none, so every call would fail: the build says so at the field."""

@@ -49,7 +49,7 @@ def test_every_tool_is_listed_as_every_client_takes_it(gen: ModuleType, handlers
         return (await client.list_tools()).tools
 
     tools = {tool.name: tool for tool in _with_client(gen, handlers_module.Handlers(), listed)}
-    assert set(tools) == set(gen.TOOLS)  # canonical names are MCP names here
+    assert set(tools) == {*gen.TOOLS, "notes.label"}  # canonical names are MCP names here
     for tool in tools.values():
         schema = tool.input_schema
         Draft202012Validator.check_schema(schema)
@@ -59,7 +59,7 @@ def test_every_tool_is_listed_as_every_client_takes_it(gen: ModuleType, handlers
         assert all(ref.startswith("#/$defs/") for ref in refs), (tool.name, refs)
         assert {ref.split("/")[2] for ref in refs} == set(schema.get("$defs", {})), tool.name
     with_output = {name for name, tool in tools.items() if tool.output_schema is not None}
-    assert with_output == {"notes.tag", "weather.get_forecast"}
+    assert with_output == {"notes.tag", "notes.label", "weather.get_forecast"}
     tag = tools["notes.tag"]
     assert tag.title == "Tag a note"
     assert tag.annotations.idempotent_hint is True and tag.annotations.open_world_hint is False
@@ -86,6 +86,21 @@ def test_a_call_reaches_the_handler_canonical_and_answers_both_ways(
     Draft202012Validator(output_schema).validate(result.structured_content)
     assert [block.type for block in result.content] == ["text"]
     assert json.loads(result.content[0].text) == result.structured_content
+
+
+def test_a_former_name_is_listed_deprecated_and_calls_the_renamed_tool(
+    gen: ModuleType, handlers_module: Any, calls: list[Any]
+):
+    async def call(client: Any) -> Any:
+        listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+        return listed, await client.call_tool("notes.label", TAG)
+
+    listed, result = _with_client(gen, handlers_module.Handlers(), call)
+    alias, tool = listed["notes.label"], listed["notes.tag"]
+    assert alias.description == f"Deprecated: renamed to notes.tag. {tool.description}"
+    assert (alias.input_schema, alias.output_schema) == (tool.input_schema, tool.output_schema)
+    assert calls == [("notes.tag", TAG)]
+    assert result.structured_content == {"note_id": "n1", "tags": ["a", "b"]}
 
 
 def test_an_absent_member_stays_absent(gen: ModuleType, handlers_module: Any, calls: list[Any]):
@@ -168,7 +183,7 @@ def test_python_m_serves_over_stdio(gen: ModuleType, package_root: Path):
     server_info, capability, names, result = asyncio.run(run())
     assert server_info is not None and server_info.name == PACKAGE  # what initialize answered
     assert capability is not None
-    assert sorted(names) == sorted(gen.TOOLS)
+    assert sorted(names) == sorted([*gen.TOOLS, "notes.label"])
     assert result.structured_content == {"note_id": "n1", "tags": ["a", "b"]}
 
 

@@ -55,6 +55,8 @@ class Contract:
     output: Contract | None = None
     title: str | None = None
     annotations: dict[str, Any] | None = None
+    # Tools only: the names the tool had before a rename (the MCP server answers under them too).
+    aliases: tuple[str, ...] = ()
     # A digest of the design text this contract was loaded from (toolgen.load.loader._fingerprint);
     # "" when it was made otherwise. Not an argument: ``dataclasses.replace`` drops it, so a
     # changed copy is never keyed as the original.

@@ -36,7 +36,7 @@ from toolgen.load.sources import (
     may_hold_ref,
     parse_source,
 )
-from toolgen.load.tool_extras import TOOL_EXTRAS, extras_problems, tool_output
+from toolgen.load.tool_extras import TOOL_EXTRAS, alias_collisions, extras_problems, tool_output
 from toolgen.schema import pointer as jp
 from toolgen.schema.metaschema import meta_validator
 from toolgen.schema.refs import inlined_size, rebase_embedded, unbounded_refs, unfolded_depth
@@ -429,6 +429,7 @@ def _read_contract(
         "strict_all": document.get("strict"),
         "title": document.get("title"),
         "annotations": document.get("annotations"),
+        "aliases": tuple(document.get("aliases", ())),
         "output": "/output" if kind == "tool" and "output" in document else None,
     }, diagnostics
 
@@ -578,6 +579,8 @@ def _load(
             )
         else:
             seen_names[key] = file
+    tools = {f: (i["name"], i["aliases"]) for f, i in fields.items() if i["kind"] == "tool"}
+    diagnostics += alias_collisions(tools)
 
     roots: list[Location] = [(file, info["schema_pointer"]) for file, info in fields.items()]
     for file in values:
@@ -701,6 +704,7 @@ def _contract(
         output=tool_output(file, info, output, partial(_fingerprint, file, digests=digests)),
         title=info["title"],
         annotations=info["annotations"],
+        aliases=info["aliases"],
     )
     contract.set_fingerprint(_fingerprint(file, used, digests))
     return contract

@@ -1,6 +1,8 @@
 """What a tool file holds beside its parameters: ``output`` (a JSON Schema of what the tool's
 handler returns: MCP's ``Tool.outputSchema``), ``title`` and ``annotations`` (MCP's ``Tool.title``
-and ``Tool.annotations``: a display name and hints such as ``readOnlyHint``, kept as written).
+and ``Tool.annotations``: a display name and hints such as ``readOnlyHint``, kept as written), and
+``aliases`` (the names the tool had before a rename: the MCP server still answers calls under
+them, listed as deprecated).
 
 The output schema is checked against the meta-schema and bundled like the parameters; it becomes
 the tool's ``Contract.output`` (kind "tool_output"), which no provider sees: the package models it
@@ -9,7 +11,7 @@ and checks handler results against it (``OUT/tool_outputs.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolgen.infra.cache import digest
@@ -18,7 +20,7 @@ from toolgen.load.contracts import Contract, SharedDef
 from toolgen.schema import pointer as jp
 
 #: the fields of a tool file this module reads
-TOOL_EXTRAS = ("output", "title", "annotations")
+TOOL_EXTRAS = ("output", "title", "annotations", "aliases")
 
 #: MCP ToolAnnotations members and the JSON type each must have (others are kept unchecked)
 ANNOTATION_TYPES: dict[str, tuple[type, str]] = {
@@ -46,6 +48,16 @@ def extras_problems(file: str, document: dict[str, Any]) -> list[Diagnostic]:
                 " output out (or write true) for a tool whose results are not checked",
             )
         )
+    aliases = document.get("aliases", [])
+    if not isinstance(aliases, list):
+        found.append(problem("/aliases", "aliases must be a list of the tool's former names"))
+    else:
+        for index, alias in enumerate(aliases):
+            if not isinstance(alias, str) or alias.strip() != alias or alias == "":
+                message = "an alias must be a non-empty string without surrounding spaces"
+                found.append(problem(f"/aliases/{index}", message))
+            elif alias == document.get("name") or alias in aliases[:index]:
+                found.append(problem(f"/aliases/{index}", f"{alias!r} is named twice"))
     if "title" in document and not isinstance(document["title"], str):
         found.append(problem("/title", "title must be a string"))
     annotations = document.get("annotations", {})
@@ -58,6 +70,22 @@ def extras_problems(file: str, document: dict[str, Any]) -> list[Diagnostic]:
         value = annotations.get(key)
         if key in annotations and not isinstance(value, kind):
             found.append(problem(jp.join("/annotations", key), f"annotations.{key} must be {what}"))
+    return found
+
+
+def alias_collisions(tools: Mapping[str, tuple[str, tuple[str, ...]]]) -> list[Diagnostic]:
+    """An alias that is another tool's name or alias (``tools``: file -> the tool's name and
+    aliases): a call under it could not say which tool it meant."""
+    owners: dict[str, str] = {name: file for file, (name, _) in tools.items()}
+    found: list[Diagnostic] = []
+    for file, (_, aliases) in tools.items():
+        for index, alias in enumerate(aliases):
+            other = owners.setdefault(alias, file)
+            if other != file:
+                message = f"alias {alias!r} is also the name or an alias of the tool in {other}"
+                found.append(
+                    Diagnostic(file, f"/aliases/{index}", DESIGN, "DUPLICATE_NAME", message)
+                )
     return found
 
 

@@ -68,7 +68,8 @@ def target_files(design: Design, providers: tuple[str, ...], runner: Runner) -> 
 
 
 def mcp_rows(tools: tuple[Contract, ...]) -> tuple[list[list[Any]], list[Diagnostic]]:
-    """Each tool as ``tools/list`` shows it (the rows of the generated ``mcp.TOOLS``), and the
+    """Each tool as ``tools/list`` shows it (the rows of the generated ``mcp.TOOLS``; a tool's
+    former names, its ``aliases``, as deprecated tools of their own that call its handler), and the
     problems: a tool whose parameters no exact form carries to MCP's clients is an error; an
     ``output:`` they cannot take is a warning (the tool is listed without ``outputSchema``, its
     results go as text, still checked against it)."""
@@ -77,13 +78,25 @@ def mcp_rows(tools: tuple[Contract, ...]) -> tuple[list[list[Any]], list[Diagnos
     by_name: dict[str, Contract] = {}
     for tool in tools:
         name = provider_name(tool.name, mcp.NAMES)
-        other = by_name.setdefault(name.casefold(), tool)
-        if other is not tool:
-            message = (
-                f"tool {tool.name!r} becomes {name!r} on MCP, as {other.name!r} ({other.file}) "
-                "does; rename one of them"
-            )
-            diagnostics.append(Diagnostic(tool.file, "/name", mcp.NAME, "NAME_COLLISION", message))
+        names = [("/name", tool.name, name)]
+        names += [
+            (f"/aliases/{index}", alias, provider_name(alias, mcp.NAMES))
+            for index, alias in enumerate(tool.aliases)
+        ]
+        listed_aliases: list[str] = []
+        for pointer, given, listed in names:
+            other = by_name.get(listed.casefold())
+            if other is None:
+                by_name[listed.casefold()] = tool
+                listed_aliases += [listed] if pointer != "/name" else []
+            else:
+                message = (
+                    f"{given!r} becomes {listed!r} on MCP, as a name of tool {other.name!r} "
+                    f"({other.file}) does; rename one of them"
+                )
+                diagnostics.append(
+                    Diagnostic(tool.file, pointer, mcp.NAME, "NAME_COLLISION", message)
+                )
         schema, problems = mcp.project(tool.schema)
         diagnostics += [
             Diagnostic(*tool.locate(pointer), mcp.NAME, code, message)
@@ -103,8 +116,14 @@ def mcp_rows(tools: tuple[Contract, ...]) -> tuple[list[list[Any]], list[Diagnos
                 )
                 for pointer, code, message in problems
             ]
-        row = [name, tool.name, tool.title, tool.description, tool.annotations, schema, output]
-        rows.append(row)
+        rows.append(
+            [name, tool.name, tool.title, tool.description, tool.annotations, schema, output]
+        )
+        for alias in listed_aliases:
+            deprecated = f"Deprecated: renamed to {name}. {tool.description}".rstrip()
+            rows.append(
+                [alias, tool.name, tool.title, deprecated, tool.annotations, schema, output]
+            )
     return rows, diagnostics
 
 
