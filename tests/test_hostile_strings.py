@@ -106,7 +106,7 @@ def _run_package(folder: Path, cases: list[tuple[str, str, object]]) -> dict[str
         text=True,
         cwd=folder,  # a design string that ran `touch` would leave the marker here
         env=env,
-        timeout=120,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr
     return dict(json.loads(done.stdout))

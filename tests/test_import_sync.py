@@ -314,7 +314,7 @@ def test_a_second_update_waits_for_the_first(tmp_path):
         )  # the first line it prints: it waits (or, before, its report)
         assert f"another import is writing {design}; waiting" in line, line
         assert {p: p.read_bytes() for p in sorted(design.rglob("*")) if p.is_file()} == before
-    _, rest = second.communicate(timeout=120)
+    _, rest = second.communicate(timeout=300)
     assert second.returncode == 0, rest
     assert "1 added, 0 updated, 1 removed" in rest
     assert sorted(p.name for p in (design / "tools").iterdir()) == ["lookup.yaml", "search.yaml"]

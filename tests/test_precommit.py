@@ -97,7 +97,7 @@ def test_hooks_through_pre_commit_try_repo(tmp_path: Path, make_design, tool, ru
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=300,
     )
     output = done.stdout + done.stderr
     lines = output.splitlines()

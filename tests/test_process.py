@@ -22,7 +22,7 @@ def test_exit_code_is_what_the_interpreter_would_use(code, expected, capsys):
 def _run(body: str) -> subprocess.CompletedProcess[str]:
     script = f"import gc, sys\nfrom toolgen.infra.process import run_and_exit\n{body}\n"
     return subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
     )
 
 
