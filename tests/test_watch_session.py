@@ -510,6 +510,7 @@ def test_a_session_reports_what_a_cold_build_reports_after_every_edit(
 
     design = make_design(
         {
+            "toolgen.toml": PROVIDERS,  # what is remembered is per design file, not per provider
             "tools/a.yaml": tool("a", {"type": "object", "properties": {"x": S}}),
             "tools/b.yaml": tool("b", {"type": "object", "properties": {"y": INT}}),
         }
