@@ -140,3 +140,19 @@ def test_a_reference_into_an_unreached_definition_keeps_that_node_only(make_desi
     (name,) = contract.schema["$defs"]
     assert contract.schema["$defs"][name] == {"type": "integer"}
     assert contract.schema["properties"]["n"] == {"$ref": f"#/$defs/{name}"}
+
+
+def test_a_definition_the_projection_inlined_everywhere_is_not_sent(make_design, tool):
+    """A reference beside other keywords is inlined by the projection (RefInlined): once every
+    use of a definition is, the definition is sent to nobody, and its members count once, where
+    they are inlined (61 optional members counted against Anthropic's cap when it stayed)."""
+    big = _optional_members(30)
+    used = {"description": "Inlined: a reference with a sibling keyword.", "$ref": "#/$defs/Big"}
+    parameters = {"type": "object", "properties": {"big": used}, "$defs": {"Big": big}}
+    root = make_design({"tools/t.yaml": tool("t", parameters)})
+    result = analyze(root, ("anthropic",))
+    assert [d.format() for d in result.diagnostics] == []
+    (projected,) = result.projections[0].tools
+    assert projected.strict
+    assert "$defs" not in projected.schema
+    assert not any(pointer.startswith("/$defs") for pointer, _ in projected.rewrites.nodes)

@@ -25,6 +25,7 @@ from toolgen.infra.diagnostics import DESIGN, Diagnostic
 from toolgen.load.contracts import SharedDef
 from toolgen.schema import pointer as jp
 from toolgen.schema import walker
+from toolgen.schema.refs import definition_entries, definition_entry
 
 #: A schema location in the design: (file relative to the design folder, JSON pointer in that file).
 Location = tuple[str, str]
@@ -138,17 +139,6 @@ def _refs_in(
     return refs, diagnostics
 
 
-def _entry(pointer: str, resource: str) -> str | None:
-    """The entry of the resource's own ``$defs`` (or ``definitions``) that holds ``pointer``
-    (its pointer), or None when ``pointer`` is not inside one."""
-    if not pointer.startswith(resource + "/"):
-        return None
-    tokens = jp.split(pointer[len(resource) :])
-    if len(tokens) >= 2 and tokens[0] in ("$defs", "definitions"):
-        return jp.join(resource, tokens[0], tokens[1])
-    return None
-
-
 def _reached(root: Location, schema: Any, refs: list[_Ref]) -> tuple[list[_Ref], frozenset[str]]:
     """The references of a contract's schema (``schema``, at ``root``; ``refs``: its
     ``_refs_in``) that apply, and the pointers of its own definitions that none of them reaches.
@@ -158,24 +148,19 @@ def _reached(root: Location, schema: Any, refs: list[_Ref]) -> tuple[list[_Ref],
     file, resource = root
     inside: dict[str | None, list[_Ref]] = {}
     for ref in refs:
-        inside.setdefault(_entry(ref.where[1], resource), []).append(ref)
+        inside.setdefault(definition_entry(ref.where[1], resource), []).append(ref)
     reached: set[str | None] = {None}
     pending = list(inside.get(None, ()))
     while pending:
         ref = pending.pop()
         if not ref.local or ref.target is None or ref.target[0] != file:
             continue
-        entry = _entry(ref.target[1], resource)
+        entry = definition_entry(ref.target[1], resource)
         if entry is not None and entry not in reached:
             reached.add(entry)
             pending.extend(inside.get(entry, ()))
-    entries = {
-        jp.join(resource, keyword, name)
-        for keyword in ("$defs", "definitions")
-        if isinstance(schema, dict) and isinstance(schema.get(keyword), dict)
-        for name in schema[keyword]
-    }
-    applying = [ref for ref in refs if _entry(ref.where[1], resource) in reached]
+    entries = definition_entries(schema, resource)
+    applying = [ref for ref in refs if definition_entry(ref.where[1], resource) in reached]
     return applying, frozenset(entries.difference(reached))
 
 

@@ -20,6 +20,7 @@ from toolgen.infra.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.infra.kept import plain_key
 from toolgen.infra.parallel import Runner
 from toolgen.load.bundle import Bundler, Documents, Location
+from toolgen.load.common_defs import share_common
 from toolgen.load.contracts import (
     Config,
     Contract,
@@ -587,6 +588,7 @@ def _load(
     bundler = Bundler(documents)
     bundled, shared, found = bundler.bundle(roots + output_roots)
     diagnostics += found
+    bundled, common = share_common(roots + output_roots, bundled, shared)
     outputs = dict(zip((file for file, _ in output_roots), bundled[len(roots) :], strict=True))
 
     # A contract whose file (or a file it references) has an error is reported, not built; the
@@ -623,8 +625,10 @@ def _load(
             if runner.cache is not None and runner.kept is not None  # a next load will come
             else {}
         ),
+        common=common,
     )
-    return _design(root, contracts, shared, config, source_hash, envelopes), diagnostics, parts
+    design = _design(root, contracts, {**shared, **common}, config, source_hash, envelopes)
+    return design, diagnostics, parts
 
 
 def _design(
