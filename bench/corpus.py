@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from toolgen.formats.bfcl_functions import bfcl_json_schema
 from toolgen.infra.diagnostics import Level
 from toolgen.load.contracts import Contract, ProviderOptions
 from toolgen.project.projection import project_contract
 from toolgen.project.satisfiable import unsatisfiable_nodes
 from toolgen.providers import PROFILES, PROVIDER_NAMES
-from toolgen.providers.formats import bfcl_json_schema
 from toolgen.schema.metaschema import meta_validator
 from toolgen.schema.names import provider_name
 

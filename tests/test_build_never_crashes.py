@@ -29,8 +29,9 @@ _SCALARS = st.one_of(
 _TYPES = st.sampled_from(["string", "integer", "number", "boolean", "null", "object", "array"])
 _REF = {"$ref": "#/$defs/D"}
 #: examples per fuzz test: each is a whole build for every provider (about 2 s), so the suite runs
-#: a few; set TOOLGEN_FUZZ_EXAMPLES for a deeper run
-FUZZ_EXAMPLES = int(os.environ.get("TOOLGEN_FUZZ_EXAMPLES", "12"))
+#: a few (the feature matrix builds each encoding on every profile besides); make test-deep
+#: sets TOOLGEN_FUZZ_EXAMPLES=200
+FUZZ_EXAMPLES = int(os.environ.get("TOOLGEN_FUZZ_EXAMPLES", "6"))
 
 
 def _leaves() -> st.SearchStrategy[object]:

@@ -24,13 +24,13 @@ from jsonschema import Draft202012Validator
 from strict_checker import violations
 
 from toolgen.build import analyze
+from toolgen.formats.bfcl_functions import bfcl_json_schema
 from toolgen.load.contracts import Contract, ProviderOptions
 from toolgen.project.projection import project_contract
 from toolgen.providers import PROFILES
 from toolgen.providers.base import Profile
 from toolgen.providers.bedrock import BEDROCK
 from toolgen.providers.cloudflare import CLOUDFLARE
-from toolgen.providers.formats import bfcl_json_schema
 from toolgen.providers.gemini import DIALECTS as GEMINI_DIALECTS
 from toolgen.schema import pointer as jp
 from toolgen.schema.names import provider_name

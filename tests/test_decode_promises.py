@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from tests import fake_builders
 from toolgen.build import build
 from toolgen.package.writer import write_package
 from toolgen.runtime._json import MAX_DEPTH
@@ -100,9 +101,9 @@ def _streamed(package: ModuleType, provider: str, api: str, events: Any, on_erro
 
 
 def _fake(package: ModuleType, provider: str, api: str, calls: list[Any], streamed: bool) -> Any:
-    fakes = importlib.import_module(f"{package.__name__}._fakes")
-    build_fake = fakes.stream if streamed else fakes.response
-    return build_fake(api, calls, lenient=provider == "mistral")
+    build_fake = fake_builders.stream if streamed else fake_builders.response
+    lenient = {"lenient": True} if provider == "mistral" else {}
+    return build_fake(api, calls, package=package, **lenient)
 
 
 def _one_id_twice(body: Any, first: str, second: str) -> Any:
@@ -281,14 +282,15 @@ def test_json_text_that_nests_the_payload_too_deep_is_refused(package: ModuleTyp
     """``v`` (a value of any type) goes to OpenAI as JSON text: read back at the depth of ``v``,
     text within the limits on its own makes a payload beyond them."""
     openai = _module(package, "openai")
-    fakes = importlib.import_module(f"{package.__name__}._fakes")
     arguments = {"n": 1, "labels": None, "closed": None}
     within = {**arguments, "v": json.dumps(_nested(MAX_DEPTH - 1))}
     wire = _wire(package, "openai")
-    (call,) = openai.parse_tool_calls(fakes.response("chat", [(wire, within)]))
+    (call,) = openai.parse_tool_calls(
+        fake_builders.response("chat", [(wire, within)], package=package)
+    )
     assert call.arguments.v == _nested(MAX_DEPTH - 1)
     for text in (json.dumps(_nested(MAX_DEPTH)), "[" * 10_000 + "]" * 10_000):
-        body = fakes.response("chat", [(wire, {**arguments, "v": text})])
+        body = fake_builders.response("chat", [(wire, {**arguments, "v": text})], package=package)
         (failed,) = openai.parse_tool_calls(body, on_error="collect")
         assert failed.error.code == "INVALID_ARGUMENTS"
         # the whole payload too deep, or the JSON text too deep on its own (its codec says so)

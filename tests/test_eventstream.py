@@ -1,4 +1,4 @@
-"""AWS event stream messages (toolgen.infra.eventstream), read from Bedrock's real ConverseStream
+"""AWS event stream messages (toolgen.apis.converse), read from Bedrock's real ConverseStream
 bodies: each recorded body gives the headers and payloads another decoder found in it (the
 corpus's ``NNN.decoded.jsonl``, written by its extraction script, which checks no CRC), and no
 damaged body is read as another."""
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from toolgen.infra.eventstream import event_messages
+from toolgen.apis.converse import event_messages
 
 SERVED_STREAM = Path(__file__).parent / "fixtures" / "canary" / "served" / "converse" / "stream.bin"
 

@@ -1,4 +1,4 @@
-"""toolgen/runtime/_fakes.py on its own: whatever the text and the arguments, the fragments of
+"""The fakes of each API's runtime module on their own: whatever the text and the arguments, the fragments of
 every stream join to exactly what the body carries, the same input gives the same bytes, and an
 unknown API is an error. (tests/sdk/test_fakes.py checks the fakes against the built package.)"""
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolgen.runtime import _fakes
+from tests import fake_builders as _fakes
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(),
@@ -82,10 +82,15 @@ def test_the_same_input_gives_the_same_bytes(
         assert first == again
 
 
-def test_an_unknown_api_or_shape_is_a_value_error_naming_the_known_ones() -> None:
-    with pytest.raises(ValueError, match="'chat'.*'run'"):
-        _fakes.response("completions", [])
+def test_an_unknown_shape_is_a_value_error_naming_the_known_ones() -> None:
     with pytest.raises(ValueError, match="'native'"):
         _fakes.stream("run", [], shape="raw")
-    with pytest.raises(ValueError, match="lenient"):
+    with pytest.raises(ValueError, match="'native'"):
+        _fakes.response("run", [], shape="raw")
+
+
+def test_a_variant_is_a_keyword_of_its_api_alone() -> None:
+    with pytest.raises(TypeError, match="lenient"):
         _fakes.response("responses", [], lenient=True)
+    with pytest.raises(TypeError, match="shape"):
+        _fakes.stream("chat", [], shape="native")

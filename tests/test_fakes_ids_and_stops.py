@@ -1,4 +1,4 @@
-"""The fakes (toolgen/runtime/_fakes.py) say what a provider says (issue 34, mutation survivors):
+"""The fakes (each API's ``fake_response``, ``fake_stream``) say what a provider says (issue 34, mutation survivors):
 each call has an id of its own, and the stop reason matches the content: tool use exactly when
 there are calls, on every API and in every stream, wherever the API has such members."""
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from toolgen.runtime import _fakes
+from tests import fake_builders as _fakes
 
 CALLS = [("lookup", {"q": "a"}), ("lookup", {"q": "a"}), ("other", {})]
 #: (api, keywords of the builders): every variant the fakes build

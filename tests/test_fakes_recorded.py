@@ -1,4 +1,4 @@
-"""The fakes of toolgen/runtime/_fakes.py look like what the providers send: every member path
+"""The fakes of each API's runtime module look like what the providers send: every member path
 they write (beside the arguments, which are the caller's) and every kind they name (``type``,
 ``object``, ``role``, ``status`` and the stop reasons) appear in recorded responses of the same API
 (../shared/corpus/envelopes; Workers AI: tests/fixtures/cloudflare)."""
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from toolgen.runtime import _fakes
+from tests import fake_builders as _fakes
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cloudflare"
 #: members whose value is the caller's (the arguments), not the provider's envelope

@@ -570,7 +570,7 @@ def test_the_openapi_spelling_reads_back_as_the_projection(openapi_hard_cases):
     """toolgen import's reader of the OpenAPI dialect (written apart from the projection) reads
     every written hard case back into a schema that admits the same values as the projection's
     JSON Schema without additionalProperties, on both sides' instances."""
-    from toolgen.providers.gemini_tools import openapi_to_json_schema
+    from toolgen.formats.gemini_tools import openapi_to_json_schema
 
     assert len(openapi_hard_cases) > 10
     for projected in openapi_hard_cases:

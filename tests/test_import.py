@@ -15,11 +15,12 @@ import yaml
 from tests.canonical.hard_cases import design_files as hard_case_files
 from toolgen.build import analyze, build
 from toolgen.commands.importing import ImportResult, file_stem, import_sources, write_tools
+from toolgen.formats import IMPORT_FORMATS
+from toolgen.formats.gemini_tools import openapi_to_json_schema
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.load.design import load_design
 from toolgen.package.schema_texts import json_text as schema_json
-from toolgen.providers import IMPORT_FORMATS, PROVIDER_NAMES, settings
-from toolgen.providers.gemini_tools import openapi_to_json_schema
+from toolgen.providers import PROVIDER_NAMES, settings
 
 # -- helpers --------------------------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from toolgen.commands.import_sync import (
     update_design,
 )
 from toolgen.commands.importing import import_sources, write_tools
-from toolgen.providers import IMPORT_FORMATS
+from toolgen.formats import IMPORT_FORMATS
 
 LOCAL_DESCRIPTION = "Weather now, as our agent should read it"
 

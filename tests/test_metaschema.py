@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from toolgen.providers.formats import bfcl_json_schema
+from toolgen.formats.bfcl_functions import bfcl_json_schema
 from toolgen.schema.metaschema import flat_meta_schema, meta_validator
 
 OFFICIAL = Draft202012Validator(Draft202012Validator.META_SCHEMA)

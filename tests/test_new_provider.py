@@ -21,7 +21,7 @@ RECORDED = REPO / "examples" / "recorded" / "chat_tool_calls.json"
 
 ACME = '''"""Acme, an OpenAI-compatible gateway: OpenAI's rules and responses, Chat Completions only."""
 
-from toolgen.providers.apis import CHAT
+from toolgen.apis.chat import CHAT
 from toolgen.providers.base import derive
 from toolgen.providers.openai import OPENAI
 from toolgen.providers.registration import Registration

@@ -1,5 +1,6 @@
-"""No provider is named outside toolgen/providers (its envelopes included): the build, the
-compilers, the fixed runtime modules and the templates know a provider only through its profile."""
+"""No provider is named outside toolgen/providers (its envelopes included) and toolgen/formats (the
+providers' tool-definition formats ``toolgen import`` reads): the build, the compilers, the wire
+APIs, the fixed runtime modules and the templates know a provider only through its profile."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from toolgen.providers import PROVIDER_NAMES
 
 REPO = Path(__file__).resolve().parents[1]
-ALLOWED = (REPO / "toolgen" / "providers",)
+ALLOWED = (REPO / "toolgen" / "providers", REPO / "toolgen" / "formats")
 
 
 def _scanned() -> list[Path]:
@@ -40,5 +41,6 @@ def test_the_scan_sees_the_core_the_runtime_and_the_templates():
         "toolgen/package/assemble.py",
         "toolgen/runtime/_runtime.py",
         "templates/provider.py.j2",
+        "toolgen/apis/chat.py",
     } <= (scanned)
     assert not any(path.startswith("toolgen/providers/") for path in scanned)

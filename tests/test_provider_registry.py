@@ -1,17 +1,19 @@
-"""The registries of toolgen.providers are gathered from the provider modules (their
-REGISTRATION and IMPORT_FORMATS): the order they give is the order of the generated modules and of
-import detection, so it is pinned here."""
+"""The registries of toolgen.providers, toolgen.formats and toolgen.apis are gathered from their
+modules (REGISTRATION, IMPORT_FORMATS, APIS): the order they give is the order of the generated
+modules and of import detection, so it is pinned here."""
 
 from __future__ import annotations
 
 import pkgutil
 
+import toolgen.apis as apis
+import toolgen.formats as formats
 import toolgen.providers as providers
+from toolgen.formats import IMPORT_FORMATS
 from toolgen.providers import (
     BUILT_BY_DEFAULT,
     DIALECTS,
     ENDPOINTS,
-    IMPORT_FORMATS,
     ON_REQUEST,
     PROFILES,
     envelope_providers,
@@ -59,10 +61,22 @@ def test_every_module_is_read_and_no_two_share_a_place():
     modules = list(providers._MODULES)
     registrations = [m.REGISTRATION for m in modules if hasattr(m, "REGISTRATION")]
     assert len({r.order for r in registrations}) == len(registrations)
-    ranks = [f.rank for m in modules for f in getattr(m, "IMPORT_FORMATS", ())]
-    ranks += [f.rank for f in providers._SHARED_FORMATS]
-    assert len(set(ranks)) == len(ranks)
+    assert len(set(f.rank for f in formats._FOUND)) == len(formats._FOUND) == len(IMPORT_FORMATS)
     names = {m.name for m in pkgutil.iter_modules(providers.__path__)}
     assert names - {m.__name__.rsplit(".", 1)[1] for m in modules} == providers._READERS
     assert all(r.profile.name == m.__name__.rsplit(".", 1)[1] for m in modules
                if (r := getattr(m, "REGISTRATION", None)) is not None)  # fmt: skip
+
+
+def test_every_wire_api_unit_is_read_and_each_name_is_one_api():
+    units = {m.name for m in pkgutil.iter_modules(apis.__path__)} - apis._SHARED
+    assert set(apis.UNITS) == units
+    assert sorted(apis.by_name(name).name for name in ("chat", "responses", "messages")) == [
+        "chat",
+        "messages",
+        "responses",
+    ]
+    names = [api.name for variants in apis.UNITS.values() for api in variants[:1]]
+    assert len(set(names)) == len(names)  # a unit's plain API is the only one of its name
+    assert {api.name for m in providers._MODULES if hasattr(m, "REGISTRATION")
+            for api in m.REGISTRATION.profile.apis} <= set(names)  # fmt: skip

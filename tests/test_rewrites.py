@@ -36,6 +36,7 @@ from toolgen.project.rewrites import (
     MadeNullable,
     MapAsPairs,
     MemberAsJsonText,
+    MembersRenamed,
     NullableOptionalBoxed,
     NullForm,
     OneOfFolded,
@@ -515,6 +516,17 @@ CASES = [
         {"s": "Active"},
         Counterpart("/properties/s", decode=("case", '["Active"]')),
         beyond_projection=True,
+    ),
+    Case(
+        # Anthropic refuses property keys outside ^[a-zA-Z0-9_.-]{1,64}$: sent as a_b, named back
+        "members_renamed",
+        "anthropic",
+        obj({"o": obj({"a b": STR, "ok": STR}, ["a b"])}, ["o"]),
+        lambda r: r == MembersRenamed((("a_b", "a b"),)),
+        "/properties/o",
+        {"o": {"a_b": "x", "ok": "y"}},
+        {"o": {"a b": "x", "ok": "y"}},
+        Counterpart("/properties/o", decode=("renamed", '[["a_b", "a b"]]')),
     ),
 ]
 

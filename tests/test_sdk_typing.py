@@ -1,7 +1,11 @@
 """mypy --strict on a user's script that calls both official SDKs with the generated bindings and no
-cast (tests/sdk_scripts/uses_both_sdks.py; google-genai: uses_google_genai.py), on misuses it must
-reject (misuses.py, each marked ``# error``), and on packages of designs with no tools, no outputs,
-one or several of each. One mypy run for all of it: type-checking the SDKs is what costs."""
+cast (tests/sdk_scripts/uses_both_sdks.py; google-genai: uses_google_genai.py), a user's test with
+the generated fakes (uses_fakes.py), the targets' adapters (uses_targets.py), on misuses it must
+reject (misuses.py and the others, each marked ``# error``), and on the example design's package
+for every provider (and its models index without its stub) and packages of designs with no tools,
+no outputs, one or several of each. One mypy run for all of it: type-checking the SDKs and the
+package is what costs (the other test modules that build the example design rely on this one for
+its mypy and ruff checks)."""
 
 from __future__ import annotations
 
@@ -41,6 +45,8 @@ SCRIPT_FILES = (
     "uses_tool_outputs.py",
     "uses_tool_loop.py",
     "loop_misuses.py",
+    "uses_fakes.py",
+    "fakes_misuses.py",
     *(("uses_targets.py",) if _installed("mcp") else ()),
 )
 
@@ -103,7 +109,16 @@ def checked(
         _write(root, package, design)
     for script in SCRIPT_FILES:
         shutil.copy(SCRIPTS / script, root / script)
-    targets = [*SCRIPT_FILES, "examplegen", *SMALL_DESIGNS]
+    # mypy reads models/__init__.pyi in place of models/__init__.py (the stub keeps the class
+    # imports out of the interpreter's way): the module's own code is checked in a copy without it
+    shutil.copytree(root / "examplegen", root / "examplegen_unstubbed")
+    (root / "examplegen_unstubbed" / "models" / "__init__.pyi").unlink()
+    targets = [
+        *SCRIPT_FILES,
+        "examplegen",
+        *SMALL_DESIGNS,
+        "examplegen_unstubbed/models/__init__.py",
+    ]
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--no-incremental", "--strict"]
         + ["--python-version", "3.11", "--show-error-codes", *targets],
@@ -190,6 +205,31 @@ def test_mypy_rejects_exactly_the_marked_loop_misuses(
     assert errors.get("loop_misuses.py") == marked
 
 
+def test_a_users_test_with_the_fakes_type_checks_without_a_cast(
+    checked: tuple[Path, dict[str, set[int]]],
+) -> None:
+    root, errors = checked
+    assert "cast(" not in (root / "uses_fakes.py").read_text(encoding="utf-8")
+    assert "uses_fakes.py" not in errors, errors
+
+
+def test_a_misspelled_tool_or_api_given_to_the_fakes_is_a_type_error(
+    checked: tuple[Path, dict[str, set[int]]],
+) -> None:
+    root, errors = checked
+    lines = (root / "fakes_misuses.py").read_text(encoding="utf-8").splitlines()
+    marked = {number for number, line in enumerate(lines, 1) if line.endswith("# error")}
+    assert len(marked) == 2
+    assert errors.get("fakes_misuses.py") == marked
+
+
+def test_the_models_index_behind_its_stub_is_clean_too(
+    checked: tuple[Path, dict[str, set[int]]],
+) -> None:
+    _, errors = checked
+    assert not [f for f in errors if f.startswith("examplegen_unstubbed/")], errors
+
+
 def test_generated_packages_of_every_shape_are_clean(
     checked: tuple[Path, dict[str, set[int]]],
 ) -> None:
@@ -227,7 +267,7 @@ def test_pyright_finds_nothing_in_the_scripts_and_the_packages(
     assert not clean, clean
 
 
-MISUSE_SCRIPTS = ("misuses.py", "loop_misuses.py", "uses_tool_outputs.py")
+MISUSE_SCRIPTS = ("misuses.py", "loop_misuses.py", "uses_tool_outputs.py", "fakes_misuses.py")
 
 
 @pytest.mark.parametrize("script", MISUSE_SCRIPTS)

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.canonical.support import PROPERTY, examples
+from tests.fake_builders import model as fake_model
 from tests.test_testing_package import (  # noqa: F401 - built, package: its fixtures, shared
     PACKAGE,
     SERVED,
@@ -23,7 +24,6 @@ from tests.test_testing_package import (  # noqa: F401 - built, package: its fix
     package,
 )
 from toolgen.providers import PROFILES
-from toolgen.runtime._fakes import MODELS
 
 #: (provider, api) for every API of every provider with a module
 APIS = [(provider, api.name) for provider in SERVED for api in PROFILES[provider].apis]
@@ -58,7 +58,7 @@ def test_response_and_stream_decode_to_the_payloads_given(
     given_calls = [(name, payload) for name, payload, _ in calls]
     expected = [(name, back) for name, _, back in calls]
     # Workers AI's bindings take the model, whose family decides the result's shape: the fakes' own
-    keywords = {"model": MODELS[api]} if provider == "cloudflare" else {}
+    keywords = {"model": fake_model(api)} if provider == "cloudflare" else {}
     body = fakes.response(given_calls, api=api)
     assert _decoded(module.parse_tool_calls(body, api=api, **keywords)) == expected
     stream = module.ToolCallStream(api=api, **keywords)

@@ -1,9 +1,9 @@
 """The package's ``testing`` modules (issue 21, item 2), built from the example design for every
 provider: their ``arguments`` write each tool's canonical payloads as the projection says (valid
 under the projected schema, what the test's own ``Filler`` writes, and read back by the
-provider module's ``canonicalize``), users' code calling them type-checks without casts, and
-nothing the provider modules import loads them. (Lint and mypy --strict of the modules
-themselves: tests/test_generated_package.py.)"""
+provider module's ``canonicalize``), and nothing the provider modules import loads them. (Users'
+code calling them type-checks without casts, and a misspelled tool or API is a type error:
+tests/test_sdk_typing.py, in its one mypy run.)"""
 
 from __future__ import annotations
 
@@ -29,7 +29,6 @@ from tests.canonical.support import (
     instances,
     load_and_project,
 )
-from tests.lint_support import assert_mypy_strict_clean
 from toolgen.build import build
 from toolgen.package.writer import write_package
 from toolgen.project.projection import ProjectedContract
@@ -117,41 +116,3 @@ def test_the_provider_modules_do_not_load_the_fakes(built: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
-
-
-USER_CODE = f"""
-from __future__ import annotations
-
-from {PACKAGE} import openai
-from {PACKAGE}.testing import openai as fake_openai
-
-
-def refunded_charges() -> list[str]:
-    body = fake_openai.response(
-        [("billing.refund", {{"charge_id": "ch_12345678", "reason": "duplicate"}})],
-        api="responses",
-        text="Refunding.",
-    )
-    charges = []
-    for call in openai.parse_tool_calls(body, "responses"):
-        if call.name == "billing.refund":
-            charges.append(call.arguments.charge_id)
-    events: list[dict[str, object]] = fake_openai.stream([("send_email", {{}})])
-    del events
-    return charges
-"""
-
-
-def test_users_code_type_checks_without_casts(built: Path) -> None:
-    (built / "user_tests.py").write_text(USER_CODE, encoding="utf-8")
-    assert_mypy_strict_clean(built, "user_tests")
-
-
-def test_a_misspelled_tool_or_api_is_a_type_error(built: Path) -> None:
-    wrong = USER_CODE.replace('"billing.refund", {', '"billing_refund", {').replace(
-        'api="responses",', 'api="messages",'
-    )
-    (built / "user_tests_wrong.py").write_text(wrong, encoding="utf-8")
-    with pytest.raises(AssertionError) as failed:
-        assert_mypy_strict_clean(built, "user_tests_wrong")
-    assert "billing_refund" in str(failed.value) and "messages" in str(failed.value)

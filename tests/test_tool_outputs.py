@@ -18,9 +18,10 @@ import pytest
 
 from toolgen.build import build
 from toolgen.commands.importing import import_sources, write_tools
+from toolgen.formats import IMPORT_FORMATS
 from toolgen.load.design import load_design
 from toolgen.package.writer import write_package
-from toolgen.providers import IMPORT_FORMATS, settings
+from toolgen.providers import settings
 
 CASE = Path(__file__).parent / "cases" / "tool_outputs" / "design"
 ROUTE = {"legs": [{"to": {"lat": 48.85, "lon": 2.35}, "minutes": 12}], "distance_km": 3.5}

@@ -200,8 +200,12 @@ def _cold(design: Path) -> dict[str, bytes]:
     return {path: text.encode("utf-8") for path, text in result.files.items()}
 
 
-@pytest.mark.slow  # two sequences of a dozen rebuilds, each against a cold build
-@pytest.mark.parametrize("seed", [1, 2])
+#: the sequences of edits: one a run (each kind of edit at least once), more in make test-deep
+SEEDS = [1, 2, 3, 4] if os.environ.get("TOOLGEN_DEEP") else [1]
+
+
+@pytest.mark.slow  # a dozen rebuilds a sequence, each against a cold build
+@pytest.mark.parametrize("seed", SEEDS)
 def test_watch_rebuilds_equal_a_cold_build_after_random_edits(
     tmp_path: Path, seed: int, read_tree: Callable[[Path], dict[str, bytes]]
 ) -> None:

@@ -16,10 +16,11 @@ import click
 
 from toolgen import __version__
 from toolgen.commands import RECORD_FILE
+from toolgen.formats import IMPORT_FORMATS
 from toolgen.infra.cache import CACHE_FOLDER, default_cache_dir
 from toolgen.infra.diagnostics import Diagnostic, Level, format_json, format_text, sort_diagnostics
 from toolgen.infra.process import run_and_exit
-from toolgen.providers import IMPORT_FORMATS, PROVIDER_NAMES
+from toolgen.providers import PROVIDER_NAMES
 
 # What a command runs is imported when it runs (the build's stages import black, jinja2,
 # jsonschema ...): ``toolgen --help`` and the start of every command pay only for click and the
@@ -340,6 +341,8 @@ def show_command(design: Path, name: str, provider: str, output_format: str) -> 
         sys.exit(EXIT_DESIGN)
     if not projected.strict:
         click.echo(f"toolgen: {provider} takes {name!r} with its strict flag off", err=True)
+    for line in projected.renamed_members():
+        click.echo(f"toolgen: {line}", err=True)
     click.echo(json.dumps(projected.schema, indent=2, ensure_ascii=False))
 
 

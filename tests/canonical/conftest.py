@@ -138,12 +138,14 @@ def hard_bedrock(
     options = {"bedrock": ProviderOptions(strict=False)} if request.param == "loose" else {}
     config = replace(design.config, options=options, strict_fallback="non-strict")
     design = replace(design, config=config)
-    return compile_projection(
+    compiled = compile_projection(
         design,
         project_design(design, BEDROCK),
         tmp_path_factory.mktemp(f"hard_bedrock_{request.param}_out"),
         _package(),
     )
+    compiled.expectations = "bedrock" if request.param == "strict" else "bedrock:loose"
+    return compiled
 
 
 @pytest.fixture(scope="session")

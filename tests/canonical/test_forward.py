@@ -82,7 +82,7 @@ def test_hard_cases_for_other_profiles(
 @settings(LAW, max_examples=examples(4))
 @given(data=st.data())
 def test_hard_cases_for_bedrock(hard_bedrock: Compiled, key: str, data: st.DataObject) -> None:
-    check_forward(case_of(hard_bedrock, key, "bedrock"), data)
+    check_forward(case_of(hard_bedrock, key, hard_bedrock.expectations), data)
 
 
 @pytest.mark.parametrize("key", EXAMPLE)

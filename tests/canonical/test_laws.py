@@ -250,7 +250,7 @@ def test_hard_cases_for_bedrock(
 ) -> None:
     """Bedrock strict (Anthropic's subset, non-strict where strict mode cannot go) and with
     ``strict = false`` (every tool non-strict: the canonical schema minus a root union)."""
-    LAWS[law](case_of(hard_bedrock, key, "bedrock"), data)
+    LAWS[law](case_of(hard_bedrock, key, hard_bedrock.expectations), data)
 
 
 @pytest.mark.parametrize("law", sorted(LAWS))

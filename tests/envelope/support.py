@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from tests.conftest import skip_without_corpus
+from toolgen.apis import sdk_objects
 from toolgen.compile.validators import load_envelope_schemas, render_envelope_module
 from toolgen.providers import PROFILES, envelope_providers
-from toolgen.providers.apis import sdk_objects
 from toolgen.render.runtime_files import copied, runtime_modules
 from toolgen.render.templating import header
 

@@ -21,12 +21,12 @@ from tests.envelope.support import (
     sdk_object_maker,
     stream_events,
 )
+from toolgen.apis.chat import CHAT, LENIENT_CHAT
 from toolgen.compile.validators import (
     EnvelopeSchemaError,
     load_envelope_schemas,
     render_envelope_module,
 )
-from toolgen.providers.apis import CHAT, LENIENT_CHAT
 from toolgen.render.runtime_files import copied, runtime_modules
 from toolgen.render.templating import header
 

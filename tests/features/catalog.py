@@ -221,6 +221,19 @@ _FEATURES: tuple[Feature, ...] = (
         case_folded="value",
         note="Anthropic does not guarantee the letter case of enum values",
     ),
+    Feature(
+        "member_names",
+        **_both(
+            _one(
+                {
+                    "type": "object",
+                    "properties": {"filter[id]": {"type": "string"}, "a b": {"type": "integer"}},
+                    "required": ["filter[id]"],
+                }
+            )
+        ),
+        note="Anthropic refuses property keys outside ^[a-zA-Z0-9_.-]{1,64}$: sent renamed",
+    ),
     Feature("output_root_array", None, {"type": "array", "items": {"type": "string"}}),
     Feature("output_root_string", None, {"type": "string"}),
     # -- equivalent rewrites --------------------------------------------------------------------
@@ -408,6 +421,7 @@ EXAMPLES: dict[str, tuple[Any, ...]] = {
     "member_of_no_one_type": (_v(0), _v("0")),
     "integer_enum": (_v(2),),
     "string_enum": (_v("Inactive"),),
+    "member_names": (_v({"filter[id]": "x", "a b": 2}), _v({"filter[id]": "y"})),
     "output_root_array": (["a", "b"], []),
     "output_root_string": ("text",),
     "ref_with_siblings": (_v("Ana"),),

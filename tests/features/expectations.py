@@ -76,6 +76,7 @@ MATRIX: dict[str, dict[str, Expectation]] = {
     "member_of_no_one_type": everywhere(),
     "integer_enum": everywhere(),
     "string_enum": everywhere(),
+    "member_names": everywhere(),
     "output_root_array": everywhere(),
     "output_root_string": everywhere(),
     # equivalent rewrites

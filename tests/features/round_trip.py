@@ -15,6 +15,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from tests import fake_builders
 from tests.canonical.support import encodes
 from tests.features.builds import Built
 from tests.features.catalog import OUTPUT, TOOL, Feature
@@ -78,10 +79,11 @@ def tool_entries(built: Built, provider: str, payload: Any) -> tuple[Any, dict[s
         entries |= _decoders(provider, api, body, events, keywords, f"{api}:")
     if provider == "cloudflare":
         wire_calls = [(module.PROVIDER_NAMES[TOOL], wire)]
-        fake = built.runtime("_fakes")
+        package = built.runtime("_fakes").__package__
         for shape, model in RUN_SHAPES.items():
-            body = fake.response("run", wire_calls, model=model, shape=shape)
-            events = fake.stream("run", wire_calls, model=model, shape=shape)
+            options = {"model": model, "shape": shape, "package": package}
+            body = fake_builders.response("run", wire_calls, **options)
+            events = fake_builders.stream("run", wire_calls, **options)
             keywords = _keywords(provider, model)
             entries |= _decoders(provider, "run", body, events, keywords, f"run[{shape}]:")
     return wire, entries
@@ -226,7 +228,9 @@ def _case_folded(
     module = alone.module(provider)
     failures: Failures = {}
     for api in module.Api.__args__:
-        body = alone.runtime("_fakes").response(api, [(module.PROVIDER_NAMES[TOOL], shouted)])
+        wire_calls = [(module.PROVIDER_NAMES[TOOL], shouted)]
+        package = alone.runtime("_fakes").__package__
+        body = fake_builders.response(api, wire_calls, package=package)
         got = outcome(module.PayloadError, module.parse_tool_calls, body, api=api)
         if got.payloads is None or not json_equal(list(got.payloads), [payload]):
             failures[f"case:{api}:raw"] = f"{shouted[member]!r} gave {got}, not {payload[member]!r}"

@@ -1,4 +1,4 @@
-"""The fake responses of toolgen/runtime/_fakes.py, in the package built from the example design
+"""The fake responses of each API's runtime module, in the package built from the example design
 for every provider and API: bodies and streams with 0, 1 and 3 calls, with and without text, pass
 the provider's envelope validators, decode back through the package's decoders (parse_tool_calls,
 ToolCallStream, assistant_turn) to the wire names and arguments given, and parse into the official
@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests import fake_builders
 from tests.sdk.loopback import USER, Loopback, sse, sse_chunks
 from toolgen.providers import PROFILES, PROVIDER_NAMES
 
@@ -78,7 +79,7 @@ class Reader:
     def __init__(self, gen: Any, provider: str, api: str, variant: str) -> None:
         self.module = _module(gen, provider)
         self.envelopes = _module(gen, f"_envelopes_{provider}")
-        self.fakes = _module(gen, "_fakes")
+        self.gen = gen
         self.api = api
         shape = variant if api == "run" else ""
         self.options: dict[str, Any] = {"shape": shape} if shape else {}
@@ -91,10 +92,10 @@ class Reader:
             self.options["model"] = self.model
 
     def response(self, calls: list[tuple[str, Any]], text: str | None) -> Any:
-        return self.fakes.response(self.api, calls, text=text, **self.options)
+        return fake_builders.response(self.api, calls, package=self.gen, text=text, **self.options)
 
     def stream(self, calls: list[tuple[str, Any]], text: str | None) -> Any:
-        return self.fakes.stream(self.api, calls, text=text, **self.options)
+        return fake_builders.stream(self.api, calls, package=self.gen, text=text, **self.options)
 
     def validate(self, body: Any, events: list[Any]) -> None:
         if self.api == "run":
@@ -290,8 +291,8 @@ def _fragments(api: str, events: list[Any]) -> list[str]:
 
 @pytest.mark.parametrize("api", ["chat", "responses", "messages", "converse"])
 def test_streamed_arguments_come_in_several_fragments(gen: Any, api: str) -> None:
-    fakes = _module(gen, "_fakes")
     [(name, arguments)] = _calls(_module(gen, "openai"), 1)
-    fragments = [f for f in _fragments(api, fakes.stream(api, [(name, arguments)])) if f]
+    events = fake_builders.stream(api, [(name, arguments)], package=gen)
+    fragments = [f for f in _fragments(api, events) if f]
     assert len(fragments) > 1
     assert json.loads("".join(fragments)) == arguments

@@ -5,7 +5,7 @@ call of a design tool, a structured output of a design output, the tool call str
 what came back as golden fixtures (toolgen.infra.canary_fixtures). The requests carry the tool
 definitions and output formats of the generated package's request builders, in the dialect the
 design chooses (toolgen.package.request_builders), around each API's envelope
-(toolgen.providers.canary_wire), and go to the endpoint of the provider's module
+(each API's unit: ``Api.canary`` of toolgen.apis), and go to the endpoint of the provider's module
 (``ENDPOINTS``: its SDK's base URL) unless ``--base-url`` says otherwise. Each is sent by
 toolgen.commands.canary_http (no redirect followed, a size cap, a deadline); an answer that is not
 the API's is an error, not a fixture, and the key is redacted from everything written. ``check``
@@ -31,6 +31,8 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from toolgen import __version__
+from toolgen.apis.api import Api, Canary
+from toolgen.apis.canary_requests import reports_error
 from toolgen.build import analyze
 from toolgen.commands.canary_http import Answer, Limits, PostError, post
 from toolgen.infra.canary_fixtures import (
@@ -45,7 +47,6 @@ from toolgen.infra.canary_fixtures import (
 from toolgen.package.request_builders import request_builders
 from toolgen.project.projection import ProjectedContract
 from toolgen.providers import ENDPOINTS, PROFILES
-from toolgen.providers.canary_wire import WIRE_APIS, WireApi, reports_error
 from toolgen.providers.endpoints import Endpoint
 from toolgen.schema.undeclared import undeclared
 
@@ -121,8 +122,9 @@ def record(
     model = options.model or (endpoint.model if endpoint else "model")
     headers = {"Content-Type": "application/json", **(endpoint.auth(key) if endpoint else {})}
     written: list[Path] = []
+    bound = {api.name: api for api in PROFILES[provider].apis}
     for api in apis:
-        wire = WIRE_APIS.get(api)
+        wire = bound[api].canary
         if wire is None:
             findings.append(Finding(provider, api, "", "", "error", "no canary requests"))
             continue
@@ -180,7 +182,7 @@ def _roots(
 
 
 def _requests(
-    projection: Any, options: RecordOptions, wire: WireApi, api: str, root: str, model: str
+    projection: Any, options: RecordOptions, wire: Canary, api: str, root: str, model: str
 ) -> list[_Request]:
     """The canary's requests of one API: a forced call of the tool, streamed too, and the
     structured output, with the definitions of the generated module's request functions."""
@@ -204,7 +206,7 @@ def _requests(
     return requests
 
 
-def _answer(wire: WireApi, stream: bool, sent: Answer) -> Any:
+def _answer(wire: Canary, stream: bool, sent: Answer) -> Any:
     """The body as JSON, or a stream's event payloads; PostError when it is not what the API
     sends (an HTML page of a proxy, a stream without events), so no fixture is made of it."""
     if stream:
@@ -382,14 +384,15 @@ def _undeclared(
     return list(found.items())
 
 
-def _parts(api: Any, fixture: Fixture, answer: Any) -> list[tuple[str, str | None, Any]]:
+def _parts(api: Api, fixture: Fixture, answer: Any) -> list[tuple[str, str | None, Any]]:
     """(path, envelope surface, value) of the parts of a body or event that an envelope schema
     declares: the whole, under the API's response or (a stream) event surface, unless the wire
-    API says otherwise (``WireApi.parts``)."""
+    API says otherwise (``Canary.parts``)."""
     stream = fixture.kind == "stream"
-    wire = WIRE_APIS.get(fixture.api)
+    wire = api.canary
     if wire is not None and wire.parts is not None:
-        return wire.parts(fixture.model, stream, answer)
+        module_data = PROFILES[fixture.provider].module_data
+        return wire.parts(fixture.model, stream, answer, module_data)
     return [("", api.surfaces[-1] if stream else api.surfaces[0], answer)]
 
 
@@ -413,7 +416,8 @@ def _decode(module: ModuleType, fixture: Fixture, finding: Any) -> list[Finding]
             fixture.response, **_context(module.parse_tool_calls, fixture)
         )
     if fixture.kind == "output":
-        answer = WIRE_APIS[fixture.api].output_text(fixture.response)
+        wire = _api(fixture).canary
+        answer = wire.output_text(fixture.response) if wire is not None else None
         if answer is None:
             return [finding("", "breaking", "no structured output where the API puts it")]
         module.parse_output(fixture.contract, answer)

@@ -11,11 +11,11 @@ from pathlib import Path
 from toolgen.build import analyze
 from toolgen.commands.import_sync import write_atomically
 from toolgen.commands.importing import detect
+from toolgen.formats.tool_format import ToolFormat
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.load.loader import CONFIG_FILE
 from toolgen.load.sources import parse
 from toolgen.providers import BUILT_BY_DEFAULT
-from toolgen.providers.formats import ToolFormat
 
 CONFIG = "import"  # the provider slot of the import's findings about toolgen.toml
 

@@ -29,10 +29,10 @@ from typing import Any
 from toolgen import __version__
 from toolgen.commands import RECORD_FILE
 from toolgen.commands.importing import TOOLS_FOLDER, ImportedTool, import_sources, render_tool
+from toolgen.formats.tool_format import ToolFormat
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.load.sources import SCHEMA_SUFFIXES, parse
 from toolgen.package.writer import output_lock
-from toolgen.providers.formats import ToolFormat
 from toolgen.schema import pointer as jp
 
 SYNC = "import"  # the provider slot of the findings of a re-import

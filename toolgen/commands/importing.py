@@ -5,7 +5,7 @@ its format, what the provider's strict mode added is undone where that can be to
 toolgen/commands/strict_nulls.py), and the tool becomes ``tools/<stem>.yaml`` holding name, description and
 parameters. Every decision is a Diagnostic on the source file (info or warning); a tool that cannot
 be imported is an error and is not written, the others are. Nothing here knows a provider: the
-formats come from ``toolgen.providers.IMPORT_FORMATS``.
+formats come from ``toolgen.formats.IMPORT_FORMATS``.
 """
 
 from __future__ import annotations
@@ -27,11 +27,11 @@ from toolgen.commands.strict_nulls import (
     producer_styles,
     undo_strict_nulls,
 )
+from toolgen.formats.tool_format import FoundTool, ToolFormat
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.load.design import load_design
 from toolgen.load.sources import SCHEMA_SUFFIXES, parse
 from toolgen.providers import settings
-from toolgen.providers.formats import FoundTool, ToolFormat
 from toolgen.schema import pointer as jp
 
 TOOLS_FOLDER = "tools"

@@ -13,6 +13,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from toolgen import __version__
+from toolgen.apis import BASE_MODULES, Api, Requests, requests_for, sdk_objects
 from toolgen.compile.canonical.compiler import CanonicalModule, submit_canonical_module
 from toolgen.compile.canonical.helpers import SUPPORT_MODULE, import_key
 from toolgen.compile.models import plan_models
@@ -34,7 +35,6 @@ from toolgen.package.testing import testing_files
 from toolgen.package.tool_outputs import tool_output_files
 from toolgen.project.design_projection import ProviderProjection
 from toolgen.project.projection import ProjectedContract
-from toolgen.providers.apis import Api, Requests, modules_for, requests_for, sdk_objects
 from toolgen.render.formatting import Literal
 from toolgen.render.runtime_files import copied, copied_with_imports
 from toolgen.render.templating import format_later, header, render
@@ -123,8 +123,9 @@ def _relative_imports(
     if "limits" in requests.arguments:
         by_module["_contracts"].add("StrictToolLimits")
     for api in profile.apis:
-        by_module.setdefault(api.module, set()).update({api.decoder, *api.types})
-    _loop_imports(profile.apis, by_module)
+        for module, names in api.imports().items():
+            by_module.setdefault(module, set()).update(names)
+    _loop_imports(by_module)
     aliases = {}
     if canonical_module is not None:
         by_module["_runtime"].add("OnFirstUse")
@@ -138,16 +139,13 @@ def _relative_imports(
     return lines
 
 
-def _loop_imports(apis: Sequence[Api], by_module: dict[str, set[str]]) -> None:
-    """What the tool loop of a provider module (templates/_tool_loop.py.j2) imports."""
+def _loop_imports(by_module: dict[str, set[str]]) -> None:
+    """What the tool loop of a provider module (templates/_tool_loop.py.j2) imports beside each
+    API's loop class and types (``Api.imports``)."""
     by_module["_runtime"].add("collecting_failures")
     by_module["_outcomes"] = {"FailedCall", "answer_for", "answers_for", "outcome"}
     by_module["_dispatch"] = {"arun_calls", "run_calls"}
     by_module["tool_outputs"] = {"dump_output"}
-    by_module["_tool_results"] = set()
-    for api in apis:
-        if api.loop is not None:
-            by_module["_tool_results"].update({api.loop.name, *api.loop.types})
 
 
 def _tables(
@@ -307,6 +305,12 @@ def _provider_module(
     }
 
 
+def _fixed_modules(apis: Sequence[Api]) -> tuple[str, ...]:
+    """The fixed modules a provider module that speaks ``apis`` imports (each with the fixed
+    modules it imports in turn: ``copied_with_imports``)."""
+    return (*BASE_MODULES, *(api.module for api in apis), requests_for(apis).module)
+
+
 def _texts(projection: ProviderProjection, runner: Runner) -> dict[tuple[str, str], SchemaText]:
     """The texts of every projected schema of ``projection`` (toolgen/package/schema_texts.py)."""
     projected = [p for p in (*projection.tools, *projection.outputs) if p.schema is not None]
@@ -384,8 +388,8 @@ def render_package(
         canonical_module = inverses.of_provider.get(name)
         if found or canonical_module in failed:
             continue
-        for module in modules_for(projection.profile.apis):
-            files[f"{module}.py"] = copied(module, header())
+        for module in _fixed_modules(projection.profile.apis):
+            files |= copied_with_imports(module, header())
         formatting[f"_envelopes_{name}.py"] = _envelope_module(name, schemas, projection, runner)
         texts = _texts(projection, runner)
         formatting |= _provider_module(

@@ -7,13 +7,12 @@ generated package sends."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from typing import Any
 
+from toolgen.apis import requests_for
 from toolgen.package.schema_texts import schema_sizes
 from toolgen.project.projection import ProjectedContract
-from toolgen.providers.apis import requests_for
 from toolgen.providers.base import Limits, Profile
 from toolgen.runtime._contracts import Contracts, StrictToolLimits
 
@@ -56,7 +55,7 @@ def request_builders(
     class ``requests_for(profile.apis)`` names) for ``tools`` and ``outputs``; its methods are the
     module's request functions (``tool_definitions``, ``response_format``, ...)."""
     requests = requests_for(profile.apis)
-    builder = getattr(importlib.import_module(f"toolgen.runtime.{requests.module}"), requests.name)
+    builder = requests.cls
     keywords = dict(profile.request_options)
     if "limits" in requests.arguments:
         keywords["limits"] = strict_tool_limits(profile.limits)

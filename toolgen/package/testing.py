@@ -1,7 +1,8 @@
 """The package's ``testing`` subpackage: per provider, fakes of its responses and streams whose
 tool calls carry canonical payloads in the provider's wire form (toolgen/runtime/_forward.py
 writes them from the forward plans of toolgen/compile/canonical/forward.py; the bodies and
-events are toolgen/runtime/_fakes.py's). Nothing else in the package imports it."""
+events are each API's runtime module's: ``fake_response``, ``fake_stream``). Nothing else in the
+package imports it."""
 
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ from toolgen.providers.base import Profile
 from toolgen.render.formatting import Literal
 from toolgen.render.runtime_files import copied_with_imports
 from toolgen.render.templating import format_python, header, render
-from toolgen.runtime._fakes import MODELS
 
 FOLDER = "testing"
 
@@ -61,6 +61,8 @@ def _provider_files(projection: ProviderProjection, runner: Runner) -> dict[str,
         "provider": profile.name,
         "title": profile.title,
         "fake_options": _fake_options(profile),
+        "fake_builders": [(api.name, api.fakes.module) for api in profile.apis],
+        "fake_modules": sorted({api.fakes.module for api in profile.apis}),
     }
     return {
         f"{FOLDER}/{profile.name}.py": format_python(
@@ -104,17 +106,17 @@ def _stored_plan(projected: ProjectedContract) -> Stored:
 
 
 def _fake_options(profile: Profile) -> dict[str, dict[str, Any]]:
-    """API -> keyword arguments of toolgen/runtime/_fakes.py's builders for ``profile``: the
-    model its canary asks (its endpoint's) where the API's bodies name one, and its own
-    ``fake_options`` (a wire variant)."""
+    """API -> keyword arguments of the API's fake builders for ``profile``: the model its canary
+    asks (its endpoint's) where the API's bodies name one, and its own ``fake_options`` (a wire
+    variant)."""
     endpoint = ENDPOINTS.get(profile.name)
     own = profile.module_data.get("fake_options", {})
     options: dict[str, dict[str, Any]] = {}
-    for api in profile.api_names:
+    for api in profile.apis:
         chosen: dict[str, Any] = {}
-        if endpoint is not None and MODELS[api]:  # a Converse body names no model
+        if endpoint is not None and api.fakes.model:  # a Converse body names no model
             chosen["model"] = endpoint.model
-        chosen |= own.get(api, {})
+        chosen |= own.get(api.name, {})
         if chosen:
-            options[api] = chosen
+            options[api.name] = chosen
     return options

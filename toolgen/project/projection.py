@@ -36,6 +36,7 @@ from toolgen.project.rewrites import (
     MadeNullable,
     MapAsPairs,
     MemberAsJsonText,
+    MembersRenamed,
     NodeRecord,
     NullableOptionalBoxed,
     OneOfFolded,
@@ -248,6 +249,17 @@ class ProjectedContract:
     meaning: Any | None
     strict: bool = True
     inputs: str | None = field(default=None, compare=False)
+
+    def renamed_members(self) -> list[str]:
+        """What the provider is sent under other names (MembersRenamed), a line a member: its
+        canonical pointer and its name on the wire."""
+        return [
+            f"{self.provider} takes {jp.join(node.canonical, 'properties', name)} as {wire!r}"
+            for _, node in self.rewrites.nodes
+            for rule in node.rewrites
+            if isinstance(rule, MembersRenamed)
+            for wire, name in rule.names
+        ]
 
 
 @dataclass
@@ -728,8 +740,13 @@ class _Projector:
                 rewrites.append(as_text)
                 below.clear()
                 members.clear()
+        wire = self._renamed(result, origins, rewrites, open_object=encoding is ExtraMembers)
+        if wire is not None:
+            result = wire
+        renaming = next((r for r in rewrites if isinstance(r, MembersRenamed)), None)
         for name, member in members.items():
-            below.update(member.records(jp.join("", "properties", name)))
+            written = renaming.wire(name) if renaming is not None else name
+            below.update(member.records(jp.join("", "properties", written)))
         built = _Built(result, pointer, rewrites, below)
         if not self.profile.type_arrays:
             split = TypeListSplit.apply(result)
@@ -825,6 +842,39 @@ class _Projector:
             node, positions, list(positions) if nullable else required
         )
         rewrites.append(rule)
+        return written
+
+    def _renamed(
+        self,
+        result: Any,
+        origins: _Origins,
+        rewrites: list[Rewrite],
+        *,
+        open_object: bool,
+    ) -> dict[str, Any] | None:
+        """``result`` with the member names the provider refuses sent under names it takes
+        (MembersRenamed, recorded in ``rewrites``); None where there are none. In an object open
+        to other members a new name could be one of theirs, so there it is reported instead."""
+        rule = self.profile.member_names
+        if rule is None or not isinstance(result, dict):
+            return None
+        if not isinstance(result.get("properties"), dict):
+            return None
+        renaming = MembersRenamed.apply(result, rule)
+        if renaming is None:
+            return None
+        written, renamed = renaming
+        if open_object:
+            for _, name in renamed.names:
+                self.report(
+                    jp.join(origins.of("properties"), name),
+                    "MEMBER_NAME_REFUSED",
+                    f"{self.profile.title} refuses this member name as a property key; it would "
+                    "go out under another name, but this object takes other members too, one of "
+                    "which could have that name: rename the member in the design",
+                )
+            return None
+        rewrites.append(renamed)
         return written
 
     @staticmethod

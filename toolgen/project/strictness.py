@@ -13,6 +13,8 @@ from toolgen.project.openapi import write_openapi
 from toolgen.project.projection import ProjectedContract, description_limit, project_contract
 from toolgen.project.rewrites import RewriteRecord
 from toolgen.providers.base import Profile
+from toolgen.schema import pointer as jp
+from toolgen.schema import walker
 
 
 def project_non_strict_tool(
@@ -26,6 +28,7 @@ def project_non_strict_tool(
         for pointer, code, message in problems
     ]
     diagnostics += description_limit(contract, profile)
+    diagnostics += _refused_member_names(contract, profile)
     if any(d.level is Level.ERROR for d in diagnostics):
         meaning, rewrites = None, RewriteRecord()
     schema = meaning
@@ -99,3 +102,25 @@ def _fallback_warnings(strict_found: list[Diagnostic], profile: Profile) -> list
         for d in strict_found
         if d.level is Level.ERROR
     ]
+
+
+def _refused_member_names(contract: Contract, profile: Profile) -> list[Diagnostic]:
+    """A member name the provider refuses as a property key, in a tool sent non-strict: strict
+    mode sends it under another name and names it back (MembersRenamed), but a non-strict tool's
+    payloads are read as they come."""
+    rule = profile.member_names
+    if rule is None:
+        return []
+    found = []
+    for node, pointer in walker.walk(contract.schema):
+        members = node.get("properties") if isinstance(node, dict) else None
+        for name in members if isinstance(members, dict) else ():
+            if not rule.is_valid(name):
+                file, where = contract.locate(jp.join(pointer, "properties", name))
+                message = (
+                    f"{profile.title} refuses this member name as a property key; strict mode "
+                    "sends it under another name and reads it back, a tool sent non-strict "
+                    "cannot: send the tool strict, or rename the member"
+                )
+                found.append(Diagnostic(file, where, profile.name, "MEMBER_NAME_REFUSED", message))
+    return found

@@ -1,10 +1,9 @@
-"""The provider profiles toolgen supports, by name (the order of the generated modules), and the
-tool-definition formats ``toolgen import`` reads (bedrock_tools is the import side of ``bedrock``).
+"""The provider profiles toolgen supports, by name (the order of the generated modules). The
+wire APIs they speak are in toolgen.apis, the formats ``toolgen import`` reads in toolgen.formats.
 
 Every registry here is gathered from the modules of this package (toolgen.providers.registration):
 a provider module's ``REGISTRATION`` gives its profile, its place in the order, whether it is
-built on request, its dialects and its endpoint (``toolgen canary record``); ``IMPORT_FORMATS`` of
-any module gives the formats it reads.
+built on request, its dialects and its endpoint (``toolgen canary record``).
 Adding a provider is adding its module (and an envelope folder where its responses differ from
 those of the provider it derives from: toolgen.providers.surfaces).
 
@@ -26,8 +25,7 @@ from types import ModuleType
 from toolgen.load.contracts import ProviderOptions, ProviderSettings
 from toolgen.providers.base import Profile
 from toolgen.providers.endpoints import Endpoint
-from toolgen.providers.formats import BFCL_FUNCTIONS, MCP_TOOLS, ToolFormat
-from toolgen.providers.registration import ImportFormat, Registration
+from toolgen.providers.registration import Registration
 
 #: Modules of this package that read the registries: importing them while the registries are
 #: gathered would be a cycle, and they declare nothing.
@@ -96,18 +94,3 @@ def profile_for(name: str, options: ProviderOptions) -> Profile:
     if options.dialect is not None and name in DIALECTS:
         return DIALECTS[name].get(options.dialect, PROFILES[name])
     return PROFILES[name]
-
-
-#: The formats of no provider. The detection order: MCP's tools first; the bare declaration list
-#: of Gemini comes after the OpenAI forms, whose entries carry a type, and after BFCL's, whose
-#: roots are of type "dict".
-_SHARED_FORMATS = (ImportFormat(10, MCP_TOOLS), ImportFormat(60, BFCL_FUNCTIONS))
-
-#: In detection order: a document is read by the first format whose layout it has.
-IMPORT_FORMATS: tuple[ToolFormat, ...] = tuple(
-    found.format
-    for found in sorted(
-        (*_SHARED_FORMATS, *(f for m in _MODULES for f in getattr(m, "IMPORT_FORMATS", ()))),
-        key=lambda found: (found.rank, found.format.name),
-    )
-)

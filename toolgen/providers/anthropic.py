@@ -16,29 +16,19 @@ the canonical schema minus a root-level ``anyOf``/``oneOf``/``allOf``, which the
 every mode ("input_schema does not support oneOf, allOf, or anyOf at the top level").
 """
 
-from typing import Any
-
-from toolgen.providers.apis import MESSAGES
+from toolgen.apis.messages import MESSAGES
 from toolgen.providers.base import (
     UNREPRESENTABLE,
     Limits,
     NameRule,
     Profile,
     Rule,
+    largest_quantifier,
     root_unions_refused,
     simple_pattern,
 )
 from toolgen.providers.endpoints import Endpoint
-from toolgen.providers.formats import (
-    Entries,
-    ReadResult,
-    ToolFormat,
-    any_have,
-    listed,
-    not_a_function_tool,
-    read_schema_field,
-)
-from toolgen.providers.registration import ImportFormat, Registration
+from toolgen.providers.registration import Registration
 
 KEEP = frozenset({
     "type", "enum", "const", "anyOf", "description", "title", "$ref", "$defs", "definitions",
@@ -55,6 +45,11 @@ DROP = frozenset({
 })  # fmt: skip
 
 REJECT = UNREPRESENTABLE
+
+#: [unconfirmed threshold] the largest bound of a {n,m} quantifier a kept pattern may have: the
+#: docs support "simple {n,m} cases", and the API refuses large ranges ({1,5000}); a pattern over
+#: it is dropped (the canonical validation enforces it)
+MOST_REPEATED = 256
 
 FORMATS = frozenset({
     "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid",
@@ -91,6 +86,13 @@ RULES: tuple[Rule, ...] = (
         _CHECKED,
     ),
     Rule(
+        "pattern quantifiers",
+        "simple {n,m} cases only; a quantifier over 256 ({1,5000} is refused) drops its pattern "
+        "[unconfirmed threshold: safe side]",
+        _DOCS,
+        "2026-12-07",
+    ),
+    Rule(
         "formats",
         "date-time, time, date, duration, email, hostname, uri, ipv4, ipv6, uuid",
         _DOCS,
@@ -113,6 +115,14 @@ RULES: tuple[Rule, ...] = (
         "2026-12-04",
     ),
     Rule("objects", "additionalProperties: false set explicitly on every object", _DOCS, _CHECKED),
+    Rule(
+        "property keys",
+        "^[a-zA-Z0-9_.-]{1,64}$ (the API's error text 'Property keys should match pattern', "
+        "quoted in anthropics/claude-code #4668): a member named otherwise goes out under a name "
+        "it takes (its refused characters as _, numbered where two meet) and is named back",
+        "Anthropic API errors as users report them (github.com/anthropics/claude-code/issues/4668)",
+        "2026-12-07",
+    ),
     Rule(
         "enum case",
         "the letter case of enum and const strings is not guaranteed in structured outputs and "
@@ -162,12 +172,15 @@ ANTHROPIC = Profile(
     formats=FORMATS,
     keep_if={
         "minItems": lambda value: value in (0, 1),
-        "pattern": simple_pattern,
+        "pattern": lambda pattern: (
+            simple_pattern(pattern) and largest_quantifier(pattern) <= MOST_REPEATED
+        ),
     },
     # 20 strict tools, 24 optional and 16 union-typed members are limits across all strict tools
     # of one request; one schema over them can never be sent.
     limits=Limits(optional_members=24, union_members=16, strict_tools=20),
     names=NameRule(allowed="[a-zA-Z0-9_-]", max_length=64),
+    member_names=NameRule(allowed="[a-zA-Z0-9_.-]", max_length=64),
     optional_style="omit",
     optionals_over_cap=True,
     recursion=False,
@@ -175,32 +188,6 @@ ANTHROPIC = Profile(
     apis=(MESSAGES,),
     non_strict=NON_STRICT,
     rules=RULES,
-)
-
-
-# -- import: tools[].{name, description, input_schema, strict?} of a Messages request -----------
-# Server tools (web_search_..., bash_..., text_editor_...) have no input_schema and are skipped.
-# Strict tool use adds no nulls (optional members stay optional): nothing to undo in an import
-# (a schema over the cap of optional members is the design's, read as it was sent).
-
-
-def _tools_find(document: Any) -> Entries | None:
-    return any_have(listed(document), lambda e: "input_schema" in e)
-
-
-def _tools_read(entry: Any, pointer: str) -> ReadResult:
-    if not isinstance(entry, dict) or "input_schema" not in entry:
-        return None, [not_a_function_tool(entry, pointer)]
-    return read_schema_field(entry, "input_schema", pointer, strict=entry.get("strict"))
-
-
-TOOLS = ToolFormat(
-    name="anthropic",
-    title="Anthropic Messages tools",
-    find=_tools_find,
-    read=_tools_read,
-    has_strict=True,
-    targets=("anthropic",),
 )
 
 
@@ -222,4 +209,3 @@ REGISTRATION = Registration(
         api_paths=(("messages", "/v1"),),
     ),
 )
-IMPORT_FORMATS = (ImportFormat(50, TOOLS),)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from toolgen.providers.apis import Api
+from toolgen.apis.api import Api
 from toolgen.schema.names import NameRule
 
 #: Keywords no strict mode toolgen targets can represent: a looser projection would let the model
@@ -34,33 +34,58 @@ UNREPRESENTABLE: dict[str, str] = {
 _REFUSED_ESCAPES = frozenset("bB123456789")
 
 
-def _refused_feature(pattern: str) -> bool:
-    """Whether ``pattern`` (an ECMA-262 regular expression, as JSON Schema reads it) uses a
-    backreference (``\\1``, ``\\k<name>``), a lookaround (``(?=``, ``(?!``, ``(?<=``, ``(?<!``;
-    a named group ``(?<name>`` too, on the safe side) or a word boundary (``\\b``, ``\\B``): regex
-    features the constrained decoders of OpenAI and Anthropic refuse (OpenAI answers 400 "regex
-    lookaround is not supported"). Read token by token: an escaped character is a literal
-    (``\\(?=`` is a paren, then ``?=``), and inside a character class nothing is a group, a
-    backreference or a boundary (``[(?=]`` is three characters, ``[\\b]`` a backspace)."""
+def _tokens(pattern: str) -> Iterator[tuple[int, str, bool]]:
+    """Each token of ``pattern`` (an ECMA-262 regular expression, as JSON Schema reads it) with
+    its index and whether it stands inside a character class: an escape is one token of two
+    characters (``\\(`` is a literal paren), every other character one."""
     index, in_class = 0, False
     while index < len(pattern):
         char = pattern[index]
         if char == "\\":
-            escaped = pattern[index + 1 : index + 2]
-            if not in_class and (
-                escaped in _REFUSED_ESCAPES or pattern.startswith("k<", index + 1)
-            ):
-                return True
+            yield index, pattern[index : index + 2], in_class
             index += 2
             continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-        elif char == "(" and pattern[index + 1 : index + 3] in ("?=", "?!", "?<"):
-            return True
+        yield index, char, in_class
+        in_class = char != "]" if in_class else char == "["
         index += 1
+
+
+def _refused_feature(pattern: str) -> bool:
+    """Whether ``pattern`` uses a backreference (``\\1``, ``\\k<name>``), a lookaround (``(?=``,
+    ``(?!``, ``(?<=``, ``(?<!``; a named group ``(?<name>`` too, on the safe side) or a word
+    boundary (``\\b``, ``\\B``): regex features the constrained decoders of OpenAI and Anthropic
+    refuse (OpenAI answers 400 "regex lookaround is not supported"). Read token by token: an
+    escaped character is a literal (``\\(?=`` is a paren, then ``?=``), and inside a character
+    class nothing is a group, a backreference or a boundary (``[(?=]`` is three characters,
+    ``[\\b]`` a backspace)."""
+    for index, token, in_class in _tokens(pattern):
+        if in_class:
+            continue
+        if token[0] == "\\":
+            if token[1:] in _REFUSED_ESCAPES or pattern.startswith("k<", index + 1):
+                return True
+        elif token == "(" and pattern[index + 1 : index + 3] in ("?=", "?!", "?<"):
+            return True
     return False
+
+
+def largest_quantifier(pattern: str) -> int:
+    """The largest bound of a ``{n}``, ``{n,}`` or ``{n,m}`` quantifier of ``pattern`` (0 where
+    it has none), read token by token (an escaped brace and a brace inside a character class
+    are literals)."""
+    largest = 0
+    for index, token, in_class in _tokens(pattern):
+        if token != "{" or in_class:
+            continue
+        end = pattern.find("}", index)
+        bounds = pattern[index + 1 : end].split(",") if end > index else []
+        if (
+            1 <= len(bounds) <= 2
+            and bounds[0].isdigit()
+            and all(b.isdigit() or not b for b in bounds)
+        ):
+            largest = max([largest, *(int(b) for b in bounds if b)])
+    return largest
 
 
 def simple_pattern(pattern: Any) -> bool:
@@ -182,6 +207,9 @@ class Profile:
     # enums hold strings only: other values are written as JSON text, and the inverse reads the
     # text back into the canonical value (EnumStringified)
     string_enums: bool = False
+    # the property keys it takes (None: any): a member whose name it refuses goes out under a name
+    # it takes, and the inverse names it back (MembersRenamed)
+    member_names: NameRule | None = None
     # the letter case of the strings of an enum or const it writes is not guaranteed: the inverse
     # reads a string that differs from a declared one only in case as that one (EnumCaseRestored)
     enum_case_may_differ: bool = False
@@ -191,16 +219,16 @@ class Profile:
     # shared template writes, such as a model name); it gets the same variables.
     template: str | None = None
     # Provider tables the generated module writes out (template variables by name);
-    # ``loop_options``: API name -> keyword arguments of that API's loop class
-    # (toolgen/runtime/_tool_results.py), e.g. Mistral's tool messages carrying ``name``;
-    # ``fake_options``: API name -> keyword arguments of the fakes' builders
-    # (toolgen/runtime/_fakes.py), e.g. Mistral's lenient Chat Completions.
+    # ``loop_options``: API name -> keyword arguments of that API's loop class (its runtime
+    # module's ``*Loop``), e.g. Mistral's tool messages carrying ``name``; ``fake_options``: API
+    # name -> keyword arguments of its fakes' builders (``fake_response``, ``fake_stream``), e.g.
+    # Mistral's lenient Chat Completions.
     module_data: Mapping[str, Any] = field(default_factory=dict)
-    # The wire APIs the provider speaks (toolgen.providers.apis); the first is the default ``api`` of the
+    # The wire APIs the provider speaks (toolgen.apis); the first is the default ``api`` of the
     # generated functions. Their fixed modules are copied into OUT and bound by the generated
     # module. None (empty): projection only (validate, show, schema files).
     apis: tuple[Api, ...] = ()
-    # Keyword arguments of the API's request class beyond what toolgen.providers.apis.Requests.arguments
+    # Keyword arguments of the API's request class beyond what toolgen.apis.api.Requests.arguments
     # provides (a dialect, a wire spelling), written as literals into the generated module.
     request_options: Mapping[str, Any] = field(default_factory=dict)
     # The provider's non-strict tool definitions; None: every tool goes strict (and

@@ -7,8 +7,8 @@ mode (``NON_STRICT``; toolgen.project.nonstrict). ``bedrock.tool_definitions(str
 (the default) marks strict as many tools as the per-request limits allow, as Anthropic's does.
 """
 
+from toolgen.apis.converse import CONVERSE
 from toolgen.providers.anthropic import ANTHROPIC
-from toolgen.providers.apis import CONVERSE
 from toolgen.providers.base import NameRule, Rule, derive, root_unions_refused
 from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.registration import Registration

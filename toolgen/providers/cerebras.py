@@ -11,7 +11,7 @@ documented, so every tool goes strict.
 
 from dataclasses import replace
 
-from toolgen.providers.apis import CHAT
+from toolgen.apis.chat import CHAT
 from toolgen.providers.base import Rule, derive
 from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.openai import OPENAI

@@ -24,7 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from toolgen.providers.apis import CHAT, Api, Loop, Requests
+from toolgen.apis.chat import CHAT
+from toolgen.apis.workers_ai import WORKERS_AI
 from toolgen.providers.base import (
     UNREPRESENTABLE,
     Limits,
@@ -39,7 +40,6 @@ from toolgen.providers.openai import DROP as OPENAI_DROP
 from toolgen.providers.openai import FORMATS as OPENAI_FORMATS
 from toolgen.providers.openai import KEEP as OPENAI_KEEP
 from toolgen.providers.registration import Registration
-from toolgen.runtime import _workers_ai
 from toolgen.schema import pointer as jp
 from toolgen.schema import refs
 
@@ -48,39 +48,6 @@ WORKERS_TYPES = "@cloudflare/workers-types 5.20261117.1"
 FUNCTION_CALLING = (
     "Workers AI docs, Traditional function calling"
     " (developers.cloudflare.com/workers-ai/features/function-calling/traditional)"
-)
-
-#: Workers AI's ai/run/{model}: the REST wrapper and the result shapes of the model families (its
-#: decoder reads the chat-style and Responses-style results with those APIs' decoders; its request
-#: builders serve Chat Completions too).
-WORKERS_AI = Api(
-    "run",
-    "Workers AI ai/run",
-    "_workers_ai",
-    "WorkersAiDecoder",
-    _workers_ai.READS,
-    Requests(
-        "_workers_ai",
-        "WorkersAiRequests",
-        ("tool_definition", "tool_definitions", "response_format", "chat_response_format"),
-    ),
-    (
-        "ChatResponseFormat",
-        "FunctionTool",
-        "NativeResponseFormat",
-        "ToolFunction",
-        "WorkersAiError",
-        "sse_events",
-    ),
-    requires=("_chat_completions", "_responses"),
-    combines=("chat",),
-    loop=Loop(
-        "WorkersRunLoop",
-        "_READER.result",
-        "WorkersAssistantMessage",
-        "WorkersToolMessage",
-        "list[WorkersToolMessage]",
-    ),
 )
 
 #: Every fact the profile acts on, with its source; [unconfirmed] facts take the safe side.
@@ -277,23 +244,6 @@ def family_prefixes() -> dict[str, tuple[str, tuple[str, ...]]]:
     return {
         prefix: (family.name, family.shapes) for family in FAMILIES for prefix in family.prefixes
     }
-
-
-#: the envelope surfaces of a result and of a stream's event, by the one result shape of a family
-_SURFACES = {
-    "native": ("native_output", "native_output"),
-    "chat": ("chat_completion", "chat_completion_chunk"),
-    "responses": ("responses_result", "responses_stream_event"),
-}
-
-
-def run_surfaces(model: str) -> tuple[str, str] | None:
-    """The envelope surfaces (of a result, of a stream's event) of ``model`` on ``ai/run``: the
-    longest prefix chooses the family, as the generated decoder does; None when its family
-    answers in several shapes, or is unknown."""
-    prefixes = sorted(family_prefixes().items(), key=lambda item: -len(item[0]))
-    shapes = next((found[1] for prefix, found in prefixes if model.startswith(prefix)), ())
-    return _SURFACES.get(shapes[0]) if len(shapes) == 1 else None
 
 
 _JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"))

@@ -12,7 +12,7 @@ been recorded from ``api.deepseek.com/responses``; DeepSeek documents Chat Compl
 API bound here.
 """
 
-from toolgen.providers.apis import CHAT
+from toolgen.apis.chat import CHAT
 from toolgen.providers.base import Rule, derive, root_unions_refused
 from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.openai import OPENAI

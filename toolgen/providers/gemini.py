@@ -21,7 +21,7 @@ https://ai.google.dev/gemini-api/docs/function-calling):
 
 from dataclasses import replace
 
-from toolgen.providers.apis import GENERATE_CONTENT, GENERATE_CONTENT_OPENAPI
+from toolgen.apis.generate_content import GENERATE_CONTENT, GENERATE_CONTENT_OPENAPI
 from toolgen.providers.base import (
     UNREPRESENTABLE,
     Limits,

@@ -12,7 +12,7 @@ the canonical schema minus a root-level union (undocumented for Groq: OpenAI's s
 
 from dataclasses import replace
 
-from toolgen.providers.apis import CHAT
+from toolgen.apis.chat import CHAT
 from toolgen.providers.base import Rule, derive, root_unions_refused
 from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.openai import OPENAI

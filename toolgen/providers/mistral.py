@@ -11,10 +11,10 @@ as Pydantic writes Optional, recursion written as JSON text, OpenAI's limits.
 Responses: recorded Mistral responses (64 bodies and their streams) leave
 out a call's ``type`` and stream a call whole in one chunk, sometimes without ``index``; the
 mistralai SDK types ``FunctionCall.arguments`` as ``Dict[str, Any] | str``. Every recorded call
-carries text; both forms are decoded, by the lenient Chat Completions decoder (toolgen.providers.apis).
+carries text; both forms are decoded, by the lenient Chat Completions decoder (toolgen.apis.chat).
 """
 
-from toolgen.providers.apis import LENIENT_CHAT
+from toolgen.apis.chat import LENIENT_CHAT
 from toolgen.providers.base import NameRule, Rule, derive, root_unions_refused
 from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.openai import DROP, OPENAI

@@ -8,7 +8,8 @@ refuses is dropped or rejected here too). Responses relay each upstream's calls:
 from Claude leaves out ``function.arguments`` when it has none, so chat completions are read by the
 lenient decoder."""
 
-from toolgen.providers.apis import LENIENT_CHAT, RESPONSES
+from toolgen.apis.chat import LENIENT_CHAT
+from toolgen.apis.responses import RESPONSES
 from toolgen.providers.base import Rule, derive, root_unions_refused
 from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.openai import OPENAI

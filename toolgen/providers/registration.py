@@ -1,8 +1,7 @@
 """What a module of toolgen.providers declares to be listed: the registries of
 ``toolgen/providers/__init__.py`` are gathered from these, no provider is named there by hand.
 
-A provider module sets ``REGISTRATION``; a module that reads tool definitions for ``toolgen
-import`` sets ``IMPORT_FORMATS`` (a module may set both).
+A provider module sets ``REGISTRATION``.
 """
 
 from __future__ import annotations
@@ -12,7 +11,6 @@ from dataclasses import dataclass, field
 
 from toolgen.providers.base import Profile
 from toolgen.providers.endpoints import Endpoint
-from toolgen.providers.formats import ToolFormat
 
 
 @dataclass(frozen=True)
@@ -30,12 +28,3 @@ class Registration:
     # Where its API is (key variable, base URL, a small model, auth headers), for ``toolgen
     # canary record``; None: the canary needs ``--base-url``.
     endpoint: Endpoint | None = None
-
-
-@dataclass(frozen=True)
-class ImportFormat:
-    """A tool-definition format ``toolgen import`` reads, at its place in the detection order:
-    a document is read by the first format (lowest rank) whose layout it has."""
-
-    rank: int
-    format: ToolFormat

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from toolgen.apis.api import Api
 from toolgen.providers import PROFILES
-from toolgen.providers.apis import Api
 from toolgen.providers.base import Profile
 
 BUILTIN_DIR = Path(__file__).resolve().parent / "envelopes"

@@ -9,7 +9,8 @@ rejected, as for every profile), and a ``$ref`` may not lead back to itself: a r
 rejected with the pointer of that reference. The rest follows OpenAI's table (the safe side).
 Responses arrive as OpenAI's do (recorded xAI responses)."""
 
-from toolgen.providers.apis import CHAT, RESPONSES
+from toolgen.apis.chat import CHAT
+from toolgen.apis.responses import RESPONSES
 from toolgen.providers.base import Rule, derive
 from toolgen.providers.endpoints import Endpoint
 from toolgen.providers.openai import OPENAI

@@ -21,12 +21,13 @@ arrive whole in one chunk without ``index`` (then it is a call of its own).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Literal, NotRequired, TypedDict
+import json
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from ._attributes import members_of
 from ._contracts import Contracts
-from ._json import JsonRefused, checked
+from ._json import JsonRefused, checked, dumps
 from ._runtime import (
     MISSING,
     CallReader,
@@ -37,20 +38,31 @@ from ._runtime import (
     Validator,
     json_value,
     schema_drift,
+    wire_form,
 )
+from ._tool_results import Answer, _checked_ids, _marked_text
+
+if TYPE_CHECKING:
+    from ._fakes import Fake
 
 __all__ = [
+    "FAKE_MODEL",
     "LENIENT_READS",
     "READS",
+    "ChatCompletionAssistantMessageParam",
     "ChatCompletionFunctionToolParam",
     "ChatCompletionToolCallStream",
+    "ChatCompletionToolMessageParam",
     "ChatCompletionsDecoder",
     "ChatCompletionsRequests",
+    "ChatLoop",
     "FunctionDefinition",
     "JSONSchema",
     "LenientChatCompletionToolCallStream",
     "LenientChatCompletionsDecoder",
     "ResponseFormatJSONSchema",
+    "fake_response",
+    "fake_stream",
 ]
 
 
@@ -372,3 +384,294 @@ class LenientChatCompletionToolCallStream(ChatCompletionToolCallStream):
         if index in self._objects:
             return calls.from_object(call_id, name, self._objects[index], seen)
         return super()._decoded(index, call_id, name, call, calls, seen)
+
+
+# -- the tool loop: the turn to replay and the results that answer its calls --------------------
+
+
+class ChatCompletionAssistantMessageParam(TypedDict):
+    """The SDK's ``ChatCompletionAssistantMessageParam``."""
+
+    role: Literal["assistant"]
+    audio: NotRequired[Any]
+    content: NotRequired[str | Iterable[Any] | None]
+    function_call: NotRequired[Any]
+    name: NotRequired[str]
+    refusal: NotRequired[str | None]
+    tool_calls: NotRequired[Iterable[Any]]
+    #: not in the SDK type: the chain of thought a provider wants back with the calls it made
+    #: (``replay_reasoning``)
+    reasoning_content: NotRequired[str]
+
+
+class ChatCompletionToolMessageParam(TypedDict):
+    """The SDK's ``ChatCompletionToolMessageParam`` (``name``: for providers whose tool messages
+    carry it)."""
+
+    content: str | Iterable[Any]
+    role: Literal["tool"]
+    tool_call_id: str
+    name: NotRequired[str]
+
+
+class ChatLoop:
+    """Chat Completions: the first choice's message replayed with its calls as received; one
+    ``role: "tool"`` message per call (a failure's text as its content, the API having no error
+    marker); ``name`` on each when ``tool_message_name``, and the message's ``reasoning_content``
+    replayed with its calls when ``replay_reasoning`` (the provider's profile says so)."""
+
+    def __init__(
+        self,
+        provider: str,
+        validate: Validator,
+        *,
+        tool_message_name: bool = False,
+        replay_reasoning: bool = False,
+    ) -> None:
+        self.provider = provider
+        self._validate = wire_form(validate)  # the response read as JSON
+        self._name = tool_message_name
+        self._reasoning = replay_reasoning
+
+    def assistant_turn(self, data: object) -> ChatCompletionAssistantMessageParam:
+        message = self._validate(data)["choices"][0]["message"]
+        turn: ChatCompletionAssistantMessageParam = {
+            "role": "assistant",
+            "content": message.get("content"),
+        }
+        calls = message.get("tool_calls")
+        if calls:
+            turn["tool_calls"] = [_chat_call(call) for call in calls]
+        if message.get("refusal") is not None:
+            turn["refusal"] = message["refusal"]
+        reasoning = message.get("reasoning_content")
+        if self._reasoning and calls and isinstance(reasoning, str):
+            turn["reasoning_content"] = reasoning
+        return turn
+
+    def result(self, answer: Answer) -> ChatCompletionToolMessageParam:
+        message: ChatCompletionToolMessageParam = {
+            "role": "tool",
+            "tool_call_id": answer.call_id,
+            "content": _marked_text(answer),
+        }
+        if self._name:
+            message["name"] = answer.wire_name
+        return message
+
+    def results(self, answers: Sequence[Answer]) -> list[ChatCompletionToolMessageParam]:
+        return [self.result(answer) for answer in _checked_ids(answers)]
+
+
+def _chat_call(call: dict[str, Any]) -> dict[str, Any]:
+    """A call of the response as the request takes it: the members the API defines, unchanged
+    (a lenient API's call without ``type`` is a function call; arguments sent as an object go
+    back as their text)."""
+    function = call.get("function")
+    if function is None:
+        return dict(call)
+    return {
+        "id": call["id"],
+        "type": call.get("type") or "function",
+        "function": {
+            "name": function["name"],
+            "arguments": _arguments_text(function.get("arguments")),
+        },
+    }
+
+
+def _arguments_text(arguments: Any) -> str:
+    """A call's arguments as the text a replayed call carries: text as received, an object (as
+    lenient APIs send it) written as JSON, none as ``{}``."""
+    return (
+        arguments if isinstance(arguments, str) else dumps({} if arguments is None else arguments)
+    )
+
+
+# -- fakes: the bodies and streams it answers with, for tests ------------------------------
+
+#: The model its fakes name unless ``model`` is given.
+FAKE_MODEL = "gpt-4.1-2025-04-14"
+
+
+def fake_response(
+    calls: Sequence[tuple[str, Any]],
+    *,
+    text: str | None = None,
+    model: str | None = None,
+    lenient: bool = False,
+) -> dict[str, Any]:
+    """A ``chat.completion`` with the assistant ``text`` (when given) then the ``calls``, in
+    order: ``tool_calls`` with ``call_...`` ids, arguments as JSON text, finish reason
+    ``tool_calls`` or ``stop``. ``lenient``: as the lenient compatible APIs send it (bare hex ids,
+    9-character call ids, calls without ``type``)."""
+    return _chat_response(_fake(calls, text, model, lenient))
+
+
+def fake_stream(
+    calls: Sequence[tuple[str, Any]],
+    *,
+    text: str | None = None,
+    model: str | None = None,
+    lenient: bool = False,
+) -> list[dict[str, Any]]:
+    """The ``chat.completion.chunk`` objects of the streamed answer: a role chunk, content
+    deltas, for each call a delta with its index, id and name then argument fragments keyed by
+    the same index, a chunk with the finish reason, and a last chunk with no choices and the
+    usage. ``lenient`` chunks carry each call whole, without index, in the last chunk with the
+    finish reason and the usage."""
+    return _chat_stream(_fake(calls, text, model, lenient))
+
+
+def _fake(
+    calls: Sequence[tuple[str, Any]], text: str | None, model: str | None, lenient: bool
+) -> Fake:
+    from ._fakes import Fake
+
+    return Fake("chat", calls, text, FAKE_MODEL if model is None else model, lenient)
+
+
+def _token_counts(fake: Fake) -> dict[str, Any]:
+    """The usage of Chat Completions and Workers AI's native results."""
+    return fake.usage("prompt_tokens", "completion_tokens", "total_tokens")
+
+
+def _chat_usage(fake: Fake) -> dict[str, Any]:
+    return {
+        **_token_counts(fake),
+        "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+        "completion_tokens_details": {
+            "reasoning_tokens": 0,
+            "audio_tokens": 0,
+            "accepted_prediction_tokens": 0,
+            "rejected_prediction_tokens": 0,
+        },
+    }
+
+
+def _chat_finish(fake: Fake) -> str:
+    return "tool_calls" if fake.calls else "stop"
+
+
+def _chat_response(fake: Fake) -> dict[str, Any]:
+    if fake.lenient:
+        return _lenient_chat_response(fake)
+    message: dict[str, Any] = {
+        "role": "assistant",
+        "content": fake.text,
+        "refusal": None,
+        "annotations": [],
+    }
+    if fake.calls:
+        message["tool_calls"] = [
+            {
+                "id": fake.call_id(index, "call_", 24),
+                "type": "function",
+                "function": {"name": name, "arguments": fake.json_text(arguments)},
+            }
+            for index, (name, arguments) in enumerate(fake.calls)
+        ]
+    return {
+        "id": f"chatcmpl-{fake.token('id', 29)}",
+        "object": "chat.completion",
+        "created": fake.CREATED,
+        "model": fake.model,
+        "choices": [
+            {
+                "index": 0,
+                "message": message,
+                "logprobs": None,
+                "finish_reason": _chat_finish(fake),
+            }
+        ],
+        "usage": _chat_usage(fake),
+        "service_tier": "default",
+        "system_fingerprint": f"fp_{fake.hex('fingerprint', 10)}",
+    }
+
+
+def _chat_stream(fake: Fake) -> list[dict[str, Any]]:
+    if fake.lenient:
+        return _lenient_chat_stream(fake)
+    completion_id = f"chatcmpl-{fake.token('id', 29)}"
+    fingerprint = f"fp_{fake.hex('fingerprint', 10)}"
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {
+            "id": completion_id,
+            "object": "chat.completion.chunk",
+            "created": fake.CREATED,
+            "model": fake.model,
+            "service_tier": "default",
+            "system_fingerprint": fingerprint,
+            "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
+        }
+
+    chunks = [chunk({"role": "assistant", "content": "" if fake.text else None, "refusal": None})]
+    chunks += [chunk({"content": piece}) for piece in fake.words(fake.text or "")]
+    for index, (name, arguments) in enumerate(fake.calls):
+        start = {
+            "index": index,
+            "id": fake.call_id(index, "call_", 24),
+            "type": "function",
+            "function": {"name": name, "arguments": ""},
+        }
+        chunks.append(chunk({"tool_calls": [start]}))
+        chunks += [
+            chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
+            for piece in fake.pieces(fake.json_text(arguments))
+        ]
+    chunks.append(chunk({}, _chat_finish(fake)))
+    usage = chunk({})
+    usage["choices"] = []
+    usage["usage"] = _chat_usage(fake)
+    chunks.append(usage)
+    return chunks
+
+
+# The lenient compatible APIs (as recorded): bare 32-digit hex ids, 9-character call ids, calls
+# without ``type``, arguments written with spaces; a stream sends each call whole (no ``index``)
+# in its last chunk, with the finish reason and the usage.
+def _lenient_call(fake: Fake, index: int, name: str, arguments: Any) -> dict[str, Any]:
+    text = json.dumps(arguments, ensure_ascii=False)
+    return {"function": {"name": name, "arguments": text}, "id": fake.call_id(index, "", 9)}
+
+
+def _lenient_chat_response(fake: Fake) -> dict[str, Any]:
+    calls = [
+        {**_lenient_call(fake, index, name, arguments), "index": index}
+        for index, (name, arguments) in enumerate(fake.calls)
+    ]
+    message = {"content": fake.text or "", "role": "assistant", "tool_calls": calls or None}
+    return {
+        "choices": [{"finish_reason": _chat_finish(fake), "index": 0, "message": message}],
+        "created": fake.CREATED,
+        "id": fake.hex("id", 32),
+        "model": fake.model,
+        "object": "chat.completion",
+        "usage": _token_counts(fake),
+    }
+
+
+def _lenient_chat_stream(fake: Fake) -> list[dict[str, Any]]:
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}
+        return {
+            "id": fake.hex("id", 32),
+            "object": "chat.completion.chunk",
+            "created": fake.CREATED,
+            "model": fake.model,
+            "choices": [choice],
+        }
+
+    chunks = [chunk({"role": "assistant", "content": ""})]
+    chunks += [chunk({"content": piece}) for piece in fake.words(fake.text or "")]
+    calls = [
+        _lenient_call(fake, index, name, arguments)
+        for index, (name, arguments) in enumerate(fake.calls)
+    ]
+    last = chunk(
+        {"content": None, "tool_calls": calls} if calls else {"content": ""}, _chat_finish(fake)
+    )
+    last["usage"] = _token_counts(fake)
+    return [*chunks, last]

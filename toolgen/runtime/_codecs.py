@@ -305,9 +305,56 @@ CASE = Codec(
 )
 
 
+# -- member names the provider takes -------------------------------------------------------------
+
+
+@functools.cache
+def _names_table(argument: str) -> tuple[dict[str, str], dict[str, str]]:
+    """(wire name -> canonical name, canonical name -> wire name) of ``argument``: the JSON list of
+    [wire, canonical] pairs of one object's renamed members."""
+    pairs: list[list[str]] = json.loads(argument)
+    return {wire: name for wire, name in pairs}, {name: wire for wire, name in pairs}
+
+
+def _decode_names(value: Any, argument: str) -> Any:
+    """An object whose members the provider was sent under other names (its keys' pattern
+    refuses the canonical ones): each member back under its canonical name, in order. A member
+    written under both names is an :class:`EncodingError`."""
+    if not isinstance(value, dict):
+        return value
+    canonical, _ = _names_table(argument)
+    if not any(name in canonical for name in value):
+        return value
+    result: dict[str, Any] = {}
+    written: str
+    for index, (written, member) in enumerate(value.items()):
+        name = canonical.get(written, written)
+        if name in result:
+            raise EncodingError(f"member [{index}] is a renamed member written under both names")
+        result[name] = member
+    return result
+
+
+def _write_names(value: Any, argument: str, plan: Mapping[str, Any]) -> Any:
+    if not isinstance(value, dict):
+        return value
+    _, wire = _names_table(argument)
+    return {wire.get(name, name): member for name, member in value.items()}
+
+
+RENAMED = Codec(
+    "renamed",
+    dict,
+    ("object",),
+    _decode_names,
+    _write_names,
+    "members sent under other names (the provider refuses their own) are named back",
+)
+
+
 #: codec name -> codec: every encoding of the projection
 CODECS: dict[str, Codec] = {
-    codec.name: codec for codec in (JSON_TEXT, PAIRS, EXTRAS, TUPLE, BOXED, UNWRAP, CASE)
+    codec.name: codec for codec in (JSON_TEXT, PAIRS, EXTRAS, TUPLE, BOXED, UNWRAP, CASE, RENAMED)
 }
 
 

@@ -12,10 +12,11 @@ The decoders take the provider name and the generated validators of the two surf
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from typing import Any, Literal, NotRequired, TypedDict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from ._contracts import Contracts, StrictToolLimits
+from ._json import JsonRefused, loads
 from ._runtime import (
     CallReader,
     Decoded,
@@ -25,18 +26,28 @@ from ._runtime import (
     Validator,
     wire_form,
 )
+from ._tool_results import Answer, _checked_ids
+
+if TYPE_CHECKING:
+    from ._fakes import Fake
 
 __all__ = [
+    "FAKE_MODEL",
     "READS",
     "ConverseDecoder",
+    "ConverseLoop",
+    "ConverseMessage",
     "ConverseRequests",
     "ConverseToolCallStream",
+    "ConverseToolResultBlock",
     "JsonSchemaDefinition",
     "OutputFormat",
     "OutputFormatStructure",
     "ToolInputSchema",
     "ToolSpecification",
     "ToolTypeDef",
+    "fake_response",
+    "fake_stream",
 ]
 
 
@@ -217,3 +228,205 @@ class ConverseToolCallStream(FragmentJoiner):
         """The joined calls in block order (a call without input fragments has input ``{}``)."""
         seen: set[str] = set()
         return [calls.joined(call, {}, seen) for _, call in sorted(self._calls.items())]
+
+
+# -- the tool loop: the turn to replay and the results that answer its calls --------------------
+
+
+class ConverseToolResult(TypedDict):
+    """``ToolResultBlock`` of the Converse API reference."""
+
+    toolUseId: str
+    content: list[dict[str, Any]]
+    status: NotRequired[Literal["success", "error"]]
+
+
+class ConverseToolResultBlock(TypedDict):
+    """A ``ContentBlock`` holding a ``toolResult``."""
+
+    toolResult: ConverseToolResult
+
+
+class ConverseMessage(TypedDict):
+    """A ``Message`` of the Converse API: ``role`` and its ``ContentBlock`` list."""
+
+    role: Literal["user", "assistant"]
+    content: list[Any]
+
+
+class ConverseLoop:
+    """Converse API: ``output.message`` replayed as received; one user message with one
+    ``toolResult`` block per ``toolUse`` (``json`` always an object: any other JSON value is
+    wrapped as ``{"output": value}``; ``status: "error"`` on a failure).
+
+    A streamed turn (ConverseStream) is replayed from the list of its events: the message they
+    spell, its blocks in ``contentBlockIndex`` order (text joined, a ``toolUse`` with its input
+    fragments parsed into the object Converse takes back, reasoning with its signature); a
+    ``messageStart`` starts the message over, as in ``ToolCallStream``.
+    """
+
+    def __init__(self, provider: str, validate: Validator, *, validate_event: Validator) -> None:
+        self.provider = provider
+        self._validate = wire_form(validate)  # the response read as JSON
+        self._validate_event = wire_form(validate_event)
+
+    def assistant_turn(self, data: object) -> ConverseMessage:
+        if type(data) is list:
+            return self._streamed_turn(data)
+        message = self._validate(data)["output"]["message"]
+        return {"role": message["role"], "content": list(message["content"])}
+
+    def _streamed_turn(self, events: list[Any]) -> ConverseMessage:
+        blocks: dict[int, dict[str, Any]] = {}
+        inputs: dict[int, list[str]] = {}
+        for event in events:
+            valid = self._validate_event(event)
+            if "messageStart" in valid:  # the model's turn: its role is "assistant"
+                blocks.clear()
+                inputs.clear()
+            start = valid.get("contentBlockStart")
+            if start is not None and start["start"].get("toolUse") is not None:
+                blocks[start["contentBlockIndex"]] = {"toolUse": dict(start["start"]["toolUse"])}
+                inputs[start["contentBlockIndex"]] = []
+            delta = valid.get("contentBlockDelta")
+            if delta is not None:
+                _add_delta(blocks, inputs, delta["contentBlockIndex"], delta["delta"])
+        for index, parts in inputs.items():
+            blocks[index]["toolUse"]["input"] = _streamed_input("".join(parts))
+        return {"role": "assistant", "content": [blocks[index] for index in sorted(blocks)]}
+
+    def result(self, answer: Answer) -> ConverseToolResultBlock:
+        output = answer.output
+        if isinstance(output, str):
+            content: dict[str, Any] = {"text": output}
+        else:
+            content = {"json": output if isinstance(output, dict) else {"output": output}}
+        result: ConverseToolResult = {"toolUseId": answer.call_id, "content": [content]}
+        result["status"] = "error" if answer.is_error else "success"
+        return {"toolResult": result}
+
+    def results(self, answers: Sequence[Answer]) -> ConverseMessage:
+        return {"role": "user", "content": [self.result(a) for a in _checked_ids(answers)]}
+
+
+def _add_delta(
+    blocks: dict[int, dict[str, Any]],
+    inputs: dict[int, list[str]],
+    index: int,
+    delta: dict[str, Any],
+) -> None:
+    """One ``contentBlockDelta`` into the block it extends."""
+    if "text" in delta:
+        block = blocks.setdefault(index, {"text": ""})
+        block["text"] += delta["text"]
+    elif "toolUse" in delta:
+        inputs.setdefault(index, []).append(delta["toolUse"].get("input", ""))
+    elif "reasoningContent" in delta:
+        reasoning = delta["reasoningContent"]
+        block = blocks.setdefault(index, {"reasoningContent": {}})
+        if "redactedContent" in reasoning:
+            block["reasoningContent"] = {"redactedContent": reasoning["redactedContent"]}
+            return
+        text = block["reasoningContent"].setdefault("reasoningText", {"text": ""})
+        text["text"] += reasoning.get("text", "")
+        if "signature" in reasoning:
+            text["signature"] = reasoning["signature"]
+
+
+def _streamed_input(text: str) -> Any:
+    """A streamed ``toolUse`` input as the object Converse takes back; ``{}`` when there was none
+    or it is no JSON object (the call itself is then a FailedCall, answered as such)."""
+    try:
+        value = loads(text) if text else {}
+    except JsonRefused:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+# -- fakes: the bodies and streams it answers with, for tests ------------------------------
+
+#: The model its fakes name unless ``model`` is given.
+FAKE_MODEL = ""
+
+
+def fake_response(
+    calls: Sequence[tuple[str, Any]], *, text: str | None = None, model: str | None = None
+) -> dict[str, Any]:
+    """A Converse response with a ``text`` block (the assistant ``text``, when given) then
+    ``toolUse`` blocks (``tooluse_...``); its body names no model (``model`` only seeds the
+    ids)."""
+    return _converse_response(_fake(calls, text, model))
+
+
+def fake_stream(
+    calls: Sequence[tuple[str, Any]], *, text: str | None = None, model: str | None = None
+) -> list[dict[str, Any]]:
+    """The event dicts of ConverseStream (``messageStart``, ``contentBlockStart``/``Delta``/
+    ``Stop``, ``messageStop``, ``metadata``)."""
+    return _converse_stream(_fake(calls, text, model))
+
+
+def _fake(calls: Sequence[tuple[str, Any]], text: str | None, model: str | None) -> Fake:
+    from ._fakes import Fake
+
+    return Fake("converse", calls, text, FAKE_MODEL if model is None else model)
+
+
+def _converse_stop(fake: Fake) -> str:
+    return "tool_use" if fake.calls else "end_turn"
+
+
+def _converse_response(fake: Fake) -> dict[str, Any]:
+    content: list[dict[str, Any]] = []
+    if fake.text is not None:
+        content.append({"text": fake.text})
+    content += [
+        {
+            "toolUse": {
+                "toolUseId": fake.call_id(index, "tooluse_", 22),
+                "name": name,
+                "input": arguments,
+            }
+        }
+        for index, (name, arguments) in enumerate(fake.calls)
+    ]
+    return {
+        "metrics": {"latencyMs": 800 + fake.output_tokens},
+        "output": {"message": {"role": "assistant", "content": content}},
+        "stopReason": _converse_stop(fake),
+        "usage": fake.usage("inputTokens", "outputTokens", "totalTokens"),
+    }
+
+
+def _converse_stream(fake: Fake) -> list[dict[str, Any]]:
+    """The events as boto3's ``converse_stream`` yields them (``{"contentBlockDelta": ...}``);
+    a text block has no ``contentBlockStart``."""
+    events: list[dict[str, Any]] = [{"messageStart": {"role": "assistant"}}]
+    index = 0
+    if fake.text is not None:
+        for piece in fake.words(fake.text):
+            delta = {"contentBlockIndex": index, "delta": {"text": piece}}
+            events.append({"contentBlockDelta": delta})
+        events.append({"contentBlockStop": {"contentBlockIndex": index}})
+        index += 1
+    for number, (name, arguments) in enumerate(fake.calls):
+        tool_use = {"toolUseId": fake.call_id(number, "tooluse_", 22), "name": name}
+        events.append(
+            {"contentBlockStart": {"contentBlockIndex": index, "start": {"toolUse": tool_use}}}
+        )
+        for piece in fake.pieces(fake.json_text(arguments)):
+            delta = {"contentBlockIndex": index, "delta": {"toolUse": {"input": piece}}}
+            events.append({"contentBlockDelta": delta})
+        events.append({"contentBlockStop": {"contentBlockIndex": index}})
+        index += 1
+    events.append({"messageStop": {"stopReason": _converse_stop(fake)}})
+    metrics = {"latencyMs": 800 + fake.output_tokens}
+    events.append(
+        {
+            "metadata": {
+                "usage": fake.usage("inputTokens", "outputTokens", "totalTokens"),
+                "metrics": metrics,
+            }
+        }
+    )
+    return events

@@ -25,7 +25,8 @@ __all__ = ["Fakes", "Forward", "forward"]
 
 Name = TypeVar("Name", bound=str)
 ApiName = TypeVar("ApiName", bound=str)
-#: the body and stream builders of ``_fakes``: (API, [(wire name, wire arguments)...], text)
+#: an API's body or stream builder (its module's ``fake_response``, ``fake_stream``): ([(wire
+#: name, wire arguments)...], text=..., and the API's own keywords)
 Builder = Callable[..., Any]
 
 _TYPES: dict[str, tuple[type, ...]] = {
@@ -72,13 +73,14 @@ class Fakes(Generic[Name, ApiName]):
         forward: Forward,
         wire_names: Mapping[str, str],
         first_api: ApiName,
-        builders: tuple[Builder, Builder],
+        builders: Mapping[str, tuple[Builder, Builder]],
         options: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> None:
         self._forward = forward
         self._wire_names = wire_names
         self._first_api = first_api
-        self._response, self._stream = builders
+        # API -> its (response, stream) builders
+        self._builders = builders
         # API -> keyword arguments of the builders (the provider's model, its wire variant)
         self._options = options or {}
 
@@ -98,7 +100,8 @@ class Fakes(Generic[Name, ApiName]):
         payload), in order, after the assistant's ``text`` if given."""
         api = api or self._first_api
         options = self._options.get(api, {})
-        body: dict[str, Any] = self._response(api, self._wire(calls), text=text, **options)
+        response = self._builders[api][0]
+        body: dict[str, Any] = response(self._wire(calls), text=text, **options)
         return body
 
     def stream(
@@ -112,7 +115,8 @@ class Fakes(Generic[Name, ApiName]):
         ``response``)."""
         api = api or self._first_api
         options = self._options.get(api, {})
-        events: list[dict[str, Any]] = self._stream(api, self._wire(calls), text=text, **options)
+        stream = self._builders[api][1]
+        events: list[dict[str, Any]] = stream(self._wire(calls), text=text, **options)
         return events
 
     def _wire(self, calls: Sequence[tuple[Name, Any]]) -> list[tuple[str, Any]]:

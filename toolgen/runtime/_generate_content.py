@@ -25,31 +25,44 @@ JSON, or an object read as its wire form, under the wire's names (``_WIRE``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, NotRequired, TypedDict
 
 from ._attributes import members_of
 from ._contracts import Contracts
 from ._json import JsonRefused, checked, dumps, loads
 from ._runtime import (
+    MISSING,
     CallReader,
     Decoded,
     PayloadError,
     ValidatingDecoder,
     Validator,
     json_value,
+    schema_drift,
+    wire_form,
 )
+from ._tool_results import Answer, _checked_ids
+
+if TYPE_CHECKING:
+    from ._fakes import Fake
 
 __all__ = [
+    "FAKE_MODEL",
     "READS",
+    "Content",
     "FunctionDeclaration",
+    "FunctionResponsePart",
     "GenerateContentDecoder",
+    "GenerateContentLoop",
     "GenerateContentOpenApiRequests",
     "GenerateContentRequests",
     "GenerateContentToolCallStream",
     "ResponseFormat",
     "Tool",
+    "fake_response",
+    "fake_stream",
 ]
 
 _PARTS = "candidates?.[].content?.parts?.[]"
@@ -422,3 +435,173 @@ class GenerateContentToolCallStream:
                 )
             )
         return joined
+
+
+# -- the tool loop: the turn to replay and the results that answer its calls --------------------
+
+
+class FunctionResponse(TypedDict):
+    """``FunctionResponse``: ``response`` is an object with ``output`` or ``error``."""
+
+    name: str
+    response: dict[str, Any]
+    id: NotRequired[str]
+
+
+class FunctionResponsePart(TypedDict):
+    """A ``Part`` holding a ``functionResponse``."""
+
+    functionResponse: FunctionResponse
+
+
+class Content(TypedDict):
+    """A ``Content``: ``role`` and its parts (google-genai ``ContentDict`` takes it)."""
+
+    role: NotRequired[str | None]
+    parts: NotRequired[list[Any] | None]
+
+
+class GenerateContentLoop:
+    """generateContent: the first candidate's ``content`` replayed as received
+    (``thoughtSignature`` parts kept); one user content with one ``functionResponse`` part per
+    ``functionCall`` part, same count and order, the call's ``id`` echoed when it had one.
+
+    A streamed turn (streamGenerateContent) is replayed from the list of its chunks: one content
+    holding every part of every chunk's first candidate, in order and unmerged (a signature may
+    come on its own, in an empty text part of the last chunk, and signed parts must stay as they
+    came); Vertex AI's streamed function-call arguments are parts like any other, replayed as
+    received, as google-genai's chats replay them.
+    """
+
+    def __init__(self, provider: str, validate: Validator, *, validate_chunk: Validator) -> None:
+        self.provider = provider
+        self._validate = wire_form(validate)  # the response read as JSON
+        self._validate_chunk = wire_form(validate_chunk)
+
+    def assistant_turn(self, data: object) -> Content:
+        if type(data) is list:
+            return self._streamed_turn(data)
+        candidates = self._validate(data).get("candidates") or ()
+        if not candidates or "content" not in candidates[0]:
+            raise schema_drift(
+                self.provider, "generate_content", ("candidates", 0, "content"), "object", MISSING
+            )
+        content = candidates[0]["content"]
+        return {"role": content.get("role") or "model", "parts": list(content.get("parts") or ())}
+
+    def _streamed_turn(self, chunks: list[Any]) -> Content:
+        """The turn of a stream's chunks (each validated): what the first candidate (``index``
+        0) of each holds, in one content; a chunk without it (usage only, or another candidate)
+        adds nothing. A stream with no content at all is drift, as a response without one is."""
+        role: str | None = None
+        parts: list[Any] = []
+        seen = False
+        for chunk in chunks:
+            for candidate in self._validate_chunk(chunk).get("candidates") or ():
+                content = candidate.get("content")
+                if (candidate.get("index") or 0) != 0 or content is None:
+                    continue
+                seen = True
+                role = role or content.get("role")
+                parts.extend(content.get("parts") or ())
+        if not seen:
+            raise schema_drift(
+                self.provider,
+                "generate_content_chunk",
+                ("candidates", 0, "content"),
+                "object",
+                MISSING,
+            )
+        return {"role": role or "model", "parts": parts}
+
+    def result(self, answer: Answer) -> FunctionResponsePart:
+        key = "error" if answer.is_error else "output"
+        response: FunctionResponse = {"name": answer.wire_name, "response": {key: answer.output}}
+        if answer.call_id:
+            response["id"] = answer.call_id
+        return {"functionResponse": response}
+
+    def results(self, answers: Sequence[Answer]) -> Content:
+        # calls may have no id: order and count are the contract then, not ids
+        if all(answer.call_id for answer in answers):
+            answers = _checked_ids(answers)
+        return {"role": "user", "parts": [self.result(answer) for answer in answers]}
+
+
+# -- fakes: the bodies and streams it answers with, for tests ------------------------------
+
+#: The model its fakes name unless ``model`` is given.
+FAKE_MODEL = "gemma-3-27b-it"
+
+
+def fake_response(
+    calls: Sequence[tuple[str, Any]], *, text: str | None = None, model: str | None = None
+) -> dict[str, Any]:
+    """One candidate with a ``text`` part (the assistant ``text``, when given) then
+    ``functionCall`` parts (which carry no id, as generateContent sends them)."""
+    return _gemini_response(_fake(calls, text, model))
+
+
+def fake_stream(
+    calls: Sequence[tuple[str, Any]], *, text: str | None = None, model: str | None = None
+) -> list[dict[str, Any]]:
+    """The response chunks of streamGenerateContent: the text in pieces, then the calls whole
+    with the finish reason."""
+    return _gemini_stream(_fake(calls, text, model))
+
+
+def _fake(calls: Sequence[tuple[str, Any]], text: str | None, model: str | None) -> Fake:
+    from ._fakes import Fake
+
+    return Fake("generate_content", calls, text, FAKE_MODEL if model is None else model)
+
+
+def _gemini_parts(fake: Fake) -> list[dict[str, Any]]:
+    return [{"functionCall": {"name": name, "args": arguments}} for name, arguments in fake.calls]
+
+
+def _gemini_usage(fake: Fake, done: bool) -> dict[str, Any]:
+    usage: dict[str, Any] = {
+        "promptTokenCount": fake.PROMPT_TOKENS,
+        "totalTokenCount": fake.PROMPT_TOKENS + (fake.output_tokens if done else 0),
+        "promptTokensDetails": [{"modality": "TEXT", "tokenCount": fake.PROMPT_TOKENS}],
+    }
+    if done:
+        usage["candidatesTokenCount"] = fake.output_tokens
+    return usage
+
+
+def _gemini_body(fake: Fake, candidate: dict[str, Any], done: bool) -> dict[str, Any]:
+    return {
+        "candidates": [candidate],
+        "usageMetadata": _gemini_usage(fake, done),
+        "modelVersion": fake.model,
+        "responseId": fake.token("response", 22),
+    }
+
+
+def _gemini_response(fake: Fake) -> dict[str, Any]:
+    parts = [{"text": fake.text}] if fake.text is not None else []
+    candidate = {
+        "content": {"parts": [*parts, *_gemini_parts(fake)], "role": "model"},
+        "finishReason": "STOP",
+        "index": 0,
+    }
+    return _gemini_body(fake, candidate, done=True)
+
+
+def _gemini_stream(fake: Fake) -> list[dict[str, Any]]:
+    """The chunks of streamGenerateContent: the text in pieces, then the whole calls with the
+    finish reason (arguments are not streamed unless the request asks for partial arguments)."""
+    parts = [[{"text": piece}] for piece in fake.words(fake.text or "")]
+    last = _gemini_parts(fake)
+    if last or not parts:
+        parts.append(last or [{"text": ""}])
+    chunks = []
+    for number, chunk_parts in enumerate(parts, 1):
+        candidate: dict[str, Any] = {"content": {"parts": chunk_parts, "role": "model"}}
+        done = number == len(parts)
+        if done:
+            candidate["finishReason"] = "STOP"
+        chunks.append(_gemini_body(fake, candidate, done))
+    return chunks

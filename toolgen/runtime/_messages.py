@@ -13,8 +13,8 @@ The decoders take the provider name and the generated validators of the two surf
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Literal, NotRequired, TypedDict
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from ._attributes import members_of
 from ._contracts import Contracts, StrictToolLimits
@@ -27,17 +27,29 @@ from ._runtime import (
     ValidatingDecoder,
     Validator,
     json_value,
+    wire_form,
 )
+from ._tool_results import Answer, _checked_ids
+
+if TYPE_CHECKING:
+    from ._fakes import Fake
 
 __all__ = [
+    "FAKE_MODEL",
     "READS",
+    "AssistantMessageParam",
     "CacheControlEphemeralParam",
     "InputSchemaTyped",
     "JSONOutputFormatParam",
     "MessageToolCallStream",
     "MessagesDecoder",
+    "MessagesLoop",
     "MessagesRequests",
     "ToolParam",
+    "ToolResultBlockParam",
+    "UserMessageParam",
+    "fake_response",
+    "fake_stream",
 ]
 
 
@@ -225,3 +237,166 @@ class MessageToolCallStream(FragmentJoiner):
             calls.joined(call, self._inputs[index], seen)
             for index, call in sorted(self._calls.items())
         ]
+
+
+# -- the tool loop: the turn to replay and the results that answer its calls --------------------
+
+
+class ToolResultBlockParam(TypedDict):
+    """The SDK's ``ToolResultBlockParam``."""
+
+    tool_use_id: str
+    type: Literal["tool_result"]
+    cache_control: NotRequired[Any]
+    content: NotRequired[str | Iterable[Any]]
+    is_error: NotRequired[bool]
+    toolset_name: NotRequired[str | None]
+
+
+class AssistantMessageParam(TypedDict):
+    """The SDK's ``AssistantMessageParam``: ``content`` holds the response's blocks."""
+
+    content: str | Iterable[Any]
+    role: Literal["assistant"]
+
+
+class UserMessageParam(TypedDict):
+    """The SDK's ``UserMessageParam``: ``content`` holds ``ToolResultBlockParam``
+    blocks, one per ``tool_use`` block of the turn before, in its order."""
+
+    content: str | Iterable[Any]
+    role: Literal["user"]
+
+
+class MessagesLoop:
+    """Messages API: the response's blocks replayed as received (thinking blocks with their
+    signatures); one user message beginning with one ``tool_result`` block per ``tool_use``
+    (``is_error`` on a failure)."""
+
+    def __init__(self, provider: str, validate: Validator) -> None:
+        self.provider = provider
+        self._validate = wire_form(validate)  # the response read as JSON
+
+    def assistant_turn(self, data: object) -> AssistantMessageParam:
+        return {"role": "assistant", "content": list(self._validate(data)["content"])}
+
+    def result(self, answer: Answer) -> ToolResultBlockParam:
+        block: ToolResultBlockParam = {
+            "type": "tool_result",
+            "tool_use_id": answer.call_id,
+            "content": answer.text(),
+        }
+        if answer.is_error:
+            block["is_error"] = True
+        return block
+
+    def results(self, answers: Sequence[Answer]) -> UserMessageParam:
+        return {"role": "user", "content": [self.result(a) for a in _checked_ids(answers)]}
+
+
+# -- fakes: the bodies and streams it answers with, for tests ------------------------------
+
+#: The model its fakes name unless ``model`` is given.
+FAKE_MODEL = "claude-sonnet-4-5-20250929"
+
+
+def fake_response(
+    calls: Sequence[tuple[str, Any]], *, text: str | None = None, model: str | None = None
+) -> dict[str, Any]:
+    """A ``message`` with a ``text`` block (the assistant ``text``, when given) then ``tool_use``
+    blocks (``toolu_...``), stop reason ``tool_use`` or ``end_turn``."""
+    return _messages_response(_fake(calls, text, model))
+
+
+def fake_stream(
+    calls: Sequence[tuple[str, Any]], *, text: str | None = None, model: str | None = None
+) -> list[dict[str, Any]]:
+    """The events of the streamed answer: ``message_start``, per block ``content_block_start``,
+    ``content_block_delta`` (``text_delta`` or ``input_json_delta``) and ``content_block_stop``
+    (a ``ping`` after the first start), ``message_delta`` with the stop reason,
+    ``message_stop``."""
+    return _messages_stream(_fake(calls, text, model))
+
+
+def _fake(calls: Sequence[tuple[str, Any]], text: str | None, model: str | None) -> Fake:
+    from ._fakes import Fake
+
+    return Fake("messages", calls, text, FAKE_MODEL if model is None else model)
+
+
+def _messages_stop(fake: Fake) -> str:
+    return "tool_use" if fake.calls else "end_turn"
+
+
+def _messages_usage(fake: Fake, output_tokens: int) -> dict[str, Any]:
+    return {
+        "input_tokens": fake.PROMPT_TOKENS,
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": 0,
+        "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0},
+        "output_tokens": output_tokens,
+        "service_tier": "standard",
+    }
+
+
+def _messages_message(fake: Fake, content: list[Any], done: bool) -> dict[str, Any]:
+    return {
+        "id": f"msg_01{fake.token('message', 22)}",
+        "type": "message",
+        "role": "assistant",
+        "model": fake.model,
+        "content": content,
+        "stop_reason": _messages_stop(fake) if done else None,
+        "stop_sequence": None,
+        "usage": _messages_usage(fake, fake.output_tokens if done else 1),
+    }
+
+
+def _messages_response(fake: Fake) -> dict[str, Any]:
+    content: list[dict[str, Any]] = []
+    if fake.text is not None:
+        content.append({"type": "text", "text": fake.text})
+    content += [
+        {
+            "type": "tool_use",
+            "id": fake.call_id(index, "toolu_01", 22),
+            "name": name,
+            "input": arguments,
+        }
+        for index, (name, arguments) in enumerate(fake.calls)
+    ]
+    return _messages_message(fake, content, done=True)
+
+
+def _messages_stream(fake: Fake) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = [
+        {"type": "message_start", "message": _messages_message(fake, [], done=False)}
+    ]
+    blocks: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    if fake.text is not None:
+        deltas = [{"type": "text_delta", "text": piece} for piece in fake.words(fake.text)]
+        blocks.append(({"type": "text", "text": ""}, deltas))
+    for index, (name, arguments) in enumerate(fake.calls):
+        start = {
+            "type": "tool_use",
+            "id": fake.call_id(index, "toolu_01", 22),
+            "name": name,
+            "input": {},
+        }
+        fragments = ["", *fake.pieces(fake.json_text(arguments))]
+        blocks.append((start, [{"type": "input_json_delta", "partial_json": p} for p in fragments]))
+    for index, (start, deltas) in enumerate(blocks):
+        events.append({"type": "content_block_start", "index": index, "content_block": start})
+        if index == 0:
+            events.append({"type": "ping"})
+        events += [{"type": "content_block_delta", "index": index, "delta": d} for d in deltas]
+        events.append({"type": "content_block_stop", "index": index})
+    events.append(
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": _messages_stop(fake), "stop_sequence": None},
+            "usage": {"output_tokens": fake.output_tokens},
+        }
+    )
+    events.append({"type": "message_stop"})
+    return events

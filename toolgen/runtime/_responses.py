@@ -11,8 +11,8 @@ The decoders take the provider name and the generated validators of the two surf
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Literal, NotRequired, TypedDict
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from ._attributes import members_of
 from ._contracts import Contracts
@@ -22,16 +22,28 @@ from ._runtime import (
     Decoded,
     FragmentJoiner,
     ValidatingDecoder,
+    Validator,
     schema_drift,
+    wire_form,
 )
+from ._tool_results import Answer, _checked_ids, _marked_text
+
+if TYPE_CHECKING:
+    from ._fakes import Fake
 
 __all__ = [
+    "FAKE_MODEL",
     "READS",
+    "FunctionCallOutput",
     "FunctionToolParam",
     "ResponseFormatTextJSONSchemaConfigParam",
     "ResponseToolCallStream",
     "ResponsesDecoder",
+    "ResponsesLoop",
     "ResponsesRequests",
+    "fake_response",
+    "fake_stream",
+    "output_text",
 ]
 
 # "async" is a keyword: only the functional syntax can declare it.
@@ -191,3 +203,199 @@ class ResponseToolCallStream(FragmentJoiner):
                 )
             joined.append(calls.from_text(call.id, call.name, call.arguments(), seen))
         return joined
+
+
+# -- the tool loop: the turn to replay and the results that answer its calls --------------------
+
+
+class FunctionCallOutput(TypedDict):
+    """The SDK's ``response_input_item_param.FunctionCallOutput``."""
+
+    output: str | list[Any]
+    type: Literal["function_call_output"]
+    id: NotRequired[str | None]
+    call_id: NotRequired[str | None]
+    caller: NotRequired[Any]
+    name: NotRequired[str | None]
+    namespace: NotRequired[str | None]
+    status: NotRequired[Literal["in_progress", "completed", "incomplete"] | None]
+
+
+class ResponsesLoop:
+    """The Responses API: every ``output`` item replayed as received (reasoning items included,
+    for when nothing is stored); one ``function_call_output`` item per call."""
+
+    def __init__(self, provider: str, validate: Validator) -> None:
+        self.provider = provider
+        self._validate = wire_form(validate)  # the response read as JSON
+
+    def assistant_turn(self, data: object) -> list[Any]:
+        return [dict(item) for item in self._validate(data)["output"]]
+
+    def result(self, answer: Answer) -> FunctionCallOutput:
+        return {
+            "type": "function_call_output",
+            "call_id": answer.call_id,
+            "output": _marked_text(answer),
+        }
+
+    def results(self, answers: Sequence[Answer]) -> list[FunctionCallOutput]:
+        return [self.result(answer) for answer in _checked_ids(answers)]
+
+
+def output_text(items: Iterable[Any]) -> str:
+    """The text of Responses-style ``output`` items: their ``output_text`` parts, joined."""
+    return "".join(
+        part.get("text", "")
+        for item in items
+        if item.get("type") == "message"
+        for part in item.get("content") or ()
+        if part.get("type") == "output_text"
+    )
+
+
+# -- fakes: the bodies and streams it answers with, for tests ------------------------------
+
+#: The model its fakes name unless ``model`` is given.
+FAKE_MODEL = "gpt-4.1-2025-04-14"
+
+
+def fake_response(
+    calls: Sequence[tuple[str, Any]], *, text: str | None = None, model: str | None = None
+) -> dict[str, Any]:
+    """A completed ``response`` whose ``output`` is a ``message`` item (the assistant ``text``,
+    when given) then ``function_call`` items (``fc_...``, ``call_...``), in order."""
+    return _responses_response(_fake(calls, text, model))
+
+
+def fake_stream(
+    calls: Sequence[tuple[str, Any]], *, text: str | None = None, model: str | None = None
+) -> list[dict[str, Any]]:
+    """The events of the streamed answer: ``response.created``, ``response.in_progress``, per
+    output item ``response.output_item.added``, its text or
+    ``response.function_call_arguments.delta``/``.done`` events and
+    ``response.output_item.done``, then ``response.completed`` with the whole response."""
+    return _responses_stream(_fake(calls, text, model))
+
+
+def _fake(calls: Sequence[tuple[str, Any]], text: str | None, model: str | None) -> Fake:
+    from ._fakes import Fake
+
+    return Fake("responses", calls, text, FAKE_MODEL if model is None else model)
+
+
+def _responses_items(fake: Fake) -> list[dict[str, Any]]:
+    """The output items of a completed response: the message, then the function calls."""
+    items: list[dict[str, Any]] = []
+    if fake.text is not None:
+        items.append(_message_item(fake, [_output_text(fake.text)], "completed"))
+    for index, (name, arguments) in enumerate(fake.calls):
+        items.append(_function_call_item(fake, index, name, fake.json_text(arguments), "completed"))
+    return items
+
+
+def _output_text(text: str) -> dict[str, Any]:
+    return {"type": "output_text", "annotations": [], "logprobs": [], "text": text}
+
+
+def _message_item(fake: Fake, content: list[Any], status: str) -> dict[str, Any]:
+    return {
+        "id": f"msg_{fake.hex('message', 50)}",
+        "type": "message",
+        "status": status,
+        "content": content,
+        "role": "assistant",
+    }
+
+
+def _function_call_item(
+    fake: Fake, index: int, name: str, arguments: str, status: str
+) -> dict[str, Any]:
+    return {
+        "id": f"fc_{fake.hex(f'item{index}', 50)}",
+        "type": "function_call",
+        "status": status,
+        "arguments": arguments,
+        "call_id": fake.call_id(index, "call_", 24),
+        "name": name,
+    }
+
+
+def _responses_response(fake: Fake, *, completed: bool = True) -> dict[str, Any]:
+    usage = {
+        "input_tokens": fake.PROMPT_TOKENS,
+        "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+        "output_tokens": fake.output_tokens,
+        "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": fake.PROMPT_TOKENS + fake.output_tokens,
+    }
+    return {
+        "id": f"resp_{fake.hex('response', 50)}",
+        "object": "response",
+        "created_at": fake.CREATED,
+        "status": "completed" if completed else "in_progress",
+        "background": False,
+        "completed_at": fake.CREATED + 1 if completed else None,
+        "error": None,
+        "incomplete_details": None,
+        "instructions": None,
+        "max_output_tokens": None,
+        "max_tool_calls": None,
+        "model": fake.model,
+        "output": _responses_items(fake) if completed else [],
+        "parallel_tool_calls": True,
+        "previous_response_id": None,
+        "prompt_cache_key": None,
+        "reasoning": {"effort": None, "summary": None},
+        "safety_identifier": None,
+        "service_tier": "default",
+        "store": True,
+        "temperature": 1.0,
+        "text": {"format": {"type": "text"}, "verbosity": "medium"},
+        "tool_choice": "auto",
+        "tools": [],
+        "top_logprobs": 0,
+        "top_p": 1.0,
+        "truncation": "disabled",
+        "usage": usage if completed else None,
+        "user": None,
+        "metadata": {},
+    }
+
+
+def _responses_stream(fake: Fake) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+
+    def emit(kind: str, **members: Any) -> None:
+        events.append({"type": kind, "sequence_number": len(events), **members})
+
+    pending = _responses_response(fake, completed=False)
+    emit("response.created", response=pending)
+    emit("response.in_progress", response=pending)
+    output_index = 0
+    if fake.text is not None:
+        item = _message_item(fake, [], "in_progress")
+        place = {"item_id": item["id"], "output_index": output_index}
+        emit("response.output_item.added", item=item, output_index=output_index)
+        emit("response.content_part.added", content_index=0, **place, part=_output_text(""))
+        for piece in fake.words(fake.text):
+            emit("response.output_text.delta", content_index=0, delta=piece, logprobs=[], **place)
+        emit("response.output_text.done", content_index=0, logprobs=[], text=fake.text, **place)
+        part = _output_text(fake.text)
+        emit("response.content_part.done", content_index=0, **place, part=part)
+        done = _message_item(fake, [part], "completed")
+        emit("response.output_item.done", item=done, output_index=output_index)
+        output_index += 1
+    for index, (name, arguments) in enumerate(fake.calls):
+        text = fake.json_text(arguments)
+        item = _function_call_item(fake, index, name, "", "in_progress")
+        place = {"item_id": item["id"], "output_index": output_index}
+        emit("response.output_item.added", item=item, output_index=output_index)
+        for piece in fake.pieces(text):
+            emit("response.function_call_arguments.delta", delta=piece, **place)
+        emit("response.function_call_arguments.done", arguments=text, **place)
+        done = _function_call_item(fake, index, name, text, "completed")
+        emit("response.output_item.done", item=done, output_index=output_index)
+        output_index += 1
+    emit("response.completed", response=_responses_response(fake))
+    return events

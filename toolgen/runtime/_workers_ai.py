@@ -19,15 +19,27 @@ answering with a shape it is not known for is drift. Drift paths of a shape star
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Literal, NotRequired, TypedDict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from ._chat_completions import READS as CHAT_READS
-from ._chat_completions import ChatCompletionsDecoder
+from ._chat_completions import (
+    ChatCompletionsDecoder,
+    _arguments_text,
+    _chat_call,
+    _chat_response,
+    _chat_stream,
+    _token_counts,
+)
 from ._contracts import Contracts
 from ._json import JsonRefused, dumps, loads
 from ._responses import READS as RESPONSES_READS
-from ._responses import ResponsesDecoder
+from ._responses import (
+    ResponsesDecoder,
+    _responses_response,
+    _responses_stream,
+    output_text,
+)
 from ._runtime import (
     MISSING,
     CallReader,
@@ -42,9 +54,13 @@ from ._runtime import (
     schema_drift,
     wire_form,
 )
-from ._tool_results import output_text
+from ._tool_results import Answer, _checked_ids, _marked_text
+
+if TYPE_CHECKING:
+    from ._fakes import Fake
 
 __all__ = [
+    "FAKE_MODEL",
     "READS",
     "SHAPES",
     "ChatResponseFormat",
@@ -56,6 +72,11 @@ __all__ = [
     "WorkersAiDecoder",
     "WorkersAiError",
     "WorkersAiRequests",
+    "WorkersAssistantMessage",
+    "WorkersRunLoop",
+    "WorkersToolMessage",
+    "fake_response",
+    "fake_stream",
     "sse_events",
 ]
 
@@ -434,3 +455,230 @@ def _shape_of(result: Mapping[str, Any]) -> str:
     if "output" in result or result.get("object") == "response" or "type" in result:
         return "responses"
     return "native"
+
+
+# -- the tool loop: the turn to replay and the results that answer its calls --------------------
+
+
+class WorkersToolMessage(TypedDict):
+    """A ``role: "tool"`` message of ``ai/run`` (``RoleScopedChatInput`` of workers-types)."""
+
+    role: Literal["tool"]
+    content: str
+    name: NotRequired[str]
+    tool_call_id: NotRequired[str]
+
+
+class WorkersAssistantMessage(TypedDict):
+    """The assistant turn of ``ai/run``: its text and its calls in Chat Completions form."""
+
+    role: Literal["assistant"]
+    content: str
+    tool_calls: NotRequired[list[Any]]
+
+
+class WorkersRunLoop:
+    """Workers AI ``ai/run``: the model's turn as an assistant message (a native result's or a
+    Responses-style result's calls in Chat Completions form, with the ids the decoder gave
+    them); one tool message per call with its ``name`` and ``tool_call_id`` (a failure's text as
+    its content). ``result_of(data, model)`` is the validated ``result`` of a REST body."""
+
+    def __init__(self, provider: str, result_of: Callable[[object, str], Any]) -> None:
+        self.provider = provider
+        self._result_of = result_of
+
+    def assistant_turn(self, data: object, model: str) -> WorkersAssistantMessage:
+        result = self._result_of(data, model)
+        if not isinstance(result, dict):
+            return {"role": "assistant", "content": result if isinstance(result, str) else ""}
+        if "choices" in result:
+            message = result["choices"][0]["message"]
+            turn: WorkersAssistantMessage = {
+                "role": "assistant",
+                "content": message.get("content") or "",
+            }
+            calls = [_chat_call(call) for call in message.get("tool_calls") or ()]
+        elif isinstance(result.get("output"), list):  # Responses-style items (gpt-oss)
+            items = result["output"]
+            turn = {"role": "assistant", "content": output_text(items)}
+            calls = [_item_call(item) for item in items if item.get("type") == "function_call"]
+        else:
+            turn = {"role": "assistant", "content": _text(result.get("response"))}
+            calls = [
+                _native_call(index, call)
+                for index, call in enumerate(result.get("tool_calls") or ())
+            ]
+        if calls:
+            turn["tool_calls"] = calls
+        return turn
+
+    def result(self, answer: Answer) -> WorkersToolMessage:
+        return {
+            "role": "tool",
+            "name": answer.wire_name,
+            "tool_call_id": answer.call_id,
+            "content": _marked_text(answer),
+        }
+
+    def results(self, answers: Sequence[Answer]) -> list[WorkersToolMessage]:
+        return [self.result(answer) for answer in _checked_ids(answers)]
+
+
+def _item_call(item: dict[str, Any]) -> dict[str, Any]:
+    """A Responses ``function_call`` item in Chat Completions form, its ``call_id`` as the id (the
+    decoder's id of the call, which its tool message answers)."""
+    return {
+        "id": item["call_id"],
+        "type": "function",
+        "function": {
+            "name": item["name"],
+            "arguments": _arguments_text(item.get("arguments")),
+        },
+    }
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else dumps(value)
+
+
+def _native_call(index: int, call: dict[str, Any]) -> dict[str, Any]:
+    """A native call in Chat Completions form, its id as the decoder gives it (``call_<n>``
+    when it has none)."""
+    function = call.get("function")
+    source = function if function is not None else call
+    return {
+        "id": call.get("id") or f"call_{index}",
+        "type": "function",
+        "function": {
+            "name": source["name"],
+            "arguments": _arguments_text(source.get("arguments", {})),
+        },
+    }
+
+
+# -- fakes: the bodies and streams it answers with, for tests ------------------------------
+
+#: The model its fakes name unless ``model`` is given.
+FAKE_MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast"
+
+
+def fake_response(
+    calls: Sequence[tuple[str, Any]],
+    *,
+    text: str | None = None,
+    model: str | None = None,
+    shape: str = "native",
+) -> dict[str, Any]:
+    """The REST body ``{result, success, errors, messages}`` whose result has ``shape``
+    (``native``, ``chat`` or ``responses``; the last two with only the members Workers AI's
+    types declare), carrying the assistant ``text`` and the ``calls``. A caller passes the
+    ``model`` of a family that answers with that shape (the decoders check the family).
+    ValueError for an unknown ``shape``."""
+    return _rest(_workers_result(_fake(calls, text, model, shape), shape))
+
+
+def fake_stream(
+    calls: Sequence[tuple[str, Any]],
+    *,
+    text: str | None = None,
+    model: str | None = None,
+    shape: str = "native",
+) -> list[dict[str, Any]]:
+    """The SSE events of the result ``shape`` (native events carry the text in pieces, then the
+    whole calls, then the usage)."""
+    return _workers_stream(_fake(calls, text, model, shape), shape)
+
+
+def _fake(
+    calls: Sequence[tuple[str, Any]], text: str | None, model: str | None, shape: str
+) -> Fake:
+    from ._fakes import Fake
+
+    if shape not in SHAPES:
+        raise ValueError(f"unknown Workers AI result shape {shape!r}; expected one of {SHAPES}")
+    return Fake("run", calls, text, FAKE_MODEL if model is None else model)
+
+
+def _native_calls(fake: Fake) -> list[dict[str, Any]]:
+    return [{"name": name, "arguments": arguments} for name, arguments in fake.calls]
+
+
+def _native_result(fake: Fake) -> dict[str, Any]:
+    return {
+        "response": fake.text or "",
+        "tool_calls": _native_calls(fake),
+        "usage": _token_counts(fake),
+    }
+
+
+def _native_stream(fake: Fake) -> list[dict[str, Any]]:
+    """The events of a native SSE stream (the ``data:`` of each; ``[DONE]`` is not an event):
+    the text in pieces, the whole calls in one event, then the usage."""
+    events: list[dict[str, Any]] = [{"response": piece} for piece in fake.words(fake.text or "")]
+    if fake.calls:
+        events.append({"response": "", "tool_calls": _native_calls(fake)})
+    if not events:
+        events.append({"response": ""})
+    events.append({"response": "", "usage": _token_counts(fake)})
+    return events
+
+
+#: What Workers AI's chat-style and Responses-style results leave out of those APIs' answers (its
+#: type definitions declare none of these members), and the members of a Responses-style result.
+_NOT_IN_RESULTS = {
+    "chat": frozenset(
+        ("refusal", "annotations", "service_tier", "system_fingerprint")
+        + ("prompt_tokens_details", "completion_tokens_details")
+    ),
+    "responses": frozenset(("annotations", "logprobs")),
+}
+_RESPONSE_MEMBERS = ("id", "created_at", "object", "status", "output", "usage")
+_USAGE_MEMBERS = ("input_tokens", "output_tokens", "total_tokens")
+
+
+def _pruned(value: Any, members: frozenset[str]) -> Any:
+    """``value`` without the object members named ``members``, at any depth."""
+    if isinstance(value, dict):
+        return {k: _pruned(v, members) for k, v in value.items() if k not in members}
+    if isinstance(value, list):
+        return [_pruned(item, members) for item in value]
+    return value
+
+
+def _lean_response(response: dict[str, Any]) -> dict[str, Any]:
+    """A Responses-style result as Workers AI's types declare it (with ``output_text``)."""
+    lean = {key: response[key] for key in _RESPONSE_MEMBERS if response.get(key) is not None}
+    if "usage" in lean:
+        lean["usage"] = {key: lean["usage"][key] for key in _USAGE_MEMBERS}
+    text = [part["text"] for item in lean["output"] for part in item.get("content", ())]
+    if text:
+        lean["output_text"] = "".join(text)
+    return lean
+
+
+def _workers_result(fake: Fake, shape: str) -> dict[str, Any]:
+    if shape == "native":
+        return _native_result(fake)
+    if shape == "chat":
+        chat: dict[str, Any] = _pruned(_chat_response(fake), _NOT_IN_RESULTS["chat"])
+        return chat
+    return _lean_response(_pruned(_responses_response(fake), _NOT_IN_RESULTS["responses"]))
+
+
+def _workers_stream(fake: Fake, shape: str) -> list[dict[str, Any]]:
+    if shape == "native":
+        return _native_stream(fake)
+    if shape == "chat":
+        chunks: list[dict[str, Any]] = _pruned(_chat_stream(fake), _NOT_IN_RESULTS["chat"])
+        return chunks
+    events: list[dict[str, Any]] = _pruned(_responses_stream(fake), _NOT_IN_RESULTS["responses"])
+    for event in events:
+        if "response" in event:
+            event["response"] = _lean_response(event["response"])
+    return events
+
+
+def _rest(result: dict[str, Any]) -> dict[str, Any]:
+    return {"result": result, "success": True, "errors": [], "messages": []}

@@ -16,9 +16,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from toolgen.apis.api import Api
 from toolgen.compile.validators.envelope_compiler import SurfaceCompiler
 from toolgen.compile.validators.errors import EnvelopeSchemaError
-from toolgen.providers.apis import Api
 
 
 def check_api_reads(provider: str, apis: Iterable[Api], schemas: dict[str, Any]) -> None:

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from toolgen.apis.api import Api
 from toolgen.compile.validators.decoders import check_api_reads
 from toolgen.compile.validators.envelope_compiler import check_schema
 from toolgen.compile.validators.errors import EnvelopeSchemaError
-from toolgen.providers.apis import Api
 from toolgen.providers.surfaces import builtin_schemas
 
 

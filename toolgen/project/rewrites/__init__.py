@@ -54,7 +54,7 @@ from toolgen.project.rewrites.enums import (
     enum_text,
 )
 from toolgen.project.rewrites.keywords import KeywordsDropped
-from toolgen.project.rewrites.members import RequiredDeclared
+from toolgen.project.rewrites.members import MembersRenamed, RequiredDeclared
 from toolgen.project.rewrites.nulls import (
     DefaultNullRequired,
     MadeNullable,
@@ -96,6 +96,7 @@ __all__ = [
     "MadeNullable",
     "MapAsPairs",
     "MemberAsJsonText",
+    "MembersRenamed",
     "NodeRecord",
     "NullForm",
     "NullableOptionalBoxed",

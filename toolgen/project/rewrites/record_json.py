@@ -25,6 +25,7 @@ _FIELD_FROM_JSON: dict[str, Any] = {
     "keywords": tuple,
     "members": tuple,
     "strings": tuple,
+    "names": lambda pairs: tuple((wire, name) for wire, name in pairs),
     "values": lambda pairs: tuple((text, value) for text, value in pairs),
 }
 

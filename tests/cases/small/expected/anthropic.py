@@ -28,12 +28,16 @@ from ._envelopes_anthropic import (
     validate_message_stream_event,
 )
 from ._messages import (
+    AssistantMessageParam,
     CacheControlEphemeralParam,
     InputSchemaTyped,
     JSONOutputFormatParam,
     MessagesDecoder,
+    MessagesLoop,
     MessagesRequests,
     ToolParam,
+    ToolResultBlockParam,
+    UserMessageParam,
 )
 from ._outcomes import FailedCall, answer_for, answers_for, outcome
 from ._runtime import (
@@ -46,12 +50,6 @@ from ._runtime import (
     SchemaDriftError,
     ToolCallDecoder,
     collecting_failures,
-)
-from ._tool_results import (
-    AssistantMessageParam,
-    MessagesLoop,
-    ToolResultBlockParam,
-    UserMessageParam,
 )
 from .models import model_for
 from .tool_outputs import dump_output

@@ -20,9 +20,12 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, overload
 from ._canonical_openai import OUTPUT_CANONICALIZERS, TOOL_CANONICALIZERS
 from ._canonical_openai import canonicalize_text as _canonicalize_text
 from ._chat_completions import (
+    ChatCompletionAssistantMessageParam,
     ChatCompletionFunctionToolParam,
     ChatCompletionsDecoder,
     ChatCompletionsRequests,
+    ChatCompletionToolMessageParam,
+    ChatLoop,
     FunctionDefinition,
     JSONSchema,
     ResponseFormatJSONSchema,
@@ -54,11 +57,6 @@ from ._runtime import (
     SchemaDriftError,
     ToolCallDecoder,
     collecting_failures,
-)
-from ._tool_results import (
-    ChatCompletionAssistantMessageParam,
-    ChatCompletionToolMessageParam,
-    ChatLoop,
 )
 from .models import model_for
 from .tool_outputs import dump_output

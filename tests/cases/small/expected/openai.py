@@ -21,8 +21,11 @@ from ._canonical_openai import OUTPUT_CANONICALIZERS, TOOL_CANONICALIZERS
 from ._canonical_openai import canonicalize_text as _canonicalize_text
 from ._chat_and_responses import ChatAndResponsesRequests
 from ._chat_completions import (
+    ChatCompletionAssistantMessageParam,
     ChatCompletionFunctionToolParam,
     ChatCompletionsDecoder,
+    ChatCompletionToolMessageParam,
+    ChatLoop,
     FunctionDefinition,
     JSONSchema,
     ResponseFormatJSONSchema,
@@ -49,9 +52,11 @@ from ._envelopes_openai import (
 )
 from ._outcomes import FailedCall, answer_for, answers_for, outcome
 from ._responses import (
+    FunctionCallOutput,
     FunctionToolParam,
     ResponseFormatTextJSONSchemaConfigParam,
     ResponsesDecoder,
+    ResponsesLoop,
 )
 from ._runtime import (
     CallReader,
@@ -63,13 +68,6 @@ from ._runtime import (
     SchemaDriftError,
     ToolCallDecoder,
     collecting_failures,
-)
-from ._tool_results import (
-    ChatCompletionAssistantMessageParam,
-    ChatCompletionToolMessageParam,
-    ChatLoop,
-    FunctionCallOutput,
-    ResponsesLoop,
 )
 from .models import model_for
 from .tool_outputs import dump_output

@@ -18,7 +18,10 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, overload
 from ._contracts import Contracts, ModuleTable, StrictToolLimits
 from ._converse import (
     ConverseDecoder,
+    ConverseLoop,
+    ConverseMessage,
     ConverseRequests,
+    ConverseToolResultBlock,
     JsonSchemaDefinition,
     OutputFormat,
     OutputFormatStructure,
@@ -40,7 +43,6 @@ from ._runtime import (
     ToolCallDecoder,
     collecting_failures,
 )
-from ._tool_results import ConverseLoop, ConverseMessage, ConverseToolResultBlock
 from .models import model_for
 from .tool_outputs import dump_output
 

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from typing import Literal, TypeAlias
 
+from .. import _messages
 from .. import anthropic as _provider
-from .._fakes import response as _response
-from .._fakes import stream as _stream
 from .._forward import Fakes, Forward
 
 __all__ = ["ToolName", "arguments", "response", "stream"]
@@ -29,7 +28,9 @@ _FAKES: Fakes[ToolName, _provider.Api] = Fakes(
     Forward(__package__, "._plans_anthropic"),
     _provider.PROVIDER_NAMES,
     "messages",
-    (_response, _stream),
+    {
+        "messages": (_messages.fake_response, _messages.fake_stream),
+    },
     {"messages": {"model": "claude-haiku-4-5"}},
 )
 arguments = _FAKES.arguments

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from typing import Literal, TypeAlias
 
+from .. import _chat_completions
 from .. import groq as _provider
-from .._fakes import response as _response
-from .._fakes import stream as _stream
 from .._forward import Fakes, Forward
 
 __all__ = ["ToolName", "arguments", "response", "stream"]
@@ -29,7 +28,9 @@ _FAKES: Fakes[ToolName, _provider.Api] = Fakes(
     Forward(__package__, "._plans_groq"),
     _provider.PROVIDER_NAMES,
     "chat",
-    (_response, _stream),
+    {
+        "chat": (_chat_completions.fake_response, _chat_completions.fake_stream),
+    },
     {"chat": {"model": "openai/gpt-oss-20b"}},
 )
 arguments = _FAKES.arguments

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from typing import Literal, TypeAlias
 
+from .. import _converse
 from .. import bedrock as _provider
-from .._fakes import response as _response
-from .._fakes import stream as _stream
 from .._forward import Fakes, Forward
 
 __all__ = ["ToolName", "arguments", "response", "stream"]
@@ -29,7 +28,9 @@ _FAKES: Fakes[ToolName, _provider.Api] = Fakes(
     Forward(__package__, "._plans_bedrock"),
     _provider.PROVIDER_NAMES,
     "converse",
-    (_response, _stream),
+    {
+        "converse": (_converse.fake_response, _converse.fake_stream),
+    },
     {},
 )
 arguments = _FAKES.arguments

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolgen.infra.diagnostics import Diagnostic, Level
-from toolgen.providers.formats import (
+from toolgen.formats.tool_format import (
     Entries,
     FoundTool,
+    ImportFormat,
     ReadResult,
     ToolFormat,
     any_have,
@@ -26,7 +26,7 @@ from toolgen.providers.formats import (
     listed,
     read_schema_field,
 )
-from toolgen.providers.registration import ImportFormat
+from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.schema import pointer as jp
 from toolgen.schema import walker
 

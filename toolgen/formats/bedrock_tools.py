@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolgen.infra.diagnostics import Level
-from toolgen.providers.formats import (
+from toolgen.formats.tool_format import (
     Entries,
     FoundTool,
+    ImportFormat,
     ReadResult,
     ToolFormat,
     any_have,
@@ -22,7 +22,7 @@ from toolgen.providers.formats import (
     not_a_function_tool,
     read_schema_field,
 )
-from toolgen.providers.registration import ImportFormat
+from toolgen.infra.diagnostics import Level
 from toolgen.schema import pointer as jp
 
 

@@ -1,18 +1,17 @@
 """What a tool-definition format is, for ``toolgen import``: where its tools sit in a document, how
-one entry reads, and which of a provider's additions an import may undo. The provider formats live
-in ``toolgen/providers/``; MCP and BFCL are no providers, so their readers live here.
+one entry reads, and which of a provider's additions an import may undo; and what a module of
+toolgen.formats declares (``ImportFormat``: a format at its place in the detection order).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.schema import pointer as jp
-from toolgen.schema import walker
 
 Entries = list[tuple[str, Any]]  # (JSON pointer in the source document, the entry there)
 
@@ -121,114 +120,16 @@ def read_schema_field(
     )
 
 
-def _mcp_find(document: Any) -> Entries | None:
-    result, base = json_rpc_result(document)
-    if not isinstance(result, dict):
-        return None
-    return any_have(
-        entries(result.get("tools"), jp.join(base, "tools")), lambda e: "inputSchema" in e
-    )
-
-
-#: MCP Tool member -> the tool file's field (toolgen/load/tool_extras.py)
-MCP_EXTRAS = {"title": "title", "outputSchema": "output", "annotations": "annotations"}
-
-
-def _mcp_read(entry: Any, pointer: str) -> ReadResult:
-    tool, findings = read_schema_field(entry, "inputSchema", pointer)
-    if tool is None:
-        return tool, findings
-    extra = {field: entry[member] for member, field in MCP_EXTRAS.items() if member in entry}
-    return replace(tool, extra=extra), findings
-
-
-MCP_TOOLS = ToolFormat(
-    name="mcp",
-    title="MCP tools/list result",
-    find=_mcp_find,
-    read=_mcp_read,
-)
-
-
 def not_a_function_tool(entry: Any, pointer: str) -> Diagnostic:
     kind = entry.get("type") if isinstance(entry, dict) else None
     what = f"a {kind!r} tool" if isinstance(kind, str) else "not a function tool"
     return finding(pointer, "SKIPPED_TOOL", f"{what} without a JSON Schema; skipped")
 
 
-# -- BFCL (Berkeley Function Calling Leaderboard) function docs: no provider either ---------------
-# [{name, description, parameters: {type: "dict", properties, required}}] with Python and Java
-# type names; they are written as JSON Schema's (an unknown name is left for the loader to report).
+@dataclass(frozen=True)
+class ImportFormat:
+    """A tool-definition format ``toolgen import`` reads, at its place in the detection order:
+    a document is read by the first format (lowest rank) whose layout it has."""
 
-BFCL_TYPES: dict[str, str | None] = {
-    "dict": "object",
-    "HashMap": "object",
-    "float": "number",
-    "double": "number",
-    "long": "integer",
-    "String": "string",
-    "char": "string",
-    "Array": "array",
-    "ArrayList": "array",
-    "tuple": "array",
-    "Boolean": "boolean",
-    "any": None,  # any value: no type
-    "": None,
-}
-
-
-def _bfcl_find(document: Any) -> Entries | None:
-    return any_have(
-        listed(document),
-        lambda e: (
-            "name" in e
-            and isinstance(e.get("parameters"), dict)
-            and e["parameters"].get("type") == "dict"
-        ),
-    )
-
-
-def _bfcl_types(node: Any, pointer: str, renamed: list[str]) -> Any:
-    if not isinstance(node, dict):
-        return node
-    node = walker.map_children(
-        node, pointer, lambda child: _bfcl_types(child.schema, child.pointer, renamed)
-    )
-    kind = node.get("type")
-    if not isinstance(kind, str) or kind not in BFCL_TYPES:
-        return node
-    renamed.append(kind)
-    json_type = BFCL_TYPES[kind]
-    if json_type is None:
-        return {k: v for k, v in node.items() if k != "type"}
-    return {**node, "type": json_type}
-
-
-def bfcl_json_schema(schema: Any) -> Any:
-    """A copy of a BFCL schema with JSON Schema type names (keyword-driven: names stay names)."""
-    return _bfcl_types(schema, "", [])
-
-
-def _bfcl_read(entry: Any, pointer: str) -> ReadResult:
-    if not isinstance(entry, dict):
-        return None, [not_a_function_tool(entry, pointer)]
-    tool, findings = read_schema_field(entry, "parameters", pointer)
-    if tool is None:
-        return None, findings
-    renamed: list[str] = []
-    schema = _bfcl_types(tool.parameters, tool.pointer, renamed)
-    if renamed:
-        findings.append(
-            finding(
-                tool.pointer,
-                "BFCL_TYPE",
-                f"{len(renamed)} BFCL type name(s) written as JSON Schema's "
-                f"({', '.join(sorted(set(renamed), key=str))}; any: no type)",
-            )
-        )
-    return FoundTool(tool.name, tool.description, schema, tool.pointer), findings
-
-
-BFCL_FUNCTIONS = ToolFormat(
-    name="bfcl", title="BFCL function docs", find=_bfcl_find, read=_bfcl_read
-)
+    rank: int
+    format: ToolFormat

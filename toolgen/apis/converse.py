@@ -1,11 +1,11 @@
-"""AWS event stream messages (``application/vnd.amazon.eventstream``, the body of AWS streaming
-responses), read with the standard library: what ``toolgen canary record`` gets back from a
-provider that streams in this format rather than as server-sent events
-(toolgen.providers.canary_wire says which).
+"""The Converse API: its runtime module toolgen/runtime/_converse.py (request builders within
+strict tool use's per-request limits, decoders, the tool loop, fakes), its canary requests, and
+its stream framing: AWS event stream messages (``application/vnd.amazon.eventstream``, the body of
+ConverseStream), read with the standard library.
 
-A message is a prelude (its total length, its headers' length, the CRC-32 of those eight bytes),
-the headers, the payload, and the CRC-32 of everything before it; each header is a name (one length
-byte), a type byte and a value of that type. Source: "Event stream encoding"
+An event stream message is a prelude (its total length, its headers' length, the CRC-32 of those
+eight bytes), the headers, the payload, and the CRC-32 of everything before it; each header is a
+name (one length byte), a type byte and a value of that type. Source: "Event stream encoding"
 (docs.aws.amazon.com/transcribe/latest/dg/event-stream.html and
 docs.aws.amazon.com/lexv2/latest/dg/event-stream-encoding.html), checked 2026-12-05. Both CRCs
 are checked: a message that fails one is refused (ValueError), never read as a shorter or a
@@ -14,11 +14,103 @@ different one.
 
 from __future__ import annotations
 
+import json
 import struct
 import uuid
 import zlib
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
+from urllib.parse import quote
+
+from toolgen.apis.api import Api, Canary, Fakes, Loop, Requests
+from toolgen.apis.canary_requests import OUTPUT_PROMPT, PROMPT
+from toolgen.runtime import _converse as converse
+
+_REQUESTS = converse.ConverseRequests
+
+
+def _path(model: str, stream: bool) -> str:
+    # the model ID is one path segment: an ID such as "us.amazon.nova-micro-v1:0" goes with %3A
+    return f"/model/{quote(model, safe='')}/{'converse-stream' if stream else 'converse'}"
+
+
+def _messages(prompt: str) -> list[dict[str, Any]]:
+    return [{"role": "user", "content": [{"text": prompt}]}]
+
+
+def _tool_request(model: str, tools: Any, name: str, stream: bool) -> dict[str, Any]:
+    # the model and streaming are in the path, not the body
+    return {
+        "messages": _messages(PROMPT),
+        "toolConfig": {"tools": tools, "toolChoice": {"tool": {"name": name}}},
+        "inferenceConfig": {"maxTokens": 1024},
+    }
+
+
+def _output_request(model: str, text_format: Any) -> dict[str, Any]:
+    return {
+        "messages": _messages(OUTPUT_PROMPT),
+        "outputConfig": {"textFormat": text_format},
+        "inferenceConfig": {"maxTokens": 1024},
+    }
+
+
+def _output_text(body: Any) -> Any:
+    try:
+        content = body["output"]["message"]["content"]
+        return next(block["text"] for block in content if "text" in block)
+    except (KeyError, TypeError, StopIteration):
+        return None
+
+
+def stream_events(body: bytes) -> list[Any]:
+    """The events of a ConverseStream body as boto3 yields them: ``{event type: payload}``.
+    The API pads each payload with a member ``p`` of varying length (every recorded stream of the
+    corpus has it); boto3 reads a payload by its event's shape, which has no ``p``, so it never
+    reaches an application and is left out here too."""
+    events = []
+    for message in event_messages(body):
+        payload = json.loads(message.payload) if message.payload else {}
+        if message.text(":message-type") != "event":
+            kind = message.text(":exception-type") or message.text(":error-code") or "an error"
+            text = message.text(":error-message") or (
+                payload.get("message") if isinstance(payload, dict) else None
+            )
+            raise ValueError(f"the stream reports {kind}: {text}")
+        if isinstance(payload, dict):
+            payload.pop("p", None)
+        events.append({message.text(":event-type"): payload})
+    return events
+
+
+CONVERSE = Api(
+    "converse",
+    "Converse API",
+    converse.ConverseDecoder,
+    converse.READS,
+    Requests(
+        _REQUESTS, (_REQUESTS.tool_definition, _REQUESTS.tool_definitions, _REQUESTS.output_format)
+    ),
+    (
+        converse.JsonSchemaDefinition,
+        converse.OutputFormat,
+        converse.OutputFormatStructure,
+        converse.ToolInputSchema,
+        converse.ToolSpecification,
+        converse.ToolTypeDef,
+    ),
+    Fakes.of(converse),
+    Canary(_path, _tool_request, _output_request, ("output_format",), _output_text, stream_events),
+    loop=Loop(
+        converse.ConverseLoop,
+        "validate_converse, validate_event=validate_converse_stream_event",
+    ),
+)
+
+APIS = (CONVERSE,)
+
+
+# -- the stream framing: AWS event stream messages ----------------------------------------------
 
 _PRELUDE: Final = struct.Struct(">III")  # total length, headers length, prelude CRC
 _CRC: Final = struct.Struct(">I")

@@ -1,0 +1,22 @@
+"""A user's test with the generated fakes (``examplegen.testing``): the canonical payloads it gives
+and the calls it reads back type-check without a cast (tests/test_sdk_typing.py)."""
+
+from __future__ import annotations
+
+from examplegen import openai
+from examplegen.testing import openai as fake_openai
+
+
+def refunded_charges() -> list[str]:
+    body = fake_openai.response(
+        [("billing.refund", {"charge_id": "ch_12345678", "reason": "duplicate"})],
+        api="responses",
+        text="Refunding.",
+    )
+    charges = []
+    for call in openai.parse_tool_calls(body, "responses"):
+        if call.name == "billing.refund":
+            charges.append(call.arguments.charge_id)
+    events: list[dict[str, object]] = fake_openai.stream([("send_email", {})])
+    del events
+    return charges
