@@ -134,6 +134,9 @@ class Config:
     # server, agent frameworks' tools), each a module of the package; the build names them
     # (toolgen.package.targets), in its order, each once.
     targets: tuple[str, ...] = ()
+    # ``[toolgen] max_request_tokens``: a build fails when a provider's full request (every tool
+    # and the largest output) costs more tokens (toolgen.package.request_cost); None: no budget
+    max_request_tokens: int | None = None
 
     def options_for(self, provider: str) -> ProviderOptions:
         options = self.options.get(provider, ProviderOptions())

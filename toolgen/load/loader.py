@@ -219,7 +219,8 @@ def load_config(
         )
         tables = {}
     providers: tuple[str, ...] | None = None
-    for key in sorted(set(section) - {"providers", "strict_fallback", "targets"}):
+    known = {"providers", "strict_fallback", "targets", "max_request_tokens"}
+    for key in sorted(set(section) - known):
         problem(jp.join("/toolgen", key), "UNKNOWN_FIELD", f"unknown setting {key!r}")
     strict_fallback = section.get("strict_fallback", "error")
     if strict_fallback not in ("error", "non-strict"):
@@ -245,6 +246,14 @@ def load_config(
                     )
             providers = tuple(v for v in value if v in known_providers)
     targets = _read_targets(section, known_targets, problem)
+    budget = section.get("max_request_tokens")
+    if budget is not None and (type(budget) is not int or budget < 1):
+        problem(
+            "/toolgen/max_request_tokens",
+            "INVALID_CONFIG",
+            "max_request_tokens must be an integer of at least 1",
+        )
+        budget = None
     options: dict[str, ProviderOptions] = {}
     for name, table in tables.items():
         pointer = jp.join("/providers", name)
@@ -293,7 +302,11 @@ def load_config(
             optional_nullable=level, dialect=dialect, strict=strict, recursion_depth=depth
         )
     config = Config(
-        providers=providers, options=options, strict_fallback=strict_fallback, targets=targets
+        providers=providers,
+        options=options,
+        strict_fallback=strict_fallback,
+        targets=targets,
+        max_request_tokens=budget,
     )
     return config, diagnostics
 

@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen.infra.kept import Kept, each_by_identity
+from toolgen.runtime._cost import json_text
 
 
 def compact(value: Any) -> str:
     """The JSON text of a stored value: no spaces, text as it is."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return json_text(value)
 
 
 @dataclass(frozen=True)
