@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("build", "canonical", "coldstart", "decode", "envelopes", "models")
+BENCHMARKS = ("build", "canonical", "coldstart", "decode", "envelopes", "models", "shared_defs")
 
 
 def main() -> None:

@@ -23,13 +23,14 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 
 
-def test_the_hooks_file_declares_both_hooks() -> None:
+def test_the_hooks_file_declares_its_hooks() -> None:
     hooks = {
         hook["id"]: hook for hook in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
     }
-    assert set(hooks) == {"toolgen-check", "toolgen-diff"}
+    assert set(hooks) == {"toolgen-check", "toolgen-diff", "toolgen-request-budget"}
     assert hooks["toolgen-check"]["entry"] == "toolgen build --check"
     assert hooks["toolgen-diff"]["entry"] == "toolgen diff --git HEAD --fail-on breaking"
+    assert hooks["toolgen-request-budget"]["entry"] == "toolgen validate"
     assert all(
         hook["pass_filenames"] is False and hook["language"] == "python" for hook in hooks.values()
     )
@@ -107,6 +108,11 @@ def test_hooks_through_pre_commit_try_repo(tmp_path: Path, make_design, tool, ru
     assert any(line.startswith("toolgen diff") and line.endswith("Failed") for line in lines), (
         output
     )
+    # no budget in the consumer's toolgen.toml: the request costs what it costs
+    assert any(
+        line.startswith("toolgen validate --max-request-tokens") and line.endswith("Passed")
+        for line in lines
+    ), output
     assert "tools/t.yaml:/parameters/properties/b: design: BREAKING member removed" in output
     assert done.returncode == 1
 

@@ -260,10 +260,7 @@ ACCEPTED: dict[str, tuple[Any, Any]] = {
             **obj({"a": {"allOf": [{"$ref": "#/$defs/D"}], "description": "site"}}, ["a"]),
             "$defs": {"D": {"type": "integer", "description": "def"}},
         },
-        {
-            **closed({"a": {"type": "integer", "description": "site"}}),
-            "$defs": {"D": {"type": "integer", "description": "def"}},
-        },
+        closed({"a": {"type": "integer", "description": "site"}}),  # D inlined: not sent
     ),
     # a $ref with siblings is unravelled; a bare $ref stays
     "$ref with siblings unravelled": (

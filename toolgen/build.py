@@ -14,6 +14,7 @@ from toolgen.infra.parallel import Progress, Runner
 from toolgen.load.contracts import Design
 from toolgen.load.design import load_design
 from toolgen.package.assemble import render_package
+from toolgen.package.request_cost import over_budget, request_costs
 from toolgen.package.targets import TARGET_NAMES, target_diagnostics
 from toolgen.package.writer import Written, write_package
 from toolgen.project.design_projection import ProviderProjection, project_design
@@ -96,10 +97,12 @@ class Session:
         cache_dir: Path | None = None,
         read_only_cache: bool = False,
         progress: Progress | None = None,
+        max_request_tokens: int | None = None,
     ) -> BuildResult:
         """Build in memory. ``jobs`` processes share the per-contract work (the output does not
         depend on it); with ``cache_dir``, work whose inputs did not change is read from there,
-        and what was computed is written there unless ``read_only_cache``."""
+        and what was computed is written there unless ``read_only_cache``.
+        ``max_request_tokens``: the budget of a provider's full request (else toolgen.toml's)."""
         cache = self._open_cache(cache_dir, read_only_cache) if cache_dir is not None else None
         if self.kept is not None:
             self.kept.begin()
@@ -107,7 +110,7 @@ class Session:
         with Runner(jobs, cache, progress, warm_up=warm_up, kept=self.kept) as runner:
             if cache is None or cache.is_empty():
                 runner.start()  # most of the work is to be done: the workers start while loading
-            result = _build(Path(design_root), providers, runner)
+            result = _build(Path(design_root), providers, runner, max_request_tokens)
         if cache is not None:
             cache.save_indexes()
             cache.prune()
@@ -133,6 +136,7 @@ def build(
     cache_dir: Path | None = None,
     read_only_cache: bool = False,
     progress: Progress | None = None,
+    max_request_tokens: int | None = None,
 ) -> BuildResult:
     """One build in a session that keeps nothing (:meth:`Session.build`)."""
     return Session(keep=False).build(
@@ -142,16 +146,35 @@ def build(
         cache_dir=cache_dir,
         read_only_cache=read_only_cache,
         progress=progress,
+        max_request_tokens=max_request_tokens,
     )
 
 
-def _build(design_root: Path, providers: Sequence[str], runner: Runner) -> BuildResult:
+def _build(
+    design_root: Path, providers: Sequence[str], runner: Runner, max_request_tokens: int | None
+) -> BuildResult:
     analysis = analyze(design_root, providers, runner)
     if not analysis.ok or analysis.design is None:
         return analysis
+    over = _over_budget(analysis, max_request_tokens)
+    if over:
+        return replace(analysis, diagnostics=analysis.diagnostics + over)
     package = render_package(analysis.design, list(analysis.projections), runner)
     diagnostics = analysis.diagnostics + package.diagnostics
     files = (
         package.with_manifest(analysis.design, runner.kept) if not has_errors(diagnostics) else {}
     )
     return BuildResult(files, diagnostics, analysis.design, analysis.projections)
+
+
+def _over_budget(analysis: BuildResult, max_request_tokens: int | None) -> list[Diagnostic]:
+    """What goes over the budget of a full request: ``max_request_tokens`` (the command line's),
+    else toolgen.toml's ``[toolgen] max_request_tokens``; none without a budget."""
+    assert analysis.design is not None
+    source = "--max-request-tokens"
+    if max_request_tokens is None:
+        max_request_tokens = analysis.design.config.max_request_tokens
+        source = "[toolgen] max_request_tokens in toolgen.toml"
+    if max_request_tokens is None:
+        return []
+    return over_budget(request_costs(analysis.projections), max_request_tokens, source)

@@ -52,6 +52,17 @@ _format_option = click.option(
 )
 
 
+_budget_option = click.option(
+    "--max-request-tokens",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Fail when a provider's full request (every tool and the largest output) costs more "
+    "than N tokens, naming the tools that cost most (see toolgen show --cost). Default: "
+    "[toolgen] max_request_tokens in toolgen.toml, else no budget.",
+)
+
+
 def _out_option(help_text: str) -> Callable[[Any], Any]:
     return click.option(
         "-o",
@@ -120,6 +131,7 @@ def _run_build(
     *,
     read_only_cache: bool = False,
     session: Session | None = None,
+    max_request_tokens: int | None = None,
 ) -> BuildResult:
     from toolgen.build import Session
     from toolgen.infra.parallel import Progress, default_jobs
@@ -131,6 +143,7 @@ def _run_build(
         cache_dir=cache_dir,
         read_only_cache=read_only_cache,
         progress=Progress.for_terminal(quiet),
+        max_request_tokens=max_request_tokens,
     )
 
 
@@ -179,6 +192,7 @@ def run() -> NoReturn:
     "files when OUT differs from what the build would write.",
 )
 @_format_option
+@_budget_option
 @_scale_options
 def build_command(
     design: Path,
@@ -186,6 +200,7 @@ def build_command(
     providers: tuple[str, ...],
     check: bool,
     output_format: str,
+    max_request_tokens: int | None,
     jobs: int | None,
     no_cache: bool,
     cache_dir: Path | None,
@@ -203,7 +218,15 @@ def build_command(
         sys.exit(EXIT_USAGE)
     sys.exit(
         _build_into(
-            design, out, providers, output_format, check=check, jobs=jobs, cache=cache, quiet=quiet
+            design,
+            out,
+            providers,
+            output_format,
+            check=check,
+            jobs=jobs,
+            cache=cache,
+            quiet=quiet,
+            max_request_tokens=max_request_tokens,
         )
     )
 
@@ -219,6 +242,7 @@ def _build_into(
     cache: Path | None = None,
     quiet: bool = False,
     session: Session | None = None,
+    max_request_tokens: int | None = None,
 ) -> int:
     """One build of DESIGN into OUT (or compared with OUT), reported; returns the exit code.
     ``session``: what a process that builds again keeps between its builds (``toolgen watch``)."""
@@ -228,7 +252,14 @@ def _build_into(
     session = session or Session(keep=False)
     # --check changes no file: it reads the cache, and writes neither it nor OUT
     result = _run_build(
-        design, providers, jobs, cache, quiet, read_only_cache=check, session=session
+        design,
+        providers,
+        jobs,
+        cache,
+        quiet,
+        read_only_cache=check,
+        session=session,
+        max_request_tokens=max_request_tokens,
     )
     _report(result.diagnostics, output_format)
     if not result.ok:
@@ -278,19 +309,24 @@ def _check(out: Path, result: BuildResult) -> None:
 @_design_argument
 @_provider_option
 @_format_option
+@_budget_option
 @_scale_options
 def validate_command(
     design: Path,
     providers: tuple[str, ...],
     output_format: str,
+    max_request_tokens: int | None,
     jobs: int | None,
     no_cache: bool,
     cache_dir: Path | None,
     quiet: bool,
 ) -> None:
     """Check DESIGN as a build would (loading, meta-validation, examples, every provider projection,
-    envelope overrides, models); write nothing but the build cache."""
-    result = _run_build(design, providers, jobs, _cache_dir(design, cache_dir, no_cache), quiet)
+    envelope overrides, models, the request budget); write nothing but the build cache."""
+    cache = _cache_dir(design, cache_dir, no_cache)
+    result = _run_build(
+        design, providers, jobs, cache, quiet, max_request_tokens=max_request_tokens
+    )
     _report(result.diagnostics, output_format)
     click.echo(f"toolgen: {_summary(result.diagnostics)}", err=True)
     sys.exit(EXIT_OK if result.ok else EXIT_DESIGN)
@@ -298,18 +334,33 @@ def validate_command(
 
 @main.command("show")
 @_design_argument
-@click.argument("name")
+@click.argument("name", required=False)
 @click.option(
     "--provider",
-    required=True,
     type=click.Choice(PROVIDER_NAMES),
-    help="The provider whose projection to show.",
+    help="The provider whose projection to show (required without --cost; with --cost, "
+    "default: the design's providers).",
+)
+@click.option(
+    "--cost",
+    is_flag=True,
+    help="Print what each request costs instead: per provider and tool (or only NAME) the "
+    "bytes and tokens of its definition and the share of its description and schema, and the "
+    "full request (every tool and the largest output) by part.",
 )
 @_format_option
-def show_command(design: Path, name: str, provider: str, output_format: str) -> None:
-    """Print the PROVIDER projection of the tool or output NAME (its canonical name) as JSON."""
+def show_command(
+    design: Path, name: str | None, provider: str | None, cost: bool, output_format: str
+) -> None:
+    """Print the PROVIDER projection of the tool or output NAME (its canonical name) as JSON,
+    or (--cost) what the requests of the design cost."""
     from toolgen.build import analyze
 
+    if cost:
+        sys.exit(_show_cost(design, name, provider, output_format))
+    if name is None or provider is None:
+        click.echo("toolgen: show needs NAME and --provider (or --cost)", err=True)
+        sys.exit(EXIT_USAGE)
     result = analyze(design, (provider,))
     if result.design is None:
         _report(result.diagnostics, output_format)
@@ -344,6 +395,26 @@ def show_command(design: Path, name: str, provider: str, output_format: str) -> 
     for line in projected.renamed_members():
         click.echo(f"toolgen: {line}", err=True)
     click.echo(json.dumps(projected.schema, indent=2, ensure_ascii=False))
+
+
+def _show_cost(design: Path, name: str | None, provider: str | None, output_format: str) -> int:
+    """``toolgen show --cost``: the table on stdout; diagnostics as for ``validate``."""
+    from toolgen.build import analyze
+    from toolgen.commands.cost_report import cost_report
+    from toolgen.package.request_cost import request_costs
+
+    result = analyze(design, (provider,) if provider else ())
+    if not result.ok:
+        _report(result.diagnostics, output_format)
+        click.echo(f"toolgen: {_summary(result.diagnostics)}; no cost to show", err=True)
+        return EXIT_DESIGN
+    costs = request_costs(result.projections)
+    known = {contract.name for c in costs for contract in (*c.tools, *c.outputs)}
+    if name is not None and name not in known:
+        click.echo(f"toolgen: no tool or output named {name!r} is sent", err=True)
+        return EXIT_USAGE
+    click.echo(cost_report(costs, name), nl=False)
+    return EXIT_OK
 
 
 @main.command("diff")

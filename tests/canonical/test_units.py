@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.canonical.conftest import write_files
-from tests.canonical.support import load_and_project
+from tests.canonical.support import compile_projection, load_and_project
 from toolgen.compile.canonical.compiler import compile_contracts, compile_unit
 from toolgen.compile.canonical.linker import link
 from toolgen.compile.canonical.units import PLACEHOLDER, Unit
@@ -119,3 +119,37 @@ def test_what_contracts_share_is_written_once(shared_design: Path) -> None:
     assert sum("re.compile" in c for c in parts["constants"]) == 1
     assert parts["uses_re"]
     assert list(parts["tools"]) == ["t0", "t1", "t2"]
+
+
+def _optional_strings(prefix: str, count: int) -> dict[str, object]:
+    return {f"{prefix}{i}": {"type": "string"} for i in range(count)}
+
+
+def test_a_shared_definition_projected_two_ways_has_an_inverse_each(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Anthropic caps optional members per schema: in tool ``b`` (22 optional members of its
+    own) the last members of shared definition X go required and nullable, in tool ``a`` they
+    stay optional. Each tool's payloads must come back through the inverse of its own
+    projection of X, not through the first tool's."""
+    x = {"type": "object", "properties": _optional_strings("x", 5)}
+    ref = {"$ref": "../defs/d.yaml#/$defs/X"}
+
+    def tool(name: str, own: int) -> dict[str, object]:
+        properties = {**_optional_strings("p", own), "x": ref}
+        parameters = {"type": "object", "properties": properties, "required": ["x"]}
+        return {"name": name, "description": name, "parameters": parameters}
+
+    files = {"defs/d.yaml": {"$defs": {"X": x}}, "tools/a.yaml": tool("a", 0)}
+    files["tools/b.yaml"] = tool("b", 22)
+    root = write_files(tmp_path_factory.mktemp("two-ways") / "design", files)
+    design, projection = load_and_project(root, "anthropic")
+    b = next(p for p in projection.tools if p.contract.name == "b")
+    assert b.schema["$defs"]["X"]["required"], "b's copy of X has members made required"
+    a = next(p for p in projection.tools if p.contract.name == "a")
+    assert "required" not in a.schema["$defs"]["X"] or not a.schema["$defs"]["X"]["required"]
+    folder = tmp_path_factory.mktemp("two-ways-package")
+    compiled = compile_projection(design, projection, folder, "two_ways")
+    canonicalizers = compiled.module.TOOL_CANONICALIZERS
+    assert canonicalizers["b"]({"x": {"x0": "s", "x4": None}}) == {"x": {"x0": "s"}}
+    assert canonicalizers["a"]({"x": {"x0": "s"}}) == {"x": {"x0": "s"}}

@@ -5,6 +5,12 @@ Each tool or output schema is a resource whose base is its file; a reference suc
 design-wide shared definition (one name, one schema), copied into the ``$defs`` of each contract that
 uses it, directly or through other shared definitions. Cycles through files are fine: targets are
 collected with a worklist, never by recursion over references.
+
+A contract keeps only the definitions its schema reaches: an entry of its own ``$defs`` (or
+``definitions``) that no reference from the rest of the schema leads to, directly or through other
+entries, is left out, with the references inside it (an MCP server that writes the same ``$defs``
+into every tool sends, checks and counts only what each tool uses). A broken reference in such an
+entry is still reported: it is an error in the design file, whatever uses it.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from toolgen.infra.diagnostics import DESIGN, Diagnostic
 from toolgen.load.contracts import SharedDef
 from toolgen.schema import pointer as jp
 from toolgen.schema import walker
+from toolgen.schema.refs import definition_entries, definition_entry
 
 #: A schema location in the design: (file relative to the design folder, JSON pointer in that file).
 Location = tuple[str, str]
@@ -132,6 +139,31 @@ def _refs_in(
     return refs, diagnostics
 
 
+def _reached(root: Location, schema: Any, refs: list[_Ref]) -> tuple[list[_Ref], frozenset[str]]:
+    """The references of a contract's schema (``schema``, at ``root``; ``refs``: its
+    ``_refs_in``) that apply, and the pointers of its own definitions that none of them reaches.
+    A reference applies when it is outside the definitions, or inside one that a reference that
+    applies names; a reference to a node inside a definition (made a shared definition of its
+    own) reaches that node only."""
+    file, resource = root
+    inside: dict[str | None, list[_Ref]] = {}
+    for ref in refs:
+        inside.setdefault(definition_entry(ref.where[1], resource), []).append(ref)
+    reached: set[str | None] = {None}
+    pending = list(inside.get(None, ()))
+    while pending:
+        ref = pending.pop()
+        if not ref.local or ref.target is None or ref.target[0] != file:
+            continue
+        entry = definition_entry(ref.target[1], resource)
+        if entry is not None and entry not in reached:
+            reached.add(entry)
+            pending.extend(inside.get(entry, ()))
+    entries = definition_entries(schema, resource)
+    applying = [ref for ref in refs if definition_entry(ref.where[1], resource) in reached]
+    return applying, frozenset(entries.difference(reached))
+
+
 def _preferred_name(location: Location) -> str:
     file, pointer = location
     tokens = jp.split(pointer)
@@ -237,7 +269,7 @@ class Bundler:
     ) -> tuple[list[tuple[Any, dict[str, SharedDef]]], dict[str, SharedDef], list[Diagnostic]]:
         """Bundle each root schema; returns (schema, shared defs it uses) per root, all shared defs, diagnostics."""
         self.roots = roots
-        root_refs, diagnostics = self._root_refs(roots)
+        root_refs, unreached, diagnostics = self._root_refs(roots)
 
         # Collect the closure of shared targets with a worklist (cycles across files terminate).
         target_refs: dict[Location, list[_Ref]] = {}
@@ -265,7 +297,7 @@ class Bundler:
             )
             shared[names[target]] = SharedDef(names[target], target[0], target[1], schema)
         self.targets = Targets(target_refs, names, shared)
-        return self._assemble(roots, root_refs, diagnostics), shared, diagnostics
+        return self._assemble(roots, root_refs, unreached, diagnostics), shared, diagnostics
 
     def bundle_again(
         self, roots: list[Location], targets: Targets
@@ -275,13 +307,13 @@ class Bundler:
         find a problem or a target outside ``targets`` (its name would depend on the design's
         other targets), else the same as :meth:`bundle` of every root gives these (a target's
         name and definition are functions of the set of targets and their files alone)."""
-        root_refs, diagnostics = self._root_refs(roots)
+        root_refs, unreached, diagnostics = self._root_refs(roots)
         if diagnostics or any(
             r.target not in targets.names for refs in root_refs for r in refs if not r.local
         ):
             return None
         self.targets = targets
-        bundled = self._assemble(roots, root_refs, diagnostics)
+        bundled = self._assemble(roots, root_refs, unreached, diagnostics)
         return None if diagnostics else bundled
 
     def _resource(self, target: Location) -> str | None:
@@ -306,22 +338,33 @@ class Bundler:
                 names.update(entries if isinstance(entries, dict) else ())
         return frozenset(names)
 
-    def _root_refs(self, roots: list[Location]) -> tuple[list[list[_Ref]], list[Diagnostic]]:
+    def _root_refs(
+        self, roots: list[Location]
+    ) -> tuple[list[list[_Ref]], list[frozenset[str]], list[Diagnostic]]:
+        """Per root, the references that apply and its definitions none reaches (:func:`_reached`);
+        the problems of every reference, those of unreached definitions too."""
         diagnostics: list[Diagnostic] = []
         root_refs: list[list[_Ref]] = []
+        unreached: list[frozenset[str]] = []
         for root in roots:
             refs, found = _refs_in(root, self.docs, local_is_shared=False)
-            root_refs.append(refs)
+            applying, left_out = _reached(root, self.docs.resolve(root), refs)
+            root_refs.append(applying)
+            unreached.append(left_out)
             diagnostics.extend(found)
-        return root_refs, diagnostics
+        return root_refs, unreached, diagnostics
 
     def _assemble(
-        self, roots: list[Location], root_refs: list[list[_Ref]], diagnostics: list[Diagnostic]
+        self,
+        roots: list[Location],
+        root_refs: list[list[_Ref]],
+        unreached: list[frozenset[str]],
+        diagnostics: list[Diagnostic],
     ) -> list[tuple[Any, dict[str, SharedDef]]]:
         assert self.targets is not None
         target_refs, names, shared = self.targets.refs, self.targets.names, self.targets.shared
         bundled: list[tuple[Any, dict[str, SharedDef]]] = []
-        for root, refs in zip(roots, root_refs, strict=True):
+        for root, refs, left_out in zip(roots, root_refs, unreached, strict=True):
             external = [r for r in refs if not r.local and r.target]
             replacements = {r.where[1]: _def_ref(names[r.target]) for r in external if r.target}
             replacements.update(
@@ -331,12 +374,12 @@ class Bundler:
                 [names[r.target] for r in external if r.target], target_refs, names
             )
             schema = self.docs.resolve(root)
-            dropped = frozenset(
+            dropped = left_out | frozenset(
                 r.target[1]
                 for r in external
                 if r.hoisted and r.target and _is_definition(r.target[1])
             )
-            if replacements or used:  # else the copy would equal the authored schema
+            if replacements or used or dropped:  # else the copy would equal the authored schema
                 schema = _rewrite(schema, root, replacements, dropped)
             if used:
                 diagnostics.extend(self._name_clashes(schema, root, used))

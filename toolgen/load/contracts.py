@@ -14,7 +14,8 @@ ContractKind = Literal["tool", "output", "tool_output"]
 
 @dataclass(frozen=True)
 class SharedDef:
-    """A schema from ``defs/`` (or another file) that contracts reference across files.
+    """A schema from ``defs/`` (or another file) that contracts reference across files, or one
+    that contracts hold in common.
 
     ``name`` is its key under ``$defs`` in every bundled contract that uses it, unique in the design.
     ``schema`` is bundled too: its own references point at ``#/$defs/<name>`` of other shared defs.
@@ -24,6 +25,9 @@ class SharedDef:
     file: str
     pointer: str
     schema: Any
+    #: a definition of the contract's own, the same in every contract that holds it
+    #: (toolgen.load.common_defs): ``file`` and ``pointer`` are this contract's copy
+    common: bool = False
 
 
 @dataclass(frozen=True)
@@ -132,6 +136,9 @@ class Config:
     # server, agent frameworks' tools), each a module of the package; the build names them
     # (toolgen.package.targets), in its order, each once.
     targets: tuple[str, ...] = ()
+    # ``[toolgen] max_request_tokens``: a build fails when a provider's full request (every tool
+    # and the largest output) costs more tokens (toolgen.package.request_cost); None: no budget
+    max_request_tokens: int | None = None
 
     def options_for(self, provider: str) -> ProviderOptions:
         options = self.options.get(provider, ProviderOptions())

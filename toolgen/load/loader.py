@@ -20,6 +20,7 @@ from toolgen.infra.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.infra.kept import plain_key
 from toolgen.infra.parallel import Runner
 from toolgen.load.bundle import Bundler, Documents, Location
+from toolgen.load.common_defs import share_common
 from toolgen.load.contracts import (
     Config,
     Contract,
@@ -218,7 +219,8 @@ def load_config(
         )
         tables = {}
     providers: tuple[str, ...] | None = None
-    for key in sorted(set(section) - {"providers", "strict_fallback", "targets"}):
+    known = {"providers", "strict_fallback", "targets", "max_request_tokens"}
+    for key in sorted(set(section) - known):
         problem(jp.join("/toolgen", key), "UNKNOWN_FIELD", f"unknown setting {key!r}")
     strict_fallback = section.get("strict_fallback", "error")
     if strict_fallback not in ("error", "non-strict"):
@@ -244,6 +246,14 @@ def load_config(
                     )
             providers = tuple(v for v in value if v in known_providers)
     targets = _read_targets(section, known_targets, problem)
+    budget = section.get("max_request_tokens")
+    if budget is not None and (type(budget) is not int or budget < 1):
+        problem(
+            "/toolgen/max_request_tokens",
+            "INVALID_CONFIG",
+            "max_request_tokens must be an integer of at least 1",
+        )
+        budget = None
     options: dict[str, ProviderOptions] = {}
     for name, table in tables.items():
         pointer = jp.join("/providers", name)
@@ -292,7 +302,11 @@ def load_config(
             optional_nullable=level, dialect=dialect, strict=strict, recursion_depth=depth
         )
     config = Config(
-        providers=providers, options=options, strict_fallback=strict_fallback, targets=targets
+        providers=providers,
+        options=options,
+        strict_fallback=strict_fallback,
+        targets=targets,
+        max_request_tokens=budget,
     )
     return config, diagnostics
 
@@ -590,6 +604,7 @@ def _load(
     bundler = Bundler(documents)
     bundled, shared, found = bundler.bundle(roots + output_roots)
     diagnostics += found
+    bundled, common = share_common(roots + output_roots, bundled, shared)
     outputs = dict(zip((file for file, _ in output_roots), bundled[len(roots) :], strict=True))
 
     # A contract whose file (or a file it references) has an error is reported, not built; the
@@ -626,8 +641,10 @@ def _load(
             if runner.cache is not None and runner.kept is not None  # a next load will come
             else {}
         ),
+        common=common,
     )
-    return _design(root, contracts, shared, config, source_hash, envelopes), diagnostics, parts
+    design = _design(root, contracts, {**shared, **common}, config, source_hash, envelopes)
+    return design, diagnostics, parts
 
 
 def _design(

@@ -28,7 +28,8 @@ from typing import Any
 
 from toolgen.infra.parallel import Runner
 from toolgen.load.bundle import Bundler, Documents, Location
-from toolgen.load.contracts import Config, Contract, Design
+from toolgen.load.common_defs import share_common, without_common
+from toolgen.load.contracts import Config, Contract, Design, SharedDef
 from toolgen.load.loader import (
     CONTRACT_FOLDERS,
     _check_all,
@@ -128,6 +129,9 @@ def _reload_contracts(
     bundled = Bundler(documents).bundle_again(roots + output_roots, parts.targets)
     if bundled is None:
         return None
+    bundled = _with_common(changed, bundled, parts, fields)
+    if bundled is None:
+        return None
     outputs = dict(zip((file for file, _ in output_roots), bundled[len(roots) :], strict=True))
     made = [
         _contract(file, fields[file], one, outputs.get(file), digests)
@@ -140,14 +144,70 @@ def _reload_contracts(
     by_file.update((contract.file, contract) for contract in made)
     used: set[str] = set()
     for contract in by_file.values():
-        used.update(contract.shared)
+        used.update(without_common(contract.shared))
         if contract.output is not None:
-            used.update(contract.output.shared)
+            used.update(without_common(contract.output.shared))
     if used != set(parts.targets.shared):  # a target no longer used: the names could change
         return None
     keys = _carry(runner, parts.cache_keys, changed, schemas, made, digests)
-    kept = Parts(values, fields, frozenset(without_refs), digests, parts.targets, by_file, keys)
+    kept = Parts(
+        values, fields, frozenset(without_refs), digests, parts.targets, by_file, keys, parts.common
+    )
     return list(by_file.values()), kept
+
+
+def _with_common(
+    changed: list[str],
+    bundled: list[tuple[Any, dict[str, SharedDef]]],
+    parts: Parts,
+    fields: dict[str, dict[str, Any]],
+) -> list[tuple[Any, dict[str, SharedDef]]] | None:
+    """The ``changed`` files' bundled contracts (tools, then outputs) with the definitions they
+    hold in common with the design's others (toolgen.load.common_defs), as the whole load
+    finds them; None when the changes alter what any other contract holds in common (or which
+    copy the design lists): its contract would be made again."""
+    again = dict(zip(changed, bundled, strict=False))
+    again_outputs = dict(
+        zip((f for f in changed if fields[f]["output"]), bundled[len(changed) :], strict=True)
+    )
+    every: list[tuple[Any, dict[str, SharedDef]]] = []
+    outputs: list[tuple[Any, dict[str, SharedDef]]] = []
+    roots: list[tuple[str, str]] = []
+    output_roots: list[tuple[str, str]] = []
+    for file, info in fields.items():
+        contract = parts.contracts.get(file)
+        if file in again:
+            every.append(again[file])
+        elif contract is not None:
+            every.append((contract.schema, without_common(contract.shared)))
+        else:
+            return None
+        roots.append((file, info["schema_pointer"]))
+        if info["output"]:
+            if file in again_outputs:
+                outputs.append(again_outputs[file])
+            elif contract is not None and contract.output is not None:
+                outputs.append((contract.output.schema, without_common(contract.output.shared)))
+            else:
+                return None
+            output_roots.append((file, info["output"]))
+    shared, common = share_common(roots + output_roots, every + outputs, parts.targets.shared)
+    if common != parts.common:
+        return None
+    by_root = dict(zip(roots + output_roots, shared, strict=True))
+    for file in fields:
+        contract = parts.contracts.get(file)
+        if file in again or contract is None:
+            continue
+        if by_root[(file, fields[file]["schema_pointer"])][1] != contract.shared:
+            return None
+        if contract.output is not None and (
+            by_root[(file, fields[file]["output"])][1] != contract.output.shared
+        ):
+            return None
+    return [by_root[(f, fields[f]["schema_pointer"])] for f in changed] + [
+        by_root[(f, fields[f]["output"])] for f in changed if fields[f]["output"]
+    ]
 
 
 def _carry(

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from toolgen.infra.diagnostics import Diagnostic
 from toolgen.infra.file_state import Signature, settled, signature_of
 from toolgen.load.bundle import Targets
-from toolgen.load.contracts import Contract
+from toolgen.load.contracts import Contract, SharedDef
 from toolgen.load.sources import read_source
 
 
@@ -68,6 +68,8 @@ class Parts:
     contracts: dict[str, Contract]  # by file
     # stage -> file -> the keys of the cache entries loading read for it (loader.cache_keys)
     cache_keys: dict[str, dict[str, tuple[str, ...]]]
+    # the definitions contracts hold in common, as the design lists them (load.common_defs)
+    common: dict[str, SharedDef] = field(default_factory=dict)
 
     @property
     def target_files(self) -> frozenset[str]:

@@ -28,6 +28,7 @@ from toolgen.infra.parallel import Later, Runner
 from toolgen.load.contracts import Design
 from toolgen.load.loader import ENVELOPES_FOLDER
 from toolgen.package.handlers import handlers_module
+from toolgen.package.json_tables import json_tables
 from toolgen.package.schema_texts import SchemaText, json_text, schema_texts
 from toolgen.package.targets import target_files
 from toolgen.package.testing import testing_files
@@ -156,19 +157,27 @@ def _tables(
 ) -> dict[str, Literal]:
     """The tables of the provider's tables module (templates/provider_tables.py.j2), one element
     per contract, given to the formatter as data (toolgen/render/formatting.py); the
-    provider module's own name tables are JSON rows (templates/_provider_tables.py.j2). A
-    contract's elements are a function of its projection (its schema's text too): in a process
-    that builds again, kept by the identity of a projection kept from the last build (each
-    ``provider``'s apart)."""
+    provider module's own name tables are JSON rows (templates/_provider_tables.py.j2). The
+    schemas are JSON texts, their definitions stored once in ``DEFINITIONS``
+    (toolgen/package/json_tables.py). A contract's other elements are a function of its
+    projection: in a process that builds again, kept by the identity of a projection kept from
+    the last build (each ``provider``'s apart)."""
     tool_rows = each_by_identity(
         kept, ("tool-table-elements", provider), tools, partial(_tool_elements, texts)
     )
-    output_rows = each_by_identity(
-        kept, ("output-table-elements", provider), outputs, partial(_output_elements, texts)
+    schemas = json_tables(
+        [p.schema for p in (*tools, *outputs)], "$defs", kept, ("schemas", provider)
     )
+    tool_texts, output_texts = schemas.texts[: len(tools)], schemas.texts[len(tools) :]
     # by name, as a dict of the tables would have them
-    tool_by_name = {p.contract.name: row for p, row in zip(tools, tool_rows, strict=True)}
-    output_by_name = {p.contract.name: row for p, row in zip(outputs, output_rows, strict=True)}
+    tool_by_name = {
+        p.contract.name: (row[0], _text_element(p, text), *row[1:])
+        for p, row, text in zip(tools, tool_rows, tool_texts, strict=True)
+    }
+    output_by_name = {
+        p.contract.name: (f"{p.contract.name!r}: {p.contract.description!r}", _text_element(p, t))
+        for p, t in zip(outputs, output_texts, strict=True)
+    }
     tables = [
         Literal(name, "{", tuple(row[column] for row in rows.values()))
         for name, column, rows in (
@@ -180,33 +189,26 @@ def _tables(
             ("OUTPUT_SCHEMAS", 1, output_by_name),
         )
     ]
+    definitions = tuple(f"{key!r}: {text!r}" for key, text in schemas.shared.items())
+    tables.append(Literal("DEFINITIONS", "{", definitions))
     return {table.name: table for table in tables}
+
+
+def _text_element(projected: ProjectedContract, text: str) -> str:
+    return f"{projected.contract.name!r}: {text!r}"
 
 
 def _tool_elements(
     texts: dict[tuple[str, str], SchemaText], projected: ProjectedContract
 ) -> tuple[str, ...]:
-    """A tool's elements of the tables: its description, schema, sizes and priority."""
+    """A tool's elements of the tables but its schema: its description, sizes and priority."""
     contract = projected.contract
     text = texts[("tool", contract.name)]
     key = repr(contract.name)
     return (
         f"{key}: {contract.description!r}",
-        f"{key}: {text.source}",
         f"{key}: {text.sizes!r}",
         f"{key}: {contract.priority!r}",
-    )
-
-
-def _output_elements(
-    texts: dict[tuple[str, str], SchemaText], projected: ProjectedContract
-) -> tuple[str, ...]:
-    """An output's elements of the tables: its description and schema."""
-    contract = projected.contract
-    key = repr(contract.name)
-    return (
-        f"{key}: {contract.description!r}",
-        f"{key}: {texts[('output', contract.name)].source}",
     )
 
 
@@ -365,6 +367,7 @@ def render_package(
     files["_runtime.py"] = copied("_runtime", header())
     files["_json.py"] = copied("_json", header())  # _runtime's JSON reading
     files["_fakes.py"] = copied("_fakes", header())  # fake responses for the tests of users
+    files["_json_tables.py"] = copied("_json_tables", header())  # the tables of JSON texts
     files.update(tool_output_files(design, models.classes, runner))
     inverses = InverseModules.plan(projections)
     failed: set[str] = set()  # canonical modules that did not compile

@@ -11,6 +11,7 @@ from typing import Any
 from toolgen.compile.canonical.forward import forward_plan
 from toolgen.infra.cache import code_fingerprint, digest
 from toolgen.infra.parallel import Runner
+from toolgen.package.json_tables import Stored, stored, tables_of
 from toolgen.project.design_projection import ProviderProjection
 from toolgen.project.projection import ProjectedContract
 from toolgen.providers import ENDPOINTS
@@ -48,7 +49,13 @@ def testing_files(served: list[ProviderProjection], runner: Runner) -> dict[str,
 def _provider_files(projection: ProviderProjection, runner: Runner) -> dict[str, str]:
     profile = projection.profile
     tools = [p for p in projection.tools if p.schema is not None]
-    plans = Literal("TOOL_PLANS", "{", tuple(_plan_texts(tools, runner)))
+    stored = tables_of(_stored_plans(tools, runner), "defs")
+    plans = Literal(
+        "TOOL_PLANS",
+        "{",
+        tuple(f"{p.contract.name!r}: {t!r}" for p, t in zip(tools, stored.texts, strict=True)),
+    )
+    shared = Literal("DEF_PLANS", "{", tuple(f"{k!r}: {t!r}" for k, t in stored.shared.items()))
     context = {
         "header": header(),
         "provider": profile.name,
@@ -69,28 +76,33 @@ def _provider_files(projection: ProviderProjection, runner: Runner) -> dict[str,
             runner=runner,
         ),
         f"{FOLDER}/_plans_{profile.name}.py": format_python(
-            render("testing_plans.py.j2", runner, **context, plans=plans), (plans,), runner=runner
+            render("testing_plans.py.j2", runner, **context, plans=plans, shared=shared),
+            (plans, shared),
+            runner=runner,
         ),
     }
 
 
-def _plan_texts(tools: list[ProjectedContract], runner: Runner) -> list[str]:
-    """Each tool's ``TOOL_PLANS`` element, through the runner's cache: a function of its
-    projection, whose cache key it has (a rebuild plans thousands of unchanged tools)."""
+def _stored_plans(tools: list[ProjectedContract], runner: Runner) -> list[Stored]:
+    """Each tool's forward plan as stored in ``TOOL_PLANS`` (toolgen/package/json_tables.py),
+    through the runner's cache: a function of its projection, whose cache key it has (a rebuild
+    plans thousands of unchanged tools)."""
     keyed = all(p.inputs is not None for p in tools)
     return runner.map(
         "forward-plans",
-        _plan_text,
+        _stored_plan,
         [(p,) for p in tools],
         key=(lambda a: digest(code_fingerprint(), "forward-plan", a[0].inputs)) if keyed else None,
+        encode=lambda one: [one.text, [list(pair) for pair in one.held]],
+        decode=lambda value: Stored(value[0], tuple((n, t) for n, t in value[1])),
         parallel=False,
         indexed=True,
         keep_decoded=True,  # texts
     )
 
 
-def _plan_text(projected: ProjectedContract) -> str:
-    return f"{projected.contract.name!r}: {forward_plan(projected)!r}"
+def _stored_plan(projected: ProjectedContract) -> Stored:
+    return stored(forward_plan(projected), "defs")
 
 
 def _fake_options(profile: Profile) -> dict[str, dict[str, Any]]:

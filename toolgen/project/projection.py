@@ -61,7 +61,13 @@ from toolgen.providers.base import Profile
 from toolgen.schema import pointer as jp
 from toolgen.schema import walker
 from toolgen.schema.nullability import NullOracle, default_is_null
-from toolgen.schema.refs import RefCycle, chase, recursive_refs
+from toolgen.schema.refs import (
+    RefCycle,
+    chase,
+    recursive_refs,
+    unreached_definitions,
+    without_definitions,
+)
 
 _UNION = ("anyOf", "oneOf")
 _MAP_VALUE = jp.join("", "items", "properties", "value")  # in a map's entries (MapAsPairs)
@@ -328,7 +334,7 @@ class _Projector:
                 errors_before=self.error_count(),
                 rewrites=rewrites,
             )
-        projected = built.schema
+        projected, records = _reached_only(built.schema, built.records(""))
         self.inlining.clear()
         for site, added in self.unrolled_bytes.items():
             self.report(
@@ -358,12 +364,11 @@ class _Projector:
         for pointer, code, message in check_limits(projected, self.profile.limits):
             self.report(pointer, code, message)
             if code == "LIMIT_OPTIONAL_MEMBERS" and self.profile.optionals_over_cap:
-                records = dict(built.records(""))
                 self.over_cap_choice = self._choose_over_cap(projected, records)
         self.diagnostics += description_limit(self.contract, self.profile)
         if self.error_count():
             return None, RewriteRecord()
-        return projected, RewriteRecord(tuple(built.records("").items()))
+        return projected, RewriteRecord(tuple(records.items()))
 
     def _choose_over_cap(
         self, projected: Any, records: dict[str, NodeRecord]
@@ -1299,6 +1304,22 @@ class _Projector:
                 written, rule = MemberAsJsonText.apply(member)
                 members[name] = _Built(written, members[name].canonical, [rule])
                 properties[name] = written
+
+
+def _reached_only(
+    projected: Any, records: dict[str, NodeRecord]
+) -> tuple[Any, dict[str, NodeRecord]]:
+    """The projected schema without the definitions it no longer reaches (each use inlined),
+    with their records: only what a contract reaches is sent and counted."""
+    unreached = unreached_definitions(projected)
+    if not unreached:
+        return projected, records
+    kept = {
+        pointer: record
+        for pointer, record in records.items()
+        if not any(pointer == entry or pointer.startswith(entry + "/") for entry in unreached)
+    }
+    return without_definitions(projected, unreached), kept
 
 
 def description_limit(contract: Contract, profile: Profile) -> list[Diagnostic]:

@@ -52,6 +52,7 @@ AZURE_OPENAI = derive(
     title="Azure OpenAI strict mode",
     rules=RULES,
     non_strict=NON_STRICT,
+    tokenizer=OPENAI.tokenizer,  # OpenAI's models behind Azure deployments
 )
 
 REGISTRATION = Registration(AZURE_OPENAI, order=90, on_request=True)

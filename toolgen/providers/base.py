@@ -237,6 +237,10 @@ class Profile:
     # Whether the provider's tool definitions have a strict flag at all (Gemini's and Workers
     # AI's have none: their schemas are honoured or hints, with no mode to choose).
     strict_flag: bool = True
+    # The tiktoken encoding of its models' tokenizer, where it is public: ``toolgen show --cost``
+    # counts tokens exactly with it where a tokenizer library is installed
+    # (toolgen.infra.tokenizers); None: the estimate (toolgen/runtime/_cost.py).
+    tokenizer: str | None = None
     # The rules table: every fact above with its source and date (``toolgen providers`` prints it).
     rules: tuple[Rule, ...] = ()
     # The provider this one derives from (set by ``derive``): an envelope surface its APIs read
@@ -266,5 +270,6 @@ class Profile:
 
 def derive(base: Profile, **changes: Any) -> Profile:
     """A profile with ``base``'s rules but for ``changes``, deriving from ``base``: it inherits
-    the envelope surfaces its own folder does not hold."""
-    return replace(base, derives_from=base.name, **changes)
+    the envelope surfaces its own folder does not hold. Not its tokenizer: that is a fact of
+    the models a provider serves, which the derived one names itself where it knows it."""
+    return replace(base, derives_from=base.name, **{"tokenizer": None, **changes})

@@ -124,6 +124,14 @@ RULES: tuple[Rule, ...] = (
         "openai-python shared_params/function_definition.py, responses/function_tool_param.py",
         _CHECKED,
     ),
+    Rule(
+        "tokens",
+        "gpt-4o, gpt-4.1, gpt-4.5, gpt-5 and the o-series tokenize with o200k_base (toolgen show "
+        "--cost counts a definition's JSON text with it where tiktoken or bpe-openai is installed; "
+        "the API renders definitions into its own prompt format, so what it bills differs)",
+        "tiktoken, tiktoken/model.py MODEL_PREFIX_TO_ENCODING (github.com/openai/tiktoken)",
+        "2026-12-07",
+    ),
     *NON_STRICT.rules,
 )
 
@@ -149,6 +157,7 @@ OPENAI = Profile(
     optional_style="nullable",
     apis=(CHAT, RESPONSES),
     non_strict=NON_STRICT,
+    tokenizer="o200k_base",
     rules=RULES,
 )
 

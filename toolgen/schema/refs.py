@@ -23,6 +23,68 @@ def local_refs(schema: Any) -> Iterator[tuple[str, str]]:
             yield pointer, jp.ref_pointer(ref)
 
 
+_DEFINITIONS = ("$defs", "definitions")
+
+
+def definition_entry(pointer: str, resource: str = "") -> str | None:
+    """The entry of the own ``$defs`` (or ``definitions``) of the schema at ``resource`` that
+    holds ``pointer`` (the entry's pointer), or None when ``pointer`` is not inside one."""
+    if not pointer.startswith(resource + "/"):
+        return None
+    tokens = jp.split(pointer[len(resource) :])
+    if len(tokens) >= 2 and tokens[0] in _DEFINITIONS:
+        return jp.join(resource, tokens[0], tokens[1])
+    return None
+
+
+def definition_entries(schema: Any, resource: str = "") -> set[str]:
+    """The pointers of the entries of ``schema``'s own ``$defs`` and ``definitions`` (``schema``
+    sits at ``resource``)."""
+    if not isinstance(schema, dict):
+        return set()
+    return {
+        jp.join(resource, keyword, name)
+        for keyword in _DEFINITIONS
+        if isinstance(schema.get(keyword), dict)
+        for name in schema[keyword]
+    }
+
+
+def unreached_definitions(schema: Any) -> frozenset[str]:
+    """The pointers of the entries of ``schema``'s own ``$defs`` (and ``definitions``) that no
+    local reference reaches from the rest of the schema, directly or through other entries: a
+    definition the projection inlined everywhere it was used is one."""
+    entries = definition_entries(schema)
+    if not entries:
+        return frozenset()
+    inside: dict[str | None, list[str]] = {}
+    for holder, target in local_refs(schema):
+        inside.setdefault(definition_entry(holder), []).append(target)
+    reached: set[str | None] = {None}
+    pending = list(inside.get(None, ()))
+    while pending:
+        entry = definition_entry(pending.pop())
+        if entry is not None and entry not in reached:
+            reached.add(entry)
+            pending.extend(inside.get(entry, ()))
+    return frozenset(entries.difference(reached))
+
+
+def without_definitions(schema: dict[str, Any], entries: frozenset[str]) -> dict[str, Any]:
+    """``schema`` (a copy of its root) without its own definitions at ``entries``."""
+    copied = dict(schema)
+    for keyword in _DEFINITIONS:
+        held = copied.get(keyword)
+        if isinstance(held, dict):
+            kept = {k: v for k, v in held.items() if jp.join("", keyword, k) not in entries}
+            if len(kept) < len(held):
+                if kept:
+                    copied[keyword] = kept
+                else:
+                    del copied[keyword]
+    return copied
+
+
 def _inside(target: str, pointer: str) -> bool:
     return pointer == target or pointer.startswith(target + "/")
 

@@ -58,17 +58,19 @@ from toolgen.compile.canonical.views import (
     ref_pointer,
     resolve,
 )
+from toolgen.infra.cache import digest
 from toolgen.infra.diagnostics import Diagnostic
 from toolgen.infra.parallel import Later, Runner
 from toolgen.load.contracts import Contract, Design
 from toolgen.project.design_projection import ProviderProjection
 from toolgen.project.projection import ProjectedContract
-from toolgen.project.rewrites import RewriteRecord
+from toolgen.project.rewrites import RewriteRecord, record_to_json
 from toolgen.render.codegen import LineEmitter
 from toolgen.render.templating import format_later, render
 from toolgen.runtime._codecs import CODECS
 from toolgen.schema import pointer as jp
 from toolgen.schema.nullability import NullOracle
+from toolgen.schema.refs import local_refs
 
 
 class CompileError(Exception):
@@ -103,6 +105,7 @@ class _Context:
     record: RewriteRecord
     reading: Reading
     projected_nulls: NullOracle
+    _shared_forms: dict[str, str] = field(default_factory=dict)
 
     def error(self, error: CompileError) -> tuple[str, str]:
         """The compile error at the canonical node the failing projected node came from:
@@ -113,11 +116,50 @@ class _Context:
         return pointer, f"cannot compile the inverse canonicalizer: {error.message}"
 
     def function_key(self, pointer: str, prefix: str) -> tuple[str, ...]:
-        """Functions of shared definitions are the same in every contract that uses them."""
+        """Functions of shared definitions are the same in every contract that projects them
+        alike (:meth:`shared_form`)."""
         parts = pointer.split("/")
         if len(parts) == 3 and parts[1] == "$defs" and parts[2] in self.contract.shared:
-            return (prefix, "shared", parts[2])
+            return (prefix, "shared", parts[2], self.shared_form(pointer))
         return (prefix, self.contract.kind, self.contract.name, pointer)
+
+    def shared_form(self, pointer: str) -> str:
+        """A digest of how this contract projects the shared definition at ``pointer``: the
+        projected definitions it reaches and their records. A provider may project one
+        definition differently in two contracts (a cap on optional members counted per
+        schema writes some of its members required and nullable in one only); each
+        projection then has an inverse of its own. A definition that reaches a node of the
+        contract's own is this contract's alone."""
+        found = self._shared_forms.get(pointer)
+        if found is not None:
+            return found
+        reached: list[str] = []
+        pending = [pointer]
+        own = False
+        while pending:
+            at = pending.pop()
+            if at in reached:
+                continue
+            reached.append(at)
+            for _, target in local_refs(jp.resolve(self.projected, at)):
+                parts = target.split("/")
+                if len(parts) == 3 and parts[1] == "$defs" and parts[2] in self.contract.shared:
+                    pending.append(target)
+                else:
+                    own = True
+        reached.sort()
+        nodes = tuple(
+            (at, node)
+            for at, node in self.record.nodes
+            if any(at == d or at.startswith(d + "/") for d in reached)
+        )
+        found = digest(
+            [[d, jp.resolve(self.projected, d)] for d in reached],
+            record_to_json(RewriteRecord(nodes)),
+            [self.contract.kind, self.contract.name] if own else None,
+        )
+        self._shared_forms[pointer] = found
+        return found
 
     def function_hint(self, pointer: str) -> str:
         parts = pointer.split("/")

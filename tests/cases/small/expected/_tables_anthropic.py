@@ -10,63 +10,29 @@ them.
 
 from __future__ import annotations
 
-from typing import Any
+from ._json_tables import JsonTable
 
 TOOL_DESCRIPTIONS: dict[str, str] = {
     "maps.route": "Plan a route between two points.",
     "ping": "Check that the service answers.",
 }
-TOOL_SCHEMAS: dict[str, dict[str, Any]] = {
-    "maps.route": {
-        "type": "object",
-        "properties": {
-            "from": {"$ref": "#/$defs/Point"},
-            "to": {"$ref": "#/$defs/Point"},
-            "via": {"type": "array", "items": {"$ref": "#/$defs/Point"}},
-            "mode": {"type": "string", "enum": ["car", "bike", "walk"]},
-            "avoid": {
-                "anyOf": [
-                    {"const": "tolls"},
-                    {
-                        "type": "object",
-                        "properties": {"area": {"type": "string"}},
-                        "required": ["area"],
-                        "additionalProperties": False,
-                    },
-                ]
-            },
-        },
-        "required": ["from", "to"],
-        "$defs": {
-            "Point": {
-                "type": "object",
-                "properties": {
-                    "lat": {"type": "number"},
-                    "lon": {"type": "number"},
-                    "label": {"type": "string"},
-                },
-                "required": ["lat", "lon"],
-                "additionalProperties": False,
-            }
-        },
-        "additionalProperties": False,
-    },
-    "ping": {"type": "object", "properties": {}, "additionalProperties": False},
+#: The projected definitions, each as its JSON text, once however many schemas hold it: each
+#: entry of a schema's own ``$defs`` below is the key of its text here.
+DEFINITIONS: dict[str, str] = {
+    "Point": '{"type":"object","properties":{"lat":{"type":"number"},"lon":{"type":"number"},"label":{"type":"string"}},"required":["lat","lon"],"additionalProperties":false}'
 }
+#: Each projected schema as its JSON text, parsed when read (``JsonTable``).
+_TOOL_SCHEMA_TEXTS: dict[str, str] = {
+    "maps.route": '{"type":"object","properties":{"from":{"$ref":"#/$defs/Point"},"to":{"$ref":"#/$defs/Point"},"via":{"type":"array","items":{"$ref":"#/$defs/Point"}},"mode":{"type":"string","enum":["car","bike","walk"]},"avoid":{"anyOf":[{"const":"tolls"},{"type":"object","properties":{"area":{"type":"string"}},"required":["area"],"additionalProperties":false}]}},"required":["from","to"],"$defs":{"Point":"Point"},"additionalProperties":false}',
+    "ping": '{"type":"object","properties":{},"additionalProperties":false}',
+}
+TOOL_SCHEMAS = JsonTable(_TOOL_SCHEMA_TEXTS, DEFINITIONS)
 #: (optional members, union-typed schemas) of each input schema
 TOOL_SIZES: dict[str, tuple[int, int]] = {"maps.route": (4, 1), "ping": (0, 0)}
 #: the tool file's ``priority`` (0 when it gives none)
 TOOL_PRIORITIES: dict[str, int] = {"maps.route": 0, "ping": 0}
 OUTPUT_DESCRIPTIONS: dict[str, str] = {"route_summary": "Summary of a planned route."}
-OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
-    "route_summary": {
-        "type": "object",
-        "properties": {
-            "distance_km": {"type": "number"},
-            "duration_min": {"type": "integer"},
-            "warnings": {"type": "array", "items": {"type": "string"}},
-        },
-        "required": ["distance_km", "duration_min"],
-        "additionalProperties": False,
-    }
+_OUTPUT_SCHEMA_TEXTS: dict[str, str] = {
+    "route_summary": '{"type":"object","properties":{"distance_km":{"type":"number"},"duration_min":{"type":"integer"},"warnings":{"type":"array","items":{"type":"string"}}},"required":["distance_km","duration_min"],"additionalProperties":false}'
 }
+OUTPUT_SCHEMAS = JsonTable(_OUTPUT_SCHEMA_TEXTS, DEFINITIONS)

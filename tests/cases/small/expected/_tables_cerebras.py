@@ -10,70 +10,29 @@ them.
 
 from __future__ import annotations
 
-from typing import Any
+from ._json_tables import JsonTable
 
 TOOL_DESCRIPTIONS: dict[str, str] = {
     "maps.route": "Plan a route between two points.",
     "ping": "Check that the service answers.",
 }
-TOOL_SCHEMAS: dict[str, dict[str, Any]] = {
-    "maps.route": {
-        "type": "object",
-        "properties": {
-            "from": {"$ref": "#/$defs/Point"},
-            "to": {"$ref": "#/$defs/Point"},
-            "via": {
-                "anyOf": [{"type": "array", "items": {"$ref": "#/$defs/Point"}}, {"type": "null"}]
-            },
-            "mode": {
-                "anyOf": [{"type": "string", "enum": ["car", "bike", "walk"]}, {"type": "null"}]
-            },
-            "avoid": {
-                "anyOf": [
-                    {"const": "tolls"},
-                    {
-                        "type": "object",
-                        "properties": {"area": {"type": "string"}},
-                        "required": ["area"],
-                        "additionalProperties": False,
-                    },
-                    {"type": "null"},
-                ]
-            },
-        },
-        "required": ["from", "to", "via", "mode", "avoid"],
-        "$defs": {
-            "Point": {
-                "type": "object",
-                "properties": {
-                    "lat": {"type": "number", "minimum": -90, "maximum": 90},
-                    "lon": {"type": "number", "minimum": -180, "maximum": 180},
-                    "label": {"anyOf": [{"type": "string"}, {"type": "null"}]},
-                },
-                "required": ["lat", "lon", "label"],
-                "additionalProperties": False,
-            }
-        },
-        "additionalProperties": False,
-    },
-    "ping": {"type": "object", "properties": {}, "required": [], "additionalProperties": False},
+#: The projected definitions, each as its JSON text, once however many schemas hold it: each
+#: entry of a schema's own ``$defs`` below is the key of its text here.
+DEFINITIONS: dict[str, str] = {
+    "Point": '{"type":"object","properties":{"lat":{"type":"number","minimum":-90,"maximum":90},"lon":{"type":"number","minimum":-180,"maximum":180},"label":{"anyOf":[{"type":"string"},{"type":"null"}]}},"required":["lat","lon","label"],"additionalProperties":false}'
 }
+#: Each projected schema as its JSON text, parsed when read (``JsonTable``).
+_TOOL_SCHEMA_TEXTS: dict[str, str] = {
+    "maps.route": '{"type":"object","properties":{"from":{"$ref":"#/$defs/Point"},"to":{"$ref":"#/$defs/Point"},"via":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/Point"}},{"type":"null"}]},"mode":{"anyOf":[{"type":"string","enum":["car","bike","walk"]},{"type":"null"}]},"avoid":{"anyOf":[{"const":"tolls"},{"type":"object","properties":{"area":{"type":"string"}},"required":["area"],"additionalProperties":false},{"type":"null"}]}},"required":["from","to","via","mode","avoid"],"$defs":{"Point":"Point"},"additionalProperties":false}',
+    "ping": '{"type":"object","properties":{},"required":[],"additionalProperties":false}',
+}
+TOOL_SCHEMAS = JsonTable(_TOOL_SCHEMA_TEXTS, DEFINITIONS)
 #: (optional members, union-typed schemas) of each input schema
 TOOL_SIZES: dict[str, tuple[int, int]] = {"maps.route": (0, 4), "ping": (0, 0)}
 #: the tool file's ``priority`` (0 when it gives none)
 TOOL_PRIORITIES: dict[str, int] = {"maps.route": 0, "ping": 0}
 OUTPUT_DESCRIPTIONS: dict[str, str] = {"route_summary": "Summary of a planned route."}
-OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
-    "route_summary": {
-        "type": "object",
-        "properties": {
-            "distance_km": {"type": "number"},
-            "duration_min": {"type": "integer"},
-            "warnings": {
-                "anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]
-            },
-        },
-        "required": ["distance_km", "duration_min", "warnings"],
-        "additionalProperties": False,
-    }
+_OUTPUT_SCHEMA_TEXTS: dict[str, str] = {
+    "route_summary": '{"type":"object","properties":{"distance_km":{"type":"number"},"duration_min":{"type":"integer"},"warnings":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]}},"required":["distance_km","duration_min","warnings"],"additionalProperties":false}'
 }
+OUTPUT_SCHEMAS = JsonTable(_OUTPUT_SCHEMA_TEXTS, DEFINITIONS)

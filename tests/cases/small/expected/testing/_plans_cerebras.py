@@ -5,50 +5,16 @@ canonical payload becomes on the wire (read by ``_forward``; None: the payload a
 
 from __future__ import annotations
 
-from typing import Any
+from .._json_tables import JsonTable
 
-TOOL_PLANS: dict[str, dict[str, Any] | None] = {
-    "maps.route": {
-        "root": {
-            "types": ["object"],
-            "members": {
-                "from": {"call": "/$defs/Point"},
-                "to": {"call": "/$defs/Point"},
-                "via": {"types": ["array"], "items": {"call": "/$defs/Point"}},
-                "mode": {"types": ["string"], "values": ["car", "bike", "walk"]},
-                "avoid": {
-                    "branches": [
-                        {"values": ["tolls"]},
-                        {
-                            "types": ["object"],
-                            "members": {"area": {"types": ["string"]}},
-                            "nulls": ["area"],
-                            "required": ["area"],
-                            "closed": True,
-                        },
-                    ]
-                },
-            },
-            "nulls": ["from", "to", "via", "mode", "avoid"],
-            "required": ["from", "to"],
-            "closed": True,
-        },
-        "defs": {
-            "/$defs/Point": {
-                "types": ["object"],
-                "members": {
-                    "lat": {"types": ["number"]},
-                    "lon": {"types": ["number"]},
-                    "label": {"types": ["string"]},
-                },
-                "nulls": ["lat", "lon", "label"],
-                "required": ["lat", "lon"],
-                "closed": True,
-            }
-        },
-    },
-    "ping": {
-        "root": {"types": ["object"], "members": {}, "nulls": [], "required": [], "closed": True},
-        "defs": {},
-    },
+#: The plans of ``$ref`` targets, each as its JSON text, once however many tools hold it: each
+#: entry of a plan's ``defs`` below is the key of its text here.
+DEF_PLANS: dict[str, str] = {
+    "/$defs/Point": '{"types":["object"],"members":{"lat":{"types":["number"]},"lon":{"types":["number"]},"label":{"types":["string"]}},"nulls":["lat","lon","label"],"required":["lat","lon"],"closed":true}'
 }
+#: Each tool's plan as its JSON text, parsed when read (``JsonTable``).
+_TOOL_PLAN_TEXTS: dict[str, str] = {
+    "maps.route": '{"root":{"types":["object"],"members":{"from":{"call":"/$defs/Point"},"to":{"call":"/$defs/Point"},"via":{"types":["array"],"items":{"call":"/$defs/Point"}},"mode":{"types":["string"],"values":["car","bike","walk"]},"avoid":{"branches":[{"values":["tolls"]},{"types":["object"],"members":{"area":{"types":["string"]}},"nulls":["area"],"required":["area"],"closed":true}]}},"nulls":["from","to","via","mode","avoid"],"required":["from","to"],"closed":true},"defs":{"/$defs/Point":"/$defs/Point"}}',
+    "ping": '{"root":{"types":["object"],"members":{},"nulls":[],"required":[],"closed":true},"defs":{}}',
+}
+TOOL_PLANS = JsonTable(_TOOL_PLAN_TEXTS, DEF_PLANS, "defs")
