@@ -178,6 +178,7 @@ def _tables(
             ("TOOL_PRIORITIES", 3, tool_by_name),
             ("OUTPUT_DESCRIPTIONS", 0, output_by_name),
             ("OUTPUT_SCHEMAS", 1, output_by_name),
+            ("OUTPUT_SIZES", 2, output_by_name),
         )
     ]
     return {table.name: table for table in tables}
@@ -201,13 +202,11 @@ def _tool_elements(
 def _output_elements(
     texts: dict[tuple[str, str], SchemaText], projected: ProjectedContract
 ) -> tuple[str, ...]:
-    """An output's elements of the tables: its description and schema."""
+    """An output's elements of the tables: its description, schema and sizes."""
     contract = projected.contract
+    text = texts[("output", contract.name)]
     key = repr(contract.name)
-    return (
-        f"{key}: {contract.description!r}",
-        f"{key}: {texts[('output', contract.name)].source}",
-    )
+    return (f"{key}: {contract.description!r}", f"{key}: {text.source}", f"{key}: {text.sizes!r}")
 
 
 def _tables_module(

@@ -18,15 +18,17 @@ from toolgen.runtime._contracts import Contracts, StrictToolLimits
 
 
 def strict_tool_limits(limits: Limits) -> StrictToolLimits:
-    """The runtime's strict-tool limits of a profile's ``limits`` (the module's
-    ``MAX_STRICT_TOOLS``, ``MAX_OPTIONAL_MEMBERS`` and ``MAX_UNION_MEMBERS``)."""
-    return StrictToolLimits(limits.strict_tools, limits.optional_members, limits.union_members)
+    """The runtime's per-request limits of a profile's ``limits`` (the module's
+    ``MAX_STRICT_TOOLS``, ``MAX_OPTIONAL_MEMBERS``, ``MAX_UNION_MEMBERS`` and ``MAX_TOOLS``)."""
+    return StrictToolLimits(
+        limits.strict_tools, limits.optional_members, limits.union_members, limits.tools
+    )
 
 
 def contracts(kind: str, projected: Sequence[ProjectedContract]) -> Contracts:
     """The ``Contracts`` of the contracts of ``projected`` the provider can take, as the module's
     tables hold them (assemble._tables): the tools with their sizes, priorities and strict flags,
-    the outputs without (the request builders read those of tools only)."""
+    the outputs with their sizes (a request counts them against its limits too)."""
     usable = [p for p in projected if p.schema is not None]
     names = tuple(p.contract.name for p in usable)
     provider_names = {p.contract.name: p.provider_name for p in usable}
@@ -34,15 +36,16 @@ def contracts(kind: str, projected: Sequence[ProjectedContract]) -> Contracts:
     schemas: dict[str, dict[str, Any]] = {
         p.contract.name: p.schema for p in usable if p.schema is not None
     }
+    sizes = {name: schema_sizes(schema) for name, schema in schemas.items()}
     if kind != "tool":
-        return Contracts(kind, names, provider_names, descriptions, schemas)
+        return Contracts(kind, names, provider_names, descriptions, schemas, sizes)
     return Contracts(
         kind,
         names,
         provider_names,
         descriptions,
         schemas,
-        sizes={p.contract.name: schema_sizes(p.schema) for p in usable},
+        sizes=sizes,
         priorities={p.contract.name: p.contract.priority for p in usable},
         strict={p.contract.name: p.strict for p in usable},
     )

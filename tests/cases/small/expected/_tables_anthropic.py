@@ -70,3 +70,5 @@ OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
         "additionalProperties": False,
     }
 }
+#: (optional members, union-typed schemas) of each output schema
+OUTPUT_SIZES: dict[str, tuple[int, int]] = {"route_summary": (1, 0)}

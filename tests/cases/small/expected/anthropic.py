@@ -2,7 +2,8 @@
 # change the design and run `toolgen build`.
 """Anthropic strict tool use bindings (Messages API).
 
-Requests: ``tool_definitions``, ``output_format`` (typed like the SDK's params).
+Requests: ``request`` (the tools and output of one request, planned as a whole: ``plan_request``),
+``tool_definitions``, ``output_format`` (typed like the SDK's params).
 Responses: ``parse_tool_calls``, ``ToolCallStream``, ``parse_output`` (validated envelopes,
 canonical payloads, model instances).
 Names: TOOLS and OUTPUTS hold canonical names; the provider sees ``PROVIDER_NAMES[name]``.
@@ -34,7 +35,10 @@ from ._messages import (
     JSONOutputFormatParam,
     MessagesDecoder,
     MessagesLoop,
+    MessagesRequest,
     MessagesRequests,
+    OutputConfigParam,
+    ToolChoiceToolParam,
     ToolParam,
     ToolResultBlockParam,
     UserMessageParam,
@@ -86,11 +90,14 @@ __all__ = [
     "FailedCall",
     "InputSchemaTyped",
     "JSONOutputFormatParam",
+    "MessagesRequest",
+    "OutputConfigParam",
     "OutputData",
     "PayloadError",
     "SchemaDriftError",
     "ToolCall",
     "ToolCallStream",
+    "ToolChoiceToolParam",
     "ToolParam",
     "ToolResultBlockParam",
     "UserMessageParam",
@@ -106,6 +113,8 @@ __all__ = [
     "parameters",
     "parse_output",
     "parse_tool_calls",
+    "plan_request",
+    "request",
     "run_tool_calls",
     "tool_definition",
     "tool_definitions",
@@ -146,7 +155,8 @@ OUTPUT_CANONICAL_NAMES: dict[str, str] = {wire: name for name, wire in _OUTPUT_R
 STRICT: dict[str, bool] = {name: strict for name, _, strict in _TOOL_ROWS}
 #: Tools one request takes (None: the provider states no limit).
 MAX_TOOLS: int | None = None
-#: Limits across all strict tools of one request (None: no limit applies).
+#: Limits across all strict tools and the structured output of one request (None: no limit
+#: applies); ``request()`` counts them over the whole request.
 MAX_STRICT_TOOLS: int | None = 20
 MAX_OPTIONAL_MEMBERS: int | None = 24
 MAX_UNION_MEMBERS: int | None = 16
@@ -169,6 +179,9 @@ _OUTPUT_DESCRIPTIONS: ModuleTable[str] = ModuleTable(
 _OUTPUT_SCHEMAS: ModuleTable[dict[str, Any]] = ModuleTable(
     __package__, "._tables_anthropic", "OUTPUT_SCHEMAS"
 )
+_OUTPUT_SIZES: ModuleTable[tuple[int, int]] = ModuleTable(
+    __package__, "._tables_anthropic", "OUTPUT_SIZES"
+)
 _TOOLS = Contracts(
     "tool",
     TOOLS,
@@ -180,16 +193,18 @@ _TOOLS = Contracts(
     STRICT,
 )
 _OUTPUTS = Contracts(
-    "output", OUTPUTS, OUTPUT_PROVIDER_NAMES, _OUTPUT_DESCRIPTIONS, _OUTPUT_SCHEMAS
+    "output", OUTPUTS, OUTPUT_PROVIDER_NAMES, _OUTPUT_DESCRIPTIONS, _OUTPUT_SCHEMAS, _OUTPUT_SIZES
 )
 _REQUESTS = MessagesRequests(
     _TOOLS,
     _OUTPUTS,
-    limits=StrictToolLimits(MAX_STRICT_TOOLS, MAX_OPTIONAL_MEMBERS, MAX_UNION_MEMBERS),
+    limits=StrictToolLimits(MAX_STRICT_TOOLS, MAX_OPTIONAL_MEMBERS, MAX_UNION_MEMBERS, MAX_TOOLS),
 )
 tool_definition = _REQUESTS.tool_definition
 tool_definitions = _REQUESTS.tool_definitions
 output_format = _REQUESTS.output_format
+plan_request = _REQUESTS.plan_request
+request = _REQUESTS.request
 
 _DECODERS: dict[str, ToolCallDecoder] = {
     "messages": MessagesDecoder(PROVIDER, read_message, read_message_stream_event),

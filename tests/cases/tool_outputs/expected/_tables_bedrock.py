@@ -46,3 +46,5 @@ TOOL_SIZES: dict[str, tuple[int, int]] = {"echo": (0, 0), "maps.route": (0, 0), 
 TOOL_PRIORITIES: dict[str, int] = {"echo": 0, "maps.route": 0, "ping": 0}
 OUTPUT_DESCRIPTIONS: dict[str, str] = {}
 OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {}
+#: (optional members, union-typed schemas) of each output schema
+OUTPUT_SIZES: dict[str, tuple[int, int]] = {}
