@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.anthropic_strict_checker import counts
+from tests.anthropic_strict_checker import counts, violations
 from toolgen.build import build
 from toolgen.package.writer import write_package
 from toolgen.providers import PROVIDER_NAMES
@@ -333,6 +333,20 @@ def test_anthropic_auto_follows_priority_then_order(
     # A selection is marked by priority, then in its own order, and kept in its order.
     selected = _strictness(claude.tool_definitions(["big", "mid", "small"]))
     assert list(selected.items()) == [("big", False), ("mid", True), ("small", True)]
+    # A request may write big's last optional members nullable to keep it strict beside mid
+    # (10 + 20 optional members > 24); their null reads back as absent, though the module has no
+    # canonicalizers of its own (this design's payloads need none).
+    plan = claude.plan_request(["big", "mid"])
+    assert plan.strict == {"big", "mid"} and not plan.left_out
+    assert plan.nullable == {"big": tuple(f"p{i}" for i in range(14, 20))}
+    assert claude.canonicalize_text("big", '{"id": "x", "p19": null}') == '{"id":"x"}'
+    call = claude.decode_tool_call("big", '{"id": "x", "p0": "y", "p14": null}')
+    assert call.arguments.model_dump(exclude_unset=True) == {"id": "x", "p0": "y"}
+    # the decoders cannot know which request a call answers: a null of any member a request may
+    # write nullable reads as absent (one it wrote as it is never takes null in strict mode)
+    assert claude.canonicalize("big", {"id": "x", "p0": None}) == {"id": "x"}
+    with pytest.raises(claude.PayloadError):
+        claude.decode_tool_call("big", '{"id": null}')  # a required member's null is no absence
 
 
 # --- a request planned as a whole -----------------------------------------------------------------
@@ -358,15 +372,17 @@ def test_a_request_counts_its_limits_over_tools_and_output_together(
 ) -> None:
     """The example design's seven tools and ticket_triage: 27 optional members among the tools
     and 2 in the output. Counted by the independent checker on what would be sent, the request
-    keeps within the per-request limits; the single-part functions, each within the limits
-    alone, would send 25 optional members together (a 400)."""
+    keeps within the per-request limits (six tools strict, one of them with a member written
+    required and nullable); the single-part functions, each within the limits alone, would send
+    25 optional members together (a 400)."""
     module = getattr(gen, provider)
     request = module.request(output="ticket_triage")
     strict_tools, schemas = _strict_schemas(provider, dict(request))
     optional = sum(counts(schema)[0] for schema in schemas)
     unions = sum(counts(schema)[1] for schema in schemas)
     assert strict_tools <= 20 and optional <= 24 and unions <= 16, (strict_tools, optional, unions)
-    assert strict_tools == 5  # the tools that still fit beside the output stay strict
+    assert strict_tools == 6  # those that fit beside the output, one by a member made nullable
+    assert all(not violations(schema) for schema in schemas)
     if provider == "anthropic":
         parts = {
             "tools": module.tool_definitions(),
@@ -387,18 +403,48 @@ def test_a_request_counts_its_limits_over_tools_and_output_together(
 def test_the_plan_says_which_tools_went_non_strict_and_which_budget_bound(gen: Any) -> None:
     plan = gen.anthropic.plan_request(output="ticket_triage")
     assert plan.tools == gen.anthropic.TOOLS and plan.output == "ticket_triage"
-    assert [name for name, _ in plan.left_out] == ["search.documents", "weather.get_forecast"]
+    assert [name for name, _ in plan.left_out] == ["search.documents"]
     assert {budget.constant for _, budget in plan.left_out} == {"MAX_OPTIONAL_MEMBERS"}
+    # search.documents (4 optional members, 2 of them at its root) cannot fit by writing its
+    # root's members nullable; weather.get_forecast can, with its last one
+    assert plan.nullable == {"weather.get_forecast": ("units",)}
     used = {budget.constant: budget.used for budget in plan.budgets}
     assert used == {
-        "MAX_STRICT_TOOLS": 5,
-        "MAX_OPTIONAL_MEMBERS": 23,
-        "MAX_UNION_MEMBERS": 1,
+        "MAX_STRICT_TOOLS": 6,
+        "MAX_OPTIONAL_MEMBERS": 24,
+        "MAX_UNION_MEMBERS": 2,
     }
     text = plan.explain()
     assert "not strict: search.documents (it would take optional members over 24)" in text
-    assert "optional members: 23 of 24 (MAX_OPTIONAL_MEMBERS)" in text
+    assert "strict with units required and nullable: weather.get_forecast" in text
+    assert "optional members: 24 of 24 (MAX_OPTIONAL_MEMBERS)" in text
     assert plan.members == gen.anthropic.request(output="ticket_triage")
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "bedrock"])
+def test_a_member_a_request_wrote_nullable_reads_back_absent(gen: Any, provider: str) -> None:
+    """weather.get_forecast's ``units`` goes required and nullable in the request above: the
+    model's null there is the member left out, by every way in (the decoders, ``canonicalize``,
+    ``canonicalize_text``); a null elsewhere is still refused."""
+    module = getattr(gen, provider)
+    request = module.request(output="ticket_triage")
+    tools = request["tools"] if provider == "anthropic" else request["toolConfig"]["tools"]
+    (sent,) = [
+        t["input_schema"] if provider == "anthropic" else t["toolSpec"]["inputSchema"]["json"]
+        for t in tools
+        if (t["name"] if provider == "anthropic" else t["toolSpec"]["name"])
+        == "weather_get_forecast"
+    ]
+    assert "units" in sent["required"] and {"type": "null"} in sent["properties"]["units"]["anyOf"]
+    arguments = '{"city": "Paris", "units": null}'
+    call = module.decode_tool_call("weather_get_forecast", arguments)
+    assert call.arguments.model_dump(exclude_unset=True) == {"city": "Paris"}
+    assert module.canonicalize("weather.get_forecast", json.loads(arguments)) == {"city": "Paris"}
+    assert module.canonicalize_text("weather.get_forecast", arguments) == '{"city":"Paris"}'
+    untouched = '{"city": "Paris"}'
+    assert module.canonicalize_text("weather.get_forecast", untouched) == untouched
+    with pytest.raises(module.PayloadError):
+        module.decode_tool_call("weather_get_forecast", '{"city": null}')
 
 
 def test_each_api_writes_the_members_of_its_create_call(gen: Any) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolgen.apis import requests_for
+from toolgen.package.nullable_members import nullable_members
 from toolgen.package.schema_texts import schema_sizes
 from toolgen.project.projection import ProjectedContract
 from toolgen.providers.base import Limits, Profile
@@ -25,10 +26,13 @@ def strict_tool_limits(limits: Limits) -> StrictToolLimits:
     )
 
 
-def contracts(kind: str, projected: Sequence[ProjectedContract]) -> Contracts:
+def contracts(
+    kind: str, projected: Sequence[ProjectedContract], profile: Profile | None = None
+) -> Contracts:
     """The ``Contracts`` of the contracts of ``projected`` the provider can take, as the module's
-    tables hold them (assemble._tables): the tools with their sizes, priorities and strict flags,
-    the outputs with their sizes (a request counts them against its limits too)."""
+    tables hold them (assemble._tables): the tools with their sizes, priorities, strict flags and
+    the members a request may write nullable (``profile``'s), the outputs with their sizes (a
+    request counts them against its limits too)."""
     usable = [p for p in projected if p.schema is not None]
     names = tuple(p.contract.name for p in usable)
     provider_names = {p.contract.name: p.provider_name for p in usable}
@@ -48,6 +52,11 @@ def contracts(kind: str, projected: Sequence[ProjectedContract]) -> Contracts:
         sizes=sizes,
         priorities={p.contract.name: p.contract.priority for p in usable},
         strict={p.contract.name: p.strict for p in usable},
+        nullable={
+            p.contract.name: members
+            for p in usable
+            if profile is not None and (members := nullable_members(p, profile))
+        },
     )
 
 
@@ -62,4 +71,4 @@ def request_builders(
     keywords = dict(profile.request_options)
     if "limits" in requests.arguments:
         keywords["limits"] = strict_tool_limits(profile.limits)
-    return builder(contracts("tool", tools), contracts("output", outputs), **keywords)
+    return builder(contracts("tool", tools, profile), contracts("output", outputs), **keywords)

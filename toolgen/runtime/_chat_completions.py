@@ -28,7 +28,7 @@ arrive whole in one chunk without ``index`` (then it is a call of its own).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from ._attributes import members_of
@@ -219,7 +219,9 @@ class _ChatRequests:
         its ``instructions`` what the messages must carry besides (JSON mode)."""
         only_api(api, "chat")
 
-        def members(chosen: list[str], strict_tools: frozenset[str]) -> ChatRequest:
+        def members(
+            chosen: list[str], strict_tools: frozenset[str], nullable: Mapping[str, tuple[str, ...]]
+        ) -> ChatRequest:
             request: ChatRequest = {}
             if chosen:
                 request["tools"] = [

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Literal, TypeVar
 
 __all__ = [
@@ -78,6 +78,11 @@ class Contracts:
     #: canonical name -> whether it goes with the provider's strict flag on (absent: on); a
     #: non-strict tool's schema is the canonical one, and it never counts against strict limits
     strict: Mapping[str, bool] = field(default_factory=dict)
+    #: canonical name -> the optional members of its parameters' root object (as the provider
+    #: names them) that a request may write required and nullable instead, to keep the tool
+    #: strict within the limits (``nullable_variant``; the decoders read their null as absent:
+    #: ``without_nulls``); absent: none
+    nullable: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def known(self, name: str) -> str:
         """``name``, or KeyError when it is none of these contracts."""
@@ -86,9 +91,11 @@ class Contracts:
             raise KeyError(f"unknown {self.kind} {name!r}; known: {known}")
         return name
 
-    def schema(self, name: str) -> dict[str, Any]:
-        """The projected schema of ``name`` (a fresh copy)."""
-        return copy.deepcopy(self.schemas[self.known(name)])
+    def schema(self, name: str, nullable: tuple[str, ...] = ()) -> dict[str, Any]:
+        """The projected schema of ``name`` (a fresh copy), with its root's optional members
+        ``nullable`` written required and nullable (``nullable_variant``)."""
+        schema = copy.deepcopy(self.schemas[self.known(name)])
+        return nullable_variant(schema, nullable) if nullable else schema
 
     def provider_name(self, name: str) -> str:
         return self.provider_names[self.known(name)]
@@ -108,6 +115,31 @@ class Contracts:
         API names a caller of the order before toolgen 0.2 may give first)."""
         names = checked_names(names, apis)
         return [self.known(name) for name in (self.names if names is None else names)]
+
+
+def nullable_variant(schema: dict[str, Any], members: tuple[str, ...]) -> dict[str, Any]:
+    """``schema`` with the optional members ``members`` of its root object written required and
+    nullable: each wrapped in ``anyOf`` with a null branch (one optional member less, one
+    union-typed member more each). Exact under ``without_nulls``: the members accept no null
+    otherwise, so a null there means absent."""
+    properties = dict(schema["properties"])
+    for member in members:
+        properties[member] = {"anyOf": [properties[member], {"type": "null"}]}
+    wanted = {*schema.get("required", ()), *members}
+    written = dict(schema)
+    written["properties"] = properties
+    written["required"] = [member for member in properties if member in wanted]
+    return written
+
+
+def without_nulls(payload: Any, members: tuple[str, ...]) -> Any:
+    """``payload`` without the members of ``members`` that are null (a request may have written
+    them nullable: ``nullable_variant``), the same object when there are none."""
+    if type(payload) is dict:  # on the decode path: no generator, no copy unless one is null
+        for member in members:
+            if member in payload and payload[member] is None:
+                return {k: v for k, v in payload.items() if v is not None or k not in members}
+    return payload
 
 
 #: A request's ``strict`` argument: "auto" (as many strict tools as its limits allow), True (every
@@ -157,7 +189,9 @@ class RequestPlan(Generic[_M]):
     ``members`` are the request's members, what ``request()`` returns (ready to spread into the
     SDK's create call); ``left_out`` the tools that may go strict but go without, each with the
     budget that kept it out; ``non_strict`` those the design sends non-strict; ``instructions``
-    what the request's messages must carry besides (a system prompt; empty when nothing)."""
+    what the request's messages must carry besides (a system prompt; empty when nothing);
+    ``nullable`` the strict tools whose root's optional members (as the provider names them) go
+    required and nullable in this request, to fit its limits (read back as absent)."""
 
     api: str
     tools: tuple[str, ...]
@@ -169,6 +203,7 @@ class RequestPlan(Generic[_M]):
     non_strict: tuple[str, ...] = ()
     instructions: str = ""
     notes: tuple[str, ...] = ()
+    nullable: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def explain(self) -> str:
         """Which tools go strict, which went non-strict and which budget bound, what each budget
@@ -179,6 +214,9 @@ class RequestPlan(Generic[_M]):
         ]
         strict = [name for name in self.tools if name in self.strict]
         lines.append(f"strict: {', '.join(strict) if strict else 'none'}")
+        for name, members in self.nullable.items():
+            written = ", ".join(members)
+            lines.append(f"strict with {written} required and nullable: {name} (to fit the limits)")
         for name, budget in self.left_out:
             lines.append(f"not strict: {name} (it would take {budget.name} over {budget.limit})")
         if self.non_strict:
@@ -199,6 +237,8 @@ class _Marked:
     left_out: tuple[tuple[str, Budget], ...]
     optional: int
     unions: int
+    #: strict tool -> its root's optional members written required and nullable
+    nullable: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -247,9 +287,12 @@ class StrictToolLimits:
         """The tools of ``chosen`` to mark strict beside an output of ``output`` sizes (optional,
         union-typed members; ``held`` names it in errors): "auto", of those that may go strict,
         by priority (highest first, ties in order), each one that still fits the limits beside
-        the output and those taken before it; True, every one that may (ValueError naming the
-        budgets they exceed: the API would answer 400); False, none. A tool the design sends
-        non-strict is never marked and never counts."""
+        the output and those taken before it, then, in the same order, each one left out that
+        fits with some of its root's optional members written required and nullable (the
+        fewest, the last ones: each moves one member from the optional budget to the union
+        one); True, every one that may, as projected (ValueError naming the budgets they
+        exceed: the API would answer 400); False, none. A tool the design sends non-strict is
+        never marked and never counts."""
         optional, unions = output
         may = [name for name in chosen if tools.is_strict(name)]
         if strict is True:
@@ -278,17 +321,32 @@ class StrictToolLimits:
             taken.append(name)
             optional += more_optional
             unions += more_unions
+        nullable: dict[str, tuple[str, ...]] = {}
+        for name, budget in list(left_out):
+            more_optional, more_unions = tools.sizes[name]
+            members = tools.nullable.get(name, ())
+            for count in range(1, len(members) + 1):
+                less, more = more_optional - count, more_unions + count
+                if not self._over(len(taken) + 1, optional + less, unions + more):
+                    left_out.remove((name, budget))
+                    taken.append(name)
+                    nullable[name] = members[-count:]
+                    optional += less
+                    unions += more
+                    break
         order = {name: index for index, name in enumerate(chosen)}
         return _Marked(
             tuple(sorted(taken, key=order.__getitem__)),
             tuple(sorted(left_out, key=lambda item: order[item[0]])),
             optional,
             unions,
+            nullable,
         )
 
     def marked(self, tools: Contracts, chosen: list[str], strict: Strict) -> set[str]:
-        """The tools of ``chosen`` to mark strict in a request of them alone (``mark``)."""
-        return set(self.mark(tools, chosen, strict).strict)
+        """The tools of ``chosen`` to mark strict in a request of them alone, as projected
+        (``mark`` without writing members nullable)."""
+        return set(self.mark(replace(tools, nullable={}), chosen, strict).strict)
 
     def fitting(self, tools: Contracts, chosen: list[str]) -> set[str]:
         """The tools of ``chosen`` marked strict under ``strict="auto"`` in a request of them
@@ -303,15 +361,16 @@ class StrictToolLimits:
         strict: Strict,
         outputs: Contracts,
         output: str | None,
-        members: Callable[[list[str], frozenset[str]], _M],
+        members: Callable[[list[str], frozenset[str], Mapping[str, tuple[str, ...]]], _M],
         instructions: str = "",
         notes: tuple[str, ...] = (),
     ) -> RequestPlan[_M]:
         """The plan of a request of ``api`` of the tools ``names`` (every tool when None) and
         the structured output ``output`` (None: none): the tools marked strict as ``mark`` has
         it, the output counted first (a structured output is always constrained); ``members``
-        builds the request's members from the tools and those marked strict. ValueError when the
-        request holds more tools than one request takes (``MAX_TOOLS``)."""
+        builds the request's members from the tools, those marked strict and the members each
+        writes nullable. ValueError when the request holds more tools than one request takes
+        (``MAX_TOOLS``)."""
         chosen = tools.chosen(names, (api,))
         if self.all_tools is not None and len(chosen) > self.all_tools:
             raise ValueError(
@@ -330,11 +389,12 @@ class StrictToolLimits:
             taken,
             output,
             self._budgets(len(taken), marked.optional, marked.unions, len(chosen)),
-            members(chosen, taken),
+            members(chosen, taken, marked.nullable),
             marked.left_out,
             tuple(name for name in chosen if not tools.is_strict(name)),
             instructions,
             notes,
+            marked.nullable,
         )
 
 

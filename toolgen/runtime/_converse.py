@@ -149,13 +149,18 @@ class ConverseRequests:
         strict tool sent with ``strict=False`` keeps its closed schema; either way its input is
         validated on the way back."""
         only_api(api, "converse")
+        return self._definition(name, strict is not False)
+
+    def _definition(self, name: str, strict: bool, nullable: tuple[str, ...] = ()) -> ToolTypeDef:
+        """The definition of ``name``, its root's optional members ``nullable`` written
+        required and nullable (``Contracts.schema``)."""
         spec: ToolSpecification = {
             "name": self._tools.provider_name(name),
-            "inputSchema": {"json": self._tools.schema(name)},
+            "inputSchema": {"json": self._tools.schema(name, nullable)},
         }
         if self._tools.descriptions[name]:  # the API refuses an empty description
             spec["description"] = self._tools.descriptions[name]
-        if strict is not False and self._tools.is_strict(name):
+        if strict and self._tools.is_strict(name):
             spec["strict"] = True
         return {"toolSpec": spec}
 
@@ -209,10 +214,14 @@ class ConverseRequests:
         ``tool_choice``: a canonical tool of the request the model must call."""
         only_api(api, "converse")
 
-        def members(chosen: list[str], strict_tools: frozenset[str]) -> ConverseRequest:
+        def members(
+            chosen: list[str], strict_tools: frozenset[str], nullable: Mapping[str, tuple[str, ...]]
+        ) -> ConverseRequest:
             request: ConverseRequest = {}
             if chosen:
-                tools = [self.tool_definition(n, strict=n in strict_tools) for n in chosen]
+                tools = [
+                    self._definition(n, n in strict_tools, nullable.get(n, ())) for n in chosen
+                ]
                 request["toolConfig"] = {"tools": tools}
                 if tool_choice is not None:
                     forced = self._tools.forced(tool_choice, chosen)

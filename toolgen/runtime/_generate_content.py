@@ -217,7 +217,9 @@ class GenerateContentRequests:
         allowed function)."""
         only_api(api, "generate_content")
 
-        def members(chosen: list[str], strict_tools: frozenset[str]) -> GenerateContentRequest:
+        def members(
+            chosen: list[str], strict_tools: frozenset[str], nullable: Mapping[str, tuple[str, ...]]
+        ) -> GenerateContentRequest:
             request: GenerateContentRequest = {}
             if chosen:
                 request["tools"] = self.tool_definitions(chosen)

@@ -15,7 +15,7 @@ The decoders take the provider name and the generated validators of the two surf
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from ._attributes import members_of
@@ -146,11 +146,16 @@ class MessagesRequests:
         provider module). A strict tool sent with ``strict=False`` keeps its closed schema;
         either way its input is validated on the way back."""
         only_api(api, "messages")
+        return self._definition(name, strict is not False)
+
+    def _definition(self, name: str, strict: bool, nullable: tuple[str, ...] = ()) -> ToolParam:
+        """The definition of ``name``, its root's optional members ``nullable`` written
+        required and nullable (``Contracts.schema``)."""
         return {
             "name": self._tools.provider_name(name),
             "description": self._tools.descriptions[name],
-            "input_schema": self._tools.schema(name),
-            "strict": strict is not False and self._tools.is_strict(name),
+            "input_schema": self._tools.schema(name, nullable),
+            "strict": strict and self._tools.is_strict(name),
         }
 
     def tool_definitions(
@@ -201,11 +206,13 @@ class MessagesRequests:
         non-strict and which budget bound."""
         only_api(api, "messages")
 
-        def members(chosen: list[str], strict_tools: frozenset[str]) -> MessagesRequest:
+        def members(
+            chosen: list[str], strict_tools: frozenset[str], nullable: Mapping[str, tuple[str, ...]]
+        ) -> MessagesRequest:
             request: MessagesRequest = {}
             if chosen:
                 request["tools"] = [
-                    self.tool_definition(n, strict=n in strict_tools) for n in chosen
+                    self._definition(n, n in strict_tools, nullable.get(n, ())) for n in chosen
                 ]
             if output is not None:
                 request["output_config"] = {"format": self.output_format(output)}

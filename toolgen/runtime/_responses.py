@@ -13,7 +13,7 @@ The decoders take the provider name and the generated validators of the two surf
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from ._attributes import members_of
@@ -175,7 +175,9 @@ class ResponsesRequests:
         structured output ``output`` (see ``ChatCompletionsRequests.plan_request``)."""
         only_api(api, "responses")
 
-        def members(chosen: list[str], strict_tools: frozenset[str]) -> ResponsesRequest:
+        def members(
+            chosen: list[str], strict_tools: frozenset[str], nullable: Mapping[str, tuple[str, ...]]
+        ) -> ResponsesRequest:
             request: ResponsesRequest = {}
             if chosen:
                 request["tools"] = [

@@ -249,7 +249,9 @@ class WorkersAiRequests:
         if tool_choice is not None and api != "chat":
             raise ValueError(f"tool_choice is written for api='chat' only, not {api!r}")
 
-        def members(chosen: list[str], _strict: frozenset[str]) -> WorkersAiRequest:
+        def members(
+            chosen: list[str], _strict: frozenset[str], nullable: Mapping[str, tuple[str, ...]]
+        ) -> WorkersAiRequest:
             request: WorkersAiRequest = {}
             if chosen:
                 request["tools"] = [self.tool_definition(name) for name in chosen]

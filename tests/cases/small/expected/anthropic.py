@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, overload
 
 from ._canonical_anthropic import OUTPUT_CANONICALIZERS, TOOL_CANONICALIZERS
 from ._canonical_anthropic import canonicalize_text as _canonicalize_text
-from ._contracts import Contracts, ModuleTable, StrictToolLimits
+from ._contracts import Contracts, ModuleTable, StrictToolLimits, without_nulls
 from ._decode import OutputData, ToolCall, TypedCalls, decode_output, output_data
 from ._dispatch import arun_calls, run_calls
 from ._envelopes_anthropic import (
@@ -153,6 +153,14 @@ OUTPUT_CANONICAL_NAMES: dict[str, str] = {wire: name for name, wire in _OUTPUT_R
 
 #: canonical tool name -> whether its definition goes out with the provider's strict flag on
 STRICT: dict[str, bool] = {name: strict for name, _, strict in _TOOL_ROWS}
+#: canonical tool name -> the optional members of its parameters' root (as the provider names
+#: them) that ``request()`` may write required and nullable to keep the tool strict within the
+#: limits below; their null reads back as absent. JSON, one tool a line.
+_NULLABLE_MEMBERS: dict[str, tuple[str, ...]] = {
+    name: tuple(members) for name, members in json.loads(r"""[
+["maps.route", ["via", "mode", "avoid"]]
+]""")
+}
 #: Tools one request takes (None: the provider states no limit).
 MAX_TOOLS: int | None = None
 #: Limits across all strict tools and the structured output of one request (None: no limit
@@ -191,6 +199,7 @@ _TOOLS = Contracts(
     _TOOL_SIZES,
     _TOOL_PRIORITIES,
     STRICT,
+    _NULLABLE_MEMBERS,
 )
 _OUTPUTS = Contracts(
     "output", OUTPUTS, OUTPUT_PROVIDER_NAMES, _OUTPUT_DESCRIPTIONS, _OUTPUT_SCHEMAS, _OUTPUT_SIZES
@@ -235,7 +244,7 @@ def canonicalize(name: str, payload: Any) -> Any:
     """The canonical arguments of tool ``name`` from what Anthropic strict tool use sent:
     enum values written in another letter case are read back as declared. The same
     object comes back when nothing changes; the input is never mutated."""
-    return TOOL_CANONICALIZERS[_TOOLS.known(name)](payload)
+    return _INVERSES[_TOOLS.known(name)](payload)
 
 
 def canonicalize_output(name: str, payload: Any) -> Any:
@@ -246,7 +255,7 @@ def canonicalize_output(name: str, payload: Any) -> Any:
 def canonicalize_text(name: str, text: str | bytes) -> str | bytes:
     """``canonicalize`` on the arguments as JSON text: the same text, byte for byte, when nothing
     changes; else compact JSON with member order, large integers and float text kept."""
-    return _canonicalize_text(TOOL_CANONICALIZERS[_TOOLS.known(name)], text)
+    return _canonicalize_text(_INVERSES[_TOOLS.known(name)], text)
 
 
 def canonicalize_output_text(name: str, text: str | bytes) -> str | bytes:
@@ -254,8 +263,18 @@ def canonicalize_output_text(name: str, text: str | bytes) -> str | bytes:
     return _canonicalize_text(OUTPUT_CANONICALIZERS[_OUTPUTS.known(name)], text)
 
 
-#: canonical name -> its canonicalizer, found once (``TOOL_CANONICALIZERS`` imports it on first use)
-_INVERSES = OnFirstUse(TOOL_CANONICALIZERS.__getitem__)
+def _canonicalizer(name: str) -> Callable[[Any], Any]:
+    """The inverse of tool ``name``, reading a null of a member a request wrote nullable as
+    absent (``_NULLABLE_MEMBERS``: such a member accepts no null otherwise)."""
+    inverse = TOOL_CANONICALIZERS[name]
+    members = _NULLABLE_MEMBERS.get(name)
+    if members is None:
+        return inverse
+    return lambda payload: inverse(without_nulls(payload, members))
+
+
+#: canonical name -> its canonicalizer, found once
+_INVERSES = OnFirstUse(_canonicalizer)
 
 
 def _inverse(name: str, payload: Any) -> Any:

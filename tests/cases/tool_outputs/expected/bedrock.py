@@ -149,6 +149,12 @@ OUTPUT_CANONICAL_NAMES: dict[str, str] = {wire: name for name, wire in _OUTPUT_R
 
 #: canonical tool name -> whether its definition goes out with the provider's strict flag on
 STRICT: dict[str, bool] = {name: strict for name, _, strict in _TOOL_ROWS}
+#: canonical tool name -> the optional members of its parameters' root (as the provider names
+#: them) that ``request()`` may write required and nullable to keep the tool strict within the
+#: limits below; their null reads back as absent. JSON, one tool a line.
+_NULLABLE_MEMBERS: dict[str, tuple[str, ...]] = {
+    name: tuple(members) for name, members in json.loads(r"""[]""")
+}
 #: Tools one request takes (None: the provider states no limit).
 MAX_TOOLS: int | None = None
 #: Limits across all strict tools and the structured output of one request (None: no limit
@@ -185,6 +191,7 @@ _TOOLS = Contracts(
     _TOOL_SIZES,
     _TOOL_PRIORITIES,
     STRICT,
+    _NULLABLE_MEMBERS,
 )
 _OUTPUTS = Contracts(
     "output", OUTPUTS, OUTPUT_PROVIDER_NAMES, _OUTPUT_DESCRIPTIONS, _OUTPUT_SCHEMAS, _OUTPUT_SIZES
