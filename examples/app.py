@@ -27,7 +27,7 @@ def recorded(name: str) -> dict:
 
 
 def show_requests() -> None:
-    tools = openai.tool_definitions("chat")
+    tools = openai.tool_definitions(api="chat")
     print(f"OpenAI: {len(tools)} strict tools: {', '.join(t['function']['name'] for t in tools)}")
     print(
         f"OpenAI: response_format {openai.response_format('ticket_triage')['json_schema']['name']!r}"

@@ -143,6 +143,13 @@ def violations(schema: Any, *, name: str | None = None) -> list[Violation]:
     return sorted(set(checker.found))
 
 
+def counts(schema: Any) -> tuple[int, int]:
+    """(optional members, union-typed schemas) of ``schema``, as the limits count them."""
+    checker = _Checker(schema)
+    checker.schema(schema, "")
+    return checker.optional, checker.unions
+
+
 def assert_strict(schema: Any, **context: Any) -> None:
     """Fail with every violation listed."""
     found = violations(schema, **context)

@@ -285,11 +285,11 @@ def test_each_apis_definitions_are_the_generated_packages(tmp_path, gen, tool):
     body_of = _sent(record_all(tmp_path, tool=tool))
     expected = {
         "chat": (
-            openai.tool_definitions("chat", names=[tool]),
+            openai.tool_definitions([tool], api="chat"),
             openai.response_format(OUTPUT, "chat"),
         ),
         "responses": (
-            openai.tool_definitions("responses", names=[tool]),
+            openai.tool_definitions([tool], api="responses"),
             openai.response_format(OUTPUT, "responses"),
         ),
         "messages": (anthropic.tool_definitions([tool]), anthropic.output_format(OUTPUT)),

@@ -115,7 +115,7 @@ def built_example(example_design, tmp_path_factory, suite_cache) -> Path:
             if provider == "anthropic":  # one request takes 20 strict tools at most: one by one
                 definitions = [d for name in module.TOOLS for d in module.tool_definitions([name])]
             else:
-                definitions = module.tool_definitions(api) if api else module.tool_definitions()
+                definitions = module.tool_definitions(api=api) if api else module.tool_definitions()
             write_source(
                 package / "schemas" / provider, f"definitions-{api or 'chat'}.json", definitions
             )

@@ -25,6 +25,7 @@ def test_request_options_reach_the_request_class(monkeypatch: pytest.MonkeyPatch
     assert call.splitlines()[1:] == [
         "    _TOOLS,",
         "    _OUTPUTS,",
+        "    limits=StrictToolLimits(MAX_STRICT_TOOLS, MAX_OPTIONAL_MEMBERS, MAX_UNION_MEMBERS, MAX_TOOLS),",
         "    depth=2,",
         '    spelling="upper",',
     ]

@@ -1,12 +1,14 @@
 """The generated bindings beside the official SDKs, offline: request TypedDicts declare every key of
 the SDKs' param types, the SDKs' helpers (pydantic_function_tool, the parse() helpers) send exactly
 toolgen's projection and accept strict-mode nulls through tool_model/output_model, calls and outputs
-are typed at run time, and Anthropic's per-request caps are a policy (strict="auto")."""
+are typed at run time, Anthropic's per-request caps are a policy (strict="auto"), and a request is
+planned as a whole (``request``: tools and output counted together)."""
 
 from __future__ import annotations
 
 import importlib
 import itertools
+import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -14,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.anthropic_strict_checker import counts, violations
 from toolgen.build import build
 from toolgen.package.writer import write_package
 from toolgen.providers import PROVIDER_NAMES
@@ -90,6 +93,12 @@ def test_request_typeddicts_declare_every_key_of_the_sdk_param_types(gen: Any) -
         (ours_anthropic.InputSchemaTyped, tool_param.InputSchemaTyped),
         (ours_anthropic.CacheControlEphemeralParam, types.CacheControlEphemeralParam),
         (ours_anthropic.JSONOutputFormatParam, types.JSONOutputFormatParam),
+        (ours_anthropic.OutputConfigParam, types.OutputConfigParam),
+        (ours_anthropic.ToolChoiceToolParam, types.ToolChoiceToolParam),
+        (ours_openai.ChatCompletionNamedToolChoiceParam, chat.ChatCompletionNamedToolChoiceParam),
+        (ours_openai.ResponseFormatJSONObject, shared.ResponseFormatJSONObject),
+        (ours_openai.ResponseTextConfigParam, responses.ResponseTextConfigParam),
+        (ours_openai.ToolChoiceFunctionParam, responses.ToolChoiceFunctionParam),
     ]
     for ours, theirs in pairs:
         assert _keys(ours) == _keys(theirs), ours.__name__
@@ -114,7 +123,9 @@ def test_openai_request_shapes_per_api(gen: Any) -> None:
     assert [t["function"]["name"] for t in oai.tool_definitions()] == [
         oai.PROVIDER_NAMES[n] for n in oai.TOOLS
     ]
-    assert [t["name"] for t in oai.tool_definitions("responses", ["send_email"])] == ["send_email"]
+    assert [t["name"] for t in oai.tool_definitions(["send_email"], api="responses")] == [
+        "send_email"
+    ]
     chat_format = oai.response_format("ticket_triage")
     assert chat_format["type"] == "json_schema"
     assert oai.response_format("ticket_triage", "responses") == {
@@ -122,7 +133,7 @@ def test_openai_request_shapes_per_api(gen: Any) -> None:
         **chat_format["json_schema"],
     }
     with pytest.raises(ValueError, match="unknown api"):
-        oai.tool_definitions("messages")
+        oai.tool_definitions(api="messages")
     assert gen.anthropic.output_format("ticket_triage") == {
         "type": "json_schema",
         "schema": gen.anthropic.output_schema("ticket_triage"),
@@ -322,3 +333,182 @@ def test_anthropic_auto_follows_priority_then_order(
     # A selection is marked by priority, then in its own order, and kept in its order.
     selected = _strictness(claude.tool_definitions(["big", "mid", "small"]))
     assert list(selected.items()) == [("big", False), ("mid", True), ("small", True)]
+    # A request may write big's last optional members nullable to keep it strict beside mid
+    # (10 + 20 optional members > 24); their null reads back as absent, though the module has no
+    # canonicalizers of its own (this design's payloads need none).
+    plan = claude.plan_request(["big", "mid"])
+    assert plan.strict == {"big", "mid"} and not plan.left_out
+    assert plan.nullable == {"big": tuple(f"p{i}" for i in range(14, 20))}
+    assert claude.canonicalize_text("big", '{"id": "x", "p19": null}') == '{"id":"x"}'
+    call = claude.decode_tool_call("big", '{"id": "x", "p0": "y", "p14": null}')
+    assert call.arguments.model_dump(exclude_unset=True) == {"id": "x", "p0": "y"}
+    # the decoders cannot know which request a call answers: a null of any member a request may
+    # write nullable reads as absent (one it wrote as it is never takes null in strict mode)
+    assert claude.canonicalize("big", {"id": "x", "p0": None}) == {"id": "x"}
+    with pytest.raises(claude.PayloadError):
+        claude.decode_tool_call("big", '{"id": null}')  # a required member's null is no absence
+
+
+# --- a request planned as a whole -----------------------------------------------------------------
+
+
+def _strict_schemas(provider: str, request: dict[str, Any]) -> tuple[int, list[Any]]:
+    """(strict tools, the schemas the limits count: every strict tool's and the output's) of a
+    Messages or Converse request, read from what would be sent."""
+    if provider == "anthropic":
+        tools = [t["input_schema"] for t in request.get("tools", []) if t["strict"]]
+        output = request["output_config"]["format"]["schema"]
+    else:
+        specs = [t["toolSpec"] for t in request.get("toolConfig", {}).get("tools", [])]
+        tools = [spec["inputSchema"]["json"] for spec in specs if spec.get("strict")]
+        text = request["outputConfig"]["textFormat"]["structure"]["jsonSchema"]["schema"]
+        output = json.loads(text)
+    return len(tools), [*tools, output]
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "bedrock"])
+def test_a_request_counts_its_limits_over_tools_and_output_together(
+    gen: Any, provider: str
+) -> None:
+    """The example design's seven tools and ticket_triage: 27 optional members among the tools
+    and 2 in the output. Counted by the independent checker on what would be sent, the request
+    keeps within the per-request limits (six tools strict, one of them with a member written
+    required and nullable); the single-part functions, each within the limits alone, would send
+    25 optional members together (a 400)."""
+    module = getattr(gen, provider)
+    request = module.request(output="ticket_triage")
+    strict_tools, schemas = _strict_schemas(provider, dict(request))
+    optional = sum(counts(schema)[0] for schema in schemas)
+    unions = sum(counts(schema)[1] for schema in schemas)
+    assert strict_tools <= 20 and optional <= 24 and unions <= 16, (strict_tools, optional, unions)
+    assert strict_tools == 6  # those that fit beside the output, one by a member made nullable
+    assert all(not violations(schema) for schema in schemas)
+    if provider == "anthropic":
+        parts = {
+            "tools": module.tool_definitions(),
+            "output_config": {"format": module.output_format("ticket_triage")},
+        }
+    else:
+        parts = {
+            "toolConfig": {"tools": module.tool_definitions()},
+            "outputConfig": {"textFormat": module.output_format("ticket_triage")},
+        }
+    _, apart = _strict_schemas(provider, parts)
+    assert sum(counts(schema)[0] for schema in apart) == 25
+    with pytest.raises(ValueError, match="MAX_OPTIONAL_MEMBERS"):
+        module.request(output="ticket_triage", strict=True)
+    assert module.request(strict=False, output="ticket_triage") != request
+
+
+def test_the_plan_says_which_tools_went_non_strict_and_which_budget_bound(gen: Any) -> None:
+    plan = gen.anthropic.plan_request(output="ticket_triage")
+    assert plan.tools == gen.anthropic.TOOLS and plan.output == "ticket_triage"
+    assert [name for name, _ in plan.left_out] == ["search.documents"]
+    assert {budget.constant for _, budget in plan.left_out} == {"MAX_OPTIONAL_MEMBERS"}
+    # search.documents (4 optional members, 2 of them at its root) cannot fit by writing its
+    # root's members nullable; weather.get_forecast can, with its last one
+    assert plan.nullable == {"weather.get_forecast": ("units",)}
+    used = {budget.constant: budget.used for budget in plan.budgets}
+    assert used == {
+        "MAX_STRICT_TOOLS": 6,
+        "MAX_OPTIONAL_MEMBERS": 24,
+        "MAX_UNION_MEMBERS": 2,
+    }
+    text = plan.explain()
+    assert "not strict: search.documents (it would take optional members over 24)" in text
+    assert "strict with units required and nullable: weather.get_forecast" in text
+    assert "optional members: 24 of 24 (MAX_OPTIONAL_MEMBERS)" in text
+    assert plan.members == gen.anthropic.request(output="ticket_triage")
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "bedrock"])
+def test_a_member_a_request_wrote_nullable_reads_back_absent(gen: Any, provider: str) -> None:
+    """weather.get_forecast's ``units`` goes required and nullable in the request above: the
+    model's null there is the member left out, by every way in (the decoders, ``canonicalize``,
+    ``canonicalize_text``); a null elsewhere is still refused."""
+    module = getattr(gen, provider)
+    request = module.request(output="ticket_triage")
+    tools = request["tools"] if provider == "anthropic" else request["toolConfig"]["tools"]
+    (sent,) = [
+        t["input_schema"] if provider == "anthropic" else t["toolSpec"]["inputSchema"]["json"]
+        for t in tools
+        if (t["name"] if provider == "anthropic" else t["toolSpec"]["name"])
+        == "weather_get_forecast"
+    ]
+    assert "units" in sent["required"] and {"type": "null"} in sent["properties"]["units"]["anyOf"]
+    arguments = '{"city": "Paris", "units": null}'
+    call = module.decode_tool_call("weather_get_forecast", arguments)
+    assert call.arguments.model_dump(exclude_unset=True) == {"city": "Paris"}
+    assert module.canonicalize("weather.get_forecast", json.loads(arguments)) == {"city": "Paris"}
+    assert module.canonicalize_text("weather.get_forecast", arguments) == '{"city":"Paris"}'
+    untouched = '{"city": "Paris"}'
+    assert module.canonicalize_text("weather.get_forecast", untouched) == untouched
+    with pytest.raises(module.PayloadError):
+        module.decode_tool_call("weather_get_forecast", '{"city": null}')
+
+
+def test_each_api_writes_the_members_of_its_create_call(gen: Any) -> None:
+    oai, claude = gen.openai, gen.anthropic
+    chat = oai.request(["billing.refund"], output="ticket_triage", tool_choice="billing.refund")
+    assert chat == {
+        "tools": oai.tool_definitions(["billing.refund"]),
+        "response_format": oai.response_format("ticket_triage"),
+        "tool_choice": {"type": "function", "function": {"name": "billing_refund"}},
+    }
+    responses = oai.request(output="ticket_triage", api="responses")
+    assert responses == {
+        "tools": oai.tool_definitions(api="responses"),
+        "text": {"format": oai.response_format("ticket_triage", "responses")},
+    }
+    assert claude.request([], output="ticket_triage") == {
+        "output_config": {"format": claude.output_format("ticket_triage")}
+    }
+    assert claude.request(["send_email"], tool_choice="send_email")["tool_choice"] == {
+        "type": "tool",
+        "name": "send_email",
+    }
+    with pytest.raises(ValueError, match="none of the request's tools"):
+        claude.request(["send_email"], tool_choice="billing.refund")
+    with pytest.raises(TypeError, match=r"api='responses'"):
+        oai.tool_definitions("responses")  # the order before: (api, names)
+    with pytest.raises(TypeError, match=r"\['send_email'\]"):
+        claude.tool_definitions("send_email")
+
+
+def test_gemini_strict_is_the_request_wide_validated_mode(gen: Any) -> None:
+    gemini = gen.gemini
+    assert "toolConfig" not in gemini.request()
+    validated = gemini.request(strict=True, output="ticket_triage")
+    assert validated["toolConfig"] == {"functionCallingConfig": {"mode": "VALIDATED"}}
+    assert validated["tools"] == gemini.tool_definitions()
+    assert validated["responseJsonSchema"] == gemini.output_schema("ticket_triage")
+    assert gemini.plan_request(strict=True).strict == frozenset(gemini.TOOLS)
+    assert gemini.plan_request().strict == frozenset()
+    forced = gemini.request(["send_email"], tool_choice="send_email")["toolConfig"]
+    assert forced == {
+        "functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["send_email"]}
+    }
+
+
+def test_deepseek_outputs_go_in_json_mode_and_are_checked_after_decoding(gen: Any) -> None:
+    deepseek = gen.deepseek
+    assert deepseek.response_format("ticket_triage") == {"type": "json_object"}
+    plan = deepseek.plan_request(output="ticket_triage")
+    assert plan.members["response_format"] == {"type": "json_object"}
+    assert plan.instructions == deepseek.output_instructions("ticket_triage")
+    assert "json" in plan.instructions.lower()  # JSON mode asks for the word in the messages
+    schema = json.loads(plan.instructions.split("\n", 1)[1])
+    assert schema == deepseek.output_schema("ticket_triage")
+    answer = {"category": "billing", "priority": "p2", "summary": "s", "entities": []}
+    assert deepseek.parse_output("ticket_triage", json.dumps(answer)).summary == "s"
+    with pytest.raises(deepseek.PayloadError):
+        deepseek.parse_output("ticket_triage", json.dumps({**answer, "priority": "urgent"}))
+    assert gen.openai.response_format("ticket_triage")["type"] == "json_schema"
+
+
+def test_an_api_without_strict_mode_refuses_strict_true(gen: Any) -> None:
+    cloudflare = gen.cloudflare
+    with pytest.raises(ValueError, match="no strict mode"):
+        cloudflare.request(strict=True)
+    chat = cloudflare.request(["send_email"], output="ticket_triage", api="chat")
+    assert chat["response_format"] == cloudflare.chat_response_format("ticket_triage")

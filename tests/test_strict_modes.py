@@ -265,7 +265,7 @@ def test_openai_style_flags_and_round_trips(package, provider):
 
 def test_openai_responses_flags(package):
     module = _module(package, "openai")
-    flags = {d["name"]: d["strict"] for d in module.tool_definitions("responses")}
+    flags = {d["name"]: d["strict"] for d in module.tool_definitions(api="responses")}
     assert flags == {"lookup": True, "notes": False, "tree": True}
 
 

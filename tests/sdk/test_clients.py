@@ -90,12 +90,12 @@ def test_chat_completions(
     completion = openai_client.chat.completions.create(
         model="gpt-test",
         messages=USER,
-        tools=openai.tool_definitions("chat"),
+        tools=openai.tool_definitions(api="chat"),
         response_format=openai.response_format(OUTPUT),
     )
     [(path, sent)] = server.requests
     assert path == "/v1/chat/completions"
-    assert sent["tools"] == openai.tool_definitions("chat")
+    assert sent["tools"] == openai.tool_definitions(api="chat")
     assert sent["response_format"] == openai.response_format(OUTPUT)
     for tool in sent["tools"]:
         assert_strict_subset(tool["function"]["parameters"], tool["function"]["name"])
@@ -132,7 +132,7 @@ def test_chat_completions_stream(
     server.reply_sse(sse(chunks, chat=True))
     received = list(
         openai_client.chat.completions.create(
-            model="gpt-test", messages=USER, tools=openai.tool_definitions("chat"), stream=True
+            model="gpt-test", messages=USER, tools=openai.tool_definitions(api="chat"), stream=True
         )
     )
     assert server.requests[0][1]["stream"] is True
@@ -152,7 +152,7 @@ def test_openai_streaming_helpers(
     """``.stream()`` helpers: the raw chunks inside their events, and what they put together."""
     openai = gen.openai
     calls = openai_calls(gen)
-    tools = openai.tool_definitions(api)
+    tools = openai.tool_definitions(api=api)
     stream = openai.ToolCallStream(api)
     if api == "chat":
         server.reply_sse(sse(chat_chunks(calls), chat=True))
@@ -184,12 +184,12 @@ def test_responses(gen: ModuleType, server: Loopback, openai_client: Any) -> Non
     result = openai_client.responses.create(
         model="gpt-test",
         input="Do the things.",
-        tools=openai.tool_definitions("responses"),
+        tools=openai.tool_definitions(api="responses"),
         text={"format": openai.response_format(OUTPUT, api="responses")},
     )
     [(path, sent)] = server.requests
     assert path == "/v1/responses"
-    assert sent["tools"] == openai.tool_definitions("responses")
+    assert sent["tools"] == openai.tool_definitions(api="responses")
     for tool in sent["tools"]:
         assert_strict_subset(tool["parameters"], tool["name"])
     assert_strict_subset(sent["text"]["format"]["schema"], OUTPUT)
@@ -208,7 +208,7 @@ def test_responses_stream(gen: ModuleType, server: Loopback, openai_client: Any)
         openai_client.responses.create(
             model="gpt-test",
             input="Do the things.",
-            tools=openai.tool_definitions("responses"),
+            tools=openai.tool_definitions(api="responses"),
             stream=True,
         )
     )

@@ -192,7 +192,7 @@ def test_responses_three_turns(gen: ModuleType, server: Loopback, openai_client:
     for body in (response(turn1), response(turn2), response([], "Done.")):
         server.reply_json(body)
     items: list[Any] = [{"role": "user", "content": "Weather, and a refund"}]
-    tools = oai.tool_definitions("responses")
+    tools = oai.tool_definitions(api="responses")
     for _ in range(3):
         answer = openai_client.responses.create(model="m", input=items, tools=tools)
         outcomes = oai.parse_tool_calls(answer, "responses", on_error="collect")
@@ -222,7 +222,7 @@ def test_responses_streamed(gen: ModuleType, server: Loopback, openai_client: An
     items: list[Any] = [{"role": "user", "content": "hi"}]
     stream = oai.ToolCallStream("responses")
     with openai_client.responses.stream(
-        model="m", input=items, tools=oai.tool_definitions("responses")
+        model="m", input=items, tools=oai.tool_definitions(api="responses")
     ) as events:
         for event in events:
             stream.add(event)

@@ -21,13 +21,16 @@ def misuses(client: OpenAI, messages: Anthropic) -> None:
     print(oai.parse_output("ticket_triag", "{}"))  # error
     summary: int = oai.parse_output("ticket_triage", "{}").summary  # error
     print(summary)
-    chat_tools = oai.tool_definitions("chat")
+    chat_tools = oai.tool_definitions(api="chat")
     client.responses.create(model="x", input="hi", tools=chat_tools)  # error
     text_format = oai.response_format("ticket_triage", "responses")
     client.chat.completions.create(model="x", messages=[], response_format=text_format)  # error
     messages.messages.create(model="x", max_tokens=1, messages=[], tools=chat_tools)  # error
     print(claude.tool_definitions(strict="always"))  # error
-    print(groq.tool_definitions("responses"))  # error
+    print(groq.tool_definitions(api="responses"))  # error
+    print(claude.request(api="chat"))  # error
+    print(oai.tool_definitions(["billing.refund"], "responses"))  # error
+    client.responses.create(model="x", input="hi", **oai.request())  # error
     completion = client.chat.completions.create(model="x", messages=[])
     # validate_* gives the SDK object back typed as given, no longer a dict
     print(oai.validate_chat_completion(completion)["choices"])  # error

@@ -9,7 +9,7 @@ from __future__ import annotations
 from anthropic import Anthropic
 from anthropic.types import Message
 from examplegen import anthropic as claude
-from examplegen import cerebras, groq
+from examplegen import bedrock, cerebras, deepseek, groq, mistral, openrouter, xai
 from examplegen import openai as oai
 from examplegen.models import TicketTriage
 from openai import OpenAI, pydantic_function_tool
@@ -42,7 +42,7 @@ def chat_completions(client: OpenAI) -> None:
     with client.chat.completions.stream(
         model="gpt-5",
         messages=[{"role": "user", "content": "Refund ch_12345678"}],
-        tools=oai.tool_definitions("chat", ["billing.refund"]),
+        tools=oai.tool_definitions(["billing.refund"], api="chat"),
         response_format=oai.response_format("ticket_triage"),
     ) as events:
         for event in events:
@@ -70,7 +70,7 @@ def responses(client: OpenAI) -> None:
     response = client.responses.create(
         model="gpt-5",
         input="Refund ch_12345678",
-        tools=oai.tool_definitions("responses"),
+        tools=oai.tool_definitions(api="responses"),
         text={"format": oai.response_format("ticket_triage", "responses")},
     )
     for call in oai.parse_tool_calls(response.model_dump(), "responses"):
@@ -80,7 +80,7 @@ def responses(client: OpenAI) -> None:
     with client.responses.stream(
         model="gpt-5",
         input="Refund ch_12345678",
-        tools=oai.tool_definitions("responses", ["billing.refund"]),
+        tools=oai.tool_definitions(["billing.refund"], api="responses"),
         text={"format": oai.response_format("ticket_triage", "responses")},
     ) as events:
         for event in events:
@@ -141,8 +141,69 @@ def openai_compatible(client: OpenAI) -> None:
             print(call.arguments.reason)
 
 
+def whole_requests(client: OpenAI, anthropic_client: Anthropic) -> None:
+    """``request()`` spread into each SDK's create call: tools, output and tool choice of one
+    request, planned together."""
+    client.chat.completions.create(
+        model="gpt-5",
+        messages=[{"role": "user", "content": "Refund ch_12345678"}],
+        **oai.request(output="ticket_triage", tool_choice="billing.refund"),
+    )
+    client.responses.create(
+        model="gpt-5",
+        input="Refund ch_12345678",
+        **oai.request(["billing.refund"], output="ticket_triage", api="responses"),
+    )
+    plan = claude.plan_request(output="ticket_triage")
+    print(plan.explain(), sorted(plan.strict))
+    anthropic_client.messages.create(
+        model="claude-sonnet-4-5",
+        max_tokens=1024,
+        messages=[{"role": "user", "content": "Refund ch_12345678"}],
+        **plan.members,
+    )
+    with anthropic_client.messages.stream(
+        model="claude-sonnet-4-5",
+        max_tokens=1024,
+        messages=[{"role": "user", "content": "Refund ch_12345678"}],
+        **claude.request(["send_email"], strict=True, tool_choice="send_email"),
+    ) as events:
+        for event in events:
+            print(event.type)
+    json_mode = deepseek.plan_request(output="ticket_triage")
+    client.chat.completions.create(
+        model="deepseek-chat",
+        messages=[
+            {"role": "system", "content": json_mode.instructions},
+            {"role": "user", "content": "Triage: charged twice"},
+        ],
+        **json_mode.members,
+    )
+
+
+def one_spelling(names: list[str]) -> None:
+    """The same call, written once, for every provider where the concept exists: names first,
+    the API and strictness by keyword."""
+    print(oai.tool_definitions(names, api="chat", strict="auto"))
+    print(oai.tool_definitions(names, api="responses", strict=False))
+    print(claude.tool_definitions(names, api="messages", strict=True))
+    print(bedrock.tool_definitions(names, api="converse", strict="auto"))
+    print(groq.tool_definitions(names, api="chat", strict="auto"))
+    print(cerebras.tool_definitions(names, api="chat", strict="auto"))
+    print(deepseek.tool_definitions(names, api="chat", strict="auto"))
+    print(mistral.tool_definitions(names, api="chat", strict="auto"))
+    print(xai.tool_definitions(names, api="responses", strict="auto"))
+    print(openrouter.tool_definitions(names, api="responses", strict="auto"))
+    print(oai.request(names, output="ticket_triage", api="chat", strict="auto"))
+    print(claude.request(names, output="ticket_triage", api="messages", strict="auto"))
+    print(bedrock.request(names, output="ticket_triage", api="converse", strict=True))
+    print(groq.request(names, output="ticket_triage", api="chat", strict=False))
+
+
 def main() -> None:
     chat_completions(OpenAI())
     responses(OpenAI())
     messages(Anthropic())
     openai_compatible(OpenAI(base_url="http://127.0.0.1:1/v1"))
+    whole_requests(OpenAI(), Anthropic())
+    one_spelling(["billing.refund"])

@@ -62,6 +62,20 @@ def structured_output(client: genai.Client) -> None:
     print(summary)
 
 
+def validated_request(client: genai.Client) -> None:
+    # request(): tools, toolConfig (strict=True: function calling mode VALIDATED) and the
+    # output's members of GenerateContentConfig, which its model takes by their wire names
+    config = types.GenerateContentConfig.model_validate(
+        gemini.request(["billing.refund"], output="ticket_triage", strict=True)
+    )
+    response = client.models.generate_content(
+        model="gemini-2.5-flash", contents="Refund ch_12345678", config=config
+    )
+    print(gemini.tool_definitions(["billing.refund"], api="generate_content"))
+    for call in gemini.parse_tool_calls(response):
+        print(call.name)
+
+
 def tool_loop(client: genai.Client) -> str | None:
     config = types.GenerateContentConfig(
         tools=[types.Tool.model_validate(tool) for tool in gemini.tool_definitions()]

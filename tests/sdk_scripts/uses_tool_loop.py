@@ -141,7 +141,7 @@ def chat_stream(client: OpenAI) -> None:
 def responses_loop(client: OpenAI) -> None:
     items: list[ResponseInputItemParam] = [{"role": "user", "content": "Refund ch_1"}]
     answer = client.responses.create(
-        model="gpt-5", input=items, tools=oai.tool_definitions("responses")
+        model="gpt-5", input=items, tools=oai.tool_definitions(api="responses")
     )
     outcomes = oai.parse_tool_calls(answer, "responses", on_error="collect")
     items.extend(oai.assistant_turn(answer, "responses"))

@@ -46,12 +46,22 @@ CHAT = Api(
     chat.READS,
     Requests(
         _REQUESTS,
-        (_REQUESTS.tool_definition, _REQUESTS.tool_definitions, _REQUESTS.response_format),
+        (
+            _REQUESTS.tool_definition,
+            _REQUESTS.tool_definitions,
+            _REQUESTS.response_format,
+            _REQUESTS.plan_request,
+            _REQUESTS.request,
+        ),
     ),
     (
         chat.ChatCompletionFunctionToolParam,
+        chat.ChatCompletionNamedToolChoiceParam,
+        chat.ChatRequest,
         chat.FunctionDefinition,
         chat.JSONSchema,
+        chat.NamedFunction,
+        chat.ResponseFormatJSONObject,
         chat.ResponseFormatJSONSchema,
     ),
     Fakes.of(chat),
@@ -74,5 +84,23 @@ CHAT = Api(
 LENIENT_CHAT = replace(
     CHAT, decoder_class=chat.LenientChatCompletionsDecoder, reads=chat.LENIENT_READS
 )
+_JSON_OBJECT = chat.JsonObjectChatCompletionsRequests
+#: Chat Completions whose structured output is JSON mode (``response_format: {"type":
+#: "json_object"}``), the output's schema in ``output_instructions`` for the messages: for
+#: compatible APIs that take no ``json_schema`` format.
+JSON_OBJECT_CHAT = replace(
+    CHAT,
+    requests=Requests(
+        _JSON_OBJECT,
+        (
+            _JSON_OBJECT.tool_definition,
+            _JSON_OBJECT.tool_definitions,
+            _JSON_OBJECT.response_format,
+            _JSON_OBJECT.output_instructions,
+            _JSON_OBJECT.plan_request,
+            _JSON_OBJECT.request,
+        ),
+    ),
+)
 
-APIS = (CHAT, LENIENT_CHAT)
+APIS = (CHAT, LENIENT_CHAT, JSON_OBJECT_CHAT)

@@ -89,12 +89,24 @@ CONVERSE = Api(
     converse.ConverseDecoder,
     converse.READS,
     Requests(
-        _REQUESTS, (_REQUESTS.tool_definition, _REQUESTS.tool_definitions, _REQUESTS.output_format)
+        _REQUESTS,
+        (
+            _REQUESTS.tool_definition,
+            _REQUESTS.tool_definitions,
+            _REQUESTS.output_format,
+            _REQUESTS.plan_request,
+            _REQUESTS.request,
+        ),
     ),
     (
+        converse.ConverseRequest,
         converse.JsonSchemaDefinition,
+        converse.OutputConfig,
         converse.OutputFormat,
         converse.OutputFormatStructure,
+        converse.SpecificToolChoice,
+        converse.ToolChoice,
+        converse.ToolConfiguration,
         converse.ToolInputSchema,
         converse.ToolSpecification,
         converse.ToolTypeDef,

@@ -53,9 +53,22 @@ GENERATE_CONTENT = Api(
     generate.READS,
     Requests(
         _REQUESTS,
-        (_REQUESTS.tool_definition, _REQUESTS.tool_definitions, _REQUESTS.response_format),
+        (
+            _REQUESTS.tool_definition,
+            _REQUESTS.tool_definitions,
+            _REQUESTS.response_format,
+            _REQUESTS.plan_request,
+            _REQUESTS.request,
+        ),
     ),
-    (generate.FunctionDeclaration, generate.ResponseFormat, generate.Tool),
+    (
+        generate.FunctionCallingConfig,
+        generate.FunctionDeclaration,
+        generate.GenerateContentRequest,
+        generate.ResponseFormat,
+        generate.Tool,
+        generate.ToolConfig,
+    ),
     Fakes.of(generate),
     Canary(_path, _tool_request, _output_request, ("response_format",), _output_text, sse_payloads),
     loop=Loop(
@@ -79,6 +92,8 @@ GENERATE_CONTENT_OPENAPI = replace(
             _OPENAPI_REQUESTS.tool_definition,
             _OPENAPI_REQUESTS.tool_definitions,
             _OPENAPI_REQUESTS.response_format,
+            _OPENAPI_REQUESTS.plan_request,
+            _OPENAPI_REQUESTS.request,
         ),
     ),
 )

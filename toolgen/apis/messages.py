@@ -45,12 +45,22 @@ MESSAGES = Api(
     messages.MessagesDecoder,
     messages.READS,
     Requests(
-        _REQUESTS, (_REQUESTS.tool_definition, _REQUESTS.tool_definitions, _REQUESTS.output_format)
+        _REQUESTS,
+        (
+            _REQUESTS.tool_definition,
+            _REQUESTS.tool_definitions,
+            _REQUESTS.output_format,
+            _REQUESTS.plan_request,
+            _REQUESTS.request,
+        ),
     ),
     (
         messages.CacheControlEphemeralParam,
         messages.InputSchemaTyped,
         messages.JSONOutputFormatParam,
+        messages.MessagesRequest,
+        messages.OutputConfigParam,
+        messages.ToolChoiceToolParam,
         messages.ToolParam,
     ),
     Fakes.of(messages),

@@ -46,8 +46,23 @@ RESPONSES = Api(
     "Responses API",
     responses.ResponsesDecoder,
     responses.READS,
-    Requests(_REQUESTS, (_REQUESTS.tool_definition, _REQUESTS.tool_definitions)),
-    (responses.FunctionToolParam, responses.ResponseFormatTextJSONSchemaConfigParam),
+    Requests(
+        _REQUESTS,
+        (
+            _REQUESTS.tool_definition,
+            _REQUESTS.tool_definitions,
+            _REQUESTS.text_format,
+            _REQUESTS.plan_request,
+            _REQUESTS.request,
+        ),
+    ),
+    (
+        responses.FunctionToolParam,
+        responses.ResponseFormatTextJSONSchemaConfigParam,
+        responses.ResponseTextConfigParam,
+        responses.ResponsesRequest,
+        responses.ToolChoiceFunctionParam,
+    ),
     Fakes.of(responses),
     # a lone ResponsesRequests names its format ``text_format``
     Canary(
@@ -69,6 +84,13 @@ _BOTH = both.ChatAndResponsesRequests
 #: The request builders of a provider that speaks several APIs, by their names in order.
 COMBINED = {
     ("chat", "responses"): Requests(
-        _BOTH, (_BOTH.tool_definition, _BOTH.tool_definitions, _BOTH.response_format)
+        _BOTH,
+        (
+            _BOTH.tool_definition,
+            _BOTH.tool_definitions,
+            _BOTH.response_format,
+            _BOTH.plan_request,
+            _BOTH.request,
+        ),
     ),
 }

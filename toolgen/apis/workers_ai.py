@@ -87,6 +87,8 @@ WORKERS_AI = Api(
             _REQUESTS.tool_definitions,
             _REQUESTS.response_format,
             _REQUESTS.chat_response_format,
+            _REQUESTS.plan_request,
+            _REQUESTS.request,
         ),
     ),
     (
@@ -95,6 +97,7 @@ WORKERS_AI = Api(
         workers.NativeResponseFormat,
         workers.ToolFunction,
         workers.WorkersAiError,
+        workers.WorkersAiRequest,
         workers.sse_events,
     ),
     Fakes.of(workers),

@@ -29,12 +29,14 @@ from toolgen.load.contracts import Design
 from toolgen.load.loader import ENVELOPES_FOLDER
 from toolgen.package.handlers import handlers_module
 from toolgen.package.json_tables import json_tables
+from toolgen.package.nullable_members import nullable_members
 from toolgen.package.schema_texts import SchemaText, json_text, schema_texts
 from toolgen.package.targets import target_files
 from toolgen.package.testing import testing_files
 from toolgen.package.tool_outputs import tool_output_files
 from toolgen.project.design_projection import ProviderProjection
 from toolgen.project.projection import ProjectedContract
+from toolgen.providers.base import Profile
 from toolgen.render.formatting import Literal
 from toolgen.render.runtime_files import copied, copied_with_imports
 from toolgen.render.templating import format_later, header, render
@@ -101,6 +103,7 @@ def _relative_imports(
     surfaces: list[str],
     requests: Requests,
     canonical_module: str | None,
+    drops_nulls: bool = False,
 ) -> list[str]:
     """The generated provider module's relative imports, in isort's order (an ``x as y`` import
     on a line of its own after its module's others)."""
@@ -131,9 +134,16 @@ def _relative_imports(
         by_module["_runtime"].add("OnFirstUse")
         by_module[canonical_module] = {"OUTPUT_CANONICALIZERS", "TOOL_CANONICALIZERS"}
         aliases[canonical_module] = "canonicalize_text as _canonicalize_text"
+    if drops_nulls:  # the inverse reads a null of a member a request wrote nullable as absent
+        by_module["_runtime"].add("OnFirstUse")
+        by_module["_contracts"].add("without_nulls")
+        if canonical_module is None:
+            by_module["_canonical_support"] = set()
+            aliases["_canonical_support"] = "canonicalize_text as _canonicalize_text"
     lines: list[str] = []
     for module in sorted(by_module):
-        lines.append(_import_statement(module, sorted(by_module[module], key=import_key)))
+        if by_module[module]:
+            lines.append(_import_statement(module, sorted(by_module[module], key=import_key)))
         if module in aliases:
             lines.append(_import_statement(module, [aliases[module]]))
     return lines
@@ -175,7 +185,11 @@ def _tables(
         for p, row, text in zip(tools, tool_rows, tool_texts, strict=True)
     }
     output_by_name = {
-        p.contract.name: (f"{p.contract.name!r}: {p.contract.description!r}", _text_element(p, t))
+        p.contract.name: (
+            f"{p.contract.name!r}: {p.contract.description!r}",
+            _text_element(p, t),
+            f"{p.contract.name!r}: {texts[('output', p.contract.name)].sizes!r}",
+        )
         for p, t in zip(outputs, output_texts, strict=True)
     }
     tables = [
@@ -187,6 +201,7 @@ def _tables(
             ("TOOL_PRIORITIES", 3, tool_by_name),
             ("OUTPUT_DESCRIPTIONS", 0, output_by_name),
             ("OUTPUT_SCHEMAS", 1, output_by_name),
+            ("OUTPUT_SIZES", 2, output_by_name),
         )
     ]
     definitions = tuple(f"{key!r}: {text!r}" for key, text in schemas.shared.items())
@@ -245,6 +260,9 @@ def _provider_module(
     outputs = [p for p in projection.outputs if p.schema is not None]
     tables = _tables(tools, outputs, texts, runner.kept, profile.name)
     tables_module = f"_tables_{profile.name}"
+    nullable_rows = [
+        (p.contract.name, list(members)) for p in tools if (members := nullable_members(p, profile))
+    ]
     requests = requests_for(profile.apis)
     sdk_models = any(api.sdk_models for api in profile.apis)
     public = [
@@ -285,10 +303,14 @@ def _provider_module(
         requests=requests,
         request_options=dict(sorted(profile.request_options.items())),
         request_functions=requests.functions,
-        imports=_relative_imports(projection, surfaces, requests, canonical_module),
+        imports=_relative_imports(
+            projection, surfaces, requests, canonical_module, bool(nullable_rows)
+        ),
         public=public,
         tool_rows=[(p.contract.name, p.provider_name, p.strict) for p in tools],
         output_rows=[(p.contract.name, p.provider_name) for p in outputs],
+        nullable_rows=nullable_rows,
+        trades_optionals=profile.optionals_over_cap,
         tables_module=f".{tables_module}",
         canonical_module=canonical_module,
         inverse_work=projection.inverse_notes(),
@@ -305,10 +327,12 @@ def _provider_module(
     }
 
 
-def _fixed_modules(apis: Sequence[Api]) -> tuple[str, ...]:
+def _fixed_modules(apis: Sequence[Api], profile: Profile) -> tuple[str, ...]:
     """The fixed modules a provider module that speaks ``apis`` imports (each with the fixed
-    modules it imports in turn: ``copied_with_imports``)."""
-    return (*BASE_MODULES, *(api.module for api in apis), requests_for(apis).module)
+    modules it imports in turn: ``copied_with_imports``); ``_canonical_support`` where a
+    request may write members nullable (its inverse reads JSON text)."""
+    trades = ("_canonical_support",) if profile.optionals_over_cap else ()
+    return (*BASE_MODULES, *(api.module for api in apis), requests_for(apis).module, *trades)
 
 
 def _texts(projection: ProviderProjection, runner: Runner) -> dict[tuple[str, str], SchemaText]:
@@ -388,7 +412,7 @@ def render_package(
         canonical_module = inverses.of_provider.get(name)
         if found or canonical_module in failed:
             continue
-        for module in _fixed_modules(projection.profile.apis):
+        for module in _fixed_modules(projection.profile.apis, projection.profile):
             files |= copied_with_imports(module, header())
         formatting[f"_envelopes_{name}.py"] = _envelope_module(name, schemas, projection, runner)
         texts = _texts(projection, runner)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolgen.apis import requests_for
+from toolgen.package.nullable_members import nullable_members
 from toolgen.package.schema_texts import schema_sizes
 from toolgen.project.projection import ProjectedContract
 from toolgen.providers.base import Limits, Profile
@@ -18,15 +19,20 @@ from toolgen.runtime._contracts import Contracts, StrictToolLimits
 
 
 def strict_tool_limits(limits: Limits) -> StrictToolLimits:
-    """The runtime's strict-tool limits of a profile's ``limits`` (the module's
-    ``MAX_STRICT_TOOLS``, ``MAX_OPTIONAL_MEMBERS`` and ``MAX_UNION_MEMBERS``)."""
-    return StrictToolLimits(limits.strict_tools, limits.optional_members, limits.union_members)
+    """The runtime's per-request limits of a profile's ``limits`` (the module's
+    ``MAX_STRICT_TOOLS``, ``MAX_OPTIONAL_MEMBERS``, ``MAX_UNION_MEMBERS`` and ``MAX_TOOLS``)."""
+    return StrictToolLimits(
+        limits.strict_tools, limits.optional_members, limits.union_members, limits.tools
+    )
 
 
-def contracts(kind: str, projected: Sequence[ProjectedContract]) -> Contracts:
+def contracts(
+    kind: str, projected: Sequence[ProjectedContract], profile: Profile | None = None
+) -> Contracts:
     """The ``Contracts`` of the contracts of ``projected`` the provider can take, as the module's
-    tables hold them (assemble._tables): the tools with their sizes, priorities and strict flags,
-    the outputs without (the request builders read those of tools only)."""
+    tables hold them (assemble._tables): the tools with their sizes, priorities, strict flags and
+    the members a request may write nullable (``profile``'s), the outputs with their sizes (a
+    request counts them against its limits too)."""
     usable = [p for p in projected if p.schema is not None]
     names = tuple(p.contract.name for p in usable)
     provider_names = {p.contract.name: p.provider_name for p in usable}
@@ -34,17 +40,23 @@ def contracts(kind: str, projected: Sequence[ProjectedContract]) -> Contracts:
     schemas: dict[str, dict[str, Any]] = {
         p.contract.name: p.schema for p in usable if p.schema is not None
     }
+    sizes = {name: schema_sizes(schema) for name, schema in schemas.items()}
     if kind != "tool":
-        return Contracts(kind, names, provider_names, descriptions, schemas)
+        return Contracts(kind, names, provider_names, descriptions, schemas, sizes)
     return Contracts(
         kind,
         names,
         provider_names,
         descriptions,
         schemas,
-        sizes={p.contract.name: schema_sizes(p.schema) for p in usable},
+        sizes=sizes,
         priorities={p.contract.name: p.contract.priority for p in usable},
         strict={p.contract.name: p.strict for p in usable},
+        nullable={
+            p.contract.name: members
+            for p in usable
+            if profile is not None and (members := nullable_members(p, profile))
+        },
     )
 
 
@@ -59,4 +71,4 @@ def request_builders(
     keywords = dict(profile.request_options)
     if "limits" in requests.arguments:
         keywords["limits"] = strict_tool_limits(profile.limits)
-    return builder(contracts("tool", tools), contracts("output", outputs), **keywords)
+    return builder(contracts("tool", tools, profile), contracts("output", outputs), **keywords)

@@ -267,6 +267,22 @@ _RULES: tuple[tuple[str | None, Rule], ...] = (
             CHECKED,
         ),
     ),
+    (
+        None,
+        Rule(
+            "strict",
+            (
+                "a function declaration has no strict flag; toolConfig.functionCallingConfig "
+                "mode VALIDATED (request-wide, opt-in: request(strict=True)) constrains every "
+                "call of the request to its declared schema, the model still free to answer in "
+                "text; the default (AUTO) leaves schemas as guidance, the canonical validation "
+                "of each decoded call the check"
+            ),
+            "google-genai 3.6.1 types.py FunctionCallingConfigMode (VALIDATED); googleapis "
+            "google/ai/generativelanguage/v1beta content.proto FunctionCallingConfig.Mode",
+            "2026-12-08",
+        ),
+    ),
 )
 
 

@@ -1,12 +1,18 @@
 """Chat Completions: request builders and their params, and the tool-call decoders.
 
-``ChatCompletionsRequests`` writes ``tools`` entries and ``response_format`` from a provider
+``ChatCompletionsRequests`` writes ``tools`` entries, ``response_format`` and whole requests
+(``request``: ``tools``, ``response_format`` and ``tool_choice``, planned together) from a provider
 module's tables, typed with TypedDicts shaped like the SDK's param types
 (``types/chat/chat_completion_function_tool_param.py``, ``shared_params/function_definition.py``,
-``shared_params/response_format_json_schema.py``), so passing them to
-``chat.completions.create(tools=..., response_format=...)`` type-checks without a cast: a
-TypedDict is compatible with another when it declares the same keys with the same types, so these
-declare every key of the SDK's type, including those never set here.
+``shared_params/response_format_json_schema.py``, ``response_format_json_object.py``,
+``chat_completion_named_tool_choice_param.py``), so passing them to
+``chat.completions.create(tools=..., response_format=...)`` or ``create(..., **request)``
+type-checks without a cast: a TypedDict is compatible with another when it declares the same keys
+with the same types, so these declare every key of the SDK's type, including those never set
+here. ``JsonObjectChatCompletionsRequests`` writes a structured output as JSON mode
+(``response_format: {"type": "json_object"}``) with its schema in instructions for the request's
+messages, for an API that takes no ``json_schema`` format: the canonical validation after
+decoding is then the check.
 
 The decoders take the provider name and the generated validators of the two surfaces
 (``chat_completion``, ``chat_completion_chunk``) as constructor arguments. ``READS`` lists what they
@@ -22,11 +28,18 @@ arrive whole in one chunk without ``index`` (then it is a call of its own).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from ._attributes import members_of
-from ._contracts import Contracts
+from ._contracts import (
+    NO_LIMITS,
+    Contracts,
+    RequestPlan,
+    Strict,
+    StrictToolLimits,
+    only_api,
+)
 from ._json import JsonRefused, checked, dumps
 from ._runtime import (
     MISSING,
@@ -51,16 +64,22 @@ __all__ = [
     "READS",
     "ChatCompletionAssistantMessageParam",
     "ChatCompletionFunctionToolParam",
+    "ChatCompletionNamedToolChoiceParam",
     "ChatCompletionToolCallStream",
     "ChatCompletionToolMessageParam",
     "ChatCompletionsDecoder",
     "ChatCompletionsRequests",
     "ChatLoop",
+    "ChatRequest",
     "FunctionDefinition",
     "JSONSchema",
+    "JsonObjectChatCompletionsRequests",
     "LenientChatCompletionToolCallStream",
     "LenientChatCompletionsDecoder",
+    "NamedFunction",
+    "ResponseFormatJSONObject",
     "ResponseFormatJSONSchema",
+    "ResponseFormatText",
     "fake_response",
     "fake_stream",
 ]
@@ -98,26 +117,146 @@ class ResponseFormatJSONSchema(TypedDict):
     json_schema: JSONSchema
 
 
-def _only_chat(api: str) -> None:
-    if api != "chat":
-        raise ValueError(f"unknown api {api!r}; expected one of ('chat',)")
+class ResponseFormatJSONObject(TypedDict):
+    """``response_format`` of JSON mode: a JSON object, its shape told in the messages."""
+
+    type: Literal["json_object"]
 
 
-class ChatCompletionsRequests:
-    """The request side of Chat Completions for one provider module's tools and outputs."""
+class ResponseFormatText(TypedDict):
+    """The plain-text format (the shared param the Responses API's ``text.format`` names too)."""
 
-    def __init__(self, tools: Contracts, outputs: Contracts) -> None:
+    type: Literal["text"]
+
+
+class NamedFunction(TypedDict):
+    """``tool_choice.function``."""
+
+    name: str
+
+
+class ChatCompletionNamedToolChoiceParam(TypedDict):
+    """``tool_choice`` naming the one function the model must call."""
+
+    function: NamedFunction
+    type: Literal["function"]
+
+
+class ChatRequest(TypedDict, total=False):
+    """The tools-and-output members of one ``chat.completions.create`` request."""
+
+    tools: list[ChatCompletionFunctionToolParam]
+    response_format: ResponseFormatJSONSchema | ResponseFormatJSONObject
+    tool_choice: ChatCompletionNamedToolChoiceParam
+
+
+class _ChatRequests:
+    """What the two ways of writing a structured output share: tools, plans, requests."""
+
+    def __init__(
+        self, tools: Contracts, outputs: Contracts, *, limits: StrictToolLimits = NO_LIMITS
+    ) -> None:
         self._tools = tools
         self._outputs = outputs
+        self._limits = limits
 
-    def function(self, name: str) -> FunctionDefinition:
-        """``tools[].function`` of the canonical tool ``name``."""
+    def function(self, name: str, strict: Strict = "auto") -> FunctionDefinition:
+        """``tools[].function`` of the canonical tool ``name``, strict unless ``strict`` is
+        False, when the tool may go strict."""
         return {
             "name": self._tools.provider_name(name),
             "description": self._tools.descriptions[name],
             "parameters": self._tools.schema(name),
-            "strict": self._tools.is_strict(name),
+            "strict": strict is not False and self._tools.is_strict(name),
         }
+
+    def tool_definition(
+        self, name: str, api: Literal["chat"] = "chat", *, strict: Strict = "auto"
+    ) -> ChatCompletionFunctionToolParam:
+        """The function-tool definition of canonical tool ``name``: an entry of ``tools``
+        (``strict=False``: the strict flag off, the same schema)."""
+        only_api(api, "chat")
+        return {"type": "function", "function": self.function(name, strict)}
+
+    def tool_definitions(
+        self,
+        names: Iterable[str] | None = None,
+        *,
+        api: Literal["chat"] = "chat",
+        strict: Strict = "auto",
+    ) -> list[ChatCompletionFunctionToolParam]:
+        """Definitions of the tools ``names`` (all tools when None), for the ``tools`` request
+        field (``MAX_TOOLS`` of the provider module: how many one request takes, when known);
+        ``strict=False`` sends them with the strict flag off."""
+        only_api(api, "chat")
+        chosen = self._tools.chosen(names, ("chat", "responses"))
+        marked = self._limits.marked(self._tools, chosen, strict)
+        return [self.tool_definition(name, strict=name in marked) for name in chosen]
+
+    def _format(self, name: str) -> ResponseFormatJSONSchema | ResponseFormatJSONObject:
+        raise NotImplementedError
+
+    def output_instructions(self, name: str, api: Literal["chat"] = "chat") -> str:
+        """What the request's messages must say for the structured output ``name`` (empty: its
+        ``response_format`` says it all)."""
+        only_api(api, "chat")
+        self._outputs.known(name)
+        return ""
+
+    def plan_request(
+        self,
+        names: Iterable[str] | None = None,
+        *,
+        output: str | None = None,
+        api: Literal["chat"] = "chat",
+        strict: Strict = "auto",
+        tool_choice: str | None = None,
+    ) -> RequestPlan[ChatRequest]:
+        """The plan of one request of the tools ``names`` (all tools when None) and the
+        structured output ``output``: ValueError when it holds more tools than one request takes
+        (``MAX_TOOLS``); ``strict`` as ``tool_definitions`` has it; ``tool_choice``: a canonical
+        tool of the request the model must call. Its ``members`` are what ``request`` returns,
+        its ``instructions`` what the messages must carry besides (JSON mode)."""
+        only_api(api, "chat")
+
+        def members(
+            chosen: list[str], strict_tools: frozenset[str], nullable: Mapping[str, tuple[str, ...]]
+        ) -> ChatRequest:
+            request: ChatRequest = {}
+            if chosen:
+                request["tools"] = [
+                    self.tool_definition(n, strict=n in strict_tools) for n in chosen
+                ]
+            if output is not None:
+                request["response_format"] = self._format(output)
+            if tool_choice is not None:
+                forced = self._tools.forced(tool_choice, chosen)
+                request["tool_choice"] = {"type": "function", "function": {"name": forced}}
+            return request
+
+        instructions = "" if output is None else self.output_instructions(output)
+        return self._limits.plan(
+            api, self._tools, names, strict, self._outputs, output, members, instructions
+        )
+
+    def request(
+        self,
+        names: Iterable[str] | None = None,
+        *,
+        output: str | None = None,
+        api: Literal["chat"] = "chat",
+        strict: Strict = "auto",
+        tool_choice: str | None = None,
+    ) -> ChatRequest:
+        """The tools-and-output members of one request (``plan_request(...).members``):
+        ``client.chat.completions.create(model=..., messages=..., **request(...))``."""
+        return self.plan_request(
+            names, output=output, api=api, strict=strict, tool_choice=tool_choice
+        ).members
+
+
+class ChatCompletionsRequests(_ChatRequests):
+    """The request side of Chat Completions for one provider module's tools and outputs."""
 
     def json_schema(self, name: str) -> JSONSchema:
         """``response_format.json_schema`` of the canonical structured output ``name``."""
@@ -128,24 +267,43 @@ class ChatCompletionsRequests:
             "strict": True,
         }
 
-    def tool_definition(
-        self, name: str, api: Literal["chat"] = "chat"
-    ) -> ChatCompletionFunctionToolParam:
-        """The function-tool definition of canonical tool ``name``: an entry of ``tools``."""
-        _only_chat(api)
-        return {"type": "function", "function": self.function(name)}
-
-    def tool_definitions(
-        self, api: Literal["chat"] = "chat", names: Iterable[str] | None = None
-    ) -> list[ChatCompletionFunctionToolParam]:
-        """Definitions of the tools ``names`` (all tools when None), for the ``tools`` request
-        field (``MAX_TOOLS`` of the provider module: how many one request takes, when known)."""
-        return [self.tool_definition(name, api) for name in self._tools.chosen(names)]
-
     def response_format(self, name: str, api: Literal["chat"] = "chat") -> ResponseFormatJSONSchema:
         """``response_format`` for the canonical structured output ``name``."""
-        _only_chat(api)
+        only_api(api, "chat")
         return {"type": "json_schema", "json_schema": self.json_schema(name)}
+
+    def _format(self, name: str) -> ResponseFormatJSONSchema:
+        return self.response_format(name)
+
+
+class JsonObjectChatCompletionsRequests(_ChatRequests):
+    """The request side of Chat Completions for an API whose structured output is JSON mode only:
+    ``response_format`` is ``{"type": "json_object"}``, and the output's projected schema goes in
+    ``output_instructions`` (``plan_request(...).instructions``), for the request's system
+    message; the decoded payload is checked against the canonical schema (``parse_output``)."""
+
+    def response_format(self, name: str, api: Literal["chat"] = "chat") -> ResponseFormatJSONObject:
+        """``response_format`` for the canonical structured output ``name``: JSON mode (put
+        ``output_instructions(name)`` in the request's system message)."""
+        only_api(api, "chat")
+        self._outputs.known(name)
+        return {"type": "json_object"}
+
+    def _format(self, name: str) -> ResponseFormatJSONObject:
+        return self.response_format(name)
+
+    def output_instructions(self, name: str, api: Literal["chat"] = "chat") -> str:
+        """The system message's text for the structured output ``name``: answer with one JSON
+        object matching its projected schema (JSON mode asks for the word "json" in the
+        messages, and for the shape to be told there)."""
+        only_api(api, "chat")
+        described = self._outputs.descriptions[self._outputs.known(name)]
+        return (
+            f"Answer with one JSON object and nothing else: {self._outputs.provider_name(name)}"
+            + (f" ({described})" if described else "")
+            + ", valid against this JSON Schema:\n"
+            + json.dumps(self._outputs.schema(name), ensure_ascii=False, separators=(",", ":"))
+        )
 
 
 _CALL = "choices[0].message.tool_calls?.[]"

@@ -1,8 +1,10 @@
 """The Converse API: request builders and their shapes, and the tool-call decoders.
 
-``ConverseRequests`` writes ``toolConfig.tools`` and ``outputConfig.textFormat``, typed with
-TypedDicts of the API reference's shapes (Tool, ToolSpecification, ToolInputSchema, OutputFormat,
-OutputFormatStructure, JsonSchemaDefinition) with the members written here.
+``ConverseRequests`` writes ``toolConfig.tools``, ``outputConfig.textFormat`` and whole requests
+(``request``: ``toolConfig`` and ``outputConfig``, planned together), typed with TypedDicts of the
+API reference's shapes (Tool, ToolSpecification, ToolInputSchema, OutputFormat,
+OutputFormatStructure, JsonSchemaDefinition, ToolConfiguration, ToolChoice, OutputConfig) with
+the members written here.
 
 The decoders take the provider name and the generated validators of the two surfaces
 (``converse``, ``converse_stream_event``) as constructor arguments; ``READS`` lists what they read
@@ -15,7 +17,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
-from ._contracts import Contracts, StrictToolLimits
+from ._contracts import Contracts, RequestPlan, Strict, StrictToolLimits, only_api
 from ._json import JsonRefused, loads
 from ._runtime import (
     CallReader,
@@ -37,12 +39,17 @@ __all__ = [
     "ConverseDecoder",
     "ConverseLoop",
     "ConverseMessage",
+    "ConverseRequest",
     "ConverseRequests",
     "ConverseToolCallStream",
     "ConverseToolResultBlock",
     "JsonSchemaDefinition",
+    "OutputConfig",
     "OutputFormat",
     "OutputFormatStructure",
+    "SpecificToolChoice",
+    "ToolChoice",
+    "ToolConfiguration",
     "ToolInputSchema",
     "ToolSpecification",
     "ToolTypeDef",
@@ -93,6 +100,38 @@ class OutputFormat(TypedDict):
     structure: OutputFormatStructure
 
 
+class SpecificToolChoice(TypedDict):
+    """``toolChoice.tool``: the one tool the model must call."""
+
+    name: str
+
+
+class ToolChoice(TypedDict):
+    """``toolConfig.toolChoice`` naming one tool."""
+
+    tool: SpecificToolChoice
+
+
+class ToolConfiguration(TypedDict):
+    """``toolConfig``."""
+
+    tools: list[ToolTypeDef]
+    toolChoice: NotRequired[ToolChoice]
+
+
+class OutputConfig(TypedDict):
+    """``outputConfig``."""
+
+    textFormat: OutputFormat
+
+
+class ConverseRequest(TypedDict, total=False):
+    """The tools-and-output members of one ``converse`` request."""
+
+    toolConfig: ToolConfiguration
+    outputConfig: OutputConfig
+
+
 class ConverseRequests:
     """The request side of the Converse API for one provider module's tools and outputs."""
 
@@ -101,15 +140,23 @@ class ConverseRequests:
         self._outputs = outputs
         self._limits = limits
 
-    def tool_definition(self, name: str, strict: bool = True) -> ToolTypeDef:
+    def tool_definition(
+        self, name: str, api: Literal["converse"] = "converse", *, strict: Strict = "auto"
+    ) -> ToolTypeDef:
         """The ``toolSpec`` entry of canonical tool ``name`` for ``toolConfig.tools``, with
-        ``strict: true`` when ``strict`` and the tool may go strict (``STRICT`` in the provider
-        module), else without the key (ToolSpecification's default: not strict). A strict tool
-        sent with ``strict=False`` keeps its closed schema; either way its input is validated on
-        the way back."""
+        ``strict: true`` unless ``strict`` is False, when the tool may go strict (``STRICT`` in
+        the provider module), else without the key (ToolSpecification's default: not strict). A
+        strict tool sent with ``strict=False`` keeps its closed schema; either way its input is
+        validated on the way back."""
+        only_api(api, "converse")
+        return self._definition(name, strict is not False)
+
+    def _definition(self, name: str, strict: bool, nullable: tuple[str, ...] = ()) -> ToolTypeDef:
+        """The definition of ``name``, its root's optional members ``nullable`` written
+        required and nullable (``Contracts.schema``)."""
         spec: ToolSpecification = {
             "name": self._tools.provider_name(name),
-            "inputSchema": {"json": self._tools.schema(name)},
+            "inputSchema": {"json": self._tools.schema(name, nullable)},
         }
         if self._tools.descriptions[name]:  # the API refuses an empty description
             spec["description"] = self._tools.descriptions[name]
@@ -118,7 +165,11 @@ class ConverseRequests:
         return {"toolSpec": spec}
 
     def tool_definitions(
-        self, names: Iterable[str] | None = None, *, strict: bool | Literal["auto"] = "auto"
+        self,
+        names: Iterable[str] | None = None,
+        *,
+        api: Literal["converse"] = "converse",
+        strict: Strict = "auto",
     ) -> list[ToolTypeDef]:
         """``toolConfig.tools`` for the tools ``names`` (all tools when None), in that order.
 
@@ -128,15 +179,18 @@ class ConverseRequests:
         priority then in order, and sends the others without ``strict`` with the same closed
         schemas; ``strict=True`` marks every tool strict and raises ValueError when they exceed
         the limits (the API would refuse the request); ``strict=False`` marks none. A tool the
-        design sends non-strict is never marked and never counts.
+        design sends non-strict is never marked and never counts. These count the tools alone:
+        a request with a structured output too is planned by ``request``.
         """
+        only_api(api, "converse")
         chosen = self._tools.chosen(names)
         marked = self._limits.marked(self._tools, chosen, strict)
-        return [self.tool_definition(name, name in marked) for name in chosen]
+        return [self.tool_definition(name, strict=name in marked) for name in chosen]
 
-    def output_format(self, name: str) -> OutputFormat:
+    def output_format(self, name: str, api: Literal["converse"] = "converse") -> OutputFormat:
         """``outputConfig.textFormat`` for the canonical structured output ``name`` (the schema
         goes as JSON text)."""
+        only_api(api, "converse")
         json_schema: JsonSchemaDefinition = {
             "schema": json.dumps(self._outputs.schema(name), ensure_ascii=False),
             "name": self._outputs.provider_name(name),
@@ -144,6 +198,56 @@ class ConverseRequests:
         if self._outputs.descriptions[name]:
             json_schema["description"] = self._outputs.descriptions[name]
         return {"type": "json_schema", "structure": {"jsonSchema": json_schema}}
+
+    def plan_request(
+        self,
+        names: Iterable[str] | None = None,
+        *,
+        output: str | None = None,
+        api: Literal["converse"] = "converse",
+        strict: Strict = "auto",
+        tool_choice: str | None = None,
+    ) -> RequestPlan[ConverseRequest]:
+        """The plan of one request of the tools ``names`` (all tools when None) and the
+        structured output ``output``, its per-request limits counted over the strict tools and
+        the output together (as the Messages API's: ``MessagesRequests.plan_request``);
+        ``tool_choice``: a canonical tool of the request the model must call."""
+        only_api(api, "converse")
+
+        def members(
+            chosen: list[str], strict_tools: frozenset[str], nullable: Mapping[str, tuple[str, ...]]
+        ) -> ConverseRequest:
+            request: ConverseRequest = {}
+            if chosen:
+                tools = [
+                    self._definition(n, n in strict_tools, nullable.get(n, ())) for n in chosen
+                ]
+                request["toolConfig"] = {"tools": tools}
+                if tool_choice is not None:
+                    forced = self._tools.forced(tool_choice, chosen)
+                    request["toolConfig"]["toolChoice"] = {"tool": {"name": forced}}
+            elif tool_choice is not None:
+                self._tools.forced(tool_choice, chosen)
+            if output is not None:
+                request["outputConfig"] = {"textFormat": self.output_format(output)}
+            return request
+
+        return self._limits.plan(api, self._tools, names, strict, self._outputs, output, members)
+
+    def request(
+        self,
+        names: Iterable[str] | None = None,
+        *,
+        output: str | None = None,
+        api: Literal["converse"] = "converse",
+        strict: Strict = "auto",
+        tool_choice: str | None = None,
+    ) -> ConverseRequest:
+        """The tools-and-output members of one request (``plan_request(...).members``):
+        ``client.converse(modelId=..., messages=..., **request(...))``."""
+        return self.plan_request(
+            names, output=output, api=api, strict=strict, tool_choice=tool_choice
+        ).members
 
 
 _BLOCK = "output.message.content.[].toolUse?"

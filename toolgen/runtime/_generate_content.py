@@ -4,7 +4,12 @@ responses and of streamGenerateContent chunks.
 Requests: a function declaration carries its schema in ``parametersJsonSchema`` (JSON Schema,
 ``GenerateContentRequests``) or ``parameters`` (the API's OpenAPI 3.0 Schema object,
 ``GenerateContentOpenApiRequests``), and a structured output goes in ``generationConfig`` as
-``responseJsonSchema`` or ``responseSchema``.
+``responseJsonSchema`` or ``responseSchema``. A whole request (``request``) is the members of
+google-genai's ``GenerateContentConfig`` (by their wire names, which its models take as aliases):
+``tools``, ``toolConfig`` (function calling ``mode``: ``VALIDATED`` with ``strict=True``, ``ANY``
+with the one allowed function of ``tool_choice``) and the output's members. ``VALIDATED``
+(google-genai ``FunctionCallingConfigMode``) applies to the whole request: the model answers in
+text or with calls constrained to the declared schemas.
 
 Responses: the calls are the ``functionCall`` parts of the first candidate. The API gives a call
 an ``id`` only sometimes (some models do): a call without one has the id ``""``; toolgen invents
@@ -30,7 +35,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, NotRequired, TypedDict
 
 from ._attributes import members_of
-from ._contracts import Contracts
+from ._contracts import (
+    NO_LIMITS,
+    Contracts,
+    RequestPlan,
+    Strict,
+    StrictToolLimits,
+    only_api,
+)
 from ._json import JsonRefused, checked, dumps, loads
 from ._runtime import (
     MISSING,
@@ -52,15 +64,18 @@ __all__ = [
     "FAKE_MODEL",
     "READS",
     "Content",
+    "FunctionCallingConfig",
     "FunctionDeclaration",
     "FunctionResponsePart",
     "GenerateContentDecoder",
     "GenerateContentLoop",
     "GenerateContentOpenApiRequests",
+    "GenerateContentRequest",
     "GenerateContentRequests",
     "GenerateContentToolCallStream",
     "ResponseFormat",
     "Tool",
+    "ToolConfig",
     "fake_response",
     "fake_stream",
 ]
@@ -111,47 +126,151 @@ class ResponseFormat(TypedDict):
     responseSchema: NotRequired[dict[str, Any]]
 
 
+class FunctionCallingConfig(TypedDict):
+    """``toolConfig.functionCallingConfig``."""
+
+    mode: Literal["AUTO", "ANY", "NONE", "VALIDATED"]
+    allowedFunctionNames: NotRequired[list[str]]
+
+
+class ToolConfig(TypedDict):
+    """``toolConfig``."""
+
+    functionCallingConfig: FunctionCallingConfig
+
+
+class GenerateContentRequest(TypedDict, total=False):
+    """The tools-and-output members of one request: members of google-genai's
+    ``GenerateContentConfig`` by their wire names (``tools`` and ``toolConfig`` are members of
+    the REST body, the others of its ``generationConfig``)."""
+
+    tools: list[Tool]
+    toolConfig: ToolConfig
+    responseMimeType: Literal["application/json"]
+    responseJsonSchema: dict[str, Any]
+    responseSchema: dict[str, Any]
+
+
 class GenerateContentRequests:
     """The request side of generateContent for one provider module's tools and outputs, with
     JSON Schema in ``parametersJsonSchema`` and ``responseJsonSchema``."""
 
-    def __init__(self, tools: Contracts, outputs: Contracts) -> None:
+    def __init__(
+        self, tools: Contracts, outputs: Contracts, *, limits: StrictToolLimits = NO_LIMITS
+    ) -> None:
         self._tools = tools
         self._outputs = outputs
+        self._limits = limits
 
-    def tool_definition(self, name: str) -> FunctionDeclaration:
+    def tool_definition(
+        self, name: str, api: Literal["generate_content"] = "generate_content"
+    ) -> FunctionDeclaration:
         """The ``functionDeclarations`` entry of canonical tool ``name`` (an empty description is
         left out)."""
+        only_api(api, "generate_content")
         declaration: FunctionDeclaration = {"name": self._tools.provider_name(name)}
         if self._tools.descriptions[name]:
             declaration["description"] = self._tools.descriptions[name]
         declaration["parametersJsonSchema"] = self._tools.schema(name)
         return declaration
 
-    def tool_definitions(self, names: Iterable[str] | None = None) -> list[Tool]:
+    def tool_definitions(
+        self,
+        names: Iterable[str] | None = None,
+        *,
+        api: Literal["generate_content"] = "generate_content",
+    ) -> list[Tool]:
         """The request's ``tools`` for the tools ``names`` (all tools when None): one Tool holding
-        their declarations, or an empty list when there are none."""
+        their declarations, or an empty list when there are none. Declarations have no strict
+        flag: ``request(strict=True)`` constrains the whole request's calls (``VALIDATED``)."""
+        only_api(api, "generate_content")
         declarations = [self.tool_definition(name) for name in self._tools.chosen(names)]
         return [{"functionDeclarations": declarations}] if declarations else []
 
-    def response_format(self, name: str) -> ResponseFormat:
+    def response_format(
+        self, name: str, api: Literal["generate_content"] = "generate_content"
+    ) -> ResponseFormat:
         """The ``generationConfig`` members for the canonical structured output ``name``: JSON
         that matches its schema (merge them into your generation config)."""
+        only_api(api, "generate_content")
         return {
             "responseMimeType": "application/json",
             "responseJsonSchema": self._outputs.schema(name),
         }
 
+    def plan_request(
+        self,
+        names: Iterable[str] | None = None,
+        *,
+        output: str | None = None,
+        api: Literal["generate_content"] = "generate_content",
+        strict: Strict = "auto",
+        tool_choice: str | None = None,
+    ) -> RequestPlan[GenerateContentRequest]:
+        """The plan of one request of the tools ``names`` (all tools when None) and the
+        structured output ``output``. Declarations have no strict flag; ``strict=True`` sets
+        function calling ``mode: VALIDATED``, which holds for the whole request (every call
+        constrained to its declared schema; text answers stay possible), and the plan counts
+        every tool strict; "auto" and False leave the API's default (``AUTO``: schemas guide
+        the model, the canonical validation of each decoded call is the check). ``tool_choice``:
+        a canonical tool of the request the model must call (``mode: ANY`` with it as the one
+        allowed function)."""
+        only_api(api, "generate_content")
+
+        def members(
+            chosen: list[str], strict_tools: frozenset[str], nullable: Mapping[str, tuple[str, ...]]
+        ) -> GenerateContentRequest:
+            request: GenerateContentRequest = {}
+            if chosen:
+                request["tools"] = self.tool_definitions(chosen)
+            if tool_choice is not None:
+                forced = self._tools.forced(tool_choice, chosen)
+                calling: FunctionCallingConfig = {"mode": "ANY", "allowedFunctionNames": [forced]}
+                request["toolConfig"] = {"functionCallingConfig": calling}
+            elif strict is True and chosen:
+                request["toolConfig"] = {"functionCallingConfig": {"mode": "VALIDATED"}}
+            if output is not None:
+                written = self.response_format(output)
+                request["responseMimeType"] = written["responseMimeType"]
+                if "responseJsonSchema" in written:
+                    request["responseJsonSchema"] = written["responseJsonSchema"]
+                if "responseSchema" in written:
+                    request["responseSchema"] = written["responseSchema"]
+            return request
+
+        marks: Strict = strict if strict is True else False
+        return self._limits.plan(api, self._tools, names, marks, self._outputs, output, members)
+
+    def request(
+        self,
+        names: Iterable[str] | None = None,
+        *,
+        output: str | None = None,
+        api: Literal["generate_content"] = "generate_content",
+        strict: Strict = "auto",
+        tool_choice: str | None = None,
+    ) -> GenerateContentRequest:
+        """The tools-and-output members of one request (``plan_request(...).members``):
+        ``types.GenerateContentConfig.model_validate(request(...))`` with google-genai."""
+        return self.plan_request(
+            names, output=output, api=api, strict=strict, tool_choice=tool_choice
+        ).members
+
 
 class GenerateContentOpenApiRequests(GenerateContentRequests):
     """The same with the API's OpenAPI Schema objects, in ``parameters`` and ``responseSchema``."""
 
-    def tool_definition(self, name: str) -> FunctionDeclaration:
-        declaration = super().tool_definition(name)
+    def tool_definition(
+        self, name: str, api: Literal["generate_content"] = "generate_content"
+    ) -> FunctionDeclaration:
+        declaration = super().tool_definition(name, api)
         declaration["parameters"] = declaration.pop("parametersJsonSchema")
         return declaration
 
-    def response_format(self, name: str) -> ResponseFormat:
+    def response_format(
+        self, name: str, api: Literal["generate_content"] = "generate_content"
+    ) -> ResponseFormat:
+        only_api(api, "generate_content")
         return {
             "responseMimeType": "application/json",
             "responseSchema": self._outputs.schema(name),

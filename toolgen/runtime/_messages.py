@@ -1,10 +1,12 @@
 """The Messages API: request builders and their params, and the tool-call decoders.
 
-``MessagesRequests`` writes ``tools`` entries (strict tool use, within its per-request limits) and
-``output_config.format``, typed with TypedDicts shaped like the SDK's param types
-(``types/tool_param.py``, ``cache_control_ephemeral_param.py``, ``json_output_format_param.py``), so
-passing them to ``messages.create(tools=..., output_config={"format": ...})`` type-checks without a
-cast (see _chat_completions).
+``MessagesRequests`` writes ``tools`` entries (strict tool use, within its per-request limits),
+``output_config.format`` and whole requests (``request``: ``tools``, ``output_config`` and
+``tool_choice``, planned together), typed with TypedDicts shaped like the SDK's param types
+(``types/tool_param.py``, ``cache_control_ephemeral_param.py``, ``json_output_format_param.py``,
+``output_config_param.py``, ``tool_choice_tool_param.py``), so passing them to
+``messages.create(tools=..., output_config={"format": ...})`` or ``messages.create(...,
+**request)`` type-checks without a cast (see _chat_completions).
 
 The decoders take the provider name and the generated validators of the two surfaces
 (``message``, ``message_stream_event``) as constructor arguments; ``READS`` lists what they read
@@ -13,11 +15,11 @@ The decoders take the provider name and the generated validators of the two surf
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from ._attributes import members_of
-from ._contracts import Contracts, StrictToolLimits
+from ._contracts import Contracts, RequestPlan, Strict, StrictToolLimits, only_api
 from ._json import JsonRefused, checked
 from ._runtime import (
     CallReader,
@@ -44,7 +46,10 @@ __all__ = [
     "MessageToolCallStream",
     "MessagesDecoder",
     "MessagesLoop",
+    "MessagesRequest",
     "MessagesRequests",
+    "OutputConfigParam",
+    "ToolChoiceToolParam",
     "ToolParam",
     "ToolResultBlockParam",
     "UserMessageParam",
@@ -102,6 +107,29 @@ class JSONOutputFormatParam(TypedDict):
     schema: dict[str, object]
 
 
+class OutputConfigParam(TypedDict, total=False):
+    """``output_config``."""
+
+    effort: Literal["low", "medium", "high", "xhigh", "max"] | None
+    format: JSONOutputFormatParam | None
+
+
+class ToolChoiceToolParam(TypedDict):
+    """``tool_choice`` naming the one tool the model must call."""
+
+    name: str
+    type: Literal["tool"]
+    disable_parallel_tool_use: NotRequired[bool]
+
+
+class MessagesRequest(TypedDict, total=False):
+    """The tools-and-output members of one ``messages.create`` request."""
+
+    tools: list[ToolParam]
+    output_config: OutputConfigParam
+    tool_choice: ToolChoiceToolParam
+
+
 class MessagesRequests:
     """The request side of the Messages API for one provider module's tools and outputs."""
 
@@ -110,20 +138,32 @@ class MessagesRequests:
         self._outputs = outputs
         self._limits = limits
 
-    def tool_definition(self, name: str, strict: bool = True) -> ToolParam:
+    def tool_definition(
+        self, name: str, api: Literal["messages"] = "messages", *, strict: Strict = "auto"
+    ) -> ToolParam:
         """The tool definition of canonical tool ``name`` for the ``tools`` request field, marked
-        strict when ``strict`` and the tool may go strict (``STRICT`` of the provider module). A
-        strict tool sent with ``strict=False`` keeps its closed schema; either way its input is
-        validated on the way back."""
+        strict unless ``strict`` is False, when the tool may go strict (``STRICT`` of the
+        provider module). A strict tool sent with ``strict=False`` keeps its closed schema;
+        either way its input is validated on the way back."""
+        only_api(api, "messages")
+        return self._definition(name, strict is not False)
+
+    def _definition(self, name: str, strict: bool, nullable: tuple[str, ...] = ()) -> ToolParam:
+        """The definition of ``name``, its root's optional members ``nullable`` written
+        required and nullable (``Contracts.schema``)."""
         return {
             "name": self._tools.provider_name(name),
             "description": self._tools.descriptions[name],
-            "input_schema": self._tools.schema(name),
+            "input_schema": self._tools.schema(name, nullable),
             "strict": strict and self._tools.is_strict(name),
         }
 
     def tool_definitions(
-        self, names: Iterable[str] | None = None, *, strict: bool | Literal["auto"] = "auto"
+        self,
+        names: Iterable[str] | None = None,
+        *,
+        api: Literal["messages"] = "messages",
+        strict: Strict = "auto",
     ) -> list[ToolParam]:
         """Definitions of the tools ``names`` (all tools when None), in that order.
 
@@ -133,15 +173,70 @@ class MessagesRequests:
         priority then in order, and sends the others non-strict with the same closed schemas;
         ``strict=True`` marks every tool strict and raises ValueError when they exceed the limits
         (the API would answer 400); ``strict=False`` marks none. A tool the design sends
-        non-strict is never marked and never counts.
+        non-strict is never marked and never counts. These count the tools alone: a request with
+        a structured output too is planned by ``request``.
         """
+        only_api(api, "messages")
         chosen = self._tools.chosen(names)
         marked = self._limits.marked(self._tools, chosen, strict)
-        return [self.tool_definition(name, name in marked) for name in chosen]
+        return [self.tool_definition(name, strict=name in marked) for name in chosen]
 
-    def output_format(self, name: str) -> JSONOutputFormatParam:
+    def output_format(
+        self, name: str, api: Literal["messages"] = "messages"
+    ) -> JSONOutputFormatParam:
         """``output_config.format`` for the canonical structured output ``name``."""
+        only_api(api, "messages")
         return {"type": "json_schema", "schema": self._outputs.schema(name)}
+
+    def plan_request(
+        self,
+        names: Iterable[str] | None = None,
+        *,
+        output: str | None = None,
+        api: Literal["messages"] = "messages",
+        strict: Strict = "auto",
+        tool_choice: str | None = None,
+    ) -> RequestPlan[MessagesRequest]:
+        """The plan of one request of the tools ``names`` (all tools when None) and the
+        structured output ``output``: the per-request limits of strict tool use (strict tools,
+        optional and union-typed members) are counted over the strict tools and the output
+        together, as the API counts them. ``strict`` as ``tool_definitions`` has it; the output
+        always counts first. ``tool_choice``: a canonical tool of the request the model must
+        call. Its ``members`` are what ``request`` returns; ``explain()`` says which tools went
+        non-strict and which budget bound."""
+        only_api(api, "messages")
+
+        def members(
+            chosen: list[str], strict_tools: frozenset[str], nullable: Mapping[str, tuple[str, ...]]
+        ) -> MessagesRequest:
+            request: MessagesRequest = {}
+            if chosen:
+                request["tools"] = [
+                    self._definition(n, n in strict_tools, nullable.get(n, ())) for n in chosen
+                ]
+            if output is not None:
+                request["output_config"] = {"format": self.output_format(output)}
+            if tool_choice is not None:
+                forced = self._tools.forced(tool_choice, chosen)
+                request["tool_choice"] = {"type": "tool", "name": forced}
+            return request
+
+        return self._limits.plan(api, self._tools, names, strict, self._outputs, output, members)
+
+    def request(
+        self,
+        names: Iterable[str] | None = None,
+        *,
+        output: str | None = None,
+        api: Literal["messages"] = "messages",
+        strict: Strict = "auto",
+        tool_choice: str | None = None,
+    ) -> MessagesRequest:
+        """The tools-and-output members of one request (``plan_request(...).members``):
+        ``client.messages.create(model=..., max_tokens=..., messages=..., **request(...))``."""
+        return self.plan_request(
+            names, output=output, api=api, strict=strict, tool_choice=tool_choice
+        ).members
 
 
 _START = "{type=content_block_start}"

@@ -1,8 +1,10 @@
 """The Responses API: request builders and their params, and the tool-call decoders.
 
-``ResponsesRequests`` writes ``tools`` entries and ``text.format`` from a provider module's tables,
-typed with TypedDicts shaped like the SDK's param types (``responses/function_tool_param.py``,
-``responses/response_format_text_json_schema_config_param.py``; see _chat_completions).
+``ResponsesRequests`` writes ``tools`` entries, ``text.format`` and whole requests (``request``:
+``tools``, ``text`` and ``tool_choice``, planned together) from a provider module's tables, typed
+with TypedDicts shaped like the SDK's param types (``responses/function_tool_param.py``,
+``responses/response_format_text_json_schema_config_param.py``,
+``response_text_config_param.py``, ``tool_choice_function_param.py``; see _chat_completions).
 
 The decoders take the provider name and the generated validators of the two surfaces
 (``response``, ``response_stream_event``) as constructor arguments; ``READS`` lists what they read
@@ -11,11 +13,19 @@ The decoders take the provider name and the generated validators of the two surf
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from ._attributes import members_of
-from ._contracts import Contracts
+from ._chat_completions import ResponseFormatJSONObject, ResponseFormatText
+from ._contracts import (
+    NO_LIMITS,
+    Contracts,
+    RequestPlan,
+    Strict,
+    StrictToolLimits,
+    only_api,
+)
 from ._runtime import (
     MISSING,
     CallReader,
@@ -37,10 +47,13 @@ __all__ = [
     "FunctionCallOutput",
     "FunctionToolParam",
     "ResponseFormatTextJSONSchemaConfigParam",
+    "ResponseTextConfigParam",
     "ResponseToolCallStream",
     "ResponsesDecoder",
     "ResponsesLoop",
+    "ResponsesRequest",
     "ResponsesRequests",
+    "ToolChoiceFunctionParam",
     "fake_response",
     "fake_stream",
     "output_text",
@@ -75,29 +88,72 @@ class ResponseFormatTextJSONSchemaConfigParam(TypedDict):
     strict: NotRequired[bool | None]
 
 
+class ResponseTextConfigParam(TypedDict, total=False):
+    """``text``: its ``format`` takes the SDK's three formats (a TypedDict member's type is
+    compared as it is written)."""
+
+    format: ResponseFormatText | ResponseFormatTextJSONSchemaConfigParam | ResponseFormatJSONObject
+    verbosity: Literal["low", "medium", "high"] | None
+
+
+class ToolChoiceFunctionParam(TypedDict):
+    """``tool_choice`` naming the one function the model must call."""
+
+    name: str
+    type: Literal["function"]
+
+
+class ResponsesRequest(TypedDict, total=False):
+    """The tools-and-output members of one ``responses.create`` request."""
+
+    tools: list[FunctionToolParam]
+    text: ResponseTextConfigParam
+    tool_choice: ToolChoiceFunctionParam
+
+
 class ResponsesRequests:
     """The request side of the Responses API for one provider module's tools and outputs."""
 
-    def __init__(self, tools: Contracts, outputs: Contracts) -> None:
+    def __init__(
+        self, tools: Contracts, outputs: Contracts, *, limits: StrictToolLimits = NO_LIMITS
+    ) -> None:
         self._tools = tools
         self._outputs = outputs
+        self._limits = limits
 
-    def tool_definition(self, name: str) -> FunctionToolParam:
-        """The function-tool definition of canonical tool ``name``: an entry of ``tools``."""
+    def tool_definition(
+        self, name: str, api: Literal["responses"] = "responses", *, strict: Strict = "auto"
+    ) -> FunctionToolParam:
+        """The function-tool definition of canonical tool ``name``: an entry of ``tools``
+        (``strict=False``: the strict flag off, the same schema)."""
+        only_api(api, "responses")
         return {
             "type": "function",
             "name": self._tools.provider_name(name),
             "description": self._tools.descriptions[name],
             "parameters": self._tools.schema(name),
-            "strict": self._tools.is_strict(name),
+            "strict": strict is not False and self._tools.is_strict(name),
         }
 
-    def tool_definitions(self, names: Iterable[str] | None = None) -> list[FunctionToolParam]:
-        """Definitions of the tools ``names`` (all tools when None), for ``tools``."""
-        return [self.tool_definition(name) for name in self._tools.chosen(names)]
+    def tool_definitions(
+        self,
+        names: Iterable[str] | None = None,
+        *,
+        api: Literal["responses"] = "responses",
+        strict: Strict = "auto",
+    ) -> list[FunctionToolParam]:
+        """Definitions of the tools ``names`` (all tools when None), for ``tools``;
+        ``strict=False`` sends them with the strict flag off."""
+        only_api(api, "responses")
+        chosen = self._tools.chosen(names, ("chat", "responses"))
+        marked = self._limits.marked(self._tools, chosen, strict)
+        return [self.tool_definition(name, strict=name in marked) for name in chosen]
 
-    def text_format(self, name: str) -> ResponseFormatTextJSONSchemaConfigParam:
+    def text_format(
+        self, name: str, api: Literal["responses"] = "responses"
+    ) -> ResponseFormatTextJSONSchemaConfigParam:
         """``text.format`` for the canonical structured output ``name``."""
+        only_api(api, "responses")
         return {
             "type": "json_schema",
             "name": self._outputs.provider_name(name),
@@ -105,6 +161,51 @@ class ResponsesRequests:
             "schema": self._outputs.schema(name),
             "strict": True,
         }
+
+    def plan_request(
+        self,
+        names: Iterable[str] | None = None,
+        *,
+        output: str | None = None,
+        api: Literal["responses"] = "responses",
+        strict: Strict = "auto",
+        tool_choice: str | None = None,
+    ) -> RequestPlan[ResponsesRequest]:
+        """The plan of one request of the tools ``names`` (all tools when None) and the
+        structured output ``output`` (see ``ChatCompletionsRequests.plan_request``)."""
+        only_api(api, "responses")
+
+        def members(
+            chosen: list[str], strict_tools: frozenset[str], nullable: Mapping[str, tuple[str, ...]]
+        ) -> ResponsesRequest:
+            request: ResponsesRequest = {}
+            if chosen:
+                request["tools"] = [
+                    self.tool_definition(n, strict=n in strict_tools) for n in chosen
+                ]
+            if output is not None:
+                request["text"] = {"format": self.text_format(output)}
+            if tool_choice is not None:
+                forced = self._tools.forced(tool_choice, chosen)
+                request["tool_choice"] = {"type": "function", "name": forced}
+            return request
+
+        return self._limits.plan(api, self._tools, names, strict, self._outputs, output, members)
+
+    def request(
+        self,
+        names: Iterable[str] | None = None,
+        *,
+        output: str | None = None,
+        api: Literal["responses"] = "responses",
+        strict: Strict = "auto",
+        tool_choice: str | None = None,
+    ) -> ResponsesRequest:
+        """The tools-and-output members of one request (``plan_request(...).members``):
+        ``client.responses.create(model=..., input=..., **request(...))``."""
+        return self.plan_request(
+            names, output=output, api=api, strict=strict, tool_choice=tool_choice
+        ).members
 
 
 _ADDED = "{type=response.output_item.added}"

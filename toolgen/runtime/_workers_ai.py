@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from ._chat_completions import READS as CHAT_READS
 from ._chat_completions import (
+    ChatCompletionNamedToolChoiceParam,
     ChatCompletionsDecoder,
     _arguments_text,
     _chat_call,
@@ -31,7 +32,14 @@ from ._chat_completions import (
     _chat_stream,
     _token_counts,
 )
-from ._contracts import Contracts
+from ._contracts import (
+    NO_LIMITS,
+    Contracts,
+    RequestPlan,
+    Strict,
+    StrictToolLimits,
+    only_api,
+)
 from ._json import JsonRefused, dumps, loads
 from ._responses import READS as RESPONSES_READS
 from ._responses import (
@@ -71,6 +79,7 @@ __all__ = [
     "ToolFunction",
     "WorkersAiDecoder",
     "WorkersAiError",
+    "WorkersAiRequest",
     "WorkersAiRequests",
     "WorkersAssistantMessage",
     "WorkersRunLoop",
@@ -149,13 +158,28 @@ class ChatResponseFormat(TypedDict):
     json_schema: JsonSchemaFormat
 
 
+class WorkersAiRequest(TypedDict, total=False):
+    """The tools-and-output members of one request body (``ai/run`` or the chat-completions
+    endpoint)."""
+
+    tools: list[FunctionTool | ToolFunction]
+    response_format: NativeResponseFormat | ChatResponseFormat
+    tool_choice: ChatCompletionNamedToolChoiceParam
+
+
+_APIS = ("run", "chat")
+
+
 class WorkersAiRequests:
     """The request side of Workers AI for one provider module's tools and outputs. There is no
-    strict mode: schemas are hints (``strict`` is accepted and never sent)."""
+    strict mode: schemas are hints."""
 
-    def __init__(self, tools: Contracts, outputs: Contracts, *, strict: bool = False) -> None:
+    def __init__(
+        self, tools: Contracts, outputs: Contracts, *, limits: StrictToolLimits = NO_LIMITS
+    ) -> None:
         self._tools = tools
         self._outputs = outputs
+        self._limits = limits
 
     def function(self, name: str) -> ToolFunction:
         """The tool ``name`` in the native form; ``description`` is required by both forms (an
@@ -167,18 +191,25 @@ class WorkersAiRequests:
         }
 
     def tool_definition(
-        self, name: str, form: ToolForm = "function"
+        self, name: str, api: Literal["run", "chat"] = "run", *, form: ToolForm = "function"
     ) -> FunctionTool | ToolFunction:
-        """The ``tools`` entry of the canonical tool ``name`` in ``form``."""
+        """The ``tools`` entry of the canonical tool ``name`` in ``form`` (the chat-completions
+        endpoint takes the function form)."""
+        only_api(api, *_APIS)
         if form == "native":
             return self.function(name)
         return {"type": "function", "function": self.function(name)}
 
     def tool_definitions(
-        self, names: Iterable[str] | None = None, form: ToolForm = "function"
+        self,
+        names: Iterable[str] | None = None,
+        *,
+        api: Literal["run", "chat"] = "run",
+        form: ToolForm = "function",
     ) -> list[FunctionTool | ToolFunction]:
         """``tools`` for the tools ``names`` (all tools when None)."""
-        return [self.tool_definition(name, form) for name in self._tools.chosen(names)]
+        only_api(api, *_APIS)
+        return [self.tool_definition(n, form=form) for n in self._tools.chosen(names, _APIS)]
 
     def response_format(self, name: str) -> NativeResponseFormat:
         """JSON mode of ``ai/run`` for the canonical structured output ``name``."""
@@ -193,6 +224,63 @@ class WorkersAiRequests:
         if self._outputs.descriptions[name]:
             json_schema["description"] = self._outputs.descriptions[name]
         return {"type": "json_schema", "json_schema": json_schema}
+
+    def plan_request(
+        self,
+        names: Iterable[str] | None = None,
+        *,
+        output: str | None = None,
+        api: Literal["run", "chat"] = "run",
+        strict: Strict = "auto",
+        tool_choice: str | None = None,
+    ) -> RequestPlan[WorkersAiRequest]:
+        """The plan of one request body of ``api`` of the tools ``names`` (all tools when None,
+        in the function form) and the structured output ``output``. There is no strict mode:
+        ``strict=True`` is a ValueError, "auto" and False send the schemas as hints (the
+        canonical validation of each decoded payload is the check). ``tool_choice``: a
+        canonical tool of the request the model must call (the chat-completions endpoint's
+        ``tool_choice``; ``ai/run`` documents none: ValueError)."""
+        only_api(api, *_APIS)
+        if strict is True:
+            raise ValueError(
+                "strict=True: this API has no strict mode (its schemas are hints, and each "
+                'decoded payload is validated); use strict="auto"'
+            )
+        if tool_choice is not None and api != "chat":
+            raise ValueError(f"tool_choice is written for api='chat' only, not {api!r}")
+
+        def members(
+            chosen: list[str], _strict: frozenset[str], nullable: Mapping[str, tuple[str, ...]]
+        ) -> WorkersAiRequest:
+            request: WorkersAiRequest = {}
+            if chosen:
+                request["tools"] = [self.tool_definition(name) for name in chosen]
+            if output is not None:
+                request["response_format"] = (
+                    self.chat_response_format(output)
+                    if api == "chat"
+                    else self.response_format(output)
+                )
+            if tool_choice is not None:
+                forced = self._tools.forced(tool_choice, chosen)
+                request["tool_choice"] = {"type": "function", "function": {"name": forced}}
+            return request
+
+        return self._limits.plan(api, self._tools, names, False, self._outputs, output, members)
+
+    def request(
+        self,
+        names: Iterable[str] | None = None,
+        *,
+        output: str | None = None,
+        api: Literal["run", "chat"] = "run",
+        strict: Strict = "auto",
+        tool_choice: str | None = None,
+    ) -> WorkersAiRequest:
+        """The tools-and-output members of one request body (``plan_request(...).members``)."""
+        return self.plan_request(
+            names, output=output, api=api, strict=strict, tool_choice=tool_choice
+        ).members
 
 
 # -- responses ----------------------------------------------------------------------------------

@@ -36,3 +36,5 @@ _OUTPUT_SCHEMA_TEXTS: dict[str, str] = {
     "route_summary": '{"type":"object","properties":{"distance_km":{"type":"number"},"duration_min":{"type":"integer"},"warnings":{"type":"array","items":{"type":"string"}}},"required":["distance_km","duration_min"],"additionalProperties":false}'
 }
 OUTPUT_SCHEMAS = JsonTable(_OUTPUT_SCHEMA_TEXTS, DEFINITIONS)
+#: (optional members, union-typed schemas) of each output schema
+OUTPUT_SIZES: dict[str, tuple[int, int]] = {"route_summary": (1, 0)}

@@ -2,7 +2,8 @@
 # change the design and run `toolgen build`.
 """Anthropic strict tool use bindings (Messages API).
 
-Requests: ``tool_definitions``, ``output_format`` (typed like the SDK's params).
+Requests: ``request`` (the tools and output of one request, planned as a whole: ``plan_request``),
+``tool_definitions``, ``output_format`` (typed like the SDK's params).
 Responses: ``parse_tool_calls``, ``ToolCallStream``, ``parse_output`` (validated envelopes,
 canonical payloads, model instances).
 Names: TOOLS and OUTPUTS hold canonical names; the provider sees ``PROVIDER_NAMES[name]``.
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, overload
 
 from ._canonical_anthropic import OUTPUT_CANONICALIZERS, TOOL_CANONICALIZERS
 from ._canonical_anthropic import canonicalize_text as _canonicalize_text
-from ._contracts import Contracts, ModuleTable, StrictToolLimits
+from ._contracts import Contracts, ModuleTable, StrictToolLimits, without_nulls
 from ._decode import OutputData, ToolCall, TypedCalls, decode_output, output_data
 from ._dispatch import arun_calls, run_calls
 from ._envelopes_anthropic import (
@@ -34,7 +35,10 @@ from ._messages import (
     JSONOutputFormatParam,
     MessagesDecoder,
     MessagesLoop,
+    MessagesRequest,
     MessagesRequests,
+    OutputConfigParam,
+    ToolChoiceToolParam,
     ToolParam,
     ToolResultBlockParam,
     UserMessageParam,
@@ -86,11 +90,14 @@ __all__ = [
     "FailedCall",
     "InputSchemaTyped",
     "JSONOutputFormatParam",
+    "MessagesRequest",
+    "OutputConfigParam",
     "OutputData",
     "PayloadError",
     "SchemaDriftError",
     "ToolCall",
     "ToolCallStream",
+    "ToolChoiceToolParam",
     "ToolParam",
     "ToolResultBlockParam",
     "UserMessageParam",
@@ -106,6 +113,8 @@ __all__ = [
     "parameters",
     "parse_output",
     "parse_tool_calls",
+    "plan_request",
+    "request",
     "run_tool_calls",
     "tool_definition",
     "tool_definitions",
@@ -144,9 +153,18 @@ OUTPUT_CANONICAL_NAMES: dict[str, str] = {wire: name for name, wire in _OUTPUT_R
 
 #: canonical tool name -> whether its definition goes out with the provider's strict flag on
 STRICT: dict[str, bool] = {name: strict for name, _, strict in _TOOL_ROWS}
+#: canonical tool name -> the optional members of its parameters' root (as the provider names
+#: them) that ``request()`` may write required and nullable to keep the tool strict within the
+#: limits below; their null reads back as absent. JSON, one tool a line.
+_NULLABLE_MEMBERS: dict[str, tuple[str, ...]] = {
+    name: tuple(members) for name, members in json.loads(r"""[
+["maps.route", ["via", "mode", "avoid"]]
+]""")
+}
 #: Tools one request takes (None: the provider states no limit).
 MAX_TOOLS: int | None = None
-#: Limits across all strict tools of one request (None: no limit applies).
+#: Limits across all strict tools and the structured output of one request (None: no limit
+#: applies); ``request()`` counts them over the whole request.
 MAX_STRICT_TOOLS: int | None = 20
 MAX_OPTIONAL_MEMBERS: int | None = 24
 MAX_UNION_MEMBERS: int | None = 16
@@ -169,6 +187,9 @@ _OUTPUT_DESCRIPTIONS: ModuleTable[str] = ModuleTable(
 _OUTPUT_SCHEMAS: ModuleTable[dict[str, Any]] = ModuleTable(
     __package__, "._tables_anthropic", "OUTPUT_SCHEMAS"
 )
+_OUTPUT_SIZES: ModuleTable[tuple[int, int]] = ModuleTable(
+    __package__, "._tables_anthropic", "OUTPUT_SIZES"
+)
 _TOOLS = Contracts(
     "tool",
     TOOLS,
@@ -178,18 +199,21 @@ _TOOLS = Contracts(
     _TOOL_SIZES,
     _TOOL_PRIORITIES,
     STRICT,
+    _NULLABLE_MEMBERS,
 )
 _OUTPUTS = Contracts(
-    "output", OUTPUTS, OUTPUT_PROVIDER_NAMES, _OUTPUT_DESCRIPTIONS, _OUTPUT_SCHEMAS
+    "output", OUTPUTS, OUTPUT_PROVIDER_NAMES, _OUTPUT_DESCRIPTIONS, _OUTPUT_SCHEMAS, _OUTPUT_SIZES
 )
 _REQUESTS = MessagesRequests(
     _TOOLS,
     _OUTPUTS,
-    limits=StrictToolLimits(MAX_STRICT_TOOLS, MAX_OPTIONAL_MEMBERS, MAX_UNION_MEMBERS),
+    limits=StrictToolLimits(MAX_STRICT_TOOLS, MAX_OPTIONAL_MEMBERS, MAX_UNION_MEMBERS, MAX_TOOLS),
 )
 tool_definition = _REQUESTS.tool_definition
 tool_definitions = _REQUESTS.tool_definitions
 output_format = _REQUESTS.output_format
+plan_request = _REQUESTS.plan_request
+request = _REQUESTS.request
 
 _DECODERS: dict[str, ToolCallDecoder] = {
     "messages": MessagesDecoder(PROVIDER, read_message, read_message_stream_event),
@@ -220,7 +244,7 @@ def canonicalize(name: str, payload: Any) -> Any:
     """The canonical arguments of tool ``name`` from what Anthropic strict tool use sent:
     enum values written in another letter case are read back as declared. The same
     object comes back when nothing changes; the input is never mutated."""
-    return TOOL_CANONICALIZERS[_TOOLS.known(name)](payload)
+    return _INVERSES[_TOOLS.known(name)](payload)
 
 
 def canonicalize_output(name: str, payload: Any) -> Any:
@@ -231,7 +255,7 @@ def canonicalize_output(name: str, payload: Any) -> Any:
 def canonicalize_text(name: str, text: str | bytes) -> str | bytes:
     """``canonicalize`` on the arguments as JSON text: the same text, byte for byte, when nothing
     changes; else compact JSON with member order, large integers and float text kept."""
-    return _canonicalize_text(TOOL_CANONICALIZERS[_TOOLS.known(name)], text)
+    return _canonicalize_text(_INVERSES[_TOOLS.known(name)], text)
 
 
 def canonicalize_output_text(name: str, text: str | bytes) -> str | bytes:
@@ -239,8 +263,18 @@ def canonicalize_output_text(name: str, text: str | bytes) -> str | bytes:
     return _canonicalize_text(OUTPUT_CANONICALIZERS[_OUTPUTS.known(name)], text)
 
 
-#: canonical name -> its canonicalizer, found once (``TOOL_CANONICALIZERS`` imports it on first use)
-_INVERSES = OnFirstUse(TOOL_CANONICALIZERS.__getitem__)
+def _canonicalizer(name: str) -> Callable[[Any], Any]:
+    """The inverse of tool ``name``, reading a null of a member a request wrote nullable as
+    absent (``_NULLABLE_MEMBERS``: such a member accepts no null otherwise)."""
+    inverse = TOOL_CANONICALIZERS[name]
+    members = _NULLABLE_MEMBERS.get(name)
+    if members is None:
+        return inverse
+    return lambda payload: inverse(without_nulls(payload, members))
+
+
+#: canonical name -> its canonicalizer, found once
+_INVERSES = OnFirstUse(_canonicalizer)
 
 
 def _inverse(name: str, payload: Any) -> Any:

@@ -2,7 +2,8 @@
 # change the design and run `toolgen build`.
 """Cerebras strict mode bindings (Chat Completions).
 
-Requests: ``tool_definitions``, ``response_format`` (typed like the SDK's params).
+Requests: ``request`` (the tools and output of one request, planned as a whole: ``plan_request``),
+``tool_definitions``, ``response_format`` (typed like the SDK's params).
 Responses: ``parse_tool_calls``, ``ToolCallStream``, ``parse_output`` (validated envelopes,
 canonical payloads, model instances).
 For the SDK's ``parse`` helpers and its pydantic tool helper: ``tool_model``, ``output_model``.
@@ -22,15 +23,19 @@ from ._canonical_cerebras import canonicalize_text as _canonicalize_text
 from ._chat_completions import (
     ChatCompletionAssistantMessageParam,
     ChatCompletionFunctionToolParam,
+    ChatCompletionNamedToolChoiceParam,
     ChatCompletionsDecoder,
     ChatCompletionsRequests,
     ChatCompletionToolMessageParam,
     ChatLoop,
+    ChatRequest,
     FunctionDefinition,
     JSONSchema,
+    NamedFunction,
+    ResponseFormatJSONObject,
     ResponseFormatJSONSchema,
 )
-from ._contracts import Contracts, ModuleTable
+from ._contracts import Contracts, ModuleTable, StrictToolLimits
 from ._decode import (
     OutputData,
     ToolCall,
@@ -92,12 +97,16 @@ __all__ = [
     "Api",
     "ChatCompletionAssistantMessageParam",
     "ChatCompletionFunctionToolParam",
+    "ChatCompletionNamedToolChoiceParam",
     "ChatCompletionToolMessageParam",
+    "ChatRequest",
     "FailedCall",
     "FunctionDefinition",
     "JSONSchema",
+    "NamedFunction",
     "OutputData",
     "PayloadError",
+    "ResponseFormatJSONObject",
     "ResponseFormatJSONSchema",
     "SchemaDriftError",
     "ToolCall",
@@ -114,6 +123,8 @@ __all__ = [
     "parameters",
     "parse_output",
     "parse_tool_calls",
+    "plan_request",
+    "request",
     "response_format",
     "run_tool_calls",
     "tool_definition",
@@ -156,7 +167,8 @@ OUTPUT_CANONICAL_NAMES: dict[str, str] = {wire: name for name, wire in _OUTPUT_R
 STRICT: dict[str, bool] = {name: strict for name, _, strict in _TOOL_ROWS}
 #: Tools one request takes (None: the provider states no limit).
 MAX_TOOLS: int | None = None
-#: Limits across all strict tools of one request (None: no limit applies).
+#: Limits across all strict tools and the structured output of one request (None: no limit
+#: applies); ``request()`` counts them over the whole request.
 MAX_STRICT_TOOLS: int | None = None
 MAX_OPTIONAL_MEMBERS: int | None = None
 MAX_UNION_MEMBERS: int | None = None
@@ -179,6 +191,9 @@ _OUTPUT_DESCRIPTIONS: ModuleTable[str] = ModuleTable(
 _OUTPUT_SCHEMAS: ModuleTable[dict[str, Any]] = ModuleTable(
     __package__, "._tables_cerebras", "OUTPUT_SCHEMAS"
 )
+_OUTPUT_SIZES: ModuleTable[tuple[int, int]] = ModuleTable(
+    __package__, "._tables_cerebras", "OUTPUT_SIZES"
+)
 _TOOLS = Contracts(
     "tool",
     TOOLS,
@@ -190,15 +205,18 @@ _TOOLS = Contracts(
     STRICT,
 )
 _OUTPUTS = Contracts(
-    "output", OUTPUTS, OUTPUT_PROVIDER_NAMES, _OUTPUT_DESCRIPTIONS, _OUTPUT_SCHEMAS
+    "output", OUTPUTS, OUTPUT_PROVIDER_NAMES, _OUTPUT_DESCRIPTIONS, _OUTPUT_SCHEMAS, _OUTPUT_SIZES
 )
 _REQUESTS = ChatCompletionsRequests(
     _TOOLS,
     _OUTPUTS,
+    limits=StrictToolLimits(MAX_STRICT_TOOLS, MAX_OPTIONAL_MEMBERS, MAX_UNION_MEMBERS, MAX_TOOLS),
 )
 tool_definition = _REQUESTS.tool_definition
 tool_definitions = _REQUESTS.tool_definitions
 response_format = _REQUESTS.response_format
+plan_request = _REQUESTS.plan_request
+request = _REQUESTS.request
 
 _DECODERS: dict[str, ToolCallDecoder] = {
     "chat": ChatCompletionsDecoder(PROVIDER, read_chat_completion, read_chat_completion_chunk),

@@ -36,3 +36,5 @@ TOOL_PRIORITIES: dict[str, int] = {"echo": 0, "maps.route": 0, "ping": 0}
 OUTPUT_DESCRIPTIONS: dict[str, str] = {}
 _OUTPUT_SCHEMA_TEXTS: dict[str, str] = {}
 OUTPUT_SCHEMAS = JsonTable(_OUTPUT_SCHEMA_TEXTS, DEFINITIONS)
+#: (optional members, union-typed schemas) of each output schema
+OUTPUT_SIZES: dict[str, tuple[int, int]] = {}

@@ -2,7 +2,8 @@
 # change the design and run `toolgen build`.
 """Bedrock Converse strict tool use bindings (Converse API).
 
-Requests: ``tool_definitions``, ``output_format`` (typed like the SDK's params).
+Requests: ``request`` (the tools and output of one request, planned as a whole: ``plan_request``),
+``tool_definitions``, ``output_format`` (typed like the SDK's params).
 Responses: ``parse_tool_calls``, ``ToolCallStream``, ``parse_output`` (validated envelopes,
 canonical payloads, model instances).
 Names: TOOLS and OUTPUTS hold canonical names; the provider sees ``PROVIDER_NAMES[name]``.
@@ -20,11 +21,16 @@ from ._converse import (
     ConverseDecoder,
     ConverseLoop,
     ConverseMessage,
+    ConverseRequest,
     ConverseRequests,
     ConverseToolResultBlock,
     JsonSchemaDefinition,
+    OutputConfig,
     OutputFormat,
     OutputFormatStructure,
+    SpecificToolChoice,
+    ToolChoice,
+    ToolConfiguration,
     ToolInputSchema,
     ToolSpecification,
     ToolTypeDef,
@@ -74,16 +80,21 @@ __all__ = [
     "AnyToolCall",
     "Api",
     "ConverseMessage",
+    "ConverseRequest",
     "ConverseToolResultBlock",
     "FailedCall",
     "JsonSchemaDefinition",
+    "OutputConfig",
     "OutputData",
     "OutputFormat",
     "OutputFormatStructure",
     "PayloadError",
     "SchemaDriftError",
+    "SpecificToolChoice",
     "ToolCall",
     "ToolCallStream",
+    "ToolChoice",
+    "ToolConfiguration",
     "ToolInputSchema",
     "ToolSpecification",
     "ToolTypeDef",
@@ -99,6 +110,8 @@ __all__ = [
     "parameters",
     "parse_output",
     "parse_tool_calls",
+    "plan_request",
+    "request",
     "run_tool_calls",
     "tool_definition",
     "tool_definitions",
@@ -136,9 +149,16 @@ OUTPUT_CANONICAL_NAMES: dict[str, str] = {wire: name for name, wire in _OUTPUT_R
 
 #: canonical tool name -> whether its definition goes out with the provider's strict flag on
 STRICT: dict[str, bool] = {name: strict for name, _, strict in _TOOL_ROWS}
+#: canonical tool name -> the optional members of its parameters' root (as the provider names
+#: them) that ``request()`` may write required and nullable to keep the tool strict within the
+#: limits below; their null reads back as absent. JSON, one tool a line.
+_NULLABLE_MEMBERS: dict[str, tuple[str, ...]] = {
+    name: tuple(members) for name, members in json.loads(r"""[]""")
+}
 #: Tools one request takes (None: the provider states no limit).
 MAX_TOOLS: int | None = None
-#: Limits across all strict tools of one request (None: no limit applies).
+#: Limits across all strict tools and the structured output of one request (None: no limit
+#: applies); ``request()`` counts them over the whole request.
 MAX_STRICT_TOOLS: int | None = 20
 MAX_OPTIONAL_MEMBERS: int | None = 24
 MAX_UNION_MEMBERS: int | None = 16
@@ -159,6 +179,9 @@ _OUTPUT_DESCRIPTIONS: ModuleTable[str] = ModuleTable(
 _OUTPUT_SCHEMAS: ModuleTable[dict[str, Any]] = ModuleTable(
     __package__, "._tables_bedrock", "OUTPUT_SCHEMAS"
 )
+_OUTPUT_SIZES: ModuleTable[tuple[int, int]] = ModuleTable(
+    __package__, "._tables_bedrock", "OUTPUT_SIZES"
+)
 _TOOLS = Contracts(
     "tool",
     TOOLS,
@@ -168,18 +191,21 @@ _TOOLS = Contracts(
     _TOOL_SIZES,
     _TOOL_PRIORITIES,
     STRICT,
+    _NULLABLE_MEMBERS,
 )
 _OUTPUTS = Contracts(
-    "output", OUTPUTS, OUTPUT_PROVIDER_NAMES, _OUTPUT_DESCRIPTIONS, _OUTPUT_SCHEMAS
+    "output", OUTPUTS, OUTPUT_PROVIDER_NAMES, _OUTPUT_DESCRIPTIONS, _OUTPUT_SCHEMAS, _OUTPUT_SIZES
 )
 _REQUESTS = ConverseRequests(
     _TOOLS,
     _OUTPUTS,
-    limits=StrictToolLimits(MAX_STRICT_TOOLS, MAX_OPTIONAL_MEMBERS, MAX_UNION_MEMBERS),
+    limits=StrictToolLimits(MAX_STRICT_TOOLS, MAX_OPTIONAL_MEMBERS, MAX_UNION_MEMBERS, MAX_TOOLS),
 )
 tool_definition = _REQUESTS.tool_definition
 tool_definitions = _REQUESTS.tool_definitions
 output_format = _REQUESTS.output_format
+plan_request = _REQUESTS.plan_request
+request = _REQUESTS.request
 
 _DECODERS: dict[str, ToolCallDecoder] = {
     "converse": ConverseDecoder(PROVIDER, validate_converse, validate_converse_stream_event),
