@@ -4,7 +4,8 @@ reach the node counted, or every diagnostic with ``--verbose``, or the JSON list
 
 from __future__ import annotations
 
-import shutil
+import os
+import sys
 from collections.abc import Iterable
 
 from toolgen.infra.diagnostics import Diagnostic, Level, Reach, format_problems, group_problems
@@ -44,8 +45,15 @@ def reach_of(design: Design | None) -> Reach:
 
 
 def terminal_width() -> int:
-    """The columns of the terminal (``COLUMNS`` first), else :data:`UNBOUNDED_WIDTH`."""
-    return shutil.get_terminal_size((UNBOUNDED_WIDTH, 24)).columns
+    """``COLUMNS``, else the columns of the terminal stderr is (where the report goes), else
+    :data:`UNBOUNDED_WIDTH`."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns
+    except (AttributeError, ValueError, OSError):  # no stderr, or no terminal behind it
+        return UNBOUNDED_WIDTH
 
 
 def diagnostics_text(

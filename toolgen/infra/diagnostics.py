@@ -68,8 +68,6 @@ def format_json(diagnostics: Iterable[Diagnostic]) -> str:
 #: The contracts a diagnostic concerns, as (kind, name) with kind "tool" or "output": those that
 #: reach its node (the design knows; see toolgen.commands.reporting.reach_of).
 Reach = Callable[[Diagnostic], Iterable[tuple[str, str]]]
-#: What a width leaves at least to a problem's message before the line is let grow past it.
-_SHORTEST_MESSAGE = 20
 
 
 def _nobody(_diagnostic: Diagnostic) -> Iterable[tuple[str, str]]:
@@ -112,8 +110,9 @@ class Problem:
 
     def format(self, width: int | None = None) -> str:
         """One line: the diagnostic as it is when it is alone (one provider slot, one contract at
-        most), else ``file:pointer: CODE message (N tools, M providers)``; the message cut to keep
-        the line within ``width`` (the rest is in ``--verbose``)."""
+        most), else ``file:pointer: CODE message (N tools, M providers)``; the message cut (or
+        left out) to keep the line within ``width`` (the rest is in ``--verbose``): only a node's
+        place, code and counts longer than that make a longer line."""
         first = self.diagnostics[0]
         prefix = "" if self.level is Level.ERROR else f"{self.level}: "
         slots = {d.provider for d in self.diagnostics}
@@ -123,10 +122,9 @@ class Problem:
             head, tail = f"{self.file}:{self.pointer}: {self.code} {prefix}", f" ({self.counts()})"
         message = first.message
         if width is not None and len(head) + len(message) + len(tail) > width:
-            room = max(width - len(head) - len(tail) - 1, _SHORTEST_MESSAGE)
-            if room < len(message):
-                message = message[:room].rstrip() + "…"
-        return head + message + tail
+            room = width - len(head) - len(tail) - 1  # 1: the ellipsis
+            message = message[:room].rstrip() + "…" if room > 0 else ""
+        return (head + message).rstrip() + tail
 
 
 _LEVEL_ORDER = {Level.ERROR: 0, Level.WARNING: 1, Level.INFO: 2}
