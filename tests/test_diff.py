@@ -23,6 +23,14 @@ OPENAI_ONLY = '[toolgen]\nproviders = ["openai"]\n'
 BOTH = '[toolgen]\nproviders = ["openai", "anthropic"]\n'
 # a contract strict mode cannot carry is sent non-strict instead of failing the build
 FALLBACK = 'strict_fallback = "non-strict"\n'
+#: what a removed member breaks (issue 37): payloads, as the object it left decides, and code
+STILL_VALID = "stored payloads that have it still validate (the object is open)"
+REJECTED = "stored payloads that have it are rejected now (the object is closed)"
+CODE_BREAKS = "code that reads or sets it breaks (the model has no field for it now)"
+NEEDS_METHOD = (
+    "ToolHandlers and AsyncToolHandlers subclasses need its method (HANDLER_NAMES), or they are "
+    "abstract"
+)
 
 
 def obj(
@@ -180,7 +188,16 @@ CASES = [
         "tool added",
         {"tools/t.yaml": tool(obj({"a": S}))},
         {"tools/t.yaml": tool(obj({"a": S})), "tools/u.yaml": tool(obj({"b": I}), name="u")},
-        ["tools/u.yaml:: design: COMPATIBLE tool 'u' added"],
+        [f"tools/u.yaml:: design: NEEDS_HANDLER tool 'u' added: {NEEDS_METHOD}"],
+    ),
+    Case(
+        "output added: no handler",
+        {"tools/t.yaml": tool(obj({"a": S}))},
+        {
+            "tools/t.yaml": tool(obj({"a": S})),
+            "outputs/o.yaml": {"name": "o", "description": "An output.", "schema": obj({"b": I})},
+        },
+        ["outputs/o.yaml:: design: COMPATIBLE output 'o' added"],
     ),
     Case(
         "tool renamed in its file, same wire name",
@@ -227,8 +244,14 @@ CASES = [
     one(
         obj({"a": S, "b": I}, ["a"]),
         obj({"a": S}, ["a"]),
-        [f"{P}/properties/b: design: BREAKING member removed"],
-        "member removed",
+        [f"{P}/properties/b: design: BREAKING member removed: {STILL_VALID}; {CODE_BREAKS}"],
+        "member removed from an open object",
+    ),
+    one(
+        obj({"a": S, "b": I}, ["a"], additionalProperties=False),
+        obj({"a": S}, ["a"], additionalProperties=False),
+        [f"{P}/properties/b: design: BREAKING member removed: {REJECTED}; {CODE_BREAKS}"],
+        "member removed from a closed object",
     ),
     one(
         obj({"a": S}, ["a"]),
@@ -510,7 +533,7 @@ CASES = [
         [
             "tools/t.yaml:/parameters: anthropic: COMPATIBLE anthropic sends this tool non-strict now:"
             " STRICT_FALLBACK at tools/t.yaml:/parameters/$defs/Node/properties/children/items/anyOf/0/$ref",
-            f"{P}/properties/label: design: BREAKING member removed",
+            f"{P}/properties/label: design: BREAKING member removed: {STILL_VALID}; {CODE_BREAKS}",
             f"{P}/properties/root: design: BREAKING new required member",
         ],
         config=BOTH + FALLBACK,
@@ -672,7 +695,7 @@ def test_cli_exit_codes_with_fail_on(cli, pair) -> None:
     result = cli("diff", old, breaking, "--fail-on", "breaking")
     assert result.exit_code == 1
     assert result.stdout == f"{P}/properties/b: design: BREAKING member became required\n"
-    assert "1 breaking, 0 compatible" in result.stderr
+    assert "1 breaking, 0 needing a handler, 0 compatible" in result.stderr
     assert cli("diff", old, breaking).exit_code == 0
 
 
@@ -709,6 +732,51 @@ def test_cli_reports_design_errors_of_either_side(cli, pair, make_design) -> Non
         assert result.exit_code == 1
         assert "tools/t.yaml:/parameters/type: design: INVALID_SCHEMA" in result.stderr
         assert f"{broken} has design errors" in result.stderr
+
+
+def test_cli_a_side_that_would_not_build_is_printed_and_exits_1(cli, pair, make_design) -> None:
+    """Issue 37: a tool a provider rejects, added on the new side, was a silent "tool added" and
+    exit 0. The errors of either side are printed, and the exit code is 1 without --fail-on; the
+    changes are printed still."""
+    old, _, _ = pair
+    rejected = make_design(
+        {
+            "tools/t.yaml": tool(obj({"a": S, "b": I}, ["a"])),
+            "tools/u.yaml": tool(obj({"x": {"not": S}}), name="u"),
+            "toolgen.toml": OPENAI_ONLY,
+        },
+        name="rejected",
+    )
+    for args, change in (
+        ((old, rejected), "NEEDS_HANDLER tool 'u' added"),
+        ((rejected, old), "BREAKING tool 'u' removed"),
+    ):
+        result = cli("diff", *args)
+        assert result.exit_code == 1, result.stderr
+        assert change in result.stdout
+        assert "tools/u.yaml:/parameters/properties/x/not: openai: UNSUPPORTED_NOT" in result.stderr
+        assert f"toolgen: {rejected} has errors (1 error(s), 0 warning(s))" in result.stderr
+        assert f"toolgen: {rejected} would not build" in result.stderr
+
+
+def test_cli_fail_on_handler(cli, pair, make_design) -> None:
+    """A tool added is a class of its own: --fail-on breaking lets it pass, --fail-on handler
+    (breaking, or a handler to write) does not."""
+    old, compatible, breaking = pair
+    added = make_design(
+        {
+            "tools/t.yaml": tool(obj({"a": S, "b": I}, ["a"])),
+            "tools/u.yaml": tool(obj({"x": S}), name="u"),
+            "toolgen.toml": OPENAI_ONLY,
+        },
+        name="added",
+    )
+    result = cli("diff", old, added, "--fail-on", "breaking")
+    assert result.exit_code == 0
+    assert "0 breaking, 1 needing a handler, 0 compatible" in result.stderr
+    assert cli("diff", old, added, "--fail-on", "handler").exit_code == 1
+    assert cli("diff", old, breaking, "--fail-on", "handler").exit_code == 1
+    assert cli("diff", old, compatible, "--fail-on", "handler").exit_code == 0
 
 
 @pytest.fixture
@@ -753,8 +821,8 @@ def test_cli_git_compares_a_revision_with_the_working_tree(
     result = cli("diff", "--git", "HEAD", design)
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines() == [
-        f"{P}/properties/b: design: BREAKING member removed",
-        "tools/u.yaml:: design: COMPATIBLE tool 'u' added",
+        f"{P}/properties/b: design: BREAKING member removed: {STILL_VALID}; {CODE_BREAKS}",
+        f"tools/u.yaml:: design: NEEDS_HANDLER tool 'u' added: {NEEDS_METHOD}",
     ]
     assert cli("diff", "--git", "HEAD", design, "--fail-on", "breaking").exit_code == 1
 
@@ -781,7 +849,7 @@ def test_cli_git_design_that_did_not_exist_at_the_revision(cli, git_repo, make_d
     )
     result = cli("diff", "--git", "HEAD", design, "--fail-on", "breaking")
     assert result.exit_code == 0, result.stderr
-    assert "tools/t.yaml:: design: COMPATIBLE tool 't' added" in result.stdout
+    assert "tools/t.yaml:: design: NEEDS_HANDLER tool 't' added" in result.stdout
     assert "does not exist" in result.stderr
 
 

@@ -76,9 +76,15 @@ def test_one_edit_is_one_change(schemas) -> None:
         removed["required"] = [r for r in schema.get("required", []) if r != name]
         if not removed["required"]:
             del removed["required"]
-        assert compare_schemas(schema, removed) == [
-            SchemaChange(at, "MEMBER_REMOVED", BREAKING, "member removed")
+        found = compare_schemas(schema, removed)
+        assert [(c.pointer, c.kind, c.classification) for c in found] == [
+            (at, "MEMBER_REMOVED", BREAKING)
         ], where
+        open_root = schema.get("additionalProperties", True) in (True, {})
+        closed_root = schema.get("additionalProperties") is False
+        if "patternProperties" not in schema and (open_root or closed_root):
+            payloads = OPEN if open_root else CLOSED
+            assert found[0].message == f"member removed: {payloads}; {CODE}", where
 
         added = copy.deepcopy(schema)
         added["properties"]["zz_added"] = {"type": "string"}
@@ -87,6 +93,47 @@ def test_one_edit_is_one_change(schemas) -> None:
         ], where
         edited += 1
     assert edited > 300
+
+
+#: What a removed member breaks (issue 37), by the object it is removed from.
+OPEN = "stored payloads that have it still validate (the object is open)"
+CLOSED = "stored payloads that have it are rejected now (the object is closed)"
+CODE = "code that reads or sets it breaks (the model has no field for it now)"
+
+
+@pytest.mark.parametrize(
+    ("member", "rest", "classification", "message"),
+    [
+        ({"type": "integer"}, None, BREAKING, f"member removed: {OPEN}; {CODE}"),
+        ({"type": "integer"}, False, BREAKING, f"member removed: {CLOSED}; {CODE}"),
+        (
+            {"type": "integer"},
+            {"type": "number"},
+            BREAKING,
+            "member removed: stored payloads that have it still validate (additionalProperties "
+            f"takes it); {CODE}",
+        ),
+        (
+            {"type": "integer"},
+            {"type": "string"},
+            BREAKING,
+            "member removed: stored payloads that have it may be rejected now (undeclared members "
+            f"must match additionalProperties); {CODE}",
+        ),
+        (False, False, COMPATIBLE, "member removed: it accepted no value; nothing breaks"),
+    ],
+    ids=["open", "closed", "wider rest", "narrower rest", "no value"],
+)
+def test_a_removed_member_says_what_breaks(
+    member: Any, rest: Any, classification: Any, message: str
+) -> None:
+    """Issue 37: "member removed: BREAKING" on an open object whose stored payloads still
+    validate. The object it leaves decides for payloads; code loses the model's field."""
+    extra = {} if rest is None else {"additionalProperties": rest}
+    old = {"type": "object", "properties": {"a": {"type": "string"}, "b": member}, **extra}
+    new = {"type": "object", "properties": {"a": {"type": "string"}}, **extra}
+    removed = [c for c in compare_schemas(old, new) if c.kind == "MEMBER_REMOVED"]
+    assert removed == [SchemaChange("/properties/b", "MEMBER_REMOVED", classification, message)]
 
 
 def test_mutual_recursion_ends_and_reports_a_change_once() -> None:

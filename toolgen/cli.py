@@ -18,7 +18,7 @@ from toolgen import __version__
 from toolgen.commands import RECORD_FILE
 from toolgen.formats import IMPORT_FORMATS
 from toolgen.infra.cache import CACHE_FOLDER, default_cache_dir
-from toolgen.infra.diagnostics import Diagnostic, Level, format_json, format_text, sort_diagnostics
+from toolgen.infra.diagnostics import Diagnostic, Level, format_json, sort_diagnostics
 from toolgen.infra.process import run_and_exit
 from toolgen.providers import PROVIDER_NAMES
 
@@ -27,6 +27,7 @@ from toolgen.providers import PROVIDER_NAMES
 # provider registry that the options' choices name.
 if TYPE_CHECKING:
     from toolgen.build import BuildResult, Session
+    from toolgen.load.contracts import Design
 
 EXIT_OK, EXIT_DESIGN, EXIT_USAGE = 0, 1, 2
 
@@ -47,8 +48,16 @@ _format_option = click.option(
     type=click.Choice(["text", "json"]),
     default="text",
     show_default=True,
-    help="How diagnostics are printed: text lines 'file:pointer: provider: CODE message' on "
-    "stderr, or a JSON list on stdout for CI tools.",
+    help="How diagnostics are printed: text on stderr, one line per problem (a node and a code, "
+    "with the tools and providers it concerns counted), or every diagnostic as a JSON list on "
+    "stdout for CI tools.",
+)
+_verbose_option = click.option(
+    "-v",
+    "--verbose",
+    is_flag=True,
+    help="Print every diagnostic in full ('file:pointer: provider: CODE message'), each problem's "
+    "followed by the tools and outputs that reach it, instead of one line per problem.",
 )
 
 
@@ -147,16 +156,28 @@ def _run_build(
     )
 
 
-def _report(diagnostics: list[Diagnostic], output_format: str) -> None:
+def _report(
+    diagnostics: list[Diagnostic],
+    output_format: str,
+    design: Design | None = None,
+    *,
+    verbose: bool = False,
+) -> None:
+    """Diagnostics as JSON on stdout, or as text on stderr: one line per problem, counted over
+    the contracts of ``design`` that reach it (toolgen/commands/reporting.py)."""
+    from toolgen.commands.reporting import diagnostics_text
+
     if output_format == "json":
         click.echo(format_json(diagnostics), nl=False)
     elif diagnostics:
-        click.echo(format_text(diagnostics), nl=False, err=True)
+        click.echo(diagnostics_text(diagnostics, design, verbose=verbose), nl=False, err=True)
 
 
 def _summary(diagnostics: list[Diagnostic]) -> str:
-    errors = sum(d.level is Level.ERROR for d in diagnostics)
-    warnings = len(diagnostics) - errors
+    """The problems the report shows (a node and a code each), by level."""
+    from toolgen.commands.reporting import problem_counts
+
+    errors, warnings = problem_counts(diagnostics)
     return f"{errors} error(s), {warnings} warning(s)"
 
 
@@ -193,6 +214,7 @@ def run() -> NoReturn:
 )
 @_format_option
 @_budget_option
+@_verbose_option
 @_scale_options
 def build_command(
     design: Path,
@@ -201,6 +223,7 @@ def build_command(
     check: bool,
     output_format: str,
     max_request_tokens: int | None,
+    verbose: bool,
     jobs: int | None,
     no_cache: bool,
     cache_dir: Path | None,
@@ -227,6 +250,7 @@ def build_command(
             cache=cache,
             quiet=quiet,
             max_request_tokens=max_request_tokens,
+            verbose=verbose,
         )
     )
 
@@ -243,6 +267,7 @@ def _build_into(
     quiet: bool = False,
     session: Session | None = None,
     max_request_tokens: int | None = None,
+    verbose: bool = False,
 ) -> int:
     """One build of DESIGN into OUT (or compared with OUT), reported; returns the exit code.
     ``session``: what a process that builds again keeps between its builds (``toolgen watch``)."""
@@ -261,7 +286,7 @@ def _build_into(
         session=session,
         max_request_tokens=max_request_tokens,
     )
-    _report(result.diagnostics, output_format)
+    _report(result.diagnostics, output_format, result.design, verbose=verbose)
     if not result.ok:
         click.echo(
             f"toolgen: build failed: {_summary(result.diagnostics)}; nothing written", err=True
@@ -310,12 +335,14 @@ def _check(out: Path, result: BuildResult) -> None:
 @_provider_option
 @_format_option
 @_budget_option
+@_verbose_option
 @_scale_options
 def validate_command(
     design: Path,
     providers: tuple[str, ...],
     output_format: str,
     max_request_tokens: int | None,
+    verbose: bool,
     jobs: int | None,
     no_cache: bool,
     cache_dir: Path | None,
@@ -327,7 +354,7 @@ def validate_command(
     result = _run_build(
         design, providers, jobs, cache, quiet, max_request_tokens=max_request_tokens
     )
-    _report(result.diagnostics, output_format)
+    _report(result.diagnostics, output_format, result.design, verbose=verbose)
     click.echo(f"toolgen: {_summary(result.diagnostics)}", err=True)
     sys.exit(EXIT_OK if result.ok else EXIT_DESIGN)
 
@@ -349,8 +376,14 @@ def validate_command(
     "full request (every tool and the largest output) by part.",
 )
 @_format_option
+@_verbose_option
 def show_command(
-    design: Path, name: str | None, provider: str | None, cost: bool, output_format: str
+    design: Path,
+    name: str | None,
+    provider: str | None,
+    cost: bool,
+    output_format: str,
+    verbose: bool,
 ) -> None:
     """Print the PROVIDER projection of the tool or output NAME (its canonical name) as JSON,
     or (--cost) what the requests of the design cost."""
@@ -363,13 +396,13 @@ def show_command(
         sys.exit(EXIT_USAGE)
     result = analyze(design, (provider,))
     if result.design is None:
-        _report(result.diagnostics, output_format)
+        _report(result.diagnostics, output_format, verbose=verbose)
         sys.exit(EXIT_DESIGN)
     projection = result.projections[0]
     found = [p for p in (*projection.tools, *projection.outputs) if p.contract.name == name]
     if not found and not result.ok:
         # NAME may be a contract whose file (or a file it references) did not load: a design error.
-        _report(result.diagnostics, output_format)
+        _report(result.diagnostics, output_format, result.design, verbose=verbose)
         click.echo(
             f"toolgen: no tool or output named {name!r} loaded; the design has errors", err=True
         )
@@ -387,7 +420,7 @@ def show_command(
         if d.file
         in {projected.contract.file, *(s.file for s in projected.contract.shared.values())}
     ]
-    _report(sort_diagnostics(own), "text")
+    _report(sort_diagnostics(own), "text", result.design, verbose=verbose)
     if projected.schema is None:
         sys.exit(EXIT_DESIGN)
     if not projected.strict:
@@ -437,20 +470,28 @@ def _show_cost(design: Path, name: str | None, provider: str | None, output_form
     type=click.Choice(["text", "json"]),
     default="text",
     show_default=True,
-    help="How changes are printed on stdout: lines 'file:pointer: provider: BREAKING|COMPATIBLE "
-    "what', or a JSON list.",
+    help="How changes are printed on stdout: lines 'file:pointer: provider: "
+    "BREAKING|NEEDS_HANDLER|COMPATIBLE what', or a JSON list.",
 )
 @click.option(
     "--fail-on",
-    type=click.Choice(["breaking", "any"]),
+    type=click.Choice(["breaking", "handler", "any"]),
     default=None,
-    help="Exit 1 when there is a breaking change (or any change). Default: exit 0 whatever changed.",
+    help="Exit 1 when there is a breaking change; with 'handler', also when a tool was added "
+    "(ToolHandlers subclasses need its method); with 'any', on any change. Default: exit 0 "
+    "whatever changed. Errors on either side exit 1 whatever this says.",
 )
+@_verbose_option
 def diff_command(
-    designs: tuple[Path, ...], rev: str | None, output_format: str, fail_on: str | None
+    designs: tuple[Path, ...],
+    rev: str | None,
+    output_format: str,
+    fail_on: str | None,
+    verbose: bool,
 ) -> None:
     """Show what changed from the design OLD to NEW, per tool, output and provider, and whether
-    it breaks callers or stored payloads (decided by schema semantics, not by text)."""
+    it breaks callers or stored payloads (decided by schema semantics, not by text), or needs a
+    handler (a tool added). Errors of either side are printed, and exit 1."""
     from toolgen.commands.diff import diff_designs
     from toolgen.commands.diff import format_json as format_diff_json
     from toolgen.commands.diff import format_text as format_diff_text
@@ -465,18 +506,33 @@ def diff_command(
         else:
             old_root, new_root = designs
             old_label = str(old_root)
-        old = _analyzed_side(old_root, old_label)
-        new = _analyzed_side(new_root, str(new_root))
+        old = _analyzed_side(old_root, old_label, verbose)
+        new = _analyzed_side(new_root, str(new_root), verbose)
     changes = diff_designs(old, new)
     if output_format == "json":
         click.echo(format_diff_json(changes), nl=False)
     else:
         click.echo(format_diff_text(changes), nl=False)
+    unbuilt = [
+        label
+        for result, label in ((old, old_label), (new, str(new_root)))
+        if _side_errors(result, label, verbose)
+    ]
     breaking = sum(change.breaking for change in changes)
+    handlers = sum(change.needs_handler for change in changes)
     click.echo(
-        f"toolgen: {breaking} breaking, {len(changes) - breaking} compatible change(s)", err=True
+        f"toolgen: {breaking} breaking, {handlers} needing a handler, "
+        f"{len(changes) - breaking - handlers} compatible change(s)",
+        err=True,
     )
-    if (fail_on == "any" and changes) or (fail_on == "breaking" and breaking):
+    if unbuilt:
+        click.echo(f"toolgen: {' and '.join(unbuilt)} would not build", err=True)
+        sys.exit(EXIT_DESIGN)
+    if (
+        (fail_on == "any" and changes)
+        or (fail_on in ("breaking", "handler") and breaking)
+        or (fail_on == "handler" and handlers)
+    ):
         sys.exit(EXIT_DESIGN)
 
 
@@ -492,7 +548,7 @@ def _design_at(design: Path, rev: str, scratch: Path) -> Path | None:
         sys.exit(EXIT_USAGE)
 
 
-def _analyzed_side(root: Path | None, label: str) -> BuildResult:
+def _analyzed_side(root: Path | None, label: str, verbose: bool = False) -> BuildResult:
     """One side of a diff, loaded and projected; exits 1 when it cannot be compared. A folder that
     did not exist (at a git revision) is an empty design."""
     from toolgen.build import BuildResult, analyze
@@ -505,12 +561,22 @@ def _analyzed_side(root: Path | None, label: str) -> BuildResult:
     result = analyze(root)
     blocking = blocking_diagnostics(result)
     if blocking:
-        click.echo(format_text(blocking), nl=False, err=True)
+        _report(blocking, "text", result.design, verbose=verbose)
         click.echo(
             f"toolgen: {label} has design errors ({_summary(blocking)}); cannot compare", err=True
         )
         sys.exit(EXIT_DESIGN)
     return result
+
+
+def _side_errors(result: BuildResult, label: str, verbose: bool) -> bool:
+    """Print the errors of one side of a diff that did not keep it from being compared (what a
+    provider cannot take, an unsatisfiable schema ...): that side would not build. Whether it did."""
+    errors = [d for d in result.diagnostics if d.level is Level.ERROR]
+    if errors:
+        click.echo(f"toolgen: {label} has errors ({_summary(errors)}):", err=True)
+        _report(errors, "text", result.design, verbose=verbose)
+    return bool(errors)
 
 
 @main.command("providers")
@@ -539,7 +605,10 @@ def providers_command(rules: bool, output_format: str) -> None:
 @_out_option("The package folder to write (replaced atomically on every good build).")
 @_provider_option
 @_format_option
-def watch_command(design: Path, out: Path, providers: tuple[str, ...], output_format: str) -> None:
+@_verbose_option
+def watch_command(
+    design: Path, out: Path, providers: tuple[str, ...], output_format: str, verbose: bool
+) -> None:
     """Build DESIGN into OUT, then rebuild whenever a file of DESIGN changes, until Ctrl-C
     (or SIGTERM).
 
@@ -549,7 +618,9 @@ def watch_command(design: Path, out: Path, providers: tuple[str, ...], output_fo
     from toolgen.commands.watch import terminate_as_interrupt, watch
 
     # each rebuild redoes only the contracts that changed
-    rebuild = watch_rebuilder(design, out, providers, output_format, default_cache_dir(design))
+    rebuild = watch_rebuilder(
+        design, out, providers, output_format, default_cache_dir(design), verbose=verbose
+    )
     with terminate_as_interrupt():
         try:
             if rebuild() == EXIT_USAGE:
@@ -564,14 +635,22 @@ def watch_command(design: Path, out: Path, providers: tuple[str, ...], output_fo
 
 
 def watch_rebuilder(
-    design: Path, out: Path, providers: tuple[str, ...], output_format: str, cache: Path
+    design: Path,
+    out: Path,
+    providers: tuple[str, ...],
+    output_format: str,
+    cache: Path,
+    *,
+    verbose: bool = False,
 ) -> Rebuilder:
     """What ``toolgen watch`` calls for its first build and after each burst of changes (one
     build of DESIGN into OUT, reported; returns the exit code). bench.build times it."""
 
     from toolgen.build import Session
 
-    return Rebuilder(design, out, providers, output_format, cache, Session())
+    rebuilder = Rebuilder(design, out, providers, output_format, cache, Session())
+    rebuilder.verbose = verbose
+    return rebuilder
 
 
 class Rebuilder:
@@ -590,6 +669,7 @@ class Rebuilder:
         self.design, self.out, self.providers = design, out, providers
         self.output_format, self.cache, self.session = output_format, cache, session
         self.builds = 0
+        self.verbose = False  # every diagnostic in full, not one line per problem
 
     def __call__(self) -> int:
         code = _build_into(
@@ -600,6 +680,7 @@ class Rebuilder:
             check=False,
             cache=self.cache,
             session=self.session,
+            verbose=self.verbose,
         )
         if code == EXIT_DESIGN and self.builds:
             click.echo(f"toolgen: {self.out} keeps the last good build", err=True)
@@ -747,6 +828,7 @@ when a source or a tool could not be imported (the others are written)."""
     "local edits kept, conflicts reported; then print toolgen diff of the design.",
 )
 @click.option("--prune", is_flag=True, help="With --update: delete tools gone upstream.")
+@_verbose_option
 def import_command(
     sources: tuple[Path, ...],
     out: Path,
@@ -755,6 +837,7 @@ def import_command(
     providers: tuple[str, ...],
     update: bool,
     prune: bool,
+    verbose: bool,
 ) -> None:
     from toolgen.commands.import_config import check_design, target_providers, write_config
     from toolgen.commands.import_sync import design_lock, record_imported
@@ -762,26 +845,40 @@ def import_command(
 
     labelled = [(path, str(path)) for path in sources]
     if update:
-        sys.exit(_import_update(labelled, out, source_format, prune))
+        sys.exit(_import_update(labelled, out, source_format, prune, verbose))
     with design_lock(out, on_wait=lambda: _waiting_import(out)):
         result = import_sources(labelled, out, IMPORT_FORMATS, forced=source_format, force=force)
-        write_tools(out, result.tools)
-        found = [*result.diagnostics, *record_imported(out, result.tools)]
+        write_tools(out, result.tools, result.defs)
+        found = [*result.diagnostics, *record_imported(out, result.tools, result.defs)]
         targets = providers or target_providers(sources, IMPORT_FORMATS, source_format)
         found.append(write_config(out, targets))
-    found += check_design(out)
-    _report(found, "text")
-    errors = sum(d.level is Level.ERROR for d in found)
+    checked, analysis = check_design(out)
+    found += checked
+    _report(found, "text", analysis.design, verbose=verbose)
+    errors, others = _import_counts(found)
     click.echo(
         f"toolgen: imported {len(result.tools)} tool(s) into {out / 'tools'}; "
-        f"{errors} error(s), {len(found) - errors} note(s) and warning(s)",
+        f"{errors} error(s), {others} note(s) and warning(s)",
         err=True,
     )
     sys.exit(EXIT_OK if errors == 0 else EXIT_DESIGN)
 
 
+def _import_counts(found: list[Diagnostic]) -> tuple[int, int]:
+    """(errors, notes and warnings) of an import, in problems as the report shows them."""
+    from toolgen.infra.diagnostics import group_problems
+
+    problems = group_problems(found)
+    errors = sum(p.level is Level.ERROR for p in problems)
+    return errors, len(problems) - errors
+
+
 def _import_update(
-    sources: list[tuple[Path, str]], design: Path, source_format: str | None, prune: bool
+    sources: list[tuple[Path, str]],
+    design: Path,
+    source_format: str | None,
+    prune: bool,
+    verbose: bool = False,
 ) -> int:
     """``import --update``: merge, check, and print the diff of the design before and after."""
     from toolgen.build import analyze
@@ -806,15 +903,16 @@ def _import_update(
                 design, before, ignore=shutil.ignore_patterns(CACHE_FOLDER)
             ),
         )
-        found = [*result.diagnostics, *check_design(design)]
-        _report(found, "text")
-        old, new = analyze(before), analyze(design)
+        checked, new = check_design(design)
+        found = [*result.diagnostics, *checked]
+        _report(found, "text", new.design, verbose=verbose)
+        old = analyze(before)
     if blocking_diagnostics(old) or blocking_diagnostics(new):
         click.echo("toolgen: the design has errors; no diff printed", err=True)
     else:
         click.echo(format_diff_text(diff_designs(old, new)), nl=False)
     conflicts = sum(d.code == "CONFLICT" for d in found)
-    errors = sum(d.level is Level.ERROR for d in found)
+    errors, _ = _import_counts(found)
     click.echo(
         f"toolgen: updated {design}: {len(result.added)} added, {len(result.updated)} updated, "
         f"{len(result.removed)} removed, {conflicts} conflict(s), {errors} error(s)",

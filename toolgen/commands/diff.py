@@ -6,10 +6,17 @@ once, with the ``design`` slot. Per provider come what only a provider sees: the
 the contract is emitted for it, whether its projection accepts the contract, whether it goes
 strict, and which optional members that accept null it boxes (``optional_nullable``: the model
 writes such a member another way, and absent and null come back apart, or no longer do).
+
+Besides breaking and compatible, a change may need a handler: a tool added breaks neither callers
+nor stored payloads, but every ``ToolHandlers`` (``AsyncToolHandlers``) subclass lacks its
+method, so the subclass is abstract (a type error where it is made, a TypeError at run time)
+until the method is written. The handler base keeps no default for it on purpose: a tool the
+model may call with no handler is what the abstract method catches.
 """
 
 from __future__ import annotations
 
+import enum
 import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
@@ -20,9 +27,25 @@ from toolgen.load.contracts import Contract, Design
 from toolgen.project.design_projection import ProviderProjection
 from toolgen.project.projection import ProjectedContract
 from toolgen.project.rewrites import NullableOptionalBoxed
-from toolgen.schema.compare import BREAKING, COMPATIBLE, Classification, compare_schemas
+from toolgen.schema.compare import Classification, compare_schemas
 
 CONFIG_POINTER = ("toolgen.toml", "/toolgen/providers")
+
+
+class Impact(enum.StrEnum):
+    """What a change breaks: callers or stored payloads (breaking), the implementers of the
+    generated handler base only (a tool added: its method is missing), or nothing."""
+
+    BREAKING = "breaking"
+    NEEDS_HANDLER = "needs_handler"
+    COMPATIBLE = "compatible"
+
+
+BREAKING, NEEDS_HANDLER, COMPATIBLE = Impact.BREAKING, Impact.NEEDS_HANDLER, Impact.COMPATIBLE
+
+
+def _impact(classification: Classification) -> Impact:
+    return Impact(classification.value)
 
 
 @dataclass(frozen=True, order=True)
@@ -35,12 +58,16 @@ class Change:
     pointer: str
     provider: str
     kind: str
-    classification: Classification
+    classification: Impact
     message: str
 
     @property
     def breaking(self) -> bool:
         return self.classification is BREAKING
+
+    @property
+    def needs_handler(self) -> bool:
+        return self.classification is NEEDS_HANDLER
 
     def format(self) -> str:
         label = self.classification.value.upper()
@@ -91,7 +118,7 @@ def _pair_contracts(
 
 
 def _contract_changes(old: Contract, new: Contract) -> list[Change]:
-    def change(pointer: str, kind: str, classification: Classification, message: str) -> Change:
+    def change(pointer: str, kind: str, classification: Impact, message: str) -> Change:
         return Change(new.file, pointer, DESIGN, kind, classification, message)
 
     changes = []
@@ -121,7 +148,12 @@ def _contract_changes(old: Contract, new: Contract) -> list[Change]:
         )
     for found in compare_schemas(old.schema, new.schema):
         changes.append(
-            change(new.pointer + found.pointer, found.kind, found.classification, found.message)
+            change(
+                new.pointer + found.pointer,
+                found.kind,
+                _impact(found.classification),
+                found.message,
+            )
         )
     for field, label in (("title", "title"), ("annotations", "annotations")):
         if getattr(old, field) != getattr(new, field):
@@ -145,7 +177,7 @@ def _output_changes(old: Contract, new: Contract) -> list[Change]:
             pointer + found.pointer,
             DESIGN,
             found.kind,
-            found.classification,
+            _impact(found.classification),
             f"output: {found.message}",
         )
         for found in compare_schemas(before, after)
@@ -192,7 +224,7 @@ def _projected_changes(
     """What one provider sees change in one contract (None: the contract is not emitted for it)."""
     provider, kind = projection.profile.name, contract.kind
 
-    def change(pointer: str, code: str, classification: Classification, message: str) -> Change:
+    def change(pointer: str, code: str, classification: Impact, message: str) -> Change:
         return Change(contract.file, pointer, provider, code, classification, message)
 
     if after is None:
@@ -273,6 +305,21 @@ def _boxing_changes(
     return changes
 
 
+def _added(contract: Contract) -> Change:
+    """A contract added: nothing breaks for callers or stored payloads; a tool needs its
+    handler method in every ``ToolHandlers`` subclass (the module's docstring says why)."""
+    kind = f"{contract.kind.upper()}_ADDED"
+    if contract.kind != "tool":
+        return Change(
+            contract.file, "", DESIGN, kind, COMPATIBLE, f"{contract.kind} {contract.name!r} added"
+        )
+    message = (
+        f"tool {contract.name!r} added: ToolHandlers and AsyncToolHandlers subclasses need its "
+        "method (HANDLER_NAMES), or they are abstract"
+    )
+    return Change(contract.file, "", DESIGN, kind, NEEDS_HANDLER, message)
+
+
 def diff_designs(old: BuildResult, new: BuildResult) -> list[Change]:
     """The changes from ``old`` to ``new`` (both analyzed, without blocking diagnostics), sorted."""
     assert old.design is not None and new.design is not None
@@ -288,12 +335,7 @@ def diff_designs(old: BuildResult, new: BuildResult) -> list[Change]:
         )
         for c in removed
     ]
-    changes += [
-        Change(
-            c.file, "", DESIGN, f"{c.kind.upper()}_ADDED", COMPATIBLE, f"{c.kind} {c.name!r} added"
-        )
-        for c in added
-    ]
+    changes += [_added(c) for c in added]
     for old_contract, new_contract in pairs:
         changes += _contract_changes(old_contract, new_contract)
     old_by = {p.profile.name: p for p in old.projections}

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from toolgen.build import analyze
+from toolgen.build import BuildResult, analyze
 from toolgen.commands.import_sync import write_atomically
 from toolgen.commands.importing import detect
 from toolgen.formats.tool_format import ToolFormat
@@ -66,8 +66,9 @@ def write_config(design: Path, providers: Sequence[str]) -> Diagnostic:
     )
 
 
-def check_design(design: Path) -> list[Diagnostic]:
+def check_design(design: Path) -> tuple[list[Diagnostic], BuildResult]:
     """The errors and warnings a build of ``design`` would report for the providers its
-    toolgen.toml names (projection: what a provider cannot take)."""
+    toolgen.toml names (projection: what a provider cannot take), and the analysis they come
+    from (its design tells the report which tools reach each node)."""
     result = analyze(design)
-    return [d for d in result.diagnostics if d.level is not Level.INFO]
+    return [d for d in result.diagnostics if d.level is not Level.INFO], result

@@ -28,7 +28,13 @@ from typing import Any
 
 from toolgen import __version__
 from toolgen.commands import RECORD_FILE
-from toolgen.commands.importing import TOOLS_FOLDER, ImportedTool, import_sources, render_tool
+from toolgen.commands.importing import (
+    TOOLS_FOLDER,
+    ImportedDef,
+    ImportedTool,
+    import_sources,
+    text_for,
+)
 from toolgen.formats.tool_format import ToolFormat
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.load.sources import SCHEMA_SUFFIXES, parse
@@ -51,18 +57,26 @@ MISSING: Any = _Missing()
 @dataclass
 class ImportRecord:
     """What was imported: tool name -> {"file": design-relative path, "upstream": the tool file's
-    document as the source gave it}."""
+    document as the source gave it}, and the same of each definition the tools share, by its
+    name (its file's document: ``{"$defs": {NAME: ...}}``)."""
 
     tools: dict[str, dict[str, Any]] = field(default_factory=dict)
+    defs: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_text(self) -> str:
-        body = {
+        body: dict[str, Any] = {
             "about": "written by toolgen import: the upstream value of every imported tool, which "
             "toolgen import --update merges with the local files; commit it with the design",
             "toolgen": __version__,
             "tools": dict(sorted(self.tools.items())),
         }
+        if self.defs:
+            body["defs"] = dict(sorted(self.defs.items()))
         return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+
+    def def_files(self) -> dict[str, str]:
+        """name -> file name in defs/ of the shared definitions."""
+        return {name: Path(entry["file"]).name for name, entry in self.defs.items()}
 
 
 @dataclass(frozen=True)
@@ -92,17 +106,18 @@ def read_record(design: Path) -> tuple[ImportRecord, list[Diagnostic]]:
         return ImportRecord(), []
     try:
         body = json.loads(path.read_text(encoding="utf-8"))
-        tools = body["tools"]
-        if not isinstance(tools, dict) or not all(
-            isinstance(t, dict) and isinstance(t.get("file"), str) and "upstream" in t
-            for t in tools.values()
-        ):
-            raise ValueError("tools is not a map of {file, upstream}")
+        tools, defs = body["tools"], body.get("defs", {})
+        for key, entries in (("tools", tools), ("defs", defs)):
+            if not isinstance(entries, dict) or not all(
+                isinstance(t, dict) and isinstance(t.get("file"), str) and "upstream" in t
+                for t in entries.values()
+            ):
+                raise ValueError(f"{key} is not a map of {{file, upstream}}")
     except (OSError, ValueError, KeyError, TypeError) as error:
         return ImportRecord(), [
             Diagnostic(RECORD_FILE, "", SYNC, "UNREADABLE_RECORD", str(error), Level.ERROR)
         ]
-    return ImportRecord(dict(tools)), []
+    return ImportRecord(dict(tools), dict(defs)), []
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -129,13 +144,18 @@ def upstream_documents(tools: Sequence[ImportedTool]) -> dict[str, tuple[str, di
     return found
 
 
-def record_imported(design: Path, tools: Sequence[ImportedTool]) -> list[Diagnostic]:
-    """Add the tools a first import wrote to the record of ``design`` (written atomically)."""
+def record_imported(
+    design: Path, tools: Sequence[ImportedTool], defs: Sequence[ImportedDef] = ()
+) -> list[Diagnostic]:
+    """Add the tools and shared definitions a first import wrote to the record of ``design``
+    (written atomically)."""
     record, problems = read_record(design)
     if problems:
         return problems
     for name, (path, document) in upstream_documents(tools).items():
         record.tools[name] = {"file": path, "upstream": _fields(document)}
+    for shared in defs:
+        record.defs[shared.name] = {"file": shared.path, "upstream": shared.document}
     write_atomically(design / RECORD_FILE, record.to_text())
     return []
 
@@ -209,13 +229,6 @@ def _note(
     return Diagnostic(file, pointer, SYNC, code, message, level)
 
 
-def _text_for(path: str, document: dict[str, Any]) -> str:
-    suffix, text = render_tool(document)
-    if Path(path).suffix == ".json" and suffix != ".json":
-        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    return text  # YAML, or JSON text (which a .yaml file reads as the same value)
-
-
 def update_design(
     sources: Sequence[tuple[Path, str]],
     design: Path,
@@ -248,13 +261,17 @@ def _update_locked(
         return SyncResult(diagnostics, [], [], [])
     with tempfile.TemporaryDirectory(prefix="toolgen-update-") as empty:
         # planned as into an empty design: whether a file exists is the merge's question here
-        planned = import_sources(sources, Path(empty), formats, forced=forced)
+        planned = import_sources(
+            sources, Path(empty), formats, forced=forced, def_files=record.def_files()
+        )
     diagnostics = list(planned.diagnostics)
     if not planned.ok and not planned.tools:
         return SyncResult(diagnostics, [], [], [])
     added: list[str] = []
     updated: list[str] = []
     removed: list[str] = []
+    # the shared definitions first: a tool added or changed below may refer to one
+    diagnostics += _update_defs(design, record, planned.defs, prune=prune, removals=planned.ok)
     upstream = upstream_documents(planned.tools)
     for name, (path, document) in upstream.items():
         entry = record.tools.get(name)
@@ -278,7 +295,8 @@ def _update_locked(
             added.append(name)
             diagnostics.append(_note(path, "", "ADDED", f"tool {name!r} is new upstream"))
             continue
-        outcome = _merge_file(design, local_file, entry, name, document)
+        base = entry["upstream"] if entry is not None else {}
+        outcome = _merge_file(design, local_file, base, _fields(document), name)
         if isinstance(outcome, Diagnostic):  # the local file does not read: left alone
             diagnostics.append(outcome)
             continue
@@ -311,24 +329,27 @@ def _update_locked(
 
 
 def _merge_file(
-    design: Path, local_file: str, entry: dict[str, Any] | None, name: str, document: dict[str, Any]
+    design: Path, local_file: str, base: Any, upstream: dict[str, Any], name: str | None
 ) -> tuple[bool, list[Diagnostic]] | Diagnostic:
+    """Merge ``upstream`` into the local file (a tool's fields, for the tool ``name``; a shared
+    definition's whole document for None) from ``base``, the value upstream gave it last."""
+    what = f"tool {name!r}" if name is not None else "the definition"
     try:
         local = parse((design / local_file).read_text(encoding="utf-8"), Path(local_file).suffix)
     except (OSError, UnicodeDecodeError, ValueError) as error:
         return _note(
-            local_file, "", "UNREADABLE_LOCAL", f"{error}; tool {name!r} left as it is", Level.ERROR
+            local_file, "", "UNREADABLE_LOCAL", f"{error}; {what} left as it is", Level.ERROR
         )
     if not isinstance(local, dict):
+        kind = "tool" if name is not None else "definitions"
         return _note(
             local_file,
             "",
             "UNREADABLE_LOCAL",
-            f"not a tool file; {name!r} left as it is",
+            f"not a {kind} file; {what} left as it is",
             Level.ERROR,
         )
-    base = entry["upstream"] if entry is not None else {}
-    merged, conflicts = merge(base, _fields(local), _fields(document))
+    merged, conflicts = merge(base, _fields(local) if name is not None else local, upstream)
     found = [
         _note(
             local_file,
@@ -340,11 +361,76 @@ def _merge_file(
         )
         for c in conflicts
     ]
-    result = {"name": local.get("name", name), **merged}
+    result = {"name": local.get("name", name), **merged} if name is not None else merged
     if _same(result, local):
         return False, found
-    write_atomically(design / local_file, _text_for(local_file, result))
+    write_atomically(design / local_file, text_for(local_file, result))
     return True, found
+
+
+def _update_defs(
+    design: Path,
+    record: ImportRecord,
+    planned: Sequence[ImportedDef],
+    *,
+    prune: bool,
+    removals: bool,
+) -> list[Diagnostic]:
+    """Merge the shared definitions upstream gives into their files (three ways, as a tool's:
+    a local fix of one is kept, and reaches every tool that refers to it, new ones included),
+    write the new ones, and report (with ``prune``: delete, when unedited) those upstream's
+    tools no longer share, unless not ``removals`` (an import with errors: a tool that failed
+    may share them still). Updates ``record``."""
+    diagnostics: list[Diagnostic] = []
+    for shared in planned:
+        entry = record.defs.get(shared.name)
+        path = entry["file"] if entry is not None else shared.path
+        if not (design / path).is_file():
+            write_atomically(design / path, shared.text)
+            if entry is None:
+                note = f"definition {shared.name!r} is new upstream, shared by several tools"
+                diagnostics.append(_note(path, "", "ADDED", note))
+            else:
+                note = f"definition {shared.name!r} was deleted here; written again (tools use it)"
+                diagnostics.append(_note(path, "", "RESTORED", note, Level.WARNING))
+        else:
+            base = entry["upstream"] if entry is not None else {}
+            outcome = _merge_file(design, path, base, shared.document, None)
+            if isinstance(outcome, Diagnostic):
+                diagnostics.append(outcome)
+                continue
+            diagnostics += outcome[1]
+        record.defs[shared.name] = {"file": path, "upstream": shared.document}
+    gone = set(record.defs) - {shared.name for shared in planned} if removals else set()
+    for name in sorted(gone):
+        found = _def_gone(design, name, record.defs[name], prune)
+        diagnostics.append(found)
+        if found.code in ("PRUNED", "ALREADY_DELETED"):
+            del record.defs[name]
+    return diagnostics
+
+
+def _def_gone(design: Path, name: str, entry: dict[str, Any], prune: bool) -> Diagnostic:
+    file = entry["file"]
+    path = design / file
+    if not path.is_file():
+        return _note(file, "", "ALREADY_DELETED", f"definition {name!r} is shared no more")
+    why = (
+        f"upstream's tools no longer share definition {name!r} (none has it, or they give it "
+        "different values: each then holds its own, and an edit here no longer reaches them)"
+    )
+    if not prune:
+        return _note(
+            file, "", "REMOVED_UPSTREAM", f"{why}; kept (--prune deletes it)", Level.WARNING
+        )
+    try:
+        local = parse(path.read_text(encoding="utf-8"), path.suffix)
+    except (OSError, UnicodeDecodeError, ValueError):
+        local = None
+    if not _same(local, entry["upstream"]):
+        return _note(file, "", "REMOVED_UPSTREAM", f"{why}; edited here, kept", Level.WARNING)
+    path.unlink()
+    return _note(file, "", "PRUNED", f"{why}; deleted")
 
 
 def _removed_upstream(design: Path, name: str, entry: dict[str, Any], prune: bool) -> Diagnostic:

@@ -14,13 +14,14 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from toolgen.commands.import_defs import RESOURCES, SharedPlan, shared_names, shared_values
 from toolgen.commands.strict_nulls import (
     first_open_object,
     nullable_required_members,
@@ -30,6 +31,7 @@ from toolgen.commands.strict_nulls import (
 from toolgen.formats.tool_format import FoundTool, ToolFormat
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.load.design import load_design
+from toolgen.load.loader import DEFS_FOLDER
 from toolgen.load.sources import SCHEMA_SUFFIXES, parse
 from toolgen.providers import settings
 from toolgen.schema import pointer as jp
@@ -63,9 +65,21 @@ class ReadTool:
 
 
 @dataclass(frozen=True)
+class ImportedDef:
+    """A definition several tools share, to be written once: its file (relative to DESIGN) and
+    that file's document and text."""
+
+    name: str
+    path: str
+    document: dict[str, Any]
+    text: str
+
+
+@dataclass(frozen=True)
 class ImportResult:
     tools: list[ImportedTool]
     diagnostics: list[Diagnostic]
+    defs: list[ImportedDef] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -248,9 +262,9 @@ def file_stem(name: str) -> str:
 
 
 def render_tool(document: dict[str, Any]) -> tuple[str, str]:
-    """(suffix, text) of a tool file: YAML in a stable order (name, description, parameters;
-    members as in the source), or JSON (ASCII, escaped) when the YAML would not read back as the
-    same value."""
+    """(suffix, text) of a tool file (or a shared definition's): YAML in a stable order (name,
+    description, parameters; members as in the source), or JSON (ASCII, escaped) when the YAML
+    would not read back as the same value."""
     text = yaml.safe_dump(
         document, sort_keys=False, allow_unicode=True, width=100, default_flow_style=False
     )
@@ -264,14 +278,28 @@ def render_tool(document: dict[str, Any]) -> tuple[str, str]:
     return ".json", json.dumps(document, indent=2) + "\n"
 
 
-def _loader_findings(documents: dict[str, dict[str, Any]]) -> dict[str, list[Diagnostic]]:
+def text_for(path: str, document: dict[str, Any]) -> str:
+    """The text of ``document`` in the file ``path``: as :func:`render_tool` writes it, or JSON
+    where ``path`` is a .json file."""
+    suffix, text = render_tool(document)
+    if Path(path).suffix == ".json" and suffix != ".json":
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return text  # YAML, or JSON text (which a .yaml file reads as the same value)
+
+
+def _loader_findings(
+    documents: dict[str, dict[str, Any]], texts: Mapping[str, str] | None = None
+) -> dict[str, list[Diagnostic]]:
     """What toolgen's own loader says about each file (design-relative path -> diagnostics), so that
-    a file the import writes always loads without diagnostics."""
+    a file the import writes always loads without diagnostics. ``texts``: more files, as written."""
     with tempfile.TemporaryDirectory(prefix="toolgen-import-") as folder:
         root = Path(folder)
-        (root / TOOLS_FOLDER).mkdir()
+        for folder_name in (TOOLS_FOLDER, DEFS_FOLDER):
+            (root / folder_name).mkdir()
         for relative, document in documents.items():
             (root / relative).write_text(json.dumps(document), encoding="utf-8")
+        for relative, text in (texts or {}).items():
+            (root / relative).write_text(text, encoding="utf-8")
         _, diagnostics = load_design(root, settings())
     found: dict[str, list[Diagnostic]] = {}
     for diagnostic in diagnostics:
@@ -286,8 +314,11 @@ def import_sources(
     *,
     forced: str | None = None,
     force: bool = False,
+    def_files: Mapping[str, str] | None = None,
 ) -> ImportResult:
-    """Read ``sources`` (path, label for diagnostics) and plan the tool files of ``design``.
+    """Read ``sources`` (path, label for diagnostics) and plan the tool files of ``design``, and
+    the files of the definitions several tools share (toolgen/commands/import_defs.py;
+    ``def_files``: name -> file in defs/ of those an earlier import shared).
 
     Nothing is written here (see :func:`write_tools`). A tool is left out, with an error, when its
     file would not load cleanly, when two tools map to one file, or when its file exists and
@@ -318,16 +349,18 @@ def import_sources(
             continue
         claimed[stem.casefold()] = planned[stem] = tool
 
-    checks = _loader_findings(
-        {f"{TOOLS_FOLDER}/{stem}.json": tool.document for stem, tool in planned.items()}
+    shared = _share(
+        {stem: tool.document for stem, tool in planned.items()}, design, force, def_files or {}
     )
+    diagnostics += shared.notes
     imported: list[ImportedTool] = []
+    imported_stems: list[str] = []
     for stem, tool in planned.items():
-        problems = checks.get(f"{TOOLS_FOLDER}/{stem}.json", [])
+        problems = shared.checks.get(f"{TOOLS_FOLDER}/{stem}.json", [])
         if problems:
             diagnostics += [_not_loadable(d, tool) for d in problems]
             continue
-        suffix, text = render_tool(tool.document)
+        suffix, text = render_tool(shared.documents[stem])
         relative = f"{TOOLS_FOLDER}/{stem}{suffix}"
         existing = [
             f"{TOOLS_FOLDER}/{stem}{s}"
@@ -349,7 +382,148 @@ def import_sources(
         imported.append(
             ImportedTool(tool.document["name"], relative, text, f"{tool.source}:{tool.pointer}")
         )
-    return ImportResult(imported, diagnostics)
+        imported_stems.append(stem)
+    return ImportResult(imported, diagnostics, shared.used_by(imported_stems))
+
+
+@dataclass(frozen=True)
+class _Shared:
+    """The shared definitions of an import (see toolgen/commands/import_defs.py): the tool
+    documents that refer to them (file stem -> document), their files, what the loader says of
+    every planned file, and the import's notes about them."""
+
+    plan: SharedPlan
+    documents: dict[str, dict[str, Any]]
+    defs: dict[str, ImportedDef]
+    checks: dict[str, list[Diagnostic]]
+    notes: list[Diagnostic]
+
+    def used_by(self, stems: Sequence[str]) -> list[ImportedDef]:
+        """The definitions the tools of ``stems`` reach, directly or through one another."""
+        roots = [
+            self.documents[stem][key]
+            for stem in stems
+            for key in RESOURCES
+            if key in self.documents[stem]
+        ]
+        documents = {name: found.document for name, found in self.defs.items()}
+        return [self.defs[name] for name in self.plan.reached(roots, documents)]
+
+
+def _share(
+    documents: dict[str, dict[str, Any]], design: Path, force: bool, def_files: Mapping[str, str]
+) -> _Shared:
+    """Plan the shared definitions of the tool ``documents`` (file stem -> document) and check
+    every planned file with the loader. ``def_files``: name -> file in defs/ of the definitions
+    an earlier import shared (they stay shared, in their files, while the tools agree on them).
+    A file of defs/ that holds something else is not replaced (without ``force``): the definition
+    goes to the next free name. A definition whose file would not load stays in each tool."""
+    occupied: set[str] = set()
+    excluded: set[str] = set()
+    while True:
+        names, unshared = shared_names(documents.values(), def_files, excluded)
+        values = shared_values(documents.values(), names)
+        plan = SharedPlan(_def_files(values, design, def_files, occupied))
+        defs = {}
+        for name in names:
+            path = f"{DEFS_FOLDER}/{plan.files[name]}"
+            document = plan.def_document(name, values[name])
+            defs[name] = ImportedDef(name, path, document, text_for(path, document))
+        taken = {
+            plan.files[name]
+            for name, found in defs.items()
+            if not force and name not in def_files and _holds_other(design / found.path, found)
+        }
+        if taken:
+            occupied |= taken
+            continue
+        tool_documents = {stem: plan.tool_document(d) for stem, d in documents.items()}
+        checks = _loader_findings(
+            {f"{TOOLS_FOLDER}/{stem}.json": d for stem, d in tool_documents.items()},
+            {found.path: found.text for found in defs.values()},
+        )
+        broken = {name for name, found in defs.items() if checks.get(found.path)}
+        if not broken:
+            notes = _sharing_notes(defs, unshared, len(documents))
+            return _Shared(plan, tool_documents, defs, checks, notes)
+        excluded |= broken
+
+
+def _def_files(
+    values: Mapping[str, Any], design: Path, def_files: Mapping[str, str], occupied: set[str]
+) -> dict[str, str]:
+    """name -> file in defs/: an earlier import's, else the name's stem and the suffix its
+    document is written with, made unique (case folded: ``_2``, ``_3`` ...) among the planned
+    files, the ``occupied`` ones and any file of defs/ with that stem and another suffix."""
+    files = {name: def_files[name] for name in sorted(values) if name in def_files}
+    stems = {Path(file).stem.casefold() for file in files.values()}
+    for name in sorted(values):
+        if name in files:
+            continue
+        suffix, _ = render_tool({"$defs": {name: values[name]}})
+        stem = file_stem(name)
+        candidate, index = stem, 2
+        while (
+            candidate.casefold() in stems
+            or candidate + suffix in occupied
+            or any(
+                (design / DEFS_FOLDER / f"{candidate}{s}").exists()
+                for s in SCHEMA_SUFFIXES
+                if s != suffix
+            )
+        ):
+            candidate, index = f"{stem}_{index}", index + 1
+        stems.add(candidate.casefold())
+        files[name] = candidate + suffix
+    return files
+
+
+def _holds_other(path: Path, planned: ImportedDef) -> bool:
+    """Whether ``path`` exists with another value than the planned definition file's."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return False
+    except (OSError, UnicodeDecodeError):
+        return True
+    try:
+        return json.dumps(parse(text, path.suffix), sort_keys=True) != json.dumps(
+            planned.document, sort_keys=True
+        )
+    except ValueError:
+        return True
+
+
+def _sharing_notes(
+    defs: Mapping[str, ImportedDef], unshared: Sequence[str], tools: int
+) -> list[Diagnostic]:
+    notes = []
+    if defs:
+        notes.append(
+            Diagnostic(
+                f"{DEFS_FOLDER}/",
+                "",
+                IMPORT,
+                "DEFS_SHARED",
+                f"{len(defs)} shared definition(s) written once in {DEFS_FOLDER}/ and referenced: "
+                f"{', '.join(sorted(defs))} (each held with one value by several of the {tools} "
+                "tools)",
+                Level.INFO,
+            )
+        )
+    if unshared:
+        notes.append(
+            Diagnostic(
+                f"{DEFS_FOLDER}/",
+                "",
+                IMPORT,
+                "DEFS_NOT_SHARED",
+                "kept in each tool that holds them (the tools give them different values, or "
+                f"they refer to what only a tool has): {', '.join(unshared)}",
+                Level.INFO,
+            )
+        )
+    return notes
 
 
 def _on_tool(tool: ReadTool, where: str, code: str, message: str) -> Diagnostic:
@@ -369,18 +543,21 @@ def _not_loadable(diagnostic: Diagnostic, tool: ReadTool) -> Diagnostic:
     return _on_tool(tool, where, diagnostic.code, f"not imported: {diagnostic.message}")
 
 
-def write_tools(design: Path, tools: Sequence[ImportedTool]) -> list[Path]:
-    """Write the planned files under ``design`` (each atomically); never outside ``design/tools``."""
-    folder = design / TOOLS_FOLDER
-    folder.mkdir(parents=True, exist_ok=True)
-    base = folder.resolve()
+def write_tools(
+    design: Path, tools: Sequence[ImportedTool], defs: Sequence[ImportedDef] = ()
+) -> list[Path]:
+    """Write the planned files under ``design`` (each atomically); never outside ``design/tools``
+    and ``design/defs``."""
     written = []
-    for tool in tools:
-        target = design / tool.path
-        if target.resolve().parent != base:
-            raise ValueError(f"{tool.path} is outside {folder}")
+    files: list[ImportedDef | ImportedTool] = [*defs, *tools]
+    for planned in files:
+        folder = design / (DEFS_FOLDER if isinstance(planned, ImportedDef) else TOOLS_FOLDER)
+        folder.mkdir(parents=True, exist_ok=True)
+        target = design / planned.path
+        if target.resolve().parent != folder.resolve():
+            raise ValueError(f"{planned.path} is outside {folder}")
         temporary = target.with_name(f".{target.name}.toolgen-tmp")
-        temporary.write_text(tool.text, encoding="utf-8")
+        temporary.write_text(planned.text, encoding="utf-8")
         os.replace(temporary, target)
         written.append(target)
     return written

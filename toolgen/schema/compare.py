@@ -645,6 +645,40 @@ def _subschema(keyword: str) -> Rule:
     return rule
 
 
+#: What a removed member breaks in code: the canonical model has no field for it any more.
+_CODE_BREAKS = "code that reads or sets it breaks (the model has no field for it now)"
+
+
+def _member_removed(cmp: _Comparison, member: Any, new: dict[str, Any], at: str) -> SchemaChange:
+    """A member no longer declared, and what that breaks, decided by the object it was removed
+    from: a stored payload that has it now meets the new object's schema of undeclared members
+    (an open object still takes it; a closed one rejects it), and code that reads or sets it
+    meets a model without that field. A member that accepted no value was held by no payload
+    and set by no code: nothing breaks."""
+    if cmp.old.normalize(cmp.old.target(member)) is NOTHING:
+        return SchemaChange(
+            at, "MEMBER_REMOVED", COMPATIBLE, "member removed: it accepted no value; nothing breaks"
+        )
+    rest = new.get("additionalProperties", True)
+    undeclared = cmp.new.normalize(cmp.new.target(rest))
+    if "patternProperties" in new:
+        payloads = "stored payloads that have it may be rejected now (patternProperties decide)"
+    elif undeclared is NOTHING:
+        payloads = "stored payloads that have it are rejected now (the object is closed)"
+    elif undeclared == {}:
+        payloads = "stored payloads that have it still validate (the object is open)"
+    elif any(change.classification is BREAKING for change in cmp.compare(member, rest)):
+        payloads = (
+            "stored payloads that have it may be rejected now (undeclared members must match "
+            "additionalProperties)"
+        )
+    else:
+        payloads = "stored payloads that have it still validate (additionalProperties takes it)"
+    return SchemaChange(
+        at, "MEMBER_REMOVED", BREAKING, f"member removed: {payloads}; {_CODE_BREAKS}"
+    )
+
+
 def _members(cmp: _Comparison, old: dict[str, Any], new: dict[str, Any]) -> list[SchemaChange]:
     """properties, required and additionalProperties together: a member's change depends on all three."""
     old_props, new_props = old.get("properties") or {}, new.get("properties") or {}
@@ -659,7 +693,7 @@ def _members(cmp: _Comparison, old: dict[str, Any], new: dict[str, Any]) -> list
             after = new_props.get(name, new.get("additionalProperties", True))
             changes += cmp.compare_at(at, before, after)
         elif name not in new_props:
-            changes.append(SchemaChange(at, "MEMBER_REMOVED", BREAKING, "member removed"))
+            changes.append(_member_removed(cmp, old_props[name], new, at))
         elif name not in old_props:
             if name in new_req:
                 changes.append(
