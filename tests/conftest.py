@@ -78,6 +78,13 @@ def suite_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "toolgen-cache"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def unbounded_reports() -> None:
+    """Reports as a pipe gets them, whole (toolgen.commands.reporting.terminal_width):
+    pytest-xdist's workers run with ``COLUMNS=80``; a test of the width sets its own."""
+    os.environ.pop("COLUMNS", None)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The modules that hold a test marked ``slow`` run first (in their order), so that on
     several workers (xdist hands out a module at a time) no long module is left for the end,

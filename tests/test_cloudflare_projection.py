@@ -131,7 +131,8 @@ def test_outputs_keep_their_unions_and_optionals_stay_optional(tmp_path: Path) -
 
 def test_recursion_is_written_as_json_text(tmp_path: Path) -> None:
     """Workers AI takes no recursive schema: the reference that closes the cycle is a string of
-    JSON text (RecursionAsJsonText), the one into the cycle stays a reference."""
+    JSON text (RecursionAsJsonText); the one into the cycle, a top-level member, is inlined (its
+    native form is one type), and the definition nothing refers to any more is not sent."""
     parameters = {
         "type": "object",
         "properties": {"tree": {"$ref": "#/$defs/Node"}},
@@ -145,7 +146,8 @@ def test_recursion_is_written_as_json_text(tmp_path: Path) -> None:
     result = _project(tmp_path, {"tools/t.yaml": _tool(parameters)})
     assert result.ok, [d.format() for d in result.diagnostics]
     schema = result.projections[0].tools[0].schema
-    kids = schema["$defs"]["Node"]["properties"]["kids"]["items"]
+    assert "$defs" not in schema
+    kids = schema["properties"]["tree"]["properties"]["kids"]["items"]
     assert kids["type"] == "string" and "JSON text" in kids["description"]
     assert violations(schema, name="t") == []
 

@@ -161,7 +161,7 @@ def test_build_fails_over_the_budget_and_writes_nothing(cli, make_design, tmp_pa
     """The command line's budget wins over toolgen.toml's."""
     design = make_design({**TOOLS, "toolgen.toml": CONFIG + "max_request_tokens = 100000\n"})
     out = tmp_path / "gen"
-    budget = ("--max-request-tokens", "50", "--provider", "openai", "-j", "1", "--no-cache")
+    budget = ("--max-request-tokens", "50", "--provider", "openai", "-j", "1", "--no-cache", "-v")
     result = cli("build", design, "-o", out, *budget)
     assert result.exit_code == 1
     assert "openai: REQUEST_OVER_BUDGET" in result.stderr
@@ -171,7 +171,7 @@ def test_build_fails_over_the_budget_and_writes_nothing(cli, make_design, tmp_pa
 
 def test_the_budget_of_toolgen_toml(cli, make_design) -> None:
     design = make_design({**TOOLS, "toolgen.toml": CONFIG + "max_request_tokens = 50\n"})
-    result = cli("validate", design, "--provider", "anthropic", "-j", "1", "--no-cache")
+    result = cli("validate", design, "--provider", "anthropic", "-j", "1", "--no-cache", "-v")
     assert result.exit_code == 1
     assert "anthropic: REQUEST_OVER_BUDGET" in result.stderr
     assert "([toolgen] max_request_tokens in toolgen.toml)" in result.stderr
