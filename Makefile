@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed-dev
 RUNTIME_STAMP := $(VENV)/.installed
 DOCS_STAMP := $(VENV)/.installed-docs
 
-.PHONY: demo test test-deep lint bench golden provider-docs docs clean
+.PHONY: demo test test-deep lint bench golden provider-docs architecture docs clean
 
 # An install made before toolgen's editable install became exact (a .pth file and the templates
 # copied into site-packages/toolgen) leaves an empty site-packages/toolgen behind when it is
@@ -74,6 +74,11 @@ golden: $(STAMP)
 ## provider-docs: rewrite the README's provider table and docs/providers.md from the profiles
 provider-docs: $(STAMP)
 	$(BIN)/python -m toolgen.providers.table README.md docs/providers.md
+
+## architecture: rewrite docs/architecture.md from the layers contract of pyproject.toml and the
+## docstrings of toolgen's modules (tests/test_architecture.py fails while it is stale)
+architecture: $(STAMP)
+	$(BIN)/python -m tests.architecture
 
 ## docs: build the reference in docs/ as a site into site/ (mkdocs-material, works offline)
 docs: $(DOCS_STAMP)
