@@ -4,10 +4,14 @@ watch rebuild paid again and again, each checked by what it computes, not by a c
 from __future__ import annotations
 
 import ast
+import os
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
+from toolgen.build import Session
+from toolgen.infra.parallel import Runner, usable
 from toolgen.render import runtime_files
 
 
@@ -51,3 +55,48 @@ def test_the_runtime_import_closures_parse_each_module_once(monkeypatch: pytest.
     monkeypatch.undo()
     # the statements visited hold every relative import the whole tree holds
     assert closures == {m: _closure_by_walking_everything(m) for m in closures}
+
+
+def test_a_kept_pool_outlives_its_runner_and_takes_a_handful_of_items():
+    """Workers kept by a runner (Runner.keep_pool) stay up when it closes, and a runner given
+    them sends two items their way: without them, fewer than MIN_PARALLEL_ITEMS run in this
+    process (starting workers would cost more than the items)."""
+    with Runner(2) as first:
+        pool = first.keep_pool()
+    assert pool is not None and usable(pool)
+    try:
+        # (take_back=False: this process takes back no chunk the workers have not started)
+        with Runner(2, pool=pool) as runner:
+            pids = runner.submit("test", os.getpid, [(), ()], take_back=False).result()
+        assert os.getpid() not in pids
+        with Runner(2) as cold:  # no workers running: a handful of items stays here
+            here = cold.submit("test", os.getpid, [(), ()], take_back=False).result()
+            assert here == [os.getpid()] * 2
+        assert usable(pool)  # the runner given the pool left it running
+    finally:
+        pool.shutdown()
+    assert not usable(pool)
+
+
+@pytest.mark.slow  # two builds of a one-tool design on two workers
+def test_a_session_keeps_its_workers_between_builds_and_replaces_a_broken_pool(
+    tmp_path: Path, make_design, tool
+):
+    design = make_design({"tools/t.yaml": tool("t", {"type": "object", "properties": {}})})
+    session = Session()
+    try:
+        assert session.build(design, ("openai",), jobs=2, cache_dir=tmp_path / "cache").ok
+        assert session._pool is not None
+        jobs, pool = session._pool
+        assert jobs == 2 and usable(pool)
+        assert session.build(design, ("openai",), jobs=2, cache_dir=tmp_path / "cache").ok
+        assert session._pool == (2, pool)  # the same workers
+        for process in list(pool._processes.values()):  # a worker killed: the pool is broken
+            process.kill()
+            process.join()
+        assert session.build(design, ("openai",), jobs=2, cache_dir=tmp_path / "cache").ok
+        assert session._pool is not None and session._pool[1] is not pool
+        replaced = session._pool[1]
+    finally:
+        session.close()
+    assert session._pool is None and not usable(replaced)
