@@ -7,30 +7,21 @@ DOCS_STAMP := $(VENV)/.installed-docs
 
 .PHONY: demo test test-deep lint bench golden provider-docs architecture docs clean
 
-# An install made before toolgen's editable install became exact (a .pth file and the templates
-# copied into site-packages/toolgen) leaves an empty site-packages/toolgen behind when it is
-# replaced: outside the source tree, that empty folder would be imported as a namespace package
-# in place of toolgen (the import hook comes after the path's own finder). Removed after each install.
-STALE := find $(VENV)/lib -mindepth 3 -maxdepth 3 -path '*/site-packages/toolgen' -type d -empty -delete
-
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
-	$(STALE)
 	touch $(STAMP) $(RUNTIME_STAMP)
 
 # toolgen and its run-time dependencies only: what `toolgen build` and the generated package need
 $(RUNTIME_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
-	$(STALE)
 	touch $(RUNTIME_STAMP)
 
 $(DOCS_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[docs]'
-	$(STALE)
 	touch $(DOCS_STAMP)
 
 ## demo: build the example design into gen/ and run the example application

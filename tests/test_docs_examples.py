@@ -70,18 +70,12 @@ def python_blocks(page: Path) -> list[Block]:
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory: pytest.TempPathFactory, suite_cache: Path) -> Path:
-    """A folder with the example design built for every provider as ``gen/``, ``examples/``
-    and ``toolgen/`` (the pages for toolgen's developers import it, as they would from the root
-    of a clone: the editable install's import hook is not seen by mypy or pyright)."""
+    """A folder with the example design built for every provider as ``gen/`` and ``examples/``."""
     result = build(REPO / "examples" / "design", PROVIDER_NAMES, cache_dir=suite_cache)
     assert result.ok, [d.format() for d in result.diagnostics]
     root = tmp_path_factory.mktemp("docs")
     write_package(root / "gen", result.files)
-    for folder in ("examples", "toolgen"):
-        (root / folder).symlink_to(REPO / folder, target_is_directory=True)
-    # toolgen's own code is checked by `make lint` under its own settings; to the pages' check it
-    # is what an installed package is to mypy: read for its types, its errors not reported
-    (root / "mypy.ini").write_text("[mypy]\n\n[mypy-toolgen.*]\nfollow_imports = silent\n")
+    (root / "examples").symlink_to(REPO / "examples", target_is_directory=True)
     return root
 
 
