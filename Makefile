@@ -2,9 +2,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
+RUNTIME_STAMP := $(VENV)/.installed
 DOCS_STAMP := $(VENV)/.installed-docs
 
-.PHONY: demo test test-deep lint bench golden provider-docs docs clean
+.PHONY: demo test test-deep lint bench golden provider-docs architecture docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -12,14 +13,19 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUNTIME_STAMP)
+
+# toolgen and its run-time dependencies only: what `toolgen build` and the generated package need
+$(RUNTIME_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUNTIME_STAMP)
 
 $(DOCS_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[docs]'
 	touch $(DOCS_STAMP)
 
 ## demo: build the example design into gen/ and run the example application
-demo: $(STAMP)
+demo: $(RUNTIME_STAMP)
 	$(BIN)/toolgen build examples/design -o gen/
 	$(BIN)/python examples/app.py
 
@@ -59,6 +65,11 @@ golden: $(STAMP)
 ## provider-docs: rewrite the README's provider table and docs/providers.md from the profiles
 provider-docs: $(STAMP)
 	$(BIN)/python -m toolgen.providers.table README.md docs/providers.md
+
+## architecture: rewrite docs/architecture.md from the layers contract of pyproject.toml and the
+## docstrings of toolgen's modules (tests/test_architecture.py fails while it is stale)
+architecture: $(STAMP)
+	$(BIN)/python -m tests.architecture
 
 ## docs: build the reference in docs/ as a site into site/ (mkdocs-material, works offline)
 docs: $(DOCS_STAMP)

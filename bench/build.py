@@ -23,6 +23,8 @@ the peak resident memory of its whole process tree, sampled from /proc):
     python -m bench.build --only rebuild --rounds 2 --against ../main-src --pyc   # side by side
     python -m bench.build --only watch --rounds 2 --edits 5 --against ../main-src --pyc
         # one-tool rebuilds in one long-lived process, as ``toolgen watch`` does them
+    python -m bench.build --only small-watch --rounds 2 --against ../main-src --pyc
+        # a small design in one watch process: 24 MCP tools with shared $defs, 7 providers
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.corpus import REPO, clean_tools, write_design
+from bench.corpus import CORPUS, REPO, clean_tools, write_design
 from bench.results import write_section
 from toolgen.providers import PROVIDER_NAMES
 
@@ -317,9 +319,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--only",
-        choices=["rebuild", "watch"],
+        choices=["rebuild", "watch", "small-watch"],
         help="only the rebuild scenarios, or only the rebuilds of one `toolgen watch` process "
-        "(printed)",
+        "(of the corpus design, or of a small design: small-watch) (printed)",
     )
     parser.add_argument(
         "--edits",
@@ -352,6 +354,9 @@ def main() -> None:
             return
         if args.only == "watch":
             print(_measure_watch(work, args.rounds, args.edits, args.against))
+            return
+        if args.only == "small-watch":
+            print(_measure_small_watch(work, args.rounds, args.against))
             return
         if args.enum:
             print(_enum_only(work, args.enum))
@@ -418,14 +423,17 @@ def _rebuilds(design: Path, out: Path, cache: Path, code: Path | None = None) ->
     return Rebuilds(full, one_tool, no_change, shared_def, empty_out)
 
 
+def _variants(against: Path | None) -> list[tuple[str, Path | None]]:
+    """The toolgen trees a measurement compares: this one, and ``against`` (another source tree)."""
+    return [("this tree", None)] + ([(f"{against}", against)] if against is not None else [])
+
+
 def _measure_rebuilds(work: Path, rounds: int, against: Path | None = None) -> str:
     """The rebuild rows alone, ``rounds`` times (medians of the ratios, each against the full
     build of its own round). ``against``: another toolgen source tree (a checkout of main),
     measured in the same rounds, interleaved with this one (the order alternates by round)."""
     tools = clean_tools(("openai",))
-    variants: list[tuple[str, Path | None]] = [("this tree", None)]
-    if against is not None:
-        variants.append((f"{against}", against))
+    variants = _variants(against)
     designs = {
         label: corpus_design(work / f"design-{index}", tools, ("openai",))
         for index, (label, _) in enumerate(variants)
@@ -513,13 +521,14 @@ class WatchProcess:
             text=True,
         )
 
-    def rebuild(self) -> float:
-        """One rebuild's seconds, measured in the process (raises if it failed)."""
+    def rebuild(self, expect: int = 0) -> float:
+        """One rebuild's seconds, measured in the process (raises unless its exit code is
+        ``expect``)."""
         assert self.process.stdin is not None and self.process.stdout is not None
         self.process.stdin.write("rebuild\n")
         self.process.stdin.flush()
         answer = self.process.stdout.readline().split()
-        if len(answer) != 2 or answer[1] != "0":
+        if len(answer) != 2 or answer[1] != str(expect):
             raise RuntimeError(f"the watch driver failed: {answer}")
         return float(answer[0])
 
@@ -571,9 +580,7 @@ def _measure_watch(work: Path, rounds: int, edits: int, against: Path | None = N
     process doing ``edits`` one-tool rebuilds and one with nothing changed, then a fresh-process
     one-tool rebuild; ``against`` (another toolgen tree) interleaved, the order alternating."""
     tools = clean_tools(("openai",))
-    variants: list[tuple[str, Path | None]] = [("this tree", None)]
-    if against is not None:
-        variants.append((f"{against}", against))
+    variants = _variants(against)
     designs = {
         label: corpus_design(work / f"design-{index}", tools, ("openai",))
         for index, (label, _) in enumerate(variants)
@@ -619,6 +626,127 @@ def _measure_watch(work: Path, rounds: int, edits: int, against: Path | None = N
             f", one schema {statistics.median(r[1] for r in ratios):.2%} (target 2%), watch no "
             f"change {statistics.median(r[2] for r in ratios):.2%}, fresh process one tool "
             f"{statistics.median(r[3] for r in ratios):.2%}"
+        )
+    return "\n".join(lines)
+
+
+#: the small design: the first tools of an MCP server's tools/list, each carrying the same shared
+#: $defs (as an import writes them), one of which strict mode refuses (`not`): 168 errors for 24
+#: tools and 7 providers until toolgen.toml says strict_fallback = "non-strict", then as many
+#: STRICT_FALLBACK warnings (the first hour of issue 37)
+SMALL_TOOLS = 24
+SMALL_SOURCE = "mcp_github_mcp_server.jsonl"
+#: the providers of the default build that have a non-strict mode to fall back to
+SMALL_PROVIDERS = ("openai", "anthropic", "groq", "bedrock", "mistral", "azure_openai", "deepseek")
+SMALL_DEFS: dict[str, Any] = {
+    "Owner": {"type": "string", "description": "Repository owner"},
+    "Repo": {"type": "string", "description": "Repository name"},
+    "Page": {
+        "type": "object",
+        "properties": {
+            "page": {"type": "integer", "minimum": 1},
+            "perPage": {"type": "integer", "minimum": 1, "maximum": 100},
+        },
+    },
+    "Labels": {"type": "array", "items": {"type": "string"}},
+    "Meta": {"type": "object", "additionalProperties": {"type": "string"}},
+    "Sort": {"type": "string", "enum": ["created", "updated", "comments"]},
+    "Dir": {"type": "string", "enum": ["asc", "desc"]},
+    "When": {"type": "string", "format": "date-time"},
+    "Refused": {"type": "string", "not": {"const": ""}},
+}
+
+
+def small_design(root: Path) -> Path:
+    """The small design (:data:`SMALL_TOOLS`), failing until :func:`_fix_small_design`."""
+    lines = (CORPUS / SMALL_SOURCE).read_text(encoding="utf-8").splitlines()[:SMALL_TOOLS]
+    tools = []
+    for index, line in enumerate(lines):
+        record = json.loads(line)
+        parameters = dict(record["parameters"])
+        members = dict(parameters.get("properties", {}))
+        members["page"] = {"$ref": "#/$defs/Page"}
+        members["sort"] = {"$ref": "#/$defs/Sort"}
+        if index % 2:
+            members["meta"] = {"$ref": "#/$defs/Meta"}
+        parameters |= {"properties": members, "$defs": SMALL_DEFS}
+        tools.append(
+            {"name": record["name"], "description": record["description"], "parameters": parameters}
+        )
+    return write_design(root, tools, SMALL_PROVIDERS)
+
+
+def _fix_small_design(design: Path) -> None:
+    toml = design / "toolgen.toml"
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text.replace("[toolgen]\n", '[toolgen]\nstrict_fallback = "non-strict"\n'))
+
+
+def _edit_every_schema(design: Path) -> None:
+    for which in range(len(list((design / "tools").glob("*.json")))):
+        _edit_one_schema(design, which)
+
+
+@dataclass(frozen=True)
+class SmallRuns:
+    failing: float  # the watch process's first build: 168 errors
+    fixed: float  # after toolgen.toml's fix: the first good build, every contract
+    one_tool: list[float]  # a member added to one tool
+    every_tool: list[float]  # a member added to every tool (a scripted fix, a shared definition)
+
+
+def _small_runs(root: Path, code: Path | None) -> SmallRuns:
+    shutil.rmtree(root, ignore_errors=True)
+    design = small_design(root / "design")
+    watcher = WatchProcess(design, root / "out", root / "cache", code)
+    try:
+        failing = watcher.rebuild(expect=1)
+        _fix_small_design(design)
+        fixed = watcher.rebuild()
+        one_tool = []
+        for which in range(3):
+            _edit_one_schema(design, which)
+            one_tool.append(watcher.rebuild())
+        every_tool = []
+        for _ in range(2):
+            _edit_every_schema(design)
+            every_tool.append(watcher.rebuild())
+    finally:
+        watcher.close()
+    return SmallRuns(failing, fixed, one_tool, every_tool)
+
+
+def _measure_small_watch(work: Path, rounds: int, against: Path | None = None) -> str:
+    """Each round, for this tree and ``against`` (interleaved, the order alternating): a fresh
+    copy of the small design and a fresh cache, one watch process: its first build (failing),
+    the fix, three one-tool edits, two edits of every tool; each a rebuild's seconds."""
+    variants = _variants(against)
+    found: dict[str, list[SmallRuns]] = {label: [] for label, _ in variants}
+    lines = [
+        f"small design: {SMALL_TOOLS} tools of {SMALL_SOURCE} with {len(SMALL_DEFS)} shared $defs "
+        f"each, {len(SMALL_PROVIDERS)} providers ({', '.join(SMALL_PROVIDERS)}), the default jobs "
+        f"({os.cpu_count()}), {rounds} round(s); one watch process a round and tree"
+    ]
+    for index in range(rounds):
+        order = variants if index % 2 == 0 else variants[::-1]
+        for label, code in order:
+            load = _load()
+            runs = _small_runs(work / "small", code)
+            found[label].append(runs)
+            lines.append(
+                f"round {index + 1}, {label} ({load} at its start): first build (failing) "
+                f"{runs.failing:.2f} s, the toolgen.toml fix {runs.fixed:.2f} s, one tool "
+                + ", ".join(f"{t:.2f}" for t in runs.one_tool)
+                + " s, every tool "
+                + ", ".join(f"{t:.2f}" for t in runs.every_tool)
+                + f" s; {_load()} at its end"
+            )
+            print(lines[-1], flush=True)
+    for label, runs_of in found.items():
+        lines.append(
+            f"medians, {label}: the fix {statistics.median(r.fixed for r in runs_of):.2f} s, one "
+            f"tool {statistics.median(t for r in runs_of for t in r.one_tool):.2f} s, every tool "
+            f"{statistics.median(t for r in runs_of for t in r.every_tool):.2f} s"
         )
     return "\n".join(lines)
 

@@ -93,12 +93,38 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.module.__name__ not in slow)
 
 
+#: What the reason of every skip for want of the corpus starts with.
+NO_CORPUS_REASON = "needs the shared corpus"
+#: The category of those skips (``pytest_report_teststatus``): counted in the run's last line
+#: ("N without corpus") and named once by :func:`pytest_terminal_summary`, instead of a line of
+#: ``-ra``'s summary for each place that skips (hundreds of tests).
+NO_CORPUS = "without corpus"
+
+
 def skip_without_corpus(reason: str) -> None:
     """Skip a test that reads ../shared/corpus, which is absent: unless ``CI`` is set (.ci/run
     sets it), where a missing corpus is a failure, not 518 quiet skips."""
     if os.environ.get("CI"):
         pytest.fail(f"{reason} (CI is set: the corpus is required)")
-    pytest.skip(reason)
+    pytest.skip(f"{NO_CORPUS_REASON}: {reason}")
+
+
+def pytest_report_teststatus(report: pytest.TestReport) -> tuple[str, str, str] | None:
+    """A skip of :func:`skip_without_corpus` is filed under :data:`NO_CORPUS`, not "skipped"."""
+    longrepr = report.longrepr
+    if report.skipped and isinstance(longrepr, tuple) and NO_CORPUS_REASON in str(longrepr[2]):
+        return NO_CORPUS, "s", "SKIPPED (no corpus)"
+    return None
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line for every test skipped for want of the corpus (README.md, "Set up")."""
+    skipped = len(terminalreporter.stats.get(NO_CORPUS, ()))
+    if skipped:
+        terminalreporter.write_line(
+            f"{skipped} tests skipped: they read the shared corpus, which is not at {CORPUS} "
+            "(../shared/corpus, beside the clone; see README.md, Set up)"
+        )
 
 
 EXAMPLE_DESIGN = REPO / "examples" / "design"

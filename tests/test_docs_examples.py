@@ -212,7 +212,9 @@ def test_the_pages_cite_public_sources() -> None:
     (docs/providers.md included: it is written from the profiles, which cite public sources)."""
     for page in PAGES:
         text = page.read_text(encoding="utf-8")
-        assert "PROVIDERS.md" not in text and "../shared/" not in text, page.name
+        assert "PROVIDERS.md" not in text and "](../shared/" not in text, page.name
+        if page.name != "README.md":  # the README's set-up names where the suite's corpus is
+            assert "../shared/" not in text, page.name
 
 
 @pytest.mark.parametrize("page", ["README.md", "docs/design.md"])

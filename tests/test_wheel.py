@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from toolgen import __version__
+
 REPO = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.slow
@@ -46,6 +48,9 @@ def installed(tmp_path_factory) -> Path:
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     for folder in ("toolgen", "templates"):
         shutil.copytree(REPO / folder, source / folder, ignore=ignore)
+    for folder in ("gen", "examples", "tests", "bench"):  # a clone's others, and make demo's gen
+        (source / folder).mkdir()
+        (source / folder / "__init__.py").write_text("")
     dist = work / "dist"
     built = subprocess.run(
         [
@@ -69,7 +74,8 @@ def installed(tmp_path_factory) -> Path:
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
     assert any(n.startswith("toolgen/templates/") and n.endswith(".j2") for n in names), names
-    assert not any(n.startswith("templates/") for n in names)
+    # only toolgen: the templates inside it, nothing else of the clone
+    assert {n.split("/")[0] for n in names} == {"toolgen", f"toolgen-{__version__}.dist-info"}
     assert {"toolgen/runtime/_runtime.py", "toolgen/runtime/_chat_completions.py"} <= set(names)
     site = work / "site"
     done = subprocess.run(

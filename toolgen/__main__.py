@@ -1,3 +1,5 @@
+"""``python -m toolgen``: the command line (toolgen.cli), as the ``toolgen`` script runs it."""
+
 from toolgen.cli import run
 
 if __name__ == "__main__":

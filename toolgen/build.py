@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from toolgen.compile.models import warm_up
 from toolgen.infra.cache import Cache, remember
 from toolgen.infra.diagnostics import Diagnostic, has_errors
 from toolgen.infra.kept import Kept
-from toolgen.infra.parallel import Progress, Runner
+from toolgen.infra.parallel import Progress, Runner, usable
 from toolgen.load.contracts import Design
 from toolgen.load.design import load_design
 from toolgen.package.assemble import render_package
@@ -76,6 +77,9 @@ class Session:
         self._cache: Cache | None = None
         self.kept = Kept() if keep else None
         self.written = Written()
+        # the build workers, kept running between builds (Runner.keep_pool), for the jobs
+        # they were started with
+        self._pool: tuple[int, Executor] | None = None
 
     def _open_cache(self, cache_dir: Path, read_only: bool) -> Cache:
         cache = self._cache
@@ -107,10 +111,20 @@ class Session:
         if self.kept is not None:
             self.kept.begin()
         remember(self.keep)
-        with Runner(jobs, cache, progress, warm_up=warm_up, kept=self.kept) as runner:
+        if self._pool is not None and (self._pool[0] != jobs or not usable(self._pool[1])):
+            self._close_pool()
+        pool = self._pool[1] if self._pool is not None else None
+        with Runner(jobs, cache, progress, warm_up=warm_up, kept=self.kept, pool=pool) as runner:
             if cache is None or cache.is_empty():
                 runner.start()  # most of the work is to be done: the workers start while loading
             result = _build(Path(design_root), providers, runner, max_request_tokens)
+            if self.keep and pool is None:
+                # a rebuild after a change of many contracts (a shared definition, toolgen.toml,
+                # the first good build after failing ones) then spreads them over the workers
+                # instead of computing them in this process, for want of workers worth starting
+                self._close_pool()
+                kept = runner.keep_pool()
+                self._pool = (jobs, kept) if kept is not None else None
         if cache is not None:
             cache.save_indexes()
             cache.prune()
@@ -124,8 +138,15 @@ class Session:
         write_package(out, files, on_wait, self.written if self.keep else None)
 
     def close(self) -> None:
-        """The process builds no more: what it keeps on disk (the spare tree beside OUT) goes."""
+        """The process builds no more: what it keeps on disk (the spare tree beside OUT) goes,
+        and so do the workers it kept running."""
         self.written.discard()
+        self._close_pool()
+
+    def _close_pool(self) -> None:
+        if self._pool is not None:
+            self._pool[1].shutdown(cancel_futures=True)
+            self._pool = None
 
 
 def build(

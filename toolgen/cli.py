@@ -7,6 +7,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -16,6 +17,7 @@ import click
 
 from toolgen import __version__
 from toolgen.commands import RECORD_FILE
+from toolgen.commands.watch_report import Changes, Repeats, describe_changes, took
 from toolgen.formats import IMPORT_FORMATS
 from toolgen.infra.cache import CACHE_FOLDER, default_cache_dir
 from toolgen.infra.diagnostics import Diagnostic, Level, format_json, sort_diagnostics
@@ -268,9 +270,12 @@ def _build_into(
     session: Session | None = None,
     max_request_tokens: int | None = None,
     verbose: bool = False,
+    shown: Callable[[list[Diagnostic]], list[Diagnostic]] | None = None,
 ) -> int:
     """One build of DESIGN into OUT (or compared with OUT), reported; returns the exit code.
-    ``session``: what a process that builds again keeps between its builds (``toolgen watch``)."""
+    ``session``: what a process that builds again keeps between its builds (``toolgen watch``);
+    ``shown``: which of the diagnostics to print (watch leaves out the warnings it printed for
+    the last build); the summary counts them all."""
     from toolgen.build import Session
     from toolgen.package.writer import OutputError
 
@@ -286,7 +291,12 @@ def _build_into(
         session=session,
         max_request_tokens=max_request_tokens,
     )
-    _report(result.diagnostics, output_format, result.design, verbose=verbose)
+    _report(
+        shown(result.diagnostics) if shown else result.diagnostics,
+        output_format,
+        result.design,
+        verbose=verbose,
+    )
     if not result.ok:
         click.echo(
             f"toolgen: build failed: {_summary(result.diagnostics)}; nothing written", err=True
@@ -612,7 +622,9 @@ def watch_command(
     """Build DESIGN into OUT, then rebuild whenever a file of DESIGN changes, until Ctrl-C
     (or SIGTERM).
 
-    A build with errors prints its diagnostics and writes nothing: OUT keeps the last good build.
+    Each rebuild names the files that changed and says how long it took; a warning the last
+    build printed is not printed again (errors always are). A build with errors prints its
+    diagnostics and writes nothing: OUT keeps the last good build.
     """
     # imported when used: watchfiles is slow to import
     from toolgen.commands.watch import terminate_as_interrupt, watch
@@ -655,7 +667,8 @@ def watch_rebuilder(
 
 class Rebuilder:
     """One build of DESIGN into OUT per call, reported, in a session kept between the calls
-    (what one build keeps for the next); :meth:`close` when the process builds no more."""
+    (what one build keeps for the next); :meth:`close` when the process builds no more. Text
+    reports leave out the warnings the last build printed (toolgen/commands/watch_report.py)."""
 
     def __init__(
         self,
@@ -670,8 +683,13 @@ class Rebuilder:
         self.output_format, self.cache, self.session = output_format, cache, session
         self.builds = 0
         self.verbose = False  # every diagnostic in full, not one line per problem
+        self.repeats = Repeats()
 
-    def __call__(self) -> int:
+    def __call__(self, changes: Changes = ()) -> int:
+        """One build; ``changes``: the burst of changes it follows (named before it starts)."""
+        if changes:
+            click.echo(f"toolgen: changed {describe_changes(changes, self.design)}", err=True)
+        started = time.perf_counter()
         code = _build_into(
             self.design,
             self.out,
@@ -681,9 +699,15 @@ class Rebuilder:
             cache=self.cache,
             session=self.session,
             verbose=self.verbose,
+            # JSON goes to tools, which want each build's whole list
+            shown=self.repeats.new if self.output_format == "text" else None,
         )
         if code == EXIT_DESIGN and self.builds:
             click.echo(f"toolgen: {self.out} keeps the last good build", err=True)
+        done = "built" if not self.builds else "rebuilt"
+        left_out = self.repeats.left_out if self.output_format == "text" else 0
+        repeated = f"; {left_out} warning(s) as in the last build, not repeated" if left_out else ""
+        click.echo(f"toolgen: {done} in {took(time.perf_counter() - started)}{repeated}", err=True)
         self.builds += 1
         # after a first write, which linked every file of OUT, while the report is read: the
         # next rebuild then keeps them by their signatures instead of reading them all

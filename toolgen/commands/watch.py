@@ -32,13 +32,16 @@ def design_filter(out: Path) -> Callable[[watchfiles.Change, str], bool]:
     return accept
 
 
-def watch(design: Path, out: Path, rebuild: Callable[[], object]) -> None:
-    """Call ``rebuild()`` after each burst of changes under ``design``; returns on Ctrl-C."""
+def watch(
+    design: Path, out: Path, rebuild: Callable[[set[tuple[watchfiles.Change, str]]], object]
+) -> None:
+    """Call ``rebuild(changes)`` after each burst of changes under ``design`` (what changed:
+    watchfiles' (change, path) pairs); returns on Ctrl-C."""
     try:
-        for _ in watchfiles.watch(
+        for changes in watchfiles.watch(
             design, watch_filter=design_filter(out), debounce=DEBOUNCE_MS, raise_interrupt=False
         ):
-            rebuild()
+            rebuild(changes)
     except KeyboardInterrupt:  # during a rebuild: the writer has already put OUT back whole
         return
 

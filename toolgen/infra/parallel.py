@@ -19,7 +19,14 @@ import os
 import sys
 import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    BrokenExecutor,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    wait,
+)
 from typing import Any, Generic, TextIO, TypeVar
 
 from toolgen.infra.cache import Cache
@@ -101,6 +108,16 @@ def _apply(function: Callable[..., R], chunk: list[tuple[Any, ...]], with_runner
 
 def _started() -> None:
     """A no-op task: submitting one per job makes the pool spawn every worker now."""
+
+
+def usable(pool: Executor) -> bool:
+    """Whether ``pool`` still takes work: a worker that died (killed, out of memory) breaks a
+    process pool for good, and a pool kept between builds must then be replaced."""
+    try:
+        pool.submit(_started)
+    except (BrokenExecutor, RuntimeError):  # broken, or shut down
+        return False
+    return True
 
 
 class Later(Generic[T]):
@@ -190,17 +207,20 @@ class Runner:
         progress: Progress | None = None,
         warm_up: Callable[[], None] | None = None,
         kept: Kept | None = None,
+        pool: Executor | None = None,
     ) -> None:
         """``warm_up``: a module-level function each worker runs first, while the parent is
         still loading the design (the imports of the stages' libraries cost a second or two).
         ``kept``: results of pure functions the last build of this process used
-        (toolgen/infra/kept.py); a worker's runner has none."""
+        (toolgen/infra/kept.py); a worker's runner has none. ``pool``: workers started (and
+        warmed up) before this runner, which it uses and leaves running (:meth:`keep_pool`)."""
         self.jobs = max(1, jobs)
         self.cache = cache
         self.kept = kept
         self.progress = progress
         self.warm_up = warm_up
-        self._pool: Executor | None = None
+        self._pool: Executor | None = pool
+        self._pool_kept = pool is not None  # close() leaves it to its owner
         self._submitted: list[Future[Any]] = []  # the workers' share of submit() calls
 
     def map(
@@ -447,6 +467,18 @@ class Runner:
             for _ in range(self.jobs):
                 pool.submit(_started)
 
+    def keep_pool(self) -> Executor | None:
+        """The workers, left running when this runner closes, for the next build of a process
+        that builds again (``toolgen watch``): started now if no stage needed them, so they
+        warm up while the process waits for the next change. A rebuild that changes a few
+        contracts has too few items to start workers for (:data:`MIN_PARALLEL_ITEMS`); with
+        them running, any two items go to them. None with one job."""
+        if self.jobs == 1:
+            return None
+        self.start()
+        self._pool_kept = True
+        return self._pool
+
     def _executor(self) -> Executor:
         if self._pool is None:
             # spawn: workers start clean (no copied locks or half-written state of this process)
@@ -464,9 +496,11 @@ class Runner:
         self.close()
 
     def close(self) -> None:
-        """Stop the workers (a later stage that needs them starts them again)."""
-        if self._pool is not None:
+        """Stop the workers (a later stage that needs them starts them again), unless they are
+        kept (:meth:`keep_pool`, or given): then only this runner lets go of them."""
+        if self._pool is not None and not self._pool_kept:
             self._pool.shutdown(cancel_futures=True)
-            self._pool = None
+        self._pool = None
+        self._pool_kept = False
         if self.progress is not None:
             self.progress.finish()
