@@ -328,7 +328,7 @@ def test_build_answers_with_diagnostics(designs, case):
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_cli_build_exits_1_and_writes_nothing(cli, designs, case, tmp_path):
-    built = cli("build", designs[case], "-o", tmp_path / "out")
+    built = cli("build", designs[case], "-o", tmp_path / "out", "--verbose")  # pointers whole
     assert built.exit_code == 1
     assert "Traceback" not in built.stderr and "nothing written" in built.stderr
     for file, pointer, code in CASES[case][1]:
