@@ -146,6 +146,7 @@ def test_recursion_is_written_as_json_text(tmp_path: Path) -> None:
     result = _project(tmp_path, {"tools/t.yaml": _tool(parameters)})
     assert result.ok, [d.format() for d in result.diagnostics]
     schema = result.projections[0].tools[0].schema
+    # the top-level member is written out (the tool wire form): Node is reached no more, not sent
     assert "$defs" not in schema
     kids = schema["properties"]["tree"]["properties"]["kids"]["items"]
     assert kids["type"] == "string" and "JSON text" in kids["description"]

@@ -196,9 +196,12 @@ def test_gateways_are_openais_table_under_their_own_name(provider: str) -> None:
         non_strict=OPENAI.non_strict,
         derives_from=None,
         display_name=OPENAI.display_name,
+        tokenizer=OPENAI.tokenizer,
     )
-    # only the name, the rules' sources, the decoders and the lineage differ
+    # only the name, the rules' sources, the decoders, the lineage and the tokenizer differ
     assert same_table == OPENAI
+    # Azure serves OpenAI's models; OpenRouter routes to models of every tokenizer
+    assert profile.tokenizer == {"azure_openai": "o200k_base", "openrouter": None}[provider]
     assert profile.derives_from == "openai"
     assert profile.non_strict is not None and OPENAI.non_strict is not None
     assert profile.non_strict.refused_at_root == OPENAI.non_strict.refused_at_root

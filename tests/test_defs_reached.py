@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.build import analyze
+from toolgen.compile.canonical.reference import reference_inverse
 from toolgen.load.design import load_design
 from toolgen.providers import settings
 
@@ -156,3 +157,33 @@ def test_a_definition_the_projection_inlined_everywhere_is_not_sent(make_design,
     assert projected.strict
     assert "$defs" not in projected.schema
     assert not any(pointer.startswith("/$defs") for pointer, _ in projected.rewrites.nodes)
+
+
+def test_a_use_that_only_annotated_an_unsent_definition_reads_its_own_copy(make_design, tool):
+    """``{$ref, description}`` is inlined (OpenAI strict takes no sibling of a $ref); its inverse
+    would call the definition's, but the definition is sent to nobody: the use reads its inlined
+    copy, and the null strict mode forced into the optional member goes."""
+    defs = {"X": {"type": "object", "properties": {"x": S}}}
+    parameters = _parameters({"a": {"$ref": "#/$defs/X", "description": "d"}}, defs)
+    parameters["required"] = ["a"]
+    root = make_design({"tools/t.yaml": tool("t", parameters)})
+    result = analyze(root, ("openai",))
+    assert [d.format() for d in result.diagnostics] == []
+    (projected,) = result.projections[0].tools
+    assert "$defs" not in projected.schema
+    assert projected.rewrites.counterpart("/properties/a").call is None
+    assert reference_inverse({"a": {"x": None}}, projected) == {"a": {}}
+
+
+def test_a_definition_the_wire_form_inlined_is_not_sent(make_design, tool):
+    """Workers AI writes top-level members ``{type, description}`` (its tool wire form), the
+    definition a member referred to inlined: the definition is sent to nobody (the projection the
+    inverse reads keeps it). A tool list read back so projects the same (tests/test_import.py)."""
+    defs = {"Place": {"type": "object", "properties": {"city": S}, "required": ["city"]}}
+    parameters = _parameters({"home": {"$ref": "#/$defs/Place"}}, defs)
+    root = make_design({"tools/t.yaml": tool("t", parameters)})
+    result = analyze(root, ("cloudflare",))
+    assert [d.format() for d in result.diagnostics] == []
+    (projected,) = result.projections[0].tools
+    assert projected.schema is not None and "$defs" not in projected.schema
+    assert projected.schema["properties"]["home"]["properties"] == {"city": S}

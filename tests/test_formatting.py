@@ -67,6 +67,10 @@ def test_elements_laid_out_without_black_are_blacks_lines(pairs) -> None:
         ("'a': 1.5", False),  # numbers other than integers: black normalizes some
         ("'a': ('x',)", False),  # a magic trailing comma
         ("'a': {'b': 1}", False),
+        ("'schema': " + repr('{"type":"object","x":' + '"y",' * 40 + '"z":1}'), True),  # JSON text
+        ("'schema': " + repr('{"d":"it\'s"}'), False),  # both quotes: black decides
+        ("'schema': " + repr('{"d":"a\\nb"}'), False),  # a backslash: black decides
+        (repr('{"a":1}'), False),  # a text alone (no key)
     ],
 )
 def test_which_elements_are_laid_out_without_black(element, laid_out) -> None:
@@ -117,6 +121,22 @@ def test_given_literals_format_to_black_on_the_written_out_module(trailing_comma
     assert format_python(source, literals, runner=Runner()) == black_format(
         written_out(source, literals)
     )
+
+
+def test_a_table_of_one_large_json_text_never_reaches_black(monkeypatch) -> None:
+    """A provider's table of schemas as JSON texts, with one tool whose schema is large (an enum
+    of thousands of values): with a trailing comma it is cut, and its line is laid out here."""
+    seen: list[int] = []
+    real = formatting._black
+    monkeypatch.setattr(
+        formatting, "_black", lambda source: seen.append(len(source)) or real(source)
+    )
+    text = '{"type":"string","enum":[' + ",".join(f'"sku-{i:05d}"' for i in range(5_000)) + "]}"
+    table = Literal("TEXTS", "{", (f"'pick': {text!r}",), trailing_comma=True)
+    source = f"from x import y\n\nTEXTS: dict[str, str] = {table}\nTABLE = y(TEXTS)\n"
+    formatted = format_python(source, (table,), runner=Runner())
+    assert formatted == real(written_out(source, (table,)))
+    assert max(seen, default=0) < 1_000
 
 
 @pytest.mark.usefixtures("cut_small")

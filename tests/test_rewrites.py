@@ -97,10 +97,16 @@ CASES = [
     Case(
         "ref_inlined_with_annotations",
         "openai",
-        {**obj({"a": {"$ref": "#/$defs/X", "description": "d"}}, ["a"]), "$defs": {"X": X}},
+        # b's bare reference keeps X a definition that is sent, whose inverse a serves
+        {
+            **obj(
+                {"a": {"$ref": "#/$defs/X", "description": "d"}, "b": {"$ref": "#/$defs/X"}}, ["a"]
+            ),
+            "$defs": {"X": X},
+        },
         lambda r: r == RefInlined("/$defs/X", annotations_only=True),
         "/properties/a",
-        {"a": {"x": None}},
+        {"a": {"x": None}, "b": None},
         {"a": {}},
         Counterpart("/properties/a", call="/$defs/X"),
     ),

@@ -1,8 +1,8 @@
 """Exact token counts, where a tokenizer library is installed locally: toolgen depends on none.
 
 A provider profile names the tiktoken encoding of its models (``Profile.tokenizer``); this finds
-a library that has it: tiktoken, else bpe-openai (a tiktoken-compatible API whose tables ship in
-the package). tiktoken downloads an encoding's table on its first use and keeps it in its cache:
+a library that has it: tiktoken, else the module ``bpe_openai`` (tiktoken's API, with the tables
+in its package). tiktoken downloads an encoding's table on its first use and keeps it in its cache:
 offline and without that cache, loading fails, and the count is the estimate
 (toolgen/runtime/_cost.py).
 """

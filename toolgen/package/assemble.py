@@ -192,20 +192,22 @@ def _tables(
         )
         for p, t in zip(outputs, output_texts, strict=True)
     }
+    # the JSON texts one a line (a trailing comma): a table of one large text is cut like a table
+    # of many, and its lines are laid out without black (toolgen/render/formatting.py)
     tables = [
-        Literal(name, "{", tuple(row[column] for row in rows.values()))
-        for name, column, rows in (
-            ("TOOL_DESCRIPTIONS", 0, tool_by_name),
-            ("TOOL_SCHEMAS", 1, tool_by_name),
-            ("TOOL_SIZES", 2, tool_by_name),
-            ("TOOL_PRIORITIES", 3, tool_by_name),
-            ("OUTPUT_DESCRIPTIONS", 0, output_by_name),
-            ("OUTPUT_SCHEMAS", 1, output_by_name),
-            ("OUTPUT_SIZES", 2, output_by_name),
+        Literal(name, "{", tuple(row[column] for row in rows.values()), trailing_comma=texts)
+        for name, column, rows, texts in (
+            ("TOOL_DESCRIPTIONS", 0, tool_by_name, False),
+            ("TOOL_SCHEMAS", 1, tool_by_name, True),
+            ("TOOL_SIZES", 2, tool_by_name, False),
+            ("TOOL_PRIORITIES", 3, tool_by_name, False),
+            ("OUTPUT_DESCRIPTIONS", 0, output_by_name, False),
+            ("OUTPUT_SCHEMAS", 1, output_by_name, True),
+            ("OUTPUT_SIZES", 2, output_by_name, False),
         )
     ]
     definitions = tuple(f"{key!r}: {text!r}" for key, text in schemas.shared.items())
-    tables.append(Literal("DEFINITIONS", "{", definitions))
+    tables.append(Literal("DEFINITIONS", "{", definitions, trailing_comma=True))
     return {table.name: table for table in tables}
 
 

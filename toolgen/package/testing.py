@@ -50,12 +50,19 @@ def _provider_files(projection: ProviderProjection, runner: Runner) -> dict[str,
     profile = projection.profile
     tools = [p for p in projection.tools if p.schema is not None]
     stored = tables_of(_stored_plans(tools, runner), "defs")
+    # JSON texts one a line, cut and laid out without black however few (as assemble._tables)
     plans = Literal(
         "TOOL_PLANS",
         "{",
         tuple(f"{p.contract.name!r}: {t!r}" for p, t in zip(tools, stored.texts, strict=True)),
+        trailing_comma=True,
     )
-    shared = Literal("DEF_PLANS", "{", tuple(f"{k!r}: {t!r}" for k, t in stored.shared.items()))
+    shared = Literal(
+        "DEF_PLANS",
+        "{",
+        tuple(f"{k!r}: {t!r}" for k, t in stored.shared.items()),
+        trailing_comma=True,
+    )
     context = {
         "header": header(),
         "provider": profile.name,

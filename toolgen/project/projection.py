@@ -1310,15 +1310,29 @@ def _reached_only(
     projected: Any, records: dict[str, NodeRecord]
 ) -> tuple[Any, dict[str, NodeRecord]]:
     """The projected schema without the definitions it no longer reaches (each use inlined),
-    with their records: only what a contract reaches is sent and counted."""
+    with their records: only what a contract reaches is sent and counted. A use that only added
+    annotations had its inverse call the definition's (RefInlined.annotations_only): it reads
+    its own inlined copy instead, as where the target is not projected."""
     unreached = unreached_definitions(projected)
     if not unreached:
         return projected, records
-    kept = {
-        pointer: record
-        for pointer, record in records.items()
-        if not any(pointer == entry or pointer.startswith(entry + "/") for entry in unreached)
-    }
+
+    def gone(pointer: str) -> bool:
+        return any(pointer == entry or pointer.startswith(entry + "/") for entry in unreached)
+
+    kept = {}
+    for pointer, record in records.items():
+        if gone(pointer):
+            continue
+        rewrites = tuple(
+            replace(rule, annotations_only=False)
+            if isinstance(rule, RefInlined) and rule.annotations_only and gone(rule.target)
+            else rule
+            for rule in record.rewrites
+        )
+        kept[pointer] = (
+            replace(record, rewrites=rewrites) if rewrites != record.rewrites else record
+        )
     return without_definitions(projected, unreached), kept
 
 
@@ -1414,6 +1428,8 @@ def project_contract(
             projector.report(pointer, code, message)
         if problems:
             schema = meaning = None
+        elif isinstance(schema, dict):  # what the wire form inlined is not sent either
+            schema = without_definitions(schema, unreached_definitions(schema))
     projected = ProjectedContract(contract, provider_name, schema, rewrites, profile.name, meaning)
     # a node inlined at several places is reported once
     return projected, list(dict.fromkeys(projector.diagnostics))

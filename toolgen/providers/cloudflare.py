@@ -318,8 +318,8 @@ def carries(member: Any, schema: Any) -> bool:
 def native_parameters(schema: Any) -> tuple[Any, list[tuple[str, str, str]]]:
     """A tool's projected parameters as the native input types take them (the rule
     "top-level members"): every member with one ``type`` and a ``description``, a member that is
-    a reference inlined, and the definitions nothing refers to any more left out. Only
-    annotations and a type every value already has are added, so the schema means the same."""
+    a reference inlined. Only annotations and a type every value already has are added, so the
+    schema means the same."""
     properties = schema.get("properties", {})
     written: dict[str, Any] = {}
     problems = []
@@ -344,9 +344,7 @@ def native_parameters(schema: Any) -> tuple[Any, list[tuple[str, str, str]]]:
             "description": member.get("description", ""),
             **{k: v for k, v in member.items() if k not in ("type", "description")},
         }
-    native = {**schema, "properties": written}
-    # a definition only inlined members used is sent no more (a request carries what it reaches)
-    return refs.without_definitions(native, refs.unreached_definitions(native)), problems
+    return {**schema, "properties": written}, problems
 
 
 CLOUDFLARE = Profile(

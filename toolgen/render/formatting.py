@@ -94,8 +94,10 @@ class Literal:
     def cuttable(self) -> bool:
         """Whether black explodes it one element a line, as the parts assume (what the text scan
         of :func:`_literal_lines` requires of a literal it finds: two elements or more, none
-        empty, starred or of several lines)."""
-        if len(self.elements) < 2 or self.length() < 2 * LINE_LENGTH or not all(self.elements):
+        empty, starred or of several lines; one is enough with a trailing comma, which black
+        keeps, where it writes a lone element of a literal it explodes without one)."""
+        few = len(self.elements) < (1 if self.trailing_comma else 2)
+        if few or self.length() < 2 * LINE_LENGTH or not all(self.elements):
             return False
         joined = "\0" + "\0".join(self.elements)
         return "\n" not in joined and "\0*" not in joined
@@ -522,6 +524,12 @@ _TUPLE = rf"\((?:{_SCALAR})(?:, (?:{_SCALAR}))+\)"
 _SCALAR_ELEMENT = re.compile(rf"(?:(?:{_SCALAR}): )?(?:{_SCALAR})")
 #: the same with tuples of two or more scalars: one line when it fits
 _SHORT_ELEMENT = re.compile(rf"(?:(?:{_SCALAR}|{_TUPLE}): )?(?:{_SCALAR}|{_TUPLE})")
+#: ``key: text`` whose text has double quotes and neither single quotes nor backslashes (JSON
+#: text, as repr writes it): black keeps the text's single quotes, since double ones would need
+#: an escape each, and writes the key's as double ones
+_NOT_IN_TEXT = r"""'\\\n\r\0\x0b\x0c\x1c-\x1e\x85\u2028\u2029"""
+_QUOTING_STRING = rf"""'[^{_NOT_IN_TEXT}]*"[^{_NOT_IN_TEXT}]*'"""
+_TEXT_ELEMENT = re.compile(rf"({_STRING}): ({_QUOTING_STRING})")
 
 
 def _element_line(element: str) -> str | None:
@@ -531,6 +539,9 @@ def _element_line(element: str) -> str | None:
         _SHORT_ELEMENT.fullmatch(element) and str_width(element) + 5 <= LINE_LENGTH
     ):
         return "    " + element.replace("'", '"') + ",\n"
+    text = _TEXT_ELEMENT.fullmatch(element)
+    if text is not None:
+        return f'    "{text.group(1)[1:-1]}": {text.group(2)},\n'
     return None
 
 

@@ -3,11 +3,11 @@ of its tokens, for ``toolgen show --cost`` and ``toolgen build --max-request-tok
 request planner of the runtime that reports the same figures).
 
 The estimate is a token per ``BYTES_PER_TOKEN`` bytes of the part's compact JSON text. Measured
-with OpenAI's o200k_base tokenizer over 873 tool definitions (the corpus of tools/list results,
-SDK recordings and BFCL functions beside the repository, and an imported MCP server's list), a
-token holds 4.67 bytes at the median and 4.22 at the tenth percentile (3.33 at the least): the
-estimate is high by about a sixth for most definitions and low for 3% of them. Anthropic's and
-Google's tokenizers are not public, so their counts are this estimate too.
+with the o200k_base encoding over 873 tool definitions (the corpus of tools/list results, SDK
+recordings and BFCL functions beside the repository, and an imported MCP server's list), a token
+holds 4.67 bytes at the median and 4.22 at the tenth percentile (3.33 at the least): the
+estimate is high by about a sixth for most definitions and low for 3% of them. Where a
+provider's tokenizer is not public, its counts are this estimate too.
 """
 
 from __future__ import annotations

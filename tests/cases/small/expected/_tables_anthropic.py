@@ -19,7 +19,7 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
 #: The projected definitions, each as its JSON text, once however many schemas hold it: each
 #: entry of a schema's own ``$defs`` below is the key of its text here.
 DEFINITIONS: dict[str, str] = {
-    "Point": '{"type":"object","properties":{"lat":{"type":"number"},"lon":{"type":"number"},"label":{"type":"string"}},"required":["lat","lon"],"additionalProperties":false}'
+    "Point": '{"type":"object","properties":{"lat":{"type":"number"},"lon":{"type":"number"},"label":{"type":"string"}},"required":["lat","lon"],"additionalProperties":false}',
 }
 #: Each projected schema as its JSON text, parsed when read (``JsonTable``).
 _TOOL_SCHEMA_TEXTS: dict[str, str] = {
@@ -33,7 +33,7 @@ TOOL_SIZES: dict[str, tuple[int, int]] = {"maps.route": (4, 1), "ping": (0, 0)}
 TOOL_PRIORITIES: dict[str, int] = {"maps.route": 0, "ping": 0}
 OUTPUT_DESCRIPTIONS: dict[str, str] = {"route_summary": "Summary of a planned route."}
 _OUTPUT_SCHEMA_TEXTS: dict[str, str] = {
-    "route_summary": '{"type":"object","properties":{"distance_km":{"type":"number"},"duration_min":{"type":"integer"},"warnings":{"type":"array","items":{"type":"string"}}},"required":["distance_km","duration_min"],"additionalProperties":false}'
+    "route_summary": '{"type":"object","properties":{"distance_km":{"type":"number"},"duration_min":{"type":"integer"},"warnings":{"type":"array","items":{"type":"string"}}},"required":["distance_km","duration_min"],"additionalProperties":false}',
 }
 OUTPUT_SCHEMAS = JsonTable(_OUTPUT_SCHEMA_TEXTS, DEFINITIONS)
 #: (optional members, union-typed schemas) of each output schema

@@ -20,7 +20,7 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
 #: The projected definitions, each as its JSON text, once however many schemas hold it: each
 #: entry of a schema's own ``$defs`` below is the key of its text here.
 DEFINITIONS: dict[str, str] = {
-    "Point": '{"type":"object","properties":{"lat":{"type":"number"},"lon":{"type":"number"}},"required":["lat","lon"],"additionalProperties":false}'
+    "Point": '{"type":"object","properties":{"lat":{"type":"number"},"lon":{"type":"number"}},"required":["lat","lon"],"additionalProperties":false}',
 }
 #: Each projected schema as its JSON text, parsed when read (``JsonTable``).
 _TOOL_SCHEMA_TEXTS: dict[str, str] = {

@@ -10,7 +10,7 @@ from .._json_tables import JsonTable
 #: The plans of ``$ref`` targets, each as its JSON text, once however many tools hold it: each
 #: entry of a plan's ``defs`` below is the key of its text here.
 DEF_PLANS: dict[str, str] = {
-    "/$defs/Point": '{"types":["object"],"members":{"lat":{"types":["number"]},"lon":{"types":["number"]},"label":{"types":["string"]}},"nulls":["lat","lon"],"required":["lat","lon"],"closed":true}'
+    "/$defs/Point": '{"types":["object"],"members":{"lat":{"types":["number"]},"lon":{"types":["number"]},"label":{"types":["string"]}},"nulls":["lat","lon"],"required":["lat","lon"],"closed":true}',
 }
 #: Each tool's plan as its JSON text, parsed when read (``JsonTable``).
 _TOOL_PLAN_TEXTS: dict[str, str] = {
