@@ -73,9 +73,9 @@ def test_a_line_stays_within_the_width_and_keeps_its_counts() -> None:
     assert len(line) == 100
     assert line.endswith("x… (2 tools, 2 providers)")
     assert format_problems(diagnostics, reach, width=None).splitlines()[0].count("x") == 300
-    # a place, code and counts that fill the width leave the message out, and are kept whole
+    # a place, code and counts that fill the width are kept whole, the message an ellipsis
     assert format_problems(diagnostics, reach, width=60) == (
-        "defs/filter.yaml:/$defs/Filter/not: UNSUPPORTED_NOT (2 tools, 2 providers)\n"
+        "defs/filter.yaml:/$defs/Filter/not: UNSUPPORTED_NOT … (2 tools, 2 providers)\n"
     )
 
 

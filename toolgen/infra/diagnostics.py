@@ -110,9 +110,9 @@ class Problem:
 
     def format(self, width: int | None = None) -> str:
         """One line: the diagnostic as it is when it is alone (one provider slot, one contract at
-        most), else ``file:pointer: CODE message (N tools, M providers)``; the message cut (or
-        left out) to keep the line within ``width`` (the rest is in ``--verbose``): only a node's
-        place, code and counts longer than that make a longer line."""
+        most), else ``file:pointer: CODE message (N tools, M providers)``; the message cut to keep
+        the line within ``width`` (the rest is in ``--verbose``): only a node's place, code and
+        counts longer than that make a longer line, whose message is an ellipsis."""
         first = self.diagnostics[0]
         prefix = "" if self.level is Level.ERROR else f"{self.level}: "
         slots = {d.provider for d in self.diagnostics}
@@ -123,8 +123,8 @@ class Problem:
         message = first.message
         if width is not None and len(head) + len(message) + len(tail) > width:
             room = width - len(head) - len(tail) - 1  # 1: the ellipsis
-            message = message[:room].rstrip() + "…" if room > 0 else ""
-        return (head + message).rstrip() + tail
+            message = message[: max(room, 0)].rstrip() + "…"  # never empty: a line has 5 fields
+        return head + message + tail
 
 
 _LEVEL_ORDER = {Level.ERROR: 0, Level.WARNING: 1, Level.INFO: 2}
