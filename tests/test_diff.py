@@ -205,7 +205,17 @@ CASES = [
         {"tools/t.yaml": tool(obj({"a": S}), name="billing_refund")},
         [
             "tools/t.yaml:/name: design: BREAKING tool renamed from 'billing.refund' to 'billing_refund'"
-            " (was tools/t.yaml)"
+            " (was tools/t.yaml); aliases: [billing.refund] in its file keeps MCP clients calling"
+            " the old name"
+        ],
+    ),
+    Case(
+        "tool renamed with its old name kept as an alias",
+        {"tools/t.yaml": tool(obj({"a": S}), name="billing.refund")},
+        {"tools/t.yaml": tool(obj({"a": S}), name="billing_refund", aliases=["billing.refund"])},
+        [
+            "tools/t.yaml:/name: design: BREAKING tool renamed from 'billing.refund' to 'billing_refund'"
+            " (was tools/t.yaml); MCP clients keep calling the old name (aliases)"
         ],
     ),
     Case(
@@ -213,7 +223,8 @@ CASES = [
         {"tools/t.yaml": tool(obj({"a": S}, ["a"]), name="a.b")},
         {"tools/moved.yaml": tool(obj({"a": S}, ["a"]), name="a-b")},
         [
-            "tools/moved.yaml:/name: design: BREAKING tool renamed from 'a.b' to 'a-b' (was tools/t.yaml)",
+            "tools/moved.yaml:/name: design: BREAKING tool renamed from 'a.b' to 'a-b' (was tools/t.yaml)"
+            "; aliases: [a.b] in its file keeps MCP clients calling the old name",
             "tools/moved.yaml:/name: openai: BREAKING wire name changed from 'a_b' to 'a-b'",
         ],
     ),
@@ -222,7 +233,8 @@ CASES = [
         {"tools/t.yaml": tool(obj({"a": S}), name="x" * 70)},
         {"tools/t.yaml": tool(obj({"a": S}), name="x" * 71)},
         [
-            f"tools/t.yaml:/name: design: BREAKING tool renamed from '{'x' * 70}' to '{'x' * 71}' (was tools/t.yaml)",
+            f"tools/t.yaml:/name: design: BREAKING tool renamed from '{'x' * 70}' to '{'x' * 71}' (was tools/t.yaml)"
+            f"; aliases: [{'x' * 70}] in its file keeps MCP clients calling the old name",
             # both names are too long for the wire: cut, with a hash of the canonical name
             "tools/t.yaml:/name: openai: BREAKING wire name changed from "
             f"'{'x' * 55}_{short_hash('x' * 70)}' to "

@@ -123,14 +123,14 @@ def _contract_changes(old: Contract, new: Contract) -> list[Change]:
 
     changes = []
     if old.name != new.name:
-        changes.append(
-            change(
-                "/name",
-                "RENAMED",
-                BREAKING,
-                f"{new.kind} renamed from {old.name!r} to {new.name!r} (was {old.file})",
+        renamed = f"{new.kind} renamed from {old.name!r} to {new.name!r} (was {old.file})"
+        if new.kind == "tool":  # models' names and the name models are sent change either way
+            renamed += (
+                "; MCP clients keep calling the old name (aliases)"
+                if old.name in new.aliases
+                else f"; aliases: [{old.name}] in its file keeps MCP clients calling the old name"
             )
-        )
+        changes.append(change("/name", "RENAMED", BREAKING, renamed))
     if old.description != new.description:
         changes.append(
             change("/description", "ANNOTATION_CHANGED", COMPATIBLE, "description changed")
