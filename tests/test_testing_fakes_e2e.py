@@ -65,3 +65,20 @@ def test_response_and_stream_decode_to_the_payloads_given(
     for event in fakes.stream(given_calls, api=api):
         stream.add(event)
     assert _decoded(stream.tool_calls()) == expected
+
+
+@pytest.mark.usefixtures("package")
+def test_a_payload_its_schema_refuses_is_no_fixture_unless_asked_for() -> None:
+    """The fakes hold only calls the model could make: a payload the tool's schema refuses is a
+    ValueError naming the tool, and ``check=False`` writes it anyway, for a negative test (the
+    package's decoding then refuses it)."""
+    fakes = importlib.import_module(f"{PACKAGE}.testing.openai")
+    module = importlib.import_module(f"{PACKAGE}.openai")
+    refused = {"charge_id": "not-a-charge", "reason": "duplicate"}  # breaks the pattern
+    for make in (fakes.response, fakes.stream):
+        with pytest.raises(ValueError, match="'billing.refund' breaks its schema.*check=False"):
+            make([("billing.refund", refused)])
+    outcome = module.parse_tool_calls(
+        fakes.response([("billing.refund", refused)], check=False), on_error="collect"
+    )
+    assert [type(call).__name__ for call in outcome] == ["FailedCall"]

@@ -15,6 +15,7 @@ Standard library only.
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -44,6 +45,7 @@ class Forward:
     tool whose payloads go out canonical as they are)."""
 
     def __init__(self, package: str | None, module: str) -> None:
+        self.package = package
         self._package = package
         self._module = module
         self._plans: Mapping[str, Any] | None = None
@@ -66,7 +68,9 @@ class Forward:
 class Fakes(Generic[Name, ApiName]):
     """The fakes of one provider (its module ``testing/<provider>.py`` binds them, typed with its
     tool names and APIs): ``response`` and ``stream`` carry tool calls given as canonical
-    payloads, in the provider's wire form; ``api`` None is the provider's first API."""
+    payloads, in the provider's wire form; ``api`` None is the provider's first API. A payload
+    is first checked against its tool's canonical model (``models.model_for``), so a fixture holds
+    only calls the model could make; ``check=False`` lets one through, for a negative test."""
 
     def __init__(
         self,
@@ -84,10 +88,24 @@ class Fakes(Generic[Name, ApiName]):
         # API -> keyword arguments of the builders (the provider's model, its wire variant)
         self._options = options or {}
 
-    def arguments(self, name: Name, payload: Any) -> Any:
+    def arguments(self, name: Name, payload: Any, *, check: bool = True) -> Any:
         """The arguments the provider's model writes for the canonical ``payload`` of tool
-        ``name`` (a fresh JSON value; KeyError for a tool the provider does not take)."""
+        ``name`` (a fresh JSON value; KeyError for a tool the provider does not take; ValueError
+        for a payload its schema refuses, unless ``check`` is False)."""
+        if check:
+            self._check(name, payload)
         return self._forward.arguments(name, payload)
+
+    def _check(self, name: str, payload: Any) -> None:
+        models = importlib.import_module("..models", self._forward.package)
+        model = models.model_for("tool", name)
+        try:
+            model.model_validate_json(json.dumps(payload))
+        except ValueError as refused:  # pydantic's ValidationError
+            raise ValueError(
+                f"the payload of tool {name!r} breaks its schema, so no model could send it "
+                f"(check=False lets it through, for a negative test): {refused}"
+            ) from None
 
     def response(
         self,
@@ -95,13 +113,14 @@ class Fakes(Generic[Name, ApiName]):
         *,
         api: ApiName | None = None,
         text: str | None = None,
+        check: bool = True,
     ) -> dict[str, Any]:
         """A response body of ``api`` whose tool calls carry ``calls`` (canonical name, canonical
-        payload), in order, after the assistant's ``text`` if given."""
+        payload), in order, after the assistant's ``text`` if given; ``check``: as ``arguments``."""
         api = api or self._first_api
         options = self._options.get(api, {})
         response = self._builders[api][0]
-        body: dict[str, Any] = response(self._wire(calls), text=text, **options)
+        body: dict[str, Any] = response(self._wire(calls, check), text=text, **options)
         return body
 
     def stream(
@@ -110,17 +129,21 @@ class Fakes(Generic[Name, ApiName]):
         *,
         api: ApiName | None = None,
         text: str | None = None,
+        check: bool = True,
     ) -> list[dict[str, Any]]:
         """The events (or chunks) of a streamed response of ``api`` carrying ``calls`` (see
         ``response``)."""
         api = api or self._first_api
         options = self._options.get(api, {})
         stream = self._builders[api][1]
-        events: list[dict[str, Any]] = stream(self._wire(calls), text=text, **options)
+        events: list[dict[str, Any]] = stream(self._wire(calls, check), text=text, **options)
         return events
 
-    def _wire(self, calls: Sequence[tuple[Name, Any]]) -> list[tuple[str, Any]]:
-        return [(self._wire_names[name], self.arguments(name, payload)) for name, payload in calls]
+    def _wire(self, calls: Sequence[tuple[Name, Any]], check: bool) -> list[tuple[str, Any]]:
+        return [
+            (self._wire_names[name], self.arguments(name, payload, check=check))
+            for name, payload in calls
+        ]
 
 
 def forward(value: Any, plan: Mapping[str, Any], defs: Mapping[str, Any]) -> Any:
