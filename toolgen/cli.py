@@ -660,9 +660,7 @@ def watch_rebuilder(
 
     from toolgen.build import Session
 
-    rebuilder = Rebuilder(design, out, providers, output_format, cache, Session())
-    rebuilder.verbose = verbose
-    return rebuilder
+    return Rebuilder(design, out, providers, output_format, cache, Session(), verbose=verbose)
 
 
 class Rebuilder:
@@ -678,11 +676,13 @@ class Rebuilder:
         output_format: str,
         cache: Path,
         session: Session,
+        *,
+        verbose: bool = False,
     ) -> None:
         self.design, self.out, self.providers = design, out, providers
         self.output_format, self.cache, self.session = output_format, cache, session
         self.builds = 0
-        self.verbose = False  # every diagnostic in full, not one line per problem
+        self.verbose = verbose  # every diagnostic in full, not one line per problem
         self.repeats = Repeats()
 
     def __call__(self, changes: Changes = ()) -> int:
