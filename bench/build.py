@@ -441,6 +441,9 @@ def _measure_rebuilds(work: Path, rounds: int, against: Path | None = None) -> s
     ratios: dict[str, list[tuple[float, float, float, float]]] = {
         label: [] for label, _ in variants
     }
+    # a shared machine's load moves the full build's wall time (its two workers wait for
+    # cores) far more than a serial rebuild's: the CPU times say what each did, whatever the load
+    cpu: dict[str, list[tuple[float, float]]] = {label: [] for label, _ in variants}
     lines = [f"corpus: {len(tools)} tools (OpenAI), {JOBS} jobs, {rounds} round(s)"]
     for index in range(rounds):
         order = variants if index % 2 == 0 else variants[::-1]
@@ -457,9 +460,11 @@ def _measure_rebuilds(work: Path, rounds: int, against: Path | None = None) -> s
                 )
             )
             mine = ratios[label][-1]
+            cpu[label].append((runs.full.cpu_seconds, runs.one_tool.cpu_seconds))
             lines.append(
-                f"round {index + 1}, {label} ({load} at its start): full {full:.1f} s, "
-                f"one tool {runs.one_tool.seconds:.2f} s ({mine[0]:.2%}), no change "
+                f"round {index + 1}, {label} ({load} at its start): full {full:.1f} s (CPU "
+                f"{runs.full.cpu_seconds:.1f} s), one tool {runs.one_tool.seconds:.2f} s "
+                f"({mine[0]:.2%}; CPU {runs.one_tool.cpu_seconds:.2f} s), no change "
                 f"{runs.no_change.seconds:.2f} s ({mine[1]:.2%}), shared definition "
                 f"{runs.shared_def.seconds:.2f} s ({mine[2]:.2%}), one tool into an empty OUT "
                 f"{runs.empty_out.seconds:.2f} s ({mine[3]:.2%}); {_load()} at its end"
@@ -470,7 +475,9 @@ def _measure_rebuilds(work: Path, rounds: int, against: Path | None = None) -> s
             f"medians, {label}: one tool {statistics.median(r[0] for r in found):.2%} (target "
             f"2%), no change {statistics.median(r[1] for r in found):.2%}, shared definition "
             f"{statistics.median(r[2] for r in found):.2%} (target 10%), one tool into an "
-            f"empty OUT {statistics.median(r[3] for r in found):.2%}"
+            f"empty OUT {statistics.median(r[3] for r in found):.2%}; CPU: full "
+            f"{statistics.median(c[0] for c in cpu[label]):.1f} s, one tool "
+            f"{statistics.median(c[1] for c in cpu[label]):.2f} s"
         )
     return "\n".join(lines)
 
