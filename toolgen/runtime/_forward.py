@@ -92,9 +92,10 @@ class Fakes(Generic[Name, ApiName]):
         """The arguments the provider's model writes for the canonical ``payload`` of tool
         ``name`` (a fresh JSON value; KeyError for a tool the provider does not take; ValueError
         for a payload its schema refuses, unless ``check`` is False)."""
+        wire = self._forward.arguments(name, payload)  # KeyError first, for an unknown tool
         if check:
             self._check(name, payload)
-        return self._forward.arguments(name, payload)
+        return wire
 
     def _check(self, name: str, payload: Any) -> None:
         models = importlib.import_module("..models", self._forward.package)
