@@ -37,6 +37,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -114,15 +115,23 @@ def run(command: list[str], env_extra: dict[str, str] | None = None) -> Run:
     env |= {"CI": "1", **EXTRA_ENV, **(env_extra or {})}
     start = time.perf_counter()
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    ended: dict[str, Any] = {}
+
+    def reap() -> None:
+        # wait4, not poll: the CPU time of the process tree (its workers are its children); on
+        # a thread that blocks in it, so the wall time ends when the process does, not at the
+        # next memory sample (which made every run a multiple of 0.2 s, plus a few ms)
+        _, ended["status"], ended["usage"] = os.wait4(process.pid, 0)
+        ended["at"] = time.perf_counter()
+
+    waiter = threading.Thread(target=reap)
+    waiter.start()
     peak = 0
-    while True:
-        # wait4, not poll: the CPU time of the process tree (its workers are its children)
-        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-        if pid:
-            break
+    while waiter.is_alive():
         peak = max(peak, _tree_rss_kib(process.pid))
-        time.sleep(0.2)
-    seconds = time.perf_counter() - start
+        waiter.join(0.2)
+    status, usage = ended["status"], ended["usage"]
+    seconds = ended["at"] - start
     process.returncode = os.waitstatus_to_exitcode(status)
     stderr = process.stderr.read().decode() if process.stderr else ""
     if process.returncode != 0:
