@@ -145,6 +145,30 @@ def test_json_format(cli, bad_design, tmp_path):
     assert json.loads(ok.stdout) == listed
 
 
+def test_json_names_the_tools_that_reach_each_diagnostic(cli, make_design, tool):
+    """``reached_by``: the tool whose file holds the node, or every tool that references the
+    shared definition that holds it (and not the tool that does not)."""
+    ref = {"$ref": "../defs/filter.yaml#/$defs/Filter"}
+    design = make_design(
+        {
+            "defs/filter.yaml": {"$defs": {"Filter": {"not": S}}},
+            "tools/query.yaml": tool("query", {"type": "object", "properties": {"f": ref}}),
+            "tools/search.yaml": tool("search", {"type": "object", "properties": {"f": ref}}),
+            "tools/own.yaml": tool(
+                "own", {"type": "object", "properties": {"x": {"not": S}}, "required": ["x"]}
+            ),
+            "toolgen.toml": '[toolgen]\nproviders = ["openai"]\n[providers.openai]\nstrict = true\n',
+        },
+        name="shared",
+    )
+    listed = json.loads(cli("validate", design, "--format", "json").stdout)
+    reached = {(d["file"], d["code"]): d["reached_by"] for d in listed}
+    assert reached == {
+        ("defs/filter.yaml", "UNSUPPORTED_NOT"): [["tool", "query"], ["tool", "search"]],
+        ("tools/own.yaml", "UNSUPPORTED_NOT"): [["tool", "own"]],
+    }
+
+
 def test_json_format_with_no_diagnostics(cli, good_design):
     result = cli("validate", good_design, "--format", "json")
     assert result.exit_code == 0

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from toolgen.build import analyze
-from toolgen.commands.diff import blocking_diagnostics, diff_designs, format_text
+from toolgen.commands.diff import blocking_diagnostics, diff_designs, format_json, format_text
 from toolgen.schema.names import short_hash
 
 S = {"type": "string"}
@@ -504,7 +504,7 @@ CASES = [
         {"tools/t.yaml": tool(obj({"a": {"type": "string", "not": {"enum": ["x"]}}}))},
         {"tools/t.yaml": tool(obj({"a": S}))},
         [
-            "tools/t.yaml:/parameters: openai: COMPATIBLE openai sends this tool strict now",
+            "tools/t.yaml:/parameters: openai: COMPATIBLE sends this tool strict now",
             f"{P}/properties/a/not: design: COMPATIBLE not removed",
         ],
         config=OPENAI_ONLY + FALLBACK,
@@ -513,7 +513,7 @@ CASES = [
         "now emitted for a provider",
         {"tools/t.yaml": tool(obj({"a": S}), providers=["openai"])},
         {"tools/t.yaml": tool(obj({"a": S}))},
-        ["tools/t.yaml:/providers: anthropic: COMPATIBLE now emitted for anthropic"],
+        ["tools/t.yaml:/providers: anthropic: COMPATIBLE now emitted"],
         config=BOTH,
     ),
     Case(
@@ -534,7 +534,7 @@ CASES = [
         {"tools/t.yaml": tool(obj({"a": S}), description="x" * 1_100)},
         [
             "tools/t.yaml:/description: design: COMPATIBLE description changed",
-            "tools/t.yaml:/parameters: openai: BREAKING openai rejects this tool now: LIMIT_DESCRIPTION"
+            "tools/t.yaml:/parameters: openai: BREAKING rejects this tool now: LIMIT_DESCRIPTION"
             " at tools/t.yaml:/description",
         ],
     ),
@@ -543,7 +543,7 @@ CASES = [
         {"tools/t.yaml": tool(obj({"label": S}, ["label"]))},
         {"tools/t.yaml": tool(TREE_IN_UNION)},
         [
-            "tools/t.yaml:/parameters: anthropic: COMPATIBLE anthropic sends this tool non-strict now:"
+            "tools/t.yaml:/parameters: anthropic: COMPATIBLE sends this tool non-strict now:"
             " STRICT_FALLBACK at tools/t.yaml:/parameters/$defs/Node/properties/children/items/anyOf/0/$ref",
             f"{P}/properties/label: design: BREAKING member removed: {STILL_VALID}; {CODE_BREAKS}",
             f"{P}/properties/root: design: BREAKING new required member",
@@ -565,14 +565,14 @@ CASES = [
         "no longer emitted for a provider",
         {"tools/t.yaml": tool(obj({"a": S}))},
         {"tools/t.yaml": tool(obj({"a": S}), providers=["openai"])},
-        ["tools/t.yaml:/providers: anthropic: BREAKING no longer emitted for anthropic"],
+        ["tools/t.yaml:/providers: anthropic: BREAKING no longer emitted"],
         config=BOTH,
     ),
     Case(
         "provider dropped from toolgen.toml",
         {"tools/t.yaml": tool(obj({"a": S})), "toolgen.toml": BOTH},
         {"tools/t.yaml": tool(obj({"a": S})), "toolgen.toml": OPENAI_ONLY},
-        ["toolgen.toml:/toolgen/providers: anthropic: BREAKING no longer built for anthropic"],
+        ["toolgen.toml:/toolgen/providers: anthropic: BREAKING no longer built"],
         config="",
     ),
     Case(
@@ -581,7 +581,7 @@ CASES = [
         {"tools/t.yaml": tool(obj({"title": S, "type": S}, ["title"]))},
         {"tools/t.yaml": tool(obj({"title": S, "type": {"type": ["string", "null"]}}, ["title"]))},
         [
-            f"{P}/properties/type: openai: COMPATIBLE openai boxes this optional member that"
+            f"{P}/properties/type: openai: COMPATIBLE boxes this optional member that"
             " accepts null now: the model writes null to leave it out and"
             ' {"value": ...} to set it; absent and null come back apart',
             f"{P}/properties/type/type: design: COMPATIBLE type widened from string to null/string",
@@ -599,7 +599,7 @@ CASES = [
             "toolgen.toml": OPENAI_ONLY + '[providers.openai]\noptional_nullable = "keep"\n',
         },
         [
-            f"{P}/properties/type: openai: BREAKING openai no longer boxes this optional member"
+            f"{P}/properties/type: openai: BREAKING no longer boxes this optional member"
             " that accepts null: absent comes back as null",
         ],
         config="",
@@ -670,6 +670,27 @@ def test_diff_case(case: Case, make_design: Any) -> None:
     new = analyze(_write(make_design, "new", case.new, case.config))
     assert not blocking_diagnostics(old) and not blocking_diagnostics(new)
     assert format_text(diff_designs(old, new)).splitlines() == case.expected
+
+
+def test_providers_that_see_the_same_change_share_its_line(make_design: Any) -> None:
+    """One change seen alike by several providers is one line naming them all; ``verbose`` gives
+    one line per provider, and JSON one object per provider."""
+    old = analyze(make_design({"tools/t.yaml": tool(obj({"a": S}), name="a.b")}, name="old"))
+    new = analyze(make_design({"tools/t.yaml": tool(obj({"a": S}), name="a-b")}, name="new"))
+    changes = [c for c in diff_designs(old, new) if c.kind == "PROVIDER_NAME_CHANGED"]
+    providers = sorted(c.provider for c in changes)
+    # Gemini's names may hold a dot; the others' wire name was a_b
+    underscored = [name for name in providers if name != "gemini"]
+    assert "gemini" in providers and len(underscored) > 2
+    wire = "tools/t.yaml:/name: {}: BREAKING wire name changed from '{}' to 'a-b'"
+    assert format_text(changes).splitlines() == [
+        wire.format(", ".join(underscored), "a_b"),
+        wire.format("gemini", "a.b"),
+    ]
+    assert format_text(changes, verbose=True).splitlines() == [
+        wire.format(name, "a.b" if name == "gemini" else "a_b") for name in providers
+    ]
+    assert [entry["provider"] for entry in json.loads(format_json(changes))] == providers
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)

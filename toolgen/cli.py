@@ -20,7 +20,7 @@ from toolgen.commands import RECORD_FILE
 from toolgen.commands.watch_report import Changes, Repeats, describe_changes, took
 from toolgen.formats import IMPORT_FORMATS
 from toolgen.infra.cache import CACHE_FOLDER, default_cache_dir
-from toolgen.infra.diagnostics import Diagnostic, Level, format_json, sort_diagnostics
+from toolgen.infra.diagnostics import Diagnostic, Level, sort_diagnostics
 from toolgen.infra.process import run_and_exit
 from toolgen.providers import PROVIDER_NAMES
 
@@ -167,10 +167,10 @@ def _report(
 ) -> None:
     """Diagnostics as JSON on stdout, or as text on stderr: one line per problem, counted over
     the contracts of ``design`` that reach it (toolgen/commands/reporting.py)."""
-    from toolgen.commands.reporting import diagnostics_text
+    from toolgen.commands.reporting import diagnostics_json, diagnostics_text
 
     if output_format == "json":
-        click.echo(format_json(diagnostics), nl=False)
+        click.echo(diagnostics_json(diagnostics, design), nl=False)
     elif diagnostics:
         click.echo(diagnostics_text(diagnostics, design, verbose=verbose), nl=False, err=True)
 
@@ -522,7 +522,7 @@ def diff_command(
     if output_format == "json":
         click.echo(format_diff_json(changes), nl=False)
     else:
-        click.echo(format_diff_text(changes), nl=False)
+        click.echo(format_diff_text(changes, verbose=verbose), nl=False)
     unbuilt = [
         label
         for result, label in ((old, old_label), (new, str(new_root)))
@@ -934,7 +934,7 @@ def _import_update(
     if blocking_diagnostics(old) or blocking_diagnostics(new):
         click.echo("toolgen: the design has errors; no diff printed", err=True)
     else:
-        click.echo(format_diff_text(diff_designs(old, new)), nl=False)
+        click.echo(format_diff_text(diff_designs(old, new), verbose=verbose), nl=False)
     conflicts = sum(d.code == "CONFLICT" for d in found)
     errors, _ = _import_counts(found)
     click.echo(

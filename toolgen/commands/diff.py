@@ -77,8 +77,23 @@ class Change:
         return {key: str(value) for key, value in asdict(self).items()}
 
 
-def format_text(changes: Iterable[Change]) -> str:
-    return "".join(change.format() + "\n" for change in sorted(changes))
+def format_text(changes: Iterable[Change], *, verbose: bool = False) -> str:
+    """One line per change; the providers that see the same change at the same place share one
+    line (``file:pointer: openai, groq: BREAKING ...``) unless ``verbose``."""
+    if verbose:
+        return "".join(change.format() + "\n" for change in sorted(changes))
+    providers: dict[tuple[str, str, str, Impact, str], list[str]] = {}
+    for change in sorted(changes):
+        key = (change.file, change.pointer, change.kind, change.classification, change.message)
+        providers.setdefault(key, []).append(change.provider)
+    lines = []
+    # in the order of the per-change lines: by place, then the first provider
+    for (file, pointer, _, classification, message), names in sorted(
+        providers.items(), key=lambda item: (item[0][:2], item[1][0], item[0][2:])
+    ):
+        label = classification.value.upper()
+        lines.append(f"{file}:{pointer}: {', '.join(names)}: {label} {message}\n")
+    return "".join(lines)
 
 
 def format_json(changes: Iterable[Change]) -> str:
@@ -230,9 +245,9 @@ def _projected_changes(
     if after is None:
         if before is None:
             return []
-        return [change("/providers", "NOT_EMITTED", BREAKING, f"no longer emitted for {provider}")]
+        return [change("/providers", "NOT_EMITTED", BREAKING, "no longer emitted")]
     if before is None:
-        return [change("/providers", "EMITTED", COMPATIBLE, f"now emitted for {provider}")]
+        return [change("/providers", "EMITTED", COMPATIBLE, "now emitted")]
     changes = []
     if before.provider_name != after.provider_name:
         changes.append(
@@ -250,21 +265,19 @@ def _projected_changes(
                 contract.pointer,
                 "NEWLY_REJECTED",
                 BREAKING,
-                f"{provider} rejects this {kind} now{reason}",
+                f"rejects this {kind} now{reason}",
             )
         )
     elif before.schema is None and after.schema is not None:
         changes.append(
-            change(
-                contract.pointer, "NOW_ACCEPTED", COMPATIBLE, f"{provider} accepts this {kind} now"
-            )
+            change(contract.pointer, "NOW_ACCEPTED", COMPATIBLE, f"accepts this {kind} now")
         )
     elif before.schema is not None and before.strict != after.strict:
         # The contract holds either way (payloads are validated after decoding); what changes
         # is whether the provider constrains the model's output to the schema.
         mode, code = ("strict", "NOW_STRICT") if after.strict else ("non-strict", "NOW_NON_STRICT")
         reason = "" if after.strict else _rejection(projection, contract, "STRICT_FALLBACK")
-        message = f"{provider} sends this {kind} {mode} now{reason}"
+        message = f"sends this {kind} {mode} now{reason}"
         changes.append(change(contract.pointer, code, COMPATIBLE, message))
     if before.schema is not None and after.schema is not None:
         changes += _boxing_changes(contract, provider, before, after)
@@ -299,9 +312,7 @@ def _boxing_changes(
     ):
         for canonical in sorted(members):
             file, pointer = contract.locate(canonical)
-            changes.append(
-                Change(file, pointer, provider, code, classification, f"{provider} {what}")
-            )
+            changes.append(Change(file, pointer, provider, code, classification, what))
     return changes
 
 
@@ -342,13 +353,9 @@ def diff_designs(old: BuildResult, new: BuildResult) -> list[Change]:
     new_by = {p.profile.name: p for p in new.projections}
     file, pointer = CONFIG_POINTER
     for name in sorted(old_by.keys() - new_by.keys()):
-        changes.append(
-            Change(file, pointer, name, "PROVIDER_DROPPED", BREAKING, f"no longer built for {name}")
-        )
+        changes.append(Change(file, pointer, name, "PROVIDER_DROPPED", BREAKING, "no longer built"))
     for name in sorted(new_by.keys() - old_by.keys()):
-        changes.append(
-            Change(file, pointer, name, "PROVIDER_ADDED", COMPATIBLE, f"now built for {name}")
-        )
+        changes.append(Change(file, pointer, name, "PROVIDER_ADDED", COMPATIBLE, "now built"))
     for name in sorted(old_by.keys() & new_by.keys()):
         changes += _provider_changes(old_by[name], new_by[name], pairs)
     return sorted(set(changes))

@@ -4,11 +4,19 @@ reach the node counted, or every diagnostic with ``--verbose``, or the JSON list
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Iterable
 
-from toolgen.infra.diagnostics import Diagnostic, Level, Reach, format_problems, group_problems
+from toolgen.infra.diagnostics import (
+    Diagnostic,
+    Level,
+    Reach,
+    format_problems,
+    group_problems,
+    sort_diagnostics,
+)
 from toolgen.load.contracts import Contract, Design
 
 #: The line width where stderr is no terminal (a CI log): wide enough for a pointer and a reason.
@@ -70,6 +78,18 @@ def diagnostics_text(
         width=width if width is not None else terminal_width(),
         verbose=verbose,
     )
+
+
+def diagnostics_json(diagnostics: Iterable[Diagnostic], design: Design | None = None) -> str:
+    """Every diagnostic as a JSON object (``Diagnostic.to_dict``) with ``reached_by``: the tools
+    and outputs of ``design`` whose schema holds its node, as ``["tool", name]`` pairs (none when
+    the design did not load)."""
+    reach = reach_of(design)
+    listed = [
+        {**d.to_dict(), "reached_by": [list(label) for label in sorted(reach(d))]}
+        for d in sort_diagnostics(diagnostics)
+    ]
+    return json.dumps(listed, indent=2) + "\n"
 
 
 def problem_counts(diagnostics: Iterable[Diagnostic]) -> tuple[int, int]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 
@@ -57,10 +56,6 @@ def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
 
 def format_text(diagnostics: Iterable[Diagnostic]) -> str:
     return "".join(d.format() + "\n" for d in sort_diagnostics(diagnostics))
-
-
-def format_json(diagnostics: Iterable[Diagnostic]) -> str:
-    return json.dumps([d.to_dict() for d in sort_diagnostics(diagnostics)], indent=2) + "\n"
 
 
 # -- one line per problem -------------------------------------------------------------------------
