@@ -82,6 +82,8 @@ __all__ = [
     "ResponseFormatText",
     "fake_response",
     "fake_stream",
+    "STREAM_CONTENT_TYPE",
+    "stream_body",
 ]
 
 
@@ -679,6 +681,21 @@ def fake_stream(
     usage. ``lenient`` chunks carry each call whole, without index, in the last chunk with the
     finish reason and the usage."""
     return _chat_stream(_fake(calls, text, model, lenient))
+
+
+#: The ``Content-Type`` of a streamed answer.
+STREAM_CONTENT_TYPE = "text/event-stream"
+
+
+def stream_body(events: Iterable[Mapping[str, Any]]) -> bytes:
+    """The HTTP body of a streamed answer made of ``events`` (``fake_stream``'s, or any):
+    a ``data:`` line of JSON per chunk, each followed by an empty line, then ``data: [DONE]``
+    (platform.openai.com/docs/api-reference/chat-streaming; openai-python's
+    ``openai/_streaming.py`` stops at ``[DONE]``), as every recorded Chat Completions stream of
+    ../shared/corpus ends."""
+    from ._fakes import server_sent_events
+
+    return server_sent_events(events, done=True)
 
 
 def _fake(

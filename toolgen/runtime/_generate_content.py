@@ -78,6 +78,8 @@ __all__ = [
     "ToolConfig",
     "fake_response",
     "fake_stream",
+    "STREAM_CONTENT_TYPE",
+    "stream_body",
 ]
 
 _PARTS = "candidates?.[].content?.parts?.[]"
@@ -667,6 +669,20 @@ def fake_stream(
     """The response chunks of streamGenerateContent: the text in pieces, then the calls whole
     with the finish reason."""
     return _gemini_stream(_fake(calls, text, model))
+
+
+#: The ``Content-Type`` of a streamed answer.
+STREAM_CONTENT_TYPE = "text/event-stream"
+
+
+def stream_body(events: Iterable[Mapping[str, Any]]) -> bytes:
+    """The HTTP body of a streamed answer made of ``events`` (``fake_stream``'s, or any):
+    a ``data:`` line of JSON per chunk (a whole GenerateContentResponse), every line
+    ended by ``\\r\\n``, no end marker: what ``streamGenerateContent?alt=sse`` sends (the recorded
+    streams of ../shared/corpus; google-genai's ``_api_client.py`` reads its ``data:`` lines)."""
+    from ._fakes import server_sent_events
+
+    return server_sent_events(events, line_end="\r\n")
 
 
 def _fake(calls: Sequence[tuple[str, Any]], text: str | None, model: str | None) -> Fake:

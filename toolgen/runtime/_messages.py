@@ -55,6 +55,8 @@ __all__ = [
     "UserMessageParam",
     "fake_response",
     "fake_stream",
+    "STREAM_CONTENT_TYPE",
+    "stream_body",
 ]
 
 
@@ -411,6 +413,20 @@ def fake_stream(
     (a ``ping`` after the first start), ``message_delta`` with the stop reason,
     ``message_stop``."""
     return _messages_stream(_fake(calls, text, model))
+
+
+#: The ``Content-Type`` of a streamed answer.
+STREAM_CONTENT_TYPE = "text/event-stream"
+
+
+def stream_body(events: Iterable[Mapping[str, Any]]) -> bytes:
+    """The HTTP body of a streamed answer made of ``events`` (``fake_stream``'s, or any):
+    per event an ``event:`` line naming its ``type`` and a ``data:`` line of JSON, then an empty
+    line (docs.anthropic.com/en/docs/build-with-claude/streaming; anthropic-python's
+    ``anthropic/_streaming.py`` skips an event without a name)."""
+    from ._fakes import server_sent_events
+
+    return server_sent_events(events, named=True)
 
 
 def _fake(calls: Sequence[tuple[str, Any]], text: str | None, model: str | None) -> Fake:

@@ -56,6 +56,8 @@ __all__ = [
     "ToolChoiceFunctionParam",
     "fake_response",
     "fake_stream",
+    "STREAM_CONTENT_TYPE",
+    "stream_body",
     "output_text",
 ]
 
@@ -377,6 +379,20 @@ def fake_stream(
     ``response.function_call_arguments.delta``/``.done`` events and
     ``response.output_item.done``, then ``response.completed`` with the whole response."""
     return _responses_stream(_fake(calls, text, model))
+
+
+#: The ``Content-Type`` of a streamed answer.
+STREAM_CONTENT_TYPE = "text/event-stream"
+
+
+def stream_body(events: Iterable[Mapping[str, Any]]) -> bytes:
+    """The HTTP body of a streamed answer made of ``events`` (``fake_stream``'s, or any):
+    per event an ``event:`` line naming its ``type`` and a ``data:`` line of JSON, then an empty
+    line; no end marker (platform.openai.com/docs/guides/streaming-responses; OpenAI's recorded
+    streams of ../shared/corpus)."""
+    from ._fakes import server_sent_events
+
+    return server_sent_events(events, named=True)
 
 
 def _fake(calls: Sequence[tuple[str, Any]], text: str | None, model: str | None) -> Fake:
