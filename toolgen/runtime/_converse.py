@@ -480,13 +480,13 @@ def stream_body(events: Iterable[Mapping[str, Any]]) -> bytes:
     """The HTTP body of ConverseStream made of ``events`` (``fake_stream``'s, or any, as boto3
     yields them: ``{event type: payload}``): one AWS event stream message per event, with the
     string headers ``:event-type``, ``:content-type`` (``application/json``) and ``:message-type``
-    (``event``) in the order Bedrock sends them, the payload as compact JSON, and both CRC-32s.
+    (``event``) in the order the API sends them, the payload as compact JSON, and both CRC-32s.
 
     The encoding ("Event stream encoding", docs.aws.amazon.com/transcribe/latest/dg/
     event-stream.html, checked 2026-12-07): a prelude of the message's total length and its
     headers' length (4 bytes each, big-endian) and the CRC-32 of those 8 bytes, the headers (each a
     name of one length byte, type 7 for a string, the value's 2-byte length and UTF-8 bytes), the
-    payload, then the CRC-32 of all before it; botocore's ``eventstream.py`` reads it so. Bedrock
+    payload, then the CRC-32 of all before it; botocore's ``eventstream.py`` reads it so. The API
     pads each payload with a member ``p`` no SDK yields; these payloads have none."""
     import struct
     import zlib

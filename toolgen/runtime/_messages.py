@@ -422,8 +422,8 @@ STREAM_CONTENT_TYPE = "text/event-stream"
 def stream_body(events: Iterable[Mapping[str, Any]]) -> bytes:
     """The HTTP body of a streamed answer made of ``events`` (``fake_stream``'s, or any):
     per event an ``event:`` line naming its ``type`` and a ``data:`` line of JSON, then an empty
-    line (docs.anthropic.com/en/docs/build-with-claude/streaming; anthropic-python's
-    ``anthropic/_streaming.py`` skips an event without a name)."""
+    line (the API's "Streaming Messages" page: every event is named; the SDK's ``_streaming.py``
+    skips an event without a name)."""
     from ._fakes import server_sent_events
 
     return server_sent_events(events, named=True)

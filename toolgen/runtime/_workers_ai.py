@@ -689,8 +689,8 @@ def stream_body(events: Iterable[Mapping[str, Any]]) -> bytes:
     """The HTTP body of a streamed answer made of ``events`` (``fake_stream``'s, or any):
     a ``data:`` line of JSON per event (a native event, or a chat chunk or Responses
     event of those result shapes, unnamed), each followed by an empty line, then ``data: [DONE]``
-    (toolgen's tests/fixtures/cloudflare/PROVENANCE.md names its sources), what ``sse_events``
-    reads."""
+    (the sources of toolgen's Workers AI fixtures, named in their PROVENANCE.md), what
+    ``sse_events`` reads."""
     from ._fakes import server_sent_events
 
     return server_sent_events(events, done=True)
