@@ -62,6 +62,7 @@ __all__ = [
     "FAKE_MODEL",
     "LENIENT_READS",
     "READS",
+    "STREAM_CONTENT_TYPE",
     "ChatCompletionAssistantMessageParam",
     "ChatCompletionFunctionToolParam",
     "ChatCompletionNamedToolChoiceParam",
@@ -82,7 +83,6 @@ __all__ = [
     "ResponseFormatText",
     "fake_response",
     "fake_stream",
-    "STREAM_CONTENT_TYPE",
     "stream_body",
 ]
 

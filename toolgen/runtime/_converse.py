@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FAKE_MODEL",
     "READS",
+    "STREAM_CONTENT_TYPE",
     "ConverseDecoder",
     "ConverseLoop",
     "ConverseMessage",
@@ -55,7 +56,6 @@ __all__ = [
     "ToolTypeDef",
     "fake_response",
     "fake_stream",
-    "STREAM_CONTENT_TYPE",
     "stream_body",
 ]
 

@@ -28,7 +28,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 __all__ = ["Call", "Fake", "Framings", "StreamBody", "server_sent_events"]
 
@@ -118,7 +118,7 @@ class StreamBody(bytes):
 
     content_type: str
 
-    def __new__(cls, body: bytes, content_type: str) -> StreamBody:
+    def __new__(cls, body: bytes, content_type: str) -> Self:
         framed = super().__new__(cls, body)
         framed.content_type = content_type
         return framed

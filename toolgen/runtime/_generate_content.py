@@ -63,6 +63,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FAKE_MODEL",
     "READS",
+    "STREAM_CONTENT_TYPE",
     "Content",
     "FunctionCallingConfig",
     "FunctionDeclaration",
@@ -78,7 +79,6 @@ __all__ = [
     "ToolConfig",
     "fake_response",
     "fake_stream",
-    "STREAM_CONTENT_TYPE",
     "stream_body",
 ]
 

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FAKE_MODEL",
     "READS",
+    "STREAM_CONTENT_TYPE",
     "AssistantMessageParam",
     "CacheControlEphemeralParam",
     "InputSchemaTyped",
@@ -55,7 +56,6 @@ __all__ = [
     "UserMessageParam",
     "fake_response",
     "fake_stream",
-    "STREAM_CONTENT_TYPE",
     "stream_body",
 ]
 

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FAKE_MODEL",
     "READS",
+    "STREAM_CONTENT_TYPE",
     "FunctionCallOutput",
     "FunctionToolParam",
     "ResponseFormatTextJSONSchemaConfigParam",
@@ -56,9 +57,8 @@ __all__ = [
     "ToolChoiceFunctionParam",
     "fake_response",
     "fake_stream",
-    "STREAM_CONTENT_TYPE",
-    "stream_body",
     "output_text",
+    "stream_body",
 ]
 
 # "async" is a keyword: only the functional syntax can declare it.

@@ -71,6 +71,7 @@ __all__ = [
     "FAKE_MODEL",
     "READS",
     "SHAPES",
+    "STREAM_CONTENT_TYPE",
     "ChatResponseFormat",
     "FunctionTool",
     "JsonSchemaFormat",
@@ -86,9 +87,8 @@ __all__ = [
     "WorkersToolMessage",
     "fake_response",
     "fake_stream",
-    "STREAM_CONTENT_TYPE",
-    "stream_body",
     "sse_events",
+    "stream_body",
 ]
 
 #: model-name prefix -> (family name, the shapes its models answer with)
