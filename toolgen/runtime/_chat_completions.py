@@ -691,8 +691,8 @@ def stream_body(events: Iterable[Mapping[str, Any]]) -> bytes:
     """The HTTP body of a streamed answer made of ``events`` (``fake_stream``'s, or any):
     a ``data:`` line of JSON per chunk, each followed by an empty line, then ``data: [DONE]``
     (the API reference's ``stream`` parameter: data-only server-sent events ended by
-    ``data: [DONE]``; the SDK's ``_streaming.py`` stops there), as every recorded Chat Completions
-    stream of ../shared/corpus ends."""
+    ``data: [DONE]``; the SDK's ``_streaming.py`` stops there), as recorded streams end
+    (toolgen's tests/sdk/test_sse.py compares them)."""
     from ._fakes import server_sent_events
 
     return server_sent_events(events, done=True)

@@ -678,8 +678,9 @@ STREAM_CONTENT_TYPE = "text/event-stream"
 def stream_body(events: Iterable[Mapping[str, Any]]) -> bytes:
     """The HTTP body of a streamed answer made of ``events`` (``fake_stream``'s, or any):
     a ``data:`` line of JSON per chunk (a whole GenerateContentResponse), every line
-    ended by ``\\r\\n``, no end marker: what ``streamGenerateContent?alt=sse`` sends (the recorded
-    streams of ../shared/corpus; google-genai's ``_api_client.py`` reads its ``data:`` lines)."""
+    ended by ``\\r\\n``, no end marker: what ``streamGenerateContent?alt=sse`` sends (as recorded
+    streams show: toolgen's tests/sdk/test_sse.py; the SDK's ``_api_client.py`` reads its
+    ``data:`` lines)."""
     from ._fakes import server_sent_events
 
     return server_sent_events(events, line_end="\r\n")

@@ -388,8 +388,8 @@ STREAM_CONTENT_TYPE = "text/event-stream"
 def stream_body(events: Iterable[Mapping[str, Any]]) -> bytes:
     """The HTTP body of a streamed answer made of ``events`` (``fake_stream``'s, or any):
     per event an ``event:`` line naming its ``type`` and a ``data:`` line of JSON, then an empty
-    line; no end marker (the API's guide "Streaming API responses"; the recorded streams of
-    ../shared/corpus)."""
+    line; no end marker (the API's guide "Streaming API responses"; recorded streams, which
+    toolgen's tests/sdk/test_sse.py compares)."""
     from ._fakes import server_sent_events
 
     return server_sent_events(events, named=True)
