@@ -39,3 +39,14 @@ def stream(
 def model(api: str) -> str:
     """The model the API's fakes name unless told."""
     return by_name(api).fakes.model
+
+
+def framed(api: str, events: Any, *, package: ModuleType | str | None = None) -> bytes:
+    """``events`` as the HTTP body of the API's stream (its module's ``stream_body``)."""
+    body: bytes = _module(api, package).stream_body(events)
+    return body
+
+
+def content_type(api: str) -> str:
+    """The ``Content-Type`` of the API's stream."""
+    return by_name(api).fakes.content_type

@@ -15,7 +15,7 @@ from toolgen.compile.models import ModelsOutput, generate_models
 from toolgen.load.contracts import Design
 from toolgen.load.design import load_design
 from toolgen.providers import settings
-from toolgen.render.runtime_files import copied
+from toolgen.render.runtime_files import copied, with_imports
 from toolgen.render.templating import header
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tools"
@@ -78,8 +78,9 @@ def materialize(design: Design, out_parent: Path) -> Built:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(source, encoding="utf-8")
     (out / "__init__.py").write_text("")
-    for fixed in ("_runtime", "_json"):  # what _decode imports, as the package has them
-        (out / f"{fixed}.py").write_text(copied(fixed, header()), encoding="utf-8")
+    for fixed in with_imports("_decode"):  # what _decode imports, as the package has them
+        if fixed != "_decode":
+            (out / f"{fixed}.py").write_text(copied(fixed, header()), encoding="utf-8")
     return Built(design, output, out, package)
 
 

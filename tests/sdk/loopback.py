@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests import fake_builders
+
 
 @dataclass
 class Loopback:
@@ -24,29 +26,28 @@ class Loopback:
         self.replies.append(("application/json", json.dumps(body).encode()))
 
     def reply_sse(self, text: str) -> None:
+        """Server-sent events as given: a recorded stream's own text, or a framing fault."""
         self.replies.append(("text/event-stream", text.encode()))
+
+    def reply_stream(self, api: str, events: Iterable[Any]) -> None:
+        """``events`` as the API sends a stream (its runtime module's framing, ``stream_body``)."""
+        self.replies.append((fake_builders.content_type(api), fake_builders.framed(api, events)))
+
+    def reply_served(self, body: Any) -> None:
+        """A package's ``testing.<provider>.sse(...)``: the bytes and their ``content_type``."""
+        self.replies.append((body.content_type, bytes(body)))
 
     def reset(self) -> None:
         self.requests.clear()
         self.replies.clear()
 
 
-def sse(events: Iterable[Any], *, chat: bool) -> str:
-    """Server-sent events as the providers write them: Chat Completions sends bare ``data:`` lines
-    and a final ``data: [DONE]``; the Responses and Messages APIs name each event."""
-    text = ""
-    for event in events:
-        if not chat:
-            text += f"event: {event['type']}\n"
-        text += f"data: {json.dumps(event)}\n\n"
-    return text + ("data: [DONE]\n\n" if chat else "")
-
-
-def sse_chunks(chunks: Iterable[Any]) -> str:
-    """Server-sent events as streamGenerateContent (``?alt=sse``) writes them: one bare ``data:``
-    line per chunk (a whole GenerateContentResponse), no end marker."""
-    return "".join(f"data: {json.dumps(chunk)}\r\n\r\n" for chunk in chunks)
-
+#: the envelope surface of a stream's events -> the API whose framing sends them
+STREAM_APIS = {
+    "chat_completion_chunk": "chat",
+    "response_stream_event": "responses",
+    "message_stream_event": "messages",
+}
 
 USER = [{"role": "user", "content": "hi"}]
 

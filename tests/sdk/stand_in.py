@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.fake_builders import framed
 from tests.sdk.bodies import (
     OUTPUT_PAYLOAD,
     PAYLOADS,
@@ -26,7 +27,6 @@ from tests.sdk.bodies import (
     response_body,
     response_events,
 )
-from tests.sdk.loopback import sse
 
 #: The calls every answer with tool calls carries (wire names are the same for every provider).
 CALLS: list[Call] = [
@@ -56,21 +56,21 @@ def answer(path: str, request: dict[str, Any]) -> tuple[str, str]:
     stream = bool(request.get("stream"))
     if path.endswith("/chat/completions"):
         if stream:
-            return "text/event-stream", sse(chat_chunks(calls), chat=True)
+            return "text/event-stream", framed("chat", chat_chunks(calls)).decode()
         content = OUTPUT_TEXT if "response_format" in request else None
         return "application/json", json.dumps(chat_completion(calls, content))
     if path.endswith("/responses"):
         if stream:
-            return "text/event-stream", sse(response_events(calls), chat=False)
+            return "text/event-stream", framed("responses", response_events(calls)).decode()
         text = OUTPUT_TEXT if "text" in request else None
         return "application/json", json.dumps(response(calls, text))
     if path.endswith("/messages"):
         if stream:
-            return "text/event-stream", sse(message_events(calls), chat=False)
+            return "text/event-stream", framed("messages", message_events(calls)).decode()
         text = OUTPUT_TEXT if "output_config" in request else None
         return "application/json", json.dumps(message(calls, text))
     if ":streamGenerateContent" in path:
-        return "text/event-stream", f"data: {json.dumps(_gemini(request))}\n\n"
+        return "text/event-stream", framed("generate_content", [_gemini(request)]).decode()
     if ":generateContent" in path:
         return "application/json", json.dumps(_gemini(request))
     raise LookupError(path)

@@ -29,7 +29,7 @@ from tests.sdk.bodies import (
     response_events,
     strict_arguments,
 )
-from tests.sdk.loopback import Loopback, sse
+from tests.sdk.loopback import Loopback
 
 USER = [{"role": "user", "content": "Do the things."}]
 
@@ -129,7 +129,7 @@ def test_chat_completions_stream(
     openai = getattr(gen, provider)
     calls = openai_calls(gen, provider)
     chunks = chat_chunks(calls)
-    server.reply_sse(sse(chunks, chat=True))
+    server.reply_stream("chat", chunks)
     received = list(
         openai_client.chat.completions.create(
             model="gpt-test", messages=USER, tools=openai.tool_definitions(api="chat"), stream=True
@@ -155,7 +155,7 @@ def test_openai_streaming_helpers(
     tools = openai.tool_definitions(api=api)
     stream = openai.ToolCallStream(api)
     if api == "chat":
-        server.reply_sse(sse(chat_chunks(calls), chat=True))
+        server.reply_stream("chat", chat_chunks(calls))
         helper = openai_client.chat.completions.stream(model="m", messages=USER, tools=tools)
         with helper as events:
             for event in events:
@@ -163,7 +163,7 @@ def test_openai_streaming_helpers(
                     stream.add(event.chunk)
             final = events.get_final_completion()
     else:
-        server.reply_sse(sse(response_events(calls), chat=False))
+        server.reply_stream("responses", response_events(calls))
         helper = openai_client.responses.stream(model="m", input="hi", tools=tools)
         with helper as events:
             for event in events:
@@ -203,7 +203,7 @@ def test_responses_stream(gen: ModuleType, server: Loopback, openai_client: Any)
     openai = gen.openai
     calls = openai_calls(gen)
     events = response_events(calls)
-    server.reply_sse(sse(events, chat=False))
+    server.reply_stream("responses", events)
     received = list(
         openai_client.responses.create(
             model="gpt-test",
@@ -251,7 +251,7 @@ def test_messages_stream(
     names = anthropic_selection(gen)
     calls = anthropic_calls(gen, names)
     events = message_events(calls)
-    server.reply_sse(sse(events, chat=False))
+    server.reply_stream("messages", events)
     request = {
         "model": "claude-test",
         "max_tokens": 1024,

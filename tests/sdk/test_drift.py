@@ -21,7 +21,7 @@ from tests.sdk.bodies import (
     response,
     response_events,
 )
-from tests.sdk.loopback import Loopback, ask, sse
+from tests.sdk.loopback import STREAM_APIS, Loopback, ask
 
 CALLS = [("call_1", "billing_refund", json.dumps({"charge_id": "ch_9Kx2LmQ7"}))]
 
@@ -91,7 +91,7 @@ def _fetch(surface: str, body: Any, server: Loopback, clients: tuple[Any, Any]) 
     if surface in BODY_MUTATIONS:
         server.reply_json(body)
         return ask(clients, surface)
-    server.reply_sse(sse(body, chat=surface == "chat_completion_chunk"))
+    server.reply_stream(STREAM_APIS[surface], body)
     return ask(clients, surface, stream=True)
 
 

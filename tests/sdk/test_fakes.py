@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests import fake_builders
-from tests.sdk.loopback import USER, Loopback, sse, sse_chunks
+from tests.sdk.loopback import USER, Loopback
 from toolgen.providers import PROFILES, PROVIDER_NAMES
 
 
@@ -248,14 +248,14 @@ def test_the_clients_put_the_streamed_fakes_together_into_the_calls_given(
     calls = _calls(reader.module, 3)
     events = reader.stream(calls, TEXTS[1])
     if api == "generate_content":
-        server.reply_sse(sse_chunks(events))
+        server.reply_stream(api, events)
         chunks = list(genai_client.models.generate_content_stream(model="m", contents="hi"))
         final = [call for chunk in chunks for call in chunk.function_calls or ()]
         assert [(c.name, c.args) for c in final] == calls
         assert reader.streamed(chunks) == calls
         assert "".join(chunk.text or "" for chunk in chunks) == TEXTS[1]
         return
-    server.reply_sse(sse(events, chat=api == "chat"))
+    server.reply_stream(api, events)
     if api == "chat":
         with openai_client.chat.completions.stream(model="m", messages=USER) as stream:
             body = stream.get_final_completion()

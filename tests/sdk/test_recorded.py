@@ -24,7 +24,7 @@ from tests.envelope.support import (
     spread,
     stream_events,
 )
-from tests.sdk.loopback import Loopback, ask, sse
+from tests.sdk.loopback import STREAM_APIS, Loopback, ask
 
 pytestmark = pytest.mark.corpus
 
@@ -70,10 +70,12 @@ def test_recorded_bodies_through_the_clients(
             assert raw_calls(parse(value, raw_reader(parse, NAMES))) == expected, (name, form)
 
 
-def _sse_body(path: Path, surface: str, events: list[Any]) -> str:
+def _reply(server: Loopback, path: Path, surface: str, events: list[Any]) -> None:
+    """The recorded stream's own bytes, or its recorded events in their API's framing."""
     if path.suffix == ".txt":
-        return path.read_text()
-    return sse(events, chat=surface == "chat_completion_chunk")
+        server.reply_sse(path.read_text())
+    else:
+        server.reply_stream(STREAM_APIS[surface], events)
 
 
 def _usable(path: Path, events: list[Any]) -> bool:
@@ -100,7 +102,7 @@ def test_recorded_streams_through_the_clients(
     ]
     assert usable
     for name, events in spread(usable, STREAMS_PER_FOLDER):
-        server.reply_sse(_sse_body(ENVELOPES / folder / name, surface, events))
+        _reply(server, ENVELOPES / folder / name, surface, events)
         received = ask((openai_client, anthropic_client), surface, stream=True)
         assert received, name
         reference = accumulator()

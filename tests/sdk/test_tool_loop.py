@@ -23,7 +23,7 @@ from tests.sdk.bodies import (
     response_events,
     strict_arguments,
 )
-from tests.sdk.loopback import Loopback, sse
+from tests.sdk.loopback import Loopback
 
 FORECAST = "weather.get_forecast"
 REFUND = "billing.refund"
@@ -159,7 +159,7 @@ def test_only_mistral_tool_messages_carry_the_wire_name(gen: ModuleType) -> None
 def test_chat_streamed(gen: ModuleType, server: Loopback, openai_client: Any) -> None:
     oai = gen.openai
     turn1 = two_calls(gen)
-    server.reply_sse(sse(chat_chunks(turn1), chat=True))
+    server.reply_stream("chat", chat_chunks(turn1))
     server.reply_json(chat_completion([], "ok"))
     messages: list[Any] = [{"role": "user", "content": "hi"}]
     stream = oai.ToolCallStream("chat")
@@ -217,7 +217,7 @@ def test_responses_streamed(gen: ModuleType, server: Loopback, openai_client: An
     SDK assembles is the turn to replay."""
     oai = gen.openai
     turn1 = two_calls(gen)
-    server.reply_sse(sse(response_events(turn1), chat=False))
+    server.reply_stream("responses", response_events(turn1))
     server.reply_json(response([], "ok"))
     items: list[Any] = [{"role": "user", "content": "hi"}]
     stream = oai.ToolCallStream("responses")
@@ -306,7 +306,7 @@ def test_messages_streamed(gen: ModuleType, server: Loopback, anthropic_client: 
         anthropic_call(gen, "toolu_a", FORECAST, PAYLOADS[FORECAST]),
         anthropic_call(gen, "toolu_b", REFUND, BAD_REFUND),
     ]
-    server.reply_sse(sse(message_events(turn1), chat=False))
+    server.reply_stream("messages", message_events(turn1))
     server.reply_json(message([], "ok"))
     messages: list[Any] = [{"role": "user", "content": "hi"}]
     stream = claude.ToolCallStream()

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from tests.sdk.bodies import PAYLOADS, response_body
-from tests.sdk.loopback import Loopback, sse_chunks
+from tests.sdk.loopback import Loopback
 from tests.sdk.test_tool_loop import BAD_REFUND, FORECAST, REFUND, check_for_model, handlers
 from tests.sdk.test_tool_loop_wire import gemini_parts
 
@@ -163,9 +163,11 @@ def chunks_of(parts: list[dict[str, Any]], *, last: dict[str, Any] | None = None
 def test_three_turns_streamed(gen: ModuleType, server: Loopback, genai_client: Any) -> None:
     gemini, ran, kinds = gen.gemini, [], []
     turns = [turn_one(gen), turn_two(gen)]
-    server.reply_sse(sse_chunks(chunks_of(turns[0])))
-    server.reply_sse(sse_chunks(chunks_of(turns[1])))
-    server.reply_sse(sse_chunks(chunks_of([{"text": "Done: "}], last={"text": "refunded."})))
+    server.reply_stream("generate_content", chunks_of(turns[0]))
+    server.reply_stream("generate_content", chunks_of(turns[1]))
+    server.reply_stream(
+        "generate_content", chunks_of([{"text": "Done: "}], last={"text": "refunded."})
+    )
     contents: list[Any] = [{"role": "user", "parts": [{"text": "Weather, and a refund"}]}]
     for _ in range(3):
         stream = gemini.ToolCallStream()

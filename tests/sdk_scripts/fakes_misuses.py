@@ -14,4 +14,6 @@ def misspelled() -> list[Any]:
         api="responses",
     )
     events = fake_openai.stream([("send_email", {})], api="messages")  # error
-    return [body, events]
+    served = fake_openai.sse([("send_email", {})], api="converse")  # error
+    framed = fake_openai.sse([("send-email", {})])  # error
+    return [body, events, served, framed]

@@ -19,4 +19,8 @@ def refunded_charges() -> list[str]:
             charges.append(call.arguments.charge_id)
     events: list[dict[str, object]] = fake_openai.stream([("send_email", {})])
     del events
+    served = fake_openai.sse([("send_email", {})], api="responses", text="Sending.")
+    body_bytes: bytes = served
+    content_type: str = served.content_type
+    del body_bytes, content_type
     return charges

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -122,15 +122,25 @@ class Requests:
 @dataclass(frozen=True)
 class Fakes:
     """The fake responses of an API for tests (its module's ``fake_response``, ``fake_stream``
-    and ``FAKE_MODEL``, the model they name unless told)."""
+    and ``FAKE_MODEL``, the model they name unless told), and its stream framing: ``body``, the
+    HTTP body of a stream's events, sent with the ``Content-Type`` ``content_type`` (its module's
+    ``stream_body`` and ``STREAM_CONTENT_TYPE``)."""
 
     response: Callable[..., dict[str, Any]]
     stream: Callable[..., list[dict[str, Any]]]
     model: str
+    body: Callable[[Iterable[Mapping[str, Any]]], bytes]
+    content_type: str
 
     @staticmethod
     def of(module: ModuleType) -> Fakes:
-        return Fakes(module.fake_response, module.fake_stream, module.FAKE_MODEL)
+        return Fakes(
+            module.fake_response,
+            module.fake_stream,
+            module.FAKE_MODEL,
+            module.stream_body,
+            module.STREAM_CONTENT_TYPE,
+        )
 
     @property
     def module(self) -> str:

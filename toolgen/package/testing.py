@@ -1,8 +1,8 @@
 """The package's ``testing`` subpackage: per provider, fakes of its responses and streams whose
 tool calls carry canonical payloads in the provider's wire form (toolgen/runtime/_forward.py
 writes them from the forward plans of toolgen/compile/canonical/forward.py; the bodies and
-events are each API's runtime module's: ``fake_response``, ``fake_stream``). Nothing else in the
-package imports it."""
+events are each API's runtime module's: ``fake_response``, ``fake_stream``, and so is their HTTP
+framing, ``stream_body``, which ``sse`` returns). Nothing else in the package imports it."""
 
 from __future__ import annotations
 

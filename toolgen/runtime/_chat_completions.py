@@ -62,6 +62,7 @@ __all__ = [
     "FAKE_MODEL",
     "LENIENT_READS",
     "READS",
+    "STREAM_CONTENT_TYPE",
     "ChatCompletionAssistantMessageParam",
     "ChatCompletionFunctionToolParam",
     "ChatCompletionNamedToolChoiceParam",
@@ -82,6 +83,7 @@ __all__ = [
     "ResponseFormatText",
     "fake_response",
     "fake_stream",
+    "stream_body",
 ]
 
 
@@ -679,6 +681,21 @@ def fake_stream(
     usage. ``lenient`` chunks carry each call whole, without index, in the last chunk with the
     finish reason and the usage."""
     return _chat_stream(_fake(calls, text, model, lenient))
+
+
+#: The ``Content-Type`` of a streamed answer.
+STREAM_CONTENT_TYPE = "text/event-stream"
+
+
+def stream_body(events: Iterable[Mapping[str, Any]]) -> bytes:
+    """The HTTP body of a streamed answer made of ``events`` (``fake_stream``'s, or any):
+    a ``data:`` line of JSON per chunk, each followed by an empty line, then ``data: [DONE]``
+    (the API reference's ``stream`` parameter: data-only server-sent events ended by
+    ``data: [DONE]``; the SDK's ``_streaming.py`` stops there), as recorded streams end
+    (toolgen's tests/sdk/test_sse.py compares them)."""
+    from ._fakes import server_sent_events
+
+    return server_sent_events(events, done=True)
 
 
 def _fake(

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FAKE_MODEL",
     "READS",
+    "STREAM_CONTENT_TYPE",
     "ConverseDecoder",
     "ConverseLoop",
     "ConverseMessage",
@@ -55,6 +56,7 @@ __all__ = [
     "ToolTypeDef",
     "fake_response",
     "fake_stream",
+    "stream_body",
 ]
 
 
@@ -468,6 +470,55 @@ def fake_stream(
     """The event dicts of ConverseStream (``messageStart``, ``contentBlockStart``/``Delta``/
     ``Stop``, ``messageStop``, ``metadata``)."""
     return _converse_stream(_fake(calls, text, model))
+
+
+#: The ``Content-Type`` of a streamed answer (ConverseStream's).
+STREAM_CONTENT_TYPE = "application/vnd.amazon.eventstream"
+
+
+def stream_body(events: Iterable[Mapping[str, Any]]) -> bytes:
+    """The HTTP body of ConverseStream made of ``events`` (``fake_stream``'s, or any, as boto3
+    yields them: ``{event type: payload}``): one AWS event stream message per event, with the
+    string headers ``:event-type``, ``:content-type`` (``application/json``) and ``:message-type``
+    (``event``) in the order the API sends them, the payload as compact JSON, and both CRC-32s.
+
+    The encoding ("Event stream encoding", docs.aws.amazon.com/transcribe/latest/dg/
+    event-stream.html, checked 2026-12-07): a prelude of the message's total length and its
+    headers' length (4 bytes each, big-endian) and the CRC-32 of those 8 bytes, the headers (each a
+    name of one length byte, type 7 for a string, the value's 2-byte length and UTF-8 bytes), the
+    payload, then the CRC-32 of all before it; botocore's ``eventstream.py`` reads it so. The API
+    pads each payload with a member ``p`` no SDK yields; these payloads have none."""
+    import struct
+    import zlib
+
+    messages = []
+    for event in events:
+        [(kind, payload)] = event.items()
+        headers = b"".join(
+            _string_header(name, value)
+            for name, value in (
+                (":event-type", kind),
+                (":content-type", "application/json"),
+                (":message-type", "event"),
+            )
+        )
+        data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        prelude = struct.pack(">II", 16 + len(headers) + len(data), len(headers))
+        message = prelude + struct.pack(">I", zlib.crc32(prelude)) + headers + data
+        messages.append(message + struct.pack(">I", zlib.crc32(message)))
+    return b"".join(messages)
+
+
+def _string_header(name: str, value: str) -> bytes:
+    """One event stream header of type string (7)."""
+    encoded_name, encoded = name.encode("utf-8"), value.encode("utf-8")
+    return (
+        bytes((len(encoded_name),))
+        + encoded_name
+        + b"\x07"
+        + len(encoded).to_bytes(2, "big")
+        + encoded
+    )
 
 
 def _fake(calls: Sequence[tuple[str, Any]], text: str | None, model: str | None) -> Fake:

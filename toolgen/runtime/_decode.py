@@ -174,12 +174,19 @@ def _alias_names(alias: Any) -> list[str]:
 def _validation_message(
     error: ValidationError, payload: Any, declared: Container[str] | None = None
 ) -> tuple[str, str]:
-    """(location, message) of the first error; pydantic's ``msg`` carries no input value."""
-    details = error.errors(include_url=False, include_input=False, include_context=False)
+    """(location, message) of the first error; pydantic's ``msg`` carries no input value. A
+    pattern the models enforce for a ``format`` is named by its format (``_formats``), never
+    shown as toolgen's regular expression."""
+    details = error.errors(include_url=False, include_input=False)
     first = details[0]
     more = f" (and {len(details) - 1} more)" if len(details) > 1 else ""
     where = location(tuple(first["loc"]), payload, declared)
-    return where, f"{first['msg']} [{first['type']}]{more}"
+    message = first["msg"]
+    if first["type"] == "string_pattern_mismatch":
+        from ._formats import format_message  # the table is read on a refusal only
+
+        message = format_message(str(first.get("ctx", {}).get("pattern", ""))) or message
+    return where, f"{message} [{first['type']}]{more}"
 
 
 def _parsed_output(provider: str, name: str, data: object) -> Any:

@@ -15,6 +15,11 @@ arrives (its JSON text).
 
 Model names are facts of the providers, which these modules do not know: each API's fakes name a
 plausible model (its module's ``FAKE_MODEL``) unless ``model`` names the one to show.
+
+A stream goes over HTTP in its API's framing: each API's module writes it (``stream_body``, the
+bytes of given events, and ``STREAM_CONTENT_TYPE``), the server-sent event APIs with
+``server_sent_events`` here; ``StreamBody`` is those bytes with their content type, what a
+package's ``testing.<provider>.sse`` returns for a loopback server to send.
 """
 
 from __future__ import annotations
@@ -22,12 +27,14 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Generic, Self, TypeVar
 
-__all__ = ["Call", "Fake"]
+__all__ = ["Call", "Fake", "Framings", "StreamBody", "server_sent_events"]
 
 Call = tuple[str, Any]
+Name = TypeVar("Name", bound=str)
+ApiName = TypeVar("ApiName", bound=str)
 
 _ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _PIECES = 3  # how many fragments a streamed text or argument string is cut into
@@ -103,3 +110,68 @@ class Fake:
         words = re.findall(r"\s*\S+\s*|\s+", text)
         size = max(1, -(-len(words) // _PIECES))
         return ["".join(words[start : start + size]) for start in range(0, len(words), size)]
+
+
+class StreamBody(bytes):
+    """The bytes of a streamed answer as the API sends them over HTTP (a ``bytes``, written to a
+    response as it is), and ``content_type``, the ``Content-Type`` header sent with them."""
+
+    content_type: str
+
+    def __new__(cls, body: bytes, content_type: str) -> Self:
+        framed = super().__new__(cls, body)
+        framed.content_type = content_type
+        return framed
+
+
+class Framings(Generic[Name, ApiName]):
+    """The ``sse`` of a provider's fakes (its ``testing/<provider>.py`` binds it, typed with its
+    tool names and APIs): its ``stream`` in the framing of each API, ``api`` None being the
+    provider's first."""
+
+    def __init__(
+        self,
+        stream: Callable[..., list[dict[str, Any]]],
+        first_api: ApiName,
+        framings: Mapping[str, tuple[Callable[[list[dict[str, Any]]], bytes], str]],
+    ) -> None:
+        self._stream = stream
+        self._first_api = first_api
+        # API -> (the HTTP body of a stream's events, the content type it is sent with)
+        self._framings = framings
+
+    def sse(
+        self,
+        calls: Sequence[tuple[Name, Any]],
+        *,
+        api: ApiName | None = None,
+        text: str | None = None,
+        check: bool = True,
+    ) -> StreamBody:
+        """The bytes the provider's HTTP API sends for ``stream(calls, api=api, text=text,
+        check=check)``, in the API's framing (server-sent events; AWS event stream messages for
+        ConverseStream); their ``content_type`` is the ``Content-Type`` to send them with."""
+        body, content_type = self._framings[api or self._first_api]
+        events = self._stream(calls, api=api, text=text, check=check)
+        return StreamBody(body(events), content_type)
+
+
+def server_sent_events(
+    events: Iterable[Mapping[str, Any]],
+    *,
+    named: bool = False,
+    done: bool = False,
+    line_end: str = "\n",
+) -> bytes:
+    """``events`` as server-sent events (UTF-8): one ``data:`` line of compact JSON each, after an
+    ``event:`` line naming its ``type`` when ``named``, each event ended by an empty line; then
+    ``data: [DONE]`` when ``done``. ``line_end`` ends every line. (The SDKs' readers split lines
+    of bytes, at ``\\r``, ``\\n`` or both, so the JSON's text needs no escaping beyond JSON's.)"""
+    parts = []
+    for event in events:
+        if named:
+            parts.append(f"event: {event['type']}{line_end}")
+        parts.append(f"data: {Fake.json_text(event)}{line_end}{line_end}")
+    if done:
+        parts.append(f"data: [DONE]{line_end}{line_end}")
+    return "".join(parts).encode("utf-8")

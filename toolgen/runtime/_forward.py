@@ -17,10 +17,13 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from ._canonical_support import is_integer, is_number, json_equal
 from ._codecs import write
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 __all__ = ["Fakes", "Forward", "forward"]
 
@@ -103,9 +106,14 @@ class Fakes(Generic[Name, ApiName]):
         try:
             model.model_validate_json(json.dumps(payload))
         except ValueError as refused:  # pydantic's ValidationError
+            # stated as a PayloadError states it (a format by its name, not its pattern)
+            from ._decode import _validation_message, declared_names
+
+            error = cast("ValidationError", refused)
+            where, reason = _validation_message(error, payload, declared_names(model))
             raise ValueError(
                 f"the payload of tool {name!r} breaks its schema, so no model could send it "
-                f"(check=False lets it through, for a negative test): {refused}"
+                f"(check=False lets it through, for a negative test): {where}: {reason}"
             ) from None
 
     def response(

@@ -63,6 +63,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FAKE_MODEL",
     "READS",
+    "STREAM_CONTENT_TYPE",
     "Content",
     "FunctionCallingConfig",
     "FunctionDeclaration",
@@ -78,6 +79,7 @@ __all__ = [
     "ToolConfig",
     "fake_response",
     "fake_stream",
+    "stream_body",
 ]
 
 _PARTS = "candidates?.[].content?.parts?.[]"
@@ -667,6 +669,21 @@ def fake_stream(
     """The response chunks of streamGenerateContent: the text in pieces, then the calls whole
     with the finish reason."""
     return _gemini_stream(_fake(calls, text, model))
+
+
+#: The ``Content-Type`` of a streamed answer.
+STREAM_CONTENT_TYPE = "text/event-stream"
+
+
+def stream_body(events: Iterable[Mapping[str, Any]]) -> bytes:
+    """The HTTP body of a streamed answer made of ``events`` (``fake_stream``'s, or any):
+    a ``data:`` line of JSON per chunk (a whole GenerateContentResponse), every line
+    ended by ``\\r\\n``, no end marker: what ``streamGenerateContent?alt=sse`` sends (as recorded
+    streams show: toolgen's tests/sdk/test_sse.py; the SDK's ``_api_client.py`` reads its
+    ``data:`` lines)."""
+    from ._fakes import server_sent_events
+
+    return server_sent_events(events, line_end="\r\n")
 
 
 def _fake(calls: Sequence[tuple[str, Any]], text: str | None, model: str | None) -> Fake:

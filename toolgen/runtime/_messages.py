@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FAKE_MODEL",
     "READS",
+    "STREAM_CONTENT_TYPE",
     "AssistantMessageParam",
     "CacheControlEphemeralParam",
     "InputSchemaTyped",
@@ -55,6 +56,7 @@ __all__ = [
     "UserMessageParam",
     "fake_response",
     "fake_stream",
+    "stream_body",
 ]
 
 
@@ -411,6 +413,20 @@ def fake_stream(
     (a ``ping`` after the first start), ``message_delta`` with the stop reason,
     ``message_stop``."""
     return _messages_stream(_fake(calls, text, model))
+
+
+#: The ``Content-Type`` of a streamed answer.
+STREAM_CONTENT_TYPE = "text/event-stream"
+
+
+def stream_body(events: Iterable[Mapping[str, Any]]) -> bytes:
+    """The HTTP body of a streamed answer made of ``events`` (``fake_stream``'s, or any):
+    per event an ``event:`` line naming its ``type`` and a ``data:`` line of JSON, then an empty
+    line (the API's "Streaming Messages" page: every event is named; the SDK's ``_streaming.py``
+    skips an event without a name)."""
+    from ._fakes import server_sent_events
+
+    return server_sent_events(events, named=True)
 
 
 def _fake(calls: Sequence[tuple[str, Any]], text: str | None, model: str | None) -> Fake:

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FAKE_MODEL",
     "READS",
+    "STREAM_CONTENT_TYPE",
     "FunctionCallOutput",
     "FunctionToolParam",
     "ResponseFormatTextJSONSchemaConfigParam",
@@ -57,6 +58,7 @@ __all__ = [
     "fake_response",
     "fake_stream",
     "output_text",
+    "stream_body",
 ]
 
 # "async" is a keyword: only the functional syntax can declare it.
@@ -377,6 +379,20 @@ def fake_stream(
     ``response.function_call_arguments.delta``/``.done`` events and
     ``response.output_item.done``, then ``response.completed`` with the whole response."""
     return _responses_stream(_fake(calls, text, model))
+
+
+#: The ``Content-Type`` of a streamed answer.
+STREAM_CONTENT_TYPE = "text/event-stream"
+
+
+def stream_body(events: Iterable[Mapping[str, Any]]) -> bytes:
+    """The HTTP body of a streamed answer made of ``events`` (``fake_stream``'s, or any):
+    per event an ``event:`` line naming its ``type`` and a ``data:`` line of JSON, then an empty
+    line; no end marker (the API's guide "Streaming API responses"; recorded streams, which
+    toolgen's tests/sdk/test_sse.py compares)."""
+    from ._fakes import server_sent_events
+
+    return server_sent_events(events, named=True)
 
 
 def _fake(calls: Sequence[tuple[str, Any]], text: str | None, model: str | None) -> Fake:

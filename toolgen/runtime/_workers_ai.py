@@ -71,6 +71,7 @@ __all__ = [
     "FAKE_MODEL",
     "READS",
     "SHAPES",
+    "STREAM_CONTENT_TYPE",
     "ChatResponseFormat",
     "FunctionTool",
     "JsonSchemaFormat",
@@ -87,6 +88,7 @@ __all__ = [
     "fake_response",
     "fake_stream",
     "sse_events",
+    "stream_body",
 ]
 
 #: model-name prefix -> (family name, the shapes its models answer with)
@@ -677,6 +679,21 @@ def fake_stream(
     """The SSE events of the result ``shape`` (native events carry the text in pieces, then the
     whole calls, then the usage)."""
     return _workers_stream(_fake(calls, text, model, shape), shape)
+
+
+#: The ``Content-Type`` of a streamed answer.
+STREAM_CONTENT_TYPE = "text/event-stream"
+
+
+def stream_body(events: Iterable[Mapping[str, Any]]) -> bytes:
+    """The HTTP body of a streamed answer made of ``events`` (``fake_stream``'s, or any):
+    a ``data:`` line of JSON per event (a native event, or a chat chunk or Responses
+    event of those result shapes, unnamed), each followed by an empty line, then ``data: [DONE]``
+    (the sources of toolgen's Workers AI fixtures, named in their PROVENANCE.md), what
+    ``sse_events`` reads."""
+    from ._fakes import server_sent_events
+
+    return server_sent_events(events, done=True)
 
 
 def _fake(

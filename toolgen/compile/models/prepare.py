@@ -7,6 +7,8 @@ models it writes. The rules apply to one node at a time; the shared walker does 
 * ``format`` becomes a ``pattern`` for the formats in :data:`FORMAT_PATTERNS` (enforced with
   no extra run-time package and the value stays the string it was), and is dropped otherwise (the
   generator would map ``email`` to ``EmailStr``, ``date-time`` to ``datetime``, changing the dump).
+  The table and ``format_pattern`` are the runtime's (toolgen/runtime/_formats.py): a refusal's
+  message names the format, not the pattern.
 * ``number`` also admits ``integer``, so ``5`` stays ``5`` (and a large integer stays exact).
 * a schema without ``type`` whose keywords apply to one type only becomes one branch per type:
   the generator would type it by them (``properties``: an object, refusing ``3``).
@@ -24,6 +26,7 @@ from typing import Any
 from toolgen.compile.models import arrays
 from toolgen.compile.models.placeholder import PLACEHOLDER_PACKAGE
 from toolgen.project.rewrites.composition import merge
+from toolgen.runtime._formats import FORMAT_PATTERNS, format_pattern
 from toolgen.schema import pointer as jp
 from toolgen.schema import walker
 from toolgen.schema.type_union import branches_by_type
@@ -40,74 +43,11 @@ __all__ = [
     "rename_refs",
 ]
 
-_IPV4 = r"(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
-_H16 = r"[0-9A-Fa-f]{1,4}"
-_LS32 = rf"(?:{_H16}:{_H16}|{_IPV4})"
-
-
-def _ipv6() -> str:
-    """RFC 4291 section 2.2, in the nine forms of RFC 3986's IPv6address: eight groups, the last
-    two of which may be an IPv4 address, with at most one ``::`` standing for one or more."""
-    forms = [
-        rf"(?:{_H16}:){{6}}{_LS32}",
-        rf"::(?:{_H16}:){{5}}{_LS32}",
-        rf"(?:{_H16})?::(?:{_H16}:){{4}}{_LS32}",
-        rf"(?:(?:{_H16}:){{0,1}}{_H16})?::(?:{_H16}:){{3}}{_LS32}",
-        rf"(?:(?:{_H16}:){{0,2}}{_H16})?::(?:{_H16}:){{2}}{_LS32}",
-        rf"(?:(?:{_H16}:){{0,3}}{_H16})?::{_H16}:{_LS32}",
-        rf"(?:(?:{_H16}:){{0,4}}{_H16})?::{_LS32}",
-        rf"(?:(?:{_H16}:){{0,5}}{_H16})?::{_H16}",
-        rf"(?:(?:{_H16}:){{0,6}}{_H16})?::",
-    ]
-    return "|".join(f"(?:{form})" for form in forms)
-
-
-_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-#: RFC 3339 appendix A: ``P`` then a date (years, months, days, each with all the smaller units
-#: up to days or none), a time (``T`` with hours, minutes, seconds likewise) or weeks alone
-_DURATION_TIME = r"T(?:[0-9]+H(?:[0-9]+M(?:[0-9]+S)?)?|[0-9]+M(?:[0-9]+S)?|[0-9]+S)"
-_DURATION_DATE = r"(?:[0-9]+D|[0-9]+M(?:[0-9]+D)?|[0-9]+Y(?:[0-9]+M(?:[0-9]+D)?)?)"
-
-#: JSON Schema formats enforced by the models, as unanchored Python regular expressions (ASCII):
-#: every format a provider's strict mode keeps (docs/generated-api.md lists them), by the
-#: definitions JSON Schema 2020-12 cites. Formats not listed are annotations only (JSON Schema
-#: 2020-12's format-annotation vocabulary).
-FORMAT_PATTERNS: dict[str, str] = {
-    "date-time": (
-        r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt ]"
-        r"(?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)(?:\.[0-9]+)?"
-        r"(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
-    ),
-    "date": r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])",
-    "time": (
-        r"(?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)(?:\.[0-9]+)?"
-        r"(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
-    ),
-    "email": r"[^@\s]+@[^@\s]+",
-    "uuid": r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
-    "ipv4": _IPV4,
-    "ipv6": _ipv6(),
-    # RFC 1123 section 2.1: dot-separated labels of letters, digits and inner hyphens, each at
-    # most 63 characters, at most 253 in all
-    "hostname": rf"(?=[^\n]{{1,253}}\Z){_LABEL}(?:\.{_LABEL})*",
-    "duration": rf"P(?:{_DURATION_DATE}(?:{_DURATION_TIME})?|{_DURATION_TIME}|[0-9]+W)",
-    "uri": r"[A-Za-z][A-Za-z0-9+.\-]*:\S*",
-}
-
 SHARED_MODULE = f"{PLACEHOLDER_PACKAGE}.models._shared"
 BASE_CLASS = f"{PLACEHOLDER_PACKAGE}.models._base.CanonicalModel"
 
 #: (pointer inside the prepared schema, message) for what the models cannot enforce.
 Note = tuple[str, str]
-
-
-def format_pattern(fmt: str, pattern: str | None) -> str:
-    """One regular expression for ``format`` and, when there is one, the schema's ``pattern``."""
-    anchored = rf"\A(?:{FORMAT_PATTERNS[fmt]})\Z"
-    if pattern is None:
-        return anchored
-    # The schema's pattern keeps its search semantics inside a lookahead at the start.
-    return rf"\A(?=[\s\S]*?(?:{pattern})){anchored[2:]}"
 
 
 def _compiles(pattern: str) -> bool:

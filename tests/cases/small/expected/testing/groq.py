@@ -7,6 +7,9 @@ response whose tool calls carry ``calls``, (canonical tool name, canonical paylo
 the provider's wire form (its tool names, the nulls its strict mode writes, every encoding of
 the projection), as its model would send them: ``parse_tool_calls(response([(name, payload)]))``
 gives ``payload`` back. ``arguments(name, payload)`` gives the wire arguments of one call.
+``sse(calls)`` is ``stream(calls)`` as the bytes the provider's HTTP API sends (its stream
+framing), with the ``Content-Type`` to send them with as their ``content_type``: what a loopback
+server answers the official SDK with.
 Keywords: ``text``, the assistant's text before the calls, and ``api``, one of ``Api`` (None:
 the first, 'chat').
 """
@@ -17,9 +20,10 @@ from typing import Literal, TypeAlias
 
 from .. import _chat_completions
 from .. import groq as _provider
+from .._fakes import Framings, StreamBody
 from .._forward import Fakes, Forward
 
-__all__ = ["ToolName", "arguments", "response", "stream"]
+__all__ = ["StreamBody", "ToolName", "arguments", "response", "sse", "stream"]
 
 #: the canonical names of the tools Groq strict mode takes
 ToolName: TypeAlias = Literal["maps.route", "ping"]
@@ -36,3 +40,12 @@ _FAKES: Fakes[ToolName, _provider.Api] = Fakes(
 arguments = _FAKES.arguments
 response = _FAKES.response
 stream = _FAKES.stream
+
+_SSE: Framings[ToolName, _provider.Api] = Framings(
+    _FAKES.stream,
+    "chat",
+    {
+        "chat": (_chat_completions.stream_body, _chat_completions.STREAM_CONTENT_TYPE),
+    },
+)
+sse = _SSE.sse
