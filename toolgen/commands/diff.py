@@ -79,7 +79,7 @@ class Change:
 
 def format_text(changes: Iterable[Change], *, verbose: bool = False) -> str:
     """One line per change; the providers that see the same change at the same place share one
-    line (``file:pointer: openai, groq: BREAKING ...``) unless ``verbose``."""
+    line (``file:pointer: p1, p2: BREAKING ...``) unless ``verbose``."""
     if verbose:
         return "".join(change.format() + "\n" for change in sorted(changes))
     providers: dict[tuple[str, str, str, Impact, str], list[str]] = {}
