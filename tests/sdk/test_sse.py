@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from tests.sdk.loopback import USER, Loopback
 from toolgen.apis import by_name
 from toolgen.apis.converse import event_messages, stream_events
 from toolgen.providers import ENDPOINTS, PROFILES, PROVIDER_NAMES
-from toolgen.runtime import _converse
+from toolgen.runtime import _converse, _responses
 
 #: (provider, api) for every API of every provider with a module
 CASES = [(p, api) for p in PROVIDER_NAMES for api in PROFILES[p].api_names]
@@ -142,6 +143,25 @@ def test_the_framing_is_the_recorded_streams(corpus_dir: Path, api: str) -> None
         recorded = path.read_bytes()
         framed = fake_builders.framed(api, _recorded_events(recorded))
         assert _skeleton(framed) == _skeleton(recorded), path.name
+
+
+def test_openrouter_frames_a_responses_stream_as_recorded(corpus_dir: Path, gen: Any) -> None:
+    """OpenRouter relays the Responses API in a framing of its own (no event names, an end
+    marker): its profile says so, its recordings show it, and its fakes' ``sse`` writes it."""
+    options = PROFILES["openrouter"].module_data["stream_framing"]["responses"]
+    bodies = sorted((corpus_dir / "envelopes" / "openrouter" / "responses-stream").glob("*.txt"))
+    assert bodies
+    for path in bodies:
+        recorded = path.read_bytes()
+        # its keep-alive comments (": OPENROUTER PROCESSING") carry no event
+        events_only = re.sub(rb"(?m)^:[^\n]*\n\n", b"", recorded)
+        framed = _responses.stream_body(_recorded_events(recorded), **options)
+        assert _skeleton(framed) == _skeleton(events_only), path.name
+    fakes = importlib.import_module(f"{gen.__name__}.testing.openrouter")
+    events = fakes.stream(CALLS, api="responses", text=TEXT)
+    body = fakes.sse(CALLS, api="responses", text=TEXT)
+    assert body == _responses.stream_body(events, **options)
+    assert body != _responses.stream_body(events)
 
 
 def test_converse_stream_is_the_recorded_bytes(corpus_dir: Path) -> None:

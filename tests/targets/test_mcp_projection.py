@@ -187,6 +187,9 @@ def test_a_build_of_fewer_providers_leaves_their_framework_out(tmp_path: Path):
     result = build(_design(tmp_path, tool, config), ("anthropic",))
     assert result.ok and result.diagnostics == []
     assert "langchain.py" in result.files and "openai_agents.py" not in result.files
+    # and the package's __init__ names no module it does not have (mypy's attr-defined)
+    init = result.files["__init__.py"]
+    assert "import langchain as langchain" in init and "openai_agents" not in init
 
 
 @pytest.mark.parametrize(

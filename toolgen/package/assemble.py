@@ -31,7 +31,7 @@ from toolgen.package.handlers import handlers_module
 from toolgen.package.json_tables import json_tables
 from toolgen.package.nullable_members import nullable_members
 from toolgen.package.schema_texts import SchemaText, json_text, schema_texts
-from toolgen.package.targets import target_files
+from toolgen.package.targets import target_files, targets_built
 from toolgen.package.testing import testing_files
 from toolgen.package.tool_outputs import tool_output_files
 from toolgen.project.design_projection import ProviderProjection
@@ -459,7 +459,7 @@ def _package_init(design: Design, providers: tuple[str, ...], runner: Runner) ->
                 sorted(
                     (
                         *providers,
-                        *design.config.targets,
+                        *targets_built(design, providers),
                         "models",
                         *(("testing",) if providers else ()),
                         *(("handlers",) if providers or design.config.targets else ()),

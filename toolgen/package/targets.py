@@ -51,16 +51,27 @@ def target_diagnostics(design: Design) -> list[Diagnostic]:
     return found
 
 
+def targets_built(design: Design, providers: tuple[str, ...]) -> tuple[str, ...]:
+    """The targets the design asks for that the package has (``providers``: its provider
+    modules): a framework whose provider this build leaves out (``--provider``) is left out with
+    it."""
+    return tuple(
+        target
+        for target in design.config.targets
+        if target not in FRAMEWORK_PROVIDERS
+        or (FRAMEWORK_PROVIDERS[target] in providers if FRAMEWORK_PROVIDERS[target] else providers)
+    )
+
+
 def target_files(design: Design, providers: tuple[str, ...], runner: Runner) -> dict[str, str]:
-    """The files of every target the design asks for (``providers``: the provider modules of
-    the package); a design with :func:`target_diagnostics` errors is not rendered. A framework
-    whose provider this build leaves out (``--provider``) is left out with it."""
+    """The files of every target of :func:`targets_built`; a design with
+    :func:`target_diagnostics` errors is not rendered."""
     files: dict[str, str] = {}
-    for target in design.config.targets:
-        fixed = FRAMEWORK_PROVIDERS.get(target, "")
-        if target in FRAMEWORK_PROVIDERS and (fixed in providers if fixed else providers):
+    built = targets_built(design, providers)
+    for target in built:
+        if target in FRAMEWORK_PROVIDERS:
             files |= _framework_files(design, target, providers, runner)
-    if "mcp" in design.config.targets:
+    if "mcp" in built:
         source = render("mcp.py.j2", runner, header=header(), rows=mcp_rows(design.tools)[0])
         files["mcp.py"] = format_python(source, runner=runner)
         files |= copied_with_imports("_mcp_server", header())

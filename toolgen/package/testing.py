@@ -69,6 +69,7 @@ def _provider_files(projection: ProviderProjection, runner: Runner) -> dict[str,
         "title": profile.title,
         "fake_options": _fake_options(profile),
         "fake_builders": [(api.name, api.fakes.module) for api in profile.apis],
+        "stream_framing": profile.module_data.get("stream_framing", {}),
         "fake_modules": sorted({api.fakes.module for api in profile.apis}),
     }
     return {

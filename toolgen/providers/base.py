@@ -222,7 +222,8 @@ class Profile:
     # ``loop_options``: API name -> keyword arguments of that API's loop class (its runtime
     # module's ``*Loop``), e.g. Mistral's tool messages carrying ``name``; ``fake_options``: API
     # name -> keyword arguments of its fakes' builders (``fake_response``, ``fake_stream``), e.g.
-    # Mistral's lenient Chat Completions.
+    # Mistral's lenient Chat Completions; ``stream_framing``: API name -> keyword arguments of
+    # that API's ``stream_body`` in its fakes' ``sse``, e.g. OpenRouter's Responses streams.
     module_data: Mapping[str, Any] = field(default_factory=dict)
     # The wire APIs the provider speaks (toolgen.apis); the first is the default ``api`` of the
     # generated functions. Their fixed modules are copied into OUT and bound by the generated

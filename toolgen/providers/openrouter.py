@@ -45,7 +45,16 @@ RULES: tuple[Rule, ...] = (
         "recorded OpenRouter chat completions (a call relayed from Claude)",
         _CHECKED,
     ),
+    Rule(
+        "streams",
+        "a Responses stream names no events (data: lines only) and ends with data: [DONE]",
+        "recorded OpenRouter Responses streams (2025-11-27)",
+        _CHECKED,
+    ),
 )
+
+#: How its fakes frame a Responses stream (``sse``): as the "streams" rule says.
+STREAM_FRAMING = {"responses": {"named": False, "done": True}}
 
 OPENROUTER = derive(
     OPENAI,
@@ -55,6 +64,7 @@ OPENROUTER = derive(
     apis=(LENIENT_CHAT, RESPONSES),
     rules=RULES,
     non_strict=NON_STRICT,
+    module_data={"stream_framing": STREAM_FRAMING},
 )
 
 REGISTRATION = Registration(

@@ -385,14 +385,18 @@ def fake_stream(
 STREAM_CONTENT_TYPE = "text/event-stream"
 
 
-def stream_body(events: Iterable[Mapping[str, Any]]) -> bytes:
+def stream_body(
+    events: Iterable[Mapping[str, Any]], *, named: bool = True, done: bool = False
+) -> bytes:
     """The HTTP body of a streamed answer made of ``events`` (``fake_stream``'s, or any):
     per event an ``event:`` line naming its ``type`` and a ``data:`` line of JSON, then an empty
     line; no end marker (the API's guide "Streaming API responses"; recorded streams, which
-    toolgen's tests/sdk/test_sse.py compares)."""
+    toolgen's tests/sdk/test_sse.py compares). A provider that relays the API may frame it its
+    own way: without the ``event:`` lines (``named=False``), ending with ``data: [DONE]``
+    (``done``)."""
     from ._fakes import server_sent_events
 
-    return server_sent_events(events, named=True)
+    return server_sent_events(events, named=named, done=done)
 
 
 def _fake(calls: Sequence[tuple[str, Any]], text: str | None, model: str | None) -> Fake:
