@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import io
 import multiprocessing
+import multiprocessing.connection
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from concurrent.futures import (
@@ -108,6 +111,26 @@ def _apply(function: Callable[..., R], chunk: list[tuple[Any, ...]], with_runner
 
 def _started() -> None:
     """A no-op task: submitting one per job makes the pool spawn every worker now."""
+
+
+def _start_worker(warm_up: Callable[[], None] | None) -> None:
+    """What a worker runs first. Ctrl-C at a terminal interrupts every process of its group:
+    the worker ignores it, and goes on until the process that started it stops it (a worker
+    that died of it would print its traceback, and break the pool while that process still
+    waits on it). A worker exits when that process is gone (killed: nothing else would stop
+    it, and it would wait for work forever)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
+    if warm_up is not None:
+        warm_up()
+
+
+def _exit_with(parent: int) -> None:
+    """Wait for the process that started this worker to end, then end this one."""
+    multiprocessing.connection.wait([parent])
+    os._exit(1)
 
 
 def usable(pool: Executor) -> bool:
@@ -485,7 +508,8 @@ class Runner:
             self._pool = ProcessPoolExecutor(
                 self.jobs,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=self.warm_up,
+                initializer=_start_worker,
+                initargs=(self.warm_up,),
             )
         return self._pool
 
