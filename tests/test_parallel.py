@@ -5,12 +5,16 @@ parallel never leaves this process."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import select
 import signal
 import subprocess
 import sys
+import threading
 import time
+from types import FrameType
+from typing import Any
 
 import pytest
 
@@ -157,3 +161,36 @@ def test_workers_exit_when_the_process_that_started_them_is_killed() -> None:
             assert select.select([exited], [], [], PATIENCE)[0], f"worker {pid} still runs"
         finally:
             os.close(exited)
+
+
+def test_ctrl_c_in_the_pools_bookkeeping_waits_for_its_end_and_the_pool_still_closes() -> None:
+    """Ctrl-C landing while the runner's first submit starts the pool's manager thread (raised
+    here as that submit waits for the thread to start) still interrupts, once the submit is
+    done; closing the runner then stops its workers. Raised inside, it left the thread half
+    started: close() failed with RuntimeError ("cannot join thread before it is started"), and
+    the workers ran on."""
+
+    def ctrl_c_in_thread_start(frame: FrameType, event: str, arg: Any) -> None:
+        caller = frame.f_back
+        if (
+            event == "call"
+            and frame.f_code.co_name == "wait"
+            and caller is not None
+            and caller.f_code.co_name == "start"
+            and caller.f_code.co_filename == threading.__file__
+        ):
+            sys.setprofile(None)
+            signal.raise_signal(signal.SIGINT)
+
+    runner = Runner(jobs=2)
+    # the suite may run with SIGINT ignored (started in the background by a shell script)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        sys.setprofile(ctrl_c_in_thread_start)
+        with pytest.raises(KeyboardInterrupt):
+            runner.start()
+    finally:
+        sys.setprofile(None)
+        signal.signal(signal.SIGINT, previous)
+        runner.close()
+    assert not multiprocessing.active_children()

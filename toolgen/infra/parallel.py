@@ -13,6 +13,7 @@ in this process, a one-job runner without a cache in a worker.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import multiprocessing
 import multiprocessing.connection
@@ -22,14 +23,9 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from concurrent.futures import (
-    FIRST_COMPLETED,
-    BrokenExecutor,
-    Executor,
-    Future,
-    ProcessPoolExecutor,
-    wait,
-)
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
+from queue import SimpleQueue
+from types import FrameType
 from typing import Any, Generic, TextIO, TypeVar
 
 from toolgen.infra.cache import Cache
@@ -133,11 +129,42 @@ def _exit_with(parent: int) -> None:
     os._exit(1)
 
 
+@contextlib.contextmanager
+def whole() -> Iterator[None]:
+    """A step of the pool's bookkeeping (submit, cancel, a future's state) run whole: Ctrl-C
+    (SIGINT), or another signal this process turns into an exception (watch's SIGTERM),
+    landing in it is held until it ends, then delivered again. concurrent.futures is not safe
+    against an exception raised at any point: one raised while ``submit`` starts the pool's
+    manager thread leaves it half started (closing the pool then fails with RuntimeError, and
+    leaves the workers running), one raised in a lock's ``__exit__`` leaves the lock taken
+    (the manager thread waits for it forever, and so does closing the pool, which joins it).
+    Only the main thread runs signal handlers; waiting for results is not a step (it is
+    interrupted as it should be, see :class:`_Completed`)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[signal.Signals] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        held.append(signal.Signals(signum))
+
+    raising = [s for s in (signal.SIGINT, signal.SIGTERM) if callable(signal.getsignal(s))]
+    previous = {s: signal.signal(s, hold) for s in raising}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(held):
+            signal.raise_signal(signum)  # its handler runs now
+
+
 def usable(pool: Executor) -> bool:
     """Whether ``pool`` still takes work: a worker that died (killed, out of memory) breaks a
     process pool for good, and a pool kept between builds must then be replaced."""
     try:
-        pool.submit(_started)
+        with whole():
+            pool.submit(_started)
     except (BrokenExecutor, RuntimeError):  # broken, or shut down
         return False
     return True
@@ -177,7 +204,12 @@ class _Completed(Iterator[tuple[int, R]]):
     """(index, result) of the workers' chunks, in the order they finish. A chunk still waiting
     in the pool's queue when its results are asked for is taken back and computed in this
     process (``compute``), the last submitted first: this process would otherwise only wait,
-    while the workers take the queue from its other end."""
+    while the workers take the queue from its other end.
+
+    This process waits for a chunk on a queue each finished future is put on (by the pool's
+    thread), not in ``concurrent.futures.wait``: a Ctrl-C raised there can leave futures'
+    locks taken (it takes them one by one), and the pool's thread then blocked on them for
+    good; a Ctrl-C in ``SimpleQueue.get`` leaves nothing taken."""
 
     def __init__(
         self,
@@ -197,24 +229,33 @@ class _Completed(Iterator[tuple[int, R]]):
         done: int,
     ) -> Iterator[tuple[int, R]]:
         waiting = list(futures)  # in submission order
+        finishing: SimpleQueue[Future[list[R]]] = SimpleQueue()
+        with whole():
+            for future in waiting:
+                future.add_done_callback(finishing.put)
         while waiting:
-            finished = [future for future in waiting if future.done()]
-            if not finished and compute is not None:
-                # cancel() fails once a worker took the chunk (or the pool queued it for one)
-                taken = next((f for f in reversed(waiting) if f.cancel()), None)
-                if taken is not None:
-                    waiting.remove(taken)
-                    chunk = futures[taken]
-                    yield from zip(chunk, compute(chunk), strict=True)
-                    done += len(chunk)
-                    report(done)
-                    continue
+            taken = None
+            with whole():
+                finished = [future for future in waiting if future.done()]
+                if not finished and compute is not None:
+                    # cancel() fails once a worker took the chunk (or the pool queued it for one)
+                    taken = next((f for f in reversed(waiting) if f.cancel()), None)
+            if taken is not None and compute is not None:
+                waiting.remove(taken)
+                chunk = futures[taken]
+                yield from zip(chunk, compute(chunk), strict=True)
+                done += len(chunk)
+                report(done)
+                continue
             if not finished:
-                finished = list(wait(waiting, return_when=FIRST_COMPLETED).done)
+                finishing.get()  # one has finished (or was taken back): look again
+                continue
             for future in finished:
                 waiting.remove(future)
                 chunk = futures[future]
-                yield from zip(chunk, future.result(), strict=True)
+                with whole():
+                    results = future.result()
+                yield from zip(chunk, results, strict=True)
                 done += len(chunk)
                 report(done)
 
@@ -375,10 +416,11 @@ class Runner:
         size = max(1, min(16, len(todo) // (self.jobs * 8)))
         chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
         pool = self._executor()
-        futures: dict[Future[list[R]], list[int]] = {
-            pool.submit(_apply, function, [arguments[i] for i in chunk], with_runner): chunk
-            for chunk in chunks
-        }
+        with whole():
+            futures: dict[Future[list[R]], list[int]] = {
+                pool.submit(_apply, function, [arguments[i] for i in chunk], with_runner): chunk
+                for chunk in chunks
+            }
 
         def compute(chunk: list[int]) -> list[R]:  # a chunk taken back from the pool's queue
             if with_runner:
@@ -475,7 +517,8 @@ class Runner:
 
     def _busy(self) -> bool:
         """Whether submitted work is still running or waiting in the workers."""
-        self._submitted = [future for future in self._submitted if not future.done()]
+        with whole():
+            self._submitted = [future for future in self._submitted if not future.done()]
         return bool(self._submitted)
 
     def _report(self, stage: str, done: int, total: int) -> None:
@@ -487,8 +530,9 @@ class Runner:
         parent's loading; without this they start when a stage first has enough items."""
         if self.jobs > 1 and self._pool is None:
             pool = self._executor()
-            for _ in range(self.jobs):
-                pool.submit(_started)
+            with whole():
+                for _ in range(self.jobs):
+                    pool.submit(_started)
 
     def keep_pool(self) -> Executor | None:
         """The workers, left running when this runner closes, for the next build of a process
@@ -505,12 +549,13 @@ class Runner:
     def _executor(self) -> Executor:
         if self._pool is None:
             # spawn: workers start clean (no copied locks or half-written state of this process)
-            self._pool = ProcessPoolExecutor(
-                self.jobs,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker,
-                initargs=(self.warm_up,),
-            )
+            with whole():
+                self._pool = ProcessPoolExecutor(
+                    self.jobs,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_start_worker,
+                    initargs=(self.warm_up,),
+                )
         return self._pool
 
     def __enter__(self) -> Runner:
