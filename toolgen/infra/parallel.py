@@ -116,6 +116,7 @@ def _start_worker(warm_up: Callable[[], None] | None) -> None:
     waits on it). A worker exits when that process is gone (killed: nothing else would stop
     it, and it would wait for work forever)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by whole() until now
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
@@ -139,7 +140,12 @@ def whole() -> Iterator[None]:
     leaves the workers running), one raised in a lock's ``__exit__`` leaves the lock taken
     (the manager thread waits for it forever, and so does closing the pool, which joins it).
     Only the main thread runs signal handlers; waiting for results is not a step (it is
-    interrupted as it should be, see :class:`_Completed`)."""
+    interrupted as it should be, see :class:`_Completed`).
+
+    The step also blocks SIGINT in this thread (this process still gets it, through another of
+    its threads or when the step ends): a worker the step spawns keeps that mask, so a Ctrl-C
+    while it starts (its imports take a second or more) cannot kill it, with a traceback,
+    before :func:`_start_worker` ignores it."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -150,9 +156,11 @@ def whole() -> Iterator[None]:
 
     raising = [s for s in (signal.SIGINT, signal.SIGTERM) if callable(signal.getsignal(s))]
     previous = {s: signal.signal(s, hold) for s in raising}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # one that came meanwhile is held
         for signum, handler in previous.items():
             signal.signal(signum, handler)
         for signum in dict.fromkeys(held):
