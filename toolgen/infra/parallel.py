@@ -258,12 +258,12 @@ class _Completed(Iterator[tuple[int, R]]):
             if not finished:
                 finishing.get()  # one has finished (or was taken back): look again
                 continue
-            for future in finished:
+            with whole():
+                results = [future.result() for future in finished]
+            for future, result in zip(finished, results, strict=True):
                 waiting.remove(future)
                 chunk = futures[future]
-                with whole():
-                    results = future.result()
-                yield from zip(chunk, results, strict=True)
+                yield from zip(chunk, result, strict=True)
                 done += len(chunk)
                 report(done)
 
