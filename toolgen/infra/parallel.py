@@ -52,6 +52,10 @@ STAGE_LABELS = {
 }
 
 
+#: whether threads have signal masks here (POSIX; not Windows)
+SIGNAL_MASKS = hasattr(signal, "pthread_sigmask")
+
+
 def default_jobs() -> int:
     return os.cpu_count() or 1
 
@@ -116,7 +120,8 @@ def _start_worker(warm_up: Callable[[], None] | None) -> None:
     waits on it). A worker exits when that process is gone (killed: nothing else would stop
     it, and it would wait for work forever)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by whole() until now
+    if SIGNAL_MASKS:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by whole() so far
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
@@ -156,11 +161,12 @@ def whole() -> Iterator[None]:
 
     raising = [s for s in (signal.SIGINT, signal.SIGTERM) if callable(signal.getsignal(s))]
     previous = {s: signal.signal(s, hold) for s in raising}
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if SIGNAL_MASKS else None
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # one that came meanwhile is held
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # one that came meanwhile is held
         for signum, handler in previous.items():
             signal.signal(signum, handler)
         for signum in dict.fromkeys(held):
