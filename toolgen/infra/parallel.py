@@ -166,7 +166,12 @@ def whole() -> Iterator[None]:
         yield
     finally:
         if mask is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # one that came meanwhile is held
+            # one sent to this thread meanwhile waits in it: taken here, and raised below, rather
+            # than handled wherever the interpreter next checks (a gc callback swallows it)
+            if signal.SIGINT in signal.sigpending():
+                signal.sigwait({signal.SIGINT})
+                held.append(signal.SIGINT)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         for signum, handler in previous.items():
             signal.signal(signum, handler)
         for signum in dict.fromkeys(held):
