@@ -25,11 +25,15 @@ SCHEMA = "schemas/openai/tools/t.json"
 
 
 class Watcher:
-    """``toolgen watch`` in a subprocess, its stderr read line by line on a thread."""
+    """``toolgen watch`` in a subprocess, its stderr read line by line on a thread. It starts
+    with SIGINT ignored, as a shell without job control starts a background command (``toolgen
+    watch ... &``, or this suite run that way): Ctrl-C must stop it all the same, whether or not
+    the suite itself was started so."""
 
     def __init__(self, design: Path, out: Path) -> None:
+        command = [sys.executable, "-m", "toolgen", "watch", str(design), "-o", str(out)]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "toolgen", "watch", str(design), "-o", str(out)],
+            ["sh", "-c", 'trap "" INT; exec "$@"', "sh", *command],
             cwd=REPO,  # python -m toolgen runs the source tree's toolgen
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -132,6 +136,7 @@ def test_watch_rebuilds_keeps_the_last_good_build_and_stops_on_ctrl_c(
         assert watcher.process.wait(timeout=PATIENCE) == 0
         rest = watcher.wait_for("stopped")
         assert not any("Traceback" in line for line in watcher.seen), rest
+        assert read_tree(out) == good  # the last good build, whole
     finally:
         watcher.stop()
 
@@ -140,7 +145,8 @@ def test_watch_stops_on_sigterm_as_on_ctrl_c_and_leaves_no_tree_beside_out(
     tmp_path: Path, make_design, tool
 ) -> None:
     """A process manager stops watch with SIGTERM: it stops as on Ctrl-C (exit 0), and the tree
-    it keeps beside OUT between rebuilds (the last write's replaced tree) goes with it."""
+    it keeps beside OUT between rebuilds (the last write's replaced tree) goes with it. SIGUSR1
+    before it only prints the stacks (docs/commands.md)."""
     out = tmp_path / "gen"
     watcher = Watcher(_one_tool_design(make_design, tool), out)
     try:
@@ -152,6 +158,8 @@ def test_watch_stops_on_sigterm_as_on_ctrl_c_and_leaves_no_tree_beside_out(
         beside = [p.name for p in tmp_path.iterdir() if p.name.startswith(".gen.toolgen-")]
         assert any("-old-" in name or "-new-" in name for name in beside), beside  # kept
 
+        watcher.process.send_signal(signal.SIGUSR1)  # where it waits, for a watch that hangs
+        watcher.wait_for("(most recent call first)")
         watcher.process.send_signal(signal.SIGTERM)
         assert watcher.process.wait(timeout=PATIENCE) == 0
         watcher.wait_for("stopped")

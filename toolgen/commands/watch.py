@@ -4,6 +4,7 @@ SIGTERM, which stops it the same way)."""
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -48,9 +49,16 @@ def watch(
 
 @contextlib.contextmanager
 def terminate_as_interrupt() -> Iterator[None]:
-    """SIGTERM (a process manager, an editor's task runner, ``kill``) stops watch as Ctrl-C does,
-    so what it keeps on disk between rebuilds (the spare tree beside OUT) is removed on the way
-    out rather than left to the next build's recovery."""
+    """The signals that stop watch, set for as long as it runs: Ctrl-C (SIGINT) and SIGTERM (a
+    process manager, an editor's task runner, ``kill``) each raise KeyboardInterrupt, so what
+    watch keeps on disk between rebuilds (the spare tree beside OUT) is removed on the way out
+    rather than left to the next build's recovery; SIGUSR1 prints every thread's stack to
+    stderr (where a watch that does not react is waiting).
+
+    SIGINT is set too, not left as the process found it: a shell without job control starts a
+    background command (``toolgen watch ... &``, or a test suite started that way, whose
+    subprocesses inherit it) with SIGINT ignored, and Python leaves an ignored SIGINT ignored,
+    so Ctrl-C and ``kill -INT`` would never stop watch."""
     if threading.current_thread() is not threading.main_thread():
         yield  # only the main thread may set a handler
         return
@@ -58,8 +66,11 @@ def terminate_as_interrupt() -> Iterator[None]:
     def interrupt(signum: int, frame: FrameType | None) -> None:
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
+    previous = {stop: signal.signal(stop, interrupt) for stop in (signal.SIGINT, signal.SIGTERM)}
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        faulthandler.unregister(signal.SIGUSR1)
+        for stop, handler in previous.items():
+            signal.signal(stop, handler)

@@ -13,20 +13,19 @@ in this process, a one-job runner without a cache in a worker.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import multiprocessing
+import multiprocessing.connection
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from concurrent.futures import (
-    FIRST_COMPLETED,
-    BrokenExecutor,
-    Executor,
-    Future,
-    ProcessPoolExecutor,
-    wait,
-)
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
+from queue import SimpleQueue
+from types import FrameType
 from typing import Any, Generic, TextIO, TypeVar
 
 from toolgen.infra.cache import Cache
@@ -51,6 +50,10 @@ STAGE_LABELS = {
     "black": "formatting",
     "black-part": "formatting",
 }
+
+
+#: whether threads have signal masks here (POSIX; not Windows)
+SIGNAL_MASKS = hasattr(signal, "pthread_sigmask")
 
 
 def default_jobs() -> int:
@@ -110,11 +113,77 @@ def _started() -> None:
     """A no-op task: submitting one per job makes the pool spawn every worker now."""
 
 
+def _start_worker(warm_up: Callable[[], None] | None) -> None:
+    """What a worker runs first. Ctrl-C at a terminal interrupts every process of its group:
+    the worker ignores it, and goes on until the process that started it stops it (a worker
+    that died of it would print its traceback, and break the pool while that process still
+    waits on it). A worker exits when that process is gone (killed: nothing else would stop
+    it, and it would wait for work forever)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if SIGNAL_MASKS:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by whole() so far
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
+    if warm_up is not None:
+        warm_up()
+
+
+def _exit_with(parent: int) -> None:
+    """Wait for the process that started this worker to end, then end this one."""
+    multiprocessing.connection.wait([parent])
+    os._exit(1)
+
+
+@contextlib.contextmanager
+def whole() -> Iterator[None]:
+    """A step of the pool's bookkeeping (submit, cancel, a future's state) run whole: Ctrl-C
+    (SIGINT), or another signal this process turns into an exception (watch's SIGTERM),
+    landing in it is held until it ends, then delivered again. concurrent.futures is not safe
+    against an exception raised at any point: one raised while ``submit`` starts the pool's
+    manager thread leaves it half started (closing the pool then fails with RuntimeError, and
+    leaves the workers running), one raised in a lock's ``__exit__`` leaves the lock taken
+    (the manager thread waits for it forever, and so does closing the pool, which joins it).
+    Only the main thread runs signal handlers; waiting for results is not a step (it is
+    interrupted as it should be, see :class:`_Completed`).
+
+    The step also blocks SIGINT in this thread (this process still gets it, through another of
+    its threads or when the step ends): a worker the step spawns keeps that mask, so a Ctrl-C
+    while it starts (its imports take a second or more) cannot kill it, with a traceback,
+    before :func:`_start_worker` ignores it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[signal.Signals] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        held.append(signal.Signals(signum))
+
+    raising = [s for s in (signal.SIGINT, signal.SIGTERM) if callable(signal.getsignal(s))]
+    previous = {s: signal.signal(s, hold) for s in raising}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if SIGNAL_MASKS else None
+    try:
+        yield
+    finally:
+        if mask is not None:
+            # one sent to this thread meanwhile waits in it: taken here, and raised below, rather
+            # than handled wherever the interpreter next checks (a gc callback swallows it)
+            if signal.SIGINT in signal.sigpending():
+                signal.sigwait({signal.SIGINT})
+                held.append(signal.SIGINT)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(held):
+            signal.raise_signal(signum)  # its handler runs now
+
+
 def usable(pool: Executor) -> bool:
     """Whether ``pool`` still takes work: a worker that died (killed, out of memory) breaks a
     process pool for good, and a pool kept between builds must then be replaced."""
     try:
-        pool.submit(_started)
+        with whole():
+            pool.submit(_started)
     except (BrokenExecutor, RuntimeError):  # broken, or shut down
         return False
     return True
@@ -154,7 +223,12 @@ class _Completed(Iterator[tuple[int, R]]):
     """(index, result) of the workers' chunks, in the order they finish. A chunk still waiting
     in the pool's queue when its results are asked for is taken back and computed in this
     process (``compute``), the last submitted first: this process would otherwise only wait,
-    while the workers take the queue from its other end."""
+    while the workers take the queue from its other end.
+
+    This process waits for a chunk on a queue each finished future is put on (by the pool's
+    thread), not in ``concurrent.futures.wait``: a Ctrl-C raised there can leave futures'
+    locks taken (it takes them one by one), and the pool's thread then blocked on them for
+    good; a Ctrl-C in ``SimpleQueue.get`` leaves nothing taken."""
 
     def __init__(
         self,
@@ -174,24 +248,33 @@ class _Completed(Iterator[tuple[int, R]]):
         done: int,
     ) -> Iterator[tuple[int, R]]:
         waiting = list(futures)  # in submission order
+        finishing: SimpleQueue[Future[list[R]]] = SimpleQueue()
+        with whole():
+            for future in waiting:
+                future.add_done_callback(finishing.put)
         while waiting:
-            finished = [future for future in waiting if future.done()]
-            if not finished and compute is not None:
-                # cancel() fails once a worker took the chunk (or the pool queued it for one)
-                taken = next((f for f in reversed(waiting) if f.cancel()), None)
-                if taken is not None:
-                    waiting.remove(taken)
-                    chunk = futures[taken]
-                    yield from zip(chunk, compute(chunk), strict=True)
-                    done += len(chunk)
-                    report(done)
-                    continue
+            taken = None
+            with whole():
+                finished = [future for future in waiting if future.done()]
+                if not finished and compute is not None:
+                    # cancel() fails once a worker took the chunk (or the pool queued it for one)
+                    taken = next((f for f in reversed(waiting) if f.cancel()), None)
+            if taken is not None and compute is not None:
+                waiting.remove(taken)
+                chunk = futures[taken]
+                yield from zip(chunk, compute(chunk), strict=True)
+                done += len(chunk)
+                report(done)
+                continue
             if not finished:
-                finished = list(wait(waiting, return_when=FIRST_COMPLETED).done)
-            for future in finished:
+                finishing.get()  # one has finished (or was taken back): look again
+                continue
+            with whole():
+                results = [future.result() for future in finished]
+            for future, result in zip(finished, results, strict=True):
                 waiting.remove(future)
                 chunk = futures[future]
-                yield from zip(chunk, future.result(), strict=True)
+                yield from zip(chunk, result, strict=True)
                 done += len(chunk)
                 report(done)
 
@@ -352,10 +435,11 @@ class Runner:
         size = max(1, min(16, len(todo) // (self.jobs * 8)))
         chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
         pool = self._executor()
-        futures: dict[Future[list[R]], list[int]] = {
-            pool.submit(_apply, function, [arguments[i] for i in chunk], with_runner): chunk
-            for chunk in chunks
-        }
+        with whole():
+            futures: dict[Future[list[R]], list[int]] = {
+                pool.submit(_apply, function, [arguments[i] for i in chunk], with_runner): chunk
+                for chunk in chunks
+            }
 
         def compute(chunk: list[int]) -> list[R]:  # a chunk taken back from the pool's queue
             if with_runner:
@@ -452,7 +536,8 @@ class Runner:
 
     def _busy(self) -> bool:
         """Whether submitted work is still running or waiting in the workers."""
-        self._submitted = [future for future in self._submitted if not future.done()]
+        with whole():
+            self._submitted = [future for future in self._submitted if not future.done()]
         return bool(self._submitted)
 
     def _report(self, stage: str, done: int, total: int) -> None:
@@ -464,8 +549,9 @@ class Runner:
         parent's loading; without this they start when a stage first has enough items."""
         if self.jobs > 1 and self._pool is None:
             pool = self._executor()
-            for _ in range(self.jobs):
-                pool.submit(_started)
+            with whole():
+                for _ in range(self.jobs):
+                    pool.submit(_started)
 
     def keep_pool(self) -> Executor | None:
         """The workers, left running when this runner closes, for the next build of a process
@@ -482,11 +568,13 @@ class Runner:
     def _executor(self) -> Executor:
         if self._pool is None:
             # spawn: workers start clean (no copied locks or half-written state of this process)
-            self._pool = ProcessPoolExecutor(
-                self.jobs,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=self.warm_up,
-            )
+            with whole():
+                self._pool = ProcessPoolExecutor(
+                    self.jobs,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_start_worker,
+                    initargs=(self.warm_up,),
+                )
         return self._pool
 
     def __enter__(self) -> Runner:
