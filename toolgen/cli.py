@@ -627,22 +627,24 @@ def watch_command(
     diagnostics and writes nothing: OUT keeps the last good build.
     """
     # imported when used: watchfiles is slow to import
-    from toolgen.commands.watch import terminate_as_interrupt, watch
+    from toolgen.commands.watch import stop_signals, watch
 
-    # each rebuild redoes only the contracts that changed
-    rebuild = watch_rebuilder(
-        design, out, providers, output_format, default_cache_dir(design), verbose=verbose
-    )
-    with terminate_as_interrupt():
+    with stop_signals():
+        rebuild: Rebuilder | None = None
         try:
+            # each rebuild redoes only the contracts that changed
+            rebuild = watch_rebuilder(
+                design, out, providers, output_format, default_cache_dir(design), verbose=verbose
+            )
             if rebuild() == EXIT_USAGE:
                 sys.exit(EXIT_USAGE)  # OUT is not toolgen's: no later build could write it either
             click.echo(f"toolgen: watching {design} (Ctrl-C to stop)", err=True)
             watch(design, out, rebuild)
-        except KeyboardInterrupt:  # during the first build
+        except KeyboardInterrupt:  # while it starts, or during the first build
             pass
         finally:
-            rebuild.close()
+            if rebuild is not None:
+                rebuild.close()
     click.echo("toolgen: stopped", err=True)
 
 

@@ -40,15 +40,15 @@ def watch(
     watchfiles' (change, path) pairs); returns on Ctrl-C."""
     try:
         for changes in watchfiles.watch(
-            design, watch_filter=design_filter(out), debounce=DEBOUNCE_MS, raise_interrupt=False
+            design, watch_filter=design_filter(out), debounce=DEBOUNCE_MS, raise_interrupt=True
         ):
             rebuild(changes)
-    except KeyboardInterrupt:  # during a rebuild: the writer has already put OUT back whole
+    except KeyboardInterrupt:  # between rebuilds, or during one: the writer put OUT back whole
         return
 
 
 @contextlib.contextmanager
-def terminate_as_interrupt() -> Iterator[None]:
+def stop_signals() -> Iterator[None]:
     """The signals that stop watch, set for as long as it runs: Ctrl-C (SIGINT) and SIGTERM (a
     process manager, an editor's task runner, ``kill``) each raise KeyboardInterrupt, so what
     watch keeps on disk between rebuilds (the spare tree beside OUT) is removed on the way out
