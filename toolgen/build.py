@@ -17,7 +17,7 @@ from toolgen.load.design import load_design
 from toolgen.package.assemble import render_package
 from toolgen.package.request_cost import over_budget, request_costs
 from toolgen.package.targets import TARGET_NAMES, target_diagnostics
-from toolgen.package.writer import Written, write_package
+from toolgen.package.writer import Written, state_file, write_package
 from toolgen.project.design_projection import ProviderProjection, project_design
 from toolgen.project.satisfiable import design_diagnostics
 from toolgen.providers import BUILT_BY_DEFAULT, PROVIDER_NAMES, profile_for, settings
@@ -77,6 +77,9 @@ class Session:
         self._cache: Cache | None = None
         self.kept = Kept() if keep else None
         self.written = Written()
+        # the cache folder of the last build, when it may be written: a session that keeps
+        # nothing records there what its write put into OUT, for the next process's write
+        self._state_dir: Path | None = None
         # the build workers, kept running between builds (Runner.keep_pool), for the jobs
         # they were started with
         self._pool: tuple[int, Executor] | None = None
@@ -108,6 +111,7 @@ class Session:
         and what was computed is written there unless ``read_only_cache``.
         ``max_request_tokens``: the budget of a provider's full request (else toolgen.toml's)."""
         cache = self._open_cache(cache_dir, read_only_cache) if cache_dir is not None else None
+        self._state_dir = cache.root if cache is not None and cache.writable else None
         if self.kept is not None:
             self.kept.begin()
         remember(self.keep)
@@ -127,6 +131,7 @@ class Session:
                 self._pool = (jobs, kept) if kept is not None else None
         if cache is not None:
             cache.save_indexes()
+            cache.save_manifest()
             cache.prune()
             result = replace(result, diagnostics=result.diagnostics + cache.notices())
         return result
@@ -134,8 +139,14 @@ class Session:
     def write(
         self, out: Path, files: dict[str, str], on_wait: Callable[[], None] | None = None
     ) -> None:
-        """:func:`write_package`, reading and keeping what this session wrote last."""
-        write_package(out, files, on_wait, self.written if self.keep else None)
+        """:func:`write_package`, reading and keeping what this session wrote last; in a
+        session that keeps nothing, with the cache of its build, reading and recording there
+        what the last process wrote into ``out`` (docs/cache.md, "What a rebuild trusts")."""
+        if self.keep:
+            write_package(out, files, on_wait, self.written)
+        else:
+            state = state_file(self._state_dir, out) if self._state_dir is not None else None
+            write_package(out, files, on_wait, state=state)
 
     def close(self) -> None:
         """The process builds no more: what it keeps on disk (the spare tree beside OUT) goes,
