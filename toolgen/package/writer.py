@@ -443,12 +443,15 @@ def _write_locked(
                 if by_hash:
                     done_at[path] = time.time_ns()
         _remove_rest(into, spare, folders)
-        if by_hash:
-            _take_signatures(into, signatures, done_at)
         for path in foreign:
             carried = staging / path
             carried.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(out / path, carried)
+        if by_hash:
+            if not out.exists():  # no tree to replace: the next write's spare tree is a copy
+                _link_copy(str(staging), str(spare_path(out)))
+                done_at = dict.fromkeys(done_at, time.time_ns())  # each file linked again
+            _take_signatures(into, signatures, done_at)
         # With an exchange, OUT is the previous tree or the new one at every instant; without
         # one, a kill between the two renames leaves the previous tree aside for _recover.
         if out.exists() and _exchange(staging, out):
@@ -697,6 +700,20 @@ def _take_signatures(
             and found[3] <= done_at.get(path, 0)
         ):
             signatures[path] = (content, found)
+
+
+def _link_copy(tree: str, copy: str) -> None:
+    """A copy of ``tree`` made of hard links to its files (none of them read or written), or
+    none where it cannot be made (a file system without hard links)."""
+    shutil.rmtree(copy, ignore_errors=True)
+    try:
+        for folder, _, names in os.walk(tree):
+            target = copy + folder[len(tree) :]
+            os.makedirs(target, exist_ok=True)
+            for name in names:
+                os.link(f"{folder}{os.sep}{name}", f"{target}{os.sep}{name}", follow_symlinks=False)
+    except OSError:
+        shutil.rmtree(copy, ignore_errors=True)
 
 
 def _sha256(text: str) -> str:
