@@ -178,6 +178,13 @@ def test_a_fresh_cache_reads_the_last_builds_entries_from_one_manifest(tmp_path,
     # each get is a copy of its own
     values[0]["index"] = -1
     assert second.get("models", f"{0:064x}") == {"index": 0, "pair": [0, "x"]}
+    # the values put as text come back the same once the manifest holds their bytes
+    second.save_manifest()
+    third = Cache(root)
+    assert [third.get("models", f"{index:064x}") for index in range(50)] == [
+        {"index": index, "pair": [index, "x"]} for index in range(50)
+    ]
+    assert len(read) == 3
 
 
 def test_a_broken_manifest_costs_reads_not_values(tmp_path):
@@ -230,3 +237,54 @@ def test_a_fresh_build_records_its_write_and_the_next_takes_it(
     assert in_tree(read, tmp_path) <= changed, in_tree(read, tmp_path) - changed
     monkeypatch.undo()
     assert read_tree(out) == {p: t.encode() for p, t in build(design, ("openai",)).files.items()}
+
+
+def test_a_file_is_kept_by_the_hash_of_its_text_not_by_a_manifests_claim(
+    tmp_path, settled_at_once, read_tree
+):
+    out, state = tmp_path / "gen", tmp_path / "written.marshal"
+    write_package(out, version(), state=state)
+    claimed = {**version(1), MANIFEST: version()[MANIFEST]}  # m1 changed, its old hash listed
+    write_package(out, claimed, state=state)
+    assert read_tree(out) == {p: t.encode() for p, t in claimed.items()}
+
+
+@pytest.fixture
+def fresh_fingerprint(monkeypatch: pytest.MonkeyPatch):
+    """code_fingerprint as in a new process (no cache opened, nothing computed), put back
+    after the test."""
+    monkeypatch.setattr(cache_module, "_fingerprint_record", None)
+    cache_module.code_fingerprint.cache_clear()
+    yield
+    monkeypatch.undo()
+    cache_module.code_fingerprint.cache_clear()
+
+
+def test_the_fingerprint_comes_from_the_caches_record_while_its_evidence_holds(
+    tmp_path, monkeypatch, settled_at_once, fresh_fingerprint
+):
+    computed = cache_module._computed_fingerprint()
+    Cache(tmp_path / "cache").open()
+    assert cache_module.code_fingerprint() == computed
+    assert (tmp_path / "cache" / cache_module.FINGERPRINT_FILE).is_file()
+
+    def not_again() -> str:
+        raise AssertionError("toolgen's files were read again")
+
+    # a new process: the record, without reading toolgen's files
+    monkeypatch.setattr(cache_module, "_fingerprint_record", None)
+    cache_module.code_fingerprint.cache_clear()
+    monkeypatch.setattr(cache_module, "_computed_fingerprint", not_again)
+    Cache(tmp_path / "cache").open()
+    assert cache_module.code_fingerprint() == computed
+    # one of toolgen's files with another signature: computed again
+    record = cache_module.marshal.loads((tmp_path / "cache" / "fingerprint").read_bytes())
+    version, path, signatures = record["evidence"]
+    (first, (inode, size, mtime, ctime)), *rest = signatures
+    record["evidence"] = (version, path, ((first, (inode, size, mtime, ctime + 1)), *rest))
+    (tmp_path / "cache" / "fingerprint").write_bytes(cache_module.marshal.dumps(record))
+    monkeypatch.setattr(cache_module, "_fingerprint_record", None)
+    cache_module.code_fingerprint.cache_clear()
+    monkeypatch.setattr(cache_module, "_computed_fingerprint", lambda: "computed again")
+    Cache(tmp_path / "cache").open()
+    assert cache_module.code_fingerprint() == "computed again"

@@ -29,6 +29,8 @@ class BuildResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     design: Design | None = None
     projections: tuple[ProviderProjection, ...] = ()
+    #: each file's hash but the manifest's (what the manifest lists), computed from ``files``
+    hashes: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -80,6 +82,8 @@ class Session:
         # the cache folder of the last build, when it may be written: a session that keeps
         # nothing records there what its write put into OUT, for the next process's write
         self._state_dir: Path | None = None
+        # the files of the last build and their hashes (computed from those very texts)
+        self._built: tuple[dict[str, str], dict[str, str]] = ({}, {})
         # the build workers, kept running between builds (Runner.keep_pool), for the jobs
         # they were started with
         self._pool: tuple[int, Executor] | None = None
@@ -129,6 +133,7 @@ class Session:
                 self._close_pool()
                 kept = runner.keep_pool()
                 self._pool = (jobs, kept) if kept is not None else None
+        self._built = (result.files, result.hashes)
         if cache is not None:
             cache.save_indexes()
             cache.save_manifest()
@@ -146,7 +151,8 @@ class Session:
             write_package(out, files, on_wait, self.written)
         else:
             state = state_file(self._state_dir, out) if self._state_dir is not None else None
-            write_package(out, files, on_wait, state=state)
+            hashes = self._built[1] if files is self._built[0] else None
+            write_package(out, files, on_wait, state=state, hashes=hashes)
 
     def close(self) -> None:
         """The process builds no more: what it keeps on disk (the spare tree beside OUT) goes,
@@ -193,10 +199,10 @@ def _build(
         return replace(analysis, diagnostics=analysis.diagnostics + over)
     package = render_package(analysis.design, list(analysis.projections), runner)
     diagnostics = analysis.diagnostics + package.diagnostics
-    files = (
-        package.with_manifest(analysis.design, runner.kept) if not has_errors(diagnostics) else {}
+    files, hashes = (
+        package.hashed(analysis.design, runner.kept) if not has_errors(diagnostics) else ({}, {})
     )
-    return BuildResult(files, diagnostics, analysis.design, analysis.projections)
+    return BuildResult(files, diagnostics, analysis.design, analysis.projections, hashes)
 
 
 def _over_budget(analysis: BuildResult, max_request_tokens: int | None) -> list[Diagnostic]:

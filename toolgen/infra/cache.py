@@ -15,11 +15,13 @@ either way the build's output is the same.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 import marshal
 import os
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -29,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from toolgen.infra.diagnostics import DESIGN, Diagnostic, Level
+from toolgen.infra.file_state import Signature, settled, signature_of
 from toolgen.infra.kept import Kept, plain_key
 from toolgen.infra.resources import PACKAGE_DIR, templates_dir
 
@@ -140,7 +143,23 @@ def plain(value: Any) -> Any:
 @functools.cache
 def code_fingerprint() -> str:
     """A hash of toolgen's source, its templates and the versions of the libraries whose output
-    ends up in generated files: any change to the generator is a different key."""
+    ends up in generated files: any change to the generator is a different key. With a cache
+    opened (:meth:`Cache.open`), taken from its record when nothing it was computed from
+    changed since (:func:`_recorded_fingerprint`)."""
+    record = _fingerprint_record
+    if record is not None:
+        found = _recorded_fingerprint(record[0])
+        if found is not None:
+            return found
+    # taken before the files are read: were one changed meanwhile, the record is not written
+    evidence = _evidence() if record is not None and record[1] else ()
+    fingerprint = _computed_fingerprint()
+    if record is not None and evidence and _still(evidence[2]):
+        _record_fingerprint(record[0], evidence, fingerprint)
+    return fingerprint
+
+
+def _computed_fingerprint() -> str:
     sources = sorted(PACKAGE_DIR.rglob("*.py")) + sorted(
         p for p in templates_dir().rglob("*") if p.is_file()
     )
@@ -155,6 +174,75 @@ def code_fingerprint() -> str:
         except metadata.PackageNotFoundError:
             hasher.update(f"{library}=?\0".encode())
     return hasher.hexdigest()
+
+
+#: the record of the fingerprint in the opened cache's folder, and whether it may be written
+_fingerprint_record: tuple[str, bool] | None = None
+#: what a fingerprint's record starts with; another is not one (or of another format)
+_FINGERPRINT_FORMAT = "toolgen-fingerprint-1"
+FINGERPRINT_FILE = "fingerprint"
+
+
+def _evidence() -> tuple[Any, ...]:
+    """What the fingerprint is a function of, as the file system shows it without reading a
+    file: the signature (toolgen/infra/file_state.py) of every folder and file of toolgen's
+    package and templates (a file added, removed, written or replaced changes one), and of
+    every folder on ``sys.path`` (a library installed or upgraded there adds its metadata
+    folder), with the interpreter's version. None when one of them could have changed within
+    the racy window of now."""
+    taken_at = time.time_ns()
+    signatures: list[tuple[str, Signature]] = []
+    try:
+        for root in (str(PACKAGE_DIR), str(templates_dir())):
+            for folder, folders, names in os.walk(root):
+                folders.sort()
+                for name in (folder, *(os.path.join(folder, name) for name in sorted(names))):
+                    signatures.append((name, signature_of(os.lstat(name))))
+    except OSError:
+        return ()
+    for entry in sys.path:
+        with contextlib.suppress(OSError):
+            signatures.append((entry, signature_of(os.stat(entry))))
+    if not all(settled(signature, taken_at) for _, signature in signatures):
+        return ()
+    return (sys.version, tuple(sys.path), tuple(signatures))
+
+
+def _still(signatures: tuple[tuple[str, Signature], ...]) -> bool:
+    """Whether each recorded path still has its signature (``sys.path``'s entries followed)."""
+    try:
+        return all(
+            signature_of(os.stat(path) if path in sys.path else os.lstat(path)) == signature
+            for path, signature in signatures
+        )
+    except OSError:
+        return False
+
+
+def _recorded_fingerprint(folder: str) -> str | None:
+    """The fingerprint the cache in ``folder`` recorded, when nothing it was computed from
+    changed since (:func:`_evidence`); None otherwise."""
+    try:
+        with open(os.path.join(folder, FINGERPRINT_FILE), "rb") as file:
+            record = marshal.loads(file.read())
+        version, path, signatures = record["evidence"]
+        if (
+            record["format"] != _FINGERPRINT_FORMAT
+            or version != sys.version
+            or path != tuple(sys.path)
+            or not _still(signatures)
+        ):
+            return None
+        fingerprint = record["fingerprint"]
+    except (OSError, ValueError, EOFError, TypeError, KeyError):
+        return None
+    return fingerprint if type(fingerprint) is str else None
+
+
+def _record_fingerprint(folder: str, evidence: tuple[Any, ...], fingerprint: str) -> None:
+    data = {"format": _FINGERPRINT_FORMAT, "evidence": evidence, "fingerprint": fingerprint}
+    with contextlib.suppress(OSError):
+        write_atomically(folder, FINGERPRINT_FILE, marshal.dumps(data))
 
 
 class Cache:
@@ -193,7 +281,7 @@ class Cache:
         # a process that builds once: the entries of the stages without an index of their own
         # that the last such build used (read from the manifest on the first get), and those
         # this build used, by stage and key: each value as marshal's bytes of it (a copy made
-        # five times faster than from JSON text), or, put by this build, its JSON text
+        # five times faster than from JSON text), or, put by a build, its JSON text
         # (:meth:`save_manifest`)
         self._manifest: dict[str, dict[str, Any]] | None = None
         self._recorded: dict[str, dict[str, bytes | str]] = {}
@@ -232,6 +320,9 @@ class Cache:
         """Before a build writes: create the folder with its markers (a folder that lacks them
         gets them, when it is toolgen's: created here, empty, or holding the ``size`` file; a
         ``--cache-dir`` of other files is left as it is). A failure sets :attr:`problem`."""
+        global _fingerprint_record
+        if _fingerprint_record is None:  # the first cache this process opens
+            _fingerprint_record = (self._root, self.writable)
         if not self.writable:
             return
         try:
@@ -310,17 +401,23 @@ class Cache:
                     return value
         recording = indexed is None and not self.keep
         if recording:
-            blob = self._manifest_entries(stage).get(key)
-            if type(blob) is bytes:
-                try:
-                    value = marshal.loads(blob)
-                except (ValueError, EOFError, TypeError):
+            found: bytes | str | None = self._manifest_entries(stage).get(key)
+            try:
+                if type(found) is bytes:
+                    value = marshal.loads(found)
+                elif type(found) is str:  # put by the last build: from now on as bytes
+                    value = json.loads(found)
+                    found = marshal.dumps(value)
+                    self._manifest_changed = True
+                else:
                     value = None
-                if value is not None:
-                    self.hits[stage] += 1
-                    self.used.add(path)
-                    self._recorded.setdefault(stage, {})[key] = blob
-                    return value
+            except (ValueError, EOFError, TypeError):
+                value = None
+            if value is not None and found is not None:
+                self.hits[stage] += 1
+                self.used.add(path)
+                self._recorded.setdefault(stage, {})[key] = found
+                return value
         try:
             with open(path, encoding="utf-8") as file:
                 whole = file.read()
@@ -437,8 +534,9 @@ class Cache:
 
     def _manifest_entries(self, stage: str) -> dict[str, Any]:
         """The entries of ``stage`` in the manifest of the last build (read on the first call):
-        key -> marshal's bytes of the value. Like an index, only a faster way to entries found by their
-        keys: a manifest that is old, lost or foreign costs reads, never a wrong value."""
+        key -> marshal's bytes of the value, or its JSON text. Like an index, only a faster
+        way to entries found by their keys: a manifest that is old, lost or foreign costs
+        reads, never a wrong value."""
         if self._manifest is None:
             self._manifest = {}
             path = os.path.join(self._root, MANIFEST_FILE)
@@ -470,16 +568,9 @@ class Cache:
             and set(held) <= set(self._recorded)
         ):
             return
-        # a put value's text read back: the value as a get from its file gives it (a tuple
-        # as a list, a key as a string)
-        entries = {
-            stage: {
-                key: value if type(value) is bytes else marshal.dumps(json.loads(value))
-                for key, value in recorded.items()
-            }
-            for stage, recorded in self._recorded.items()
-        }
-        data = marshal.dumps({"format": _MANIFEST_FORMAT, "entries": entries})
+        # a value put by this build stays its JSON text (a build that puts thousands would
+        # read them all back here): the next build's get reads it, and keeps its bytes
+        data = marshal.dumps({"format": _MANIFEST_FORMAT, "entries": self._recorded})
         try:
             write_atomically(self._root, MANIFEST_FILE, data)
         except OSError as error:

@@ -341,20 +341,23 @@ def write_package(
     on_wait: Callable[[], None] | None = None,
     written: Written | None = None,
     state: Path | None = None,
+    hashes: dict[str, str] | None = None,
 ) -> None:
     """Replace ``out`` with ``files`` atomically: the new tree is written beside it and swapped in
     with one rename; the previous tree stays whole until then, and files toolgen did not write are
     carried over. Concurrent writers into one ``out`` take turns (:func:`output_lock`).
     ``written``: what this process wrote last (read, and updated to this write). ``state``
     (without ``written``): the file where the last process that wrote ``out`` left what it
-    wrote (:func:`state_file`), read and replaced under the lock."""
+    wrote (:func:`state_file`), read and replaced under the lock; ``hashes``: the SHA-256 of
+    each file's text, when the caller computed them from these texts (else computed here: a
+    file is kept by its hash)."""
     out = out.absolute()
     if written is None or written.out != str(out) or written.files.keys() != files.keys():
         check_paths(files)  # else the same paths as the last write, checked then
     with output_lock(out, on_wait):
         if written is None and state is not None:
             recorded = load_written(state, out)
-            recorded.files = _write_locked(out, files, recorded)
+            recorded.files = _write_locked(out, files, recorded, hashes)
             save_written(state, recorded)
             return
         made = _write_locked(out, files, written)
@@ -363,7 +366,10 @@ def write_package(
 
 
 def _write_locked(
-    out: Path, files: dict[str, str], written: Written | None = None
+    out: Path,
+    files: dict[str, str],
+    written: Written | None = None,
+    computed: dict[str, str] | None = None,
 ) -> dict[str, tuple[str, Signature | None]]:
     if out.parent.is_dir():
         _recover(out)
@@ -390,9 +396,11 @@ def _write_locked(
     # without reading the previous one (edited by hand, that one could only hold other bytes or,
     # by chance, the same: writing is right either way); an equal hash still compares the bytes
     by_hash = written is not None and written.by_hash
-    hashes = _hashes(files.get(MANIFEST)) if previous_hashes or by_hash else {}
-    if by_hash and MANIFEST in files:
-        hashes[MANIFEST] = _sha256(files[MANIFEST])
+    hashes = _hashes(files.get(MANIFEST)) if previous_hashes else {}
+    # by_hash, a file is kept by its hash: one computed from its text, never a manifest's claim
+    texts: dict[str, str] = {}
+    if by_hash:
+        texts = {path: (computed or {}).get(path) or _sha256(text) for path, text in files.items()}
     keeping = written is not None
     # what the last write into OUT made: path -> (text, or its hash by_hash; signature)
     last = written.files if written is not None and written.out == where else {}
@@ -406,7 +414,7 @@ def _write_locked(
         for path, text in files.items():
             found = last.get(path)
             there = spare.pop(path, _ABSENT)
-            content = hashes.get(path, "") if by_hash else text
+            content = texts[path] if by_hash else text
             # the last write's file with this text, unchanged since (its settled signature):
             # OUT's, and the spare tree's link of it, which stays where it is
             signature = (
