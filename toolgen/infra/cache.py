@@ -405,7 +405,7 @@ class Cache:
             try:
                 if type(found) is bytes:
                     value = marshal.loads(found)
-                elif type(found) is str:  # put by the last build: from now on as bytes
+                elif type(found) is str:  # a value's JSON text: from now on as bytes
                     value = json.loads(found)
                     found = marshal.dumps(value)
                     self._manifest_changed = True
@@ -568,9 +568,17 @@ class Cache:
             and set(held) <= set(self._recorded)
         ):
             return
-        # a value put by this build stays its JSON text (a build that puts thousands would
-        # read them all back here): the next build's get reads it, and keeps its bytes
-        data = marshal.dumps({"format": _MANIFEST_FORMAT, "entries": self._recorded})
+        # a value put by this build as its text read back: the value as a get from its file
+        # gives it (a tuple as a list); done here, in the build that computed it, so that the
+        # next one (the rebuild a user waits for) only copies bytes
+        entries = {
+            stage: {
+                key: value if type(value) is bytes else marshal.dumps(json.loads(value))
+                for key, value in recorded.items()
+            }
+            for stage, recorded in self._recorded.items()
+        }
+        data = marshal.dumps({"format": _MANIFEST_FORMAT, "entries": entries})
         try:
             write_atomically(self._root, MANIFEST_FILE, data)
         except OSError as error:
