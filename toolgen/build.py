@@ -17,7 +17,7 @@ from toolgen.load.design import load_design
 from toolgen.package.assemble import render_package
 from toolgen.package.request_cost import over_budget, request_costs
 from toolgen.package.targets import TARGET_NAMES, target_diagnostics
-from toolgen.package.writer import Written, write_package
+from toolgen.package.writer import Written, state_file, write_package
 from toolgen.project.design_projection import ProviderProjection, project_design
 from toolgen.project.satisfiable import design_diagnostics
 from toolgen.providers import BUILT_BY_DEFAULT, PROVIDER_NAMES, profile_for, settings
@@ -29,6 +29,8 @@ class BuildResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     design: Design | None = None
     projections: tuple[ProviderProjection, ...] = ()
+    #: each file's hash but the manifest's (what the manifest lists), computed from ``files``
+    hashes: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -77,6 +79,11 @@ class Session:
         self._cache: Cache | None = None
         self.kept = Kept() if keep else None
         self.written = Written()
+        # the cache folder of the last build, when it may be written: a session that keeps
+        # nothing records there what its write put into OUT, for the next process's write
+        self._state_dir: Path | None = None
+        # the files of the last build and their hashes (computed from those very texts)
+        self._built: tuple[dict[str, str], dict[str, str]] = ({}, {})
         # the build workers, kept running between builds (Runner.keep_pool), for the jobs
         # they were started with
         self._pool: tuple[int, Executor] | None = None
@@ -108,6 +115,7 @@ class Session:
         and what was computed is written there unless ``read_only_cache``.
         ``max_request_tokens``: the budget of a provider's full request (else toolgen.toml's)."""
         cache = self._open_cache(cache_dir, read_only_cache) if cache_dir is not None else None
+        self._state_dir = cache.root if cache is not None and cache.writable else None
         if self.kept is not None:
             self.kept.begin()
         remember(self.keep)
@@ -125,8 +133,10 @@ class Session:
                 self._close_pool()
                 kept = runner.keep_pool()
                 self._pool = (jobs, kept) if kept is not None else None
+        self._built = (result.files, result.hashes)
         if cache is not None:
             cache.save_indexes()
+            cache.save_manifest()
             cache.prune()
             result = replace(result, diagnostics=result.diagnostics + cache.notices())
         return result
@@ -134,8 +144,15 @@ class Session:
     def write(
         self, out: Path, files: dict[str, str], on_wait: Callable[[], None] | None = None
     ) -> None:
-        """:func:`write_package`, reading and keeping what this session wrote last."""
-        write_package(out, files, on_wait, self.written if self.keep else None)
+        """:func:`write_package`, reading and keeping what this session wrote last; in a
+        session that keeps nothing, with the cache of its build, reading and recording there
+        what the last process wrote into ``out`` (docs/cache.md, "What a rebuild trusts")."""
+        if self.keep:
+            write_package(out, files, on_wait, self.written)
+        else:
+            state = state_file(self._state_dir, out) if self._state_dir is not None else None
+            hashes = self._built[1] if files is self._built[0] else None
+            write_package(out, files, on_wait, state=state, hashes=hashes)
 
     def close(self) -> None:
         """The process builds no more: what it keeps on disk (the spare tree beside OUT) goes,
@@ -182,10 +199,10 @@ def _build(
         return replace(analysis, diagnostics=analysis.diagnostics + over)
     package = render_package(analysis.design, list(analysis.projections), runner)
     diagnostics = analysis.diagnostics + package.diagnostics
-    files = (
-        package.with_manifest(analysis.design, runner.kept) if not has_errors(diagnostics) else {}
+    files, hashes = (
+        package.hashed(analysis.design, runner.kept) if not has_errors(diagnostics) else ({}, {})
     )
-    return BuildResult(files, diagnostics, analysis.design, analysis.projections)
+    return BuildResult(files, diagnostics, analysis.design, analysis.projections, hashes)
 
 
 def _over_budget(analysis: BuildResult, max_request_tokens: int | None) -> list[Diagnostic]:

@@ -15,20 +15,23 @@ either way the build's output is the same.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 import marshal
 import os
+import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
 from toolgen.infra.diagnostics import DESIGN, Diagnostic, Level
+from toolgen.infra.file_state import Signature, settled, signature_of
 from toolgen.infra.kept import Kept, plain_key
 from toolgen.infra.resources import PACKAGE_DIR, templates_dir
 
@@ -45,6 +48,11 @@ SIZE_FILE = "size"
 #: an indexed stage's entries of the last build, in one file (``Cache.index``), at
 #: ``<stage>/index/index.json``: where an entry would be, so pruning treats it as one
 INDEX_FILE = os.path.join("index", "index.json")
+#: the entries of the other stages that the last build of a process that builds once used, in one
+#: file (``Cache.get``): where a rebuild would open thousands of entry files, it reads one
+MANIFEST_FILE = "manifest"
+#: what a manifest's record says it is; another is not one (or of another format)
+_MANIFEST_FORMAT = "toolgen-cache-manifest-1"
 #: what toolgen puts in a cache folder it owns, so that git and backup tools leave it alone
 MARKERS = {
     ".gitignore": "# Created by toolgen automatically: the build cache is never committed.\n*\n",
@@ -61,8 +69,26 @@ _LIBRARIES = ("black", "datamodel-code-generator", "pydantic", "jinja2", "jsonsc
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=repr)
 
 
-def _json(value: Any) -> str:
-    return _ENCODER.encode(value)
+def _one_shot() -> Callable[[Any], str]:
+    """What ``_ENCODER.encode`` does, with the C encoder made once (``encode`` makes one per
+    call: a rebuild makes tens of thousands of keys); the encoder itself where there is none."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return _ENCODER.encode
+    try:
+        chunks = make(  # the arguments JSONEncoder.iterencode gives it, but no cycle check
+            None, repr, json.encoder.encode_basestring, None, ":", ",", False, False, True
+        )
+    except TypeError:  # of another signature
+        return _ENCODER.encode
+
+    def encode(value: Any) -> str:
+        return "".join(chunks(value, 0))
+
+    return encode
+
+
+_json = _one_shot()
 
 
 def digest(*parts: Any) -> str:
@@ -117,7 +143,23 @@ def plain(value: Any) -> Any:
 @functools.cache
 def code_fingerprint() -> str:
     """A hash of toolgen's source, its templates and the versions of the libraries whose output
-    ends up in generated files: any change to the generator is a different key."""
+    ends up in generated files: any change to the generator is a different key. With a cache
+    opened (:meth:`Cache.open`), taken from its record when nothing it was computed from
+    changed since (:func:`_recorded_fingerprint`)."""
+    record = _fingerprint_record
+    if record is not None:
+        found = _recorded_fingerprint(record[0])
+        if found is not None:
+            return found
+    # taken before the files are read: were one changed meanwhile, the record is not written
+    evidence = _evidence() if record is not None and record[1] else ()
+    fingerprint = _computed_fingerprint()
+    if record is not None and evidence and _still(evidence[2]):
+        _record_fingerprint(record[0], evidence, fingerprint)
+    return fingerprint
+
+
+def _computed_fingerprint() -> str:
     sources = sorted(PACKAGE_DIR.rglob("*.py")) + sorted(
         p for p in templates_dir().rglob("*") if p.is_file()
     )
@@ -132,6 +174,75 @@ def code_fingerprint() -> str:
         except metadata.PackageNotFoundError:
             hasher.update(f"{library}=?\0".encode())
     return hasher.hexdigest()
+
+
+#: the record of the fingerprint in the opened cache's folder, and whether it may be written
+_fingerprint_record: tuple[str, bool] | None = None
+#: what a fingerprint's record starts with; another is not one (or of another format)
+_FINGERPRINT_FORMAT = "toolgen-fingerprint-1"
+FINGERPRINT_FILE = "fingerprint"
+
+
+def _evidence() -> tuple[Any, ...]:
+    """What the fingerprint is a function of, as the file system shows it without reading a
+    file: the signature (toolgen/infra/file_state.py) of every folder and file of toolgen's
+    package and templates (a file added, removed, written or replaced changes one), and of
+    every folder on ``sys.path`` (a library installed or upgraded there adds its metadata
+    folder), with the interpreter's version. None when one of them could have changed within
+    the racy window of now."""
+    taken_at = time.time_ns()
+    signatures: list[tuple[str, Signature]] = []
+    try:
+        for root in (str(PACKAGE_DIR), str(templates_dir())):
+            for folder, folders, names in os.walk(root):
+                folders.sort()
+                for name in (folder, *(os.path.join(folder, name) for name in sorted(names))):
+                    signatures.append((name, signature_of(os.lstat(name))))
+    except OSError:
+        return ()
+    for entry in sys.path:
+        with contextlib.suppress(OSError):
+            signatures.append((entry, signature_of(os.stat(entry))))
+    if not all(settled(signature, taken_at) for _, signature in signatures):
+        return ()
+    return (sys.version, tuple(sys.path), tuple(signatures))
+
+
+def _still(signatures: tuple[tuple[str, Signature], ...]) -> bool:
+    """Whether each recorded path still has its signature (``sys.path``'s entries followed)."""
+    try:
+        return all(
+            signature_of(os.stat(path) if path in sys.path else os.lstat(path)) == signature
+            for path, signature in signatures
+        )
+    except OSError:
+        return False
+
+
+def _recorded_fingerprint(folder: str) -> str | None:
+    """The fingerprint the cache in ``folder`` recorded, when nothing it was computed from
+    changed since (:func:`_evidence`); None otherwise."""
+    try:
+        with open(os.path.join(folder, FINGERPRINT_FILE), "rb") as file:
+            record = marshal.loads(file.read())
+        version, path, signatures = record["evidence"]
+        if (
+            record["format"] != _FINGERPRINT_FORMAT
+            or version != sys.version
+            or path != tuple(sys.path)
+            or not _still(signatures)
+        ):
+            return None
+        fingerprint = record["fingerprint"]
+    except (OSError, ValueError, EOFError, TypeError, KeyError):
+        return None
+    return fingerprint if type(fingerprint) is str else None
+
+
+def _record_fingerprint(folder: str, evidence: tuple[Any, ...], fingerprint: str) -> None:
+    data = {"format": _FINGERPRINT_FORMAT, "evidence": evidence, "fingerprint": fingerprint}
+    with contextlib.suppress(OSError):
+        write_atomically(folder, FINGERPRINT_FILE, marshal.dumps(data))
 
 
 class Cache:
@@ -167,6 +278,14 @@ class Cache:
         # build, :meth:`begin`) and of this build's
         self._kept: dict[str, dict[str, KeptEntry]] = {}
         self._using: dict[str, dict[str, KeptEntry]] = {}
+        # a process that builds once: the entries of the stages without an index of their own
+        # that the last such build used (read from the manifest on the first get), and those
+        # this build used, by stage and key: each value as marshal's bytes of it (a copy made
+        # five times faster than from JSON text), or, put by a build, its JSON text
+        # (:meth:`save_manifest`)
+        self._manifest: dict[str, dict[str, Any]] | None = None
+        self._recorded: dict[str, dict[str, bytes | str]] = {}
+        self._manifest_changed = False
 
     def begin(self) -> None:
         """Start another build with this cache, in a process that builds again (``toolgen
@@ -201,6 +320,9 @@ class Cache:
         """Before a build writes: create the folder with its markers (a folder that lacks them
         gets them, when it is toolgen's: created here, empty, or holding the ``size`` file; a
         ``--cache-dir`` of other files is left as it is). A failure sets :attr:`problem`."""
+        global _fingerprint_record
+        if _fingerprint_record is None:  # the first cache this process opens
+            _fingerprint_record = (self._root, self.writable)
         if not self.writable:
             return
         try:
@@ -208,7 +330,7 @@ class Cache:
             missing = [name for name in MARKERS if not (self.root / name).exists()]
             if missing and ((self.root / SIZE_FILE).exists() or not any(self.root.iterdir())):
                 for name in missing:
-                    _write_atomically(self._root, name, MARKERS[name].encode("utf-8"))
+                    write_atomically(self._root, name, MARKERS[name].encode("utf-8"))
         except OSError as error:
             self._failed(error)
 
@@ -277,6 +399,25 @@ class Cache:
                     if self.keep:
                         self._using.setdefault(stage, {})[key] = (text, None)
                     return value
+        recording = indexed is None and not self.keep
+        if recording:
+            found: bytes | str | None = self._manifest_entries(stage).get(key)
+            try:
+                if type(found) is bytes:
+                    value = marshal.loads(found)
+                elif type(found) is str:  # a value's JSON text: from now on as bytes
+                    value = json.loads(found)
+                    found = marshal.dumps(value)
+                    self._manifest_changed = True
+                else:
+                    value = None
+            except (ValueError, EOFError, TypeError):
+                value = None
+            if value is not None and found is not None:
+                self.hits[stage] += 1
+                self.used.add(path)
+                self._recorded.setdefault(stage, {})[key] = found
+                return value
         try:
             with open(path, encoding="utf-8") as file:
                 whole = file.read()
@@ -284,13 +425,15 @@ class Cache:
             if isinstance(entry, dict) and entry.get("key") == key and "value" in entry:
                 self.hits[stage] += 1
                 self.used.add(path)
-                if indexed is not None or self.keep:
-                    text = _value_text(whole, key, entry["value"])
-                    if indexed is not None:
-                        indexed[key] = text
-                        self._index_changed.add(stage)
-                    if self.keep:
-                        self._using.setdefault(stage, {})[key] = (text, None)
+                text = _value_text(whole, key, entry["value"])
+                if indexed is not None:
+                    indexed[key] = text
+                    self._index_changed.add(stage)
+                if self.keep:
+                    self._using.setdefault(stage, {})[key] = (text, None)
+                if recording:  # before the caller may change it
+                    self._recorded.setdefault(stage, {})[key] = marshal.dumps(entry["value"])
+                    self._manifest_changed = True
                 return entry["value"]
         except (OSError, ValueError):
             pass
@@ -375,7 +518,7 @@ class Cache:
         try:
             folder = os.path.dirname(path)
             os.makedirs(folder, exist_ok=True)
-            size = _write_atomically(folder, key + ".json", data)
+            size = write_atomically(folder, key + ".json", data)
         except OSError as error:
             self._failed(error)
             return
@@ -385,6 +528,61 @@ class Cache:
         if stage in self._indexed:
             self._indexed[stage][key] = text
             self._index_changed.add(stage)
+        elif not self.keep:
+            self._recorded.setdefault(stage, {})[key] = text
+            self._manifest_changed = True
+
+    def _manifest_entries(self, stage: str) -> dict[str, Any]:
+        """The entries of ``stage`` in the manifest of the last build (read on the first call):
+        key -> marshal's bytes of the value, or its JSON text. Like an index, only a faster
+        way to entries found by their keys: a manifest that is old, lost or foreign costs
+        reads, never a wrong value."""
+        if self._manifest is None:
+            self._manifest = {}
+            path = os.path.join(self._root, MANIFEST_FILE)
+            try:
+                with open(path, "rb") as file:
+                    manifest = marshal.loads(file.read())
+                if manifest["format"] == _MANIFEST_FORMAT and isinstance(manifest["entries"], dict):
+                    self._manifest = manifest["entries"]
+            except (OSError, ValueError, EOFError, TypeError, KeyError):
+                pass
+        entries = self._manifest.get(stage)
+        return entries if isinstance(entries, dict) else {}
+
+    def save_manifest(self) -> None:
+        """Write the manifest: the entries of the stages without an index that this build used
+        (so it stays one build's size), when they are not the ones the last manifest held.
+        Whole or not at all; it is not counted in the cache's size (one build's entries, beside
+        the bound), and pruning never removes it. A process that builds again (``keep``) keeps
+        its entries in memory instead, and writes none."""
+        if not self.writable or self.keep:
+            return
+        held = self._manifest or {}
+        if (
+            not self._manifest_changed
+            and all(
+                len(held.get(stage) or {}) == len(entries)
+                for stage, entries in self._recorded.items()
+            )
+            and set(held) <= set(self._recorded)
+        ):
+            return
+        # a value put by this build as its text read back: the value as a get from its file
+        # gives it (a tuple as a list); done here, in the build that computed it, so that the
+        # next one (the rebuild a user waits for) only copies bytes
+        entries = {
+            stage: {
+                key: value if type(value) is bytes else marshal.dumps(json.loads(value))
+                for key, value in recorded.items()
+            }
+            for stage, recorded in self._recorded.items()
+        }
+        data = marshal.dumps({"format": _MANIFEST_FORMAT, "entries": entries})
+        try:
+            write_atomically(self._root, MANIFEST_FILE, data)
+        except OSError as error:
+            self._failed(error)
 
     def _read_index(self, stage: str) -> dict[str, Any]:
         path = os.path.join(self._root, stage, INDEX_FILE)
@@ -420,7 +618,7 @@ class Cache:
                 data = _json({"stage": stage, "entries": used}).encode("utf-8")
             try:
                 os.makedirs(folder, exist_ok=True)
-                size = _write_atomically(folder, name, data)
+                size = write_atomically(folder, name, data)
             except OSError as error:
                 self._failed(error)
                 return
@@ -485,7 +683,7 @@ class Cache:
 
     def _save_size(self, size: int) -> None:
         try:
-            _write_atomically(self._root, SIZE_FILE, str(size).encode("utf-8"))
+            write_atomically(self._root, SIZE_FILE, str(size).encode("utf-8"))
         except OSError as error:
             self._failed(error)
 
@@ -530,7 +728,7 @@ def _value_text(entry: str, key: str, value: Any) -> str:
     return _json(value)
 
 
-def _write_atomically(folder: str, name: str, data: bytes) -> int:
+def write_atomically(folder: str, name: str, data: bytes) -> int:
     """Write ``folder/name`` whole or not at all (a temporary file renamed into place); returns
     the size. Raises OSError."""
     handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=folder)

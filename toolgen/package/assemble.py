@@ -54,9 +54,17 @@ class PackageFiles:
     def with_manifest(self, design: Design, kept: Kept | None = None) -> dict[str, str]:
         """The files with the manifest; ``kept``: a process that builds again, whose texts
         kept from the last build keep their hashes."""
+        return self.hashed(design, kept)[0]
+
+    def hashed(
+        self, design: Design, kept: Kept | None = None
+    ) -> tuple[dict[str, str], dict[str, str]]:
+        """:meth:`with_manifest`, and the hash of each file but the manifest (path -> SHA-256
+        of its UTF-8 bytes, as the manifest lists them)."""
         files = dict(sorted(self.files.items()))
-        files[MANIFEST] = manifest_text(design.hash, _file_hashes(files, kept))
-        return files
+        hashes = _file_hashes(files, kept)
+        files[MANIFEST] = manifest_text(design.hash, hashes)
+        return files, hashes
 
 
 def manifest_text(design_hash: str, hashes: dict[str, str]) -> str:

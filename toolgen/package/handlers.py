@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from functools import partial
 
+from toolgen.infra.cache import code_fingerprint, digest
 from toolgen.infra.parallel import Later, Runner
 from toolgen.load.contracts import Design
 from toolgen.render.def_layout import def_lines
@@ -60,12 +61,31 @@ def handlers_module(
         for contract in design.tools
     )
     kept = runner.kept
-    source = (
-        kept.computed(("handlers-source", rows, header()), partial(_source, rows, runner))
-        if kept is not None
-        else _source(rows, runner)
-    )
-    return format_methods_apart(source, runner)
+    if kept is not None:
+        source = kept.computed(("handlers-source", rows, header()), partial(_source, rows, runner))
+        return format_methods_apart(source, runner)
+    if runner.cache is None:
+        return format_methods_apart(_source(rows, runner), runner)
+    # a process that builds once: the module from the cache, by the rows it is a function of
+    # (rendering and cutting the template's thousands of methods cost a one-tool rebuild more
+    # than the one read)
+    key = digest(code_fingerprint(), "handlers", header(), rows)
+    found = runner.cache.get(_STAGE, key)
+    if type(found) is str:
+        return Later.done(found)
+    formatted = format_methods_apart(_source(rows, runner), runner)
+
+    def stored() -> str:
+        text = formatted.result()
+        if runner.cache is not None:
+            runner.cache.put(_STAGE, key, text)
+        return text
+
+    return Later(stored)
+
+
+#: the cache's stage of whole handlers modules
+_STAGE = "handlers"
 
 
 def _source(rows: tuple[tuple[str, str, str], ...], runner: Runner) -> str:

@@ -6,7 +6,9 @@ import contextlib
 import ctypes
 import errno
 import fcntl
+import hashlib
 import json
+import marshal
 import os
 import shutil
 import stat
@@ -15,6 +17,7 @@ from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from toolgen.infra.cache import write_atomically
 from toolgen.infra.file_state import RACY_NS, Signature, settled, signature_of
 from toolgen.package.assemble import MANIFEST
 
@@ -27,20 +30,34 @@ def check_paths(files: dict[str, str]) -> None:
     """Every path stays inside OUT and no two differ only by case."""
     folded: dict[str, str] = {}
     for path in files:
-        pure = PurePosixPath(path)
-        if (
-            pure.is_absolute()
-            or ".." in pure.parts
-            or str(pure) != path
-            or "\\" in path
-            or not path
-        ):
+        # a path of plain segments (none empty, none starting with ".") is inside OUT: tested
+        # as a string, since pathlib costs a tenth of a second over a large design's paths
+        if not _plain_path(path) and _leaves(path):
             raise OutputError(f"refusing to write {path!r}: it would leave the output folder")
         other = folded.setdefault(path.casefold(), path)
         if other != path:
             raise OutputError(
                 f"refusing to write both {other!r} and {path!r}: they differ only by case"
             )
+
+
+def _plain_path(path: str) -> bool:
+    """Whether ``path`` is relative POSIX segments, none empty and none starting with a dot or
+    holding a backslash (a path :func:`_leaves` accepts; the others are asked of it)."""
+    return (
+        bool(path)
+        and "\\" not in path
+        and "//" not in path
+        and "/." not in path
+        and path[0] not in "/."
+        and path[-1] != "/"
+    )
+
+
+def _leaves(path: str) -> bool:
+    """Whether writing ``path`` would leave OUT, or is not spelled as OUT's paths are."""
+    pure = PurePosixPath(path)
+    return pure.is_absolute() or ".." in pure.parts or str(pure) != path or "\\" in path or not path
 
 
 def _read_manifest(out: Path) -> tuple[set[str] | None, dict[str, str]]:
@@ -111,6 +128,12 @@ def _still_written(out: str, written: Written | None) -> bool:
             return False
         if stat.S_ISREG(status.st_mode) and signature_of(status) == signature:
             return True
+    if written.by_hash:  # ``text`` is the hash of the manifest's text
+        try:
+            with open(path, "rb") as file:
+                return hashlib.sha256(file.read()).hexdigest() == text
+        except OSError:
+            return False
     return _holds(path, text.encode("utf-8"))
 
 
@@ -276,6 +299,9 @@ class Written:
     spare: str | None = None
     #: time.time_ns() when the last write ended
     written_at: int = 0
+    #: each file's text is its hash (the manifest's, a SHA-256 of its bytes): what a process
+    #: that writes OUT once reads of the last process's write (:func:`load_written`)
+    by_hash: bool = False
 
     def settle(self, least: int = 64) -> int:
         """Take the signature of each file the last write made or linked, once its change time
@@ -314,22 +340,36 @@ def write_package(
     files: dict[str, str],
     on_wait: Callable[[], None] | None = None,
     written: Written | None = None,
+    state: Path | None = None,
+    hashes: dict[str, str] | None = None,
 ) -> None:
     """Replace ``out`` with ``files`` atomically: the new tree is written beside it and swapped in
     with one rename; the previous tree stays whole until then, and files toolgen did not write are
     carried over. Concurrent writers into one ``out`` take turns (:func:`output_lock`).
-    ``written``: what this process wrote last (read, and updated to this write)."""
+    ``written``: what this process wrote last (read, and updated to this write). ``state``
+    (without ``written``): the file where the last process that wrote ``out`` left what it
+    wrote (:func:`state_file`), read and replaced under the lock; ``hashes``: the SHA-256 of
+    each file's text, when the caller computed them from these texts (else computed here: a
+    file is kept by its hash)."""
     out = out.absolute()
     if written is None or written.out != str(out) or written.files.keys() != files.keys():
         check_paths(files)  # else the same paths as the last write, checked then
     with output_lock(out, on_wait):
+        if written is None and state is not None:
+            recorded = load_written(state, out)
+            recorded.files = _write_locked(out, files, recorded, hashes)
+            save_written(state, recorded)
+            return
         made = _write_locked(out, files, written)
     if written is not None:
         written.out, written.files, written.written_at = str(out), made, time.time_ns()
 
 
 def _write_locked(
-    out: Path, files: dict[str, str], written: Written | None = None
+    out: Path,
+    files: dict[str, str],
+    written: Written | None = None,
+    computed: dict[str, str] | None = None,
 ) -> dict[str, tuple[str, Signature | None]]:
     if out.parent.is_dir():
         _recover(out)
@@ -355,11 +395,17 @@ def _write_locked(
     # a file whose hashes in the two manifests differ was generated differently: it is written
     # without reading the previous one (edited by hand, that one could only hold other bytes or,
     # by chance, the same: writing is right either way); an equal hash still compares the bytes
+    by_hash = written is not None and written.by_hash
     hashes = _hashes(files.get(MANIFEST)) if previous_hashes else {}
+    # by_hash, a file is kept by its hash: one computed from its text, never a manifest's claim
+    texts: dict[str, str] = {}
+    if by_hash:
+        texts = {path: (computed or {}).get(path) or _sha256(text) for path, text in files.items()}
     keeping = written is not None
-    # what this process's last write into OUT made: path -> (text, signature)
+    # what the last write into OUT made: path -> (text, or its hash by_hash; signature)
     last = written.files if written is not None and written.out == where else {}
     signatures: dict[str, tuple[str, Signature | None]] = {}
+    done_at: dict[str, int] = {}  # by_hash: when each file written or linked now was done
     # string paths, joined by hand (each path is relative and POSIX: check_paths): pathlib, and
     # even os.path.join, cost a tenth of a second over the thousands of files of a large design
     into, out_of = f"{staging}{os.sep}", f"{where}{os.sep}"
@@ -368,13 +414,16 @@ def _write_locked(
         for path, text in files.items():
             found = last.get(path)
             there = spare.pop(path, _ABSENT)
+            content = texts[path] if by_hash else text
             # the last write's file with this text, unchanged since (its settled signature):
             # OUT's, and the spare tree's link of it, which stays where it is
             signature = (
-                found[1] if found is not None and found[0] == text and path in owned else None
+                found[1]
+                if found is not None and found[0] == content and content and path in owned
+                else None
             )
             if signature is not None and there == signature:
-                signatures[path] = (text, signature)
+                signatures[path] = (content, signature)
                 continue
             target = into + path
             data = text.encode("utf-8")
@@ -383,7 +432,7 @@ def _write_locked(
                 # if any, proved nothing), else replaced, never written in place (it may be a
                 # link of OUT's file)
                 if there is not None and there[1] == len(data) and _holds(target, data):
-                    signatures[path] = (text, there if settled(there, listed_at) else None)
+                    signatures[path] = (content, there if settled(there, listed_at) else None)
                     continue
                 os.unlink(target)
             parent = path.rpartition("/")[0]
@@ -398,12 +447,19 @@ def _write_locked(
             ):
                 _write_file(target, data)
             if keeping:  # written or linked now: a change time of now proves nothing yet
-                signatures[path] = (text, None)
+                signatures[path] = (content, None)
+                if by_hash:
+                    done_at[path] = time.time_ns()
         _remove_rest(into, spare, folders)
         for path in foreign:
             carried = staging / path
             carried.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(out / path, carried)
+        if by_hash:
+            if not out.exists():  # no tree to replace: the next write's spare tree is a copy
+                _link_copy(str(staging), str(spare_path(out)))
+                done_at = dict.fromkeys(done_at, time.time_ns())  # each file linked again
+            _take_signatures(into, signatures, done_at)
         # With an exchange, OUT is the previous tree or the new one at every instant; without
         # one, a kill between the two renames leaves the previous tree aside for _recover.
         if out.exists() and _exchange(staging, out):
@@ -419,13 +475,19 @@ def _write_locked(
                 raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+    if not by_hash:  # a spare tree left by a write that kept one is stale from now on
+        shutil.rmtree(spare_path(out), ignore_errors=True)
     if written is None:
         shutil.rmtree(previous, ignore_errors=True)
     else:  # the process writes again: the replaced tree is its next staging tree
-        kept_as = out.parent / f".{out.name}.toolgen-new-{os.getpid()}"
+        kept_as = (
+            spare_path(out) if by_hash else out.parent / f".{out.name}.toolgen-new-{os.getpid()}"
+        )
         if previous != kept_as and previous.exists():
             # without an exchange it is the "old" tree, which _recover would put back as OUT
             # were this process killed with OUT gone: a staging tree is only ever removed
+            if by_hash:
+                shutil.rmtree(kept_as, ignore_errors=True)
             os.replace(previous, kept_as)
         written.spare = str(kept_as)
         _hide(str(kept_as))
@@ -552,3 +614,115 @@ def _remove_rest(into: str, rest: dict[str, Signature | None], needed: set[str])
     for path in folders:
         if path not in needed:
             shutil.rmtree(into + path, ignore_errors=True)
+
+
+def spare_path(out: Path) -> Path:
+    """Where a process that writes ``out`` once leaves the tree its write replaced, for the next
+    process's write to stage in (:func:`load_written`): beside OUT, hidden, ignored by git."""
+    return out.parent / f".{out.name}.toolgen-spare"
+
+
+def state_file(cache_dir: Path, out: Path) -> Path:
+    """Where a build with the cache in ``cache_dir`` records what it wrote into ``out``."""
+    name = hashlib.sha256(str(Path(out).absolute()).encode("utf-8", "surrogatepass")).hexdigest()
+    return Path(cache_dir) / _STATE_FOLDER / f"{name[:32]}.marshal"
+
+
+#: the folder of the cache that holds the records of the writes into each OUT
+_STATE_FOLDER = "written"
+#: what a record of a write starts with; another is not one (or of another format)
+_STATE_FORMAT = "toolgen-written-1"
+
+
+def load_written(state: Path, out: Path) -> Written:
+    """What the last process that wrote ``out`` recorded in ``state`` (:func:`save_written`):
+    each file's hash and, when it proved something, its :data:`Signature`; and the spare tree
+    beside OUT. Nothing of it is taken on trust: a file is kept by it only when its signature
+    on disk is the one recorded (so it holds the bytes of the recorded hash), else it is read
+    or written as in a first write. An unreadable or foreign record is no record."""
+    written = Written(out=str(out), by_hash=True)
+    try:
+        with open(state, "rb") as file:
+            recorded = marshal.loads(file.read())
+        if recorded["format"] == _STATE_FORMAT and recorded["out"] == str(out):
+            written.files = _valid_files(recorded["files"])
+    except (OSError, ValueError, EOFError, TypeError, KeyError):
+        pass
+    spare = spare_path(out)
+    with contextlib.suppress(OSError):
+        if stat.S_ISDIR(os.lstat(spare).st_mode):
+            written.spare = str(spare)
+    return written
+
+
+def _valid_files(files: object) -> dict[str, tuple[str, Signature | None]]:
+    """``files`` when it is a record's map of path -> (hash, signature or None), else {}."""
+    if not isinstance(files, dict):
+        return {}
+    for path, entry in files.items():
+        if not (
+            isinstance(path, str)
+            and type(entry) is tuple
+            and len(entry) == 2
+            and isinstance(entry[0], str)
+            and (
+                entry[1] is None
+                or (
+                    type(entry[1]) is tuple
+                    and len(entry[1]) == 4
+                    and all(type(number) is int for number in entry[1])
+                )
+            )
+        ):
+            return {}
+    return files
+
+
+def save_written(state: Path, written: Written) -> None:
+    """Record ``written`` (a write by hash) in ``state``, whole or not at all; a record that
+    cannot be written only makes the next write read what it would have known."""
+    data = marshal.dumps({"format": _STATE_FORMAT, "out": written.out, "files": written.files})
+    with contextlib.suppress(OSError):
+        os.makedirs(state.parent, exist_ok=True)
+        write_atomically(str(state.parent), state.name, data)
+
+
+def _take_signatures(
+    into: str, signatures: dict[str, tuple[str, Signature | None]], done_at: dict[str, int]
+) -> None:
+    """The signature of each file this write wrote or linked (in the staging tree ``into``),
+    when it can prove something: its change time lies before the racy window of now, and no
+    later than when this write was done with it (a later one is another writer's)."""
+    taken_at = time.time_ns()
+    for path, (content, signature) in signatures.items():
+        if signature is not None or not content:
+            continue
+        try:
+            status = os.lstat(into + path)
+        except OSError:
+            continue
+        found = signature_of(status)
+        if (
+            stat.S_ISREG(status.st_mode)
+            and settled(found, taken_at)
+            and found[3] <= done_at.get(path, 0)
+        ):
+            signatures[path] = (content, found)
+
+
+def _link_copy(tree: str, copy: str) -> None:
+    """A copy of ``tree`` made of hard links to its files (none of them read or written), or
+    none where it cannot be made (a file system without hard links)."""
+    shutil.rmtree(copy, ignore_errors=True)
+    try:
+        for folder, _, names in os.walk(tree):
+            target = copy + folder[len(tree) :]
+            os.makedirs(target, exist_ok=True)
+            for name in names:
+                os.link(f"{folder}{os.sep}{name}", f"{target}{os.sep}{name}", follow_symlinks=False)
+    except OSError:
+        shutil.rmtree(copy, ignore_errors=True)
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
