@@ -197,8 +197,10 @@ def test_gateways_are_openais_table_under_their_own_name(provider: str) -> None:
         derives_from=None,
         display_name=OPENAI.display_name,
         tokenizer=OPENAI.tokenizer,
+        module_data=OPENAI.module_data,
     )
-    # only the name, the rules' sources, the decoders, the lineage and the tokenizer differ
+    # only the name, the rules' sources, the decoders, the lineage, the tokenizer and the fakes'
+    # stream framing (OpenRouter's Responses streams) differ
     assert same_table == OPENAI
     # Azure serves OpenAI's models; OpenRouter routes to models of every tokenizer
     assert profile.tokenizer == {"azure_openai": "o200k_base", "openrouter": None}[provider]
