@@ -538,17 +538,19 @@ class Cache:
         way to entries found by their keys: a manifest that is old, lost or foreign costs
         reads, never a wrong value."""
         if self._manifest is None:
-            self._manifest = {}
-            path = os.path.join(self._root, MANIFEST_FILE)
-            try:
-                with open(path, "rb") as file:
-                    manifest = marshal.loads(file.read())
-                if manifest["format"] == _MANIFEST_FORMAT and isinstance(manifest["entries"], dict):
-                    self._manifest = manifest["entries"]
-            except (OSError, ValueError, EOFError, TypeError, KeyError):
-                pass
+            self._manifest = self._read_manifest()
         entries = self._manifest.get(stage)
         return entries if isinstance(entries, dict) else {}
+
+    def _read_manifest(self) -> dict[str, Any]:
+        try:
+            with open(os.path.join(self._root, MANIFEST_FILE), "rb") as file:
+                manifest = marshal.loads(file.read())
+            if manifest["format"] == _MANIFEST_FORMAT and isinstance(manifest["entries"], dict):
+                return manifest["entries"]
+        except (OSError, ValueError, EOFError, TypeError, KeyError):
+            pass
+        return {}
 
     def save_manifest(self) -> None:
         """Write the manifest: the entries of the stages without an index that this build used
