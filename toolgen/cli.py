@@ -501,7 +501,8 @@ def diff_command(
 ) -> None:
     """Show what changed from the design OLD to NEW, per tool, output and provider, and whether
     it breaks callers or stored payloads (decided by schema semantics, not by text), or needs a
-    handler (a tool added). Errors of either side are printed, and exit 1."""
+    handler (a tool added). The providers that see the same change share its line (--verbose:
+    a line each). Errors of either side are printed, and exit 1."""
     from toolgen.commands.diff import diff_designs
     from toolgen.commands.diff import format_json as format_diff_json
     from toolgen.commands.diff import format_text as format_diff_text
