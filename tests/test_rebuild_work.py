@@ -4,6 +4,8 @@ large design spends its time in such repeated walks). Counted, not timed."""
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
 from pathlib import Path
 
 from toolgen.build import analyze
@@ -30,3 +32,12 @@ def test_a_projection_s_inverse_notes_walk_its_records_once(monkeypatch) -> None
     other = dataclasses.replace(projection, outputs=())
     other.inverse_notes()
     assert walks == [projection, other]
+
+
+def test_a_build_without_a_budget_does_not_import_the_request_costs() -> None:
+    """A fresh process pays for every module it imports (the cost module's tables, 11 ms)."""
+    check = (
+        "import sys, toolgen.cli, toolgen.build; "
+        "sys.exit('toolgen.package.request_cost' in sys.modules)"
+    )
+    assert subprocess.run([sys.executable, "-c", check], check=False).returncode == 0
