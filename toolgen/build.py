@@ -15,7 +15,6 @@ from toolgen.infra.parallel import Progress, Runner, usable
 from toolgen.load.contracts import Design
 from toolgen.load.design import load_design
 from toolgen.package.assemble import render_package
-from toolgen.package.request_cost import over_budget, request_costs
 from toolgen.package.targets import TARGET_NAMES, target_diagnostics
 from toolgen.package.writer import Written, state_file, write_package
 from toolgen.project.design_projection import ProviderProjection, project_design
@@ -215,4 +214,7 @@ def _over_budget(analysis: BuildResult, max_request_tokens: int | None) -> list[
         source = "[toolgen] max_request_tokens in toolgen.toml"
     if max_request_tokens is None:
         return []
+    # imported here: a build without a budget (most of them) does not pay for the tokenizers
+    from toolgen.package.request_cost import over_budget, request_costs
+
     return over_budget(request_costs(analysis.projections), max_request_tokens, source)

@@ -524,12 +524,48 @@ _TUPLE = rf"\((?:{_SCALAR})(?:, (?:{_SCALAR}))+\)"
 _SCALAR_ELEMENT = re.compile(rf"(?:(?:{_SCALAR}): )?(?:{_SCALAR})")
 #: the same with tuples of two or more scalars: one line when it fits
 _SHORT_ELEMENT = re.compile(rf"(?:(?:{_SCALAR}|{_TUPLE}): )?(?:{_SCALAR}|{_TUPLE})")
-#: ``key: text`` whose text has double quotes and neither single quotes nor backslashes (JSON
-#: text, as repr writes it): black keeps the text's single quotes, since double ones would need
-#: an escape each, and writes the key's as double ones
-_NOT_IN_TEXT = r"""'\\\n\r\0\x0b\x0c\x1c-\x1e\x85\u2028\u2029"""
-_QUOTING_STRING = rf"""'[^{_NOT_IN_TEXT}]*"[^{_NOT_IN_TEXT}]*'"""
-_TEXT_ELEMENT = re.compile(rf"({_STRING}): ({_QUOTING_STRING})")
+#: what neither the key nor the text of :func:`_text_element` may hold: the characters the
+#: character classes of :data:`_STRING` exclude, but the double quote
+_NOT_IN_TEXT = (
+    "'",
+    "\\",
+    "\n",
+    "\r",
+    "\0",
+    "\x0b",
+    "\x0c",
+    "\x1c",
+    "\x1d",
+    "\x1e",
+    "\x85",
+    "\u2028",
+    "\u2029",
+)
+
+
+def _text_element(element: str) -> tuple[str, str] | None:
+    """(the key without its quotes, the text with them) of ``'key': 'text'`` whose text has
+    double quotes and neither single quotes nor backslashes (JSON text, as repr writes it):
+    black keeps the text's single quotes, since double ones would need an escape each, and
+    writes the key's as double ones. Else None. Tested with ``in``, not a regular expression:
+    a table of schemas is megabytes of such texts, which the regular expression engine walks
+    a character at a time (tests/test_text_element.py holds the pattern this equals)."""
+    end = element.find("'", 1)
+    if (
+        not element.startswith("'")
+        or end < 0
+        or not element.startswith(": '", end + 1)
+        or len(element) < end + 5
+        or not element.endswith("'")
+    ):
+        return None
+    key, text = element[1:end], element[end + 4 : -1]
+    if '"' in key or '"' not in text:
+        return None
+    for character in _NOT_IN_TEXT:
+        if character in key or character in text:
+            return None
+    return key, element[end + 3 :]
 
 
 def _element_line(element: str) -> str | None:
@@ -539,9 +575,9 @@ def _element_line(element: str) -> str | None:
         _SHORT_ELEMENT.fullmatch(element) and str_width(element) + 5 <= LINE_LENGTH
     ):
         return "    " + element.replace("'", '"') + ",\n"
-    text = _TEXT_ELEMENT.fullmatch(element)
+    text = _text_element(element)
     if text is not None:
-        return f'    "{text.group(1)[1:-1]}": {text.group(2)},\n'
+        return f'    "{text[0]}": {text[1]},\n'
     return None
 
 

@@ -14,6 +14,7 @@ the core and each part import those their functions call from ``_canonical_suppo
 from __future__ import annotations
 
 import builtins
+import functools
 import hashlib
 import re
 import symtable
@@ -51,6 +52,10 @@ _STDLIB = {
     "Number": "numbers",
 }
 _MODULES = ("json", "re")
+#: the names a contract's module does not import from the core (made once: a build imports for
+#: thousands of contracts)
+_NOT_FROM_CORE = frozenset({*_STDLIB, *_MODULES, *dir(builtins)})
+_HELPER_NAMES = frozenset(HELPERS)
 
 
 @dataclass(frozen=True)
@@ -116,6 +121,12 @@ def _imports(used: set[str], core: str) -> str:
     """The import block of a contract's module: stdlib names from the stdlib, the helpers from
     the support module, the core's own names from the core (one a line when they do not fit
     black's 88 columns)."""
+    return _imports_of(frozenset(used), core)
+
+
+#: most contracts' modules use one of a few sets of names: each block is made once a process
+@functools.lru_cache(maxsize=4096)
+def _imports_of(used: frozenset[str], core: str) -> str:
     lines = [f"import {module}" for module in _MODULES if module in used]
     if lines:
         lines.append("")
@@ -124,8 +135,8 @@ def _imports(used: set[str], core: str) -> str:
         by_module.setdefault(_STDLIB[name], []).append(name)
     for module in sorted(by_module):
         lines.append(f"from {module} import {', '.join(sorted(by_module[module]))}")
-    helpers = used & set(HELPERS)
-    own = used - helpers - set(_STDLIB) - set(_MODULES) - set(dir(builtins))
+    helpers = used & _HELPER_NAMES
+    own = used - helpers - _NOT_FROM_CORE
     local = {f"..{core}": own, f"..{SUPPORT_MODULE}": helpers}
     if own or helpers:
         lines.append("")
