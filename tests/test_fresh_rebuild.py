@@ -125,6 +125,20 @@ def test_a_foreign_or_broken_record_is_no_record(tmp_path, read_tree):
     assert not spare_path(out).exists()
 
 
+def test_the_cache_keeps_the_records_of_the_last_written_outs(tmp_path, monkeypatch):
+    """An OUT moved or deleted leaves its record behind: the folder keeps the records written
+    last (here 3), the one just written among them."""
+    monkeypatch.setattr(writer, "KEPT_RECORDS", 3)
+    states = []
+    for index in range(5):
+        out = tmp_path / f"gen{index}"
+        states.append(writer.state_file(tmp_path / "cache", out))
+        write_package(out, version(), state=states[-1])
+        os.utime(states[-1], ns=(index * 10**9, index * 10**9))  # in the order written
+    kept = sorted(p.name for p in (tmp_path / "cache" / "written").iterdir())
+    assert kept == sorted(p.name for p in states[2:])
+
+
 def test_the_record_never_takes_a_folder_that_is_not_toolgens(tmp_path, settled_at_once):
     out, state = tmp_path / "gen", tmp_path / "written.marshal"
     write_package(out, version(), state=state)

@@ -680,11 +680,31 @@ def _valid_files(files: object) -> dict[str, tuple[str, Signature | None]]:
 
 def save_written(state: Path, written: Written) -> None:
     """Record ``written`` (a write by hash) in ``state``, whole or not at all; a record that
-    cannot be written only makes the next write read what it would have known."""
+    cannot be written only makes the next write read what it would have known. The folder keeps
+    the :data:`KEPT_RECORDS` records written last: an OUT that was moved or deleted leaves its
+    record behind, and a record removed only costs its OUT's next write the reads it saved."""
     data = marshal.dumps({"format": _STATE_FORMAT, "out": written.out, "files": written.files})
     with contextlib.suppress(OSError):
         os.makedirs(state.parent, exist_ok=True)
         write_atomically(str(state.parent), state.name, data)
+        _prune_records(state.parent)
+
+
+#: how many records of writes (one per OUT) the cache keeps
+KEPT_RECORDS = 16
+
+
+def _prune_records(folder: Path) -> None:
+    """Remove all but the :data:`KEPT_RECORDS` records of ``folder`` written last."""
+    records: list[tuple[int, str]] = []
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name.endswith(".marshal"):
+                with contextlib.suppress(OSError):
+                    records.append((entry.stat().st_mtime_ns, entry.path))
+    for _, path in sorted(records, reverse=True)[KEPT_RECORDS:]:
+        with contextlib.suppress(OSError):
+            os.remove(path)
 
 
 def _take_signatures(
