@@ -1,8 +1,10 @@
-"""The process settings of a build (toolgen/infra/process.py): fewer collections, a hard exit that
-still reports the right exit code and flushes everything the command wrote."""
+"""The process settings of a build (toolgen/infra/process.py): fewer collections (none in a process
+that builds once), a hard exit that still reports the right exit code and flushes everything the
+command wrote."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -10,7 +12,7 @@ import sys
 
 import pytest
 
-from toolgen.infra.process import GC_THRESHOLDS, exit_code
+from toolgen.infra.process import GC_THRESHOLDS, collect_none, exit_code
 
 
 @pytest.mark.parametrize(("code", "expected"), [(None, 0), (0, 0), (1, 1), (2, 2), ("bye", 1)])
@@ -43,6 +45,57 @@ def test_run_and_exit_reports_a_message_exit_like_the_interpreter():
     assert _run("run_and_exit(lambda: None)").returncode == 0
 
 
+def test_a_process_that_builds_once_stops_collecting():
+    result = _run(
+        "from toolgen.infra.process import collect_none\n"
+        "def main():\n"
+        "    collect_none()\n"
+        "    print(gc.isenabled())\n"
+        "run_and_exit(main)"
+    )
+    assert (result.returncode, result.stdout) == (0, "False\n")
+
+
+def test_collect_none_leaves_a_process_that_is_not_toolgens_alone():
+    """Tests and programs that call toolgen's commands keep their collector."""
+    collect_none()
+    assert gc.isenabled()
+
+
+def test_the_build_command_stops_collecting_only_in_its_own_process(make_design, tool):
+    from click.testing import CliRunner
+
+    from tests.conftest import toolgen_env
+    from toolgen.cli import main
+
+    parameters = {"type": "object", "properties": {"x": {"type": "string"}}}
+    design = make_design({"tools/a.yaml": tool("a", parameters)})
+    script = (
+        "import gc, os, sys\n"
+        "from toolgen.cli import run\n"
+        "real_exit = os._exit\n"
+        "def exit_reporting(code):\n"
+        "    sys.stderr.write(f'collecting={gc.isenabled()}\\n')\n"
+        "    sys.stderr.flush()\n"
+        "    real_exit(code)\n"
+        "os._exit = exit_reporting\n"
+        "sys.argv = ['toolgen', *sys.argv[1:]]\n"
+        "run()\n"
+    )
+    arguments = ["build", str(design), "-o", str(design.parent / "gen"), "--no-cache", "-q"]
+    result = subprocess.run(
+        [sys.executable, "-c", script, *arguments],
+        env=toolgen_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert (result.returncode, result.stderr.splitlines()[-1]) == (0, "collecting=False")
+    # the same command in the suite's process (as a program that calls toolgen would run it)
+    assert CliRunner().invoke(main, arguments).exit_code == 0
+    assert gc.isenabled()
+
+
 def test_the_real_command_writes_whole_json_and_its_summary(run_toolgen, make_design, tool):
     design = make_design(
         {
@@ -58,15 +111,21 @@ def test_the_real_command_writes_whole_json_and_its_summary(run_toolgen, make_de
 
 
 def test_build_workers_keep_the_default_collector():
-    """The generator leaves cyclic garbage in the workers: collected rarely, their memory doubled."""
+    """The generator leaves cyclic garbage in the workers: collected rarely, their memory doubled.
+    So they collect as a fresh interpreter does, though the process that starts them does not
+    collect at all (``toolgen build``: :func:`collect_none`)."""
     from toolgen.infra.parallel import Runner
 
-    with Runner(jobs=2) as runner:
-        runner.start()
-        # this process takes back what no worker has started yet: enough items for both
-        found = runner.map("thresholds", worker_collector, [()] * 40)
-    in_workers = {thresholds for pid, thresholds in found if pid != os.getpid()}
-    assert in_workers == {_fresh_interpreter_thresholds()}
+    gc.disable()
+    try:
+        with Runner(jobs=2) as runner:
+            runner.start()
+            # this process takes back what no worker has started yet: enough items for both
+            found = runner.map("thresholds", worker_collector, [()] * 40)
+    finally:
+        gc.enable()
+    in_workers = {(on, thresholds) for pid, on, thresholds in found if pid != os.getpid()}
+    assert in_workers == {(True, _fresh_interpreter_thresholds())}
 
 
 def _fresh_interpreter_thresholds() -> tuple[int, int, int]:
@@ -82,9 +141,9 @@ def _fresh_interpreter_thresholds() -> tuple[int, int, int]:
     return first, second, third
 
 
-def worker_collector() -> tuple[int, tuple[int, int, int]]:
+def worker_collector() -> tuple[int, bool, tuple[int, int, int]]:
     import gc
     import time
 
     time.sleep(0.02)
-    return os.getpid(), gc.get_threshold()
+    return os.getpid(), gc.isenabled(), gc.get_threshold()

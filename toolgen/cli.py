@@ -21,7 +21,7 @@ from toolgen.commands.watch_report import Changes, Repeats, describe_changes, to
 from toolgen.formats import IMPORT_FORMATS
 from toolgen.infra.cache import CACHE_FOLDER, default_cache_dir
 from toolgen.infra.diagnostics import Diagnostic, Level, sort_diagnostics
-from toolgen.infra.process import run_and_exit
+from toolgen.infra.process import collect_none, run_and_exit
 from toolgen.providers import PROVIDER_NAMES
 
 # What a command runs is imported when it runs (the build's stages import black, jinja2,
@@ -241,6 +241,7 @@ def build_command(
     if cache is not None and _inside(cache, out):
         click.echo(f"toolgen: the cache folder {cache} must not be inside OUT {out}", err=True)
         sys.exit(EXIT_USAGE)
+    collect_none()  # this process builds once, then exits
     sys.exit(
         _build_into(
             design,
