@@ -183,8 +183,15 @@ def _tables(
     tool_rows = each_by_identity(
         kept, ("tool-table-elements", provider), tools, partial(_tool_elements, texts)
     )
+    contracts = (*tools, *outputs)
+    known = [texts.get((p.contract.kind, p.contract.name)) for p in contracts]
     schemas = json_tables(
-        [p.schema for p in (*tools, *outputs)], "$defs", kept, ("schemas", provider)
+        [p.schema for p in contracts],
+        "$defs",
+        kept,
+        ("schemas", provider),
+        # the compact texts the schema texts were found by (every schema has one, but None)
+        [t.compact for t in known if t is not None] if None not in known else None,
     )
     tool_texts, output_texts = schemas.texts[: len(tools)], schemas.texts[len(tools) :]
     # by name, as a dict of the tables would have them

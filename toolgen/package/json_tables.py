@@ -35,10 +35,11 @@ class Stored:
     held: tuple[tuple[str, str], ...]
 
 
-def stored(value: Any, holder: str) -> Stored:
+def stored(value: Any, holder: str, text: str | None = None) -> Stored:
+    """``text``: the compact text of ``value``, when the caller has it already."""
     held = value.get(holder) if isinstance(value, dict) else None
     if not isinstance(held, dict) or not held:
-        return Stored(compact(value), ())
+        return Stored(compact(value) if text is None else text, ())
     named = {key: ({n: n for n in held} if key == holder else v) for key, v in value.items()}
     return Stored(compact(named), tuple((name, compact(entry)) for name, entry in held.items()))
 
@@ -52,11 +53,20 @@ class JsonTables:
 
 
 def json_tables(
-    values: Sequence[Any], holder: str, kept: Kept | None = None, tag: Hashable = ""
+    values: Sequence[Any],
+    holder: str,
+    kept: Kept | None = None,
+    tag: Hashable = "",
+    texts: Sequence[str] | None = None,
 ) -> JsonTables:
     """``values`` as stored (module docstring); ``kept``: a process that builds again, where a
-    value kept from the last build keeps its stored form (under ``tag``: one call a build each)."""
-    each = each_by_identity(kept, ("json-table", tag), values, lambda v: stored(v, holder))
+    value kept from the last build keeps its stored form (under ``tag``: one call a build each);
+    ``texts``: each value's compact text, when the caller has them already (used where nothing
+    is kept: a fresh process would compact every value again)."""
+    if texts is not None and kept is None:
+        each = [stored(v, holder, text) for v, text in zip(values, texts, strict=True)]
+    else:
+        each = each_by_identity(kept, ("json-table", tag), values, lambda v: stored(v, holder))
     return tables_of(each, holder)
 
 

@@ -1,10 +1,11 @@
-"""What the package writes of each projected schema: its Python text (an element of a provider
-module's table), its sizes (optional members, union-typed schemas) and its JSON file.
+"""What the package writes of each projected schema: its compact JSON text (what a provider
+module's table stores, toolgen/package/json_tables.py), its sizes (optional members, union-typed
+schemas) and its JSON file.
 
 A rebuild after one changed tool would otherwise measure and dump every schema of the design again.
-The sizes and the JSON text are pure functions of the schema, so they are cached by the schema's
-Python text (``repr``, which the table needs anyway and which tells apart every two JSON values),
-in groups cut by content as toolgen/render/formatting.py cuts a table: few entries to read, and a changed
+The sizes and the JSON file are pure functions of the schema, so they are cached by the schema's
+compact text (which the table needs anyway and which tells apart every two JSON values), in groups
+cut by content as toolgen/render/formatting.py cuts a table: few entries to read, and a changed
 schema recomputes only its own group.
 """
 
@@ -20,7 +21,7 @@ from toolgen.infra.kept import each_by_identity
 from toolgen.infra.parallel import Runner
 from toolgen.project.limits import measure
 from toolgen.render import formatting
-from toolgen.render.codegen import python_literal
+from toolgen.runtime._cost import json_text as compact
 
 
 def json_text(value: Any) -> str:
@@ -30,7 +31,7 @@ def json_text(value: Any) -> str:
 
 @dataclass(frozen=True)
 class SchemaText:
-    source: str  # the schema as a Python literal
+    compact: str  # the schema's compact JSON text
     sizes: tuple[int, int]  # (optional members, union-typed schemas)
     json: str  # the schema's JSON file
 
@@ -64,7 +65,7 @@ def schema_texts(schemas: Sequence[Any], runner: Runner, provider: str = "") -> 
     """The texts of each schema (not None), through ``runner``'s cache; ``provider``: whose
     projections they are (each provider's are kept apart in a process that builds again)."""
     # a schema kept from the last build (its projection kept decoded) keeps its text
-    sources = each_by_identity(runner.kept, ("schema-literal", provider), schemas, python_literal)
+    sources = each_by_identity(runner.kept, ("schema-compact", provider), schemas, compact)
     arguments: list[tuple[str, tuple[Any, ...]]] = []
     start = 0
     fingerprint = code_fingerprint()
