@@ -25,13 +25,14 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
 from toolgen.infra.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.infra.file_state import Signature, settled, signature_of
+from toolgen.infra.json_text import compact_encoder
 from toolgen.infra.kept import Kept, plain_key
 from toolgen.infra.resources import PACKAGE_DIR, templates_dir
 
@@ -65,30 +66,8 @@ _LIBRARIES = ("black", "datamodel-code-generator", "pydantic", "jinja2", "jsonsc
 
 
 #: authored order matters (property order is output order): keys are not sorted. One encoder
-#: for every call (``json.dumps`` with options builds one per call: keys are made by the thousand)
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=repr)
-
-
-def _one_shot() -> Callable[[Any], str]:
-    """What ``_ENCODER.encode`` does, with the C encoder made once (``encode`` makes one per
-    call: a rebuild makes tens of thousands of keys); the encoder itself where there is none."""
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:
-        return _ENCODER.encode
-    try:
-        chunks = make(  # the arguments JSONEncoder.iterencode gives it, but no cycle check
-            None, repr, json.encoder.encode_basestring, None, ":", ",", False, False, True
-        )
-    except TypeError:  # of another signature
-        return _ENCODER.encode
-
-    def encode(value: Any) -> str:
-        return "".join(chunks(value, 0))
-
-    return encode
-
-
-_json = _one_shot()
+#: for every call (keys are made by the thousand); a value that is not JSON as its ``repr``
+_json = compact_encoder(repr)
 
 
 def digest(*parts: Any) -> str:

@@ -17,13 +17,14 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolgen.infra.json_text import compact_json
 from toolgen.infra.kept import Kept, each_by_identity
-from toolgen.runtime._cost import json_text
 
 
 def compact(value: Any) -> str:
-    """The JSON text of a stored value: no spaces, text as it is."""
-    return json_text(value)
+    """The JSON text of a stored value: no spaces, text as it is (what the package's
+    ``_cost.json_text`` writes, which ``JsonTable`` reads)."""
+    return compact_json(value)
 
 
 @dataclass(frozen=True)

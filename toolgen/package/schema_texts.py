@@ -19,9 +19,9 @@ from typing import Any
 from toolgen.infra.cache import code_fingerprint, digest
 from toolgen.infra.kept import each_by_identity
 from toolgen.infra.parallel import Runner
+from toolgen.package.json_tables import compact
 from toolgen.project.limits import measure
 from toolgen.render import formatting
-from toolgen.runtime._cost import json_text as compact
 
 
 def json_text(value: Any) -> str:
