@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from toolgen.infra.process import GC_THRESHOLDS, collect_none, exit_code
+from toolgen.infra.process import GC_THRESHOLDS, collect_none, exit_code, hold_until_exit
 
 
 @pytest.mark.parametrize(("code", "expected"), [(None, 0), (0, 0), (1, 1), (2, 2), ("bye", 1)])
@@ -60,6 +60,36 @@ def test_collect_none_leaves_a_process_that_is_not_toolgens_alone():
     """Tests and programs that call toolgen's commands keep their collector."""
     collect_none()
     assert gc.isenabled()
+
+
+def test_a_process_that_builds_once_frees_nothing_it_holds_until_it_exits():
+    result = _run(
+        "import weakref\n"
+        "from toolgen.infra.process import collect_none, hold_until_exit\n"
+        "class Built: pass\n"
+        "def main():\n"
+        "    collect_none()\n"
+        "    built = Built()\n"
+        "    alive = weakref.ref(built)\n"
+        "    hold_until_exit(built)\n"
+        "    del built\n"
+        "    print(alive() is not None)\n"
+        "run_and_exit(main)"
+    )
+    assert (result.returncode, result.stdout) == (0, "True\n")
+
+
+def test_hold_until_exit_holds_nothing_in_a_process_that_is_not_toolgens():
+    import weakref
+
+    class Built:
+        pass
+
+    built = Built()
+    alive = weakref.ref(built)
+    hold_until_exit(built)
+    del built
+    assert alive() is None
 
 
 def test_the_build_command_stops_collecting_only_in_its_own_process(make_design, tool):

@@ -12,6 +12,7 @@ from toolgen.infra.cache import Cache, remember
 from toolgen.infra.diagnostics import Diagnostic, has_errors
 from toolgen.infra.kept import Kept
 from toolgen.infra.parallel import Progress, Runner, usable
+from toolgen.infra.process import hold_until_exit
 from toolgen.load.contracts import Design
 from toolgen.load.design import load_design
 from toolgen.package.assemble import render_package
@@ -133,6 +134,7 @@ class Session:
                 kept = runner.keep_pool()
                 self._pool = (jobs, kept) if kept is not None else None
         self._built = (result.files, result.hashes)
+        hold_until_exit(cache)
         if cache is not None:
             cache.save_indexes()
             cache.save_manifest()

@@ -21,7 +21,7 @@ from toolgen.commands.watch_report import Changes, Repeats, describe_changes, to
 from toolgen.formats import IMPORT_FORMATS
 from toolgen.infra.cache import CACHE_FOLDER, default_cache_dir
 from toolgen.infra.diagnostics import Diagnostic, Level, sort_diagnostics
-from toolgen.infra.process import collect_none, run_and_exit
+from toolgen.infra.process import collect_none, hold_until_exit, run_and_exit
 from toolgen.providers import PROVIDER_NAMES
 
 # What a command runs is imported when it runs (the build's stages import black, jinja2,
@@ -292,6 +292,7 @@ def _build_into(
         session=session,
         max_request_tokens=max_request_tokens,
     )
+    hold_until_exit(result)
     _report(
         shown(result.diagnostics) if shown else result.diagnostics,
         output_format,

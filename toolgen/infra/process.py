@@ -27,6 +27,10 @@ GC_THRESHOLDS = (50_000, 20, 10)
 #: whether this process is toolgen's own (:func:`run_and_exit`), not a test runner or another
 #: program that calls toolgen's commands
 _own_process = False
+#: whether it builds once, then exits (:func:`collect_none`)
+_builds_once = False
+#: what it holds until it exits (:func:`hold_until_exit`)
+_held: list[object] = []
 
 
 def collect_less() -> None:
@@ -43,8 +47,19 @@ def collect_none() -> None:
     handful of changed contracts: the main process of a full build of that design peaked at
     341 MB instead of 302 MB. Pausing collection for the build alone would not do: the first
     collection after it traverses everything the build allocated (45 ms)."""
+    global _builds_once
     if _own_process:
         gc.disable()
+        _builds_once = True
+
+
+def hold_until_exit(*values: object) -> None:
+    """In a process that builds once (:func:`collect_none`): ``values`` are not freed before
+    it exits, as nothing else is (:func:`run_and_exit`). Freeing a build's result and its
+    cache's entries when the functions that hold them return took 26 ms of a one-tool rebuild
+    of a 3,920-tool design; elsewhere, nothing is held."""
+    if _builds_once:
+        _held.extend(values)
 
 
 def exit_code(code: object) -> int:
