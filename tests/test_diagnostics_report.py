@@ -47,13 +47,24 @@ NOTE = Diagnostic("toolgen.toml", "", "import", "CONFIG_WRITTEN", "builds for 7"
 def test_one_line_per_node_and_code_with_its_counts() -> None:
     diagnostics = [refused(p) for p in PROVIDERS] + [WARNING, NOTE]
     assert format_problems(diagnostics, reach).splitlines() == [
-        "defs/filter.yaml:/$defs/Filter/not: UNSUPPORTED_NOT 'not' cannot be expressed in "
-        "anthropic (2 tools, 7 providers)",
+        # the first provider's message, which names it (each provider's names its own title)
+        "defs/filter.yaml:/$defs/Filter/not: anthropic: UNSUPPORTED_NOT 'not' cannot be "
+        "expressed in anthropic (2 tools, 7 providers)",
         NOTE.format(),
         # alone (one provider, one tool): as the diagnostic is
         WARNING.format(),
         "toolgen: 1 UNSUPPORTED_NOT error (2 tools, 7 providers)",
         "toolgen: 1 OPTIONAL_NULLABLE warning (1 tool, openai)",
+    ]
+
+
+def test_a_message_every_provider_words_alike_is_nobodys() -> None:
+    alike = [
+        Diagnostic(*NODE, p, "UNSUPPORTED_NOT", "'not' cannot be expressed here") for p in PROVIDERS
+    ]
+    assert format_problems(alike, reach).splitlines() == [
+        "defs/filter.yaml:/$defs/Filter/not: UNSUPPORTED_NOT 'not' cannot be expressed here "
+        "(2 tools, 7 providers)"
     ]
 
 
@@ -75,7 +86,7 @@ def test_a_line_stays_within_the_width_and_keeps_its_counts() -> None:
     assert format_problems(diagnostics, reach, width=None).splitlines()[0].count("x") == 300
     # a place, code and counts that fill the width are kept whole, the message an ellipsis
     assert format_problems(diagnostics, reach, width=60) == (
-        "defs/filter.yaml:/$defs/Filter/not: UNSUPPORTED_NOT … (2 tools, 2 providers)\n"
+        "defs/filter.yaml:/$defs/Filter/not: anthropic: UNSUPPORTED_NOT … (2 tools, 2 providers)\n"
     )
 
 

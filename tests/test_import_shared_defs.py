@@ -54,7 +54,7 @@ def test_a_shared_definition_is_reported_once_written_once_and_fixed_once(
     assert imported.exit_code == 1, imported.stderr
     problems = [line for line in _report_lines(imported.stderr) if "UNSUPPORTED_NOT" in line]
     assert len(problems) == 1, imported.stderr
-    assert problems[0].startswith("defs/Filter.yaml:/$defs/Filter/not: UNSUPPORTED_NOT ")
+    assert problems[0].startswith("defs/Filter.yaml:/$defs/Filter/not: anthropic: UNSUPPORTED_NOT ")
     assert problems[0].endswith(f" ({len(REACH_FILTER)} tools, 7 providers)")
     assert all(len(line) <= WIDTH for line in _report_lines(imported.stderr)), imported.stderr
     assert "toolgen: 1 UNSUPPORTED_NOT error (2 tools, 7 providers)" in imported.stderr

@@ -105,16 +105,20 @@ class Problem:
 
     def format(self, width: int | None = None) -> str:
         """One line: the diagnostic as it is when it is alone (one provider slot, one contract at
-        most), else ``file:pointer: CODE message (N tools, M providers)``; the message cut to keep
-        the line within ``width`` (the rest is in ``--verbose``): only a node's place, code and
-        counts longer than that make a longer line, whose message is an ellipsis."""
+        most), else ``file:pointer: CODE message (N tools, M providers)``, the message the first
+        provider's, which it names (``file:pointer: anthropic: CODE ...``) when the providers'
+        messages differ (each names its provider's title); the message cut to keep the line
+        within ``width`` (the rest is in ``--verbose``): only a node's place, code and counts
+        longer than that make a longer line, whose message is an ellipsis."""
         first = self.diagnostics[0]
         prefix = "" if self.level is Level.ERROR else f"{self.level}: "
         slots = {d.provider for d in self.diagnostics}
         if len(slots) == 1 and len(self.contracts) <= 1:
             head, tail = f"{self.file}:{self.pointer}: {first.provider}: {self.code} {prefix}", ""
         else:
-            head, tail = f"{self.file}:{self.pointer}: {self.code} {prefix}", f" ({self.counts()})"
+            whose = f"{first.provider}: " if len({d.message for d in self.diagnostics}) > 1 else ""
+            head = f"{self.file}:{self.pointer}: {whose}{self.code} {prefix}"
+            tail = f" ({self.counts()})"
         message = first.message
         if width is not None and len(head) + len(message) + len(tail) > width:
             room = width - len(head) - len(tail) - 1  # 1: the ellipsis
