@@ -253,6 +253,40 @@ def test_a_fresh_build_records_its_write_and_the_next_takes_it(
     assert read_tree(out) == {p: t.encode() for p, t in build(design, ("openai",)).files.items()}
 
 
+@pytest.mark.parametrize("hand_over", [True, False])
+def test_a_watch_session_hands_its_write_over_to_the_next_process(
+    tmp_path, make_design, tool, monkeypatch, settled_at_once, read_tree, hand_over
+):
+    """A session that builds again (``toolgen watch``) records, when it stops, what it wrote
+    last, as a fresh build does: the next process reads back none of OUT's unchanged files.
+    Without it (the spare tree removed, no record), that process reads OUT back whole."""
+    out, cache = tmp_path / "gen", tmp_path / "cache"
+    watching = Session()
+    for description in ("First.", "Second."):
+        last = watching.build(make_design(_tools(tool, description)), ("openai",), cache_dir=cache)
+        watching.write(out, last.files)
+        watching.written.settle(least=0)
+    if not hand_over:
+        monkeypatch.setattr(watching, "_state_dir", None)  # as a watch without a cache
+    watching.close()
+    assert spare_path(out).is_dir() is hand_over
+    assert (cache / "written").is_dir() is hand_over
+    monkeypatch.undo()
+
+    design = make_design(_tools(tool, "Third."))
+    read = counting_reads(monkeypatch, writer)
+    fresh = Session(keep=False)
+    result = fresh.build(design, ("openai",), cache_dir=cache)
+    fresh.write(out, result.files)
+    changed = {path for path, text in result.files.items() if last.files.get(path) != text}
+    if hand_over:
+        assert in_tree(read, tmp_path) <= changed, in_tree(read, tmp_path) - changed
+    else:
+        assert len(in_tree(read, tmp_path) - changed) > len(result.files) // 2
+    monkeypatch.undo()
+    assert read_tree(out) == {p: t.encode() for p, t in build(design, ("openai",)).files.items()}
+
+
 def test_a_file_is_kept_by_the_hash_of_its_text_not_by_a_manifests_claim(
     tmp_path, settled_at_once, read_tree
 ):

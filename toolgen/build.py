@@ -156,9 +156,14 @@ class Session:
             write_package(out, files, on_wait, state=state, hashes=hashes)
 
     def close(self) -> None:
-        """The process builds no more: what it keeps on disk (the spare tree beside OUT) goes,
-        and so do the workers it kept running."""
-        self.written.discard()
+        """The process builds no more: what it wrote last is handed over to the next process
+        that writes OUT (recorded in the cache of its last build, its spare tree beside OUT:
+        :meth:`Written.hand_over`; without a cache to record in, the spare tree goes), and the
+        workers it kept running stop."""
+        if self._state_dir is not None and self.written.out:
+            self.written.hand_over(state_file(self._state_dir, Path(self.written.out)))
+        else:
+            self.written.discard()
         self._close_pool()
 
     def _close_pool(self) -> None:

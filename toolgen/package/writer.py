@@ -334,6 +334,29 @@ class Written:
             shutil.rmtree(self.spare, ignore_errors=True)
             self.spare = None
 
+    def hand_over(self, state: Path) -> None:
+        """The process writes no more (``toolgen watch`` stops): what it wrote last is recorded
+        in ``state`` as a process that writes once records it (each file's hash and signature,
+        :func:`save_written`), and its spare tree becomes the one beside OUT
+        (:func:`spare_path`), so that the next process's write reads and links only what
+        changed. Under OUT's lock: a build writing OUT meanwhile is not crossed; were OUT
+        written by another since, the record and the tree only cost the next write reads, as
+        an old record does (each file is kept by its signature alone)."""
+        if not self.out or self.by_hash:
+            self.discard()
+            return
+        out = Path(self.out)
+        with output_lock(out):
+            files = {path: (_sha256(text), found) for path, (text, found) in self.files.items()}
+            save_written(state, Written(out=self.out, files=files, by_hash=True))
+            if self.spare is not None:
+                spare, self.spare = self.spare, None
+                shutil.rmtree(spare_path(out), ignore_errors=True)
+                try:
+                    os.replace(spare, spare_path(out))
+                except OSError:
+                    shutil.rmtree(spare, ignore_errors=True)
+
 
 def write_package(
     out: Path,
