@@ -510,7 +510,7 @@ def _measure_rebuilds(work: Path, rounds: int, against: Path | None = None) -> s
 #: default cache of the design, here given), with the garbage collector's thresholds of the CLI's
 #: process (``collect_less``, as ``run_and_exit`` sets them). A line on stdin = one rebuild; it
 #: answers with the rebuild's seconds and exit code. At the end it closes the rebuilder, as the
-#: watch command does (the spare tree beside OUT removed: the next fresh build does not).
+#: watch command does (what it wrote last recorded in the cache, its spare tree beside OUT).
 _WATCH_DRIVER = """
 import sys, time
 from pathlib import Path

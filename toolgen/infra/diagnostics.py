@@ -106,7 +106,7 @@ class Problem:
     def format(self, width: int | None = None) -> str:
         """One line: the diagnostic as it is when it is alone (one provider slot, one contract at
         most), else ``file:pointer: CODE message (N tools, M providers)``, the message the first
-        provider's, which it names (``file:pointer: anthropic: CODE ...``) when the providers'
+        provider's, which it names (``file:pointer: PROVIDER: CODE ...``) when the providers'
         messages differ (each names its provider's title); the message cut to keep the line
         within ``width`` (the rest is in ``--verbose``): only a node's place, code and counts
         longer than that make a longer line, whose message is an ellipsis."""

@@ -7,8 +7,8 @@ traversing them, about a sixth of a rebuild's time. So the CLI process collects 
 build workers keep the default: datamodel-code-generator leaves cyclic garbage behind each model,
 and collecting it rarely doubled their memory (a full corpus build for every provider peaked at
 2.5 GiB instead of 0.86 GiB). A process that runs one build and exits (``toolgen build``) does
-not collect at all (:func:`collect_none`). At exit the interpreter would free the objects one by one, a few
-tenths of a second that nobody waits for usefully.
+not collect at all (:func:`collect_none`). At exit the interpreter would free the objects one by
+one, a few tenths of a second that nobody waits for usefully.
 """
 
 from __future__ import annotations

@@ -184,14 +184,15 @@ def _tables(
         kept, ("tool-table-elements", provider), tools, partial(_tool_elements, texts)
     )
     contracts = (*tools, *outputs)
-    known = [texts.get((p.contract.kind, p.contract.name)) for p in contracts]
+    # the compact texts the schema texts were found by (each schema has one, but None)
+    found = [texts.get((p.contract.kind, p.contract.name)) for p in contracts]
+    compact_texts = [text.compact for text in found if text is not None]
     schemas = json_tables(
         [p.schema for p in contracts],
         "$defs",
         kept,
         ("schemas", provider),
-        # the compact texts the schema texts were found by (every schema has one, but None)
-        [t.compact for t in known if t is not None] if None not in known else None,
+        compact_texts if len(compact_texts) == len(contracts) else None,
     )
     tool_texts, output_texts = schemas.texts[: len(tools)], schemas.texts[len(tools) :]
     # by name, as a dict of the tables would have them
