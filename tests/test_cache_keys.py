@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import marshal
 import os
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from tests.test_scale import MONEY
 from toolgen.build import analyze, build
 from toolgen.compile.models import generate
 from toolgen.infra import cache as cache_module
-from toolgen.infra.cache import Cache
+from toolgen.infra.cache import INDEX_FILE, Cache
 from toolgen.infra.parallel import Runner
 from toolgen.load import sources
 from toolgen.load.contracts import Contract
@@ -363,13 +364,20 @@ def test_an_indexed_stage_is_read_from_its_index_and_hands_out_copies(tmp_path):
     assert third.get("meta", "a" * 64) == [{"x": 1}]
 
 
-@pytest.mark.parametrize("content", [b"\xff{", b'{"stage": "other", "entries": {}}'])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"\xff{",
+        marshal.dumps({"format": "toolgen-cache-index-1", "stage": "other", "entries": {}}),
+        marshal.dumps({"stage": "meta", "entries": {}}),  # of no format: another's
+    ],
+)
 def test_a_broken_or_foreign_index_only_costs_reads(make_design, tool, tmp_path, content):
     design = make_design(_files(tool, 3))
     cache_dir = tmp_path / "cache"
     expected = build(design, ("openai",)).files
     assert build(design, ("openai",), cache_dir=cache_dir).files == expected
-    indexes = sorted(cache_dir.glob("*/index/index.json"))
+    indexes = sorted(cache_dir.glob(f"*/{INDEX_FILE}"))
     assert {p.parts[-3] for p in indexes} == {
         *("meta", "checks", "canonical-globals", "satisfiable", "forward-plans")
     }

@@ -301,7 +301,7 @@ def test_a_load_from_the_last_one_leaves_the_cache_indexes_of_a_whole_one(
     unsatisfiable nodes of unchanged contracts) is counted as used by the cache: each stage's
     index holds the entries a build of the same design in a fresh process uses, so that build
     reads them from the index."""
-    import json
+    import marshal
 
     from toolgen.infra.cache import INDEX_FILE
 
@@ -320,7 +320,7 @@ def test_a_load_from_the_last_one_leaves_the_cache_indexes_of_a_whole_one(
     build(design, cache_dir=tmp_path / "fresh")
 
     def index(cache: Path, stage: str) -> set[str]:
-        return set(json.loads((cache / stage / INDEX_FILE).read_text())["entries"])
+        return set(marshal.loads((cache / stage / INDEX_FILE).read_bytes())["entries"])
 
     for stage in ("meta", "checks", "satisfiable"):
         assert index(tmp_path / "cache", stage) == index(tmp_path / "fresh", stage), stage
