@@ -112,7 +112,8 @@ def test_the_build_command_stops_collecting_only_in_its_own_process(make_design,
         "sys.argv = ['toolgen', *sys.argv[1:]]\n"
         "run()\n"
     )
-    arguments = ["build", str(design), "-o", str(design.parent / "gen"), "--no-cache", "-q"]
+    out = str(design.parent / "gen")
+    arguments = ["build", str(design), "-o", out, "--no-cache", "-q", "--provider", "openai"]
     result = subprocess.run(
         [sys.executable, "-c", script, *arguments],
         env=toolgen_env(),
