@@ -15,7 +15,7 @@ from toolgen.infra.diagnostics import Diagnostic
 from toolgen.infra.file_state import Signature, settled, signature_of
 from toolgen.load.bundle import Targets
 from toolgen.load.contracts import Contract, SharedDef
-from toolgen.load.sources import read_source
+from toolgen.load.sources import read_source_and_status
 
 
 @dataclass(frozen=True)
@@ -41,15 +41,16 @@ def read_seen(
     cannot be read); ``before``, as it is, when the file did not change since that read, and
     its bytes (the same object) when it was written again with the same bytes."""
     started = time.time_ns()
-    try:
-        signature = signature_of(os.stat(path))
-    except OSError:
-        signature = (-1, -1, -1, -1)  # read_source says why; never the signature of a file
-    if before is not None and before.still(signature):
-        return before, []
-    data, found = read_source(path, relative)
-    if data is None:
+    if before is not None:  # the signature alone says whether the file must be read again
+        try:
+            if before.still(signature_of(os.stat(path))):
+                return before, []
+        except OSError:
+            pass  # read_source_and_status says why
+    data, status, found = read_source_and_status(path, relative)
+    if data is None or status is None:
         return None, found
+    signature = signature_of(status)
     if before is not None and before.data == data:
         return Seen(before.data, signature, started, before.parsed), found
     return Seen(data, signature, started), found
