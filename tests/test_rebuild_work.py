@@ -4,6 +4,8 @@ large design spends its time in such repeated walks). Counted, not timed."""
 from __future__ import annotations
 
 import dataclasses
+import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -41,3 +43,44 @@ def test_a_build_without_a_budget_does_not_import_the_request_costs() -> None:
         "sys.exit('toolgen.package.request_cost' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", check], check=False).returncode == 0
+
+
+def test_an_edit_that_changes_no_canonicalizer_does_not_make_the_canonical_module_again(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """A fresh process with a cache takes the split canonical module from the cache by what it
+    is made from: a description edited renders, formats and splits no canonical module; an
+    optional member added (its null to remove: another canonicalizer) makes its provider's
+    again where the provider writes that null. Each build's files are those of a build without
+    a cache."""
+    from toolgen.build import Session, build
+    from toolgen.compile.canonical import compiler
+
+    design = tmp_path / "design"
+    shutil.copytree(SMALL, design)
+    cache = tmp_path / "cache"
+    made: list[str | None] = []
+    formatted_whole = compiler._formatted_whole
+
+    def counted(compiled, context, split, header, runner):  # type: ignore[no-untyped-def]
+        made.append(split)
+        return formatted_whole(compiled, context, split, header, runner)
+
+    monkeypatch.setattr(compiler, "_formatted_whole", counted)
+
+    def rebuilt() -> list[str | None]:
+        made.clear()
+        files = Session(keep=False).build(design, cache_dir=cache).files
+        modules = sorted(made, key=str)
+        assert files == build(design).files  # (without a cache: the modules made whole)
+        return modules
+
+    assert rebuilt() == ["_canonical_anthropic", "_canonical_cerebras", "_canonical_openai"]
+    ping = design / "tools" / "ping.json"
+    tool = json.loads(ping.read_text())
+    ping.write_text(json.dumps({**tool, "description": "Check that it answers."}))
+    assert rebuilt() == []
+    members = {"count": {"type": "integer"}}
+    ping.write_text(json.dumps({**tool, "parameters": {"type": "object", "properties": members}}))
+    # (Anthropic's strict mode keeps an optional member optional: its canonicalizers are alike)
+    assert rebuilt() == ["_canonical_cerebras", "_canonical_openai"]
