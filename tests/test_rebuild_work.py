@@ -84,3 +84,40 @@ def test_an_edit_that_changes_no_canonicalizer_does_not_make_the_canonical_modul
     ping.write_text(json.dumps({**tool, "parameters": {"type": "object", "properties": members}}))
     # (Anthropic's strict mode keeps an optional member optional: its canonicalizers are alike)
     assert rebuilt() == ["_canonical_cerebras", "_canonical_openai"]
+
+
+def test_the_models_package_modules_are_made_again_only_when_the_names_change(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """``models/__init__.py`` (a class per contract) and its kin are a function of the
+    contracts' names: a fresh process with a cache reads them formatted, unless a name changed.
+    Each build's files are those of a build without a cache."""
+    from toolgen.build import Session, build
+    from toolgen.compile.models.generate import PendingModels
+
+    design = tmp_path / "design"
+    shutil.copytree(SMALL, design)
+    cache = tmp_path / "cache"
+    rendered: list[object] = []
+    sources = PendingModels._package_sources
+
+    def counted(self: PendingModels) -> dict:  # type: ignore[type-arg]
+        rendered.append(self)
+        return sources(self)
+
+    monkeypatch.setattr(PendingModels, "_package_sources", counted)
+
+    def rebuilt() -> int:
+        rendered.clear()
+        files = Session(keep=False).build(design, ("openai",), cache_dir=cache).files
+        made = len(rendered)
+        assert files == build(design, ("openai",)).files
+        return made
+
+    assert rebuilt() == 1
+    ping = design / "tools" / "ping.json"
+    tool = json.loads(ping.read_text())
+    ping.write_text(json.dumps({**tool, "description": "Check that it answers."}))
+    assert rebuilt() == 0
+    ping.write_text(json.dumps({**tool, "name": "pong"}))
+    assert rebuilt() == 1

@@ -27,7 +27,7 @@ from toolgen.compile.models import prepare
 from toolgen.compile.models.arrays import json_arrays
 from toolgen.compile.models.imports import name_order, rewrite_imports
 from toolgen.compile.models.json_literals import json_literals
-from toolgen.infra.cache import code_fingerprint, digest, plain
+from toolgen.infra.cache import Cache, code_fingerprint, digest, plain
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.infra.kept import each_by_identity
 from toolgen.infra.parallel import Later, Pending, Runner
@@ -418,6 +418,8 @@ class PendingModels:
     def _package_modules(self) -> dict[str, Later[str]]:
         """``models/__init__.py``, ``_base.py`` and the subpackages' ``__init__.py``, formatting."""
         runner, kept = self.runner, self.runner.kept
+        if kept is None and runner.cache is not None:
+            return self._stored_package_modules(runner.cache)
         rendered = (
             kept.computed(("models-package", self._names, self.header), self._package_sources)
             if kept is not None
@@ -427,6 +429,28 @@ class PendingModels:
             path: format_later(source, literals, runner=runner)
             for path, (source, literals) in rendered.items()
         }
+
+    def _stored_package_modules(self, cache: Cache) -> dict[str, Later[str]]:
+        """In a process that builds once, with a cache: the package's own modules formatted,
+        from the cache by the contracts' names they are a function of (rendering and formatting
+        an ``__init__`` of thousands of classes cost a one-tool rebuild more than the read);
+        else made and stored."""
+        key = digest(code_fingerprint(), _PACKAGE_STAGE, self._names, self.header)
+        found = cache.get(_PACKAGE_STAGE, key)
+        if isinstance(found, dict) and all(type(text) is str for text in found.values()):
+            return {path: Later.done(text) for path, text in found.items()}
+        formatting = {
+            path: format_later(source, literals, runner=self.runner)
+            for path, (source, literals) in self._package_sources().items()
+        }
+
+        def stored() -> dict[str, str]:
+            texts = {path: text.result() for path, text in formatting.items()}
+            cache.put(_PACKAGE_STAGE, key, texts)
+            return texts
+
+        every = Later(stored)
+        return {path: Later(partial(_one_of, every, path)) for path in formatting}
 
     def _package_sources(self) -> dict[str, tuple[str, tuple[Literal, ...]]]:
         """The package's own modules rendered (a function of the contracts' names and the
@@ -506,6 +530,14 @@ class PendingModels:
         files |= {path: text.result() for path, text in package.items()}
         files["_decode.py"] = copied("_decode", header)
         return ModelsOutput(dict(sorted(files.items())), self.classes, diagnostics)
+
+
+#: the cache's stage of the models package's own modules, formatted
+_PACKAGE_STAGE = "models-package"
+
+
+def _one_of(texts: Later[dict[str, str]], path: str) -> str:
+    return texts.result()[path]
 
 
 def _with_header(header: str, source: str) -> str:
