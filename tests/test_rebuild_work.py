@@ -89,35 +89,42 @@ def test_an_edit_that_changes_no_canonicalizer_does_not_make_the_canonical_modul
 def test_the_models_package_modules_are_made_again_only_when_the_names_change(
     tmp_path: Path, monkeypatch
 ) -> None:
-    """``models/__init__.py`` (a class per contract) and its kin are a function of the
-    contracts' names: a fresh process with a cache reads them formatted, unless a name changed.
-    Each build's files are those of a build without a cache."""
+    """The names of the models' modules and classes, and ``models/__init__.py`` (a class per
+    contract) and its kin, are a function of the contracts' names: a fresh process with a cache
+    reads them (the modules formatted), unless a name changed. Each build's files are those of
+    a build without a cache."""
     from toolgen.build import Session, build
+    from toolgen.compile.models import generate
     from toolgen.compile.models.generate import PendingModels
 
     design = tmp_path / "design"
     shutil.copytree(SMALL, design)
     cache = tmp_path / "cache"
-    rendered: list[object] = []
-    sources = PendingModels._package_sources
+    made: list[str] = []
+    sources, planned_names = PendingModels._package_sources, generate._planned_names
 
-    def counted(self: PendingModels) -> dict:  # type: ignore[type-arg]
-        rendered.append(self)
+    def rendered(self: PendingModels) -> dict:  # type: ignore[type-arg]
+        made.append("modules")
         return sources(self)
 
-    monkeypatch.setattr(PendingModels, "_package_sources", counted)
+    def planned(*names: tuple[str, ...]) -> tuple:  # type: ignore[type-arg]
+        made.append("names")
+        return planned_names(*names)
 
-    def rebuilt() -> int:
-        rendered.clear()
+    monkeypatch.setattr(PendingModels, "_package_sources", rendered)
+    monkeypatch.setattr(generate, "_planned_names", planned)
+
+    def rebuilt() -> list[str]:
+        made.clear()
         files = Session(keep=False).build(design, ("openai",), cache_dir=cache).files
-        made = len(rendered)
+        work = sorted(made)
         assert files == build(design, ("openai",)).files
-        return made
+        return work
 
-    assert rebuilt() == 1
+    assert rebuilt() == ["modules", "names"]
     ping = design / "tools" / "ping.json"
     tool = json.loads(ping.read_text())
     ping.write_text(json.dumps({**tool, "description": "Check that it answers."}))
-    assert rebuilt() == 0
+    assert rebuilt() == []
     ping.write_text(json.dumps({**tool, "name": "pong"}))
-    assert rebuilt() == 1
+    assert rebuilt() == ["modules", "names"]
