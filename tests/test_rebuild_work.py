@@ -128,3 +128,40 @@ def test_the_models_package_modules_are_made_again_only_when_the_names_change(
     assert rebuilt() == []
     ping.write_text(json.dumps({**tool, "name": "pong"}))
     assert rebuilt() == ["modules", "names"]
+
+
+def test_a_fresh_process_makes_the_texts_of_the_changed_projections_only(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The compact text, sizes and JSON file of each projected schema come from the cache by
+    the projection they are a function of: a rebuild makes those of the changed tool alone,
+    one that changed nothing makes none. Each build's files are those of a build without a
+    cache."""
+    from toolgen.build import Session, build
+    from toolgen.package import schema_texts
+
+    design = tmp_path / "design"
+    shutil.copytree(SMALL, design)
+    cache = tmp_path / "cache"
+    made: list[object] = []
+    schema_text = schema_texts._schema_text
+
+    def counted(schema: object) -> schema_texts.SchemaText:
+        made.append(schema)
+        return schema_text(schema)
+
+    monkeypatch.setattr(schema_texts, "_schema_text", counted)
+
+    def rebuilt() -> int:
+        made.clear()
+        files = Session(keep=False).build(design, ("openai",), cache_dir=cache).files
+        count = len(made)
+        assert files == build(design, ("openai",)).files
+        return count
+
+    assert rebuilt() == 3  # two tools and an output
+    assert rebuilt() == 0
+    ping = design / "tools" / "ping.json"
+    tool = json.loads(ping.read_text())
+    ping.write_text(json.dumps({**tool, "description": "Check that it answers."}))
+    assert rebuilt() == 1

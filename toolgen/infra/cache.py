@@ -24,8 +24,9 @@ import os
 import sys
 import tempfile
 import time
+import zlib
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,20 @@ def remember(keep: bool) -> None:
         _remembered = Kept()
     else:
         _remembered.begin()
+
+
+def name_groups(names: Sequence[str], size: int) -> list[range]:
+    """The positions of ``names`` in consecutive groups of about ``size`` (at most four times
+    that), for the entries of a stage kept a group an entry: a group ends after a name that
+    hashes to 0 modulo ``size``, so adding or removing a name changes one group."""
+    groups: list[range] = []
+    start = 0
+    for index, name in enumerate(names):
+        ends = zlib.crc32(name.encode("utf-8", "surrogatepass")) % size == 0
+        if ends or index + 1 - start >= 4 * size or index + 1 == len(names):
+            groups.append(range(start, index + 1))
+            start = index + 1
+    return groups
 
 
 def plain(value: Any) -> Any:

@@ -356,7 +356,12 @@ def _fixed_modules(apis: Sequence[Api], profile: Profile) -> tuple[str, ...]:
 def _texts(projection: ProviderProjection, runner: Runner) -> dict[tuple[str, str], SchemaText]:
     """The texts of every projected schema of ``projection`` (toolgen/package/schema_texts.py)."""
     projected = [p for p in (*projection.tools, *projection.outputs) if p.schema is not None]
-    texts = schema_texts([p.schema for p in projected], runner, projection.profile.name)
+    texts = schema_texts(
+        [p.schema for p in projected],
+        runner,
+        projection.profile.name,
+        [(f"{p.contract.kind} {p.contract.name}", p.inputs) for p in projected],
+    )
     return {(p.contract.kind, p.contract.name): t for p, t in zip(projected, texts, strict=True)}
 
 

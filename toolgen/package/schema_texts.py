@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolgen.infra.cache import code_fingerprint, digest
+from toolgen.infra.cache import Cache, code_fingerprint, digest, name_groups
 from toolgen.infra.kept import each_by_identity
 from toolgen.infra.parallel import Runner
 from toolgen.package.json_tables import compact
@@ -61,9 +61,24 @@ def _decode(value: Any) -> list[tuple[tuple[int, int], str]]:
     return [((int(optional), int(unions)), str(text)) for optional, unions, text in value]
 
 
-def schema_texts(schemas: Sequence[Any], runner: Runner, provider: str = "") -> list[SchemaText]:
+def schema_texts(
+    schemas: Sequence[Any],
+    runner: Runner,
+    provider: str = "",
+    made_from: Sequence[tuple[str, str | None]] = (),
+) -> list[SchemaText]:
     """The texts of each schema (not None), through ``runner``'s cache; ``provider``: whose
-    projections they are (each provider's are kept apart in a process that builds again)."""
+    projections they are (each provider's are kept apart in a process that builds again).
+    ``made_from``: each schema's contract (``kind name``) and the cache key of the projection
+    it is a function of (:func:`_by_projection`)."""
+    if (
+        runner.kept is None
+        and runner.cache is not None
+        and len(made_from) == len(schemas)
+        and all(inputs is not None for _, inputs in made_from)
+    ):
+        keys = [(name, str(inputs)) for name, inputs in made_from]
+        return _by_projection(schemas, keys, runner.cache, provider)
     # a schema kept from the last build (its projection kept decoded) keeps its text
     sources = each_by_identity(runner.kept, ("schema-compact", provider), schemas, compact)
     arguments: list[tuple[str, tuple[Any, ...]]] = []
@@ -88,3 +103,55 @@ def schema_texts(schemas: Sequence[Any], runner: Runner, provider: str = "") -> 
         SchemaText(source, sizes, text)
         for source, (sizes, text) in zip(sources, measured, strict=True)
     ]
+
+
+#: the cache's stage of schema texts kept by the projections they come from, a group an entry
+_BY_PROJECTION_STAGE = "schema-texts-by-projection"
+#: about this many schemas a group
+_GROUP_SIZE = 64
+
+
+def _by_projection(
+    schemas: Sequence[Any], made_from: Sequence[tuple[str, str]], cache: Cache, provider: str
+) -> list[SchemaText]:
+    """In a process that builds once: the texts of each schema found by the cache key of its
+    projection (a projected schema is a function of it), in groups of contracts cut by their
+    names (``name_groups``), each entry holding each text with the key it was made from, as the
+    canonical units are kept (toolgen/compile/canonical/caching.py). Only the schemas of
+    changed projections are compacted, measured and dumped: a one-tool rebuild of the corpus
+    design compacted 3,920 schemas to find their texts (22 ms)."""
+    texts: list[SchemaText] = []
+    fingerprint = code_fingerprint()
+    for group in name_groups([name for name, _ in made_from], _GROUP_SIZE):
+        names = [made_from[index][0] for index in group]
+        key = digest(fingerprint, _BY_PROJECTION_STAGE, provider, names)
+        stored = _stored_texts(cache.get(_BY_PROJECTION_STAGE, key))
+        found = [stored.get(made_from[index][1]) for index in group]
+        made = [
+            text if text is not None else _schema_text(schemas[index])
+            for index, text in zip(group, found, strict=True)
+        ]
+        if None in found:
+            entry = [
+                [made_from[index][1], text.compact, *text.sizes, text.json]
+                for index, text in zip(group, made, strict=True)
+            ]
+            cache.put(_BY_PROJECTION_STAGE, key, entry)
+        texts += made
+    return texts
+
+
+def _schema_text(schema: Any) -> SchemaText:
+    sizes, text = _measured(schema)
+    return SchemaText(compact(schema), sizes, text)
+
+
+def _stored_texts(found: Any) -> dict[str, SchemaText]:
+    """projection key -> texts of a group's entry; empty for no entry, or another's."""
+    try:
+        return {
+            str(inputs): SchemaText(str(text), (int(optional), int(unions)), str(json_file))
+            for inputs, text, optional, unions, json_file in found
+        }
+    except (TypeError, ValueError):
+        return {}

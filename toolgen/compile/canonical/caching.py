@@ -6,26 +6,24 @@ inputs it was made from, and an entry is found by the names of its contracts: a 
 changed is compiled again, the others are read. Opening one small entry per contract cost a
 rebuild more than linking the units, and writing one cost a cold build seconds.
 
-A group ends after a contract whose name hashes to 0 modulo ``GROUP_SIZE`` (or at
-``MAX_GROUP``), so adding or removing a contract changes one group. The build's cache counts units
+Groups are cut by the contracts' names (``toolgen.infra.cache.name_groups``), so adding or
+removing a contract changes one group. The build's cache counts units
 under stage ``canonical``: a hit is a unit read, a miss a unit compiled.
 """
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Callable
 from typing import Any
 
 from toolgen.compile.canonical.units import Unit
-from toolgen.infra.cache import Cache, code_fingerprint, digest
+from toolgen.infra.cache import Cache, code_fingerprint, digest, name_groups
 from toolgen.infra.parallel import Runner
 from toolgen.project.projection import ProjectedContract
 from toolgen.project.rewrites import record_to_json
 
 #: about this many contracts a group
 GROUP_SIZE = 64
-MAX_GROUP = 4 * GROUP_SIZE
 UNIT_STAGE = "canonical"
 GROUP_STAGE = "canonical-group"
 
@@ -49,15 +47,7 @@ def inputs(projected: ProjectedContract) -> str:
 
 
 def _groups(contracts: list[ProjectedContract]) -> list[range]:
-    groups: list[range] = []
-    start = 0
-    for index, projected in enumerate(contracts):
-        name = f"{projected.contract.kind} {projected.contract.name}"
-        ends = zlib.crc32(name.encode("utf-8", "surrogatepass")) % GROUP_SIZE == 0
-        if ends or index + 1 - start >= MAX_GROUP or index + 1 == len(contracts):
-            groups.append(range(start, index + 1))
-            start = index + 1
-    return groups
+    return name_groups([f"{p.contract.kind} {p.contract.name}" for p in contracts], GROUP_SIZE)
 
 
 def _stored(cache: Cache, key: str) -> dict[str, Any]:
