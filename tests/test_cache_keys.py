@@ -379,7 +379,7 @@ def test_a_broken_or_foreign_index_only_costs_reads(make_design, tool, tmp_path,
     assert build(design, ("openai",), cache_dir=cache_dir).files == expected
     indexes = sorted(cache_dir.glob(f"*/{INDEX_FILE}"))
     assert {p.parts[-3] for p in indexes} == {
-        *("meta", "checks", "canonical-globals", "satisfiable", "forward-plans")
+        *("meta", "checks", "canonical-globals")
     }
     for index in indexes:
         index.write_bytes(content)

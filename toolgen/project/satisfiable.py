@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any
 
-from toolgen.infra.cache import code_fingerprint, digest
+from toolgen.infra.cache import code_fingerprint, digest, grouped_results
 from toolgen.infra.diagnostics import DESIGN, Diagnostic
 from toolgen.infra.parallel import Runner
 from toolgen.load.contracts import Contract, Design
@@ -195,11 +195,26 @@ def _unsatisfiable(
     tag: Any,
     items: list[tuple[Hashable, Any]],
     arguments: Callable[[Any], tuple[Any, Any]],
+    made_from: Callable[[Any], str | None],
 ) -> list[list[tuple[str, str]]]:
     """:func:`unsatisfiable_nodes` of the schema of each ``(name, object)`` (``arguments``:
     its schema and what that is made from), through the runner's cache (a rebuild walks
     thousands of schemas that did not change); for an object (a contract, a projection) the
-    last build of the process had under the same name, its nodes as they were."""
+    last build of the process had under the same name, its nodes as they were. A process that
+    builds once finds them a few dozen contracts an entry, by each one's ``made_from`` (a key
+    of its schema; ``grouped_results``), where every object has one."""
+    keys = [made_from(of) for _, of in items] if runner.kept is None else []
+    if runner.cache is not None and keys and all(key is not None for key in keys):
+        return grouped_results(
+            runner.cache,
+            "satisfiable",
+            [str(name) for name, _ in items],
+            [str(key) for key in keys],
+            lambda index: unsatisfiable_nodes(arguments(items[index][1])[0]),
+            lambda nodes: [list(node) for node in nodes],
+            _nodes_from_json,
+            tag,
+        )
     return runner.map_by_identity(
         "satisfiable",
         tag,
@@ -239,6 +254,7 @@ def design_diagnostics(
         DESIGN,
         [((c.kind, c.name), c) for c in contracts],
         lambda c: (c.schema, ["design", c.identity()]),
+        lambda c: c.fingerprint or None,  # a digest of its file and the definitions it uses
     )
     for contract, nodes in zip(contracts, found, strict=True):
         if nodes:
@@ -256,6 +272,7 @@ def design_diagnostics(
             projection.profile.name,
             [((p.contract.kind, p.contract.name), p) for p in checked],
             lambda p: (p.meaning, _projected_source(p)),
+            lambda p: p.inputs,  # the projection's cache key
         )
         for projected, nodes in zip(checked, found, strict=True):
             if nodes:
