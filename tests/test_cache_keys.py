@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.test_scale import MONEY
-from toolgen.build import analyze, build
+from toolgen.build import Session, analyze, build
 from toolgen.compile.models import generate
 from toolgen.infra import cache as cache_module
 from toolgen.infra.cache import INDEX_FILE, Cache
@@ -373,16 +373,20 @@ def test_an_indexed_stage_is_read_from_its_index_and_hands_out_copies(tmp_path):
     ],
 )
 def test_a_broken_or_foreign_index_only_costs_reads(make_design, tool, tmp_path, content):
+    """The indexes a watch session reads (a process that builds once reads these stages a few
+    dozen contracts an entry: toolgen.infra.cache.grouped_results)."""
     design = make_design(_files(tool, 3))
     cache_dir = tmp_path / "cache"
     expected = build(design, ("openai",)).files
-    assert build(design, ("openai",), cache_dir=cache_dir).files == expected
+    assert Session().build(design, ("openai",), cache_dir=cache_dir).files == expected
     indexes = sorted(cache_dir.glob(f"*/{INDEX_FILE}"))
     assert {p.parts[-3] for p in indexes} == {
-        *("meta", "checks", "canonical-globals")
+        *("meta", "checks", "canonical-globals", "satisfiable", "forward-plans")
     }
     for index in indexes:
         index.write_bytes(content)
-    (_, _), cache = _analyze(design, cache_dir)
-    assert sum(cache.misses.values()) == 0  # read from the entries' own files
+    watching = Session()
+    assert watching.build(design, ("openai",), cache_dir=cache_dir).files == expected
+    assert watching._cache is not None
+    assert sum(watching._cache.misses.values()) == 0  # read from the entries' own files
     assert build(design, ("openai",), cache_dir=cache_dir).files == expected

@@ -299,10 +299,9 @@ def test_a_load_from_the_last_one_leaves_the_cache_indexes_of_a_whole_one(
 ) -> None:
     """What a rebuild hands on without reading it (meta-validation, checks, projections,
     unsatisfiable nodes of unchanged contracts) is counted as used by the cache: each indexed
-    stage's index holds the entries a build of the same design in a fresh process uses, so that
-    build reads them from the index. (A fresh process reads the unsatisfiable nodes a few dozen
-    contracts an entry, toolgen.infra.cache.grouped_results, which a watch session keeps in
-    memory instead.)"""
+    stage's index holds the entries the first build of the same design in a new watch session
+    uses, so that build reads them from the index. (A process that builds once reads these
+    results a few dozen contracts an entry instead: toolgen.infra.cache.grouped_results.)"""
     import marshal
 
     from toolgen.infra.cache import INDEX_FILE
@@ -319,10 +318,10 @@ def test_a_load_from_the_last_one_leaves_the_cache_indexes_of_a_whole_one(
     watched.build()
     make_design({"tools/b.yaml": tool("b", {"type": "object", "properties": {"z": INT}})})
     watched.build()
-    build(design, cache_dir=tmp_path / "fresh")
+    Watched(design, tmp_path / "fresh").build()
 
     def index(cache: Path, stage: str) -> set[str]:
         return set(marshal.loads((cache / stage / INDEX_FILE).read_bytes())["entries"])
 
-    for stage in ("meta", "checks"):
+    for stage in ("meta", "checks", "satisfiable"):
         assert index(tmp_path / "cache", stage) == index(tmp_path / "fresh", stage), stage

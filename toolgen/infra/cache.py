@@ -129,48 +129,45 @@ def grouped_results(
     stage: str,
     names: Sequence[str],
     made_from: Sequence[str],
-    make: Callable[[int], R],
+    make: Callable[[list[int]], list[R]],
     encode: Callable[[R], Any],
     decode: Callable[[Any], R],
     salt: Any = None,
 ) -> list[R]:
-    """``[make(i) for i in range(len(names))]`` through ``cache``: each result is found by
-    ``made_from[i]`` (a key of everything it is a function of, such as the cache key of the
-    projection it comes from), in entries of a few dozen consecutive items (:func:`name_groups`
-    of their ``names``, each entry holding each result with what it was made from), so that a
-    rebuild reads a handful of entries and makes only the results whose ``made_from`` changed.
-    Keeping one entry an item cost a digest and a read each, thousands a rebuild. ``salt``:
-    what else tells the entries of one call apart (a provider). The entries are the stage
-    ``<stage>-group``'s; the items are counted as hits and misses of ``stage``."""
-    results: list[R] = []
+    """The result of each item through ``cache``, ``make(positions)`` those of the items at
+    ``positions`` that it does not hold (all at once: a cold build hands them to its workers).
+    Each result is found by ``made_from[i]`` (a key of everything it is a function of, such as
+    the cache key of the projection it comes from), in entries of a few dozen consecutive items
+    (:func:`name_groups` of their ``names``, each entry holding each result with what it was
+    made from), so that a rebuild reads a handful of entries and makes only the results whose
+    ``made_from`` changed: one entry an item cost a digest and a read each, thousands a
+    rebuild. ``salt``: what else tells the entries of one call apart (a provider). The entries
+    are the stage ``<stage>-group``'s; the items are counted as hits and misses of ``stage``."""
     fingerprint = code_fingerprint()
     entries = f"{stage}-group"
-    for group in name_groups(names, GROUP_SIZE):
+    results: list[Any] = [_ABSENT] * len(names)
+    groups = name_groups(names, GROUP_SIZE)
+    keys: list[str] = []
+    for group in groups:
         key = digest(fingerprint, entries, salt, [names[index] for index in group])
+        keys.append(key)
         stored = _stored_group(cache.get(entries, key))
-        made: list[R] = []
-        changed = False
         for index in group:
             found = stored.get(made_from[index], _ABSENT)
-            value: Any = _ABSENT
             if found is not _ABSENT:
-                try:
-                    value = decode(found)
-                except (TypeError, ValueError, KeyError, IndexError):
-                    value = _ABSENT
-            if value is _ABSENT:
-                value = make(index)
-                changed = True
-                cache.misses[stage] += 1
-            else:
-                cache.hits[stage] += 1
-            made.append(value)
-        if changed:
-            entry = [
-                [made_from[index], encode(one)] for index, one in zip(group, made, strict=True)
-            ]
-            cache.put(entries, key, entry)
-        results += made
+                with contextlib.suppress(TypeError, ValueError, KeyError, IndexError):
+                    results[index] = decode(found)
+    missing = [index for index, result in enumerate(results) if result is _ABSENT]
+    cache.misses[stage] += len(missing)
+    cache.hits[stage] += len(results) - len(missing)
+    if missing:
+        for index, made in zip(missing, make(missing), strict=True):
+            results[index] = made
+        changed = set(missing)
+        for key, group in zip(keys, groups, strict=True):
+            if not changed.isdisjoint(group):
+                entry = [[made_from[index], encode(results[index])] for index in group]
+                cache.put(entries, key, entry)
     return results
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from toolgen.infra.cache import code_fingerprint, digest
+from toolgen.infra.cache import code_fingerprint, digest, grouped_results
 from toolgen.infra.diagnostics import DESIGN, Diagnostic, Level
 from toolgen.infra.kept import plain_key
 from toolgen.infra.parallel import Runner
@@ -358,18 +358,37 @@ def _meta_validate_all(
     """:func:`_meta_validate` of each (schema, file, pointer), through the build's cache (keyed by
     the digest of the file's bytes, which the schema is a function of, with its path); in this
     process: against the flat meta-schema it is too cheap to send to the workers (which are still
-    starting at this point of a cold build)."""
+    starting at this point of a cold build). A process that builds once reads them a few dozen
+    schemas an entry (``grouped_results``)."""
+    if runner.cache is not None and runner.kept is None:
+        return grouped_results(
+            runner.cache,
+            "meta",
+            [f"{file}#{pointer}" for _, file, pointer in schemas],
+            [f"{digests[file]}\0{file}\0{pointer}" for _, file, pointer in schemas],
+            lambda positions: [_meta_validate(*schemas[index]) for index in positions],
+            _diagnostics_to_json,
+            _diagnostics_from_json,
+        )
     return runner.map(
         "meta",
         _meta_validate,
         schemas,
         key=lambda arguments: _meta_key(arguments[1], arguments[2], digests),
-        encode=lambda found: [d.to_dict() for d in found],
-        decode=lambda found: [Diagnostic.from_dict(d) for d in found],
+        encode=_diagnostics_to_json,
+        decode=_diagnostics_from_json,
         parallel=False,
         indexed=True,
         keep_decoded=True,  # only read
     )
+
+
+def _diagnostics_to_json(found: list[Diagnostic]) -> Any:
+    return [d.to_dict() for d in found]
+
+
+def _diagnostics_from_json(found: Any) -> list[Diagnostic]:
+    return [Diagnostic.from_dict(d) for d in found]
 
 
 def _meta_key(file: str, pointer: str, digests: dict[str, str]) -> str:
@@ -774,17 +793,39 @@ def _check_contract(contract: Contract) -> tuple[bool, list[Diagnostic]]:
 
 def _check_all(contracts: list[Contract], runner: Runner) -> list[tuple[bool, list[Diagnostic]]]:
     """:func:`_check_contract` of each contract, across the build's processes and through its
-    cache (following every contract's references is a large part of loading)."""
+    cache (following every contract's references is a large part of loading). A process that
+    builds once reads them a few dozen contracts an entry, by each one's fingerprint
+    (``grouped_results``)."""
+    if runner.cache is not None and runner.kept is None and all(c.fingerprint for c in contracts):
+        return grouped_results(
+            runner.cache,
+            "checks",
+            [f"{contract.kind} {contract.name}" for contract in contracts],
+            [contract.fingerprint for contract in contracts],
+            lambda positions: runner.map(
+                "checks", _check_contract, [(contracts[index],) for index in positions]
+            ),
+            _check_to_json,
+            _check_from_json,
+        )
     return runner.map(
         "checks",
         _check_contract,
         [(contract,) for contract in contracts],
         key=lambda arguments: _check_key(arguments[0]),
-        encode=lambda result: [result[0], [d.to_dict() for d in result[1]]],
-        decode=lambda value: (bool(value[0]), [Diagnostic.from_dict(d) for d in value[1]]),
+        encode=_check_to_json,
+        decode=_check_from_json,
         indexed=True,
         keep_decoded=True,  # only read
     )
+
+
+def _check_to_json(result: tuple[bool, list[Diagnostic]]) -> Any:
+    return [result[0], [d.to_dict() for d in result[1]]]
+
+
+def _check_from_json(value: Any) -> tuple[bool, list[Diagnostic]]:
+    return bool(value[0]), [Diagnostic.from_dict(d) for d in value[1]]
 
 
 def _check_key(contract: Contract) -> str:

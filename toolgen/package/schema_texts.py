@@ -122,7 +122,7 @@ def _by_projection(
         _BY_PROJECTION_STAGE,
         [name for name, _ in made_from],
         [inputs for _, inputs in made_from],
-        lambda index: _schema_text(schemas[index]),
+        lambda positions: [_schema_text(schemas[index]) for index in positions],
         lambda text: [text.compact, *text.sizes, text.json],
         _stored_text,
         provider,

@@ -104,7 +104,7 @@ def _stored_plans(tools: list[ProjectedContract], runner: Runner) -> list[Stored
             "forward-plans",
             [p.contract.name for p in tools],
             [str(p.inputs) for p in tools],
-            lambda index: _stored_plan(tools[index]),
+            lambda positions: [_stored_plan(tools[index]) for index in positions],
             _encode_stored,
             _decode_stored,
             tools[0].provider if tools else "",

@@ -210,7 +210,9 @@ def _unsatisfiable(
             "satisfiable",
             [str(name) for name, _ in items],
             [str(key) for key in keys],
-            lambda index: unsatisfiable_nodes(arguments(items[index][1])[0]),
+            lambda positions: [
+                unsatisfiable_nodes(arguments(items[index][1])[0]) for index in positions
+            ],
             lambda nodes: [list(node) for node in nodes],
             _nodes_from_json,
             tag,
