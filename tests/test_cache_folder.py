@@ -148,7 +148,7 @@ def test_check_of_an_up_to_date_out_changes_no_file(cli, design, tmp_path) -> No
     out = tmp_path / "gen"
     assert build(cli, design, out).exit_code == 0
     folder = tmp_path / CACHE_FOLDER
-    for stage in ("black", "checks", "meta"):
+    for stage in ("black", "checks-group", "meta-group"):
         shutil.rmtree(folder / stage)
     for compiled in folder.glob("jinja-*"):
         shutil.rmtree(compiled)

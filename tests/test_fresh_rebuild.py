@@ -18,7 +18,7 @@ import pytest
 from toolgen.build import Session, build
 from toolgen.infra import cache as cache_module
 from toolgen.infra import file_state
-from toolgen.infra.cache import MANIFEST_FILE, Cache
+from toolgen.infra.cache import MANIFEST_DELTA_FILE, MANIFEST_FILE, Cache
 from toolgen.package import handlers, writer
 from toolgen.package.assemble import MANIFEST
 from toolgen.package.writer import OutputError, check_paths, spare_path, write_package
@@ -184,11 +184,11 @@ def test_a_fresh_cache_reads_the_last_builds_entries_from_one_manifest(tmp_path,
     # as from the entry's file: JSON values (a tuple comes back a list)
     assert values == [{"index": index, "pair": [index, "x"]} for index in range(50)]
     assert second.get("black", "f" * 64) == "text"
-    assert [Path(path).name for path in read] == [MANIFEST_FILE]
+    assert [Path(path).name for path in read] == [MANIFEST_FILE, MANIFEST_DELTA_FILE]
     # an entry the manifest does not hold is read from its file
     first.put("models", "e" * 64, [1])
     assert second.get("models", "e" * 64) == [1]
-    assert len(read) == 2
+    assert len(read) == 3
     # each get is a copy of its own
     values[0]["index"] = -1
     assert second.get("models", f"{0:064x}") == {"index": 0, "pair": [0, "x"]}
@@ -198,7 +198,38 @@ def test_a_fresh_cache_reads_the_last_builds_entries_from_one_manifest(tmp_path,
     assert [third.get("models", f"{index:064x}") for index in range(50)] == [
         {"index": index, "pair": [index, "x"]} for index in range(50)
     ]
-    assert len(read) == 3
+    assert len(read) == 5  # the manifest, and its delta: the entry the second build added
+
+
+def test_a_rebuild_writes_what_changed_beside_the_manifest_until_it_is_much(tmp_path):
+    """A build that adds or changes few of the manifest's entries (a group of results kept
+    under the same key changes its value) writes them to the manifest's delta, not the whole
+    manifest again; a delta that outgrows its share of the manifest is folded in."""
+    root = tmp_path / "cache"
+
+    def build_with(values: dict[str, object]) -> Cache:
+        cache = Cache(root)
+        cache.open()
+        for key, value in values.items():
+            if cache.get("stage", key) != value:
+                cache.put("stage", key, value)
+        cache.save_manifest()
+        return cache
+
+    keys = [f"{index:064x}" for index in range(40)]
+    build_with({key: ["x" * 100, index] for index, key in enumerate(keys)})
+    manifest = (root / MANIFEST_FILE).read_bytes()
+    build_with({key: ["x" * 100, index] for index, key in enumerate(keys)} | {keys[3]: "new"})
+    assert (root / MANIFEST_FILE).read_bytes() == manifest
+    assert (root / MANIFEST_DELTA_FILE).stat().st_size < len(manifest) // 8
+    read = Cache(root)
+    assert read.get("stage", keys[3]) == "new" and read.get("stage", keys[4]) == ["x" * 100, 4]
+    assert read._manifest is not None and len(read._manifest["stage"]) == 40
+    # changed in many entries: the manifest whole, without the delta
+    build_with({key: ["y" * 100, index] for index, key in enumerate(keys)})
+    assert (root / MANIFEST_FILE).read_bytes() != manifest
+    assert not (root / MANIFEST_DELTA_FILE).exists()
+    assert Cache(root).get("stage", keys[3]) == ["y" * 100, 3]
 
 
 def test_a_broken_manifest_costs_reads_not_values(tmp_path):

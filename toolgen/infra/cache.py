@@ -59,6 +59,11 @@ _INDEX_FORMAT = "toolgen-cache-index-1"
 #: the entries of the other stages that the last build of a process that builds once used, in one
 #: file (``Cache.get``): where a rebuild would open thousands of entry files, it reads one
 MANIFEST_FILE = "manifest"
+#: the entries builds used since the manifest was written whole, when they are few: a rebuild
+#: after one edit writes these (kilobytes), not the whole manifest again (megabytes)
+MANIFEST_DELTA_FILE = "manifest-delta"
+#: the delta is written while it holds at most this share of the manifest's bytes
+MANIFEST_DELTA_SHARE = 0.125
 #: what a manifest's record says it is; another is not one (or of another format)
 _MANIFEST_FORMAT = "toolgen-cache-manifest-1"
 #: what toolgen puts in a cache folder it owns, so that git and backup tools leave it alone
@@ -175,6 +180,17 @@ def grouped_results(
 GROUP_SIZE = 64
 #: not found (a stored result may be None)
 _ABSENT: Any = object()
+
+
+def _changed(held: dict[str, Any], recorded: dict[str, bytes]) -> dict[str, bytes]:
+    """The entries of ``recorded`` that ``held`` has not, or holds with other bytes (most are
+    the very objects read from it)."""
+    changed = {}
+    for key, value in recorded.items():
+        old = held.get(key)
+        if old is not value and old != value:
+            changed[key] = value
+    return changed
 
 
 def _stored_group(found: Any) -> dict[str, Any]:
@@ -346,6 +362,10 @@ class Cache:
         # five times faster than from JSON text), or, put by a build, its JSON text
         # (:meth:`save_manifest`)
         self._manifest: dict[str, dict[str, Any]] | None = None
+        # the manifest as read: what tells its delta apart, its size, and the delta's entries
+        self._manifest_token = ""
+        self._manifest_bytes = 0
+        self._delta: dict[str, dict[str, bytes]] = {}
         self._recorded: dict[str, dict[str, bytes | str]] = {}
         self._manifest_changed = False
 
@@ -605,14 +625,35 @@ class Cache:
         return entries if isinstance(entries, dict) else {}
 
     def _read_manifest(self) -> dict[str, Any]:
+        """The manifest's entries, with those of its delta (:data:`MANIFEST_DELTA_FILE`) when
+        the delta was written for this very manifest (its token)."""
         try:
             with open(os.path.join(self._root, MANIFEST_FILE), "rb") as file:
-                manifest = marshal.loads(file.read())
-            if manifest["format"] == _MANIFEST_FORMAT and isinstance(manifest["entries"], dict):
-                return manifest["entries"]
+                data = file.read()
+            manifest = marshal.loads(data)
+            entries = manifest["entries"]
+            if manifest["format"] != _MANIFEST_FORMAT or not isinstance(entries, dict):
+                return {}
+        except (OSError, ValueError, EOFError, TypeError, KeyError):
+            return {}
+        self._manifest_token = str(manifest.get("token", ""))
+        self._manifest_bytes = len(data)
+        try:
+            with open(os.path.join(self._root, MANIFEST_DELTA_FILE), "rb") as file:
+                delta = marshal.loads(file.read())
+            if (
+                delta["format"] == _MANIFEST_FORMAT
+                and self._manifest_token
+                and delta["token"] == self._manifest_token
+                and isinstance(delta["entries"], dict)
+            ):
+                self._delta = delta["entries"]
         except (OSError, ValueError, EOFError, TypeError, KeyError):
             pass
-        return {}
+        for stage, added in self._delta.items():
+            if isinstance(added, dict) and isinstance(entries.get(stage, {}), dict):
+                entries[stage] = {**entries.get(stage, {}), **added}
+        return entries
 
     def save_manifest(self) -> None:
         """Write the manifest: the entries of the stages without an index that this build used
@@ -642,9 +683,28 @@ class Cache:
             }
             for stage, recorded in self._recorded.items()
         }
-        data = marshal.dumps({"format": _MANIFEST_FORMAT, "entries": entries})
+        # the entries new or changed since the manifest (a group of results is kept under the
+        # names of its contracts, its value changing with them) go to the delta while they are
+        # few; the manifest keeps the entries no build uses any more until written whole again
+        added = {
+            stage: new
+            for stage, recorded in entries.items()
+            if (new := _changed(held.get(stage) or {}, recorded))
+        }
+        delta = {stage: {**self._delta.get(stage, {}), **new} for stage, new in added.items()}
+        delta |= {stage: old for stage, old in self._delta.items() if stage not in delta}
+        size = sum(len(value) for recorded in delta.values() for value in recorded.values())
         try:
+            if self._manifest_token and size <= MANIFEST_DELTA_SHARE * self._manifest_bytes:
+                record = {"format": _MANIFEST_FORMAT, "token": self._manifest_token}
+                data = marshal.dumps({**record, "entries": delta})
+                write_atomically(self._root, MANIFEST_DELTA_FILE, data)
+                return
+            token = os.urandom(16).hex()
+            data = marshal.dumps({"format": _MANIFEST_FORMAT, "token": token, "entries": entries})
             write_atomically(self._root, MANIFEST_FILE, data)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(os.path.join(self._root, MANIFEST_DELTA_FILE))
         except OSError as error:
             self._failed(error)
 
