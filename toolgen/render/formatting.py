@@ -95,7 +95,13 @@ class Literal:
         """Whether black explodes it one element a line, as the parts assume (what the text scan
         of :func:`_literal_lines` requires of a literal it finds: two elements or more, none
         empty, starred or of several lines; one is enough with a trailing comma, which black
-        keeps, where it writes a lone element of a literal it explodes without one)."""
+        keeps, where it writes a lone element of a literal it explodes without one). Found
+        once: a module is asked when its formatting is planned and when it is done, and a
+        table's elements are megabytes."""
+        return self._cuttable
+
+    @functools.cached_property
+    def _cuttable(self) -> bool:
         few = len(self.elements) < (1 if self.trailing_comma else 2)
         if few or self.length() < 2 * LINE_LENGTH or not all(self.elements):
             return False
