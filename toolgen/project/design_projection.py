@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cached_property, partial
 from typing import Any
 
-from toolgen.infra.cache import code_fingerprint, digest, plain
+from toolgen.infra.cache import Cache, code_fingerprint, digest, grouped_results, plain
 from toolgen.infra.diagnostics import Diagnostic
 from toolgen.infra.parallel import Runner
 from toolgen.load.contracts import Contract, Design, ProviderOptions
@@ -113,6 +113,12 @@ def project_design(
                 arguments[3],
             )
 
+        if runner.kept is None and runner.cache is not None and all(c.fingerprint for c in chosen):
+            grouped = _grouped(chosen, profile, options, options_key, names, runner.cache, kind)
+            for one, found in grouped:
+                projected[kind].append(one)
+                diagnostics += found
+            continue
         # a contract the loader kept (the same object) is projected as before, under its name
         results = runner.map_by_identity(
             "projection",
@@ -135,6 +141,45 @@ def project_design(
     return ProviderProjection(
         profile, tuple(projected["tool"]), tuple(projected["output"]), tuple(diagnostics)
     )
+
+
+def _grouped(
+    chosen: list[Contract],
+    profile: Profile,
+    options: ProviderOptions,
+    options_key: Any,
+    names: dict[str, str],
+    cache: Cache,
+    kind: str,
+) -> list[tuple[ProjectedContract, list[Diagnostic]]]:
+    """In a process that builds once: each contract's projection from the cache a few dozen
+    contracts an entry (``grouped_results``), found by the contract's fingerprint and its name
+    on the provider's wire, which with the profile, its options and toolgen's code are all a
+    projection is a function of (a key and a read a contract cost a one-tool rebuild of the
+    corpus design 20 ms). A projection's own key (``ProjectedContract.inputs``, what the later
+    stages key by) is that of the profile and options, and the contract's."""
+    made_from = [c.fingerprint + names[c.name] for c in chosen]  # a fingerprint's length is fixed
+    salt = (profile.name, kind, options_key)
+    results = grouped_results(
+        cache,
+        "projection",
+        [c.name for c in chosen],
+        made_from,
+        lambda positions: [
+            _projected_parts(chosen[index], profile, options, names[chosen[index].name])
+            for index in positions
+        ],
+        parts_to_json,
+        parts_from_json,
+        salt,
+    )
+    profile_key = digest(code_fingerprint(), "projection", salt)
+    return [
+        _projected_contract(
+            (contract, profile, options, names[contract.name]), result, f"{profile_key}:{key}"
+        )
+        for contract, result, key in zip(chosen, results, made_from, strict=True)
+    ]
 
 
 def _arguments(
