@@ -165,3 +165,42 @@ def test_a_fresh_process_makes_the_texts_of_the_changed_projections_only(
     tool = json.loads(ping.read_text())
     ping.write_text(json.dumps({**tool, "description": "Check that it answers."}))
     assert rebuilt() == 1
+
+
+def test_the_fakes_modules_are_made_again_only_when_a_plan_or_a_name_changes(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The fakes' modules (``testing/<provider>.py``, ``testing/_plans_<provider>.py``) are a
+    function of the tools' names and forward plans: a fresh process with a cache reads them
+    formatted after an edited description, and makes the plans' module again after an added
+    member. Each build's files are those of a build without a cache."""
+    from toolgen.build import Session, build
+    from toolgen.package import testing
+
+    design = tmp_path / "design"
+    shutil.copytree(SMALL, design)
+    cache = tmp_path / "cache"
+    made: list[str] = []
+    format_python = testing.format_python
+
+    def counted(source: str, *args: object, **kwargs: object) -> str:
+        made.append("plans" if "TOOL_PLANS" in source else "provider")
+        return format_python(source, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(testing, "format_python", counted)
+
+    def rebuilt() -> list[str]:
+        made.clear()
+        files = Session(keep=False).build(design, ("openai",), cache_dir=cache).files
+        work = sorted(made)
+        assert files == build(design, ("openai",)).files
+        return work
+
+    assert rebuilt() == ["plans", "provider", "provider"]  # (and testing/__init__.py)
+    ping = design / "tools" / "ping.json"
+    tool = json.loads(ping.read_text())
+    ping.write_text(json.dumps({**tool, "description": "Check that it answers."}))
+    assert rebuilt() == ["provider"]  # testing/__init__.py only
+    members = {"count": {"type": "integer"}}
+    ping.write_text(json.dumps({**tool, "parameters": {"type": "object", "properties": members}}))
+    assert rebuilt() == ["plans", "provider"]
