@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from toolgen.build import analyze
 from toolgen.project.design_projection import ProviderProjection
@@ -53,7 +54,6 @@ def test_an_edit_that_changes_no_canonicalizer_does_not_make_the_canonical_modul
     optional member added (its null to remove: another canonicalizer) makes its provider's
     again where the provider writes that null. Each build's files are those of a build without
     a cache."""
-    from toolgen.build import Session, build
     from toolgen.compile.canonical import compiler
 
     design = tmp_path / "design"
@@ -69,11 +69,7 @@ def test_an_edit_that_changes_no_canonicalizer_does_not_make_the_canonical_modul
     monkeypatch.setattr(compiler, "_formatted_whole", counted)
 
     def rebuilt() -> list[str | None]:
-        made.clear()
-        files = Session(keep=False).build(design, cache_dir=cache).files
-        modules = sorted(made, key=str)
-        assert files == build(design).files  # (without a cache: the modules made whole)
-        return modules
+        return sorted(_rebuilt(design, cache, made, ()), key=str)
 
     assert rebuilt() == ["_canonical_anthropic", "_canonical_cerebras", "_canonical_openai"]
     ping = design / "tools" / "ping.json"
@@ -93,7 +89,6 @@ def test_the_models_package_modules_are_made_again_only_when_the_names_change(
     contract) and its kin, are a function of the contracts' names: a fresh process with a cache
     reads them (the modules formatted), unless a name changed. Each build's files are those of
     a build without a cache."""
-    from toolgen.build import Session, build
     from toolgen.compile.models import generate
     from toolgen.compile.models.generate import PendingModels
 
@@ -115,11 +110,7 @@ def test_the_models_package_modules_are_made_again_only_when_the_names_change(
     monkeypatch.setattr(generate, "_planned_names", planned)
 
     def rebuilt() -> list[str]:
-        made.clear()
-        files = Session(keep=False).build(design, ("openai",), cache_dir=cache).files
-        work = sorted(made)
-        assert files == build(design, ("openai",)).files
-        return work
+        return sorted(_rebuilt(design, cache, made))
 
     assert rebuilt() == ["modules", "names"]
     ping = design / "tools" / "ping.json"
@@ -137,7 +128,6 @@ def test_a_fresh_process_makes_the_texts_of_the_changed_projections_only(
     the projection they are a function of: a rebuild makes those of the changed tool alone,
     one that changed nothing makes none. Each build's files are those of a build without a
     cache."""
-    from toolgen.build import Session, build
     from toolgen.package import schema_texts
 
     design = tmp_path / "design"
@@ -153,11 +143,7 @@ def test_a_fresh_process_makes_the_texts_of_the_changed_projections_only(
     monkeypatch.setattr(schema_texts, "_schema_text", counted)
 
     def rebuilt() -> int:
-        made.clear()
-        files = Session(keep=False).build(design, ("openai",), cache_dir=cache).files
-        count = len(made)
-        assert files == build(design, ("openai",)).files
-        return count
+        return len(_rebuilt(design, cache, made))
 
     assert rebuilt() == 3  # two tools and an output
     assert rebuilt() == 0
@@ -174,7 +160,6 @@ def test_the_fakes_modules_are_made_again_only_when_a_plan_or_a_name_changes(
     function of the tools' names and forward plans: a fresh process with a cache reads them
     formatted after an edited description, and makes the plans' module again after an added
     member. Each build's files are those of a build without a cache."""
-    from toolgen.build import Session, build
     from toolgen.package import testing
 
     design = tmp_path / "design"
@@ -190,11 +175,7 @@ def test_the_fakes_modules_are_made_again_only_when_a_plan_or_a_name_changes(
     monkeypatch.setattr(testing, "format_python", counted)
 
     def rebuilt() -> list[str]:
-        made.clear()
-        files = Session(keep=False).build(design, ("openai",), cache_dir=cache).files
-        work = sorted(made)
-        assert files == build(design, ("openai",)).files
-        return work
+        return sorted(_rebuilt(design, cache, made))
 
     assert rebuilt() == ["plans", "provider", "provider"]  # (and testing/__init__.py)
     ping = design / "tools" / "ping.json"
@@ -204,3 +185,17 @@ def test_the_fakes_modules_are_made_again_only_when_a_plan_or_a_name_changes(
     members = {"count": {"type": "integer"}}
     ping.write_text(json.dumps({**tool, "parameters": {"type": "object", "properties": members}}))
     assert rebuilt() == ["plans", "provider"]
+
+
+def _rebuilt(
+    design: Path, cache: Path, made: list[Any], providers: tuple[str, ...] = ("openai",)
+) -> list[Any]:
+    """What a build in a fresh process with ``cache`` recorded in ``made`` (cleared first); its
+    files are those of a build without a cache."""
+    from toolgen.build import Session, build
+
+    made.clear()
+    files = Session(keep=False).build(design, providers, cache_dir=cache).files
+    recorded = list(made)
+    assert files == build(design, providers).files
+    return recorded
