@@ -69,9 +69,9 @@ def test_an_edit_that_changes_no_canonicalizer_does_not_make_the_canonical_modul
     monkeypatch.setattr(compiler, "_formatted_whole", counted)
 
     def rebuilt() -> list[str | None]:
-        return sorted(_rebuilt(design, cache, made, ()), key=str)
+        return sorted(_rebuilt(design, cache, made, ("openai", "anthropic")), key=str)
 
-    assert rebuilt() == ["_canonical_anthropic", "_canonical_cerebras", "_canonical_openai"]
+    assert rebuilt() == ["_canonical_anthropic", "_canonical_openai"]
     ping = design / "tools" / "ping.json"
     tool = json.loads(ping.read_text())
     ping.write_text(json.dumps({**tool, "description": "Check that it answers."}))
@@ -79,7 +79,7 @@ def test_an_edit_that_changes_no_canonicalizer_does_not_make_the_canonical_modul
     members = {"count": {"type": "integer"}}
     ping.write_text(json.dumps({**tool, "parameters": {"type": "object", "properties": members}}))
     # (Anthropic's strict mode keeps an optional member optional: its canonicalizers are alike)
-    assert rebuilt() == ["_canonical_cerebras", "_canonical_openai"]
+    assert rebuilt() == ["_canonical_openai"]
 
 
 def test_the_models_package_modules_are_made_again_only_when_the_names_change(
