@@ -116,6 +116,8 @@ def test_a_cache_whose_writes_fail_is_skipped_with_one_notice(
     for stage in (tmp_path / CACHE_FOLDER).iterdir():
         if stage.is_dir():
             shutil.rmtree(stage)
+        elif stage.name.startswith("manifest"):  # it holds the last build's entries too
+            stage.unlink()
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise OSError(30, "Read-only file system")

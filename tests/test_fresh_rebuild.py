@@ -225,6 +225,12 @@ def test_a_rebuild_writes_what_changed_beside_the_manifest_until_it_is_much(tmp_
     read = Cache(root)
     assert read.get("stage", keys[3]) == "new" and read.get("stage", keys[4]) == ["x" * 100, 4]
     assert read._manifest is not None and len(read._manifest["stage"]) == 40
+    # a build that changes nothing writes neither
+    written = {
+        name: (root / name).stat().st_mtime_ns for name in (MANIFEST_FILE, MANIFEST_DELTA_FILE)
+    }
+    build_with({key: ["x" * 100, index] for index, key in enumerate(keys)} | {keys[3]: "new"})
+    assert {name: (root / name).stat().st_mtime_ns for name in written} == written
     # changed in many entries: the manifest whole, without the delta
     build_with({key: ["y" * 100, index] for index, key in enumerate(keys)})
     assert (root / MANIFEST_FILE).read_bytes() != manifest

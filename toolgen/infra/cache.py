@@ -700,6 +700,8 @@ class Cache:
             for stage, recorded in entries.items()
             if (new := _changed(held.get(stage) or {}, recorded))
         }
+        if not added and self._manifest_token:
+            return  # the manifest and its delta on disk hold every entry this build used
         delta = {stage: {**self._delta.get(stage, {}), **new} for stage, new in added.items()}
         delta |= {stage: old for stage, old in self._delta.items() if stage not in delta}
         size = sum(len(value) for recorded in delta.values() for value in recorded.values())

@@ -28,7 +28,7 @@ from queue import SimpleQueue
 from types import FrameType
 from typing import Any, Generic, TextIO, TypeVar
 
-from toolgen.infra.cache import Cache
+from toolgen.infra.cache import Cache, code_fingerprint, digest
 from toolgen.infra.kept import Kept
 
 R = TypeVar("R")
@@ -213,6 +213,44 @@ class Later(Generic[T]):
         if self._finish is not None:
             self._value, self._finish = self._finish(), None
         return self._value  # type: ignore[return-value]  # T itself may include None
+
+
+def stored_later(
+    cache: Cache,
+    stage: str,
+    made_from: Any,
+    make: Callable[[], Later[T]],
+    encode: Callable[[T], Any],
+    decode: Callable[[Any], T],
+) -> Later[T]:
+    """A whole result (a module, a set of modules) from ``cache`` by ``made_from``, everything
+    it is a function of besides toolgen's code; else ``make()``, stored when it is ready. For
+    a process that builds once: what an edit leaves as it was is read, not made again (a
+    process that builds again keeps such results in memory). ``decode`` raises TypeError,
+    ValueError, KeyError or IndexError for an entry of another shape (then a miss)."""
+    key = digest(code_fingerprint(), stage, made_from)
+    found = cache.get(stage, key)
+    if found is not None:
+        try:
+            return Later.done(decode(found))
+        except (TypeError, ValueError, KeyError, IndexError):
+            cache.hits[stage] -= 1
+            cache.misses[stage] += 1
+    made = make()
+
+    def stored() -> T:
+        value = made.result()
+        cache.put(stage, key, encode(value))
+        return value
+
+    return Later(stored)
+
+
+def text_of(value: Any) -> str:
+    """``value`` when it is a text (:func:`stored_later`'s ``decode`` of a module's text)."""
+    if type(value) is not str:
+        raise TypeError(f"not a text: {type(value).__name__}")
+    return value
 
 
 class Pending(Later[list[R]]):

@@ -24,8 +24,7 @@ from __future__ import annotations
 import re
 from functools import partial
 
-from toolgen.infra.cache import code_fingerprint, digest
-from toolgen.infra.parallel import Later, Runner
+from toolgen.infra.parallel import Later, Runner, stored_later, text_of
 from toolgen.load.contracts import Design
 from toolgen.render.def_layout import def_lines
 from toolgen.render.formatting import LINE_LENGTH
@@ -69,19 +68,14 @@ def handlers_module(
     # a process that builds once: the module from the cache, by the rows it is a function of
     # (rendering and cutting the template's thousands of methods cost a one-tool rebuild more
     # than the one read)
-    key = digest(code_fingerprint(), "handlers", header(), rows)
-    found = runner.cache.get(_STAGE, key)
-    if type(found) is str:
-        return Later.done(found)
-    formatted = format_methods_apart(_source(rows, runner), runner)
-
-    def stored() -> str:
-        text = formatted.result()
-        if runner.cache is not None:
-            runner.cache.put(_STAGE, key, text)
-        return text
-
-    return Later(stored)
+    return stored_later(
+        runner.cache,
+        _STAGE,
+        [header(), rows],
+        lambda: format_methods_apart(_source(rows, runner), runner),
+        lambda text: text,
+        text_of,
+    )
 
 
 #: the cache's stage of whole handlers modules

@@ -12,7 +12,7 @@ from typing import Any
 
 from toolgen.compile.canonical.forward import forward_plan
 from toolgen.infra.cache import code_fingerprint, digest, grouped_results
-from toolgen.infra.parallel import Runner
+from toolgen.infra.parallel import Later, Runner, stored_later, text_of
 from toolgen.package.json_tables import Stored, stored, tables_of
 from toolgen.project.design_projection import ProviderProjection
 from toolgen.project.projection import ProjectedContract
@@ -111,16 +111,12 @@ def _once(runner: Runner, made_from: Any, make: Callable[[], str]) -> str:
     ``made_from`` (what the module is a function of, besides toolgen's code): after an edit that
     changes no plan and no name (a description), the fakes' modules are neither rendered nor
     formatted again (their tables of 3,920 plans cost a one-tool rebuild 20 ms)."""
-    cache = runner.cache
-    if runner.kept is not None or cache is None:
+    if runner.kept is not None or runner.cache is None:
         return make()
-    key = digest(code_fingerprint(), _MODULES_STAGE, made_from)
-    found = cache.get(_MODULES_STAGE, key)
-    if type(found) is str:
-        return found
-    text = make()
-    cache.put(_MODULES_STAGE, key, text)
-    return text
+    made = stored_later(
+        runner.cache, _MODULES_STAGE, made_from, lambda: Later.done(make()), str, text_of
+    )
+    return made.result()
 
 
 def _elements_digest(literal: Literal) -> str:

@@ -58,9 +58,9 @@ from toolgen.compile.canonical.views import (
     ref_pointer,
     resolve,
 )
-from toolgen.infra.cache import code_fingerprint, digest
+from toolgen.infra.cache import digest
 from toolgen.infra.diagnostics import Diagnostic
-from toolgen.infra.parallel import Later, Runner
+from toolgen.infra.parallel import Later, Runner, stored_later
 from toolgen.load.contracts import Contract, Design
 from toolgen.project.design_projection import ProviderProjection
 from toolgen.project.projection import ProjectedContract
@@ -975,28 +975,21 @@ def _stored_whole(
     refuses) then neither renders, formats nor splits the module again: a tenth of a second for
     the corpus design's 3,920 contracts, against about a hundredth for the key."""
     assert runner.cache is not None
-    cache = runner.cache
-    made_from = {name: value for name, value in context.items() if name != "checks"}
-    key = digest(code_fingerprint(), MODULE_STAGE, split, made_from)
-    found = cache.get(MODULE_STAGE, key)
-    if (
-        isinstance(found, list)
-        and len(found) == 2
-        and isinstance(found[0], str)
-        and isinstance(found[1], dict)
-    ):
-        return Later.done(CanonicalModule(found[0], parts=found[1]))
-    if found is not None:  # an entry of another shape: a miss, made again
-        cache.hits[MODULE_STAGE] -= 1
-        cache.misses[MODULE_STAGE] += 1
-    whole = _formatted_whole(compiled, context, split, header, runner)
+    return stored_later(
+        runner.cache,
+        MODULE_STAGE,
+        [split, {name: value for name, value in context.items() if name != "checks"}],
+        lambda: _formatted_whole(compiled, context, split, header, runner),
+        lambda module: [module.source, module.parts],
+        _stored_module,
+    )
 
-    def stored() -> CanonicalModule:
-        module = whole.result()
-        cache.put(MODULE_STAGE, key, [module.source, module.parts])
-        return module
 
-    return Later(stored)
+def _stored_module(found: Any) -> CanonicalModule:
+    source, parts = found
+    if type(source) is not str or not isinstance(parts, dict):
+        raise TypeError("not a split module")
+    return CanonicalModule(source, parts=parts)
 
 
 def _roots(compiled: CompiledParts) -> list[str]:

@@ -30,7 +30,7 @@ from toolgen.compile.models.json_literals import json_literals
 from toolgen.infra.cache import Cache, code_fingerprint, digest, plain
 from toolgen.infra.diagnostics import Diagnostic, Level
 from toolgen.infra.kept import each_by_identity
-from toolgen.infra.parallel import Later, Pending, Runner
+from toolgen.infra.parallel import Later, Pending, Runner, stored_later, text_of
 from toolgen.load.contracts import Contract, Design, SharedDef
 from toolgen.render import model_layout
 from toolgen.render.formatting import LINE_LENGTH, Literal, black_format
@@ -457,22 +457,22 @@ class PendingModels:
         from the cache by the contracts' names they are a function of (rendering and formatting
         an ``__init__`` of thousands of classes cost a one-tool rebuild more than the read);
         else made and stored."""
-        key = digest(code_fingerprint(), _PACKAGE_STAGE, self._names, self.header)
-        found = cache.get(_PACKAGE_STAGE, key)
-        if isinstance(found, dict) and all(type(text) is str for text in found.values()):
-            return {path: Later.done(text) for path, text in found.items()}
-        formatting = {
-            path: format_later(source, literals, runner=self.runner)
-            for path, (source, literals) in self._package_sources().items()
-        }
+        paths: list[str] = []  # the modules' paths, when they are made
 
-        def stored() -> dict[str, str]:
-            texts = {path: text.result() for path, text in formatting.items()}
-            cache.put(_PACKAGE_STAGE, key, texts)
-            return texts
+        def formatted() -> Later[dict[str, str]]:
+            texts = {
+                path: format_later(source, literals, runner=self.runner)
+                for path, (source, literals) in self._package_sources().items()
+            }
+            paths.extend(texts)
+            return Later(lambda: {path: text.result() for path, text in texts.items()})
 
-        every = Later(stored)
-        return {path: Later(partial(_one_of, every, path)) for path in formatting}
+        every = stored_later(
+            cache, _PACKAGE_STAGE, [self._names, self.header], formatted, dict, _texts_of
+        )
+        if every.ready:
+            return {path: Later.done(text) for path, text in every.result().items()}
+        return {path: Later(partial(_one_of, every, path)) for path in paths}
 
     def _package_sources(self) -> dict[str, tuple[str, tuple[Literal, ...]]]:
         """The package's own modules rendered (a function of the contracts' names and the
@@ -558,6 +558,13 @@ class PendingModels:
 _PACKAGE_STAGE = "models-package"
 #: the cache's stage of the names of the models' modules and classes (:func:`_named`)
 _PLAN_STAGE = "models-plan"
+
+
+def _texts_of(found: Any) -> dict[str, str]:
+    """The modules' texts by path, as :meth:`PendingModels._stored_package_modules` stores them."""
+    if not isinstance(found, dict):
+        raise TypeError("not the package's modules")
+    return {str(path): text_of(text) for path, text in found.items()}
 
 
 def _one_of(texts: Later[dict[str, str]], path: str) -> str:
