@@ -56,18 +56,11 @@ class Watcher:
             pytest.fail(f"no line with {text!r} within {timeout} s; stderr so far: {self.seen}")
         return got
 
-    def change_until(
-        self, text: str, change: Callable[[], object], timeout: float = PATIENCE
-    ) -> list[str]:
-        """Make ``change`` on disk until a line with ``text`` comes: again every 20 s, in
-        case the watcher was not listening yet (its start is not announced)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            change()
-            got = self.lines_until(text, 20)  # a rebuild takes seconds on a busy machine
-            if got is not None:
-                return got
-        pytest.fail(f"no line with {text!r} within {timeout} s; stderr so far: {self.seen}")
+    def change_then_wait_for(self, text: str, change: Callable[[], object]) -> list[str]:
+        """Make ``change`` on disk once, then wait for a line with ``text``: the watcher runs
+        before its first build starts, so no change it is shown is lost."""
+        change()
+        return self.wait_for(text)
 
     def lines_until(self, text: str, timeout: float) -> list[str] | None:
         deadline = time.monotonic() + timeout
@@ -115,14 +108,14 @@ def test_watch_rebuilds_keeps_the_last_good_build_and_stops_on_ctrl_c(
         assert set(json.loads((out / SCHEMA).read_text())["properties"]) == {"a"}
 
         two_members = {"type": "object", "properties": {"a": S, "b": S}}
-        printed = watcher.change_until(
+        printed = watcher.change_then_wait_for(
             "toolgen: wrote", lambda: make_design({"tools/t.yaml": tool("t", two_members)})
         )
         assert "toolgen: changed tools/t.yaml" in printed  # watchfiles' burst, named
         assert set(json.loads((out / SCHEMA).read_text())["properties"]) == {"a", "b"}
         good = read_tree(out)
 
-        printed = watcher.change_until(
+        printed = watcher.change_then_wait_for(
             "keeps the last good build",
             lambda: make_design({"tools/t.yaml": tool("t", {"type": "strng"})}),
         )
@@ -154,7 +147,7 @@ def test_watch_stops_on_sigterm_as_on_ctrl_c_and_leaves_no_tree_beside_out(
     try:
         watcher.wait_for("watching")
         two_members = {"type": "object", "properties": {"a": S, "b": S}}
-        watcher.change_until(
+        watcher.change_then_wait_for(
             "toolgen: wrote", lambda: make_design({"tools/t.yaml": tool("t", two_members)})
         )
         beside = [p.name for p in tmp_path.iterdir() if p.name.startswith(".gen.toolgen-")]
@@ -170,3 +163,24 @@ def test_watch_stops_on_sigterm_as_on_ctrl_c_and_leaves_no_tree_beside_out(
         assert not [name for name in trees if "-old-" in name or "-new-" in name], trees
     finally:
         watcher.stop()
+
+
+def test_a_file_saved_while_the_first_build_runs_is_reported_after_it(
+    tmp_path: Path, make_design, tool
+) -> None:
+    """The watcher runs from the moment ``watching`` is entered, before watch's first build: a
+    file saved during that build (here: right after entering) comes as the first burst, where a
+    watcher started after the build would never report it."""
+    from toolgen.commands.watch import watching
+
+    design = _one_tool_design(make_design, tool)
+    bursts: queue.Queue[set[tuple[object, str]]] = queue.Queue()
+    with watching(design, tmp_path / "gen") as changes:
+        make_design({"tools/t.yaml": tool("t", {"type": "object", "properties": {"b": S}})})
+        reader = threading.Thread(target=lambda: bursts.put(next(changes)), daemon=True)
+        reader.start()
+        try:
+            burst = bursts.get(timeout=PATIENCE)
+        except queue.Empty:
+            pytest.fail(f"the change was not reported within {PATIENCE} s")
+    assert any(path.endswith("t.yaml") for _, path in burst), burst

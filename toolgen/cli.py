@@ -630,7 +630,7 @@ def watch_command(
     diagnostics and writes nothing: OUT keeps the last good build.
     """
     # imported when used: watchfiles is slow to import
-    from toolgen.commands.watch import stop_signals, watch
+    from toolgen.commands.watch import stop_signals, watching
 
     with stop_signals():
         rebuild: Rebuilder | None = None
@@ -639,11 +639,13 @@ def watch_command(
             rebuild = watch_rebuilder(
                 design, out, providers, output_format, default_cache_dir(design), verbose=verbose
             )
-            if rebuild() == EXIT_USAGE:
-                sys.exit(EXIT_USAGE)  # OUT is not toolgen's: no later build could write it either
-            click.echo(f"toolgen: watching {design} (Ctrl-C to stop)", err=True)
-            watch(design, out, rebuild)
-        except KeyboardInterrupt:  # while it starts, or during the first build
+            with watching(design, out) as bursts:  # before the first build: no change is lost
+                if rebuild() == EXIT_USAGE:
+                    sys.exit(EXIT_USAGE)  # OUT is not toolgen's: no later build could write it
+                click.echo(f"toolgen: watching {design} (Ctrl-C to stop)", err=True)
+                for changes in bursts:
+                    rebuild(changes)
+        except KeyboardInterrupt:  # at any time: the writer put OUT back whole
             pass
         finally:
             if rebuild is not None:

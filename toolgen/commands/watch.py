@@ -33,18 +33,29 @@ def design_filter(out: Path) -> Callable[[watchfiles.Change, str], bool]:
     return accept
 
 
-def watch(
-    design: Path, out: Path, rebuild: Callable[[set[tuple[watchfiles.Change, str]]], object]
-) -> None:
-    """Call ``rebuild(changes)`` after each burst of changes under ``design`` (what changed:
-    watchfiles' (change, path) pairs); returns on Ctrl-C."""
-    try:
-        for changes in watchfiles.watch(
-            design, watch_filter=design_filter(out), debounce=DEBOUNCE_MS, raise_interrupt=True
-        ):
-            rebuild(changes)
-    except KeyboardInterrupt:  # between rebuilds, or during one: the writer put OUT back whole
-        return
+#: How often the watcher wakes when nothing changes: the longest its start can take to show.
+READY_MS = 100
+
+Burst = set[tuple[watchfiles.Change, str]]
+
+
+@contextlib.contextmanager
+def watching(design: Path, out: Path) -> Iterator[Iterator[Burst]]:
+    """The bursts of changes under ``design`` (watchfiles' (change, path) pairs), each collected
+    for DEBOUNCE_MS, from a watcher that runs from the moment this is entered: a file saved
+    while the first build runs is reported after it, not lost. Iterating raises
+    KeyboardInterrupt on Ctrl-C."""
+    bursts = watchfiles.watch(
+        design,
+        watch_filter=design_filter(out),
+        debounce=DEBOUNCE_MS,
+        raise_interrupt=True,
+        rust_timeout=READY_MS,
+        yield_on_timeout=True,  # the first (empty) burst says that the watcher runs
+    )
+    with contextlib.closing(bursts):
+        next(bursts)  # what it reports happened before the first build, which reads it anyway
+        yield (changes for changes in bursts if changes)
 
 
 @contextlib.contextmanager

@@ -29,8 +29,9 @@ import functools
 import hashlib
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
+from typing import Generic, TypeVar
 
 import black
 from black.mode import TargetVersion
@@ -43,11 +44,14 @@ from toolgen.render import function_layout, literal_layout, overload_stubs, scal
 LINE_LENGTH = 100
 MODE = black.Mode(target_versions={TargetVersion.PY311}, line_length=LINE_LENGTH)
 #: modules shorter than this are formatted whole
-SPLIT_THRESHOLD = 32_000
+SPLIT_THRESHOLD = 6_000
 #: a group of parts ends after a part whose hash is 0 modulo this (about this many parts a group)
 GROUP_PARTS = 4
 GROUP_MAX_CHARS = 60_000
 _PLACEHOLDER = "__toolgen_literal_{}__"
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 #: groups of a literal's elements are this long at least (fewer cache entries to read)
 GROUP_MIN_CHARS = 12_000
 
@@ -127,11 +131,47 @@ def _cut_literals(source: str, literals: Sequence[Literal]) -> tuple[str, list[L
     return written_out(source, kept), cut
 
 
+class _Formatted(Generic[K, V]):
+    """Black's results in this process, by the text formatted: a process that builds several
+    designs (a watch session; a program, or a test suite, that calls ``build``) formats each
+    distinct text once, whatever build cache each build has, or none. Bounded in size (about
+    ``max_chars`` characters of text given and returned), the oldest results going first; a
+    text longer than MAX_TEXT is not kept (a large module's whole, formatted once)."""
+
+    MAX_TEXT = 400_000
+
+    def __init__(self, max_chars: int) -> None:
+        self._results: dict[K, tuple[V, int]] = {}
+        self._chars = 0
+        self._max_chars = max_chars
+
+    def computed(self, key: K, chars: int, compute: Callable[[], V]) -> V:
+        found = self._results.get(key)
+        if found is not None:
+            return found[0]
+        result = compute()
+        if chars <= self.MAX_TEXT:
+            self._results[key] = (result, chars)
+            self._chars += chars
+            while self._chars > self._max_chars:
+                self._chars -= self._results.pop(next(iter(self._results)))[1]
+        return result
+
+
+_FORMATTED: _Formatted[str, str] = _Formatted(12_000_000)
+_CHECKED: _Formatted[tuple[str, bool], tuple[str | None, list[str]]] = _Formatted(12_000_000)
+
+
 def black_format(source: str) -> str:
     """Format with black; a failure here is a toolgen bug, so it raises. A fragment of a large
     literal of JSON values is laid out without black when toolgen/render/literal_layout.py can tell
     what black writes (the same bytes, a tenth of the time); long runs of scalars (large enums)
-    are left out of what black sees and put back after (toolgen/render/scalar_runs.py)."""
+    are left out of what black sees and put back after (toolgen/render/scalar_runs.py). A text
+    this process formatted before is not formatted again (:class:`_Formatted`)."""
+    return _FORMATTED.computed(source, 2 * len(source), lambda: _black_format(source))
+
+
+def _black_format(source: str) -> str:
     return literal_layout.layout(source, MODE) or scalar_runs.format_skeleton(
         scalar_runs.parsed(source, MODE)[0], _black
     )
@@ -293,6 +333,12 @@ def _part_key(arguments: tuple[str, bool]) -> str:
 
 
 def _checked_black(source: str, ends_module: bool) -> tuple[str | None, list[str]]:
+    return _CHECKED.computed(
+        (source, ends_module), 2 * len(source), lambda: _checked_black_now(source, ends_module)
+    )
+
+
+def _checked_black_now(source: str, ends_module: bool) -> tuple[str | None, list[str]]:
     """A part of :func:`_quick_plan` formatted, with what makes its cuts sound: None when it is
     not a module of its own, or (unless it ends the module) does not end with a ``def``/``class``
     and blank lines; else also the names that its top-level assignments have as whole values."""
