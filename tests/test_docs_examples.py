@@ -10,8 +10,8 @@ counted against ``SKIPPED``, so none is skipped silently.
 
 from __future__ import annotations
 
+import functools
 import re
-import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.lint_support import pyright_report, tool
 from tests.sdk import stand_in
 from toolgen.build import build
 from toolgen.package.writer import write_package
@@ -116,48 +115,17 @@ def test_python_examples_run(
         _forget_gen()
 
 
-@pytest.fixture(scope="module")
-def page_modules(workdir: Path) -> list[str]:
-    """Each page's examples, in order, as one module beside ``gen``: what a user copies."""
-    modules = []
+@functools.cache
+def docs_modules() -> dict[str, str]:
+    """Each page's examples, in order, as one module (file name -> code) to put beside ``gen``:
+    what a user copies. tests/test_sdk_typing.py type-checks them with mypy and pyright, in its
+    runs over the same package."""
+    modules = {}
     for page in PAGES:
         code = [b.code for b in python_blocks(page) if not b.skipped]
         if code:
-            module = "docs_" + re.sub(r"\W", "_", page.stem.lower()) + ".py"
-            (workdir / module).write_text("\n".join(code), encoding="utf-8")
-            modules.append(module)
+            modules["docs_" + re.sub(r"\W", "_", page.stem.lower()) + ".py"] = "\n".join(code)
     return modules
-
-
-@pytest.mark.slow
-def test_python_examples_type_check(workdir: Path, page_modules: list[str]) -> None:
-    """What a user copies passes mypy (a page's sections may reuse a name for another provider's
-    object: ``--allow-redefinition``)."""
-    pytest.importorskip("openai", reason="the SDK examples need the dev extras")
-    tool("mypy")
-    result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--no-incremental", "--allow-redefinition", *page_modules],
-        cwd=workdir,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-
-
-@pytest.mark.slow
-def test_python_examples_pass_pyright(workdir: Path, page_modules: list[str]) -> None:
-    """What a user copies shows no error in VS Code either: pyright's standard mode finds none
-    (it reads a TypedDict key that may be left out, or an Optional, more strictly than mypy)."""
-    pytest.importorskip("openai", reason="the SDK examples need the dev extras")
-    report = pyright_report(workdir, page_modules)
-    assert report["summary"]["filesAnalyzed"] == len(page_modules), report["summary"]
-    errors = [
-        f"{Path(found['file']).name}:{found['range']['start']['line'] + 1}: {found['message']}"
-        for found in report["generalDiagnostics"]
-        if found["severity"] == "error"
-    ]
-    assert not errors, "\n".join(errors)
 
 
 def test_skipped_examples_are_the_declared_ones() -> None:

@@ -3,9 +3,10 @@ cast (tests/sdk_scripts/uses_both_sdks.py; google-genai: uses_google_genai.py), 
 the generated fakes (uses_fakes.py), the targets' adapters (uses_targets.py), on misuses it must
 reject (misuses.py and the others, each marked ``# error``), and on the example design's package
 for every provider (and its models index without its stub) and packages of designs with no tools,
-no outputs, one or several of each. One mypy run for all of it: type-checking the SDKs and the
-package is what costs (the other test modules that build the example design rely on this one for
-its mypy and ruff checks)."""
+no outputs, one or several of each; and on the Python examples of the docs, as a user copies
+them (tests/test_docs_examples.py runs them). One mypy run and one pyright run for all of it:
+type-checking the SDKs and the package is what costs (the other test modules that build the
+example design rely on this one for its mypy and ruff checks)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.lint_support import RUFF_CONFIGS, assert_ruff_clean, pyright_report, tool
+from tests.test_docs_examples import docs_modules
 from toolgen.build import build
 from toolgen.package.writer import write_package
 from toolgen.providers import PROVIDER_NAMES
@@ -96,6 +98,29 @@ def _write(root: Path, package: str, design: Path, cache: Path | None = None) ->
     write_package(root / package, result.files)
 
 
+def docs_mypy_config() -> str:
+    """mypy's options for the docs' examples: mypy's defaults (a page's sections may reuse a name
+    for another provider's object: allow_redefinition), where the rest is checked --strict."""
+    modules = ",".join(module.removesuffix(".py") for module in docs_modules())
+    relaxed = [
+        "disallow_any_generics",
+        "disallow_subclassing_any",
+        "disallow_untyped_calls",
+        "disallow_untyped_defs",
+        "disallow_incomplete_defs",
+        "check_untyped_defs",
+        "disallow_untyped_decorators",
+        "warn_unused_ignores",
+        "warn_return_any",
+        "no_implicit_reexport",
+        "strict_equality",
+        "extra_checks",
+    ]
+    return f"[mypy]\n\n[mypy-{modules}]\nallow_redefinition = True\n" + "".join(
+        f"{option} = False\n" for option in relaxed
+    )
+
+
 @pytest.fixture(scope="module")
 def checked(
     tmp_path_factory: pytest.TempPathFactory, suite_cache: Path
@@ -105,7 +130,7 @@ def checked(
     pytest.importorskip("anthropic")
     tool("mypy")
     root = tmp_path_factory.mktemp("sdk_typing")
-    _write(root, "examplegen", REPO / "examples" / "design", suite_cache)
+    _write(root, "gen", REPO / "examples" / "design", suite_cache)
     for package, files in SMALL_DESIGNS.items():
         design = root / "designs" / package
         for relative, document in files.items():
@@ -114,18 +139,23 @@ def checked(
         _write(root, package, design)
     for script in SCRIPT_FILES:
         shutil.copy(SCRIPTS / script, root / script)
+    for module, code in docs_modules().items():
+        (root / module).write_text(code, encoding="utf-8")
+    (root / "examples").symlink_to(REPO / "examples", target_is_directory=True)
+    (root / "mypy.ini").write_text(docs_mypy_config(), encoding="utf-8")
     # mypy reads models/__init__.pyi in place of models/__init__.py (the stub keeps the class
     # imports out of the interpreter's way): the module's own code is checked in a copy without it
-    shutil.copytree(root / "examplegen", root / "examplegen_unstubbed")
-    (root / "examplegen_unstubbed" / "models" / "__init__.pyi").unlink()
+    shutil.copytree(root / "gen", root / "gen_unstubbed")
+    (root / "gen_unstubbed" / "models" / "__init__.pyi").unlink()
     targets = [
         *SCRIPT_FILES,
-        "examplegen",
+        "gen",
         *SMALL_DESIGNS,
-        "examplegen_unstubbed/models/__init__.py",
+        "gen_unstubbed/models/__init__.py",
+        *docs_modules(),
     ]
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--no-incremental", "--strict"]
+        [sys.executable, "-m", "mypy", "--no-incremental", "--strict", "--config-file", "mypy.ini"]
         + ["--python-version", "3.11", "--show-error-codes", *targets],
         cwd=root,
         capture_output=True,
@@ -232,17 +262,19 @@ def test_the_models_index_behind_its_stub_is_clean_too(
     checked: tuple[Path, dict[str, set[int]]],
 ) -> None:
     _, errors = checked
-    assert not [f for f in errors if f.startswith("examplegen_unstubbed/")], errors
+    assert not [f for f in errors if f.startswith("gen_unstubbed/")], errors
 
 
 def test_generated_packages_of_every_shape_are_clean(
     checked: tuple[Path, dict[str, set[int]]],
 ) -> None:
     root, errors = checked
-    generated = {f: lines for f, lines in errors.items() if f not in SCRIPT_FILES}
+    generated = {
+        f: lines for f, lines in errors.items() if f not in SCRIPT_FILES and f not in docs_modules()
+    }
     assert not generated, generated
     for _, config in RUFF_CONFIGS:
-        for package in ("examplegen", *SMALL_DESIGNS):
+        for package in ("gen", *SMALL_DESIGNS):
             assert_ruff_clean(root / package, config)
 
 
@@ -253,7 +285,7 @@ def pyright_findings(
     """pyright (basedpyright: pyright with node in its wheel) over the same scripts and packages:
     per file, its findings as (line, severity, rule)."""
     root, _ = checked
-    report = pyright_report(root, [*SCRIPT_FILES, "examplegen", *SMALL_DESIGNS])
+    report = pyright_report(root, [*SCRIPT_FILES, "gen", *SMALL_DESIGNS, *docs_modules()])
     findings: dict[str, list[tuple[int, str, str]]] = {}
     for found in report["generalDiagnostics"]:
         where = Path(found["file"]).relative_to(root).as_posix()
@@ -268,8 +300,34 @@ def test_pyright_finds_nothing_in_the_scripts_and_the_packages(
 ) -> None:
     """What a user of VS Code sees: no error and no warning in code that uses the bindings (the
     Anthropic tool definitions go into ``tools=`` as they are typed) nor in the packages."""
-    clean = {f: found for f, found in pyright_findings.items() if f not in MISUSE_SCRIPTS}
+    clean = {
+        f: found
+        for f, found in pyright_findings.items()
+        if f not in MISUSE_SCRIPTS and f not in docs_modules()
+    }
     assert not clean, clean
+
+
+def test_the_docs_examples_type_check(checked: tuple[Path, dict[str, set[int]]]) -> None:
+    """What a user copies from the docs passes mypy."""
+    _, errors = checked
+    assert docs_modules()
+    found = {f: lines for f, lines in errors.items() if f in docs_modules()}
+    assert not found, found
+
+
+def test_the_docs_examples_pass_pyright(
+    pyright_findings: dict[str, list[tuple[int, str, str]]],
+) -> None:
+    """What a user copies from the docs shows no error in VS Code either: pyright's standard
+    mode finds none (it reads a TypedDict key that may be left out, or an Optional, more
+    strictly than mypy)."""
+    found = {
+        f: [x for x in findings if x[1] == "error"]
+        for f, findings in pyright_findings.items()
+        if f in docs_modules()
+    }
+    assert not any(found.values()), found
 
 
 MISUSE_SCRIPTS = ("misuses.py", "loop_misuses.py", "uses_tool_outputs.py", "fakes_misuses.py")

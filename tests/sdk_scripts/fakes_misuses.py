@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from examplegen.testing import openai as fake_openai
+from gen.testing import openai as fake_openai
 
 
 def misspelled() -> list[Any]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from anthropic import Anthropic
 from anthropic.types import MessageParam
-from examplegen import anthropic as claude
-from examplegen import openai as oai
-from examplegen.handlers import HandlerOutput, ToolHandlers
-from examplegen.models import BillingRefund, SendEmail, WeatherGetForecast
+from gen import anthropic as claude
+from gen import openai as oai
+from gen.handlers import HandlerOutput, ToolHandlers
+from gen.models import BillingRefund, SendEmail, WeatherGetForecast
 from openai import OpenAI
 from openai.types.chat import ChatCompletionMessageParam
 from openai.types.responses import ResponseInputItemParam

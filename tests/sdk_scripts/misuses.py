@@ -4,9 +4,9 @@ checks that mypy reports exactly those lines of this file)."""
 from __future__ import annotations
 
 from anthropic import Anthropic
-from examplegen import anthropic as claude
-from examplegen import groq
-from examplegen import openai as oai
+from gen import anthropic as claude
+from gen import groq
+from gen import openai as oai
 from openai import OpenAI
 
 
@@ -34,6 +34,6 @@ def misuses(client: OpenAI, messages: Anthropic) -> None:
     completion = client.chat.completions.create(model="x", messages=[])
     # validate_* gives the SDK object back typed as given, no longer a dict
     print(oai.validate_chat_completion(completion)["choices"])  # error
-    from examplegen import cohere  # no such provider module  # error
+    from gen import cohere  # no such provider module  # error
 
     print(cohere)

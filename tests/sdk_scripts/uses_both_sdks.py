@@ -1,5 +1,5 @@
 """A user's script: both official SDKs with the bindings of examples/design, under mypy --strict
-and without a single cast (tests/test_sdk_typing.py type-checks it as the package ``examplegen``).
+and without a single cast (tests/test_sdk_typing.py type-checks it as the package ``gen``).
 
 It is never run: every request and decoding call only has to type-check.
 """
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from anthropic import Anthropic
 from anthropic.types import Message
-from examplegen import anthropic as claude
-from examplegen import bedrock, cerebras, deepseek, groq, mistral, openrouter, xai
-from examplegen import openai as oai
-from examplegen.models import TicketTriage
+from gen import anthropic as claude
+from gen import bedrock, cerebras, deepseek, groq, mistral, openrouter, xai
+from gen import openai as oai
+from gen.models import TicketTriage
 from openai import OpenAI, pydantic_function_tool
 from openai.types.chat import ChatCompletion
 

@@ -1,10 +1,10 @@
-"""A user's test with the generated fakes (``examplegen.testing``): the canonical payloads it gives
+"""A user's test with the generated fakes (``gen.testing``): the canonical payloads it gives
 and the calls it reads back type-check without a cast (tests/test_sdk_typing.py)."""
 
 from __future__ import annotations
 
-from examplegen import openai
-from examplegen.testing import openai as fake_openai
+from gen import openai
+from gen.testing import openai as fake_openai
 
 
 def refunded_charges() -> list[str]:

@@ -1,6 +1,6 @@
 """A user's script: the google-genai SDK with the Gemini bindings of examples/design, under mypy
 --strict and without a single cast (tests/test_sdk_typing.py type-checks it as the package
-``examplegen``).
+``gen``).
 
 It is never run (tests/sdk/test_google_genai.py runs the same calls on objects built from JSON,
 tests/sdk/test_tool_loop_genai.py the loops through the client): every request, decoding call and
@@ -12,8 +12,8 @@ installed: the SDK's ``PIL_Image`` is ``Any`` then).
 
 from __future__ import annotations
 
-from examplegen import gemini
-from examplegen.models import TicketTriage
+from gen import gemini
+from gen.models import TicketTriage
 from google import genai
 from google.genai import types
 from uses_tool_loop import AsyncHandlers, Handlers

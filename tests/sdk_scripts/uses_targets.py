@@ -1,5 +1,5 @@
 """A user's code of the package's targets under mypy --strict, without a cast
-(tests/test_sdk_typing.py type-checks it beside ``examplegen``; the handlers are
+(tests/test_sdk_typing.py type-checks it beside ``gen``; the handlers are
 uses_tool_loop.py's). It is never run: it only has to type-check."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import mcp
-from examplegen import mcp as gen_mcp
+from gen import mcp as gen_mcp
 from mcp.server import Server
 from mcp_types import CallToolResult
 from starlette.applications import Starlette
@@ -34,9 +34,9 @@ def serve() -> int:
 # The agent frameworks' tools, typed as each framework takes them.
 from agents import Agent as AgentsAgent  # noqa: E402
 from agents import Tool  # noqa: E402
-from examplegen import langchain as gen_langchain  # noqa: E402
-from examplegen import openai_agents as gen_agents  # noqa: E402
-from examplegen import pydantic_ai as gen_pydantic_ai  # noqa: E402
+from gen import langchain as gen_langchain  # noqa: E402
+from gen import openai_agents as gen_agents  # noqa: E402
+from gen import pydantic_ai as gen_pydantic_ai  # noqa: E402
 from langchain_core.tools import StructuredTool  # noqa: E402
 from pydantic_ai import Agent  # noqa: E402
 from pydantic_ai.toolsets import FunctionToolset  # noqa: E402

@@ -1,5 +1,5 @@
 """A user's tool loop for every API with only the generated helpers, under mypy --strict and
-without a single cast (tests/test_sdk_typing.py type-checks it as the package ``examplegen``).
+without a single cast (tests/test_sdk_typing.py type-checks it as the package ``gen``).
 
 It is never run: every request and helper only has to type-check.
 """
@@ -11,17 +11,17 @@ from typing import Any
 
 from anthropic import Anthropic
 from anthropic.types import MessageParam
-from examplegen import anthropic as claude
-from examplegen import bedrock, cloudflare, gemini, mistral
-from examplegen import openai as oai
-from examplegen.handlers import (
+from gen import anthropic as claude
+from gen import bedrock, cloudflare, gemini, mistral
+from gen import openai as oai
+from gen.handlers import (
     AsyncToolHandlers,
     HandlerOutput,
     JSONOutput,
     ToolError,
     ToolHandlers,
 )
-from examplegen.models import (
+from gen.models import (
     BillingRefund,
     CalendarCreateEvent,
     CrmUpsertContact,

@@ -3,8 +3,8 @@ no cast); each line marked ``# error`` is a misuse mypy must reject (tests/test_
 
 from __future__ import annotations
 
-from examplegen import models
-from examplegen.tool_outputs import (
+from gen import models
+from gen.tool_outputs import (
     JSON,
     ToolOutputError,
     dump_output,
