@@ -13,7 +13,6 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from types import CodeType
 from typing import Any
 
 import pytest
@@ -24,7 +23,8 @@ from hypothesis.database import (
     MultiplexedDatabase,
     ReadOnlyDatabase,
 )
-from hypothesis.strategies._internal import core as _hypothesis_core
+
+from tests import strategy_speed
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"
@@ -53,29 +53,12 @@ SEEDED = bool(os.environ.get("CI")) and not DEEP
 settings.load_profile("deep" if DEEP else "ci" if SEEDED else "dev")
 
 
-def _asked_once_per_code(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
-    """``check`` of a function, answered once per code object. hypothesis asks, each time a
-    ``@st.composite`` strategy is made, whether the function reads its first parameter, and
-    answers by parsing the function's source file again; hypothesis-jsonschema makes one such
-    strategy for every object node it draws, which was a sixth of the law tests' time. The
-    answer depends on the code alone."""
-    answers: dict[CodeType, bool] = {}
-
-    def once(function: Any) -> bool:
-        code = getattr(function, "__code__", None)
-        if not isinstance(code, CodeType):
-            return check(function)
-        if code not in answers:
-            answers[code] = check(function)
-        return answers[code]
-
-    return once
-
-
-if hasattr(_hypothesis_core, "is_first_param_referenced_in_function"):
-    _hypothesis_core.is_first_param_referenced_in_function = _asked_once_per_code(
-        _hypothesis_core.is_first_param_referenced_in_function
-    )
+@pytest.hookimpl(trylast=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """(After hypothesis's own start: hypothesis-jsonschema loads hypothesis's character tables
+    when it is imported, which hypothesis asks not to be done while plugins and conftest files
+    load.)"""
+    strategy_speed.install()
 
 
 def seed_from(test: Any, name: str) -> None:
