@@ -158,8 +158,8 @@ class _Formatted(Generic[K, V]):
         return result
 
 
-_FORMATTED: _Formatted[str, str] = _Formatted(12_000_000)
-_CHECKED: _Formatted[tuple[str, bool], tuple[str | None, list[str]]] = _Formatted(12_000_000)
+_FORMATTED: _Formatted[str, str] = _Formatted(4_000_000)
+_CHECKED: _Formatted[tuple[str, bool], tuple[str | None, list[str]]] = _Formatted(4_000_000)
 
 
 def black_format(source: str) -> str:
