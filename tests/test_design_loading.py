@@ -4,6 +4,8 @@ relative $ref across files bundled into local $defs; meta-validation; examples c
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -602,3 +604,19 @@ def _refs(node: Any) -> list[str]:
     if isinstance(node, list):
         return [r for v in node for r in _refs(v)]
     return []
+
+
+def test_a_design_of_json_files_builds_without_importing_pyyaml(make_design, tool) -> None:
+    """PyYAML is imported for a YAML design file only (its import is a sixth of a fresh
+    rebuild's imports)."""
+    design = make_design({"tools/t.json": tool("t", {"type": "object", "properties": {}})})
+    script = (
+        "import sys\nfrom pathlib import Path\nfrom toolgen.build import build\n"
+        "result = build(Path(sys.argv[1]), ('openai',))\n"
+        "assert result.ok, [d.format() for d in result.diagnostics]\n"
+        "print('yaml' in sys.modules)\n"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", script, str(design)], capture_output=True, text=True, check=True
+    )
+    assert found.stdout.strip() == "False", found.stdout + found.stderr

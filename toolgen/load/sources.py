@@ -7,9 +7,7 @@ import math
 import os
 import re
 from pathlib import Path
-from typing import Any, TypeAlias
-
-import yaml
+from typing import Any
 
 from toolgen.infra.diagnostics import DESIGN, Diagnostic
 from toolgen.schema import pointer as jp
@@ -29,45 +27,8 @@ MAX_DEPTH = 64
 MAX_ALIAS_VALUES = 10_000
 
 
-class _JsonSafeLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """A YAML loader that yields only JSON values: no timestamps, no duplicate keys."""
-
-
-# YAML 1.1 would turn 2024-01-01 into a date object, which is not JSON; keep it a string. It would
-# also read on/off/yes/no (a property called ``on``, an enum of ``[yes, no]``) as booleans: like
-# YAML 1.2 and JSON, only true and false are.
-_BOOL = "tag:yaml.org,2002:bool"
-_JsonSafeLoader.yaml_implicit_resolvers = {
-    first: [
-        (tag, regexp)
-        for tag, regexp in resolvers
-        if tag not in ("tag:yaml.org,2002:timestamp", _BOOL)
-    ]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_JsonSafeLoader.add_implicit_resolver(
-    _BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
-)
-
-
 class DuplicateKeyError(ValueError):
     pass
-
-
-def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[Any, Any]:
-    loader.flatten_mapping(node)
-    mapping: dict[Any, Any] = {}
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
-        if not isinstance(key, str):
-            key = str(key).lower() if isinstance(key, bool) else str(key)
-        if key in mapping:
-            raise DuplicateKeyError(f"duplicate key {key!r} (line {key_node.start_mark.line + 1})")
-        mapping[key] = loader.construct_object(value_node, deep=True)  # type: ignore[no-untyped-call]
-    return mapping
-
-
-_JsonSafeLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -93,10 +54,10 @@ class SourceError(ValueError):
 
 
 #: A pointer built only when needed: (parent path, token), None at the root.
-_Path = tuple[Any, str | int] | None
+NodePath = tuple[Any, str | int] | None
 
 
-def _pointer(path: _Path) -> str:
+def pointer_of(path: NodePath) -> str:
     tokens: list[str | int] = []
     while path is not None:
         path, token = path
@@ -104,12 +65,12 @@ def _pointer(path: _Path) -> str:
     return jp.join("", *reversed(tokens))
 
 
-def _too_deep(path: _Path) -> SourceError:
+def too_deep(path: NodePath) -> SourceError:
     return SourceError(
         "TOO_DEEP",
         f"objects and arrays nest more than {MAX_DEPTH} levels deep here; toolgen reads at most "
         f"{MAX_DEPTH} (a schema that deep has no provider that accepts it)",
-        _pointer(path),
+        pointer_of(path),
     )
 
 
@@ -145,7 +106,7 @@ def _raise_invalid(value: Any, *, text: bool = False) -> None:
     a member name is one too (no UTF-8 file, and no provider's JSON, can hold one: JSON joins an
     escaped pair into one character, YAML has no pairs). Iteratively: the value may be as deep as
     a parser allows."""
-    pending: list[tuple[Any, int, _Path]] = (
+    pending: list[tuple[Any, int, NodePath]] = (
         [(value, 1, None)] if isinstance(value, dict | list) else []
     )
     if text and isinstance(value, str) and _SURROGATE.search(value):
@@ -153,7 +114,7 @@ def _raise_invalid(value: Any, *, text: bool = False) -> None:
     while pending:
         node, depth, path = pending.pop()
         if depth > MAX_DEPTH:
-            raise _too_deep(path)
+            raise too_deep(path)
         for key, item in node.items() if isinstance(node, dict) else enumerate(node):
             if text and isinstance(key, str) and _SURROGATE.search(key):
                 raise _lone_surrogate(path)
@@ -161,98 +122,20 @@ def _raise_invalid(value: Any, *, text: bool = False) -> None:
                 pending.append((item, depth + 1, (path, key)))
             elif isinstance(item, float) and not math.isfinite(item):
                 message = f"{item} is not a JSON value (JSON numbers are finite)"
-                raise SourceError("PARSE_ERROR", message, _pointer((path, key)))
+                raise SourceError("PARSE_ERROR", message, pointer_of((path, key)))
             elif text and isinstance(item, str) and _SURROGATE.search(item):
                 raise _lone_surrogate((path, key))
 
 
-def _lone_surrogate(path: _Path) -> SourceError:
+def _lone_surrogate(path: NodePath) -> SourceError:
     message = "a lone surrogate escape: no UTF-8 text can hold it (write the character)"
-    return SourceError("PARSE_ERROR", message, _pointer(path))
-
-
-def _node_children(node: yaml.Node) -> list[tuple[str, yaml.Node]]:
-    """(pointer token, child) of a YAML collection; a mapping's keys are children too."""
-    if isinstance(node, yaml.SequenceNode):
-        return [(str(index), item) for index, item in enumerate(node.value)]
-    pairs = []
-    for key, item in node.value:
-        token = key.value if isinstance(key, yaml.ScalarNode) else "?"
-        pairs += [(token, key), (token, item)]
-    return pairs
-
-
-#: a node still to visit: the node, its depth, its path, and its children once entered
-_YamlEntry: TypeAlias = tuple[yaml.Node, int, _Path, list[tuple[str, yaml.Node]] | None]
-
-
-def _check_yaml_nodes(root: yaml.Node) -> None:
-    """Before anything is constructed: at most MAX_DEPTH levels, no alias that contains itself,
-    and aliases that add at most MAX_ALIAS_VALUES values once expanded (a "billion laughs"
-    document is a few lines that expand to billions of values in every later stage)."""
-    if isinstance(root, yaml.ScalarNode):
-        return
-    # Per collection (by identity: an alias is the same node again): values in it once aliases
-    # are expanded, and levels of collections in it.
-    sizes: dict[int, int] = {}
-    heights: dict[int, int] = {}
-    open_nodes: set[int] = set()  # entered, not yet finished: the current path
-    distinct = 0  # values written in the document, each alias once
-    pending: list[_YamlEntry] = [(root, 1, None, None)]
-    while pending:
-        node, depth, path, finished = pending.pop()
-        key = id(node)
-        if finished is not None:
-            collections = [id(c) for _, c in finished if not isinstance(c, yaml.ScalarNode)]
-            scalars = len(finished) - len(collections)
-            sizes[key] = 1 + scalars + sum(sizes[c] for c in collections)
-            heights[key] = 1 + max((heights[c] for c in collections), default=0)
-            distinct += 1 + scalars
-            open_nodes.discard(key)
-            continue
-        if key in sizes:  # an alias of a finished collection: its height is known
-            if depth - 1 + heights[key] > MAX_DEPTH:
-                raise _too_deep(path)
-            continue
-        if key in open_nodes:
-            raise SourceError(
-                "YAML_ALIAS", "an alias refers to a collection that contains it", _pointer(path)
-            )
-        if depth > MAX_DEPTH:
-            raise _too_deep(path)
-        open_nodes.add(key)
-        children = _node_children(node)
-        pending.append((node, depth, path, children))
-        pending.extend(
-            (child, depth + 1, (path, token), None)
-            for token, child in children
-            if not isinstance(child, yaml.ScalarNode)
-        )
-    expanded = sizes[id(root)] - distinct
-    if expanded > MAX_ALIAS_VALUES:
-        raise SourceError(
-            "YAML_ALIAS",
-            f"aliases expand this document by {expanded:,} values; toolgen allows "
-            f"{MAX_ALIAS_VALUES:,} (write the schema once in defs/ and $ref it instead)",
-        )
+    return SourceError("PARSE_ERROR", message, pointer_of(path))
 
 
 #: an escape that can write a surrogate: JSON's ``\ud800``, YAML's ``\ud800`` and ``\U0000d800``
 #: (the text itself is UTF-8, which holds none)
 _SURROGATE_ESCAPE = re.compile(r"\\(?:u|U0000)[dD][89a-fA-F]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _parse_yaml(text: str) -> Any:
-    loader = _JsonSafeLoader(text)
-    try:
-        root = loader.get_single_node()
-        if root is None:
-            return None
-        _check_yaml_nodes(root)
-        return loader.construct_document(root)
-    finally:
-        loader.dispose()
 
 
 def parse(text: str, suffix: str) -> Any:
@@ -282,13 +165,13 @@ def parse(text: str, suffix: str) -> Any:
             ):
                 return value
         else:
-            value = _parse_yaml(text)
+            # imported only for a YAML file: a design of JSON files builds without PyYAML's
+            # import (a sixth of a rebuild's imports)
+            from toolgen.load.yaml_text import parse_yaml
+
+            value = parse_yaml(text)
     except RecursionError:  # the parser's own nesting guard, deeper than MAX_DEPTH anyway
-        raise _too_deep(None) from None
-    except yaml.YAMLError as error:  # libyaml's own nesting guard (1,000 levels)
-        if "exceeded maximum nesting depth" in str(error):
-            raise _too_deep(None) from None
-        raise
+        raise too_deep(None) from None
     _check_json_value(value)
     if "\\" in text and _SURROGATE_ESCAPE.search(text):
         _raise_invalid(value, text=True)
@@ -341,7 +224,7 @@ def parse_source(data: bytes, suffix: str, relative: str) -> tuple[Any, list[Dia
         return parse(text, suffix), []
     except SourceError as error:
         return None, [Diagnostic(relative, error.pointer, DESIGN, error.code, str(error))]
-    except (ValueError, yaml.YAMLError) as error:
+    except ValueError as error:  # (toolgen.load.yaml_text's YamlError is one)
         message = " ".join(str(error).split())
         return None, [Diagnostic(relative, "", DESIGN, "PARSE_ERROR", message)]
 
