@@ -607,8 +607,7 @@ def _refs(node: Any) -> list[str]:
 
 
 def test_a_design_of_json_files_builds_without_importing_pyyaml(make_design, tool) -> None:
-    """PyYAML is imported for a YAML design file only (its import is a sixth of a fresh
-    rebuild's imports)."""
+    """PyYAML is imported for a YAML design file only."""
     design = make_design({"tools/t.json": tool("t", {"type": "object", "properties": {}})})
     script = (
         "import sys\nfrom pathlib import Path\nfrom toolgen.build import build\n"

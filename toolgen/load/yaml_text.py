@@ -10,7 +10,7 @@ from typing import Any, TypeAlias
 
 import yaml
 
-from toolgen.load.sources import (
+from toolgen.load.source_limits import (
     MAX_ALIAS_VALUES,
     MAX_DEPTH,
     DuplicateKeyError,

@@ -49,11 +49,11 @@ SPLIT_THRESHOLD = 6_000
 GROUP_PARTS = 4
 GROUP_MAX_CHARS = 60_000
 _PLACEHOLDER = "__toolgen_literal_{}__"
+#: groups of a literal's elements are this long at least (fewer cache entries to read)
+GROUP_MIN_CHARS = 12_000
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
-#: groups of a literal's elements are this long at least (fewer cache entries to read)
-GROUP_MIN_CHARS = 12_000
 
 
 @dataclass(frozen=True)
